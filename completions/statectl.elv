@@ -1,0 +1,93 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[statectl] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'statectl'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'statectl'= {
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List resource instances, one address a line, as `terraform state list` does'
+            cand show 'Show one resource instance, sensitive values masked'
+            cand query 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+            cand summary 'Count resources and instances by type, module, provider and status'
+            cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'statectl;list'= {
+            cand --type 'Only instances of this resource type (repeatable)'
+            cand --module 'Only instances in this module or below it (`module.app`)'
+            cand --format 'format'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --tainted 'Only instances whose current object is tainted'
+            cand --deposed 'Only instances that have deposed objects'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'statectl;show'= {
+            cand --deposed 'Show this deposed object instead of the current one'
+            cand --format 'format'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --show-sensitive 'Show sensitive values instead of masking them'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'statectl;query'= {
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --show-sensitive 'Show sensitive values instead of masking them'
+            cand --compact 'Print the result on one line'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'statectl;summary'= {
+            cand --format 'format'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'statectl;generate'= {
+            cand --root 'The project root: files go to `ROOT/completions` and `ROOT/man`'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --check 'Compare with the files on disk instead of writing; exit 1 when any is stale'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'statectl;help'= {
+            cand list 'List resource instances, one address a line, as `terraform state list` does'
+            cand show 'Show one resource instance, sensitive values masked'
+            cand query 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+            cand summary 'Count resources and instances by type, module, provider and status'
+            cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'statectl;help;list'= {
+        }
+        &'statectl;help;show'= {
+        }
+        &'statectl;help;query'= {
+        }
+        &'statectl;help;summary'= {
+        }
+        &'statectl;help;generate'= {
+        }
+        &'statectl;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

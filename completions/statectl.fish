@@ -1,0 +1,79 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_statectl_global_optspecs
+    string join \n color= h/help V/version
+end
+
+function __fish_statectl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_statectl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_statectl_using_subcommand
+    set -l cmd (__fish_statectl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c statectl -n "__fish_statectl_needs_command" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_needs_command" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_needs_command" -s V -l version -d 'Print version'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "show" -d 'Show one resource instance, sensitive values masked'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l type -d 'Only instances of this resource type (repeatable)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l module -d 'Only instances in this module or below it (`module.app`)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l format -r -f -a "text\t''
+json\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l tainted -d 'Only instances whose current object is tainted'
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l deposed -d 'Only instances that have deposed objects'
+complete -c statectl -n "__fish_statectl_using_subcommand list" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l deposed -d 'Show this deposed object instead of the current one' -r
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l format -r -f -a "text\t''
+json\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l show-sensitive -d 'Show sensitive values instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand show" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand query" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand query" -l show-sensitive -d 'Show sensitive values instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand query" -l compact -d 'Print the result on one line'
+complete -c statectl -n "__fish_statectl_using_subcommand query" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -r -f -a "text\t''
+json\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand generate" -l root -d 'The project root: files go to `ROOT/completions` and `ROOT/man`' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand generate" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand generate" -l check -d 'Compare with the files on disk instead of writing; exit 1 when any is stale'
+complete -c statectl -n "__fish_statectl_using_subcommand generate" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

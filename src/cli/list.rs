@@ -1,0 +1,131 @@
+//! `statectl list`: resource instance addresses in `terraform state list` order, with filters.
+
+use serde_json::{Value, json};
+
+use crate::cli::error::CliError;
+use crate::cli::filter::Pattern;
+use crate::cli::{Format, Printer, StateArg, exit, load};
+use crate::state::address::{InstanceKey, Mode, Target};
+use crate::state::model::State;
+use crate::state::order::{InstanceGroup, instance_groups};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub state: StateArg,
+
+    /// Only instances inside these addresses (`module.app`, `aws_instance.web`) or matching these globs
+    /// (`*_bucket.*`).
+    #[arg(value_name = "ADDRESS")]
+    pub patterns: Vec<String>,
+
+    /// Only instances of this resource type (repeatable).
+    #[arg(long = "type", value_name = "TYPE")]
+    pub types: Vec<String>,
+
+    /// Only instances in this module or below it (`module.app`).
+    #[arg(long, value_name = "MODULE")]
+    pub module: Option<String>,
+
+    /// Only instances whose current object is tainted.
+    #[arg(long)]
+    pub tainted: bool,
+
+    /// Only instances that have deposed objects.
+    #[arg(long)]
+    pub deposed: bool,
+
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let patterns = args
+        .patterns
+        .iter()
+        .map(|text| Pattern::parse(text))
+        .collect::<Result<Vec<_>, _>>()?;
+    let module = args.module.as_deref().map(parse_module).transpose()?;
+    let (source, bytes) = load::read(args.state.state.as_deref())?;
+    let state = load::parse_state(&source, &bytes)?;
+    let mut listed = Vec::new();
+    for group in instance_groups(&state) {
+        let address = group.address();
+        let printed = address.to_string();
+        let wanted = (patterns.is_empty()
+            || patterns
+                .iter()
+                .any(|pattern| pattern.matches(&address, &printed)))
+            && (args.types.is_empty()
+                || args
+                    .types
+                    .iter()
+                    .any(|wanted| *wanted == address.resource.type_name))
+            && module
+                .as_ref()
+                .is_none_or(|module| module.matches(&address))
+            && (!args.tainted || group.tainted())
+            && (!args.deposed || !group.deposed.is_empty());
+        if !wanted {
+            continue;
+        }
+        match args.format {
+            Format::Text => printer.line(&printed)?,
+            Format::Json => listed.push(describe(&state, &group, printed)),
+        }
+    }
+    if args.format == Format::Json {
+        let document = json!({ "schema_version": 1, "instances": listed });
+        printer.line(
+            &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
+        )?;
+    }
+    Ok(exit::SUCCESS)
+}
+
+fn parse_module(text: &str) -> Result<Target, CliError> {
+    match Pattern::parse(text)? {
+        Pattern::Address(target @ Target::Module(_)) => Ok(target),
+        _ => Err(
+            CliError::new(format!("`--module {text}` is not a module address"))
+                .with_hint("write it as `module.NAME`, e.g. `module.app` or `module.app[\"eu\"]`"),
+        ),
+    }
+}
+
+/// The JSON record of one instance (the `list --format json` schema, version 1).
+fn describe(_state: &State<'_>, group: &InstanceGroup<'_, '_>, address: String) -> Value {
+    let resource = group.resource;
+    let current = group.current;
+    let provider = current
+        .and_then(|instance| instance.provider.as_ref())
+        .or(resource.provider.as_ref())
+        .map(|provider| provider.text.clone());
+    let module =
+        (!resource.address.module.0.is_empty()).then(|| resource.address.module.to_string());
+    let index_key = match group.key {
+        None => Value::Null,
+        Some(InstanceKey::Int(number)) => json!(number),
+        Some(InstanceKey::Str(text)) => json!(text),
+    };
+    let status = match current {
+        None => "deposed-only",
+        Some(instance) if instance.tainted => "tainted",
+        Some(_) => "ready",
+    };
+    json!({
+        "address": address,
+        "module": module,
+        "mode": if resource.address.mode == Mode::Data { "data" } else { "managed" },
+        "type": resource.address.type_name,
+        "name": resource.address.name,
+        "index_key": index_key,
+        "provider": provider,
+        "status": status,
+        "tainted": group.tainted(),
+        "deposed": group.deposed.iter().filter_map(|instance| instance.deposed.as_deref()).collect::<Vec<_>>(),
+        "create_before_destroy": current.is_some_and(|instance| instance.create_before_destroy),
+        "skip_destroy": current.is_some_and(|instance| instance.skip_destroy),
+        "schema_version": current.map(|instance| instance.schema_version),
+    })
+}

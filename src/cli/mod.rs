@@ -1,0 +1,95 @@
+//! The command line: clap definitions, dispatch, and turning every outcome into an exit code. Only this
+//! module prints.
+
+mod error;
+pub mod exit;
+mod filter;
+mod generate;
+mod list;
+mod load;
+mod printer;
+mod query;
+mod render;
+mod show;
+mod summary;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+pub use error::CliError;
+pub use printer::{ColorChoice, Printer};
+
+/// Find, refresh and safely rewrite the stale async resources in Terraform and OpenTofu state files.
+#[derive(Debug, Parser)]
+#[command(name = "statectl", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// When to color output: auto (a terminal without NO_COLOR), always, never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List resource instances, one address a line, as `terraform state list` does.
+    List(list::Args),
+    /// Show one resource instance, sensitive values masked.
+    Show(show::Args),
+    /// Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array.
+    Query(query::Args),
+    /// Count resources and instances by type, module, provider and status.
+    Summary(summary::Args),
+    /// Write shell completions and man pages (for packaging; checked in under completions/ and man/).
+    #[command(hide = true)]
+    Generate(generate::Args),
+}
+
+/// Output format of the listing commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// The state argument every reading command takes.
+#[derive(Debug, clap::Args)]
+pub struct StateArg {
+    /// The state file; `-` reads standard input. Default: `terraform.tfstate` in the working directory.
+    #[arg(value_name = "STATE")]
+    pub state: Option<PathBuf>,
+}
+
+/// Runs statectl with the process arguments and returns the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap prints usage errors itself (exit 2) and help/version (exit 0).
+            let _ = error.print();
+            return if error.use_stderr() {
+                exit::ERROR
+            } else {
+                exit::SUCCESS
+            };
+        }
+    };
+    let mut printer = Printer::new(cli.color);
+    let outcome = match cli.command {
+        Command::List(args) => list::run(&args, &mut printer),
+        Command::Show(args) => show::run(&args, &mut printer),
+        Command::Query(args) => query::run(&args, &mut printer),
+        Command::Summary(args) => summary::run(&args, &mut printer),
+        Command::Generate(args) => generate::run(&args, &mut printer),
+    };
+    let outcome = outcome.and_then(|code| printer.flush().map(|()| code));
+    match outcome {
+        Ok(code) => code,
+        Err(error) => {
+            printer.error(&error);
+            error.code
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The printer owns stdout and stderr: stdout carries only data, stderr carries errors and hints. A
+//! closed pipe (`statectl list | head`) ends output quietly instead of failing.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+
+use crate::cli::error::CliError;
+
+/// When to use color, from `--color` and `NO_COLOR`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug)]
+pub struct Printer {
+    stdout: BufWriter<io::Stdout>,
+    color_stderr: bool,
+    pipe_closed: bool,
+}
+
+impl Printer {
+    pub fn new(color: ColorChoice) -> Printer {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+        let color_stderr = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => !no_color && io::stderr().is_terminal(),
+        };
+        Printer {
+            stdout: BufWriter::with_capacity(1 << 16, io::stdout()),
+            color_stderr,
+            pipe_closed: false,
+        }
+    }
+
+    /// Writes data to stdout. Stops silently once the reader has gone away.
+    pub fn out(&mut self, text: &str) -> Result<(), CliError> {
+        if self.pipe_closed {
+            return Ok(());
+        }
+        match self.stdout.write_all(text.as_bytes()) {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                self.pipe_closed = true;
+                Ok(())
+            }
+            other => other.map_err(|error| {
+                CliError::new(format!("cannot write to standard output: {error}"))
+            }),
+        }
+    }
+
+    /// Writes one line of data to stdout.
+    pub fn line(&mut self, text: &str) -> Result<(), CliError> {
+        self.out(text)?;
+        self.out("\n")
+    }
+
+    pub fn flush(&mut self) -> Result<(), CliError> {
+        match self.stdout.flush() {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            other => other.map_err(|error| {
+                CliError::new(format!("cannot write to standard output: {error}"))
+            }),
+        }
+    }
+
+    /// Prints an error, and its hint, to stderr.
+    pub fn error(&mut self, error: &CliError) {
+        let _ = self.stdout.flush();
+        let (red, cyan, reset) = if self.color_stderr {
+            ("\x1b[1;31m", "\x1b[1;36m", "\x1b[0m")
+        } else {
+            ("", "", "")
+        };
+        let mut stderr = io::stderr().lock();
+        let _ = writeln!(stderr, "{red}error{reset}: {}", error.message);
+        if let Some(hint) = &error.hint {
+            let _ = writeln!(stderr, "{cyan}hint{reset}: {hint}");
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! A small, fast JSON layer that keeps byte spans: the cursor that reads a document without building a
+//! tree, Go's string escaping, and Go's `MarshalIndent`/`Compact` reformatting of raw values.
+//!
+//! statectl needs things a general JSON library does not give: the byte range of every value (so a
+//! rewrite can splice changed instances into the original bytes), Go's reader rules (case-insensitive
+//! keys, last duplicate wins), deep nesting without recursion, and Go's exact output bytes.
+
+mod escape;
+mod format;
+mod position;
+mod scan;
+
+pub use escape::write_go_string;
+pub use format::{Layout, reformat};
+pub use position::LineColumn;
+pub use scan::{Cursor, JsonError, JsonErrorKind, MAX_DEPTH, Span};

@@ -1,0 +1,9 @@
+//! statectl: find the asynchronous resources that a Terraform or OpenTofu state left half-created, ask
+//! the providers about them, and rewrite the state safely.
+//!
+//! Dependencies point one way: `cli` uses the engines, the engines use `state`, and `state` uses `json`.
+//! Only `cli` prints.
+
+pub mod cli;
+pub mod json;
+pub mod state;

@@ -1,0 +1,5 @@
+//! The `statectl` binary: run the command line, exit with its code.
+
+fn main() {
+    std::process::exit(statectl::cli::run());
+}

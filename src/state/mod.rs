@@ -1,0 +1,17 @@
+//! The state engine: reading Terraform and OpenTofu state files exactly, and writing them back so that
+//! only what changed differs.
+
+pub mod address;
+pub mod error;
+pub mod layout;
+pub mod model;
+pub mod order;
+pub mod parse;
+pub mod provider;
+pub mod sensitive;
+pub mod source;
+pub mod write;
+
+pub use error::StateError;
+pub use model::{Instance, Member, Output, Resource, State};
+pub use parse::parse;

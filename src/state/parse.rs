@@ -1,0 +1,685 @@
+//! Reading a state: sniffing what the bytes are (a v4 state, a legacy one, a backend cache, an
+//! encrypted envelope), then one pass over the JSON into the borrowed model, with Go's reader rules:
+//! keys match case-insensitively and the last duplicate wins.
+//!
+//! Attributes are validated but not decoded; that is what keeps a 250 MB state fast to list.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::json::{Cursor, Span};
+use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
+use crate::state::error::StateError;
+use crate::state::layout::{Flavour, Style};
+use crate::state::model::{Instance, Member, Output, Resource, State};
+use crate::state::provider::ProviderConfig;
+use crate::state::sensitive;
+
+type Result<T> = std::result::Result<T, StateError>;
+
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Parses a state from its bytes. Errors carry a line and column of `bytes`, or an address.
+pub fn parse(bytes: &[u8]) -> Result<State<'_>> {
+    sniff_non_json(bytes).map_err(|error| error.located_in(bytes))?;
+    let source = std::str::from_utf8(bytes).map_err(|error| {
+        StateError::at(error.valid_up_to(), "the file is not valid UTF-8 text")
+            .with_hint("a state is JSON written as UTF-8; was it saved in another encoding, or is it binary?")
+            .located_in(bytes)
+    })?;
+    parse_text(source).map_err(|error| error.located_in(bytes))
+}
+
+/// Refusals that must come before UTF-8 and JSON checks, because such files are not JSON text at all.
+fn sniff_non_json(bytes: &[u8]) -> Result<()> {
+    if bytes.trim_ascii().is_empty() {
+        return Err(StateError::new("the state file is empty").with_hint(
+            "Terraform leaves an empty file when there is no state yet; there is nothing to read",
+        ));
+    }
+    if bytes.starts_with(UTF8_BOM) {
+        return Err(StateError::at(
+            0,
+            "the file starts with a UTF-8 byte-order mark, which Terraform cannot read either",
+        )
+        .with_hint(
+            "remove the first three bytes, for example `sed -i '1s/^\\xEF\\xBB\\xBF//' FILE`",
+        ));
+    }
+    if bytes.starts_with(b"tfstate") {
+        return Err(StateError::new("this is a legacy binary state (format version 0, Terraform before 0.7)")
+            .with_hint("upgrade it with Terraform 0.11 (`terraform refresh`), then with Terraform 0.12 or later"));
+    }
+    Ok(())
+}
+
+/// What the top level holds before version checks decide how to read it.
+#[derive(Default)]
+struct TopLevel<'a> {
+    version: Option<(Span, Option<u64>)>,
+    terraform_version: Option<Cow<'a, str>>,
+    serial: Option<(u64, Span)>,
+    lineage: Option<Cow<'a, str>>,
+    outputs: Vec<Output<'a>>,
+    resources: Vec<Resource<'a>>,
+    check_results: Option<Span>,
+    encryption_version: bool,
+    backend: bool,
+    modules: bool,
+    members: Vec<Member<'a>>,
+    /// A problem inside `resources` or `outputs`, reported only if the version turns out to be 4: a
+    /// version error explains more than a structural one.
+    deferred: Option<StateError>,
+}
+
+fn parse_text(source: &str) -> Result<State<'_>> {
+    let mut cursor = Cursor::new(source);
+    match cursor.peek() {
+        Some(b'{') => {}
+        Some(b'[') => return Err(not_an_object(&cursor, "an array")),
+        Some(b'"') => return Err(not_an_object(&cursor, "a string")),
+        Some(b'-' | b'0'..=b'9') => return Err(not_an_object(&cursor, "a number")),
+        Some(b't' | b'f') => return Err(not_an_object(&cursor, "a boolean")),
+        Some(b'n') => return Err(not_an_object(&cursor, "null")),
+        _ => {}
+    }
+    let mut top = TopLevel::default();
+    let span =
+        cursor.object(|cursor, key, key_span| top_level_member(cursor, key, key_span, &mut top))?;
+    cursor.finish()?;
+    check_version(&top, source)?;
+    if let Some(error) = top.deferred.take() {
+        return Err(error);
+    }
+    let terraform_version = top.terraform_version;
+    let mut state = State {
+        source,
+        version: 4,
+        terraform_version,
+        serial: top.serial.map_or(0, |(serial, _)| serial),
+        serial_span: top.serial.map(|(_, span)| span),
+        lineage: top.lineage.unwrap_or_default(),
+        outputs: top.outputs,
+        resources: top.resources,
+        check_results: top.check_results,
+        members: top.members,
+        span,
+        style: Style::detect(source, span, Flavour::Terraform),
+    };
+    state.style.flavour = detect_flavour(&state);
+    check_instances(&state)?;
+    Ok(state)
+}
+
+fn not_an_object(cursor: &Cursor<'_>, found: &str) -> StateError {
+    StateError::at(
+        cursor.position(),
+        format!("the top level is {found}, but a state is a JSON object"),
+    )
+}
+
+fn top_level_member<'a>(
+    cursor: &mut Cursor<'a>,
+    key: Cow<'a, str>,
+    key_span: Span,
+    top: &mut TopLevel<'a>,
+) -> Result<()> {
+    cursor.skip_whitespace();
+    let start = cursor.position();
+    match canonical(&key, TOP_LEVEL_KEYS) {
+        Some("version") => {
+            let span = cursor.skip_value()?;
+            top.version = Some((span, span.of(cursor.source()).parse().ok()));
+        }
+        Some("terraform_version") => {
+            top.terraform_version = optional_string(cursor, "terraform_version")?
+        }
+        Some("serial") => {
+            top.serial = Some((
+                unsigned(cursor, "serial")?,
+                Span::new(start, cursor.position()),
+            ))
+        }
+        Some("lineage") => top.lineage = optional_string(cursor, "lineage")?,
+        Some("outputs") => match outputs(cursor) {
+            Ok(parsed) => top.outputs = parsed,
+            Err(error) => defer(cursor, start, error, &mut top.deferred)?,
+        },
+        Some("resources") => match resources(cursor) {
+            Ok(parsed) => top.resources = parsed,
+            Err(error) => defer(cursor, start, error, &mut top.deferred)?,
+        },
+        Some("check_results") => top.check_results = Some(cursor.skip_value()?),
+        Some("encryption_version") => {
+            let (text, _) = cursor
+                .string()
+                .or_else(|_| cursor.skip_value().map(|span| (Cow::Borrowed(""), span)))?;
+            top.encryption_version = !text.is_empty();
+        }
+        Some("backend") => {
+            // The backend cache's `backend` holds the backend's `type` and `config`; a real v3 state
+            // may carry a `backend` too, with only a `hash`.
+            if cursor.peek() == Some(b'{') {
+                cursor.object(|cursor, key, _| {
+                    top.backend |= key.eq_ignore_ascii_case("type");
+                    cursor.skip_value().map(|_| ())
+                })?;
+            } else {
+                cursor.skip_value()?;
+            }
+        }
+        Some("modules") => {
+            top.modules = true;
+            cursor.skip_value()?;
+        }
+        _ => {
+            cursor.skip_value()?;
+        }
+    }
+    top.members.push(Member {
+        key,
+        key_span,
+        value: Span::new(start, cursor.position()),
+    });
+    Ok(())
+}
+
+/// Keeps a structural error for later and skips the rest of the value, so a JSON syntax error further
+/// on (which Go would report first) still wins.
+fn defer(
+    cursor: &mut Cursor<'_>,
+    start: usize,
+    error: StateError,
+    deferred: &mut Option<StateError>,
+) -> Result<()> {
+    cursor.seek(start);
+    cursor.skip_value()?;
+    deferred.get_or_insert(error);
+    Ok(())
+}
+
+fn check_version(top: &TopLevel<'_>, source: &str) -> Result<()> {
+    if top.encryption_version {
+        return Err(StateError::new("this is an OpenTofu encrypted state; statectl reads only plain states")
+            .with_hint("decrypt it with OpenTofu: `tofu state pull > plain.tfstate`, then run statectl on that"));
+    }
+    let Some((span, number)) = top.version else {
+        return Err(StateError::new(
+            "this JSON has no `version` field, so it is not a Terraform state",
+        )
+        .with_hint("a state starts with `\"version\": 4`; is this a plan or another JSON file?"));
+    };
+    let Some(version) = number else {
+        return Err(StateError::at(
+            span.start,
+            format!(
+                "`version` must be an integer, found `{}`",
+                span.of(source).escape_debug()
+            ),
+        ));
+    };
+    match version {
+        4 => Ok(()),
+        3 if top.backend => Err(StateError::new("this is Terraform's backend cache (.terraform/terraform.tfstate), not a state")
+            .with_hint("the state lives where the backend points; for the local backend it is `terraform.tfstate` in the working directory")),
+        1..=3 => Err(StateError::at(span.start, format!("this is a legacy state, format version {version} (Terraform 0.7 to 0.11), which statectl does not read"))
+            .with_hint("Terraform 0.12 or later upgrades it: run `terraform state pull > upgraded.tfstate` there and use the result")),
+        0 => Err(StateError::at(span.start, "unsupported state version 0: no Terraform wrote a JSON state with version 0")),
+        _ => Err(StateError::at(span.start, format!("unsupported state version {version}: statectl reads version 4 (Terraform 0.12 and later, OpenTofu)"))
+            .with_hint("a newer state format needs a newer statectl")),
+    }
+}
+
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "version",
+    "terraform_version",
+    "serial",
+    "lineage",
+    "outputs",
+    "resources",
+    "check_results",
+    "encryption_version",
+    "backend",
+    "modules",
+];
+const OUTPUT_KEYS: &[&str] = &["value", "type", "sensitive"];
+const RESOURCE_KEYS: &[&str] = &[
+    "module",
+    "mode",
+    "type",
+    "name",
+    "each",
+    "provider",
+    "instances",
+];
+const INSTANCE_KEYS: &[&str] = &[
+    "index_key",
+    "status",
+    "deposed",
+    "provider",
+    "schema_version",
+    "attributes",
+    "attributes_flat",
+    "sensitive_attributes",
+    "private",
+    "dependencies",
+    "create_before_destroy",
+    "skip_destroy",
+    "identity",
+    "identity_schema_version",
+];
+
+/// The field a key names, as Go's reader matches it: exactly, or else ignoring ASCII case.
+pub(crate) fn canonical(key: &str, names: &[&'static str]) -> Option<&'static str> {
+    names
+        .iter()
+        .find(|name| **name == key)
+        .or_else(|| names.iter().find(|name| name.eq_ignore_ascii_case(key)))
+        .copied()
+}
+
+fn outputs<'a>(cursor: &mut Cursor<'a>) -> Result<Vec<Output<'a>>> {
+    let mut outputs = Vec::new();
+    if cursor.null() {
+        return Ok(outputs);
+    }
+    cursor.object(|cursor, name, _| {
+        let mut output = Output {
+            name,
+            value: None,
+            value_type: None,
+            sensitive: false,
+            span: Span::default(),
+        };
+        output.span = cursor.object(|cursor, key, _| {
+            match canonical(&key, OUTPUT_KEYS) {
+                Some("value") => output.value = Some(cursor.skip_value()?),
+                Some("type") => output.value_type = Some(cursor.skip_value()?),
+                Some("sensitive") => output.sensitive = boolean(cursor, "sensitive")?,
+                _ => {
+                    cursor.skip_value()?;
+                }
+            }
+            Ok::<_, StateError>(())
+        })?;
+        outputs.retain(|existing: &Output<'_>| existing.name != output.name);
+        outputs.push(output);
+        Ok::<_, StateError>(())
+    })?;
+    Ok(outputs)
+}
+
+fn resources<'a>(cursor: &mut Cursor<'a>) -> Result<Vec<Resource<'a>>> {
+    let mut resources = Vec::new();
+    if cursor.null() {
+        return Ok(resources);
+    }
+    cursor.array(|cursor| {
+        resources.push(resource(cursor)?);
+        Ok::<_, StateError>(())
+    })?;
+    Ok(resources)
+}
+
+fn resource<'a>(cursor: &mut Cursor<'a>) -> Result<Resource<'a>> {
+    let mut module: Option<(Cow<'a, str>, usize)> = None;
+    let mut mode: Option<(Cow<'a, str>, usize)> = None;
+    let mut type_name: Option<Cow<'a, str>> = None;
+    let mut name: Option<Cow<'a, str>> = None;
+    let mut provider = None;
+    let mut instances = Vec::new();
+    let mut members = Vec::with_capacity(7);
+    let start = cursor.position();
+    let span = cursor.object(|cursor, key, key_span| {
+        cursor.skip_whitespace();
+        let value_start = cursor.position();
+        match canonical(&key, RESOURCE_KEYS) {
+            Some("module") => {
+                module = optional_string(cursor, "module")?.map(|text| (text, value_start))
+            }
+            Some("mode") => mode = optional_string(cursor, "mode")?.map(|text| (text, value_start)),
+            Some("type") => type_name = optional_string(cursor, "type")?,
+            Some("name") => name = optional_string(cursor, "name")?,
+            Some("provider") => provider = optional_provider(cursor)?,
+            Some("instances") => {
+                instances.clear();
+                if !cursor.null() {
+                    cursor.array(|cursor| {
+                        instances.push(instance(cursor)?);
+                        Ok::<_, StateError>(())
+                    })?;
+                }
+            }
+            _ => {
+                cursor.skip_value()?;
+            }
+        }
+        members.push(Member {
+            key,
+            key_span,
+            value: Span::new(value_start, cursor.position()),
+        });
+        Ok::<_, StateError>(())
+    })?;
+    let mode = match mode {
+        Some((text, _)) if text == "managed" => Mode::Managed,
+        Some((text, _)) if text == "data" => Mode::Data,
+        Some((text, at)) => {
+            return Err(StateError::at(
+                at,
+                format!(
+                    "invalid resource `mode` {:?}: it must be \"managed\" or \"data\"",
+                    text
+                ),
+            ));
+        }
+        None => return Err(StateError::at(start, "a resource has no `mode`")),
+    };
+    let module = match module {
+        Some((text, at)) => text.parse::<ModulePath>().map_err(|error| {
+            StateError::at(at, format!("invalid module address {:?}: {error}", text))
+        })?,
+        None => ModulePath::default(),
+    };
+    let type_name = type_name
+        .filter(|text| !text.is_empty())
+        .ok_or_else(|| StateError::at(start, "a resource has no `type`"))?;
+    let name = name
+        .filter(|text| !text.is_empty())
+        .ok_or_else(|| StateError::at(start, "a resource has no `name`"))?;
+    let address = ResourceAddr {
+        module,
+        mode,
+        type_name: type_name.into_owned(),
+        name: name.into_owned(),
+    };
+    Ok(Resource {
+        address,
+        provider,
+        instances,
+        members,
+        span,
+    })
+}
+
+fn instance<'a>(cursor: &mut Cursor<'a>) -> Result<Instance<'a>> {
+    let mut instance = Instance {
+        index_key: None,
+        tainted: false,
+        deposed: None,
+        provider: None,
+        schema_version: 0,
+        attributes: None,
+        attributes_flat: None,
+        sensitive_attributes: None,
+        private: None,
+        dependencies: Vec::new(),
+        create_before_destroy: false,
+        skip_destroy: false,
+        identity: None,
+        identity_schema_version: None,
+        members: Vec::with_capacity(8),
+        span: Span::default(),
+    };
+    let mut members = Vec::with_capacity(8);
+    let span = cursor.object(|cursor, key, key_span| {
+        cursor.skip_whitespace();
+        let start = cursor.position();
+        match canonical(&key, INSTANCE_KEYS) {
+            Some("index_key") => instance.index_key = index_key(cursor)?,
+            Some("status") => instance.tainted = status(cursor)?,
+            Some("deposed") => instance.deposed = deposed_key(cursor)?,
+            Some("provider") => instance.provider = optional_provider(cursor)?,
+            Some("schema_version") => instance.schema_version = unsigned(cursor, "schema_version")?,
+            Some("attributes") => instance.attributes = Some(object_or_null(cursor, "attributes")?),
+            Some("attributes_flat") => instance.attributes_flat = Some(string_map(cursor)?),
+            Some("sensitive_attributes") => {
+                let span = cursor.skip_value()?;
+                sensitive::check_paths(span.of(cursor.source()))
+                    .map_err(|message| StateError::at(start, message))?;
+                instance.sensitive_attributes = Some(span);
+            }
+            Some("private") => instance.private = optional_string(cursor, "private")?,
+            Some("dependencies") => instance.dependencies = string_list(cursor, "dependencies")?,
+            Some("create_before_destroy") => {
+                instance.create_before_destroy = boolean(cursor, "create_before_destroy")?
+            }
+            Some("skip_destroy") => instance.skip_destroy = boolean(cursor, "skip_destroy")?,
+            Some("identity") => instance.identity = Some(object_or_null(cursor, "identity")?),
+            Some("identity_schema_version") => {
+                instance.identity_schema_version =
+                    Some(unsigned(cursor, "identity_schema_version")?);
+            }
+            _ => {
+                cursor.skip_value()?;
+            }
+        }
+        members.push(Member {
+            key,
+            key_span,
+            value: Span::new(start, cursor.position()),
+        });
+        Ok::<_, StateError>(())
+    })?;
+    instance.members = members;
+    instance.span = span;
+    Ok(instance)
+}
+
+fn optional_string<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Option<Cow<'a, str>>> {
+    match cursor.peek() {
+        Some(b'"') => Ok(Some(cursor.string()?.0)),
+        _ if cursor.null() => Ok(None),
+        _ => Err(StateError::at(
+            cursor.position(),
+            format!("`{field}` must be a string"),
+        )),
+    }
+}
+
+fn optional_provider(cursor: &mut Cursor<'_>) -> Result<Option<ProviderConfig>> {
+    cursor.skip_whitespace();
+    let at = cursor.position();
+    let Some(text) = optional_string(cursor, "provider")? else {
+        return Ok(None);
+    };
+    ProviderConfig::parse(&text).map(Some).map_err(|problem| {
+        StateError::at(at, format!("invalid provider address {:?}: {problem}", text))
+            .with_hint("Terraform would silently drop this resource on its next write; fix the address, e.g. `provider[\"registry.terraform.io/hashicorp/null\"]`")
+    })
+}
+
+fn unsigned(cursor: &mut Cursor<'_>, field: &str) -> Result<u64> {
+    if cursor.null() {
+        return Ok(0);
+    }
+    let at = cursor.position();
+    if !matches!(cursor.peek(), Some(b'-' | b'0'..=b'9')) {
+        return Err(StateError::at(
+            at,
+            format!("`{field}` must be a non-negative integer"),
+        ));
+    }
+    let span = cursor.number()?;
+    span.of(cursor.source()).parse().map_err(|_| {
+        StateError::at(
+            span.start,
+            format!(
+                "`{field}` must be a non-negative integer, found {}",
+                span.of(cursor.source())
+            ),
+        )
+    })
+}
+
+fn boolean(cursor: &mut Cursor<'_>, field: &str) -> Result<bool> {
+    let span = cursor.skip_value()?;
+    match span.of(cursor.source()) {
+        "true" => Ok(true),
+        "false" | "null" => Ok(false),
+        _ => Err(StateError::at(
+            span.start,
+            format!("`{field}` must be true or false"),
+        )),
+    }
+}
+
+fn object_or_null(cursor: &mut Cursor<'_>, field: &str) -> Result<Span> {
+    match cursor.peek() {
+        Some(b'{' | b'n') => Ok(cursor.skip_value()?),
+        _ => Err(StateError::at(
+            cursor.position(),
+            format!("`{field}` must be a JSON object"),
+        )),
+    }
+}
+
+fn string_map(cursor: &mut Cursor<'_>) -> Result<Span> {
+    cursor.skip_whitespace();
+    let start = cursor.position();
+    if cursor.null() {
+        return Ok(Span::new(start, cursor.position()));
+    }
+    cursor.object(|cursor, _, _| match cursor.peek() {
+        Some(b'"') => cursor.skip_string().map(|_| ()).map_err(StateError::from),
+        _ => Err(StateError::at(
+            cursor.position(),
+            "`attributes_flat` values must be strings",
+        )),
+    })
+}
+
+fn string_list<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Vec<Cow<'a, str>>> {
+    let mut items = Vec::new();
+    if cursor.null() {
+        return Ok(items);
+    }
+    if cursor.peek() != Some(b'[') {
+        return Err(StateError::at(
+            cursor.position(),
+            format!("`{field}` must be an array of strings"),
+        ));
+    }
+    cursor.array(|cursor| {
+        if cursor.peek() != Some(b'"') {
+            return Err(StateError::at(
+                cursor.position(),
+                format!("`{field}` must be an array of strings"),
+            ));
+        }
+        items.push(cursor.string()?.0);
+        Ok(())
+    })?;
+    Ok(items)
+}
+
+fn index_key(cursor: &mut Cursor<'_>) -> Result<Option<InstanceKey>> {
+    match cursor.peek() {
+        Some(b'"') => Ok(Some(InstanceKey::Str(cursor.string()?.0.into_owned()))),
+        Some(b'-' | b'0'..=b'9') => {
+            let span = cursor.number()?;
+            let text = span.of(cursor.source());
+            text.parse()
+                .map(|number| Some(InstanceKey::Int(number)))
+                .map_err(|_| {
+                    StateError::at(span.start, format!("`index_key` {text} is not an integer"))
+                })
+        }
+        _ if cursor.null() => Ok(None),
+        _ => Err(StateError::at(
+            cursor.position(),
+            "`index_key` must be an integer or a string",
+        )),
+    }
+}
+
+fn status(cursor: &mut Cursor<'_>) -> Result<bool> {
+    cursor.skip_whitespace();
+    let at = cursor.position();
+    match optional_string(cursor, "status")?.as_deref() {
+        None | Some("") => Ok(false),
+        Some("tainted") => Ok(true),
+        Some(other) => Err(StateError::at(
+            at,
+            format!(
+                "invalid instance `status` {other:?}: the only status a state holds is \"tainted\""
+            ),
+        )),
+    }
+}
+
+fn deposed_key<'a>(cursor: &mut Cursor<'a>) -> Result<Option<Cow<'a, str>>> {
+    cursor.skip_whitespace();
+    let at = cursor.position();
+    match optional_string(cursor, "deposed")? {
+        None => Ok(None),
+        Some(key) if key.is_empty() => Ok(None),
+        Some(key) if key.len() == 8 && key.bytes().all(|byte| byte.is_ascii_hexdigit()) => {
+            Ok(Some(key))
+        }
+        Some(key) => Err(StateError::at(
+            at,
+            format!("invalid `deposed` key {key:?}: it must be 8 hexadecimal digits"),
+        )),
+    }
+}
+
+/// Detects which program wrote the file, from what only OpenTofu writes.
+fn detect_flavour(state: &State<'_>) -> Flavour {
+    let opentofu_only = state.resources.iter().any(|resource| {
+        resource
+            .provider
+            .as_ref()
+            .is_some_and(|provider| provider.source.starts_with("registry.opentofu.org/"))
+            || resource.instances.iter().any(|instance| {
+                instance.provider.is_some()
+                    || instance.skip_destroy
+                    || identity_written_last(instance)
+            })
+    });
+    // Terraform always indents and ends with one newline; OpenTofu 1.8-1.11 writes compact JSON and
+    // 1.12 ends local files with two.
+    if opentofu_only || state.style.layout.indent.is_none() || state.style.trailer == "\n\n" {
+        Flavour::OpenTofu
+    } else {
+        Flavour::Terraform
+    }
+}
+
+/// OpenTofu writes `identity_schema_version` after `identity`; Terraform writes it before.
+fn identity_written_last(instance: &Instance<'_>) -> bool {
+    let position = |name: &str| {
+        instance
+            .members
+            .iter()
+            .position(|member| member.key == name)
+    };
+    matches!((position("identity"), position("identity_schema_version")), (Some(identity), Some(version)) if identity < version)
+}
+
+/// Go refuses two current objects (or two equal deposed keys) for one instance, even across two
+/// resource entries for the same address, which it otherwise merges.
+fn check_instances(state: &State<'_>) -> Result<()> {
+    let mut seen: HashMap<(&ResourceAddr, Option<&InstanceKey>, Option<&str>), ()> = HashMap::new();
+    for (resource, instance) in state.instances() {
+        let identity = (
+            &resource.address,
+            instance.index_key.as_ref(),
+            instance.deposed.as_deref(),
+        );
+        if seen.insert(identity, ()).is_some() {
+            let address = instance.address(resource);
+            return Err(match &instance.deposed {
+                None => StateError::for_address(
+                    address,
+                    "two current objects for one instance (Terraform: \"Duplicate resource instance in state\")",
+                ),
+                Some(key) => StateError::for_address(
+                    address,
+                    format!("deposed key {key} appears twice for one instance"),
+                ),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,111 @@
+//! Sensitive values: reading `sensitive_attributes` paths and masking what they point at, so no output
+//! of statectl shows a secret unless the user asks with `--show-sensitive`.
+
+use serde_json::Value;
+
+/// What a masked value prints as, the same words Terraform uses.
+pub const MASK: &str = "(sensitive value)";
+
+/// One step of a path into an attributes object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Attribute(String),
+    Key(String),
+    Index(u64),
+}
+
+/// Checks that raw `sensitive_attributes` JSON is a list of paths, as Terraform's reader requires.
+pub fn check_paths(raw: &str) -> Result<(), String> {
+    if raw == "[]" || raw == "null" {
+        return Ok(());
+    }
+    parse_paths(raw).map(|_| ())
+}
+
+/// Parses raw `sensitive_attributes` JSON into paths.
+pub fn parse_paths(raw: &str) -> Result<Vec<Vec<Step>>, String> {
+    let value: Value = serde_json::from_str(raw)
+        .map_err(|error| format!("malformed `sensitive_attributes`: {error}"))?;
+    let Value::Array(paths) = value else {
+        return if value.is_null() {
+            Ok(Vec::new())
+        } else {
+            Err("`sensitive_attributes` must be an array of paths".into())
+        };
+    };
+    paths
+        .iter()
+        .map(|path| {
+            let Value::Array(steps) = path else {
+                return Err("each `sensitive_attributes` path must be an array of steps".into());
+            };
+            steps.iter().map(step).collect()
+        })
+        .collect()
+}
+
+fn step(raw: &Value) -> Result<Step, String> {
+    let kind = raw.get("type").and_then(Value::as_str);
+    let value = raw.get("value");
+    match (kind, value) {
+        (Some("get_attr"), Some(Value::String(name))) => Ok(Step::Attribute(name.clone())),
+        (Some("index"), Some(index)) => match (
+            index.get("type").and_then(Value::as_str),
+            index.get("value"),
+        ) {
+            (Some("string"), Some(Value::String(key))) => Ok(Step::Key(key.clone())),
+            (Some("number"), Some(number)) => number
+                .as_u64()
+                .or_else(|| number.as_str().and_then(|text| text.parse().ok()))
+                .map(Step::Index)
+                .ok_or_else(|| format!("malformed `sensitive_attributes` index {number}")),
+            _ => Err(format!("malformed `sensitive_attributes` index {index}")),
+        },
+        _ => Err(format!("malformed `sensitive_attributes` step {raw}")),
+    }
+}
+
+/// Replaces every value that `paths` point at with [`MASK`]. A path that does not resolve masks nothing.
+pub fn mask(attributes: &mut Value, paths: &[Vec<Step>]) {
+    for path in paths {
+        if let Some(target) = resolve(attributes, path) {
+            *target = Value::String(MASK.to_owned());
+        }
+    }
+}
+
+fn resolve<'v>(value: &'v mut Value, path: &[Step]) -> Option<&'v mut Value> {
+    path.iter().try_fold(value, |current, step| match step {
+        Step::Attribute(name) | Step::Key(name) => current.get_mut(name.as_str()),
+        Step::Index(index) => current.get_mut(usize::try_from(*index).ok()?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_attribute_key_and_index_paths() {
+        let mut attributes = serde_json::json!({"password": "p", "tags": {"secret": "s", "open": "o"}, "list": ["a", "b"]});
+        let paths = parse_paths(
+            r#"[[{"type":"get_attr","value":"password"}],
+                [{"type":"get_attr","value":"tags"},{"type":"index","value":{"value":"secret","type":"string"}}],
+                [{"type":"get_attr","value":"list"},{"type":"index","value":{"value":1,"type":"number"}}],
+                [{"type":"get_attr","value":"missing"}]]"#,
+        )
+        .unwrap();
+        mask(&mut attributes, &paths);
+        assert_eq!(
+            attributes,
+            serde_json::json!({"password": MASK, "tags": {"secret": MASK, "open": "o"}, "list": ["a", MASK]})
+        );
+    }
+
+    #[test]
+    fn refuses_malformed_paths() {
+        assert!(check_paths(r#"[{"type":"get_attr"}]"#).is_err());
+        assert!(check_paths(r#"[[{"type":"teleport","value":"x"}]]"#).is_err());
+        assert!(check_paths("[]").is_ok());
+    }
+}

@@ -1,0 +1,227 @@
+//! Writing a state back: a changed instance is rendered as the program that wrote the file would
+//! render it, and spliced into the original bytes, so every untouched byte stays identical and a
+//! reviewer's diff shows only the change.
+//!
+//! Rendering follows Go's `encoding/json`: struct fields in declaration order (Terraform's or
+//! OpenTofu's), raw values compacted with HTML escaping then indented to the document depth, numbers
+//! and other escapes as written, and the input's own indentation unit (or compact form).
+
+use crate::json::{Span, reformat, write_go_string};
+use crate::state::layout::{Flavour, line_indent};
+use crate::state::model::{Instance, State};
+use crate::state::parse::canonical;
+
+/// Instance fields in Terraform's writer order (`instanceObjectStateV4`). Fields Terraform never writes
+/// (OpenTofu's) come last so a Terraform-flavoured file that somehow holds them keeps them.
+const TERRAFORM_ORDER: &[&str] = &[
+    "index_key",
+    "status",
+    "deposed",
+    "schema_version",
+    "attributes",
+    "attributes_flat",
+    "sensitive_attributes",
+    "identity_schema_version",
+    "identity",
+    "private",
+    "dependencies",
+    "depends_on",
+    "create_before_destroy",
+    "provider",
+    "skip_destroy",
+];
+
+/// Instance fields in OpenTofu's writer order (1.12 and main).
+const OPENTOFU_ORDER: &[&str] = &[
+    "index_key",
+    "status",
+    "deposed",
+    "provider",
+    "schema_version",
+    "attributes",
+    "attributes_flat",
+    "sensitive_attributes",
+    "private",
+    "dependencies",
+    "depends_on",
+    "create_before_destroy",
+    "skip_destroy",
+    "identity",
+    "identity_schema_version",
+];
+
+/// One change to an instance object's fields. `json` is the new value as JSON text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Set { field: &'static str, json: String },
+    Remove { field: &'static str },
+}
+
+impl Change {
+    /// Sets a field to a string value, escaped as Go escapes it.
+    pub fn set_string(field: &'static str, text: &str) -> Change {
+        let mut json = String::new();
+        write_go_string(text, &mut json);
+        Change::Set { field, json }
+    }
+}
+
+/// What one rendered member holds: its key's JSON text, its rank in the writer's order, its value.
+struct Entry<'s> {
+    key: String,
+    rank: usize,
+    value: Value<'s>,
+}
+
+enum Value<'s> {
+    Raw(&'s str),
+    New(String),
+}
+
+/// Renders an instance object after `changes`, as the file's writer would, for the place it stands in
+/// the file (its indentation there).
+pub fn render_instance(state: &State<'_>, instance: &Instance<'_>, changes: &[Change]) -> String {
+    let source = state.source;
+    let order = match state.style.flavour {
+        Flavour::Terraform => TERRAFORM_ORDER,
+        Flavour::OpenTofu => OPENTOFU_ORDER,
+    };
+    let mut entries: Vec<Entry<'_>> = Vec::with_capacity(instance.members.len() + changes.len());
+    for member in &instance.members {
+        let (key, rank) = match canonical(&member.key, order) {
+            Some(field) => (quoted(field), rank_of(order, field)),
+            // Unknown keys keep their spelling and their place after the known ones.
+            None => (member.key_span.of(source).to_owned(), usize::MAX),
+        };
+        // Go's reader keeps the last of duplicate keys, so the rendering does too.
+        entries.retain(|entry| entry.key != key);
+        entries.push(Entry {
+            key,
+            rank,
+            value: Value::Raw(member.value.of(source)),
+        });
+    }
+    for change in changes {
+        let (Change::Set { field, .. } | Change::Remove { field }) = change;
+        let key = quoted(field);
+        entries.retain(|entry| entry.key != key);
+        if let Change::Set { json, .. } = change {
+            entries.push(Entry {
+                key,
+                rank: rank_of(order, field),
+                value: Value::New(json.clone()),
+            });
+        }
+    }
+    entries.sort_by_key(|entry| entry.rank);
+    render_object(state, instance.span, &entries)
+}
+
+fn rank_of(order: &[&str], field: &str) -> usize {
+    order
+        .iter()
+        .position(|known| *known == field)
+        .unwrap_or(usize::MAX)
+}
+
+fn quoted(field: &str) -> String {
+    let mut key = String::with_capacity(field.len() + 2);
+    write_go_string(field, &mut key);
+    key
+}
+
+fn render_object(state: &State<'_>, at: Span, entries: &[Entry<'_>]) -> String {
+    let layout = &state.style.layout;
+    if entries.is_empty() {
+        return "{}".to_owned();
+    }
+    // Indentation comes from where the object stands; an object that shares its line with other text
+    // (only in hand-edited files) is indented as Terraform would indent an instance, four levels deep.
+    let fallback = layout.indent.as_deref().unwrap_or_default().repeat(4);
+    let base = line_indent(state.source, at.start).unwrap_or(&fallback);
+    let mut out = String::with_capacity(at.end - at.start + 64);
+    out.push('{');
+    for (position, entry) in entries.iter().enumerate() {
+        if position > 0 {
+            out.push(',');
+        }
+        layout.newline(base, 1, &mut out);
+        reformat(&entry.key, layout, base, 1, &mut out);
+        out.push_str(layout.colon());
+        match &entry.value {
+            Value::Raw(raw) => reformat(raw, layout, base, 1, &mut out),
+            Value::New(json) => reformat(json, layout, base, 1, &mut out),
+        }
+    }
+    layout.newline(base, 0, &mut out);
+    out.push('}');
+    out
+}
+
+/// A set of replacements of byte ranges of a state, applied in one pass over the original text.
+#[derive(Debug)]
+pub struct Splice<'s> {
+    source: &'s str,
+    edits: Vec<(Span, String)>,
+}
+
+impl<'s> Splice<'s> {
+    pub fn new(source: &'s str) -> Splice<'s> {
+        Splice {
+            source,
+            edits: Vec::new(),
+        }
+    }
+
+    /// Replaces the bytes of `span` with `text`. Spans must not overlap.
+    pub fn replace(&mut self, span: Span, text: String) {
+        self.edits.push((span, text));
+    }
+
+    /// Replaces an instance object with its rendering after `changes`.
+    pub fn change_instance(
+        &mut self,
+        state: &State<'_>,
+        instance: &Instance<'_>,
+        changes: &[Change],
+    ) {
+        self.replace(instance.span, render_instance(state, instance, changes));
+    }
+
+    /// Sets the top-level `serial`. Does nothing when the state has no serial member to replace.
+    pub fn set_serial(&mut self, state: &State<'_>, serial: u64) {
+        if let Some(span) = state.serial_span {
+            self.replace(span, serial.to_string());
+        }
+    }
+
+    /// The new text: the original with every replacement made.
+    pub fn apply(mut self) -> String {
+        self.edits.sort_by_key(|(span, _)| span.start);
+        let mut out = String::with_capacity(self.source.len() + 1024);
+        let mut copied_up_to = 0;
+        for (span, text) in &self.edits {
+            assert!(
+                span.start >= copied_up_to,
+                "overlapping state edits at byte {}",
+                span.start
+            );
+            out.push_str(&self.source[copied_up_to..span.start]);
+            out.push_str(text);
+            copied_up_to = span.end;
+        }
+        out.push_str(&self.source[copied_up_to..]);
+        out
+    }
+}
+
+/// Re-renders every instance object of `state` without changing anything: for a file that its writer
+/// produced, the result must equal the input byte for byte. Used by tests and `statectl` itself to
+/// check that a file can be rewritten faithfully.
+pub fn rerender_all(state: &State<'_>) -> String {
+    let mut splice = Splice::new(state.source);
+    for (_, instance) in state.instances() {
+        splice.change_instance(state, instance, &[]);
+    }
+    splice.apply()
+}

@@ -1,0 +1,175 @@
+//! A small builder for running the real `statectl` binary in a scrubbed environment and checking its
+//! exit code, stdout and stderr together.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared corpus beside the checkout, or `None` (with a note on stderr) when it is missing.
+pub fn corpus() -> Option<PathBuf> {
+    let corpus = root().join("../shared/corpus");
+    if corpus.is_dir() {
+        Some(corpus)
+    } else {
+        eprintln!("skipped: ../shared/corpus is not beside the checkout");
+        None
+    }
+}
+
+/// Every `.tfstate` file below `folder`, sorted.
+pub fn state_files(folder: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![folder.to_owned()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).expect("readable folder") {
+            let path = entry.expect("readable entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|extension| extension == "tfstate")
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[must_use]
+pub struct Test {
+    args: Vec<String>,
+    stdin: Option<Vec<u8>>,
+    current_dir: PathBuf,
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Test {
+    pub fn new() -> Test {
+        Test {
+            args: Vec::new(),
+            stdin: None,
+            current_dir: root(),
+        }
+    }
+
+    pub fn args<I: IntoIterator<Item = S>, S: AsRef<str>>(mut self, args: I) -> Test {
+        self.args
+            .extend(args.into_iter().map(|arg| arg.as_ref().to_owned()));
+        self
+    }
+
+    pub fn arg(mut self, arg: impl AsRef<Path>) -> Test {
+        self.args.push(arg.as_ref().to_string_lossy().into_owned());
+        self
+    }
+
+    pub fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Test {
+        self.stdin = Some(bytes.into());
+        self
+    }
+
+    pub fn current_dir(mut self, folder: impl Into<PathBuf>) -> Test {
+        self.current_dir = folder.into();
+        self
+    }
+
+    /// Runs the binary with no user environment leaking in (no NO_COLOR, no config).
+    pub fn run(self) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+        command
+            .args(&self.args)
+            .current_dir(&self.current_dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("COLUMNS", "100")
+            .stdin(if self.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().expect("statectl starts");
+        if let Some(bytes) = self.stdin {
+            let mut stdin = child.stdin.take().expect("piped stdin");
+            // A refused input may be closed early by statectl; that is not this test's failure.
+            let _ = stdin.write_all(&bytes);
+        }
+        let output = child.wait_with_output().expect("statectl finishes");
+        Output {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+            stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+        }
+    }
+}
+
+impl Output {
+    #[track_caller]
+    pub fn code(self, expected: i32) -> Output {
+        assert_eq!(
+            self.code, expected,
+            "exit code\n--- stdout\n{}\n--- stderr\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout(self, expected: &str) -> Output {
+        assert_eq!(self.stdout, expected, "stdout\n--- stderr\n{}", self.stderr);
+        self
+    }
+
+    #[track_caller]
+    pub fn stderr_contains(self, expected: &str) -> Output {
+        assert!(
+            self.stderr.contains(expected),
+            "stderr lacks {expected:?}:\n{}",
+            self.stderr
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout_contains(self, expected: &str) -> Output {
+        assert!(
+            self.stdout.contains(expected),
+            "stdout lacks {expected:?}:\n{}",
+            self.stdout
+        );
+        self
+    }
+
+    /// A refusal: exit 2, nothing on stdout, one `error:` line and at most one `hint:` line.
+    #[track_caller]
+    pub fn refused(self, expected: &str) -> Output {
+        let output = self.code(2).stdout("").stderr_contains(expected);
+        let lines: Vec<&str> = output.stderr.lines().collect();
+        assert!(
+            lines[0].starts_with("error: "),
+            "first stderr line is the error: {:?}",
+            output.stderr
+        );
+        assert!(
+            lines.len() == 1 || (lines.len() == 2 && lines[1].starts_with("hint: ")),
+            "one error line and an optional hint: {:?}",
+            output.stderr
+        );
+        output
+    }
+}

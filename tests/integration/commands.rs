@@ -1,0 +1,307 @@
+//! The inspection commands on real states: list with its filters, show, query and summary.
+
+use crate::builder::{Test, corpus, root};
+
+fn testdata(name: &str) -> std::path::PathBuf {
+    root().join("testdata/states").join(name)
+}
+
+#[test]
+fn list_reads_standard_input_and_the_default_file() {
+    let bytes = std::fs::read(testdata("count_for_each.tfstate")).unwrap();
+    let from_file = Test::new()
+        .arg("list")
+        .arg(testdata("count_for_each.tfstate"))
+        .run()
+        .code(0);
+    assert!(from_file.stdout.lines().count() >= 5);
+    Test::new()
+        .args(["list", "-"])
+        .stdin(bytes.clone())
+        .run()
+        .code(0)
+        .stdout(&from_file.stdout);
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("terraform.tfstate"), bytes).unwrap();
+    Test::new()
+        .arg("list")
+        .current_dir(folder.path())
+        .run()
+        .code(0)
+        .stdout(&from_file.stdout);
+}
+
+#[test]
+fn list_filters_by_address_glob_type_and_module() {
+    let state = testdata("modules.tfstate");
+    let module = Test::new()
+        .arg("list")
+        .arg(&state)
+        .arg("module.single")
+        .run()
+        .code(0);
+    assert!(
+        !module.stdout.is_empty()
+            && module
+                .stdout
+                .lines()
+                .all(|line| line.starts_with("module.single.")),
+        "{}",
+        module.stdout
+    );
+    let glob = Test::new()
+        .arg("list")
+        .arg(&state)
+        .arg("*.row[\"a\"]")
+        .run()
+        .code(0);
+    assert!(
+        !glob.stdout.is_empty()
+            && glob
+                .stdout
+                .lines()
+                .all(|line| line.ends_with(".row[\"a\"]")),
+        "{}",
+        glob.stdout
+    );
+    let by_module = Test::new()
+        .args(["list", "--module", "module.single"])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert_eq!(by_module.stdout, module.stdout);
+    Test::new()
+        .args(["list", "--type", "nothing_like_this"])
+        .arg(&state)
+        .run()
+        .code(0)
+        .stdout("");
+    Test::new()
+        .arg("list")
+        .arg(&state)
+        .arg("module.")
+        .run()
+        .refused("invalid address `module.`");
+}
+
+#[test]
+fn list_filters_tainted_and_deposed_and_reports_status_in_json() {
+    let state = testdata("lifecycle.tfstate");
+    let tainted = Test::new()
+        .args(["list", "--tainted"])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert_eq!(
+        tainted.stdout,
+        "terraform_data.cbd\nterraform_data.workers[1]\n"
+    );
+    let deposed = Test::new()
+        .args(["list", "--deposed"])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert_eq!(deposed.stdout, "terraform_data.cbd\n");
+    let json = Test::new()
+        .args(["list", "--format", "json", "--deposed"])
+        .arg(&state)
+        .run()
+        .code(0);
+    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(document["schema_version"], 1);
+    let instance = &document["instances"][0];
+    assert_eq!(instance["address"], "terraform_data.cbd");
+    assert_eq!(instance["status"], "tainted");
+    assert_eq!(instance["deposed"].as_array().unwrap().len(), 1);
+    assert_eq!(instance["create_before_destroy"], true);
+}
+
+#[test]
+fn show_masks_sensitive_values_unless_asked() {
+    let state = testdata("sensitive.tfstate");
+    let masked = Test::new()
+        .args(["show", "terraform_data.password"])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert!(
+        masked.stdout.starts_with(
+            "# terraform_data.password:\nresource \"terraform_data\" \"password\" {\n"
+        ),
+        "{}",
+        masked.stdout
+    );
+    assert!(
+        masked.stdout.contains("(sensitive value)"),
+        "{}",
+        masked.stdout
+    );
+    let revealed = Test::new()
+        .args([
+            "show",
+            "--show-sensitive",
+            "--format",
+            "json",
+            "terraform_data.password",
+        ])
+        .arg(&state)
+        .run()
+        .code(0);
+    let masked_json = Test::new()
+        .args(["show", "--format", "json", "terraform_data.password"])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert_ne!(revealed.stdout, masked_json.stdout);
+    let masked_input = serde_json::from_str::<serde_json::Value>(&masked_json.stdout).unwrap()["attributes"]["input"].clone();
+    assert_eq!(masked_input, "(sensitive value)");
+    let revealed_input =
+        serde_json::from_str::<serde_json::Value>(&revealed.stdout).unwrap()["attributes"]["input"]
+            ["value"]
+            .clone();
+    assert_eq!(revealed_input, "hunter2-s3cr3t");
+}
+
+#[test]
+fn show_finds_deposed_objects_and_names_missing_ones() {
+    let state = testdata("lifecycle.tfstate");
+    let json = Test::new()
+        .args(["list", "--format", "json", "--deposed"])
+        .arg(&state)
+        .run()
+        .code(0);
+    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let key = document["instances"][0]["deposed"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let by_flag = Test::new()
+        .args(["show", "terraform_data.cbd", "--deposed", &key])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert!(
+        by_flag
+            .stdout
+            .starts_with(&format!("# terraform_data.cbd: (deposed object {key})\n")),
+        "{}",
+        by_flag.stdout
+    );
+    let by_address = Test::new()
+        .args([
+            "show",
+            &format!("terraform_data.cbd (deposed object {key})"),
+        ])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert_eq!(by_address.stdout, by_flag.stdout);
+    Test::new()
+        .args(["show", "terraform_data.nope"])
+        .arg(&state)
+        .run()
+        .refused("no resource instance `terraform_data.nope`");
+}
+
+#[test]
+fn query_runs_rfc9535_paths_and_masks_secrets() {
+    let state = testdata("count_for_each.tfstate");
+    let types = Test::new()
+        .args(["query", "--compact", "$.resources[*].type"])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert!(
+        types.stdout.starts_with("[\"terraform_data\""),
+        "{}",
+        types.stdout
+    );
+    let counted = Test::new()
+        .args([
+            "query",
+            "--compact",
+            "$.resources[?@.name=='counted'].instances[*].index_key",
+        ])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert_eq!(counted.stdout.trim(), "[0,1,2,3,4,5,6,7,8,9,10,11]");
+    let secret_state = testdata("sensitive.tfstate");
+    let secrets = Test::new()
+        .args(["query", "$..attributes.input"])
+        .arg(&secret_state)
+        .run()
+        .code(0);
+    assert!(
+        secrets.stdout.contains("(sensitive value)"),
+        "{}",
+        secrets.stdout
+    );
+    Test::new()
+        .args(["query", "$[?"])
+        .arg(&state)
+        .run()
+        .refused("invalid JSONPath");
+}
+
+#[test]
+fn query_keeps_big_numbers_exact() {
+    let state = testdata("values.tfstate");
+    let numbers = Test::new()
+        .args(["query", "--compact", "$..attributes.input"])
+        .arg(&state)
+        .run()
+        .code(0);
+    assert!(
+        numbers.stdout.contains("123456789012345678901234567890"),
+        "{}",
+        numbers.stdout
+    );
+    assert!(
+        numbers.stdout.contains("9007199254740993"),
+        "{}",
+        numbers.stdout
+    );
+}
+
+#[test]
+fn summary_counts_by_type_module_provider_and_status() {
+    let state = testdata("lifecycle.tfstate");
+    let json = Test::new()
+        .args(["summary", "--format", "json"])
+        .arg(&state)
+        .run()
+        .code(0);
+    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(document["by_status"]["tainted"], 2);
+    assert_eq!(document["by_status"]["with deposed objects"], 1);
+    assert!(
+        document["by_provider"]["terraform.io/builtin/terraform"]
+            .as_u64()
+            .unwrap()
+            >= 3
+    );
+    let table = Test::new().arg("summary").arg(&state).run().code(0);
+    assert!(
+        table.stdout.contains("│ terraform_data"),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn summary_of_the_synthetic_opentofu_state_uses_instance_providers() {
+    let Some(corpus) = corpus() else { return };
+    let state =
+        corpus.join("synthetic/SYNTHETIC-opentofu-1.12-skip_destroy-provider_foreach.tfstate");
+    let json = Test::new()
+        .args(["summary", "--format", "json"])
+        .arg(&state)
+        .run()
+        .code(0);
+    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(
+        document["by_provider"]["registry.opentofu.org/hashicorp/aws.by_region"],
+        2
+    );
+}

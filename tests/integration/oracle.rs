@@ -1,0 +1,177 @@
+//! Real Terraform 1.15.5 as the oracle: `statectl list` prints the same lines, in the same order, as
+//! `terraform state list` on every testdata state and every corpus state Terraform reads.
+//!
+//! `.ci/run` installs Terraform (scripts/install-terraform.sh); elsewhere these tests skip, saying why,
+//! unless `CI` is set, where a missing Terraform is a failure rather than a silent pass.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::builder::{Test, corpus, root, state_files};
+
+fn terraform() -> Option<PathBuf> {
+    let candidate = std::env::var_os("STATECTL_TERRAFORM").map_or_else(
+        || root().join("target/terraform/bin/terraform"),
+        PathBuf::from,
+    );
+    if candidate.is_file() {
+        return Some(candidate);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must provide Terraform at {} (scripts/install-terraform.sh)",
+        candidate.display()
+    );
+    eprintln!(
+        "skipped: no Terraform at {}; run scripts/install-terraform.sh",
+        candidate.display()
+    );
+    None
+}
+
+/// `terraform state list -state=FILE`, run in an empty folder so nothing lands in the checkout.
+fn terraform_state_list(terraform: &Path, state: &Path) -> Option<String> {
+    let folder = tempfile::tempdir().unwrap();
+    let output = Command::new(terraform)
+        .args(["state", "list"])
+        .arg(format!("-state={}", state.display()))
+        .current_dir(folder.path())
+        .output()
+        .expect("terraform runs");
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8(output.stdout).expect("UTF-8"))
+}
+
+#[test]
+fn list_matches_terraform_on_every_testdata_state() {
+    let Some(terraform) = terraform() else { return };
+    let states = state_files(&root().join("testdata/states"));
+    assert!(states.len() >= 5);
+    for state in states {
+        let expected = terraform_state_list(&terraform, &state)
+            .unwrap_or_else(|| panic!("terraform reads {}", state.display()));
+        Test::new()
+            .arg("list")
+            .arg(&state)
+            .run()
+            .code(0)
+            .stdout(&expected);
+    }
+}
+
+#[test]
+fn list_matches_terraform_on_corpus_states() {
+    let Some(terraform) = terraform() else { return };
+    let Some(corpus) = corpus() else { return };
+    let mut compared = 0;
+    for state in state_files(&corpus) {
+        let ours = Test::new().arg("list").arg(&state).run();
+        if ours.code != 0 {
+            continue; // refused on purpose; corpus.rs checks why
+        }
+        // Terraform 1.15 cannot read some of these (OpenTofu's registry, hand-made files); where it
+        // reads one, the lines and their order must agree.
+        if let Some(expected) = terraform_state_list(&terraform, &state) {
+            assert_eq!(ours.stdout, expected, "{}", state.display());
+            compared += 1;
+        }
+    }
+    assert!(
+        compared >= 20,
+        "compared {compared} corpus states with Terraform"
+    );
+}
+
+/// `terraform taint -state=FILE ADDRESS` on a copy of `state`; returns the rewritten bytes.
+fn terraform_taint(terraform: &Path, state: &Path, address: &str) -> Vec<u8> {
+    let folder = tempfile::tempdir().unwrap();
+    let copy = folder.path().join("terraform.tfstate");
+    std::fs::copy(state, &copy).unwrap();
+    let output = Command::new(terraform)
+        .args(["taint", "-state=terraform.tfstate", address])
+        .current_dir(folder.path())
+        .output()
+        .expect("terraform runs");
+    assert!(
+        output.status.success(),
+        "terraform taint {address}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::read(copy).unwrap()
+}
+
+#[test]
+fn a_spliced_taint_is_byte_identical_to_terraforms_own_rewrite() {
+    use statectl::state::address::Mode;
+    use statectl::state::parse;
+    use statectl::state::write::{Change, Splice};
+
+    let Some(terraform) = terraform() else { return };
+    let mut compared = 0;
+    for path in state_files(&root().join("testdata/states")) {
+        let bytes = std::fs::read(&path).unwrap();
+        let state = parse(&bytes).unwrap();
+        let Some((resource, instance)) = state.instances().find(|(resource, instance)| {
+            resource.address.mode == Mode::Managed
+                && !instance.tainted
+                && instance.deposed.is_none()
+        }) else {
+            continue;
+        };
+        let address = instance.address(resource).to_string();
+        let expected = terraform_taint(&terraform, &path, &address);
+        let mut splice = Splice::new(state.source);
+        splice.change_instance(&state, instance, &[Change::set_string("status", "tainted")]);
+        splice.set_serial(&state, state.serial + 1);
+        let ours = splice.apply();
+        let theirs = String::from_utf8(expected).unwrap();
+        // Terraform re-orders `check_results` on every write (it collects them concurrently), so that
+        // member is compared as a set; everything before it must match byte for byte.
+        let (our_head, our_checks) = split_check_results(&ours);
+        let (their_head, their_checks) = split_check_results(&theirs);
+        assert_eq!(our_head, their_head, "{} {address}", path.display());
+        assert_eq!(
+            our_checks,
+            their_checks,
+            "{} {address}: check_results as a set",
+            path.display()
+        );
+        compared += 1;
+    }
+    assert!(compared >= 5, "compared {compared} taints with Terraform's");
+}
+
+/// The text before the top-level `check_results` member, and that member's entries, sorted.
+fn split_check_results(state: &str) -> (&str, Vec<String>) {
+    let at = state
+        .rfind("\n  \"check_results\": ")
+        .expect("Terraform writes check_results");
+    let document: serde_json::Value = serde_json::from_str(state).unwrap();
+    let mut entries: Vec<String> = match &document["check_results"] {
+        serde_json::Value::Array(entries) => entries
+            .iter()
+            .map(|entry| normalized(entry).to_string())
+            .collect(),
+        _ => Vec::new(),
+    };
+    entries.sort();
+    (&state[..at], entries)
+}
+
+/// Sorts arrays inside a check result (its objects come in any order too).
+fn normalized(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Array(items) => {
+            let mut items: Vec<serde_json::Value> = items.iter().map(normalized).collect();
+            items.sort_by_key(ToString::to_string);
+            serde_json::Value::Array(items)
+        }
+        serde_json::Value::Object(members) => members
+            .iter()
+            .map(|(key, value)| (key.clone(), normalized(value)))
+            .collect(),
+        other => other.clone(),
+    }
+}
