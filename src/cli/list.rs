@@ -6,7 +6,6 @@ use crate::cli::error::CliError;
 use crate::cli::filter::Pattern;
 use crate::cli::{Format, Printer, StateArg, exit, load};
 use crate::state::address::{InstanceKey, Mode, Target};
-use crate::state::model::State;
 use crate::state::order::{InstanceGroup, instance_groups};
 
 #[derive(Debug, clap::Args)]
@@ -56,11 +55,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             || patterns
                 .iter()
                 .any(|pattern| pattern.matches(&address, &printed)))
-            && (args.types.is_empty()
-                || args
-                    .types
-                    .iter()
-                    .any(|wanted| *wanted == address.resource.type_name))
+            && (args.types.is_empty() || args.types.contains(&address.resource.type_name))
             && module
                 .as_ref()
                 .is_none_or(|module| module.matches(&address))
@@ -71,7 +66,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         }
         match args.format {
             Format::Text => printer.line(&printed)?,
-            Format::Json => listed.push(describe(&state, &group, printed)),
+            Format::Json => listed.push(describe(&group, &printed)),
         }
     }
     if args.format == Format::Json {
@@ -94,7 +89,7 @@ fn parse_module(text: &str) -> Result<Target, CliError> {
 }
 
 /// The JSON record of one instance (the `list --format json` schema, version 1).
-fn describe(_state: &State<'_>, group: &InstanceGroup<'_, '_>, address: String) -> Value {
+fn describe(group: &InstanceGroup<'_, '_>, address: &str) -> Value {
     let resource = group.resource;
     let current = group.current;
     let provider = current

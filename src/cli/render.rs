@@ -2,6 +2,8 @@
 //! indentation, aligned `=`, strings quoted with HCL's escapes so control characters never reach the
 //! terminal raw.
 
+use std::fmt::Write;
+
 use serde_json::Value;
 
 use crate::state::sensitive::MASK;
@@ -93,7 +95,7 @@ pub fn quote(text: &str) -> String {
                 out.push(character);
             }
             control if control.is_control() => {
-                out.push_str(&format!("\\u{:04x}", u32::from(control)))
+                let _ = write!(out, "\\u{:04x}", u32::from(control));
             }
             other => out.push(other),
         }

@@ -1,6 +1,8 @@
 //! `statectl show ADDRESS`: one resource instance, readable or as JSON, sensitive values masked unless
 //! `--show-sensitive`.
 
+use std::fmt::Write;
+
 use serde_json::{Value, json};
 
 use crate::cli::error::{CliError, sanitize};
@@ -151,18 +153,19 @@ fn readable(
     } else {
         format!(" ({})", notes.join(", "))
     };
-    out.push_str(&format!("# {}:{notes}\n", sanitize(address)));
+    let _ = writeln!(out, "# {}:{notes}", sanitize(address));
     let keyword = if mode == Mode::Data {
         "data"
     } else {
         "resource"
     };
     let resource = &group.resource.address;
-    out.push_str(&format!(
-        "{keyword} {} {} {{\n",
+    let _ = writeln!(
+        out,
+        "{keyword} {} {} {{",
         render::quote(&resource.type_name),
         render::quote(&resource.name)
-    ));
+    );
     if let Value::Object(members) = attributes {
         render::attributes(members, 1, &mut out);
     }

@@ -49,7 +49,10 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             .current
             .or(group.deposed.first().copied())
             .and_then(|instance| State::provider_of(resource, instance))
-            .map_or_else(|| "(none)".to_owned(), |provider| provider.name());
+            .map_or_else(
+                || "(none)".to_owned(),
+                super::super::state::provider::ProviderConfig::name,
+            );
         *by_provider.entry(provider).or_default() += 1;
         let status = match group.current {
             _ if address.mode == Mode::Data => "data",

@@ -26,14 +26,13 @@ pub fn write_go_string(text: &str, out: &mut String) {
             _ => continue,
         };
         out.push_str(&text[run_start..at]);
-        match escaped {
-            Some(escape) => out.push_str(escape),
-            None => {
-                let code = u32::from(character) as usize;
-                out.push_str("\\u00");
-                out.push(char::from(HEX[code >> 4]));
-                out.push(char::from(HEX[code & 0xF]));
-            }
+        if let Some(escape) = escaped {
+            out.push_str(escape)
+        } else {
+            let code = u32::from(character) as usize;
+            out.push_str("\\u00");
+            out.push(char::from(HEX[code >> 4]));
+            out.push(char::from(HEX[code & 0xF]));
         }
         run_start = at + character.len_utf8();
     }

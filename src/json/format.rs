@@ -158,7 +158,7 @@ mod tests {
         let raw = r#"{"a":1,"b":[],"c":{},"d":[1,{"e":null}]}"#;
         let expected = "{\n  \"a\": 1,\n  \"b\": [],\n  \"c\": {},\n  \"d\": [\n    1,\n    {\n      \"e\": null\n    }\n  ]\n}";
         assert_eq!(indented(raw, 0), expected);
-        let reindented = indented(&expected.replace("\n", "\n      "), 0);
+        let reindented = indented(&expected.replace('\n', "\n      "), 0);
         assert_eq!(
             reindented, expected,
             "whitespace in the input does not matter"

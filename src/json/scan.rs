@@ -322,9 +322,14 @@ impl<'a> Cursor<'a> {
             });
         };
         let run = &rest[..found];
-        // Written as a fold over all bytes (not an early-exit search) so the compiler vectorizes it:
-        // this check runs over every byte of every string in a 250 MB state.
-        if run.iter().fold(false, |seen, &byte| seen | (byte < 0x20)) {
+        // A minimum over all bytes (not an early-exit search) so the compiler vectorizes it: this
+        // check runs over every byte of every string in a 250 MB state.
+        if run
+            .iter()
+            .copied()
+            .min()
+            .is_some_and(|lowest| lowest < 0x20)
+        {
             let at = run.iter().position(|&byte| byte < 0x20).unwrap_or(0);
             return Err(JsonError {
                 offset: self.position + at,

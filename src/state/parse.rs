@@ -5,7 +5,7 @@
 //! Attributes are validated but not decoded; that is what keeps a 250 MB state fast to list.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use crate::json::{Cursor, Span};
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
@@ -75,7 +75,6 @@ struct TopLevel<'a> {
 fn parse_text(source: &str) -> Result<State<'_>> {
     let mut cursor = Cursor::new(source);
     match cursor.peek() {
-        Some(b'{') => {}
         Some(b'[') => return Err(not_an_object(&cursor, "an array")),
         Some(b'"') => return Err(not_an_object(&cursor, "a string")),
         Some(b'-' | b'0'..=b'9') => return Err(not_an_object(&cursor, "a number")),
@@ -132,13 +131,13 @@ fn top_level_member<'a>(
             top.version = Some((span, span.of(cursor.source()).parse().ok()));
         }
         Some("terraform_version") => {
-            top.terraform_version = optional_string(cursor, "terraform_version")?
+            top.terraform_version = optional_string(cursor, "terraform_version")?;
         }
         Some("serial") => {
             top.serial = Some((
                 unsigned(cursor, "serial")?,
                 Span::new(start, cursor.position()),
-            ))
+            ));
         }
         Some("lineage") => top.lineage = optional_string(cursor, "lineage")?,
         Some("outputs") => match outputs(cursor) {
@@ -156,18 +155,15 @@ fn top_level_member<'a>(
                 .or_else(|_| cursor.skip_value().map(|span| (Cow::Borrowed(""), span)))?;
             top.encryption_version = !text.is_empty();
         }
-        Some("backend") => {
+        Some("backend")
             // The backend cache's `backend` holds the backend's `type` and `config`; a real v3 state
             // may carry a `backend` too, with only a `hash`.
-            if cursor.peek() == Some(b'{') {
+            if cursor.peek() == Some(b'{') => {
                 cursor.object(|cursor, key, _| {
                     top.backend |= key.eq_ignore_ascii_case("type");
                     cursor.skip_value().map(|_| ())
                 })?;
-            } else {
-                cursor.skip_value()?;
             }
-        }
         Some("modules") => {
             top.modules = true;
             cursor.skip_value()?;
@@ -335,7 +331,7 @@ fn resource<'a>(cursor: &mut Cursor<'a>) -> Result<Resource<'a>> {
         let value_start = cursor.position();
         match canonical(&key, RESOURCE_KEYS) {
             Some("module") => {
-                module = optional_string(cursor, "module")?.map(|text| (text, value_start))
+                module = optional_string(cursor, "module")?.map(|text| (text, value_start));
             }
             Some("mode") => mode = optional_string(cursor, "mode")?.map(|text| (text, value_start)),
             Some("type") => type_name = optional_string(cursor, "type")?,
@@ -367,17 +363,14 @@ fn resource<'a>(cursor: &mut Cursor<'a>) -> Result<Resource<'a>> {
         Some((text, at)) => {
             return Err(StateError::at(
                 at,
-                format!(
-                    "invalid resource `mode` {:?}: it must be \"managed\" or \"data\"",
-                    text
-                ),
+                format!("invalid resource `mode` {text:?}: it must be \"managed\" or \"data\""),
             ));
         }
         None => return Err(StateError::at(start, "a resource has no `mode`")),
     };
     let module = match module {
         Some((text, at)) => text.parse::<ModulePath>().map_err(|error| {
-            StateError::at(at, format!("invalid module address {:?}: {error}", text))
+            StateError::at(at, format!("invalid module address {text:?}: {error}"))
         })?,
         None => ModulePath::default(),
     };
@@ -442,7 +435,7 @@ fn instance<'a>(cursor: &mut Cursor<'a>) -> Result<Instance<'a>> {
             Some("private") => instance.private = optional_string(cursor, "private")?,
             Some("dependencies") => instance.dependencies = string_list(cursor, "dependencies")?,
             Some("create_before_destroy") => {
-                instance.create_before_destroy = boolean(cursor, "create_before_destroy")?
+                instance.create_before_destroy = boolean(cursor, "create_before_destroy")?;
             }
             Some("skip_destroy") => instance.skip_destroy = boolean(cursor, "skip_destroy")?,
             Some("identity") => instance.identity = Some(object_or_null(cursor, "identity")?),
@@ -484,7 +477,7 @@ fn optional_provider(cursor: &mut Cursor<'_>) -> Result<Option<ProviderConfig>> 
         return Ok(None);
     };
     ProviderConfig::parse(&text).map(Some).map_err(|problem| {
-        StateError::at(at, format!("invalid provider address {:?}: {problem}", text))
+        StateError::at(at, format!("invalid provider address {text:?}: {problem}"))
             .with_hint("Terraform would silently drop this resource on its next write; fix the address, e.g. `provider[\"registry.terraform.io/hashicorp/null\"]`")
     })
 }
@@ -660,14 +653,14 @@ fn identity_written_last(instance: &Instance<'_>) -> bool {
 /// Go refuses two current objects (or two equal deposed keys) for one instance, even across two
 /// resource entries for the same address, which it otherwise merges.
 fn check_instances(state: &State<'_>) -> Result<()> {
-    let mut seen: HashMap<(&ResourceAddr, Option<&InstanceKey>, Option<&str>), ()> = HashMap::new();
+    let mut seen: HashSet<(&ResourceAddr, Option<&InstanceKey>, Option<&str>)> = HashSet::new();
     for (resource, instance) in state.instances() {
         let identity = (
             &resource.address,
             instance.index_key.as_ref(),
             instance.deposed.as_deref(),
         );
-        if seen.insert(identity, ()).is_some() {
+        if !seen.insert(identity) {
             let address = instance.address(resource);
             return Err(match &instance.deposed {
                 None => StateError::for_address(

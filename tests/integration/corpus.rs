@@ -46,25 +46,22 @@ fn every_corpus_file_gets_its_named_outcome() {
     );
     for file in files {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        match refusal_for(&name) {
-            Some(message) => {
-                let output = Test::new().arg("list").arg(&file).run().refused(message);
-                assert!(
-                    output.stderr.contains(&file.display().to_string()),
-                    "{name}: the error names the file"
-                );
-            }
-            None => {
-                Test::new().arg("list").arg(&file).run().code(0);
-                let bytes = std::fs::read(&file).unwrap();
-                let state = parse(&bytes).unwrap_or_else(|error| panic!("{name}: {error}"));
-                let untouched = write::Splice::new(state.source).apply();
-                assert_eq!(
-                    untouched.as_bytes(),
-                    bytes.as_slice(),
-                    "{name}: a no-op rewrite gives back the input bytes"
-                );
-            }
+        if let Some(message) = refusal_for(&name) {
+            let output = Test::new().arg("list").arg(&file).run().refused(message);
+            assert!(
+                output.stderr.contains(&file.display().to_string()),
+                "{name}: the error names the file"
+            );
+        } else {
+            Test::new().arg("list").arg(&file).run().code(0);
+            let bytes = std::fs::read(&file).unwrap();
+            let state = parse(&bytes).unwrap_or_else(|error| panic!("{name}: {error}"));
+            let untouched = write::Splice::new(state.source).apply();
+            assert_eq!(
+                untouched.as_bytes(),
+                bytes.as_slice(),
+                "{name}: a no-op rewrite gives back the input bytes"
+            );
         }
     }
 }
