@@ -281,12 +281,13 @@ fn summary_counts_by_type_module_provider_and_status() {
             .unwrap()
             >= 3
     );
-    let table = Test::new().arg("summary").arg(&state).run().code(0);
-    assert!(
-        table.stdout.contains("│ terraform_data"),
-        "{}",
-        table.stdout
-    );
+    Test::new()
+        .arg("summary")
+        .arg(&state)
+        .run()
+        .code(0)
+        .stdout_contains("│ terraform_data")
+        .stdout_contains("3 resources, 4 instances");
 }
 
 #[test]
