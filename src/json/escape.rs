@@ -27,7 +27,7 @@ pub fn write_go_string(text: &str, out: &mut String) {
         };
         out.push_str(&text[run_start..at]);
         if let Some(escape) = escaped {
-            out.push_str(escape)
+            out.push_str(escape);
         } else {
             let code = u32::from(character) as usize;
             out.push_str("\\u00");
