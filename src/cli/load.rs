@@ -3,11 +3,12 @@
 use std::path::Path;
 
 use crate::cli::error::CliError;
+use crate::state::bytes::Bytes;
 use crate::state::source::Source;
 use crate::state::{State, parse};
 
 /// The bytes of the state that `arg` names, and where they came from.
-pub fn read(arg: Option<&Path>) -> Result<(Source, Vec<u8>), CliError> {
+pub fn read(arg: Option<&Path>) -> Result<(Source, Bytes), CliError> {
     let source = Source::from_arg(arg);
     let bytes = source
         .read()

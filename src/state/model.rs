@@ -1,12 +1,14 @@
 //! The borrowed view of a version-4 state: typed fields where statectl needs them, byte spans into the
 //! original text for everything else (attributes stay raw JSON until something asks for them).
 //!
-//! Every object also keeps its members in input order, unknown keys included, so nothing the file
-//! holds is ever dropped and a changed instance can be rendered with all of it.
+//! Nothing the file holds is dropped: every object keeps its byte span, and [`members`] reads its
+//! members back (unknown keys included, in input order) when a changed instance must be rendered.
+//! Keeping them out of the model is what keeps a 100,000-instance state's model small.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
-use crate::json::Span;
+use crate::json::{Cursor, JsonError, Span};
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ResourceAddr};
 use crate::state::layout::Style;
 use crate::state::provider::ProviderConfig;
@@ -54,10 +56,10 @@ pub struct Output<'a> {
 #[derive(Debug)]
 pub struct Resource<'a> {
     pub address: ResourceAddr,
-    /// `provider`, absent in OpenTofu files whose instances carry their own.
-    pub provider: Option<ProviderConfig>,
+    /// `provider`, absent in OpenTofu files whose instances carry their own. Shared between the
+    /// resources that name the same provider.
+    pub provider: Option<Arc<ProviderConfig>>,
     pub instances: Vec<Instance<'a>>,
-    pub members: Vec<Member<'a>>,
     pub span: Span,
 }
 
@@ -74,7 +76,7 @@ pub struct Instance<'a> {
     pub tainted: bool,
     pub deposed: Option<Cow<'a, str>>,
     /// OpenTofu's instance-level provider (provider `for_each`).
-    pub provider: Option<ProviderConfig>,
+    pub provider: Option<Arc<ProviderConfig>>,
     pub schema_version: u64,
     /// The raw `attributes` object (or `null`).
     pub attributes: Option<Span>,
@@ -88,7 +90,8 @@ pub struct Instance<'a> {
     pub skip_destroy: bool,
     pub identity: Option<Span>,
     pub identity_schema_version: Option<u64>,
-    pub members: Vec<Member<'a>>,
+    /// `identity_schema_version` was written after `identity`, as only OpenTofu writes it.
+    pub identity_version_last: bool,
     pub span: Span,
 }
 
@@ -124,6 +127,23 @@ impl<'a> State<'a> {
         resource: &'s Resource<'_>,
         instance: &'s Instance<'_>,
     ) -> Option<&'s ProviderConfig> {
-        instance.provider.as_ref().or(resource.provider.as_ref())
+        instance.provider.as_deref().or(resource.provider.as_deref())
     }
+}
+
+/// Reads the members of the object at `span` of `source` (already validated by the parser), in input
+/// order, duplicates and unknown keys included.
+pub fn members(source: &str, span: Span) -> Vec<Member<'_>> {
+    let mut cursor = Cursor::new(source);
+    cursor.seek(span.start);
+    let mut members = Vec::new();
+    let read = cursor.object(|cursor, key, key_span| {
+        cursor.skip_whitespace();
+        let start = cursor.position();
+        cursor.skip_value()?;
+        members.push(Member { key, key_span, value: Span::new(start, cursor.position()) });
+        Ok::<_, JsonError>(())
+    });
+    debug_assert!(read.is_ok(), "the parser validated this object");
+    members
 }

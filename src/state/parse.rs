@@ -5,13 +5,17 @@
 //! Attributes are validated but not decoded; that is what keeps a 250 MB state fast to list.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::sync::Arc;
 
 use crate::json::{Cursor, Span};
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::StateError;
 use crate::state::layout::{Flavour, Style};
 use crate::state::model::{Instance, Member, Output, Resource, State};
+
+/// Provider addresses parsed so far: thousands of resources name the same few providers, so each is
+/// parsed once and shared.
+type Providers = Vec<Arc<ProviderConfig>>;
 use crate::state::provider::ProviderConfig;
 use crate::state::sensitive;
 
@@ -67,6 +71,7 @@ struct TopLevel<'a> {
     backend: bool,
     modules: bool,
     members: Vec<Member<'a>>,
+    providers: Providers,
     /// A problem inside `resources` or `outputs`, reported only if the version turns out to be 4: a
     /// version error explains more than a structural one.
     deferred: Option<StateError>,
@@ -144,7 +149,7 @@ fn top_level_member<'a>(
             Ok(parsed) => top.outputs = parsed,
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
-        Some("resources") => match resources(cursor) {
+        Some("resources") => match resources(cursor, &mut top.providers) {
             Ok(parsed) => top.resources = parsed,
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
@@ -305,28 +310,27 @@ fn outputs<'a>(cursor: &mut Cursor<'a>) -> Result<Vec<Output<'a>>> {
     Ok(outputs)
 }
 
-fn resources<'a>(cursor: &mut Cursor<'a>) -> Result<Vec<Resource<'a>>> {
+fn resources<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<Vec<Resource<'a>>> {
     let mut resources = Vec::new();
     if cursor.null() {
         return Ok(resources);
     }
     cursor.array(|cursor| {
-        resources.push(resource(cursor)?);
+        resources.push(resource(cursor, providers)?);
         Ok::<_, StateError>(())
     })?;
     Ok(resources)
 }
 
-fn resource<'a>(cursor: &mut Cursor<'a>) -> Result<Resource<'a>> {
+fn resource<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<Resource<'a>> {
     let mut module: Option<(Cow<'a, str>, usize)> = None;
     let mut mode: Option<(Cow<'a, str>, usize)> = None;
     let mut type_name: Option<Cow<'a, str>> = None;
     let mut name: Option<Cow<'a, str>> = None;
     let mut provider = None;
     let mut instances = Vec::new();
-    let mut members = Vec::with_capacity(7);
     let start = cursor.position();
-    let span = cursor.object(|cursor, key, key_span| {
+    let span = cursor.object(|cursor, key, _| {
         cursor.skip_whitespace();
         let value_start = cursor.position();
         match canonical(&key, RESOURCE_KEYS) {
@@ -336,12 +340,12 @@ fn resource<'a>(cursor: &mut Cursor<'a>) -> Result<Resource<'a>> {
             Some("mode") => mode = optional_string(cursor, "mode")?.map(|text| (text, value_start)),
             Some("type") => type_name = optional_string(cursor, "type")?,
             Some("name") => name = optional_string(cursor, "name")?,
-            Some("provider") => provider = optional_provider(cursor)?,
+            Some("provider") => provider = optional_provider(cursor, providers)?,
             Some("instances") => {
                 instances.clear();
                 if !cursor.null() {
                     cursor.array(|cursor| {
-                        instances.push(instance(cursor)?);
+                        instances.push(instance(cursor, providers)?);
                         Ok::<_, StateError>(())
                     })?;
                 }
@@ -350,11 +354,6 @@ fn resource<'a>(cursor: &mut Cursor<'a>) -> Result<Resource<'a>> {
                 cursor.skip_value()?;
             }
         }
-        members.push(Member {
-            key,
-            key_span,
-            value: Span::new(value_start, cursor.position()),
-        });
         Ok::<_, StateError>(())
     })?;
     let mode = match mode {
@@ -390,12 +389,11 @@ fn resource<'a>(cursor: &mut Cursor<'a>) -> Result<Resource<'a>> {
         address,
         provider,
         instances,
-        members,
         span,
     })
 }
 
-fn instance<'a>(cursor: &mut Cursor<'a>) -> Result<Instance<'a>> {
+fn instance<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<Instance<'a>> {
     let mut instance = Instance {
         index_key: None,
         tainted: false,
@@ -411,18 +409,17 @@ fn instance<'a>(cursor: &mut Cursor<'a>) -> Result<Instance<'a>> {
         skip_destroy: false,
         identity: None,
         identity_schema_version: None,
-        members: Vec::with_capacity(8),
+        identity_version_last: false,
         span: Span::default(),
     };
-    let mut members = Vec::with_capacity(8);
-    let span = cursor.object(|cursor, key, key_span| {
+    let span = cursor.object(|cursor, key, _| {
         cursor.skip_whitespace();
         let start = cursor.position();
         match canonical(&key, INSTANCE_KEYS) {
             Some("index_key") => instance.index_key = index_key(cursor)?,
             Some("status") => instance.tainted = status(cursor)?,
             Some("deposed") => instance.deposed = deposed_key(cursor)?,
-            Some("provider") => instance.provider = optional_provider(cursor)?,
+            Some("provider") => instance.provider = optional_provider(cursor, providers)?,
             Some("schema_version") => instance.schema_version = unsigned(cursor, "schema_version")?,
             Some("attributes") => instance.attributes = Some(object_or_null(cursor, "attributes")?),
             Some("attributes_flat") => instance.attributes_flat = Some(string_map(cursor)?),
@@ -442,19 +439,15 @@ fn instance<'a>(cursor: &mut Cursor<'a>) -> Result<Instance<'a>> {
             Some("identity_schema_version") => {
                 instance.identity_schema_version =
                     Some(unsigned(cursor, "identity_schema_version")?);
+                // OpenTofu writes it after `identity`, Terraform before: a hint of the writer.
+                instance.identity_version_last = instance.identity.is_some();
             }
             _ => {
                 cursor.skip_value()?;
             }
         }
-        members.push(Member {
-            key,
-            key_span,
-            value: Span::new(start, cursor.position()),
-        });
         Ok::<_, StateError>(())
     })?;
-    instance.members = members;
     instance.span = span;
     Ok(instance)
 }
@@ -470,16 +463,25 @@ fn optional_string<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Option<Co
     }
 }
 
-fn optional_provider(cursor: &mut Cursor<'_>) -> Result<Option<ProviderConfig>> {
+fn optional_provider(cursor: &mut Cursor<'_>, providers: &mut Providers) -> Result<Option<Arc<ProviderConfig>>> {
     cursor.skip_whitespace();
     let at = cursor.position();
     let Some(text) = optional_string(cursor, "provider")? else {
         return Ok(None);
     };
-    ProviderConfig::parse(&text).map(Some).map_err(|problem| {
+    if let Some(known) = providers.iter().find(|known| known.text == text) {
+        return Ok(Some(Arc::clone(known)));
+    }
+    let parsed = Arc::new(ProviderConfig::parse(&text).map_err(|problem| {
         StateError::at(at, format!("invalid provider address {text:?}: {problem}"))
             .with_hint("Terraform would silently drop this resource on its next write; fix the address, e.g. `provider[\"registry.terraform.io/hashicorp/null\"]`")
-    })
+    })?);
+    // A linear search is cheapest for the few providers a state names; past a few hundred distinct
+    // ones (provider for_each at scale) stop caching rather than search ever longer lists.
+    if providers.len() < 256 {
+        providers.push(Arc::clone(&parsed));
+    }
+    Ok(Some(parsed))
 }
 
 fn unsigned(cursor: &mut Cursor<'_>, field: &str) -> Result<u64> {
@@ -625,9 +627,7 @@ fn detect_flavour(state: &State<'_>) -> Flavour {
             .as_ref()
             .is_some_and(|provider| provider.source.starts_with("registry.opentofu.org/"))
             || resource.instances.iter().any(|instance| {
-                instance.provider.is_some()
-                    || instance.skip_destroy
-                    || identity_written_last(instance)
+                instance.provider.is_some() || instance.skip_destroy || instance.identity_version_last
             })
     });
     // Terraform always indents and ends with one newline; OpenTofu 1.8-1.11 writes compact JSON and
@@ -639,40 +639,34 @@ fn detect_flavour(state: &State<'_>) -> Flavour {
     }
 }
 
-/// OpenTofu writes `identity_schema_version` after `identity`; Terraform writes it before.
-fn identity_written_last(instance: &Instance<'_>) -> bool {
-    let position = |name: &str| {
-        instance
-            .members
-            .iter()
-            .position(|member| member.key == name)
-    };
-    matches!((position("identity"), position("identity_schema_version")), (Some(identity), Some(version)) if identity < version)
-}
-
 /// Go refuses two current objects (or two equal deposed keys) for one instance, even across two
-/// resource entries for the same address, which it otherwise merges.
+/// resource entries for the same address, which it otherwise merges. Sorting instead of hashing keeps
+/// this cheap on 100,000 instances.
 fn check_instances(state: &State<'_>) -> Result<()> {
-    let mut seen: HashSet<(&ResourceAddr, Option<&InstanceKey>, Option<&str>)> = HashSet::new();
-    for (resource, instance) in state.instances() {
-        let identity = (
-            &resource.address,
-            instance.index_key.as_ref(),
-            instance.deposed.as_deref(),
-        );
-        if !seen.insert(identity) {
+    let mut entries: Vec<&Resource<'_>> = state.resources.iter().collect();
+    entries.sort_by(|left, right| left.address.cmp(&right.address));
+    for same_address in entries.chunk_by(|left, right| left.address == right.address) {
+        let mut objects: Vec<(&Resource<'_>, &Instance<'_>)> =
+            same_address.iter().flat_map(|resource| resource.instances.iter().map(move |instance| (*resource, instance))).collect();
+        if objects.len() > 1 {
+            objects.sort_by(|left, right| identity(left).cmp(&identity(right)));
+        }
+        if let Some(pair) = objects.windows(2).find(|pair| identity(&pair[0]) == identity(&pair[1])) {
+            let (resource, instance) = pair[1];
             let address = instance.address(resource);
             return Err(match &instance.deposed {
                 None => StateError::for_address(
                     address,
                     "two current objects for one instance (Terraform: \"Duplicate resource instance in state\")",
                 ),
-                Some(key) => StateError::for_address(
-                    address,
-                    format!("deposed key {key} appears twice for one instance"),
-                ),
+                Some(key) => StateError::for_address(address, format!("deposed key {key} appears twice for one instance")),
             });
         }
     }
     Ok(())
+}
+
+/// What makes an instance object unique within a resource: its key and its deposed key.
+fn identity<'s>(object: &(&Resource<'_>, &'s Instance<'_>)) -> (Option<&'s InstanceKey>, Option<&'s str>) {
+    (object.1.index_key.as_ref(), object.1.deposed.as_deref())
 }

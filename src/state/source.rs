@@ -4,6 +4,7 @@ use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::state::bytes::{self, Bytes};
 use crate::state::error::StateError;
 
 /// The file Terraform's local backend uses when no path is given.
@@ -27,7 +28,7 @@ impl Source {
     }
 
     /// Reads all bytes. A missing default file gets a hint on how to name one.
-    pub fn read(&self) -> Result<Vec<u8>, StateError> {
+    pub fn read(&self) -> Result<Bytes, StateError> {
         match self {
             Source::Stdin => {
                 let mut bytes = Vec::new();
@@ -35,9 +36,9 @@ impl Source {
                     .lock()
                     .read_to_end(&mut bytes)
                     .map_err(|error| StateError::new(format!("cannot read standard input: {error}")))?;
-                Ok(bytes)
+                Ok(Bytes::Heap(bytes))
             }
-            Source::Path(path) => std::fs::read(path).map_err(|error| {
+            Source::Path(path) => bytes::read_file(path).map_err(|error| {
                 let problem = match error.kind() {
                     std::io::ErrorKind::NotFound => "no such file".to_owned(),
                     std::io::ErrorKind::IsADirectory => "it is a directory, not a state file".to_owned(),

@@ -8,7 +8,7 @@
 
 use crate::json::{Span, reformat, write_go_string};
 use crate::state::layout::{Flavour, line_indent};
-use crate::state::model::{Instance, State};
+use crate::state::model::{Instance, State, members};
 use crate::state::parse::canonical;
 
 /// Instance fields in Terraform's writer order (`instanceObjectStateV4`). Fields Terraform never writes
@@ -86,8 +86,9 @@ pub fn render_instance(state: &State<'_>, instance: &Instance<'_>, changes: &[Ch
         Flavour::Terraform => TERRAFORM_ORDER,
         Flavour::OpenTofu => OPENTOFU_ORDER,
     };
-    let mut entries: Vec<Entry<'_>> = Vec::with_capacity(instance.members.len() + changes.len());
-    for member in &instance.members {
+    let members = members(source, instance.span);
+    let mut entries: Vec<Entry<'_>> = Vec::with_capacity(members.len() + changes.len());
+    for member in &members {
         let (key, rank) = match canonical(&member.key, order) {
             Some(field) => (quoted(field), rank_of(order, field)),
             // Unknown keys keep their spelling and their place after the known ones.
