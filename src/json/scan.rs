@@ -180,7 +180,9 @@ impl<'a> Cursor<'a> {
                 b'\n' => {
                     self.position += 1;
                     while let Some(chunk) = self.bytes.get(self.position..self.position + 8) {
-                        if u64::from_ne_bytes(chunk.try_into().expect("eight bytes")) != EIGHT_SPACES {
+                        if u64::from_ne_bytes(chunk.try_into().expect("eight bytes"))
+                            != EIGHT_SPACES
+                        {
                             break;
                         }
                         self.position += 8;
@@ -356,11 +358,21 @@ impl<'a> Cursor<'a> {
                 return Ok(at);
             }
             if byte < 0x20 {
-                return Err(JsonError { offset: at, kind: JsonErrorKind::ControlCharacter { code: u32::from(byte) } });
+                return Err(JsonError {
+                    offset: at,
+                    kind: JsonErrorKind::ControlCharacter {
+                        code: u32::from(byte),
+                    },
+                });
             }
             at += 1;
         }
-        Err(JsonError { offset: bytes.len(), kind: JsonErrorKind::UnexpectedEnd { expected: "the closing '\"' of a string" } })
+        Err(JsonError {
+            offset: bytes.len(),
+            kind: JsonErrorKind::UnexpectedEnd {
+                expected: "the closing '\"' of a string",
+            },
+        })
     }
 
     fn skip_escape(&mut self) -> Result<()> {

@@ -127,7 +127,10 @@ impl<'a> State<'a> {
         resource: &'s Resource<'_>,
         instance: &'s Instance<'_>,
     ) -> Option<&'s ProviderConfig> {
-        instance.provider.as_deref().or(resource.provider.as_deref())
+        instance
+            .provider
+            .as_deref()
+            .or(resource.provider.as_deref())
     }
 }
 
@@ -141,7 +144,11 @@ pub fn members(source: &str, span: Span) -> Vec<Member<'_>> {
         cursor.skip_whitespace();
         let start = cursor.position();
         cursor.skip_value()?;
-        members.push(Member { key, key_span, value: Span::new(start, cursor.position()) });
+        members.push(Member {
+            key,
+            key_span,
+            value: Span::new(start, cursor.position()),
+        });
         Ok::<_, JsonError>(())
     });
     debug_assert!(read.is_ok(), "the parser validated this object");

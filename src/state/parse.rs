@@ -463,7 +463,10 @@ fn optional_string<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Option<Co
     }
 }
 
-fn optional_provider(cursor: &mut Cursor<'_>, providers: &mut Providers) -> Result<Option<Arc<ProviderConfig>>> {
+fn optional_provider(
+    cursor: &mut Cursor<'_>,
+    providers: &mut Providers,
+) -> Result<Option<Arc<ProviderConfig>>> {
     cursor.skip_whitespace();
     let at = cursor.position();
     let Some(text) = optional_string(cursor, "provider")? else {
@@ -627,7 +630,9 @@ fn detect_flavour(state: &State<'_>) -> Flavour {
             .as_ref()
             .is_some_and(|provider| provider.source.starts_with("registry.opentofu.org/"))
             || resource.instances.iter().any(|instance| {
-                instance.provider.is_some() || instance.skip_destroy || instance.identity_version_last
+                instance.provider.is_some()
+                    || instance.skip_destroy
+                    || instance.identity_version_last
             })
     });
     // Terraform always indents and ends with one newline; OpenTofu 1.8-1.11 writes compact JSON and
@@ -646,12 +651,22 @@ fn check_instances(state: &State<'_>) -> Result<()> {
     let mut entries: Vec<&Resource<'_>> = state.resources.iter().collect();
     entries.sort_by(|left, right| left.address.cmp(&right.address));
     for same_address in entries.chunk_by(|left, right| left.address == right.address) {
-        let mut objects: Vec<(&Resource<'_>, &Instance<'_>)> =
-            same_address.iter().flat_map(|resource| resource.instances.iter().map(move |instance| (*resource, instance))).collect();
+        let mut objects: Vec<(&Resource<'_>, &Instance<'_>)> = same_address
+            .iter()
+            .flat_map(|resource| {
+                resource
+                    .instances
+                    .iter()
+                    .map(move |instance| (*resource, instance))
+            })
+            .collect();
         if objects.len() > 1 {
             objects.sort_by(|left, right| identity(left).cmp(&identity(right)));
         }
-        if let Some(pair) = objects.windows(2).find(|pair| identity(&pair[0]) == identity(&pair[1])) {
+        if let Some(pair) = objects
+            .windows(2)
+            .find(|pair| identity(&pair[0]) == identity(&pair[1]))
+        {
             let (resource, instance) = pair[1];
             let address = instance.address(resource);
             return Err(match &instance.deposed {
@@ -659,7 +674,10 @@ fn check_instances(state: &State<'_>) -> Result<()> {
                     address,
                     "two current objects for one instance (Terraform: \"Duplicate resource instance in state\")",
                 ),
-                Some(key) => StateError::for_address(address, format!("deposed key {key} appears twice for one instance")),
+                Some(key) => StateError::for_address(
+                    address,
+                    format!("deposed key {key} appears twice for one instance"),
+                ),
             });
         }
     }
@@ -667,6 +685,8 @@ fn check_instances(state: &State<'_>) -> Result<()> {
 }
 
 /// What makes an instance object unique within a resource: its key and its deposed key.
-fn identity<'s>(object: &(&Resource<'_>, &'s Instance<'_>)) -> (Option<&'s InstanceKey>, Option<&'s str>) {
+fn identity<'s>(
+    object: &(&Resource<'_>, &'s Instance<'_>),
+) -> (Option<&'s InstanceKey>, Option<&'s str>) {
     (object.1.index_key.as_ref(), object.1.deposed.as_deref())
 }
