@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::json::{Cursor, JsonError, Span};
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ResourceAddr};
 use crate::state::layout::Style;
+use crate::state::order::ObjectRef;
 use crate::state::provider::ProviderConfig;
 
 /// One `"key": value` member of an object, as written.
@@ -34,6 +35,8 @@ pub struct State<'a> {
     pub lineage: Cow<'a, str>,
     pub outputs: Vec<Output<'a>>,
     pub resources: Vec<Resource<'a>>,
+    /// Every instance object in Terraform's order (see `order`).
+    pub order: Vec<ObjectRef>,
     /// The raw `check_results` value (an array or `null`), when present.
     pub check_results: Option<Span>,
     /// The top-level object's members in input order.

@@ -13,9 +13,14 @@ use crate::state::error::StateError;
 use crate::state::layout::{Flavour, Style};
 use crate::state::model::{Instance, Member, Output, Resource, State};
 
-/// Provider addresses parsed so far: thousands of resources name the same few providers, so each is
-/// parsed once and shared.
-type Providers = Vec<Arc<ProviderConfig>>;
+/// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
+/// providers) and the last module path (resources of one module stand together).
+#[derive(Default)]
+struct Shared {
+    providers: Vec<Arc<ProviderConfig>>,
+    last_module: Option<(String, ModulePath)>,
+}
+use crate::state::order::{self, Duplicate};
 use crate::state::provider::ProviderConfig;
 use crate::state::sensitive;
 
@@ -71,7 +76,7 @@ struct TopLevel<'a> {
     backend: bool,
     modules: bool,
     members: Vec<Member<'a>>,
-    providers: Providers,
+    shared: Shared,
     /// A problem inside `resources` or `outputs`, reported only if the version turns out to be 4: a
     /// version error explains more than a structural one.
     deferred: Option<StateError>,
@@ -105,13 +110,22 @@ fn parse_text(source: &str) -> Result<State<'_>> {
         lineage: top.lineage.unwrap_or_default(),
         outputs: top.outputs,
         resources: top.resources,
+        order: Vec::new(),
         check_results: top.check_results,
         members: top.members,
         span,
         style: Style::detect(source, span, Flavour::Terraform),
     };
     state.style.flavour = detect_flavour(&state);
-    check_instances(&state)?;
+    state.order = order::sort_objects(&state.resources).map_err(|Duplicate(object)| {
+        let resource = &state.resources[object.resource as usize];
+        let instance = &resource.instances[object.instance as usize];
+        let address = instance.address(resource);
+        match &instance.deposed {
+            None => StateError::for_address(address, "two current objects for one instance (Terraform: \"Duplicate resource instance in state\")"),
+            Some(key) => StateError::for_address(address, format!("deposed key {key} appears twice for one instance")),
+        }
+    })?;
     Ok(state)
 }
 
@@ -149,7 +163,7 @@ fn top_level_member<'a>(
             Ok(parsed) => top.outputs = parsed,
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
-        Some("resources") => match resources(cursor, &mut top.providers) {
+        Some("resources") => match resources(cursor, &mut top.shared) {
             Ok(parsed) => top.resources = parsed,
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
@@ -310,19 +324,19 @@ fn outputs<'a>(cursor: &mut Cursor<'a>) -> Result<Vec<Output<'a>>> {
     Ok(outputs)
 }
 
-fn resources<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<Vec<Resource<'a>>> {
+fn resources<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Vec<Resource<'a>>> {
     let mut resources = Vec::new();
     if cursor.null() {
         return Ok(resources);
     }
     cursor.array(|cursor| {
-        resources.push(resource(cursor, providers)?);
+        resources.push(resource(cursor, shared)?);
         Ok::<_, StateError>(())
     })?;
     Ok(resources)
 }
 
-fn resource<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<Resource<'a>> {
+fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource<'a>> {
     let mut module: Option<(Cow<'a, str>, usize)> = None;
     let mut mode: Option<(Cow<'a, str>, usize)> = None;
     let mut type_name: Option<Cow<'a, str>> = None;
@@ -340,12 +354,12 @@ fn resource<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<Re
             Some("mode") => mode = optional_string(cursor, "mode")?.map(|text| (text, value_start)),
             Some("type") => type_name = optional_string(cursor, "type")?,
             Some("name") => name = optional_string(cursor, "name")?,
-            Some("provider") => provider = optional_provider(cursor, providers)?,
+            Some("provider") => provider = optional_provider(cursor, shared)?,
             Some("instances") => {
                 instances.clear();
                 if !cursor.null() {
                     cursor.array(|cursor| {
-                        instances.push(instance(cursor, providers)?);
+                        instances.push(instance(cursor, shared)?);
                         Ok::<_, StateError>(())
                     })?;
                 }
@@ -368,9 +382,25 @@ fn resource<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<Re
         None => return Err(StateError::at(start, "a resource has no `mode`")),
     };
     let module = match module {
-        Some((text, at)) => text.parse::<ModulePath>().map_err(|error| {
-            StateError::at(at, format!("invalid module address {text:?}: {error}"))
-        })?,
+        Some((text, _))
+            if shared
+                .last_module
+                .as_ref()
+                .is_some_and(|(last, _)| *last == text) =>
+        {
+            shared
+                .last_module
+                .as_ref()
+                .map(|(_, path)| path.clone())
+                .unwrap_or_default()
+        }
+        Some((text, at)) => {
+            let path = text.parse::<ModulePath>().map_err(|error| {
+                StateError::at(at, format!("invalid module address {text:?}: {error}"))
+            })?;
+            shared.last_module = Some((text.into_owned(), path.clone()));
+            path
+        }
         None => ModulePath::default(),
     };
     let type_name = type_name
@@ -393,7 +423,7 @@ fn resource<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<Re
     })
 }
 
-fn instance<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<Instance<'a>> {
+fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Instance<'a>> {
     let mut instance = Instance {
         index_key: None,
         tainted: false,
@@ -419,7 +449,7 @@ fn instance<'a>(cursor: &mut Cursor<'a>, providers: &mut Providers) -> Result<In
             Some("index_key") => instance.index_key = index_key(cursor)?,
             Some("status") => instance.tainted = status(cursor)?,
             Some("deposed") => instance.deposed = deposed_key(cursor)?,
-            Some("provider") => instance.provider = optional_provider(cursor, providers)?,
+            Some("provider") => instance.provider = optional_provider(cursor, shared)?,
             Some("schema_version") => instance.schema_version = unsigned(cursor, "schema_version")?,
             Some("attributes") => instance.attributes = Some(object_or_null(cursor, "attributes")?),
             Some("attributes_flat") => instance.attributes_flat = Some(string_map(cursor)?),
@@ -465,14 +495,14 @@ fn optional_string<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Option<Co
 
 fn optional_provider(
     cursor: &mut Cursor<'_>,
-    providers: &mut Providers,
+    shared: &mut Shared,
 ) -> Result<Option<Arc<ProviderConfig>>> {
     cursor.skip_whitespace();
     let at = cursor.position();
     let Some(text) = optional_string(cursor, "provider")? else {
         return Ok(None);
     };
-    if let Some(known) = providers.iter().find(|known| known.text == text) {
+    if let Some(known) = shared.providers.iter().find(|known| known.text == text) {
         return Ok(Some(Arc::clone(known)));
     }
     let parsed = Arc::new(ProviderConfig::parse(&text).map_err(|problem| {
@@ -481,8 +511,8 @@ fn optional_provider(
     })?);
     // A linear search is cheapest for the few providers a state names; past a few hundred distinct
     // ones (provider for_each at scale) stop caching rather than search ever longer lists.
-    if providers.len() < 256 {
-        providers.push(Arc::clone(&parsed));
+    if shared.providers.len() < 256 {
+        shared.providers.push(Arc::clone(&parsed));
     }
     Ok(Some(parsed))
 }
@@ -642,51 +672,4 @@ fn detect_flavour(state: &State<'_>) -> Flavour {
     } else {
         Flavour::Terraform
     }
-}
-
-/// Go refuses two current objects (or two equal deposed keys) for one instance, even across two
-/// resource entries for the same address, which it otherwise merges. Sorting instead of hashing keeps
-/// this cheap on 100,000 instances.
-fn check_instances(state: &State<'_>) -> Result<()> {
-    let mut entries: Vec<&Resource<'_>> = state.resources.iter().collect();
-    entries.sort_by(|left, right| left.address.cmp(&right.address));
-    for same_address in entries.chunk_by(|left, right| left.address == right.address) {
-        let mut objects: Vec<(&Resource<'_>, &Instance<'_>)> = same_address
-            .iter()
-            .flat_map(|resource| {
-                resource
-                    .instances
-                    .iter()
-                    .map(move |instance| (*resource, instance))
-            })
-            .collect();
-        if objects.len() > 1 {
-            objects.sort_by(|left, right| identity(left).cmp(&identity(right)));
-        }
-        if let Some(pair) = objects
-            .windows(2)
-            .find(|pair| identity(&pair[0]) == identity(&pair[1]))
-        {
-            let (resource, instance) = pair[1];
-            let address = instance.address(resource);
-            return Err(match &instance.deposed {
-                None => StateError::for_address(
-                    address,
-                    "two current objects for one instance (Terraform: \"Duplicate resource instance in state\")",
-                ),
-                Some(key) => StateError::for_address(
-                    address,
-                    format!("deposed key {key} appears twice for one instance"),
-                ),
-            });
-        }
-    }
-    Ok(())
-}
-
-/// What makes an instance object unique within a resource: its key and its deposed key.
-fn identity<'s>(
-    object: &(&Resource<'_>, &'s Instance<'_>),
-) -> (Option<&'s InstanceKey>, Option<&'s str>) {
-    (object.1.index_key.as_ref(), object.1.deposed.as_deref())
 }

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::json::{Cursor, JsonError};
+
 /// What a masked value prints as, the same words Terraform uses.
 pub const MASK: &str = "(sensitive value)";
 
@@ -14,12 +16,52 @@ pub enum Step {
     Index(u64),
 }
 
-/// Checks that raw `sensitive_attributes` JSON is a list of paths, as Terraform's reader requires.
+/// Checks that raw (already valid) `sensitive_attributes` JSON is a list of paths, as Terraform's reader
+/// requires: each path a list of steps, each step `get_attr` with a string or `index` with a typed
+/// key. It runs for every instance of every state, so it walks the text instead of decoding it.
 pub fn check_paths(raw: &str) -> Result<(), String> {
-    if raw == "[]" || raw == "null" {
+    let mut cursor = Cursor::new(raw);
+    if cursor.null() {
         return Ok(());
     }
-    parse_paths(raw).map(|_| ())
+    let malformed = |what: &str| format!("malformed `sensitive_attributes`: {what}");
+    let mut problem: Option<String> = None;
+    let walked = cursor.array(|cursor| {
+        if cursor.peek() != Some(b'[') {
+            problem.get_or_insert_with(|| malformed("each path must be an array of steps"));
+            return cursor.skip_value().map(|_| ());
+        }
+        cursor.array(|cursor| {
+            if cursor.peek() != Some(b'{') {
+                problem.get_or_insert_with(|| malformed("each step must be an object"));
+                return cursor.skip_value().map(|_| ());
+            }
+            let (mut kind, mut value) = (None, None);
+            cursor.object(|cursor, key, _| {
+                match key.as_ref() {
+                    "type" if cursor.peek() == Some(b'"') => kind = Some(cursor.string()?.0),
+                    "value" => {
+                        value = cursor.peek();
+                        cursor.skip_value()?;
+                    }
+                    _ => {
+                        cursor.skip_value()?;
+                    }
+                }
+                Ok::<_, JsonError>(())
+            })?;
+            let valid = matches!((kind.as_deref(), value), (Some("get_attr"), Some(b'"')) | (Some("index"), Some(b'{')));
+            if !valid {
+                problem.get_or_insert_with(|| malformed("a step must be {\"type\": \"get_attr\", \"value\": NAME} or {\"type\": \"index\", \"value\": KEY}"));
+            }
+            Ok(())
+        })
+        .map(|_| ())
+    });
+    if walked.is_err() {
+        return Err(malformed("it must be an array of paths"));
+    }
+    problem.map_or(Ok(()), Err)
 }
 
 /// Parses raw `sensitive_attributes` JSON into paths.
@@ -106,6 +148,10 @@ mod tests {
     fn refuses_malformed_paths() {
         assert!(check_paths(r#"[{"type":"get_attr"}]"#).is_err());
         assert!(check_paths(r#"[[{"type":"teleport","value":"x"}]]"#).is_err());
+        assert!(check_paths(r#"[[{"type":"get_attr","value":1}]]"#).is_err());
+        assert!(check_paths(r#"[[{"type":"index","value":"k"}]]"#).is_err());
+        assert!(check_paths(r#"{"type":"get_attr"}"#).is_err());
         assert!(check_paths("[]").is_ok());
+        assert!(check_paths(r#"[[{"type":"get_attr","value":"a"},{"value":{"value":1,"type":"number"},"type":"index"}]]"#).is_ok());
     }
 }

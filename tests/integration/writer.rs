@@ -141,7 +141,7 @@ fn forced_rerender_of_a_generated_state_is_byte_identical() {
     let path = folder.path().join("generated.tfstate");
     let Ok(status) = std::process::Command::new("python3")
         .arg(root().join("benches/gen_state.py"))
-        .args(["--instances", "400", "--seed", "7", "--out"])
+        .args(["--instances", "1000", "--seed", "7", "--out"])
         .arg(&path)
         .stderr(std::process::Stdio::null())
         .status()
@@ -151,4 +151,34 @@ fn forced_rerender_of_a_generated_state_is_byte_identical() {
     };
     assert!(status.success(), "gen_state.py runs");
     assert_rerender_is_identity(&path);
+    // Every resource and instance object is in the model, in file order.
+    let bytes = std::fs::read(&path).unwrap();
+    let state = parse(&bytes).unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let expected: Vec<(String, usize)> = document["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|resource| {
+            (
+                format!(
+                    "{}.{}",
+                    resource["type"].as_str().unwrap(),
+                    resource["name"].as_str().unwrap()
+                ),
+                resource["instances"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    let parsed: Vec<(String, usize)> = state
+        .resources
+        .iter()
+        .map(|resource| {
+            (
+                format!("{}.{}", resource.address.type_name, resource.address.name),
+                resource.instances.len(),
+            )
+        })
+        .collect();
+    assert_eq!(parsed, expected);
 }
