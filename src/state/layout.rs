@@ -3,6 +3,46 @@
 
 use crate::json::{Layout, Span};
 
+/// Instance fields in Terraform's writer order (`instanceObjectStateV4`). Fields Terraform never writes
+/// (OpenTofu's) come last so a Terraform-flavoured file that somehow holds them keeps them.
+pub const TERRAFORM_INSTANCE_ORDER: &[&str] = &[
+    "index_key",
+    "status",
+    "deposed",
+    "schema_version",
+    "attributes",
+    "attributes_flat",
+    "sensitive_attributes",
+    "identity_schema_version",
+    "identity",
+    "private",
+    "dependencies",
+    "depends_on",
+    "create_before_destroy",
+    "provider",
+    "skip_destroy",
+];
+
+/// Instance fields in OpenTofu's writer order (1.12 and main): every field either program writes, so
+/// also the set of fields the parser knows.
+pub const OPENTOFU_INSTANCE_ORDER: &[&str] = &[
+    "index_key",
+    "status",
+    "deposed",
+    "provider",
+    "schema_version",
+    "attributes",
+    "attributes_flat",
+    "sensitive_attributes",
+    "private",
+    "dependencies",
+    "depends_on",
+    "create_before_destroy",
+    "skip_destroy",
+    "identity",
+    "identity_schema_version",
+];
+
 /// Which writer's conventions to follow when rendering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavour {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::json::{Cursor, Span};
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::StateError;
-use crate::state::layout::{Flavour, Style};
+use crate::state::layout::{Flavour, OPENTOFU_INSTANCE_ORDER, Style};
 use crate::state::model::{Instance, Member, Output, Resource, State};
 
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
@@ -267,22 +267,6 @@ const RESOURCE_KEYS: &[&str] = &[
     "provider",
     "instances",
 ];
-const INSTANCE_KEYS: &[&str] = &[
-    "index_key",
-    "status",
-    "deposed",
-    "provider",
-    "schema_version",
-    "attributes",
-    "attributes_flat",
-    "sensitive_attributes",
-    "private",
-    "dependencies",
-    "create_before_destroy",
-    "skip_destroy",
-    "identity",
-    "identity_schema_version",
-];
 
 /// The field a key names, as Go's reader matches it: exactly, or else ignoring ASCII case.
 pub(crate) fn canonical(key: &str, names: &[&'static str]) -> Option<&'static str> {
@@ -445,7 +429,7 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Instance
     let span = cursor.object(|cursor, key, _| {
         cursor.skip_whitespace();
         let start = cursor.position();
-        match canonical(&key, INSTANCE_KEYS) {
+        match canonical(&key, OPENTOFU_INSTANCE_ORDER) {
             Some("index_key") => instance.index_key = index_key(cursor)?,
             Some("status") => instance.tainted = status(cursor)?,
             Some("deposed") => instance.deposed = deposed_key(cursor)?,

@@ -7,48 +7,11 @@
 //! and other escapes as written, and the input's own indentation unit (or compact form).
 
 use crate::json::{Span, reformat, write_go_string};
-use crate::state::layout::{Flavour, line_indent};
+use crate::state::layout::{
+    Flavour, OPENTOFU_INSTANCE_ORDER, TERRAFORM_INSTANCE_ORDER, line_indent,
+};
 use crate::state::model::{Instance, State, members};
 use crate::state::parse::canonical;
-
-/// Instance fields in Terraform's writer order (`instanceObjectStateV4`). Fields Terraform never writes
-/// (OpenTofu's) come last so a Terraform-flavoured file that somehow holds them keeps them.
-const TERRAFORM_ORDER: &[&str] = &[
-    "index_key",
-    "status",
-    "deposed",
-    "schema_version",
-    "attributes",
-    "attributes_flat",
-    "sensitive_attributes",
-    "identity_schema_version",
-    "identity",
-    "private",
-    "dependencies",
-    "depends_on",
-    "create_before_destroy",
-    "provider",
-    "skip_destroy",
-];
-
-/// Instance fields in OpenTofu's writer order (1.12 and main).
-const OPENTOFU_ORDER: &[&str] = &[
-    "index_key",
-    "status",
-    "deposed",
-    "provider",
-    "schema_version",
-    "attributes",
-    "attributes_flat",
-    "sensitive_attributes",
-    "private",
-    "dependencies",
-    "depends_on",
-    "create_before_destroy",
-    "skip_destroy",
-    "identity",
-    "identity_schema_version",
-];
 
 /// One change to an instance object's fields. `json` is the new value as JSON text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,8 +46,8 @@ enum Value<'s> {
 pub fn render_instance(state: &State<'_>, instance: &Instance<'_>, changes: &[Change]) -> String {
     let source = state.source;
     let order = match state.style.flavour {
-        Flavour::Terraform => TERRAFORM_ORDER,
-        Flavour::OpenTofu => OPENTOFU_ORDER,
+        Flavour::Terraform => TERRAFORM_INSTANCE_ORDER,
+        Flavour::OpenTofu => OPENTOFU_INSTANCE_ORDER,
     };
     let members = members(source, instance.span);
     let mut entries: Vec<Entry<'_>> = Vec::with_capacity(members.len() + changes.len());
