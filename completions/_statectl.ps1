@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List resource instances, one address a line, as `terraform state list` does')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one resource instance, sensitive values masked')
             [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on')
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Count resources and instances by type, module, provider and status')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -62,6 +63,18 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'statectl;scan' {
+            [CompletionResult]::new('--rules', '--rules', [CompletionResultType]::ParameterName, 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding reaches this severity')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many states to scan at once (default: the number of CPUs)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many states to scan at once (default: the number of CPUs)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('--data-sources', '--data-sources', [CompletionResultType]::ParameterName, 'Also scan data sources (skipped by default: they hold no remote object to fix)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'statectl;summary' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
@@ -81,6 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List resource instances, one address a line, as `terraform state list` does')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one resource instance, sensitive values masked')
             [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on')
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Count resources and instances by type, module, provider and status')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -93,6 +107,9 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;help;query' {
+            break
+        }
+        'statectl;help;scan' {
             break
         }
         'statectl;help;summary' {

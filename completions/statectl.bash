@@ -28,6 +28,9 @@ _statectl() {
             statectl,query)
                 cmd="statectl__subcmd__query"
                 ;;
+            statectl,scan)
+                cmd="statectl__subcmd__scan"
+                ;;
             statectl,show)
                 cmd="statectl__subcmd__show"
                 ;;
@@ -46,6 +49,9 @@ _statectl() {
             statectl__subcmd__help,query)
                 cmd="statectl__subcmd__help__subcmd__query"
                 ;;
+            statectl__subcmd__help,scan)
+                cmd="statectl__subcmd__help__subcmd__scan"
+                ;;
             statectl__subcmd__help,show)
                 cmd="statectl__subcmd__help__subcmd__show"
                 ;;
@@ -59,7 +65,7 @@ _statectl() {
 
     case "${cmd}" in
         statectl)
-            opts="-h -V --color --help --version list show query summary generate help"
+            opts="-h -V --color --help --version list show query scan summary generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -99,7 +105,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help)
-            opts="list show query summary generate help"
+            opts="list show query scan summary generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,6 +161,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help__subcmd__query)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__help__subcmd__scan)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -233,6 +253,44 @@ _statectl() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__scan)
+            opts="-j -h --rules --format --fail-on --data-sources --jobs --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --rules)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json sarif github junit markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "error warning note never" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

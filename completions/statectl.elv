@@ -26,6 +26,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand list 'List resource instances, one address a line, as `terraform state list` does'
             cand show 'Show one resource instance, sensitive values masked'
             cand query 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+            cand scan 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
             cand summary 'Count resources and instances by type, module, provider and status'
             cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -55,6 +56,17 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'statectl;scan'= {
+            cand --rules 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above'
+            cand --format 'format'
+            cand --fail-on 'Exit 1 when a finding reaches this severity'
+            cand -j 'How many states to scan at once (default: the number of CPUs)'
+            cand --jobs 'How many states to scan at once (default: the number of CPUs)'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --data-sources 'Also scan data sources (skipped by default: they hold no remote object to fix)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'statectl;summary'= {
             cand --format 'format'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
@@ -72,6 +84,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand list 'List resource instances, one address a line, as `terraform state list` does'
             cand show 'Show one resource instance, sensitive values masked'
             cand query 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+            cand scan 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
             cand summary 'Count resources and instances by type, module, provider and status'
             cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -81,6 +94,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
         &'statectl;help;show'= {
         }
         &'statectl;help;query'= {
+        }
+        &'statectl;help;scan'= {
         }
         &'statectl;help;summary'= {
         }

@@ -32,6 +32,7 @@ complete -c statectl -n "__fish_statectl_needs_command" -s V -l version -d 'Prin
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "show" -d 'Show one resource instance, sensitive values masked'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -59,6 +60,23 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l show-sensitive -d 'Show sensitive values instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l compact -d 'Print the result on one line'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l rules -d 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l format -r -f -a "table\t''
+json\t''
+sarif\t''
+github\t''
+junit\t''
+markdown\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l fail-on -d 'Exit 1 when a finding reaches this severity' -r -f -a "error\t''
+warning\t''
+note\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -s j -l jobs -d 'How many states to scan at once (default: the number of CPUs)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l data-sources -d 'Also scan data sources (skipped by default: they hold no remote object to fix)'
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -r -f -a "text\t''
 json\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
@@ -71,9 +89,10 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l check -d 'Compare with the files on disk instead of writing; exit 1 when any is stale'
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -s h -l help -d 'Print help'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query summary generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -5,5 +5,7 @@
 //! Only `cli` prints.
 
 pub mod cli;
+pub mod glob;
 pub mod json;
+pub mod scan;
 pub mod state;

@@ -10,6 +10,7 @@ mod load;
 mod printer;
 mod query;
 mod render;
+mod scan;
 mod show;
 mod summary;
 
@@ -40,6 +41,8 @@ pub enum Command {
     Show(show::Args),
     /// Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array.
     Query(query::Args),
+    /// Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on.
+    Scan(scan::Args),
     /// Count resources and instances by type, module, provider and status.
     Summary(summary::Args),
     /// Write shell completions and man pages (for packaging; checked in under completions/ and man/).
@@ -81,6 +84,7 @@ pub fn run() -> i32 {
         Command::List(args) => list::run(&args, &mut printer),
         Command::Show(args) => show::run(&args, &mut printer),
         Command::Query(args) => query::run(&args, &mut printer),
+        Command::Scan(args) => scan::run(&args, &mut printer),
         Command::Summary(args) => summary::run(&args, &mut printer),
         Command::Generate(args) => generate::run(&args, &mut printer),
     };

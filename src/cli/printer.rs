@@ -66,6 +66,20 @@ impl Printer {
         }
     }
 
+    /// Prints `hint:` lines to stderr, for people.
+    pub fn hints(&mut self, hints: &[String]) {
+        let _ = self.stdout.flush();
+        let (cyan, reset) = if self.color_stderr {
+            ("\x1b[1;36m", "\x1b[0m")
+        } else {
+            ("", "")
+        };
+        let mut stderr = io::stderr().lock();
+        for hint in hints {
+            let _ = writeln!(stderr, "{cyan}hint{reset}: {hint}");
+        }
+    }
+
     /// Prints an error, and its hint, to stderr.
     pub fn error(&mut self, error: &CliError) {
         let _ = self.stdout.flush();

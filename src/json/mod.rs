@@ -9,6 +9,7 @@ mod escape;
 mod format;
 mod position;
 mod scan;
+pub mod trusted;
 
 pub use escape::write_go_string;
 pub use format::{Layout, reformat};

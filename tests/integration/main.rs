@@ -9,4 +9,5 @@ mod commands;
 mod corpus;
 mod generated;
 mod oracle;
+mod scan;
 mod writer;

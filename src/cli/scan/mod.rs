@@ -1,0 +1,248 @@
+//! `statectl scan`: scans one or many states (folders searched for `*.tfstate`) in parallel and
+//! reports findings as a table, JSON, SARIF, GitHub annotations, JUnit or Markdown. Exit 1 when a
+//! finding reaches `--fail-on`.
+
+mod github;
+mod json;
+mod junit;
+mod markdown;
+mod sarif;
+mod table;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use clap::ValueEnum;
+
+use crate::cli::error::CliError;
+use crate::cli::{Printer, exit};
+use crate::scan::discover::state_files;
+use crate::scan::{Finding, Rules, Severity, scan};
+use crate::state::parse;
+use crate::state::source::Source;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// State files, or folders searched recursively for `*.tfstate` (skipping `.terraform/`); `-` reads
+    /// standard input. Default: `terraform.tfstate` in the working directory.
+    #[arg(value_name = "STATE")]
+    pub paths: Vec<PathBuf>,
+
+    /// A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+
+    #[arg(long, value_enum, default_value_t = ScanFormat::Table)]
+    pub format: ScanFormat,
+
+    /// Exit 1 when a finding reaches this severity.
+    #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "SEVERITY")]
+    pub fail_on: FailOn,
+
+    /// Also scan data sources (skipped by default: they hold no remote object to fix).
+    #[arg(long)]
+    pub data_sources: bool,
+
+    /// How many states to scan at once (default: the number of CPUs).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScanFormat {
+    Table,
+    Json,
+    Sarif,
+    Github,
+    Junit,
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Note,
+    Never,
+}
+
+impl FailOn {
+    pub fn reached_by(self, severity: Severity) -> bool {
+        match self {
+            FailOn::Error => severity >= Severity::Error,
+            FailOn::Warning => severity >= Severity::Warning,
+            FailOn::Note => true,
+            FailOn::Never => false,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailOn::Error => "error",
+            FailOn::Warning => "warning",
+            FailOn::Note => "note",
+            FailOn::Never => "never",
+        }
+    }
+}
+
+/// What scanning one state gave.
+#[derive(Debug)]
+pub struct Report {
+    /// The state as named to the user (a path, or `<stdin>`).
+    pub name: String,
+    pub instances: usize,
+    pub findings: Vec<Finding>,
+    pub error: Option<CliError>,
+}
+
+impl Report {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|finding| finding.severity == severity)
+            .count()
+    }
+}
+
+pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let mut rules = load_rules(args.rules.as_deref())?;
+    rules.data_sources |= args.data_sources;
+    let sources = sources(&args.paths)?;
+    let reports = scan_all(&sources, &rules, args.jobs);
+    let text = match args.format {
+        ScanFormat::Table => table::render(&reports),
+        ScanFormat::Json => json::render(&reports, args.fail_on),
+        ScanFormat::Sarif => sarif::render(&reports),
+        ScanFormat::Github => github::render(&reports),
+        ScanFormat::Junit => junit::render(&reports, args.fail_on),
+        ScanFormat::Markdown => markdown::render(&reports),
+    };
+    printer.out(&text)?;
+    let mut failed_to_read = false;
+    for report in &reports {
+        if let Some(error) = &report.error {
+            printer.error(error);
+            failed_to_read = true;
+        }
+    }
+    if args.format == ScanFormat::Table {
+        printer.hints(&table::hints(&reports));
+    }
+    let reached = reports
+        .iter()
+        .flat_map(|report| &report.findings)
+        .any(|finding| args.fail_on.reached_by(finding.severity));
+    Ok(if failed_to_read {
+        exit::ERROR
+    } else if reached {
+        exit::FINDINGS
+    } else {
+        exit::SUCCESS
+    })
+}
+
+fn load_rules(explicit: Option<&std::path::Path>) -> Result<Rules, CliError> {
+    let path = match explicit {
+        Some(path) => Some(path.to_owned()),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|folder| Rules::discover(&folder)),
+    };
+    match path {
+        Some(path) => Rules::load(&path).map_err(|message| {
+            CliError::new(message).with_hint("see README, \"Rules file\", for the format")
+        }),
+        None => Ok(Rules::default()),
+    }
+}
+
+/// The states to scan, folders expanded; no argument means `terraform.tfstate`.
+fn sources(paths: &[PathBuf]) -> Result<Vec<Source>, CliError> {
+    if paths.is_empty() {
+        return Ok(vec![Source::from_arg(None)]);
+    }
+    let (stdin, files): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        paths.iter().partition(|path| path.as_os_str() == "-");
+    let files: Vec<PathBuf> = files.into_iter().cloned().collect();
+    let mut sources: Vec<Source> = state_files(&files)
+        .map_err(CliError::new)?
+        .into_iter()
+        .map(Source::Path)
+        .collect();
+    if !stdin.is_empty() {
+        sources.insert(0, Source::Stdin);
+    }
+    if sources.is_empty() {
+        let named: Vec<String> = files
+            .iter()
+            .map(|path| path.display().to_string())
+            .collect();
+        return Err(
+            CliError::new(format!("no `*.tfstate` files under {}", named.join(", ")))
+                .with_hint("name state files, or folders that hold them"),
+        );
+    }
+    Ok(sources)
+}
+
+/// Scans every source, `jobs` at a time, keeping the input order in the result.
+fn scan_all(sources: &[Source], rules: &Rules, jobs: Option<usize>) -> Vec<Report> {
+    let workers = jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .clamp(1, sources.len().max(1));
+    if workers == 1 {
+        return sources
+            .iter()
+            .map(|source| scan_one(source, rules))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut reports: Vec<(usize, Report)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(source) = sources.get(index) else {
+                            break;
+                        };
+                        done.push((index, scan_one(source, rules)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| handle.join().expect("a scan worker does not panic"))
+            .collect()
+    });
+    reports.sort_by_key(|(index, _)| *index);
+    reports.into_iter().map(|(_, report)| report).collect()
+}
+
+fn scan_one(source: &Source, rules: &Rules) -> Report {
+    let name = source.to_string();
+    let failed = |error: CliError| Report {
+        name: name.clone(),
+        instances: 0,
+        findings: Vec::new(),
+        error: Some(error),
+    };
+    let bytes = match source.read() {
+        Ok(bytes) => bytes,
+        Err(error) => return failed(CliError::state(source, &error)),
+    };
+    let state = match parse(&bytes) {
+        Ok(state) => state,
+        Err(error) => return failed(CliError::state(source, &error)),
+    };
+    Report {
+        name: name.clone(),
+        instances: state.order.len(),
+        findings: scan(&state, rules),
+        error: None,
+    }
+}

@@ -1,0 +1,98 @@
+//! The default output: one table of findings (fitted to the terminal width) and a summary per state.
+
+use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+
+use crate::cli::error::sanitize;
+use crate::cli::scan::Report;
+use crate::scan::{Rule, Severity};
+
+pub fn render(reports: &[Report]) -> String {
+    let mut out = String::new();
+    let findings: Vec<_> = reports
+        .iter()
+        .flat_map(|report| report.findings.iter().map(move |finding| (report, finding)))
+        .collect();
+    if !findings.is_empty() {
+        let mut table = table();
+        let many = reports.len() > 1;
+        let mut header = vec!["severity", "rule", "address", "evidence"];
+        if many {
+            header.insert(0, "state");
+        }
+        table.set_header(header);
+        for (report, finding) in findings {
+            let evidence = finding
+                .evidence
+                .iter()
+                .map(|item| sanitize(&format!("{} = {}", item.path, item.value)))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let mut row = vec![
+                finding.severity.to_string(),
+                finding.rule.id().to_owned(),
+                sanitize(&finding.address),
+                evidence,
+            ];
+            if many {
+                row.insert(0, sanitize(&report.name));
+            }
+            table.add_row(row);
+        }
+        out.push_str(&table.to_string());
+        out.push('\n');
+    }
+    let mut summary = table();
+    summary.set_header(vec!["state", "instances", "errors", "warnings", "notes"]);
+    for report in reports {
+        let cells = match &report.error {
+            Some(_) => vec![
+                sanitize(&report.name),
+                "unreadable".into(),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+            ],
+            None => vec![
+                sanitize(&report.name),
+                report.instances.to_string(),
+                report.count(Severity::Error).to_string(),
+                report.count(Severity::Warning).to_string(),
+                report.count(Severity::Note).to_string(),
+            ],
+        };
+        summary.add_row(cells);
+    }
+    out.push_str(&summary.to_string());
+    out.push('\n');
+    out
+}
+
+fn table() -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic);
+    // On a terminal comfy-table reads its width; in a pipe, COLUMNS (or 120) keeps lines readable.
+    if !table.is_tty() {
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|columns| columns.parse().ok())
+            .unwrap_or(120);
+        table.set_width(width);
+    }
+    table
+}
+
+/// One hint per rule that has findings, for people (stderr).
+pub fn hints(reports: &[Report]) -> Vec<String> {
+    let mut rules: Vec<Rule> = reports
+        .iter()
+        .flat_map(|report| report.findings.iter().map(|finding| finding.rule))
+        .collect();
+    rules.sort();
+    rules.dedup();
+    rules
+        .into_iter()
+        .map(|rule| format!("{}: {}", rule.id(), rule.help()))
+        .collect()
+}

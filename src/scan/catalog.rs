@@ -1,0 +1,159 @@
+//! The catalog of asynchronous resource types: where each keeps its lifecycle status, which values
+//! mean "still in progress" or "failed", and which attributes a finished create fills. The built-in
+//! catalog is data (`catalog.toml`, with a source per entry); a rules file adds to it.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+use crate::scan::path::AttrPath;
+
+/// The built-in catalog, compiled in.
+const BUILTIN: &str = include_str!("catalog.toml");
+
+/// The catalog file's shape (also the `[[resource]]` and `[generic]` tables of a rules file).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogFile {
+    #[serde(default)]
+    pub generic: Option<GenericFile>,
+    #[serde(default)]
+    pub resource: Vec<EntryFile>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenericFile {
+    #[serde(default)]
+    pub attributes: Vec<String>,
+    #[serde(default)]
+    pub pending: Vec<String>,
+    #[serde(default)]
+    pub failed: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntryFile {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub path: Option<String>,
+    #[serde(default)]
+    pub pending: Vec<String>,
+    #[serde(default)]
+    pub failed: Vec<String>,
+    #[serde(default)]
+    pub required: Vec<String>,
+}
+
+/// One catalog entry for a resource type.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The path as written, for evidence.
+    pub path_text: String,
+    pub path: Option<AttrPath>,
+    pub pending: Vec<String>,
+    pub failed: Vec<String>,
+    pub required: Vec<String>,
+}
+
+/// The fallback for types without an entry.
+#[derive(Debug, Clone, Default)]
+pub struct Generic {
+    pub attributes: Vec<String>,
+    pub pending: Vec<String>,
+    pub failed: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    by_type: HashMap<String, Vec<Entry>>,
+    pub generic: Generic,
+}
+
+impl Catalog {
+    /// The built-in catalog. Its parse is checked by a test, so failing here is a build defect.
+    pub fn builtin() -> Catalog {
+        let file: CatalogFile =
+            toml::from_str(BUILTIN).expect("the built-in catalog.toml parses (see its test)");
+        let mut catalog = Catalog::default();
+        catalog
+            .extend(file)
+            .expect("the built-in catalog's paths parse (see its test)");
+        catalog
+    }
+
+    /// Adds entries and generic values (from the built-in file or a rules file).
+    pub fn extend(&mut self, file: CatalogFile) -> Result<(), String> {
+        if let Some(generic) = file.generic {
+            self.generic.attributes.extend(generic.attributes);
+            self.generic.pending.extend(generic.pending);
+            self.generic.failed.extend(generic.failed);
+        }
+        for entry in file.resource {
+            let path = entry
+                .path
+                .as_deref()
+                .map(AttrPath::parse)
+                .transpose()
+                .map_err(|problem| format!("resource type `{}`: {problem}", entry.type_name))?;
+            if path.is_none() && entry.required.is_empty() {
+                return Err(format!(
+                    "resource type `{}`: give a `path` (with `pending` or `failed` values) or `required` attributes",
+                    entry.type_name
+                ));
+            }
+            self.by_type
+                .entry(entry.type_name)
+                .or_default()
+                .push(Entry {
+                    path_text: entry.path.unwrap_or_default(),
+                    path,
+                    pending: entry.pending,
+                    failed: entry.failed,
+                    required: entry.required,
+                });
+        }
+        Ok(())
+    }
+
+    pub fn entries(&self, type_name: &str) -> &[Entry] {
+        self.by_type.get(type_name).map_or(&[], Vec::as_slice)
+    }
+
+    /// How many resource types have entries.
+    pub fn types(&self) -> usize {
+        self.by_type.len()
+    }
+}
+
+/// Does `value` (a decoded string) equal one of `listed`, ignoring ASCII case and surrounding space?
+pub fn listed(listed: &[String], value: &str) -> bool {
+    let value = value.trim();
+    listed
+        .iter()
+        .any(|candidate| candidate.trim().eq_ignore_ascii_case(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_catalog_parses_and_covers_forty_types() {
+        let file: CatalogFile = toml::from_str(BUILTIN).unwrap();
+        let mut catalog = Catalog::default();
+        catalog.extend(file).unwrap();
+        assert!(catalog.types() >= 40, "{} types", catalog.types());
+        assert!(!catalog.generic.attributes.is_empty() && !catalog.generic.pending.is_empty());
+        let oci = catalog.entries("oci_core_instance");
+        assert!(
+            oci.iter()
+                .any(|entry| listed(&entry.pending, "PROVISIONING"))
+        );
+        assert!(
+            oci.iter()
+                .any(|entry| entry.required.iter().any(|name| name == "private_ip"))
+        );
+    }
+}

@@ -1,0 +1,447 @@
+//! The detectors: one pass over a parsed state's instances, in Terraform's order, producing findings.
+//! Attributes are read in place (trusted walks over the raw JSON), so scanning costs little more than
+//! parsing.
+
+use crate::json::{Cursor, LineColumn, trusted};
+use crate::scan::catalog::listed;
+use crate::scan::finding::{Evidence, Finding, Rule};
+use crate::scan::path::{Step, follow};
+use crate::scan::rules::Rules;
+use crate::state::address::Mode;
+use crate::state::layout::Flavour;
+use crate::state::model::{Instance, Resource, State};
+use crate::state::order::instance_groups;
+
+/// Scans one parsed state.
+pub fn scan(state: &State<'_>, rules: &Rules) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut offsets = Vec::new();
+    for group in instance_groups(state) {
+        let resource = group.resource;
+        if resource.address.mode == Mode::Data && !rules.data_sources {
+            continue;
+        }
+        let address = group.address().to_string();
+        if rules.ignored(&address) {
+            continue;
+        }
+        if let Some(current) = group.current {
+            let before = findings.len();
+            current_object(state, rules, resource, current, &address, &mut findings);
+            offsets.extend((before..findings.len()).map(|index| (index, current.span.start)));
+        }
+        for deposed in &group.deposed {
+            findings.push(deposed_object(state, rules, resource, deposed, &address));
+            offsets.push((findings.len() - 1, deposed.span.start));
+        }
+    }
+    check_results(state, rules, &mut findings);
+    locate(state.source, &offsets, &mut findings);
+    findings
+}
+
+/// A deposed object, with its key and remote id.
+fn deposed_object(
+    state: &State<'_>,
+    rules: &Rules,
+    resource: &Resource<'_>,
+    deposed: &Instance<'_>,
+    address: &str,
+) -> Finding {
+    let key = deposed.deposed.as_deref().unwrap_or_default();
+    let id = deposed.attributes_json(state.source).and_then(|raw| {
+        follow(raw, &[Step::Attribute("id".into())]).map(|span| span.of(raw).to_owned())
+    });
+    let mut evidence = vec![Evidence {
+        path: "deposed".into(),
+        value: format!("\"{key}\""),
+    }];
+    if let Some(id) = &id {
+        evidence.push(Evidence {
+            path: "id".into(),
+            value: id.clone(),
+        });
+    }
+    let remote = id
+        .as_deref()
+        .and_then(decoded_string)
+        .unwrap_or_else(|| "unknown".into());
+    finding(
+        rules,
+        Rule::DeposedObject,
+        format!("{address} (deposed object {key})"),
+        resource,
+        format!(
+            "deposed object {key} (remote id {remote}) is still in state and will be destroyed by the next apply"
+        ),
+        evidence,
+    )
+}
+
+fn finding(
+    rules: &Rules,
+    rule: Rule,
+    address: String,
+    resource: &Resource<'_>,
+    message: String,
+    evidence: Vec<Evidence>,
+) -> Finding {
+    Finding {
+        rule,
+        severity: rules.severity_of(rule),
+        address,
+        resource_type: Some(resource.address.type_name.clone()),
+        message,
+        evidence,
+        hint: rule.help().to_owned(),
+        location: None,
+    }
+}
+
+/// The detectors that look at an instance's current object.
+fn current_object(
+    state: &State<'_>,
+    rules: &Rules,
+    resource: &Resource<'_>,
+    instance: &Instance<'_>,
+    address: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let raw = instance.attributes_json(state.source);
+    let entries = rules.catalog.entries(&resource.address.type_name);
+    let (mut transitional, mut failed, mut generic) = (Vec::new(), Vec::new(), false);
+    if let Some(raw) = raw {
+        if entries.is_empty() {
+            generic = true;
+            generic_status(raw, rules, &mut transitional, &mut failed);
+        }
+        for entry in entries {
+            let Some(path) = &entry.path else { continue };
+            for value in path.values(raw) {
+                let Some(text) = decoded_string(&value) else {
+                    continue;
+                };
+                if listed(&entry.pending, &text) {
+                    transitional.push(Evidence {
+                        path: entry.path_text.clone(),
+                        value,
+                    });
+                } else if listed(&entry.failed, &text) {
+                    failed.push(Evidence {
+                        path: entry.path_text.clone(),
+                        value,
+                    });
+                }
+            }
+        }
+    }
+    let describe = |evidence: &[Evidence]| {
+        evidence
+            .iter()
+            .map(|item| format!("{} = {}", item.path, item.value))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if instance.tainted && !transitional.is_empty() {
+        let message = format!(
+            "tainted while {}: the create timed out or its wait failed, the remote object may be healthy, and the next apply would replace it",
+            describe(&transitional)
+        );
+        findings.push(finding(
+            rules,
+            Rule::TaintedAfterTimeout,
+            address.to_owned(),
+            resource,
+            message,
+            transitional.clone(),
+        ));
+    } else if instance.tainted {
+        findings.push(finding(
+            rules,
+            Rule::Tainted,
+            address.to_owned(),
+            resource,
+            "tainted: the next apply destroys and re-creates it".into(),
+            vec![Evidence {
+                path: "status".into(),
+                value: "\"tainted\"".into(),
+            }],
+        ));
+    } else if !transitional.is_empty() {
+        let rule = if generic {
+            Rule::TransitionalStateGeneric
+        } else {
+            Rule::TransitionalState
+        };
+        let message = format!(
+            "{}: the remote operation had not finished when Terraform saved the state",
+            describe(&transitional)
+        );
+        findings.push(finding(
+            rules,
+            rule,
+            address.to_owned(),
+            resource,
+            message,
+            transitional.clone(),
+        ));
+    }
+    if !failed.is_empty() {
+        let message = format!(
+            "{}: the remote object reported a failure",
+            describe(&failed)
+        );
+        findings.push(finding(
+            rules,
+            Rule::FailedState,
+            address.to_owned(),
+            resource,
+            message,
+            failed.clone(),
+        ));
+    }
+    if let Some(raw) = raw {
+        missing_computed(
+            raw,
+            entries,
+            instance,
+            !transitional.is_empty() || !failed.is_empty(),
+            rules,
+            resource,
+            address,
+            findings,
+        );
+    }
+    missing_id(state, instance, rules, resource, address, findings);
+    if instance.skip_destroy {
+        let written_by = match state.style.flavour {
+            Flavour::OpenTofu => "this state",
+            Flavour::Terraform => "this state, which looks last written by Terraform,",
+        };
+        findings.push(finding(
+            rules,
+            Rule::SkipDestroyAtRisk,
+            address.to_owned(),
+            resource,
+            format!("{written_by} carries OpenTofu's `skip_destroy` (lifecycle destroy = false); Terraform drops the flag when it writes the state, and a destroy then deletes the object"),
+            vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
+        ));
+    }
+}
+
+/// Top-level attributes with a generic status name holding a well-known transitional or failed value.
+fn generic_status(
+    raw: &str,
+    rules: &Rules,
+    transitional: &mut Vec<Evidence>,
+    failed: &mut Vec<Evidence>,
+) {
+    let generic = &rules.catalog.generic;
+    let start = raw.len() - raw.trim_start().len();
+    for (key, span) in trusted::members(raw, start) {
+        if !generic.attributes.iter().any(|name| name == key) {
+            continue;
+        }
+        let value = span.of(raw);
+        let Some(text) = decoded_string(value) else {
+            continue;
+        };
+        if listed(&generic.pending, &text) {
+            transitional.push(Evidence {
+                path: key.to_owned(),
+                value: value.to_owned(),
+            });
+        } else if listed(&generic.failed, &text) {
+            failed.push(Evidence {
+                path: key.to_owned(),
+                value: value.to_owned(),
+            });
+        }
+    }
+}
+
+/// Computed attributes a finished create fills, missing (null or "") on an instance created
+/// asynchronously (`async = true`) or whose status shows an unfinished or failed operation, or that is
+/// tainted. A steady instance is not checked: a private OCI instance has no public IP by design.
+#[allow(clippy::too_many_arguments)]
+fn missing_computed(
+    raw: &str,
+    entries: &[crate::scan::catalog::Entry],
+    instance: &Instance<'_>,
+    unfinished: bool,
+    rules: &Rules,
+    resource: &Resource<'_>,
+    address: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let required: Vec<&String> = entries.iter().flat_map(|entry| &entry.required).collect();
+    if required.is_empty() {
+        return;
+    }
+    let is_async =
+        follow(raw, &[Step::Attribute("async".into())]).is_some_and(|span| span.of(raw) == "true");
+    if !(is_async || unfinished || instance.tainted) {
+        return;
+    }
+    let evidence: Vec<Evidence> = required
+        .iter()
+        .filter_map(|name| {
+            let value = follow(raw, &[Step::Attribute((*name).clone())])
+                .map_or("null", |span| span.of(raw));
+            (value == "null" || value == "\"\"").then(|| Evidence {
+                path: (*name).clone(),
+                value: value.to_owned(),
+            })
+        })
+        .collect();
+    if evidence.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = evidence.iter().map(|item| item.path.as_str()).collect();
+    let how = if is_async {
+        "created with `async = true`; "
+    } else {
+        ""
+    };
+    let message = format!(
+        "{how}{} still missing: {}",
+        if names.len() == 1 {
+            "a computed attribute is"
+        } else {
+            "computed attributes are"
+        },
+        names.join(", ")
+    );
+    findings.push(finding(
+        rules,
+        Rule::MissingComputedAttribute,
+        address.to_owned(),
+        resource,
+        message,
+        evidence,
+    ));
+}
+
+/// A managed instance whose `id` is present but null or empty. (A schema without `id`, as some
+/// plugin-framework resources have, is not a finding.)
+fn missing_id(
+    state: &State<'_>,
+    instance: &Instance<'_>,
+    rules: &Rules,
+    resource: &Resource<'_>,
+    address: &str,
+    findings: &mut Vec<Finding>,
+) {
+    if resource.address.mode != Mode::Managed {
+        return;
+    }
+    let raw = instance
+        .attributes_json(state.source)
+        .or_else(|| instance.attributes_flat.map(|span| span.of(state.source)));
+    let Some(raw) = raw else { return };
+    let Some(span) = follow(raw, &[Step::Attribute("id".into())]) else {
+        return;
+    };
+    let value = span.of(raw);
+    if value == "null" || value == "\"\"" {
+        findings.push(finding(
+            rules,
+            Rule::MissingId,
+            address.to_owned(),
+            resource,
+            format!("`id` is {value}: Terraform cannot refresh or destroy this object"),
+            vec![Evidence {
+                path: "id".into(),
+                value: value.to_owned(),
+            }],
+        ));
+    }
+}
+
+/// Failed or errored checks, preconditions and postconditions from `check_results`.
+fn check_results(state: &State<'_>, rules: &Rules, findings: &mut Vec<Finding>) {
+    let Some(span) = state.check_results else {
+        return;
+    };
+    let Ok(serde_json::Value::Array(entries)) =
+        serde_json::from_str::<serde_json::Value>(span.of(state.source))
+    else {
+        return;
+    };
+    let location = Some(LineColumn::of(state.source.as_bytes(), span.start));
+    for entry in &entries {
+        let config = entry["config_addr"].as_str().unwrap_or("?");
+        let objects = entry["objects"].as_array().cloned().unwrap_or_default();
+        for object in objects
+            .iter()
+            .filter(|object| matches!(object["status"].as_str(), Some("fail" | "error")))
+        {
+            let address = object["object_addr"].as_str().unwrap_or(config).to_owned();
+            if rules.ignored(&address) {
+                continue;
+            }
+            let status = object["status"].as_str().unwrap_or_default();
+            let messages: Vec<String> = object["failure_messages"]
+                .as_array()
+                .map(|messages| {
+                    messages
+                        .iter()
+                        .filter_map(|message| message.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let kind = entry["object_kind"].as_str().unwrap_or("check");
+            let summary = if messages.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", messages.join("; "))
+            };
+            findings.push(Finding {
+                rule: Rule::CheckFailed,
+                severity: rules.severity_of(Rule::CheckFailed),
+                address,
+                resource_type: None,
+                message: format!("{kind} condition status `{status}`{summary}"),
+                evidence: std::iter::once(Evidence {
+                    path: "status".into(),
+                    value: format!("\"{status}\""),
+                })
+                .chain(messages.iter().map(|message| Evidence {
+                    path: "failure_messages".into(),
+                    value: serde_json::Value::String(message.clone()).to_string(),
+                }))
+                .collect(),
+                hint: Rule::CheckFailed.help().to_owned(),
+                location,
+            });
+        }
+    }
+}
+
+/// The decoded text of a JSON string literal; `None` for other values.
+fn decoded_string(raw: &str) -> Option<String> {
+    if !raw.starts_with('"') {
+        return None;
+    }
+    Cursor::new(raw)
+        .string()
+        .ok()
+        .map(|(text, _)| text.into_owned())
+}
+
+/// Sets each finding's line and column, counting newlines once through the file in offset order.
+fn locate(source: &str, offsets: &[(usize, usize)], findings: &mut [Finding]) {
+    let mut sorted: Vec<(usize, usize)> = offsets.to_vec();
+    sorted.sort_by_key(|&(_, offset)| offset);
+    let bytes = source.as_bytes();
+    let (mut line, mut line_start, mut counted_to) = (1, 0, 0);
+    for (index, offset) in sorted {
+        for newline in memchr::memchr_iter(b'\n', &bytes[counted_to..offset]) {
+            line += 1;
+            line_start = counted_to + newline + 1;
+        }
+        counted_to = offset;
+        let column = source[line_start..offset].chars().count() + 1;
+        findings[index].location = Some(LineColumn { line, column });
+    }
+}

@@ -1,0 +1,177 @@
+//! What a scan reports: findings, their rules (stable ids, default severities, help) and severities.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::json::LineColumn;
+
+/// How serious a finding is. Ordered: `Note < Warning < Error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Note,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+/// The detectors. Their ids are part of statectl's interface (rules files, SARIF, ignores): never
+/// rename one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rule {
+    TransitionalState,
+    TransitionalStateGeneric,
+    FailedState,
+    MissingComputedAttribute,
+    Tainted,
+    TaintedAfterTimeout,
+    DeposedObject,
+    MissingId,
+    CheckFailed,
+    SkipDestroyAtRisk,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 10] = [
+        Rule::TransitionalState,
+        Rule::TransitionalStateGeneric,
+        Rule::FailedState,
+        Rule::MissingComputedAttribute,
+        Rule::Tainted,
+        Rule::TaintedAfterTimeout,
+        Rule::DeposedObject,
+        Rule::MissingId,
+        Rule::CheckFailed,
+        Rule::SkipDestroyAtRisk,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::TransitionalState => "transitional-state",
+            Rule::TransitionalStateGeneric => "transitional-state-generic",
+            Rule::FailedState => "failed-state",
+            Rule::MissingComputedAttribute => "missing-computed-attribute",
+            Rule::Tainted => "tainted",
+            Rule::TaintedAfterTimeout => "tainted-after-timeout",
+            Rule::DeposedObject => "deposed-object",
+            Rule::MissingId => "missing-id",
+            Rule::CheckFailed => "check-failed",
+            Rule::SkipDestroyAtRisk => "skip-destroy-at-risk",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|rule| rule.id() == id)
+    }
+
+    pub fn default_severity(self) -> Severity {
+        match self {
+            Rule::FailedState | Rule::TaintedAfterTimeout => Severity::Error,
+            Rule::TransitionalStateGeneric => Severity::Note,
+            _ => Severity::Warning,
+        }
+    }
+
+    /// One line saying what the rule finds.
+    pub fn title(self) -> &'static str {
+        match self {
+            Rule::TransitionalState => {
+                "The remote object was still in a transitional state when Terraform saved it"
+            }
+            Rule::TransitionalStateGeneric => {
+                "A status attribute holds a well-known transitional value"
+            }
+            Rule::FailedState => "The remote object reported a failed state",
+            Rule::MissingComputedAttribute => {
+                "An asynchronously created object lacks attributes a finished create fills"
+            }
+            Rule::Tainted => "The instance is tainted: the next apply replaces it",
+            Rule::TaintedAfterTimeout => {
+                "Tainted while still being created: the remote object may be healthy"
+            }
+            Rule::DeposedObject => "A deposed object is waiting to be destroyed",
+            Rule::MissingId => "A managed instance has a null or empty id",
+            Rule::CheckFailed => "A check, precondition or postcondition failed or errored",
+            Rule::SkipDestroyAtRisk => {
+                "OpenTofu's skip_destroy is in this state, and Terraform drops it"
+            }
+        }
+    }
+
+    /// What to do about it, with the commands that do it today.
+    pub fn help(self) -> &'static str {
+        match self {
+            Rule::TransitionalState | Rule::TransitionalStateGeneric => {
+                "refresh this instance (`terraform apply -refresh-only -target=ADDRESS`) to learn whether the operation finished"
+            }
+            Rule::FailedState => {
+                "inspect the remote object; if it is broken, `terraform taint ADDRESS` so the next apply replaces it"
+            }
+            Rule::MissingComputedAttribute => {
+                "refresh this instance: a finished create fills these attributes"
+            }
+            Rule::Tainted => {
+                "if the remote object is healthy, `terraform untaint ADDRESS`; otherwise the next apply replaces it"
+            }
+            Rule::TaintedAfterTimeout => {
+                "refresh first: if the remote object finished creating, `terraform untaint ADDRESS` instead of letting the next apply replace it"
+            }
+            Rule::DeposedObject => {
+                "the next apply destroys it; make sure nothing still uses the old object"
+            }
+            Rule::MissingId => {
+                "re-import the object (`terraform import`) or remove the instance (`terraform state rm ADDRESS`)"
+            }
+            Rule::CheckFailed => {
+                "read the failure messages: the infrastructure no longer meets the condition"
+            }
+            Rule::SkipDestroyAtRisk => {
+                "keep writing this state with OpenTofu; a Terraform write loses the flag and a later destroy deletes the object"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.id())
+    }
+}
+
+/// An attribute path and the value found there, as JSON text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evidence {
+    pub path: String,
+    pub value: String,
+}
+
+/// One finding in one state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub rule: Rule,
+    pub severity: Severity,
+    /// The instance address (with ` (deposed object KEY)`), or a check's address.
+    pub address: String,
+    pub resource_type: Option<String>,
+    pub message: String,
+    pub evidence: Vec<Evidence>,
+    pub hint: String,
+    /// Where the instance object starts in the file.
+    pub location: Option<LineColumn>,
+}

@@ -1,0 +1,16 @@
+//! `scan`: finding what a state says is unfinished or risky (transitional and failed remote states,
+//! async creates with missing computed attributes, tainted-after-timeout instances, deposed objects,
+//! missing ids, failed checks, OpenTofu's `skip_destroy` at risk), as findings with a stable rule id,
+//! a severity, evidence and a hint.
+
+pub mod catalog;
+pub mod detect;
+pub mod discover;
+pub mod finding;
+pub mod path;
+pub mod rules;
+
+pub use catalog::Catalog;
+pub use detect::scan;
+pub use finding::{Evidence, Finding, Rule, Severity};
+pub use rules::Rules;

@@ -1,0 +1,184 @@
+//! Attribute paths: `state`, `last_operation.state`, `last_operation[0].state`, or JSONPath with the
+//! same steps (`$.last_operation[0].state`, `$['state']`). Simple paths are followed through the raw
+//! attributes without decoding them; anything richer (wildcards, filters) goes through jsonpath-rust.
+
+use jsonpath_rust::JsonPath;
+use serde_json::Value;
+
+use crate::json::{Span, trusted};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Attribute(String),
+    Index(usize),
+}
+
+/// A parsed attribute path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttrPath {
+    Steps(Vec<Step>),
+    /// A JSONPath expression with more than names and indices, evaluated on decoded attributes.
+    Query(String),
+}
+
+impl AttrPath {
+    pub fn parse(text: &str) -> Result<AttrPath, String> {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Err("an empty attribute path".into());
+        }
+        match simple_steps(trimmed) {
+            Some(steps) if !steps.is_empty() => Ok(AttrPath::Steps(steps)),
+            _ if trimmed.starts_with('$') => {
+                let probe = Value::Object(serde_json::Map::new());
+                probe.query(trimmed).map_err(|error| {
+                    format!(
+                        "invalid JSONPath `{trimmed}`: {}",
+                        one_line(&error.to_string())
+                    )
+                })?;
+                Ok(AttrPath::Query(trimmed.to_owned()))
+            }
+            _ => Err(format!(
+                "invalid attribute path `{trimmed}`: write `name`, `name.child`, `name[0].child` or a JSONPath starting with `$`"
+            )),
+        }
+    }
+
+    /// Values at this path in the attributes object `raw` (valid JSON), as raw JSON text.
+    pub fn values(&self, raw: &str) -> Vec<String> {
+        match self {
+            AttrPath::Steps(steps) => follow(raw, steps)
+                .map(|span| span.of(raw).to_owned())
+                .into_iter()
+                .collect(),
+            AttrPath::Query(query) => {
+                let Ok(document) = serde_json::from_str::<Value>(raw) else {
+                    return Vec::new();
+                };
+                document
+                    .query(query)
+                    .map(|found| found.into_iter().map(ToString::to_string).collect())
+                    .unwrap_or_default()
+            }
+        }
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `a.b[0].c`, `$.a.b[0]`, `$['a']["b"]`: names and indices only.
+fn simple_steps(text: &str) -> Option<Vec<Step>> {
+    let mut rest = text.strip_prefix('$').unwrap_or(text);
+    let mut steps = Vec::new();
+    let mut first = !text.starts_with('$');
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('[') {
+            let close = after.find(']')?;
+            let inside = after[..close].trim();
+            if let Some(quoted) = inside
+                .strip_prefix('\'')
+                .and_then(|inner| inner.strip_suffix('\''))
+                .or_else(|| {
+                    inside
+                        .strip_prefix('"')
+                        .and_then(|inner| inner.strip_suffix('"'))
+                })
+            {
+                steps.push(Step::Attribute(quoted.to_owned()));
+            } else {
+                steps.push(Step::Index(inside.parse().ok()?));
+            }
+            rest = &after[close + 1..];
+        } else {
+            let after = if first { rest } else { rest.strip_prefix('.')? };
+            let length = after.find(['.', '[']).unwrap_or(after.len());
+            let name = &after[..length];
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|character| character.is_alphanumeric() || matches!(character, '_' | '-'))
+            {
+                return None;
+            }
+            steps.push(Step::Attribute(name.to_owned()));
+            rest = &after[length..];
+        }
+        first = false;
+    }
+    Some(steps)
+}
+
+/// Follows `steps` through the valid JSON `raw`. A name applied to a list looks into its first
+/// element: SDKv2 providers store a nested block as a one-element list, framework providers as an
+/// object, so `last_operation.state` reads either.
+pub fn follow(raw: &str, steps: &[Step]) -> Option<Span> {
+    let bytes = raw.as_bytes();
+    let mut at = Span::new(skip(bytes, 0), raw.len());
+    for step in steps {
+        let mut start = at.start;
+        if matches!(step, Step::Attribute(_)) && bytes.get(start) == Some(&b'[') {
+            start = trusted::elements(raw, start).next()?.start;
+        }
+        at = match step {
+            Step::Attribute(name) if bytes.get(start) == Some(&b'{') => {
+                trusted::members(raw, start)
+                    .filter(|(key, _)| key == name)
+                    .last()?
+                    .1
+            }
+            Step::Index(index) if bytes.get(start) == Some(&b'[') => {
+                trusted::elements(raw, start).nth(*index)?
+            }
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
+fn skip(bytes: &[u8], mut at: usize) -> usize {
+    while matches!(bytes.get(at), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+        at += 1;
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_simple_paths_and_jsonpath() {
+        let steps = |text| AttrPath::parse(text).unwrap();
+        let expected = AttrPath::Steps(vec![
+            Step::Attribute("last_operation".into()),
+            Step::Index(0),
+            Step::Attribute("state".into()),
+        ]);
+        assert_eq!(steps("last_operation[0].state"), expected);
+        assert_eq!(steps("$.last_operation[0].state"), expected);
+        assert_eq!(steps("$['last_operation'][0]['state']"), expected);
+        assert!(matches!(steps("$..state"), AttrPath::Query(_)));
+        assert!(AttrPath::parse("a..").is_err());
+        assert!(AttrPath::parse("$[?").is_err());
+    }
+
+    #[test]
+    fn follows_paths_through_objects_and_block_lists() {
+        let framework = r#"{"last_operation": {"state": "in progress", "type": "create"}}"#;
+        let sdk = r#"{"last_operation": [{"state": "in progress"}]}"#;
+        let path = AttrPath::parse("last_operation.state").unwrap();
+        assert_eq!(path.values(framework), ["\"in progress\""]);
+        assert_eq!(path.values(sdk), ["\"in progress\""]);
+        assert_eq!(
+            AttrPath::parse("missing").unwrap().values(framework),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            AttrPath::parse("$..state").unwrap().values(sdk),
+            ["\"in progress\""]
+        );
+    }
+}

@@ -1,0 +1,121 @@
+//! The rules file (`--rules FILE`, or `.statectl.toml` found upward from the working directory):
+//! extra catalog entries, severity overrides, ignores by address glob, and whether data sources are
+//! scanned.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::glob::Glob;
+use crate::json::LineColumn;
+use crate::scan::catalog::{Catalog, EntryFile, GenericFile};
+use crate::scan::finding::{Rule, Severity};
+
+/// The name of the file found upward from the working directory.
+pub const FILE_NAME: &str = ".statectl.toml";
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesFile {
+    #[serde(default)]
+    data_sources: bool,
+    #[serde(default)]
+    ignore: Vec<String>,
+    #[serde(default)]
+    severity: BTreeMap<String, Severity>,
+    #[serde(default)]
+    generic: Option<GenericFile>,
+    #[serde(default)]
+    resource: Vec<EntryFile>,
+}
+
+/// Everything that decides what a scan reports.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub catalog: Catalog,
+    pub severity: HashMap<Rule, Severity>,
+    pub ignore: Vec<Glob>,
+    pub data_sources: bool,
+    /// The rules file these came from, if any.
+    pub source: Option<PathBuf>,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            catalog: Catalog::builtin(),
+            severity: HashMap::new(),
+            ignore: Vec::new(),
+            data_sources: false,
+            source: None,
+        }
+    }
+}
+
+impl Rules {
+    /// The built-in catalog extended by the rules file at `path`. Errors are one line naming the file.
+    pub fn load(path: &Path) -> Result<Rules, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("{}: cannot read the rules file: {error}", path.display()))?;
+        let file: RulesFile = toml::from_str(&text).map_err(|error| {
+            let place = error
+                .span()
+                .map(|span| format!(":{}", LineColumn::of(text.as_bytes(), span.start)))
+                .unwrap_or_default();
+            format!(
+                "{}{place}: invalid rules file: {}",
+                path.display(),
+                error.message().trim()
+            )
+        })?;
+        let mut rules = Rules {
+            source: Some(path.to_owned()),
+            data_sources: file.data_sources,
+            ..Rules::default()
+        };
+        for (id, severity) in file.severity {
+            let rule = Rule::from_id(&id).ok_or_else(|| {
+                let known: Vec<&str> = Rule::ALL.iter().map(|rule| rule.id()).collect();
+                format!(
+                    "{}: unknown rule `{id}` in [severity]; rules: {}",
+                    path.display(),
+                    known.join(", ")
+                )
+            })?;
+            rules.severity.insert(rule, severity);
+        }
+        rules.ignore = file
+            .ignore
+            .iter()
+            .map(|pattern| Glob::new(pattern))
+            .collect();
+        rules
+            .catalog
+            .extend(crate::scan::catalog::CatalogFile {
+                generic: file.generic,
+                resource: file.resource,
+            })
+            .map_err(|problem| format!("{}: {problem}", path.display()))?;
+        Ok(rules)
+    }
+
+    /// `.statectl.toml` in `start` or the nearest folder above it.
+    pub fn discover(start: &Path) -> Option<PathBuf> {
+        start
+            .ancestors()
+            .map(|folder| folder.join(FILE_NAME))
+            .find(|candidate| candidate.is_file())
+    }
+
+    pub fn severity_of(&self, rule: Rule) -> Severity {
+        self.severity
+            .get(&rule)
+            .copied()
+            .unwrap_or(rule.default_severity())
+    }
+
+    pub fn ignored(&self, address: &str) -> bool {
+        self.ignore.iter().any(|glob| glob.matches(address))
+    }
+}

@@ -1,0 +1,479 @@
+//! `statectl scan`: detectors on real and provider-shaped states, the rules file, many states at once,
+//! every output format and the exit codes.
+
+use serde_json::Value;
+
+use crate::builder::{Output, Test, root};
+
+fn states(name: &str) -> std::path::PathBuf {
+    root().join("testdata/states").join(name)
+}
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    root().join("testdata/scan").join(format!("{name}.tfstate"))
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_str(&output.stdout)
+        .unwrap_or_else(|error| panic!("JSON output: {error}\n{}", output.stdout))
+}
+
+/// (rule, address) of every finding in a scan's JSON.
+fn found(document: &Value) -> Vec<(String, String)> {
+    document["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|state| state["findings"].as_array().unwrap().iter())
+        .map(|finding| {
+            (
+                finding["rule"].as_str().unwrap().to_owned(),
+                finding["address"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn finds_tainted_and_deposed_objects_in_a_real_terraform_state() {
+    let output = Test::new()
+        .args(["scan", "--format", "json"])
+        .arg(states("lifecycle.tfstate"))
+        .run()
+        .code(1);
+    let document = json(&output);
+    assert_eq!(document["schema_version"], 1);
+    let found = found(&document);
+    assert!(
+        found.contains(&("tainted".into(), "terraform_data.workers[1]".into())),
+        "{found:?}"
+    );
+    assert!(
+        found.iter().any(|(rule, address)| rule == "deposed-object"
+            && address.starts_with("terraform_data.cbd (deposed object ")),
+        "{found:?}"
+    );
+    let deposed = document["states"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|finding| finding["rule"] == "deposed-object")
+        .unwrap();
+    assert_eq!(deposed["evidence"][0]["path"], "deposed");
+    assert_eq!(deposed["evidence"][1]["path"], "id");
+    assert!(deposed["location"]["line"].as_u64().unwrap() > 1);
+}
+
+#[test]
+fn failed_checks_are_findings() {
+    let output = Test::new()
+        .args(["scan", "--format", "json"])
+        .arg(states("checks.tfstate"))
+        .run()
+        .code(1);
+    let document = json(&output);
+    let check = document["states"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|finding| finding["rule"] == "check-failed")
+        .unwrap();
+    assert_eq!(check["address"], "check.three_zones");
+    assert!(
+        check["message"]
+            .as_str()
+            .unwrap()
+            .contains("Expected 3 zones, got 2.")
+    );
+}
+
+#[test]
+fn a_clean_state_exits_zero() {
+    Test::new()
+        .args(["scan"])
+        .arg(states("modules.tfstate"))
+        .run()
+        .code(0);
+    Test::new()
+        .args(["scan", "--format", "json"])
+        .arg(states("empty.tfstate"))
+        .run()
+        .code(0);
+}
+
+#[test]
+fn fail_on_decides_the_exit_code() {
+    let state = states("lifecycle.tfstate");
+    Test::new()
+        .args(["scan", "--fail-on", "warning"])
+        .arg(&state)
+        .run()
+        .code(1);
+    Test::new()
+        .args(["scan", "--fail-on", "error"])
+        .arg(&state)
+        .run()
+        .code(0);
+    Test::new()
+        .args(["scan", "--fail-on", "never"])
+        .arg(&state)
+        .run()
+        .code(0);
+    Test::new()
+        .args(["scan", "--fail-on", "note"])
+        .arg(&state)
+        .run()
+        .code(1);
+}
+
+#[test]
+fn table_output_has_findings_a_summary_and_hints_on_stderr() {
+    let output = Test::new()
+        .args(["scan"])
+        .arg(states("lifecycle.tfstate"))
+        .run()
+        .code(1);
+    assert!(
+        output.stdout.contains("deposed-object")
+            && output.stdout.contains("terraform_data.workers[1]"),
+        "{}",
+        output.stdout
+    );
+    assert!(
+        output.stdout.contains("instances") && output.stdout.contains("warnings"),
+        "{}",
+        output.stdout
+    );
+    assert!(
+        output.stderr.contains("hint: tainted: "),
+        "{}",
+        output.stderr
+    );
+    assert!(
+        output
+            .stdout
+            .lines()
+            .all(|line| line.chars().count() <= 100),
+        "fits COLUMNS=100:\n{}",
+        output.stdout
+    );
+}
+
+#[test]
+fn rules_file_adds_types_overrides_severity_and_ignores() {
+    let folder = tempfile::tempdir().unwrap();
+    let rules = folder.path().join("rules.toml");
+    std::fs::write(
+        &rules,
+        r#"
+ignore = ["terraform_data.cbd"]
+
+[severity]
+tainted = "error"
+
+[[resource]]
+type = "terraform_data"
+path = "$.input.value"
+pending = ["prod-eu-west-1-1"]
+"#,
+    )
+    .unwrap();
+    let lifecycle = Test::new()
+        .args(["scan", "--format", "json", "--rules"])
+        .arg(&rules)
+        .arg(states("lifecycle.tfstate"))
+        .run()
+        .code(1);
+    let document = json(&lifecycle);
+    let lifecycle_found = found(&document);
+    assert!(
+        !lifecycle_found
+            .iter()
+            .any(|(_, address)| address.starts_with("terraform_data.cbd")),
+        "ignored: {lifecycle_found:?}"
+    );
+    let tainted = document["states"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|finding| finding["rule"] == "tainted")
+        .unwrap();
+    assert_eq!(tainted["severity"], "error");
+    let checks = Test::new()
+        .args(["scan", "--format", "json", "--fail-on", "never", "--rules"])
+        .arg(&rules)
+        .arg(states("checks.tfstate"))
+        .run()
+        .code(0);
+    let found = found(&json(&checks));
+    assert!(
+        found.contains(&(
+            "transitional-state".into(),
+            "terraform_data.server[1]".into()
+        )),
+        "added type: {found:?}"
+    );
+}
+
+#[test]
+fn rules_file_is_found_upward_and_bad_ones_are_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    let nested = folder.path().join("a/b");
+    std::fs::create_dir_all(&nested).unwrap();
+    std::fs::copy(
+        states("lifecycle.tfstate"),
+        nested.join("terraform.tfstate"),
+    )
+    .unwrap();
+    std::fs::write(
+        folder.path().join(".statectl.toml"),
+        "[severity]\ndeposed-object = \"note\"\ntainted = \"note\"\n",
+    )
+    .unwrap();
+    Test::new()
+        .args(["scan"])
+        .current_dir(&nested)
+        .run()
+        .code(0);
+    std::fs::write(
+        folder.path().join(".statectl.toml"),
+        "[severity]\ntainted = \"fatal\"\n",
+    )
+    .unwrap();
+    let output = Test::new()
+        .args(["scan"])
+        .current_dir(&nested)
+        .run()
+        .refused(".statectl.toml:2:11: invalid rules file");
+    assert!(output.stderr.contains("fatal"), "{}", output.stderr);
+    std::fs::write(
+        folder.path().join(".statectl.toml"),
+        "[severity]\nno-such-rule = \"error\"\n",
+    )
+    .unwrap();
+    Test::new()
+        .args(["scan"])
+        .current_dir(&nested)
+        .run()
+        .refused("unknown rule `no-such-rule`");
+    std::fs::write(
+        folder.path().join(".statectl.toml"),
+        "[[resource]]\ntype = \"x\"\npath = \"$[?\"\npending = [\"a\"]\n",
+    )
+    .unwrap();
+    Test::new()
+        .args(["scan"])
+        .current_dir(&nested)
+        .run()
+        .refused("resource type `x`: invalid JSONPath");
+}
+
+#[test]
+fn data_sources_are_skipped_unless_asked() {
+    let folder = tempfile::tempdir().unwrap();
+    let rules = folder.path().join("rules.toml");
+    std::fs::write(&rules, "[[resource]]\ntype = \"terraform_remote_state\"\npath = \"backend\"\npending = [\"local\"]\n").unwrap();
+    let state = states("checks.tfstate");
+    let without = json(
+        &Test::new()
+            .args(["scan", "--format", "json", "--fail-on", "never", "--rules"])
+            .arg(&rules)
+            .arg(&state)
+            .run()
+            .code(0),
+    );
+    assert!(
+        !found(&without)
+            .iter()
+            .any(|(_, address)| address.starts_with("data."))
+    );
+    let with = json(
+        &Test::new()
+            .args([
+                "scan",
+                "--format",
+                "json",
+                "--fail-on",
+                "never",
+                "--data-sources",
+                "--rules",
+            ])
+            .arg(&rules)
+            .arg(&state)
+            .run()
+            .code(0),
+    );
+    assert!(
+        found(&with)
+            .iter()
+            .any(|(rule, address)| rule == "transitional-state"
+                && address == "data.terraform_remote_state.upstream")
+    );
+}
+
+#[test]
+fn many_states_and_folders_are_scanned_with_a_summary_each() {
+    let folder = tempfile::tempdir().unwrap();
+    for (path, source) in [
+        ("prod/terraform.tfstate", "lifecycle.tfstate"),
+        ("dev/app/terraform.tfstate", "modules.tfstate"),
+        ("dev/.terraform/terraform.tfstate", "lifecycle.tfstate"),
+    ] {
+        let target = folder.path().join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(states(source), &target).unwrap();
+    }
+    std::fs::copy(
+        states("lifecycle.tfstate"),
+        folder
+            .path()
+            .join("prod/terraform.tfstate.1700000000.backup"),
+    )
+    .unwrap();
+    let output = Test::new()
+        .args(["scan", "--format", "json", "."])
+        .current_dir(folder.path())
+        .run()
+        .code(1);
+    let document = json(&output);
+    let paths: Vec<&str> = document["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|state| state["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        ["./dev/app/terraform.tfstate", "./prod/terraform.tfstate"],
+        "no .terraform cache, no backups"
+    );
+    assert_eq!(document["summary"]["states"], 2);
+    assert_eq!(
+        document["states"][0]["findings"].as_array().unwrap().len(),
+        0
+    );
+}
+
+#[test]
+fn an_unreadable_state_among_many_is_an_error_but_the_rest_is_reported() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("broken.tfstate"), "{\"version\": 4, ").unwrap();
+    std::fs::copy(
+        states("modules.tfstate"),
+        folder.path().join("good.tfstate"),
+    )
+    .unwrap();
+    let output = Test::new()
+        .args(["scan", "--format", "json", "."])
+        .current_dir(folder.path())
+        .run()
+        .code(2);
+    let document = json(&output);
+    assert!(
+        document["states"][0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("broken.tfstate:1:16"),
+        "{}",
+        output.stdout
+    );
+    assert_eq!(document["states"][1]["instances"], 32);
+    assert!(
+        output
+            .stderr
+            .starts_with("error: ./broken.tfstate:1:16: invalid JSON"),
+        "{}",
+        output.stderr
+    );
+}
+
+#[test]
+fn standard_input_and_an_empty_folder() {
+    let bytes = std::fs::read(states("lifecycle.tfstate")).unwrap();
+    let output = Test::new()
+        .args(["scan", "--format", "json", "-"])
+        .stdin(bytes)
+        .run()
+        .code(1);
+    assert_eq!(json(&output)["states"][0]["path"], "<stdin>");
+    let folder = tempfile::tempdir().unwrap();
+    Test::new()
+        .args(["scan"])
+        .arg(folder.path())
+        .run()
+        .refused("no `*.tfstate` files under");
+}
+
+#[test]
+fn github_annotations_escape_and_point_at_the_line() {
+    let output = Test::new()
+        .args(["scan", "--format", "github"])
+        .arg(states("lifecycle.tfstate"))
+        .run()
+        .code(1);
+    let lines: Vec<&str> = output.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", output.stdout);
+    assert!(
+        lines.iter().all(|line| line.starts_with("::warning file=")
+            && line.contains(",line=")
+            && line.contains("%0Ahint: ")),
+        "{}",
+        output.stdout
+    );
+    assert!(
+        lines[0].contains("title=statectl tainted%3A terraform_data.cbd::"),
+        "{}",
+        lines[0]
+    );
+}
+
+#[test]
+fn junit_is_well_formed_with_a_failure_per_finding() {
+    let output = Test::new()
+        .args(["scan", "--format", "junit"])
+        .arg(states("lifecycle.tfstate"))
+        .arg(states("modules.tfstate"))
+        .run()
+        .code(1);
+    let document = roxmltree::Document::parse(&output.stdout)
+        .unwrap_or_else(|error| panic!("{error}\n{}", output.stdout));
+    let root = document.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    assert_eq!(root.attribute("failures"), Some("3"));
+    let suites: Vec<_> = root
+        .children()
+        .filter(roxmltree::Node::is_element)
+        .collect();
+    assert_eq!(suites.len(), 2);
+    assert!(
+        suites[1]
+            .children()
+            .any(|case| case.attribute("name") == Some("no findings"))
+    );
+}
+
+#[test]
+fn markdown_is_a_pull_request_comment() {
+    let output = Test::new()
+        .args(["scan", "--format", "markdown"])
+        .arg(states("lifecycle.tfstate"))
+        .run()
+        .code(1);
+    assert!(
+        output.stdout.starts_with("## statectl scan\n"),
+        "{}",
+        output.stdout
+    );
+    assert!(
+        output
+            .stdout
+            .contains("| warning | `deposed-object` | `terraform_data.cbd (deposed object "),
+        "{}",
+        output.stdout
+    );
+    assert!(
+        output.stdout.contains("**What to do**"),
+        "{}",
+        output.stdout
+    );
+}
