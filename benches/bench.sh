@@ -15,6 +15,7 @@
 # target/terraform/bin/terraform, then `terraform` on PATH).
 #
 # To benchmark another command, add one line to bench_file(): bench "NAME" CMD ARGS...
+# bench_many times a scan of 100 generated states of 1 MB in one run.
 set -euo pipefail
 
 RUNS=7
@@ -112,6 +113,13 @@ if ((LARGE)); then
   gen 100000 "${FILES[1]}"
 fi
 
+MANY="$OUT/many-100x1mb"
+if ((REGEN)) || [[ ! -d "$MANY" ]]; then
+  log "bench: generating 100 states of 1 MB in $MANY"
+  rm -rf "$MANY"
+  python3 "$ROOT/benches/gen_state.py" --many 100 --size-mb 1 --out-dir "$MANY"
+fi
+
 # --- measuring -------------------------------------------------------------------------------------
 # Run from an empty folder, so no terraform.tfstate, .terraform or *.tf nearby can change what a
 # tool does.
@@ -180,11 +188,27 @@ bench_file() { # bench_file FILE: every command on the same file
   if [[ -n "$TF" ]]; then
     bench "terraform state list" "$TF" state list -state="$1"
   fi
+  if [[ -n "$STATECTL" ]]; then
+    # --fail-on never: findings exit 1, which the harness would take for a failure.
+    bench "statectl scan" "$STATECTL" scan --fail-on never --format json "$1"
+  fi
+}
+
+bench_many() { # bench_many DIR: one run over every state in DIR (the CI case: many small states)
+  CUR_FILE="$1"
+  CUR_SIZE="$(du -sm "$1" | awk '{ print $1 }')"
+  local count; count="$(find "$1" -name '*.tfstate' | wc -l)"
+  log "bench: $count states in $(basename "$1") ($CUR_SIZE MB), $RUNS runs each after one warm-up"
+  if [[ -n "$STATECTL" ]]; then
+    bench "statectl scan ($count states)" "$STATECTL" scan --fail-on never --format json "$1"
+  fi
+  bench "jq '.resources|length' ($count files)" jq '.resources|length' "$1"/*.tfstate
 }
 
 for f in "${FILES[@]}"; do
   bench_file "$f"
 done
+bench_many "$MANY"
 
 # --- report ----------------------------------------------------------------------------------------
 ratio() { # ratio VALUE BASE

@@ -61,57 +61,111 @@ pub fn elements(text: &str, start: usize) -> impl Iterator<Item = Span> + '_ {
 }
 
 fn skip_layout(bytes: &[u8], mut at: usize) -> usize {
-    while matches!(bytes.get(at), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-        at += 1;
+    const EIGHT_SPACES: u64 = u64::from_ne_bytes(*b"        ");
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'\n' => {
+                at += 1;
+                // Indentation: eight spaces at a time.
+                while let Some(chunk) = bytes.get(at..at + 8) {
+                    if u64::from_ne_bytes(chunk.try_into().expect("eight bytes")) != EIGHT_SPACES {
+                        break;
+                    }
+                    at += 8;
+                }
+            }
+            b' ' | b'\r' | b'\t' => at += 1,
+            _ => break,
+        }
     }
     at
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// Marks the bytes of `word` equal to `byte` (the lowest mark is exact; see `json::scan`).
+fn equal_to(word: u64, byte: u8) -> u64 {
+    let difference = word ^ (ONES * u64::from(byte));
+    difference.wrapping_sub(ONES) & !difference & HIGH_BITS
 }
 
 /// The offset after the closing quote of the string whose content starts at `at`.
 fn end_of_string(bytes: &[u8], mut at: usize) -> usize {
     loop {
-        match memchr::memchr2(b'"', b'\\', &bytes[at..]) {
-            Some(found) if bytes[at + found] == b'\\' => at += found + 2,
-            Some(found) => return at + found + 1,
+        // Eight bytes at a time to the next quote or backslash.
+        while let Some(chunk) = bytes.get(at..at + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            let found = equal_to(word, b'"') | equal_to(word, b'\\');
+            if found != 0 {
+                at += (found.trailing_zeros() / 8) as usize;
+                break;
+            }
+            at += 8;
+        }
+        match bytes.get(at) {
+            Some(b'"') => return at + 1,
+            Some(b'\\') => at += 2,
+            Some(_) => at += 1,
             None => return bytes.len(),
         }
     }
 }
 
+/// The offset of the next `"`, `{`, `}`, `[` or `]` from `at`: inside a valid container nothing else
+/// changes the nesting. `[` and `]` differ from `{` and `}` only in bit 0x20, so setting that bit
+/// finds all four with two comparisons.
+fn next_structural(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let folded = word | (ONES * 0x20);
+        let found = equal_to(word, b'"') | equal_to(folded, b'{') | equal_to(folded, b'}');
+        if found != 0 {
+            return at + (found.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && !matches!(bytes[at], b'"' | b'{' | b'}' | b'[' | b']') {
+        at += 1;
+    }
+    at
+}
+
 /// The offset after the value starting at `at`.
-pub fn end_of_value(bytes: &[u8], mut at: usize) -> usize {
-    let mut depth = 0usize;
-    loop {
-        match bytes.get(at) {
-            None => return at,
-            Some(b'"') => {
-                at = end_of_string(bytes, at + 1);
-                if depth == 0 {
-                    return at;
+pub fn end_of_value(bytes: &[u8], at: usize) -> usize {
+    match bytes.get(at) {
+        Some(b'"') => end_of_string(bytes, at + 1),
+        Some(b'{' | b'[') => {
+            let (mut at, mut depth) = (at + 1, 1usize);
+            loop {
+                at = next_structural(bytes, at);
+                match bytes.get(at) {
+                    None => return bytes.len(),
+                    Some(b'"') => at = end_of_string(bytes, at + 1),
+                    Some(b'{' | b'[') => {
+                        depth += 1;
+                        at += 1;
+                    }
+                    Some(_) => {
+                        depth -= 1;
+                        at += 1;
+                        if depth == 0 {
+                            return at;
+                        }
+                    }
                 }
             }
-            Some(b'{' | b'[') => {
-                depth += 1;
+        }
+        // A number or literal ends at the first delimiter.
+        _ => {
+            let mut at = at;
+            while !matches!(
+                bytes.get(at),
+                None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+            ) {
                 at += 1;
             }
-            Some(b'}' | b']') => {
-                at += 1;
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return at;
-                }
-            }
-            Some(_) if depth == 0 => {
-                // A number or literal ends at the first delimiter.
-                while !matches!(
-                    bytes.get(at),
-                    None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
-                ) {
-                    at += 1;
-                }
-                return at;
-            }
-            Some(_) => at += 1,
+            at
         }
     }
 }
@@ -140,5 +194,17 @@ mod tests {
         assert_eq!(items, ["1", "\"a\"", "[2]", r#"{"k": "}"}"#]);
         assert_eq!(members("{}", 0).count(), 0);
         assert_eq!(elements("[]", 0).count(), 0);
+    }
+
+    #[test]
+    fn ends_of_values_with_brackets_and_quotes_anywhere_in_a_word() {
+        for padding in 0..9 {
+            let pad = " ".repeat(padding);
+            let text =
+                format!(r#"{{"a":{pad}[1, {{"b": "x\"]}}[{{"}}, "\\"], "c": [[[]]]{pad}}}tail"#);
+            assert_eq!(end_of_value(text.as_bytes(), 0), text.len() - 4, "{text}");
+        }
+        assert_eq!(end_of_value(b"12.5e3, x", 0), 6);
+        assert_eq!(end_of_value(br#""\\"x"#, 0), 4);
     }
 }

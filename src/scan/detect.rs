@@ -2,42 +2,87 @@
 //! Attributes are read in place (trusted walks over the raw JSON), so scanning costs little more than
 //! parsing.
 
-use crate::json::{Cursor, LineColumn, trusted};
+use crate::json::{Cursor, LineColumn};
 use crate::scan::catalog::listed;
 use crate::scan::finding::{Evidence, Finding, Rule};
-use crate::scan::path::{Step, follow};
+use crate::scan::path::{Attributes, Step, follow};
 use crate::scan::rules::Rules;
 use crate::state::address::Mode;
 use crate::state::layout::Flavour;
 use crate::state::model::{Instance, Resource, State};
-use crate::state::order::instance_groups;
+use crate::state::order::{InstanceGroup, instance_groups};
+
+/// Below this many instances, one thread is as fast as two.
+const PARALLEL_FROM: usize = 4096;
 
 /// Scans one parsed state.
 pub fn scan(state: &State<'_>, rules: &Rules) -> Vec<Finding> {
+    let groups = instance_groups(state);
+    // Detection allocates little, so (unlike parsing) it splits well over two threads.
+    let (mut findings, offsets) = if groups.len() >= PARALLEL_FROM {
+        let (first, second) = groups.split_at(groups.len() / 2);
+        let ((mut findings, mut offsets), (more, more_offsets)) = std::thread::scope(|scope| {
+            let second = scope.spawn(|| scan_groups(state, rules, second));
+            let first = scan_groups(state, rules, first);
+            (first, second.join().expect("a scan thread does not panic"))
+        });
+        let shift = findings.len();
+        findings.extend(more);
+        offsets.extend(
+            more_offsets
+                .into_iter()
+                .map(|(index, offset)| (index + shift, offset)),
+        );
+        (findings, offsets)
+    } else {
+        scan_groups(state, rules, &groups)
+    };
+    check_results(state, rules, &mut findings);
+    locate(state.source, &offsets, &mut findings);
+    findings
+}
+
+/// The findings for `groups`, and for each the byte offset of its instance object.
+fn scan_groups(
+    state: &State<'_>,
+    rules: &Rules,
+    groups: &[InstanceGroup<'_, '_>],
+) -> (Vec<Finding>, Vec<(usize, usize)>) {
     let mut findings = Vec::new();
     let mut offsets = Vec::new();
-    for group in instance_groups(state) {
+    for group in groups {
         let resource = group.resource;
         if resource.address.mode == Mode::Data && !rules.data_sources {
             continue;
         }
-        let address = group.address().to_string();
-        if rules.ignored(&address) {
-            continue;
+        // The address is formatted only when needed: for ignores, or once something is found.
+        let mut address = String::new();
+        if !rules.ignore.is_empty() {
+            address = group.address().to_string();
+            if rules.ignored(&address) {
+                continue;
+            }
         }
         if let Some(current) = group.current {
             let before = findings.len();
-            current_object(state, rules, resource, current, &address, &mut findings);
-            offsets.extend((before..findings.len()).map(|index| (index, current.span.start)));
+            current_object(state, rules, resource, current, &mut findings);
+            if findings.len() > before && address.is_empty() {
+                address = group.address().to_string();
+            }
+            for (index, finding) in findings.iter_mut().enumerate().skip(before) {
+                finding.address.clone_from(&address);
+                offsets.push((index, current.span.start));
+            }
         }
         for deposed in &group.deposed {
+            if address.is_empty() {
+                address = group.address().to_string();
+            }
             findings.push(deposed_object(state, rules, resource, deposed, &address));
             offsets.push((findings.len() - 1, deposed.span.start));
         }
     }
-    check_results(state, rules, &mut findings);
-    locate(state.source, &offsets, &mut findings);
-    findings
+    (findings, offsets)
 }
 
 /// A deposed object, with its key and remote id.
@@ -104,20 +149,19 @@ fn current_object(
     rules: &Rules,
     resource: &Resource<'_>,
     instance: &Instance<'_>,
-    address: &str,
     findings: &mut Vec<Finding>,
 ) {
-    let raw = instance.attributes_json(state.source);
+    let attributes = instance.attributes_json(state.source).map(Attributes::new);
     let entries = rules.catalog.entries(&resource.address.type_name);
     let (mut transitional, mut failed, mut generic) = (Vec::new(), Vec::new(), false);
-    if let Some(raw) = raw {
+    if let Some(attributes) = &attributes {
         if entries.is_empty() {
             generic = true;
-            generic_status(raw, rules, &mut transitional, &mut failed);
+            generic_status(attributes, rules, &mut transitional, &mut failed);
         }
         for entry in entries {
             let Some(path) = &entry.path else { continue };
-            for value in path.values(raw) {
+            for value in attributes.values(path) {
                 let Some(text) = decoded_string(&value) else {
                     continue;
                 };
@@ -150,7 +194,7 @@ fn current_object(
         findings.push(finding(
             rules,
             Rule::TaintedAfterTimeout,
-            address.to_owned(),
+            String::new(),
             resource,
             message,
             transitional.clone(),
@@ -159,7 +203,7 @@ fn current_object(
         findings.push(finding(
             rules,
             Rule::Tainted,
-            address.to_owned(),
+            String::new(),
             resource,
             "tainted: the next apply destroys and re-creates it".into(),
             vec![Evidence {
@@ -180,7 +224,7 @@ fn current_object(
         findings.push(finding(
             rules,
             rule,
-            address.to_owned(),
+            String::new(),
             resource,
             message,
             transitional.clone(),
@@ -194,25 +238,31 @@ fn current_object(
         findings.push(finding(
             rules,
             Rule::FailedState,
-            address.to_owned(),
+            String::new(),
             resource,
             message,
             failed.clone(),
         ));
     }
-    if let Some(raw) = raw {
+    if let Some(attributes) = &attributes {
         missing_computed(
-            raw,
+            attributes,
             entries,
             instance,
             !transitional.is_empty() || !failed.is_empty(),
             rules,
             resource,
-            address,
             findings,
         );
     }
-    missing_id(state, instance, rules, resource, address, findings);
+    missing_id(
+        state,
+        instance,
+        attributes.as_ref(),
+        rules,
+        resource,
+        findings,
+    );
     if instance.skip_destroy {
         let written_by = match state.style.flavour {
             Flavour::OpenTofu => "this state",
@@ -221,7 +271,7 @@ fn current_object(
         findings.push(finding(
             rules,
             Rule::SkipDestroyAtRisk,
-            address.to_owned(),
+            String::new(),
             resource,
             format!("{written_by} carries OpenTofu's `skip_destroy` (lifecycle destroy = false); Terraform drops the flag when it writes the state, and a destroy then deletes the object"),
             vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
@@ -231,18 +281,16 @@ fn current_object(
 
 /// Top-level attributes with a generic status name holding a well-known transitional or failed value.
 fn generic_status(
-    raw: &str,
+    attributes: &Attributes<'_>,
     rules: &Rules,
     transitional: &mut Vec<Evidence>,
     failed: &mut Vec<Evidence>,
 ) {
     let generic = &rules.catalog.generic;
-    let start = raw.len() - raw.trim_start().len();
-    for (key, span) in trusted::members(raw, start) {
+    for (key, value) in attributes.members() {
         if !generic.attributes.iter().any(|name| name == key) {
             continue;
         }
-        let value = span.of(raw);
         let Some(text) = decoded_string(value) else {
             continue;
         };
@@ -265,29 +313,26 @@ fn generic_status(
 /// tainted. A steady instance is not checked: a private OCI instance has no public IP by design.
 #[allow(clippy::too_many_arguments)]
 fn missing_computed(
-    raw: &str,
+    attributes: &Attributes<'_>,
     entries: &[crate::scan::catalog::Entry],
     instance: &Instance<'_>,
     unfinished: bool,
     rules: &Rules,
     resource: &Resource<'_>,
-    address: &str,
     findings: &mut Vec<Finding>,
 ) {
     let required: Vec<&String> = entries.iter().flat_map(|entry| &entry.required).collect();
     if required.is_empty() {
         return;
     }
-    let is_async =
-        follow(raw, &[Step::Attribute("async".into())]).is_some_and(|span| span.of(raw) == "true");
+    let is_async = attributes.get("async") == Some("true");
     if !(is_async || unfinished || instance.tainted) {
         return;
     }
     let evidence: Vec<Evidence> = required
         .iter()
         .filter_map(|name| {
-            let value = follow(raw, &[Step::Attribute((*name).clone())])
-                .map_or("null", |span| span.of(raw));
+            let value = attributes.get(name).unwrap_or("null");
             (value == "null" || value == "\"\"").then(|| Evidence {
                 path: (*name).clone(),
                 value: value.to_owned(),
@@ -315,7 +360,7 @@ fn missing_computed(
     findings.push(finding(
         rules,
         Rule::MissingComputedAttribute,
-        address.to_owned(),
+        String::new(),
         resource,
         message,
         evidence,
@@ -327,27 +372,28 @@ fn missing_computed(
 fn missing_id(
     state: &State<'_>,
     instance: &Instance<'_>,
+    attributes: Option<&Attributes<'_>>,
     rules: &Rules,
     resource: &Resource<'_>,
-    address: &str,
     findings: &mut Vec<Finding>,
 ) {
     if resource.address.mode != Mode::Managed {
         return;
     }
-    let raw = instance
-        .attributes_json(state.source)
-        .or_else(|| instance.attributes_flat.map(|span| span.of(state.source)));
-    let Some(raw) = raw else { return };
-    let Some(span) = follow(raw, &[Step::Attribute("id".into())]) else {
+    let flat = instance
+        .attributes_flat
+        .map(|span| Attributes::new(span.of(state.source)));
+    let Some(value) = attributes
+        .or(flat.as_ref())
+        .and_then(|attributes| attributes.get("id"))
+    else {
         return;
     };
-    let value = span.of(raw);
     if value == "null" || value == "\"\"" {
         findings.push(finding(
             rules,
             Rule::MissingId,
-            address.to_owned(),
+            String::new(),
             resource,
             format!("`id` is {value}: Terraform cannot refresh or destroy this object"),
             vec![Evidence {

@@ -111,12 +111,70 @@ fn simple_steps(text: &str) -> Option<Vec<Step>> {
     Some(steps)
 }
 
+/// An attributes object with its top-level members read once: the detectors ask for several of them
+/// (`id`, `async`, status paths, required attributes) and each lookup would otherwise walk it again.
+#[derive(Debug)]
+pub struct Attributes<'a> {
+    pub raw: &'a str,
+    members: Vec<(&'a str, Span)>,
+}
+
+impl<'a> Attributes<'a> {
+    pub fn new(raw: &'a str) -> Attributes<'a> {
+        let start = skip(raw.as_bytes(), 0);
+        let members = if raw.as_bytes().get(start) == Some(&b'{') {
+            trusted::members(raw, start).collect()
+        } else {
+            Vec::new()
+        };
+        Attributes { raw, members }
+    }
+
+    /// The raw JSON of a top-level attribute (the last, if the key is repeated, as Go reads it).
+    pub fn get(&self, name: &str) -> Option<&'a str> {
+        self.members
+            .iter()
+            .rev()
+            .find(|(key, _)| *key == name)
+            .map(|(_, span)| span.of(self.raw))
+    }
+
+    /// The top-level members, raw keys and values.
+    pub fn members(&self) -> impl Iterator<Item = (&'a str, &'a str)> + '_ {
+        self.members
+            .iter()
+            .map(|(key, span)| (*key, span.of(self.raw)))
+    }
+
+    /// Values at `path`.
+    pub fn values(&self, path: &AttrPath) -> Vec<String> {
+        match path {
+            AttrPath::Steps(steps) => match steps.split_first() {
+                Some((Step::Attribute(first), rest)) => self
+                    .members
+                    .iter()
+                    .rev()
+                    .find(|(key, _)| key == first)
+                    .and_then(|(_, span)| follow_from(self.raw, *span, rest))
+                    .map(|span| span.of(self.raw).to_owned())
+                    .into_iter()
+                    .collect(),
+                _ => path.values(self.raw),
+            },
+            AttrPath::Query(_) => path.values(self.raw),
+        }
+    }
+}
+
 /// Follows `steps` through the valid JSON `raw`. A name applied to a list looks into its first
 /// element: SDKv2 providers store a nested block as a one-element list, framework providers as an
 /// object, so `last_operation.state` reads either.
 pub fn follow(raw: &str, steps: &[Step]) -> Option<Span> {
+    follow_from(raw, Span::new(skip(raw.as_bytes(), 0), raw.len()), steps)
+}
+
+fn follow_from(raw: &str, mut at: Span, steps: &[Step]) -> Option<Span> {
     let bytes = raw.as_bytes();
-    let mut at = Span::new(skip(bytes, 0), raw.len());
     for step in steps {
         let mut start = at.start;
         if matches!(step, Step::Attribute(_)) && bytes.get(start) == Some(&b'[') {

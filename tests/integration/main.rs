@@ -9,5 +9,6 @@ mod commands;
 mod corpus;
 mod generated;
 mod oracle;
+mod sarif_schema;
 mod scan;
 mod writer;

@@ -477,3 +477,55 @@ fn markdown_is_a_pull_request_comment() {
         output.stdout
     );
 }
+
+#[test]
+fn sarif_output_is_valid_against_the_official_schema() {
+    let output = Test::new()
+        .args(["scan", "--format", "sarif"])
+        .arg(states("lifecycle.tfstate"))
+        .arg(states("checks.tfstate"))
+        .run()
+        .code(1);
+    let document = json(&output);
+    if let Err(errors) = crate::sarif_schema::validate_sarif(&document) {
+        panic!(
+            "SARIF schema violations:\n{}\n{}",
+            errors.join("\n"),
+            output.stdout
+        );
+    }
+    let results = document["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4);
+    let rules = document["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    for result in results {
+        let index = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
+        assert_eq!(rules[index]["id"], result["ruleId"]);
+        assert!(
+            result["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .unwrap()
+                >= 1
+        );
+        assert!(
+            result["partialFingerprints"]
+                .as_object()
+                .is_some_and(|fingerprints| !fingerprints.is_empty())
+        );
+    }
+    // An unreadable state is an execution notification, and the document stays valid.
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("bad.tfstate"), "[]").unwrap();
+    let broken = Test::new()
+        .args(["scan", "--format", "sarif"])
+        .arg(folder.path().join("bad.tfstate"))
+        .run()
+        .code(2);
+    let document = json(&broken);
+    assert_eq!(crate::sarif_schema::validate_sarif(&document), Ok(()));
+    assert_eq!(
+        document["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
+}
