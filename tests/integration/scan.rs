@@ -529,3 +529,170 @@ fn sarif_output_is_valid_against_the_official_schema() {
         false
     );
 }
+
+/// Each provider-shaped fixture and exactly the (severity, rule, address) findings it must give.
+const FIXTURES: &[(&str, &[(&str, &str, &str)])] = &[
+    (
+        "oci-async-provisioning",
+        &[
+            ("warning", "transitional-state", "oci_core_instance.app"),
+            (
+                "warning",
+                "missing-computed-attribute",
+                "oci_core_instance.app",
+            ),
+        ],
+    ),
+    (
+        "cf-tainted-in-progress",
+        &[(
+            "error",
+            "tainted-after-timeout",
+            "cloudfoundry_service_instance.orders_db",
+        )],
+    ),
+    (
+        "rds-creating",
+        &[("warning", "transitional-state", "aws_db_instance.orders")],
+    ),
+    (
+        "azure-creating",
+        &[("error", "tainted-after-timeout", "azapi_resource.aks")],
+    ),
+    (
+        "deposed",
+        &[(
+            "warning",
+            "deposed-object",
+            "aws_instance.web (deposed object 1a2b3c4d)",
+        )],
+    ),
+    (
+        "failed-create",
+        &[
+            ("warning", "tainted", "aws_eks_cluster.payments"),
+            ("error", "failed-state", "aws_eks_cluster.payments"),
+        ],
+    ),
+    (
+        "missing-id",
+        &[
+            ("warning", "missing-id", "aws_instance.batch_worker_1"),
+            ("warning", "missing-id", "aws_instance.batch_worker_2"),
+        ],
+    ),
+    (
+        "checks-failed",
+        &[
+            ("warning", "check-failed", "check.certificate_expiry"),
+            ("warning", "check-failed", "check.latency"),
+        ],
+    ),
+    (
+        "opentofu-skip-destroy",
+        &[(
+            "warning",
+            "skip-destroy-at-risk",
+            "aws_s3_bucket.audit_logs",
+        )],
+    ),
+    ("clean", &[]),
+];
+
+#[test]
+fn provider_shaped_fixtures_give_exactly_their_findings() {
+    for (name, expected) in FIXTURES {
+        let output = Test::new()
+            .args(["scan", "--format", "json"])
+            .arg(fixture(name))
+            .run();
+        assert_eq!(
+            output.code,
+            if expected.is_empty() { 0 } else { 1 },
+            "{name}: exit code\n{}",
+            output.stderr
+        );
+        let document = json(&output);
+        let found: Vec<(String, String, String)> = document["states"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|finding| {
+                (
+                    finding["severity"].as_str().unwrap().to_owned(),
+                    finding["rule"].as_str().unwrap().to_owned(),
+                    finding["address"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let expected: Vec<(String, String, String)> = expected
+            .iter()
+            .map(|(severity, rule, address)| {
+                (
+                    (*severity).to_owned(),
+                    (*rule).to_owned(),
+                    (*address).to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(found, expected, "{name}");
+    }
+}
+
+#[test]
+fn evidence_names_the_attribute_and_its_value() {
+    let document = json(
+        &Test::new()
+            .args(["scan", "--format", "json"])
+            .arg(fixture("oci-async-provisioning"))
+            .run()
+            .code(1),
+    );
+    let findings = document["states"][0]["findings"].as_array().unwrap();
+    assert_eq!(
+        findings[0]["evidence"][0],
+        serde_json::json!({"path": "state", "value": "PROVISIONING"})
+    );
+    let missing: Vec<&str> = findings[1]["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(missing, ["private_ip", "subnet_id", "boot_volume_id"]);
+    assert!(
+        findings[1]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("created with `async = true`")
+    );
+    let cf = json(
+        &Test::new()
+            .args(["scan", "--format", "json"])
+            .arg(fixture("cf-tainted-in-progress"))
+            .run()
+            .code(1),
+    );
+    let finding = &cf["states"][0]["findings"][0];
+    assert_eq!(
+        finding["evidence"][0],
+        serde_json::json!({"path": "last_operation.state", "value": "in progress"})
+    );
+    assert!(
+        finding["hint"]
+            .as_str()
+            .unwrap()
+            .starts_with("refresh first")
+    );
+}
+
+#[test]
+fn the_whole_fixture_folder_in_one_run() {
+    let output = Test::new()
+        .args(["scan", "--format", "json", "testdata/scan"])
+        .run()
+        .code(1);
+    let document = json(&output);
+    assert_eq!(document["summary"]["states"], FIXTURES.len());
+    assert_eq!(document["summary"]["errors"], 3);
+}
