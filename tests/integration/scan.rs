@@ -530,8 +530,11 @@ fn sarif_output_is_valid_against_the_official_schema() {
     );
 }
 
-/// Each provider-shaped fixture and exactly the (severity, rule, address) findings it must give.
-const FIXTURES: &[(&str, &[(&str, &str, &str)])] = &[
+/// A finding as the fixture table names it: severity, rule, address.
+type Expected = (&'static str, &'static str, &'static str);
+
+/// Each provider-shaped fixture and exactly the findings it must give.
+const FIXTURES: &[(&str, &[Expected])] = &[
     (
         "oci-async-provisioning",
         &[
@@ -608,7 +611,7 @@ fn provider_shaped_fixtures_give_exactly_their_findings() {
             .run();
         assert_eq!(
             output.code,
-            if expected.is_empty() { 0 } else { 1 },
+            i32::from(!expected.is_empty()),
             "{name}: exit code\n{}",
             output.stderr
         );
