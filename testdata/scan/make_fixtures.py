@@ -430,6 +430,57 @@ def fixture_oci_async_provisioning():
     ])
 
 
+def fixture_generic_status():
+    # oci_apigateway_gateway is not in statectl's catalog: only the generic rule (a top-level
+    # `state` holding UPDATING) can see it. The gateway was ACTIVE when Terraform created it; a
+    # certificate rotation started in the console was still running when the scheduled
+    # `terraform apply -refresh-only` refreshed it (SetData copies LifecycleState into `state`).
+    subnet_id, network = oci_network("generic")
+    gateway_id = ocid("apigateway", "generic-public-gw")
+    gateway = {
+        "ca_bundles": [],
+        "certificate_id": ocid("certificate", "api-example-com-2026"),
+        "compartment_id": COMPARTMENT,
+        "defined_tags": oci_defined_tags("2026-08-20T09:05:41.120Z"),
+        "display_name": "public-api",
+        "endpoint_type": "PUBLIC",
+        "freeform_tags": {"env": "prod"},
+        "hostname": token("generic-public-gw-host", 26) + ".apigateway.eu-frankfurt-1.oci.customer-oci.com",
+        "id": gateway_id,
+        "ip_addresses": [{"ip_address": "130.61.214.9"}],
+        "ip_mode": "IPV4",
+        "ipv4address_configuration": [],
+        "ipv6address_configuration": [],
+        "is_lock_override": None,
+        "lifecycle_details": None,
+        "locks": [],
+        "network_security_group_ids": [],
+        "response_cache_details": [{
+            "authentication_secret_id": "",
+            "authentication_secret_version_number": "",
+            "connect_timeout_in_ms": 0,
+            "is_ssl_enabled": False,
+            "is_ssl_verify_disabled": False,
+            "read_timeout_in_ms": 0,
+            "send_timeout_in_ms": 0,
+            "servers": [],
+            "type": "NONE",
+        }],
+        "state": "UPDATING",
+        "subnet_id": subnet_id,
+        "system_tags": {},
+        "time_created": "2026-08-20 09:05:41.302 +0000 UTC",
+        "time_updated": "2026-08-22 06:40:18.775 +0000 UTC",
+        "timeouts": None,
+    }
+    return state(11, "8e5b1d7c-3a0f-49e2-b6c4-d1f7a9e3c025", [
+        resource("managed", "oci_apigateway_gateway", "public", OCI, [instance(
+            gateway, schema_version=0, private=sdk_private(OCI_DEFAULT_TIMEOUTS),
+            dependencies=["oci_core_subnet.app", "oci_core_vcn.main"])]),
+        *network,
+    ])
+
+
 # ----------------------------------------------------------------------------------------------------
 # Cloud Foundry (cloudfoundry/cloudfoundry 1.16.0, terraform-plugin-framework)
 # ----------------------------------------------------------------------------------------------------
@@ -438,7 +489,7 @@ CF_SPACE = guid("cf-space-payments-prod")
 
 
 def cf_service_instance(guid_, *, name, type_, plan, created, updated, last_operation, tags=None,
-                        dashboard_url=None, maintenance_info=None, upgrade_available=None):
+                        dashboard_url=None, maintenance_info=None, upgrade_available=None, parameters=None):
     """mapResourceServiceInstanceValuesToType (types_service_instance.go): `last_operation` and
     `maintenance_info` are SingleNestedAttributes, i.e. objects, not lists."""
     managed = type_ == "managed"
@@ -452,7 +503,7 @@ def cf_service_instance(guid_, *, name, type_, plan, created, updated, last_oper
         "last_operation": last_operation,
         "maintenance_info": (maintenance_info or {"description": None, "version": None}) if managed else None,
         "name": name,
-        "parameters": None,
+        "parameters": parameters,
         "route_service_url": None,
         "service_plan": plan,
         "space": CF_SPACE,
@@ -471,6 +522,7 @@ def fixture_cf_tainted_in_progress():
         db_guid, name="orders-db", type_="managed", plan=guid("cf-plan-postgres-ha-large"),
         created="2026-08-21T13:04:55Z", updated="2026-08-21T13:04:55Z",
         tags=["postgres", "orders"], upgrade_available=False,
+        parameters='{"backups":{"retention_days":14},"ha":true}',
         last_operation={
             "created_at": "2026-08-21T13:04:55Z",
             "description": "Provisioning PostgreSQL 16 cluster (3 nodes): waiting for replicas",
@@ -1190,6 +1242,7 @@ TERRAFORM_FIXTURES = {
     "clean.tfstate": fixture_clean,
     "checks-failed.tfstate": fixture_checks_failed,
     "missing-id.tfstate": fixture_missing_id,
+    "generic-status.tfstate": fixture_generic_status,
 }
 
 
