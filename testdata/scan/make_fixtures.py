@@ -710,6 +710,9 @@ def aws_security_group_db():
 
 
 def fixture_rds_creating():
+    # The create wait timed out while RDS was still `creating` (Terraform tainted the object), the
+    # operator ran `terraform untaint` rather than have the next apply replace it, and a scheduled
+    # `terraform apply -refresh-only` then read it, still creating: status "creating", no Endpoint.
     _, db = aws_db_instance("orders-prod", status="creating", available=False)
     return state(12, "7c2b9e04-51fd-a3c8-6e17-0b94d2f5a8c3", [
         resource("managed", "aws_db_instance", "orders", AWS, [instance(
