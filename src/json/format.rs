@@ -6,6 +6,8 @@
 //! kept as written. Reproducing exactly this is what makes a re-rendered instance equal to the bytes
 //! Terraform wrote.
 
+use crate::json::bytes::skip_layout;
+
 /// How a document is laid out: indented by a unit (Terraform's two spaces) or compact on one line
 /// (OpenTofu 1.8 to 1.11).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +57,7 @@ pub fn reformat(raw: &str, layout: &Layout, base: &str, depth: usize, out: &mut 
             open @ (b'{' | b'[') => {
                 out.push(char::from(open));
                 at += 1;
-                let next = skip_whitespace(bytes, at);
+                let next = skip_layout(bytes, at);
                 if matches!(bytes.get(next), Some(b'}' | b']')) {
                     // Go keeps empty containers on one line: `{}` and `[]`.
                     out.push(char::from(bytes[next]));
@@ -93,13 +95,6 @@ pub fn reformat(raw: &str, layout: &Layout, base: &str, depth: usize, out: &mut 
             }
         }
     }
-}
-
-fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
-    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        at += 1;
-    }
-    at
 }
 
 /// Copies the string literal starting at `start` (a `"`), escaping what Go's compaction escapes, and

@@ -9,6 +9,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::json::bytes;
+
 /// The deepest nesting accepted, the same limit as Go's `encoding/json` reader.
 pub const MAX_DEPTH: usize = 10_000;
 
@@ -107,18 +109,9 @@ fn describe(found: char) -> String {
 
 type Result<T> = std::result::Result<T, JsonError>;
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// Marks (with its high bit) each byte of `word` that is `"`, `\` or below 0x20. Bytes above the
-/// first marked one may be marked falsely (a borrow ripples up), but the lowest mark is always exact,
-/// which is all the scanner uses. Bytes of 0x80 and above (UTF-8) are never marked.
+/// Marks the bytes of `word` that are `"`, `\\` or below 0x20: where a plain run of string content ends.
 fn special_bytes(word: u64) -> u64 {
-    let quote = word ^ (ONES * u64::from(b'"'));
-    let backslash = word ^ (ONES * u64::from(b'\\'));
-    let zero_in = |value: u64| value.wrapping_sub(ONES) & !value;
-    let control = word.wrapping_sub(ONES * 0x20) & !word;
-    (zero_in(quote) | zero_in(backslash) | control) & HIGH_BITS
+    bytes::equal_to(word, b'"') | bytes::equal_to(word, b'\\') | bytes::below(word, 0x20)
 }
 
 /// A position in a JSON text, with the reads the state parser needs.
@@ -172,26 +165,7 @@ impl<'a> Cursor<'a> {
     }
 
     pub fn skip_whitespace(&mut self) {
-        // Indentation is about 40% of a pretty-printed state: after a newline, skip runs of spaces
-        // eight at a time before falling back to one byte at a time.
-        const EIGHT_SPACES: u64 = u64::from_ne_bytes(*b"        ");
-        while let Some(&byte) = self.bytes.get(self.position) {
-            match byte {
-                b'\n' => {
-                    self.position += 1;
-                    while let Some(chunk) = self.bytes.get(self.position..self.position + 8) {
-                        if u64::from_ne_bytes(chunk.try_into().expect("eight bytes"))
-                            != EIGHT_SPACES
-                        {
-                            break;
-                        }
-                        self.position += 8;
-                    }
-                }
-                b' ' | b'\t' | b'\r' => self.position += 1,
-                _ => break,
-            }
-        }
+        self.position = bytes::skip_layout(self.bytes, self.position);
     }
 
     /// The next byte after whitespace, without consuming it.
@@ -344,11 +318,10 @@ impl<'a> Cursor<'a> {
         let mut at = self.position;
         // Eight bytes at a time (SWAR): string content is most of a state's bytes, and this finds
         // the first quote, backslash or control byte of a word in a handful of instructions.
-        while let Some(chunk) = bytes.get(at..at + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        while let Some(word) = bytes::word_at(bytes, at) {
             let special = special_bytes(word);
             if special != 0 {
-                at += (special.trailing_zeros() / 8) as usize;
+                at += bytes::first_marked(special);
                 break;
             }
             at += 8;

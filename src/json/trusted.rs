@@ -3,6 +3,7 @@
 //! with the validating cursor would cost a second full parse.
 
 use crate::json::Span;
+use crate::json::bytes::{equal_to, first_marked, fold_case_bit, skip_layout, word_at};
 
 /// The members of the object whose `{` is at `start` of `text`: each key's raw text (between its
 /// quotes, escapes not decoded) and its value's span. `text` must be valid JSON there.
@@ -60,45 +61,14 @@ pub fn elements(text: &str, start: usize) -> impl Iterator<Item = Span> + '_ {
     })
 }
 
-fn skip_layout(bytes: &[u8], mut at: usize) -> usize {
-    const EIGHT_SPACES: u64 = u64::from_ne_bytes(*b"        ");
-    while let Some(&byte) = bytes.get(at) {
-        match byte {
-            b'\n' => {
-                at += 1;
-                // Indentation: eight spaces at a time.
-                while let Some(chunk) = bytes.get(at..at + 8) {
-                    if u64::from_ne_bytes(chunk.try_into().expect("eight bytes")) != EIGHT_SPACES {
-                        break;
-                    }
-                    at += 8;
-                }
-            }
-            b' ' | b'\r' | b'\t' => at += 1,
-            _ => break,
-        }
-    }
-    at
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// Marks the bytes of `word` equal to `byte` (the lowest mark is exact; see `json::scan`).
-fn equal_to(word: u64, byte: u8) -> u64 {
-    let difference = word ^ (ONES * u64::from(byte));
-    difference.wrapping_sub(ONES) & !difference & HIGH_BITS
-}
-
 /// The offset after the closing quote of the string whose content starts at `at`.
 fn end_of_string(bytes: &[u8], mut at: usize) -> usize {
     loop {
         // Eight bytes at a time to the next quote or backslash.
-        while let Some(chunk) = bytes.get(at..at + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        while let Some(word) = word_at(bytes, at) {
             let found = equal_to(word, b'"') | equal_to(word, b'\\');
             if found != 0 {
-                at += (found.trailing_zeros() / 8) as usize;
+                at += first_marked(found);
                 break;
             }
             at += 8;
@@ -116,12 +86,11 @@ fn end_of_string(bytes: &[u8], mut at: usize) -> usize {
 /// changes the nesting. `[` and `]` differ from `{` and `}` only in bit 0x20, so setting that bit
 /// finds all four with two comparisons.
 fn next_structural(bytes: &[u8], mut at: usize) -> usize {
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let folded = word | (ONES * 0x20);
+    while let Some(word) = word_at(bytes, at) {
+        let folded = fold_case_bit(word);
         let found = equal_to(word, b'"') | equal_to(folded, b'{') | equal_to(folded, b'}');
         if found != 0 {
-            return at + (found.trailing_zeros() / 8) as usize;
+            return at + first_marked(found);
         }
         at += 8;
     }

@@ -182,7 +182,7 @@ fn current_object(
     let describe = |evidence: &[Evidence]| {
         evidence
             .iter()
-            .map(|item| format!("{} = {}", item.path, item.value))
+            .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(", ")
     };

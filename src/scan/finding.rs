@@ -161,6 +161,13 @@ pub struct Evidence {
     pub value: String,
 }
 
+impl fmt::Display for Evidence {
+    /// `path = value`, the value as JSON.
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(formatter, "{} = {}", self.path, self.value)
+    }
+}
+
 /// One finding in one state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {

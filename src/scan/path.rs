@@ -5,6 +5,7 @@
 use jsonpath_rust::JsonPath;
 use serde_json::Value;
 
+use crate::json::bytes::skip_layout;
 use crate::json::{Span, trusted};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,7 +122,7 @@ pub struct Attributes<'a> {
 
 impl<'a> Attributes<'a> {
     pub fn new(raw: &'a str) -> Attributes<'a> {
-        let start = skip(raw.as_bytes(), 0);
+        let start = skip_layout(raw.as_bytes(), 0);
         let members = if raw.as_bytes().get(start) == Some(&b'{') {
             trusted::members(raw, start).collect()
         } else {
@@ -170,7 +171,11 @@ impl<'a> Attributes<'a> {
 /// element: SDKv2 providers store a nested block as a one-element list, framework providers as an
 /// object, so `last_operation.state` reads either.
 pub fn follow(raw: &str, steps: &[Step]) -> Option<Span> {
-    follow_from(raw, Span::new(skip(raw.as_bytes(), 0), raw.len()), steps)
+    follow_from(
+        raw,
+        Span::new(skip_layout(raw.as_bytes(), 0), raw.len()),
+        steps,
+    )
 }
 
 fn follow_from(raw: &str, mut at: Span, steps: &[Step]) -> Option<Span> {
@@ -194,13 +199,6 @@ fn follow_from(raw: &str, mut at: Span, steps: &[Step]) -> Option<Span> {
         };
     }
     Some(at)
-}
-
-fn skip(bytes: &[u8], mut at: usize) -> usize {
-    while matches!(bytes.get(at), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-        at += 1;
-    }
-    at
 }
 
 #[cfg(test)]

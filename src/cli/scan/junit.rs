@@ -31,7 +31,7 @@ pub fn render(reports: &[Report], fail_on: FailOn) -> String {
             let body = finding
                 .evidence
                 .iter()
-                .map(|item| format!("{} = {}", item.path, item.value))
+                .map(ToString::to_string)
                 .chain(std::iter::once(format!("hint: {}", finding.hint)))
                 .collect::<Vec<_>>()
                 .join("\n");

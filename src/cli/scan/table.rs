@@ -24,7 +24,7 @@ pub fn render(reports: &[Report]) -> String {
             let evidence = finding
                 .evidence
                 .iter()
-                .map(|item| sanitize(&format!("{} = {}", item.path, item.value)))
+                .map(|item| sanitize(&item.to_string()))
                 .collect::<Vec<_>>()
                 .join("\n");
             let mut row = vec![
