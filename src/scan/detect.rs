@@ -2,11 +2,11 @@
 //! Attributes are read in place (trusted walks over the raw JSON), so scanning costs little more than
 //! parsing.
 
-use crate::json::{Cursor, LineColumn};
-use crate::scan::catalog::listed;
+use crate::json::LineColumn;
 use crate::scan::finding::{Evidence, Finding, Rule};
 use crate::scan::path::{Attributes, Step, follow};
 use crate::scan::rules::Rules;
+use crate::scan::status::{RemoteStatus, decoded_string, remote_status};
 use crate::state::address::Mode;
 use crate::state::layout::Flavour;
 use crate::state::model::{Instance, Resource, State};
@@ -153,32 +153,15 @@ fn current_object(
 ) {
     let attributes = instance.attributes_json(state.source).map(Attributes::new);
     let entries = rules.catalog.entries(&resource.address.type_name);
-    let (mut transitional, mut failed, mut generic) = (Vec::new(), Vec::new(), false);
-    if let Some(attributes) = &attributes {
-        if entries.is_empty() {
-            generic = true;
-            generic_status(attributes, rules, &mut transitional, &mut failed);
-        }
-        for entry in entries {
-            let Some(path) = &entry.path else { continue };
-            for value in attributes.values(path) {
-                let Some(text) = decoded_string(&value) else {
-                    continue;
-                };
-                if listed(&entry.pending, &text) {
-                    transitional.push(Evidence {
-                        path: entry.path_text.clone(),
-                        value,
-                    });
-                } else if listed(&entry.failed, &text) {
-                    failed.push(Evidence {
-                        path: entry.path_text.clone(),
-                        value,
-                    });
-                }
-            }
-        }
-    }
+    let RemoteStatus {
+        transitional,
+        failed,
+        generic,
+    } = attributes
+        .as_ref()
+        .map_or_else(RemoteStatus::default, |attributes| {
+            remote_status(&rules.catalog, &resource.address.type_name, attributes)
+        });
     let describe = |evidence: &[Evidence]| {
         evidence
             .iter()
@@ -276,35 +259,6 @@ fn current_object(
             format!("{written_by} carries OpenTofu's `skip_destroy` (lifecycle destroy = false); Terraform drops the flag when it writes the state, and a destroy then deletes the object"),
             vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
         ));
-    }
-}
-
-/// Top-level attributes with a generic status name holding a well-known transitional or failed value.
-fn generic_status(
-    attributes: &Attributes<'_>,
-    rules: &Rules,
-    transitional: &mut Vec<Evidence>,
-    failed: &mut Vec<Evidence>,
-) {
-    let generic = &rules.catalog.generic;
-    for (key, value) in attributes.members() {
-        if !generic.attributes.iter().any(|name| name == key) {
-            continue;
-        }
-        let Some(text) = decoded_string(value) else {
-            continue;
-        };
-        if listed(&generic.pending, &text) {
-            transitional.push(Evidence {
-                path: key.to_owned(),
-                value: value.to_owned(),
-            });
-        } else if listed(&generic.failed, &text) {
-            failed.push(Evidence {
-                path: key.to_owned(),
-                value: value.to_owned(),
-            });
-        }
     }
 }
 
@@ -462,17 +416,6 @@ fn check_results(state: &State<'_>, rules: &Rules, findings: &mut Vec<Finding>) 
             });
         }
     }
-}
-
-/// The decoded text of a JSON string literal; `None` for other values.
-fn decoded_string(raw: &str) -> Option<String> {
-    if !raw.starts_with('"') {
-        return None;
-    }
-    Cursor::new(raw)
-        .string()
-        .ok()
-        .map(|(text, _)| text.into_owned())
 }
 
 /// Sets each finding's line and column, counting newlines once through the file in offset order.

@@ -9,6 +9,7 @@ pub mod discover;
 pub mod finding;
 pub mod path;
 pub mod rules;
+pub mod status;
 
 pub use catalog::Catalog;
 pub use detect::scan;

@@ -28,6 +28,10 @@ struct RulesFile {
     generic: Option<GenericFile>,
     #[serde(default)]
     resource: Vec<EntryFile>,
+    /// The lifecycle policy's tables (read by `policy::file`); scan only lets them be.
+    #[serde(default)]
+    #[allow(dead_code)]
+    protect: Option<toml::Value>,
 }
 
 /// Everything that decides what a scan reports.

@@ -3,8 +3,9 @@
 //! `statectl list`'s time; with 2 MB pages, a few dozen.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::ops::Deref;
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use memmap2::{Advice, MmapMut, MmapOptions};
@@ -39,10 +40,18 @@ impl From<Vec<u8>> for Bytes {
 /// Reads a whole file. The mapping is anonymous (a private copy), so another process rewriting the
 /// file meanwhile can never change or invalidate what statectl has read.
 pub fn read_file(path: &Path) -> io::Result<Bytes> {
-    let mut file = File::open(path)?;
+    read_all(&File::open(path)?)
+}
+
+/// Reads all of an open file from its first byte, through that handle only. The state store needs
+/// this: a POSIX lock is dropped when *any* handle of the file in the process closes, so a file read
+/// under the lock must never be opened a second time.
+pub fn read_all(file: &File) -> io::Result<Bytes> {
     let size = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
     if size < MAPPED_FROM {
-        return std::fs::read(path).map(Bytes::Heap);
+        let mut bytes = Vec::with_capacity(size + 1);
+        read_at_into(file, &mut bytes)?;
+        return Ok(Bytes::Heap(bytes));
     }
     // One spare byte tells whether the file grew since its size was read.
     let mut map = MmapOptions::new().len(size + 1).map_anon()?;
@@ -50,7 +59,7 @@ pub fn read_file(path: &Path) -> io::Result<Bytes> {
     let _ = map.advise(Advice::HugePage);
     let mut length = 0;
     loop {
-        match file.read(&mut map[length..]) {
+        match file.read_at(&mut map[length..], length as u64) {
             Ok(0) => break,
             Ok(read) => length += read,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
@@ -58,8 +67,23 @@ pub fn read_file(path: &Path) -> io::Result<Bytes> {
         }
         if length == map.len() {
             // The file grew while being read: read it again into a buffer that can grow too.
-            return std::fs::read(path).map(Bytes::Heap);
+            let mut bytes = Vec::with_capacity(length * 2);
+            read_at_into(file, &mut bytes)?;
+            return Ok(Bytes::Heap(bytes));
         }
     }
     Ok(Bytes::Mapped { map, length })
+}
+
+/// Appends the file's bytes from offset 0 to `bytes` (expected empty) with positional reads.
+fn read_at_into(file: &File, bytes: &mut Vec<u8>) -> io::Result<()> {
+    let mut chunk = vec![0; 1 << 16];
+    loop {
+        match file.read_at(&mut chunk, bytes.len() as u64) {
+            Ok(0) => return Ok(()),
+            Ok(read) => bytes.extend_from_slice(&chunk[..read]),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
 }

@@ -6,11 +6,13 @@ pub mod bytes;
 pub mod error;
 pub mod layout;
 pub mod model;
+pub mod mutate;
 pub mod order;
 pub mod parse;
 pub mod provider;
 pub mod sensitive;
 pub mod source;
+pub mod store;
 pub mod write;
 
 pub use error::StateError;

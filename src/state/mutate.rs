@@ -1,0 +1,396 @@
+//! The mutations statectl makes to a state (taint, untaint, forget an instance or one deposed object,
+//! patch an object's fields after a refresh), resolved against a parsed state into a [`Plan`] that the
+//! lifecycle rules inspect before anything is written, then rendered by splicing.
+//!
+//! Semantics follow Terraform's own commands: `taint` marks the current object (never a deposed
+//! one), `forget` removes every object of the instances an address selects as `terraform state rm`
+//! does (a resource left without instances goes too), and a write raises `serial` by one.
+
+use crate::json::Span;
+use crate::state::address::{InstanceAddr, Mode, ObjectAddr, Target};
+use crate::state::error::StateError;
+use crate::state::model::{Instance, Resource, State, members};
+use crate::state::order::{InstanceGroup, ObjectRef, instance_groups};
+use crate::state::write::{Change, Splice, render_instance};
+
+/// One requested change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mutation {
+    Taint(InstanceAddr),
+    Untaint(InstanceAddr),
+    /// Every object of every instance the target selects, as `terraform state rm TARGET`.
+    Forget(Target),
+    /// One deposed object of an instance.
+    ForgetDeposed {
+        instance: InstanceAddr,
+        key: String,
+    },
+    /// New values for fields of an instance's current object (what a refresh learned).
+    Refresh {
+        instance: InstanceAddr,
+        changes: Vec<Change>,
+    },
+}
+
+/// What a planned step does to one object; the lifecycle rules judge by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    Taint,
+    Untaint,
+    Forget,
+    Refresh,
+}
+
+impl Action {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Taint => "taint",
+            Action::Untaint => "untaint",
+            Action::Forget => "forget",
+            Action::Refresh => "refresh",
+        }
+    }
+}
+
+/// One object a plan changes or removes.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub action: Action,
+    pub address: ObjectAddr,
+    pub object: ObjectRef,
+    /// The field changes; empty for a removal.
+    pub changes: Vec<Change>,
+}
+
+impl Step {
+    pub fn removes(&self) -> bool {
+        self.action == Action::Forget
+    }
+}
+
+/// A mutation that asked for what the state already holds, so it changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unchanged {
+    pub address: ObjectAddr,
+    pub why: &'static str,
+}
+
+/// The resolved effect of a list of mutations on one state.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+    pub unchanged: Vec<Unchanged>,
+}
+
+impl Plan {
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+}
+
+/// Resolves `mutations` against `state`. An address that names nothing, or a mutation Terraform would
+/// refuse (tainting a data source or an instance with no current object), is an error.
+pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateError> {
+    let groups = instance_groups(state);
+    let mut plan = Plan::default();
+    for mutation in mutations {
+        match mutation {
+            Mutation::Taint(address) => {
+                let (group, current) = current_object(&groups, address, "taint")?;
+                if current.tainted {
+                    plan.unchanged.push(Unchanged {
+                        address: object_address(address, None),
+                        why: "already tainted",
+                    });
+                } else {
+                    plan.steps.push(step(
+                        state,
+                        group,
+                        current,
+                        Action::Taint,
+                        vec![Change::set_string("status", "tainted")],
+                    ));
+                }
+            }
+            Mutation::Untaint(address) => {
+                let (group, current) = current_object(&groups, address, "untaint")?;
+                if current.tainted {
+                    plan.steps.push(step(
+                        state,
+                        group,
+                        current,
+                        Action::Untaint,
+                        vec![Change::Remove { field: "status" }],
+                    ));
+                } else {
+                    plan.unchanged.push(Unchanged {
+                        address: object_address(address, None),
+                        why: "not tainted",
+                    });
+                }
+            }
+            Mutation::Refresh { instance, changes } => {
+                let (group, current) = current_object(&groups, instance, "refresh")?;
+                plan.steps.push(step(
+                    state,
+                    group,
+                    current,
+                    Action::Refresh,
+                    changes.clone(),
+                ));
+            }
+            Mutation::Forget(target) => {
+                let selected: Vec<&InstanceGroup<'_, '_>> = groups
+                    .iter()
+                    .filter(|group| target.matches(&group.address()))
+                    .collect();
+                if selected.is_empty() {
+                    return Err(StateError::for_address(
+                        target,
+                        "no resource instance in the state matches this address",
+                    )
+                    .with_hint("`statectl list` prints every address the state holds"));
+                }
+                for group in selected {
+                    let objects = group.current.iter().chain(group.deposed.iter());
+                    for object in objects {
+                        plan.steps
+                            .push(step(state, group, object, Action::Forget, Vec::new()));
+                    }
+                }
+            }
+            Mutation::ForgetDeposed { instance, key } => {
+                let group = find_group(&groups, instance)?;
+                let Some(object) = group
+                    .deposed
+                    .iter()
+                    .find(|object| object.deposed.as_deref() == Some(key.as_str()))
+                else {
+                    let keys: Vec<&str> = group
+                        .deposed
+                        .iter()
+                        .filter_map(|object| object.deposed.as_deref())
+                        .collect();
+                    let hint = if keys.is_empty() {
+                        "this instance has no deposed objects".to_owned()
+                    } else {
+                        format!("its deposed objects: {}", keys.join(", "))
+                    };
+                    return Err(StateError::for_address(
+                        instance,
+                        format!("no deposed object `{key}`"),
+                    )
+                    .with_hint(hint));
+                };
+                plan.steps
+                    .push(step(state, group, object, Action::Forget, Vec::new()));
+            }
+        }
+    }
+    // One object, one step: a later mutation of the same object replaces nothing silently.
+    for (index, later) in plan.steps.iter().enumerate() {
+        if let Some(earlier) = plan.steps[..index]
+            .iter()
+            .find(|earlier| earlier.object == later.object)
+        {
+            return Err(StateError::for_address(
+                &later.address,
+                format!(
+                    "asked to {} and to {} the same object",
+                    earlier.action.as_str(),
+                    later.action.as_str()
+                ),
+            ));
+        }
+    }
+    Ok(plan)
+}
+
+fn step(
+    state: &State<'_>,
+    group: &InstanceGroup<'_, '_>,
+    object: &Instance<'_>,
+    action: Action,
+    changes: Vec<Change>,
+) -> Step {
+    Step {
+        action,
+        address: object_address(&group.address(), object.deposed.as_deref()),
+        object: object_ref(state, object),
+        changes,
+    }
+}
+
+fn object_address(instance: &InstanceAddr, deposed: Option<&str>) -> ObjectAddr {
+    ObjectAddr {
+        instance: instance.clone(),
+        deposed: deposed.map(str::to_owned),
+    }
+}
+
+/// The reference of an object found through the groups (which borrow from `state`).
+fn object_ref(state: &State<'_>, object: &Instance<'_>) -> ObjectRef {
+    *state
+        .order
+        .iter()
+        // Each object's span is its own: no two objects start at the same byte.
+        .find(|candidate| {
+            state.resources[candidate.resource as usize].instances[candidate.instance as usize].span
+                == object.span
+        })
+        .expect("every object of a group is in the state's order")
+}
+
+fn find_group<'g, 's, 'a>(
+    groups: &'g [InstanceGroup<'s, 'a>],
+    address: &InstanceAddr,
+) -> Result<&'g InstanceGroup<'s, 'a>, StateError> {
+    groups
+        .iter()
+        .find(|group| group.address() == *address)
+        .ok_or_else(|| {
+            let hint = if address.key.is_none()
+                && groups
+                    .iter()
+                    .any(|group| group.resource.address == address.resource)
+            {
+                format!(
+                    "`{}` has several instances; name one, e.g. `{}`",
+                    address.resource,
+                    groups
+                        .iter()
+                        .find(|group| group.resource.address == address.resource)
+                        .map(InstanceGroup::address)
+                        .expect("checked just above")
+                )
+            } else {
+                "`statectl list` prints every address the state holds".to_owned()
+            };
+            StateError::for_address(address, "no such resource instance in the state")
+                .with_hint(hint)
+        })
+}
+
+/// The current object of a managed instance, as `terraform taint` requires one.
+fn current_object<'g, 's, 'a>(
+    groups: &'g [InstanceGroup<'s, 'a>],
+    address: &InstanceAddr,
+    verb: &str,
+) -> Result<(&'g InstanceGroup<'s, 'a>, &'s Instance<'a>), StateError> {
+    let group = find_group(groups, address)?;
+    if group.resource.address.mode == Mode::Data {
+        return Err(StateError::for_address(
+            address,
+            format!(
+                "cannot {verb} a data source: only managed resources have remote objects to replace"
+            ),
+        ));
+    }
+    match group.current {
+        Some(current) => Ok((group, current)),
+        None => Err(StateError::for_address(
+            address,
+            format!("cannot {verb}: the instance has no current object, only deposed ones (a create_before_destroy replacement is part-way through)"),
+        )
+        .with_hint("run `terraform apply` to finish the replacement first")),
+    }
+}
+
+/// The new state text: every step spliced in, resources left without instances removed, `serial`
+/// raised by one. An empty plan gives back the input.
+pub fn render(state: &State<'_>, plan: &Plan) -> String {
+    if plan.is_empty() {
+        return state.source.to_owned();
+    }
+    let mut splice = Splice::new(state.source);
+    let mut removed: Vec<Vec<bool>> = state
+        .resources
+        .iter()
+        .map(|resource| vec![false; resource.instances.len()])
+        .collect();
+    for step in &plan.steps {
+        let (resource, instance) = (step.object.resource as usize, step.object.instance as usize);
+        if step.removes() {
+            removed[resource][instance] = true;
+        } else {
+            let object = &state.resources[resource].instances[instance];
+            splice.replace(object.span, render_instance(state, object, &step.changes));
+        }
+    }
+    let mut resource_removed = vec![false; state.resources.len()];
+    for (index, resource) in state.resources.iter().enumerate() {
+        let gone = &removed[index];
+        if !gone.iter().any(|&gone| gone) {
+            continue;
+        }
+        if gone.iter().all(|&gone| gone) {
+            resource_removed[index] = true;
+        } else if let Some(array) = array_member(state.source, resource.span, "instances") {
+            let spans: Vec<Span> = resource
+                .instances
+                .iter()
+                .map(|object| object.span)
+                .collect();
+            remove_elements(&mut splice, array, &spans, gone);
+        }
+    }
+    if resource_removed.iter().any(|&gone| gone)
+        && let Some(array) = array_member(state.source, state.span, "resources")
+    {
+        let spans: Vec<Span> = state
+            .resources
+            .iter()
+            .map(|resource| resource.span)
+            .collect();
+        remove_elements(&mut splice, array, &spans, &resource_removed);
+    }
+    splice.set_serial(state, state.serial + 1);
+    splice.apply()
+}
+
+/// The span of the array value of member `name` of the object at `object` (the last such member, as
+/// Go's reader keeps the last of duplicates; keys match ignoring ASCII case, as Go's do).
+fn array_member(source: &str, object: Span, name: &str) -> Option<Span> {
+    members(source, object)
+        .into_iter()
+        .rev()
+        .find(|member| member.key.eq_ignore_ascii_case(name))
+        .map(|member| member.value)
+}
+
+/// Removes the marked elements of the array at `array`, keeping the layout of what stays: a removed
+/// element takes the separator before it with it (the one after it, when it is first); an array left
+/// empty becomes `[]`, as Go writes an empty array.
+fn remove_elements(splice: &mut Splice<'_>, array: Span, elements: &[Span], removed: &[bool]) {
+    if removed.iter().all(|&gone| gone) {
+        splice.replace(array, "[]".to_owned());
+        return;
+    }
+    let mut index = 0;
+    while index < elements.len() {
+        if !removed[index] {
+            index += 1;
+            continue;
+        }
+        let run_start = index;
+        while index < elements.len() && removed[index] {
+            index += 1;
+        }
+        let run_end = index; // first kept element after the run, or the end
+        let span = if run_start == 0 {
+            Span::new(elements[0].start, elements[run_end].start)
+        } else {
+            Span::new(elements[run_start - 1].end, elements[run_end - 1].end)
+        };
+        splice.replace(span, String::new());
+    }
+}
+
+/// The resource and object a step names.
+pub fn object_of<'s, 'a>(
+    state: &'s State<'a>,
+    object: ObjectRef,
+) -> (&'s Resource<'a>, &'s Instance<'a>) {
+    let resource = &state.resources[object.resource as usize];
+    (resource, &resource.instances[object.instance as usize])
+}

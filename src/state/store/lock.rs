@@ -1,0 +1,170 @@
+//! The state lock, compatible with Terraform's local backend: a POSIX `fcntl` write lock on the whole
+//! state file, plus the `.lock.info` sidecar naming the holder while the lock is held.
+//!
+//! Terraform takes the same lock (`F_SETLK`, whole file, non-blocking), so each tool sees the other's.
+//! POSIX locks belong to the process and drop when *any* handle of the file in it closes, so the lock
+//! keeps the one handle statectl uses for the whole critical section: reading under the lock goes
+//! through it (see `bytes::read_all`), and nothing else may open the state meanwhile.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rustix::fs::{FlockOperation, fcntl_lock};
+
+use crate::state::store::StoreError;
+use crate::state::store::lock_info::{LockInfo, sidecar_path};
+
+/// The first pause between attempts when waiting for the lock; it doubles up to [`MAX_PAUSE`].
+const FIRST_PAUSE: Duration = Duration::from_millis(20);
+const MAX_PAUSE: Duration = Duration::from_millis(500);
+
+/// A held lock on a state file. Dropping it removes the sidecar and releases the lock.
+#[derive(Debug)]
+pub struct StateLock {
+    file: File,
+    path: PathBuf,
+    sidecar: PathBuf,
+    info: LockInfo,
+}
+
+impl StateLock {
+    /// Locks the state at `path`, waiting up to `timeout` while someone else holds it (Terraform's
+    /// `-lock-timeout`). The state must exist: statectl rewrites states, it never creates one.
+    pub fn acquire(
+        path: &Path,
+        operation: &str,
+        timeout: Duration,
+    ) -> Result<StateLock, StoreError> {
+        let deadline = Instant::now() + timeout;
+        let mut pause = FIRST_PAUSE;
+        let file = loop {
+            let file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(path)
+                .map_err(|error| {
+                    StoreError::io(path, "cannot open the state to lock it", &error)
+                })?;
+            match fcntl_lock(&file, FlockOperation::NonBlockingLockExclusive) {
+                Ok(()) => {
+                    // A writer that replaced the file (a rename over it) between this open and this
+                    // lock leaves the lock on a file no longer at `path`: open the new one and lock it.
+                    if same_file(&file, path)? {
+                        break file;
+                    }
+                }
+                Err(error)
+                    if error == rustix::io::Errno::AGAIN || error == rustix::io::Errno::ACCESS =>
+                {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return Err(busy(path, timeout));
+                    }
+                    std::thread::sleep(pause.min(deadline - now));
+                    pause = (pause * 2).min(MAX_PAUSE);
+                }
+                Err(error) => {
+                    return Err(StoreError::io(
+                        path,
+                        "cannot lock the state",
+                        &io::Error::from(error),
+                    ));
+                }
+            }
+        };
+        let lock = StateLock {
+            file,
+            path: path.to_owned(),
+            sidecar: sidecar_path(path),
+            info: LockInfo::new(operation, path),
+        };
+        lock.write_sidecar()?;
+        Ok(lock)
+    }
+
+    /// The locked state file's one handle.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn info(&self) -> &LockInfo {
+        &self.info
+    }
+
+    /// Writes the sidecar as Terraform does: mode 0600, compact JSON.
+    fn write_sidecar(&self) -> Result<(), StoreError> {
+        let write = || -> io::Result<()> {
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&self.sidecar)?;
+            file.write_all(self.info.to_json().as_bytes())
+        };
+        write().map_err(|error| {
+            StoreError::io(&self.sidecar, "cannot write the lock info file", &error)
+        })
+    }
+}
+
+impl Drop for StateLock {
+    fn drop(&mut self) {
+        // Only our own sidecar: once a rename has replaced the state, another process may already
+        // hold the new file's lock and have written its own.
+        let ours = std::fs::read(&self.sidecar)
+            .ok()
+            .and_then(|text| LockInfo::parse(&text))
+            .is_some_and(|info| info.id == self.info.id);
+        if ours {
+            let _ = std::fs::remove_file(&self.sidecar);
+        }
+        // Closing the handle would release the lock too; unlocking first says so explicitly.
+        let _ = fcntl_lock(&self.file, FlockOperation::NonBlockingUnlock);
+    }
+}
+
+/// Whether `file` is still the file at `path`.
+fn same_file(file: &File, path: &Path) -> Result<bool, StoreError> {
+    let held = file
+        .metadata()
+        .map_err(|error| StoreError::io(path, "cannot stat the locked state", &error))?;
+    Ok(std::fs::metadata(path).is_ok_and(|now| now.dev() == held.dev() && now.ino() == held.ino()))
+}
+
+/// The error for a lock someone else holds, naming them from the sidecar when there is one.
+fn busy(path: &Path, waited: Duration) -> StoreError {
+    let holder = std::fs::read(sidecar_path(path))
+        .ok()
+        .and_then(|text| LockInfo::parse(&text));
+    let who = holder.map_or_else(
+        || "another process (it wrote no lock info)".to_owned(),
+        |info| info.to_string(),
+    );
+    let waited = if waited.is_zero() {
+        String::new()
+    } else {
+        format!(" after waiting {}", humanize(waited))
+    };
+    StoreError::new(format!(
+        "{}: the state is locked by {who}{waited}",
+        path.display()
+    ))
+    .with_hint("wait for that run to finish, or add `--lock-timeout 60s` to wait for it")
+}
+
+fn humanize(duration: Duration) -> String {
+    let millis = duration.as_millis();
+    if millis.is_multiple_of(1000) {
+        format!("{}s", millis / 1000)
+    } else {
+        format!("{millis}ms")
+    }
+}

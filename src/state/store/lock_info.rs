@@ -1,0 +1,231 @@
+//! The lock's sidecar file, `.<state name>.lock.info` beside the state: who holds the lock, in the JSON
+//! shape Terraform's local backend writes and reads, so each tool can name the other as the holder.
+
+use std::fmt::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+/// Terraform's `statemgr.LockInfo`, with Go's field names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockInfo {
+    #[serde(rename = "ID", default)]
+    pub id: String,
+    #[serde(rename = "Operation", default)]
+    pub operation: String,
+    #[serde(rename = "Info", default)]
+    pub info: String,
+    #[serde(rename = "Who", default)]
+    pub who: String,
+    #[serde(rename = "Version", default)]
+    pub version: String,
+    #[serde(rename = "Created", default)]
+    pub created: String,
+    #[serde(rename = "Path", default)]
+    pub path: String,
+}
+
+impl LockInfo {
+    /// A new lock's info: a random ID, `user@host`, statectl's version and the time now.
+    pub fn new(operation: &str, state: &Path) -> LockInfo {
+        LockInfo {
+            id: random_uuid(),
+            operation: operation.to_owned(),
+            info: String::new(),
+            who: who(),
+            version: format!("statectl {}", env!("CARGO_PKG_VERSION")),
+            created: rfc3339_utc(SystemTime::now()),
+            path: state.display().to_string(),
+        }
+    }
+
+    /// Compact JSON, as Go's `json.Marshal` writes it (Terraform writes the sidecar that way).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a LockInfo always serializes")
+    }
+
+    pub fn parse(text: &[u8]) -> Option<LockInfo> {
+        serde_json::from_slice(text).ok()
+    }
+}
+
+impl fmt::Display for LockInfo {
+    /// `user@host (Terraform 1.15.5, apply, since 2026-11-22T07:00:00Z, lock ID ...)`: what a user
+    /// needs to find the holder.
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = if self.who.is_empty() {
+            "an unknown process"
+        } else {
+            &self.who
+        };
+        write!(formatter, "`{who}`")?;
+        let mut details = Vec::new();
+        if !self.version.is_empty() {
+            // Terraform writes a bare version number; statectl writes its name too.
+            if self.version.starts_with(|c: char| c.is_ascii_digit()) {
+                details.push(format!("Terraform {}", self.version));
+            } else {
+                details.push(self.version.clone());
+            }
+        }
+        if !self.operation.is_empty() {
+            details.push(format!("operation `{}`", self.operation));
+        }
+        if !self.created.is_empty() {
+            details.push(format!("since {}", self.created));
+        }
+        if !self.id.is_empty() {
+            details.push(format!("lock ID {}", self.id));
+        }
+        if !details.is_empty() {
+            write!(formatter, " ({})", details.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// `.terraform.tfstate.lock.info` for `terraform.tfstate`: Terraform's name for the sidecar, in the
+/// state's own folder.
+pub fn sidecar_path(state: &Path) -> PathBuf {
+    let name = state
+        .file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
+    state.with_file_name(format!(".{name}.lock.info"))
+}
+
+/// `user@host`, as Terraform fills `Who`.
+fn who() -> String {
+    let user = std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_else(|_| rustix::process::getuid().as_raw().to_string());
+    let host = rustix::system::uname()
+        .nodename()
+        .to_string_lossy()
+        .into_owned();
+    format!("{user}@{host}")
+}
+
+/// A version-4 UUID from the kernel's random source, as Terraform's lock IDs are.
+fn random_uuid() -> String {
+    let mut bytes = [0u8; 16];
+    if rustix::rand::getrandom(&mut bytes, rustix::rand::GetRandomFlags::empty()).is_err() {
+        // Uniqueness, not secrecy, is what the ID needs: time and pid will do.
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_nanos());
+        bytes[..12].copy_from_slice(&nanos.to_le_bytes()[..12]);
+        bytes[12..].copy_from_slice(&std::process::id().to_le_bytes());
+    }
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes
+        .iter()
+        .fold(String::with_capacity(32), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        });
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
+/// Go's `time.Time` JSON form for a UTC time: RFC 3339 with nanoseconds, trailing zeros trimmed.
+pub fn rfc3339_utc(time: SystemTime) -> String {
+    let elapsed = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let seconds = elapsed.as_secs();
+    let (days, of_day) = (seconds / 86_400, seconds % 86_400);
+    let (year, month, day) = civil_from_days(days);
+    let mut text = format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60
+    );
+    let nanos = elapsed.subsec_nanos();
+    if nanos > 0 {
+        let fraction = format!("{nanos:09}");
+        text.push('.');
+        text.push_str(fraction.trim_end_matches('0'));
+    }
+    text.push('Z');
+    text
+}
+
+/// Year, month and day of the proleptic Gregorian calendar, `days` after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn formats_times_as_go_marshals_them() {
+        assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let time = UNIX_EPOCH + Duration::new(1_795_332_600, 123_400_000);
+        assert_eq!(rfc3339_utc(time), "2026-11-22T07:30:00.1234Z");
+        // A leap day, and the end of a century that is a leap year.
+        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(rfc3339_utc(leap), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn reads_terraforms_sidecar_and_names_the_holder() {
+        let written_by_terraform = br#"{"ID":"6b1d2a3e-0000-4000-8000-000000000001","Operation":"OperationTypeApply","Info":"","Who":"ana@ci-7","Version":"1.15.5","Created":"2026-11-22T07:00:00.5Z","Path":"terraform.tfstate"}"#;
+        let info = LockInfo::parse(written_by_terraform).unwrap();
+        assert_eq!(
+            info.to_string(),
+            "`ana@ci-7` (Terraform 1.15.5, operation `OperationTypeApply`, since 2026-11-22T07:00:00.5Z, lock ID 6b1d2a3e-0000-4000-8000-000000000001)"
+        );
+        // Written back with Go's field names and order.
+        assert_eq!(info.to_json().as_bytes(), written_by_terraform);
+    }
+
+    #[test]
+    fn new_locks_get_distinct_version_4_ids() {
+        let (first, second) = (
+            LockInfo::new("taint", Path::new("a")),
+            LockInfo::new("taint", Path::new("a")),
+        );
+        assert_ne!(first.id, second.id);
+        assert_eq!(first.id.len(), 36);
+        assert_eq!(&first.id[14..15], "4");
+        assert!(first.who.contains('@'));
+    }
+
+    #[test]
+    fn the_sidecar_sits_beside_the_state() {
+        assert_eq!(
+            sidecar_path(Path::new("envs/prod/terraform.tfstate")),
+            Path::new("envs/prod/.terraform.tfstate.lock.info")
+        );
+        assert_eq!(
+            sidecar_path(Path::new("terraform.tfstate")),
+            Path::new(".terraform.tfstate.lock.info")
+        );
+    }
+}
