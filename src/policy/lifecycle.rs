@@ -1,0 +1,200 @@
+//! The lifecycle rules: judged on a planned mutation before anything is written. Each rule says why a
+//! change would hurt, so a blocked command can list every reason at once (exit 3) and `--force` can
+//! name each rule it overrides.
+
+use std::fmt;
+
+use crate::policy::config::{Config, ConfigResource};
+use crate::policy::file::Policy;
+use crate::scan::catalog::Catalog;
+use crate::scan::path::Attributes;
+use crate::scan::status::{RemoteStatus, remote_status};
+use crate::state::address::ObjectAddr;
+use crate::state::model::State;
+use crate::state::mutate::{Action, Plan, object_of};
+
+/// What the rules read besides the state: the status catalog, the configuration's lifecycle blocks
+/// (`--config`), and the policy's protections.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'c> {
+    pub catalog: &'c Catalog,
+    pub config: Option<&'c Config>,
+    pub policy: &'c Policy,
+}
+
+/// The rules, with stable ids (shown, and usable in scripts that read the JSON output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Tainting an object OpenTofu must not destroy (`skip_destroy`, or `destroy = false` in config).
+    SkipDestroy,
+    /// Tainting an object whose create (or update) has not finished.
+    MidOperation,
+    /// Changing a Cloud Foundry service object while Cloud Controller runs an operation on it.
+    OperationInProgress,
+    /// Tainting or forgetting what the configuration marks `prevent_destroy`.
+    PreventDestroy,
+    /// A type or address the policy file protects.
+    Protected,
+}
+
+impl Rule {
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::SkipDestroy => "skip-destroy",
+            Rule::MidOperation => "mid-operation",
+            Rule::OperationInProgress => "operation-in-progress",
+            Rule::PreventDestroy => "prevent-destroy",
+            Rule::Protected => "protected",
+        }
+    }
+}
+
+/// One refused step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    pub rule: Rule,
+    pub action: Action,
+    pub address: ObjectAddr,
+    /// Why, in a sentence that names the evidence.
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            formatter,
+            "{} `{}` [{}]: {}",
+            self.action.as_str(),
+            self.address,
+            self.rule.id(),
+            self.message
+        )
+    }
+}
+
+/// Every rule every step of `plan` breaks.
+pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Violation> {
+    let mut violations = Vec::new();
+    for step in &plan.steps {
+        let (resource, object) = object_of(state, step.object);
+        let type_name = resource.address.type_name.as_str();
+        let mut refuse = |rule: Rule, message: String, hint: Option<&str>| {
+            violations.push(Violation {
+                rule,
+                action: step.action,
+                address: step.address.clone(),
+                message,
+                hint: hint.map(str::to_owned),
+            });
+        };
+        let status = object
+            .attributes_json(state.source)
+            .map(|raw| remote_status(context.catalog, type_name, &Attributes::new(raw)))
+            .unwrap_or_default();
+        let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
+        if cloud_foundry_service && status.in_progress() && step.action != Action::Refresh {
+            refuse(
+                Rule::OperationInProgress,
+                format!(
+                    "Cloud Foundry is still running an operation on it ({}); Cloud Controller refuses every other change meanwhile (\"Another operation for this service instance is in progress\")",
+                    evidence(&status)
+                ),
+                Some("refresh it (`statectl refresh --target ADDRESS`) until the operation ends"),
+            );
+        } else if step.action == Action::Taint && status.in_progress() {
+            refuse(
+                Rule::MidOperation,
+                format!(
+                    "its remote object is still mid-operation ({}); replacing an object that is still being created orphans it",
+                    evidence(&status)
+                ),
+                Some(
+                    "refresh it first; if the object turns out healthy, `statectl untaint` is the fix",
+                ),
+            );
+        }
+        let configured = context
+            .config
+            .and_then(|config| config.resource(&resource.address));
+        if step.action == Action::Taint {
+            if object.skip_destroy {
+                refuse(
+                    Rule::SkipDestroy,
+                    "the state marks it `skip_destroy` (OpenTofu's `lifecycle { destroy = false }`): OpenTofu would forget the tainted object instead of destroying it and create a second remote object beside the first".to_owned(),
+                    Some("to replace it, remove `destroy = false` from its lifecycle block and apply first"),
+                );
+            } else if let Some(block) = configured.filter(|block| block.destroy == Some(false)) {
+                refuse(
+                    Rule::SkipDestroy,
+                    format!(
+                        "its configuration ({}) sets `lifecycle {{ destroy = false }}`: the tainted object would be forgotten, not destroyed, and a second one created beside it",
+                        place(block)
+                    ),
+                    None,
+                );
+            }
+        }
+        if let Some(block) = configured.filter(|block| block.prevent_destroy) {
+            let why = match step.action {
+                Action::Taint => Some(
+                    "a tainted object must be destroyed to be replaced, and its configuration forbids that",
+                ),
+                Action::Forget => Some(
+                    "forgetting it drops the protection: Terraform would no longer know the object exists",
+                ),
+                Action::Untaint | Action::Refresh => None,
+            };
+            if let Some(why) = why {
+                refuse(
+                    Rule::PreventDestroy,
+                    format!(
+                        "its configuration ({}) sets `prevent_destroy = true`; {why}",
+                        place(block)
+                    ),
+                    None,
+                );
+            }
+        }
+        let address = step.address.instance.to_string();
+        for protection in &context.policy.protect {
+            if !protection.actions.contains(&step.action) {
+                continue;
+            }
+            if let Some(pattern) = protection.pattern_for(type_name, &address) {
+                let source = context.policy.source.as_ref().map_or_else(
+                    || "the policy".to_owned(),
+                    |path| path.display().to_string(),
+                );
+                let reason = protection
+                    .reason
+                    .as_deref()
+                    .map_or_else(String::new, |reason| format!(": {reason}"));
+                refuse(
+                    Rule::Protected,
+                    format!("{source} protects `{pattern}`{reason}"),
+                    None,
+                );
+            }
+        }
+    }
+    violations
+}
+
+fn evidence(status: &RemoteStatus) -> String {
+    status
+        .transitional
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `main.tf:12`, or the file alone for a block from the JSON syntax (which keeps no lines).
+fn place(block: &ConfigResource) -> String {
+    if block.line == 0 {
+        block.file.display().to_string()
+    } else {
+        format!("{}:{}", block.file.display(), block.line)
+    }
+}

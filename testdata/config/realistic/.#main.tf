@@ -1,0 +1,2 @@
+# An editor's lock file: hidden, so Terraform does not read it.
+resource "aws_s3_bucket" "logs" {}
