@@ -31,6 +31,11 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on')
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Count resources and instances by type, module, provider and status')
+            [CompletionResult]::new('taint', 'taint', [CompletionResultType]::ParameterValue, 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules')
+            [CompletionResult]::new('untaint', 'untaint', [CompletionResultType]::ParameterValue, 'Clear an instance''s taint, as `terraform untaint`')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched')
+            [CompletionResult]::new('lock', 'lock', [CompletionResultType]::ParameterValue, 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -82,6 +87,75 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'statectl;taint' {
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
+            [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change and write nothing (exit 1 when something would change)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when lifecycle rules refuse the change; each override is printed')
+            [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'statectl;untaint' {
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
+            [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change and write nothing (exit 1 when something would change)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when lifecycle rules refuse the change; each override is printed')
+            [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'statectl;forget' {
+            [CompletionResult]::new('--deposed', '--deposed', [CompletionResultType]::ParameterName, 'Remove only this deposed object of the instance (its remote object stays, unmanaged)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
+            [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change and write nothing (exit 1 when something would change)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when lifecycle rules refuse the change; each override is printed')
+            [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'statectl;rm' {
+            [CompletionResult]::new('--deposed', '--deposed', [CompletionResultType]::ParameterName, 'Remove only this deposed object of the instance (its remote object stays, unmanaged)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
+            [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change and write nothing (exit 1 when something would change)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when lifecycle rules refuse the change; each override is printed')
+            [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'statectl;lock' {
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the lock (e.g. `30s`)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'statectl;generate' {
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The project root: files go to `ROOT/completions` and `ROOT/man`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
@@ -96,6 +170,10 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('query', 'query', [CompletionResultType]::ParameterValue, 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on')
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Count resources and instances by type, module, provider and status')
+            [CompletionResult]::new('taint', 'taint', [CompletionResultType]::ParameterValue, 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules')
+            [CompletionResult]::new('untaint', 'untaint', [CompletionResultType]::ParameterValue, 'Clear an instance''s taint, as `terraform untaint`')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched')
+            [CompletionResult]::new('lock', 'lock', [CompletionResultType]::ParameterValue, 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -113,6 +191,18 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;help;summary' {
+            break
+        }
+        'statectl;help;taint' {
+            break
+        }
+        'statectl;help;untaint' {
+            break
+        }
+        'statectl;help;forget' {
+            break
+        }
+        'statectl;help;lock' {
             break
         }
         'statectl;help;generate' {

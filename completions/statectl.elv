@@ -28,6 +28,11 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand query 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
             cand scan 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
             cand summary 'Count resources and instances by type, module, provider and status'
+            cand taint 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
+            cand untaint 'Clear an instance''s taint, as `terraform untaint`'
+            cand forget 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+            cand rm 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+            cand lock 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
             cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -73,6 +78,70 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'statectl;taint'= {
+            cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
+            cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
+            cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --output 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --config 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls'
+            cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
+            cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
+            cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'statectl;untaint'= {
+            cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
+            cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
+            cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --output 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --config 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls'
+            cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
+            cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
+            cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'statectl;forget'= {
+            cand --deposed 'Remove only this deposed object of the instance (its remote object stays, unmanaged)'
+            cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
+            cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
+            cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --output 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --config 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls'
+            cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
+            cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
+            cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'statectl;rm'= {
+            cand --deposed 'Remove only this deposed object of the instance (its remote object stays, unmanaged)'
+            cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
+            cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
+            cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --output 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --config 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls'
+            cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
+            cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
+            cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'statectl;lock'= {
+            cand --lock-timeout 'How long to wait for the lock (e.g. `30s`)'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'statectl;generate'= {
             cand --root 'The project root: files go to `ROOT/completions` and `ROOT/man`'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
@@ -86,6 +155,10 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand query 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
             cand scan 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
             cand summary 'Count resources and instances by type, module, provider and status'
+            cand taint 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
+            cand untaint 'Clear an instance''s taint, as `terraform untaint`'
+            cand forget 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+            cand lock 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
             cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -98,6 +171,14 @@ set edit:completion:arg-completer[statectl] = {|@words|
         &'statectl;help;scan'= {
         }
         &'statectl;help;summary'= {
+        }
+        &'statectl;help;taint'= {
+        }
+        &'statectl;help;untaint'= {
+        }
+        &'statectl;help;forget'= {
+        }
+        &'statectl;help;lock'= {
         }
         &'statectl;help;generate'= {
         }

@@ -34,6 +34,11 @@ complete -c statectl -n "__fish_statectl_needs_command" -f -a "show" -d 'Show on
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "taint" -d 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "untaint" -d 'Clear an instance\'s taint, as `terraform untaint`'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "rm" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l type -d 'Only instances of this resource type (repeatable)' -r
@@ -83,16 +88,75 @@ complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d '
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -l lock-timeout -d 'How long to wait for the lock (e.g. `30s`)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l root -d 'The project root: files go to `ROOT/completions` and `ROOT/man`' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l check -d 'Compare with the files on disk instead of writing; exit 1 when any is stale'
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -s h -l help -d 'Print help'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "taint" -d 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "untaint" -d 'Clear an instance\'s taint, as `terraform untaint`'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,18 +1,24 @@
 //! The command line: clap definitions, dispatch, and turning every outcome into an exit code. Only this
 //! module prints.
 
+mod duration;
 mod error;
 pub mod exit;
 mod filter;
+mod forget;
 mod generate;
 mod list;
 mod load;
+mod lock;
+mod object_diff;
 mod printer;
 mod query;
 mod render;
-mod scan;
+mod rewrite;
+pub(crate) mod scan;
 mod show;
 mod summary;
+mod taint;
 
 use std::path::PathBuf;
 
@@ -45,6 +51,16 @@ pub enum Command {
     Scan(scan::Args),
     /// Count resources and instances by type, module, provider and status.
     Summary(summary::Args),
+    /// Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules.
+    Taint(taint::Args),
+    /// Clear an instance's taint, as `terraform untaint`.
+    Untaint(taint::Args),
+    /// Remove instances (or one deposed object) from the state, as `terraform state rm`; remote
+    /// objects are not touched.
+    #[command(visible_alias = "rm")]
+    Forget(forget::Args),
+    /// Hold the state lock (Terraform-compatible) while a command runs; exits with its code.
+    Lock(lock::Args),
     /// Write shell completions and man pages (for packaging; checked in under completions/ and man/).
     #[command(hide = true)]
     Generate(generate::Args),
@@ -86,6 +102,10 @@ pub fn run() -> i32 {
         Command::Query(args) => query::run(&args, &mut printer),
         Command::Scan(args) => scan::run(&args, &mut printer),
         Command::Summary(args) => summary::run(&args, &mut printer),
+        Command::Taint(args) => taint::run_taint(&args, &mut printer),
+        Command::Untaint(args) => taint::run_untaint(&args, &mut printer),
+        Command::Forget(args) => forget::run(&args, &mut printer),
+        Command::Lock(args) => lock::run(&args, &mut printer),
         Command::Generate(args) => generate::run(&args, &mut printer),
     };
     let outcome = outcome.and_then(|code| printer.flush().map(|()| code));

@@ -16,6 +16,7 @@ pub enum ColorChoice {
 #[derive(Debug)]
 pub struct Printer {
     stdout: BufWriter<io::Stdout>,
+    color_stdout: bool,
     color_stderr: bool,
     pipe_closed: bool,
 }
@@ -23,13 +24,17 @@ pub struct Printer {
 impl Printer {
     pub fn new(color: ColorChoice) -> Printer {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
-        let color_stderr = match color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => !no_color && io::stderr().is_terminal(),
+        let (color_stdout, color_stderr) = match color {
+            ColorChoice::Always => (true, true),
+            ColorChoice::Never => (false, false),
+            ColorChoice::Auto => (
+                !no_color && io::stdout().is_terminal(),
+                !no_color && io::stderr().is_terminal(),
+            ),
         };
         Printer {
             stdout: BufWriter::with_capacity(1 << 16, io::stdout()),
+            color_stdout,
             color_stderr,
             pipe_closed: false,
         }
@@ -64,6 +69,44 @@ impl Printer {
                 CliError::new(format!("cannot write to standard output: {error}"))
             }),
         }
+    }
+
+    /// Whether stdout wants color (a terminal, or `--color always`).
+    pub fn color_stdout(&self) -> bool {
+        self.color_stdout
+    }
+
+    /// Whether stderr wants color.
+    pub fn color_stderr(&self) -> bool {
+        self.color_stderr
+    }
+
+    /// Writes text for people to stderr (a diff when stdout carries a state, a summary line).
+    pub fn to_stderr(&mut self, text: &str) {
+        let _ = self.stdout.flush();
+        let _ = io::stderr().lock().write_all(text.as_bytes());
+    }
+
+    /// Prints a `warning:` line to stderr.
+    pub fn warning(&mut self, message: &str) {
+        let _ = self.stdout.flush();
+        let (yellow, reset) = if self.color_stderr {
+            ("\x1b[1;33m", "\x1b[0m")
+        } else {
+            ("", "")
+        };
+        let _ = writeln!(io::stderr().lock(), "{yellow}warning{reset}: {message}");
+    }
+
+    /// Prints an `error:` line to stderr without ending the command (one of several problems).
+    pub fn error_line(&mut self, message: &str) {
+        let _ = self.stdout.flush();
+        let (red, reset) = if self.color_stderr {
+            ("\x1b[1;31m", "\x1b[0m")
+        } else {
+            ("", "")
+        };
+        let _ = writeln!(io::stderr().lock(), "{red}error{reset}: {message}");
     }
 
     /// Prints `hint:` lines to stderr, for people.

@@ -9,13 +9,14 @@ use std::process::Command;
 
 use crate::builder::{Test, corpus, root, state_files};
 
-fn terraform() -> Option<PathBuf> {
+pub fn terraform() -> Option<PathBuf> {
     let candidate = std::env::var_os("STATECTL_TERRAFORM").map_or_else(
         || root().join("target/terraform/bin/terraform"),
         PathBuf::from,
     );
     if candidate.is_file() {
-        return Some(candidate);
+        // Tests run Terraform in scratch folders, so a relative path would not find it there.
+        return Some(candidate.canonicalize().expect("Terraform's path resolves"));
     }
     assert!(
         std::env::var_os("CI").is_none(),
@@ -162,7 +163,7 @@ fn a_spliced_taint_is_byte_identical_to_terraforms_own_rewrite() {
 }
 
 /// The text before the top-level `check_results` member, and that member's entries, sorted.
-fn split_check_results(state: &str) -> (&str, Vec<String>) {
+pub fn split_check_results(state: &str) -> (&str, Vec<String>) {
     let at = state
         .rfind("\n  \"check_results\": ")
         .expect("Terraform writes check_results");

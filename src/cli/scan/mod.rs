@@ -142,7 +142,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     })
 }
 
-fn load_rules(explicit: Option<&std::path::Path>) -> Result<Rules, CliError> {
+pub(crate) fn load_rules(explicit: Option<&std::path::Path>) -> Result<Rules, CliError> {
     let path = match explicit {
         Some(path) => Some(path.to_owned()),
         None => std::env::current_dir()

@@ -1,0 +1,69 @@
+//! `statectl forget ADDRESS` (alias `rm`): remove instances from the state without destroying their
+//! remote objects, as `terraform state rm` does, or just one deposed object with `--deposed KEY`.
+
+use crate::cli::Printer;
+use crate::cli::error::{CliError, sanitize};
+use crate::cli::rewrite::{Request, WriteArgs, rewrite};
+use crate::state::address::{ObjectAddr, Target};
+use crate::state::mutate::Mutation;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What to remove: a module (`module.app`), a resource (every instance: `aws_instance.web`), an
+    /// instance (`aws_instance.web[0]`), or with `--deposed`, the instance holding that object.
+    #[arg(value_name = "ADDRESS")]
+    pub address: String,
+
+    /// Remove only this deposed object of the instance (its remote object stays, unmanaged).
+    #[arg(long, value_name = "KEY")]
+    pub deposed: Option<String>,
+
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let invalid = |error: &dyn std::fmt::Display| {
+        CliError::new(format!(
+            "invalid address `{}`: {error}",
+            sanitize(&args.address)
+        ))
+        .with_hint(
+            "an address looks like `module.app`, `aws_instance.web` or `aws_instance.web[0]`",
+        )
+    };
+    let object: Option<ObjectAddr> = args.address.parse().ok();
+    let mutation = match (args.deposed.clone(), object) {
+        (Some(key), Some(object)) => Mutation::ForgetDeposed {
+            instance: object.instance,
+            key,
+        },
+        (
+            None,
+            Some(ObjectAddr {
+                instance,
+                deposed: Some(key),
+            }),
+        ) => Mutation::ForgetDeposed { instance, key },
+        (Some(_), None) => {
+            return Err(invalid(&"`--deposed` needs a resource instance address"));
+        }
+        (None, _) => Mutation::Forget(
+            args.address
+                .parse::<Target>()
+                .map_err(|error| invalid(&error))?,
+        ),
+    };
+    let warning = matches!(mutation, Mutation::ForgetDeposed { .. }).then_some(
+        "the deposed object's remote object stays where it is, no longer managed by Terraform; delete it by hand if it should go",
+    );
+    rewrite(
+        &args.write,
+        &Request {
+            operation: "forget",
+            mutations: vec![mutation],
+            warning,
+        },
+        printer,
+    )
+}

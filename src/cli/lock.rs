@@ -1,0 +1,52 @@
+//! `statectl lock [STATE] -- COMMAND...`: holds the state lock (Terraform's, with the `.lock.info`
+//! sidecar) while COMMAND runs, and exits with its code, as `flock(1)` does for its locks. For scripts
+//! that must keep Terraform and statectl away from a state while they work on it.
+
+use std::process::Command;
+use std::time::Duration;
+
+use crate::cli::duration::parse_duration;
+use crate::cli::error::{CliError, sanitize};
+use crate::cli::{Printer, StateArg, exit};
+use crate::state::source::Source;
+use crate::state::store::Locked;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub state: StateArg,
+
+    /// How long to wait for the lock (e.g. `30s`).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0s")]
+    pub lock_timeout: Duration,
+
+    /// The command to run under the lock, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let Source::Path(path) = Source::from_arg(args.state.state.as_deref()) else {
+        return Err(CliError::new(
+            "standard input has no lock; name a state file",
+        ));
+    };
+    let locked =
+        Locked::acquire(&path, "statectl lock", args.lock_timeout).map_err(|error| CliError {
+            message: error.message,
+            hint: error.hint,
+            code: exit::ERROR,
+        })?;
+    let (program, arguments) = args.command.split_first().expect("clap requires a command");
+    printer.flush()?;
+    let status = Command::new(program)
+        .args(arguments)
+        .status()
+        .map_err(|error| CliError::new(format!("cannot run `{}`: {error}", sanitize(program))))?;
+    drop(locked);
+    Ok(status.code().unwrap_or_else(|| {
+        // Killed by a signal: the shell's convention.
+        use std::os::unix::process::ExitStatusExt;
+        128 + status.signal().unwrap_or(0)
+    }))
+}

@@ -1,0 +1,53 @@
+//! `statectl taint ADDRESS` and `statectl untaint ADDRESS`: mark an instance's current object for
+//! replacement by the next apply, or clear the mark, as `terraform taint` / `terraform untaint` do,
+//! with the lifecycle rules and the safe write.
+
+use crate::cli::Printer;
+use crate::cli::error::{CliError, sanitize};
+use crate::cli::rewrite::{Request, WriteArgs, rewrite};
+use crate::state::address::InstanceAddr;
+use crate::state::mutate::Mutation;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The instance, e.g. `aws_instance.web`, `aws_instance.web[0]`, `module.app.aws_instance.web["a"]`.
+    #[arg(value_name = "ADDRESS")]
+    pub address: String,
+
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+pub fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let address = instance_address(&args.address)?;
+    rewrite(
+        &args.write,
+        &Request {
+            operation: "taint",
+            mutations: vec![Mutation::Taint(address)],
+            warning: None,
+        },
+        printer,
+    )
+}
+
+pub fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let address = instance_address(&args.address)?;
+    rewrite(
+        &args.write,
+        &Request {
+            operation: "untaint",
+            mutations: vec![Mutation::Untaint(address)],
+            warning: None,
+        },
+        printer,
+    )
+}
+
+/// An instance address as Terraform's `taint` reads it: without a key it is the unkeyed instance.
+pub fn instance_address(text: &str) -> Result<InstanceAddr, CliError> {
+    text.parse().map_err(|error| {
+        CliError::new(format!("invalid address `{}`: {error}", sanitize(text)))
+            .with_hint("an instance address looks like `aws_instance.web`, `aws_instance.web[0]` or `module.app.aws_instance.web[\"a\"]`")
+    })
+}
