@@ -7,5 +7,6 @@
 pub mod cli;
 pub mod glob;
 pub mod json;
+pub mod policy;
 pub mod scan;
 pub mod state;

@@ -45,8 +45,12 @@ impl StateLock {
                 .read(true)
                 .write(true)
                 .open(path)
-                .map_err(|error| {
-                    StoreError::io(path, "cannot open the state to lock it", &error)
+                .map_err(|error| match error.kind() {
+                    io::ErrorKind::NotFound => StoreError::new(format!(
+                        "{}: cannot read the state: no such file",
+                        path.display()
+                    )),
+                    _ => StoreError::io(path, "cannot open the state to lock it", &error),
                 })?;
             match fcntl_lock(&file, FlockOperation::NonBlockingLockExclusive) {
                 Ok(()) => {
@@ -98,16 +102,21 @@ impl StateLock {
         &self.info
     }
 
-    /// Writes the sidecar as Terraform does: mode 0600, compact JSON.
+    /// Writes the sidecar as Terraform does (mode 0600, compact JSON), but through a rename, so that
+    /// whoever reads it to name the holder never finds it half written.
     fn write_sidecar(&self) -> Result<(), StoreError> {
         let write = || -> io::Result<()> {
+            let mut name = self.sidecar.as_os_str().to_owned();
+            name.push(format!(".statectl-{}", std::process::id()));
+            let temporary = PathBuf::from(name);
             let mut file = OpenOptions::new()
                 .write(true)
                 .create(true)
                 .truncate(true)
                 .mode(0o600)
-                .open(&self.sidecar)?;
-            file.write_all(self.info.to_json().as_bytes())
+                .open(&temporary)?;
+            file.write_all(self.info.to_json().as_bytes())?;
+            std::fs::rename(&temporary, &self.sidecar)
         };
         write().map_err(|error| {
             StoreError::io(&self.sidecar, "cannot write the lock info file", &error)
