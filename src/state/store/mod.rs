@@ -139,3 +139,138 @@ fn changed_since_read(path: &Path, expected: &[u8], current: &[u8]) -> StoreErro
     ))
     .with_hint("run the command again to work from the current state")
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::{FileExt, PermissionsExt};
+
+    use super::*;
+
+    const OLD: &str = "{\"version\": 4, \"serial\": 3, \"lineage\": \"l-1\", \"resources\": []}\n";
+    const NEW: &str = "{\"version\": 4, \"serial\": 4, \"lineage\": \"l-1\", \"resources\": []}\n";
+
+    fn folder_with_state(text: &str) -> (tempfile::TempDir, PathBuf) {
+        let folder = tempfile::tempdir().unwrap();
+        let state = folder.path().join("terraform.tfstate");
+        std::fs::write(&state, text).unwrap();
+        (folder, state)
+    }
+
+    #[test]
+    fn refuses_to_commit_over_a_state_that_changed_since_it_was_read() {
+        let (_folder, state) = folder_with_state(OLD);
+        let read_earlier = std::fs::read(&state).unwrap();
+        // Someone else wrote serial 4 meanwhile.
+        std::fs::write(&state, NEW).unwrap();
+        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
+        let error = locked
+            .commit(&read_earlier, b"{}", &Backup::Timestamped)
+            .unwrap_err();
+        assert!(
+            error.message.ends_with(
+                "the state changed since statectl read it (serial 3 became 4); nothing was written"
+            ),
+            "{}",
+            error.message
+        );
+        assert_eq!(std::fs::read_to_string(&state).unwrap(), NEW);
+        assert_eq!(
+            std::fs::read_dir(state.parent().unwrap()).unwrap().count(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_superseded_file_is_poisoned_for_whoever_still_holds_it_open() {
+        let (_folder, state) = folder_with_state(OLD);
+        // A reader (or a lock waiter) that opened the state before the write.
+        let waiting = std::fs::File::open(&state).unwrap();
+        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
+        let bytes = locked.read().unwrap();
+        locked
+            .commit(&bytes, NEW.as_bytes(), &Backup::Skip)
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(&state).unwrap(), NEW);
+        let mut seen = vec![0; OLD.len().max(POISON.len())];
+        let read = waiting.read_at(&mut seen, 0).unwrap();
+        assert!(
+            seen[..read].starts_with(POISON),
+            "{:?}",
+            String::from_utf8_lossy(&seen[..read])
+        );
+        assert!(serde_json::from_slice::<serde_json::Value>(&seen[..read]).is_err());
+    }
+
+    #[test]
+    fn a_file_with_another_name_is_not_poisoned() {
+        let (folder, state) = folder_with_state(OLD);
+        let other_name = folder.path().join("hard-link.tfstate");
+        std::fs::hard_link(&state, &other_name).unwrap();
+        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
+        let bytes = locked.read().unwrap();
+        locked
+            .commit(&bytes, NEW.as_bytes(), &Backup::Skip)
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(&other_name).unwrap(), OLD);
+    }
+
+    #[test]
+    fn a_symlinked_state_is_replaced_where_it_points_and_stays_a_link() {
+        let (folder, target) = folder_with_state(OLD);
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let link = folder.path().join("link.tfstate");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let locked = Locked::acquire(&link, "test", Duration::ZERO).unwrap();
+        let bytes = locked.read().unwrap();
+        let committed = locked
+            .commit(&bytes, NEW.as_bytes(), &Backup::Timestamped)
+            .unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), NEW);
+        let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        let backup = committed.backup.unwrap();
+        assert!(
+            backup
+                .to_string_lossy()
+                .starts_with(&*link.to_string_lossy())
+        );
+        assert_eq!(std::fs::read_to_string(backup).unwrap(), OLD);
+    }
+
+    #[test]
+    fn leftovers_of_killed_writers_are_removed_under_the_lock() {
+        let (folder, state) = folder_with_state(OLD);
+        let leftover = folder.path().join(".terraform.tfstate.statectl-999999.tmp");
+        std::fs::write(&leftover, "half a state").unwrap();
+        let unrelated = folder.path().join(".other.tfstate.statectl-1.tmp");
+        std::fs::write(&unrelated, "not ours").unwrap();
+        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
+        let bytes = locked.read().unwrap();
+        locked
+            .commit(&bytes, NEW.as_bytes(), &Backup::Skip)
+            .unwrap();
+        assert!(!leftover.exists());
+        assert!(unrelated.exists());
+    }
+
+    #[test]
+    fn the_lock_info_sidecar_names_the_holder_while_held_and_goes_with_the_lock() {
+        // (POSIX locks exclude other processes only; the integration tests run two.)
+        let (folder, state) = folder_with_state(OLD);
+        let locked = Locked::acquire(&state, "taint", Duration::ZERO).unwrap();
+        let sidecar = folder.path().join(".terraform.tfstate.lock.info");
+        let info = LockInfo::parse(&std::fs::read(&sidecar).unwrap()).unwrap();
+        assert_eq!(info, *locked.info());
+        assert_eq!(info.operation, "taint");
+        let mode = std::fs::metadata(&sidecar).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        drop(locked);
+        assert!(!sidecar.exists());
+    }
+}
