@@ -121,22 +121,22 @@ impl Rule {
                 "refresh this instance (`terraform apply -refresh-only -target=ADDRESS`) to learn whether the operation finished"
             }
             Rule::FailedState => {
-                "inspect the remote object; if it is broken, `terraform taint ADDRESS` so the next apply replaces it"
+                "inspect the remote object; if it is broken, `statectl taint ADDRESS` so the next apply replaces it"
             }
             Rule::MissingComputedAttribute => {
                 "refresh this instance: a finished create fills these attributes"
             }
             Rule::Tainted => {
-                "if the remote object is healthy, `terraform untaint ADDRESS`; otherwise the next apply replaces it"
+                "if the remote object is healthy, `statectl untaint ADDRESS`; otherwise the next apply replaces it"
             }
             Rule::TaintedAfterTimeout => {
-                "refresh first: if the remote object finished creating, `terraform untaint ADDRESS` instead of letting the next apply replace it"
+                "refresh first (`terraform apply -refresh-only -target=ADDRESS`): if the remote object finished creating, `statectl untaint ADDRESS` instead of letting the next apply replace it"
             }
             Rule::DeposedObject => {
-                "the next apply destroys it; make sure nothing still uses the old object"
+                "the next apply destroys it; make sure nothing still uses the old object (`statectl forget ADDRESS --deposed KEY` keeps it, unmanaged)"
             }
             Rule::MissingId => {
-                "re-import the object (`terraform import`) or remove the instance (`terraform state rm ADDRESS`)"
+                "re-import the object (`terraform import`) or remove the instance (`statectl forget ADDRESS`)"
             }
             Rule::CheckFailed => {
                 "read the failure messages: the infrastructure no longer meets the condition"
