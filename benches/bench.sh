@@ -192,6 +192,19 @@ bench_file() { # bench_file FILE: every command on the same file
     # --fail-on never: findings exit 1, which the harness would take for a failure.
     bench "statectl scan" "$STATECTL" scan --fail-on never --format json "$1"
   fi
+  # A write: each run taints one instance of a fresh copy (so there is always a change to make).
+  # The copy is part of every write's time, so it is timed alone as well.
+  local address
+  address="$("${STATECTL:-false}" list "$1" 2>/dev/null | sed -n '1000p')"
+  if [[ -n "$address" ]]; then
+    bench "cp (part of both taints)" cp "$1" "$WORK/write.tfstate"
+    bench "statectl taint" sh -c 'cp "$0" "$1" && exec "$2" taint "$3" "$1" --backup - >/dev/null' \
+      "$1" "$WORK/write.tfstate" "$STATECTL" "$address"
+    if [[ -n "$TF" ]]; then
+      bench "terraform taint" sh -c 'cp "$0" "$1" && exec "$2" taint -state="$1" -backup=- "$3"' \
+        "$1" "$WORK/write.tfstate" "$TF" "$address"
+    fi
+  fi
 }
 
 bench_many() { # bench_many DIR: one run over every state in DIR (the CI case: many small states)

@@ -186,15 +186,16 @@ pub fn rewrite(
         printer.warning(warning);
     }
     let new_text = render(&state, &plan);
-    check_written(&source, &state, &plan, &new_text)?;
+    let after = check_written(&source, &state, &plan, &new_text)?;
     show_diff(
         &state,
         &plan,
-        &new_text,
+        &after,
         args.show_sensitive,
         to_stdout,
         printer,
     )?;
+    drop(after);
     if args.dry_run {
         printer.to_stderr(&format!(
             "{}; nothing written (--dry-run)\n",
@@ -244,12 +245,12 @@ fn load_policy(explicit: Option<&Path>, rules: &Rules) -> Result<Policy, CliErro
 
 /// Proves the new text is a state that holds what the plan says, before any byte is written: it
 /// parses, keeps the lineage, raises the serial by one, and holds exactly the objects not removed.
-fn check_written(
+fn check_written<'n>(
     source: &Source,
     before: &State<'_>,
     plan: &Plan,
-    new_text: &str,
-) -> Result<(), CliError> {
+    new_text: &'n str,
+) -> Result<State<'n>, CliError> {
     let internal = |what: String| {
         CliError::new(format!(
             "{source}: internal error, nothing was written: the rewritten state {what}"
@@ -277,7 +278,7 @@ fn check_written(
             before.order.len() - removed
         )));
     }
-    Ok(())
+    Ok(after)
 }
 
 /// The unified diff of every object the plan changes: on stdout, or on stderr when stdout carries the
@@ -285,12 +286,11 @@ fn check_written(
 fn show_diff(
     state: &State<'_>,
     plan: &Plan,
-    new_text: &str,
+    after: &State<'_>,
     reveal: bool,
     to_stderr: bool,
     printer: &mut Printer,
 ) -> Result<(), CliError> {
-    let after = parse(new_text.as_bytes()).expect("checked by check_written");
     let mut text = String::new();
     for step in &plan.steps {
         let (_, object) = object_of(state, step.object);

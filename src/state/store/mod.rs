@@ -99,8 +99,10 @@ impl Locked {
         backup: &Backup,
     ) -> Result<Committed, StoreError> {
         let path = self.path().to_owned();
-        let current = self.read()?;
-        if *current != *expected {
+        let unchanged = same_bytes(self.lock.file(), expected)
+            .map_err(|error| StoreError::io(&path, "cannot read the state", &error))?;
+        if !unchanged {
+            let current = self.read()?;
             return Err(changed_since_read(&path, expected, &current));
         }
         // A symlinked state is replaced where it points, as Terraform's in-place write would change it.
@@ -118,6 +120,26 @@ impl Locked {
         drop(self);
         Ok(Committed { backup })
     }
+}
+
+/// Whether `file` holds exactly `expected`, compared a block at a time (a second copy of a 250 MB
+/// state in memory would buy nothing).
+fn same_bytes(file: &std::fs::File, expected: &[u8]) -> std::io::Result<bool> {
+    use std::os::unix::fs::FileExt;
+    if file.metadata()?.len() != expected.len() as u64 {
+        return Ok(false);
+    }
+    let mut block = vec![0; 1 << 20];
+    let mut offset = 0;
+    while offset < expected.len() {
+        let read = file.read_at(&mut block, offset as u64)?;
+        if read == 0 || block[..read] != expected[offset..(offset + read).min(expected.len())] {
+            return Ok(false);
+        }
+        offset += read;
+    }
+    // A file that grew after the size check shows more bytes here.
+    Ok(file.read_at(&mut block[..1], offset as u64)? == 0)
 }
 
 /// The error for a state that changed between statectl's read and its lock, saying how when both
