@@ -16,6 +16,7 @@ use crate::policy::config::Config;
 use crate::policy::file::Policy;
 use crate::policy::lifecycle::{Context, check};
 use crate::scan::rules::{FILE_NAME, Rules};
+use crate::state::bytes::Bytes;
 use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render};
 use crate::state::source::Source;
 use crate::state::store::{Backup, Locked};
@@ -75,6 +76,20 @@ fn only_stdout(value: &str) -> Result<String, String> {
     }
 }
 
+/// When the state is locked: before it is read (a single mutation, so a `--lock-timeout` wait ends
+/// with the change made on top of the other writer's), or only for the commit (a refresh, which
+/// must not hold the lock through minutes of network calls; the commit then proves under the lock
+/// that the file still holds the bytes the change was computed from).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockMode {
+    LockFirst,
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "`refresh --write` is its first user")
+    )]
+    ReadFirst,
+}
+
 /// What one command asks for: its name (for the lock info and messages), and its mutations.
 #[derive(Debug)]
 pub struct Request {
@@ -84,12 +99,38 @@ pub struct Request {
     pub warning: Option<&'static str>,
 }
 
-/// Runs the flow for `request` and returns the exit code.
+/// Everything a write needs besides the state: the rules, the configuration, the policy.
+#[derive(Debug)]
+pub struct Loaded {
+    pub source: Source,
+    pub bytes: Bytes,
+    /// The lock, when taken before the read; [`finish`] takes it out.
+    pub locked: Option<Locked>,
+    rules: Rules,
+    policy: Policy,
+    config: Option<Config>,
+}
+
+/// Runs the whole flow for a single mutation and returns the exit code.
 pub fn rewrite(
     args: &WriteArgs,
     request: &Request,
     printer: &mut Printer,
 ) -> Result<i32, CliError> {
+    let mut loaded = open(args, request.operation, LockMode::LockFirst, printer)?;
+    let locked = loaded.locked.take();
+    let state = load::parse_state(&loaded.source, &loaded.bytes)?;
+    finish(args, request, &loaded, locked, &state, printer)
+}
+
+/// Reads the state the arguments name, with the lock first when `mode` says so, and everything the
+/// rules read. Refuses a write back to standard input before anything else happens.
+pub fn open(
+    args: &WriteArgs,
+    operation: &str,
+    mode: LockMode,
+    printer: &mut Printer,
+) -> Result<Loaded, CliError> {
     let source = Source::from_arg(args.state.state.as_deref());
     let to_stdout = args.output.is_some();
     if source == Source::Stdin && !to_stdout && !args.dry_run {
@@ -118,26 +159,49 @@ pub fn rewrite(
             ));
         }
     }
-    let locked = match (&source, args.dry_run || to_stdout) {
-        (Source::Path(path), false) => Some(
-            Locked::acquire(
-                path,
-                &format!("statectl {}", request.operation),
-                args.lock_timeout,
-            )
-            .map_err(|error| store_error(&source, error))?,
-        ),
+    let writes_file = !(args.dry_run || to_stdout);
+    let locked = match (&source, writes_file && mode == LockMode::LockFirst) {
+        (Source::Path(path), true) => Some(lock(path, operation, args.lock_timeout)?),
         _ => None,
     };
     let bytes = match &locked {
-        Some(locked) => locked.read().map_err(|error| store_error(&source, error))?,
+        Some(locked) => locked.read().map_err(store_error)?,
         None => source
             .read()
             .map_err(|error| CliError::state(&source, &error))?,
     };
-    let state = load::parse_state(&source, &bytes)?;
-    let plan =
-        plan(&state, &request.mutations).map_err(|error| CliError::state(&source, &error))?;
+    Ok(Loaded {
+        source,
+        bytes,
+        locked,
+        rules,
+        policy,
+        config,
+    })
+}
+
+fn lock(path: &Path, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
+    Locked::acquire(path, &format!("statectl {operation}"), timeout).map_err(store_error)
+}
+
+/// Plans `request` on `state` (parsed from `loaded.bytes`), checks the rules, shows the diff and
+/// writes as the arguments say. Returns the exit code.
+pub fn finish(
+    args: &WriteArgs,
+    request: &Request,
+    loaded: &Loaded,
+    locked: Option<Locked>,
+    state: &State<'_>,
+    printer: &mut Printer,
+) -> Result<i32, CliError> {
+    let (source, rules, policy, config) = (
+        &loaded.source,
+        &loaded.rules,
+        &loaded.policy,
+        &loaded.config,
+    );
+    let to_stdout = args.output.is_some();
+    let plan = plan(state, &request.mutations).map_err(|error| CliError::state(source, &error))?;
     for unchanged in &plan.unchanged {
         printer.warning(&format!(
             "`{}` is {}; nothing to change",
@@ -147,9 +211,9 @@ pub fn rewrite(
     let context = Context {
         catalog: &rules.catalog,
         config: config.as_ref(),
-        policy: &policy,
+        policy,
     };
-    let violations = check(&state, &plan, &context);
+    let violations = check(state, &plan, &context);
     if !violations.is_empty() {
         if !args.force {
             for violation in &violations {
@@ -185,10 +249,10 @@ pub fn rewrite(
     if let Some(warning) = request.warning {
         printer.warning(warning);
     }
-    let new_text = render(&state, &plan);
-    let after = check_written(&source, &state, &plan, &new_text)?;
+    let new_text = render(state, &plan);
+    let after = check_written(source, state, &plan, &new_text)?;
     show_diff(
-        &state,
+        state,
         &plan,
         &after,
         args.show_sensitive,
@@ -207,15 +271,19 @@ pub fn rewrite(
         printer.out(&new_text)?;
         return Ok(exit::SUCCESS);
     }
-    let locked = locked.expect("a file write holds the lock");
+    let locked = match (locked, source) {
+        (Some(locked), _) => locked,
+        (None, Source::Path(path)) => lock(path, request.operation, args.lock_timeout)?,
+        (None, Source::Stdin) => unreachable!("`open` refuses to write back to standard input"),
+    };
     let backup = match args.backup.as_deref() {
         None => Backup::Timestamped,
         Some(path) if path.as_os_str() == "-" => Backup::Skip,
         Some(path) => Backup::At(path.to_owned()),
     };
     let committed = locked
-        .commit(&bytes, new_text.as_bytes(), &backup)
-        .map_err(|error| store_error(&source, error))?;
+        .commit(&loaded.bytes, new_text.as_bytes(), &backup)
+        .map_err(store_error)?;
     let backup_note = committed.backup.map_or_else(
         || "no backup".to_owned(),
         |path| format!("backup `{}`", path.display()),
@@ -362,11 +430,87 @@ fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn store_error(source: &Source, error: crate::state::store::StoreError) -> CliError {
-    let _ = source;
+fn store_error(error: crate::state::store::StoreError) -> CliError {
     CliError {
         message: error.message,
         hint: error.hint,
         code: exit::ERROR,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, ColorChoice, Command};
+    use crate::state::address::InstanceAddr;
+
+    fn write_args(argv: &[&str]) -> WriteArgs {
+        match Cli::parse_from(argv).command {
+            Command::Taint(args) => args.write,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The refresh path: read without the lock, work, then lock and commit. A write that landed in
+    /// between must make the commit refuse (exit 2), leaving the other writer's state alone.
+    #[test]
+    fn read_first_refuses_to_commit_over_a_state_changed_meanwhile() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("terraform.tfstate");
+        let original = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/scan/clean.tfstate"),
+        )
+        .unwrap();
+        std::fs::write(&path, &original).unwrap();
+        let state_arg = path.to_string_lossy().into_owned();
+        let args = write_args(&["statectl", "taint", "x.y", &state_arg, "--backup", "-"]);
+        let mut printer = Printer::new(ColorChoice::Never);
+        let mut loaded = open(&args, "refresh", LockMode::ReadFirst, &mut printer).unwrap();
+        assert!(
+            loaded.locked.is_none(),
+            "read-first holds no lock while it works"
+        );
+        let locked = loaded.locked.take();
+        let state = parse(&loaded.bytes).unwrap();
+        // Another writer changes the state while this one works.
+        let other = String::from_utf8(original.clone()).unwrap().replacen(
+            "\"serial\": ",
+            "\"serial\": 9",
+            1,
+        );
+        std::fs::write(&path, &other).unwrap();
+        let request = Request {
+            operation: "refresh",
+            mutations: vec![
+                Mutation::Untaint("terraform_data.release".parse::<InstanceAddr>().unwrap()),
+                Mutation::Taint("aws_security_group.db".parse::<InstanceAddr>().unwrap()),
+            ],
+            warning: None,
+        };
+        let error = finish(&args, &request, &loaded, locked, &state, &mut printer).unwrap_err();
+        assert_eq!(error.code, exit::ERROR);
+        assert!(
+            error
+                .message
+                .contains("the state changed since statectl read it"),
+            "{}",
+            error.message
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
+        // Without the change in between, the same flow writes.
+        std::fs::write(&path, &original).unwrap();
+        let loaded = open(&args, "refresh", LockMode::ReadFirst, &mut printer).unwrap();
+        let state = parse(&loaded.bytes).unwrap();
+        assert_eq!(
+            finish(&args, &request, &loaded, None, &state, &mut printer).unwrap(),
+            exit::SUCCESS
+        );
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .contains("\"status\": \"tainted\"")
+        );
     }
 }
