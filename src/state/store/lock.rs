@@ -17,6 +17,10 @@ use rustix::fs::{FlockOperation, fcntl_lock};
 use crate::state::store::StoreError;
 use crate::state::store::lock_info::{LockInfo, sidecar_path};
 
+/// How long a refused lock attempt keeps trying to learn the holder's name (or to find the lock
+/// released) when the lock info file is not there.
+const NAME_GRACE: Duration = Duration::from_millis(250);
+
 /// The first pause between attempts when waiting for the lock; it doubles up to [`MAX_PAUSE`].
 const FIRST_PAUSE: Duration = Duration::from_millis(20);
 const MAX_PAUSE: Duration = Duration::from_millis(500);
@@ -65,7 +69,17 @@ impl StateLock {
                 {
                     let now = Instant::now();
                     if now >= deadline {
-                        return Err(busy(path, timeout));
+                        // The holder writes its lock info just after it locks, and removes it just
+                        // before it unlocks: in those moments there is no name to give. A short
+                        // grace either finds the name or finds the lock free.
+                        if let Some(holder) = holder_info(path) {
+                            return Err(busy(path, Some(&holder), timeout));
+                        }
+                        if now >= deadline + NAME_GRACE {
+                            return Err(busy(path, None, timeout));
+                        }
+                        std::thread::sleep(Duration::from_millis(10));
+                        continue;
                     }
                     std::thread::sleep(pause.min(deadline - now));
                     pause = (pause * 2).min(MAX_PAUSE);
@@ -85,6 +99,7 @@ impl StateLock {
             sidecar: sidecar_path(path),
             info: LockInfo::new(operation, path),
         };
+        lock.remove_leftover_sidecars();
         lock.write_sidecar()?;
         Ok(lock)
     }
@@ -100,6 +115,27 @@ impl StateLock {
 
     pub fn info(&self) -> &LockInfo {
         &self.info
+    }
+
+    /// Removes the half-written lock info files of holders killed while writing one: only a holder
+    /// writes them, and the lock is ours now.
+    fn remove_leftover_sidecars(&self) {
+        let Some(name) = self.sidecar.file_name() else {
+            return;
+        };
+        let prefix = format!("{}.statectl-", name.to_string_lossy());
+        let folder = match self.sidecar.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
     }
 
     /// Writes the sidecar as Terraform does (mode 0600, compact JSON), but through a rename, so that
@@ -148,14 +184,18 @@ fn same_file(file: &File, path: &Path) -> Result<bool, StoreError> {
     Ok(std::fs::metadata(path).is_ok_and(|now| now.dev() == held.dev() && now.ino() == held.ino()))
 }
 
-/// The error for a lock someone else holds, naming them from the sidecar when there is one.
-fn busy(path: &Path, waited: Duration) -> StoreError {
-    let holder = std::fs::read(sidecar_path(path))
+/// The holder's lock info, when its file is there and parses.
+fn holder_info(path: &Path) -> Option<LockInfo> {
+    std::fs::read(sidecar_path(path))
         .ok()
-        .and_then(|text| LockInfo::parse(&text));
+        .and_then(|text| LockInfo::parse(&text))
+}
+
+/// The error for a lock someone else holds, naming them when their lock info was found.
+fn busy(path: &Path, holder: Option<&LockInfo>, waited: Duration) -> StoreError {
     let who = holder.map_or_else(
         || "another process (it wrote no lock info)".to_owned(),
-        |info| info.to_string(),
+        ToString::to_string,
     );
     let waited = if waited.is_zero() {
         String::new()
