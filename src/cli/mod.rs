@@ -5,6 +5,7 @@ mod duration;
 mod error;
 pub mod exit;
 mod filter;
+mod findings;
 mod forget;
 mod generate;
 mod list;

@@ -132,7 +132,7 @@ fn finding(
     evidence: Vec<Evidence>,
 ) -> Finding {
     Finding {
-        rule,
+        rule: rule.info(),
         severity: rules.severity_of(rule),
         address,
         resource_type: Some(resource.address.type_name.clone()),
@@ -397,7 +397,7 @@ fn check_results(state: &State<'_>, rules: &Rules, findings: &mut Vec<Finding>) 
                 format!(": {}", messages.join("; "))
             };
             findings.push(Finding {
-                rule: Rule::CheckFailed,
+                rule: Rule::CheckFailed.info(),
                 severity: rules.severity_of(Rule::CheckFailed),
                 address,
                 resource_type: None,

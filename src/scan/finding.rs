@@ -31,6 +31,18 @@ impl fmt::Display for Severity {
     }
 }
 
+/// What a report needs to know of a rule, whichever command's rules it is (scan's detectors, the
+/// audit's rules): the renderers of SARIF, JUnit, GitHub and Markdown take these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleInfo {
+    /// The rule's place in its command's list: reports order rules by it.
+    pub order: u8,
+    pub id: &'static str,
+    pub title: &'static str,
+    pub help: &'static str,
+    pub default_severity: Severity,
+}
+
 /// The detectors. Their ids are part of statectl's interface (rules files, SARIF, ignores): never
 /// rename one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -73,6 +85,19 @@ impl Rule {
             Rule::MissingId => "missing-id",
             Rule::CheckFailed => "check-failed",
             Rule::SkipDestroyAtRisk => "skip-destroy-at-risk",
+        }
+    }
+
+    pub fn info(self) -> RuleInfo {
+        RuleInfo {
+            order: Rule::ALL
+                .iter()
+                .position(|rule| *rule == self)
+                .expect("every rule is in ALL") as u8,
+            id: self.id(),
+            title: self.title(),
+            help: self.help(),
+            default_severity: self.default_severity(),
         }
     }
 
@@ -171,7 +196,7 @@ impl fmt::Display for Evidence {
 /// One finding in one state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    pub rule: Rule,
+    pub rule: RuleInfo,
     pub severity: Severity,
     /// The instance address (with ` (deposed object KEY)`), or a check's address.
     pub address: String,

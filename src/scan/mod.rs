@@ -13,5 +13,5 @@ pub mod status;
 
 pub use catalog::Catalog;
 pub use detect::scan;
-pub use finding::{Evidence, Finding, Rule, Severity};
+pub use finding::{Evidence, Finding, Rule, RuleInfo, Severity};
 pub use rules::Rules;

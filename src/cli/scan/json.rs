@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::cli::scan::{FailOn, Report};
+use crate::cli::findings::{FailOn, Report};
 use crate::scan::{Finding, Severity};
 
 pub fn render(reports: &[Report], fail_on: FailOn) -> String {
@@ -42,7 +42,7 @@ fn state(report: &Report) -> Value {
 
 pub fn finding(finding: &Finding) -> Value {
     json!({
-        "rule": finding.rule.id(),
+        "rule": finding.rule.id,
         "severity": finding.severity.as_str(),
         "address": finding.address,
         "resource_type": finding.resource_type,

@@ -2,11 +2,7 @@
 //! reports findings as a table, JSON, SARIF, GitHub annotations, JUnit or Markdown. Exit 1 when a
 //! finding reaches `--fail-on`.
 
-mod github;
 mod json;
-mod junit;
-mod markdown;
-mod sarif;
 mod table;
 
 use std::path::PathBuf;
@@ -15,9 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use clap::ValueEnum;
 
 use crate::cli::error::CliError;
+use crate::cli::findings::{FailOn, Report, Tool, github, junit, markdown, sarif};
 use crate::cli::{Printer, exit};
 use crate::scan::discover::state_files;
-use crate::scan::{Finding, Rules, Severity, scan};
+use crate::scan::{Rule, Rules, scan};
 use crate::state::parse;
 use crate::state::source::Source;
 
@@ -58,53 +55,6 @@ pub enum ScanFormat {
     Markdown,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
-    Error,
-    Warning,
-    Note,
-    Never,
-}
-
-impl FailOn {
-    pub fn reached_by(self, severity: Severity) -> bool {
-        match self {
-            FailOn::Error => severity >= Severity::Error,
-            FailOn::Warning => severity >= Severity::Warning,
-            FailOn::Note => true,
-            FailOn::Never => false,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailOn::Error => "error",
-            FailOn::Warning => "warning",
-            FailOn::Note => "note",
-            FailOn::Never => "never",
-        }
-    }
-}
-
-/// What scanning one state gave.
-#[derive(Debug)]
-pub struct Report {
-    /// The state as named to the user (a path, or `<stdin>`).
-    pub name: String,
-    pub instances: usize,
-    pub findings: Vec<Finding>,
-    pub error: Option<CliError>,
-}
-
-impl Report {
-    pub fn count(&self, severity: Severity) -> usize {
-        self.findings
-            .iter()
-            .filter(|finding| finding.severity == severity)
-            .count()
-    }
-}
-
 pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
@@ -113,10 +63,10 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let text = match args.format {
         ScanFormat::Table => table::render(&reports),
         ScanFormat::Json => json::render(&reports, args.fail_on),
-        ScanFormat::Sarif => sarif::render(&reports),
-        ScanFormat::Github => github::render(&reports),
-        ScanFormat::Junit => junit::render(&reports, args.fail_on),
-        ScanFormat::Markdown => markdown::render(&reports),
+        ScanFormat::Sarif => sarif::render(&tool(), &reports),
+        ScanFormat::Github => github::render(&tool(), &reports),
+        ScanFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
+        ScanFormat::Markdown => markdown::render(&tool(), &reports),
     };
     printer.out(&text)?;
     let mut failed_to_read = false;
@@ -140,6 +90,14 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     } else {
         exit::SUCCESS
     })
+}
+
+/// scan's detectors, for the shared report formats.
+fn tool() -> Tool {
+    Tool {
+        command: "scan",
+        rules: Rule::ALL.iter().map(|rule| rule.info()).collect(),
+    }
 }
 
 pub(crate) fn load_rules(explicit: Option<&std::path::Path>) -> Result<Rules, CliError> {

@@ -3,8 +3,8 @@
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
 use crate::cli::error::sanitize;
-use crate::cli::scan::Report;
-use crate::scan::{Rule, Severity};
+use crate::cli::findings::Report;
+use crate::scan::{RuleInfo, Severity};
 
 pub fn render(reports: &[Report]) -> String {
     let mut out = String::new();
@@ -29,7 +29,7 @@ pub fn render(reports: &[Report]) -> String {
                 .join("\n");
             let mut row = vec![
                 finding.severity.to_string(),
-                finding.rule.id().to_owned(),
+                finding.rule.id.to_owned(),
                 sanitize(&finding.address),
                 evidence,
             ];
@@ -85,7 +85,7 @@ fn table() -> Table {
 
 /// One hint per rule that has findings, for people (stderr).
 pub fn hints(reports: &[Report]) -> Vec<String> {
-    let mut rules: Vec<Rule> = reports
+    let mut rules: Vec<RuleInfo> = reports
         .iter()
         .flat_map(|report| report.findings.iter().map(|finding| finding.rule))
         .collect();
@@ -93,6 +93,6 @@ pub fn hints(reports: &[Report]) -> Vec<String> {
     rules.dedup();
     rules
         .into_iter()
-        .map(|rule| format!("{}: {}", rule.id(), rule.help()))
+        .map(|rule| format!("{}: {}", rule.id, rule.help))
         .collect()
 }

@@ -2,12 +2,13 @@
 
 use std::fmt::Write;
 
-use crate::cli::scan::Report;
-use crate::scan::{Rule, Severity};
+use crate::cli::findings::{Report, Tool};
+use crate::scan::{RuleInfo, Severity};
 
-pub fn render(reports: &[Report]) -> String {
-    let mut out = String::from(
-        "## statectl scan\n\n| state | instances | errors | warnings | notes |\n|---|---:|---:|---:|---:|\n",
+pub fn render(tool: &Tool, reports: &[Report]) -> String {
+    let mut out = format!(
+        "## statectl {}\n\n| state | instances | errors | warnings | notes |\n|---|---:|---:|---:|---:|\n",
+        tool.command
     );
     for report in reports {
         if report.error.is_some() {
@@ -43,18 +44,18 @@ pub fn render(reports: &[Report]) -> String {
                 out,
                 "| {} | `{}` | `{}` | {} | `{}` |",
                 finding.severity,
-                finding.rule.id(),
+                finding.rule.id,
                 cell(&finding.address),
                 evidence,
                 cell(&report.name)
             );
         }
-        let mut rules: Vec<Rule> = findings.iter().map(|(_, finding)| finding.rule).collect();
+        let mut rules: Vec<RuleInfo> = findings.iter().map(|(_, finding)| finding.rule).collect();
         rules.sort();
         rules.dedup();
         out.push_str("\n**What to do**\n\n");
         for rule in rules {
-            let _ = writeln!(out, "- `{}`: {}", rule.id(), rule.help());
+            let _ = writeln!(out, "- `{}`: {}", rule.id, rule.help);
         }
     }
     for report in reports {

@@ -5,23 +5,24 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use crate::cli::scan::Report;
-use crate::scan::{Rule, Severity};
+use crate::cli::findings::{Report, Tool};
+use crate::scan::Severity;
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-pub fn render(reports: &[Report]) -> String {
-    let rules: Vec<Value> = Rule::ALL
+pub fn render(tool: &Tool, reports: &[Report]) -> String {
+    let rules: Vec<Value> = tool
+        .rules
         .iter()
         .map(|rule| {
             json!({
-                "id": rule.id(),
-                "name": rule.id(),
-                "shortDescription": { "text": rule.title() },
-                "fullDescription": { "text": rule.title() },
-                "help": { "text": rule.help() },
-                "defaultConfiguration": { "level": level(rule.default_severity()) },
+                "id": rule.id,
+                "name": rule.id,
+                "shortDescription": { "text": rule.title },
+                "fullDescription": { "text": rule.title },
+                "help": { "text": rule.help },
+                "defaultConfiguration": { "level": level(rule.default_severity) },
             })
         })
         .collect();
@@ -32,9 +33,10 @@ pub fn render(reports: &[Report]) -> String {
             notifications.push(json!({ "level": "error", "message": { "text": error.message } }));
         }
         for finding in &report.findings {
-            let rule_index = Rule::ALL
+            let rule_index = tool
+                .rules
                 .iter()
-                .position(|rule| *rule == finding.rule)
+                .position(|rule| rule.id == finding.rule.id)
                 .unwrap_or(0);
             let mut physical = json!({ "artifactLocation": { "uri": uri(&report.name) } });
             if let Some(location) = finding.location {
@@ -42,7 +44,7 @@ pub fn render(reports: &[Report]) -> String {
                     json!({ "startLine": location.line, "startColumn": location.column });
             }
             results.push(json!({
-                "ruleId": finding.rule.id(),
+                "ruleId": finding.rule.id,
                 "ruleIndex": rule_index,
                 "level": level(finding.severity),
                 "message": { "text": format!("{}: {}", finding.address, finding.message) },
@@ -51,7 +53,7 @@ pub fn render(reports: &[Report]) -> String {
                     "logicalLocations": [{ "fullyQualifiedName": finding.address, "kind": "resource" }],
                 }],
                 // Stable across runs and line moves, so code scanning tracks a finding over time.
-                "partialFingerprints": { "statectlFinding/v1": format!("{}|{}|{}", finding.rule.id(), report.name, finding.address) },
+                "partialFingerprints": { "statectlFinding/v1": format!("{}|{}|{}", finding.rule.id, report.name, finding.address) },
                 "properties": {
                     "evidence": finding.evidence.iter().map(|item| json!({ "path": item.path, "value": item.value })).collect::<Vec<_>>(),
                     "hint": finding.hint,

@@ -3,10 +3,10 @@
 
 use std::fmt::Write;
 
-use crate::cli::scan::Report;
+use crate::cli::findings::{Report, Tool};
 use crate::scan::Severity;
 
-pub fn render(reports: &[Report]) -> String {
+pub fn render(tool: &Tool, reports: &[Report]) -> String {
     let mut out = String::new();
     for report in reports {
         if let Some(error) = &report.error {
@@ -14,7 +14,7 @@ pub fn render(reports: &[Report]) -> String {
                 out,
                 "::error file={},title={}::{}",
                 property(&report.name),
-                property("statectl: unreadable state"),
+                property(&format!("statectl {}: unreadable state", tool.command)),
                 data(&error.message)
             );
         }
@@ -28,7 +28,7 @@ pub fn render(reports: &[Report]) -> String {
                 .location
                 .map(|location| format!(",line={},col={}", location.line, location.column))
                 .unwrap_or_default();
-            let title = format!("statectl {}: {}", finding.rule.id(), finding.address);
+            let title = format!("statectl {}: {}", finding.rule.id, finding.address);
             let message = format!(
                 "{}: {}\nhint: {}",
                 finding.address, finding.message, finding.hint

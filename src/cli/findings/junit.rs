@@ -3,9 +3,11 @@
 
 use std::fmt::Write;
 
-use crate::cli::scan::{FailOn, Report};
+use crate::cli::findings::{FailOn, Report, Tool};
 
-pub fn render(reports: &[Report], fail_on: FailOn) -> String {
+pub fn render(tool: &Tool, reports: &[Report], fail_on: FailOn) -> String {
+    let command = tool.command;
+    let class = format!("statectl.{command}");
     let mut suites = String::new();
     let (mut total_tests, mut total_failures, mut total_errors) = (0, 0, 0);
     for report in reports {
@@ -16,7 +18,7 @@ pub fn render(reports: &[Report], fail_on: FailOn) -> String {
             errors += 1;
             let _ = writeln!(
                 cases,
-                "    <testcase name=\"read state\" classname=\"statectl.scan\">\n      <error message=\"{}\"/>\n    </testcase>",
+                "    <testcase name=\"read state\" classname=\"{class}\">\n      <error message=\"{}\"/>\n    </testcase>",
                 escape(&error.message)
             );
         }
@@ -26,7 +28,7 @@ pub fn render(reports: &[Report], fail_on: FailOn) -> String {
                 cases,
                 "    <testcase name=\"{}\" classname=\"statectl.{}\">",
                 escape(&finding.address),
-                escape(finding.rule.id())
+                escape(finding.rule.id)
             );
             let body = finding
                 .evidence
@@ -57,7 +59,10 @@ pub fn render(reports: &[Report], fail_on: FailOn) -> String {
         }
         if report.error.is_none() && report.findings.is_empty() {
             tests += 1;
-            cases.push_str("    <testcase name=\"no findings\" classname=\"statectl.scan\"/>\n");
+            let _ = writeln!(
+                cases,
+                "    <testcase name=\"no findings\" classname=\"{class}\"/>"
+            );
         }
         let _ = writeln!(
             suites,
@@ -69,7 +74,7 @@ pub fn render(reports: &[Report], fail_on: FailOn) -> String {
         total_errors += errors;
     }
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"statectl scan\" tests=\"{total_tests}\" failures=\"{total_failures}\" errors=\"{total_errors}\">\n{suites}</testsuites>\n"
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"statectl {command}\" tests=\"{total_tests}\" failures=\"{total_failures}\" errors=\"{total_errors}\">\n{suites}</testsuites>\n"
     )
 }
 
