@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched')
             [CompletionResult]::new('lock', 'lock', [CompletionResultType]::ParameterValue, 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -156,6 +157,17 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'statectl;audit' {
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module) and its local modules')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding reaches this severity (violations always exit 3)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'statectl;generate' {
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The project root: files go to `ROOT/completions` and `ROOT/man`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
@@ -174,6 +186,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('untaint', 'untaint', [CompletionResultType]::ParameterValue, 'Clear an instance''s taint, as `terraform untaint`')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched')
             [CompletionResult]::new('lock', 'lock', [CompletionResultType]::ParameterValue, 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -203,6 +216,9 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;help;lock' {
+            break
+        }
+        'statectl;help;audit' {
             break
         }
         'statectl;help;generate' {

@@ -16,6 +16,9 @@ _statectl() {
             ",$1")
                 cmd="statectl"
                 ;;
+            statectl,audit)
+                cmd="statectl__subcmd__audit"
+                ;;
             statectl,forget)
                 cmd="statectl__subcmd__forget"
                 ;;
@@ -51,6 +54,9 @@ _statectl() {
                 ;;
             statectl,untaint)
                 cmd="statectl__subcmd__untaint"
+                ;;
+            statectl__subcmd__help,audit)
+                cmd="statectl__subcmd__help__subcmd__audit"
                 ;;
             statectl__subcmd__help,forget)
                 cmd="statectl__subcmd__help__subcmd__forget"
@@ -92,12 +98,50 @@ _statectl() {
 
     case "${cmd}" in
         statectl)
-            opts="-h -V --color --help --version list show query scan summary taint untaint forget rm lock generate help"
+            opts="-h -V --color --help --version list show query scan summary taint untaint forget rm lock audit generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__audit)
+            opts="-h --plan --config --policy --format --fail-on --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --plan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json sarif github junit markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "error warning note never" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -178,8 +222,22 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help)
-            opts="list show query scan summary taint untaint forget lock generate help"
+            opts="list show query scan summary taint untaint forget lock audit generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__help__subcmd__audit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -33,6 +33,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand forget 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
             cand rm 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
             cand lock 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+            cand audit 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
             cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -142,6 +143,16 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'statectl;audit'= {
+            cand --plan 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything'
+            cand --config 'Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module) and its local modules'
+            cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
+            cand --format 'format'
+            cand --fail-on 'Exit 1 when a finding reaches this severity (violations always exit 3)'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'statectl;generate'= {
             cand --root 'The project root: files go to `ROOT/completions` and `ROOT/man`'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
@@ -159,6 +170,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand untaint 'Clear an instance''s taint, as `terraform untaint`'
             cand forget 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
             cand lock 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+            cand audit 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
             cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -179,6 +191,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
         &'statectl;help;forget'= {
         }
         &'statectl;help;lock'= {
+        }
+        &'statectl;help;audit'= {
         }
         &'statectl;help;generate'= {
         }

@@ -39,6 +39,7 @@ complete -c statectl -n "__fish_statectl_needs_command" -f -a "untaint" -d 'Clea
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "rm" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "audit" -d 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l type -d 'Only instances of this resource type (repeatable)' -r
@@ -143,20 +144,38 @@ complete -c statectl -n "__fish_statectl_using_subcommand lock" -l color -d 'Whe
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l plan -d 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l config -d 'Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module) and its local modules' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l format -r -f -a "table\t''
+json\t''
+sarif\t''
+github\t''
+junit\t''
+markdown\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l fail-on -d 'Exit 1 when a finding reaches this severity (violations always exit 3)' -r -f -a "error\t''
+warning\t''
+note\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l root -d 'The project root: files go to `ROOT/completions` and `ROOT/man`' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l check -d 'Compare with the files on disk instead of writing; exit 1 when any is stale'
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -s h -l help -d 'Print help'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "taint" -d 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "untaint" -d 'Clear an instance\'s taint, as `terraform untaint`'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "taint" -d 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "untaint" -d 'Clear an instance\'s taint, as `terraform untaint`'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "audit" -d 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -4,6 +4,7 @@
 //! Dependencies point one way: `cli` uses the engines, the engines use `state`, and `state` uses `json`.
 //! Only `cli` prints.
 
+pub mod audit;
 pub mod cli;
 pub mod glob;
 pub mod json;

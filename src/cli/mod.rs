@@ -1,6 +1,7 @@
 //! The command line: clap definitions, dispatch, and turning every outcome into an exit code. Only this
 //! module prints.
 
+mod audit;
 mod duration;
 mod error;
 pub mod exit;
@@ -62,6 +63,9 @@ pub enum Command {
     Forget(forget::Args),
     /// Hold the state lock (Terraform-compatible) while a command runs; exits with its code.
     Lock(lock::Args),
+    /// Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3
+    /// when a rule is violated.
+    Audit(audit::Args),
     /// Write shell completions and man pages (for packaging; checked in under completions/ and man/).
     #[command(hide = true)]
     Generate(generate::Args),
@@ -107,6 +111,7 @@ pub fn run() -> i32 {
         Command::Untaint(args) => taint::run_untaint(&args, &mut printer),
         Command::Forget(args) => forget::run(&args, &mut printer),
         Command::Lock(args) => lock::run(&args, &mut printer),
+        Command::Audit(args) => audit::run(&args, &mut printer),
         Command::Generate(args) => generate::run(&args, &mut printer),
     };
     let outcome = outcome.and_then(|code| printer.flush().map(|()| code));

@@ -3,6 +3,7 @@
 // Tests say on stderr why they skip (no corpus, no Terraform); that is their output to people.
 #![allow(clippy::print_stderr)]
 
+mod audit;
 mod bad_input;
 mod builder;
 mod commands;

@@ -7,6 +7,7 @@ pub mod markdown;
 pub mod sarif;
 
 use clap::ValueEnum;
+use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
 use crate::cli::error::CliError;
 use crate::scan::{Finding, RuleInfo, Severity};
@@ -64,4 +65,21 @@ impl FailOn {
             FailOn::Never => "never",
         }
     }
+}
+
+/// A table for findings: fitted to the terminal, or in a pipe to `COLUMNS` (or 120) columns.
+pub fn new_table() -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic);
+    // On a terminal comfy-table reads its width; in a pipe, COLUMNS (or 120) keeps lines readable.
+    if !table.is_tty() {
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|columns| columns.parse().ok())
+            .unwrap_or(120);
+        table.set_width(width);
+    }
+    table
 }

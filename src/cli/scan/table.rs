@@ -1,9 +1,7 @@
 //! The default output: one table of findings (fitted to the terminal width) and a summary per state.
 
-use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
-
 use crate::cli::error::sanitize;
-use crate::cli::findings::Report;
+use crate::cli::findings::{Report, new_table};
 use crate::scan::{RuleInfo, Severity};
 
 pub fn render(reports: &[Report]) -> String {
@@ -13,7 +11,7 @@ pub fn render(reports: &[Report]) -> String {
         .flat_map(|report| report.findings.iter().map(move |finding| (report, finding)))
         .collect();
     if !findings.is_empty() {
-        let mut table = table();
+        let mut table = new_table();
         let many = reports.len() > 1;
         let mut header = vec!["severity", "rule", "address", "evidence"];
         if many {
@@ -41,7 +39,7 @@ pub fn render(reports: &[Report]) -> String {
         out.push_str(&table.to_string());
         out.push('\n');
     }
-    let mut summary = table();
+    let mut summary = new_table();
     summary.set_header(vec!["state", "instances", "errors", "warnings", "notes"]);
     for report in reports {
         let cells = match &report.error {
@@ -65,22 +63,6 @@ pub fn render(reports: &[Report]) -> String {
     out.push_str(&summary.to_string());
     out.push('\n');
     out
-}
-
-fn table() -> Table {
-    let mut table = Table::new();
-    table
-        .load_style(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    // On a terminal comfy-table reads its width; in a pipe, COLUMNS (or 120) keeps lines readable.
-    if !table.is_tty() {
-        let width = std::env::var("COLUMNS")
-            .ok()
-            .and_then(|columns| columns.parse().ok())
-            .unwrap_or(120);
-        table.set_width(width);
-    }
-    table
 }
 
 /// One hint per rule that has findings, for people (stderr).

@@ -1,0 +1,470 @@
+//! The pre-destroy audit: what a destroy would do to each managed object of a state (destroy it,
+//! forget it, or fail on `prevent_destroy`), or, given a plan, what that plan does, and which of those
+//! deletions remove something protected (by the policy, by `prevent_destroy`, by OpenTofu's
+//! `skip_destroy`) or still mid-operation. Shares the lifecycle inputs of `policy`: the configuration's
+//! lifecycle blocks and the policy file.
+
+pub mod plan;
+pub mod rules;
+
+use crate::policy::config::{Config, ConfigResource};
+use crate::policy::file::Policy;
+use crate::scan::catalog::Catalog;
+use crate::scan::path::Attributes;
+use crate::scan::status::remote_status;
+use crate::scan::{Evidence, Finding};
+use crate::state::address::{Mode, ObjectAddr};
+use crate::state::model::{Instance, Resource, State};
+use crate::state::order::instance_groups;
+
+pub use plan::{Plan, PlannedAction, PlannedChange};
+pub use rules::Rule;
+
+/// What the audit reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    pub state: &'a State<'a>,
+    pub plan: Option<&'a Plan>,
+    pub config: Option<&'a Config>,
+    pub policy: &'a Policy,
+    pub catalog: &'a Catalog,
+}
+
+/// What happens to one object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Destroyed (by a destroy, or by the plan).
+    Destroy,
+    /// Dropped from the state; the remote object stays.
+    Forget,
+    /// The destroy fails on `prevent_destroy`.
+    Blocked,
+    /// A replacement, as the plan orders it.
+    Replace(PlannedAction),
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Destroy => "destroy",
+            Outcome::Forget => "forget",
+            Outcome::Blocked => "blocked",
+            Outcome::Replace(PlannedAction::CreateThenDelete) => "replace (create first)",
+            Outcome::Replace(PlannedAction::ReplaceForgetting) => "replace (forget old)",
+            Outcome::Replace(_) => "replace",
+        }
+    }
+
+    /// Whether the existing remote object is destroyed.
+    pub fn deletes(self) -> bool {
+        match self {
+            Outcome::Destroy => true,
+            Outcome::Forget | Outcome::Blocked => false,
+            Outcome::Replace(action) => action.deletes(),
+        }
+    }
+}
+
+/// One object the destroy (or the plan) changes.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub address: ObjectAddr,
+    pub type_name: String,
+    pub outcome: Outcome,
+    /// Why, when it is not a plain destroy (`skip_destroy`, `prevent_destroy` at main.tf:4, ...).
+    pub why: Option<String>,
+    pub rules: Vec<Rule>,
+}
+
+/// The audit's result.
+#[derive(Debug, Clone, Default)]
+pub struct Audit {
+    pub entries: Vec<Entry>,
+    /// Plan entries that change nothing existing (create, update, read, no-op).
+    pub kept: usize,
+    pub findings: Vec<Finding>,
+}
+
+impl Audit {
+    pub fn violations(&self) -> usize {
+        self.entries
+            .iter()
+            .flat_map(|entry| &entry.rules)
+            .filter(|rule| rule.violation())
+            .count()
+    }
+
+    pub fn count(&self, outcome: impl Fn(Outcome) -> bool) -> usize {
+        self.entries
+            .iter()
+            .filter(|entry| outcome(entry.outcome))
+            .count()
+    }
+}
+
+/// Audits `input`: the whole-state destroy, or the plan when there is one.
+pub fn audit(input: &Input<'_>) -> Audit {
+    let mut audit = Audit::default();
+    let state = input.state;
+    let groups = instance_groups(state);
+    match input.plan {
+        None => {
+            for group in &groups {
+                if group.resource.address.mode != Mode::Managed {
+                    continue;
+                }
+                let address = group.address();
+                if let Some(current) = group.current {
+                    let object = ObjectAddr {
+                        instance: address.clone(),
+                        deposed: None,
+                    };
+                    let (outcome, why) = destroy_outcome(input, group.resource, current, &object);
+                    judge(
+                        input,
+                        &mut audit,
+                        group.resource,
+                        current,
+                        object,
+                        outcome,
+                        why,
+                    );
+                }
+                for deposed in &group.deposed {
+                    let object = ObjectAddr {
+                        instance: address.clone(),
+                        deposed: deposed.deposed.as_deref().map(str::to_owned),
+                    };
+                    judge(
+                        input,
+                        &mut audit,
+                        group.resource,
+                        deposed,
+                        object,
+                        Outcome::Destroy,
+                        None,
+                    );
+                }
+            }
+        }
+        Some(plan) => {
+            for change in &plan.changes {
+                let outcome = match change.action {
+                    PlannedAction::Keep => {
+                        audit.kept += 1;
+                        continue;
+                    }
+                    PlannedAction::Delete => Outcome::Destroy,
+                    PlannedAction::Forget => Outcome::Forget,
+                    other => Outcome::Replace(other),
+                };
+                let found = groups
+                    .iter()
+                    .find(|group| group.address() == change.address.instance);
+                let object = found.and_then(|group| match &change.address.deposed {
+                    None => group.current,
+                    Some(key) => group
+                        .deposed
+                        .iter()
+                        .copied()
+                        .find(|object| object.deposed.as_deref() == Some(key.as_str())),
+                });
+                match (found, object) {
+                    (Some(group), Some(object)) => judge(
+                        input,
+                        &mut audit,
+                        group.resource,
+                        object,
+                        change.address.clone(),
+                        outcome,
+                        change.reason.clone(),
+                    ),
+                    // A plan made against another state: judge what the plan alone tells.
+                    _ => audit.entries.push(Entry {
+                        address: change.address.clone(),
+                        type_name: change.type_name.clone(),
+                        outcome,
+                        why: Some("not in this state".to_owned()),
+                        rules: Vec::new(),
+                    }),
+                }
+            }
+        }
+    }
+    if let Some(config) = input.config {
+        not_in_config(config, &groups, &mut audit);
+    }
+    audit
+}
+
+/// What destroying the whole configuration does to a current object, by the state's and the
+/// configuration's lifecycle settings.
+fn destroy_outcome(
+    input: &Input<'_>,
+    resource: &Resource<'_>,
+    object: &Instance<'_>,
+    address: &ObjectAddr,
+) -> (Outcome, Option<String>) {
+    if object.skip_destroy {
+        return (
+            Outcome::Forget,
+            Some("`skip_destroy` in the state (OpenTofu's `destroy = false`)".to_owned()),
+        );
+    }
+    let Some(config) = input.config else {
+        return (Outcome::Destroy, None);
+    };
+    match config.resource(&resource.address) {
+        Some(block) if block.destroy == Some(false) => (
+            Outcome::Forget,
+            Some(format!("`destroy = false` at {}", place(block))),
+        ),
+        Some(block) if block.prevent_destroy => (
+            Outcome::Blocked,
+            Some(format!("`prevent_destroy` at {}", place(block))),
+        ),
+        Some(_) => (Outcome::Destroy, None),
+        None => match removed_block(config, address) {
+            Some(removed) if removed.destroy == Some(false) => (
+                Outcome::Forget,
+                Some(format!(
+                    "`removed` block with `destroy = false` in {}",
+                    removed.file.display()
+                )),
+            ),
+            _ => (Outcome::Destroy, None),
+        },
+    }
+}
+
+/// Records an entry for one object, with every rule its outcome breaks or risks.
+fn judge(
+    input: &Input<'_>,
+    audit: &mut Audit,
+    resource: &Resource<'_>,
+    object: &Instance<'_>,
+    address: ObjectAddr,
+    outcome: Outcome,
+    why: Option<String>,
+) {
+    let type_name = resource.address.type_name.clone();
+    let status = object
+        .attributes_json(input.state.source)
+        .map(|raw| remote_status(input.catalog, &type_name, &Attributes::new(raw)))
+        .unwrap_or_default();
+    let text = address.to_string();
+    let mut found: Vec<(Rule, String, Vec<Evidence>)> = Vec::new();
+    if outcome.deletes() {
+        for protection in &input.policy.protect {
+            if let Some(pattern) = protection.pattern_for(&type_name, &address.instance.to_string())
+            {
+                let reason = protection
+                    .reason
+                    .as_deref()
+                    .map_or_else(String::new, |reason| format!(": {reason}"));
+                found.push((
+                    Rule::DeleteProtected,
+                    format!("the policy protects `{pattern}`{reason}"),
+                    Vec::new(),
+                ));
+                break;
+            }
+        }
+        if input.plan.is_some() {
+            if let Some(block) = input
+                .config
+                .and_then(|config| config.resource(&resource.address))
+                .filter(|block| block.prevent_destroy)
+            {
+                found.push((Rule::DeletePreventDestroy, format!("the plan deletes it, but its configuration ({}) sets `prevent_destroy = true`", place(block)), Vec::new()));
+            }
+            if object.skip_destroy {
+                found.push((
+                    Rule::DeleteSkipDestroy,
+                    "the plan deletes it, but the state marks it `skip_destroy`: OpenTofu would only forget it; this plan ignores the flag".to_owned(),
+                    vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
+                ));
+            } else if let Some(kept) = input
+                .config
+                .and_then(|config| kept_by_config(config, resource, &address))
+            {
+                // Terraform plans a delete under `plan -destroy` even for what a `removed` block
+                // with `destroy = false` means to keep (seen with 1.15.5: testdata/audit/removed-forget).
+                found.push((
+                    Rule::DeleteSkipDestroy,
+                    format!("the plan deletes it, but {kept} means to keep the object"),
+                    Vec::new(),
+                ));
+            }
+        }
+        if status.in_progress() {
+            found.push((
+                Rule::DeleteMidOperation,
+                "its remote object is still mid-operation; deleting it now can orphan what is being created".to_owned(),
+                status.transitional.clone(),
+            ));
+        }
+    }
+    if outcome == Outcome::Blocked {
+        found.push((
+            Rule::DestroyBlocked,
+            format!(
+                "a destroy fails here: {}",
+                why.as_deref().unwrap_or("prevent_destroy")
+            ),
+            Vec::new(),
+        ));
+    }
+    if matches!(
+        outcome,
+        Outcome::Forget | Outcome::Replace(PlannedAction::ReplaceForgetting)
+    ) {
+        found.push((
+            Rule::Forget,
+            format!(
+                "forgotten, not destroyed{}",
+                why.as_deref()
+                    .map_or_else(String::new, |why| format!(" ({why})"))
+            ),
+            Vec::new(),
+        ));
+    }
+    if object.tainted && status.in_progress() {
+        found.push((Rule::TaintedAfterTimeout, "tainted while still being created: it may be healthy, and a destroy or replace removes it".to_owned(), status.transitional.clone()));
+    }
+    if let Some(key) = &address.deposed {
+        found.push((
+            Rule::DeposedObject,
+            format!(
+                "deposed object {key}, left by a create_before_destroy replacement, is destroyed"
+            ),
+            vec![Evidence {
+                path: "deposed".into(),
+                value: format!("\"{key}\""),
+            }],
+        ));
+    }
+    let rules = found.iter().map(|(rule, _, _)| *rule).collect();
+    for (rule, message, evidence) in found {
+        audit.findings.push(Finding {
+            rule: rule.info(),
+            severity: rule.severity(),
+            address: text.clone(),
+            resource_type: Some(type_name.clone()),
+            message,
+            evidence,
+            hint: rule.help().to_owned(),
+            location: None,
+        });
+    }
+    audit.entries.push(Entry {
+        address,
+        type_name,
+        outcome,
+        why,
+        rules,
+    });
+}
+
+/// Managed instances whose resource block is gone from the configuration: nothing there protects them
+/// any more (a `removed` block with `destroy = false` aside, which keeps them).
+fn not_in_config(
+    config: &Config,
+    groups: &[crate::state::order::InstanceGroup<'_, '_>],
+    audit: &mut Audit,
+) {
+    for group in groups {
+        let resource = group.resource;
+        if resource.address.mode != Mode::Managed || config.resource(&resource.address).is_some() {
+            continue;
+        }
+        let address = ObjectAddr {
+            instance: group.address(),
+            deposed: None,
+        };
+        if removed_block(config, &address).is_some_and(|removed| removed.destroy == Some(false)) {
+            continue;
+        }
+        let text = address.to_string();
+        let rule = Rule::NotInConfig;
+        audit.findings.push(Finding {
+            rule: rule.info(),
+            severity: rule.severity(),
+            address: text.clone(),
+            resource_type: Some(resource.address.type_name.clone()),
+            message: "its resource block is gone from the configuration: no `prevent_destroy` protects it, and the next plan deletes it".to_owned(),
+            evidence: Vec::new(),
+            hint: rule.help().to_owned(),
+            location: None,
+        });
+        if let Some(entry) = audit
+            .entries
+            .iter_mut()
+            .find(|entry| entry.address == address)
+        {
+            entry.rules.push(rule);
+        }
+    }
+}
+
+/// The `removed` block whose `from` names the object's resource or one of its modules.
+fn removed_block<'c>(
+    config: &'c Config,
+    address: &ObjectAddr,
+) -> Option<&'c crate::policy::config::RemovedBlock> {
+    let resource = &address.instance.resource;
+    let modules: Vec<&str> = resource
+        .module
+        .0
+        .iter()
+        .map(|step| step.name.as_str())
+        .collect();
+    config.removed.iter().find(|removed| {
+        let mut names: Vec<&str> = removed.module.iter().map(String::as_str).collect();
+        let mut rest = removed.from.as_str();
+        while let Some(after) = rest.strip_prefix("module.") {
+            let (name, tail) = after.split_once('.').unwrap_or((after, ""));
+            names.push(name);
+            rest = tail;
+        }
+        if rest.is_empty() {
+            // A whole module: everything below it.
+            return modules.starts_with(&names);
+        }
+        let target = format!("{}.{}", resource.type_name, resource.name);
+        modules == names && rest == target
+    })
+}
+
+/// The configuration's word that the object is to be kept, not destroyed: `destroy = false` on its
+/// resource block, or a `removed` block with `destroy = false`.
+fn kept_by_config(
+    config: &Config,
+    resource: &Resource<'_>,
+    address: &ObjectAddr,
+) -> Option<String> {
+    match config.resource(&resource.address) {
+        Some(block) if block.destroy == Some(false) => Some(format!(
+            "`lifecycle {{ destroy = false }}` at {}",
+            place(block)
+        )),
+        Some(_) => None,
+        None => removed_block(config, address)
+            .filter(|removed| removed.destroy == Some(false))
+            .map(|removed| {
+                format!(
+                    "the `removed` block with `destroy = false` in {}",
+                    removed.file.display()
+                )
+            }),
+    }
+}
+
+/// `main.tf:12`, or the file alone for a block from the JSON syntax.
+fn place(block: &ConfigResource) -> String {
+    if block.line == 0 {
+        block.file.display().to_string()
+    } else {
+        format!("{}:{}", block.file.display(), block.line)
+    }
+}

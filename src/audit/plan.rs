@@ -1,0 +1,250 @@
+//! Reading a plan as `terraform show -json PLAN` (or `tofu show -json PLAN`) prints it: only what the
+//! audit needs, every `resource_changes` entry's address, deposed key and actions.
+
+use serde::Deserialize;
+
+use crate::json::LineColumn;
+use crate::state::address::{InstanceAddr, Mode, ObjectAddr};
+
+/// What a plan does to one object, from its `change.actions`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlannedAction {
+    /// `no-op`, `read`, `create`, `update`: nothing existing is destroyed or dropped.
+    Keep,
+    Delete,
+    Forget,
+    /// `["delete", "create"]`: destroyed, then a new one created.
+    DeleteThenCreate,
+    /// `["create", "delete"]`: created first (create_before_destroy), then the old one destroyed.
+    CreateThenDelete,
+    /// `["create", "forget"]` or `["forget", "create"]`: the old object is forgotten, not destroyed,
+    /// and stays in the cloud unmanaged.
+    ReplaceForgetting,
+}
+
+impl PlannedAction {
+    fn from_actions(actions: &[String]) -> Option<PlannedAction> {
+        let actions: Vec<&str> = actions.iter().map(String::as_str).collect();
+        Some(match actions[..] {
+            ["no-op" | "read" | "create" | "update"] => PlannedAction::Keep,
+            ["delete"] => PlannedAction::Delete,
+            ["forget"] => PlannedAction::Forget,
+            ["delete", "create"] => PlannedAction::DeleteThenCreate,
+            ["create", "delete"] => PlannedAction::CreateThenDelete,
+            ["create", "forget"] | ["forget", "create"] => PlannedAction::ReplaceForgetting,
+            _ => return None,
+        })
+    }
+
+    /// Whether the existing object is destroyed.
+    pub fn deletes(self) -> bool {
+        matches!(
+            self,
+            PlannedAction::Delete
+                | PlannedAction::DeleteThenCreate
+                | PlannedAction::CreateThenDelete
+        )
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlannedAction::Keep => "keep",
+            PlannedAction::Delete => "delete",
+            PlannedAction::Forget => "forget",
+            PlannedAction::DeleteThenCreate => "replace (delete, then create)",
+            PlannedAction::CreateThenDelete => "replace (create, then delete)",
+            PlannedAction::ReplaceForgetting => "replace (the old object forgotten)",
+        }
+    }
+}
+
+/// One `resource_changes` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedChange {
+    pub address: ObjectAddr,
+    pub type_name: String,
+    pub action: PlannedAction,
+    /// `action_reason`, when the plan gives one (`replace_because_tainted`, ...).
+    pub reason: Option<String>,
+}
+
+/// The plan's changes, in its order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub terraform_version: Option<String>,
+    pub changes: Vec<PlannedChange>,
+}
+
+/// Why a plan cannot be read: what, where in the file when known, and a hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanError {
+    pub at: Option<LineColumn>,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl PlanError {
+    fn new(message: String) -> PlanError {
+        PlanError {
+            at: None,
+            message,
+            hint: None,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct PlanFile {
+    terraform_version: Option<String>,
+    resource_changes: Option<Vec<ChangeFile>>,
+}
+
+#[derive(Deserialize)]
+struct ChangeFile {
+    address: String,
+    mode: Option<String>,
+    #[serde(rename = "type")]
+    type_name: String,
+    deposed: Option<String>,
+    change: ActionsFile,
+    action_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ActionsFile {
+    actions: Vec<String>,
+}
+
+impl Plan {
+    /// Parses the plan JSON `text`; errors are one line (with line:column for JSON errors) and a hint.
+    pub fn parse(text: &str) -> Result<Plan, PlanError> {
+        let file: PlanFile = serde_json::from_str(text).map_err(|error| PlanError {
+            at: Some(LineColumn {
+                line: error.line(),
+                column: error.column(),
+            }),
+            message: format!("invalid plan JSON: {error}"),
+            hint: None,
+        })?;
+        let Some(entries) = file.resource_changes else {
+            let hint = if text.contains("\"lineage\"") {
+                "this looks like a state; the plan is what `terraform show -json PLANFILE` prints"
+            } else {
+                "give what `terraform show -json PLANFILE` (or `tofu show -json PLANFILE`) prints"
+            };
+            return Err(PlanError {
+                at: None,
+                message: "not a plan: it has no `resource_changes`".to_owned(),
+                hint: Some(hint.to_owned()),
+            });
+        };
+        let mut changes = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let instance = InstanceAddr::parse(&entry.address).map_err(|error| {
+                PlanError::new(format!(
+                    "resource change `{}`: invalid address: {error}",
+                    entry.address
+                ))
+            })?;
+            let expected_mode = if entry.mode.as_deref() == Some("data") {
+                Mode::Data
+            } else {
+                Mode::Managed
+            };
+            if instance.resource.mode != expected_mode {
+                return Err(PlanError::new(format!(
+                    "resource change `{}`: its mode is `{}`",
+                    entry.address,
+                    entry.mode.unwrap_or_default()
+                )));
+            }
+            let action = PlannedAction::from_actions(&entry.change.actions).ok_or_else(|| {
+                PlanError {
+                    at: None,
+                    message: format!(
+                        "resource change `{}`: unknown actions {:?}",
+                        entry.address, entry.change.actions
+                    ),
+                    hint: Some("statectl knows the actions of Terraform and OpenTofu plans, `forget` included".to_owned()),
+                }
+            })?;
+            changes.push(PlannedChange {
+                address: ObjectAddr {
+                    instance,
+                    deposed: entry.deposed,
+                },
+                type_name: entry.type_name,
+                action,
+                reason: entry.action_reason,
+            });
+        }
+        Ok(Plan {
+            terraform_version: file.terraform_version,
+            changes,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_every_action_list_terraform_and_opentofu_write() {
+        let cases: &[(&[&str], PlannedAction)] = &[
+            (&["no-op"], PlannedAction::Keep),
+            (&["create"], PlannedAction::Keep),
+            (&["update"], PlannedAction::Keep),
+            (&["read"], PlannedAction::Keep),
+            (&["delete"], PlannedAction::Delete),
+            (&["forget"], PlannedAction::Forget),
+            (&["delete", "create"], PlannedAction::DeleteThenCreate),
+            (&["create", "delete"], PlannedAction::CreateThenDelete),
+            (&["create", "forget"], PlannedAction::ReplaceForgetting),
+            (&["forget", "create"], PlannedAction::ReplaceForgetting),
+        ];
+        for (actions, expected) in cases {
+            let actions: Vec<String> = actions.iter().map(|action| (*action).to_owned()).collect();
+            assert_eq!(
+                PlannedAction::from_actions(&actions),
+                Some(*expected),
+                "{actions:?}"
+            );
+        }
+        assert_eq!(PlannedAction::from_actions(&["explode".to_owned()]), None);
+        assert!(PlannedAction::CreateThenDelete.deletes());
+        assert!(!PlannedAction::Forget.deletes());
+        assert!(!PlannedAction::ReplaceForgetting.deletes());
+    }
+
+    #[test]
+    fn reads_deposed_entries_and_reasons() {
+        let plan = Plan::parse(
+            r#"{"terraform_version":"1.15.5","resource_changes":[
+              {"address":"module.a[\"k\"].x.y[0]","mode":"managed","type":"x","name":"y","change":{"actions":["create","delete"]},"action_reason":"replace_because_tainted"},
+              {"address":"x.z","mode":"managed","type":"x","name":"z","deposed":"0badcafe","change":{"actions":["delete"]}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            plan.changes[0].address.to_string(),
+            "module.a[\"k\"].x.y[0]"
+        );
+        assert_eq!(
+            plan.changes[0].reason.as_deref(),
+            Some("replace_because_tainted")
+        );
+        assert_eq!(
+            plan.changes[1].address.to_string(),
+            "x.z (deposed object 0badcafe)"
+        );
+    }
+
+    #[test]
+    fn refuses_states_and_broken_json_with_a_place_or_a_hint() {
+        let error = Plan::parse(r#"{"version":4,"lineage":"x","resources":[]}"#).unwrap_err();
+        assert_eq!(error.message, "not a plan: it has no `resource_changes`");
+        assert!(error.hint.unwrap().contains("looks like a state"));
+        let error = Plan::parse("{\n  \"resource_changes\": [,\n").unwrap_err();
+        assert_eq!(error.at.map(|at| at.line), Some(2), "{error:?}");
+    }
+}

@@ -1,0 +1,134 @@
+//! The audit's rules: stable ids, severities, titles and hints, for every report format. The
+//! `delete-*` rules are violations (exit 3): a destroy would remove what something protects.
+
+use crate::scan::{RuleInfo, Severity};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rule {
+    DeleteProtected,
+    DeletePreventDestroy,
+    DeleteSkipDestroy,
+    DeleteMidOperation,
+    DestroyBlocked,
+    NotInConfig,
+    TaintedAfterTimeout,
+    DeposedObject,
+    Forget,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 9] = [
+        Rule::DeleteProtected,
+        Rule::DeletePreventDestroy,
+        Rule::DeleteSkipDestroy,
+        Rule::DeleteMidOperation,
+        Rule::DestroyBlocked,
+        Rule::NotInConfig,
+        Rule::TaintedAfterTimeout,
+        Rule::DeposedObject,
+        Rule::Forget,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::DeleteProtected => "delete-protected",
+            Rule::DeletePreventDestroy => "delete-prevent-destroy",
+            Rule::DeleteSkipDestroy => "delete-skip-destroy",
+            Rule::DeleteMidOperation => "delete-mid-operation",
+            Rule::DestroyBlocked => "destroy-blocked",
+            Rule::NotInConfig => "not-in-config",
+            Rule::TaintedAfterTimeout => "tainted-after-timeout",
+            Rule::DeposedObject => "deposed-object",
+            Rule::Forget => "forget",
+        }
+    }
+
+    /// A violation stops the destroy: exit 3.
+    pub fn violation(self) -> bool {
+        matches!(
+            self,
+            Rule::DeleteProtected
+                | Rule::DeletePreventDestroy
+                | Rule::DeleteSkipDestroy
+                | Rule::DeleteMidOperation
+        )
+    }
+
+    pub fn severity(self) -> Severity {
+        match self {
+            _ if self.violation() => Severity::Error,
+            Rule::DestroyBlocked
+            | Rule::NotInConfig
+            | Rule::TaintedAfterTimeout
+            | Rule::DeposedObject => Severity::Warning,
+            _ => Severity::Note,
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Rule::DeleteProtected => "The destroy deletes a type or address the policy protects",
+            Rule::DeletePreventDestroy => {
+                "The destroy deletes what the configuration marks prevent_destroy"
+            }
+            Rule::DeleteSkipDestroy => {
+                "The plan deletes what skip_destroy or a `destroy = false` lifecycle means to keep"
+            }
+            Rule::DeleteMidOperation => {
+                "The destroy deletes an object whose create or update has not finished"
+            }
+            Rule::DestroyBlocked => "prevent_destroy makes the destroy fail",
+            Rule::NotInConfig => {
+                "The instance's resource block is gone from the configuration: nothing there protects it"
+            }
+            Rule::TaintedAfterTimeout => {
+                "Tainted while still being created: the remote object may be healthy"
+            }
+            Rule::DeposedObject => "A deposed object is waiting to be destroyed",
+            Rule::Forget => "Forgotten, not destroyed: the remote object stays, unmanaged",
+        }
+    }
+
+    pub fn help(self) -> &'static str {
+        match self {
+            Rule::DeleteProtected => {
+                "remove it from the destroy (`-target` the rest, or `statectl forget` it first), or change the policy"
+            }
+            Rule::DeletePreventDestroy => {
+                "the configuration that made this plan is not the one that protects it; plan again with the current configuration"
+            }
+            Rule::DeleteSkipDestroy => {
+                "`statectl forget` the instance first (or destroy with OpenTofu, which honours `skip_destroy`)"
+            }
+            Rule::DeleteMidOperation => {
+                "wait for the operation to finish and refresh it first: deleting an object still being created can orphan it"
+            }
+            Rule::DestroyBlocked => {
+                "remove `prevent_destroy` first if it is really to go, or keep it out of the destroy"
+            }
+            Rule::NotInConfig => {
+                "the next plan deletes it; add a `removed` block with `lifecycle { destroy = false }` to keep the object"
+            }
+            Rule::TaintedAfterTimeout => {
+                "refresh it first; if it finished creating, `statectl untaint ADDRESS`"
+            }
+            Rule::DeposedObject => {
+                "make sure nothing still uses the old object; `statectl forget ADDRESS --deposed KEY` keeps it, unmanaged"
+            }
+            Rule::Forget => "delete the remote object by hand if it should go",
+        }
+    }
+
+    pub fn info(self) -> RuleInfo {
+        RuleInfo {
+            order: Rule::ALL
+                .iter()
+                .position(|rule| *rule == self)
+                .expect("every rule is in ALL") as u8,
+            id: self.id(),
+            title: self.title(),
+            help: self.help(),
+            default_severity: self.severity(),
+        }
+    }
+}

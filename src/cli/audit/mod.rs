@@ -1,0 +1,172 @@
+//! `statectl audit [STATE] [--plan PLAN_JSON] [--config DIR] [--policy FILE]`: before anyone destroys,
+//! what the destroy (or the given plan) would do to each object, and what it must not do. Exit 3 when
+//! a rule is violated, 1 when a finding reaches `--fail-on`, 0 when it is safe.
+
+mod json;
+mod table;
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+
+use crate::audit::{Audit, Input, Plan, Rule, audit};
+use crate::cli::error::{CliError, sanitize};
+use crate::cli::findings::{FailOn, Report, Tool, github, junit, markdown, sarif};
+use crate::cli::{Printer, StateArg, exit, load};
+use crate::policy::config::Config;
+use crate::policy::file::Policy;
+use crate::scan::rules::FILE_NAME;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub state: StateArg,
+
+    /// A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does
+    /// instead of a destroy of everything.
+    #[arg(long, value_name = "PLAN_JSON")]
+    pub plan: Option<PathBuf>,
+
+    /// Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module)
+    /// and its local modules.
+    #[arg(long, value_name = "DIR")]
+    pub config: Option<PathBuf>,
+
+    /// A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the
+    /// `.statectl.toml` found upward from the working directory.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+
+    #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
+    pub format: AuditFormat,
+
+    /// Exit 1 when a finding reaches this severity (violations always exit 3).
+    #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "SEVERITY")]
+    pub fail_on: FailOn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AuditFormat {
+    Table,
+    Json,
+    Sarif,
+    Github,
+    Junit,
+    Markdown,
+}
+
+/// The audit's rules, for the shared report formats.
+fn tool() -> Tool {
+    Tool {
+        command: "audit",
+        rules: Rule::ALL.iter().map(|rule| rule.info()).collect(),
+    }
+}
+
+pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let rules = crate::cli::scan::load_rules(None)?;
+    let policy = match (&args.policy, &rules.source) {
+        (Some(path), _) => Policy::load(path, true),
+        (None, Some(path)) if path.file_name().is_some_and(|name| name == FILE_NAME) => {
+            Policy::load(path, false)
+        }
+        _ => Ok(Policy::default()),
+    }
+    .map_err(|message| {
+        CliError::new(message).with_hint("see README, \"Lifecycle rules\", for the policy format")
+    })?;
+    let config = args
+        .config
+        .as_deref()
+        .map(|dir| {
+            Config::read(dir).map_err(|error| {
+                let mut cli = CliError::new(sanitize(&error.message));
+                cli.hint = error.hint;
+                cli
+            })
+        })
+        .transpose()?;
+    if let Some(config) = &config {
+        for skipped in &config.skipped_modules {
+            printer.warning(&format!(
+                "module `{}` (source `{}`) is not local; its lifecycle blocks were not read",
+                skipped.module.join("."),
+                sanitize(&skipped.source)
+            ));
+        }
+    }
+    let plan = args.plan.as_deref().map(read_plan).transpose()?;
+    let (source, bytes) = load::read(args.state.state.as_deref())?;
+    let state = load::parse_state(&source, &bytes)?;
+    let result = audit(&Input {
+        state: &state,
+        plan: plan.as_ref(),
+        config: config.as_ref(),
+        policy: &policy,
+        catalog: &rules.catalog,
+    });
+    let report = Report {
+        name: source.to_string(),
+        instances: result.entries.len(),
+        findings: result.findings.clone(),
+        error: None,
+    };
+    let reports = [report];
+    let text = match args.format {
+        AuditFormat::Table => table::render(&result, plan.is_some()),
+        AuditFormat::Json => json::render(&result, &reports[0].name, args, plan.is_some()),
+        AuditFormat::Sarif => sarif::render(&tool(), &reports),
+        AuditFormat::Github => github::render(&tool(), &reports),
+        AuditFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
+        AuditFormat::Markdown => {
+            let mut text = table::markdown_outcomes(&result, plan.is_some());
+            text.push_str(&markdown::render(&tool(), &reports));
+            text
+        }
+    };
+    printer.out(&text)?;
+    if args.format == AuditFormat::Table {
+        printer.hints(&hints(&result));
+    }
+    Ok(exit_code(&result, args.fail_on))
+}
+
+/// 3 when a rule is violated, 1 when a finding reaches `fail_on`, else 0.
+pub fn exit_code(result: &Audit, fail_on: FailOn) -> i32 {
+    if result.violations() > 0 {
+        exit::BLOCKED
+    } else if result
+        .findings
+        .iter()
+        .any(|finding| fail_on.reached_by(finding.severity))
+    {
+        exit::FINDINGS
+    } else {
+        exit::SUCCESS
+    }
+}
+
+fn read_plan(path: &std::path::Path) -> Result<Plan, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        CliError::new(format!("{}: cannot read the plan: {error}", path.display()))
+    })?;
+    Plan::parse(&text).map_err(|error| {
+        let place = error.at.map_or_else(String::new, |at| format!(":{at}"));
+        CliError {
+            message: format!("{}{place}: {}", path.display(), sanitize(&error.message)),
+            hint: error.hint,
+            code: exit::ERROR,
+        }
+    })
+}
+
+/// One hint per rule with findings, for people (stderr).
+fn hints(result: &Audit) -> Vec<String> {
+    let mut rules: Vec<_> = result.findings.iter().map(|finding| finding.rule).collect();
+    rules.sort();
+    rules.dedup();
+    rules
+        .into_iter()
+        .map(|rule| format!("{}: {}", rule.id, rule.help))
+        .collect()
+}

@@ -1,0 +1,406 @@
+//! `statectl audit` on plans and states made by real Terraform 1.15.5 (testdata/audit, see its
+//! README): what a destroy or a plan does to each object, the violations (exit 3), the risks, every
+//! report format, and bad input.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::builder::{Test, root};
+use crate::sarif_schema::validate_sarif;
+
+fn case(name: &str) -> PathBuf {
+    root().join("testdata/audit").join(name)
+}
+
+/// `statectl audit` on a case's state, with its configuration, and the plan file when given, as JSON.
+fn audit_json(name: &str, plan: Option<&str>, code: i32) -> Value {
+    let folder = case(name);
+    let mut test = Test::new()
+        .arg("audit")
+        .arg(folder.join("terraform.tfstate"))
+        .arg("--config")
+        .arg(&folder)
+        .args(["--format", "json"]);
+    if let Some(plan) = plan {
+        test = test.arg("--plan").arg(folder.join(plan));
+    }
+    let output = test.run().code(code);
+    serde_json::from_str(&output.stdout).unwrap()
+}
+
+/// `address -> (outcome, rules)` of an audit's JSON, for compact assertions.
+fn outcomes(document: &Value) -> Vec<(String, String, Vec<String>)> {
+    document["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|object| {
+            let mut address = object["address"].as_str().unwrap().to_owned();
+            if let Some(key) = object["deposed"].as_str() {
+                address = format!("{address} (deposed object {key})");
+            }
+            let rules = object["rules"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|rule| rule.as_str().unwrap().to_owned())
+                .collect();
+            (
+                address,
+                object["outcome"].as_str().unwrap().to_owned(),
+                rules,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_fixtures_were_made_by_terraform_1_15_5() {
+    for plan in [
+        "destroy/plan.json",
+        "removed-forget/plan.json",
+        "tainted-replace/plan.json",
+        "deposed/plan.json",
+        "skip-destroy/plan.json",
+    ] {
+        let document: Value = serde_json::from_slice(&std::fs::read(case(plan)).unwrap()).unwrap();
+        assert_eq!(document["terraform_version"], "1.15.5", "{plan}");
+    }
+}
+
+#[test]
+fn a_destroy_of_a_whole_state_destroys_every_managed_object() {
+    let document = audit_json("destroy", None, 0);
+    assert_eq!(document["mode"], "destroy");
+    assert_eq!(document["summary"]["destroy"], 12);
+    assert_eq!(document["summary"]["violations"], 0);
+    let listed = outcomes(&document);
+    assert_eq!(
+        listed[0],
+        (
+            "terraform_data.counted[0]".to_owned(),
+            "destroy".to_owned(),
+            vec![]
+        )
+    );
+    assert!(
+        listed
+            .iter()
+            .any(|(address, _, _)| address == "module.app[\"green\"].terraform_data.server")
+    );
+    // The plan Terraform made for that destroy deletes exactly the same objects.
+    let planned = audit_json("destroy", Some("plan.json"), 0);
+    let mut from_plan: Vec<String> = outcomes(&planned)
+        .into_iter()
+        .map(|(address, _, _)| address)
+        .collect();
+    let mut from_state: Vec<String> = listed.into_iter().map(|(address, _, _)| address).collect();
+    from_plan.sort();
+    from_state.sort();
+    assert_eq!(from_plan, from_state);
+}
+
+#[test]
+fn prevent_destroy_blocks_the_destroy_where_terraform_fails() {
+    let document = audit_json("prevent-destroy", None, 1);
+    let listed = outcomes(&document);
+    let blocked: Vec<&(String, String, Vec<String>)> = listed
+        .iter()
+        .filter(|(_, outcome, _)| outcome == "blocked")
+        .collect();
+    assert_eq!(blocked.len(), 1);
+    assert_eq!(blocked[0].0, "terraform_data.protected");
+    assert_eq!(blocked[0].2, vec!["destroy-blocked"]);
+    // Terraform's own refusal names the same block, at the same line.
+    let refusal = std::fs::read_to_string(case("prevent-destroy/plan-error.txt")).unwrap();
+    assert!(
+        refusal.contains("Instance cannot be destroyed"),
+        "{refusal}"
+    );
+    let line = refusal
+        .split("main.tf line ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .unwrap();
+    let why = document["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|object| object["outcome"] == "blocked")
+        .unwrap()["why"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        why.ends_with(&format!("main.tf:{line}")),
+        "{why} vs Terraform's line {line}"
+    );
+}
+
+#[test]
+fn skip_destroy_is_a_forget_for_opentofu_and_a_violation_in_a_terraform_plan() {
+    let document = audit_json("skip-destroy", None, 0);
+    assert!(outcomes(&document).contains(&(
+        "terraform_data.retained".to_owned(),
+        "forget".to_owned(),
+        vec!["forget".to_owned()]
+    )));
+    // Terraform's plan ignores the flag and deletes the object OpenTofu was told to keep.
+    let document = audit_json("skip-destroy", Some("plan.json"), 3);
+    assert!(outcomes(&document).contains(&(
+        "terraform_data.retained".to_owned(),
+        "destroy".to_owned(),
+        vec!["delete-skip-destroy".to_owned()]
+    )));
+    assert_eq!(document["summary"]["violations"], 1);
+    assert_eq!(document["exit_code"], 3);
+}
+
+#[test]
+fn a_removed_block_keeping_the_object_is_a_forget_and_a_destroy_plan_ignoring_it_is_a_violation() {
+    let document = audit_json("removed-forget", Some("plan.json"), 0);
+    assert_eq!(
+        outcomes(&document),
+        vec![(
+            "terraform_data.legacy".to_owned(),
+            "forget".to_owned(),
+            vec!["forget".to_owned()]
+        )]
+    );
+    assert_eq!(document["summary"]["unchanged"], 1);
+    // `terraform plan -destroy` deletes it all the same (Terraform 1.15.5 does): a violation.
+    let document = audit_json("removed-forget", Some("plan-destroy.json"), 3);
+    assert!(outcomes(&document).contains(&(
+        "terraform_data.legacy".to_owned(),
+        "destroy".to_owned(),
+        vec!["delete-skip-destroy".to_owned()]
+    )));
+    // From the state and configuration alone, a destroy forgets it.
+    let document = audit_json("removed-forget", None, 0);
+    assert!(outcomes(&document).contains(&(
+        "terraform_data.legacy".to_owned(),
+        "forget".to_owned(),
+        vec!["forget".to_owned()]
+    )));
+}
+
+#[test]
+fn replacements_keep_the_plans_order_and_deposed_objects_are_risks() {
+    let document = audit_json("tainted-replace", Some("plan.json"), 0);
+    assert_eq!(
+        outcomes(&document),
+        vec![
+            (
+                "terraform_data.cbd".to_owned(),
+                "replace (create first)".to_owned(),
+                vec![]
+            ),
+            (
+                "terraform_data.plain".to_owned(),
+                "replace".to_owned(),
+                vec![]
+            ),
+        ]
+    );
+    let document = audit_json("deposed", Some("plan.json"), 1);
+    let listed = outcomes(&document);
+    let deposed = listed
+        .iter()
+        .find(|(address, _, _)| address.contains("(deposed object "))
+        .unwrap();
+    assert_eq!(
+        (deposed.1.as_str(), deposed.2.clone()),
+        ("destroy", vec!["deposed-object".to_owned()])
+    );
+    assert_eq!(document["findings"][0]["rule"], "deposed-object");
+    assert_eq!(document["findings"][0]["severity"], "warning");
+}
+
+#[test]
+fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(
+        folder.path().join("policy.toml"),
+        "[[protect]]\naddresses = [\"module.app[\\\"blue\\\"]*\"]\nreason = \"blue serves traffic\"\n",
+    )
+    .unwrap();
+    let output = Test::new()
+        .arg("audit")
+        .arg(case("destroy/terraform.tfstate"))
+        .arg("--policy")
+        .arg(folder.path().join("policy.toml"))
+        .run()
+        .code(3);
+    assert_eq!(
+        output.stdout.matches("delete-protected").count(),
+        3,
+        "{}",
+        output.stdout
+    );
+    assert!(
+        output
+            .stdout
+            .contains("12 objects: 12 destroy; 3 violations"),
+        "{}",
+        output.stdout
+    );
+    assert!(
+        output.stderr.contains("hint: delete-protected:"),
+        "{}",
+        output.stderr
+    );
+    // An instance still being created, and one tainted while it was.
+    let output = Test::new()
+        .args([
+            "audit",
+            "testdata/scan/oci-async-provisioning.tfstate",
+            "--format",
+            "json",
+        ])
+        .run()
+        .code(3);
+    let document: Value = serde_json::from_str(&output.stdout).unwrap();
+    let finding = document["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|finding| finding["rule"] == "delete-mid-operation")
+        .unwrap();
+    assert_eq!(finding["address"], "oci_core_instance.app");
+    assert_eq!(finding["evidence"][0]["value"], "\"PROVISIONING\"");
+    let output = Test::new()
+        .args(["audit", "testdata/scan/cf-tainted-in-progress.tfstate"])
+        .run()
+        .code(3);
+    assert!(
+        output.stdout.contains("tainted-after-timeout"),
+        "{}",
+        output.stdout
+    );
+}
+
+#[test]
+fn instances_whose_block_is_gone_from_the_configuration_are_reported() {
+    let folder = tempfile::tempdir().unwrap();
+    // The destroy case's configuration without `terraform_data.plain`.
+    let config = std::fs::read_to_string(case("destroy/main.tf")).unwrap();
+    let start = config
+        .find("resource \"terraform_data\" \"plain\"")
+        .unwrap();
+    let end = start + config[start..].find("\n}\n").unwrap() + 3;
+    std::fs::write(
+        folder.path().join("main.tf"),
+        format!("{}{}", &config[..start], &config[end..]),
+    )
+    .unwrap();
+    std::fs::create_dir_all(folder.path().join("modules")).unwrap();
+    std::fs::create_dir_all(folder.path().join("modules/app")).unwrap();
+    std::fs::copy(
+        case("destroy/modules/app/main.tf"),
+        folder.path().join("modules/app/main.tf"),
+    )
+    .unwrap();
+    let output = Test::new()
+        .arg("audit")
+        .arg(case("destroy/terraform.tfstate"))
+        .arg("--config")
+        .arg(folder.path())
+        .args(["--format", "json"])
+        .run()
+        .code(1);
+    let document: Value = serde_json::from_str(&output.stdout).unwrap();
+    let findings = document["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0]["rule"], "not-in-config");
+    assert_eq!(findings[0]["address"], "terraform_data.plain");
+}
+
+#[test]
+fn every_report_format_carries_the_findings() {
+    let state = case("skip-destroy/terraform.tfstate");
+    let plan = case("skip-destroy/plan.json");
+    let run = |format: &str| {
+        Test::new()
+            .arg("audit")
+            .arg(&state)
+            .arg("--plan")
+            .arg(&plan)
+            .args(["--format", format])
+            .run()
+            .code(3)
+            .stdout
+    };
+    let sarif: Value = serde_json::from_str(&run("sarif")).unwrap();
+    validate_sarif(&sarif).unwrap();
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["ruleId"],
+        "delete-skip-destroy"
+    );
+    assert_eq!(
+        sarif["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap()
+            .len(),
+        9
+    );
+    let junit = run("junit");
+    let document = roxmltree::Document::parse(&junit).unwrap();
+    assert_eq!(
+        document.root_element().attribute("name"),
+        Some("statectl audit")
+    );
+    assert!(
+        junit.contains("classname=\"statectl.delete-skip-destroy\""),
+        "{junit}"
+    );
+    let github = run("github");
+    assert!(github.starts_with("::error file="), "{github}");
+    assert!(
+        github.contains("title=statectl delete-skip-destroy%3A terraform_data.retained"),
+        "{github}"
+    );
+    let markdown = run("markdown");
+    assert!(
+        markdown.starts_with("## statectl audit: the plan\n"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("| destroy | `terraform_data.retained` |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("## statectl audit\n"), "{markdown}");
+}
+
+#[test]
+fn bad_plans_get_one_line_and_exit_2() {
+    let folder = tempfile::tempdir().unwrap();
+    let broken = folder.path().join("broken.json");
+    std::fs::write(
+        &broken,
+        "{\n  \"resource_changes\": [\n    {\"address\": \n",
+    )
+    .unwrap();
+    Test::new()
+        .arg("audit")
+        .arg(case("destroy/terraform.tfstate"))
+        .arg("--plan")
+        .arg(&broken)
+        .run()
+        .refused(&format!("{}:4:", broken.display()));
+    // A state where the plan should be.
+    Test::new()
+        .arg("audit")
+        .arg(case("destroy/terraform.tfstate"))
+        .arg("--plan")
+        .arg(case("destroy/terraform.tfstate"))
+        .run()
+        .refused("not a plan: it has no `resource_changes`")
+        .stderr_contains("hint: this looks like a state");
+    Test::new()
+        .arg("audit")
+        .arg(case("destroy/terraform.tfstate"))
+        .args(["--plan", "missing.json"])
+        .run()
+        .refused("missing.json: cannot read the plan");
+}
