@@ -9,5 +9,6 @@ pub mod cli;
 pub mod glob;
 pub mod json;
 pub mod policy;
+pub mod reconcile;
 pub mod scan;
 pub mod state;

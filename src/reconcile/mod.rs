@@ -1,0 +1,4 @@
+//! Reconciling stale instances with what the providers say: one seam, two readers (HTTP provider
+//! profiles that speak the async protocols directly, and later the provider plugins), both returning
+//! the same per-instance outcome. The only module that talks to the network.
+
