@@ -2,3 +2,4 @@
 //! profiles that speak the async protocols directly, and later the provider plugins), both returning
 //! the same per-instance outcome. The only module that talks to the network.
 
+pub mod auth;

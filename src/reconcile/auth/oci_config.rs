@@ -1,0 +1,146 @@
+//! The OCI CLI/SDK configuration file (`~/.oci/config`, or `OCI_CLI_CONFIG_FILE`): an INI file of
+//! profiles (`[DEFAULT]` and named ones) with `user`, `fingerprint`, `tenancy`, `region`, `key_file`
+//! and `pass_phrase`. Named profiles inherit what they leave out from `[DEFAULT]`, as the SDKs do.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// One resolved profile's fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OciProfile {
+    pub user: String,
+    pub fingerprint: String,
+    pub tenancy: String,
+    pub region: Option<String>,
+    pub key_file: PathBuf,
+}
+
+impl OciProfile {
+    /// `tenancy/user/fingerprint`, the signature's `keyId`.
+    pub fn key_id(&self) -> String {
+        format!("{}/{}/{}", self.tenancy, self.user, self.fingerprint)
+    }
+}
+
+/// Reads profile `name` from the config file text; `file` names it in errors. `~/` in `key_file` is
+/// the user's home, and a relative path is relative to the config file's folder.
+pub fn parse(text: &str, file: &Path, name: &str) -> Result<OciProfile, String> {
+    let mut sections: HashMap<String, HashMap<String, String>> = HashMap::new();
+    let mut current: Option<String> = None;
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+            continue;
+        }
+        if let Some(section) = line
+            .strip_prefix('[')
+            .and_then(|rest| rest.strip_suffix(']'))
+        {
+            current = Some(section.trim().to_owned());
+            sections.entry(section.trim().to_owned()).or_default();
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            return Err(format!(
+                "{}:{}: expected `key = value`",
+                file.display(),
+                index + 1
+            ));
+        };
+        let Some(section) = &current else {
+            return Err(format!(
+                "{}:{}: a setting before any `[PROFILE]`",
+                file.display(),
+                index + 1
+            ));
+        };
+        sections
+            .get_mut(section)
+            .expect("the section was inserted when it opened")
+            .insert(key.trim().to_owned(), value.trim().to_owned());
+    }
+    if !sections.contains_key(name) {
+        let mut known: Vec<&String> = sections.keys().collect();
+        known.sort();
+        return Err(format!(
+            "{}: no profile `{name}` (profiles: {})",
+            file.display(),
+            known
+                .iter()
+                .map(|name| name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let lookup = |key: &str| -> Option<String> {
+        sections
+            .get(name)
+            .and_then(|section| section.get(key))
+            .or_else(|| sections.get("DEFAULT").and_then(|section| section.get(key)))
+            .cloned()
+    };
+    let required = |key: &str| {
+        lookup(key).ok_or_else(|| format!("{}: profile `{name}` has no `{key}`", file.display()))
+    };
+    let key_file = required("key_file")?;
+    let key_file = if let Some(rest) = key_file.strip_prefix("~/") {
+        std::env::var_os("HOME").map_or_else(
+            || PathBuf::from(&key_file),
+            |home| PathBuf::from(home).join(rest),
+        )
+    } else {
+        let path = PathBuf::from(&key_file);
+        if path.is_relative() {
+            file.parent()
+                .map_or(path.clone(), |folder| folder.join(&path))
+        } else {
+            path
+        }
+    };
+    Ok(OciProfile {
+        user: required("user")?,
+        fingerprint: required("fingerprint")?,
+        tenancy: required("tenancy")?,
+        region: lookup("region"),
+        key_file,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: &str = "[DEFAULT]\nuser=ocid1.user.oc1..aaa\nfingerprint=12:34:56\ntenancy=ocid1.tenancy.oc1..ttt\nregion=eu-frankfurt-1\nkey_file=keys/oci.pem\n\n# the CI profile overrides the user and region\n[CI]\nuser = ocid1.user.oc1..ci\nregion = us-ashburn-1\n";
+
+    #[test]
+    fn named_profiles_inherit_from_default() {
+        let file = Path::new("/home/ana/.oci/config");
+        let default = parse(CONFIG, file, "DEFAULT").unwrap();
+        assert_eq!(
+            default.key_id(),
+            "ocid1.tenancy.oc1..ttt/ocid1.user.oc1..aaa/12:34:56"
+        );
+        assert_eq!(default.key_file, Path::new("/home/ana/.oci/keys/oci.pem"));
+        let ci = parse(CONFIG, file, "CI").unwrap();
+        assert_eq!(ci.user, "ocid1.user.oc1..ci");
+        assert_eq!(ci.region.as_deref(), Some("us-ashburn-1"));
+        assert_eq!(ci.fingerprint, "12:34:56");
+    }
+
+    #[test]
+    fn names_what_is_missing() {
+        let file = Path::new("config");
+        assert_eq!(
+            parse(CONFIG, file, "PROD").unwrap_err(),
+            "config: no profile `PROD` (profiles: CI, DEFAULT)"
+        );
+        assert_eq!(
+            parse("[DEFAULT]\nuser=u\n", file, "DEFAULT").unwrap_err(),
+            "config: profile `DEFAULT` has no `key_file`"
+        );
+        assert_eq!(
+            parse("user=u\n", file, "DEFAULT").unwrap_err(),
+            "config:1: a setting before any `[PROFILE]`"
+        );
+    }
+}
