@@ -3,3 +3,5 @@
 //! the same per-instance outcome. The only module that talks to the network.
 
 pub mod auth;
+pub mod http;
+pub mod outcome;

@@ -113,7 +113,11 @@ mod tests {
     #[test]
     fn signs_the_string_oci_verifies() {
         let key = test_key();
-        let pem = Secret::new(key.to_pkcs8_pem(rsa::pkcs8::LineEnding::LF).unwrap().to_string());
+        let pem = Secret::new(
+            key.to_pkcs8_pem(rsa::pkcs8::LineEnding::LF)
+                .unwrap()
+                .to_string(),
+        );
         let signer = OciSigner::from_pem("tenancy/user/aa:bb".into(), &pem).unwrap();
         let date = "Sun, 22 Nov 2026 08:00:00 GMT";
         let signed = signer.sign(
@@ -146,7 +150,11 @@ mod tests {
     #[test]
     fn a_body_adds_its_digest_and_headers() {
         let key = test_key();
-        let pem = Secret::new(key.to_pkcs8_pem(rsa::pkcs8::LineEnding::LF).unwrap().to_string());
+        let pem = Secret::new(
+            key.to_pkcs8_pem(rsa::pkcs8::LineEnding::LF)
+                .unwrap()
+                .to_string(),
+        );
         let signer = OciSigner::from_pem("t/u/f".into(), &pem).unwrap();
         let signed = signer.sign("POST", "h", "/x", "d", Some(b"{}"));
         assert!(signed.authorization.expose().contains(
