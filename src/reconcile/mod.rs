@@ -5,3 +5,4 @@
 pub mod auth;
 pub mod http;
 pub mod outcome;
+pub mod select;

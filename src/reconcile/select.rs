@@ -1,0 +1,295 @@
+//! Which instances a refresh asks about: by default the stale ones scan finds (transitional or
+//! failed status, async creates missing computed attributes, tainted after a timed-out create), or
+//! those `--target` and `--type` name; and for each, which operation was in flight, since that decides
+//! what "not found" means (right after a create: not visible yet; during a delete: done).
+
+use crate::glob::Glob;
+use crate::scan::path::Attributes;
+use crate::scan::rules::Rules;
+use crate::scan::status::decoded_string;
+use crate::scan::{Finding, Rule, scan};
+use crate::state::address::{InstanceAddr, Mode, Target};
+use crate::state::model::State;
+use crate::state::order::instance_groups;
+
+/// The operation a stale instance was in when the state was saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    Create,
+    Update,
+    Delete,
+    /// Nothing known in flight: a plain read.
+    Read,
+}
+
+/// One instance to reconcile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selected {
+    pub address: InstanceAddr,
+    pub type_name: String,
+    pub operation: Operation,
+    /// Why it was picked: the scan rule ids, or `--target`.
+    pub reasons: Vec<String>,
+}
+
+/// What the user narrowed the refresh to.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Addresses (`module.app`, `aws_instance.web`, `aws_instance.web[0]`) or globs over addresses.
+    pub targets: Vec<String>,
+    /// Resource types, globs allowed.
+    pub types: Vec<String>,
+}
+
+/// The scan rules whose findings mean "ask the provider again".
+const STALE_RULES: [Rule; 5] = [
+    Rule::TransitionalState,
+    Rule::TransitionalStateGeneric,
+    Rule::FailedState,
+    Rule::MissingComputedAttribute,
+    Rule::TaintedAfterTimeout,
+];
+
+/// The instances to reconcile, in Terraform's order: with targets or types given, every current
+/// managed object they name; otherwise the stale ones scan finds.
+pub fn select(
+    state: &State<'_>,
+    rules: &Rules,
+    selection: &Selection,
+) -> Result<Vec<Selected>, String> {
+    let explicit = !selection.targets.is_empty() || !selection.types.is_empty();
+    let findings: Vec<Finding> = if explicit {
+        Vec::new()
+    } else {
+        scan(state, rules)
+    };
+    let targets: Vec<Matcher> = selection
+        .targets
+        .iter()
+        .map(|text| Matcher::new(text))
+        .collect::<Result<_, _>>()?;
+    let types: Vec<Glob> = selection.types.iter().map(|text| Glob::new(text)).collect();
+    let mut selected = Vec::new();
+    for group in instance_groups(state) {
+        let resource = group.resource;
+        let Some(current) = group.current else {
+            continue;
+        };
+        if resource.address.mode != Mode::Managed {
+            continue;
+        }
+        let address = group.address();
+        let text = address.to_string();
+        let reasons: Vec<String> = if explicit {
+            let by_target = targets.is_empty()
+                || targets
+                    .iter()
+                    .any(|matcher| matcher.matches(&address, &text));
+            let by_type = types.is_empty()
+                || types
+                    .iter()
+                    .any(|glob| glob.matches(&resource.address.type_name));
+            if !(by_target && by_type) {
+                continue;
+            }
+            vec!["--target".to_owned()]
+        } else {
+            let mut reasons: Vec<String> = findings
+                .iter()
+                .filter(|finding| finding.address == text)
+                .filter(|finding| STALE_RULES.iter().any(|rule| rule.id() == finding.rule.id))
+                .map(|finding| finding.rule.id.to_owned())
+                .collect();
+            reasons.dedup();
+            if reasons.is_empty() {
+                continue;
+            }
+            reasons
+        };
+        let operation = current
+            .attributes_json(state.source)
+            .map_or(Operation::Read, |raw| operation_of(&Attributes::new(raw)));
+        selected.push(Selected {
+            address,
+            type_name: resource.address.type_name.clone(),
+            operation,
+            reasons,
+        });
+    }
+    if explicit && selected.is_empty() {
+        return Err(
+            "no managed instance in the state matches the --target and --type given".to_owned(),
+        );
+    }
+    Ok(selected)
+}
+
+/// The operation in flight, from what the attributes say: Cloud Foundry's `last_operation.type`,
+/// else a status value that names one (`CREATING`, `PROVISIONING`, `DELETING`, `TERMINATING`,
+/// `UPDATING`, ...).
+fn operation_of(attributes: &Attributes<'_>) -> Operation {
+    if let Some(kind) = attributes
+        .get("last_operation")
+        .and_then(|raw| {
+            crate::scan::path::follow(raw, &[crate::scan::path::Step::Attribute("type".into())])
+                .map(|span| span.of(raw).to_owned())
+        })
+        .and_then(|raw| decoded_string(&raw))
+    {
+        return match kind.as_str() {
+            "create" => Operation::Create,
+            "update" => Operation::Update,
+            "delete" => Operation::Delete,
+            _ => Operation::Read,
+        };
+    }
+    for name in [
+        "state",
+        "status",
+        "lifecycle_state",
+        "provisioning_state",
+        "instance_state",
+    ] {
+        let Some(text) = attributes.get(name).and_then(decoded_string) else {
+            continue;
+        };
+        let upper = text.to_ascii_uppercase();
+        if ["CREAT", "PROVISION", "LAUNCH", "PENDING", "STARTING"]
+            .iter()
+            .any(|word| upper.starts_with(word))
+        {
+            return Operation::Create;
+        }
+        if ["DELET", "TERMINAT", "DEPROVISION", "DESTROY"]
+            .iter()
+            .any(|word| upper.starts_with(word))
+        {
+            return Operation::Delete;
+        }
+        if ["UPDAT", "MODIFY", "MODIFYING", "SCALING", "UPGRADING"]
+            .iter()
+            .any(|word| upper.starts_with(word))
+        {
+            return Operation::Update;
+        }
+    }
+    Operation::Read
+}
+
+/// A `--target`: an address as `terraform state list` reads it, or a glob over addresses.
+enum Matcher {
+    Address(Target),
+    Glob(Glob),
+}
+
+impl Matcher {
+    fn new(text: &str) -> Result<Matcher, String> {
+        if Glob::is_glob(text) {
+            return Ok(Matcher::Glob(Glob::new(text)));
+        }
+        Target::parse(text)
+            .map(Matcher::Address)
+            .map_err(|error| format!("invalid --target `{text}`: {error}"))
+    }
+
+    fn matches(&self, address: &InstanceAddr, text: &str) -> bool {
+        match self {
+            Matcher::Address(target) => target.matches(address),
+            Matcher::Glob(glob) => glob.matches(text),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::parse;
+
+    fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testdata/scan")
+                .join(name),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn picks_the_stale_instances_scan_finds_with_their_operation() {
+        let bytes = fixture("oci-async-provisioning.tfstate");
+        let state = parse(&bytes).unwrap();
+        let picked = select(&state, &Rules::default(), &Selection::default()).unwrap();
+        assert_eq!(picked.len(), 1, "{picked:?}");
+        assert_eq!(picked[0].address.to_string(), "oci_core_instance.app");
+        assert_eq!(picked[0].operation, Operation::Create);
+        assert_eq!(
+            picked[0].reasons,
+            vec!["transitional-state", "missing-computed-attribute"]
+        );
+        let bytes = fixture("cf-tainted-in-progress.tfstate");
+        let state = parse(&bytes).unwrap();
+        let picked = select(&state, &Rules::default(), &Selection::default()).unwrap();
+        assert_eq!(picked[0].operation, Operation::Create);
+        assert_eq!(picked[0].reasons, vec!["tainted-after-timeout"]);
+        // A clean state has nothing stale.
+        let bytes = fixture("clean.tfstate");
+        assert!(
+            select(
+                &parse(&bytes).unwrap(),
+                &Rules::default(),
+                &Selection::default()
+            )
+            .unwrap()
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn targets_and_types_pick_any_managed_instance() {
+        let bytes = fixture("clean.tfstate");
+        let state = parse(&bytes).unwrap();
+        let by_target = Selection {
+            targets: vec!["oci_core_vcn.main".into(), "aws_*".into()],
+            types: vec![],
+        };
+        let picked: Vec<String> = select(&state, &Rules::default(), &by_target)
+            .unwrap()
+            .iter()
+            .map(|one| one.address.to_string())
+            .collect();
+        assert_eq!(
+            picked,
+            vec![
+                "aws_db_instance.orders",
+                "aws_security_group.db",
+                "oci_core_vcn.main"
+            ]
+        );
+        let by_type = Selection {
+            targets: vec![],
+            types: vec!["oci_*".into()],
+        };
+        assert_eq!(
+            select(&state, &Rules::default(), &by_type).unwrap().len(),
+            3
+        );
+        let nothing = Selection {
+            targets: vec!["module.nope".into()],
+            types: vec![],
+        };
+        assert!(
+            select(&state, &Rules::default(), &nothing)
+                .unwrap_err()
+                .contains("no managed instance")
+        );
+        let bad = Selection {
+            targets: vec!["aws_instance.".into()],
+            types: vec![],
+        };
+        assert!(
+            select(&state, &Rules::default(), &bad)
+                .unwrap_err()
+                .starts_with("invalid --target")
+        );
+    }
+}
