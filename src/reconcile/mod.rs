@@ -5,4 +5,5 @@
 pub mod auth;
 pub mod http;
 pub mod outcome;
+pub mod poll;
 pub mod select;

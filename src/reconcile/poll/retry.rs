@@ -1,0 +1,301 @@
+//! Sorting one HTTP attempt into what the poller does with it: an answer to read, "not found", 410, a
+//! transient failure worth a retry, or an answer the protocol does not allow. Also the server's own
+//! pacing: `Retry-After` (delta-seconds or an HTTP-date) and AWS's `x-amz-retry-after` (milliseconds).
+//! The poller, not this file, caps an honoured wait at the deadline.
+
+use std::time::{Duration, SystemTime};
+
+use super::observation::Observation;
+use crate::reconcile::http::{HttpResponse, TransportError, TransportKind};
+
+/// What an HTTP status code means to the poller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// 2xx: the body holds the state.
+    Answer,
+    /// 404.
+    NotFound,
+    /// 410.
+    Gone,
+    /// 408, 429, and 5xx except 501: the server may answer if asked again (the OCI SDK's and AWS's
+    /// retry set for reads).
+    Transient,
+    /// Anything else, 501 included: asking again will not change the answer.
+    Invalid,
+}
+
+pub fn classify(status: u16) -> Class {
+    match status {
+        200..=299 => Class::Answer,
+        404 => Class::NotFound,
+        410 => Class::Gone,
+        // 501 means the server does not do this at all: retrying would only spend the budget.
+        408 | 429 | 500 | 502..=599 => Class::Transient,
+        _ => Class::Invalid,
+    }
+}
+
+/// Whether a failure to get any answer is worth a retry. `Other` (an oversized body, a request that
+/// cannot be built) will fail the same way again.
+pub fn is_transient(kind: TransportKind) -> bool {
+    match kind {
+        TransportKind::Connect | TransportKind::Reset | TransportKind::Timeout => true,
+        TransportKind::Other => false,
+    }
+}
+
+/// The wait a server asked for, if any and readable. `x-amz-retry-after` wins when both are sent: it
+/// is the more precise. A date in the past means "now"; anything unreadable is ignored, as if absent.
+pub fn retry_after(headers: &[(String, String)], now: SystemTime) -> Option<Duration> {
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.trim())
+    };
+    if let Some(millis) = header("x-amz-retry-after").and_then(parse_digits) {
+        return Some(Duration::from_millis(millis));
+    }
+    let value = header("retry-after")?;
+    if let Some(seconds) = parse_digits(value) {
+        return Some(Duration::from_secs(seconds));
+    }
+    let date = httpdate::parse_http_date(value).ok()?;
+    Some(date.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// `1*DIGIT`, nothing else: no sign, no fraction (RFC 9110 delta-seconds).
+fn parse_digits(value: &str) -> Option<u64> {
+    if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok()
+}
+
+/// Turns an HTTP answer into an observation; `read` maps a 2xx body to a state (or to whatever the
+/// profile decides an unreadable body is). The server's pacing is attached to what `read` returns.
+pub fn observe_response(
+    response: &HttpResponse,
+    now: SystemTime,
+    read: impl FnOnce(&HttpResponse) -> Observation,
+) -> Observation {
+    let pacing = retry_after(&response.headers, now);
+    match classify(response.status) {
+        Class::Answer => read(response).with_retry_after(pacing),
+        Class::NotFound => Observation::NotFound,
+        Class::Gone => Observation::Gone,
+        Class::Transient => Observation::Transient {
+            retry_after: pacing,
+            detail: format!("HTTP {}", response.status),
+        },
+        Class::Invalid => Observation::Invalid {
+            status: response.status,
+        },
+    }
+}
+
+/// Turns a failure to get an answer into an observation.
+pub fn observe_transport(error: &TransportError) -> Observation {
+    if is_transient(error.kind) {
+        Observation::transient(error.message.clone())
+    } else {
+        Observation::Error(error.message.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reconcile::poll::StatusClass;
+
+    fn headers(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|&(name, value)| (name.to_owned(), value.to_owned()))
+            .collect()
+    }
+
+    /// Sun, 06 Nov 1994 08:49:37 GMT, the RFC's example date.
+    fn rfc_example() -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(784_111_777)
+    }
+
+    #[test]
+    fn classification_table() {
+        let table = [
+            (200, Class::Answer),
+            (202, Class::Answer),
+            (204, Class::Answer),
+            (301, Class::Invalid),
+            (400, Class::Invalid),
+            (401, Class::Invalid),
+            (403, Class::Invalid),
+            (404, Class::NotFound),
+            (408, Class::Transient),
+            (409, Class::Invalid),
+            (410, Class::Gone),
+            (412, Class::Invalid),
+            (422, Class::Invalid),
+            (429, Class::Transient),
+            (500, Class::Transient),
+            (501, Class::Invalid),
+            (502, Class::Transient),
+            (503, Class::Transient),
+            (504, Class::Transient),
+            (599, Class::Transient),
+            (100, Class::Invalid),
+            (600, Class::Invalid),
+        ];
+        for (status, class) in table {
+            assert_eq!(classify(status), class, "{status}");
+        }
+    }
+
+    #[test]
+    fn transport_failures_worth_a_retry() {
+        assert!(is_transient(TransportKind::Connect));
+        assert!(is_transient(TransportKind::Reset));
+        assert!(is_transient(TransportKind::Timeout));
+        assert!(!is_transient(TransportKind::Other));
+    }
+
+    #[test]
+    fn retry_after_in_seconds() {
+        let now = rfc_example();
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", "120")]), now),
+            Some(Duration::from_secs(120))
+        );
+        assert_eq!(
+            retry_after(&headers(&[("Retry-After", " 0 ")]), now),
+            Some(Duration::ZERO)
+        );
+    }
+
+    #[test]
+    fn retry_after_as_an_http_date() {
+        let now = rfc_example();
+        let in_a_minute = headers(&[("retry-after", "Sun, 06 Nov 1994 08:50:37 GMT")]);
+        assert_eq!(
+            retry_after(&in_a_minute, now),
+            Some(Duration::from_secs(60))
+        );
+        // The obsolete forms HTTP still requires readers to accept.
+        let rfc850 = headers(&[("retry-after", "Sunday, 06-Nov-94 08:49:47 GMT")]);
+        assert_eq!(retry_after(&rfc850, now), Some(Duration::from_secs(10)));
+        let asctime = headers(&[("retry-after", "Sun Nov  6 08:49:39 1994")]);
+        assert_eq!(retry_after(&asctime, now), Some(Duration::from_secs(2)));
+    }
+
+    #[test]
+    fn a_date_in_the_past_means_now() {
+        let past = headers(&[("retry-after", "Sun, 06 Nov 1994 08:00:00 GMT")]);
+        assert_eq!(retry_after(&past, rfc_example()), Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn x_amz_retry_after_is_milliseconds_and_wins() {
+        let now = rfc_example();
+        assert_eq!(
+            retry_after(&headers(&[("x-amz-retry-after", "1500")]), now),
+            Some(Duration::from_millis(1500))
+        );
+        let both = headers(&[("retry-after", "10"), ("X-Amz-Retry-After", "250")]);
+        assert_eq!(retry_after(&both, now), Some(Duration::from_millis(250)));
+        // An unreadable AWS header falls back to the standard one.
+        let broken = headers(&[("x-amz-retry-after", "soon"), ("retry-after", "3")]);
+        assert_eq!(retry_after(&broken, now), Some(Duration::from_secs(3)));
+    }
+
+    #[test]
+    fn garbage_is_ignored() {
+        let now = rfc_example();
+        for value in [
+            "",
+            "soon",
+            "-5",
+            "+5",
+            "1.5",
+            "5s",
+            "99999999999999999999999",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+        ] {
+            assert_eq!(
+                retry_after(&headers(&[("retry-after", value)]), now),
+                None,
+                "{value:?}"
+            );
+        }
+        assert_eq!(
+            retry_after(&headers(&[("x-amz-retry-after", "-1")]), now),
+            None
+        );
+        assert_eq!(retry_after(&[], now), None);
+    }
+
+    fn response(status: u16, pairs: &[(&str, &str)]) -> HttpResponse {
+        HttpResponse {
+            status,
+            headers: headers(pairs),
+            body: b"{\"state\":\"in progress\"}".to_vec(),
+        }
+    }
+
+    fn read_state(_: &HttpResponse) -> Observation {
+        Observation::status("in progress", StatusClass::Pending)
+    }
+
+    #[test]
+    fn responses_become_observations() {
+        let now = rfc_example();
+        let in_progress =
+            observe_response(&response(200, &[("retry-after", "7")]), now, read_state);
+        assert_eq!(
+            in_progress,
+            Observation::Status {
+                state: "in progress".into(),
+                class: StatusClass::Pending,
+                retry_after: Some(Duration::from_secs(7)),
+            }
+        );
+        assert_eq!(
+            observe_response(&response(503, &[("retry-after", "4")]), now, read_state),
+            Observation::Transient {
+                retry_after: Some(Duration::from_secs(4)),
+                detail: "HTTP 503".into(),
+            }
+        );
+        assert_eq!(
+            observe_response(&response(404, &[]), now, read_state),
+            Observation::NotFound
+        );
+        assert_eq!(
+            observe_response(&response(410, &[]), now, read_state),
+            Observation::Gone
+        );
+        assert_eq!(
+            observe_response(&response(501, &[]), now, read_state),
+            Observation::Invalid { status: 501 }
+        );
+    }
+
+    #[test]
+    fn transport_failures_become_observations() {
+        let reset = TransportError {
+            kind: TransportKind::Reset,
+            message: "the connection was closed before an answer".into(),
+        };
+        assert_eq!(
+            observe_transport(&reset),
+            Observation::transient("the connection was closed before an answer")
+        );
+        let too_big = TransportError {
+            kind: TransportKind::Other,
+            message: "the response body is larger than 4 MB".into(),
+        };
+        assert_eq!(
+            observe_transport(&too_big),
+            Observation::Error("the response body is larger than 4 MB".into())
+        );
+    }
+}
