@@ -406,6 +406,7 @@ fn summary(plan: &Plan) -> String {
         Action::Untaint => "untainted",
         Action::Forget => "removed",
         Action::Refresh => "refreshed",
+        Action::RefreshTaint => "refreshed and tainted",
     };
     if let [step] = &plan.steps[..] {
         let mut text = format!("{} `{}`", verb(step.action), step.address);

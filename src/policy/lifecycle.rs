@@ -12,6 +12,7 @@ use crate::scan::status::{RemoteStatus, remote_status};
 use crate::state::address::ObjectAddr;
 use crate::state::model::State;
 use crate::state::mutate::{Action, Plan, object_of};
+use crate::state::write::Change;
 
 /// What the rules read besides the state: the status catalog, the configuration's lifecycle blocks
 /// (`--config`), and the policy's protections.
@@ -88,12 +89,21 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                 hint: hint.map(str::to_owned),
             });
         };
-        let status = object
-            .attributes_json(state.source)
+        // A refresh judges the object by what it learned; everything else by what the state holds.
+        let new_attributes = step.changes.iter().find_map(|change| match change {
+            Change::Set {
+                field: "attributes",
+                json,
+            } => Some(json.as_str()),
+            _ => None,
+        });
+        let status = new_attributes
+            .or_else(|| object.attributes_json(state.source))
             .map(|raw| remote_status(context.catalog, type_name, &Attributes::new(raw)))
             .unwrap_or_default();
+        let refresh = matches!(step.action, Action::Refresh | Action::RefreshTaint);
         let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
-        if cloud_foundry_service && status.in_progress() && step.action != Action::Refresh {
+        if cloud_foundry_service && status.in_progress() && !refresh {
             refuse(
                 Rule::OperationInProgress,
                 format!(
@@ -102,7 +112,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                 ),
                 Some("refresh it (`statectl refresh --target ADDRESS`) until the operation ends"),
             );
-        } else if step.action == Action::Taint && status.in_progress() {
+        } else if step.action.taints() && status.in_progress() {
             refuse(
                 Rule::MidOperation,
                 format!(
@@ -117,7 +127,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
         let configured = context
             .config
             .and_then(|config| config.resource(&resource.address));
-        if step.action == Action::Taint {
+        if step.action.taints() {
             if object.skip_destroy {
                 refuse(
                     Rule::SkipDestroy,
@@ -137,7 +147,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
         }
         if let Some(block) = configured.filter(|block| block.prevent_destroy) {
             let why = match step.action {
-                Action::Taint => Some(
+                Action::Taint | Action::RefreshTaint => Some(
                     "a tainted object must be destroyed to be replaced, and its configuration forbids that",
                 ),
                 Action::Forget => Some(
@@ -158,7 +168,10 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
         }
         let address = step.address.instance.to_string();
         for protection in &context.policy.protect {
-            if !protection.actions.contains(&step.action) {
+            let covered = protection.actions.contains(&step.action)
+                || (step.action == Action::RefreshTaint
+                    && protection.actions.contains(&Action::Taint));
+            if !covered {
                 continue;
             }
             if let Some(pattern) = protection.pattern_for(type_name, &address) {
@@ -196,5 +209,80 @@ fn place(block: &ConfigResource) -> String {
         block.file.display().to_string()
     } else {
         format!("{}:{}", block.file.display(), block.line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::mutate::{Mutation, plan};
+
+    fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testdata/scan")
+                .join(name),
+        )
+        .unwrap()
+    }
+
+    /// A refresh that learned the object failed proposes a taint: judged by the new status (no
+    /// longer mid-operation), and by every rule a taint answers to.
+    #[test]
+    fn a_refresh_that_taints_is_judged_by_what_it_learned_and_as_a_taint() {
+        let catalog = crate::scan::Catalog::builtin();
+        let policy = Policy::default();
+        let context = Context {
+            catalog: &catalog,
+            config: None,
+            policy: &policy,
+        };
+        let bytes = fixture("oci-async-provisioning.tfstate");
+        let state = crate::state::parse(&bytes).unwrap();
+        let (_, instance) = state
+            .instances()
+            .find(|(resource, _)| resource.address.type_name == "oci_core_instance")
+            .unwrap();
+        let old = instance.attributes_json(state.source).unwrap();
+        let failed = old.replace("\"PROVISIONING\"", "\"TERMINATED\"");
+        let address: crate::state::address::InstanceAddr = "oci_core_instance.app".parse().unwrap();
+        let refresh = |attributes: &str, taint: bool| {
+            plan(
+                &state,
+                &[Mutation::Refresh {
+                    instance: address.clone(),
+                    changes: vec![Change::Set {
+                        field: "attributes",
+                        json: attributes.to_owned(),
+                    }],
+                    taint,
+                }],
+            )
+            .unwrap()
+        };
+        let tainting = refresh(&failed, true);
+        assert_eq!(tainting.steps[0].action, Action::RefreshTaint);
+        assert_eq!(check(&state, &tainting, &context), Vec::new());
+        // The same taint on what the state still says (PROVISIONING) is refused.
+        let taint = plan(&state, &[Mutation::Taint(address.clone())]).unwrap();
+        assert_eq!(check(&state, &taint, &context)[0].rule, Rule::MidOperation);
+        // A tainting refresh of an OpenTofu skip_destroy object is refused like a taint.
+        let bytes = fixture("opentofu-skip-destroy.tfstate");
+        let state = crate::state::parse(&bytes).unwrap();
+        let bucket: crate::state::address::InstanceAddr =
+            "aws_s3_bucket.audit_logs".parse().unwrap();
+        let plan = plan(
+            &state,
+            &[Mutation::Refresh {
+                instance: bucket,
+                changes: Vec::new(),
+                taint: true,
+            }],
+        )
+        .unwrap();
+        let violations = check(&state, &plan, &context);
+        assert_eq!(violations.len(), 1);
+        assert_eq!(violations[0].rule, Rule::SkipDestroy);
+        assert_eq!(violations[0].action, Action::RefreshTaint);
     }
 }

@@ -25,10 +25,12 @@ pub enum Mutation {
         instance: InstanceAddr,
         key: String,
     },
-    /// New values for fields of an instance's current object (what a refresh learned).
+    /// New values for fields of an instance's current object (what a refresh learned); `taint` when
+    /// the remote object reports a failure, so the next apply replaces it.
     Refresh {
         instance: InstanceAddr,
         changes: Vec<Change>,
+        taint: bool,
     },
 }
 
@@ -39,6 +41,8 @@ pub enum Action {
     Untaint,
     Forget,
     Refresh,
+    /// A refresh that found the remote object failed: its new values, and the taint.
+    RefreshTaint,
 }
 
 impl Action {
@@ -48,7 +52,13 @@ impl Action {
             Action::Untaint => "untaint",
             Action::Forget => "forget",
             Action::Refresh => "refresh",
+            Action::RefreshTaint => "refresh and taint",
         }
+    }
+
+    /// Whether the step marks the object for replacement.
+    pub fn taints(self) -> bool {
+        matches!(self, Action::Taint | Action::RefreshTaint)
     }
 }
 
@@ -129,15 +139,21 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                     });
                 }
             }
-            Mutation::Refresh { instance, changes } => {
+            Mutation::Refresh {
+                instance,
+                changes,
+                taint,
+            } => {
                 let (group, current) = current_object(&groups, instance, "refresh")?;
-                plan.steps.push(step(
-                    state,
-                    group,
-                    current,
-                    Action::Refresh,
-                    changes.clone(),
-                ));
+                let mut changes = changes.clone();
+                let action = if *taint && !current.tainted {
+                    changes.push(Change::set_string("status", "tainted"));
+                    Action::RefreshTaint
+                } else {
+                    Action::Refresh
+                };
+                plan.steps
+                    .push(step(state, group, current, action, changes));
             }
             Mutation::Forget(target) => {
                 let selected: Vec<&InstanceGroup<'_, '_>> = groups
