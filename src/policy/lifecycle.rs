@@ -230,7 +230,7 @@ mod tests {
     /// longer mid-operation), and by every rule a taint answers to.
     #[test]
     fn a_refresh_that_taints_is_judged_by_what_it_learned_and_as_a_taint() {
-        let catalog = crate::scan::Catalog::builtin();
+        let catalog = Catalog::builtin();
         let policy = Policy::default();
         let context = Context {
             catalog: &catalog,
