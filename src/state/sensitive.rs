@@ -107,20 +107,38 @@ fn step(raw: &Value) -> Result<Step, String> {
     }
 }
 
-/// Replaces every value that `paths` point at with [`MASK`]. A path that does not resolve masks nothing.
+/// Replaces every value that `paths` point at with [`MASK`]. A path that does not resolve masks
+/// nothing. Dynamic-typed attributes (`terraform_data`'s `input`, for one) are written as
+/// `{"value": V, "type": T}` while their sensitive paths step straight into V, so a path is followed
+/// through such a wrapper too; an object that only looks like one is masked both ways: more, never
+/// less.
 pub fn mask(attributes: &mut Value, paths: &[Vec<Step>]) {
     for path in paths {
-        if let Some(target) = resolve(attributes, path) {
-            *target = Value::String(MASK.to_owned());
-        }
+        mask_path(attributes, path);
     }
 }
 
-fn resolve<'v>(value: &'v mut Value, path: &[Step]) -> Option<&'v mut Value> {
-    path.iter().try_fold(value, |current, step| match step {
-        Step::Attribute(name) | Step::Key(name) => current.get_mut(name.as_str()),
-        Step::Index(index) => current.get_mut(usize::try_from(*index).ok()?),
-    })
+fn mask_path(value: &mut Value, path: &[Step]) {
+    let Some((first, rest)) = path.split_first() else {
+        *value = Value::String(MASK.to_owned());
+        return;
+    };
+    if let Value::Object(members) = value
+        && members.len() == 2
+        && members.contains_key("type")
+        && let Some(inner) = members.get_mut("value")
+    {
+        mask_path(inner, path);
+    }
+    let next = match first {
+        Step::Attribute(name) | Step::Key(name) => value.get_mut(name.as_str()),
+        Step::Index(index) => usize::try_from(*index)
+            .ok()
+            .and_then(|index| value.get_mut(index)),
+    };
+    if let Some(next) = next {
+        mask_path(next, rest);
+    }
 }
 
 #[cfg(test)]
@@ -142,6 +160,20 @@ mod tests {
             attributes,
             serde_json::json!({"password": MASK, "tags": {"secret": MASK, "open": "o"}, "list": ["a", MASK]})
         );
+    }
+
+    /// Regression: `terraform_data.input` holding a secret object printed in clear, because the
+    /// state wraps dynamic values as `{"value", "type"}` and the sensitive path skips the wrapper.
+    #[test]
+    fn masks_through_dynamic_value_wrappers() {
+        let mut attributes = serde_json::json!({"input": {"value": {"user": "admin", "password": "hunter2"}, "type": ["object", {"user": "string", "password": "string"}]}});
+        let paths = parse_paths(
+            r#"[[{"type":"get_attr","value":"input"},{"type":"get_attr","value":"password"}]]"#,
+        )
+        .unwrap();
+        mask(&mut attributes, &paths);
+        assert_eq!(attributes["input"]["value"]["password"], MASK);
+        assert_eq!(attributes["input"]["value"]["user"], "admin");
     }
 
     #[test]
