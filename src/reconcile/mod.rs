@@ -3,7 +3,10 @@
 //! the same per-instance outcome. The only module that talks to the network.
 
 pub mod auth;
+pub mod credentials;
+pub mod engine;
 pub mod http;
 pub mod outcome;
 pub mod poll;
+pub mod profile;
 pub mod select;

@@ -1,0 +1,315 @@
+//! The HTTP reader: for each selected instance, the profile's requests are rendered, authenticated
+//! and sent, the status request's answer is fed to the poller, and once the remote object settles the
+//! `when = "target"` requests run and the mappings give the new attributes. Many instances at once,
+//! bounded by `parallelism` and the profile's per-host limit.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+use crate::reconcile::credentials::Credentials;
+use crate::reconcile::http::{HttpClient, HttpResponse};
+use crate::reconcile::outcome::{Outcome, excerpt};
+use crate::reconcile::poll::{
+    Decision, Jitter, Observation, Operation as PollOperation, PollPolicy, Poller, Reason,
+    StatusClass as PollClass, Terminal, observe_response, observe_transport,
+};
+use crate::reconcile::profile::{
+    Endpoint, GoneAction, Jitter as ProfileJitter, Profile, Request, StatusClass, When,
+};
+use crate::reconcile::select::Operation;
+
+/// One instance to reconcile, with everything its requests need.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub profile: Arc<Profile>,
+    pub endpoint: Arc<Endpoint>,
+    pub credentials: Arc<Credentials>,
+    pub attributes: Value,
+    pub operation: Operation,
+}
+
+/// Settings of a whole run.
+#[derive(Debug, Clone, Copy)]
+pub struct RunSettings {
+    pub parallelism: usize,
+    /// Overrides every profile's timeout (`--timeout`).
+    pub deadline: Option<Duration>,
+}
+
+/// The poll policy a profile's settings ask for.
+pub fn policy(profile: &Profile, deadline: Option<Duration>) -> PollPolicy {
+    let settings = &profile.poll;
+    let defaults = PollPolicy::default();
+    let jitter = match settings.jitter {
+        ProfileJitter::Fraction(fraction) if fraction <= 0.0 => Jitter::None,
+        ProfileJitter::UpTo(duration) if duration.is_zero() => Jitter::None,
+        _ => Jitter::Full,
+    };
+    PollPolicy {
+        initial_delay: settings.initial_delay,
+        interval: settings.interval,
+        max_interval: settings.max_interval.max(settings.interval),
+        multiplier: settings.multiplier.max(1.0),
+        jitter,
+        request_timeout: defaults.request_timeout,
+        deadline: deadline.unwrap_or(settings.timeout),
+        max_polling_duration: settings.max_polling_duration,
+        target_hits: settings.consecutive_targets.max(1),
+        not_found_checks: settings.not_found_checks,
+        retry_budget: defaults.retry_budget,
+    }
+}
+
+/// Reconciles every job, `parallelism` at a time, returning outcomes in the jobs' order.
+pub async fn run_all(
+    jobs: Vec<Job>,
+    client: Arc<HttpClient>,
+    settings: RunSettings,
+) -> Vec<Outcome> {
+    let gate = Arc::new(Semaphore::new(settings.parallelism.max(1)));
+    let mut handles = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let (gate, client) = (gate.clone(), client.clone());
+        handles.push(tokio::spawn(async move {
+            let _slot = gate
+                .acquire_owned()
+                .await
+                .expect("the gate is never closed");
+            reconcile(&job, &client, settings.deadline).await
+        }));
+    }
+    let mut outcomes = Vec::with_capacity(handles.len());
+    for handle in handles {
+        outcomes.push(handle.await.unwrap_or_else(|error| Outcome::Error {
+            message: format!("the reconciler stopped: {error}"),
+            status: None,
+            excerpt: String::new(),
+        }));
+    }
+    outcomes
+}
+
+/// Polls one instance until it settles, the deadline passes, or something polling cannot fix.
+pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration>) -> Outcome {
+    let profile = &job.profile;
+    let operation = match job.operation {
+        Operation::Create => PollOperation::Create,
+        Operation::Update => PollOperation::Update,
+        Operation::Delete => PollOperation::Delete,
+        Operation::Read => PollOperation::Read,
+    };
+    // Right after a create a "not found" may only mean "not visible yet".
+    let known_to_exist = job.operation != Operation::Create;
+    let mut poller = Poller::new(
+        policy(profile, deadline),
+        operation,
+        known_to_exist,
+        Instant::now(),
+    );
+    let env = |name: &str| std::env::var(name).ok();
+    let Some(status_request) = profile.request(&profile.status.request) else {
+        return error(
+            format!("profile `{}` has no status request", profile.type_name),
+            None,
+            &[],
+        );
+    };
+    let mut last_response: Option<HttpResponse> = None;
+    tokio::time::sleep(poller.first_wait()).await;
+    loop {
+        let mut context = profile.context(&job.attributes, &job.endpoint, &env);
+        // Requests before the status one (none in the built-ins) run first, in order.
+        for request in profile
+            .requests
+            .iter()
+            .take_while(|request| request.name != status_request.name)
+        {
+            if request.when == When::Always
+                && let Err(outcome) =
+                    side_request(job, client, &mut context, request, poller.request_timeout()).await
+            {
+                return outcome;
+            }
+        }
+        let mut gone_now = false;
+        let observation = match send(
+            job,
+            client,
+            &context,
+            status_request,
+            poller.request_timeout(),
+        )
+        .await
+        {
+            Err(observation) => observation,
+            Ok(response) => {
+                let observation = if matches!(response.status, 401 | 403) {
+                    // Waiting does not fix refused credentials (OSB's "keep polling" is for
+                    // answers a broker may still change).
+                    Observation::Error(format!(
+                        "HTTP {}: the credentials were refused",
+                        response.status
+                    ))
+                } else if matches!(response.status, 404 | 410) {
+                    match profile.gone_action(response.status, job.operation) {
+                        Some(GoneAction::Gone) => {
+                            gone_now = true;
+                            Observation::Gone
+                        }
+                        Some(GoneAction::Retry) => Observation::NotFound,
+                        Some(GoneAction::Error) => {
+                            Observation::Error(format!("HTTP {}", response.status))
+                        }
+                        None => Observation::Invalid {
+                            status: response.status,
+                        },
+                    }
+                } else {
+                    observe_response(&response, SystemTime::now(), |answer| {
+                        match context.record(status_request, &answer.body) {
+                            Err(problem) => Observation::Error(problem.to_string()),
+                            Ok(()) => match context.status() {
+                                None => Observation::Error(
+                                    "the status request's answer holds no status".to_owned(),
+                                ),
+                                Some(status) => {
+                                    let class = match status.class {
+                                        StatusClass::Pending => PollClass::Pending,
+                                        StatusClass::Target => PollClass::Target,
+                                        StatusClass::Failed => PollClass::Failed,
+                                        StatusClass::Unknown => PollClass::Unknown,
+                                        StatusClass::Gone => {
+                                            gone_now = true;
+                                            PollClass::Target
+                                        }
+                                    };
+                                    Observation::status(status.value.clone(), class)
+                                }
+                            },
+                        }
+                    })
+                };
+                last_response = Some(response);
+                observation
+            }
+        };
+        if gone_now {
+            return Outcome::Gone;
+        }
+        match poller.observe(Instant::now(), observation) {
+            Decision::PollAfter(wait) => tokio::time::sleep(wait).await,
+            Decision::Done(Terminal::Target(state)) => {
+                for request in &profile.requests {
+                    if request.name != status_request.name
+                        && request.when == When::Target
+                        && context.runs(request)
+                        && let Err(outcome) = side_request(
+                            job,
+                            client,
+                            &mut context,
+                            request,
+                            poller.request_timeout(),
+                        )
+                        .await
+                    {
+                        return outcome;
+                    }
+                }
+                let patch = context.patch();
+                return Outcome::Reconciled {
+                    status: state,
+                    attributes: (!patch.is_empty()).then_some(patch.attributes),
+                };
+            }
+            Decision::Done(Terminal::Failed(state)) => {
+                let message = context
+                    .status()
+                    .and_then(|status| status.message.clone())
+                    .unwrap_or_default();
+                return Outcome::Failed {
+                    status: state,
+                    message,
+                };
+            }
+            Decision::Done(Terminal::Gone | Terminal::NotFound) => return Outcome::Gone,
+            Decision::GiveUp(Reason::Deadline { last }) => {
+                return Outcome::Pending { last_status: last };
+            }
+            Decision::GiveUp(Reason::MaxPollingDuration) => {
+                return Outcome::Failed {
+                    status: poller.last_state().unwrap_or("unknown").to_owned(),
+                    message: "the maximum polling duration passed".to_owned(),
+                };
+            }
+            Decision::GiveUp(reason) => {
+                let (status, body) = last_response.as_ref().map_or((None, &[][..]), |response| {
+                    (Some(response.status), response.body.as_slice())
+                });
+                return error(reason.to_string(), status, body);
+            }
+        }
+    }
+}
+
+/// Sends `request` with the job's credentials: the answer, or the observation of a failure to get one.
+async fn send(
+    job: &Job,
+    client: &HttpClient,
+    context: &crate::reconcile::profile::Context<'_>,
+    request: &Request,
+    timeout: Duration,
+) -> Result<HttpResponse, Observation> {
+    let mut http = context
+        .render(request)
+        .map_err(|problem| Observation::Error(problem.to_string()))?;
+    job.credentials.apply(&mut http, SystemTime::now());
+    client
+        .send(&http, timeout)
+        .await
+        .map_err(|failure| observe_transport(&failure))
+}
+
+/// A request whose answer only feeds mappings (the VNIC of an instance): it must answer 2xx.
+async fn side_request(
+    job: &Job,
+    client: &HttpClient,
+    context: &mut crate::reconcile::profile::Context<'_>,
+    request: &Request,
+    timeout: Duration,
+) -> Result<(), Outcome> {
+    // Transient failures get a few quick retries; these requests are not polled.
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        match send(job, client, context, request, timeout).await {
+            Ok(response) if (200..300).contains(&response.status) => {
+                return context.record(request, &response.body).map_err(|problem| {
+                    error(problem.to_string(), Some(response.status), &response.body)
+                });
+            }
+            Ok(response)
+                if attempt < 4 && matches!(response.status, 408 | 429 | 500 | 502..=504) => {}
+            Ok(response) => {
+                return Err(error(
+                    format!("request `{}` failed", request.name),
+                    Some(response.status),
+                    &response.body,
+                ));
+            }
+            Err(Observation::Transient { .. }) if attempt < 4 => {}
+            Err(observation) => return Err(error(observation.describe(), None, &[])),
+        }
+        tokio::time::sleep(Duration::from_millis(100 << attempt)).await;
+    }
+}
+
+fn error(message: String, status: Option<u16>, body: &[u8]) -> Outcome {
+    Outcome::Error {
+        message,
+        status,
+        excerpt: excerpt(body, 120),
+    }
+}
