@@ -35,7 +35,9 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('untaint', 'untaint', [CompletionResultType]::ParameterValue, 'Clear an instance''s taint, as `terraform untaint`')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched')
+            [CompletionResult]::new('refresh', 'refresh', [CompletionResultType]::ParameterValue, 'Ask the providers'' APIs about stale instances; show outcomes and the diff; `--write` applies it')
             [CompletionResult]::new('lock', 'lock', [CompletionResultType]::ParameterValue, 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -150,11 +152,43 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'statectl;refresh' {
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only instances of these resource types (globs allowed); repeatable')
+            [CompletionResult]::new('--profiles', '--profiles', [CompletionResultType]::ParameterName, 'A profiles file (TOML) over the built-in ones (src/reconcile/profiles/FORMAT.md)')
+            [CompletionResult]::new('--endpoint', '--endpoint', [CompletionResultType]::ParameterName, 'A profile endpoint''s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`')
+            [CompletionResult]::new('--parallelism', '--parallelism', [CompletionResultType]::ParameterName, 'How many instances are polled at once')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for each instance at most (overrides the profiles'' `timeout`)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The outcomes as a table, or as JSON (the diff is then left out)')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
+            [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change and write nothing (exit 1 when something would change)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when lifecycle rules refuse the change; each override is printed')
+            [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'statectl;lock' {
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the lock (e.g. `30s`)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'statectl;diff' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'One line per changed object saying what changed in it, then the totals')
+            [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values instead of masking them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'statectl;audit' {
@@ -185,7 +219,9 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('taint', 'taint', [CompletionResultType]::ParameterValue, 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules')
             [CompletionResult]::new('untaint', 'untaint', [CompletionResultType]::ParameterValue, 'Clear an instance''s taint, as `terraform untaint`')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched')
+            [CompletionResult]::new('refresh', 'refresh', [CompletionResultType]::ParameterValue, 'Ask the providers'' APIs about stale instances; show outcomes and the diff; `--write` applies it')
             [CompletionResult]::new('lock', 'lock', [CompletionResultType]::ParameterValue, 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -215,7 +251,13 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
         'statectl;help;forget' {
             break
         }
+        'statectl;help;refresh' {
+            break
+        }
         'statectl;help;lock' {
+            break
+        }
+        'statectl;help;diff' {
             break
         }
         'statectl;help;audit' {

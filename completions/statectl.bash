@@ -19,6 +19,9 @@ _statectl() {
             statectl,audit)
                 cmd="statectl__subcmd__audit"
                 ;;
+            statectl,diff)
+                cmd="statectl__subcmd__diff"
+                ;;
             statectl,forget)
                 cmd="statectl__subcmd__forget"
                 ;;
@@ -36,6 +39,9 @@ _statectl() {
                 ;;
             statectl,query)
                 cmd="statectl__subcmd__query"
+                ;;
+            statectl,refresh)
+                cmd="statectl__subcmd__refresh"
                 ;;
             statectl,rm)
                 cmd="statectl__subcmd__forget"
@@ -58,6 +64,9 @@ _statectl() {
             statectl__subcmd__help,audit)
                 cmd="statectl__subcmd__help__subcmd__audit"
                 ;;
+            statectl__subcmd__help,diff)
+                cmd="statectl__subcmd__help__subcmd__diff"
+                ;;
             statectl__subcmd__help,forget)
                 cmd="statectl__subcmd__help__subcmd__forget"
                 ;;
@@ -75,6 +84,9 @@ _statectl() {
                 ;;
             statectl__subcmd__help,query)
                 cmd="statectl__subcmd__help__subcmd__query"
+                ;;
+            statectl__subcmd__help,refresh)
+                cmd="statectl__subcmd__help__subcmd__refresh"
                 ;;
             statectl__subcmd__help,scan)
                 cmd="statectl__subcmd__help__subcmd__scan"
@@ -98,7 +110,7 @@ _statectl() {
 
     case "${cmd}" in
         statectl)
-            opts="-h -V --color --help --version list show query scan summary taint untaint forget rm lock audit generate help"
+            opts="-h -V --color --help --version list show query scan summary taint untaint forget rm refresh lock diff audit generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -140,6 +152,28 @@ _statectl() {
                     ;;
                 --fail-on)
                     COMPREPLY=($(compgen -W "error warning note never" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__diff)
+            opts="-h --stat --format --show-sensitive --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -222,7 +256,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help)
-            opts="list show query scan summary taint untaint forget lock audit generate help"
+            opts="list show query scan summary taint untaint forget refresh lock diff audit generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -236,6 +270,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help__subcmd__audit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -320,6 +368,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help__subcmd__query)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__help__subcmd__refresh)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -462,6 +524,76 @@ _statectl() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__refresh)
+            opts="-o -h --target --type --write --profiles --endpoint --parallelism --timeout --format --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --target)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profiles)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --endpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parallelism)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

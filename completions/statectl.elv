@@ -32,7 +32,9 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand untaint 'Clear an instance''s taint, as `terraform untaint`'
             cand forget 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
             cand rm 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+            cand refresh 'Ask the providers'' APIs about stale instances; show outcomes and the diff; `--write` applies it'
             cand lock 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+            cand diff 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
             cand audit 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
             cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -137,11 +139,41 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'statectl;refresh'= {
+            cand --target 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds'
+            cand --type 'Only instances of these resource types (globs allowed); repeatable'
+            cand --profiles 'A profiles file (TOML) over the built-in ones (src/reconcile/profiles/FORMAT.md)'
+            cand --endpoint 'A profile endpoint''s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`'
+            cand --parallelism 'How many instances are polled at once'
+            cand --timeout 'How long to wait for each instance at most (overrides the profiles'' `timeout`)'
+            cand --format 'The outcomes as a table, or as JSON (the diff is then left out)'
+            cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
+            cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
+            cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --output 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
+            cand --config 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls'
+            cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --write 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write)'
+            cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
+            cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
+            cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'statectl;lock'= {
             cand --lock-timeout 'How long to wait for the lock (e.g. `30s`)'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'statectl;diff'= {
+            cand --format 'format'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --stat 'One line per changed object saying what changed in it, then the totals'
+            cand --show-sensitive 'Show sensitive values instead of masking them'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'statectl;audit'= {
             cand --plan 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything'
@@ -169,7 +201,9 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand taint 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
             cand untaint 'Clear an instance''s taint, as `terraform untaint`'
             cand forget 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+            cand refresh 'Ask the providers'' APIs about stale instances; show outcomes and the diff; `--write` applies it'
             cand lock 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+            cand diff 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
             cand audit 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
             cand generate 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -190,7 +224,11 @@ set edit:completion:arg-completer[statectl] = {|@words|
         }
         &'statectl;help;forget'= {
         }
+        &'statectl;help;refresh'= {
+        }
         &'statectl;help;lock'= {
+        }
+        &'statectl;help;diff'= {
         }
         &'statectl;help;audit'= {
         }

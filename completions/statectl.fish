@@ -38,7 +38,9 @@ complete -c statectl -n "__fish_statectl_needs_command" -f -a "taint" -d 'Mark a
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "untaint" -d 'Clear an instance\'s taint, as `terraform untaint`'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "rm" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "refresh" -d 'Ask the providers\' APIs about stale instances; show outcomes and the diff; `--write` applies it'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+complete -c statectl -n "__fish_statectl_needs_command" -f -a "diff" -d 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "audit" -d 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -139,11 +141,41 @@ complete -c statectl -n "__fish_statectl_using_subcommand rm" -l dry-run -d 'Sho
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l target -d 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l type -d 'Only instances of these resource types (globs allowed); repeatable' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l profiles -d 'A profiles file (TOML) over the built-in ones (src/reconcile/profiles/FORMAT.md)' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l endpoint -d 'A profile endpoint\'s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l parallelism -d 'How many instances are polled at once' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l timeout -d 'How long to wait for each instance at most (overrides the profiles\' `timeout`)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l format -d 'The outcomes as a table, or as JSON (the diff is then left out)' -r -f -a "text\t''
+json\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l write -d 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write)'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l lock-timeout -d 'How long to wait for the lock (e.g. `30s`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -l format -r -f -a "text\t'Header and output changes, then each object with the unified diff of its JSON'
+json\t'One document, `schema_version` 1 (see README)'
+markdown\t'A summary table and a diff block per changed object, for a pull-request comment'"
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -l stat -d 'One line per changed object saying what changed in it, then the totals'
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -l show-sensitive -d 'Show sensitive values instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l plan -d 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l config -d 'Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module) and its local modules' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
@@ -167,15 +199,17 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l check -d 'Compare with the files on disk instead of writing; exit 1 when any is stale'
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -s h -l help -d 'Print help'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "taint" -d 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "untaint" -d 'Clear an instance\'s taint, as `terraform untaint`'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "audit" -d 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget lock audit generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "taint" -d 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "untaint" -d 'Clear an instance\'s taint, as `terraform untaint`'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "refresh" -d 'Ask the providers\' APIs about stale instances; show outcomes and the diff; `--write` applies it'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "diff" -d 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "audit" -d 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

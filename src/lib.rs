@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod cli;
+pub mod diff;
 pub mod glob;
 pub mod json;
 pub mod policy;

@@ -2,6 +2,7 @@
 //! module prints.
 
 mod audit;
+mod diff;
 mod duration;
 mod error;
 pub mod exit;
@@ -15,6 +16,7 @@ mod lock;
 mod object_diff;
 mod printer;
 mod query;
+mod refresh;
 mod render;
 mod rewrite;
 pub(crate) mod scan;
@@ -61,8 +63,13 @@ pub enum Command {
     /// objects are not touched.
     #[command(visible_alias = "rm")]
     Forget(forget::Args),
+    /// Ask the providers' APIs about stale instances; show outcomes and the diff; `--write` applies it.
+    Refresh(refresh::Args),
     /// Hold the state lock (Terraform-compatible) while a command runs; exits with its code.
     Lock(lock::Args),
+    /// Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when
+    /// they differ.
+    Diff(diff::Args),
     /// Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3
     /// when a rule is violated.
     Audit(audit::Args),
@@ -111,6 +118,8 @@ pub fn run() -> i32 {
         Command::Untaint(args) => taint::run_untaint(&args, &mut printer),
         Command::Forget(args) => forget::run(&args, &mut printer),
         Command::Lock(args) => lock::run(&args, &mut printer),
+        Command::Refresh(args) => refresh::run(&args, &mut printer),
+        Command::Diff(args) => diff::run(&args, &mut printer),
         Command::Audit(args) => audit::run(&args, &mut printer),
         Command::Generate(args) => generate::run(&args, &mut printer),
     };

@@ -5,14 +5,34 @@
 use serde_json::Value;
 use similar::TextDiff;
 
+use crate::diff::mask_paths;
 use crate::state::sensitive;
 
 /// A unified diff of one object. `before`/`after` are the object's JSON text; `None` is "no object"
 /// (a removal, or a creation).
 pub fn object_diff(label: &str, before: Option<&str>, after: Option<&str>, reveal: bool) -> String {
-    let mut before = before.and_then(|text| serde_json::from_str::<Value>(text).ok());
-    let mut after = after.and_then(|text| serde_json::from_str::<Value>(text).ok());
+    object_diff_values(
+        label,
+        before.and_then(|text| serde_json::from_str::<Value>(text).ok()),
+        after.and_then(|text| serde_json::from_str::<Value>(text).ok()),
+        reveal,
+    )
+}
+
+/// [`object_diff`] of decoded objects (which `diff` first aligns, so that member order and number
+/// spelling do not show as changes).
+pub fn object_diff_values(
+    label: &str,
+    mut before: Option<Value>,
+    mut after: Option<Value>,
+    reveal: bool,
+) -> String {
     if !reveal {
+        // Masked, a changed blob of the same length would look unchanged; say that it changed.
+        let private_changed = match (&before, &after) {
+            (Some(before), Some(after)) => before.get("private") != after.get("private"),
+            _ => false,
+        };
         let mut paths = Vec::new();
         for object in [&before, &after].into_iter().flatten() {
             if let Some(listed) = object.get("sensitive_attributes") {
@@ -22,7 +42,9 @@ pub fn object_diff(label: &str, before: Option<&str>, after: Option<&str>, revea
         }
         for object in [&mut before, &mut after].into_iter().flatten() {
             if let Some(attributes) = object.get_mut("attributes") {
-                sensitive::mask(attributes, &paths);
+                // Also through dynamic-typed values (`{"value": V, "type": T}`), whose paths skip the
+                // wrapper.
+                mask_paths(attributes, &paths);
             }
             // The provider's private blob is opaque and may hold anything; its change is what matters.
             if let Some(private) = object.get_mut("private").filter(|value| value.is_string()) {
@@ -31,6 +53,16 @@ pub fn object_diff(label: &str, before: Option<&str>, after: Option<&str>, revea
                     private.as_str().map_or(0, str::len)
                 ));
             }
+        }
+        if private_changed
+            && let Some((Some(old), Some(new))) = before
+                .as_ref()
+                .zip(after.as_mut())
+                .map(|(before, after)| (before.get("private"), after.get_mut("private")))
+            && old == new
+            && let Some(text) = new.as_str()
+        {
+            *new = Value::String(format!("{}, changed)", text.trim_end_matches(')')));
         }
     }
     let pretty = |object: &Option<Value>| {
@@ -118,6 +150,20 @@ mod tests {
             diff.lines().skip(3).all(|line| line.starts_with('-')),
             "{diff}"
         );
+    }
+
+    #[test]
+    fn a_changed_private_blob_of_the_same_length_shows_as_changed() {
+        let before = r#"{"attributes":{"id":"a"},"private":"AAAA"}"#;
+        let after = r#"{"attributes":{"id":"a"},"private":"BBBB"}"#;
+        let diff = object_diff("x.y", Some(before), Some(after), false);
+        assert!(!diff.contains("AAAA") && !diff.contains("BBBB"), "{diff}");
+        assert!(
+            diff.contains("+  \"private\": \"(4 bytes of provider data, changed)\""),
+            "{diff}"
+        );
+        let same = object_diff("x.y", Some(before), Some(before), false);
+        assert!(!same.contains("changed"), "{same}");
     }
 
     #[test]

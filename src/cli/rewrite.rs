@@ -65,6 +65,25 @@ pub struct WriteArgs {
     pub show_sensitive: bool,
 }
 
+impl WriteArgs {
+    /// The same arguments for `refresh`, which writes only with `--write`.
+    pub fn clone_for_refresh(&self, write: bool) -> WriteArgs {
+        WriteArgs {
+            state: StateArg {
+                state: self.state.state.clone(),
+            },
+            dry_run: self.dry_run || !write,
+            force: self.force,
+            lock_timeout: self.lock_timeout,
+            backup: self.backup.clone(),
+            output: self.output.clone(),
+            config: self.config.clone(),
+            policy: self.policy.clone(),
+            show_sensitive: self.show_sensitive,
+        }
+    }
+}
+
 fn only_stdout(value: &str) -> Result<String, String> {
     if value == "-" {
         Ok(value.to_owned())
@@ -83,10 +102,6 @@ fn only_stdout(value: &str) -> Result<String, String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockMode {
     LockFirst,
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "`refresh --write` is its first user")
-    )]
     ReadFirst,
 }
 

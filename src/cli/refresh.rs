@@ -1,0 +1,257 @@
+//! `statectl refresh [STATE]`: asks the providers' HTTP APIs about the stale instances (what scan
+//! finds, or `--target`/`--type`), shows each outcome and the diff of what the state would learn, and
+//! with `--write` applies it through the lifecycle rules and the safe write. Without `--write` it exits
+//! 1 when there are changes, 0 when none.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::cli::duration::parse_duration;
+use crate::cli::error::{CliError, sanitize};
+use crate::cli::findings::new_table;
+use crate::cli::rewrite::{LockMode, Request, WriteArgs, finish, open};
+use crate::cli::{Format, Printer, exit, load};
+use crate::reconcile::credentials::Credentials;
+use crate::reconcile::engine::{Job, RunSettings, run_all};
+use crate::reconcile::http::HttpClient;
+use crate::reconcile::outcome::Outcome;
+use crate::reconcile::profile::{Profiles, parse_endpoint_override};
+use crate::reconcile::select::{Selection, select};
+use crate::state::address::Target;
+use crate::state::mutate::Mutation;
+use crate::state::write::Change;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only these instances (addresses as `terraform state list` takes them, or globs); repeatable.
+    /// Default: the stale instances `statectl scan` finds.
+    #[arg(long = "target", value_name = "ADDRESS")]
+    pub targets: Vec<String>,
+
+    /// Only instances of these resource types (globs allowed); repeatable.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub types: Vec<String>,
+
+    /// Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write).
+    #[arg(long)]
+    pub write: bool,
+
+    /// A profiles file (TOML) over the built-in ones (src/reconcile/profiles/FORMAT.md).
+    #[arg(long, value_name = "FILE")]
+    pub profiles: Option<PathBuf>,
+
+    /// A profile endpoint's base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`;
+    /// repeatable. Also `STATECTL_ENDPOINT_<NAME>`.
+    #[arg(long = "endpoint", value_name = "NAME=URL", value_parser = parse_endpoint_override)]
+    pub endpoints: Vec<(String, String)>,
+
+    /// How many instances are polled at once.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub parallelism: usize,
+
+    /// How long to wait for each instance at most (overrides the profiles' `timeout`).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
+
+    /// The outcomes as a table, or as JSON (the diff is then left out).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    #[command(flatten)]
+    pub rewrite: WriteArgs,
+}
+
+pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let mut write_args = args.rewrite.clone_for_refresh(args.write);
+    write_args.dry_run = !args.write && write_args.output.is_none();
+    let profiles = match &args.profiles {
+        Some(path) => Profiles::load(path),
+        None => Ok(Profiles::builtin()),
+    }
+    .and_then(|profiles| profiles.check_overrides(&args.endpoints).map(|()| profiles))
+    .map_err(|error| CliError {
+        message: sanitize(&error.message),
+        hint: error.hint,
+        code: exit::ERROR,
+    })?;
+    let mut loaded = open(&write_args, "refresh", LockMode::ReadFirst, printer)?;
+    let locked = loaded.locked.take();
+    let state = load::parse_state(&loaded.source, &loaded.bytes)?;
+    let rules = crate::cli::scan::load_rules(None)?;
+    let selected = select(
+        &state,
+        &rules,
+        &Selection {
+            targets: args.targets.clone(),
+            types: args.types.clone(),
+        },
+    )
+    .map_err(|message| CliError::new(sanitize(&message)))?;
+    let env = |name: &str| std::env::var(name).ok();
+    let mut jobs = Vec::new();
+    let mut rows: Vec<(String, Option<usize>, Option<String>)> = Vec::new();
+    let mut credentials: std::collections::HashMap<String, Arc<Credentials>> =
+        std::collections::HashMap::new();
+    let mut per_host = 8;
+    for one in &selected {
+        let address = one.address.to_string();
+        let Some(profile) = profiles.for_type(&one.type_name) else {
+            rows.push((
+                address,
+                None,
+                Some(format!("no profile for type `{}`", one.type_name)),
+            ));
+            continue;
+        };
+        let endpoint = profile
+            .endpoint(&args.endpoints, &env)
+            .map_err(|error| CliError {
+                message: sanitize(&error.message),
+                hint: error.hint,
+                code: exit::ERROR,
+            })?;
+        let creds = if let Some(creds) = credentials.get(&profile.type_name) {
+            creds.clone()
+        } else {
+            // Read once per profile, before any request: a missing token stops the run here.
+            let loaded = Credentials::load(&profile.auth, &env, &profile.type_name)
+                .map_err(|message| CliError::new(sanitize(&message)))?;
+            let loaded = Arc::new(loaded);
+            credentials.insert(profile.type_name.clone(), loaded.clone());
+            loaded
+        };
+        per_host = per_host.max(profile.limits.per_host);
+        let (_, instance) = state
+            .instances()
+            .find(|(resource, instance)| {
+                instance.deposed.is_none() && instance.address(resource) == one.address
+            })
+            .expect("select picks instances of this state");
+        let attributes: serde_json::Value = instance
+            .attributes_json(state.source)
+            .and_then(|raw| serde_json::from_str(raw).ok())
+            .unwrap_or(serde_json::Value::Null);
+        rows.push((address, Some(jobs.len()), None));
+        jobs.push(Job {
+            profile: Arc::new(profile.clone()),
+            endpoint: Arc::new(endpoint),
+            credentials: creds,
+            attributes,
+            operation: one.operation,
+        });
+    }
+    let client = Arc::new(HttpClient::new(per_host).map_err(CliError::new)?);
+    let settings = RunSettings {
+        parallelism: args.parallelism,
+        deadline: args.timeout,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| CliError::new(format!("cannot start the async runtime: {error}")))?;
+    let outcomes = runtime.block_on(async {
+        tokio::select! {
+            outcomes = run_all(jobs, client, settings) => Some(outcomes),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    let Some(outcomes) = outcomes else {
+        printer.warning("interrupted: nothing was written");
+        return Ok(exit::INTERRUPTED);
+    };
+    // What each outcome proposes.
+    let mut mutations = Vec::new();
+    let mut errors = 0;
+    for (address, index, _) in &rows {
+        let Some(index) = index else { continue };
+        let instance = selected
+            .iter()
+            .find(|one| one.address.to_string() == *address)
+            .expect("a row per selected instance")
+            .address
+            .clone();
+        match &outcomes[*index] {
+            Outcome::Reconciled {
+                attributes: Some(attributes),
+                ..
+            } => mutations.push(Mutation::Refresh {
+                instance,
+                changes: vec![Change::Set {
+                    field: "attributes",
+                    json: attributes.to_string(),
+                }],
+                taint: false,
+            }),
+            Outcome::Failed { .. } => mutations.push(Mutation::Refresh {
+                instance,
+                changes: Vec::new(),
+                taint: true,
+            }),
+            Outcome::Gone => mutations.push(Mutation::Forget(Target::Instance(instance))),
+            Outcome::Error { .. } => errors += 1,
+            _ => {}
+        }
+    }
+    let table = render_outcomes(&rows, &outcomes, args.format);
+    printer.out(&table)?;
+    let request = Request {
+        operation: "refresh",
+        mutations,
+        warning: None,
+    };
+    let code = finish(&write_args, &request, &loaded, locked, &state, printer)?;
+    Ok(
+        if errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
+            exit::ERROR.max(code)
+        } else {
+            code
+        },
+    )
+}
+
+fn render_outcomes(
+    rows: &[(String, Option<usize>, Option<String>)],
+    outcomes: &[Outcome],
+    format: Format,
+) -> String {
+    match format {
+        Format::Json => {
+            let items: Vec<serde_json::Value> = rows
+                .iter()
+                .map(|(address, index, skipped)| match index {
+                    Some(index) => {
+                        let outcome = &outcomes[*index];
+                        json!({"address": address, "outcome": outcome.kind(), "detail": outcome.to_string()})
+                    }
+                    None => json!({"address": address, "outcome": "skipped", "detail": skipped}),
+                })
+                .collect();
+            let mut text =
+                serde_json::to_string_pretty(&json!({"schema_version": 1, "instances": items}))
+                    .expect("JSON values serialize");
+            text.push('\n');
+            text
+        }
+        Format::Text => {
+            if rows.is_empty() {
+                return "no stale instances to refresh\n".to_owned();
+            }
+            let mut table = new_table();
+            table.set_header(vec!["address", "outcome"]);
+            for (address, index, skipped) in rows {
+                let text = match index {
+                    Some(index) => outcomes[*index].to_string(),
+                    None => format!("skipped: {}", skipped.as_deref().unwrap_or_default()),
+                };
+                table.add_row(vec![sanitize(address), sanitize(&text)]);
+            }
+            let mut out = table.to_string();
+            let _ = writeln!(out);
+            out
+        }
+    }
+}
