@@ -63,6 +63,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             operation: "forget",
             mutations: vec![mutation],
             warning,
+            show_diff: true,
         },
         printer,
     )

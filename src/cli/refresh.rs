@@ -3,6 +3,7 @@
 //! with `--write` applies it through the lifecycle rules and the safe write. Without `--write` it exits
 //! 1 when there are changes, 0 when none.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -19,7 +20,7 @@ use crate::reconcile::credentials::Credentials;
 use crate::reconcile::engine::{Job, RunSettings, run_all};
 use crate::reconcile::http::HttpClient;
 use crate::reconcile::outcome::Outcome;
-use crate::reconcile::profile::{Profiles, parse_endpoint_override};
+use crate::reconcile::profile::{Profile, Profiles, parse_endpoint_override};
 use crate::reconcile::select::{Selection, select};
 use crate::state::address::Target;
 use crate::state::mutate::Mutation;
@@ -93,10 +94,11 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     .map_err(|message| CliError::new(sanitize(&message)))?;
     let env = |name: &str| std::env::var(name).ok();
     let mut jobs = Vec::new();
-    let mut rows: Vec<(String, Option<usize>, Option<String>)> = Vec::new();
-    let mut credentials: std::collections::HashMap<String, Arc<Credentials>> =
-        std::collections::HashMap::new();
+    // Per selected instance: its address, its job (when a profile covers it), or why it was skipped.
+    let mut rows: Vec<(String, Option<usize>, Option<String>)> = Vec::with_capacity(selected.len());
+    let mut credentials: HashMap<String, Arc<Credentials>> = HashMap::new();
     let mut per_host = 8;
+    let mut profile_copies: HashMap<String, Arc<Profile>> = HashMap::new();
     for one in &selected {
         let address = one.address.to_string();
         let Some(profile) = profiles.for_type(&one.type_name) else {
@@ -125,19 +127,18 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             loaded
         };
         per_host = per_host.max(profile.limits.per_host);
-        let (_, instance) = state
-            .instances()
-            .find(|(resource, instance)| {
-                instance.deposed.is_none() && instance.address(resource) == one.address
-            })
-            .expect("select picks instances of this state");
-        let attributes: serde_json::Value = instance
-            .attributes_json(state.source)
-            .and_then(|raw| serde_json::from_str(raw).ok())
+        let attributes: serde_json::Value = one
+            .attributes
+            .and_then(|span| serde_json::from_str(span.of(state.source)).ok())
             .unwrap_or(serde_json::Value::Null);
         rows.push((address, Some(jobs.len()), None));
+        // One copy of each profile, shared by its jobs.
+        let shared = profile_copies
+            .entry(profile.type_name.clone())
+            .or_insert_with(|| Arc::new(profile.clone()))
+            .clone();
         jobs.push(Job {
-            profile: Arc::new(profile.clone()),
+            profile: shared,
             endpoint: Arc::new(endpoint),
             credentials: creds,
             attributes,
@@ -166,14 +167,10 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     // What each outcome proposes.
     let mut mutations = Vec::new();
     let mut errors = 0;
-    for (address, index, _) in &rows {
+    for (row, (_, index, _)) in rows.iter().enumerate() {
         let Some(index) = index else { continue };
-        let instance = selected
-            .iter()
-            .find(|one| one.address.to_string() == *address)
-            .expect("a row per selected instance")
-            .address
-            .clone();
+        // Rows are made one per selected instance, in the same order.
+        let instance = selected[row].address.clone();
         match &outcomes[*index] {
             Outcome::Reconciled {
                 attributes: Some(attributes),
@@ -202,6 +199,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         operation: "refresh",
         mutations,
         warning: None,
+        show_diff: args.format == Format::Text,
     };
     let code = finish(&write_args, &request, &loaded, locked, &state, printer)?;
     Ok(

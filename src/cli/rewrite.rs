@@ -16,6 +16,7 @@ use crate::policy::config::Config;
 use crate::policy::file::Policy;
 use crate::policy::lifecycle::{Context, check};
 use crate::scan::rules::{FILE_NAME, Rules};
+use crate::state::address::ObjectAddr;
 use crate::state::bytes::Bytes;
 use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render};
 use crate::state::source::Source;
@@ -112,6 +113,8 @@ pub struct Request {
     pub mutations: Vec<Mutation>,
     /// Said once the change is known to go ahead (or would, with `--dry-run`).
     pub warning: Option<&'static str>,
+    /// Print the diff of each changed object (not when stdout carries JSON).
+    pub show_diff: bool,
 }
 
 /// Everything a write needs besides the state: the rules, the configuration, the policy.
@@ -266,14 +269,16 @@ pub fn finish(
     }
     let new_text = render(state, &plan);
     let after = check_written(source, state, &plan, &new_text)?;
-    show_diff(
-        state,
-        &plan,
-        &after,
-        args.show_sensitive,
-        to_stdout,
-        printer,
-    )?;
+    if request.show_diff {
+        show_diff(
+            state,
+            &plan,
+            &after,
+            args.show_sensitive,
+            to_stdout,
+            printer,
+        )?;
+    }
     drop(after);
     if args.dry_run {
         printer.to_stderr(&format!(
@@ -375,19 +380,25 @@ fn show_diff(
     printer: &mut Printer,
 ) -> Result<(), CliError> {
     let mut text = String::new();
+    // The new state's objects by address, once: a refresh may change thousands.
+    let changed: std::collections::HashSet<&ObjectAddr> =
+        plan.steps.iter().map(|step| &step.address).collect();
+    let mut rendered: std::collections::HashMap<ObjectAddr, &str> =
+        std::collections::HashMap::new();
+    for (resource, candidate) in after.instances() {
+        let address = ObjectAddr {
+            instance: candidate.address(resource),
+            deposed: candidate.deposed.as_deref().map(str::to_owned),
+        };
+        if changed.contains(&address) {
+            rendered.insert(address, candidate.span.of(after.source));
+        }
+    }
     for step in &plan.steps {
         let (_, object) = object_of(state, step.object);
         let before = object.span.of(state.source);
         let after_object = (step.action != Action::Forget)
-            .then(|| {
-                after
-                    .instances()
-                    .find(|(resource, candidate)| {
-                        candidate.address(resource) == step.address.instance
-                            && candidate.deposed.as_deref() == step.address.deposed.as_deref()
-                    })
-                    .map(|(_, candidate)| candidate.span.of(after.source))
-            })
+            .then(|| rendered.get(&step.address).copied())
             .flatten();
         text.push_str(&object_diff(
             &sanitize(&step.address.to_string()),
@@ -504,6 +515,7 @@ mod tests {
                 Mutation::Taint("aws_security_group.db".parse::<InstanceAddr>().unwrap()),
             ],
             warning: None,
+            show_diff: true,
         };
         let error = finish(&args, &request, &loaded, locked, &state, &mut printer).unwrap_err();
         assert_eq!(error.code, exit::ERROR);

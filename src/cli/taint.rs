@@ -26,6 +26,7 @@ pub fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             operation: "taint",
             mutations: vec![Mutation::Taint(address)],
             warning: None,
+            show_diff: true,
         },
         printer,
     )
@@ -39,6 +40,7 @@ pub fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> 
             operation: "untaint",
             mutations: vec![Mutation::Untaint(address)],
             warning: None,
+            show_diff: true,
         },
         printer,
     )

@@ -3,6 +3,7 @@
 //! `when = "target"` requests run and the mappings give the new attributes. Many instances at once,
 //! bounded by `parallelism` and the profile's per-host limit.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -70,10 +71,20 @@ pub async fn run_all(
     settings: RunSettings,
 ) -> Vec<Outcome> {
     let gate = Arc::new(Semaphore::new(settings.parallelism.max(1)));
+    // Each profile (provider) has its own cap too, below the run's.
+    let mut per_profile: HashMap<String, Arc<Semaphore>> = HashMap::new();
     let mut handles = Vec::with_capacity(jobs.len());
     for job in jobs {
+        let provider = per_profile
+            .entry(job.profile.type_name.clone())
+            .or_insert_with(|| Arc::new(Semaphore::new(job.profile.limits.concurrency.max(1))))
+            .clone();
         let (gate, client) = (gate.clone(), client.clone());
         handles.push(tokio::spawn(async move {
+            let _provider_slot = provider
+                .acquire_owned()
+                .await
+                .expect("the gate is never closed");
             let _slot = gate
                 .acquire_owned()
                 .await

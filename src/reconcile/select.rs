@@ -3,6 +3,8 @@
 //! those `--target` and `--type` name; and for each, which operation was in flight, since that decides
 //! what "not found" means (right after a create: not visible yet; during a delete: done).
 
+use std::collections::HashMap;
+
 use crate::glob::Glob;
 use crate::scan::path::Attributes;
 use crate::scan::rules::Rules;
@@ -30,6 +32,8 @@ pub struct Selected {
     pub operation: Operation,
     /// Why it was picked: the scan rule ids, or `--target`.
     pub reasons: Vec<String>,
+    /// Its current object's raw `attributes`, when it has an attributes object.
+    pub attributes: Option<crate::json::Span>,
 }
 
 /// What the user narrowed the refresh to.
@@ -69,6 +73,16 @@ pub fn select(
         .map(|text| Matcher::new(text))
         .collect::<Result<_, _>>()?;
     let types: Vec<Glob> = selection.types.iter().map(|text| Glob::new(text)).collect();
+    // The stale rules' ids per address, gathered once (a state may have tens of thousands).
+    let mut stale: HashMap<&str, Vec<String>> = HashMap::new();
+    for finding in &findings {
+        if STALE_RULES.iter().any(|rule| rule.id() == finding.rule.id) {
+            let reasons = stale.entry(finding.address.as_str()).or_default();
+            if !reasons.iter().any(|reason| reason == finding.rule.id) {
+                reasons.push(finding.rule.id.to_owned());
+            }
+        }
+    }
     let mut selected = Vec::new();
     for group in instance_groups(state) {
         let resource = group.resource;
@@ -94,17 +108,10 @@ pub fn select(
             }
             vec!["--target".to_owned()]
         } else {
-            let mut reasons: Vec<String> = findings
-                .iter()
-                .filter(|finding| finding.address == text)
-                .filter(|finding| STALE_RULES.iter().any(|rule| rule.id() == finding.rule.id))
-                .map(|finding| finding.rule.id.to_owned())
-                .collect();
-            reasons.dedup();
-            if reasons.is_empty() {
+            let Some(reasons) = stale.get(text.as_str()) else {
                 continue;
-            }
-            reasons
+            };
+            reasons.clone()
         };
         let operation = current
             .attributes_json(state.source)
@@ -114,6 +121,9 @@ pub fn select(
             type_name: resource.address.type_name.clone(),
             operation,
             reasons,
+            attributes: current
+                .attributes
+                .filter(|span| span.of(state.source) != "null"),
         });
     }
     if explicit && selected.is_empty() {

@@ -7,7 +7,9 @@
 //! does (a resource left without instances goes too), and a write raises `serial` by one.
 
 use crate::json::Span;
-use crate::state::address::{InstanceAddr, Mode, ObjectAddr, Target};
+use std::collections::HashMap;
+
+use crate::state::address::{InstanceAddr, InstanceKey, Mode, ObjectAddr, ResourceAddr, Target};
 use crate::state::error::StateError;
 use crate::state::model::{Instance, Resource, State, members};
 use crate::state::order::{InstanceGroup, ObjectRef, instance_groups};
@@ -102,11 +104,13 @@ impl Plan {
 /// refuse (tainting a data source or an instance with no current object), is an error.
 pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateError> {
     let groups = instance_groups(state);
+    // A refresh plans thousands of steps: find instances and objects by map, not by scanning.
+    let index = Index::new(state, &groups);
     let mut plan = Plan::default();
     for mutation in mutations {
         match mutation {
             Mutation::Taint(address) => {
-                let (group, current) = current_object(&groups, address, "taint")?;
+                let (group, current) = current_object(&groups, &index, address, "taint")?;
                 if current.tainted {
                     plan.unchanged.push(Unchanged {
                         address: object_address(address, None),
@@ -114,7 +118,7 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                     });
                 } else {
                     plan.steps.push(step(
-                        state,
+                        &index,
                         group,
                         current,
                         Action::Taint,
@@ -123,10 +127,10 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                 }
             }
             Mutation::Untaint(address) => {
-                let (group, current) = current_object(&groups, address, "untaint")?;
+                let (group, current) = current_object(&groups, &index, address, "untaint")?;
                 if current.tainted {
                     plan.steps.push(step(
-                        state,
+                        &index,
                         group,
                         current,
                         Action::Untaint,
@@ -144,7 +148,7 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                 changes,
                 taint,
             } => {
-                let (group, current) = current_object(&groups, instance, "refresh")?;
+                let (group, current) = current_object(&groups, &index, instance, "refresh")?;
                 let mut changes = changes.clone();
                 let action = if *taint && !current.tainted {
                     changes.push(Change::set_string("status", "tainted"));
@@ -153,7 +157,7 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                     Action::Refresh
                 };
                 plan.steps
-                    .push(step(state, group, current, action, changes));
+                    .push(step(&index, group, current, action, changes));
             }
             Mutation::Forget(target) => {
                 let selected: Vec<&InstanceGroup<'_, '_>> = groups
@@ -171,12 +175,12 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                     let objects = group.current.iter().chain(group.deposed.iter());
                     for object in objects {
                         plan.steps
-                            .push(step(state, group, object, Action::Forget, Vec::new()));
+                            .push(step(&index, group, object, Action::Forget, Vec::new()));
                     }
                 }
             }
             Mutation::ForgetDeposed { instance, key } => {
-                let group = find_group(&groups, instance)?;
+                let group = find_group(&groups, &index, instance)?;
                 let Some(object) = group
                     .deposed
                     .iter()
@@ -199,7 +203,7 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                     .with_hint(hint));
                 };
                 plan.steps
-                    .push(step(state, group, object, Action::Forget, Vec::new()));
+                    .push(step(&index, group, object, Action::Forget, Vec::new()));
             }
         }
     }
@@ -223,7 +227,7 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
 }
 
 fn step(
-    state: &State<'_>,
+    index: &Index<'_>,
     group: &InstanceGroup<'_, '_>,
     object: &Instance<'_>,
     action: Action,
@@ -232,7 +236,7 @@ fn step(
     Step {
         action,
         address: object_address(&group.address(), object.deposed.as_deref()),
-        object: object_ref(state, object),
+        object: index.object(object),
         changes,
     }
 }
@@ -244,26 +248,52 @@ fn object_address(instance: &InstanceAddr, deposed: Option<&str>) -> ObjectAddr 
     }
 }
 
-/// The reference of an object found through the groups (which borrow from `state`).
-fn object_ref(state: &State<'_>, object: &Instance<'_>) -> ObjectRef {
-    *state
-        .order
-        .iter()
-        // Each object's span is its own: no two objects start at the same byte.
-        .find(|candidate| {
-            state.resources[candidate.resource as usize].instances[candidate.instance as usize].span
-                == object.span
-        })
-        .expect("every object of a group is in the state's order")
+/// Lookups by instance address and by object, built once per plan.
+struct Index<'g> {
+    groups: HashMap<(&'g ResourceAddr, Option<&'g InstanceKey>), usize>,
+    /// Each object's span is its own: no two objects start at the same byte.
+    objects: HashMap<usize, ObjectRef>,
+}
+
+impl<'g> Index<'g> {
+    fn new(state: &State<'_>, groups: &'g [InstanceGroup<'g, '_>]) -> Index<'g> {
+        let by_address = groups
+            .iter()
+            .enumerate()
+            .map(|(position, group)| ((&group.resource.address, group.key), position))
+            .collect();
+        let objects = state
+            .order
+            .iter()
+            .map(|object| {
+                let instance =
+                    &state.resources[object.resource as usize].instances[object.instance as usize];
+                (instance.span.start, *object)
+            })
+            .collect();
+        Index {
+            groups: by_address,
+            objects,
+        }
+    }
+
+    fn object(&self, object: &Instance<'_>) -> ObjectRef {
+        *self
+            .objects
+            .get(&object.span.start)
+            .expect("every object of a group is in the state's order")
+    }
 }
 
 fn find_group<'g, 's, 'a>(
     groups: &'g [InstanceGroup<'s, 'a>],
+    index: &Index<'_>,
     address: &InstanceAddr,
 ) -> Result<&'g InstanceGroup<'s, 'a>, StateError> {
-    groups
-        .iter()
-        .find(|group| group.address() == *address)
+    index
+        .groups
+        .get(&(&address.resource, address.key.as_ref()))
+        .map(|&position| &groups[position])
         .ok_or_else(|| {
             let hint = if address.key.is_none()
                 && groups
@@ -290,10 +320,11 @@ fn find_group<'g, 's, 'a>(
 /// The current object of a managed instance, as `terraform taint` requires one.
 fn current_object<'g, 's, 'a>(
     groups: &'g [InstanceGroup<'s, 'a>],
+    index: &Index<'_>,
     address: &InstanceAddr,
     verb: &str,
 ) -> Result<(&'g InstanceGroup<'s, 'a>, &'s Instance<'a>), StateError> {
-    let group = find_group(groups, address)?;
+    let group = find_group(groups, index, address)?;
     if group.resource.address.mode == Mode::Data {
         return Err(StateError::for_address(
             address,

@@ -225,6 +225,9 @@ pub async fn serve(listener: TcpListener, sim: Arc<Sim>) {
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
+        // A response goes out as a head write and a body write: with Nagle's algorithm and the
+        // client's delayed ACK, the body would wait some 40 ms each time.
+        let _ = stream.set_nodelay(true);
         tokio::spawn(connection(stream, Arc::clone(&sim)));
     }
 }
