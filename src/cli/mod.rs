@@ -10,6 +10,7 @@ mod filter;
 mod findings;
 mod forget;
 mod generate;
+mod lifecycle_inputs;
 mod list;
 mod load;
 mod lock;

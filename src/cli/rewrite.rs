@@ -10,12 +10,13 @@ use std::time::Duration;
 
 use crate::cli::duration::parse_duration;
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::lifecycle_inputs::{load_config, load_policy};
 use crate::cli::object_diff::{colorize, object_diff};
 use crate::cli::{Printer, StateArg, exit, load};
 use crate::policy::config::Config;
 use crate::policy::file::Policy;
 use crate::policy::lifecycle::{Context, check};
-use crate::scan::rules::{FILE_NAME, Rules};
+use crate::scan::rules::Rules;
 use crate::state::address::ObjectAddr;
 use crate::state::bytes::Bytes;
 use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render};
@@ -157,26 +158,7 @@ pub fn open(
     }
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(args.policy.as_deref(), &rules)?;
-    let config = args
-        .config
-        .as_deref()
-        .map(|dir| {
-            Config::read(dir).map_err(|error| {
-                let mut cli = CliError::new(sanitize(&error.message));
-                cli.hint = error.hint;
-                cli
-            })
-        })
-        .transpose()?;
-    if let Some(config) = &config {
-        for skipped in &config.skipped_modules {
-            printer.warning(&format!(
-                "module `{}` (source `{}`) is not local; its lifecycle blocks were not read",
-                skipped.module.join("."),
-                sanitize(&skipped.source)
-            ));
-        }
-    }
+    let config = load_config(args.config.as_deref(), printer)?;
     let writes_file = !(args.dry_run || to_stdout);
     let locked = match (&source, writes_file && mode == LockMode::LockFirst) {
         (Source::Path(path), true) => Some(lock(path, operation, args.lock_timeout)?),
@@ -315,20 +297,6 @@ pub fn finish(
         state.serial + 1
     ));
     Ok(exit::SUCCESS)
-}
-
-/// `--policy FILE`, or the `[[protect]]` tables of the rules file scan found.
-fn load_policy(explicit: Option<&Path>, rules: &Rules) -> Result<Policy, CliError> {
-    let loaded = match (explicit, &rules.source) {
-        (Some(path), _) => Policy::load(path, true),
-        (None, Some(path)) if path.file_name().is_some_and(|name| name == FILE_NAME) => {
-            Policy::load(path, false)
-        }
-        _ => Ok(Policy::default()),
-    };
-    loaded.map_err(|message| {
-        CliError::new(message).with_hint("see README, \"Lifecycle rules\", for the policy format")
-    })
 }
 
 /// Proves the new text is a state that holds what the plan says, before any byte is written: it

@@ -12,10 +12,8 @@ use clap::ValueEnum;
 use crate::audit::{Audit, Input, Plan, Rule, audit};
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::findings::{FailOn, Report, Tool, github, junit, markdown, sarif};
+use crate::cli::lifecycle_inputs::{load_config, load_policy};
 use crate::cli::{Printer, StateArg, exit, load};
-use crate::policy::config::Config;
-use crate::policy::file::Policy;
-use crate::scan::rules::FILE_NAME;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -65,36 +63,8 @@ fn tool() -> Tool {
 
 pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let rules = crate::cli::scan::load_rules(None)?;
-    let policy = match (&args.policy, &rules.source) {
-        (Some(path), _) => Policy::load(path, true),
-        (None, Some(path)) if path.file_name().is_some_and(|name| name == FILE_NAME) => {
-            Policy::load(path, false)
-        }
-        _ => Ok(Policy::default()),
-    }
-    .map_err(|message| {
-        CliError::new(message).with_hint("see README, \"Lifecycle rules\", for the policy format")
-    })?;
-    let config = args
-        .config
-        .as_deref()
-        .map(|dir| {
-            Config::read(dir).map_err(|error| {
-                let mut cli = CliError::new(sanitize(&error.message));
-                cli.hint = error.hint;
-                cli
-            })
-        })
-        .transpose()?;
-    if let Some(config) = &config {
-        for skipped in &config.skipped_modules {
-            printer.warning(&format!(
-                "module `{}` (source `{}`) is not local; its lifecycle blocks were not read",
-                skipped.module.join("."),
-                sanitize(&skipped.source)
-            ));
-        }
-    }
+    let policy = load_policy(args.policy.as_deref(), &rules)?;
+    let config = load_config(args.config.as_deref(), printer)?;
     let plan = args.plan.as_deref().map(read_plan).transpose()?;
     let (source, bytes) = load::read(args.state.state.as_deref())?;
     let state = load::parse_state(&source, &bytes)?;
