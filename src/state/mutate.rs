@@ -208,11 +208,10 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
         }
     }
     // One object, one step: a later mutation of the same object replaces nothing silently.
-    for (index, later) in plan.steps.iter().enumerate() {
-        if let Some(earlier) = plan.steps[..index]
-            .iter()
-            .find(|earlier| earlier.object == later.object)
-        {
+    let mut first_step: HashMap<ObjectRef, usize> = HashMap::with_capacity(plan.steps.len());
+    for (position, later) in plan.steps.iter().enumerate() {
+        if let Some(&earlier) = first_step.get(&later.object) {
+            let earlier = &plan.steps[earlier];
             return Err(StateError::for_address(
                 &later.address,
                 format!(
@@ -222,6 +221,7 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                 ),
             ));
         }
+        first_step.insert(later.object, position);
     }
     Ok(plan)
 }

@@ -11,7 +11,7 @@ use crate::state::address::{InstanceAddr, InstanceKey};
 use crate::state::model::{Instance, Resource, State};
 
 /// One instance object: an index into `resources`, and into that resource's `instances`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ObjectRef {
     pub resource: u32,
     pub instance: u32,

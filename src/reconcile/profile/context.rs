@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use jsonpath_rust::JsonPath;
+use super::query::select;
 use serde_json::Value;
 
 use crate::reconcile::auth::Secret;
@@ -261,9 +261,7 @@ impl Lookup for Context<'_> {
             .responses
             .get(request)
             .ok_or_else(|| format!("request `{request}` has not answered yet"))?;
-        let found = document
-            .query(path)
-            .map_err(|problem| format!("`{path}`: {problem}"))?;
+        let found = select(document, path).map_err(|problem| format!("`{path}`: {problem}"))?;
         Ok(found.into_iter().next().cloned())
     }
 }

@@ -7,7 +7,7 @@
 //! object from a response is merged member by member over the members the state holds, not swapped in
 //! whole; a list is replaced whole, each element coerced like the state's.
 
-use jsonpath_rust::JsonPath;
+use super::query::first;
 use serde_json::{Number, Value};
 
 use crate::reconcile::profile::path;
@@ -69,11 +69,7 @@ pub fn apply<'r>(
         let Some(document) = response(&mapping.request) else {
             continue;
         };
-        let Some(found) = document
-            .query(&mapping.from)
-            .ok()
-            .and_then(|found| found.into_iter().next())
-        else {
+        let Some(found) = first(document, &mapping.from) else {
             skipped.push(Skipped {
                 path: mapping.to.clone(),
                 reason: format!(

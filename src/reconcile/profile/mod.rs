@@ -27,6 +27,7 @@ mod limits;
 mod mapping;
 mod path;
 mod poll;
+mod query;
 mod status;
 mod template;
 

@@ -3,7 +3,7 @@
 //! no longer exists all the same). Values compare ignoring ASCII case and surrounding space, as the
 //! scan catalog compares them, because providers are not consistent about either.
 
-use jsonpath_rust::JsonPath;
+use super::query::first;
 use serde_json::Value;
 
 use crate::scan::catalog::listed;
@@ -99,10 +99,6 @@ impl StatusRule {
             message,
         })
     }
-}
-
-fn first<'v>(document: &'v Value, path: &str) -> Option<&'v Value> {
-    document.query(path).ok()?.into_iter().next()
 }
 
 #[cfg(test)]
