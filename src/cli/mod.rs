@@ -14,8 +14,10 @@ mod lifecycle_inputs;
 mod list;
 mod load;
 mod lock;
+mod log;
 mod object_diff;
 mod printer;
+mod progress;
 mod query;
 mod refresh;
 mod render;
@@ -39,6 +41,11 @@ pub struct Cli {
     /// When to color output: auto (a terminal without NO_COLOR), always, never.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
+
+    /// Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request.
+    /// Credentials are never logged.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
 
     #[command(subcommand)]
     pub command: Command,
@@ -109,6 +116,7 @@ pub fn run() -> i32 {
         }
     };
     let mut printer = Printer::new(cli.color);
+    log::init(cli.verbose, printer.color_stderr());
     let outcome = match cli.command {
         Command::List(args) => list::run(&args, &mut printer),
         Command::Show(args) => show::run(&args, &mut printer),
@@ -119,7 +127,7 @@ pub fn run() -> i32 {
         Command::Untaint(args) => taint::run_untaint(&args, &mut printer),
         Command::Forget(args) => forget::run(&args, &mut printer),
         Command::Lock(args) => lock::run(&args, &mut printer),
-        Command::Refresh(args) => refresh::run(&args, &mut printer),
+        Command::Refresh(args) => refresh::run(&args, cli.verbose, &mut printer),
         Command::Diff(args) => diff::run(&args, &mut printer),
         Command::Audit(args) => audit::run(&args, &mut printer),
         Command::Generate(args) => generate::run(&args, &mut printer),

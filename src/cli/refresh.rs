@@ -14,13 +14,15 @@ use serde_json::json;
 use crate::cli::duration::parse_duration;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::findings::new_table;
+use crate::cli::progress::ProgressView;
 use crate::cli::rewrite::{LockMode, Request, WriteArgs, finish, open};
 use crate::cli::{Format, Printer, exit, load};
 use crate::reconcile::credentials::Credentials;
 use crate::reconcile::engine::{Job, RunSettings, run_all};
 use crate::reconcile::http::HttpClient;
 use crate::reconcile::outcome::Outcome;
-use crate::reconcile::profile::{Profile, Profiles, parse_endpoint_override};
+use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_override};
+use crate::reconcile::progress::Progress;
 use crate::reconcile::select::{Selection, select};
 use crate::state::address::Target;
 use crate::state::mutate::Mutation;
@@ -66,7 +68,7 @@ pub struct Args {
     pub rewrite: WriteArgs,
 }
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, CliError> {
     let mut write_args = args.rewrite.clone_for_refresh(args.write);
     write_args.dry_run = !args.write && write_args.output.is_none();
     let profiles = match &args.profiles {
@@ -92,11 +94,14 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         },
     )
     .map_err(|message| CliError::new(sanitize(&message)))?;
+    tracing::debug!(selected = selected.len(), "stale instances selected");
     let env = |name: &str| std::env::var(name).ok();
     let mut jobs = Vec::new();
     // Per selected instance: its address, its job (when a profile covers it), or why it was skipped.
     let mut rows: Vec<(String, Option<usize>, Option<String>)> = Vec::with_capacity(selected.len());
+    // Read once per profile: the endpoint and the credentials are the same for all its instances.
     let mut credentials: HashMap<String, Arc<Credentials>> = HashMap::new();
+    let mut endpoints: HashMap<String, Arc<Endpoint>> = HashMap::new();
     let mut per_host = 8;
     let mut profile_copies: HashMap<String, Arc<Profile>> = HashMap::new();
     for one in &selected {
@@ -109,13 +114,20 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             ));
             continue;
         };
-        let endpoint = profile
-            .endpoint(&args.endpoints, &env)
-            .map_err(|error| CliError {
-                message: sanitize(&error.message),
-                hint: error.hint,
-                code: exit::ERROR,
-            })?;
+        let endpoint = if let Some(endpoint) = endpoints.get(&profile.type_name) {
+            endpoint.clone()
+        } else {
+            let endpoint = profile
+                .endpoint(&args.endpoints, &env)
+                .map_err(|error| CliError {
+                    message: sanitize(&error.message),
+                    hint: error.hint,
+                    code: exit::ERROR,
+                })?;
+            let endpoint = Arc::new(endpoint);
+            endpoints.insert(profile.type_name.clone(), endpoint.clone());
+            endpoint
+        };
         let creds = if let Some(creds) = credentials.get(&profile.type_name) {
             creds.clone()
         } else {
@@ -138,32 +150,45 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             .or_insert_with(|| Arc::new(profile.clone()))
             .clone();
         jobs.push(Job {
+            label: one.address.to_string(),
             profile: shared,
-            endpoint: Arc::new(endpoint),
+            endpoint,
             credentials: creds,
             attributes,
             operation: one.operation,
         });
     }
+    tracing::debug!(jobs = jobs.len(), "requests prepared");
     let client = Arc::new(HttpClient::new(per_host).map_err(CliError::new)?);
     let settings = RunSettings {
         parallelism: args.parallelism,
         deadline: args.timeout,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // One thread: the work is waiting on the network, and on a small machine a second worker costs
+    // more in wake-ups than it gains (measured with benches/refresh_bench.sh).
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|error| CliError::new(format!("cannot start the async runtime: {error}")))?;
+    let progress = Arc::new(Progress::new(jobs.len()));
+    let view = ProgressView::start(progress.clone(), verbosity);
     let outcomes = runtime.block_on(async {
         tokio::select! {
-            outcomes = run_all(jobs, client, settings) => Some(outcomes),
+            outcomes = run_all(jobs, client, settings, progress.clone()) => Some(outcomes),
             _ = tokio::signal::ctrl_c() => None,
         }
     });
+    drop(view);
     let Some(outcomes) = outcomes else {
-        printer.warning("interrupted: nothing was written");
+        // Stop every request still in flight before reporting.
+        runtime.shutdown_background();
+        let so_far = progress.outcomes();
+        printer.out(&render_outcomes(&rows, &so_far, args.format))?;
+        printer
+            .warning("interrupted: the outcomes above are those known so far; nothing was written");
         return Ok(exit::INTERRUPTED);
     };
+    let outcomes: Vec<Option<Outcome>> = outcomes.into_iter().map(Some).collect();
     // What each outcome proposes.
     let mut mutations = Vec::new();
     let mut errors = 0;
@@ -171,7 +196,10 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         let Some(index) = index else { continue };
         // Rows are made one per selected instance, in the same order.
         let instance = selected[row].address.clone();
-        match &outcomes[*index] {
+        match outcomes[*index]
+            .as_ref()
+            .expect("a finished run has every outcome")
+        {
             Outcome::Reconciled {
                 attributes: Some(attributes),
                 ..
@@ -183,9 +211,15 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
                 }],
                 taint: false,
             }),
-            Outcome::Failed { .. } => mutations.push(Mutation::Refresh {
+            Outcome::Failed { attributes, .. } => mutations.push(Mutation::Refresh {
                 instance,
-                changes: Vec::new(),
+                changes: attributes
+                    .iter()
+                    .map(|attributes| Change::Set {
+                        field: "attributes",
+                        json: attributes.to_string(),
+                    })
+                    .collect(),
                 taint: true,
             }),
             Outcome::Gone => mutations.push(Mutation::Forget(Target::Instance(instance))),
@@ -211,9 +245,10 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     )
 }
 
+/// The outcome table or JSON; `None` is an instance an interrupted run had not finished.
 fn render_outcomes(
     rows: &[(String, Option<usize>, Option<String>)],
-    outcomes: &[Outcome],
+    outcomes: &[Option<Outcome>],
     format: Format,
 ) -> String {
     match format {
@@ -221,10 +256,10 @@ fn render_outcomes(
             let items: Vec<serde_json::Value> = rows
                 .iter()
                 .map(|(address, index, skipped)| match index {
-                    Some(index) => {
-                        let outcome = &outcomes[*index];
-                        json!({"address": address, "outcome": outcome.kind(), "detail": outcome.to_string()})
-                    }
+                    Some(index) => match &outcomes[*index] {
+                        Some(outcome) => json!({"address": address, "outcome": outcome.kind(), "detail": outcome.to_string()}),
+                        None => json!({"address": address, "outcome": "interrupted", "detail": "interrupted before an answer"}),
+                    },
                     None => json!({"address": address, "outcome": "skipped", "detail": skipped}),
                 })
                 .collect();
@@ -242,7 +277,10 @@ fn render_outcomes(
             table.set_header(vec!["address", "outcome"]);
             for (address, index, skipped) in rows {
                 let text = match index {
-                    Some(index) => outcomes[*index].to_string(),
+                    Some(index) => outcomes[*index].as_ref().map_or_else(
+                        || "interrupted before an answer".to_owned(),
+                        ToString::to_string,
+                    ),
                     None => format!("skipped: {}", skipped.as_deref().unwrap_or_default()),
                 };
                 table.add_row(vec![sanitize(address), sanitize(&text)]);

@@ -201,7 +201,13 @@ pub fn finish(
         &loaded.config,
     );
     let to_stdout = args.output.is_some();
+    let started = std::time::Instant::now();
     let plan = plan(state, &request.mutations).map_err(|error| CliError::state(source, &error))?;
+    tracing::debug!(
+        steps = plan.steps.len(),
+        elapsed_ms = started.elapsed().as_millis(),
+        "planned"
+    );
     for unchanged in &plan.unchanged {
         printer.warning(&format!(
             "`{}` is {}; nothing to change",
@@ -214,6 +220,11 @@ pub fn finish(
         policy,
     };
     let violations = check(state, &plan, &context);
+    tracing::debug!(
+        violations = violations.len(),
+        elapsed_ms = started.elapsed().as_millis(),
+        "lifecycle rules checked"
+    );
     if !violations.is_empty() {
         if !args.force {
             for violation in &violations {
@@ -250,7 +261,16 @@ pub fn finish(
         printer.warning(warning);
     }
     let new_text = render(state, &plan);
+    tracing::debug!(
+        bytes = new_text.len(),
+        elapsed_ms = started.elapsed().as_millis(),
+        "rendered"
+    );
     let after = check_written(source, state, &plan, &new_text)?;
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis(),
+        "new state checked"
+    );
     if request.show_diff {
         show_diff(
             state,

@@ -20,11 +20,15 @@ use crate::reconcile::poll::{
 use crate::reconcile::profile::{
     Endpoint, GoneAction, Jitter as ProfileJitter, Profile, Request, StatusClass, When,
 };
+use crate::reconcile::progress::Progress;
+use crate::reconcile::rate::RateLimit;
 use crate::reconcile::select::Operation;
 
 /// One instance to reconcile, with everything its requests need.
 #[derive(Debug, Clone)]
 pub struct Job {
+    /// The instance's address, for logs.
+    pub label: String,
     pub profile: Arc<Profile>,
     pub endpoint: Arc<Endpoint>,
     pub credentials: Arc<Credentials>,
@@ -64,22 +68,40 @@ pub fn policy(profile: &Profile, deadline: Option<Duration>) -> PollPolicy {
     }
 }
 
-/// Reconciles every job, `parallelism` at a time, returning outcomes in the jobs' order.
+/// Reconciles every job, `parallelism` at a time, returning outcomes in the jobs' order; `progress`
+/// learns of each as it comes (a run cut short still has them there).
 pub async fn run_all(
     jobs: Vec<Job>,
     client: Arc<HttpClient>,
     settings: RunSettings,
+    progress: Arc<Progress>,
 ) -> Vec<Outcome> {
+    let started = Instant::now();
+    let total = jobs.len();
+    tracing::info!(
+        instances = total,
+        parallelism = settings.parallelism,
+        "reconciling"
+    );
     let gate = Arc::new(Semaphore::new(settings.parallelism.max(1)));
-    // Each profile (provider) has its own cap too, below the run's.
-    let mut per_profile: HashMap<String, Arc<Semaphore>> = HashMap::new();
+    // Each profile (provider) has its own cap and pace too, below the run's.
+    let mut per_profile: HashMap<String, (Arc<Semaphore>, Option<Arc<RateLimit>>)> = HashMap::new();
     let mut handles = Vec::with_capacity(jobs.len());
-    for job in jobs {
-        let provider = per_profile
+    for (index, job) in jobs.into_iter().enumerate() {
+        let (provider, rate) = per_profile
             .entry(job.profile.type_name.clone())
-            .or_insert_with(|| Arc::new(Semaphore::new(job.profile.limits.concurrency.max(1))))
+            .or_insert_with(|| {
+                let limits = &job.profile.limits;
+                (
+                    Arc::new(Semaphore::new(limits.concurrency.max(1))),
+                    limits
+                        .rate_per_second
+                        .and_then(RateLimit::new)
+                        .map(Arc::new),
+                )
+            })
             .clone();
-        let (gate, client) = (gate.clone(), client.clone());
+        let (gate, client, progress) = (gate.clone(), client.clone(), progress.clone());
         handles.push(tokio::spawn(async move {
             let _provider_slot = provider
                 .acquire_owned()
@@ -89,7 +111,16 @@ pub async fn run_all(
                 .acquire_owned()
                 .await
                 .expect("the gate is never closed");
-            reconcile(&job, &client, settings.deadline).await
+            progress.started();
+            let pace = Pace {
+                client: &client,
+                rate: rate.as_deref(),
+                progress: Some(&progress),
+            };
+            let outcome = reconcile_paced(&job, &pace, settings.deadline).await;
+            tracing::info!(target: "statectl::refresh", instance = %job.label, outcome = %outcome, "done");
+            progress.finished(index, outcome.clone());
+            outcome
         }));
     }
     let mut outcomes = Vec::with_capacity(handles.len());
@@ -100,11 +131,36 @@ pub async fn run_all(
             excerpt: String::new(),
         }));
     }
+    let snapshot = progress.snapshot();
+    tracing::info!(
+        instances = total,
+        retries = snapshot.retries,
+        elapsed_ms = started.elapsed().as_millis(),
+        "reconciled"
+    );
     outcomes
 }
 
-/// Polls one instance until it settles, the deadline passes, or something polling cannot fix.
+/// What every request of a run goes through: the sender, the provider's pace, the run's counters.
+#[derive(Debug, Clone, Copy)]
+pub struct Pace<'r> {
+    pub client: &'r HttpClient,
+    pub rate: Option<&'r RateLimit>,
+    pub progress: Option<&'r Progress>,
+}
+
+/// Polls one instance, alone (no pace, no counters).
 pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration>) -> Outcome {
+    let pace = Pace {
+        client,
+        rate: None,
+        progress: None,
+    };
+    reconcile_paced(job, &pace, deadline).await
+}
+
+/// Polls one instance until it settles, the deadline passes, or something polling cannot fix.
+async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>) -> Outcome {
     let profile = &job.profile;
     let operation = match job.operation {
         Operation::Create => PollOperation::Create,
@@ -140,7 +196,7 @@ pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration
         {
             if request.when == When::Always
                 && let Err(outcome) =
-                    side_request(job, client, &mut context, request, poller.request_timeout()).await
+                    side_request(job, pace, &mut context, request, poller.request_timeout()).await
             {
                 return outcome;
             }
@@ -148,7 +204,7 @@ pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration
         let mut gone_now = false;
         let observation = match send(
             job,
-            client,
+            pace,
             &context,
             status_request,
             poller.request_timeout(),
@@ -210,6 +266,11 @@ pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration
         if gone_now {
             return Outcome::Gone;
         }
+        if matches!(observation, Observation::Transient { .. })
+            && let Some(progress) = pace.progress
+        {
+            progress.retried();
+        }
         match poller.observe(Instant::now(), observation) {
             Decision::PollAfter(wait) => tokio::time::sleep(wait).await,
             Decision::Done(Terminal::Target(state)) => {
@@ -217,14 +278,9 @@ pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration
                     if request.name != status_request.name
                         && request.when == When::Target
                         && context.runs(request)
-                        && let Err(outcome) = side_request(
-                            job,
-                            client,
-                            &mut context,
-                            request,
-                            poller.request_timeout(),
-                        )
-                        .await
+                        && let Err(outcome) =
+                            side_request(job, pace, &mut context, request, poller.request_timeout())
+                                .await
                     {
                         return outcome;
                     }
@@ -240,9 +296,12 @@ pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration
                     .status()
                     .and_then(|status| status.message.clone())
                     .unwrap_or_default();
+                // The state keeps what the remote says of the failure; the taint comes on top.
+                let patch = context.patch();
                 return Outcome::Failed {
                     status: state,
                     message,
+                    attributes: (!patch.is_empty()).then_some(patch.attributes),
                 };
             }
             Decision::Done(Terminal::Gone | Terminal::NotFound) => return Outcome::Gone,
@@ -253,6 +312,7 @@ pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration
                 return Outcome::Failed {
                     status: poller.last_state().unwrap_or("unknown").to_owned(),
                     message: "the maximum polling duration passed".to_owned(),
+                    attributes: None,
                 };
             }
             Decision::GiveUp(reason) => {
@@ -268,7 +328,7 @@ pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration
 /// Sends `request` with the job's credentials: the answer, or the observation of a failure to get one.
 async fn send(
     job: &Job,
-    client: &HttpClient,
+    pace: &Pace<'_>,
     context: &crate::reconcile::profile::Context<'_>,
     request: &Request,
     timeout: Duration,
@@ -276,8 +336,12 @@ async fn send(
     let mut http = context
         .render(request)
         .map_err(|problem| Observation::Error(problem.to_string()))?;
+    if let Some(rate) = pace.rate {
+        rate.wait().await;
+    }
+    // Signed after the wait: OCI refuses a signature whose date is more than 5 minutes old.
     job.credentials.apply(&mut http, SystemTime::now());
-    client
+    pace.client
         .send(&http, timeout)
         .await
         .map_err(|failure| observe_transport(&failure))
@@ -286,7 +350,7 @@ async fn send(
 /// A request whose answer only feeds mappings (the VNIC of an instance): it must answer 2xx.
 async fn side_request(
     job: &Job,
-    client: &HttpClient,
+    pace: &Pace<'_>,
     context: &mut crate::reconcile::profile::Context<'_>,
     request: &Request,
     timeout: Duration,
@@ -295,7 +359,12 @@ async fn side_request(
     let mut attempt = 0;
     loop {
         attempt += 1;
-        match send(job, client, context, request, timeout).await {
+        if attempt > 1
+            && let Some(progress) = pace.progress
+        {
+            progress.retried();
+        }
+        match send(job, pace, context, request, timeout).await {
             Ok(response) if (200..300).contains(&response.status) => {
                 return context.record(request, &response.body).map_err(|problem| {
                     error(problem.to_string(), Some(response.status), &response.body)

@@ -118,8 +118,21 @@ impl HttpClient {
         if let Some(body) = &request.body {
             builder = builder.body(body.clone());
         }
-        let mut response = builder.send().await.map_err(classify)?;
+        let started = std::time::Instant::now();
+        // The path only: a query may carry values a profile took from the environment.
+        tracing::debug!(method = %request.method, host = request.url.host_str().unwrap_or(""), path = request.url.path(), "sending");
+        let mut response = builder.send().await.map_err(|error| {
+            let failure = classify(error);
+            tracing::debug!(path = request.url.path(), kind = ?failure.kind, "no answer: {}", failure.message);
+            failure
+        })?;
         let status = response.status().as_u16();
+        tracing::debug!(
+            path = request.url.path(),
+            status,
+            elapsed_ms = started.elapsed().as_millis(),
+            "answered"
+        );
         let headers = response
             .headers()
             .iter()

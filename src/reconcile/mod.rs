@@ -9,4 +9,6 @@ pub mod http;
 pub mod outcome;
 pub mod poll;
 pub mod profile;
+pub mod progress;
+pub mod rate;
 pub mod select;

@@ -15,8 +15,13 @@ pub enum Outcome {
     },
     /// Still in progress when the deadline came.
     Pending { last_status: String },
-    /// The remote object reports a failure.
-    Failed { status: String, message: String },
+    /// The remote object reports a failure; `attributes` is what the state learns of it (the
+    /// failed status itself, say), `None` when nothing changes.
+    Failed {
+        status: String,
+        message: String,
+        attributes: Option<serde_json::Value>,
+    },
     /// The remote object no longer exists.
     Gone,
     /// Nothing conclusive: the last HTTP status (if a response came) and an excerpt of its body.
@@ -51,10 +56,14 @@ impl fmt::Display for Outcome {
                 write!(formatter, "reconciled ({status}{changed})")
             }
             Outcome::Pending { last_status } => write!(formatter, "still pending ({last_status})"),
-            Outcome::Failed { status, message } if message.is_empty() => {
+            Outcome::Failed {
+                status, message, ..
+            } if message.is_empty() => {
                 write!(formatter, "failed ({status})")
             }
-            Outcome::Failed { status, message } => {
+            Outcome::Failed {
+                status, message, ..
+            } => {
                 write!(formatter, "failed ({status}: {message})")
             }
             Outcome::Gone => formatter.write_str("gone"),

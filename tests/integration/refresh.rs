@@ -366,3 +366,239 @@ fn a_bad_signature_is_refused_by_the_simulator() {
     );
     assert_eq!(sim.stats()["auth_rejected"], 1);
 }
+
+/// A state of Cloud Foundry service instances whose creates were left "in progress", by guid.
+fn cf_state(guids: &[&str]) -> String {
+    let instances: Vec<Value> = guids
+        .iter()
+        .enumerate()
+        .map(|(index, guid)| {
+            serde_json::json!({
+                "index_key": index,
+                "schema_version": 0,
+                "attributes": {
+                    "id": guid, "name": format!("db-{index}"), "type": "managed",
+                    "last_operation": {"created_at": "2026-11-22T07:00:00Z", "description": "", "state": "in progress", "type": "create", "updated_at": "2026-11-22T07:00:00Z"}
+                },
+                "sensitive_attributes": []
+            })
+        })
+        .collect();
+    let state = serde_json::json!({
+        "version": 4, "terraform_version": "1.15.5", "serial": 7, "lineage": "ctrl-c-test",
+        "outputs": {},
+        "resources": [{"mode": "managed", "type": "cloudfoundry_service_instance", "name": "db",
+            "provider": "provider[\"registry.terraform.io/cloudfoundry/cloudfoundry\"]", "instances": instances}],
+        "check_results": null
+    });
+    serde_json::to_string_pretty(&state).unwrap() + "\n"
+}
+
+#[test]
+fn ctrl_c_stops_the_run_reports_what_is_known_and_writes_nothing() {
+    let folder = tempfile::tempdir().unwrap();
+    let state = folder.path().join("terraform.tfstate");
+    let guids = [
+        "00000000-0000-4000-8000-000000000001",
+        "00000000-0000-4000-8000-000000000002",
+        "00000000-0000-4000-8000-000000000003",
+    ];
+    std::fs::write(&state, cf_state(&guids)).unwrap();
+    let before = std::fs::read(&state).unwrap();
+    // The first instance succeeds at once; the others stay in progress for a minute.
+    let sim = Sim::start(
+        folder.path(),
+        &format!(
+            "[cf]\ntoken = \"t0ken\"\n\n\
+             [[cf.service_instance]]\nguid = \"{}\"\nname = \"db-0\"\nlifecycle = [\"succeeded\"]\n\n\
+             [[cf.service_instance]]\nguid = \"{}\"\nname = \"db-1\"\nlifecycle = [\"in progress@60s\", \"succeeded\"]\n\n\
+             [[cf.service_instance]]\nguid = \"{}\"\nname = \"db-2\"\nlifecycle = [\"in progress@60s\", \"succeeded\"]\n",
+            guids[0], guids[1], guids[2]
+        ),
+    );
+    let endpoint = format!("cf={}", sim.url());
+    let child = Command::new(env!("CARGO_BIN_EXE_statectl"))
+        .args([
+            "refresh",
+            "--endpoint",
+            &endpoint,
+            "--timeout",
+            "5m",
+            "--write",
+            "--format",
+            "json",
+        ])
+        .current_dir(folder.path())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("CF_ACCESS_TOKEN", "t0ken")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until every instance was asked once (the first is then done), at most 10 s.
+    let waited = std::time::Instant::now();
+    while sim.stats()["requests"].as_u64().unwrap() < 3 {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(10),
+            "the refresh never asked"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let outcomes: Vec<&str> = report["instances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|instance| instance["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        outcomes,
+        ["reconciled", "interrupted", "interrupted"],
+        "{stdout}"
+    );
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    // Not a byte written, no backup, no lock left behind.
+    assert_eq!(std::fs::read(&state).unwrap(), before);
+    let names: Vec<String> = std::fs::read_dir(folder.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .all(|name| !name.contains("backup") && !name.contains("lock")),
+        "{names:?}"
+    );
+}
+
+/// A broker-backed resource type of the user's, reading OSB's `last_operation` through a profile
+/// that extends the built-in one.
+const OSB_PROFILE: &str = r#"
+[[profile]]
+type = "example_broker_instance"
+extends = "osb_service_instance"
+
+[profile.poll]
+interval = "200ms"
+multiplier = 1
+jitter = "0%"
+"#;
+
+fn osb_state() -> String {
+    let instance = |key: &str, id: &str, kind: &str, operation: Option<&str>| {
+        serde_json::json!({
+            "index_key": key,
+            "schema_version": 0,
+            "attributes": {
+                "id": id, "service_id": "svc-postgres", "plan_id": "plan-small",
+                "last_operation": {"type": kind, "state": "in progress", "description": "", "operation": operation}
+            },
+            "sensitive_attributes": []
+        })
+    };
+    let state = serde_json::json!({
+        "version": 4, "terraform_version": "1.15.5", "serial": 2, "lineage": "osb-test",
+        "outputs": {},
+        "resources": [{"mode": "managed", "type": "example_broker_instance", "name": "db",
+            "provider": "provider[\"registry.terraform.io/example/broker\"]",
+            "instances": [
+                instance("old", "osb-deprovisioning-1", "delete", Some("op-456")),
+                instance("new", "osb-provisioning-2", "create", None),
+            ]}],
+        "check_results": null
+    });
+    serde_json::to_string_pretty(&state).unwrap() + "\n"
+}
+
+const OSB_SCENARIO: &str = r#"
+[osb]
+username = "broker"
+password = "s3cret-pw"
+
+[[osb.instance]]
+id = "osb-deprovisioning-1"
+service_id = "svc-postgres"
+plan_id = "plan-small"
+operation = "op-456"
+kind = "deprovision"
+lifecycle = ["in progress:1", "gone"]
+retry_after = 1
+
+[[osb.instance]]
+id = "osb-provisioning-2"
+service_id = "svc-postgres"
+plan_id = "plan-small"
+kind = "provision"
+lifecycle = ["in progress:2", "failed"]
+description = "quota exceeded"
+"#;
+
+#[test]
+fn an_osb_deprovision_ending_in_410_is_removed_and_a_failed_provision_is_tainted() {
+    let folder = tempfile::tempdir().unwrap();
+    let state = folder.path().join("terraform.tfstate");
+    std::fs::write(&state, osb_state()).unwrap();
+    std::fs::write(folder.path().join("profiles.toml"), OSB_PROFILE).unwrap();
+    let sim = Sim::start(folder.path(), OSB_SCENARIO);
+    let endpoint = format!("osb={}", sim.url());
+    let env = [("OSB_USERNAME", "broker"), ("OSB_PASSWORD", "s3cret-pw")];
+    let args = [
+        "refresh",
+        "--type",
+        "example_broker_instance",
+        "--profiles",
+        "profiles.toml",
+        "--endpoint",
+        &endpoint,
+        "--timeout",
+        "30s",
+    ];
+    let (code, stdout, stderr) = statectl(folder.path(), &args, &env);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("example_broker_instance.db[\"old\"] ┆ gone"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("example_broker_instance.db[\"new\"] ┆ failed (failed: quota exceeded)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("s3cret") && !stderr.contains("s3cret"));
+    // Written: the deprovisioned instance is forgotten; the failed one keeps its object, learns
+    // the failure and is tainted so the next apply replaces it.
+    let mut with_write = args.to_vec();
+    with_write.extend(["--write", "--backup", "-"]);
+    let (code, stdout, stderr) = statectl(folder.path(), &with_write, &env);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let document: Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+    let instances = document["resources"][0]["instances"].as_array().unwrap();
+    assert_eq!(instances.len(), 1, "{document:#}");
+    assert_eq!(instances[0]["index_key"], "new");
+    assert_eq!(instances[0]["status"], "tainted");
+    assert_eq!(
+        instances[0]["attributes"]["last_operation"]["state"],
+        "failed"
+    );
+    assert_eq!(
+        instances[0]["attributes"]["last_operation"]["description"],
+        "quota exceeded"
+    );
+    assert_eq!(document["serial"], 3);
+    // Each run: the delete polled until 410 (paced by Retry-After), the create until failed.
+    let stats = sim.stats();
+    let requests = stats["requests"].as_u64().unwrap();
+    assert!((6..=10).contains(&requests), "{requests} requests: {stats}");
+    assert_eq!(stats["auth_rejected"], 0, "{stats}");
+}

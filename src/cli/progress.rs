@@ -1,0 +1,102 @@
+//! Progress of a refresh on stderr: an indicatif bar on a terminal (done/total, in flight, retries),
+//! and with `-v` a log line every few seconds; nothing when stderr is not a terminal and no `-v`
+//! was given, so CI logs stay clean.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::log;
+use crate::reconcile::progress::Progress;
+
+/// How often the bar is redrawn from the counters.
+const TICK: Duration = Duration::from_millis(100);
+/// How often the log says how far the run is, without a bar.
+const LOG_EVERY: Duration = Duration::from_secs(2);
+
+/// Draws `progress` until dropped.
+#[derive(Debug)]
+pub struct ProgressView {
+    /// Dropped to stop the drawer at once (not at its next tick).
+    stop: Option<mpsc::Sender<()>>,
+    drawer: Option<JoinHandle<()>>,
+}
+
+impl ProgressView {
+    pub fn start(progress: Arc<Progress>, verbosity: u8) -> ProgressView {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let total = progress.snapshot().total;
+        let terminal = std::io::stderr().is_terminal();
+        if total == 0 || (!terminal && verbosity == 0) {
+            return ProgressView {
+                stop: None,
+                drawer: None,
+            };
+        }
+        let bar = terminal.then(|| {
+            let bar = ProgressBar::with_draw_target(
+                Some(total as u64),
+                ProgressDrawTarget::stderr_with_hz(10),
+            );
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} refresh [{bar:30}] {pos}/{len} done, {msg} ({elapsed})",
+                )
+                .expect("the template is valid")
+                .progress_chars("=> "),
+            );
+            log::set_bar(Some(bar.clone()));
+            bar
+        });
+        let drawer = std::thread::spawn(move || {
+            let mut logged = Instant::now();
+            loop {
+                let finished = matches!(
+                    stopped.recv_timeout(TICK),
+                    Err(RecvTimeoutError::Disconnected)
+                );
+                let now = progress.snapshot();
+                if let Some(bar) = &bar {
+                    bar.set_position(now.done as u64);
+                    bar.set_message(format!(
+                        "{} in flight, {} retries",
+                        now.in_flight, now.retries
+                    ));
+                } else if logged.elapsed() >= LOG_EVERY || finished {
+                    tracing::info!(
+                        done = now.done,
+                        total = now.total,
+                        in_flight = now.in_flight,
+                        retries = now.retries,
+                        "progress"
+                    );
+                    logged = Instant::now();
+                }
+                if finished {
+                    break;
+                }
+            }
+            if let Some(bar) = bar {
+                log::set_bar(None);
+                bar.finish_and_clear();
+            }
+        });
+        ProgressView {
+            stop: Some(stop),
+            drawer: Some(drawer),
+        }
+    }
+}
+
+impl Drop for ProgressView {
+    fn drop(&mut self) {
+        self.stop.take();
+        if let Some(drawer) = self.drawer.take() {
+            let _ = drawer.join();
+        }
+    }
+}
