@@ -240,6 +240,7 @@ private_ip = "10.0.1.17"
 public_ip = "130.61.4.2"
 subnet_id = "ocid1.subnet.oc1.eu-frankfurt-1.aaaaaaaam3weklmtwbnntqn4wy5am0vgprrkrcuvn2qtr5jlcjaarsiqv6kk"
 hostname_label = "app"
+availability_domain = "Uocm:EU-FRANKFURT-1-AD-1"
 {faults}
 "#,
         root().join("tests/sim/oci_test_key.pub.pem").display()
@@ -285,8 +286,11 @@ fn an_oci_instance_launched_async_gets_its_state_and_ips_through_signed_requests
         "every request was signed right: {stats}"
     );
     assert!(stats["requests"].as_u64().unwrap() <= 30, "{stats}");
-    // No longer in transition; of the computed attributes only `boot_volume_id` is still missing (the
-    // profile does not read boot volume attachments yet).
+    assert_eq!(
+        after["boot_volume_id"],
+        "ocid1.bootvolume.oc1.eu-frankfurt-1.aaaaaaaatuj41n8eg56rcixttywe3ldgcui88hyr79osd4yynm2u1cu0qq4m"
+    );
+    // No longer in transition, every computed attribute filled: scan has nothing left to say of it.
     let (_, stdout, _) = statectl(folder.path(), &["scan", "--format", "json"], &[]);
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let findings: Vec<&Value> = report["states"][0]["findings"]
@@ -295,15 +299,7 @@ fn an_oci_instance_launched_async_gets_its_state_and_ips_through_signed_requests
         .iter()
         .filter(|finding| finding["address"] == "oci_core_instance.app")
         .collect();
-    assert_eq!(findings.len(), 1, "{findings:?}");
-    assert_eq!(findings[0]["rule"], "missing-computed-attribute");
-    assert!(
-        findings[0]["message"]
-            .as_str()
-            .unwrap()
-            .ends_with("missing: boot_volume_id"),
-        "{findings:?}"
-    );
+    assert!(findings.is_empty(), "{findings:?}");
 }
 
 #[test]
@@ -601,4 +597,56 @@ fn an_osb_deprovision_ending_in_410_is_removed_and_a_failed_provision_is_tainted
     let requests = stats["requests"].as_u64().unwrap();
     assert!((6..=10).contains(&requests), "{requests} requests: {stats}");
     assert_eq!(stats["auth_rejected"], 0, "{stats}");
+}
+
+#[test]
+fn the_verbose_log_shows_requests_and_outcomes_but_never_the_token() {
+    let (folder, _state) = scratch_with("cf-tainted-in-progress.tfstate");
+    let sim = Sim::start(folder.path(), CF_SCENARIO);
+    let endpoint = format!("cf={}", sim.url());
+    let (code, stdout, stderr) = statectl(
+        folder.path(),
+        &[
+            "refresh",
+            "-vv",
+            "--endpoint",
+            &endpoint,
+            "--timeout",
+            "30s",
+        ],
+        &[("CF_ACCESS_TOKEN", "bearer t0ken")],
+    );
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    // Requests by path, each answer, each outcome, the run's end; on stderr only.
+    assert!(
+        stderr.contains(
+            "sending method=GET host=\"127.0.0.1\" path=\"/v3/service_instances/89acda41-b1a3-40ea-a528-fe1445219c75\""
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("status=200"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "instance=cloudfoundry_service_instance.orders_db outcome=reconciled (succeeded)"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("reconciled instances=1 retries=0"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("sending"), "{stdout}");
+    for secret in ["t0ken", "uthorization", "earer"] {
+        assert!(!stderr.contains(secret), "{secret} in {stderr}");
+    }
+    // Without -v: no log at all (stderr is not a terminal here, so no bar either).
+    let (_, _, quiet) = statectl(
+        folder.path(),
+        &["refresh", "--endpoint", &endpoint, "--timeout", "30s"],
+        &[("CF_ACCESS_TOKEN", "bearer t0ken")],
+    );
+    assert!(
+        !quiet.contains("sending") && !quiet.contains("INFO"),
+        "{quiet}"
+    );
 }

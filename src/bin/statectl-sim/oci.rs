@@ -1,5 +1,5 @@
-//! OCI Core Services, API version 20160918: instances, their VNIC attachments and VNICs, and work
-//! requests, with OCI's field names, `etag` and `opc-request-id` headers, and error bodies
+//! OCI Core Services, API version 20160918: instances, their VNIC attachments and VNICs, their boot
+//! volume attachments, and work requests, with OCI's field names, `etag` and `opc-request-id` headers, and error bodies
 //! (`{"code": "NotAuthorizedOrNotFound", "message": ...}`).
 //!
 //! Each GET of an instance or a work request is one poll of its lifecycle. The VNIC reads only look:
@@ -64,6 +64,8 @@ struct Instance {
     spec: OciInstance,
     vnic_id: String,
     attachment_id: String,
+    boot_volume_id: String,
+    boot_attachment_id: String,
     progress: Mutex<Progress>,
 }
 
@@ -117,6 +119,8 @@ impl Oci {
             instances.push(Instance {
                 vnic_id: derived_id(&spec.id, "vnic"),
                 attachment_id: derived_id(&spec.id, "vnicattachment"),
+                boot_volume_id: derived_id(&spec.id, "bootvolume"),
+                boot_attachment_id: derived_id(&spec.id, "bootvolumeattachment"),
                 spec: spec.clone(),
                 progress: Mutex::new(Progress::new(lifecycle)),
             });
@@ -187,6 +191,51 @@ impl Oci {
                     "availabilityDomain": availability_domain(&instance.spec),
                     "subnetId": instance.spec.subnet_id,
                     "lifecycleState": "ATTACHED",
+                })
+            })
+            .collect();
+        ok(&Value::Array(attachments), context)
+    }
+
+    /// The boot volume attachments in `availabilityDomain` and `compartmentId` (both required, as
+    /// ListBootVolumeAttachments has them), and of `instanceId` when given. A boot volume is
+    /// attached while the primary VNIC is.
+    fn list_boot_attachments(&self, request: &Request, context: &Context) -> Response {
+        let (Some(domain), Some(compartment)) = (
+            request.query("availabilityDomain"),
+            request.query("compartmentId"),
+        ) else {
+            return oci_error(
+                400,
+                "MissingParameter",
+                "availabilityDomain and compartmentId are required",
+                context,
+            );
+        };
+        let now = Instant::now();
+        let attachments: Vec<Value> = self
+            .instances
+            .iter()
+            .filter(|instance| {
+                instance.spec.compartment_id == compartment
+                    && availability_domain(&instance.spec) == domain
+            })
+            .filter(|instance| {
+                request
+                    .query("instanceId")
+                    .is_none_or(|id| id == instance.spec.id)
+            })
+            .filter(|instance| attached(instance, now))
+            .map(|instance| {
+                json!({
+                    "id": instance.boot_attachment_id,
+                    "instanceId": instance.spec.id,
+                    "bootVolumeId": instance.boot_volume_id,
+                    "compartmentId": instance.spec.compartment_id,
+                    "availabilityDomain": availability_domain(&instance.spec),
+                    "displayName": format!("Remote boot attachment for instance {}", short(&instance.spec.id)),
+                    "lifecycleState": "ATTACHED",
+                    "timeCreated": context.clock.started_rfc3339(true),
                 })
             })
             .collect();
@@ -320,6 +369,7 @@ impl Service for Oci {
         match segments.as_slice() {
             ["instances", id] => self.get_instance(id, context),
             ["vnicAttachments"] => self.list_attachments(request, context),
+            ["bootVolumeAttachments"] => self.list_boot_attachments(request, context),
             ["vnics", id] => self.get_vnic(id, context),
             ["workRequests", id] => self.get_work_request(id, false, context),
             ["workRequests", id, "errors"] => self.get_work_request(id, true, context),
