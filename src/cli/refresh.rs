@@ -179,9 +179,10 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
         }
     });
     drop(view);
+    // Whatever is left (requests cut off by Ctrl-C, idle connections, resolver threads) is dropped
+    // without waiting: nothing in it matters once the outcomes are in hand.
+    runtime.shutdown_background();
     let Some(outcomes) = outcomes else {
-        // Stop every request still in flight before reporting.
-        runtime.shutdown_background();
         let so_far = progress.outcomes();
         printer.out(&render_outcomes(&rows, &so_far, args.format))?;
         printer
