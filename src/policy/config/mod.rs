@@ -342,6 +342,9 @@ fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
 mod json;
 mod lifecycle;
 mod native;
+mod providers;
+
+pub use providers::{ProviderBlock, read_provider_blocks};
 
 use json::read_json;
 use native::Native;
