@@ -161,6 +161,23 @@ impl Oci {
         ok(&body, context).with_header("etag", etag)
     }
 
+    /// The instances `place` accepts (and the one `instanceId` names, when given) whose attachments
+    /// exist now: the rows of both attachment listings.
+    fn attached_instances<'s>(
+        &'s self,
+        request: &'s Request,
+        place: impl Fn(&OciInstance) -> bool + 's,
+    ) -> impl Iterator<Item = &'s Instance> + 's {
+        let now = Instant::now();
+        self.instances.iter().filter(move |instance| {
+            place(&instance.spec)
+                && request
+                    .query("instanceId")
+                    .is_none_or(|id| id == instance.spec.id)
+                && attached(instance, now)
+        })
+    }
+
     /// The attachments of the instances in `compartmentId` (and `instanceId`, when given).
     fn list_attachments(&self, request: &Request, context: &Context) -> Response {
         let Some(compartment) = request.query("compartmentId") else {
@@ -171,17 +188,8 @@ impl Oci {
                 context,
             );
         };
-        let now = Instant::now();
         let attachments: Vec<Value> = self
-            .instances
-            .iter()
-            .filter(|instance| instance.spec.compartment_id == compartment)
-            .filter(|instance| {
-                request
-                    .query("instanceId")
-                    .is_none_or(|id| id == instance.spec.id)
-            })
-            .filter(|instance| attached(instance, now))
+            .attached_instances(request, |spec| spec.compartment_id == compartment)
             .map(|instance| {
                 json!({
                     "id": instance.attachment_id,
@@ -212,20 +220,10 @@ impl Oci {
                 context,
             );
         };
-        let now = Instant::now();
         let attachments: Vec<Value> = self
-            .instances
-            .iter()
-            .filter(|instance| {
-                instance.spec.compartment_id == compartment
-                    && availability_domain(&instance.spec) == domain
+            .attached_instances(request, |spec| {
+                spec.compartment_id == compartment && availability_domain(spec) == domain
             })
-            .filter(|instance| {
-                request
-                    .query("instanceId")
-                    .is_none_or(|id| id == instance.spec.id)
-            })
-            .filter(|instance| attached(instance, now))
             .map(|instance| {
                 json!({
                     "id": instance.boot_attachment_id,
