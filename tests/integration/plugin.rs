@@ -120,3 +120,113 @@ async fn launches_configures_upgrades_and_stops_the_aws_provider() {
         "the plugin exited by itself: {status}"
     );
 }
+
+/// A stand-in EC2 endpoint on loopback that answers every call with an empty DescribeInstances
+/// result, and counts the calls. It stops with the test's runtime.
+async fn empty_ec2() -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+    const BODY: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>r-1</requestId><reservationSet/></DescribeInstancesResponse>"#;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&calls);
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let counter = Arc::clone(&counter);
+            tokio::spawn(async move {
+                let mut stream = BufReader::new(stream);
+                loop {
+                    let mut length = 0;
+                    let mut line = String::new();
+                    loop {
+                        line.clear();
+                        if stream.read_line(&mut line).await.unwrap_or(0) == 0 {
+                            return;
+                        }
+                        if line == "\r\n" {
+                            break;
+                        }
+                        if let Some((name, value)) = line.split_once(':')
+                            && name.eq_ignore_ascii_case("content-length")
+                        {
+                            length = value.trim().parse().unwrap_or(0);
+                        }
+                    }
+                    let mut body = vec![0; length];
+                    if stream.read_exact(&mut body).await.is_err() {
+                        return;
+                    }
+                    counter.fetch_add(1, Ordering::SeqCst);
+                    let response = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/xml;charset=UTF-8\r\nContent-Length: {}\r\n\r\n{BODY}",
+                        BODY.len()
+                    );
+                    if stream
+                        .get_mut()
+                        .write_all(response.as_bytes())
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (port, calls)
+}
+
+#[tokio::test]
+async fn an_instance_the_provider_cannot_find_is_gone() {
+    use statectl::reconcile::outcome::Outcome;
+    use statectl::reconcile::plugin::discover::SearchPaths;
+    use statectl::reconcile::plugin::reader::{ReadJob, ReaderSettings, read_all};
+
+    let Some(binary) = aws_provider() else {
+        return;
+    };
+    let (port, calls) = empty_ec2().await;
+    let plugin_dir = binary.parent().unwrap().to_owned();
+    let config = json!({
+        "region": "us-east-1",
+        "access_key": "test",
+        "secret_key": "test",
+        "skip_credentials_validation": true,
+        "skip_metadata_api_check": true,
+        "skip_requesting_account_id": true,
+        "skip_get_ec2_platforms": true,
+        "max_retries": 1,
+        "endpoints": [{"ec2": format!("http://127.0.0.1:{port}")}],
+    });
+    let settings = ReaderSettings {
+        paths: SearchPaths {
+            plugin_dirs: vec![plugin_dir],
+            config_dir: std::env::temp_dir(),
+        },
+        configs: [("aws".to_owned(), config)].into(),
+        parallelism: 4,
+        timeout: Some(std::time::Duration::from_secs(60)),
+    };
+    let jobs = (0..3)
+        .map(|index| ReadJob {
+            address: format!("aws_instance.web[{index}]"),
+            resource_type: "aws_instance".into(),
+            provider: r#"provider["registry.terraform.io/hashicorp/aws"]"#.into(),
+            schema_version: 1,
+            attributes: json!({"id": format!("i-{index:017x}"), "instance_state": "pending"})
+                .to_string(),
+            private: Some("eyJzY2hlbWFfdmVyc2lvbiI6IjEifQ==".into()),
+            identity: None,
+        })
+        .collect();
+    let results = read_all(jobs, &settings).await;
+    for result in &results {
+        assert_eq!(result.outcome, Outcome::Gone, "{result:?}");
+        assert!(result.object.is_none());
+    }
+    assert!(calls.load(std::sync::atomic::Ordering::SeqCst) >= 3);
+}

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
+use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 
 use crate::reconcile::outcome::excerpt;
@@ -77,20 +78,24 @@ impl Plugin {
             .spawn()
             .map_err(|error| format!("cannot run `{}`: {error}", binary.display()))?;
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
-        if let Some(stderr) = child.stderr.take() {
+        let stderr_reader = child.stderr.take().map(|stderr| {
             tokio::spawn(forward_stderr(
                 stderr,
                 name.clone(),
                 Arc::clone(&stderr_tail),
-            ));
-        }
+            ))
+        });
+        let mut stderr = StderrTail {
+            reader: stderr_reader,
+            lines: stderr_tail,
+        };
         let Some(stdout) = child.stdout.take() else {
             return Err("the plugin's standard output is not a pipe".into());
         };
         let mut stdout = BufReader::new(stdout);
         let handshake = match read_handshake(&mut stdout).await {
             Ok(handshake) => handshake,
-            Err(error) => return Err(failed(binary, &error, &mut child, &stderr_tail).await),
+            Err(error) => return Err(failed(binary, &error, &mut child, &mut stderr).await),
         };
         tracing::debug!(target: LOG_TARGET, plugin = %name, ?handshake, "plugin started");
         // After the handshake nothing more should come on stdout, but a pipe nobody reads would block
@@ -99,7 +104,7 @@ impl Plugin {
         let tls = client_config(&identity, &handshake.server_certificate)?;
         let channel = match connect(&handshake.address, tls).await {
             Ok(channel) => channel,
-            Err(error) => return Err(failed(binary, &error, &mut child, &stderr_tail).await),
+            Err(error) => return Err(failed(binary, &error, &mut child, &mut stderr).await),
         };
         tokio::spawn(forward_stdio(channel.clone(), name.clone()));
         Ok(Plugin {
@@ -176,12 +181,7 @@ async fn read_handshake(
 
 /// One error for a plugin that did not start: what went wrong, how it exited (if it did) and the last
 /// lines it wrote to standard error.
-async fn failed(
-    binary: &Path,
-    error: &str,
-    child: &mut Child,
-    stderr_tail: &Mutex<VecDeque<String>>,
-) -> String {
+async fn failed(binary: &Path, error: &str, child: &mut Child, stderr: &mut StderrTail) -> String {
     // A plugin that printed garbage may still be running: it is of no use now.
     let status = if let Ok(Ok(status)) =
         tokio::time::timeout(Duration::from_millis(500), child.wait()).await
@@ -191,8 +191,11 @@ async fn failed(
         let _ = child.kill().await;
         None
     };
-    // Give the stderr reader a moment to catch the plugin's last words.
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    // The plugin's last words are in the pipe until the reader reaches its end, which comes when the
+    // process (and any child holding the pipe) is gone.
+    if let Some(reader) = stderr.reader.take() {
+        let _ = tokio::time::timeout(Duration::from_millis(500), reader).await;
+    }
     let mut message = format!(
         "provider plugin `{}` did not start: {error}",
         binary.display()
@@ -202,7 +205,8 @@ async fn failed(
         message.push_str(&describe(status));
         message.push(')');
     }
-    let tail: Vec<String> = stderr_tail
+    let tail: Vec<String> = stderr
+        .lines
         .lock()
         .map(|tail| tail.iter().cloned().collect())
         .unwrap_or_default();
@@ -211,6 +215,12 @@ async fn failed(
         message.push_str(&tail.join(" / "));
     }
     message
+}
+
+/// The task passing the plugin's standard error to the log, and the last lines it saw.
+struct StderrTail {
+    reader: Option<JoinHandle<()>>,
+    lines: Arc<Mutex<VecDeque<String>>>,
 }
 
 fn describe(status: ExitStatus) -> String {
@@ -280,5 +290,99 @@ async fn forward_stdio(channel: Channel, name: String) {
                 tracing::debug!(target: LOG_TARGET, plugin = %name, stream = channel, "{line}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A shell script standing in for a plugin.
+    fn fake_plugin(dir: &Path, script: &str) -> std::path::PathBuf {
+        let path = dir.join("terraform-provider-fake");
+        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[tokio::test]
+    async fn a_plugin_that_prints_garbage_is_one_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = fake_plugin(
+            dir.path(),
+            "echo 'This binary is a plugin.'; echo 'no cookie here' >&2; exit 1",
+        );
+        let error = Plugin::launch(&binary).await.unwrap_err();
+        assert!(error.starts_with("provider plugin `"), "{error}");
+        assert!(
+            error.contains(
+                "did not start: its first line `This binary is a plugin.` is not a plugin handshake: expected"
+            ),
+            "{error}"
+        );
+        assert!(error.contains("(exit status 1)"), "{error}");
+        assert!(error.ends_with("it said: no cookie here"), "{error}");
+    }
+
+    #[tokio::test]
+    async fn a_plugin_that_exits_silently_is_one_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = fake_plugin(dir.path(), "exit 7");
+        let error = Plugin::launch(&binary).await.unwrap_err();
+        assert!(
+            error.ends_with(
+                "did not start: it closed its output without a handshake (exit status 7)"
+            ),
+            "{error}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_missing_binary_is_named() {
+        let error = Plugin::launch(Path::new("/nonexistent/terraform-provider-x"))
+            .await
+            .unwrap_err();
+        assert!(
+            error.starts_with("cannot run `/nonexistent/terraform-provider-x`: "),
+            "{error}"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_environment_is_terraforms() {
+        // The script echoes what it was given, which then fails as a handshake and shows in the
+        // error.
+        let dir = tempfile::tempdir().unwrap();
+        let binary = fake_plugin(
+            dir.path(),
+            r#"cookie=bad; [ "$TF_PLUGIN_MAGIC_COOKIE" = d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2 ] && cookie=ok
+cert=none; case "$PLUGIN_CLIENT_CERT" in "-----BEGIN CERTIFICATE-----"*) cert=pem;; esac
+echo "$cookie $cert $PLUGIN_PROTOCOL_VERSIONS $PLUGIN_MIN_PORT-$PLUGIN_MAX_PORT""#,
+        );
+        let error = Plugin::launch(&binary).await.unwrap_err();
+        assert!(
+            error.contains("its first line `ok pem 5,6 10000-25000` is not a plugin handshake"),
+            "{error}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_plugin_that_hangs_after_garbage_is_killed() {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = fake_plugin(dir.path(), "echo garbage; exec sleep 600");
+        let error = Plugin::launch(&binary).await.unwrap_err();
+        assert!(
+            error.contains("`garbage` is not a plugin handshake"),
+            "{error}"
+        );
+        assert!(!error.contains("exit status"), "{error}");
+    }
+
+    #[test]
+    fn trims_line_ends() {
+        assert_eq!(trim_line_end(b"abc\r\n"), b"abc");
+        assert_eq!(trim_line_end(b"\n"), b"");
+        assert_eq!(trim_line_end(b"a\nb"), b"a\nb");
     }
 }

@@ -9,6 +9,7 @@ pub mod discover;
 pub mod handshake;
 pub mod launch;
 pub mod proto;
+pub mod reader;
 pub mod schema;
 pub mod tls;
 pub mod value;
