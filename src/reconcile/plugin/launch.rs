@@ -115,11 +115,6 @@ impl Plugin {
         })
     }
 
-    /// Whether the process has exited (without waiting).
-    pub fn exited(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(Some(_)))
-    }
-
     /// Stops the plugin: go-plugin's controller shuts its server down and the process exits; one that
     /// does not within the grace period is killed. Returns how it ended.
     pub async fn shutdown(mut self) -> Result<ExitStatus, String> {
@@ -147,11 +142,6 @@ impl Plugin {
                     .map_err(|error| format!("waiting for plugin `{}`: {error}", self.name))
             }
         }
-    }
-
-    /// The process id, for tests that check the process is gone.
-    pub fn id(&self) -> Option<u32> {
-        self.child.id()
     }
 }
 

@@ -8,6 +8,7 @@
 //! the fields Terraform would store after a refresh.
 
 use std::collections::{BTreeMap, HashMap};
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -55,7 +56,7 @@ pub struct StoredIdentity {
 }
 
 /// How to run the plugins.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct ReaderSettings {
     pub paths: SearchPaths,
     /// Provider configurations (`--provider-config NAME=FILE`), each an object of the provider's
@@ -66,6 +67,21 @@ pub struct ReaderSettings {
     pub parallelism: usize,
     /// The longest one instance's upgrade and read may take.
     pub timeout: Option<Duration>,
+}
+
+/// Provider configurations hold credentials: Debug names them and shows none of their values.
+impl fmt::Debug for ReaderSettings {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names: Vec<&String> = self.configs.keys().collect();
+        names.sort();
+        formatter
+            .debug_struct("ReaderSettings")
+            .field("paths", &self.paths)
+            .field("configs", &names)
+            .field("parallelism", &self.parallelism)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
 }
 
 /// What reading one instance came to.
@@ -359,6 +375,21 @@ mod tests {
             config_names(r#"module.net.provider["registry.opentofu.org/oracle/oci"]"#)[1..],
             ["registry.opentofu.org/oracle/oci", "oci"]
         );
+    }
+
+    #[test]
+    fn debug_shows_no_configuration_values() {
+        let settings = ReaderSettings {
+            configs: [(
+                "aws".to_owned(),
+                serde_json::json!({"secret_key": "hunter2"}),
+            )]
+            .into(),
+            ..ReaderSettings::default()
+        };
+        let debug = format!("{settings:?}");
+        assert!(debug.contains("configs: [\"aws\"]"), "{debug}");
+        assert!(!debug.contains("hunter2"), "{debug}");
     }
 
     #[tokio::test]
