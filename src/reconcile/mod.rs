@@ -1,5 +1,5 @@
 //! Reconciling stale instances with what the providers say: one seam, two readers (HTTP provider
-//! profiles that speak the async protocols directly, and later the provider plugins), both returning
+//! profiles that speak the async protocols directly, and the provider plugins over gRPC), both returning
 //! the same per-instance outcome. The only module that talks to the network.
 
 pub mod auth;
@@ -7,6 +7,7 @@ pub mod credentials;
 pub mod engine;
 pub mod http;
 pub mod outcome;
+pub mod plugin;
 pub mod poll;
 pub mod profile;
 pub mod progress;

@@ -11,6 +11,7 @@ mod corpus;
 mod diff;
 mod generated;
 mod oracle;
+mod plugin;
 mod refresh;
 mod rewrite;
 mod rewrite_crash;

@@ -1,0 +1,395 @@
+//! Finding a provider's plugin binary the way `terraform init` left it: under
+//! `.terraform/providers/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE*` in the
+//! configuration's directory, or under the `--plugin-dir` directories instead (laid out the same way,
+//! or holding the binaries directly). The version is the one `.terraform.lock.hcl` locks when there
+//! is a lock file, otherwise the highest one installed.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::state::provider::ProviderConfig;
+
+/// The registry Terraform assumes for a source without a hostname.
+const DEFAULT_HOSTNAME: &str = "registry.terraform.io";
+/// The namespace of the 0.12-era legacy `provider.TYPE` addresses.
+const LEGACY_NAMESPACE: &str = "hashicorp";
+const LOCK_FILE: &str = ".terraform.lock.hcl";
+
+/// A provider's fully qualified source address.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProviderSource {
+    pub hostname: String,
+    pub namespace: String,
+    pub type_name: String,
+}
+
+impl ProviderSource {
+    /// The source of a state's provider configuration address (`provider["HOST/NS/TYPE"].alias`).
+    pub fn from_state(address: &str) -> Result<ProviderSource, String> {
+        let config = ProviderConfig::parse(address)
+            .map_err(|error| format!("provider address `{address}`: {error}"))?;
+        Ok(ProviderSource::parse(&config.source))
+    }
+
+    /// `HOST/NAMESPACE/TYPE`, `NAMESPACE/TYPE` (the default registry) or `TYPE` (legacy).
+    pub fn parse(source: &str) -> ProviderSource {
+        let parts: Vec<&str> = source.split('/').collect();
+        let (hostname, namespace, type_name) = match parts.as_slice() {
+            [hostname, namespace, type_name] => (*hostname, *namespace, *type_name),
+            [namespace, type_name] => (DEFAULT_HOSTNAME, *namespace, *type_name),
+            _ => (DEFAULT_HOSTNAME, LEGACY_NAMESPACE, source),
+        };
+        // Registry addresses are case-insensitive and Terraform writes them in lower case.
+        ProviderSource {
+            hostname: hostname.to_lowercase(),
+            namespace: namespace.to_lowercase(),
+            type_name: type_name.to_lowercase(),
+        }
+    }
+
+    /// The binary's name without its version suffix: `terraform-provider-TYPE`.
+    pub fn binary_prefix(&self) -> String {
+        format!("terraform-provider-{}", self.type_name)
+    }
+}
+
+impl fmt::Display for ProviderSource {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            formatter,
+            "{}/{}/{}",
+            self.hostname, self.namespace, self.type_name
+        )
+    }
+}
+
+/// Where to look for provider binaries.
+#[derive(Debug, Clone, Default)]
+pub struct SearchPaths {
+    /// `--plugin-dir`: when given, the only places searched (as with `terraform init -plugin-dir`).
+    pub plugin_dirs: Vec<PathBuf>,
+    /// The configuration's directory, holding `.terraform/` and `.terraform.lock.hcl`.
+    pub config_dir: PathBuf,
+}
+
+/// The platform directory name Terraform uses for this machine: `linux_amd64`, `darwin_arm64`, …
+pub fn platform() -> String {
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        other => other,
+    };
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        "x86" => "386",
+        other => other,
+    };
+    format!("{os}_{arch}")
+}
+
+/// Finds the plugin binary for `source`.
+pub fn find_binary(source: &ProviderSource, paths: &SearchPaths) -> Result<PathBuf, String> {
+    let locked = locked_version(&paths.config_dir, source)?;
+    let installed = if paths.plugin_dirs.is_empty() {
+        vec![paths.config_dir.join(".terraform").join("providers")]
+    } else {
+        paths.plugin_dirs.clone()
+    };
+    for dir in &installed {
+        if let Some(binary) = find_in(dir, source, locked.as_deref())? {
+            return Ok(binary);
+        }
+    }
+    let places = installed
+        .iter()
+        .map(|dir| format!("`{}`", dir.display()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let version = locked.map_or(String::new(), |version| {
+        format!(" {version} (locked in {LOCK_FILE})")
+    });
+    Err(format!(
+        "no `{}` binary for {source}{version} under {places} for {}; run `terraform init` in the configuration's directory, or pass --plugin-dir",
+        source.binary_prefix(),
+        platform()
+    ))
+}
+
+/// One directory: the installed layout first, then binaries lying directly in it.
+fn find_in(
+    dir: &Path,
+    source: &ProviderSource,
+    locked: Option<&str>,
+) -> Result<Option<PathBuf>, String> {
+    let versions_dir = dir
+        .join(&source.hostname)
+        .join(&source.namespace)
+        .join(&source.type_name);
+    let version = match locked {
+        Some(version) => Some(version.to_owned()),
+        None => highest_version(&versions_dir)?,
+    };
+    if let Some(version) = version {
+        let platform_dir = versions_dir.join(version).join(platform());
+        if let Some(binary) = binary_in(&platform_dir, source)? {
+            return Ok(Some(binary));
+        }
+    }
+    binary_in(dir, source)
+}
+
+/// The highest version directory under `dir`, if any.
+fn highest_version(dir: &Path) -> Result<Option<String>, String> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(format!("cannot list `{}`: {error}", dir.display())),
+    };
+    let mut best: Option<String> = None;
+    for entry in entries.flatten() {
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        if !name.starts_with(|character: char| character.is_ascii_digit()) {
+            continue;
+        }
+        if best
+            .as_deref()
+            .is_none_or(|best| compare_versions(&name, best) == Ordering::Greater)
+        {
+            best = Some(name);
+        }
+    }
+    Ok(best)
+}
+
+/// The file in `dir` named `terraform-provider-TYPE`, optionally followed by `_…` (`_v5.0.0_x5`) or
+/// `.exe`; the first in name order when there are several.
+fn binary_in(dir: &Path, source: &ProviderSource) -> Result<Option<PathBuf>, String> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(format!("cannot list `{}`: {error}", dir.display())),
+    };
+    let prefix = source.binary_prefix();
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|entry| entry.path().is_file())
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| {
+            name.strip_prefix(&prefix)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['_', '.']))
+        })
+        .collect();
+    names.sort();
+    Ok(names.first().map(|name| dir.join(name)))
+}
+
+/// The version `.terraform.lock.hcl` in `config_dir` locks for `source`, if the file exists and
+/// names it.
+fn locked_version(config_dir: &Path, source: &ProviderSource) -> Result<Option<String>, String> {
+    let path = config_dir.join(LOCK_FILE);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(format!("cannot read `{}`: {error}", path.display())),
+    };
+    let body = hcl::parse(&text).map_err(|error| format!("`{}`: {error}", path.display()))?;
+    let wanted = source.to_string();
+    for block in body.blocks() {
+        let names_source = block.identifier() == "provider"
+            && block
+                .labels()
+                .first()
+                .is_some_and(|label| ProviderSource::parse(label.as_str()).to_string() == wanted);
+        if !names_source {
+            continue;
+        }
+        for attribute in block.body().attributes() {
+            if let ("version", hcl::Expression::String(version)) =
+                (attribute.key(), attribute.expr())
+            {
+                return Ok(Some(version.clone()));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Orders semantic versions: numeric parts numerically, a release above its pre-releases.
+fn compare_versions(left: &str, right: &str) -> Ordering {
+    let split = |version: &str| -> (Vec<u64>, Option<String>) {
+        let (release, pre) = match version.split_once('-') {
+            Some((release, pre)) => (release.to_owned(), Some(pre.to_owned())),
+            None => (version.to_owned(), None),
+        };
+        let numbers = release
+            .split('.')
+            .map(|part| part.parse().unwrap_or(0))
+            .collect();
+        (numbers, pre)
+    };
+    let (left_numbers, left_pre) = split(left);
+    let (right_numbers, right_pre) = split(right);
+    left_numbers
+        .cmp(&right_numbers)
+        .then_with(|| match (left_pre, right_pre) {
+            (None, None) => Ordering::Equal,
+            (None, Some(_)) => Ordering::Greater,
+            (Some(_), None) => Ordering::Less,
+            (Some(left), Some(right)) => left.cmp(&right),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn install(root: &Path, source: &str, version: &str, file: &str) -> PathBuf {
+        let dir = root.join(source).join(version).join(platform());
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(file);
+        fs::write(&path, b"#!/bin/sh\n").unwrap();
+        path
+    }
+
+    fn aws() -> ProviderSource {
+        ProviderSource::from_state(r#"provider["registry.terraform.io/hashicorp/aws"]"#).unwrap()
+    }
+
+    #[test]
+    fn reads_sources_from_state_addresses() {
+        assert_eq!(
+            ProviderSource::from_state(
+                r#"module.a.provider["registry.opentofu.org/Hashicorp/aws"].west"#
+            )
+            .unwrap()
+            .to_string(),
+            "registry.opentofu.org/hashicorp/aws"
+        );
+        assert_eq!(
+            ProviderSource::from_state("provider.null")
+                .unwrap()
+                .to_string(),
+            "registry.terraform.io/hashicorp/null"
+        );
+        assert_eq!(
+            ProviderSource::parse("oracle/oci").to_string(),
+            "registry.terraform.io/oracle/oci"
+        );
+        assert!(ProviderSource::from_state("provider[aws]").is_err());
+    }
+
+    #[test]
+    fn picks_the_highest_installed_version() {
+        let config = tempfile::tempdir().unwrap();
+        let providers = config.path().join(".terraform/providers");
+        install(
+            &providers,
+            "registry.terraform.io/hashicorp/aws",
+            "5.9.0",
+            "terraform-provider-aws_v5.9.0_x5",
+        );
+        let newest = install(
+            &providers,
+            "registry.terraform.io/hashicorp/aws",
+            "5.10.0",
+            "terraform-provider-aws_v5.10.0_x5",
+        );
+        install(
+            &providers,
+            "registry.terraform.io/hashicorp/aws",
+            "5.10.0-beta1",
+            "terraform-provider-aws_v5.10.0-beta1_x5",
+        );
+        install(
+            &providers,
+            "registry.terraform.io/hashicorp/awscc",
+            "9.0.0",
+            "terraform-provider-awscc_v9.0.0_x5",
+        );
+        let paths = SearchPaths {
+            plugin_dirs: Vec::new(),
+            config_dir: config.path().to_owned(),
+        };
+        assert_eq!(find_binary(&aws(), &paths).unwrap(), newest);
+    }
+
+    #[test]
+    fn the_lock_file_chooses_the_version() {
+        let config = tempfile::tempdir().unwrap();
+        let providers = config.path().join(".terraform/providers");
+        let locked = install(
+            &providers,
+            "registry.terraform.io/hashicorp/aws",
+            "5.9.0",
+            "terraform-provider-aws_v5.9.0_x5",
+        );
+        install(
+            &providers,
+            "registry.terraform.io/hashicorp/aws",
+            "5.10.0",
+            "terraform-provider-aws_v5.10.0_x5",
+        );
+        fs::write(
+            config.path().join(LOCK_FILE),
+            r#"
+# This file is maintained automatically by "terraform init".
+provider "registry.terraform.io/hashicorp/aws" {
+  version     = "5.9.0"
+  constraints = "~> 5.0"
+  hashes = [
+    "h1:abc=",
+  ]
+}
+"#,
+        )
+        .unwrap();
+        let paths = SearchPaths {
+            plugin_dirs: Vec::new(),
+            config_dir: config.path().to_owned(),
+        };
+        assert_eq!(find_binary(&aws(), &paths).unwrap(), locked);
+
+        fs::remove_dir_all(providers.join("registry.terraform.io/hashicorp/aws/5.9.0")).unwrap();
+        let error = find_binary(&aws(), &paths).unwrap_err();
+        assert!(
+            error.contains(
+                "registry.terraform.io/hashicorp/aws 5.9.0 (locked in .terraform.lock.hcl)"
+            ),
+            "{error}"
+        );
+        assert!(error.contains("run `terraform init`"), "{error}");
+    }
+
+    #[test]
+    fn plugin_dirs_replace_the_configuration_and_may_be_flat() {
+        let config = tempfile::tempdir().unwrap();
+        install(
+            &config.path().join(".terraform/providers"),
+            "registry.terraform.io/hashicorp/aws",
+            "5.0.0",
+            "terraform-provider-aws",
+        );
+        let flat = tempfile::tempdir().unwrap();
+        let binary = flat.path().join("terraform-provider-aws_v3.39.0_x5");
+        fs::write(&binary, b"").unwrap();
+        fs::write(flat.path().join("terraform-provider-awscc"), b"").unwrap();
+        let paths = SearchPaths {
+            plugin_dirs: vec![config.path().join("nothing here"), flat.path().to_owned()],
+            config_dir: config.path().to_owned(),
+        };
+        assert_eq!(find_binary(&aws(), &paths).unwrap(), binary);
+        let error = find_binary(&ProviderSource::parse("hashicorp/null"), &paths).unwrap_err();
+        assert!(error.starts_with("no `terraform-provider-null` binary for registry.terraform.io/hashicorp/null under `"), "{error}");
+    }
+
+    #[test]
+    fn orders_versions_semantically() {
+        assert_eq!(compare_versions("5.10.0", "5.9.9"), Ordering::Greater);
+        assert_eq!(compare_versions("5.10.0-beta1", "5.10.0"), Ordering::Less);
+        assert_eq!(compare_versions("1.0.0", "1.0.0"), Ordering::Equal);
+    }
+}

@@ -1,0 +1,433 @@
+//! The plugin reader: read chosen instances through their own provider plugins, as
+//! `terraform apply -refresh-only` would, but only those instances. One plugin process per provider
+//! configuration in the state (an alias is its own configuration, as in Terraform), configured once;
+//! for each instance UpgradeResourceState then ReadResource, many in flight at once over the
+//! plugin's one connection, bounded by the run's parallelism.
+//!
+//! Each instance comes back as the shared [`Outcome`] plus, when the provider returned an object,
+//! the fields Terraform would store after a refresh.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::Value;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use crate::reconcile::outcome::Outcome;
+use crate::reconcile::plugin::client::{ProviderClient, ReadRequest};
+use crate::reconcile::plugin::diagnostics::Diagnostic;
+use crate::reconcile::plugin::discover::{ProviderSource, SearchPaths, find_binary};
+use crate::reconcile::plugin::launch::Plugin;
+use crate::reconcile::plugin::schema::{IdentitySchema, ProviderSchema};
+use crate::reconcile::plugin::value;
+use crate::state::provider::ProviderConfig;
+
+/// The `status` a reconciled outcome carries for a plugin read.
+pub const REFRESHED: &str = "refreshed";
+
+/// One instance to read, with what its state holds.
+#[derive(Debug, Clone)]
+pub struct ReadJob {
+    /// The instance's address, for messages: `aws_instance.web[0]`.
+    pub address: String,
+    /// The managed resource type: `aws_instance`.
+    pub resource_type: String,
+    /// The resource's `provider` in state: `provider["registry.terraform.io/hashicorp/aws"]`.
+    pub provider: String,
+    /// The instance object's `schema_version`.
+    pub schema_version: i64,
+    /// The instance object's `attributes`, as raw JSON text (the provider upgrades it from there).
+    pub attributes: String,
+    /// The instance object's `private`: base64 as the state stores it.
+    pub private: Option<String>,
+    pub identity: Option<StoredIdentity>,
+}
+
+/// A resource identity as the state stores it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredIdentity {
+    pub value: Value,
+    pub schema_version: i64,
+}
+
+/// How to run the plugins.
+#[derive(Clone, Default)]
+pub struct ReaderSettings {
+    pub paths: SearchPaths,
+    /// Provider configurations (`--provider-config NAME=FILE`), each an object of the provider's
+    /// arguments, by the names [`config_names`] lists. A provider without one is configured empty,
+    /// so its credentials come from its environment, as in Terraform with an empty provider block.
+    pub configs: HashMap<String, Value>,
+    /// Reads in flight at once, over all providers.
+    pub parallelism: usize,
+    /// The longest one instance's upgrade and read may take.
+    pub timeout: Option<Duration>,
+}
+
+/// Provider configurations hold credentials: Debug names them and shows none of their values.
+impl fmt::Debug for ReaderSettings {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names: Vec<&String> = self.configs.keys().collect();
+        names.sort();
+        formatter
+            .debug_struct("ReaderSettings")
+            .field("paths", &self.paths)
+            .field("configs", &names)
+            .field("parallelism", &self.parallelism)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+/// What reading one instance came to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refreshed {
+    /// `Reconciled` (with the new attributes when they differ), `Gone`, or `Error` naming the
+    /// instance.
+    pub outcome: Outcome,
+    /// The object as Terraform would store it after the refresh; `None` unless reconciled.
+    pub object: Option<RefreshedObject>,
+    /// The provider's warnings about this instance.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The instance object's fields after a refresh.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RefreshedObject {
+    pub attributes: Value,
+    /// The schema's current version (the object was upgraded to it).
+    pub schema_version: i64,
+    /// Base64 as the state stores it; `None` when the provider keeps no private data.
+    pub private: Option<String>,
+    /// The paths of sensitive values, in the state's `sensitive_attributes` form.
+    pub sensitive_attributes: Vec<Value>,
+    pub identity: Option<StoredIdentity>,
+}
+
+/// The names a `--provider-config` may give a provider configuration, most specific first: the
+/// address as the state writes it, the source with its alias (`registry.terraform.io/hashicorp/aws.west`),
+/// then the type with its alias (`aws.west`), as a configuration would name it.
+pub fn config_names(provider: &str) -> Vec<String> {
+    let mut names = vec![provider.to_owned()];
+    if let Ok(config) = ProviderConfig::parse(provider) {
+        let source = ProviderSource::parse(&config.source);
+        let alias = config
+            .alias
+            .map(|alias| format!(".{alias}"))
+            .unwrap_or_default();
+        names.push(format!("{source}{alias}"));
+        names.push(format!("{}{alias}", source.type_name));
+    }
+    names
+}
+
+/// Reads every job through its provider, returning results in the jobs' order.
+pub async fn read_all(jobs: Vec<ReadJob>, settings: &ReaderSettings) -> Vec<Refreshed> {
+    let total = jobs.len();
+    let mut by_provider: BTreeMap<String, Vec<(usize, ReadJob)>> = BTreeMap::new();
+    for (index, job) in jobs.into_iter().enumerate() {
+        by_provider
+            .entry(job.provider.clone())
+            .or_default()
+            .push((index, job));
+    }
+    let gate = Arc::new(Semaphore::new(settings.parallelism.max(1)));
+    let mut providers = JoinSet::new();
+    for (provider, jobs) in by_provider {
+        let config = config_names(&provider)
+            .iter()
+            .find_map(|name| settings.configs.get(name))
+            .cloned()
+            .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+        let (paths, timeout, gate) = (settings.paths.clone(), settings.timeout, Arc::clone(&gate));
+        providers.spawn(async move {
+            read_provider(&provider, &config, jobs, &paths, timeout, gate).await
+        });
+    }
+    let mut results: Vec<Option<Refreshed>> = vec![None; total];
+    while let Some(finished) = providers.join_next().await {
+        // A provider task that panicked leaves its instances unanswered; they become errors below.
+        if let Ok(finished) = finished {
+            for (index, refreshed) in finished {
+                results[index] = Some(refreshed);
+            }
+        }
+    }
+    results
+        .into_iter()
+        .map(|result| result.unwrap_or_else(|| failed("the plugin reader stopped unexpectedly")))
+        .collect()
+}
+
+fn failed(message: impl Into<String>) -> Refreshed {
+    Refreshed {
+        outcome: Outcome::Error {
+            message: message.into(),
+            status: None,
+            excerpt: String::new(),
+        },
+        object: None,
+        warnings: Vec::new(),
+    }
+}
+
+/// A started and configured provider, shared by its instances' reads.
+struct Session {
+    client: ProviderClient,
+    schema: ProviderSchema,
+    identities: HashMap<String, Result<IdentitySchema, String>>,
+}
+
+/// Everything for one provider configuration: start, configure, read its instances, stop.
+async fn read_provider(
+    provider: &str,
+    config: &Value,
+    jobs: Vec<(usize, ReadJob)>,
+    paths: &SearchPaths,
+    timeout: Option<Duration>,
+    gate: Arc<Semaphore>,
+) -> Vec<(usize, Refreshed)> {
+    let wants_identities = jobs.iter().any(|(_, job)| job.identity.is_some());
+    let (plugin, session) = match start(provider, config, paths, wants_identities).await {
+        Ok(started) => started,
+        Err(error) => {
+            return jobs
+                .into_iter()
+                .map(|(index, job)| (index, failed(format!("{}: {error}", job.address))))
+                .collect();
+        }
+    };
+    let session = Arc::new(session);
+    let mut reads = JoinSet::new();
+    for (index, job) in jobs {
+        let (session, gate) = (Arc::clone(&session), Arc::clone(&gate));
+        reads.spawn(async move {
+            let Ok(_slot) = gate.acquire_owned().await else {
+                return (
+                    index,
+                    failed(format!("{}: the reader was stopped", job.address)),
+                );
+            };
+            let read = read_one(&session, &job);
+            let refreshed = match timeout {
+                Some(limit) => tokio::time::timeout(limit, read).await.unwrap_or_else(|_| {
+                    Err(format!("no answer within {} seconds", limit.as_secs()))
+                }),
+                None => read.await,
+            };
+            let refreshed =
+                refreshed.unwrap_or_else(|error| failed(format!("{}: {error}", job.address)));
+            (index, refreshed)
+        });
+    }
+    let mut results = Vec::new();
+    while let Some(finished) = reads.join_next().await {
+        if let Ok(finished) = finished {
+            results.push(finished);
+        }
+    }
+    drop(session);
+    if let Err(error) = plugin.shutdown().await {
+        tracing::debug!(target: "statectl::plugin", "{error}");
+    }
+    results
+}
+
+/// Finds, launches and configures the plugin for `provider`.
+async fn start(
+    provider: &str,
+    config: &Value,
+    paths: &SearchPaths,
+    wants_identities: bool,
+) -> Result<(Plugin, Session), String> {
+    let source = ProviderSource::from_state(provider)?;
+    let in_provider = |error: String| format!("provider {provider}: {error}");
+    let binary = find_binary(&source, paths).map_err(in_provider)?;
+    let plugin = Plugin::launch(&binary).await.map_err(in_provider)?;
+    let mut client = ProviderClient::new(plugin.channel.clone(), plugin.protocol_version)
+        .map_err(in_provider)?;
+    let schema = client.schema().await.map_err(in_provider)?;
+    for warning in &schema.diagnostics {
+        tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");
+    }
+    let identities = if wants_identities {
+        client.identity_schemas().await.map_err(in_provider)?
+    } else {
+        HashMap::new()
+    };
+    let warnings = client
+        .configure(&schema.provider, config)
+        .await
+        .map_err(|error| in_provider(format!("configuring it: {error}")))?;
+    for warning in &warnings {
+        tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");
+    }
+    Ok((
+        plugin,
+        Session {
+            client,
+            schema,
+            identities,
+        },
+    ))
+}
+
+/// Upgrades and reads one instance, and decodes what came back.
+async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String> {
+    let resource = session.schema.resource(&job.resource_type)?;
+    let private = match &job.private {
+        Some(text) if !text.is_empty() => STANDARD
+            .decode(text)
+            .map_err(|error| format!("its `private` is not base64: {error}"))?,
+        _ => Vec::new(),
+    };
+    let identity_schema = match session.identities.get(&job.resource_type) {
+        Some(Ok(schema)) => Some(schema),
+        Some(Err(error)) => return Err(format!("the identity schema: {error}")),
+        None => None,
+    };
+    // An identity stored under another identity schema version would need UpgradeResourceIdentity;
+    // statectl sends none then, and the provider answers with the current one.
+    let identity = match (&job.identity, identity_schema) {
+        (Some(stored), Some(schema)) if stored.schema_version == schema.version => Some(
+            value::encode(&stored.value, &schema.ty)
+                .map_err(|error| format!("cannot encode its identity: {error}"))?,
+        ),
+        _ => None,
+    };
+    let mut client = session.client.clone();
+    let upgraded = client
+        .upgrade(
+            &job.resource_type,
+            job.schema_version,
+            job.attributes.as_bytes().to_vec(),
+        )
+        .await?;
+    let read = client
+        .read(
+            &job.resource_type,
+            ReadRequest {
+                current_state: upgraded.state,
+                private,
+                identity,
+                provider_meta: session.schema.provider_meta.is_some(),
+            },
+        )
+        .await?;
+    let mut warnings = upgraded.diagnostics;
+    warnings.extend(read.diagnostics);
+    let Some(new_state) = read.new_state else {
+        return Ok(Refreshed {
+            outcome: Outcome::Gone,
+            object: None,
+            warnings,
+        });
+    };
+    let attributes = value::decode(&new_state, &resource.implied_type)
+        .map_err(|error| format!("cannot decode the provider's answer: {error}"))?;
+    let identity = match (read.identity, identity_schema) {
+        (Some(msgpack), Some(schema)) => Some(StoredIdentity {
+            value: value::decode(&msgpack, &schema.ty)
+                .map_err(|error| format!("cannot decode the provider's identity: {error}"))?,
+            schema_version: schema.version,
+        }),
+        _ => job.identity.clone(),
+    };
+    let sensitive_attributes = value::sensitive_paths(&attributes, &resource.block);
+    let changed =
+        serde_json::from_str::<Value>(&job.attributes).map_or(true, |before| before != attributes);
+    Ok(Refreshed {
+        outcome: Outcome::Reconciled {
+            status: REFRESHED.to_owned(),
+            attributes: changed.then(|| attributes.clone()),
+        },
+        object: Some(RefreshedObject {
+            attributes,
+            schema_version: resource.version,
+            private: (!read.private.is_empty()).then(|| STANDARD.encode(&read.private)),
+            sensitive_attributes,
+            identity,
+        }),
+        warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_a_configuration_by_address_source_or_type() {
+        assert_eq!(
+            config_names(r#"provider["registry.terraform.io/hashicorp/aws"].west"#),
+            [
+                r#"provider["registry.terraform.io/hashicorp/aws"].west"#,
+                "registry.terraform.io/hashicorp/aws.west",
+                "aws.west"
+            ]
+        );
+        assert_eq!(
+            config_names(r#"module.net.provider["registry.opentofu.org/oracle/oci"]"#)[1..],
+            ["registry.opentofu.org/oracle/oci", "oci"]
+        );
+    }
+
+    #[test]
+    fn debug_shows_no_configuration_values() {
+        let settings = ReaderSettings {
+            configs: [(
+                "aws".to_owned(),
+                serde_json::json!({"secret_key": "hunter2"}),
+            )]
+            .into(),
+            ..ReaderSettings::default()
+        };
+        let debug = format!("{settings:?}");
+        assert!(debug.contains("configs: [\"aws\"]"), "{debug}");
+        assert!(!debug.contains("hunter2"), "{debug}");
+    }
+
+    #[tokio::test]
+    async fn every_instance_of_a_provider_that_cannot_start_says_so() {
+        let empty = tempfile::tempdir().unwrap();
+        let job = |address: &str| ReadJob {
+            address: address.into(),
+            resource_type: "aws_instance".into(),
+            provider: r#"provider["registry.terraform.io/hashicorp/aws"]"#.into(),
+            schema_version: 1,
+            attributes: "{}".into(),
+            private: None,
+            identity: None,
+        };
+        let settings = ReaderSettings {
+            paths: SearchPaths {
+                plugin_dirs: Vec::new(),
+                config_dir: empty.path().to_owned(),
+            },
+            parallelism: 2,
+            ..ReaderSettings::default()
+        };
+        let results = read_all(
+            vec![job("aws_instance.a"), job("aws_instance.b")],
+            &settings,
+        )
+        .await;
+        assert_eq!(results.len(), 2);
+        for (result, address) in results.iter().zip(["aws_instance.a", "aws_instance.b"]) {
+            let Outcome::Error { message, .. } = &result.outcome else {
+                panic!("expected an error, got {:?}", result.outcome);
+            };
+            assert!(
+                message.starts_with(&format!(
+                    "{address}: provider provider[\"registry.terraform.io/hashicorp/aws\"]: no `terraform-provider-aws` binary"
+                )),
+                "{message}"
+            );
+        }
+    }
+}
