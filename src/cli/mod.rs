@@ -16,6 +16,8 @@ mod load;
 mod lock;
 mod log;
 mod object_diff;
+mod plugin_inputs;
+mod plugin_refresh;
 mod printer;
 mod progress;
 mod query;

@@ -14,6 +14,10 @@ use serde_json::json;
 use crate::cli::duration::parse_duration;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::findings::new_table;
+use crate::cli::plugin_inputs::{
+    Reader, Readers, parse_provider_config, parse_reader, provider_arguments,
+};
+use crate::cli::plugin_refresh::{read_job, refreshed_changes};
 use crate::cli::progress::ProgressView;
 use crate::cli::rewrite::{LockMode, Request, WriteArgs, finish, open};
 use crate::cli::{Format, Printer, exit, load};
@@ -21,6 +25,8 @@ use crate::reconcile::credentials::Credentials;
 use crate::reconcile::engine::{Job, RunSettings, run_all};
 use crate::reconcile::http::HttpClient;
 use crate::reconcile::outcome::Outcome;
+use crate::reconcile::plugin::discover::SearchPaths;
+use crate::reconcile::plugin::reader::{ReaderSettings, read_all};
 use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_override};
 use crate::reconcile::progress::Progress;
 use crate::reconcile::select::{Selection, select};
@@ -60,6 +66,22 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub timeout: Option<Duration>,
 
+    /// How instances are asked about: `http` (the provider profiles; the default) or `plugin` (the
+    /// provider plugin `terraform init` installed, read as `terraform apply -refresh-only` would);
+    /// for the run, or per provider as NAME=READER (`aws=plugin`); repeatable.
+    #[arg(long = "reader", value_name = "READER", value_parser = parse_reader)]
+    pub readers: Vec<(Option<String>, Reader)>,
+
+    /// Where provider plugins are, instead of `.terraform/providers` under --config (or the
+    /// working directory); repeatable.
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    pub plugin_dirs: Vec<PathBuf>,
+
+    /// A provider configuration's arguments, a JSON object laid over the literal ones of its
+    /// `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable.
+    #[arg(long = "provider-config", value_name = "NAME=FILE", value_parser = parse_provider_config)]
+    pub provider_configs: Vec<(String, PathBuf)>,
+
     /// The outcomes as a table, or as JSON (the diff is then left out).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -96,7 +118,11 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
     .map_err(|message| CliError::new(sanitize(&message)))?;
     tracing::debug!(selected = selected.len(), "stale instances selected");
     let env = |name: &str| std::env::var(name).ok();
+    let readers = Readers::new(&args.readers);
     let mut jobs = Vec::new();
+    // The instances the provider plugins read, and the rows they fill.
+    let mut plugin_jobs = Vec::new();
+    let mut plugin_rows = Vec::new();
     // Per selected instance: its address, its job (when a profile covers it), or why it was skipped.
     let mut rows: Vec<(String, Option<usize>, Option<String>)> = Vec::with_capacity(selected.len());
     // Read once per profile: the endpoint and the credentials are the same for all its instances.
@@ -106,6 +132,14 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
     let mut profile_copies: HashMap<String, Arc<Profile>> = HashMap::new();
     for one in &selected {
         let address = one.address.to_string();
+        if let Some(provider) = &one.provider
+            && readers.for_provider(&provider.source) == Reader::Plugin
+        {
+            plugin_rows.push(rows.len());
+            rows.push((address, None, None));
+            plugin_jobs.push(read_job(one, &provider.text, state.source));
+            continue;
+        }
         let Some(profile) = profiles.for_type(&one.type_name) else {
             rows.push((
                 address,
@@ -158,7 +192,41 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
             operation: one.operation,
         });
     }
-    tracing::debug!(jobs = jobs.len(), "requests prepared");
+    tracing::debug!(
+        jobs = jobs.len(),
+        plugin_reads = plugin_jobs.len(),
+        "requests prepared"
+    );
+    // Plugin outcomes follow the HTTP ones.
+    for (position, row) in plugin_rows.iter().enumerate() {
+        rows[*row].1 = Some(jobs.len() + position);
+    }
+    let reader_settings = if plugin_jobs.is_empty() {
+        None
+    } else {
+        let config_dir = write_args
+            .config
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("."));
+        let configs = provider_arguments(
+            write_args.config.as_deref(),
+            &args.provider_configs,
+            printer,
+        )?
+        .into_iter()
+        .map(|(name, arguments)| (name, serde_json::Value::Object(arguments)))
+        .collect();
+        Some(ReaderSettings {
+            paths: SearchPaths {
+                plugin_dirs: args.plugin_dirs.clone(),
+                config_dir,
+            },
+            configs,
+            parallelism: args.parallelism,
+            timeout: args.timeout,
+        })
+    };
+    let http_count = jobs.len();
     let client = Arc::new(HttpClient::new(per_host).map_err(CliError::new)?);
     let settings = RunSettings {
         parallelism: args.parallelism,
@@ -170,11 +238,26 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
         .enable_all()
         .build()
         .map_err(|error| CliError::new(format!("cannot start the async runtime: {error}")))?;
-    let progress = Arc::new(Progress::new(jobs.len()));
+    let progress = Arc::new(Progress::new(jobs.len() + plugin_jobs.len()));
     let view = ProgressView::start(progress.clone(), verbosity);
+    let read_by_plugins = async {
+        match &reader_settings {
+            Some(settings) => {
+                let read = read_all(plugin_jobs, settings).await;
+                for (position, refreshed) in read.iter().enumerate() {
+                    progress.started();
+                    progress.finished(http_count + position, refreshed.outcome.clone());
+                }
+                read
+            }
+            None => Vec::new(),
+        }
+    };
     let outcomes = runtime.block_on(async {
         tokio::select! {
-            outcomes = run_all(jobs, client, settings, progress.clone()) => Some(outcomes),
+            outcomes = async {
+                tokio::join!(run_all(jobs, client, settings, progress.clone()), read_by_plugins)
+            } => Some(outcomes),
             _ = tokio::signal::ctrl_c() => None,
         }
     });
@@ -189,7 +272,17 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
             .warning("interrupted: the outcomes above are those known so far; nothing was written");
         return Ok(exit::INTERRUPTED);
     };
-    let outcomes: Vec<Option<Outcome>> = outcomes.into_iter().map(Some).collect();
+    let (http_outcomes, refreshed) = outcomes;
+    for (row, one) in plugin_rows.iter().zip(&refreshed) {
+        for warning in &one.warnings {
+            printer.warning(&sanitize(&format!("{}: {warning}", rows[*row].0)));
+        }
+    }
+    let outcomes: Vec<Option<Outcome>> = http_outcomes
+        .into_iter()
+        .chain(refreshed.iter().map(|one| one.outcome.clone()))
+        .map(Some)
+        .collect();
     // What each outcome proposes.
     let mut mutations = Vec::new();
     let mut errors = 0;
@@ -197,10 +290,24 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
         let Some(index) = index else { continue };
         // Rows are made one per selected instance, in the same order.
         let instance = selected[row].address.clone();
-        match outcomes[*index]
+        let object = index
+            .checked_sub(http_count)
+            .and_then(|position| refreshed[position].object.as_ref());
+        let outcome = outcomes[*index]
             .as_ref()
-            .expect("a finished run has every outcome")
-        {
+            .expect("a finished run has every outcome");
+        if let (Some(object), Outcome::Reconciled { .. }) = (object, outcome) {
+            let changes = refreshed_changes(&selected[row], state.source, object);
+            if !changes.is_empty() {
+                mutations.push(Mutation::Refresh {
+                    instance,
+                    changes,
+                    taint: false,
+                });
+            }
+            continue;
+        }
+        match outcome {
             Outcome::Reconciled {
                 attributes: Some(attributes),
                 ..

@@ -4,6 +4,7 @@
 //! what "not found" means (right after a create: not visible yet; during a delete: done).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::glob::Glob;
 use crate::scan::path::Attributes;
@@ -13,6 +14,7 @@ use crate::scan::{Finding, Rule, scan};
 use crate::state::address::{InstanceAddr, Mode, Target};
 use crate::state::model::State;
 use crate::state::order::instance_groups;
+use crate::state::provider::ProviderConfig;
 
 /// The operation a stale instance was in when the state was saved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +36,16 @@ pub struct Selected {
     pub reasons: Vec<String>,
     /// Its current object's raw `attributes`, when it has an attributes object.
     pub attributes: Option<crate::json::Span>,
+    /// The provider configuration it belongs to (the instance's own in OpenTofu's provider
+    /// `for_each`, else its resource's): what the plugin reader launches and configures.
+    pub provider: Option<Arc<ProviderConfig>>,
+    /// What a provider plugin needs to read the object back: the schema version its attributes
+    /// were written with, its opaque `private` data, its raw `identity`.
+    pub schema_version: u64,
+    pub private: Option<String>,
+    pub sensitive_attributes: Option<crate::json::Span>,
+    pub identity: Option<crate::json::Span>,
+    pub identity_schema_version: Option<u64>,
 }
 
 /// What the user narrowed the refresh to.
@@ -124,6 +136,15 @@ pub fn select(
             attributes: current
                 .attributes
                 .filter(|span| span.of(state.source) != "null"),
+            provider: current
+                .provider
+                .clone()
+                .or_else(|| resource.provider.clone()),
+            schema_version: current.schema_version,
+            private: current.private.as_deref().map(str::to_owned),
+            sensitive_attributes: current.sensitive_attributes,
+            identity: current.identity,
+            identity_schema_version: current.identity_schema_version,
         });
     }
     if explicit && selected.is_empty() {

@@ -498,6 +498,21 @@ pub fn complete_config(config: &Value, block: &Block, at: &str) -> Result<Value,
                     })
                     .collect::<Result<_, String>>()?,
             ),
+            // A block read from a `provider` block in the configuration comes as a list of one.
+            (Some(Value::Array(items)), Nesting::Single | Nesting::Group) if items.len() <= 1 => {
+                match items.first() {
+                    Some(item) => complete_config(item, &nested.block, &path)?,
+                    None if nested.nesting == Nesting::Group => {
+                        complete_config(&Value::Object(Map::new()), &nested.block, &path)?
+                    }
+                    None => Value::Null,
+                }
+            }
+            (Some(Value::Array(_)), Nesting::Single | Nesting::Group) => {
+                return Err(format!(
+                    "the provider configuration's `{path}` is a single block: give one, not several"
+                ));
+            }
             (Some(item), Nesting::Single | Nesting::Group) => {
                 complete_config(item, &nested.block, &path)?
             }
@@ -569,6 +584,24 @@ mod tests {
                 },
             ],
         }
+    }
+
+    #[test]
+    fn a_single_block_may_come_as_a_list_of_one_as_configuration_blocks_are_read() {
+        let mut block = aws_like();
+        block.blocks[0].nesting = Nesting::Single;
+        let complete = complete_config(
+            &json!({"endpoints": [{"ec2": "http://127.0.0.1:1"}]}),
+            &block,
+            "",
+        )
+        .unwrap();
+        assert_eq!(
+            complete["endpoints"],
+            json!({"ec2": "http://127.0.0.1:1", "s3": null})
+        );
+        let error = complete_config(&json!({"endpoints": [{}, {}]}), &block, "").unwrap_err();
+        assert!(error.contains("`endpoints` is a single block"), "{error}");
     }
 
     #[test]

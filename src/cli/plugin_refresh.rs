@@ -1,0 +1,82 @@
+//! The plugin reader's side of `statectl refresh`: the read job for a selected instance, and what a
+//! refreshed object changes in the state (attributes, `schema_version`, `private`,
+//! `sensitive_attributes`, identity), compared field by field so that a read that learns nothing
+//! new proposes nothing.
+
+use serde_json::Value;
+
+use crate::reconcile::plugin::reader::{ReadJob, RefreshedObject, StoredIdentity};
+use crate::reconcile::select::Selected;
+use crate::state::write::Change;
+
+/// The read job for `one`, whose provider configuration is `provider` (as the state writes it).
+pub fn read_job(one: &Selected, provider: &str, source: &str) -> ReadJob {
+    let identity = one.identity.and_then(|span| {
+        let value: Value = serde_json::from_str(span.of(source)).ok()?;
+        (!value.is_null()).then(|| StoredIdentity {
+            value,
+            schema_version: i64::try_from(one.identity_schema_version.unwrap_or(0))
+                .unwrap_or(i64::MAX),
+        })
+    });
+    ReadJob {
+        address: one.address.to_string(),
+        resource_type: one.type_name.clone(),
+        provider: provider.to_owned(),
+        schema_version: i64::try_from(one.schema_version).unwrap_or(i64::MAX),
+        attributes: one
+            .attributes
+            .map_or_else(|| "{}".to_owned(), |span| span.of(source).to_owned()),
+        private: one.private.clone(),
+        identity,
+    }
+}
+
+/// The changes that bring `one`'s object to what the provider read; empty when it already is.
+pub fn refreshed_changes(one: &Selected, source: &str, object: &RefreshedObject) -> Vec<Change> {
+    let parsed = |span: Option<crate::json::Span>| {
+        span.and_then(|span| serde_json::from_str::<Value>(span.of(source)).ok())
+    };
+    let mut changes = Vec::new();
+    if parsed(one.attributes).as_ref() != Some(&object.attributes) {
+        changes.push(Change::Set {
+            field: "attributes",
+            json: object.attributes.to_string(),
+        });
+    }
+    if i64::try_from(one.schema_version).ok() != Some(object.schema_version) {
+        changes.push(Change::Set {
+            field: "schema_version",
+            json: object.schema_version.to_string(),
+        });
+    }
+    let sensitive = Value::Array(object.sensitive_attributes.clone());
+    if parsed(one.sensitive_attributes).as_ref() != Some(&sensitive) {
+        changes.push(Change::Set {
+            field: "sensitive_attributes",
+            json: sensitive.to_string(),
+        });
+    }
+    match (&one.private, &object.private) {
+        (before, Some(after)) if before.as_ref() != Some(after) => {
+            changes.push(Change::set_string("private", after));
+        }
+        (Some(_), None) => changes.push(Change::Remove { field: "private" }),
+        _ => {}
+    }
+    if let Some(identity) = &object.identity {
+        if parsed(one.identity).as_ref() != Some(&identity.value) {
+            changes.push(Change::Set {
+                field: "identity",
+                json: identity.value.to_string(),
+            });
+        }
+        if one.identity_schema_version != u64::try_from(identity.schema_version).ok() {
+            changes.push(Change::Set {
+                field: "identity_schema_version",
+                json: identity.schema_version.to_string(),
+            });
+        }
+    }
+    changes
+}
