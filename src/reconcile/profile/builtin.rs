@@ -72,6 +72,8 @@ mod tests {
             "id": "ocid1.instance.oc1.eu-frankfurt-1.antheljt",
             "compartment_id": "ocid1.compartment.oc1..aaaaaaaa",
             "region": "eu-frankfurt-1",
+            "availability_domain": "Uocm:EU-FRANKFURT-1-AD-1",
+            "boot_volume_id": null,
             "state": "PROVISIONING",
             "private_ip": null,
             "public_ip": "",
@@ -107,8 +109,8 @@ mod tests {
         let endpoint = oci.endpoint(&[], &no_env).unwrap();
         assert!(matches!(endpoint, Endpoint::PerInstance(_)));
         let attributes = oci_attributes();
-        let [instance, attachments, vnic] = &oci.requests[..] else {
-            panic!("three requests");
+        let [instance, attachments, vnic, boot] = &oci.requests[..] else {
+            panic!("four requests");
         };
 
         // Still provisioning: the VNIC requests wait.
@@ -124,7 +126,7 @@ mod tests {
             .record(instance, oci_instance("PROVISIONING").as_bytes())
             .unwrap();
         assert_eq!(context.status().unwrap().class, StatusClass::Pending);
-        assert!(!context.runs(attachments) && !context.runs(vnic));
+        assert!(!context.runs(attachments) && !context.runs(vnic) && !context.runs(boot));
 
         // Running: the VNIC attachment (the attached one, not a detached leftover), then the VNIC.
         let mut context = oci.context(&attributes, &endpoint, &no_env);
@@ -164,6 +166,17 @@ mod tests {
             "subnetId": "ocid1.subnet.oc1.eu-frankfurt-1.aaaa"
         });
         context.record(vnic, answer.to_string().as_bytes()).unwrap();
+        // The boot volume attachment, asked by availability domain and compartment as OCI requires.
+        let request = context.render(boot).unwrap();
+        assert_eq!(
+            request.url.as_str(),
+            "https://iaas.eu-frankfurt-1.oraclecloud.com/20160918/bootVolumeAttachments?availabilityDomain=Uocm%3AEU-FRANKFURT-1-AD-1&compartmentId=ocid1.compartment.oc1..aaaaaaaa&instanceId=ocid1.instance.oc1.eu-frankfurt-1.antheljt"
+        );
+        let boots = json!([
+            {"id": "ocid1.bootvolumeattachment.oc1.eu-frankfurt-1.abcd", "instanceId": "ocid1.instance.oc1.eu-frankfurt-1.antheljt",
+             "bootVolumeId": "ocid1.bootvolume.oc1.eu-frankfurt-1.abcd", "lifecycleState": "ATTACHED"}
+        ]);
+        context.record(boot, boots.to_string().as_bytes()).unwrap();
         let patch = context.patch();
         assert!(patch.skipped.is_empty(), "{:?}", patch.skipped);
         let changed: Vec<&str> = patch
@@ -175,6 +188,7 @@ mod tests {
             changed,
             [
                 "state",
+                "boot_volume_id",
                 "private_ip",
                 "public_ip",
                 "subnet_id",
