@@ -1,0 +1,482 @@
+//! State JSON to and from cty's msgpack, guided by the type. What cty does and this follows:
+//! - a null is msgpack nil at any type; an unknown is an extension, which a refreshed object must
+//!   not hold, so decoding one is an error naming its path;
+//! - numbers arrive as ints, floats or decimal strings (cty's form for what neither holds exactly);
+//!   they are written as Terraform writes them: integers plainly, floats as the shortest decimal
+//!   that reads back the same, strings as they are. Encoding sends integers as ints and every other
+//!   number as its decimal string, which cty reads back exactly;
+//! - objects and maps are msgpack maps, written to JSON in sorted key order as Terraform's state
+//!   writer does; lists, sets and tuples are arrays, kept in the order the provider sent;
+//! - a dynamic value is a 2-array of its type's JSON (as bytes) and the value, and the state holds it
+//!   as `{"value": ..., "type": ...}`.
+//!
+//! Error messages name paths and kinds, never values: a provider configuration holds credentials.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Number, Value};
+
+use super::msgpack::{Msg, Writer, read};
+use super::ty::Type;
+
+/// State JSON to msgpack, by type.
+pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>, String> {
+    let mut writer = Writer::default();
+    write(&mut writer, value, ty, &mut Vec::new())?;
+    Ok(writer.bytes)
+}
+
+/// msgpack to state JSON, by type.
+pub fn decode(bytes: &[u8], ty: &Type) -> Result<Value, String> {
+    let message = read(bytes)?;
+    to_json(&message, ty, &mut Vec::new())
+}
+
+fn at(path: &[String]) -> String {
+    if path.is_empty() {
+        "the value".to_owned()
+    } else {
+        format!("`{}`", path.concat().trim_start_matches('.'))
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a bool",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn write(out: &mut Writer, value: &Value, ty: &Type, path: &mut Vec<String>) -> Result<(), String> {
+    let mismatch = |path: &[String], wanted: &str| {
+        format!("{}: expected {wanted}, found {}", at(path), kind(value))
+    };
+    match (ty, value) {
+        (_, Value::Null) => out.nil(),
+        (Type::Bool, Value::Bool(flag)) => out.bool(*flag),
+        (Type::String, Value::String(text)) => out.str(text),
+        (Type::Number, Value::Number(number)) => match number.as_i64() {
+            Some(integer) => out.int(integer),
+            None => out.str(&number.to_string()),
+        },
+        (Type::List(element) | Type::Set(element), Value::Array(items)) => {
+            out.array(items.len());
+            for (index, item) in items.iter().enumerate() {
+                path.push(format!("[{index}]"));
+                write(out, item, element, path)?;
+                path.pop();
+            }
+        }
+        (Type::Tuple(elements), Value::Array(items)) => {
+            if elements.len() != items.len() {
+                return Err(format!(
+                    "{}: a tuple of {} elements, found {}",
+                    at(path),
+                    elements.len(),
+                    items.len()
+                ));
+            }
+            out.array(items.len());
+            for (index, (item, element)) in items.iter().zip(elements).enumerate() {
+                path.push(format!("[{index}]"));
+                write(out, item, element, path)?;
+                path.pop();
+            }
+        }
+        (Type::Map(element), Value::Object(members)) => {
+            let sorted: BTreeMap<&String, &Value> = members.iter().collect();
+            out.map(sorted.len());
+            for (key, item) in sorted {
+                out.str(key);
+                path.push(format!("[{key:?}]"));
+                write(out, item, element, path)?;
+                path.pop();
+            }
+        }
+        (Type::Object(fields), Value::Object(members)) => {
+            if let Some(extra) = members.keys().find(|name| !fields.contains_key(*name)) {
+                return Err(format!("{}: no attribute `{extra}` in its type", at(path)));
+            }
+            out.map(fields.len());
+            for (name, field) in fields {
+                out.str(name);
+                path.push(format!(".{name}"));
+                write(out, members.get(name).unwrap_or(&Value::Null), field, path)?;
+                path.pop();
+            }
+        }
+        (Type::Dynamic, Value::Object(members)) if members.contains_key("type") => {
+            let inner = Type::from_value(&members["type"])
+                .map_err(|error| format!("{}: {error}", at(path)))?;
+            out.array(2);
+            out.bin(inner.to_json().to_string().as_bytes());
+            write(
+                out,
+                members.get("value").unwrap_or(&Value::Null),
+                &inner,
+                path,
+            )?;
+        }
+        (Type::Dynamic, _) => {
+            return Err(mismatch(
+                path,
+                "a {\"value\", \"type\"} object for a dynamic value",
+            ));
+        }
+        (Type::Bool, _) => return Err(mismatch(path, "a bool")),
+        (Type::Number, _) => return Err(mismatch(path, "a number")),
+        (Type::String, _) => return Err(mismatch(path, "a string")),
+        (Type::List(_) | Type::Set(_) | Type::Tuple(_), _) => {
+            return Err(mismatch(path, "an array"));
+        }
+        (Type::Map(_) | Type::Object(_), _) => return Err(mismatch(path, "an object")),
+    }
+    Ok(())
+}
+
+fn message_kind(message: &Msg) -> &'static str {
+    match message {
+        Msg::Nil => "nil",
+        Msg::Bool(_) => "a bool",
+        Msg::Int(_) => "an integer",
+        Msg::Float(_) => "a float",
+        Msg::Str(_) => "a string",
+        Msg::Bin(_) => "bytes",
+        Msg::Array(_) => "an array",
+        Msg::Map(_) => "a map",
+        Msg::Ext(_) => "an extension",
+    }
+}
+
+fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, String> {
+    let mismatch = |path: &[String], wanted: &str| {
+        format!(
+            "{}: expected {wanted}, found {}",
+            at(path),
+            message_kind(message)
+        )
+    };
+    Ok(match (ty, message) {
+        (_, Msg::Nil) => Value::Null,
+        (_, Msg::Ext(_)) => {
+            return Err(format!(
+                "{}: the provider answered an unknown value, which a refreshed object cannot hold",
+                at(path)
+            ));
+        }
+        (Type::Bool, Msg::Bool(flag)) => Value::Bool(*flag),
+        (Type::String, Msg::Str(text)) => Value::String(text.clone()),
+        (Type::Number, Msg::Int(integer)) => number(&integer.to_string(), path)?,
+        (Type::Number, Msg::Float(float)) => {
+            if !float.is_finite() {
+                return Err(format!("{}: a number that is not finite", at(path)));
+            }
+            // Rust's shortest round-trip form, like Go's big.Float Text('f', -1) of a float64: no
+            // exponent, no trailing `.0`.
+            number(&format!("{float}"), path)?
+        }
+        (Type::Number, Msg::Str(text)) => number(
+            &plain_decimal(text).ok_or_else(|| format!("{}: not a decimal number", at(path)))?,
+            path,
+        )?,
+        (Type::List(element) | Type::Set(element), Msg::Array(items)) => Value::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    path.push(format!("[{index}]"));
+                    let value = to_json(item, element, path);
+                    path.pop();
+                    value
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        (Type::Tuple(elements), Msg::Array(items)) => {
+            if elements.len() != items.len() {
+                return Err(format!(
+                    "{}: a tuple of {} elements, found {}",
+                    at(path),
+                    elements.len(),
+                    items.len()
+                ));
+            }
+            let mut out = Vec::with_capacity(items.len());
+            for (index, (item, element)) in items.iter().zip(elements).enumerate() {
+                path.push(format!("[{index}]"));
+                out.push(to_json(item, element, path)?);
+                path.pop();
+            }
+            Value::Array(out)
+        }
+        (Type::Map(element), Msg::Map(entries)) => {
+            let mut sorted = BTreeMap::new();
+            for (key, item) in entries {
+                let Msg::Str(key) = key else {
+                    return Err(format!("{}: a map key is not a string", at(path)));
+                };
+                path.push(format!("[{key:?}]"));
+                sorted.insert(key.clone(), to_json(item, element, path)?);
+                path.pop();
+            }
+            Value::Object(sorted.into_iter().collect())
+        }
+        (Type::Object(fields), Msg::Map(entries)) => {
+            let mut given: BTreeMap<&str, &Msg> = BTreeMap::new();
+            for (key, item) in entries {
+                let Msg::Str(key) = key else {
+                    return Err(format!("{}: an attribute name is not a string", at(path)));
+                };
+                if !fields.contains_key(key) {
+                    return Err(format!("{}: no attribute `{key}` in the schema", at(path)));
+                }
+                given.insert(key, item);
+            }
+            let mut out = Map::new();
+            for (name, field) in fields {
+                path.push(format!(".{name}"));
+                let value = match given.get(name.as_str()) {
+                    Some(item) => to_json(item, field, path)?,
+                    None => Value::Null,
+                };
+                path.pop();
+                out.insert(name.clone(), value);
+            }
+            Value::Object(out)
+        }
+        (Type::Dynamic, Msg::Array(pair)) if pair.len() == 2 => {
+            let type_json = match &pair[0] {
+                Msg::Bin(bytes) => bytes.as_slice(),
+                Msg::Str(text) => text.as_bytes(),
+                _ => return Err(mismatch(path, "a dynamic value's type")),
+            };
+            let inner =
+                Type::from_json(type_json).map_err(|error| format!("{}: {error}", at(path)))?;
+            let value = to_json(&pair[1], &inner, path)?;
+            let mut out = Map::new();
+            out.insert("value".to_owned(), value);
+            out.insert("type".to_owned(), inner.to_json());
+            Value::Object(out)
+        }
+        (Type::Dynamic, _) => return Err(mismatch(path, "a [type, value] pair")),
+        (Type::Bool, _) => return Err(mismatch(path, "a bool")),
+        (Type::Number, _) => return Err(mismatch(path, "a number")),
+        (Type::String, _) => return Err(mismatch(path, "a string")),
+        (Type::List(_) | Type::Set(_) | Type::Tuple(_), _) => {
+            return Err(mismatch(path, "an array"));
+        }
+        (Type::Map(_) | Type::Object(_), _) => return Err(mismatch(path, "a map")),
+    })
+}
+
+/// A decimal string as Terraform writes a number in state (Go's big.Float `Text('f', -1)`): no
+/// exponent, no leading zeros, no trailing fractional zeros. `None` for text that is not a number.
+fn plain_decimal(text: &str) -> Option<String> {
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i64>().ok()?),
+        None => (unsigned, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if whole.is_empty() && fraction.is_empty()
+        || !whole
+            .bytes()
+            .chain(fraction.bytes())
+            .all(|byte| byte.is_ascii_digit())
+    {
+        return None;
+    }
+    // All digits, and where the decimal point falls among them.
+    let digits: String = format!("{whole}{fraction}");
+    let point = i64::try_from(whole.len()).ok()? + exponent;
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return Some("0".to_owned());
+    }
+    // Recompute the point after dropping leading zeros of `whole + fraction`.
+    let dropped = i64::try_from(whole.len() + fraction.len() - digits.len()).ok()?;
+    let point = point - dropped;
+    let length = i64::try_from(digits.len()).ok()?;
+    if !(-10_000..=10_000).contains(&point) {
+        return None;
+    }
+    let mut out = String::new();
+    if negative {
+        out.push('-');
+    }
+    if point <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', usize::try_from(-point).ok()?));
+        out.push_str(digits);
+    } else if point >= length {
+        out.push_str(digits);
+        out.extend(std::iter::repeat_n(
+            '0',
+            usize::try_from(point - length).ok()?,
+        ));
+    } else {
+        let split = usize::try_from(point).ok()?;
+        out.push_str(&digits[..split]);
+        out.push('.');
+        out.push_str(&digits[split..]);
+    }
+    if out.contains('.') {
+        let trimmed = out.trim_end_matches('0').trim_end_matches('.').len();
+        out.truncate(trimmed);
+    }
+    Some(out)
+}
+
+/// A JSON number with exactly this text.
+fn number(text: &str, path: &[String]) -> Result<Value, String> {
+    serde_json::from_str::<Number>(text)
+        .map(Value::Number)
+        .map_err(|_| format!("{}: not a decimal number", at(path)))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn ty(text: &str) -> Type {
+        Type::from_json(text.as_bytes()).unwrap()
+    }
+
+    fn exact(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn round_trips_every_type_in_sorted_key_order() {
+        let object = ty(
+            r#"["object",{"tags":["map","string"],"id":"string","ports":["list","number"],"ok":"bool","pair":["tuple",["string","number"]],"ids":["set","string"],"gone":"string"}]"#,
+        );
+        let value = exact(
+            r#"{"tags":{"z":"1","a":"2"},"id":"i-1","ports":[22,443],"ok":true,"pair":["x",1.5],"ids":["a","b"]}"#,
+        );
+        let back = decode(&encode(&value, &object).unwrap(), &object).unwrap();
+        assert_eq!(
+            back.to_string(),
+            r#"{"gone":null,"id":"i-1","ids":["a","b"],"ok":true,"pair":["x",1.5],"ports":[22,443],"tags":{"a":"2","z":"1"}}"#
+        );
+    }
+
+    #[test]
+    fn numbers_stay_exact_in_every_form() {
+        let number = Type::Number;
+        // Integers as ints, anything else as cty's decimal string.
+        assert_eq!(encode(&exact("42"), &number).unwrap(), [42]);
+        assert_eq!(encode(&exact("-1"), &number).unwrap(), [0xff]);
+        let mut expected = vec![0xa3];
+        expected.extend_from_slice(b"0.1");
+        assert_eq!(encode(&exact("0.1"), &number).unwrap(), expected);
+        for text in [
+            "9007199254740993",
+            "123456789012345678901234567890",
+            "0.1",
+            "-2.5",
+        ] {
+            let back = decode(&encode(&exact(text), &number).unwrap(), &number).unwrap();
+            assert_eq!(back.to_string(), exact(text).to_string(), "{text}");
+        }
+        // What providers send: uint64, floats of both widths, decimal strings.
+        let decoded = |bytes: &[u8]| decode(bytes, &number).unwrap().to_string();
+        assert_eq!(
+            decoded(&[0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+            "18446744073709551615"
+        );
+        assert_eq!(
+            decoded(&[0xcb, 0x3f, 0xb9, 0x99, 0x99, 0x99, 0x99, 0x99, 0x9a]),
+            "0.1"
+        );
+        assert_eq!(decoded(&[0xcb, 0x40, 0x08, 0, 0, 0, 0, 0, 0]), "3");
+        assert_eq!(
+            decoded(&[0xcb, 0x44, 0x4b, 0x1a, 0xe4, 0xd6, 0xe2, 0xef, 0x50]),
+            "1000000000000000000000"
+        );
+        assert_eq!(decoded(&[0xca, 0x3f, 0xc0, 0, 0]), "1.5");
+        assert_eq!(
+            decoded(&[0xa4, b'1', b'e', b'2', b'1']),
+            "1000000000000000000000"
+        );
+        for (text, plain) in [
+            ("2.50", "2.5"),
+            ("-0.0100", "-0.01"),
+            ("1.5e-3", "0.0015"),
+            ("12.5E2", "1250"),
+            ("007", "7"),
+            ("0", "0"),
+            ("0.000", "0"),
+            ("123", "123"),
+            ("1e400", ""),
+        ] {
+            let plain = if plain.is_empty() {
+                format!("1{}", "0".repeat(400))
+            } else {
+                plain.to_owned()
+            };
+            assert_eq!(
+                plain_decimal(text).as_deref(),
+                Some(plain.as_str()),
+                "{text}"
+            );
+        }
+        assert_eq!(plain_decimal("1.2.3"), None);
+        assert_eq!(plain_decimal("e5"), None);
+        assert!(
+            decode(&[0xa3, b'a', b'b', b'c'], &number)
+                .unwrap_err()
+                .contains("not a decimal number")
+        );
+    }
+
+    #[test]
+    fn dynamic_values_carry_their_type_as_the_state_stores_them() {
+        let value = json!({"value": {"name": "x", "n": 2}, "type": ["object", {"n": "number", "name": "string"}]});
+        let bytes = encode(&value, &Type::Dynamic).unwrap();
+        assert_eq!(bytes[0], 0x92);
+        assert_eq!(bytes[1], 0xc4, "the type travels as bytes");
+        let back = decode(&bytes, &Type::Dynamic).unwrap();
+        assert_eq!(
+            back.to_string(),
+            r#"{"value":{"n":2,"name":"x"},"type":["object",{"n":"number","name":"string"}]}"#
+        );
+        assert_eq!(decode(&[0xc0], &Type::Dynamic).unwrap(), Value::Null);
+        assert!(
+            encode(&json!("x"), &Type::Dynamic)
+                .unwrap_err()
+                .contains("dynamic value")
+        );
+    }
+
+    #[test]
+    fn unknowns_and_mismatches_are_errors_naming_the_path_not_the_value() {
+        let object = ty(r#"["object",{"net":["list",["object",{"ip":"string"}]]}]"#);
+        // {"net": [{"ip": <unknown>}]}
+        let bytes = [
+            0x81, 0xa3, b'n', b'e', b't', 0x91, 0x81, 0xa2, b'i', b'p', 0xd4, 0x00, 0x00,
+        ];
+        let error = decode(&bytes, &object).unwrap_err();
+        assert!(
+            error.starts_with("`net[0].ip`: the provider answered an unknown value"),
+            "{error}"
+        );
+        let error = encode(&json!({"net": [{"ip": 7}]}), &object).unwrap_err();
+        assert_eq!(error, "`net[0].ip`: expected a string, found a number");
+        let error = encode(&json!({"secret_key": "hunter2"}), &object).unwrap_err();
+        assert!(
+            !error.contains("hunter2") && error.contains("no attribute `secret_key`"),
+            "{error}"
+        );
+        let error = decode(&[0x81, 0xa1, b'x', 0xc0], &object).unwrap_err();
+        assert!(error.contains("no attribute `x` in the schema"), "{error}");
+    }
+}
