@@ -12,6 +12,7 @@ mod diff;
 mod generated;
 mod oracle;
 mod plugin;
+mod plugin_stack;
 mod refresh;
 mod rewrite;
 mod rewrite_crash;

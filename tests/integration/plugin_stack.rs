@@ -1,0 +1,344 @@
+//! The plugin reader against a real stack, on loopback: real Terraform 1.15.5 applies
+//! `testdata/plugin/aws` with the real AWS provider 3.39.0 (installed by `terraform init` from the
+//! filesystem mirror scripts/install-aws-provider.sh makes) against moto's server
+//! (scripts/install-moto.sh). The state is then made stale as an interrupted async create leaves it,
+//! and `statectl refresh --reader plugin` must write what `terraform apply -refresh-only` writes; an
+//! instance deleted behind Terraform's back must come out gone. Without the stack these tests skip,
+//! except under CI, where they fail.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::builder::root;
+use crate::oracle::terraform;
+
+/// A tool the stack needs: from its variable, else where its install script puts it.
+fn tool(variable: &str, default: &str, script: &str) -> Option<PathBuf> {
+    let path = std::env::var_os(variable).map_or_else(|| root().join(default), PathBuf::from);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must provide {} ({variable}, {script})",
+        path.display()
+    );
+    eprintln!("skipped: no {}; run {script}", path.display());
+    None
+}
+
+/// moto's server on a free loopback port; killed when dropped.
+struct Moto {
+    child: Child,
+    port: u16,
+    python: PathBuf,
+}
+
+impl Moto {
+    fn start(server: &Path, folder: &Path) -> Moto {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let log = std::fs::File::create(folder.join("moto.log")).unwrap();
+        let child = Command::new(server)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "moto did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Moto {
+            child,
+            port,
+            python: server.with_file_name("python"),
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Terminates an EC2 instance behind Terraform's back, with boto3 from moto's own venv.
+    fn terminate(&self, id: &str) {
+        let script = format!(
+            "import boto3\n\
+             ec2 = boto3.client('ec2', endpoint_url='{}', region_name='us-east-1', aws_access_key_id='testing', aws_secret_access_key='testing')\n\
+             ec2.terminate_instances(InstanceIds=['{id}'])\n",
+            self.url()
+        );
+        let status = Command::new(&self.python)
+            .args(["-c", &script])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{command:?}: {text}");
+    text
+}
+
+/// A Terraform working folder with the stack applied in moto.
+struct Stack {
+    folder: tempfile::TempDir,
+    terraform: PathBuf,
+    moto: Moto,
+}
+
+impl Stack {
+    fn apply() -> Option<Stack> {
+        let terraform = terraform()?;
+        let mirror = tool(
+            "STATECTL_AWS_PROVIDER_MIRROR",
+            "target/aws-provider/mirror",
+            "scripts/install-aws-provider.sh",
+        )?;
+        let server = tool(
+            "STATECTL_MOTO_SERVER",
+            "target/moto/venv/bin/moto_server",
+            "scripts/install-moto.sh",
+        )?;
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::copy(
+            root().join("testdata/plugin/aws/main.tf"),
+            folder.path().join("main.tf"),
+        )
+        .unwrap();
+        std::fs::write(
+            folder.path().join("cli.tfrc"),
+            format!(
+                "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"registry.terraform.io/hashicorp/aws\"]\n  }}\n}}\n",
+                mirror.display()
+            ),
+        )
+        .unwrap();
+        let moto = Moto::start(&server, folder.path());
+        let stack = Stack {
+            folder,
+            terraform,
+            moto,
+        };
+        run(&mut stack.terraform_command(&["init", "-input=false", "-no-color"]));
+        run(&mut stack.terraform_command(&["apply", "-auto-approve", "-input=false", "-no-color"]));
+        Some(stack)
+    }
+
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    fn terraform_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(&self.terraform);
+        command.args(args);
+        if matches!(args.first(), Some(&("apply" | "plan"))) {
+            command.arg(format!("-var=endpoint={}", self.moto.url()));
+        }
+        command
+            .current_dir(self.path())
+            .env("TF_CLI_CONFIG_FILE", self.path().join("cli.tfrc"));
+        command
+    }
+
+    fn state(&self) -> Value {
+        serde_json::from_slice(&std::fs::read(self.path().join("terraform.tfstate")).unwrap())
+            .unwrap()
+    }
+
+    fn write_state(&self, state: &Value) {
+        let mut text = serde_json::to_string_pretty(state).unwrap();
+        text.push('\n');
+        std::fs::write(self.path().join("terraform.tfstate"), text).unwrap();
+    }
+
+    /// `statectl refresh --reader plugin` here; the endpoint is a variable, which statectl cannot
+    /// evaluate, so it comes in a --provider-config file.
+    fn statectl_refresh(&self, extra: &[&str]) -> (i32, String, String) {
+        let endpoint = self.moto.url();
+        let endpoints: serde_json::Map<String, Value> = ["ec2", "rds", "s3", "sts", "iam"]
+            .into_iter()
+            .map(|service| (service.to_owned(), Value::String(endpoint.clone())))
+            .collect();
+        let config = self.path().join("aws-endpoints.json");
+        std::fs::write(
+            &config,
+            serde_json::json!({"endpoints": [endpoints]}).to_string(),
+        )
+        .unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_statectl"))
+            .args(["refresh", "--reader", "plugin", "--config", "."])
+            .arg("--provider-config")
+            .arg(format!("aws={}", config.display()))
+            .args(extra)
+            .current_dir(self.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("COLUMNS", "200")
+            .output()
+            .unwrap();
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    }
+}
+
+fn instance<'s>(state: &'s Value, type_name: &str) -> Option<&'s Value> {
+    state["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|resource| resource["type"] == type_name)
+        .map(|resource| &resource["instances"][0])
+}
+
+/// What an interrupted async create leaves: the instance still `pending` without addresses, the
+/// database still `creating` without an endpoint.
+fn make_stale(state: &mut Value) {
+    state["serial"] = Value::from(state["serial"].as_u64().unwrap() + 1);
+    for resource in state["resources"].as_array_mut().unwrap() {
+        let type_name = resource["type"].as_str().unwrap().to_owned();
+        let attributes = &mut resource["instances"][0]["attributes"];
+        match type_name.as_str() {
+            "aws_instance" => {
+                attributes["instance_state"] = "pending".into();
+                for name in ["public_ip", "private_ip", "public_dns", "private_dns"] {
+                    attributes[name] = Value::Null;
+                }
+            }
+            "aws_db_instance" => {
+                attributes["status"] = "creating".into();
+                attributes["address"] = Value::Null;
+                attributes["endpoint"] = Value::Null;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An object without the one attribute moto makes up anew on every read.
+fn comparable(object: &Value) -> Value {
+    let mut object = object.clone();
+    if let Some(attributes) = object["attributes"].as_object_mut() {
+        attributes.remove("latest_restorable_time");
+    }
+    object
+}
+
+#[test]
+fn refresh_through_the_aws_plugin_writes_what_terraform_refresh_only_writes() {
+    let Some(stack) = Stack::apply() else { return };
+    let applied = stack.state();
+    let mut stale = applied.clone();
+    make_stale(&mut stale);
+    stack.write_state(&stale);
+    // Terraform's own answer, on a copy of the working folder.
+    let copy = tempfile::tempdir().unwrap();
+    for name in [
+        "main.tf",
+        "cli.tfrc",
+        ".terraform.lock.hcl",
+        "terraform.tfstate",
+    ] {
+        std::fs::copy(stack.path().join(name), copy.path().join(name)).unwrap();
+    }
+    std::os::unix::fs::symlink(
+        stack.path().join(".terraform"),
+        copy.path().join(".terraform"),
+    )
+    .unwrap();
+    run(Command::new(&stack.terraform)
+        .args([
+            "apply",
+            "-refresh-only",
+            "-auto-approve",
+            "-input=false",
+            "-no-color",
+        ])
+        .arg(format!("-var=endpoint={}", stack.moto.url()))
+        .current_dir(copy.path())
+        .env("TF_CLI_CONFIG_FILE", copy.path().join("cli.tfrc")));
+    let expected: Value =
+        serde_json::from_slice(&std::fs::read(copy.path().join("terraform.tfstate")).unwrap())
+            .unwrap();
+
+    // The plan: three objects read, exit 1, nothing written, the secret masked.
+    let (code, stdout, stderr) = stack.statectl_refresh(&["--type", "aws_*"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("aws_instance.web       ┆ reconciled (refreshed)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("-    \"instance_state\": \"pending\","),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("+    \"instance_state\": \"running\","),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("s3cret-orders-pw") && !stderr.contains("s3cret-orders-pw"));
+    assert_eq!(stack.state(), stale);
+
+    let (code, stdout, stderr) =
+        stack.statectl_refresh(&["--type", "aws_*", "--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let written = stack.state();
+    assert_eq!(written["serial"], stale["serial"].as_u64().unwrap() + 1);
+    assert_eq!(written["lineage"], stale["lineage"]);
+    for type_name in ["aws_instance", "aws_db_instance", "aws_s3_bucket"] {
+        let ours = instance(&written, type_name).unwrap();
+        let theirs = instance(&expected, type_name).unwrap();
+        assert_eq!(comparable(ours), comparable(theirs), "{type_name}");
+    }
+    // What was stale came back, and the database password stays marked sensitive.
+    let web = instance(&written, "aws_instance").unwrap();
+    assert_eq!(web["attributes"]["instance_state"], "running");
+    assert!(web["attributes"]["private_ip"].is_string());
+    let db = instance(&written, "aws_db_instance").unwrap();
+    assert_eq!(db["attributes"]["status"], "available");
+    assert_eq!(
+        db["sensitive_attributes"],
+        serde_json::json!([[{"type": "get_attr", "value": "password"}]])
+    );
+
+    // Deleted behind Terraform's back: gone, its removal proposed, then written.
+    let id = web["attributes"]["id"].as_str().unwrap().to_owned();
+    stack.moto.terminate(&id);
+    let (code, stdout, stderr) = stack.statectl_refresh(&["--target", "aws_instance.web"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("aws_instance.web ┆ gone"), "{stdout}");
+    let (code, stdout, stderr) =
+        stack.statectl_refresh(&["--target", "aws_instance.web", "--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let after = stack.state();
+    assert!(instance(&after, "aws_instance").is_none(), "{after:#}");
+    assert!(instance(&after, "aws_db_instance").is_some());
+}
