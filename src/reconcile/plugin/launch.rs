@@ -1,7 +1,7 @@
 //! Running a provider plugin as Terraform does: the magic cookie, the protocol versions on offer and a
 //! fresh client certificate in the environment (the rest of statectl's environment is inherited, so
 //! `AWS_PROFILE`, `TF_LOG` and the like reach the provider), the handshake line read from its standard
-//! output, its standard error passed to the debug log, then one mutual-TLS gRPC channel.
+//! output, its standard error passed to the `-v` log, then one mutual-TLS gRPC channel.
 //!
 //! The process is killed when its [`Plugin`] is dropped (an error, a panic, Ctrl-C unwinding the run);
 //! [`Plugin::shutdown`] stops it cleanly first, through go-plugin's controller service.
@@ -243,7 +243,7 @@ async fn forward_lines(
             Ok(_) => {}
         }
         let line = excerpt(trim_line_end(&buffer), 2000);
-        tracing::debug!(target: LOG_TARGET, plugin = %name, stream, "{line}");
+        tracing::info!(target: LOG_TARGET, plugin = %name, stream, "{line}");
         if let Some(Ok(mut tail)) = tail.as_ref().map(|tail| tail.lock()) {
             if tail.len() == STDERR_TAIL {
                 tail.pop_front();
@@ -277,7 +277,7 @@ async fn forward_stdio(channel: Channel, name: String) {
         for line in data.data.split(|byte| *byte == b'\n') {
             if !line.is_empty() {
                 let line = excerpt(trim_line_end(line), 2000);
-                tracing::debug!(target: LOG_TARGET, plugin = %name, stream = channel, "{line}");
+                tracing::info!(target: LOG_TARGET, plugin = %name, stream = channel, "{line}");
             }
         }
     }
