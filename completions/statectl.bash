@@ -110,7 +110,7 @@ _statectl() {
 
     case "${cmd}" in
         statectl)
-            opts="-h -V --color --help --version list show query scan summary taint untaint forget rm refresh lock diff audit generate help"
+            opts="-v -h -V --color --verbose --help --version list show query scan summary taint untaint forget rm refresh lock diff audit generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -128,7 +128,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__audit)
-            opts="-h --plan --config --policy --format --fail-on --color --help"
+            opts="-v -h --plan --config --policy --format --fail-on --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -166,7 +166,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__diff)
-            opts="-h --stat --format --show-sensitive --color --help"
+            opts="-v -h --stat --format --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -188,7 +188,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__forget)
-            opts="-o -h --deposed --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --help"
+            opts="-o -v -h --deposed --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -234,7 +234,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__generate)
-            opts="-h --root --check --color --help"
+            opts="-v -h --root --check --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -466,7 +466,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__list)
-            opts="-h --type --module --tainted --deposed --format --color --help"
+            opts="-v -h --type --module --tainted --deposed --format --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -496,7 +496,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__lock)
-            opts="-h --lock-timeout --color --help"
+            opts="-v -h --lock-timeout --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -518,7 +518,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__query)
-            opts="-h --show-sensitive --compact --color --help"
+            opts="-v -h --show-sensitive --compact --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -536,7 +536,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__refresh)
-            opts="-o -h --target --type --write --profiles --endpoint --parallelism --timeout --format --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --help"
+            opts="-o -v -h --target --type --write --profiles --endpoint --parallelism --timeout --reader --plugin-dir --provider-config --format --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -563,6 +563,18 @@ _statectl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reader)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plugin-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -606,7 +618,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__scan)
-            opts="-j -h --rules --format --fail-on --data-sources --jobs --color --help"
+            opts="-j -v -h --rules --format --fail-on --data-sources --jobs --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -644,7 +656,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__show)
-            opts="-h --deposed --show-sensitive --format --color --help"
+            opts="-v -h --deposed --show-sensitive --format --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -670,7 +682,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__summary)
-            opts="-h --format --color --help"
+            opts="-v -h --format --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -692,7 +704,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__taint)
-            opts="-o -h --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --help"
+            opts="-o -v -h --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,7 +746,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__untaint)
-            opts="-o -h --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --help"
+            opts="-o -v -h --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

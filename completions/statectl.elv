@@ -19,6 +19,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
     var completions = [
         &'statectl'= {
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -46,6 +48,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --tainted 'Only instances whose current object is tainted'
             cand --deposed 'Only instances that have deposed objects'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -54,6 +58,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --format 'format'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --show-sensitive 'Show sensitive values instead of masking them'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -61,6 +67,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --show-sensitive 'Show sensitive values instead of masking them'
             cand --compact 'Print the result on one line'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -72,12 +80,16 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --jobs 'How many states to scan at once (default: the number of CPUs)'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --data-sources 'Also scan data sources (skipped by default: they hold no remote object to fix)'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'statectl;summary'= {
             cand --format 'format'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -92,6 +104,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
             cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -106,6 +120,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
             cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -121,6 +137,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
             cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -136,6 +154,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
             cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -146,6 +166,9 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --endpoint 'A profile endpoint''s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`'
             cand --parallelism 'How many instances are polled at once'
             cand --timeout 'How long to wait for each instance at most (overrides the profiles'' `timeout`)'
+            cand --reader 'How instances are asked about: `http` (the provider profiles; the default) or `plugin` (the provider plugin `terraform init` installed, read as `terraform apply -refresh-only` would); for the run, or per provider as NAME=READER (`aws=plugin`); repeatable'
+            cand --plugin-dir 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable'
+            cand --provider-config 'A provider configuration''s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable'
             cand --format 'The outcomes as a table, or as JSON (the diff is then left out)'
             cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
             cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
@@ -158,12 +181,16 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
             cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'statectl;lock'= {
             cand --lock-timeout 'How long to wait for the lock (e.g. `30s`)'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -172,6 +199,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --stat 'One line per changed object saying what changed in it, then the totals'
             cand --show-sensitive 'Show sensitive values instead of masking them'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -182,6 +211,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --format 'format'
             cand --fail-on 'Exit 1 when a finding reaches this severity (violations always exit 3)'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -189,6 +220,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --root 'The project root: files go to `ROOT/completions` and `ROOT/man`'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --check 'Compare with the files on disk instead of writing; exit 1 when any is stale'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand -h 'Print help'
             cand --help 'Print help'
         }

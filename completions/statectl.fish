@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_statectl_global_optspecs
-    string join \n color= h/help V/version
+    string join \n color= v/verbose h/help V/version
 end
 
 function __fish_statectl_needs_command
@@ -27,6 +27,7 @@ end
 complete -c statectl -n "__fish_statectl_needs_command" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c statectl -n "__fish_statectl_needs_command" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_needs_command" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_needs_command" -s V -l version -d 'Print version'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
@@ -53,6 +54,7 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l tainted -d 'Only instances whose current object is tainted'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l deposed -d 'Only instances that have deposed objects'
+complete -c statectl -n "__fish_statectl_using_subcommand list" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l deposed -d 'Show this deposed object instead of the current one' -r
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l format -r -f -a "text\t''
@@ -61,12 +63,14 @@ complete -c statectl -n "__fish_statectl_using_subcommand show" -l color -d 'Whe
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l show-sensitive -d 'Show sensitive values instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand show" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l show-sensitive -d 'Show sensitive values instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l compact -d 'Print the result on one line'
+complete -c statectl -n "__fish_statectl_using_subcommand query" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l rules -d 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l format -r -f -a "table\t''
@@ -84,12 +88,14 @@ complete -c statectl -n "__fish_statectl_using_subcommand scan" -l color -d 'Whe
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l data-sources -d 'Also scan data sources (skipped by default: they hold no remote object to fix)'
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -r -f -a "text\t''
 json\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
@@ -102,6 +108,7 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
@@ -114,6 +121,7 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
@@ -127,6 +135,7 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
@@ -140,6 +149,7 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l target -d 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l type -d 'Only instances of these resource types (globs allowed); repeatable' -r
@@ -147,6 +157,9 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l profiles -
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l endpoint -d 'A profile endpoint\'s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l parallelism -d 'How many instances are polled at once' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l timeout -d 'How long to wait for each instance at most (overrides the profiles\' `timeout`)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l reader -d 'How instances are asked about: `http` (the provider profiles; the default) or `plugin` (the provider plugin `terraform init` installed, read as `terraform apply -refresh-only` would); for the run, or per provider as NAME=READER (`aws=plugin`); repeatable' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l plugin-dir -d 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l provider-config -d 'A provider configuration\'s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l format -d 'The outcomes as a table, or as JSON (the diff is then left out)' -r -f -a "text\t''
 json\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
@@ -161,11 +174,13 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l write -d '
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l lock-timeout -d 'How long to wait for the lock (e.g. `30s`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l format -r -f -a "text\t'Header and output changes, then each object with the unified diff of its JSON'
 json\t'One document, `schema_version` 1 (see README)'
@@ -175,6 +190,7 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l stat -d 'One line per changed object saying what changed in it, then the totals'
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l show-sensitive -d 'Show sensitive values instead of masking them'
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l plan -d 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l config -d 'Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module) and its local modules' -r -F
@@ -192,12 +208,14 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l root -d 'The project root: files go to `ROOT/completions` and `ROOT/man`' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l check -d 'Compare with the files on disk instead of writing; exit 1 when any is stale'
+complete -c statectl -n "__fish_statectl_using_subcommand generate" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
 complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
