@@ -13,7 +13,15 @@ use statectl::reconcile::plugin::client::ProviderClient;
 use statectl::reconcile::plugin::launch::Plugin;
 
 pub fn aws_provider() -> Option<PathBuf> {
-    match std::env::var_os("STATECTL_AWS_PROVIDER") {
+    // Where scripts/install-aws-provider.sh unpacks it, unless the variable says otherwise.
+    let path = std::env::var_os("STATECTL_AWS_PROVIDER").or_else(|| {
+        Some(
+            crate::builder::root()
+                .join("target/aws-provider/bin/terraform-provider-aws_v3.39.0_x5")
+                .into_os_string(),
+        )
+    });
+    match path {
         Some(path) if PathBuf::from(&path).is_file() => Some(PathBuf::from(path)),
         other => {
             assert!(
