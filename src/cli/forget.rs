@@ -4,6 +4,7 @@
 use crate::cli::Printer;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::rewrite::{Request, WriteArgs, rewrite};
+use crate::cli::settings::{WriteIntent, WriteSettings, deposed_key};
 use crate::state::address::{ObjectAddr, Target};
 use crate::state::mutate::Mutation;
 
@@ -23,6 +24,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let settings = WriteSettings::resolve(&args.write, WriteIntent::ByDefault)?;
     let invalid = |error: &dyn std::fmt::Display| {
         CliError::new(format!(
             "invalid address `{}`: {error}",
@@ -33,18 +35,13 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         )
     };
     let object: Option<ObjectAddr> = args.address.parse().ok();
-    let mutation = match (args.deposed.clone(), object) {
+    let in_address = object.as_ref().and_then(|object| object.deposed.as_deref());
+    let deposed = deposed_key(args.deposed.as_deref(), in_address)?;
+    let mutation = match (deposed, object) {
         (Some(key), Some(object)) => Mutation::ForgetDeposed {
             instance: object.instance,
             key,
         },
-        (
-            None,
-            Some(ObjectAddr {
-                instance,
-                deposed: Some(key),
-            }),
-        ) => Mutation::ForgetDeposed { instance, key },
         (Some(_), None) => {
             return Err(invalid(&"`--deposed` needs a resource instance address"));
         }
@@ -58,7 +55,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         "the deposed object's remote object stays where it is, no longer managed by Terraform; delete it by hand if it should go",
     );
     rewrite(
-        &args.write,
+        &settings,
         &Request {
             operation: "forget",
             mutations: vec![mutation],

@@ -25,6 +25,7 @@ mod refresh;
 mod render;
 mod rewrite;
 pub(crate) mod scan;
+mod settings;
 mod show;
 mod summary;
 mod taint;

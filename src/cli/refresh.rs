@@ -14,12 +14,11 @@ use serde_json::json;
 use crate::cli::duration::parse_duration;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::findings::new_table;
-use crate::cli::plugin_inputs::{
-    Reader, Readers, parse_provider_config, parse_reader, provider_arguments,
-};
+use crate::cli::plugin_inputs::{Reader, parse_provider_config, parse_reader, provider_arguments};
 use crate::cli::plugin_refresh::{read_job, refreshed_changes};
 use crate::cli::progress::ProgressView;
 use crate::cli::rewrite::{LockMode, Request, WriteArgs, finish, open};
+use crate::cli::settings::{RefreshSettings, ReportTo, at_least_one};
 use crate::cli::{Format, Printer, exit, load};
 use crate::reconcile::credentials::Credentials;
 use crate::reconcile::engine::{Job, RunSettings, run_all};
@@ -45,8 +44,9 @@ pub struct Args {
     #[arg(long = "type", value_name = "TYPE")]
     pub types: Vec<String>,
 
-    /// Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write).
-    #[arg(long)]
+    /// Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write), or with
+    /// `-o -` write the refreshed state to standard output (the outcomes and the diff then go to stderr).
+    #[arg(long, conflicts_with = "dry_run")]
     pub write: bool,
 
     /// A profiles file (TOML) over the built-in ones (src/reconcile/profiles/FORMAT.md).
@@ -59,7 +59,7 @@ pub struct Args {
     pub endpoints: Vec<(String, String)>,
 
     /// How many instances are polled at once.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = at_least_one)]
     pub parallelism: usize,
 
     /// How long to wait for each instance at most (overrides the profiles' `timeout`).
@@ -91,8 +91,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, CliError> {
-    let mut write_args = args.rewrite.clone_for_refresh(args.write);
-    write_args.dry_run = !args.write && write_args.output.is_none();
+    let settings = RefreshSettings::resolve(args)?;
     let profiles = match &args.profiles {
         Some(path) => Profiles::load(path),
         None => Ok(Profiles::builtin()),
@@ -103,7 +102,7 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
         hint: error.hint,
         code: exit::ERROR,
     })?;
-    let mut loaded = open(&write_args, "refresh", LockMode::ReadFirst, printer)?;
+    let mut loaded = open(&settings.write, "refresh", LockMode::ReadFirst, printer)?;
     let locked = loaded.locked.take();
     let state = load::parse_state(&loaded.source, &loaded.bytes)?;
     let rules = crate::cli::scan::load_rules(None)?;
@@ -118,7 +117,7 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
     .map_err(|message| CliError::new(sanitize(&message)))?;
     tracing::debug!(selected = selected.len(), "stale instances selected");
     let env = |name: &str| std::env::var(name).ok();
-    let readers = Readers::new(&args.readers);
+    let readers = &settings.readers;
     let mut jobs = Vec::new();
     // The instances the provider plugins read, and the rows they fill.
     let mut plugin_jobs = Vec::new();
@@ -204,12 +203,13 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
     let reader_settings = if plugin_jobs.is_empty() {
         None
     } else {
-        let config_dir = write_args
+        let config_dir = settings
+            .write
             .config
             .clone()
             .unwrap_or_else(|| PathBuf::from("."));
         let configs = provider_arguments(
-            write_args.config.as_deref(),
+            settings.write.config.as_deref(),
             &args.provider_configs,
             printer,
         )?
@@ -228,7 +228,7 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
     };
     let http_count = jobs.len();
     let client = Arc::new(HttpClient::new(per_host).map_err(CliError::new)?);
-    let settings = RunSettings {
+    let run_settings = RunSettings {
         parallelism: args.parallelism,
         deadline: args.timeout,
     };
@@ -256,7 +256,7 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
     let outcomes = runtime.block_on(async {
         tokio::select! {
             outcomes = async {
-                tokio::join!(run_all(jobs, client, settings, progress.clone()), read_by_plugins)
+                tokio::join!(run_all(jobs, client, run_settings, progress.clone()), read_by_plugins)
             } => Some(outcomes),
             _ = tokio::signal::ctrl_c() => None,
         }
@@ -267,7 +267,11 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
     runtime.shutdown_background();
     let Some(outcomes) = outcomes else {
         let so_far = progress.outcomes();
-        printer.out(&render_outcomes(&rows, &so_far, args.format))?;
+        report(
+            printer,
+            settings.report_to,
+            &render_outcomes(&rows, &so_far, settings.format),
+        )?;
         printer
             .warning("interrupted: the outcomes above are those known so far; nothing was written");
         return Ok(exit::INTERRUPTED);
@@ -335,15 +339,15 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
             _ => {}
         }
     }
-    let table = render_outcomes(&rows, &outcomes, args.format);
-    printer.out(&table)?;
+    let table = render_outcomes(&rows, &outcomes, settings.format);
+    report(printer, settings.report_to, &table)?;
     let request = Request {
         operation: "refresh",
         mutations,
         warning: None,
-        show_diff: args.format == Format::Text,
+        show_diff: settings.show_diff,
     };
-    let code = finish(&write_args, &request, &loaded, locked, &state, printer)?;
+    let code = finish(&settings.write, &request, &loaded, locked, &state, printer)?;
     Ok(
         if errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
             exit::ERROR.max(code)
@@ -351,6 +355,17 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
             code
         },
     )
+}
+
+/// Prints the outcome table where the settings say: stdout, or stderr when stdout carries the state.
+fn report(printer: &mut Printer, to: ReportTo, text: &str) -> Result<(), CliError> {
+    match to {
+        ReportTo::Stdout => printer.out(text),
+        ReportTo::Stderr => {
+            printer.to_stderr(text);
+            Ok(())
+        }
+    }
 }
 
 /// The outcome table or JSON; `None` is an instance an interrupted run had not finished.

@@ -12,6 +12,7 @@ use crate::cli::duration::parse_duration;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::lifecycle_inputs::{load_config, load_policy};
 use crate::cli::object_diff::{colorize, object_diff};
+use crate::cli::settings::{Destination, WriteSettings};
 use crate::cli::{Printer, StateArg, exit, load};
 use crate::policy::config::Config;
 use crate::policy::file::Policy;
@@ -21,7 +22,7 @@ use crate::state::address::ObjectAddr;
 use crate::state::bytes::Bytes;
 use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render};
 use crate::state::source::Source;
-use crate::state::store::{Backup, Locked};
+use crate::state::store::Locked;
 use crate::state::{State, StateError, parse};
 
 /// The flags of every command that writes a state.
@@ -31,7 +32,7 @@ pub struct WriteArgs {
     pub state: StateArg,
 
     /// Show what would change and write nothing (exit 1 when something would change).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["output", "backup"])]
     pub dry_run: bool,
 
     /// Write even when lifecycle rules refuse the change; each override is printed.
@@ -44,7 +45,7 @@ pub struct WriteArgs {
 
     /// Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as
     /// `terraform state rm` writes.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "output")]
     pub backup: Option<PathBuf>,
 
     /// Write the new state to standard output instead of the file (`-o -`), e.g. for
@@ -65,25 +66,6 @@ pub struct WriteArgs {
     /// Show sensitive values in the diff instead of masking them.
     #[arg(long)]
     pub show_sensitive: bool,
-}
-
-impl WriteArgs {
-    /// The same arguments for `refresh`, which writes only with `--write`.
-    pub fn clone_for_refresh(&self, write: bool) -> WriteArgs {
-        WriteArgs {
-            state: StateArg {
-                state: self.state.state.clone(),
-            },
-            dry_run: self.dry_run || !write,
-            force: self.force,
-            lock_timeout: self.lock_timeout,
-            backup: self.backup.clone(),
-            output: self.output.clone(),
-            config: self.config.clone(),
-            policy: self.policy.clone(),
-            show_sensitive: self.show_sensitive,
-        }
-    }
 }
 
 fn only_stdout(value: &str) -> Result<String, String> {
@@ -132,36 +114,33 @@ pub struct Loaded {
 
 /// Runs the whole flow for a single mutation and returns the exit code.
 pub fn rewrite(
-    args: &WriteArgs,
+    settings: &WriteSettings,
     request: &Request,
     printer: &mut Printer,
 ) -> Result<i32, CliError> {
-    let mut loaded = open(args, request.operation, LockMode::LockFirst, printer)?;
+    let mut loaded = open(settings, request.operation, LockMode::LockFirst, printer)?;
     let locked = loaded.locked.take();
     let state = load::parse_state(&loaded.source, &loaded.bytes)?;
-    finish(args, request, &loaded, locked, &state, printer)
+    finish(settings, request, &loaded, locked, &state, printer)
 }
 
-/// Reads the state the arguments name, with the lock first when `mode` says so, and everything the
-/// rules read. Refuses a write back to standard input before anything else happens.
+/// Reads the state the settings name, with the lock first when `mode` says so (and the file is to be
+/// written), and everything the rules read.
 pub fn open(
-    args: &WriteArgs,
+    settings: &WriteSettings,
     operation: &str,
     mode: LockMode,
     printer: &mut Printer,
 ) -> Result<Loaded, CliError> {
-    let source = Source::from_arg(args.state.state.as_deref());
-    let to_stdout = args.output.is_some();
-    if source == Source::Stdin && !to_stdout && !args.dry_run {
-        return Err(CliError::new("cannot write a state back to standard input")
-            .with_hint("add `-o -` to write the new state to standard output (`terraform state pull | statectl taint X - -o - | terraform state push -`)"));
-    }
+    let source = settings.source.clone();
     let rules = crate::cli::scan::load_rules(None)?;
-    let policy = load_policy(args.policy.as_deref(), &rules)?;
-    let config = load_config(args.config.as_deref(), printer)?;
-    let writes_file = !(args.dry_run || to_stdout);
-    let locked = match (&source, writes_file && mode == LockMode::LockFirst) {
-        (Source::Path(path), true) => Some(lock(path, operation, args.lock_timeout)?),
+    let policy = load_policy(settings.policy.as_deref(), &rules)?;
+    let config = load_config(settings.config.as_deref(), printer)?;
+    let locked = match (
+        &source,
+        settings.writes_file() && mode == LockMode::LockFirst,
+    ) {
+        (Source::Path(path), true) => Some(lock(path, operation, settings.lock_timeout)?),
         _ => None,
     };
     let bytes = match &locked {
@@ -187,7 +166,7 @@ fn lock(path: &Path, operation: &str, timeout: Duration) -> Result<Locked, CliEr
 /// Plans `request` on `state` (parsed from `loaded.bytes`), checks the rules, shows the diff and
 /// writes as the arguments say. Returns the exit code.
 pub fn finish(
-    args: &WriteArgs,
+    settings: &WriteSettings,
     request: &Request,
     loaded: &Loaded,
     locked: Option<Locked>,
@@ -200,7 +179,7 @@ pub fn finish(
         &loaded.policy,
         &loaded.config,
     );
-    let to_stdout = args.output.is_some();
+    let to_stdout = settings.stdout_carries_state();
     let started = std::time::Instant::now();
     let plan = plan(state, &request.mutations).map_err(|error| CliError::state(source, &error))?;
     tracing::debug!(
@@ -226,7 +205,7 @@ pub fn finish(
         "lifecycle rules checked"
     );
     if !violations.is_empty() {
-        if !args.force {
+        if !settings.force {
             for violation in &violations {
                 printer.error_line(&sanitize(&violation.to_string()));
             }
@@ -276,35 +255,36 @@ pub fn finish(
             state,
             &plan,
             &after,
-            args.show_sensitive,
+            settings.show_sensitive,
             to_stdout,
             printer,
         )?;
     }
     drop(after);
-    if args.dry_run {
-        printer.to_stderr(&format!(
-            "{}; nothing written (--dry-run)\n",
-            summary(&plan)
-        ));
-        return Ok(exit::FINDINGS);
-    }
-    if to_stdout {
-        printer.out(&new_text)?;
-        return Ok(exit::SUCCESS);
-    }
+    let backup = match &settings.destination {
+        Destination::Nothing => {
+            printer.to_stderr(&format!(
+                "{}; nothing written ({})\n",
+                summary(&plan),
+                settings.nothing_written_because
+            ));
+            return Ok(exit::FINDINGS);
+        }
+        Destination::Stdout => {
+            printer.out(&new_text)?;
+            return Ok(exit::SUCCESS);
+        }
+        Destination::File(backup) => backup,
+    };
     let locked = match (locked, source) {
         (Some(locked), _) => locked,
-        (None, Source::Path(path)) => lock(path, request.operation, args.lock_timeout)?,
-        (None, Source::Stdin) => unreachable!("`open` refuses to write back to standard input"),
-    };
-    let backup = match args.backup.as_deref() {
-        None => Backup::Timestamped,
-        Some(path) if path.as_os_str() == "-" => Backup::Skip,
-        Some(path) => Backup::At(path.to_owned()),
+        (None, Source::Path(path)) => lock(path, request.operation, settings.lock_timeout)?,
+        (None, Source::Stdin) => {
+            unreachable!("the settings refuse to write back to standard input")
+        }
     };
     let committed = locked
-        .commit(&loaded.bytes, new_text.as_bytes(), &backup)
+        .commit(&loaded.bytes, new_text.as_bytes(), backup)
         .map_err(store_error)?;
     let backup_note = committed.backup.map_or_else(
         || "no backup".to_owned(),
@@ -458,12 +438,15 @@ mod tests {
     use clap::Parser;
 
     use super::*;
+    use crate::cli::settings::WriteIntent;
     use crate::cli::{Cli, ColorChoice, Command};
     use crate::state::address::InstanceAddr;
 
-    fn write_args(argv: &[&str]) -> WriteArgs {
+    fn write_settings(argv: &[&str]) -> WriteSettings {
         match Cli::parse_from(argv).command {
-            Command::Taint(args) => args.write,
+            Command::Taint(args) => {
+                WriteSettings::resolve(&args.write, WriteIntent::ByDefault).expect("valid flags")
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -480,7 +463,7 @@ mod tests {
         .unwrap();
         std::fs::write(&path, &original).unwrap();
         let state_arg = path.to_string_lossy().into_owned();
-        let args = write_args(&["statectl", "taint", "x.y", &state_arg, "--backup", "-"]);
+        let args = write_settings(&["statectl", "taint", "x.y", &state_arg, "--backup", "-"]);
         let mut printer = Printer::new(ColorChoice::Never);
         let mut loaded = open(&args, "refresh", LockMode::ReadFirst, &mut printer).unwrap();
         assert!(

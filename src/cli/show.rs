@@ -6,6 +6,7 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::settings::deposed_key;
 use crate::cli::{Format, Printer, StateArg, exit, load, render};
 use crate::state::address::{Mode, ObjectAddr};
 use crate::state::model::{Instance, State};
@@ -39,7 +40,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         CliError::new(format!("invalid address `{}`: {error}", sanitize(&args.address)))
             .with_hint("an instance address looks like `aws_instance.web`, `aws_instance.web[0]` or `module.app.aws_instance.web[\"a\"]`")
     })?;
-    let deposed = args.deposed.clone().or(wanted.deposed.clone());
+    let deposed = deposed_key(args.deposed.as_deref(), wanted.deposed.as_deref())?;
     let (source, bytes) = load::read(args.state.state.as_deref())?;
     let state = load::parse_state(&source, &bytes)?;
     let groups = instance_groups(&state);

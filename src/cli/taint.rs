@@ -5,6 +5,7 @@
 use crate::cli::Printer;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::rewrite::{Request, WriteArgs, rewrite};
+use crate::cli::settings::{WriteIntent, WriteSettings};
 use crate::state::address::InstanceAddr;
 use crate::state::mutate::Mutation;
 
@@ -19,9 +20,10 @@ pub struct Args {
 }
 
 pub fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let settings = WriteSettings::resolve(&args.write, WriteIntent::ByDefault)?;
     let address = instance_address(&args.address)?;
     rewrite(
-        &args.write,
+        &settings,
         &Request {
             operation: "taint",
             mutations: vec![Mutation::Taint(address)],
@@ -33,9 +35,10 @@ pub fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
 }
 
 pub fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    let settings = WriteSettings::resolve(&args.write, WriteIntent::ByDefault)?;
     let address = instance_address(&args.address)?;
     rewrite(
-        &args.write,
+        &settings,
         &Request {
             operation: "untaint",
             mutations: vec![Mutation::Untaint(address)],

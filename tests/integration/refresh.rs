@@ -650,3 +650,106 @@ fn the_verbose_log_shows_requests_and_outcomes_but_never_the_token() {
         "{quiet}"
     );
 }
+
+/// `refresh - --write -o -` is the pipe from `terraform state pull` to `terraform state push -`:
+/// stdout must carry the refreshed state and nothing else; the outcome table and the diff go to stderr.
+#[test]
+fn with_the_state_on_stdout_the_outcomes_and_diff_go_to_stderr() {
+    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
+    let sim = Sim::start(folder.path(), CF_SCENARIO);
+    let before = std::fs::read(&state).unwrap();
+    let endpoint = format!("cf={}", sim.url());
+    let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+    let output = command
+        .args([
+            "refresh",
+            "-",
+            "--write",
+            "-o",
+            "-",
+            "--endpoint",
+            &endpoint,
+            "--timeout",
+            "30s",
+        ])
+        .current_dir(folder.path())
+        .env_clear()
+        .env("CF_ACCESS_TOKEN", "bearer t0ken")
+        .env("COLUMNS", "200")
+        .stdin(std::fs::File::open(&state).unwrap())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let refreshed: Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|error| panic!("stdout is not only a state ({error}):\n{stdout}"));
+    let original: Value = serde_json::from_slice(&before).unwrap();
+    assert_eq!(
+        refreshed["serial"],
+        original["serial"].as_u64().unwrap() + 1
+    );
+    assert_eq!(refreshed["lineage"], original["lineage"]);
+    assert!(stdout.contains("\"state\": \"succeeded\""), "{stdout}");
+    assert!(
+        stderr.contains("cloudfoundry_service_instance.orders_db ┆ reconciled (succeeded)"),
+        "the outcome table is on stderr: {stderr}"
+    );
+    assert!(
+        stderr.contains("+      \"state\": \"succeeded\","),
+        "the diff is on stderr: {stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&state).unwrap(),
+        before,
+        "the file is untouched"
+    );
+}
+
+/// Contradictory flags stop before any request or write: exit 2, the file unchanged, no backup.
+#[test]
+fn contradictory_refresh_flags_are_refused_before_anything_runs() {
+    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
+    let sim = Sim::start(folder.path(), CF_SCENARIO);
+    let before = std::fs::read(&state).unwrap();
+    let endpoint = format!("cf={}", sim.url());
+    let env = [("CF_ACCESS_TOKEN", "bearer t0ken")];
+    for (args, says) in [
+        (
+            &["--write", "--dry-run"][..],
+            "the argument '--write' cannot be used with '--dry-run'",
+        ),
+        (
+            &["--write", "-o", "-", "--format", "json"],
+            "error: `--format json` and `-o -` both want standard output",
+        ),
+        (
+            &["-o", "-"],
+            "error: `-o -` puts the refreshed state on standard output, which is a write, but `--write` is not given",
+        ),
+        (
+            &["--plugin-dir", "plugins"],
+            "error: `--plugin-dir` is for the provider plugins",
+        ),
+    ] {
+        let mut argv = vec!["refresh", "--endpoint", &endpoint];
+        argv.extend_from_slice(args);
+        let (code, stdout, stderr) = statectl(folder.path(), &argv, &env);
+        assert_eq!(code, 2, "{argv:?}: {stderr}");
+        assert!(stderr.contains(says), "{argv:?}: {stderr}");
+        assert_eq!(stdout, "", "{argv:?}");
+    }
+    assert_eq!(std::fs::read(&state).unwrap(), before);
+    assert_eq!(
+        std::fs::read_dir(folder.path()).unwrap().count(),
+        2,
+        "only the state and the scenario: no backup, no lock file"
+    );
+    assert_eq!(
+        sim.stats()["requests"].as_u64(),
+        Some(0),
+        "no request was sent"
+    );
+}

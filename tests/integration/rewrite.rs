@@ -746,3 +746,53 @@ fn two_writers_at_once_one_wins_the_other_names_the_holder_and_no_update_is_lost
         "no round had the two writers overlap; the test proves nothing"
     );
 }
+
+/// Flags that contradict each other are a usage error for every mutation: exit 2 before the state is
+/// read, nothing written, no backup, no lock file.
+#[test]
+fn contradictory_mutation_flags_are_usage_errors_and_write_nothing() {
+    let scratch = Scratch::of("scan/deposed.tfstate");
+    for (argv, says) in [
+        (
+            &["taint", "aws_instance.web", "--dry-run", "-o", "-"][..],
+            "the argument '--dry-run' cannot be used with '--output <->'",
+        ),
+        (
+            &[
+                "untaint",
+                "aws_instance.web",
+                "--dry-run",
+                "--backup",
+                "old",
+            ],
+            "the argument '--dry-run' cannot be used with '--backup <PATH>'",
+        ),
+        (
+            &["forget", "aws_instance.web", "-o", "-", "--backup", "old"],
+            "the argument '--output <->' cannot be used with '--backup <PATH>'",
+        ),
+        (
+            &[
+                "forget",
+                "aws_instance.web (deposed object 1a2b3c4d)",
+                "--deposed",
+                "ffff0000",
+            ],
+            "error: `--deposed ffff0000` names another deposed object than the address does (`1a2b3c4d`)",
+        ),
+        (
+            &[
+                "show",
+                "aws_instance.web (deposed object 1a2b3c4d)",
+                "--deposed",
+                "ffff0000",
+            ],
+            "error: `--deposed ffff0000` names another deposed object than the address does (`1a2b3c4d`)",
+        ),
+    ] {
+        let output = scratch.run(argv.iter().copied()).code(2);
+        assert!(output.stderr.contains(says), "{argv:?}: {}", output.stderr);
+        assert_eq!(output.stdout, "", "{argv:?}");
+        scratch.untouched();
+    }
+}

@@ -41,7 +41,7 @@ pub struct Args {
     pub data_sources: bool,
 
     /// How many states to scan at once (default: the number of CPUs).
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = crate::cli::settings::at_least_one)]
     pub jobs: Option<usize>,
 }
 

@@ -1,0 +1,73 @@
+//! Settings: each command's parsed arguments resolved, before anything runs, into a value saying what
+//! the command will do. Contradictory flags stop here as usage errors (exit 2), so no command can
+//! half-honour them (a `--dry-run` that writes, a table in front of the state on `-o -`).
+
+mod refresh;
+mod write;
+
+pub use refresh::{RefreshSettings, ReportTo};
+pub use write::{Destination, WriteIntent, WriteSettings};
+
+use crate::cli::error::{CliError, sanitize};
+
+/// The deposed key named by `--deposed` and by the address (`ADDR (deposed object KEY)`): either
+/// one, or both when they agree; two different keys are a usage error.
+pub fn deposed_key(
+    flag: Option<&str>,
+    in_address: Option<&str>,
+) -> Result<Option<String>, CliError> {
+    match (flag, in_address) {
+        (Some(flag), Some(in_address)) if flag != in_address => Err(CliError::new(format!(
+            "`--deposed {}` names another deposed object than the address does (`{}`)",
+            sanitize(flag),
+            sanitize(in_address)
+        ))
+        .with_hint("name the deposed object once: in the address or with `--deposed`")),
+        (flag, in_address) => Ok(flag.or(in_address).map(str::to_owned)),
+    }
+}
+
+/// A count flag (`--parallelism`, `--jobs`): at least one, since zero workers would never finish.
+pub fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(count) => Ok(count),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{at_least_one, deposed_key};
+
+    #[test]
+    fn counts_start_at_one() {
+        assert_eq!(at_least_one("1"), Ok(1));
+        assert_eq!(at_least_one("0").unwrap_err(), "must be at least 1");
+        assert!(at_least_one("-1").is_err());
+        assert!(at_least_one("two").is_err());
+    }
+
+    #[test]
+    fn a_deposed_key_may_be_named_once_or_twice_alike_but_not_two_ways() {
+        assert_eq!(deposed_key(None, None).unwrap(), None);
+        assert_eq!(
+            deposed_key(Some("a1"), None).unwrap().as_deref(),
+            Some("a1")
+        );
+        assert_eq!(
+            deposed_key(None, Some("b2")).unwrap().as_deref(),
+            Some("b2")
+        );
+        assert_eq!(
+            deposed_key(Some("a1"), Some("a1")).unwrap().as_deref(),
+            Some("a1")
+        );
+        let error = deposed_key(Some("a1"), Some("b2")).unwrap_err();
+        assert_eq!(error.code, 2);
+        assert_eq!(
+            error.message,
+            "`--deposed a1` names another deposed object than the address does (`b2`)"
+        );
+    }
+}
