@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
-use crate::builder::root;
+use crate::builder::{root, sim_binary};
 
 /// A running simulator; killed when dropped.
 struct Sim {
@@ -23,7 +23,7 @@ impl Sim {
     fn start(folder: &Path, scenario: &str) -> Sim {
         let path = folder.join("scenario.toml");
         std::fs::write(&path, scenario).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_statectl-sim"))
+        let mut child = Command::new(sim_binary())
             .arg("--scenario")
             .arg(&path)
             .stdout(Stdio::piped())

@@ -238,7 +238,7 @@ mod tests {
     use super::*;
 
     fn sim_dir() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/sim")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/sim")
     }
 
     #[test]

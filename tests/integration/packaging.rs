@@ -1,0 +1,67 @@
+//! What `cargo install --path .` installs: the `statectl` binary alone. The simulator is a workspace
+//! member that is never published, so tests and demos can build it without users getting it.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::builder::root;
+
+#[test]
+fn cargo_install_gets_statectl_only_and_the_simulator_is_unpublished() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .current_dir(root())
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metadata: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let package = |name: &str| {
+        metadata["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|package| package["name"] == name)
+            .unwrap_or_else(|| panic!("no package {name}"))
+            .clone()
+    };
+    let binaries = |package: &Value| -> Vec<String> {
+        package["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|target| {
+                target["kind"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|kind| kind == "bin")
+            })
+            .map(|target| target["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // `cargo install --path .` installs the binaries of the package at the root.
+    assert_eq!(binaries(&package("statectl")), ["statectl"]);
+    let sim = package("statectl-sim");
+    assert_eq!(binaries(&sim), ["statectl-sim"]);
+    assert_eq!(sim["publish"], serde_json::json!([]), "publish = false");
+    assert!(
+        sim["manifest_path"]
+            .as_str()
+            .unwrap()
+            .ends_with("crates/sim/Cargo.toml"),
+        "{}",
+        sim["manifest_path"]
+    );
+}
