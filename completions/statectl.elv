@@ -177,7 +177,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --config 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls'
             cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
-            cand --write 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write)'
+            cand --write 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write), or with `-o -` write the refreshed state to standard output (the outcomes and the diff then go to stderr)'
             cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
             cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'

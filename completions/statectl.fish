@@ -170,7 +170,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l policy -d 
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l write -d 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write)'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l write -d 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write), or with `-o -` write the refreshed state to standard output (the outcomes and the diff then go to stderr)'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
