@@ -195,8 +195,14 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
             .take_while(|request| request.name != status_request.name)
         {
             if request.when == When::Always
-                && let Err(outcome) =
-                    side_request(job, pace, &mut context, request, poller.request_timeout()).await
+                && let Err(outcome) = side_request(
+                    job,
+                    pace,
+                    &mut context,
+                    request,
+                    poller.request_timeout(Instant::now()),
+                )
+                .await
             {
                 return outcome;
             }
@@ -207,7 +213,7 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
             pace,
             &context,
             status_request,
-            poller.request_timeout(),
+            poller.request_timeout(Instant::now()),
         )
         .await
         {
@@ -278,9 +284,14 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                     if request.name != status_request.name
                         && request.when == When::Target
                         && context.runs(request)
-                        && let Err(outcome) =
-                            side_request(job, pace, &mut context, request, poller.request_timeout())
-                                .await
+                        && let Err(outcome) = side_request(
+                            job,
+                            pace,
+                            &mut context,
+                            request,
+                            poller.request_timeout(Instant::now()),
+                        )
+                        .await
                     {
                         return outcome;
                     }

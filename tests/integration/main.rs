@@ -10,6 +10,7 @@ mod commands;
 mod corpus;
 mod diff;
 mod generated;
+mod hostile;
 mod oracle;
 mod packaging;
 mod plugin;

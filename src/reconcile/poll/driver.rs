@@ -29,7 +29,7 @@ where
     Sleep: FnMut(Duration) -> Slept,
     Slept: Future<Output = ()>,
 {
-    let timeout = poller.request_timeout();
+    let timeout = poller.request_timeout(Instant::now());
     let mut wait = poller.first_wait();
     loop {
         if !wait.is_zero() {

@@ -11,14 +11,19 @@
 //! - "not found" ends a delete (gone), and ends the wait for an object known to exist (gone); right
 //!   after a create it is forgiven `not_found_checks` times in a row, since the object may not be
 //!   visible yet;
-//! - 410 ends a delete (OSB); during any other operation it is an invalid answer;
-//! - an invalid answer keeps polling until the deadline (OSB) and spends no retry budget;
+//! - 410 ends a delete (OSB); during any other operation it keeps polling (OSB) and spends no retry
+//!   budget;
+//! - an invalid answer (a redirect, a 4xx that is not "not found", "gone", a conflict or "too many
+//!   requests", a 501) ends the wait at once: asking again gets the same answer, and a CI job must not
+//!   hang until the deadline on a misconfigured endpoint (OSB's "keep polling" on any other code is
+//!   not followed for these);
 //! - a transient failure spends one unit of the retry budget and waits the larger of its own
 //!   backoff and the server's `Retry-After`;
 //! - every wait is cut so that no poll is scheduled past the deadline (or past the end of the
 //!   maximum polling duration); an answer that is not final, once the limit is reached, gives up.
 //!   A final answer is taken even when it arrives after the deadline: it is the truth, and the
-//!   request was sent in time.
+//!   request was sent in time; but no request may outlive the deadline ([`Poller::request_timeout`]),
+//!   so a body that drips a byte a second ends with the wait.
 
 use std::time::{Duration, Instant};
 
@@ -95,9 +100,16 @@ impl Poller {
         self.policy.initial_delay.min(self.policy.deadline)
     }
 
-    /// The time one request may take.
-    pub fn request_timeout(&self) -> Duration {
-        self.policy.request_timeout
+    /// The time a request sent at `now` may take: the policy's, cut at the deadline (a request in
+    /// flight must not outlive the wait it belongs to).
+    pub fn request_timeout(&self, now: Instant) -> Duration {
+        let left = self.deadline_at.map_or(Duration::MAX, |deadline| {
+            deadline.saturating_duration_since(now)
+        });
+        // A request sent right at the deadline still gets a moment to be answered.
+        self.policy
+            .request_timeout
+            .min(left.max(Duration::from_millis(100)))
     }
 
     pub fn policy(&self) -> &PollPolicy {
@@ -147,12 +159,13 @@ impl Poller {
             Observation::Gone if self.operation == Operation::Delete => {
                 Decision::Done(Terminal::Gone)
             }
-            // OSB: 410 during a create or an update is an invalid answer.
-            Observation::Gone | Observation::Invalid { .. } => {
+            // OSB: 410 during a create or an update is an invalid answer; keep polling.
+            Observation::Gone => {
                 self.retry_step = 0;
                 let wait = self.next_poll_wait();
                 self.poll_again(now, wait, last)
             }
+            Observation::Invalid { .. } => Decision::GiveUp(Reason::Error(last)),
             Observation::Transient {
                 retry_after,
                 detail,
@@ -535,20 +548,36 @@ mod tests {
     }
 
     #[test]
-    fn invalid_answers_keep_polling_without_spending_the_budget() {
-        let mut run = Run::create(PollPolicy {
-            retry_budget: 0,
-            ..plain()
-        });
-        assert_eq!(run.see(Observation::Invalid { status: 412 }), wait(2));
-        assert_eq!(run.see(Observation::Invalid { status: 501 }), wait(4));
-        assert_eq!(run.poller.retries(), 0);
-        run.at(secs(600));
+    fn invalid_answers_end_the_wait_at_once() {
+        for status in [301, 302, 400, 412, 422, 501] {
+            let mut run = Run::create(plain());
+            assert_eq!(
+                run.see(Observation::Invalid { status }),
+                Decision::GiveUp(Reason::Error(format!("unexpected HTTP {status}"))),
+                "{status}"
+            );
+            assert_eq!(run.poller.retries(), 0);
+        }
+    }
+
+    #[test]
+    fn no_request_outlives_the_deadline() {
+        let run = Run::create(plain());
+        let start = run.now;
+        let policy_timeout = run.poller.policy().request_timeout;
         assert_eq!(
-            run.see(Observation::Invalid { status: 400 }),
-            Decision::GiveUp(Reason::Deadline {
-                last: "unexpected HTTP 400".into()
-            })
+            run.poller.request_timeout(start),
+            policy_timeout.min(secs(600))
+        );
+        let near_the_end = start + secs(600) - secs(3);
+        assert_eq!(
+            run.poller.request_timeout(near_the_end),
+            secs(3).min(policy_timeout)
+        );
+        assert_eq!(
+            run.poller.request_timeout(start + secs(700)),
+            Duration::from_millis(100),
+            "a request sent at the deadline gets a moment, not a new timeout"
         );
     }
 
@@ -685,7 +714,6 @@ mod tests {
             pending("PROVISIONING"),
             Observation::transient("HTTP 503"),
             Observation::NotFound,
-            Observation::Invalid { status: 400 },
             pending("STARTING").with_retry_after(Some(secs(40))),
             Observation::Gone,
             Observation::Transient {
@@ -750,7 +778,7 @@ mod tests {
             ..plain()
         });
         assert_eq!(run.poller.first_wait(), secs(600));
-        assert_eq!(run.poller.request_timeout(), secs(30));
+        assert_eq!(run.poller.request_timeout(run.now), secs(30));
     }
 
     #[test]

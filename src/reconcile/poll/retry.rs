@@ -17,9 +17,11 @@ pub enum Class {
     NotFound,
     /// 410.
     Gone,
-    /// 408, 429, and 5xx except 501: the server may answer if asked again (the OCI SDK's and AWS's
-    /// retry set for reads).
+    /// 408, 409, 429, and 5xx except 501: the server may answer if asked again (the OCI SDK's and
+    /// AWS's retry set for reads; OCI answers 409 while another operation holds the object).
     Transient,
+    /// 3xx: a redirect, never followed (it could carry a signed request or a token to another host).
+    Redirect,
     /// Anything else, 501 included: asking again will not change the answer.
     Invalid,
 }
@@ -30,7 +32,8 @@ pub fn classify(status: u16) -> Class {
         404 => Class::NotFound,
         410 => Class::Gone,
         // 501 means the server does not do this at all: retrying would only spend the budget.
-        408 | 429 | 500 | 502..=599 => Class::Transient,
+        408 | 409 | 429 | 500 | 502..=599 => Class::Transient,
+        300..=399 => Class::Redirect,
         _ => Class::Invalid,
     }
 }
@@ -88,10 +91,26 @@ pub fn observe_response(
             retry_after: pacing,
             detail: format!("HTTP {}", response.status),
         },
+        Class::Redirect => Observation::Error(redirect_message(response)),
         Class::Invalid => Observation::Invalid {
             status: response.status,
         },
     }
+}
+
+/// `HTTP 302: the endpoint redirects to `https://other.example/v3`...`: where to, without the query
+/// (it may carry a token), so the user can fix the endpoint.
+fn redirect_message(response: &HttpResponse) -> String {
+    let target = response.header("location").map(|location| {
+        let location = location.split(['?', '#']).next().unwrap_or_default();
+        let shown: String = location.chars().take(200).collect();
+        format!(" to `{}`", shown.escape_default())
+    });
+    format!(
+        "HTTP {}: the endpoint redirects{}, and statectl does not follow redirects; point `--endpoint` at the final address",
+        response.status,
+        target.unwrap_or_default()
+    )
 }
 
 /// Turns a failure to get an answer into an observation.
@@ -126,13 +145,15 @@ mod tests {
             (200, Class::Answer),
             (202, Class::Answer),
             (204, Class::Answer),
-            (301, Class::Invalid),
+            (301, Class::Redirect),
+            (302, Class::Redirect),
+            (308, Class::Redirect),
             (400, Class::Invalid),
             (401, Class::Invalid),
             (403, Class::Invalid),
             (404, Class::NotFound),
             (408, Class::Transient),
-            (409, Class::Invalid),
+            (409, Class::Transient),
             (410, Class::Gone),
             (412, Class::Invalid),
             (422, Class::Invalid),
@@ -243,6 +264,35 @@ mod tests {
 
     fn read_state(_: &HttpResponse) -> Observation {
         Observation::status("in progress", StatusClass::Pending)
+    }
+
+    #[test]
+    fn a_redirect_is_an_error_naming_where_to_but_not_the_query() {
+        let found = response(
+            302,
+            &[(
+                "location",
+                "https://elsewhere.example/v3/x?token=s3cret#frag",
+            )],
+        );
+        let Observation::Error(message) = observe_response(&found, rfc_example(), read_state)
+        else {
+            panic!("a redirect is an error")
+        };
+        assert_eq!(
+            message,
+            "HTTP 302: the endpoint redirects to `https://elsewhere.example/v3/x`, and statectl does not follow redirects; point `--endpoint` at the final address"
+        );
+        assert!(!message.contains("s3cret"));
+        let Observation::Error(message) =
+            observe_response(&response(301, &[]), rfc_example(), read_state)
+        else {
+            panic!("a redirect is an error")
+        };
+        assert!(
+            message.starts_with("HTTP 301: the endpoint redirects, and"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -1,0 +1,197 @@
+//! Hostile or broken provider APIs, on loopback: a redirect to another host, a 400, a body that is not
+//! JSON, a body that drips one byte a second, endless 503s, and a `Retry-After` of eleven days. Each
+//! run ends within its deadline (or at once, for an answer that asking again cannot change), says what
+//! happened to the instance, never prints the token, and writes nothing.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::builder::root;
+
+const TOKEN: &str = "hostile-t0ken-never-printed";
+
+/// How the server answers every request.
+#[derive(Clone, Copy)]
+enum Answer {
+    Fixed(&'static str),
+    /// Headers, then one byte a second for at most this many seconds.
+    Drip(u64),
+}
+
+/// A one-behaviour HTTP server on loopback; counts the requests it got. Its thread ends with the
+/// process (the test binary), and each connection is bounded in time.
+fn serve(answer: Answer) -> (String, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let requests = Arc::new(AtomicUsize::new(0));
+    let counter = requests.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(200) {
+            let Ok(stream) = stream else { continue };
+            counter.fetch_add(1, Ordering::SeqCst);
+            std::thread::spawn(move || answer_one(stream, answer));
+        }
+    });
+    (format!("http://{address}"), requests)
+}
+
+fn answer_one(mut stream: TcpStream, answer: Answer) {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    while reader.read_line(&mut line).is_ok_and(|read| read > 2) {
+        line.clear();
+    }
+    match answer {
+        Answer::Fixed(text) => {
+            let _ = stream.write_all(text.as_bytes());
+        }
+        Answer::Drip(seconds) => {
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{",
+            );
+            for _ in 0..seconds {
+                std::thread::sleep(Duration::from_secs(1));
+                if stream.write_all(b" ").is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Runs `statectl refresh` of the Cloud Foundry fixture against `endpoint`; returns the exit code,
+/// stdout, stderr and how long it took.
+fn refresh(folder: &Path, endpoint: &str, extra: &[&str]) -> (i32, String, String, Duration) {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_statectl"))
+        .args(["refresh", "--endpoint", &format!("cf={endpoint}")])
+        .args(extra)
+        .current_dir(folder)
+        .env_clear()
+        .env("CF_ACCESS_TOKEN", format!("bearer {TOKEN}"))
+        .env("COLUMNS", "300")
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+        started.elapsed(),
+    )
+}
+
+/// One hostile answer: the outcome line the table must hold, and how long the run may take at most.
+/// `code` is 2 for an error outcome, 0 for "still pending" (nothing learned, nothing to change).
+fn check(
+    answer: Answer,
+    extra: &[&str],
+    (outcome, code): (&str, i32),
+    at_most: Duration,
+    max_requests: usize,
+) {
+    let folder = tempfile::tempdir().unwrap();
+    let state = folder.path().join("terraform.tfstate");
+    std::fs::copy(
+        root().join("testdata/scan/cf-tainted-in-progress.tfstate"),
+        &state,
+    )
+    .unwrap();
+    let before = std::fs::read(&state).unwrap();
+    let (endpoint, requests) = serve(answer);
+    let (exit, stdout, stderr, took) = refresh(folder.path(), &endpoint, extra);
+    assert_eq!(exit, code, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "cloudfoundry_service_instance.orders_db ┆ {outcome}"
+        )),
+        "{stdout}{stderr}"
+    );
+    assert!(took <= at_most, "took {took:?}, at most {at_most:?}");
+    let requests = requests.load(Ordering::SeqCst);
+    assert!(
+        (1..=max_requests).contains(&requests),
+        "{requests} requests"
+    );
+    assert!(!stdout.contains(TOKEN) && !stderr.contains(TOKEN));
+    assert_eq!(std::fs::read(&state).unwrap(), before, "nothing written");
+    assert_eq!(
+        std::fs::read_dir(folder.path()).unwrap().count(),
+        1,
+        "no backup, no lock"
+    );
+}
+
+#[test]
+fn a_redirect_to_another_host_is_an_error_at_once() {
+    check(
+        Answer::Fixed(
+            "HTTP/1.1 302 Found\r\nlocation: https://elsewhere.example/v3/service_instances/x?token=abc\r\ncontent-length: 0\r\n\r\n",
+        ),
+        &[],
+        (
+            "error: HTTP 302: the endpoint redirects to `https://elsewhere.example/v3/service_instances/x`, and statectl does not follow redirects",
+            2,
+        ),
+        Duration::from_secs(20),
+        1,
+    );
+}
+
+#[test]
+fn a_bad_request_is_an_error_at_once() {
+    check(
+        Answer::Fixed("HTTP/1.1 400 Bad Request\r\ncontent-length: 2\r\n\r\n{}"),
+        &[],
+        ("error: unexpected HTTP 400", 2),
+        Duration::from_secs(20),
+        1,
+    );
+}
+
+#[test]
+fn a_body_that_is_not_json_is_an_error_at_once() {
+    check(
+        Answer::Fixed(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 9\r\n\r\n<html>oops",
+        ),
+        &[],
+        ("error:", 2),
+        Duration::from_secs(20),
+        1,
+    );
+}
+
+#[test]
+fn a_body_that_drips_ends_with_the_deadline() {
+    check(
+        Answer::Drip(60),
+        &["--timeout", "3s"],
+        ("still pending (the request timed out)", 0),
+        Duration::from_secs(9),
+        2,
+    );
+}
+
+#[test]
+fn endless_503s_and_a_huge_retry_after_end_with_the_deadline() {
+    for answer in [
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n",
+        "HTTP/1.1 503 Service Unavailable\r\nretry-after: 999999\r\ncontent-length: 0\r\n\r\n",
+    ] {
+        check(
+            Answer::Fixed(answer),
+            &["--timeout", "3s"],
+            ("still pending (HTTP 503)", 0),
+            Duration::from_secs(9),
+            10,
+        );
+    }
+}
