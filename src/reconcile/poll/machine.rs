@@ -569,7 +569,7 @@ mod tests {
             run.poller.request_timeout(start),
             policy_timeout.min(secs(600))
         );
-        let near_the_end = start + secs(600) - secs(3);
+        let near_the_end = start + secs(597);
         assert_eq!(
             run.poller.request_timeout(near_the_end),
             secs(3).min(policy_timeout)
