@@ -209,6 +209,28 @@ mod tests {
         let picked = select(&state, &Rules::default(), &Selection::default()).unwrap();
         assert_eq!(picked[0].operation, Operation::Create);
         assert_eq!(picked[0].reasons, vec!["tainted-after-timeout"]);
+        // Real states: a Helm upgrade left pending (an update), a Hetzner server still initializing
+        // (a create), as the scan's status mapping reads them.
+        for (name, address, operation) in [
+            (
+                "real/helm-pending-upgrade.tfstate",
+                "helm_release.argocd",
+                Operation::Update,
+            ),
+            (
+                "real/hcloud-initializing.tfstate",
+                "hcloud_server.authos_control_plane",
+                Operation::Create,
+            ),
+        ] {
+            let bytes = fixture(name);
+            let state = parse(&bytes).unwrap();
+            let picked = select(&state, &Rules::default(), &Selection::default()).unwrap();
+            assert_eq!(picked.len(), 1, "{name}: {picked:?}");
+            assert_eq!(picked[0].address.to_string(), address);
+            assert_eq!(picked[0].operation, operation, "{name}");
+            assert_eq!(picked[0].reasons, vec!["transitional-state"]);
+        }
         // A clean state has nothing stale.
         let bytes = fixture("clean.tfstate");
         assert!(

@@ -242,3 +242,167 @@ pub fn decoded_string(raw: &str) -> Option<String> {
         .ok()
         .map(|(text, _)| text.into_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status_of(type_name: &str, raw: &str) -> (RemoteStatus, String, Operation) {
+        let catalog = Catalog::builtin();
+        let attributes = Attributes::new(raw);
+        let status = remote_status(&catalog, type_name, &attributes);
+        let words = status.describe(&attributes);
+        let operation = status.operation(&attributes);
+        (status, words, operation)
+    }
+
+    #[test]
+    fn the_words_name_the_operation_the_status_shows() {
+        let (_, words, operation) = status_of("oci_core_instance", r#"{"state": "PROVISIONING"}"#);
+        assert_eq!(operation, Operation::Create);
+        assert_eq!(words, "still being created (`state` = `PROVISIONING`)");
+        let (_, words, operation) = status_of("oci_core_subnet", r#"{"state": "UPDATING"}"#);
+        assert_eq!(operation, Operation::Update);
+        assert_eq!(words, "still being updated (`state` = `UPDATING`)");
+        let (_, words, operation) = status_of(
+            "oci_apigateway_gateway",
+            r#"{"lifecycle_state": "UPDATING"}"#,
+        );
+        assert_eq!(operation, Operation::Update);
+        assert_eq!(
+            words,
+            "still being updated (`lifecycle_state` = `UPDATING`)"
+        );
+        let (_, words, operation) = status_of("hcloud_server", r#"{"status": "deleting"}"#);
+        assert_eq!(operation, Operation::Delete);
+        assert_eq!(words, "still being deleted (`status` = `deleting`)");
+        let (_, words, _) = status_of("helm_release", r#"{"status": "pending-upgrade"}"#);
+        assert_eq!(words, "still being updated (`status` = `pending-upgrade`)");
+        let (_, words, _) = status_of("helm_release", r#"{"status": "pending-install"}"#);
+        assert_eq!(words, "still being created (`status` = `pending-install`)");
+        let (_, words, _) = status_of("helm_release", r#"{"status": "uninstalling"}"#);
+        assert_eq!(words, "still being deleted (`status` = `uninstalling`)");
+        let (_, words, _) = status_of("hcloud_server", r#"{"status": "initializing"}"#);
+        assert_eq!(words, "still being created (`status` = `initializing`)");
+        // Cloud Foundry's `in progress` names no operation; `last_operation.type` does.
+        let (_, words, operation) = status_of(
+            "cloudfoundry_service_instance",
+            r#"{"last_operation": {"type": "update", "state": "in progress"}}"#,
+        );
+        assert_eq!(operation, Operation::Update);
+        assert_eq!(
+            words,
+            "still being updated (`last_operation.state` = `in progress`)"
+        );
+        let (_, words, operation) = status_of("some_async_thing", r#"{"status": "in progress"}"#);
+        assert_eq!(operation, Operation::Read);
+        assert_eq!(words, "still mid-operation (`status` = `in progress`)");
+    }
+
+    #[test]
+    fn operations_from_each_providers_spelling() {
+        for (value, expected) in [
+            ("CREATING", Some(Operation::Create)),
+            ("creating", Some(Operation::Create)),
+            ("PROVISIONING", Some(Operation::Create)),
+            ("pending", Some(Operation::Create)),
+            ("pending-install", Some(Operation::Create)),
+            ("initializing", Some(Operation::Create)),
+            ("new", Some(Operation::Create)),
+            ("CREATE_IN_PROGRESS", Some(Operation::Create)),
+            ("UPDATING", Some(Operation::Update)),
+            ("modifying", Some(Operation::Update)),
+            ("pending-upgrade", Some(Operation::Update)),
+            ("pending-rollback", Some(Operation::Update)),
+            ("rebuilding", Some(Operation::Update)),
+            ("migrating", Some(Operation::Update)),
+            ("RECREATING", Some(Operation::Update)),
+            ("DELETING", Some(Operation::Delete)),
+            ("TERMINATING", Some(Operation::Delete)),
+            ("shutting-down", Some(Operation::Delete)),
+            ("uninstalling", Some(Operation::Delete)),
+            ("DELETE_IN_PROGRESS", Some(Operation::Delete)),
+            ("in progress", None),
+            ("RUNNING", None),
+            ("deployed", None),
+            ("off", None),
+            ("PENDING_VALIDATION", None),
+        ] {
+            assert_eq!(operation_named(value), expected, "{value}");
+        }
+    }
+
+    /// Steady states of real providers are never pending or failed, in the catalog or the fallback.
+    #[test]
+    fn steady_states_are_never_findings() {
+        let steady = [
+            ("helm_release", "deployed"),
+            ("helm_release", "superseded"),
+            ("helm_release", "uninstalled"),
+            ("hcloud_server", "running"),
+            ("hcloud_server", "off"),
+            ("hcloud_server", "unknown"),
+            ("digitalocean_droplet", "active"),
+            ("digitalocean_droplet", "off"),
+            ("digitalocean_droplet", "archive"),
+        ];
+        for (type_name, value) in steady {
+            let raw = format!(r#"{{"status": "{value}"}}"#);
+            let (status, _, _) = status_of(type_name, &raw);
+            assert_eq!(status, RemoteStatus::default(), "{type_name} {value}");
+        }
+        // Types the catalog does not know: the fallback reads every generic attribute name.
+        for value in [
+            "running",
+            "RUNNING",
+            "active",
+            "ACTIVE",
+            "deployed",
+            "AVAILABLE",
+            "available",
+            "off",
+            "stopped",
+            "STOPPED",
+            "INACTIVE",
+            "new",
+            "archive",
+            "pending",
+            "Succeeded",
+            "READY",
+            "ISSUED",
+            "ATTACHED",
+            "superseded",
+            "uninstalled",
+            "unknown",
+            "NEEDS_ATTENTION",
+            "TERMINATED",
+            "DELETED",
+        ] {
+            for name in ["state", "status", "lifecycle_state", "provisioning_state"] {
+                let raw = format!(r#"{{"{name}": "{value}"}}"#);
+                let (status, _, _) = status_of("proxmox_vm_qemu", &raw);
+                assert_eq!(
+                    status,
+                    RemoteStatus {
+                        generic: true,
+                        ..RemoteStatus::default()
+                    },
+                    "{name} = {value}"
+                );
+            }
+        }
+    }
+
+    /// Every transitional value of the fallback names an operation, so refresh and the audit can
+    /// say which (the two "in progress" spellings excepted: they name none).
+    #[test]
+    fn every_generic_pending_value_names_an_operation() {
+        let catalog = Catalog::builtin();
+        for value in &catalog.generic.pending {
+            if value.eq_ignore_ascii_case("in progress") || value == "IN_PROGRESS" {
+                continue;
+            }
+            assert!(operation_named(value).is_some(), "{value}");
+        }
+    }
+}
