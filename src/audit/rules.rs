@@ -102,7 +102,7 @@ impl Rule {
                 "`statectl forget ADDRESS` first (or destroy with OpenTofu, which honours `skip_destroy`)"
             }
             Rule::DeleteMidOperation => {
-                "wait for the operation to finish and refresh it first (`statectl refresh --target ADDRESS --apply`, or `terraform apply -refresh-only -target=ADDRESS`), then plan the destroy again"
+                "wait for the operation to finish and refresh it first (`statectl refresh --target ADDRESS --write`, or `terraform apply -refresh-only -target=ADDRESS`), then plan the destroy again"
             }
             Rule::DestroyBlocked => {
                 "remove `prevent_destroy` first if it is really to go, or keep it out of the destroy"
@@ -111,7 +111,7 @@ impl Rule {
                 "the next plan deletes it; add a `removed` block with `lifecycle { destroy = false }` to keep the object"
             }
             Rule::TaintedAfterTimeout => {
-                "refresh it first (`statectl refresh --target ADDRESS --apply`, or `terraform apply -refresh-only -target=ADDRESS`); if it finished creating, `statectl untaint ADDRESS`"
+                "refresh it first (`statectl refresh --target ADDRESS --write`, or `terraform apply -refresh-only -target=ADDRESS`); if it finished creating, `statectl untaint ADDRESS`"
             }
             Rule::DeposedObject => {
                 "make sure nothing still uses the old object; if its remote object is already gone, or must stay, `statectl forget ADDRESS --deposed KEY` drops it from the state"

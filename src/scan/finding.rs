@@ -144,19 +144,19 @@ impl Rule {
     pub fn help(self) -> &'static str {
         match self {
             Rule::TransitionalState | Rule::TransitionalStateGeneric => {
-                "refresh it to learn whether the operation finished: `statectl refresh --target ADDRESS --apply` where a refresh profile covers the type, else `terraform apply -refresh-only -target=ADDRESS`"
+                "refresh it to learn whether the operation finished: `statectl refresh --target ADDRESS --write` where a refresh profile covers the type, else `terraform apply -refresh-only -target=ADDRESS`"
             }
             Rule::FailedState => {
                 "inspect the remote object; if it is broken, `statectl taint ADDRESS` and the next `terraform apply` replaces it"
             }
             Rule::MissingComputedAttribute => {
-                "refresh it: a finished create fills these attributes (`statectl refresh --target ADDRESS --apply`, or `terraform apply -refresh-only -target=ADDRESS`)"
+                "refresh it: a finished create fills these attributes (`statectl refresh --target ADDRESS --write`, or `terraform apply -refresh-only -target=ADDRESS`)"
             }
             Rule::Tainted => {
                 "if the remote object is healthy, `statectl untaint ADDRESS`; otherwise the next `terraform apply` replaces it"
             }
             Rule::TaintedAfterTimeout => {
-                "refresh first (`statectl refresh --target ADDRESS --apply`, or `terraform apply -refresh-only -target=ADDRESS`): if the remote object finished creating, `statectl untaint ADDRESS` instead of letting `terraform apply` replace it"
+                "refresh first (`statectl refresh --target ADDRESS --write`, or `terraform apply -refresh-only -target=ADDRESS`): if the remote object finished creating, `statectl untaint ADDRESS` instead of letting `terraform apply` replace it"
             }
             Rule::DeposedObject => {
                 "the next `terraform apply` destroys it; if its remote object is already gone, or must stay, `statectl forget ADDRESS --deposed KEY` drops it from the state"

@@ -35,17 +35,23 @@ pub fn statectl_refreshes(type_name: &str) -> bool {
         .contains(type_name)
 }
 
-/// The command that refreshes one instance: `statectl refresh --target ADDR --apply` when a built-in
+/// The command that refreshes one instance: `statectl refresh --target ADDR --write` when a built-in
 /// profile covers its type, else `terraform apply -refresh-only -target=ADDR`.
 pub fn refresh_command(address: &str, type_name: &str) -> String {
     if statectl_refreshes(type_name) {
-        format!("statectl refresh --target {} --apply", shell_word(address))
+        format!("statectl refresh --target {} --write", shell_word(address))
     } else {
-        format!(
-            "terraform apply -refresh-only -target={}",
-            shell_word(address)
-        )
+        terraform_refresh_command(address)
     }
+}
+
+/// `terraform apply -refresh-only -target=ADDR`: Terraform's refresh of one instance, for what no
+/// refresh profile covers.
+pub fn terraform_refresh_command(address: &str) -> String {
+    format!(
+        "terraform apply -refresh-only -target={}",
+        shell_word(address)
+    )
 }
 
 /// `statectl untaint ADDR`.
@@ -118,7 +124,7 @@ mod tests {
     fn refresh_names_statectl_only_for_types_a_builtin_profile_covers() {
         assert_eq!(
             refresh_command("oci_core_instance.app", "oci_core_instance"),
-            "statectl refresh --target oci_core_instance.app --apply"
+            "statectl refresh --target oci_core_instance.app --write"
         );
         assert_eq!(
             refresh_command("helm_release.argocd", "helm_release"),
@@ -129,7 +135,7 @@ mod tests {
                 r#"cloudfoundry_service_instance.db["eu"]"#,
                 "cloudfoundry_service_instance"
             ),
-            r#"statectl refresh --target 'cloudfoundry_service_instance.db["eu"]' --apply"#
+            r#"statectl refresh --target 'cloudfoundry_service_instance.db["eu"]' --write"#
         );
         assert_eq!(
             forget_command("aws_instance.web", Some("1a2b3c4d")),

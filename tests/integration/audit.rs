@@ -337,7 +337,7 @@ fn delete_mid_operation_says_which_operation_the_status_shows() {
     // statectl refreshes OCI instances itself.
     assert_eq!(
         hint,
-        "wait for the operation to finish and refresh it first (`statectl refresh --target oci_core_instance.app --apply`), then plan the destroy again"
+        "wait for the operation to finish and refresh it first (`statectl refresh --target oci_core_instance.app --write`), then plan the destroy again"
     );
     // Update: a subnet whose update was running (not "being created").
     let (_folder, path) = with_status("clean.tfstate", "oci_core_subnet", "state", "UPDATING");

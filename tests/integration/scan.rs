@@ -739,7 +739,7 @@ fn stderr_hints_carry_each_findings_address_quoted_for_a_shell() {
         .code(1);
     assert!(
         output.stderr.contains(
-            "hint: transitional-state: refresh it to learn whether the operation finished: `statectl refresh --target oci_core_instance.app --apply`"
+            "hint: transitional-state: refresh it to learn whether the operation finished: `statectl refresh --target oci_core_instance.app --write`"
         ),
         "{}",
         output.stderr
