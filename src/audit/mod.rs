@@ -10,8 +10,9 @@ pub mod rules;
 use crate::policy::config::{Config, ConfigResource};
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
+use crate::scan::hint;
 use crate::scan::path::Attributes;
-use crate::scan::status::remote_status;
+use crate::scan::status::{Operation, remote_status};
 use crate::scan::{Evidence, Finding};
 use crate::state::address::{Mode, ObjectAddr};
 use crate::state::model::{Instance, Resource, State};
@@ -248,10 +249,21 @@ fn judge(
     why: Option<String>,
 ) {
     let type_name = resource.address.type_name.clone();
-    let status = object
+    let attributes = object
         .attributes_json(input.state.source)
-        .map(|raw| remote_status(input.catalog, &type_name, &Attributes::new(raw)))
+        .map(Attributes::new);
+    let status = attributes
+        .as_ref()
+        .map(|attributes| remote_status(input.catalog, &type_name, attributes))
         .unwrap_or_default();
+    // Which operation the status shows, and the words for it: "still being updated (`state` =
+    // `UPDATING`)", as scan and refresh map it.
+    let (operation, in_flight) = attributes
+        .as_ref()
+        .filter(|_| status.in_progress())
+        .map_or((Operation::Read, String::new()), |attributes| {
+            (status.operation(attributes), status.describe(attributes))
+        });
     let text = address.to_string();
     let mut found: Vec<(Rule, String, Vec<Evidence>)> = Vec::new();
     if outcome.deletes() {
@@ -298,9 +310,19 @@ fn judge(
             }
         }
         if status.in_progress() {
+            let risk = match operation {
+                Operation::Create => "deleting it now can orphan what is being created",
+                Operation::Update => {
+                    "deleting it before the update finishes can fail or leave it half-changed"
+                }
+                Operation::Delete => {
+                    "a delete is already under way: the destroy can fail on it or race it"
+                }
+                Operation::Read => "deleting it now can orphan what the operation leaves behind",
+            };
             found.push((
                 Rule::DeleteMidOperation,
-                "its remote object is still mid-operation; deleting it now can orphan what is being created".to_owned(),
+                format!("its remote object is {in_flight}; {risk}"),
                 status.transitional.clone(),
             ));
         }
@@ -330,7 +352,13 @@ fn judge(
         ));
     }
     if object.tainted && status.in_progress() {
-        found.push((Rule::TaintedAfterTimeout, "tainted while still being created: it may be healthy, and a destroy or replace removes it".to_owned(), status.transitional.clone()));
+        found.push((
+            Rule::TaintedAfterTimeout,
+            format!(
+                "tainted while {in_flight}: it may be healthy, and a destroy or replace removes it"
+            ),
+            status.transitional.clone(),
+        ));
     }
     if let Some(key) = &address.deposed {
         found.push((
@@ -353,7 +381,7 @@ fn judge(
             resource_type: Some(type_name.clone()),
             message,
             evidence,
-            hint: rule.help().to_owned(),
+            hint: hint_for(rule, &address, &type_name),
             location: None,
         });
     }
@@ -364,6 +392,37 @@ fn judge(
         why,
         rules,
     });
+}
+
+/// The hint for an audit finding on `address`, naming the commands that act on that object.
+fn hint_for(rule: Rule, address: &ObjectAddr, type_name: &str) -> String {
+    let instance = address.instance.to_string();
+    match rule {
+        Rule::DeleteProtected => format!(
+            "remove it from the destroy (`-target` the rest, or `{}` first), or change the policy",
+            hint::forget_command(&instance, address.deposed.as_deref())
+        ),
+        Rule::DeleteSkipDestroy => format!(
+            "`{}` first (or destroy with OpenTofu, which honours `skip_destroy`)",
+            hint::forget_command(&instance, address.deposed.as_deref())
+        ),
+        Rule::DeleteMidOperation => format!(
+            "wait for the operation to finish and refresh it first (`{}`), then plan the destroy again",
+            hint::refresh_command(&instance, type_name)
+        ),
+        Rule::TaintedAfterTimeout => format!(
+            "refresh it first (`{}`); if it finished creating, `{}`",
+            hint::refresh_command(&instance, type_name),
+            hint::untaint_command(&instance)
+        ),
+        Rule::DeposedObject => format!(
+            "make sure nothing still uses the old object; if its remote object is already gone, or must stay, `{}` drops it from the state",
+            hint::forget_command(&instance, address.deposed.as_deref())
+        ),
+        Rule::DeletePreventDestroy | Rule::DestroyBlocked | Rule::NotInConfig | Rule::Forget => {
+            rule.help().to_owned()
+        }
+    }
 }
 
 /// Managed instances whose resource block is gone from the configuration: nothing there protects them
@@ -394,7 +453,7 @@ fn not_in_config(
             resource_type: Some(resource.address.type_name.clone()),
             message: "its resource block is gone from the configuration: no `prevent_destroy` protects it, and the next plan deletes it".to_owned(),
             evidence: Vec::new(),
-            hint: rule.help().to_owned(),
+            hint: hint_for(rule, &address, &resource.address.type_name),
             location: None,
         });
         if let Some(entry) = audit

@@ -1,4 +1,5 @@
-//! The audit's rules: stable ids, severities, titles and hints, for every report format. The
+//! The audit's rules: stable ids, severities, titles and generic help (each finding's own hint, with
+//! its address, is made in `audit`), for every report format. The
 //! `delete-*` rules are violations (exit 3): a destroy would remove what something protects.
 
 use crate::scan::{RuleInfo, Severity};
@@ -75,7 +76,7 @@ impl Rule {
                 "The plan deletes what skip_destroy or a `destroy = false` lifecycle means to keep"
             }
             Rule::DeleteMidOperation => {
-                "The destroy deletes an object whose create or update has not finished"
+                "The destroy deletes an object whose create, update or delete has not finished"
             }
             Rule::DestroyBlocked => "prevent_destroy makes the destroy fail",
             Rule::NotInConfig => {
@@ -92,16 +93,16 @@ impl Rule {
     pub fn help(self) -> &'static str {
         match self {
             Rule::DeleteProtected => {
-                "remove it from the destroy (`-target` the rest, or `statectl forget` it first), or change the policy"
+                "remove it from the destroy (`-target` the rest, or `statectl forget ADDRESS` first), or change the policy"
             }
             Rule::DeletePreventDestroy => {
                 "the configuration that made this plan is not the one that protects it; plan again with the current configuration"
             }
             Rule::DeleteSkipDestroy => {
-                "`statectl forget` the instance first (or destroy with OpenTofu, which honours `skip_destroy`)"
+                "`statectl forget ADDRESS` first (or destroy with OpenTofu, which honours `skip_destroy`)"
             }
             Rule::DeleteMidOperation => {
-                "wait for the operation to finish and refresh it first: deleting an object still being created can orphan it"
+                "wait for the operation to finish and refresh it first (`statectl refresh --target ADDRESS --write`, or `terraform apply -refresh-only -target=ADDRESS`), then plan the destroy again"
             }
             Rule::DestroyBlocked => {
                 "remove `prevent_destroy` first if it is really to go, or keep it out of the destroy"
@@ -110,10 +111,10 @@ impl Rule {
                 "the next plan deletes it; add a `removed` block with `lifecycle { destroy = false }` to keep the object"
             }
             Rule::TaintedAfterTimeout => {
-                "refresh it first; if it finished creating, `statectl untaint ADDRESS`"
+                "refresh it first (`statectl refresh --target ADDRESS --write`, or `terraform apply -refresh-only -target=ADDRESS`); if it finished creating, `statectl untaint ADDRESS`"
             }
             Rule::DeposedObject => {
-                "make sure nothing still uses the old object; `statectl forget ADDRESS --deposed KEY` keeps it, unmanaged"
+                "make sure nothing still uses the old object; if its remote object is already gone, or must stay, `statectl forget ADDRESS --deposed KEY` drops it from the state"
             }
             Rule::Forget => "delete the remote object by hand if it should go",
         }

@@ -140,11 +140,12 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
             continue;
         }
         let Some(profile) = profiles.for_type(&one.type_name) else {
-            rows.push((
-                address,
-                None,
-                Some(format!("no profile for type `{}`", one.type_name)),
-            ));
+            let skipped = format!(
+                "no profile for type `{}`; Terraform refreshes it: `{}`",
+                one.type_name,
+                crate::scan::hint::terraform_refresh_command(&address)
+            );
+            rows.push((address, None, Some(skipped)));
             continue;
         };
         let endpoint = if let Some(endpoint) = endpoints.get(&profile.type_name) {

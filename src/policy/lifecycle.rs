@@ -97,9 +97,12 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
             } => Some(json.as_str()),
             _ => None,
         });
-        let status = new_attributes
+        let attributes = new_attributes
             .or_else(|| object.attributes_json(state.source))
-            .map(|raw| remote_status(context.catalog, type_name, &Attributes::new(raw)))
+            .map(Attributes::new);
+        let status = attributes
+            .as_ref()
+            .map(|attributes| remote_status(context.catalog, type_name, attributes))
             .unwrap_or_default();
         let refresh = matches!(step.action, Action::Refresh | Action::RefreshTaint);
         let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
@@ -115,9 +118,13 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
         } else if step.action.taints() && status.in_progress() {
             refuse(
                 Rule::MidOperation,
+                // Names the operation the status shows, as scan, refresh and the audit do.
                 format!(
-                    "its remote object is still mid-operation ({}); replacing an object that is still being created orphans it",
-                    evidence(&status)
+                    "its remote object is {}; replacing an object whose operation has not finished can orphan it",
+                    attributes.as_ref().map_or_else(
+                        || format!("still mid-operation ({})", evidence(&status)),
+                        |attributes| status.describe(attributes)
+                    )
                 ),
                 Some(
                     "refresh it first; if the object turns out healthy, `statectl untaint` is the fix",

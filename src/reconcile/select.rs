@@ -1,7 +1,8 @@
 //! Which instances a refresh asks about: by default the stale ones scan finds (transitional or
 //! failed status, async creates missing computed attributes, tainted after a timed-out create), or
-//! those `--target` and `--type` name; and for each, which operation was in flight, since that decides
-//! what "not found" means (right after a create: not visible yet; during a delete: done).
+//! those `--target` and `--type` name; and for each, which operation was in flight (as
+//! `scan::status` maps status values to operations), since that decides what "not found" means (right
+//! after a create: not visible yet; during a delete: done).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,22 +10,16 @@ use std::sync::Arc;
 use crate::glob::Glob;
 use crate::scan::path::Attributes;
 use crate::scan::rules::Rules;
-use crate::scan::status::decoded_string;
+use crate::scan::status::remote_status;
 use crate::scan::{Finding, Rule, scan};
 use crate::state::address::{InstanceAddr, Mode, Target};
 use crate::state::model::State;
 use crate::state::order::instance_groups;
 use crate::state::provider::ProviderConfig;
 
-/// The operation a stale instance was in when the state was saved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
-    Create,
-    Update,
-    Delete,
-    /// Nothing known in flight: a plain read.
-    Read,
-}
+/// The operation a stale instance was in: the scan's mapping (`scan::status`), so refresh, audit and
+/// scan agree on it.
+pub use crate::scan::status::Operation;
 
 /// One instance to reconcile.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,7 +122,11 @@ pub fn select(
         };
         let operation = current
             .attributes_json(state.source)
-            .map_or(Operation::Read, |raw| operation_of(&Attributes::new(raw)));
+            .map_or(Operation::Read, |raw| {
+                let attributes = Attributes::new(raw);
+                remote_status(&rules.catalog, &resource.address.type_name, &attributes)
+                    .operation(&attributes)
+            });
         selected.push(Selected {
             address,
             type_name: resource.address.type_name.clone(),
@@ -153,58 +152,6 @@ pub fn select(
         );
     }
     Ok(selected)
-}
-
-/// The operation in flight, from what the attributes say: Cloud Foundry's `last_operation.type`,
-/// else a status value that names one (`CREATING`, `PROVISIONING`, `DELETING`, `TERMINATING`,
-/// `UPDATING`, ...).
-fn operation_of(attributes: &Attributes<'_>) -> Operation {
-    if let Some(kind) = attributes
-        .get("last_operation")
-        .and_then(|raw| {
-            crate::scan::path::follow(raw, &[crate::scan::path::Step::Attribute("type".into())])
-                .map(|span| span.of(raw).to_owned())
-        })
-        .and_then(|raw| decoded_string(&raw))
-    {
-        return match kind.as_str() {
-            "create" => Operation::Create,
-            "update" => Operation::Update,
-            "delete" => Operation::Delete,
-            _ => Operation::Read,
-        };
-    }
-    for name in [
-        "state",
-        "status",
-        "lifecycle_state",
-        "provisioning_state",
-        "instance_state",
-    ] {
-        let Some(text) = attributes.get(name).and_then(decoded_string) else {
-            continue;
-        };
-        let upper = text.to_ascii_uppercase();
-        if ["CREAT", "PROVISION", "LAUNCH", "PENDING", "STARTING"]
-            .iter()
-            .any(|word| upper.starts_with(word))
-        {
-            return Operation::Create;
-        }
-        if ["DELET", "TERMINAT", "DEPROVISION", "DESTROY"]
-            .iter()
-            .any(|word| upper.starts_with(word))
-        {
-            return Operation::Delete;
-        }
-        if ["UPDAT", "MODIFY", "MODIFYING", "SCALING", "UPGRADING"]
-            .iter()
-            .any(|word| upper.starts_with(word))
-        {
-            return Operation::Update;
-        }
-    }
-    Operation::Read
 }
 
 /// A `--target`: an address as `terraform state list` reads it, or a glob over addresses.
@@ -262,6 +209,28 @@ mod tests {
         let picked = select(&state, &Rules::default(), &Selection::default()).unwrap();
         assert_eq!(picked[0].operation, Operation::Create);
         assert_eq!(picked[0].reasons, vec!["tainted-after-timeout"]);
+        // Real states: a Helm upgrade left pending (an update), a Hetzner server still initializing
+        // (a create), as the scan's status mapping reads them.
+        for (name, address, operation) in [
+            (
+                "real/helm-pending-upgrade.tfstate",
+                "helm_release.argocd",
+                Operation::Update,
+            ),
+            (
+                "real/hcloud-initializing.tfstate",
+                "hcloud_server.authos_control_plane",
+                Operation::Create,
+            ),
+        ] {
+            let bytes = fixture(name);
+            let state = parse(&bytes).unwrap();
+            let picked = select(&state, &Rules::default(), &Selection::default()).unwrap();
+            assert_eq!(picked.len(), 1, "{name}: {picked:?}");
+            assert_eq!(picked[0].address.to_string(), address);
+            assert_eq!(picked[0].operation, operation, "{name}");
+            assert_eq!(picked[0].reasons, vec!["transitional-state"]);
+        }
         // A clean state has nothing stale.
         let bytes = fixture("clean.tfstate");
         assert!(

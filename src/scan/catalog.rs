@@ -44,6 +44,8 @@ pub struct EntryFile {
     pub failed: Vec<String>,
     #[serde(default)]
     pub required: Vec<String>,
+    /// What else to do when a value of this entry is found, for the finding's hint.
+    pub hint: Option<String>,
 }
 
 /// One catalog entry for a resource type.
@@ -55,6 +57,8 @@ pub struct Entry {
     pub pending: Vec<String>,
     pub failed: Vec<String>,
     pub required: Vec<String>,
+    /// What else to do when a value of this entry is found (a stuck Helm release needs a rollback).
+    pub hint: Option<String>,
 }
 
 /// The fallback for types without an entry.
@@ -112,6 +116,7 @@ impl Catalog {
                     pending: entry.pending,
                     failed: entry.failed,
                     required: entry.required,
+                    hint: entry.hint,
                 });
         }
         Ok(())

@@ -4,6 +4,7 @@
 
 use crate::json::LineColumn;
 use crate::scan::finding::{Evidence, Finding, Rule};
+use crate::scan::hint;
 use crate::scan::path::{Attributes, Step, follow};
 use crate::scan::rules::Rules;
 use crate::scan::status::{RemoteStatus, decoded_string, remote_status};
@@ -71,6 +72,19 @@ fn scan_groups(
             }
             for (index, finding) in findings.iter_mut().enumerate().skip(before) {
                 finding.address.clone_from(&address);
+                if let Some(rule) = Rule::from_id(finding.rule.id) {
+                    finding.hint = hint_for(rule, &address, &resource.address.type_name);
+                    // The catalog's word on what fixes this type's pending or failed object.
+                    if matches!(rule, Rule::TransitionalState | Rule::TaintedAfterTimeout)
+                        && let Some(extra) = rules
+                            .catalog
+                            .entries(&resource.address.type_name)
+                            .iter()
+                            .find_map(|entry| entry.hint.as_deref())
+                    {
+                        finding.hint = format!("{extra}; {}", finding.hint);
+                    }
+                }
                 offsets.push((index, current.span.start));
             }
         }
@@ -111,7 +125,7 @@ fn deposed_object(
         .as_deref()
         .and_then(decoded_string)
         .unwrap_or_else(|| "unknown".into());
-    finding(
+    let mut finding = finding(
         rules,
         Rule::DeposedObject,
         format!("{address} (deposed object {key})"),
@@ -120,7 +134,45 @@ fn deposed_object(
             "deposed object {key} (remote id {remote}) is still in state and will be destroyed by the next apply"
         ),
         evidence,
-    )
+    );
+    finding.hint = format!(
+        "the next `terraform apply` destroys it; if its remote object is already gone, or must stay, `{}` drops it from the state",
+        hint::forget_command(address, Some(key))
+    );
+    finding
+}
+
+/// The hint for a finding on the current object at `address`, naming the commands that act on it.
+fn hint_for(rule: Rule, address: &str, type_name: &str) -> String {
+    match rule {
+        Rule::TransitionalState | Rule::TransitionalStateGeneric => format!(
+            "refresh it to learn whether the operation finished: `{}`",
+            hint::refresh_command(address, type_name)
+        ),
+        Rule::FailedState => format!(
+            "inspect the remote object; if it is broken, `{}` and the next `terraform apply` replaces it",
+            hint::taint_command(address)
+        ),
+        Rule::MissingComputedAttribute => format!(
+            "refresh it: a finished create fills these attributes (`{}`)",
+            hint::refresh_command(address, type_name)
+        ),
+        Rule::Tainted => format!(
+            "if the remote object is healthy, `{}`; otherwise the next `terraform apply` replaces it",
+            hint::untaint_command(address)
+        ),
+        Rule::TaintedAfterTimeout => format!(
+            "refresh first (`{}`): if the remote object finished creating, `{}` instead of letting `terraform apply` replace it",
+            hint::refresh_command(address, type_name),
+            hint::untaint_command(address)
+        ),
+        Rule::MissingId => format!(
+            "re-import the object (`{}`) or remove the instance (`{}`)",
+            hint::import_command(address),
+            hint::forget_command(address, None)
+        ),
+        Rule::DeposedObject | Rule::CheckFailed | Rule::SkipDestroyAtRisk => rule.help().to_owned(),
+    }
 }
 
 fn finding(
@@ -200,9 +252,20 @@ fn current_object(
         } else {
             Rule::TransitionalState
         };
-        let message = format!(
-            "{}: the remote operation had not finished when Terraform saved the state",
-            describe(&transitional)
+        // Names the operation the status shows, as refresh and the audit read it.
+        let status = RemoteStatus {
+            transitional: transitional.clone(),
+            failed: Vec::new(),
+            generic,
+        };
+        let message = attributes.as_ref().map_or_else(
+            || describe(&transitional),
+            |attributes| {
+                format!(
+                    "the remote object was {} when Terraform saved the state",
+                    status.describe(attributes)
+                )
+            },
         );
         findings.push(finding(
             rules,

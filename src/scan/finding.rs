@@ -139,29 +139,30 @@ impl Rule {
         }
     }
 
-    /// What to do about it, with the commands that do it today.
+    /// What to do about it, with the commands that do it (ADDRESS stands for the finding's address;
+    /// each finding's own hint names it, quoted for a shell).
     pub fn help(self) -> &'static str {
         match self {
             Rule::TransitionalState | Rule::TransitionalStateGeneric => {
-                "refresh this instance (`terraform apply -refresh-only -target=ADDRESS`) to learn whether the operation finished"
+                "refresh it to learn whether the operation finished: `statectl refresh --target ADDRESS --write` where a refresh profile covers the type, else `terraform apply -refresh-only -target=ADDRESS`"
             }
             Rule::FailedState => {
-                "inspect the remote object; if it is broken, `statectl taint ADDRESS` so the next apply replaces it"
+                "inspect the remote object; if it is broken, `statectl taint ADDRESS` and the next `terraform apply` replaces it"
             }
             Rule::MissingComputedAttribute => {
-                "refresh this instance: a finished create fills these attributes"
+                "refresh it: a finished create fills these attributes (`statectl refresh --target ADDRESS --write`, or `terraform apply -refresh-only -target=ADDRESS`)"
             }
             Rule::Tainted => {
-                "if the remote object is healthy, `statectl untaint ADDRESS`; otherwise the next apply replaces it"
+                "if the remote object is healthy, `statectl untaint ADDRESS`; otherwise the next `terraform apply` replaces it"
             }
             Rule::TaintedAfterTimeout => {
-                "refresh first (`terraform apply -refresh-only -target=ADDRESS`): if the remote object finished creating, `statectl untaint ADDRESS` instead of letting the next apply replace it"
+                "refresh first (`statectl refresh --target ADDRESS --write`, or `terraform apply -refresh-only -target=ADDRESS`): if the remote object finished creating, `statectl untaint ADDRESS` instead of letting `terraform apply` replace it"
             }
             Rule::DeposedObject => {
-                "the next apply destroys it; make sure nothing still uses the old object (`statectl forget ADDRESS --deposed KEY` keeps it, unmanaged)"
+                "the next `terraform apply` destroys it; if its remote object is already gone, or must stay, `statectl forget ADDRESS --deposed KEY` drops it from the state"
             }
             Rule::MissingId => {
-                "re-import the object (`terraform import`) or remove the instance (`statectl forget ADDRESS`)"
+                "re-import the object (`terraform import ADDRESS ID`) or remove the instance (`statectl forget ADDRESS`)"
             }
             Rule::CheckFailed => {
                 "read the failure messages: the infrastructure no longer meets the condition"

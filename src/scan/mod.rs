@@ -1,12 +1,13 @@
 //! `scan`: finding what a state says is unfinished or risky (transitional and failed remote states,
 //! async creates with missing computed attributes, tainted-after-timeout instances, deposed objects,
 //! missing ids, failed checks, OpenTofu's `skip_destroy` at risk), as findings with a stable rule id,
-//! a severity, evidence and a hint.
+//! a severity, evidence and a hint naming the command that fixes it.
 
 pub mod catalog;
 pub mod detect;
 pub mod discover;
 pub mod finding;
+pub mod hint;
 pub mod path;
 pub mod rules;
 pub mod status;

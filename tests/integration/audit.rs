@@ -280,6 +280,117 @@ fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
     );
 }
 
+/// A copy of a scan fixture (`testdata/scan/...`) with one instance's status attribute set to
+/// `value`, in a temporary folder.
+fn with_status(
+    fixture: &str,
+    type_name: &str,
+    attribute: &str,
+    value: &str,
+) -> (tempfile::TempDir, PathBuf) {
+    let text = std::fs::read_to_string(root().join("testdata/scan").join(fixture)).unwrap();
+    let mut state: Value = serde_json::from_str(&text).unwrap();
+    let resource = state["resources"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|resource| resource["type"] == type_name && resource["mode"] == "managed")
+        .unwrap();
+    resource["instances"][0]["attributes"][attribute] = Value::String(value.to_owned());
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("terraform.tfstate");
+    std::fs::write(&path, serde_json::to_string_pretty(&state).unwrap()).unwrap();
+    (folder, path)
+}
+
+/// The `delete-mid-operation` finding of an audit of `path`: (message, hint).
+fn mid_operation(path: &std::path::Path) -> (String, String) {
+    let output = Test::new()
+        .arg("audit")
+        .arg(path)
+        .args(["--format", "json"])
+        .run()
+        .code(3);
+    let document: Value = serde_json::from_str(&output.stdout).unwrap();
+    let finding = document["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|finding| finding["rule"] == "delete-mid-operation")
+        .unwrap()
+        .clone();
+    (
+        finding["message"].as_str().unwrap().to_owned(),
+        finding["hint"].as_str().unwrap().to_owned(),
+    )
+}
+
+#[test]
+fn delete_mid_operation_says_which_operation_the_status_shows() {
+    // Create: an OCI instance created with `async = true`, still PROVISIONING.
+    let (message, hint) =
+        mid_operation(&root().join("testdata/scan/oci-async-provisioning.tfstate"));
+    assert_eq!(
+        message,
+        "its remote object is still being created (`state` = `PROVISIONING`); deleting it now can orphan what is being created"
+    );
+    // statectl refreshes OCI instances itself.
+    assert_eq!(
+        hint,
+        "wait for the operation to finish and refresh it first (`statectl refresh --target oci_core_instance.app --write`), then plan the destroy again"
+    );
+    // Update: a subnet whose update was running (not "being created").
+    let (_folder, path) = with_status("clean.tfstate", "oci_core_subnet", "state", "UPDATING");
+    let (message, hint) = mid_operation(&path);
+    assert_eq!(
+        message,
+        "its remote object is still being updated (`state` = `UPDATING`); deleting it before the update finishes can fail or leave it half-changed"
+    );
+    assert_eq!(
+        hint,
+        "wait for the operation to finish and refresh it first (`terraform apply -refresh-only -target=oci_core_subnet.app`), then plan the destroy again"
+    );
+    // Update: a real Helm release left in pending-upgrade.
+    let (message, _) =
+        mid_operation(&root().join("testdata/scan/real/helm-pending-upgrade.tfstate"));
+    assert!(
+        message.starts_with(
+            "its remote object is still being updated (`status` = `pending-upgrade`);"
+        ),
+        "{message}"
+    );
+    // Delete: a real Hetzner server whose delete was running.
+    let (_folder, path) = with_status(
+        "real/hcloud-running.tfstate",
+        "hcloud_server",
+        "status",
+        "deleting",
+    );
+    let (message, _) = mid_operation(&path);
+    assert_eq!(
+        message,
+        "its remote object is still being deleted (`status` = `deleting`); a delete is already under way: the destroy can fail on it or race it"
+    );
+}
+
+#[test]
+fn deposed_hints_name_the_forget_command_for_that_object() {
+    let document = audit_json("deposed", Some("plan.json"), 1);
+    let finding = &document["findings"][0];
+    assert_eq!(finding["rule"], "deposed-object");
+    let address = finding["address"].as_str().unwrap();
+    let (instance, key) = address
+        .strip_suffix(')')
+        .and_then(|rest| rest.split_once(" (deposed object "))
+        .unwrap();
+    assert_eq!(
+        finding["hint"],
+        format!(
+            "make sure nothing still uses the old object; if its remote object is already gone, or must stay, `statectl forget {instance} --deposed {key}` drops it from the state"
+        )
+    );
+}
+
 #[test]
 fn instances_whose_block_is_gone_from_the_configuration_are_reported() {
     let folder = tempfile::tempdir().unwrap();

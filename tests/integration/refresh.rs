@@ -753,3 +753,24 @@ fn contradictory_refresh_flags_are_refused_before_anything_runs() {
         "no request was sent"
     );
 }
+
+/// A stale instance of a type no refresh profile covers is skipped with the Terraform command that
+/// refreshes it (a real Helm release left in `pending-upgrade`), and the state is left alone.
+#[test]
+fn a_type_without_a_profile_is_skipped_with_terraforms_refresh_command() {
+    let (folder, state) = scratch_with("real/helm-pending-upgrade.tfstate");
+    let before = std::fs::read(&state).unwrap();
+    let (_, stdout, stderr) = statectl(folder.path(), &["refresh", "--format", "json"], &[]);
+    let document: Value = serde_json::from_str(&stdout).unwrap_or_else(|error| {
+        panic!("{error}: {stdout}{stderr}");
+    });
+    assert_eq!(
+        document["instances"],
+        serde_json::json!([{
+            "address": "helm_release.argocd",
+            "outcome": "skipped",
+            "detail": "no profile for type `helm_release`; Terraform refreshes it: `terraform apply -refresh-only -target=helm_release.argocd`"
+        }])
+    );
+    assert_eq!(std::fs::read(&state).unwrap(), before);
+}

@@ -401,7 +401,10 @@ fn never_taints_an_object_still_being_created() {
         &["taint", "oci_core_instance.app"],
         &["mid-operation"],
     );
-    assert!(stderr.contains("state = \"PROVISIONING\""), "{stderr}");
+    assert!(
+        stderr.contains("still being created (`state` = `PROVISIONING`)"),
+        "{stderr}"
+    );
     assert!(stderr.contains("hint: refresh it first"), "{stderr}");
     blocked(
         "scan/rds-creating.tfstate",

@@ -617,6 +617,144 @@ const FIXTURES: &[(&str, &[Expected])] = &[
     ("clean", &[]),
 ];
 
+/// Each real state (`testdata/scan/real/`, README there: where each came from) and exactly the
+/// findings it must give, with the hint each one's first finding must carry.
+const REAL: &[(&str, &[Expected], Option<&str>)] = &[
+    ("helm-deployed", &[], None),
+    (
+        "helm-pending-upgrade",
+        &[("warning", "transitional-state", "helm_release.argocd")],
+        Some(
+            "a release stuck in `pending-*` stays so until `helm rollback` to its last deployed revision (`helm history` lists them), or `helm uninstall` of a first install; then refresh again; refresh it to learn whether the operation finished: `terraform apply -refresh-only -target=helm_release.argocd`",
+        ),
+    ),
+    ("hcloud-running", &[], None),
+    (
+        "hcloud-initializing",
+        &[(
+            "warning",
+            "transitional-state",
+            "hcloud_server.authos_control_plane",
+        )],
+        Some(
+            "refresh it to learn whether the operation finished: `terraform apply -refresh-only -target=hcloud_server.authos_control_plane`",
+        ),
+    ),
+    (
+        "hcloud-tainted-running",
+        &[
+            ("warning", "tainted", "hcloud_server.workers[\"k8swk1\"]"),
+            ("warning", "tainted", "hcloud_server.workers[\"k8swk2\"]"),
+            ("warning", "tainted", "hcloud_server.workers[\"k8swk3\"]"),
+        ],
+        Some(
+            "if the remote object is healthy, `statectl untaint 'hcloud_server.workers[\"k8swk1\"]'`; otherwise the next `terraform apply` replaces it",
+        ),
+    ),
+];
+
+#[test]
+fn real_states_give_exactly_their_findings_and_hints() {
+    for (name, expected, hint) in REAL {
+        let path = root()
+            .join("testdata/scan/real")
+            .join(format!("{name}.tfstate"));
+        let output = Test::new()
+            .args(["scan", "--format", "json"])
+            .arg(&path)
+            .run();
+        assert_eq!(
+            output.code,
+            i32::from(!expected.is_empty()),
+            "{name}: exit code\n{}",
+            output.stderr
+        );
+        let document = json(&output);
+        let findings = document["states"][0]["findings"].as_array().unwrap();
+        let found: Vec<(&str, &str, &str)> = findings
+            .iter()
+            .map(|finding| {
+                (
+                    finding["severity"].as_str().unwrap(),
+                    finding["rule"].as_str().unwrap(),
+                    finding["address"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(found, *expected, "{name}");
+        if let Some(hint) = hint {
+            assert_eq!(findings[0]["hint"], *hint, "{name}");
+        }
+    }
+}
+
+#[test]
+fn the_finding_messages_name_the_operation_the_status_shows() {
+    let message = |path: std::path::PathBuf| {
+        let document = json(
+            &Test::new()
+                .args(["scan", "--format", "json"])
+                .arg(path)
+                .run(),
+        );
+        document["states"][0]["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(
+        message(root().join("testdata/scan/real/helm-pending-upgrade.tfstate")),
+        "the remote object was still being updated (`status` = `pending-upgrade`) when Terraform saved the state"
+    );
+    assert_eq!(
+        message(root().join("testdata/scan/real/hcloud-initializing.tfstate")),
+        "the remote object was still being created (`status` = `initializing`) when Terraform saved the state"
+    );
+    assert_eq!(
+        message(fixture("generic-status")),
+        "the remote object was still being updated (`state` = `UPDATING`) when Terraform saved the state"
+    );
+}
+
+/// The table's stderr gives each finding's own hint, ready to paste; many findings get one line per
+/// rule instead.
+#[test]
+fn stderr_hints_carry_each_findings_address_quoted_for_a_shell() {
+    let output = Test::new()
+        .args(["scan"])
+        .arg(root().join("testdata/scan/real/hcloud-tainted-running.tfstate"))
+        .run()
+        .code(1);
+    assert!(
+        output.stderr.contains(
+            "hint: tainted: if the remote object is healthy, `statectl untaint 'hcloud_server.workers[\"k8swk2\"]'`"
+        ),
+        "{}",
+        output.stderr
+    );
+    let output = Test::new()
+        .args(["scan"])
+        .arg(fixture("oci-async-provisioning"))
+        .run()
+        .code(1);
+    assert!(
+        output.stderr.contains(
+            "hint: transitional-state: refresh it to learn whether the operation finished: `statectl refresh --target oci_core_instance.app --write`"
+        ),
+        "{}",
+        output.stderr
+    );
+    let output = Test::new().args(["scan", "testdata/scan"]).run().code(1);
+    assert!(
+        output
+            .stderr
+            .contains("hint: tainted: if the remote object is healthy, `statectl untaint ADDRESS`")
+            && output.stderr.contains("in `--format json`"),
+        "{}",
+        output.stderr
+    );
+}
+
 #[test]
 fn provider_shaped_fixtures_give_exactly_their_findings() {
     for (name, expected) in FIXTURES {
@@ -711,6 +849,7 @@ fn the_whole_fixture_folder_in_one_run() {
         .run()
         .code(1);
     let document = json(&output);
-    assert_eq!(document["summary"]["states"], FIXTURES.len());
+    // The folder's real states (`real/`) are scanned too.
+    assert_eq!(document["summary"]["states"], FIXTURES.len() + REAL.len());
     assert_eq!(document["summary"]["errors"], 3);
 }

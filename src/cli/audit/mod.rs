@@ -130,13 +130,7 @@ fn read_plan(path: &std::path::Path) -> Result<Plan, CliError> {
     })
 }
 
-/// One hint per rule with findings, for people (stderr).
+/// The `hint:` lines for people (stderr).
 fn hints(result: &Audit) -> Vec<String> {
-    let mut rules: Vec<_> = result.findings.iter().map(|finding| finding.rule).collect();
-    rules.sort();
-    rules.dedup();
-    rules
-        .into_iter()
-        .map(|rule| format!("{}: {}", rule.id, rule.help))
-        .collect()
+    crate::cli::findings::hints(result.findings.iter())
 }

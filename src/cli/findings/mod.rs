@@ -12,6 +12,34 @@ use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use crate::cli::error::CliError;
 use crate::scan::{Finding, RuleInfo, Severity};
 
+/// How many findings get their own `hint:` line on stderr; past that, one line per rule.
+const HINTS_PER_FINDING: usize = 10;
+
+/// The `hint:` lines for people (stderr): each finding's own hint, with its address and the commands
+/// to paste, when there are few; one generic line per rule when there are many.
+pub fn hints<'f>(findings: impl Iterator<Item = &'f Finding> + Clone) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for finding in findings.clone() {
+        let line = format!("{}: {}", finding.rule.id, finding.hint);
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    if lines.len() <= HINTS_PER_FINDING {
+        return lines;
+    }
+    let mut rules: Vec<RuleInfo> = findings.map(|finding| finding.rule).collect();
+    rules.sort();
+    rules.dedup();
+    rules
+        .into_iter()
+        .map(|rule| format!("{}: {}", rule.id, rule.help))
+        .chain(std::iter::once(
+            "each finding's own hint, with its address, is in `--format json`".to_owned(),
+        ))
+        .collect()
+}
+
 /// The command the findings come from, and every rule it has (SARIF lists them all).
 #[derive(Debug, Clone)]
 pub struct Tool {

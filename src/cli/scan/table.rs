@@ -2,7 +2,7 @@
 
 use crate::cli::error::sanitize;
 use crate::cli::findings::{Report, new_table};
-use crate::scan::{RuleInfo, Severity};
+use crate::scan::Severity;
 
 pub fn render(reports: &[Report]) -> String {
     let mut out = String::new();
@@ -65,16 +65,7 @@ pub fn render(reports: &[Report]) -> String {
     out
 }
 
-/// One hint per rule that has findings, for people (stderr).
+/// The `hint:` lines for people (stderr).
 pub fn hints(reports: &[Report]) -> Vec<String> {
-    let mut rules: Vec<RuleInfo> = reports
-        .iter()
-        .flat_map(|report| report.findings.iter().map(|finding| finding.rule))
-        .collect();
-    rules.sort();
-    rules.dedup();
-    rules
-        .into_iter()
-        .map(|rule| format!("{}: {}", rule.id, rule.help))
-        .collect()
+    crate::cli::findings::hints(reports.iter().flat_map(|report| &report.findings))
 }
