@@ -7,6 +7,8 @@
 pub mod audit;
 pub mod cli;
 pub mod diff;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod glob;
 pub mod json;
 pub mod policy;

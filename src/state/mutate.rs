@@ -103,6 +103,14 @@ impl Plan {
 /// Resolves `mutations` against `state`. An address that names nothing, or a mutation Terraform would
 /// refuse (tainting a data source or an instance with no current object), is an error.
 pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateError> {
+    if state.serial_span.is_none() && !mutations.is_empty() {
+        // Go reads a missing `serial` as 0, but a write must raise it, and inserting a member
+        // would be a second kind of edit for one malformed file (found by fuzzing).
+        return Err(StateError::new(
+            "the state has no `serial`, so a write cannot raise it",
+        )
+        .with_hint("add `\"serial\": 0,` after `\"terraform_version\"` (every Terraform-written state has one)"));
+    }
     let groups = instance_groups(state);
     // A refresh plans thousands of steps: find instances and objects by map, not by scanning.
     let index = Index::new(state, &groups);
@@ -440,4 +448,21 @@ pub fn object_of<'s, 'a>(
 ) -> (&'s Resource<'a>, &'s Instance<'a>) {
     let resource = &state.resources[object.resource as usize];
     (resource, &resource.instances[object.instance as usize])
+}
+
+#[cfg(test)]
+mod tests {
+    /// Found by the property tests: a state without `serial` parsed as serial 0, and a taint wrote it
+    /// back with serial 0 (the CLI's self-check then stopped it as an internal error).
+    #[test]
+    fn a_state_without_serial_cannot_be_mutated() {
+        let text = br#"{"version": 4, "lineage": "x", "resources": [{"mode": "managed", "type": "a", "name": "b", "provider": "provider[\"registry.terraform.io/hashicorp/a\"]", "instances": [{"attributes": {}}]}]}"#;
+        let state = crate::state::parse(text).unwrap();
+        let error = super::plan(&state, &[super::Mutation::Taint("a.b".parse().unwrap())])
+            .unwrap_err();
+        assert_eq!(
+            error.message,
+            "the state has no `serial`, so a write cannot raise it"
+        );
+    }
 }

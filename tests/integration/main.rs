@@ -15,6 +15,7 @@ mod oracle;
 mod packaging;
 mod plugin;
 mod plugin_stack;
+mod properties;
 mod readme_demo;
 mod refresh;
 mod rewrite;

@@ -1,0 +1,197 @@
+//! The invariants that fuzzers and property tests check, one entry point per engine that reads
+//! untrusted input: each takes arbitrary bytes, runs the engine, and panics only when an invariant
+//! breaks (a panic inside the engine is a finding too). `fuzz/` drives them with AFL++; the property
+//! tests in `tests/integration/properties.rs` drive them from `cargo test` with mutated test data.
+//!
+//! Not part of statectl's interface: hidden from the docs, and free to change with the engines.
+
+use std::time::{Duration, SystemTime};
+
+use serde_json::Value;
+
+use crate::reconcile::http::HttpResponse;
+use crate::reconcile::plugin::value::{Type, decode, encode};
+use crate::reconcile::poll::{Observation, observe_response, retry_after};
+use crate::reconcile::profile::{Endpoint, Profiles};
+use crate::state::address::{ObjectAddr, Target};
+use crate::state::mutate::{Mutation, plan, render};
+use crate::state::parse;
+use crate::state::write::rerender_all;
+
+/// The state parser and writer. A state that parses:
+/// - re-rendered whole (every instance rewritten in its writer's layout) parses again, holds the same
+///   objects in the same order, and re-rendering that is a fixpoint (so a writer-exact input, which is
+///   its own re-render, comes back byte for byte);
+/// - tainted or removed at its first object, renders into a state that parses, with `serial + 1`, the
+///   same lineage, and the untouched objects' bytes unchanged.
+pub fn state(data: &[u8]) {
+    let Ok(state) = parse(data) else { return };
+    let objects: Vec<String> = state
+        .instances()
+        .map(|(resource, instance)| format!("{} {:?}", instance.address(resource), instance.deposed))
+        .collect();
+    let once = rerender_all(&state);
+    let again = parse(once.as_bytes())
+        .unwrap_or_else(|error| panic!("a re-rendered state does not parse: {error}"));
+    let objects_again: Vec<String> = again
+        .instances()
+        .map(|(resource, instance)| format!("{} {:?}", instance.address(resource), instance.deposed))
+        .collect();
+    assert_eq!(objects, objects_again, "re-rendering changed the objects");
+    assert_eq!(
+        rerender_all(&again),
+        once,
+        "re-rendering is not a fixpoint"
+    );
+
+    let Some((resource, first)) = state.instances().next() else {
+        return;
+    };
+    let address = first.address(resource);
+    for mutation in [
+        Mutation::Taint(address.clone()),
+        Mutation::Forget(Target::Instance(address.clone())),
+    ] {
+        let Ok(planned) = plan(&state, &[mutation]) else {
+            continue;
+        };
+        if planned.is_empty() {
+            continue;
+        }
+        let text = render(&state, &planned);
+        let after = parse(text.as_bytes())
+            .unwrap_or_else(|error| panic!("a mutated state does not parse: {error}"));
+        assert_eq!(after.serial, state.serial + 1, "serial");
+        assert_eq!(after.lineage, state.lineage, "lineage");
+        // Every object the mutation did not touch keeps its bytes.
+        let touched = |candidate: &crate::state::Instance<'_>, owner: &crate::state::Resource<'_>| {
+            candidate.address(owner) == address
+        };
+        let untouched_before: Vec<&str> = state
+            .instances()
+            .filter(|(owner, candidate)| !touched(candidate, owner))
+            .map(|(_, candidate)| candidate.span.of(state.source))
+            .collect();
+        let untouched_after: Vec<&str> = after
+            .instances()
+            .filter(|(owner, candidate)| !touched(candidate, owner))
+            .map(|(_, candidate)| candidate.span.of(after.source))
+            .collect();
+        assert_eq!(untouched_before, untouched_after, "untouched objects changed");
+    }
+}
+
+/// The address parser: whatever parses prints as text that parses back to the same address, and
+/// printing is stable.
+pub fn address(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(parsed) = text.parse::<ObjectAddr>() {
+        let printed = parsed.to_string();
+        let again: ObjectAddr = printed
+            .parse()
+            .unwrap_or_else(|error| panic!("`{printed}` does not parse back: {error}"));
+        assert_eq!(again, parsed, "`{text}` -> `{printed}`");
+        assert_eq!(again.to_string(), printed);
+    }
+    if let Ok(parsed) = text.parse::<Target>() {
+        let printed = parsed.to_string();
+        let again: Target = printed
+            .parse()
+            .unwrap_or_else(|error| panic!("`{printed}` does not parse back: {error}"));
+        assert_eq!(again, parsed, "`{text}` -> `{printed}`");
+    }
+}
+
+/// The profile and template compiler: any text is compiled or refused with an error, and a refused
+/// file changes nothing.
+pub fn profiles(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut profiles = Profiles::builtin();
+    let before = profiles.iter().count();
+    if profiles.add_str(text, "fuzz.toml").is_err() {
+        assert_eq!(profiles.iter().count(), before, "a refused file changed the profiles");
+    }
+}
+
+/// The msgpack decoder of plugin values: anything decodes or is refused, for a few schema types; a
+/// decoded value encodes, and decodes back to itself.
+pub fn msgpack(data: &[u8]) {
+    let Some((&selector, bytes)) = data.split_first() else {
+        return;
+    };
+    let types = [
+        Type::Dynamic,
+        Type::Object(
+            [
+                ("id".to_owned(), Type::String),
+                ("count".to_owned(), Type::Number),
+                ("tags".to_owned(), Type::Map(Box::new(Type::String))),
+                ("items".to_owned(), Type::List(Box::new(Type::Dynamic))),
+                ("flags".to_owned(), Type::Set(Box::new(Type::Bool))),
+            ]
+            .into_iter()
+            .collect(),
+        ),
+        Type::Tuple(vec![Type::Number, Type::String]),
+    ];
+    let ty = &types[usize::from(selector) % types.len()];
+    let Ok(value) = decode(bytes, ty) else { return };
+    let encoded = encode(&value, ty)
+        .unwrap_or_else(|error| panic!("a decoded value does not encode: {error}: {value}"));
+    let again = decode(&encoded, ty)
+        .unwrap_or_else(|error| panic!("an encoded value does not decode: {error}: {value}"));
+    assert_eq!(again, value, "msgpack round trip");
+}
+
+/// A provider's HTTP answer, as the refresh engine reads it with the built-in OCI profile: a status,
+/// headers and a body taken from the input. Every answer becomes an observation; the pacing read from
+/// `Retry-After` is finite; reading the body never panics.
+pub fn http_answer(data: &[u8]) {
+    let [high, low, rest @ ..] = data else { return };
+    let status = 100 + (u16::from(*high) << 8 | u16::from(*low)) % 500;
+    let text = String::from_utf8_lossy(rest);
+    let (head, body) = text.split_once("\n\n").unwrap_or(("", &text));
+    let headers: Vec<(String, String)> = head
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    let response = HttpResponse {
+        status,
+        headers,
+        body: body.as_bytes().to_vec(),
+    };
+    let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+    let _ = retry_after(&response.headers, now);
+    let profiles = Profiles::builtin();
+    let profile = profiles
+        .for_type("oci_core_instance")
+        .expect("the built-in OCI profile");
+    let request = profile
+        .request(&profile.status.request)
+        .expect("the status request");
+    let attributes: Value = serde_json::json!({
+        "id": "ocid1.instance.oc1.phx.fuzz",
+        "compartment_id": "ocid1.compartment.oc1..fuzz",
+        "availability_domain": "AD-1",
+        "state": "PROVISIONING",
+    });
+    let endpoint = Endpoint::Fixed("https://iaas.example".parse().expect("a URL"));
+    let env = |_: &str| None;
+    let mut context = profile.context(&attributes, &endpoint, &env);
+    let observation = observe_response(&response, now, |answer| {
+        match context.record(request, &answer.body) {
+            Err(problem) => Observation::Error(problem.to_string()),
+            Ok(()) => context.status().map_or_else(
+                || Observation::Error("no status".to_owned()),
+                |status| Observation::status(status.value.clone(), crate::reconcile::poll::StatusClass::Pending),
+            ),
+        }
+    });
+    let _ = observation.describe();
+    let _ = context.patch();
+}
