@@ -1,7 +1,8 @@
 //! How the input was written: indentation, what follows the last brace, and which program's key order
-//! (Terraform's or OpenTofu's) a re-rendered instance must follow.
+//! (Terraform's or OpenTofu's) a re-rendered instance must follow, judged by evidence in the file.
 
 use crate::json::{Layout, Span};
+use crate::state::model::State;
 
 /// Instance fields in Terraform's writer order (`instanceObjectStateV4`). Fields Terraform never writes
 /// (OpenTofu's) come last so a Terraform-flavoured file that somehow holds them keeps them.
@@ -48,6 +49,156 @@ pub const OPENTOFU_INSTANCE_ORDER: &[&str] = &[
 pub enum Flavour {
     Terraform,
     OpenTofu,
+}
+
+/// What decided a file's [`Flavour`], strongest first (see [`detect_flavour`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// More instances stand in that writer's key order (and not the other's) than in the other's.
+    KeyOrder,
+    /// Fields, or combinations of fields, that only that writer writes.
+    Fields,
+    /// Compact JSON or a `\n\n` ending, which only OpenTofu writes.
+    Layout,
+    /// Nothing else told; a provider comes from `registry.opentofu.org`.
+    ProviderHost,
+    /// Nothing in the file told: Terraform's conventions.
+    Nothing,
+}
+
+/// Which writer last wrote `state`, so that a re-rendered instance comes out as that writer would
+/// write it. Decided by evidence in the file, in order of strength; the first rule that tells wins:
+///
+/// 1. **The key order its instances already have.** The two writers order an instance's fields alike
+///    except `provider` (OpenTofu: before `schema_version`; Terraform never writes it), and
+///    `identity_schema_version` / `identity` (Terraform: `identity_schema_version`, `identity` right
+///    after `sensitive_attributes`; OpenTofu: `identity`, `identity_schema_version` last, after
+///    `private`, `dependencies`, `create_before_destroy` and `skip_destroy`). An instance whose known
+///    keys stand in one order but not the other votes for that writer ([`KeyOrder`]); the majority
+///    wins. Choosing the order the instances already follow is also what keeps their untouched fields
+///    in place when one is re-rendered.
+/// 2. **Fields only one writer writes.** OpenTofu: `skip_destroy` (1.12+), an instance-level
+///    `provider` (1.9+); Terraform drops both when it rewrites a state. Terraform: an
+///    `identity_schema_version` without an `identity` (Terraform 1.12+ writes it on every instance,
+///    even `0`; OpenTofu reads and writes it only beside an identity). The side with more such
+///    instances wins.
+/// 3. **The layout.** Terraform always writes 2-space indented JSON ending in one `\n`. OpenTofu
+///    1.8-1.11 writes compact JSON, and 1.12 indents local files after the fact, ending them in
+///    `\n\n`: either means OpenTofu.
+/// 4. **The provider host**, as a last tie-breaker: a provider from `registry.opentofu.org` means
+///    OpenTofu. It decides only files in which nothing above tells, and there the two orders give the
+///    same bytes for every field the file holds; it matters only for a field a refresh adds.
+/// 5. Otherwise Terraform.
+///
+/// Not used, because they do not tell the writers apart: `check_results` (both write `null` when there
+/// are no checks, since Terraform 1.4 and in every OpenTofu; `[]` appears only in older or hand-made
+/// files) and `terraform_version` (each writes its own version; both have released 1.6 to 1.12, and
+/// OpenTofu's own test fixtures carry `0.12.0` with `registry.opentofu.org` providers).
+pub fn detect_flavour(state: &State<'_>) -> (Flavour, Evidence) {
+    let (mut order, mut fields) = (Votes::default(), Votes::default());
+    let mut opentofu_host = false;
+    for resource in &state.resources {
+        opentofu_host |= resource
+            .provider
+            .as_ref()
+            .is_some_and(|p| is_opentofu_host(&p.source));
+        for instance in &resource.instances {
+            order.add(instance.key_order);
+            if instance.provider.is_some() || instance.skip_destroy {
+                fields.opentofu += 1;
+            } else if instance.identity_schema_version.is_some() && instance.identity.is_none() {
+                fields.terraform += 1;
+            }
+            opentofu_host |= instance
+                .provider
+                .as_ref()
+                .is_some_and(|p| is_opentofu_host(&p.source));
+        }
+    }
+    if let Some(flavour) = order.winner() {
+        (flavour, Evidence::KeyOrder)
+    } else if let Some(flavour) = fields.winner() {
+        (flavour, Evidence::Fields)
+    } else if state.style.layout.indent.is_none() || state.style.trailer == "\n\n" {
+        (Flavour::OpenTofu, Evidence::Layout)
+    } else if opentofu_host {
+        (Flavour::OpenTofu, Evidence::ProviderHost)
+    } else {
+        (Flavour::Terraform, Evidence::Nothing)
+    }
+}
+
+fn is_opentofu_host(source: &str) -> bool {
+    source
+        .get(.."registry.opentofu.org/".len())
+        .is_some_and(|host| host.eq_ignore_ascii_case("registry.opentofu.org/"))
+}
+
+/// Instances speaking for each writer.
+#[derive(Default)]
+struct Votes {
+    terraform: usize,
+    opentofu: usize,
+}
+
+impl Votes {
+    fn add(&mut self, vote: Option<Flavour>) {
+        match vote {
+            Some(Flavour::Terraform) => self.terraform += 1,
+            Some(Flavour::OpenTofu) => self.opentofu += 1,
+            None => {}
+        }
+    }
+
+    /// The side with more votes; none on a tie (no votes at all included).
+    fn winner(&self) -> Option<Flavour> {
+        match self.terraform.cmp(&self.opentofu) {
+            std::cmp::Ordering::Greater => Some(Flavour::Terraform),
+            std::cmp::Ordering::Less => Some(Flavour::OpenTofu),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
+/// Learns, key by key as the parser meets them, whether an instance object's known fields stand in
+/// Terraform's order, OpenTofu's, both (it holds no pair of fields the two place differently) or
+/// neither (hand-edited).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeyOrder {
+    terraform: Sorted,
+    opentofu: Sorted,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Sorted {
+    last: usize,
+    broken: bool,
+}
+
+impl Sorted {
+    fn see(&mut self, order: &[&str], field: &str) {
+        if let Some(rank) = order.iter().position(|known| *known == field) {
+            self.broken |= rank < self.last;
+            self.last = rank;
+        }
+    }
+}
+
+impl KeyOrder {
+    /// Notes the next key, spelled as in [`OPENTOFU_INSTANCE_ORDER`]; other keys say nothing.
+    pub fn see(&mut self, field: &str) {
+        self.terraform.see(TERRAFORM_INSTANCE_ORDER, field);
+        self.opentofu.see(OPENTOFU_INSTANCE_ORDER, field);
+    }
+
+    /// The one writer whose order the keys seen so far follow, if only one's.
+    pub fn writer(&self) -> Option<Flavour> {
+        match (self.terraform.broken, self.opentofu.broken) {
+            (false, true) => Some(Flavour::Terraform),
+            (true, false) => Some(Flavour::OpenTofu),
+            _ => None,
+        }
+    }
 }
 
 /// The input's layout, detected once and kept for every rewrite.
