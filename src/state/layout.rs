@@ -237,3 +237,152 @@ pub fn line_indent(source: &str, at: usize) -> Option<&str> {
         .all(|byte| byte == b' ' || byte == b'\t')
         .then_some(prefix)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Evidence, Flavour, KeyOrder, detect_flavour};
+    use crate::state::parse;
+
+    /// A one-resource state with `instances` as written, from `host`, Terraform's layout.
+    fn state_text(host: &str, instances: &str) -> String {
+        format!(
+            "{{\n  \"version\": 4,\n  \"terraform_version\": \"1.15.5\",\n  \"serial\": 1,\n  \"lineage\": \"l\",\n  \"outputs\": {{}},\n  \"resources\": [\n    {{\n      \"mode\": \"managed\",\n      \"type\": \"aws_instance\",\n      \"name\": \"web\",\n      \"provider\": \"provider[\\\"{host}/hashicorp/aws\\\"]\",\n      \"instances\": [{instances}]\n    }}\n  ],\n  \"check_results\": null\n}}\n"
+        )
+    }
+
+    fn judged(text: &str) -> (Flavour, Evidence) {
+        detect_flavour(&parse(text.as_bytes()).unwrap())
+    }
+
+    const OPENTOFU: &str = "registry.opentofu.org";
+    const TERRAFORM: &str = "registry.terraform.io";
+
+    #[test]
+    fn terraforms_key_order_beats_the_opentofu_registry() {
+        let instance = r#"{"schema_version": 0, "attributes": {}, "sensitive_attributes": [], "identity_schema_version": 0, "private": "cA=="}"#;
+        assert_eq!(
+            judged(&state_text(OPENTOFU, instance)),
+            (Flavour::Terraform, Evidence::KeyOrder)
+        );
+        let identity = r#"{"schema_version": 0, "attributes": {}, "identity_schema_version": 1, "identity": {"id": "i"}}"#;
+        assert_eq!(
+            judged(&state_text(OPENTOFU, identity)),
+            (Flavour::Terraform, Evidence::KeyOrder)
+        );
+    }
+
+    #[test]
+    fn opentofus_key_order_beats_the_terraform_registry() {
+        let provider_first = r#"{"provider": "provider[\"registry.terraform.io/hashicorp/aws\"]", "schema_version": 0, "attributes": {}}"#;
+        assert_eq!(
+            judged(&state_text(TERRAFORM, provider_first)),
+            (Flavour::OpenTofu, Evidence::KeyOrder)
+        );
+        let identity_last = r#"{"schema_version": 0, "attributes": {}, "private": "cA==", "identity": {"id": "i"}, "identity_schema_version": 0}"#;
+        assert_eq!(
+            judged(&state_text(TERRAFORM, identity_last)),
+            (Flavour::OpenTofu, Evidence::KeyOrder)
+        );
+    }
+
+    #[test]
+    fn the_majority_of_instances_decides_and_a_tie_falls_through() {
+        let terraform = r#"{"schema_version": 0, "identity_schema_version": 0, "private": "cA=="}"#;
+        let opentofu = r#"{"schema_version": 0, "private": "cA==", "identity": {}, "identity_schema_version": 0}"#;
+        let [two_to_one, tie] = [
+            format!(
+                r#"{{"index_key": 0, {}, {{"index_key": 1, {}, {{"index_key": 2, {}"#,
+                &terraform[1..],
+                &terraform[1..],
+                &opentofu[1..]
+            ),
+            format!(
+                r#"{{"index_key": 0, {}, {{"index_key": 1, {}"#,
+                &terraform[1..],
+                &opentofu[1..]
+            ),
+        ];
+        assert_eq!(
+            judged(&state_text(OPENTOFU, &two_to_one)),
+            (Flavour::Terraform, Evidence::KeyOrder)
+        );
+        // One each, and the identity-less instance says Terraform by its fields.
+        assert_eq!(
+            judged(&state_text(OPENTOFU, &tie)),
+            (Flavour::Terraform, Evidence::Fields)
+        );
+    }
+
+    #[test]
+    fn fields_only_one_writer_writes_decide_when_the_order_does_not() {
+        // Terraform 1.12+ writes identity_schema_version on every object; OpenTofu only beside an
+        // identity. No pair of fields here stands differently in the two orders.
+        let terraform = r#"{"schema_version": 0, "attributes": {}, "sensitive_attributes": [], "identity_schema_version": 0}"#;
+        assert_eq!(
+            judged(&state_text(OPENTOFU, terraform)),
+            (Flavour::Terraform, Evidence::Fields)
+        );
+        let skip_destroy = r#"{"schema_version": 0, "attributes": {}, "skip_destroy": true}"#;
+        assert_eq!(
+            judged(&state_text(TERRAFORM, skip_destroy)),
+            (Flavour::OpenTofu, Evidence::Fields)
+        );
+    }
+
+    #[test]
+    fn the_layout_decides_next_then_the_registry_then_terraform() {
+        let plain = r#"{"schema_version": 0, "attributes": {}, "private": "cA=="}"#;
+        let indented = state_text(TERRAFORM, plain);
+        assert_eq!(judged(&indented), (Flavour::Terraform, Evidence::Nothing));
+        assert_eq!(
+            judged(&format!("{indented}\n")),
+            (Flavour::OpenTofu, Evidence::Layout)
+        );
+        let compact: String = indented
+            .lines()
+            .map(str::trim_start)
+            .collect::<Vec<_>>()
+            .join("");
+        assert_eq!(judged(&compact), (Flavour::OpenTofu, Evidence::Layout));
+        assert_eq!(
+            judged(&state_text(OPENTOFU, plain)),
+            (Flavour::OpenTofu, Evidence::ProviderHost)
+        );
+        assert_eq!(
+            judged(&state_text("Registry.OpenTofu.org", plain)),
+            (Flavour::OpenTofu, Evidence::ProviderHost)
+        );
+    }
+
+    #[test]
+    fn key_order_tells_only_when_one_order_holds() {
+        let writer = |keys: &[&str]| {
+            let mut order = KeyOrder::default();
+            for key in keys {
+                order.see(key);
+            }
+            order.writer()
+        };
+        assert_eq!(writer(&["schema_version", "attributes", "private"]), None);
+        assert_eq!(writer(&["private", "schema_version", "identity"]), None);
+        assert_eq!(
+            writer(&[
+                "status",
+                "schema_version",
+                "identity_schema_version",
+                "create_before_destroy"
+            ]),
+            Some(Flavour::Terraform)
+        );
+        assert_eq!(
+            writer(&["index_key", "provider", "schema_version"]),
+            Some(Flavour::OpenTofu)
+        );
+        assert_eq!(
+            writer(&["skip_destroy", "identity"]),
+            Some(Flavour::OpenTofu)
+        );
+        // Keys neither writer knows say nothing.
+        assert_eq!(writer(&["x_future", "schema_version", "zzz"]), None);
+    }
+}
