@@ -1,7 +1,8 @@
 //! How the input was written: indentation, what follows the last brace, and which program's key order
-//! (Terraform's or OpenTofu's) a re-rendered instance must follow.
+//! (Terraform's or OpenTofu's) a re-rendered instance must follow, judged by evidence in the file.
 
 use crate::json::{Layout, Span};
+use crate::state::model::State;
 
 /// Instance fields in Terraform's writer order (`instanceObjectStateV4`). Fields Terraform never writes
 /// (OpenTofu's) come last so a Terraform-flavoured file that somehow holds them keeps them.
@@ -50,6 +51,156 @@ pub enum Flavour {
     OpenTofu,
 }
 
+/// What decided a file's [`Flavour`], strongest first (see [`detect_flavour`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// More instances stand in that writer's key order (and not the other's) than in the other's.
+    KeyOrder,
+    /// Fields, or combinations of fields, that only that writer writes.
+    Fields,
+    /// Compact JSON or a `\n\n` ending, which only OpenTofu writes.
+    Layout,
+    /// Nothing else told; a provider comes from `registry.opentofu.org`.
+    ProviderHost,
+    /// Nothing in the file told: Terraform's conventions.
+    Nothing,
+}
+
+/// Which writer last wrote `state`, so that a re-rendered instance comes out as that writer would
+/// write it. Decided by evidence in the file, in order of strength; the first rule that tells wins:
+///
+/// 1. **The key order its instances already have.** The two writers order an instance's fields alike
+///    except `provider` (OpenTofu: before `schema_version`; Terraform never writes it), and
+///    `identity_schema_version` / `identity` (Terraform: `identity_schema_version`, `identity` right
+///    after `sensitive_attributes`; OpenTofu: `identity`, `identity_schema_version` last, after
+///    `private`, `dependencies`, `create_before_destroy` and `skip_destroy`). An instance whose known
+///    keys stand in one order but not the other votes for that writer ([`KeyOrder`]); the majority
+///    wins. Choosing the order the instances already follow is also what keeps their untouched fields
+///    in place when one is re-rendered.
+/// 2. **Fields only one writer writes.** OpenTofu: `skip_destroy` (1.12+), an instance-level
+///    `provider` (1.9+); Terraform drops both when it rewrites a state. Terraform: an
+///    `identity_schema_version` without an `identity` (Terraform 1.12+ writes it on every instance,
+///    even `0`; OpenTofu reads and writes it only beside an identity). The side with more such
+///    instances wins.
+/// 3. **The layout.** Terraform always writes 2-space indented JSON ending in one `\n`. OpenTofu
+///    1.8-1.11 writes compact JSON, and 1.12 indents local files after the fact, ending them in
+///    `\n\n`: either means OpenTofu.
+/// 4. **The provider host**, as a last tie-breaker: a provider from `registry.opentofu.org` means
+///    OpenTofu. It decides only files in which nothing above tells, and there the two orders give the
+///    same bytes for every field the file holds; it matters only for a field a refresh adds.
+/// 5. Otherwise Terraform.
+///
+/// Not used, because they do not tell the writers apart: `check_results` (both write `null` when there
+/// are no checks, since Terraform 1.4 and in every OpenTofu; `[]` appears only in older or hand-made
+/// files) and `terraform_version` (each writes its own version; both have released 1.6 to 1.12, and
+/// OpenTofu's own test fixtures carry `0.12.0` with `registry.opentofu.org` providers).
+pub fn detect_flavour(state: &State<'_>) -> (Flavour, Evidence) {
+    let (mut order, mut fields) = (Votes::default(), Votes::default());
+    let mut opentofu_host = false;
+    for resource in &state.resources {
+        opentofu_host |= resource
+            .provider
+            .as_ref()
+            .is_some_and(|p| is_opentofu_host(&p.source));
+        for instance in &resource.instances {
+            order.add(instance.key_order);
+            if instance.provider.is_some() || instance.skip_destroy {
+                fields.opentofu += 1;
+            } else if instance.identity_schema_version.is_some() && instance.identity.is_none() {
+                fields.terraform += 1;
+            }
+            opentofu_host |= instance
+                .provider
+                .as_ref()
+                .is_some_and(|p| is_opentofu_host(&p.source));
+        }
+    }
+    if let Some(flavour) = order.winner() {
+        (flavour, Evidence::KeyOrder)
+    } else if let Some(flavour) = fields.winner() {
+        (flavour, Evidence::Fields)
+    } else if state.style.layout.indent.is_none() || state.style.trailer == "\n\n" {
+        (Flavour::OpenTofu, Evidence::Layout)
+    } else if opentofu_host {
+        (Flavour::OpenTofu, Evidence::ProviderHost)
+    } else {
+        (Flavour::Terraform, Evidence::Nothing)
+    }
+}
+
+fn is_opentofu_host(source: &str) -> bool {
+    source
+        .get(.."registry.opentofu.org/".len())
+        .is_some_and(|host| host.eq_ignore_ascii_case("registry.opentofu.org/"))
+}
+
+/// Instances speaking for each writer.
+#[derive(Default)]
+struct Votes {
+    terraform: usize,
+    opentofu: usize,
+}
+
+impl Votes {
+    fn add(&mut self, vote: Option<Flavour>) {
+        match vote {
+            Some(Flavour::Terraform) => self.terraform += 1,
+            Some(Flavour::OpenTofu) => self.opentofu += 1,
+            None => {}
+        }
+    }
+
+    /// The side with more votes; none on a tie (no votes at all included).
+    fn winner(&self) -> Option<Flavour> {
+        match self.terraform.cmp(&self.opentofu) {
+            std::cmp::Ordering::Greater => Some(Flavour::Terraform),
+            std::cmp::Ordering::Less => Some(Flavour::OpenTofu),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
+/// Learns, key by key as the parser meets them, whether an instance object's known fields stand in
+/// Terraform's order, OpenTofu's, both (it holds no pair of fields the two place differently) or
+/// neither (hand-edited).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeyOrder {
+    terraform: Sorted,
+    opentofu: Sorted,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Sorted {
+    last: usize,
+    broken: bool,
+}
+
+impl Sorted {
+    fn see(&mut self, order: &[&str], field: &str) {
+        if let Some(rank) = order.iter().position(|known| *known == field) {
+            self.broken |= rank < self.last;
+            self.last = rank;
+        }
+    }
+}
+
+impl KeyOrder {
+    /// Notes the next key, spelled as in [`OPENTOFU_INSTANCE_ORDER`]; other keys say nothing.
+    pub fn see(&mut self, field: &str) {
+        self.terraform.see(TERRAFORM_INSTANCE_ORDER, field);
+        self.opentofu.see(OPENTOFU_INSTANCE_ORDER, field);
+    }
+
+    /// The one writer whose order the keys seen so far follow, if only one's.
+    pub fn writer(&self) -> Option<Flavour> {
+        match (self.terraform.broken, self.opentofu.broken) {
+            (false, true) => Some(Flavour::Terraform),
+            (true, false) => Some(Flavour::OpenTofu),
+            _ => None,
+        }
+    }
+}
+
 /// The input's layout, detected once and kept for every rewrite.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Style {
@@ -85,4 +236,153 @@ pub fn line_indent(source: &str, at: usize) -> Option<&str> {
         .bytes()
         .all(|byte| byte == b' ' || byte == b'\t')
         .then_some(prefix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Evidence, Flavour, KeyOrder, detect_flavour};
+    use crate::state::parse;
+
+    /// A one-resource state with `instances` as written, from `host`, Terraform's layout.
+    fn state_text(host: &str, instances: &str) -> String {
+        format!(
+            "{{\n  \"version\": 4,\n  \"terraform_version\": \"1.15.5\",\n  \"serial\": 1,\n  \"lineage\": \"l\",\n  \"outputs\": {{}},\n  \"resources\": [\n    {{\n      \"mode\": \"managed\",\n      \"type\": \"aws_instance\",\n      \"name\": \"web\",\n      \"provider\": \"provider[\\\"{host}/hashicorp/aws\\\"]\",\n      \"instances\": [{instances}]\n    }}\n  ],\n  \"check_results\": null\n}}\n"
+        )
+    }
+
+    fn judged(text: &str) -> (Flavour, Evidence) {
+        detect_flavour(&parse(text.as_bytes()).unwrap())
+    }
+
+    const OPENTOFU: &str = "registry.opentofu.org";
+    const TERRAFORM: &str = "registry.terraform.io";
+
+    #[test]
+    fn terraforms_key_order_beats_the_opentofu_registry() {
+        let instance = r#"{"schema_version": 0, "attributes": {}, "sensitive_attributes": [], "identity_schema_version": 0, "private": "cA=="}"#;
+        assert_eq!(
+            judged(&state_text(OPENTOFU, instance)),
+            (Flavour::Terraform, Evidence::KeyOrder)
+        );
+        let identity = r#"{"schema_version": 0, "attributes": {}, "identity_schema_version": 1, "identity": {"id": "i"}}"#;
+        assert_eq!(
+            judged(&state_text(OPENTOFU, identity)),
+            (Flavour::Terraform, Evidence::KeyOrder)
+        );
+    }
+
+    #[test]
+    fn opentofus_key_order_beats_the_terraform_registry() {
+        let provider_first = r#"{"provider": "provider[\"registry.terraform.io/hashicorp/aws\"]", "schema_version": 0, "attributes": {}}"#;
+        assert_eq!(
+            judged(&state_text(TERRAFORM, provider_first)),
+            (Flavour::OpenTofu, Evidence::KeyOrder)
+        );
+        let identity_last = r#"{"schema_version": 0, "attributes": {}, "private": "cA==", "identity": {"id": "i"}, "identity_schema_version": 0}"#;
+        assert_eq!(
+            judged(&state_text(TERRAFORM, identity_last)),
+            (Flavour::OpenTofu, Evidence::KeyOrder)
+        );
+    }
+
+    #[test]
+    fn the_majority_of_instances_decides_and_a_tie_falls_through() {
+        let terraform = r#"{"schema_version": 0, "identity_schema_version": 0, "private": "cA=="}"#;
+        let opentofu = r#"{"schema_version": 0, "private": "cA==", "identity": {}, "identity_schema_version": 0}"#;
+        let [two_to_one, tie] = [
+            format!(
+                r#"{{"index_key": 0, {}, {{"index_key": 1, {}, {{"index_key": 2, {}"#,
+                &terraform[1..],
+                &terraform[1..],
+                &opentofu[1..]
+            ),
+            format!(
+                r#"{{"index_key": 0, {}, {{"index_key": 1, {}"#,
+                &terraform[1..],
+                &opentofu[1..]
+            ),
+        ];
+        assert_eq!(
+            judged(&state_text(OPENTOFU, &two_to_one)),
+            (Flavour::Terraform, Evidence::KeyOrder)
+        );
+        // One each, and the identity-less instance says Terraform by its fields.
+        assert_eq!(
+            judged(&state_text(OPENTOFU, &tie)),
+            (Flavour::Terraform, Evidence::Fields)
+        );
+    }
+
+    #[test]
+    fn fields_only_one_writer_writes_decide_when_the_order_does_not() {
+        // Terraform 1.12+ writes identity_schema_version on every object; OpenTofu only beside an
+        // identity. No pair of fields here stands differently in the two orders.
+        let terraform = r#"{"schema_version": 0, "attributes": {}, "sensitive_attributes": [], "identity_schema_version": 0}"#;
+        assert_eq!(
+            judged(&state_text(OPENTOFU, terraform)),
+            (Flavour::Terraform, Evidence::Fields)
+        );
+        let skip_destroy = r#"{"schema_version": 0, "attributes": {}, "skip_destroy": true}"#;
+        assert_eq!(
+            judged(&state_text(TERRAFORM, skip_destroy)),
+            (Flavour::OpenTofu, Evidence::Fields)
+        );
+    }
+
+    #[test]
+    fn the_layout_decides_next_then_the_registry_then_terraform() {
+        let plain = r#"{"schema_version": 0, "attributes": {}, "private": "cA=="}"#;
+        let indented = state_text(TERRAFORM, plain);
+        assert_eq!(judged(&indented), (Flavour::Terraform, Evidence::Nothing));
+        assert_eq!(
+            judged(&format!("{indented}\n")),
+            (Flavour::OpenTofu, Evidence::Layout)
+        );
+        let compact: String = indented
+            .lines()
+            .map(str::trim_start)
+            .collect::<Vec<_>>()
+            .join("");
+        assert_eq!(judged(&compact), (Flavour::OpenTofu, Evidence::Layout));
+        assert_eq!(
+            judged(&state_text(OPENTOFU, plain)),
+            (Flavour::OpenTofu, Evidence::ProviderHost)
+        );
+        assert_eq!(
+            judged(&state_text("Registry.OpenTofu.org", plain)),
+            (Flavour::OpenTofu, Evidence::ProviderHost)
+        );
+    }
+
+    #[test]
+    fn key_order_tells_only_when_one_order_holds() {
+        let writer = |keys: &[&str]| {
+            let mut order = KeyOrder::default();
+            for key in keys {
+                order.see(key);
+            }
+            order.writer()
+        };
+        assert_eq!(writer(&["schema_version", "attributes", "private"]), None);
+        assert_eq!(writer(&["private", "schema_version", "identity"]), None);
+        assert_eq!(
+            writer(&[
+                "status",
+                "schema_version",
+                "identity_schema_version",
+                "create_before_destroy"
+            ]),
+            Some(Flavour::Terraform)
+        );
+        assert_eq!(
+            writer(&["index_key", "provider", "schema_version"]),
+            Some(Flavour::OpenTofu)
+        );
+        assert_eq!(
+            writer(&["skip_destroy", "identity"]),
+            Some(Flavour::OpenTofu)
+        );
+        // Keys neither writer knows say nothing.
+        assert_eq!(writer(&["x_future", "schema_version", "zzz"]), None);
+    }
 }

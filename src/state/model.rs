@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::json::{Cursor, JsonError, Span};
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ResourceAddr};
-use crate::state::layout::Style;
+use crate::state::layout::{Flavour, Style};
 use crate::state::order::ObjectRef;
 use crate::state::provider::ProviderConfig;
 
@@ -93,8 +93,9 @@ pub struct Instance<'a> {
     pub skip_destroy: bool,
     pub identity: Option<Span>,
     pub identity_schema_version: Option<u64>,
-    /// `identity_schema_version` was written after `identity`, as only OpenTofu writes it.
-    pub identity_version_last: bool,
+    /// The one writer whose key order this object's known fields follow, when they follow only one's
+    /// (evidence of who wrote the file, see `layout::detect_flavour`).
+    pub key_order: Option<Flavour>,
     pub span: Span,
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::json::{Cursor, Span};
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::StateError;
-use crate::state::layout::{Flavour, OPENTOFU_INSTANCE_ORDER, Style};
+use crate::state::layout::{Flavour, KeyOrder, OPENTOFU_INSTANCE_ORDER, Style, detect_flavour};
 use crate::state::model::{Instance, Member, Output, Resource, State};
 
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
@@ -116,7 +116,7 @@ fn parse_text(source: &str) -> Result<State<'_>> {
         span,
         style: Style::detect(source, span, Flavour::Terraform),
     };
-    state.style.flavour = detect_flavour(&state);
+    state.style.flavour = detect_flavour(&state).0;
     state.order = order::sort_objects(&state.resources).map_err(|Duplicate(object)| {
         let resource = &state.resources[object.resource as usize];
         let instance = &resource.instances[object.instance as usize];
@@ -423,13 +423,18 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Instance
         skip_destroy: false,
         identity: None,
         identity_schema_version: None,
-        identity_version_last: false,
+        key_order: None,
         span: Span::default(),
     };
+    let mut key_order = KeyOrder::default();
     let span = cursor.object(|cursor, key, _| {
         cursor.skip_whitespace();
         let start = cursor.position();
-        match canonical(&key, OPENTOFU_INSTANCE_ORDER) {
+        let field = canonical(&key, OPENTOFU_INSTANCE_ORDER);
+        if let Some(field) = field {
+            key_order.see(field);
+        }
+        match field {
             Some("index_key") => instance.index_key = index_key(cursor)?,
             Some("status") => instance.tainted = status(cursor)?,
             Some("deposed") => instance.deposed = deposed_key(cursor)?,
@@ -453,8 +458,6 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Instance
             Some("identity_schema_version") => {
                 instance.identity_schema_version =
                     Some(unsigned(cursor, "identity_schema_version")?);
-                // OpenTofu writes it after `identity`, Terraform before: a hint of the writer.
-                instance.identity_version_last = instance.identity.is_some();
             }
             _ => {
                 cursor.skip_value()?;
@@ -463,6 +466,7 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Instance
         Ok::<_, StateError>(())
     })?;
     instance.span = span;
+    instance.key_order = key_order.writer();
     Ok(instance)
 }
 
@@ -633,27 +637,5 @@ fn deposed_key<'a>(cursor: &mut Cursor<'a>) -> Result<Option<Cow<'a, str>>> {
             at,
             format!("invalid `deposed` key {key:?}: it must be 8 hexadecimal digits"),
         )),
-    }
-}
-
-/// Detects which program wrote the file, from what only OpenTofu writes.
-fn detect_flavour(state: &State<'_>) -> Flavour {
-    let opentofu_only = state.resources.iter().any(|resource| {
-        resource
-            .provider
-            .as_ref()
-            .is_some_and(|provider| provider.source.starts_with("registry.opentofu.org/"))
-            || resource.instances.iter().any(|instance| {
-                instance.provider.is_some()
-                    || instance.skip_destroy
-                    || instance.identity_version_last
-            })
-    });
-    // Terraform always indents and ends with one newline; OpenTofu 1.8-1.11 writes compact JSON and
-    // 1.12 ends local files with two.
-    if opentofu_only || state.style.layout.indent.is_none() || state.style.trailer == "\n\n" {
-        Flavour::OpenTofu
-    } else {
-        Flavour::Terraform
     }
 }

@@ -6,6 +6,7 @@
 mod audit;
 mod bad_input;
 mod builder;
+mod byte_for_byte;
 mod commands;
 mod corpus;
 mod diff;

@@ -11,7 +11,7 @@ use crate::builder::{Test, root};
 use crate::oracle::{split_check_results, terraform};
 
 /// Runs Terraform with `args` in `folder`, as CI runs it.
-fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {
+pub fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {
     Command::new(terraform)
         .args(args)
         .current_dir(folder)
@@ -23,14 +23,14 @@ fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {
 }
 
 /// A folder holding a copy of `state` as `terraform.tfstate`.
-fn copy_of(state: &Path) -> tempfile::TempDir {
+pub fn copy_of(state: &Path) -> tempfile::TempDir {
     let folder = tempfile::tempdir().unwrap();
     std::fs::copy(state, folder.path().join("terraform.tfstate")).unwrap();
     folder
 }
 
 /// The state Terraform leaves after `terraform <command...> ADDRESS` on a copy of `state`.
-fn terraform_result(terraform: &Path, state: &Path, command: &[&str], address: &str) -> String {
+pub fn terraform_result(terraform: &Path, state: &Path, command: &[&str], address: &str) -> String {
     let folder = copy_of(state);
     let mut args: Vec<&str> = command.to_vec();
     args.extend(["-state=terraform.tfstate", address]);
@@ -45,7 +45,7 @@ fn terraform_result(terraform: &Path, state: &Path, command: &[&str], address: &
 }
 
 /// The state statectl leaves after `statectl <command> ADDRESS` on a copy of `state`.
-fn statectl_result(state: &Path, command: &str, address: &str) -> String {
+pub fn statectl_result(state: &Path, command: &str, address: &str) -> String {
     let folder = copy_of(state);
     Test::new()
         .args([command, address, "terraform.tfstate"])
@@ -56,7 +56,7 @@ fn statectl_result(state: &Path, command: &str, address: &str) -> String {
 }
 
 #[track_caller]
-fn assert_same_state(ours: &str, theirs: &str, what: &str) {
+pub fn assert_same_state(ours: &str, theirs: &str, what: &str) {
     let (our_head, our_checks) = split_check_results(ours);
     let (their_head, their_checks) = split_check_results(theirs);
     assert_eq!(our_head, their_head, "{what}");
