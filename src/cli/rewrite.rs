@@ -18,7 +18,7 @@ use crate::policy::file::Policy;
 use crate::policy::lifecycle::{Context, check};
 use crate::scan::rules::Rules;
 use crate::state::address::ObjectAddr;
-use crate::state::bytes::Bytes;
+use crate::state::legacy::{self, StateBytes};
 use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render};
 use crate::state::source::Source;
 use crate::state::store::{Backup, Locked};
@@ -122,7 +122,7 @@ pub struct Request {
 #[derive(Debug)]
 pub struct Loaded {
     pub source: Source,
-    pub bytes: Bytes,
+    pub bytes: StateBytes,
     /// The lock, when taken before the read; [`finish`] takes it out.
     pub locked: Option<Locked>,
     rules: Rules,
@@ -164,12 +164,12 @@ pub fn open(
         (Source::Path(path), true) => Some(lock(path, operation, args.lock_timeout)?),
         _ => None,
     };
-    let bytes = match &locked {
+    let bytes = StateBytes::new(match &locked {
         Some(locked) => locked.read().map_err(store_error)?,
         None => source
             .read()
             .map_err(|error| CliError::state(&source, &error))?,
-    };
+    });
     Ok(Loaded {
         source,
         bytes,
@@ -260,7 +260,12 @@ pub fn finish(
     if let Some(warning) = request.warning {
         printer.warning(warning);
     }
-    let new_text = render(state, &plan);
+    let mut new_text = render(state, &plan);
+    if loaded.bytes.is_upgraded() {
+        // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
+        // or `state rm` writes it: the upgraded text is its writer's form already.
+        new_text = legacy::as_terraform_writes(&new_text);
+    }
     tracing::debug!(
         bytes = new_text.len(),
         elapsed_ms = started.elapsed().as_millis(),
