@@ -251,6 +251,18 @@ pub fn finish(
             printer.warning(&format!("overriding {}", sanitize(&violation.to_string())));
         }
     }
+    let refreshes = plan
+        .steps
+        .iter()
+        .any(|step| matches!(step.action, Action::Refresh | Action::RefreshTaint));
+    if loaded.bytes.is_upgraded() && refreshes && !args.dry_run {
+        // Terraform's refresh of such a state also rewrites every flat attribute through the
+        // provider's schema, which a splice cannot reproduce.
+        return Err(CliError::new(format!(
+            "{source}: a format-3 state (Terraform 0.11-era) cannot take a refresh's changes; nothing was written"
+        ))
+        .with_hint(legacy::UPGRADE_HINT));
+    }
     if plan.is_empty() {
         if to_stdout {
             printer.out(state.source)?;

@@ -10,6 +10,7 @@ mod commands;
 mod corpus;
 mod diff;
 mod generated;
+mod legacy;
 mod oracle;
 mod plugin;
 mod plugin_stack;

@@ -882,3 +882,337 @@ fn output_json(output: &OutputV3) -> Out {
     }
     Out::Object(members)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::error::Location;
+    use crate::state::parse::parse;
+
+    /// A format-3 document with one module holding `resources` (a JSON object's members).
+    fn with_resources(path: &str, resources: &str) -> String {
+        format!(
+            r#"{{"version": 3, "terraform_version": "0.11.14", "serial": 7, "lineage": "l-1",
+  "modules": [{{"path": {path}, "outputs": {{}}, "resources": {{{resources}}}, "depends_on": []}}]}}"#
+        )
+    }
+
+    fn object(id: &str) -> String {
+        format!(
+            r#"{{"id": "{id}", "attributes": {{"id": "{id}"}}, "meta": {{}}, "tainted": false}}"#
+        )
+    }
+
+    fn resource(provider: &str) -> String {
+        format!(
+            r#"{{"type": "x", "depends_on": ["a.b"], "primary": {}, "deposed": [], "provider": "{provider}"}}"#,
+            object("i-1")
+        )
+    }
+
+    /// Upgrades and reads back with the version-4 parser: what every command sees.
+    fn addresses(text: &str) -> Vec<String> {
+        let upgraded = upgrade(text).unwrap();
+        let state = parse(upgraded.as_bytes()).unwrap();
+        state
+            .order
+            .iter()
+            .map(|object| {
+                let resource = &state.resources[object.resource as usize];
+                let instance = &resource.instances[object.instance as usize];
+                let mut address = instance.address(resource).to_string();
+                if let Some(key) = &instance.deposed {
+                    address.push_str(" deposed ");
+                    address.push_str(key);
+                }
+                if instance.tainted {
+                    address.push_str(" tainted");
+                }
+                address
+            })
+            .collect()
+    }
+
+    fn upgrade_error(text: &str) -> StateError {
+        upgrade(text).unwrap_err().located_in(text.as_bytes())
+    }
+
+    #[test]
+    fn module_paths_become_module_addresses() {
+        let text = with_resources(
+            r#"["root", "network", "dns-zone"]"#,
+            &format!(r#""aws_route53_zone.this": {}"#, resource("")),
+        );
+        assert_eq!(
+            addresses(&text),
+            ["module.network.module.dns-zone.aws_route53_zone.this"]
+        );
+        let upgraded = upgrade(&text).unwrap();
+        assert!(upgraded.contains(r#""module": "module.network.module.dns-zone","#));
+    }
+
+    #[test]
+    fn legacy_keys_become_resources_and_index_keys() {
+        let text = with_resources(
+            r#"["root"]"#,
+            &[
+                format!(r#""aws_instance.web.10": {}"#, resource("")),
+                format!(r#""aws_instance.web.2": {}"#, resource("")),
+                format!(r#""aws_instance.web": {}"#, resource("")),
+                format!(r#""data.aws_ami.ubuntu": {}"#, resource("")),
+                format!(r#""data.aws_ami.counted.0": {}"#, resource("")),
+                // Go's ParseInt with base 0: a leading 0 is octal, 0x is hexadecimal.
+                format!(r#""null_resource.odd.010": {}"#, resource("")),
+                format!(r#""null_resource.odd.0x1f": {}"#, resource("")),
+            ]
+            .join(","),
+        );
+        assert_eq!(
+            addresses(&text),
+            [
+                "data.aws_ami.counted[0]",
+                "data.aws_ami.ubuntu",
+                "aws_instance.web",
+                "aws_instance.web[2]",
+                "aws_instance.web[10]",
+                "null_resource.odd[8]",
+                "null_resource.odd[31]",
+            ]
+        );
+    }
+
+    #[test]
+    fn primary_and_deposed_become_objects_with_sequential_deposed_keys() {
+        let tainted = object("i-3").replace(r#""tainted": false"#, r#""tainted": true"#);
+        let text = with_resources(
+            r#"["root"]"#,
+            &format!(
+                r#""aws_instance.web.0": {{"type": "aws_instance", "primary": {}, "deposed": [{}, {tainted}], "provider": "provider.aws"}},
+                   "aws_instance.web.1": {{"type": "aws_instance", "primary": {tainted}, "deposed": null}}"#,
+                object("i-1"),
+                object("i-2"),
+            ),
+        );
+        assert_eq!(
+            addresses(&text),
+            [
+                "aws_instance.web[0]",
+                "aws_instance.web[0] deposed 00000001",
+                "aws_instance.web[0] deposed 00000002 tainted",
+                "aws_instance.web[1] tainted",
+            ]
+        );
+    }
+
+    #[test]
+    fn provider_strings_become_legacy_provider_addresses() {
+        let cases = [
+            ("", r#"provider["registry.terraform.io/-/aws"]"#),
+            ("provider.aws", r#"provider["registry.terraform.io/-/aws"]"#),
+            (
+                "provider.aws.west",
+                r#"provider["registry.terraform.io/-/aws"].west"#,
+            ),
+            (
+                "provider. aws . west",
+                r#"provider["registry.terraform.io/-/aws"].west"#,
+            ),
+            (
+                "module.a.provider.aws",
+                r#"module.a.provider["registry.terraform.io/-/aws"]"#,
+            ),
+            (
+                "provider.terraform",
+                r#"provider["terraform.io/builtin/terraform"]"#,
+            ),
+            // The module-local form is taken in the resource's module (here, the root).
+            (
+                "aws.east",
+                r#"provider["registry.terraform.io/-/aws"].east"#,
+            ),
+            (
+                "terraform",
+                r#"provider["registry.terraform.io/-/terraform"]"#,
+            ),
+        ];
+        for (old, new) in cases {
+            let text = with_resources(
+                r#"["root"]"#,
+                &format!(r#""aws_instance.web": {}"#, resource(old)),
+            );
+            let upgraded = upgrade(&text).unwrap();
+            let mut expected = String::new();
+            crate::json::write_go_string(new, &mut expected);
+            assert!(
+                upgraded.contains(&format!(r#""provider": {expected},"#)),
+                "{old:?} -> {new}: {upgraded}"
+            );
+        }
+        let in_module = with_resources(
+            r#"["root", "net"]"#,
+            &format!(r#""aws_vpc.main": {}"#, resource("aws.east")),
+        );
+        assert!(upgrade(&in_module).unwrap().contains(
+            r#""provider": "module.net.provider[\"registry.terraform.io/-/aws\"].east","#
+        ));
+    }
+
+    #[test]
+    fn flat_attributes_meta_and_outputs_are_kept_as_terraform_keeps_them() {
+        let text = r#"{"version": 3, "serial": 1, "lineage": "l",
+  "modules": [{"path": ["root"],
+    "outputs": {"ids": {"sensitive": true, "type": "list", "value": ["a", "b"]}},
+    "resources": {"aws_instance.web": {"primary": {"id": "i-1",
+      "attributes": {"ami": "ami-1"},
+      "meta": {"schema_version": "2", "e2bfb730": {"create": 600000000000}}}}}},
+    {"path": ["root", "child"], "outputs": {"dropped": {"value": "x"}}, "resources": {}}]}"#;
+        let upgraded = upgrade(text).unwrap();
+        // No `terraform_version` was written: Terraform stubs one older than any.
+        assert!(upgraded.contains(r#""terraform_version": "0.0.0","#));
+        // The first-class id becomes the `id` attribute the flat attributes lacked.
+        assert!(upgraded.contains(
+            "\"attributes_flat\": {\n            \"ami\": \"ami-1\",\n            \"id\": \"i-1\"\n          },"
+        ));
+        assert!(upgraded.contains(r#""schema_version": 2,"#));
+        // The rest of `meta` is `private`: its JSON, base64 ({"e2bfb730":{"create":600000000000}}).
+        assert!(
+            upgraded.contains(r#""private": "eyJlMmJmYjczMCI6eyJjcmVhdGUiOjYwMDAwMDAwMDAwMH19""#)
+        );
+        assert!(upgraded.contains(
+            "\"ids\": {\n      \"value\": [\n        \"a\",\n        \"b\"\n      ],\n      \"type\": [\n        \"list\",\n        \"string\"\n      ],\n      \"sensitive\": true\n    }"
+        ));
+        assert!(!upgraded.contains("dropped"), "only root outputs are kept");
+        assert!(!upgraded.contains("depends_on"));
+        assert!(upgraded.ends_with("\"check_results\": null\n}\n"));
+    }
+
+    #[test]
+    fn an_object_without_attributes_reads_as_an_empty_object() {
+        let text = with_resources(
+            r#"["root"]"#,
+            r#""null_resource.none": {"primary": {"id": ""}},
+               "null_resource.empty": {"primary": {"id": "", "attributes": {}}}"#,
+        );
+        let upgraded = upgrade(&text).unwrap();
+        // Missing attributes become `{}`; empty flat attributes are left out by `omitempty`.
+        assert_eq!(upgraded.matches(r#""attributes": {}"#).count(), 1);
+        assert!(!upgraded.contains("attributes_flat"));
+    }
+
+    #[test]
+    fn bad_shapes_give_one_error_with_its_position() {
+        let cases: Vec<(String, &str, &str)> = vec![
+            (
+                with_resources(r#"["main"]"#, ""),
+                "invalid module path [\"main\"]: a module path starts with \"root\"",
+                r#"["main"]"#,
+            ),
+            (
+                with_resources(r#"["root", "bad name"]"#, ""),
+                "\"bad name\" is not a valid identifier",
+                r#"["root", "bad name"]"#,
+            ),
+            (
+                with_resources(
+                    r#"["root"]"#,
+                    &format!(r#""aws_instance": {}"#, resource("")),
+                ),
+                "invalid resource key \"aws_instance\" in a format-3 state",
+                r#""aws_instance":"#,
+            ),
+            (
+                with_resources(
+                    r#"["root"]"#,
+                    &format!(r#""aws_instance.web.x": {}"#, resource("")),
+                ),
+                "the index \"x\" is not an integer",
+                r#""aws_instance.web.x""#,
+            ),
+            (
+                with_resources(
+                    r#"["root"]"#,
+                    &format!(
+                        r#""aws_instance.web": {}"#,
+                        resource("provider.aws.${var.x}")
+                    ),
+                ),
+                "was never valid",
+                r#""provider.aws.${var.x}""#,
+            ),
+            (
+                with_resources(
+                    r#"["root"]"#,
+                    &format!(
+                        r#""aws_instance.web": {}"#,
+                        resource("module.m[0].provider.aws")
+                    ),
+                ),
+                "cannot hold module indexes",
+                r#""module.m[0].provider.aws""#,
+            ),
+            (
+                with_resources(
+                    r#"["root"]"#,
+                    r#""aws_instance.web": {"primary": {"tainted": "yes"}}"#,
+                ),
+                "`tainted` must be true or false",
+                r#""yes""#,
+            ),
+            (
+                with_resources(r#"["root"]"#, r#""aws_instance.web": {"deposed": [null]}"#),
+                "a deposed object is null",
+                "null]",
+            ),
+            (
+                r#"{"version": 3, "serial": -1, "modules": []}"#.to_owned(),
+                "`serial` is -1, but a serial is never negative",
+                "-1",
+            ),
+            (
+                r#"{"version": 3, "serial": 1.5, "modules": []}"#.to_owned(),
+                "`serial` must be a whole number that fits 64 bits, found 1.5",
+                "1.5",
+            ),
+            (
+                r#"{"version": 3, "modules": {}}"#.to_owned(),
+                "`modules` must be an array",
+                "{}",
+            ),
+        ];
+        for (text, message, needle) in cases {
+            let error = upgrade_error(&text);
+            // The error points at the first occurrence of `needle`.
+            let at = crate::json::LineColumn::of(text.as_bytes(), text.find(needle).unwrap())
+                .to_string();
+            assert!(
+                error.message.contains(message),
+                "{message:?} in {:?}",
+                error.message
+            );
+            let position = match &error.location {
+                Location::At(position) => position.to_string(),
+                other => format!("{other:?}"),
+            };
+            assert_eq!(position, at, "{message}");
+        }
+    }
+
+    #[test]
+    fn duplicate_instances_are_refused_by_the_version_4_reader() {
+        // `web.0` and `web.00` are both index 0, as Terraform reads them: two current objects.
+        let text = with_resources(
+            r#"["root"]"#,
+            &format!(
+                r#""aws_instance.web.0": {}, "aws_instance.web.00": {}"#,
+                resource(""),
+                resource("")
+            ),
+        );
+        let upgraded = upgrade(&text).unwrap();
+        let error = parse(upgraded.as_bytes()).unwrap_err();
+        assert_eq!(
+            error.location,
+            Location::Address("aws_instance.web[0]".to_owned())
+        );
+    }
+}
