@@ -251,13 +251,14 @@ pub fn finish(
             printer.warning(&format!("overriding {}", sanitize(&violation.to_string())));
         }
     }
-    let refreshes = plan
-        .steps
-        .iter()
-        .any(|step| matches!(step.action, Action::Refresh | Action::RefreshTaint));
-    if loaded.bytes.is_upgraded() && refreshes && !args.dry_run {
+    if loaded.bytes.is_upgraded()
+        && request.operation == "refresh"
+        && !plan.is_empty()
+        && !args.dry_run
+    {
         // Terraform's refresh of such a state also rewrites every flat attribute through the
-        // provider's schema, which a splice cannot reproduce.
+        // provider's schema, which a splice cannot reproduce. (Today's readers cannot read flat
+        // attributes, so no refresh of one gets here; this keeps it so if they learn to.)
         return Err(CliError::new(format!(
             "{source}: a format-3 state (Terraform 0.11-era) cannot take a refresh's changes; nothing was written"
         ))
