@@ -139,3 +139,90 @@ impl From<Bytes> for StateBytes {
         StateBytes::new(bytes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V3: &str = r#"{"version": 3, "terraform_version": "0.11.14", "serial": 4, "lineage": "l",
+  "modules": [{"path": ["root"], "resources": {
+    "null_resource.a.0": {"primary": {"id": "1", "attributes": {"id": "1"}}},
+    "null_resource.a.1": {"primary": {"id": "2", "attributes": {"id": "2"}}}}}]}"#;
+
+    fn bytes(text: &str) -> StateBytes {
+        StateBytes::new(Bytes::from(text.as_bytes().to_vec()))
+    }
+
+    #[test]
+    fn a_version_4_state_is_read_in_place() {
+        let text = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": []}"#;
+        let bytes = bytes(text);
+        let state = bytes.parse().unwrap();
+        assert!(std::ptr::eq(state.source.as_ptr(), bytes.raw().as_ptr()));
+        assert!(!bytes.is_upgraded());
+    }
+
+    #[test]
+    fn a_format_3_state_is_read_through_its_upgrade() {
+        let bytes = bytes(V3);
+        let state = bytes.parse().unwrap();
+        assert!(bytes.is_upgraded());
+        assert_eq!(state.version, 4);
+        assert_eq!(state.serial, 4);
+        assert_eq!(state.terraform_version.as_deref(), Some("0.11.14"));
+        assert_eq!(state.order.len(), 2);
+        // The file's own bytes are still what the store compares and backs up.
+        assert_eq!(bytes.raw(), V3.as_bytes());
+        // Parsing again reuses the upgrade.
+        assert_eq!(bytes.parse().unwrap().source, state.source);
+    }
+
+    #[test]
+    fn what_terraform_writes_carries_its_own_version() {
+        let upgraded = upgrade_v3(V3).unwrap();
+        let written = as_terraform_writes(&upgraded);
+        assert_eq!(
+            written,
+            upgraded.replacen("\"0.11.14\"", "\"1.15.5\"", 1),
+            "only terraform_version changes"
+        );
+    }
+
+    #[test]
+    fn errors_of_the_upgraded_text_name_the_address_not_a_position_in_it() {
+        // `a.0` and `a.00` are one instance to Terraform's reader: two current objects.
+        let text = V3.replace("null_resource.a.1", "null_resource.a.00");
+        let error = bytes(&text).parse().unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("after the upgrade from format 3: two current objects"),
+            "{}",
+            error.message
+        );
+        assert_eq!(
+            error.location,
+            Location::Address("null_resource.a[0]".to_owned())
+        );
+    }
+
+    #[test]
+    fn upgrade_errors_locate_in_the_file() {
+        let text = V3.replace(r#"["root"]"#, r#"["base"]"#);
+        let error = bytes(&text).parse().unwrap_err();
+        assert!(error.message.starts_with("invalid module path"));
+        assert_eq!(error.describe("f"), format!("f:2:24: {}", error.message));
+    }
+
+    #[test]
+    fn formats_1_and_2_are_refused_with_the_way_to_upgrade() {
+        for version in [1, 2] {
+            let error = bytes(&format!(r#"{{"version": {version}, "modules": []}}"#))
+                .parse()
+                .unwrap_err();
+            assert!(error.message.contains(&format!("format-{version} state")));
+            assert_eq!(error.hint.as_deref(), Some(UPGRADE_HINT));
+            assert_eq!(error.upgradable_from, None);
+        }
+    }
+}
