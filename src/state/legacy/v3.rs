@@ -149,10 +149,11 @@ fn read_module(cursor: &mut Cursor<'_>, module: &mut Module) -> Result<()> {
                 if cursor.null() {
                     return Err(StateError::at(at, format!("output {name:?} is null")));
                 }
-                let mut output = module.outputs.remove(name).unwrap_or(OutputV3 {
+                // Go decodes each map entry into a new value: a repeated key replaces, never merges.
+                let mut output = OutputV3 {
                     sensitive: false,
                     value: Value::Null,
-                });
+                };
                 object(cursor, "an output", |cursor, key| {
                     match canonical(key, OUTPUT_KEYS) {
                         Some("sensitive") => bool_into(cursor, &mut output.sensitive, "sensitive")?,
@@ -169,7 +170,7 @@ fn read_module(cursor: &mut Cursor<'_>, module: &mut Module) -> Result<()> {
                 if cursor.null() {
                     return Err(StateError::at(at, format!("resource {name:?} is null")));
                 }
-                let (_, mut resource) = module.resources.remove(name).unwrap_or_default();
+                let mut resource = ResourceV3::default();
                 read_resource(cursor, &mut resource)?;
                 module.resources.insert(name.to_owned(), (at, resource));
                 Ok(())
@@ -234,11 +235,12 @@ fn read_instance(cursor: &mut Cursor<'_>, instance: &mut InstanceV3) -> Result<(
                 } else {
                     let attributes = instance.attributes.get_or_insert_with(BTreeMap::new);
                     map_into(cursor, "attributes", |cursor, name, _| {
-                        let mut value = attributes.remove(name).unwrap_or_default();
                         // Go leaves a map's string element empty for `null`.
-                        if !cursor.null() {
-                            value = string(cursor, "an attribute value")?;
-                        }
+                        let value = if cursor.null() {
+                            String::new()
+                        } else {
+                            string(cursor, "an attribute value")?
+                        };
                         attributes.insert(name.to_owned(), value);
                         Ok(())
                     })?;
