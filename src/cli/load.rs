@@ -3,20 +3,22 @@
 use std::path::Path;
 
 use crate::cli::error::CliError;
-use crate::state::bytes::Bytes;
+use crate::state::State;
+use crate::state::legacy::StateBytes;
 use crate::state::source::Source;
-use crate::state::{State, parse};
 
 /// The bytes of the state that `arg` names, and where they came from.
-pub fn read(arg: Option<&Path>) -> Result<(Source, Bytes), CliError> {
+pub fn read(arg: Option<&Path>) -> Result<(Source, StateBytes), CliError> {
     let source = Source::from_arg(arg);
     let bytes = source
         .read()
         .map_err(|error| CliError::state(&source, &error))?;
-    Ok((source, bytes))
+    Ok((source, StateBytes::new(bytes)))
 }
 
-/// Parses bytes read by [`read`].
-pub fn parse_state<'a>(source: &Source, bytes: &'a [u8]) -> Result<State<'a>, CliError> {
-    parse(bytes).map_err(|error| CliError::state(source, &error))
+/// Parses bytes read by [`read`]; a format-3 state is upgraded in memory as Terraform upgrades it.
+pub fn parse_state<'a>(source: &Source, bytes: &'a StateBytes) -> Result<State<'a>, CliError> {
+    bytes
+        .parse()
+        .map_err(|error| CliError::state(source, &error))
 }

@@ -19,7 +19,7 @@ use crate::policy::file::Policy;
 use crate::policy::lifecycle::{Context, check};
 use crate::scan::rules::Rules;
 use crate::state::address::ObjectAddr;
-use crate::state::bytes::Bytes;
+use crate::state::legacy::{self, StateBytes};
 use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render};
 use crate::state::source::Source;
 use crate::state::store::Locked;
@@ -104,7 +104,7 @@ pub struct Request {
 #[derive(Debug)]
 pub struct Loaded {
     pub source: Source,
-    pub bytes: Bytes,
+    pub bytes: StateBytes,
     /// The lock, when taken before the read; [`finish`] takes it out.
     pub locked: Option<Locked>,
     rules: Rules,
@@ -143,12 +143,12 @@ pub fn open(
         (Source::Path(path), true) => Some(lock(path, operation, settings.lock_timeout)?),
         _ => None,
     };
-    let bytes = match &locked {
+    let bytes = StateBytes::new(match &locked {
         Some(locked) => locked.read().map_err(store_error)?,
         None => source
             .read()
             .map_err(|error| CliError::state(&source, &error))?,
-    };
+    });
     Ok(Loaded {
         source,
         bytes,
@@ -230,6 +230,19 @@ pub fn finish(
             printer.warning(&format!("overriding {}", sanitize(&violation.to_string())));
         }
     }
+    if loaded.bytes.is_upgraded()
+        && request.operation == "refresh"
+        && !plan.is_empty()
+        && settings.destination != Destination::Nothing
+    {
+        // Terraform's refresh of such a state also rewrites every flat attribute through the
+        // provider's schema, which a splice cannot reproduce. (Today's readers cannot read flat
+        // attributes, so no refresh of one gets here; this keeps it so if they learn to.)
+        return Err(CliError::new(format!(
+            "{source}: a format-3 state (Terraform 0.11-era) cannot take a refresh's changes; nothing was written"
+        ))
+        .with_hint(legacy::UPGRADE_HINT));
+    }
     if plan.is_empty() {
         if to_stdout {
             printer.out(state.source)?;
@@ -239,7 +252,12 @@ pub fn finish(
     if let Some(warning) = request.warning {
         printer.warning(warning);
     }
-    let new_text = render(state, &plan);
+    let mut new_text = render(state, &plan);
+    if loaded.bytes.is_upgraded() {
+        // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
+        // or `state rm` writes it: the upgraded text is its writer's form already.
+        new_text = legacy::as_terraform_writes(&new_text);
+    }
     tracing::debug!(
         bytes = new_text.len(),
         elapsed_ms = started.elapsed().as_millis(),

@@ -21,6 +21,9 @@ pub struct StateError {
     pub message: String,
     pub location: Location,
     pub hint: Option<String>,
+    /// Set when the file is a legacy state of this format that a reader can upgrade and parse again
+    /// (format 3; see `state::legacy`), rather than a file that cannot be read.
+    pub upgradable_from: Option<u64>,
 }
 
 impl StateError {
@@ -29,6 +32,7 @@ impl StateError {
             message: message.into(),
             location: Location::Nowhere,
             hint: None,
+            upgradable_from: None,
         }
     }
 
@@ -37,6 +41,7 @@ impl StateError {
             message: message.into(),
             location: Location::Offset(offset),
             hint: None,
+            upgradable_from: None,
         }
     }
 
@@ -45,6 +50,7 @@ impl StateError {
             message: message.into(),
             location: Location::Address(address.to_string()),
             hint: None,
+            upgradable_from: None,
         }
     }
 

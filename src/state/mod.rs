@@ -5,6 +5,7 @@ pub mod address;
 pub mod bytes;
 pub mod error;
 pub mod layout;
+pub mod legacy;
 pub mod model;
 pub mod mutate;
 pub mod order;

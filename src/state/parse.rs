@@ -237,8 +237,9 @@ fn check_version(top: &TopLevel<'_>, source: &str) -> Result<()> {
         4 => Ok(()),
         3 if top.backend => Err(StateError::new("this is Terraform's backend cache (.terraform/terraform.tfstate), not a state")
             .with_hint("the state lives where the backend points; for the local backend it is `terraform.tfstate` in the working directory")),
-        1..=3 => Err(StateError::at(span.start, format!("this is a legacy state, format version {version} (Terraform 0.7 to 0.11), which statectl does not read"))
-            .with_hint("Terraform 0.12 or later upgrades it: run `terraform state pull > upgraded.tfstate` there and use the result")),
+        // Format 3 is upgraded by `state::legacy`, which reads it again; 1 and 2 are refused there.
+        3 => Err(crate::state::legacy::upgradable(span.start)),
+        1 | 2 => Err(crate::state::legacy::too_old(version, span.start)),
         0 => Err(StateError::at(span.start, "unsupported state version 0: no Terraform wrote a JSON state with version 0")),
         _ => Err(StateError::at(span.start, format!("unsupported state version {version}: statectl reads version 4 (Terraform 0.12 and later, OpenTofu)"))
             .with_hint("a newer state format needs a newer statectl")),

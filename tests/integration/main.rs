@@ -12,6 +12,7 @@ mod corpus;
 mod diff;
 mod generated;
 mod hostile;
+mod legacy;
 mod oracle;
 mod packaging;
 mod plugin;

@@ -15,7 +15,7 @@ use crate::cli::findings::{FailOn, Report, Tool, github, junit, markdown, sarif}
 use crate::cli::{Printer, exit};
 use crate::scan::discover::state_files;
 use crate::scan::{Rule, Rules, scan};
-use crate::state::parse;
+use crate::state::legacy::StateBytes;
 use crate::state::source::Source;
 
 #[derive(Debug, clap::Args)]
@@ -190,10 +190,10 @@ fn scan_one(source: &Source, rules: &Rules) -> Report {
         error: Some(error),
     };
     let bytes = match source.read() {
-        Ok(bytes) => bytes,
+        Ok(bytes) => StateBytes::new(bytes),
         Err(error) => return failed(CliError::state(source, &error)),
     };
-    let state = match parse(&bytes) {
+    let state = match bytes.parse() {
         Ok(state) => state,
         Err(error) => return failed(CliError::state(source, &error)),
     };

@@ -35,8 +35,25 @@ pub(super) fn is_id_continue(c: char) -> bool {
     in_table(ID_START, c) || in_table(ID_CONTINUE_EXTRA, c)
 }
 
+/// The length in bytes of the HCL identifier `text` starts with (0 when it starts with none).
+pub(crate) fn identifier_length(text: &str) -> usize {
+    let mut characters = text.char_indices();
+    match characters.next() {
+        Some((_, first)) if first == '_' || is_id_start(first) => {}
+        _ => return 0,
+    }
+    characters
+        .find(|&(_, next)| !(next == '-' || is_id_continue(next)))
+        .map_or(text.len(), |(at, _)| at)
+}
+
+/// Whether `text` is a whole HCL identifier, as `hclsyntax.ValidIdentifier` decides.
+pub(crate) fn is_identifier(text: &str) -> bool {
+    !text.is_empty() && identifier_length(text) == text.len()
+}
+
 /// Go's `unicode.IsPrint`.
-pub(super) fn is_go_printable(c: char) -> bool {
+pub(crate) fn is_go_printable(c: char) -> bool {
     if c.is_ascii() {
         return (' '..='~').contains(&c);
     }
