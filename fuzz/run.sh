@@ -58,7 +58,7 @@ found=0
 for target in "${TARGETS[@]}"; do
     seed "$target"
     out="$FUZZ/out/$target"
-    rm -rf "$out"
+    rm -rf "$out" && mkdir -p "$FUZZ/out"
     echo "fuzz: $target for $MINUTES min" >&2
     cargo afl fuzz -i "$FUZZ/seeds/$target" -o "$out" -V $((MINUTES * 60)) \
         "$FUZZ/target/release/$target" > "$FUZZ/out-$target.log" 2>&1 || true
