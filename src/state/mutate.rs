@@ -10,7 +10,7 @@ use crate::json::Span;
 use std::collections::HashMap;
 
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ObjectAddr, ResourceAddr, Target};
-use crate::state::error::StateError;
+use crate::state::error::{StateError, shorten};
 use crate::state::model::{Instance, Resource, State, members};
 use crate::state::order::{InstanceGroup, ObjectRef, instance_groups};
 use crate::state::write::{Change, Splice, render_instance};
@@ -198,7 +198,7 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                     };
                     return Err(StateError::for_address(
                         instance,
-                        format!("no deposed object `{key}`"),
+                        format!("no deposed object `{}`", shorten(key)),
                     )
                     .with_hint(hint));
                 };
