@@ -16,12 +16,16 @@ use crate::state::sensitive;
 /// (a removal, or a creation).
 pub fn object_diff(label: &str, before: Option<&str>, after: Option<&str>, reveal: bool) -> String {
     let decode = |text: &str| serde_json::from_str::<Value>(&shorten_long_strings(text)).ok();
-    object_diff_values(
-        label,
-        before.and_then(decode),
-        after.and_then(decode),
-        reveal,
-    )
+    let (decoded_before, decoded_after) = (before.and_then(decode), after.and_then(decode));
+    if decoded_before.is_none() != before.is_none() || decoded_after.is_none() != after.is_none() {
+        // serde_json stops at 128 levels of nesting (Terraform goes to 10,000) and refuses lone
+        // surrogate escapes (which Go reads as U+FFFD). The raw
+        // text cannot stand in: it would show values the masking has not seen.
+        return format!(
+            "--- {label}\n+++ {label}\n(changed; not shown: its JSON cannot be decoded for a diff: nested deeper than 128 levels, or a lone surrogate escape)\n"
+        );
+    }
+    object_diff_values(label, decoded_before, decoded_after, reveal)
 }
 
 /// Strings longer than this (in JSON text) show in a diff by their start, size and digest: a
@@ -285,6 +289,21 @@ mod tests {
         assert!(serde_json::from_str::<Value>(&shown).is_ok());
         assert_ne!(digest(b"abcdefgh1"), digest(b"abcdefgh2"));
         assert_ne!(digest(b"a"), digest(b"a\0"));
+    }
+
+    #[test]
+    fn an_object_too_deep_to_decode_is_named_not_dropped() {
+        let deep = format!(
+            r#"{{"attributes":{{"a":{}1{}}}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let tainted = deep.replacen('{', r#"{"status":"tainted","#, 1);
+        let diff = object_diff("x.y", Some(&deep), Some(&tainted), false);
+        assert_eq!(
+            diff,
+            "--- x.y\n+++ x.y\n(changed; not shown: its JSON cannot be decoded for a diff: nested deeper than 128 levels, or a lone surrogate escape)\n"
+        );
     }
 
     #[test]

@@ -689,3 +689,34 @@ fn audit_names_a_binary_plan_and_refuses_a_device() {
         .run()
         .stderr_is("error: /dev/zero: cannot read the plan: it is a character device, not a regular file\n");
 }
+
+#[test]
+fn a_file_name_with_control_characters_is_escaped() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("e\u{1b}[31m.tfstate"), "test").unwrap();
+    Test::new()
+        .args(["list", "e\u{1b}[31m.tfstate"])
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: e\\u{1b}[31m.tfstate:1:1: not JSON: unexpected character 't', expected a JSON value\nhint: a state is a JSON object; is this the right file?\n");
+}
+
+#[test]
+fn deep_or_undecodable_objects_still_get_a_diff_line() {
+    // serde_json, behind the diff, stops at 128 levels; the taint goes through and says so.
+    let deep = minimal_with_instances(&format!(
+        r#"{{"attributes": {{"a": {}1{}}}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    ));
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("terraform.tfstate");
+    std::fs::write(&path, &deep).unwrap();
+    Test::new()
+        .args(["taint", "t.n", "--dry-run"])
+        .current_dir(folder.path())
+        .run()
+        .code(1)
+        .stdout("--- t.n\n+++ t.n\n(changed; not shown: its JSON cannot be decoded for a diff: nested deeper than 128 levels, or a lone surrogate escape)\n");
+    assert_only_the_state(folder.path(), &path, deep.as_bytes());
+}
