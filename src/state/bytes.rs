@@ -93,7 +93,7 @@ pub fn regular_file(metadata: &Metadata) -> io::Result<()> {
     } else if kind.is_dir() {
         return Err(io::Error::new(
             io::ErrorKind::IsADirectory,
-            "it is a directory, not a state file",
+            "it is a directory, not a file",
         ));
     } else if kind.is_char_device() {
         "a character device"
@@ -120,6 +120,39 @@ fn too_big(what: &str) -> io::Error {
         io::ErrorKind::FileTooLarge,
         format!("{what}, more than statectl reads of one state (4 GiB)"),
     )
+}
+
+/// The most statectl reads of a rules, policy, profile, credentials or configuration file (256 MiB):
+/// such files are small, and a device or an endless pipe named by mistake must not fill the memory.
+pub const MAX_TEXT_BYTES: u64 = 256 << 20;
+
+/// Reads a text file named on the command line or found in a configuration folder: a device, socket
+/// or directory is refused before reading, a pipe is read up to [`MAX_TEXT_BYTES`], and the text must
+/// be UTF-8. Errors read like `std::fs::read_to_string`'s.
+pub fn read_text(path: &Path) -> io::Result<String> {
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.file_type().is_fifo() {
+        regular_file(&metadata)?;
+    }
+    let mut bytes = Vec::new();
+    File::open(path)?
+        .take(MAX_TEXT_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            "it goes on past 256 MiB, more than statectl reads of such a file",
+        ));
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it is not UTF-8 text (byte {})",
+                error.utf8_error().valid_up_to()
+            ),
+        )
+    })
 }
 
 /// Reads a stream (standard input, a pipe) to its end, after `start` (bytes already read from it),

@@ -91,7 +91,7 @@ pub fn problem(error: &std::io::Error) -> String {
     match error.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_owned(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        std::io::ErrorKind::IsADirectory => "it is a directory, not a state file".to_owned(),
+        std::io::ErrorKind::IsADirectory => "it is a directory, not a file".to_owned(),
         _ if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
             "too many levels of symbolic links (a symlink loop?)".to_owned()
         }

@@ -451,9 +451,7 @@ fn devices_sockets_directories_and_symlink_loops_are_refused_at_once() {
         .args(["list", "dir.tfstate"])
         .current_dir(folder.path())
         .run()
-        .stderr_is(
-            "error: dir.tfstate: cannot read the state: it is a directory, not a state file\n",
-        );
+        .stderr_is("error: dir.tfstate: cannot read the state: it is a directory, not a file\n");
     std::os::unix::fs::symlink("loop-b", folder.path().join("loop-a")).unwrap();
     std::os::unix::fs::symlink("loop-a", folder.path().join("loop-b")).unwrap();
     for command in [&["list", "loop-a"][..], &["taint", "t.n", "loop-a"]] {
@@ -499,6 +497,38 @@ fn a_named_pipe_is_read_as_a_stream() {
         "{}",
         output.stdout
     );
+    // A state cannot be written back to a pipe: a mutation refuses it before taking any lock.
+    Test::new()
+        .args(["taint", "terraform_data.cbd", "state.fifo"])
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: state.fifo: cannot read the state: it is a named pipe (FIFO), not a regular file\n");
+    assert_eq!(
+        std::fs::read_dir(folder.path()).unwrap().count(),
+        1,
+        "no lock sidecar"
+    );
+}
+
+#[test]
+fn an_unreadable_file_is_named() {
+    if rustix::process::geteuid().is_root() {
+        eprintln!("skipped: root reads files whatever their mode");
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("terraform.tfstate");
+    std::fs::write(&path, "{}").unwrap();
+    std::fs::set_permissions(
+        &path,
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o000),
+    )
+    .unwrap();
+    Test::new()
+        .arg("list")
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: terraform.tfstate: cannot read the state: permission denied\n");
 }
 
 #[test]
@@ -719,4 +749,30 @@ fn deep_or_undecodable_objects_still_get_a_diff_line() {
         .code(1)
         .stdout("--- t.n\n+++ t.n\n(changed; not shown: its JSON cannot be decoded for a diff: nested deeper than 128 levels, or a lone surrogate escape)\n");
     assert_only_the_state(folder.path(), &path, deep.as_bytes());
+}
+
+/// Rules, policy and provider configuration files are read with the same care as a state: a device is
+/// refused at once rather than read without end.
+#[test]
+fn side_files_that_are_devices_are_refused_at_once() {
+    let state = root().join("testdata/states/lifecycle.tfstate");
+    Test::new()
+        .arg("scan")
+        .arg(&state)
+        .args(["--rules", "/dev/zero"])
+        .run()
+        .refused("error: /dev/zero: cannot read the rules file: it is a character device, not a regular file");
+    Test::new()
+        .args(["taint", "terraform_data.cbd", "--dry-run", "--policy", "/dev/zero"])
+        .arg(&state)
+        .run()
+        .refused("error: /dev/zero: cannot read the policy: it is a character device, not a regular file");
+    let gzip = root().join("testdata/not-states/gzip.tfstate");
+    Test::new()
+        .arg("scan")
+        .arg(&state)
+        .arg("--rules")
+        .arg(&gzip)
+        .run()
+        .refused("gzip.tfstate: cannot read the rules file: it is not UTF-8 text (byte 1)");
 }
