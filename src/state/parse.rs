@@ -313,7 +313,10 @@ fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource
         Some((text, at)) => {
             return Err(StateError::at(
                 at,
-                format!("invalid resource `mode` {text:?}: it must be \"managed\" or \"data\""),
+                format!(
+                    "invalid resource `mode` {:?}: it must be \"managed\" or \"data\"",
+                    shorten(&text)
+                ),
             ));
         }
         None => return Err(StateError::at(start, "a resource has no `mode`")),
@@ -333,7 +336,10 @@ fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource
         }
         Some((text, at)) => {
             let path = text.parse::<ModulePath>().map_err(|error| {
-                StateError::at(at, format!("invalid module address {text:?}: {error}"))
+                StateError::at(
+                    at,
+                    format!("invalid module address {:?}: {error}", shorten(&text)),
+                )
             })?;
             shared.last_module = Some((text.into_owned(), path.clone()));
             path
@@ -440,7 +446,7 @@ fn optional_provider(
         return Ok(Some(Arc::clone(known)));
     }
     let parsed = Arc::new(ProviderConfig::parse(&text).map_err(|problem| {
-        StateError::at(at, format!("invalid provider address {text:?}: {problem}"))
+        StateError::at(at, format!("invalid provider address {:?}: {problem}", shorten(&text)))
             .with_hint("Terraform would silently drop this resource on its next write; fix the address, e.g. `provider[\"registry.terraform.io/hashicorp/null\"]`")
     })?);
     // A linear search is cheapest for the few providers a state names; past a few hundred distinct
@@ -582,7 +588,8 @@ fn status(cursor: &mut Cursor<'_>) -> Result<bool> {
         Some(other) => Err(StateError::at(
             at,
             format!(
-                "invalid instance `status` {other:?}: the only status a state holds is \"tainted\""
+                "invalid instance `status` {:?}: the only status a state holds is \"tainted\"",
+                shorten(other)
             ),
         )),
     }
@@ -599,7 +606,10 @@ fn deposed_key<'a>(cursor: &mut Cursor<'a>) -> Result<Option<Cow<'a, str>>> {
         }
         Some(key) => Err(StateError::at(
             at,
-            format!("invalid `deposed` key {key:?}: it must be 8 hexadecimal digits"),
+            format!(
+                "invalid `deposed` key {:?}: it must be 8 hexadecimal digits",
+                shorten(&key)
+            ),
         )),
     }
 }

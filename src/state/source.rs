@@ -42,7 +42,13 @@ impl Source {
                 };
                 let prefix = bytes::read_prefix(&mut stdin, sniff::PREFIX).map_err(cannot)?;
                 sniff::bytes(&prefix, false).map_err(|error| error.located_in(&prefix))?;
-                bytes::read_stream(stdin, prefix).map_err(cannot)
+                let bytes = bytes::read_stream(stdin, prefix).map_err(cannot)?;
+                if bytes.trim_ascii().is_empty() {
+                    return Err(StateError::new("standard input is empty").with_hint(
+                        "`terraform state pull` prints nothing when there is no state yet; is the pipe's other end in the right folder?",
+                    ));
+                }
+                Ok(bytes)
             }
             Source::Path(path) => read_path(path).map_err(|error| {
                 let error = match error {
