@@ -266,3 +266,60 @@ struct Keys {
     sops_mac: bool,
     sops_version: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(head: &[u8], whole: bool) -> Option<String> {
+        bytes(head, whole).err().map(|error| error.message)
+    }
+
+    #[test]
+    fn a_prefix_of_blanks_is_not_an_empty_file() {
+        // The first 4 KiB of a state indented by a very long run of blanks judge nothing.
+        assert_eq!(refusal(&[b' '; PREFIX], false), None);
+        assert_eq!(
+            refusal(b" \n", true).as_deref(),
+            Some("the state file is empty")
+        );
+        assert_eq!(refusal(b"  {\"version\": 4", false), None);
+    }
+
+    #[test]
+    fn only_what_cannot_start_json_is_refused_from_the_first_bytes() {
+        for start in [&b"{"[..], b"[", b"\"", b"-1", b"7", b"true", b"null"] {
+            assert_eq!(refusal(start, false), None, "{start:?}");
+        }
+        assert_eq!(
+            refusal(b"\n\n  x", false).as_deref(),
+            Some("not JSON: unexpected character 'x', where a state starts with '{'")
+        );
+        let error = bytes(b"\n\n  x", false).unwrap_err().located_in(b"\n\n  x");
+        assert_eq!(
+            error.describe("f"),
+            "f:3:3: not JSON: unexpected character 'x', where a state starts with '{'"
+        );
+    }
+
+    #[test]
+    fn a_zip_without_tfplan_is_only_a_zip() {
+        assert_eq!(
+            refusal(b"PK\x03\x04\x14\x00\x00\x00other", false).as_deref(),
+            Some("this is a zip archive, not a state")
+        );
+    }
+
+    #[test]
+    fn documents_are_named_from_their_keys_only_when_they_match() {
+        let named = |text: &str| document(text).map(|error| error.message);
+        assert_eq!(named(r#"{"version": 4}"#), None);
+        // `encryption_version` alone is not enough: a state could carry an unknown key of that name.
+        assert_eq!(named(r#"{"encryption_version": "v0"}"#), None);
+        assert!(named(r#"{"encryption_version": "v0", "encrypted_data": ""}"#).is_some());
+        assert_eq!(named(r#"{"sops": {"version": "3"}}"#), None);
+        assert!(named(r#"{"sops": {"mac": "x", "version": "3"}}"#).is_some());
+        assert_eq!(named(r#"{"format_version": "1.0"}"#), None);
+        assert_eq!(named("{"), None);
+    }
+}
