@@ -30,11 +30,8 @@ type Result<T> = std::result::Result<T, StateError>;
 /// Parses a state from its bytes. Errors carry a line and column of `bytes`, or an address.
 pub fn parse(bytes: &[u8]) -> Result<State<'_>> {
     sniff::bytes(bytes, true).map_err(|error| error.located_in(bytes))?;
-    let source = std::str::from_utf8(bytes).map_err(|error| {
-        StateError::at(error.valid_up_to(), "the file is not valid UTF-8 text")
-            .with_hint("a state is JSON written as UTF-8; was it saved in another encoding, or is it binary?")
-            .located_in(bytes)
-    })?;
+    let source = std::str::from_utf8(bytes)
+        .map_err(|error| sniff::not_utf8(error.valid_up_to()).located_in(bytes))?;
     // Only once reading it as a state failed: is it another known kind of JSON document?
     parse_text(source).map_err(|error| sniff::document(source).unwrap_or(error).located_in(bytes))
 }

@@ -47,7 +47,22 @@ pub fn bytes(bytes: &[u8], whole: bool) -> Result<()> {
     {
         return Err(not_json_byte(head, start));
     }
+    // Binary data that happens to start like JSON (`cat /dev/urandom | statectl list -`) is told
+    // from the prefix too, rather than after reading gigabytes; a character cut by the prefix's end
+    // is not an error.
+    if let Err(error) = std::str::from_utf8(head)
+        && error.error_len().is_some()
+    {
+        return Err(not_utf8(error.valid_up_to()));
+    }
     Ok(())
+}
+
+/// Bytes that are not UTF-8, at `offset`.
+pub fn not_utf8(offset: usize) -> StateError {
+    StateError::at(offset, "the file is not valid UTF-8 text").with_hint(
+        "a state is JSON written as UTF-8; was it saved in another encoding, or is it binary?",
+    )
 }
 
 /// Byte-order marks and UTF-16/UTF-32 text without one (a `{` with NUL bytes beside it).
@@ -284,6 +299,19 @@ mod tests {
             Some("the state file is empty")
         );
         assert_eq!(refusal(b"  {\"version\": 4", false), None);
+    }
+
+    #[test]
+    fn binary_that_starts_like_json_is_told_from_the_prefix() {
+        assert_eq!(
+            refusal(b"{\"a\": \"\xff\xfe\"}", false).as_deref(),
+            Some("the file is not valid UTF-8 text")
+        );
+        // A character cut by the end of the prefix is for the full read to judge.
+        assert_eq!(
+            refusal("{\"a\": \"é".as_bytes().split_last().unwrap().1, false),
+            None
+        );
     }
 
     #[test]

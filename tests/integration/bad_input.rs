@@ -485,6 +485,17 @@ fn an_endless_pipe_is_judged_by_its_first_bytes() {
 }
 
 #[test]
+fn binary_that_starts_like_json_is_refused_from_its_first_bytes() {
+    let mut binary = vec![0xFF_u8; 64 << 20];
+    binary[..2].copy_from_slice(b"{\"");
+    Test::new()
+        .args(["list", "-"])
+        .stdin(binary)
+        .run()
+        .stderr_is("error: <stdin>:1:3: the file is not valid UTF-8 text\nhint: a state is JSON written as UTF-8; was it saved in another encoding, or is it binary?\n");
+}
+
+#[test]
 fn a_named_pipe_is_read_as_a_stream() {
     // What a shell's `<(terraform state pull)` passes: a pipe by path.
     let folder = tempfile::tempdir().unwrap();
