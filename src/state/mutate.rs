@@ -13,7 +13,7 @@ use crate::state::address::{InstanceAddr, InstanceKey, Mode, ObjectAddr, Resourc
 use crate::state::error::{StateError, shorten};
 use crate::state::model::{Instance, Resource, State, members};
 use crate::state::order::{InstanceGroup, ObjectRef, instance_groups};
-use crate::state::write::{Change, Splice, render_instance};
+use crate::state::write::{Change, Splice};
 
 /// One requested change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -361,7 +361,7 @@ pub fn render(state: &State<'_>, plan: &Plan) -> String {
             removed[resource][instance] = true;
         } else {
             let object = &state.resources[resource].instances[instance];
-            splice.replace(object.span, render_instance(state, object, &step.changes));
+            splice.render_when_applied(state, object, &step.changes);
         }
     }
     let mut resource_removed = vec![false; state.resources.len()];
