@@ -1,6 +1,6 @@
-//! Reading a state: sniffing what the bytes are (`sniff` names what is not a state; here: a v4 state,
-//! a legacy one, a backend cache), then one pass over the JSON into the borrowed model, with Go's reader rules:
-//! keys match case-insensitively and the last duplicate wins.
+//! Reading a state: what the bytes are (`sniff` names what is not a state; here: a v4 state, a legacy
+//! one, a backend cache), then one pass over the JSON into the borrowed model, with Go's reader
+//! rules: keys match case-insensitively and the last duplicate wins.
 //!
 //! Attributes are validated but not decoded; that is what keeps a 250 MB state fast to list.
 
@@ -33,7 +33,18 @@ pub fn parse(bytes: &[u8]) -> Result<State<'_>> {
     let source = std::str::from_utf8(bytes)
         .map_err(|error| sniff::not_utf8(error.valid_up_to()).located_in(bytes))?;
     // Only once reading it as a state failed: is it another known kind of JSON document?
-    parse_text(source).map_err(|error| sniff::document(source).unwrap_or(error).located_in(bytes))
+    let state = parse_text(source)
+        .map_err(|error| sniff::document(source).unwrap_or(error).located_in(bytes))?;
+    // An encrypted envelope that also carries a `version` reads as an empty state: never say so.
+    if state
+        .members
+        .iter()
+        .any(|member| member.key.eq_ignore_ascii_case("encryption_version"))
+        && let Some(error) = sniff::document(source)
+    {
+        return Err(error);
+    }
+    Ok(state)
 }
 
 /// What the top level holds before version checks decide how to read it.

@@ -350,4 +350,14 @@ mod tests {
         assert_eq!(named(r#"{"format_version": "1.0"}"#), None);
         assert_eq!(named("{"), None);
     }
+
+    #[test]
+    fn an_envelope_with_a_version_is_still_refused() {
+        let envelope = r#"{"version": 4, "serial": 1, "lineage": "x", "meta": {}, "encrypted_data": "AA==", "encryption_version": "v0"}"#;
+        let error = crate::state::parse(envelope.as_bytes()).unwrap_err();
+        assert_eq!(
+            error.message,
+            "this is an OpenTofu encrypted state; statectl reads only plain states"
+        );
+    }
 }
