@@ -28,21 +28,21 @@ pub fn state(data: &[u8]) {
     let Ok(state) = parse(data) else { return };
     let objects: Vec<String> = state
         .instances()
-        .map(|(resource, instance)| format!("{} {:?}", instance.address(resource), instance.deposed))
+        .map(|(resource, instance)| {
+            format!("{} {:?}", instance.address(resource), instance.deposed)
+        })
         .collect();
     let once = rerender_all(&state);
     let again = parse(once.as_bytes())
         .unwrap_or_else(|error| panic!("a re-rendered state does not parse: {error}"));
     let objects_again: Vec<String> = again
         .instances()
-        .map(|(resource, instance)| format!("{} {:?}", instance.address(resource), instance.deposed))
+        .map(|(resource, instance)| {
+            format!("{} {:?}", instance.address(resource), instance.deposed)
+        })
         .collect();
     assert_eq!(objects, objects_again, "re-rendering changed the objects");
-    assert_eq!(
-        rerender_all(&again),
-        once,
-        "re-rendering is not a fixpoint"
-    );
+    assert_eq!(rerender_all(&again), once, "re-rendering is not a fixpoint");
 
     let Some((resource, first)) = state.instances().next() else {
         return;
@@ -64,7 +64,8 @@ pub fn state(data: &[u8]) {
         assert_eq!(after.serial, state.serial + 1, "serial");
         assert_eq!(after.lineage, state.lineage, "lineage");
         // Every object the mutation did not touch keeps its bytes.
-        let touched = |candidate: &crate::state::Instance<'_>, owner: &crate::state::Resource<'_>| {
+        let touched = |candidate: &crate::state::Instance<'_>,
+                       owner: &crate::state::Resource<'_>| {
             candidate.address(owner) == address
         };
         let untouched_before: Vec<&str> = state
@@ -77,7 +78,10 @@ pub fn state(data: &[u8]) {
             .filter(|(owner, candidate)| !touched(candidate, owner))
             .map(|(_, candidate)| candidate.span.of(after.source))
             .collect();
-        assert_eq!(untouched_before, untouched_after, "untouched objects changed");
+        assert_eq!(
+            untouched_before, untouched_after,
+            "untouched objects changed"
+        );
     }
 }
 
@@ -113,7 +117,11 @@ pub fn profiles(data: &[u8]) {
     let mut profiles = Profiles::builtin();
     let before = profiles.iter().count();
     if profiles.add_str(text, "fuzz.toml").is_err() {
-        assert_eq!(profiles.iter().count(), before, "a refused file changed the profiles");
+        assert_eq!(
+            profiles.iter().count(),
+            before,
+            "a refused file changed the profiles"
+        );
     }
 }
 
@@ -188,7 +196,12 @@ pub fn http_answer(data: &[u8]) {
             Err(problem) => Observation::Error(problem.to_string()),
             Ok(()) => context.status().map_or_else(
                 || Observation::Error("no status".to_owned()),
-                |status| Observation::status(status.value.clone(), crate::reconcile::poll::StatusClass::Pending),
+                |status| {
+                    Observation::status(
+                        status.value.clone(),
+                        crate::reconcile::poll::StatusClass::Pending,
+                    )
+                },
             ),
         }
     });

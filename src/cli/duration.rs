@@ -3,10 +3,38 @@
 
 use std::time::Duration;
 
-/// Parses `30s`, `500ms`, `2m`, `1h30m`, `1.5s` or `0`. For clap's `value_parser`.
+use crate::cli::error::echo;
+
+/// clap's `value_parser` for durations. Unlike a plain function, it words the whole error line, so
+/// a garbage value is echoed shortened (clap would echo all of it, twice).
+#[derive(Debug, Clone, Copy)]
+pub struct DurationParser;
+
+impl clap::builder::TypedValueParser for DurationParser {
+    type Value = Duration;
+
+    fn parse_ref(
+        &self,
+        _command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Duration, clap::Error> {
+        let text = value.to_string_lossy();
+        parse_duration(&text).map_err(|problem| {
+            let flag = arg
+                .and_then(clap::Arg::get_long)
+                .map_or_else(|| "a duration".to_owned(), |long| format!("`--{long}`"));
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("invalid value `{}` for {flag}: {problem}\n", echo(&text)),
+            )
+        })
+    }
+}
+
+/// Parses `30s`, `500ms`, `2m`, `1h30m`, `1.5s` or `0`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let invalid =
-        || format!("invalid duration `{text}`: use a number and a unit, e.g. `30s`, `500ms`, `2m`");
+    let invalid = || "use a number and a unit, e.g. `30s`, `500ms`, `2m`".to_owned();
     if text == "0" {
         return Ok(Duration::ZERO);
     }

@@ -4,6 +4,7 @@ use std::fmt;
 
 use crate::cli::exit;
 use crate::state::StateError;
+use crate::state::error::{Location, shorten};
 use crate::state::source::Source;
 
 #[derive(Debug)]
@@ -30,6 +31,10 @@ impl CliError {
 
     /// A state problem, named with the file it is in.
     pub fn state(source: &Source, error: &StateError) -> CliError {
+        let mut error = error.clone();
+        if let Location::Address(address) = &error.location {
+            error.location = Location::Address(echo(address));
+        }
         CliError {
             message: error.describe(&source.to_string()),
             hint: error.hint.clone(),
@@ -59,4 +64,25 @@ pub fn sanitize(text: &str) -> String {
             }
         })
         .collect()
+}
+
+/// Text given on the command line or read from a state, made safe to echo in an error: at most
+/// 100 characters then `...` (see [`shorten`]), control characters escaped (see [`sanitize`]).
+pub fn echo(text: &str) -> String {
+    sanitize(&shorten(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echo_shortens_long_text_and_escapes_control_characters() {
+        assert_eq!(echo("aws_instance.web"), "aws_instance.web");
+        let long = "é".repeat(150);
+        assert_eq!(echo(&long), format!("{}...", "é".repeat(100)));
+        assert_eq!(echo(&"a".repeat(100)), "a".repeat(100));
+        assert_eq!(echo("a\u{1b}[31m"), "a\\u{1b}[31m");
+        assert_eq!(echo("a\u{1b}b"), "a\\u{1b}b");
+    }
 }

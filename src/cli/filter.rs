@@ -1,7 +1,7 @@
 //! Address filters for `list`: a Terraform address (a module contains its resources, a resource its
 //! instances, as `terraform state list ADDRESS` reads it) or a glob with `*` and `?`.
 
-use crate::cli::error::{CliError, sanitize};
+use crate::cli::error::{CliError, echo};
 use crate::glob::Glob;
 use crate::state::address::{InstanceAddr, Target};
 
@@ -17,7 +17,7 @@ impl Pattern {
             return Ok(Pattern::Glob(Glob::new(text)));
         }
         text.parse::<Target>().map(Pattern::Address).map_err(|error| {
-            CliError::new(format!("invalid address `{}`: {error}", sanitize(text)))
+            CliError::new(format!("invalid address `{}`: {error}", echo(text)))
                 .with_hint("use an address such as `module.app`, `aws_instance.web` or `aws_instance.web[0]`, or a glob such as `*_bucket.*`")
         })
     }

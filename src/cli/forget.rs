@@ -2,7 +2,7 @@
 //! remote objects, as `terraform state rm` does, or just one deposed object with `--deposed KEY`.
 
 use crate::cli::Printer;
-use crate::cli::error::{CliError, sanitize};
+use crate::cli::error::{CliError, echo};
 use crate::cli::rewrite::{Request, WriteArgs, rewrite};
 use crate::cli::settings::{WriteIntent, WriteSettings, deposed_key};
 use crate::state::address::{ObjectAddr, Target};
@@ -28,7 +28,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let invalid = |error: &dyn std::fmt::Display| {
         CliError::new(format!(
             "invalid address `{}`: {error}",
-            sanitize(&args.address)
+            echo(&args.address)
         ))
         .with_hint(
             "an address looks like `module.app`, `aws_instance.web` or `aws_instance.web[0]`",

@@ -5,7 +5,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use crate::cli::duration::parse_duration;
+use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::{Printer, StateArg, exit};
 use crate::state::source::Source;
@@ -17,7 +17,7 @@ pub struct Args {
     pub state: StateArg,
 
     /// How long to wait for the lock (e.g. `30s`).
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0s")]
+    #[arg(long, value_name = "DURATION", value_parser = DurationParser, default_value = "0s")]
     pub lock_timeout: Duration,
 
     /// The command to run under the lock, after `--`.

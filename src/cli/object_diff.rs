@@ -2,21 +2,85 @@
 //! pretty JSON before and after, sensitive values masked on both sides (with the union of both sides'
 //! sensitive paths, so a value that stopped being sensitive does not show its old secret).
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
 use serde_json::Value;
 use similar::TextDiff;
 
 use crate::diff::mask_paths;
+use crate::json::Cursor;
 use crate::state::sensitive;
 
 /// A unified diff of one object. `before`/`after` are the object's JSON text; `None` is "no object"
 /// (a removal, or a creation).
 pub fn object_diff(label: &str, before: Option<&str>, after: Option<&str>, reveal: bool) -> String {
-    object_diff_values(
-        label,
-        before.and_then(|text| serde_json::from_str::<Value>(text).ok()),
-        after.and_then(|text| serde_json::from_str::<Value>(text).ok()),
-        reveal,
-    )
+    let decode = |text: &str| serde_json::from_str::<Value>(&shorten_long_strings(text)).ok();
+    let (decoded_before, decoded_after) = (before.and_then(decode), after.and_then(decode));
+    if decoded_before.is_none() != before.is_none() || decoded_after.is_none() != after.is_none() {
+        // serde_json stops at 128 levels of nesting (Terraform goes to 10,000) and refuses lone
+        // surrogate escapes (which Go reads as U+FFFD). The raw
+        // text cannot stand in: it would show values the masking has not seen.
+        return format!(
+            "--- {label}\n+++ {label}\n(changed; not shown: its JSON cannot be decoded for a diff: nested deeper than 128 levels, or a lone surrogate escape)\n"
+        );
+    }
+    object_diff_values(label, decoded_before, decoded_after, reveal)
+}
+
+/// Strings longer than this (in JSON text) show in a diff by their start, size and digest: a
+/// 100 MB attribute would otherwise be decoded, pretty-printed and printed whole on both sides.
+const LONG_STRING: usize = 64 << 10;
+
+/// `text` (one object's JSON) with every string value longer than [`LONG_STRING`] inside its members
+/// (`attributes`, `identity`: nesting depth two or more) replaced by a short stand-in holding its
+/// first characters, its size and a digest, so a changed value still shows as changed. The object's
+/// own members (`private` among them) stay whole. Borrows when nothing is that long.
+fn shorten_long_strings(text: &str) -> Cow<'_, str> {
+    if text.len() <= LONG_STRING {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut cursor = Cursor::new(text);
+    let mut out = String::new();
+    let (mut copied, mut at, mut depth) = (0, 0, 0_usize);
+    while let Some(quote) = memchr::memchr(b'"', &bytes[at..]).map(|offset| at + offset) {
+        for &byte in &bytes[at..quote] {
+            match byte {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        cursor.seek(quote);
+        let Ok(span) = cursor.skip_string() else {
+            return Cow::Borrowed(text);
+        };
+        if depth >= 2 && span.end - span.start > LONG_STRING {
+            let content = &text[span.start + 1..span.end - 1];
+            // The first characters, stopping before any escape so the stand-in needs none.
+            let mut end = content.len().min(40);
+            while !content.is_char_boundary(end) {
+                end -= 1;
+            }
+            let start = &content[..end];
+            let start = &start[..start.find('\\').unwrap_or(start.len())];
+            out.push_str(&text[copied..span.start]);
+            let _ = write!(
+                out,
+                "\"{start}... ({} bytes of JSON text, digest {:016x})\"",
+                content.len(),
+                digest(content.as_bytes())
+            );
+            copied = span.end;
+        }
+        at = span.end;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
 }
 
 /// [`object_diff`] of decoded objects (which `diff` first aligns, so that member order and number
@@ -88,6 +152,24 @@ pub fn object_diff_values(
         .context_radius(3)
         .header(&from, &to)
         .to_string()
+}
+
+/// A quick 64-bit digest (eight bytes a step, multiply and rotate): only to tell whether a long value
+/// changed, with no adversary to resist, at several GB/s where SipHash manages one or two.
+fn digest(bytes: &[u8]) -> u64 {
+    const SEED: u64 = 0x517c_c1b7_2722_0a95;
+    let step = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut hash = bytes.len() as u64;
+    for chunk in &mut chunks {
+        hash = step(
+            hash,
+            u64::from_le_bytes(chunk.try_into().expect("eight bytes")),
+        );
+    }
+    let mut tail = [0; 8];
+    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    step(hash, u64::from_le_bytes(tail))
 }
 
 /// Colors a unified diff for a terminal: removals red, additions green, hunk headers cyan.
@@ -164,6 +246,64 @@ mod tests {
         );
         let same = object_diff("x.y", Some(before), Some(before), false);
         assert!(!same.contains("changed"), "{same}");
+    }
+
+    #[test]
+    fn long_strings_show_by_their_start_size_and_digest() {
+        let long = "x".repeat(LONG_STRING + 1);
+        let other = format!("{}y", "x".repeat(LONG_STRING));
+        let object = |value: &str| {
+            format!(
+                r#"{{"status":"","attributes":{{"id":"a","data":"{value}","list":["{value}"]}},"private":"{value}"}}"#
+            )
+        };
+        let (before, after) = (
+            object(&long),
+            object(&long).replacen("\"status\":\"\"", "\"status\":\"tainted\"", 1),
+        );
+        let diff = object_diff("x.y", Some(&before), Some(&after), false);
+        assert!(diff.len() < 3 * LONG_STRING, "{} bytes of diff", diff.len());
+        assert!(
+            diff.contains(&format!(
+                " \"data\": \"{}... ({} bytes of JSON text, digest ",
+                "x".repeat(40),
+                LONG_STRING + 1
+            )),
+            "{}",
+            &diff[..500]
+        );
+        assert!(diff.contains("+  \"status\": \"tainted\","));
+        // A changed long value of the same size still shows as a change.
+        let changed = object_diff("x.y", Some(&object(&long)), Some(&object(&other)), true);
+        assert!(
+            changed.contains("-    \"data\": ") && changed.contains("+    \"data\": "),
+            "{changed:.2000}"
+        );
+        // Escapes are cut off rather than broken.
+        let escaped = format!("{}\\n{}", "é".repeat(19), "z".repeat(LONG_STRING));
+        let shown = shorten_long_strings(&object(&escaped)).into_owned();
+        assert!(
+            shown.contains(&format!("\"{}... (", "é".repeat(19))),
+            "{shown:.300}"
+        );
+        assert!(serde_json::from_str::<Value>(&shown).is_ok());
+        assert_ne!(digest(b"abcdefgh1"), digest(b"abcdefgh2"));
+        assert_ne!(digest(b"a"), digest(b"a\0"));
+    }
+
+    #[test]
+    fn an_object_too_deep_to_decode_is_named_not_dropped() {
+        let deep = format!(
+            r#"{{"attributes":{{"a":{}1{}}}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let tainted = deep.replacen('{', r#"{"status":"tainted","#, 1);
+        let diff = object_diff("x.y", Some(&deep), Some(&tainted), false);
+        assert_eq!(
+            diff,
+            "--- x.y\n+++ x.y\n(changed; not shown: its JSON cannot be decoded for a diff: nested deeper than 128 levels, or a lone surrogate escape)\n"
+        );
     }
 
     #[test]

@@ -111,7 +111,7 @@ pub fn provider_arguments(
         arguments.insert(block.config_name(), block.arguments.clone());
     }
     for (name, file) in files {
-        let text = std::fs::read_to_string(file).map_err(|error| {
+        let text = crate::state::bytes::read_text(file).map_err(|error| {
             CliError::new(format!(
                 "{}: cannot read the provider configuration: {error}",
                 file.display()

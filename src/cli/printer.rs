@@ -3,7 +3,7 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 
-use crate::cli::error::CliError;
+use crate::cli::error::{CliError, sanitize};
 
 /// When to use color, from `--color` and `NO_COLOR`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -106,7 +106,11 @@ impl Printer {
         } else {
             ("", "")
         };
-        let _ = writeln!(io::stderr().lock(), "{red}error{reset}: {message}");
+        let _ = writeln!(
+            io::stderr().lock(),
+            "{red}error{reset}: {}",
+            sanitize(message)
+        );
     }
 
     /// Prints `hint:` lines to stderr, for people.
@@ -132,9 +136,11 @@ impl Printer {
             ("", "", "")
         };
         let mut stderr = io::stderr().lock();
-        let _ = writeln!(stderr, "{red}error{reset}: {}", error.message);
+        // The last line of defence: a file name or argument with control characters in it never
+        // reaches the terminal raw, whichever message carries it.
+        let _ = writeln!(stderr, "{red}error{reset}: {}", sanitize(&error.message));
         if let Some(hint) = &error.hint {
-            let _ = writeln!(stderr, "{cyan}hint{reset}: {hint}");
+            let _ = writeln!(stderr, "{cyan}hint{reset}: {}", sanitize(hint));
         }
     }
 }

@@ -3,9 +3,11 @@
 //! runs, so no path can reach a secret unless `--show-sensitive` is given.
 
 use jsonpath_rust::JsonPath;
+use jsonpath_rust::parser::errors::JsonPathError;
+use pest::error::LineColLocation;
 use serde_json::Value;
 
-use crate::cli::error::{CliError, sanitize};
+use crate::cli::error::{CliError, echo, sanitize};
 use crate::cli::{Printer, StateArg, exit, load};
 use crate::state::model::State;
 use crate::state::sensitive::{self, MASK};
@@ -41,10 +43,12 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             .map_err(|problem| CliError::new(format!("{source}: {problem}")))?;
     }
     let matches = document.query(&args.path).map_err(|error| {
-        // The parser's message spans several lines (a caret diagram); one line is the rule here.
-        let problem = error.to_string().split_whitespace().collect::<Vec<_>>().join(" ");
-        CliError::new(format!("invalid JSONPath `{}`: {problem}", sanitize(&args.path)))
-            .with_hint("JSONPath starts at `$`, e.g. `$.resources[*].type` or `$..instances[?@.status=='tainted']`")
+        CliError::new(format!(
+            "invalid JSONPath `{}`{}",
+            echo(&args.path),
+            jsonpath_problem(&error)
+        ))
+        .with_hint("JSONPath follows RFC 9535 and starts at `$`, e.g. `$.resources[*].type` or `$..instances[?@.status=='tainted']`")
     })?;
     let result = Value::Array(matches.into_iter().cloned().collect());
     let text = if args.compact {
@@ -54,6 +58,22 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     };
     printer.line(&text.expect("JSON values always serialize"))?;
     Ok(exit::SUCCESS)
+}
+
+/// The parser's complaint on one line: ` at column N: expected ...`. Its own message is a multi-line
+/// caret diagram, which breaks the one-line rule for errors.
+fn jsonpath_problem(error: &JsonPathError) -> String {
+    let one_line = |text: &str| sanitize(&text.split_whitespace().collect::<Vec<_>>().join(" "));
+    match error {
+        JsonPathError::PestError(error) => {
+            let (LineColLocation::Pos((_, column)) | LineColLocation::Span((_, column), _)) =
+                error.line_col;
+            // The grammar's rule names (`wildcard_selector`) read better as words.
+            let message = error.variant.message().replace('_', " ");
+            format!(" at column {column}: {}", one_line(&message))
+        }
+        other => format!(": {}", one_line(&other.to_string())),
+    }
 }
 
 /// Masks, in the decoded document, every attribute the state marks sensitive and every sensitive output.

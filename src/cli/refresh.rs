@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::cli::duration::parse_duration;
+use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::findings::new_table;
 use crate::cli::plugin_inputs::{Reader, parse_provider_config, parse_reader, provider_arguments};
@@ -63,7 +63,7 @@ pub struct Args {
     pub parallelism: usize,
 
     /// How long to wait for each instance at most (overrides the profiles' `timeout`).
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = DurationParser)]
     pub timeout: Option<Duration>,
 
     /// How instances are asked about: `http` (the provider profiles; the default) or `plugin` (the

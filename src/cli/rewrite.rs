@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cli::duration::parse_duration;
+use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::lifecycle_inputs::{load_config, load_policy};
 use crate::cli::object_diff::{colorize, object_diff};
@@ -40,7 +40,7 @@ pub struct WriteArgs {
     pub force: bool,
 
     /// How long to wait for the state lock, as Terraform's `-lock-timeout` (e.g. `30s`, `2m`).
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0s")]
+    #[arg(long, value_name = "DURATION", value_parser = DurationParser, default_value = "0s")]
     pub lock_timeout: Duration,
 
     /// Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use crate::cli::error::{CliError, sanitize};
+use crate::cli::error::{CliError, echo, sanitize};
 use crate::cli::settings::deposed_key;
 use crate::cli::{Format, Printer, StateArg, exit, load, render};
 use crate::state::address::{Mode, ObjectAddr};
@@ -37,7 +37,7 @@ pub struct Args {
 
 pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let wanted: ObjectAddr = args.address.parse().map_err(|error| {
-        CliError::new(format!("invalid address `{}`: {error}", sanitize(&args.address)))
+        CliError::new(format!("invalid address `{}`: {error}", echo(&args.address)))
             .with_hint("an instance address looks like `aws_instance.web`, `aws_instance.web[0]` or `module.app.aws_instance.web[\"a\"]`")
     })?;
     let deposed = deposed_key(args.deposed.as_deref(), wanted.deposed.as_deref())?;
@@ -50,7 +50,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     else {
         return Err(CliError::new(format!(
             "{source}: no resource instance `{}` in the state",
-            sanitize(&wanted.instance.to_string())
+            echo(&wanted.instance.to_string())
         ))
         .with_hint("`statectl list` prints every address the state holds"));
     };
@@ -77,8 +77,8 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             .ok_or_else(|| {
                 CliError::new(format!(
                     "{source}: `{}` has no deposed object `{}`",
-                    wanted.instance,
-                    sanitize(key)
+                    echo(&wanted.instance.to_string()),
+                    echo(key)
                 ))
             })?,
     };

@@ -3,7 +3,7 @@
 //! with the lifecycle rules and the safe write.
 
 use crate::cli::Printer;
-use crate::cli::error::{CliError, sanitize};
+use crate::cli::error::{CliError, echo};
 use crate::cli::rewrite::{Request, WriteArgs, rewrite};
 use crate::cli::settings::{WriteIntent, WriteSettings};
 use crate::state::address::InstanceAddr;
@@ -52,7 +52,7 @@ pub fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> 
 /// An instance address as Terraform's `taint` reads it: without a key it is the unkeyed instance.
 pub fn instance_address(text: &str) -> Result<InstanceAddr, CliError> {
     text.parse().map_err(|error| {
-        CliError::new(format!("invalid address `{}`: {error}", sanitize(text)))
+        CliError::new(format!("invalid address `{}`: {error}", echo(text)))
             .with_hint("an instance address looks like `aws_instance.web`, `aws_instance.web[0]` or `module.app.aws_instance.web[\"a\"]`")
     })
 }

@@ -425,8 +425,24 @@ impl<'a> Cursor<'a> {
         Ok(char::from_u32(first).unwrap_or(char::REPLACEMENT_CHARACTER))
     }
 
-    /// Reads a number by JSON's grammar and returns its span; its spelling is the caller's to keep.
+    /// Reads a number by JSON's grammar and returns its span; its spelling is the caller's to keep. A
+    /// number cut off by the end of the text (`1.`, `-`, `2e`) is a truncation, not a bad number.
     pub fn number(&mut self) -> Result<Span> {
+        self.number_digits().map_err(|error| {
+            if error.offset >= self.bytes.len() {
+                JsonError {
+                    offset: error.offset,
+                    kind: JsonErrorKind::UnexpectedEnd {
+                        expected: "the digits of a number",
+                    },
+                }
+            } else {
+                error
+            }
+        })
+    }
+
+    fn number_digits(&mut self) -> Result<Span> {
         self.skip_whitespace();
         let start = self.position;
         let bytes = self.bytes;
@@ -484,6 +500,13 @@ impl<'a> Cursor<'a> {
             if self.bytes[start..].starts_with(word.as_bytes()) {
                 self.position += word.len();
                 return Ok(Span::new(start, self.position));
+            }
+            // `tr` at the very end of the text: a literal cut off, not a wrong one.
+            if start < self.bytes.len() && word.as_bytes().starts_with(&self.bytes[start..]) {
+                return Err(JsonError {
+                    offset: self.bytes.len(),
+                    kind: JsonErrorKind::UnexpectedEnd { expected: word },
+                });
             }
         }
         Err(self.unexpected("a JSON value"))
@@ -623,7 +646,7 @@ mod tests {
             JsonErrorKind::Unexpected { .. }
         ));
         assert!(matches!(
-            skip("1.").unwrap_err().kind,
+            skip("1.]").unwrap_err().kind,
             JsonErrorKind::InvalidNumber
         ));
         assert!(matches!(
@@ -642,10 +665,27 @@ mod tests {
             skip("{} x").unwrap_err().kind,
             JsonErrorKind::TrailingData { found: 'x' }
         ));
-        assert!(matches!(
+        assert_eq!(
             skip("nul").unwrap_err().kind,
+            JsonErrorKind::UnexpectedEnd { expected: "null" }
+        );
+        assert!(matches!(
+            skip("nulx").unwrap_err().kind,
             JsonErrorKind::Unexpected { .. }
         ));
+        for cut in ["1.", "-", "[2e", "[3e+"] {
+            let error = skip(cut).unwrap_err();
+            assert_eq!(
+                (error.offset, error.kind),
+                (
+                    cut.len(),
+                    JsonErrorKind::UnexpectedEnd {
+                        expected: "the digits of a number"
+                    }
+                ),
+                "{cut}"
+            );
+        }
     }
 
     #[test]

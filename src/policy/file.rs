@@ -71,7 +71,7 @@ impl Policy {
     /// Reads the `[[protect]]` tables of the TOML file at `path`. In a policy file given with
     /// `--policy`, other keys are errors; in `.statectl.toml` they belong to scan.
     pub fn load(path: &Path, strict: bool) -> Result<Policy, String> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::state::bytes::read_text(path)
             .map_err(|error| format!("{}: cannot read the policy: {error}", path.display()))?;
         let invalid = |error: toml::de::Error| {
             let place = error

@@ -73,7 +73,7 @@ impl Credentials {
                     .or_else(|| env("OCI_CLI_CONFIG_FILE").map(PathBuf::from))
                     .or_else(|| env("HOME").map(|home| PathBuf::from(home).join(".oci/config")))
                     .ok_or("no OCI config file: set HOME or OCI_CLI_CONFIG_FILE")?;
-                let text = std::fs::read_to_string(&file).map_err(|error| {
+                let text = crate::state::bytes::read_text(&file).map_err(|error| {
                     format!("{}: cannot read the OCI config: {error}", file.display())
                 })?;
                 let name = config_profile
@@ -81,7 +81,7 @@ impl Credentials {
                     .or_else(|| env("OCI_CLI_PROFILE"))
                     .unwrap_or_else(|| "DEFAULT".to_owned());
                 let config = oci_config::parse(&text, &file, &name)?;
-                let pem = std::fs::read_to_string(&config.key_file).map_err(|error| {
+                let pem = crate::state::bytes::read_text(&config.key_file).map_err(|error| {
                     format!(
                         "{}: cannot read the OCI API key: {error}",
                         config.key_file.display()

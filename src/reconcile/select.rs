@@ -13,6 +13,7 @@ use crate::scan::rules::Rules;
 use crate::scan::status::remote_status;
 use crate::scan::{Finding, Rule, scan};
 use crate::state::address::{InstanceAddr, Mode, Target};
+use crate::state::error::shorten;
 use crate::state::model::State;
 use crate::state::order::instance_groups;
 use crate::state::provider::ProviderConfig;
@@ -167,7 +168,7 @@ impl Matcher {
         }
         Target::parse(text)
             .map(Matcher::Address)
-            .map_err(|error| format!("invalid --target `{text}`: {error}"))
+            .map_err(|error| format!("invalid --target `{}`: {error}", shorten(text)))
     }
 
     fn matches(&self, address: &InstanceAddr, text: &str) -> bool {

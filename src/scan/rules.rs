@@ -60,7 +60,7 @@ impl Default for Rules {
 impl Rules {
     /// The built-in catalog extended by the rules file at `path`. Errors are one line naming the file.
     pub fn load(path: &Path) -> Result<Rules, String> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::state::bytes::read_text(path)
             .map_err(|error| format!("{}: cannot read the rules file: {error}", path.display()))?;
         let file: RulesFile = toml::from_str(&text).map_err(|error| {
             let place = error

@@ -2,16 +2,20 @@
 //! pages: with 4 KB pages, reading a 50 MB state costs some 12,000 page faults, about a third of
 //! `statectl list`'s time; with 2 MB pages, a few dozen.
 
-use std::fs::File;
-use std::io;
+use std::fs::{File, Metadata};
+use std::io::{self, Read};
 use std::ops::Deref;
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{FileExt, FileTypeExt};
 use std::path::Path;
 
 use memmap2::{Advice, MmapMut, MmapOptions};
 
 /// Below this size, a plain heap buffer is as fast and simpler.
 const MAPPED_FROM: usize = 4 << 20;
+
+/// The most statectl reads of one state (4 GiB): the largest real states are a few hundred MB, and
+/// without a bound a pipe that never ends (`/dev/zero`, `yes`) would fill the memory.
+pub const MAX_STATE_BYTES: u64 = 4 << 30;
 
 /// A state's bytes: a heap buffer, or an anonymous mapping holding `length` bytes.
 #[derive(Debug)]
@@ -37,7 +41,7 @@ impl From<Vec<u8>> for Bytes {
     }
 }
 
-/// Reads a whole file. The mapping is anonymous (a private copy), so another process rewriting the
+/// Reads a whole regular file. The mapping is anonymous (a private copy), so another process rewriting the
 /// file meanwhile can never change or invalidate what statectl has read.
 pub fn read_file(path: &Path) -> io::Result<Bytes> {
     read_all(&File::open(path)?)
@@ -47,7 +51,12 @@ pub fn read_file(path: &Path) -> io::Result<Bytes> {
 /// this: a POSIX lock is dropped when *any* handle of the file in the process closes, so a file read
 /// under the lock must never be opened a second time.
 pub fn read_all(file: &File) -> io::Result<Bytes> {
-    let size = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+    let metadata = file.metadata()?;
+    regular_file(&metadata)?;
+    if metadata.len() > MAX_STATE_BYTES {
+        return Err(too_big(&format!("the file holds {} bytes", metadata.len())));
+    }
+    let size = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
     if size < MAPPED_FROM {
         let mut bytes = Vec::with_capacity(size + 1);
         read_at_into(file, &mut bytes)?;
@@ -75,6 +84,101 @@ pub fn read_all(file: &File) -> io::Result<Bytes> {
     Ok(Bytes::Mapped { map, length })
 }
 
+/// Refuses what is not a regular file, naming what it is: a device or a socket has no end to read
+/// to, and a state is never one.
+pub fn regular_file(metadata: &Metadata) -> io::Result<()> {
+    let kind = metadata.file_type();
+    let what = if kind.is_file() {
+        return Ok(());
+    } else if kind.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "it is a directory, not a file",
+        ));
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is not a regular file",
+        ));
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("it is {what}, not a regular file"),
+    ))
+}
+
+fn too_big(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!("{what}, more than statectl reads of one state (4 GiB)"),
+    )
+}
+
+/// The most statectl reads of a rules, policy, profile, credentials or configuration file (256 MiB):
+/// such files are small, and a device or an endless pipe named by mistake must not fill the memory.
+pub const MAX_TEXT_BYTES: u64 = 256 << 20;
+
+/// Reads a text file named on the command line or found in a configuration folder: a device, socket
+/// or directory is refused before reading, a pipe is read up to [`MAX_TEXT_BYTES`], and the text must
+/// be UTF-8. Errors read like `std::fs::read_to_string`'s.
+pub fn read_text(path: &Path) -> io::Result<String> {
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.file_type().is_fifo() {
+        regular_file(&metadata)?;
+    }
+    let mut bytes = Vec::new();
+    File::open(path)?
+        .take(MAX_TEXT_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            "it goes on past 256 MiB, more than statectl reads of such a file",
+        ));
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it is not UTF-8 text (byte {})",
+                error.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// Reads a stream (standard input, a pipe) to its end, after `start` (bytes already read from it),
+/// refusing more than [`MAX_STATE_BYTES`].
+pub fn read_stream(reader: impl Read, start: Vec<u8>) -> io::Result<Bytes> {
+    read_stream_capped(reader, start, MAX_STATE_BYTES)
+}
+
+fn read_stream_capped(reader: impl Read, mut bytes: Vec<u8>, limit: u64) -> io::Result<Bytes> {
+    let already = bytes.len() as u64;
+    // One byte past the limit tells a stream of exactly `limit` bytes from a longer one.
+    let mut reader = reader.take((limit + 1).saturating_sub(already));
+    reader.read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big("the input goes on past 4 GiB"));
+    }
+    Ok(Bytes::Heap(bytes))
+}
+
+/// Reads up to `length` bytes from the start of a stream (fewer only at its end).
+pub fn read_prefix(reader: &mut impl Read, length: usize) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(length);
+    reader.take(length as u64).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Appends the file's bytes from offset 0 to `bytes` (expected empty) with positional reads.
 fn read_at_into(file: &File, bytes: &mut Vec<u8>) -> io::Result<()> {
     let mut chunk = vec![0; 1 << 16];
@@ -85,5 +189,36 @@ fn read_at_into(file: &File, bytes: &mut Vec<u8>) -> io::Result<()> {
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => return Err(error),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_is_read_up_to_the_limit_and_refused_past_it() {
+        let exact = read_stream_capped(&[7u8; 10][..], vec![1, 2], 12).unwrap();
+        assert_eq!(exact.len(), 12);
+        let error = read_stream_capped(&[7u8; 11][..], vec![1, 2], 12).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::FileTooLarge);
+        assert!(
+            error
+                .to_string()
+                .contains("more than statectl reads of one state (4 GiB)")
+        );
+        // An endless stream stops at the limit rather than filling the memory.
+        let error = read_stream_capped(io::repeat(0), Vec::new(), 1 << 20).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::FileTooLarge);
+    }
+
+    #[test]
+    fn devices_are_refused_before_reading() {
+        let file = File::open("/dev/zero").unwrap();
+        let error = read_all(&file).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "it is a character device, not a regular file"
+        );
     }
 }

@@ -92,3 +92,16 @@ impl From<JsonError> for StateError {
         StateError::at(error.offset, format!("invalid JSON: {}", error.kind))
     }
 }
+
+/// How much of a user's text (an address, a key, a path expression) an error echoes: enough to
+/// recognise it, never a screenful.
+pub const ECHO_CHARS: usize = 100;
+
+/// `text` cut to [`ECHO_CHARS`] characters, with `...` when something was cut. The CLI's `echo` also
+/// escapes control characters; this is for messages built below the CLI.
+pub fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(ECHO_CHARS) {
+        Some((cut, _)) => format!("{}...", &text[..cut]).into(),
+        None => text.into(),
+    }
+}

@@ -12,6 +12,7 @@ pub mod order;
 pub mod parse;
 pub mod provider;
 pub mod sensitive;
+pub mod sniff;
 pub mod source;
 pub mod store;
 pub mod write;

@@ -10,10 +10,10 @@ use crate::json::Span;
 use std::collections::HashMap;
 
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ObjectAddr, ResourceAddr, Target};
-use crate::state::error::StateError;
+use crate::state::error::{StateError, shorten};
 use crate::state::model::{Instance, Resource, State, members};
 use crate::state::order::{InstanceGroup, ObjectRef, instance_groups};
-use crate::state::write::{Change, Splice, render_instance};
+use crate::state::write::{Change, Splice};
 
 /// One requested change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -206,7 +206,7 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                     };
                     return Err(StateError::for_address(
                         instance,
-                        format!("no deposed object `{key}`"),
+                        format!("no deposed object `{}`", shorten(key)),
                     )
                     .with_hint(hint));
                 };
@@ -369,7 +369,7 @@ pub fn render(state: &State<'_>, plan: &Plan) -> String {
             removed[resource][instance] = true;
         } else {
             let object = &state.resources[resource].instances[instance];
-            splice.replace(object.span, render_instance(state, object, &step.changes));
+            splice.render_when_applied(state, object, &step.changes);
         }
     }
     let mut resource_removed = vec![false; state.resources.len()];
@@ -458,8 +458,8 @@ mod tests {
     fn a_state_without_serial_cannot_be_mutated() {
         let text = br#"{"version": 4, "lineage": "x", "resources": [{"mode": "managed", "type": "a", "name": "b", "provider": "provider[\"registry.terraform.io/hashicorp/a\"]", "instances": [{"attributes": {}}]}]}"#;
         let state = crate::state::parse(text).unwrap();
-        let error = super::plan(&state, &[super::Mutation::Taint("a.b".parse().unwrap())])
-            .unwrap_err();
+        let error =
+            super::plan(&state, &[super::Mutation::Taint("a.b".parse().unwrap())]).unwrap_err();
         assert_eq!(
             error.message,
             "the state has no `serial`, so a write cannot raise it"

@@ -1,15 +1,15 @@
-//! Reading a state: sniffing what the bytes are (a v4 state, a legacy one, a backend cache, an
-//! encrypted envelope), then one pass over the JSON into the borrowed model, with Go's reader rules:
-//! keys match case-insensitively and the last duplicate wins.
+//! Reading a state: what the bytes are (`sniff` names what is not a state; here: a v4 state, a legacy
+//! one, a backend cache), then one pass over the JSON into the borrowed model, with Go's reader
+//! rules: keys match case-insensitively and the last duplicate wins.
 //!
 //! Attributes are validated but not decoded; that is what keeps a 250 MB state fast to list.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::json::{Cursor, Span};
+use crate::json::{Cursor, JsonErrorKind, Span};
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
-use crate::state::error::StateError;
+use crate::state::error::{StateError, shorten};
 use crate::state::layout::{Flavour, KeyOrder, OPENTOFU_INSTANCE_ORDER, Style, detect_flavour};
 use crate::state::model::{Instance, Member, Output, Resource, State};
 
@@ -23,43 +23,28 @@ struct Shared {
 use crate::state::order::{self, Duplicate};
 use crate::state::provider::ProviderConfig;
 use crate::state::sensitive;
+use crate::state::sniff;
 
 type Result<T> = std::result::Result<T, StateError>;
 
-const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
-
 /// Parses a state from its bytes. Errors carry a line and column of `bytes`, or an address.
 pub fn parse(bytes: &[u8]) -> Result<State<'_>> {
-    sniff_non_json(bytes).map_err(|error| error.located_in(bytes))?;
-    let source = std::str::from_utf8(bytes).map_err(|error| {
-        StateError::at(error.valid_up_to(), "the file is not valid UTF-8 text")
-            .with_hint("a state is JSON written as UTF-8; was it saved in another encoding, or is it binary?")
-            .located_in(bytes)
-    })?;
-    parse_text(source).map_err(|error| error.located_in(bytes))
-}
-
-/// Refusals that must come before UTF-8 and JSON checks, because such files are not JSON text at all.
-fn sniff_non_json(bytes: &[u8]) -> Result<()> {
-    if bytes.trim_ascii().is_empty() {
-        return Err(StateError::new("the state file is empty").with_hint(
-            "Terraform leaves an empty file when there is no state yet; there is nothing to read",
-        ));
+    sniff::bytes(bytes, true).map_err(|error| error.located_in(bytes))?;
+    let source = std::str::from_utf8(bytes)
+        .map_err(|error| sniff::not_utf8(error.valid_up_to()).located_in(bytes))?;
+    // Only once reading it as a state failed: is it another known kind of JSON document?
+    let state = parse_text(source)
+        .map_err(|error| sniff::document(source).unwrap_or(error).located_in(bytes))?;
+    // An encrypted envelope that also carries a `version` reads as an empty state: never say so.
+    if state
+        .members
+        .iter()
+        .any(|member| member.key.eq_ignore_ascii_case("encryption_version"))
+        && let Some(error) = sniff::document(source)
+    {
+        return Err(error);
     }
-    if bytes.starts_with(UTF8_BOM) {
-        return Err(StateError::at(
-            0,
-            "the file starts with a UTF-8 byte-order mark, which Terraform cannot read either",
-        )
-        .with_hint(
-            "remove the first three bytes, for example `sed -i '1s/^\\xEF\\xBB\\xBF//' FILE`",
-        ));
-    }
-    if bytes.starts_with(b"tfstate") {
-        return Err(StateError::new("this is a legacy binary state (format version 0, Terraform before 0.7)")
-            .with_hint("upgrade it with Terraform 0.11 (`terraform refresh`), then with Terraform 0.12 or later"));
-    }
-    Ok(())
+    Ok(state)
 }
 
 /// What the top level holds before version checks decide how to read it.
@@ -72,7 +57,6 @@ struct TopLevel<'a> {
     outputs: Vec<Output<'a>>,
     resources: Vec<Resource<'a>>,
     check_results: Option<Span>,
-    encryption_version: bool,
     backend: bool,
     modules: bool,
     members: Vec<Member<'a>>,
@@ -84,13 +68,8 @@ struct TopLevel<'a> {
 
 fn parse_text(source: &str) -> Result<State<'_>> {
     let mut cursor = Cursor::new(source);
-    match cursor.peek() {
-        Some(b'[') => return Err(not_an_object(&cursor, "an array")),
-        Some(b'"') => return Err(not_an_object(&cursor, "a string")),
-        Some(b'-' | b'0'..=b'9') => return Err(not_an_object(&cursor, "a number")),
-        Some(b't' | b'f') => return Err(not_an_object(&cursor, "a boolean")),
-        Some(b'n') => return Err(not_an_object(&cursor, "null")),
-        _ => {}
+    if cursor.peek() != Some(b'{') {
+        return Err(sniff::not_an_object(source));
     }
     let mut top = TopLevel::default();
     let span =
@@ -129,13 +108,6 @@ fn parse_text(source: &str) -> Result<State<'_>> {
     Ok(state)
 }
 
-fn not_an_object(cursor: &Cursor<'_>, found: &str) -> StateError {
-    StateError::at(
-        cursor.position(),
-        format!("the top level is {found}, but a state is a JSON object"),
-    )
-}
-
 fn top_level_member<'a>(
     cursor: &mut Cursor<'a>,
     key: Cow<'a, str>,
@@ -168,12 +140,6 @@ fn top_level_member<'a>(
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
         Some("check_results") => top.check_results = Some(cursor.skip_value()?),
-        Some("encryption_version") => {
-            let (text, _) = cursor
-                .string()
-                .or_else(|_| cursor.skip_value().map(|span| (Cow::Borrowed(""), span)))?;
-            top.encryption_version = !text.is_empty();
-        }
         Some("backend")
             // The backend cache's `backend` holds the backend's `type` and `config`; a real v3 state
             // may carry a `backend` too, with only a `hash`.
@@ -214,10 +180,6 @@ fn defer(
 }
 
 fn check_version(top: &TopLevel<'_>, source: &str) -> Result<()> {
-    if top.encryption_version {
-        return Err(StateError::new("this is an OpenTofu encrypted state; statectl reads only plain states")
-            .with_hint("decrypt it with OpenTofu: `tofu state pull > plain.tfstate`, then run statectl on that"));
-    }
     let Some((span, number)) = top.version else {
         return Err(StateError::new(
             "this JSON has no `version` field, so it is not a Terraform state",
@@ -229,7 +191,7 @@ fn check_version(top: &TopLevel<'_>, source: &str) -> Result<()> {
             span.start,
             format!(
                 "`version` must be an integer, found `{}`",
-                span.of(source).escape_debug()
+                shorten(span.of(source)).escape_debug()
             ),
         ));
     };
@@ -254,7 +216,6 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "outputs",
     "resources",
     "check_results",
-    "encryption_version",
     "backend",
     "modules",
 ];
@@ -361,7 +322,10 @@ fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource
         Some((text, at)) => {
             return Err(StateError::at(
                 at,
-                format!("invalid resource `mode` {text:?}: it must be \"managed\" or \"data\""),
+                format!(
+                    "invalid resource `mode` {:?}: it must be \"managed\" or \"data\"",
+                    shorten(&text)
+                ),
             ));
         }
         None => return Err(StateError::at(start, "a resource has no `mode`")),
@@ -381,7 +345,10 @@ fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource
         }
         Some((text, at)) => {
             let path = text.parse::<ModulePath>().map_err(|error| {
-                StateError::at(at, format!("invalid module address {text:?}: {error}"))
+                StateError::at(
+                    at,
+                    format!("invalid module address {:?}: {error}", shorten(&text)),
+                )
             })?;
             shared.last_module = Some((text.into_owned(), path.clone()));
             path
@@ -475,10 +442,7 @@ fn optional_string<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Option<Co
     match cursor.peek() {
         Some(b'"') => Ok(Some(cursor.string()?.0)),
         _ if cursor.null() => Ok(None),
-        _ => Err(StateError::at(
-            cursor.position(),
-            format!("`{field}` must be a string"),
-        )),
+        _ => Err(wrong_kind(cursor, format!("`{field}` must be a string"))),
     }
 }
 
@@ -495,7 +459,7 @@ fn optional_provider(
         return Ok(Some(Arc::clone(known)));
     }
     let parsed = Arc::new(ProviderConfig::parse(&text).map_err(|problem| {
-        StateError::at(at, format!("invalid provider address {text:?}: {problem}"))
+        StateError::at(at, format!("invalid provider address {:?}: {problem}", shorten(&text)))
             .with_hint("Terraform would silently drop this resource on its next write; fix the address, e.g. `provider[\"registry.terraform.io/hashicorp/null\"]`")
     })?);
     // A linear search is cheapest for the few providers a state names; past a few hundred distinct
@@ -510,10 +474,9 @@ fn unsigned(cursor: &mut Cursor<'_>, field: &str) -> Result<u64> {
     if cursor.null() {
         return Ok(0);
     }
-    let at = cursor.position();
     if !matches!(cursor.peek(), Some(b'-' | b'0'..=b'9')) {
-        return Err(StateError::at(
-            at,
+        return Err(wrong_kind(
+            cursor,
             format!("`{field}` must be a non-negative integer"),
         ));
     }
@@ -523,10 +486,26 @@ fn unsigned(cursor: &mut Cursor<'_>, field: &str) -> Result<u64> {
             span.start,
             format!(
                 "`{field}` must be a non-negative integer, found {}",
-                span.of(cursor.source())
+                shorten(span.of(cursor.source()))
             ),
         )
     })
+}
+
+/// A value of the wrong kind, or none at all because the text ends here: a file cut after a key's
+/// colon is truncated, and saying what the key must hold would send the reader the wrong way.
+fn wrong_kind(cursor: &mut Cursor<'_>, message: impl Into<String>) -> StateError {
+    cursor.skip_whitespace();
+    let at = cursor.position();
+    // Only on this error path: does the value run into the end of the text (`n`, `tr`, `"ab`)?
+    let mut probe = Cursor::new(cursor.source());
+    probe.seek(at);
+    if let Err(error) = probe.skip_value()
+        && matches!(error.kind, JsonErrorKind::UnexpectedEnd { .. })
+    {
+        return error.into();
+    }
+    StateError::at(at, message)
 }
 
 fn boolean(cursor: &mut Cursor<'_>, field: &str) -> Result<bool> {
@@ -544,8 +523,8 @@ fn boolean(cursor: &mut Cursor<'_>, field: &str) -> Result<bool> {
 fn object_or_null(cursor: &mut Cursor<'_>, field: &str) -> Result<Span> {
     match cursor.peek() {
         Some(b'{' | b'n') => Ok(cursor.skip_value()?),
-        _ => Err(StateError::at(
-            cursor.position(),
+        _ => Err(wrong_kind(
+            cursor,
             format!("`{field}` must be a JSON object"),
         )),
     }
@@ -559,8 +538,8 @@ fn string_map(cursor: &mut Cursor<'_>) -> Result<Span> {
     }
     cursor.object(|cursor, _, _| match cursor.peek() {
         Some(b'"') => cursor.skip_string().map(|_| ()).map_err(StateError::from),
-        _ => Err(StateError::at(
-            cursor.position(),
+        _ => Err(wrong_kind(
+            cursor,
             "`attributes_flat` values must be strings",
         )),
     })
@@ -572,15 +551,15 @@ fn string_list<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Vec<Cow<'a, s
         return Ok(items);
     }
     if cursor.peek() != Some(b'[') {
-        return Err(StateError::at(
-            cursor.position(),
+        return Err(wrong_kind(
+            cursor,
             format!("`{field}` must be an array of strings"),
         ));
     }
     cursor.array(|cursor| {
         if cursor.peek() != Some(b'"') {
-            return Err(StateError::at(
-                cursor.position(),
+            return Err(wrong_kind(
+                cursor,
                 format!("`{field}` must be an array of strings"),
             ));
         }
@@ -599,12 +578,15 @@ fn index_key(cursor: &mut Cursor<'_>) -> Result<Option<InstanceKey>> {
             text.parse()
                 .map(|number| Some(InstanceKey::Int(number)))
                 .map_err(|_| {
-                    StateError::at(span.start, format!("`index_key` {text} is not an integer"))
+                    StateError::at(
+                        span.start,
+                        format!("`index_key` {} is not an integer", shorten(text)),
+                    )
                 })
         }
         _ if cursor.null() => Ok(None),
-        _ => Err(StateError::at(
-            cursor.position(),
+        _ => Err(wrong_kind(
+            cursor,
             "`index_key` must be an integer or a string",
         )),
     }
@@ -619,7 +601,8 @@ fn status(cursor: &mut Cursor<'_>) -> Result<bool> {
         Some(other) => Err(StateError::at(
             at,
             format!(
-                "invalid instance `status` {other:?}: the only status a state holds is \"tainted\""
+                "invalid instance `status` {:?}: the only status a state holds is \"tainted\"",
+                shorten(other)
             ),
         )),
     }
@@ -636,7 +619,10 @@ fn deposed_key<'a>(cursor: &mut Cursor<'a>) -> Result<Option<Cow<'a, str>>> {
         }
         Some(key) => Err(StateError::at(
             at,
-            format!("invalid `deposed` key {key:?}: it must be 8 hexadecimal digits"),
+            format!(
+                "invalid `deposed` key {:?}: it must be 8 hexadecimal digits",
+                shorten(&key)
+            ),
         )),
     }
 }

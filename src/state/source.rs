@@ -1,11 +1,13 @@
 //! Where a state comes from: a path, standard input (`-`), or Terraform's default `terraform.tfstate`.
 
 use std::fmt;
-use std::io::Read;
+use std::fs::File;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use crate::state::bytes::{self, Bytes};
 use crate::state::error::StateError;
+use crate::state::sniff;
 
 /// The file Terraform's local backend uses when no path is given.
 pub const DEFAULT_STATE: &str = "terraform.tfstate";
@@ -27,30 +29,87 @@ impl Source {
         }
     }
 
-    /// Reads all bytes. A missing default file gets a hint on how to name one.
+    /// Reads all bytes. A missing default file gets a hint on how to name one. What is plainly not a
+    /// state (a device, an encrypted or compressed file) is refused from its first bytes, before the
+    /// rest is read; a pipe or standard input is read up to [`bytes::MAX_STATE_BYTES`].
     pub fn read(&self) -> Result<Bytes, StateError> {
         match self {
             Source::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
-                    .map_err(|error| StateError::new(format!("cannot read standard input: {error}")))?;
-                Ok(Bytes::Heap(bytes))
-            }
-            Source::Path(path) => bytes::read_file(path).map_err(|error| {
-                let problem = match error.kind() {
-                    std::io::ErrorKind::NotFound => "no such file".to_owned(),
-                    std::io::ErrorKind::IsADirectory => "it is a directory, not a state file".to_owned(),
-                    _ => error.to_string(),
+                let stdin = std::io::stdin();
+                let mut stdin = stdin.lock();
+                let cannot = |error: std::io::Error| {
+                    StateError::new(format!("cannot read standard input: {}", problem(&error)))
                 };
-                let error = StateError::new(format!("cannot read the state: {problem}"));
-                if path.as_os_str() == DEFAULT_STATE {
+                let prefix = bytes::read_prefix(&mut stdin, sniff::PREFIX).map_err(cannot)?;
+                sniff::bytes(&prefix, false).map_err(|error| error.located_in(&prefix))?;
+                let bytes = bytes::read_stream(stdin, prefix).map_err(cannot)?;
+                if bytes.trim_ascii().is_empty() {
+                    return Err(StateError::new("standard input is empty").with_hint(
+                        "`terraform state pull` prints nothing when there is no state yet; is the pipe's other end in the right folder?",
+                    ));
+                }
+                Ok(bytes)
+            }
+            Source::Path(path) => read_path(path).map_err(|error| {
+                let error = match error {
+                    Refused::Io(error) => StateError::new(format!(
+                        "cannot read the state: {}",
+                        problem(&error)
+                    )),
+                    Refused::State(error) => return error,
+                };
+                if path.to_string_lossy().contains("://") {
+                    error.with_hint("statectl reads a local file or `-`; for a remote state, `terraform state pull | statectl list -`")
+                } else if path.as_os_str() == DEFAULT_STATE {
                     error.with_hint("name a state file, or `-` to read standard input (`terraform state pull | statectl list -`)")
                 } else {
                     error
                 }
             }),
+        }
+    }
+}
+
+enum Refused {
+    Io(std::io::Error),
+    State(StateError),
+}
+
+/// A file by path: a regular file (mapped when large), or a pipe such as the `/dev/fd/63` of a
+/// shell's `<(terraform state pull)`, read as a stream.
+fn read_path(path: &Path) -> Result<Bytes, Refused> {
+    // `metadata` first: opening a socket fails with a puzzling "no such device or address".
+    let metadata = std::fs::metadata(path).map_err(Refused::Io)?;
+    if !metadata.file_type().is_fifo() {
+        bytes::regular_file(&metadata).map_err(Refused::Io)?;
+    }
+    let mut file = File::open(path).map_err(Refused::Io)?;
+    let prefix = bytes::read_prefix(&mut file, sniff::PREFIX).map_err(Refused::Io)?;
+    sniff::bytes(&prefix, false).map_err(|error| Refused::State(error.located_in(&prefix)))?;
+    if metadata.file_type().is_fifo() {
+        return bytes::read_stream(file, prefix).map_err(Refused::Io);
+    }
+    bytes::read_all(&file).map_err(Refused::Io)
+}
+
+/// An I/O error in words, without Rust's `(os error N)` suffix.
+pub fn problem(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        std::io::ErrorKind::IsADirectory => "it is a directory, not a file".to_owned(),
+        _ if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            "too many levels of symbolic links (a symlink loop?)".to_owned()
+        }
+        _ if error.raw_os_error() == Some(rustix::io::Errno::NAMETOOLONG.raw_os_error()) => {
+            "the file name is too long".to_owned()
+        }
+        _ => {
+            let text = error.to_string();
+            match text.find(" (os error") {
+                Some(end) => text[..end].to_owned(),
+                None => text,
+            }
         }
     }
 }

@@ -44,6 +44,18 @@ enum Value<'s> {
 /// Renders an instance object after `changes`, as the file's writer would, for the place it stands in
 /// the file (its indentation there).
 pub fn render_instance(state: &State<'_>, instance: &Instance<'_>, changes: &[Change]) -> String {
+    let mut out = String::with_capacity(instance.span.end - instance.span.start + 64);
+    render_instance_into(state, instance, changes, &mut out);
+    out
+}
+
+/// [`render_instance`], appended to `out`.
+pub fn render_instance_into(
+    state: &State<'_>,
+    instance: &Instance<'_>,
+    changes: &[Change],
+    out: &mut String,
+) {
     let source = state.source;
     let order = match state.style.flavour {
         Flavour::Terraform => TERRAFORM_INSTANCE_ORDER,
@@ -78,7 +90,7 @@ pub fn render_instance(state: &State<'_>, instance: &Instance<'_>, changes: &[Ch
         }
     }
     entries.sort_by_key(|entry| entry.rank);
-    render_object(state, instance.span, &entries)
+    render_object(state, instance.span, &entries, out);
 }
 
 fn rank_of(order: &[&str], field: &str) -> usize {
@@ -94,39 +106,50 @@ fn quoted(field: &str) -> String {
     key
 }
 
-fn render_object(state: &State<'_>, at: Span, entries: &[Entry<'_>]) -> String {
+fn render_object(state: &State<'_>, at: Span, entries: &[Entry<'_>], out: &mut String) {
     let layout = &state.style.layout;
     if entries.is_empty() {
-        return "{}".to_owned();
+        out.push_str("{}");
+        return;
     }
     // Indentation comes from where the object stands; an object that shares its line with other text
     // (only in hand-edited files) is indented as Terraform would indent an instance, four levels deep.
     let fallback = layout.indent.as_deref().unwrap_or_default().repeat(4);
     let base = line_indent(state.source, at.start).unwrap_or(&fallback);
-    let mut out = String::with_capacity(at.end - at.start + 64);
     out.push('{');
     for (position, entry) in entries.iter().enumerate() {
         if position > 0 {
             out.push(',');
         }
-        layout.newline(base, 1, &mut out);
-        reformat(&entry.key, layout, base, 1, &mut out);
+        layout.newline(base, 1, out);
+        reformat(&entry.key, layout, base, 1, out);
         out.push_str(layout.colon());
         match &entry.value {
-            Value::Raw(raw) => reformat(raw, layout, base, 1, &mut out),
-            Value::New(json) => reformat(json, layout, base, 1, &mut out),
+            Value::Raw(raw) => reformat(raw, layout, base, 1, out),
+            Value::New(json) => reformat(json, layout, base, 1, out),
         }
     }
-    layout.newline(base, 0, &mut out);
+    layout.newline(base, 0, out);
     out.push('}');
-    out
 }
 
 /// A set of replacements of byte ranges of a state, applied in one pass over the original text.
 #[derive(Debug)]
 pub struct Splice<'s> {
     source: &'s str,
-    edits: Vec<(Span, String)>,
+    edits: Vec<(Span, Edit<'s>)>,
+}
+
+/// What replaces a span: text, or an instance rendered straight into the new text when the splice
+/// is applied, so that a changed instance holding a 100 MB attribute is never held twice.
+#[derive(Debug)]
+enum Edit<'s> {
+    Text(String),
+    Instance {
+        state: &'s State<'s>,
+        instance: &'s Instance<'s>,
+        changes: &'s [Change],
+    },
 }
 
 impl<'s> Splice<'s> {
@@ -139,7 +162,7 @@ impl<'s> Splice<'s> {
 
     /// Replaces the bytes of `span` with `text`. Spans must not overlap.
     pub fn replace(&mut self, span: Span, text: String) {
-        self.edits.push((span, text));
+        self.edits.push((span, Edit::Text(text)));
     }
 
     /// Replaces an instance object with its rendering after `changes`.
@@ -150,6 +173,24 @@ impl<'s> Splice<'s> {
         changes: &[Change],
     ) {
         self.replace(instance.span, render_instance(state, instance, changes));
+    }
+
+    /// [`Splice::change_instance`], but rendered straight into the new text when the splice is
+    /// applied: the rendering is never held beside the new text (a 100 MB instance once, not twice).
+    pub fn render_when_applied(
+        &mut self,
+        state: &'s State<'s>,
+        instance: &'s Instance<'s>,
+        changes: &'s [Change],
+    ) {
+        self.edits.push((
+            instance.span,
+            Edit::Instance {
+                state,
+                instance,
+                changes,
+            },
+        ));
     }
 
     /// Sets the top-level `serial`. Does nothing when the state has no serial member to replace.
@@ -164,14 +205,21 @@ impl<'s> Splice<'s> {
         self.edits.sort_by_key(|(span, _)| span.start);
         let mut out = String::with_capacity(self.source.len() + 1024);
         let mut copied_up_to = 0;
-        for (span, text) in &self.edits {
+        for (span, edit) in &self.edits {
             assert!(
                 span.start >= copied_up_to,
                 "overlapping state edits at byte {}",
                 span.start
             );
             out.push_str(&self.source[copied_up_to..span.start]);
-            out.push_str(text);
+            match edit {
+                Edit::Text(text) => out.push_str(text),
+                Edit::Instance {
+                    state,
+                    instance,
+                    changes,
+                } => render_instance_into(state, instance, changes, &mut out),
+            }
             copied_up_to = span.end;
         }
         out.push_str(&self.source[copied_up_to..]);
@@ -185,7 +233,7 @@ impl<'s> Splice<'s> {
 pub fn rerender_all(state: &State<'_>) -> String {
     let mut splice = Splice::new(state.source);
     for (_, instance) in state.instances() {
-        splice.change_instance(state, instance, &[]);
+        splice.render_when_applied(state, instance, &[]);
     }
     splice.apply()
 }

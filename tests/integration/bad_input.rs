@@ -1,7 +1,10 @@
 //! Bad input: each case gets one clear error line naming the file and a place, exit 2, no panic, and
-//! nothing written.
+//! nothing written. Files that are something other than a state (encrypted, compressed, a plan, the
+//! backend cache) live in `testdata/not-states/`, each named in its README with the outcome it gets.
 
-use crate::builder::Test;
+use std::path::Path;
+
+use crate::builder::{Test, root};
 
 fn minimal_with_instances(instances: &str) -> String {
     format!(
@@ -36,10 +39,231 @@ fn refused(bytes: &[u8], expected: &str) -> String {
     output.stderr
 }
 
+/// A refusal whose stderr is exactly `error: terraform.tfstate<line>` and the hint, if any.
+#[track_caller]
+fn refused_exactly(bytes: &[u8], line: &str, hint: Option<&str>) {
+    let stderr = refused(bytes, line);
+    assert_eq!(stderr, expected_stderr("terraform.tfstate", line, hint));
+}
+
+fn expected_stderr(file: &str, line: &str, hint: Option<&str>) -> String {
+    match hint {
+        Some(hint) => format!("error: {file}{line}\nhint: {hint}\n"),
+        None => format!("error: {file}{line}\n"),
+    }
+}
+
+/// Runs `statectl taint t.n` on `bytes` as `terraform.tfstate`: refused, the file untouched, and no
+/// backup, lock or sidecar left beside it.
+#[track_caller]
+fn mutation_refused(bytes: &[u8], expected: &str) {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("terraform.tfstate");
+    std::fs::write(&path, bytes).unwrap();
+    Test::new()
+        .args(["taint", "t.n"])
+        .current_dir(folder.path())
+        .run()
+        .refused(expected);
+    assert_only_the_state(folder.path(), &path, bytes);
+}
+
+#[track_caller]
+fn assert_only_the_state(folder: &Path, path: &Path, bytes: &[u8]) {
+    let entries: Vec<_> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        entries.len(),
+        1,
+        "nothing written beside the state: {entries:?}"
+    );
+    assert_eq!(
+        std::fs::read(path).unwrap(),
+        bytes,
+        "the state is untouched"
+    );
+}
+
+/// `testdata/not-states/`: what each file is, the line after the file name, and the hint.
+const NOT_STATES: &[(&str, &str, &str)] = &[
+    (
+        "age-binary.tfstate",
+        ": this file is encrypted with age; statectl reads only plain states",
+        "decrypt it first: `age -d -i KEY FILE > state.tfstate`",
+    ),
+    (
+        "age-armour.tfstate",
+        ": this file is encrypted with age (ASCII armour); statectl reads only plain states",
+        "decrypt it first: `age -d -i KEY FILE > state.tfstate`",
+    ),
+    (
+        "pgp-armour.tfstate",
+        ": this file is encrypted with PGP (ASCII armour); statectl reads only plain states",
+        "decrypt it first: `gpg -d FILE > state.tfstate`",
+    ),
+    (
+        "sops.tfstate",
+        ": this file is encrypted with SOPS; statectl reads only plain states",
+        "decrypt it first: `sops -d FILE > state.tfstate`",
+    ),
+    (
+        "opentofu-encrypted.tfstate",
+        ": this is an OpenTofu encrypted state; statectl reads only plain states",
+        "decrypt it with OpenTofu: `tofu state pull > plain.tfstate`, then run statectl on that",
+    ),
+    (
+        "plan.tfplan",
+        ": this is a Terraform plan file (`terraform plan -out`), not a state",
+        "`terraform show -json PLAN > plan.json` turns it into JSON; `statectl audit --plan plan.json` reads that",
+    ),
+    (
+        "plan.json",
+        ": this is Terraform's JSON plan (`terraform show -json PLAN`), not a state",
+        "`statectl audit --plan FILE` reads it, beside the state",
+    ),
+    (
+        "show.json",
+        ": this is Terraform's JSON output (`terraform show -json`), not a state",
+        "use the state itself: `terraform state pull > state.tfstate`",
+    ),
+    (
+        "backend-cache.tfstate",
+        ": this is Terraform's backend cache (.terraform/terraform.tfstate), not a state",
+        "the state lives where the backend points; for the local backend it is `terraform.tfstate` in the working directory",
+    ),
+    (
+        "gzip.tfstate",
+        ": this is a gzip-compressed file, not a state",
+        "decompress it first: `gunzip -c FILE > state.tfstate`",
+    ),
+    (
+        "utf16-bom.tfstate",
+        ":1:1: the file is UTF-16 text; a state is UTF-8 JSON",
+        UTF16_HINT,
+    ),
+    (
+        "utf16le.tfstate",
+        ":1:1: the file is UTF-16 text; a state is UTF-8 JSON",
+        UTF16_HINT,
+    ),
+    (
+        "empty.tfstate",
+        ": the state file is empty",
+        "Terraform leaves an empty file when there is no state yet; there is nothing to read",
+    ),
+    (
+        "whitespace.tfstate",
+        ": the state file is empty",
+        "Terraform leaves an empty file when there is no state yet; there is nothing to read",
+    ),
+    (
+        "not-json.tfstate",
+        ":1:1: not JSON: unexpected character 't', expected a JSON value",
+        "a state is a JSON object; is this the right file?",
+    ),
+];
+
+const UTF16_HINT: &str = "convert it, for example `iconv -f UTF-16 -t UTF-8 FILE > state.tfstate` (PowerShell's `>` writes UTF-16; use `Out-File -Encoding utf8NoBOM`)";
+
+#[test]
+fn not_states_are_named() {
+    let folder = root().join("testdata/not-states");
+    let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name == "README.md" || name == "make.sh" {
+            continue;
+        }
+        assert!(
+            NOT_STATES.iter().any(|(file, _, _)| *file == name),
+            "{name} has an expected outcome here"
+        );
+        assert!(
+            readme.contains(&format!("`{name}`")),
+            "the README names {name}"
+        );
+    }
+    for (file, line, hint) in NOT_STATES {
+        let bytes = std::fs::read(folder.join(file)).unwrap();
+        refused_exactly(&bytes, line, Some(hint));
+        mutation_refused(&bytes, line);
+        // From a pipe too, where the first bytes are judged before the rest is read (an empty pipe
+        // has its own line, in `empty_file`).
+        if bytes.trim_ascii().is_empty() {
+            continue;
+        }
+        let output = Test::new()
+            .args(["list", "-"])
+            .stdin(bytes)
+            .run()
+            .refused(line);
+        assert_eq!(
+            output.stderr,
+            expected_stderr("<stdin>", line, Some(hint)),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn text_that_is_not_json_is_named_with_the_place_of_the_first_bad_byte() {
+    let hint = Some("a state is a JSON object; is this the right file?");
+    refused_exactly(
+        b"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n",
+        ":1:1: not JSON: this is a PEM block (`-----BEGIN RSA PRIVATE KEY-----`), not a state",
+        None,
+    );
+    refused_exactly(
+        b"<html><body>502 Bad Gateway</body></html>",
+        ":1:1: not JSON: unexpected character '<', where a state starts with '{'",
+        Some("this looks like HTML or XML: was an error page saved instead of the state?"),
+    );
+    refused_exactly(
+        b"\n  4 5\n",
+        ":2:5: not JSON: unexpected character '5' after the end of the JSON document",
+        hint,
+    );
+    refused_exactly(
+        b"nul",
+        ":1:4: not JSON: the JSON ends early, expected null (is the file truncated?)",
+        hint,
+    );
+    refused_exactly(
+        b"\xC3\x28",
+        ":1:1: not JSON: unexpected byte 0xC3, where a state starts with '{'",
+        hint,
+    );
+    refused_exactly(
+        b"version: ENC[AES256_GCM,data:Lg==,type:float]\nsops:\n    mac: x\n",
+        ": this file is encrypted with SOPS; statectl reads only plain states",
+        Some("decrypt it first: `sops -d FILE > state.tfstate`"),
+    );
+    refused_exactly(
+        &[0; 10_000],
+        ":1:1: not JSON: it holds only NUL bytes",
+        Some("a crash in the middle of a write can leave this; restore the state from its backup"),
+    );
+    // Valid JSON of the wrong kind is named as such.
+    refused_exactly(
+        b"42",
+        ":1:1: the top level is a number, but a state is a JSON object",
+        None,
+    );
+}
+
 #[test]
 fn empty_file() {
     refused(b"", "the state file is empty");
     refused(b"  \n", "the state file is empty");
+    for input in [&b""[..], b" \n"] {
+        Test::new()
+            .args(["list", "-"])
+            .stdin(input)
+            .run()
+            .stderr_is("error: <stdin>: standard input is empty\nhint: `terraform state pull` prints nothing when there is no state yet; is the pipe's other end in the right folder?\n");
+    }
 }
 
 #[test]
@@ -161,4 +385,441 @@ fn missing_default_state_has_a_hint() {
         .run()
         .refused("terraform.tfstate: cannot read the state: no such file")
         .stderr_contains("hint: name a state file, or `-`");
+}
+
+#[test]
+fn json_cut_right_after_a_key_or_inside_a_value_is_named_as_truncated() {
+    let truncated = |at: &str, expected: &str| {
+        format!(
+            ":{at}: invalid JSON: the JSON ends early, expected {expected} (is the file truncated?)"
+        )
+    };
+    for (bytes, at, expected) in [
+        (&br#"{"version": 4, "serial": "#[..], "1:26", "a JSON value"),
+        (br#"{"version": 4, "serial":"#, "1:25", "a JSON value"),
+        (
+            br#"{"version": 4, "serial": 1."#,
+            "1:28",
+            "the digits of a number",
+        ),
+        (
+            br#"{"version": 4, "serial": -"#,
+            "1:27",
+            "the digits of a number",
+        ),
+        (br#"{"version": 4, "lineage": nu"#, "1:29", "null"),
+        (
+            br#"{"version": 4, "resources": [{"instances": [{"schema_version": "#,
+            "1:64",
+            "a JSON value",
+        ),
+        (
+            br#"{"version": 4, "resources": [{"instances": [{"attributes": "#,
+            "1:60",
+            "a JSON value",
+        ),
+        (
+            br#"{"version": 4, "resources": [{"instances": [{"status": t"#,
+            "1:57",
+            "true",
+        ),
+    ] {
+        refused_exactly(bytes, &truncated(at, expected), None);
+    }
+    // A file cut right after a complete number names the end too, not the number.
+    refused_exactly(
+        br#"{"version": 4, "serial": 1"#,
+        &truncated("1:27", "',' or '}' in an object"),
+        None,
+    );
+}
+
+#[test]
+fn devices_sockets_directories_and_symlink_loops_are_refused_at_once() {
+    Test::new().args(["list", "/dev/zero"]).run().stderr_is(
+        "error: /dev/zero: cannot read the state: it is a character device, not a regular file\n",
+    );
+    // A mutation too, before any lock file could be written beside the device.
+    Test::new()
+        .args(["taint", "t.n", "/dev/null"])
+        .run()
+        .stderr_is(
+            "error: /dev/null: cannot read the state: it is a character device, not a regular file\n",
+        );
+    assert!(!Path::new("/dev/.null.lock.info").exists());
+    let folder = tempfile::tempdir().unwrap();
+    let socket = folder.path().join("state.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    Test::new()
+        .args(["list", "state.sock"])
+        .current_dir(folder.path())
+        .run()
+        .stderr_is(
+            "error: state.sock: cannot read the state: it is a socket, not a regular file\n",
+        );
+    std::fs::create_dir(folder.path().join("dir.tfstate")).unwrap();
+    Test::new()
+        .args(["list", "dir.tfstate"])
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: dir.tfstate: cannot read the state: it is a directory, not a file\n");
+    std::os::unix::fs::symlink("loop-b", folder.path().join("loop-a")).unwrap();
+    std::os::unix::fs::symlink("loop-a", folder.path().join("loop-b")).unwrap();
+    for command in [&["list", "loop-a"][..], &["taint", "t.n", "loop-a"]] {
+        Test::new()
+            .args(command)
+            .current_dir(folder.path())
+            .run()
+            .refused("too many levels of symbolic links (a symlink loop?)");
+    }
+}
+
+#[test]
+fn an_endless_pipe_is_judged_by_its_first_bytes() {
+    // 64 MB of zeros: refused from the first 4 KiB, not after reading (or holding) them all.
+    Test::new()
+        .args(["list", "-"])
+        .stdin(vec![0; 64 << 20])
+        .run()
+        .stderr_is("error: <stdin>:1:1: not JSON: it holds only NUL bytes\nhint: a crash in the middle of a write can leave this; restore the state from its backup\n");
+}
+
+#[test]
+fn binary_that_starts_like_json_is_refused_from_its_first_bytes() {
+    let mut binary = vec![0xFF_u8; 64 << 20];
+    binary[..2].copy_from_slice(b"{\"");
+    Test::new()
+        .args(["list", "-"])
+        .stdin(binary)
+        .run()
+        .stderr_is("error: <stdin>:1:3: the file is not valid UTF-8 text\nhint: a state is JSON written as UTF-8; was it saved in another encoding, or is it binary?\n");
+}
+
+#[test]
+fn a_named_pipe_is_read_as_a_stream() {
+    // What a shell's `<(terraform state pull)` passes: a pipe by path.
+    let folder = tempfile::tempdir().unwrap();
+    let fifo = folder.path().join("state.fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let state = std::fs::read(root().join("testdata/states/lifecycle.tfstate")).unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, state).unwrap())
+    };
+    let output = Test::new().arg("list").arg(&fifo).run().code(0);
+    writer.join().unwrap();
+    assert!(
+        output.stdout.contains("terraform_data.cbd"),
+        "{}",
+        output.stdout
+    );
+    // A state cannot be written back to a pipe: a mutation refuses it before taking any lock.
+    Test::new()
+        .args(["taint", "terraform_data.cbd", "state.fifo"])
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: state.fifo: cannot read the state: it is a named pipe (FIFO), not a regular file\n");
+    assert_eq!(
+        std::fs::read_dir(folder.path()).unwrap().count(),
+        1,
+        "no lock sidecar"
+    );
+}
+
+#[test]
+fn an_unreadable_file_is_named() {
+    if rustix::process::geteuid().is_root() {
+        eprintln!("skipped: root reads files whatever their mode");
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("terraform.tfstate");
+    std::fs::write(&path, "{}").unwrap();
+    std::fs::set_permissions(
+        &path,
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o000),
+    )
+    .unwrap();
+    Test::new()
+        .arg("list")
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: terraform.tfstate: cannot read the state: permission denied\n");
+}
+
+#[test]
+fn a_url_is_not_a_path() {
+    Test::new()
+        .args(["list", "s3://bucket/prod/terraform.tfstate"])
+        .run()
+        .stderr_is("error: s3://bucket/prod/terraform.tfstate: cannot read the state: no such file\nhint: statectl reads a local file or `-`; for a remote state, `terraform state pull | statectl list -`\n");
+}
+
+#[test]
+fn jsonpath_errors_are_one_line_with_the_column() {
+    let state = root().join("testdata/states/empty.tfstate");
+    Test::new()
+        .arg("query")
+        .arg("$.[")
+        .arg(&state)
+        .run()
+        .stderr_is("error: invalid JSONPath `$.[` at column 3: expected wildcard selector or ALPHA\nhint: JSONPath follows RFC 9535 and starts at `$`, e.g. `$.resources[*].type` or `$..instances[?@.status=='tainted']`\n");
+    Test::new()
+        .arg("query")
+        .arg("$..instances[?@.status==")
+        .arg(&state)
+        .run()
+        .refused("invalid JSONPath `$..instances[?@.status==` at column 25: expected comparable");
+}
+
+/// Ten thousand characters of address (or key, or duration) come back as the first hundred and `...`.
+#[test]
+fn long_arguments_are_echoed_shortened() {
+    let long = "a".repeat(10_000);
+    let shown = format!("{}...", &long[..100]);
+    let state = root().join("testdata/states/lifecycle.tfstate");
+    let folder = tempfile::tempdir().unwrap();
+    let copy = folder.path().join("terraform.tfstate");
+    std::fs::copy(&state, &copy).unwrap();
+    let bytes = std::fs::read(&copy).unwrap();
+    let instance = format!("terraform_data.{long}");
+    let shown_instance = format!("terraform_data.{}...", &long[..85]);
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (
+            vec!["taint".into(), instance.clone()],
+            format!("terraform.tfstate: {shown_instance}: no such resource instance in the state"),
+        ),
+        (
+            vec!["untaint".into(), format!("{instance}!")],
+            format!("invalid address `{shown_instance}`"),
+        ),
+        (
+            vec!["forget".into(), format!("{long}!")],
+            format!("invalid address `{shown}`"),
+        ),
+        (
+            vec![
+                "forget".into(),
+                "terraform_data.cbd".into(),
+                "--deposed".into(),
+                long.clone(),
+            ],
+            format!("terraform.tfstate: terraform_data.cbd: no deposed object `{shown}`"),
+        ),
+        (
+            vec!["show".into(), instance.clone()],
+            format!("terraform.tfstate: no resource instance `{shown_instance}` in the state"),
+        ),
+        (
+            vec![
+                "list".into(),
+                "terraform.tfstate".into(),
+                format!("{long}!"),
+            ],
+            format!("invalid address `{shown}`"),
+        ),
+        (
+            vec!["refresh".into(), "--target".into(), format!("{long}!")],
+            format!("invalid --target `{shown}`"),
+        ),
+        (
+            vec!["query".into(), format!("$.{long}[")],
+            format!("invalid JSONPath `$.{}...` at column 10004", &long[..98]),
+        ),
+        (
+            vec![
+                "taint".into(),
+                "t.n".into(),
+                "--lock-timeout".into(),
+                long.clone(),
+            ],
+            format!(
+                "invalid value `{shown}` for `--lock-timeout`: use a number and a unit, e.g. `30s`, `500ms`, `2m`"
+            ),
+        ),
+    ];
+    for (args, expected) in cases {
+        let output = Test::new()
+            .args(&args)
+            .current_dir(folder.path())
+            .run()
+            .refused(&expected);
+        let first = output.stderr.lines().next().unwrap();
+        assert!(
+            first.len() < 300,
+            "{} echoes {} bytes",
+            args[0],
+            first.len()
+        );
+    }
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        bytes,
+        "the state is untouched"
+    );
+    let entries = std::fs::read_dir(folder.path()).unwrap().count();
+    assert_eq!(entries, 1, "no backup or lock left");
+}
+
+#[test]
+fn huge_numbers_are_refused_without_echoing_them_whole() {
+    let digits = "9".repeat(10_000);
+    let shown = format!("{}...", &digits[..100]);
+    refused_exactly(
+        format!(r#"{{"version": 4, "serial": {digits}, "lineage": "x"}}"#).as_bytes(),
+        &format!(":1:26: `serial` must be a non-negative integer, found {shown}"),
+        None,
+    );
+    refused(
+        format!(r#"{{"version": {digits}}}"#).as_bytes(),
+        &format!("`version` must be an integer, found `{shown}`"),
+    );
+    refused(
+        minimal_with_instances(&format!(r#"{{"index_key": {digits}}}"#)).as_bytes(),
+        &format!("`index_key` {shown} is not an integer"),
+    );
+    refused_exactly(
+        br#"{"version": 4, "serial": 1e400, "lineage": "x"}"#,
+        ":1:26: `serial` must be a non-negative integer, found 1e400",
+        None,
+    );
+}
+
+#[test]
+fn duplicate_keys_follow_go_where_the_last_wins() {
+    refused(
+        br#"{"version": 4, "version": 5, "resources": []}"#,
+        "unsupported state version 5",
+    );
+}
+
+#[test]
+fn nul_bytes_and_invalid_utf8_are_placed() {
+    refused_exactly(
+        b"{\"version\": 4, \"serial\": 1, \"lineage\": \"x\"}\n\0\0\0",
+        ":2:1: invalid JSON: unexpected character '\\0' after the end of the JSON document",
+        None,
+    );
+    refused_exactly(
+        b"{\"version\": 4, \"lin\xffeage\": \"x\"}",
+        ":1:20: the file is not valid UTF-8 text",
+        Some(
+            "a state is JSON written as UTF-8; was it saved in another encoding, or is it binary?",
+        ),
+    );
+}
+
+#[test]
+fn mutations_of_bad_input_leave_nothing_behind() {
+    mutation_refused(br#"{"version": 4, "serial": "#, "the JSON ends early");
+    mutation_refused(b"test", "not JSON");
+    mutation_refused(&[0; 100], "only NUL bytes");
+}
+
+#[test]
+fn audit_names_a_binary_plan_and_refuses_a_device() {
+    let state = root().join("testdata/states/lifecycle.tfstate");
+    let plan = root().join("testdata/not-states/plan.tfplan");
+    Test::new()
+        .arg("audit")
+        .arg(&state)
+        .arg("--plan")
+        .arg(&plan)
+        .run()
+        .refused("plan.tfplan: cannot read the plan: it is a binary plan file (`terraform plan -out`); audit reads the plan as JSON")
+        .stderr_contains("hint: `terraform show -json PLAN > plan.json`, then `--plan plan.json`");
+    Test::new()
+        .arg("audit")
+        .arg(&state)
+        .args(["--plan", "/dev/zero"])
+        .run()
+        .stderr_is("error: /dev/zero: cannot read the plan: it is a character device, not a regular file\n");
+}
+
+#[test]
+fn a_file_name_with_control_characters_is_escaped() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("e\u{1b}[31m.tfstate"), "test").unwrap();
+    Test::new()
+        .args(["list", "e\u{1b}[31m.tfstate"])
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: e\\u{1b}[31m.tfstate:1:1: not JSON: unexpected character 't', expected a JSON value\nhint: a state is a JSON object; is this the right file?\n");
+}
+
+#[test]
+fn deep_or_undecodable_objects_still_get_a_diff_line() {
+    // serde_json, behind the diff, stops at 128 levels; the taint goes through and says so.
+    let deep = minimal_with_instances(&format!(
+        r#"{{"attributes": {{"a": {}1{}}}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    ));
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("terraform.tfstate");
+    std::fs::write(&path, &deep).unwrap();
+    Test::new()
+        .args(["taint", "t.n", "--dry-run"])
+        .current_dir(folder.path())
+        .run()
+        .code(1)
+        .stdout("--- t.n\n+++ t.n\n(changed; not shown: its JSON cannot be decoded for a diff: nested deeper than 128 levels, or a lone surrogate escape)\n");
+    assert_only_the_state(folder.path(), &path, deep.as_bytes());
+}
+
+/// Rules, policy and provider configuration files are read with the same care as a state: a device is
+/// refused at once rather than read without end.
+#[test]
+fn side_files_that_are_devices_are_refused_at_once() {
+    let state = root().join("testdata/states/lifecycle.tfstate");
+    Test::new()
+        .arg("scan")
+        .arg(&state)
+        .args(["--rules", "/dev/zero"])
+        .run()
+        .refused("error: /dev/zero: cannot read the rules file: it is a character device, not a regular file");
+    Test::new()
+        .args(["taint", "terraform_data.cbd", "--dry-run", "--policy", "/dev/zero"])
+        .arg(&state)
+        .run()
+        .refused("error: /dev/zero: cannot read the policy: it is a character device, not a regular file");
+    let gzip = root().join("testdata/not-states/gzip.tfstate");
+    Test::new()
+        .arg("scan")
+        .arg(&state)
+        .arg("--rules")
+        .arg(&gzip)
+        .run()
+        .refused("gzip.tfstate: cannot read the rules file: it is not UTF-8 text (byte 1)");
+}
+
+#[test]
+fn long_values_from_the_state_are_echoed_shortened() {
+    let long = "m".repeat(10_000);
+    let shown = format!("\"{}...\"", &long[..100]);
+    refused(
+        format!(
+            r#"{{"version": 4, "resources": [{{"mode": "{long}", "type": "t", "name": "n"}}]}}"#
+        )
+        .as_bytes(),
+        &format!("invalid resource `mode` {shown}: it must be"),
+    );
+    refused(
+        minimal_with_instances(&format!(r#"{{"status": "{long}"}}"#)).as_bytes(),
+        &format!("invalid instance `status` {shown}:"),
+    );
+    refused(
+        minimal_with_instances(&format!(r#"{{"deposed": "{long}"}}"#)).as_bytes(),
+        &format!("invalid `deposed` key {shown}:"),
+    );
+    refused(
+        format!(r#"{{"version": 4, "resources": [{{"mode": "managed", "type": "t", "name": "n", "provider": "{long}"}}]}}"#).as_bytes(),
+        &format!("invalid provider address {shown}:"),
+    );
 }

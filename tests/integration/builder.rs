@@ -180,6 +180,14 @@ impl Output {
         self
     }
 
+    /// Exactly this stderr (and exit 2, nothing on stdout, for the error lines tested here).
+    #[track_caller]
+    pub fn stderr_is(self, expected: &str) -> Output {
+        let output = self.code(2).stdout("");
+        assert_eq!(output.stderr, expected, "stderr");
+        output
+    }
+
     /// A refusal: exit 2, nothing on stdout, one `error:` line and at most one `hint:` line.
     #[track_caller]
     pub fn refused(self, expected: &str) -> Output {

@@ -10,8 +10,24 @@ use crate::builder::{corpus, root, state_files};
 fn mutations(seed: &[u8], count: usize, rng_seed: u64) -> Vec<Vec<u8>> {
     let mut rng = fastrand::Rng::with_seed(rng_seed);
     let specials: &[&[u8]] = &[
-        b"\"", b"\\", b"{", b"}", b"[", b"]", b",", b":", b"\0", b"\xff", b"\\u0000", b"1e999",
-        b"-0", b"null", b"\"\\ud800\"", b"99999999999999999999999", b"\n", b"  ",
+        b"\"",
+        b"\\",
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b",",
+        b":",
+        b"\0",
+        b"\xff",
+        b"\\u0000",
+        b"1e999",
+        b"-0",
+        b"null",
+        b"\"\\ud800\"",
+        b"99999999999999999999999",
+        b"\n",
+        b"  ",
     ];
     (0..count)
         .map(|_| {
@@ -46,7 +62,10 @@ fn seed_states() -> Vec<Vec<u8>> {
         files.extend(state_files(&corpus));
     }
     assert!(files.len() > 20, "the test data holds states");
-    files.iter().map(|file| std::fs::read(file).unwrap()).collect()
+    files
+        .iter()
+        .map(|file| std::fs::read(file).unwrap())
+        .collect()
 }
 
 #[test]
@@ -86,11 +105,15 @@ fn profile_files_compile_or_are_refused_without_a_change() {
     let mut seeds = vec![std::fs::read(root().join("tests/sim/demo.toml")).unwrap()];
     for entry in std::fs::read_dir(root().join("src/reconcile/profiles")).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|extension| extension == "toml") {
+        if path
+            .extension()
+            .is_some_and(|extension| extension == "toml")
+        {
             // Under another type name, so the built-in it copies stays.
-            let text = std::fs::read_to_string(&path)
-                .unwrap()
-                .replacen("type = \"", "type = \"fuzz_", 1);
+            let text =
+                std::fs::read_to_string(&path)
+                    .unwrap()
+                    .replacen("type = \"", "type = \"fuzz_", 1);
             seeds.push(text.into_bytes());
         }
     }

@@ -116,11 +116,36 @@ pub fn exit_code(result: &Audit, fail_on: FailOn) -> i32 {
     }
 }
 
+/// Reads `--plan`: Terraform's JSON plan. A device is refused before reading and a pipe is read up to
+/// the same bound as a state; the binary plan file gets the command that turns it into JSON.
 fn read_plan(path: &std::path::Path) -> Result<Plan, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|error| {
-        CliError::new(format!("{}: cannot read the plan: {error}", path.display()))
+    let cannot = |problem: String| {
+        CliError::new(format!(
+            "{}: cannot read the plan: {problem}",
+            path.display()
+        ))
+    };
+    let io = |error: std::io::Error| cannot(crate::state::source::problem(&error));
+    let metadata = std::fs::metadata(path).map_err(io)?;
+    if !std::os::unix::fs::FileTypeExt::is_fifo(&metadata.file_type()) {
+        crate::state::bytes::regular_file(&metadata).map_err(io)?;
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let bytes = crate::state::bytes::read_stream(file, Vec::new()).map_err(io)?;
+    if bytes.starts_with(b"PK\x03\x04") {
+        return Err(cannot(
+            "it is a binary plan file (`terraform plan -out`); audit reads the plan as JSON"
+                .to_owned(),
+        )
+        .with_hint("`terraform show -json PLAN > plan.json`, then `--plan plan.json`"));
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|error| {
+        cannot(format!(
+            "it is not UTF-8 text (byte {})",
+            error.valid_up_to()
+        ))
     })?;
-    Plan::parse(&text).map_err(|error| {
+    Plan::parse(text).map_err(|error| {
         let place = error.at.map_or_else(String::new, |at| format!(":{at}"));
         CliError {
             message: format!("{}{place}: {}", path.display(), sanitize(&error.message)),

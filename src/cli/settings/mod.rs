@@ -8,7 +8,7 @@ mod write;
 pub use refresh::{RefreshSettings, ReportTo};
 pub use write::{Destination, WriteIntent, WriteSettings};
 
-use crate::cli::error::{CliError, sanitize};
+use crate::cli::error::{CliError, echo};
 
 /// The deposed key named by `--deposed` and by the address (`ADDR (deposed object KEY)`): either
 /// one, or both when they agree; two different keys are a usage error.
@@ -19,8 +19,8 @@ pub fn deposed_key(
     match (flag, in_address) {
         (Some(flag), Some(in_address)) if flag != in_address => Err(CliError::new(format!(
             "`--deposed {}` names another deposed object than the address does (`{}`)",
-            sanitize(flag),
-            sanitize(in_address)
+            echo(flag),
+            echo(in_address)
         ))
         .with_hint("name the deposed object once: in the address or with `--deposed`")),
         (flag, in_address) => Ok(flag.or(in_address).map(str::to_owned)),

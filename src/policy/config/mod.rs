@@ -207,7 +207,7 @@ fn read_module(
 ) -> Result<(), ConfigError> {
     let mut found = Declarations::default();
     for file in files {
-        let text = fs::read_to_string(file).map_err(|error| {
+        let text = crate::state::bytes::read_text(file).map_err(|error| {
             ConfigError::new(format!("{}: cannot read: {error}", file.display()))
         })?;
         if file

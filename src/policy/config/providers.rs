@@ -6,7 +6,6 @@
 //! (`endpoints { ... }`, `assume_role { ... }`) become lists of objects, which the plugin reader fits
 //! to the nesting the provider's schema declares.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use hcl::edit::Span;
@@ -51,7 +50,7 @@ pub fn read_provider_blocks(dir: &Path) -> Result<Vec<ProviderBlock>, ConfigErro
     })?;
     let mut blocks = Vec::new();
     for file in files {
-        let text = fs::read_to_string(&file).map_err(|error| {
+        let text = crate::state::bytes::read_text(&file).map_err(|error| {
             ConfigError::new(format!("{}: cannot read: {error}", file.display()))
         })?;
         if file
@@ -252,6 +251,8 @@ fn json_literal(value: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use serde_json::json;
 
     use super::*;

@@ -183,7 +183,7 @@ impl Profiles {
 
     /// Merges the profile file at `path` over these profiles.
     pub fn add_file(&mut self, path: &Path) -> Result<(), ProfileError> {
-        let text = std::fs::read_to_string(path).map_err(|error| {
+        let text = crate::state::bytes::read_text(path).map_err(|error| {
             ProfileError::new(format!(
                 "{}: cannot read the profile file: {error}",
                 path.display()

@@ -56,6 +56,11 @@ impl StateLock {
                     )),
                     _ => StoreError::io(path, "cannot open the state to lock it", &error),
                 })?;
+            // Before the lock and its sidecar: a device or a socket is never a state, and nothing
+            // may be written beside it.
+            file.metadata()
+                .and_then(|metadata| crate::state::bytes::regular_file(&metadata))
+                .map_err(|error| StoreError::io(path, "cannot read the state", &error))?;
             match fcntl_lock(&file, FlockOperation::NonBlockingLockExclusive) {
                 Ok(()) => {
                     // A writer that replaced the file (a rename over it) between this open and this

@@ -45,7 +45,11 @@ impl StoreError {
     }
 
     fn io(path: &Path, what: &str, error: &std::io::Error) -> StoreError {
-        StoreError::new(format!("{}: {what}: {error}", path.display()))
+        StoreError::new(format!(
+            "{}: {what}: {}",
+            path.display(),
+            crate::state::source::problem(error)
+        ))
     }
 }
 
