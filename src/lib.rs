@@ -10,8 +10,9 @@ pub mod diff;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod glob;
-pub mod json;
 pub mod policy;
 pub mod reconcile;
 pub mod scan;
-pub mod state;
+
+// The state engine lives in its own crate (crates/state); its modules keep their paths here.
+pub use statectl_state::{json, state};

@@ -231,7 +231,7 @@ const RESOURCE_KEYS: &[&str] = &[
 ];
 
 /// The field a key names, as Go's reader matches it: exactly, or else ignoring ASCII case.
-pub(crate) fn canonical(key: &str, names: &[&'static str]) -> Option<&'static str> {
+pub fn canonical(key: &str, names: &[&'static str]) -> Option<&'static str> {
     names
         .iter()
         .find(|name| **name == key)

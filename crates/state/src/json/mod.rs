@@ -5,7 +5,7 @@
 //! rewrite can splice changed instances into the original bytes), Go's reader rules (case-insensitive
 //! keys, last duplicate wins), deep nesting without recursion, and Go's exact output bytes.
 
-pub(crate) mod bytes;
+pub mod bytes;
 mod escape;
 mod format;
 mod position;

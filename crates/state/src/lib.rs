@@ -1,0 +1,6 @@
+//! statectl's state engine: the JSON cursor and Go-compatible writer (`json`), and the state model,
+//! parser, addresses, mutations and the store with Terraform's lock (`state`). It builds without any
+//! network or async crate; the `statectl` package re-exports both modules under the same names.
+
+pub mod json;
+pub mod state;
