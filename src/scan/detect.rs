@@ -328,7 +328,6 @@ fn current_object(
 /// Computed attributes a finished create fills, missing (null or "") on an instance created
 /// asynchronously (`async = true`) or whose status shows an unfinished or failed operation, or that is
 /// tainted. A steady instance is not checked: a private OCI instance has no public IP by design.
-#[allow(clippy::too_many_arguments)]
 fn missing_computed(
     attributes: &Attributes<'_>,
     entries: &[crate::scan::catalog::Entry],

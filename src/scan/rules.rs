@@ -30,7 +30,10 @@ struct RulesFile {
     resource: Vec<EntryFile>,
     /// The lifecycle policy's tables (read by `policy::file`); scan only lets them be.
     #[serde(default)]
-    #[allow(dead_code)]
+    #[expect(
+        dead_code,
+        reason = "read by `policy::file` from the same file; scan only accepts the table"
+    )]
     protect: Option<toml::Value>,
 }
 

@@ -1,7 +1,10 @@
 //! statectl's integration tests: one binary (faster to build than one per file), one module per area.
 
 // Tests say on stderr why they skip (no corpus, no Terraform); that is their output to people.
-#![allow(clippy::print_stderr)]
+#![expect(
+    clippy::print_stderr,
+    reason = "tests say on stderr why they skip (no corpus, no Terraform)"
+)]
 
 mod audit;
 mod bad_input;

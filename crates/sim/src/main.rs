@@ -49,7 +49,7 @@ struct Args {
     verbose: bool,
 }
 
-#[allow(
+#[expect(
     clippy::print_stderr,
     reason = "the binary's one error line; there is no printer outside the library's CLI"
 )]
@@ -88,7 +88,7 @@ fn run(args: &Args) -> Result<(), String> {
     })
 }
 
-#[allow(
+#[expect(
     clippy::print_stdout,
     reason = "the one line a test reads to find the port; flushed, since stdout is a pipe there"
 )]

@@ -193,7 +193,7 @@ impl Sim {
         }
     }
 
-    #[allow(
+    #[expect(
         clippy::print_stderr,
         reason = "with -v the simulator logs each request to stderr; stdout carries only the listening line"
     )]

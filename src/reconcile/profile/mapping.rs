@@ -179,7 +179,10 @@ fn coerce(old: &Value, new: &Value, at: &str, skipped: &mut Vec<Skipped>) -> Opt
 }
 
 /// Equal as numbers (`1`, `1.0` and `1e0` are one number).
-#[allow(clippy::float_cmp)] // exact equality is the point: only the spelling may differ
+#[expect(
+    clippy::float_cmp,
+    reason = "exact equality is the point: only the spelling may differ"
+)]
 fn same_number(left: &Number, right: &Number) -> bool {
     left.to_string() == right.to_string()
         || matches!((left.as_f64(), right.as_f64()), (Some(left), Some(right)) if left == right)

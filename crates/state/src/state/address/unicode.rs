@@ -232,7 +232,10 @@ static ID_CONTINUE_EXTRA: &[(u32, u32)] = &[
 ];
 
 // Generated hexadecimal code points, printed like the Unicode data files.
-#[allow(clippy::unreadable_literal)]
+#[expect(
+    clippy::unreadable_literal,
+    reason = "generated code points, printed as the Unicode data files print them"
+)]
 #[rustfmt::skip]
 static NOT_PRINTABLE: &[(u32, u32)] = &[
     (0x0000, 0x001F), (0x007F, 0x00A0), (0x00AD, 0x00AD), (0x0378, 0x0379), (0x0380, 0x0383), (0x038B, 0x038B),

@@ -790,7 +790,11 @@ fn instance(
             }
             Value::Number(number) if *number >= 0.0 && *number < 18_446_744_073_709_551_616.0 =>
             {
-                #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+                #[expect(
+                    clippy::cast_sign_loss,
+                    clippy::cast_possible_truncation,
+                    reason = "the guard above keeps the number in u64's range and non-negative"
+                )]
                 Some(number.trunc() as u64)
             }
             Value::Number(number) => {
