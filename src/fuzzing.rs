@@ -152,7 +152,27 @@ pub fn msgpack(data: &[u8]) {
         .unwrap_or_else(|error| panic!("a decoded value does not encode: {error}: {value}"));
     let again = decode(&encoded, ty)
         .unwrap_or_else(|error| panic!("an encoded value does not decode: {error}: {value}"));
-    assert_eq!(again, value, "msgpack round trip");
+    // cty writes a negative zero as the integer 0 (it is an integer), so the sign may go; nothing
+    // else may change (found by the fuzzer: `-0` came back `0`, as Terraform's own encoder does).
+    assert_eq!(
+        without_negative_zero(again),
+        without_negative_zero(value),
+        "msgpack round trip"
+    );
+}
+
+fn without_negative_zero(value: Value) -> Value {
+    match value {
+        Value::Number(number) if number.as_f64() == Some(0.0) => Value::from(0),
+        Value::Array(items) => Value::Array(items.into_iter().map(without_negative_zero).collect()),
+        Value::Object(members) => Value::Object(
+            members
+                .into_iter()
+                .map(|(key, member)| (key, without_negative_zero(member)))
+                .collect(),
+        ),
+        other => other,
+    }
 }
 
 /// A provider's HTTP answer, as the refresh engine reads it with the built-in OCI profile: a status,

@@ -133,6 +133,8 @@ fn plugin_values_decode_and_round_trip_or_are_refused() {
         b"\x02\x92\x2a\xa2hi",
         b"\x00\x92\xc4\x08\"string\"\xa3abc",
         b"\x01\x85\xa2id\xc0\xa5count\xc0\xa4tags\x81\xa1k\xa1v\xa5items\x90\xa5flags\x91\xc3",
+        // Found by AFL++: a tuple of a float64 negative zero and null (cty encodes -0 as the int 0).
+        b"\x17\x92\xcb\x80\x00\x00\x00\x00\x00\x00\x00\xc0",
     ];
     for (index, seed) in seeds.iter().enumerate() {
         fuzzing::msgpack(seed);
