@@ -15,4 +15,4 @@ pub mod reconcile;
 pub mod scan;
 
 // The state engine lives in its own crate (crates/state); its modules keep their paths here.
-pub use statectl_state::{json, state};
+pub use statectl_state::{duration, json, state};

@@ -1,5 +1,5 @@
-//! Durations on the command line as Terraform writes them (`-lock-timeout=10s`): Go's
-//! `time.ParseDuration` units `ms`, `s`, `m` and `h`, combined (`1m30s`) and fractional (`1.5s`).
+//! Durations on the command line as Terraform writes them (`-lock-timeout=10s`): clap's value parser
+//! around the one duration parser (`statectl::duration`), which words the error line itself.
 
 use std::time::Duration;
 
@@ -32,57 +32,24 @@ impl clap::builder::TypedValueParser for DurationParser {
     }
 }
 
-/// Parses `30s`, `500ms`, `2m`, `1h30m`, `1.5s` or `0`.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let invalid = || "use a number and a unit, e.g. `30s`, `500ms`, `2m`".to_owned();
-    if text == "0" {
-        return Ok(Duration::ZERO);
-    }
-    let mut rest = text;
-    let mut total = 0.0_f64;
-    if rest.is_empty() {
-        return Err(invalid());
-    }
-    while !rest.is_empty() {
-        let number_end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .ok_or_else(invalid)?;
-        let number: f64 = rest[..number_end].parse().map_err(|_| invalid())?;
-        rest = &rest[number_end..];
-        let unit_end = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
-        let seconds_per_unit = match &rest[..unit_end] {
-            "ms" => 0.001,
-            "s" => 1.0,
-            "m" => 60.0,
-            "h" => 3600.0,
-            _ => return Err(invalid()),
-        };
-        total += number * seconds_per_unit;
-        rest = &rest[unit_end..];
-    }
-    Duration::try_from_secs_f64(total).map_err(|_| invalid())
-}
+/// The shared parser (`statectl::duration`), for the CLI's own callers.
+pub use crate::duration::parse_duration;
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use clap::Parser;
 
-    #[test]
-    fn parses_go_durations() {
-        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
-        assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
-    }
+    use crate::cli::{Cli, Command};
 
+    /// The flag's own line: the value shortened, the flag named, what a duration looks like.
     #[test]
-    fn refuses_what_go_refuses() {
-        for bad in ["", "10", "s", "10x", "-1s", "1..5s"] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
-        }
+    fn a_bad_duration_flag_says_which_flag_and_what_is_expected() {
+        let error = Cli::try_parse_from(["statectl", "taint", "a.b", "--lock-timeout", "10"])
+            .map(|cli| matches!(cli.command, Command::Taint(_)))
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "error: invalid value `10` for `--lock-timeout`: use a number and a unit (`ms`, `s`, `m`, `h`), e.g. `2s`, `500ms`, `10m`\n"
+        );
     }
 }

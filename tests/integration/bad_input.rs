@@ -640,7 +640,7 @@ fn long_arguments_are_echoed_shortened() {
                 long.clone(),
             ],
             format!(
-                "invalid value `{shown}` for `--lock-timeout`: use a number and a unit, e.g. `30s`, `500ms`, `2m`"
+                "invalid value `{shown}` for `--lock-timeout`: use a number and a unit (`ms`, `s`, `m`, `h`), e.g. `2s`, `500ms`, `10m`"
             ),
         ),
     ];

@@ -1,5 +1,7 @@
 //! Hostile or broken provider APIs, on loopback: a redirect to another host, a 400, a body that is not
-//! JSON, a body that drips one byte a second, endless 503s, and a `Retry-After` of eleven days. Each
+//! JSON, JSON nested a million deep, a status of the wrong JSON type, a body past the 4 MB cap, a body
+//! that drips one byte a second, a connection reset before any answer, endless 503s, and a
+//! `Retry-After` of eleven days. Each
 //! run ends within its deadline (or at once, for an answer that asking again cannot change), says what
 //! happened to the instance, never prints the token, and writes nothing.
 
@@ -21,6 +23,11 @@ enum Answer {
     Fixed(&'static str),
     /// Headers, then one byte a second for at most this many seconds.
     Drip(u64),
+    /// A 200 whose body is this many bytes of JSON: `[` repeated (nesting), or spaces then `{}`.
+    Deep(usize),
+    Huge(usize),
+    /// The connection closed as soon as the request is read.
+    Reset,
 }
 
 /// A one-behaviour HTTP server on loopback; counts the requests it got. Its thread ends with the
@@ -52,6 +59,30 @@ fn answer_one(mut stream: TcpStream, answer: Answer) {
     match answer {
         Answer::Fixed(text) => {
             let _ = stream.write_all(text.as_bytes());
+        }
+        Answer::Deep(bytes) | Answer::Huge(bytes) => {
+            let filler = if matches!(answer, Answer::Deep(_)) {
+                b'['
+            } else {
+                b' '
+            };
+            let _ = stream.write_all(
+                format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n", bytes + 2)
+                    .as_bytes(),
+            );
+            let chunk = vec![filler; 64 * 1024];
+            let mut left = bytes;
+            while left > 0 {
+                let now = left.min(chunk.len());
+                if stream.write_all(&chunk[..now]).is_err() {
+                    return;
+                }
+                left -= now;
+            }
+            let _ = stream.write_all(b"{}");
+        }
+        Answer::Reset => {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
         }
         Answer::Drip(seconds) => {
             let _ = stream.write_all(
@@ -194,4 +225,50 @@ fn endless_503s_and_a_huge_retry_after_end_with_the_deadline() {
             10,
         );
     }
+}
+
+#[test]
+fn json_nested_a_million_deep_is_an_error_at_once() {
+    check(
+        Answer::Deep(1_000_000),
+        &[],
+        ("error:", 2),
+        Duration::from_secs(20),
+        1,
+    );
+}
+
+#[test]
+fn a_status_of_the_wrong_json_type_is_an_error_at_once() {
+    check(
+        Answer::Fixed(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 41\r\n\r\n{\"last_operation\":{\"state\":[7],\"type\":1}}",
+        ),
+        &[],
+        ("error:", 2),
+        Duration::from_secs(20),
+        1,
+    );
+}
+
+#[test]
+fn a_body_past_the_cap_is_refused_at_once_with_bounded_memory() {
+    check(
+        Answer::Huge(64 << 20),
+        &[],
+        ("error: the response body is larger than 4 MB", 2),
+        Duration::from_secs(20),
+        1,
+    );
+}
+
+#[test]
+fn a_connection_reset_before_any_answer_is_retried_until_the_deadline() {
+    check(
+        Answer::Reset,
+        &["--timeout", "3s"],
+        ("still pending", 0),
+        Duration::from_secs(9),
+        20,
+    );
 }

@@ -109,22 +109,11 @@ fn parse_step(text: &str) -> Result<Step, String> {
     })
 }
 
-/// Parses `20ms`, `2s`, `1.5s` or `1m`: one number and one unit, all the scenario needs.
+/// A scenario's duration (`20ms`, `2s`, `1.5s`, `1m`): statectl's own parser, the value named in the
+/// error.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let invalid =
-        || format!("invalid duration `{text}`: use a number and a unit: `20ms`, `2s`, `1m`");
-    let unit_start = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .ok_or_else(invalid)?;
-    let (number, unit) = text.split_at(unit_start);
-    let number: f64 = number.parse().map_err(|_| invalid())?;
-    let seconds = match unit {
-        "ms" => number / 1000.0,
-        "s" => number,
-        "m" => number * 60.0,
-        _ => return Err(invalid()),
-    };
-    Duration::try_from_secs_f64(seconds).map_err(|_| invalid())
+    statectl_state::duration::parse_duration(text)
+        .map_err(|problem| format!("invalid duration `{text}`: {problem}"))
 }
 
 /// One object's way through its lifecycle.
@@ -303,11 +292,12 @@ mod tests {
     }
 
     #[test]
-    fn durations_take_one_unit() {
+    fn durations_are_statectls() {
         assert_eq!(parse_duration("20ms"), Ok(Duration::from_millis(20)));
         assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
         assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
-        for bad in ["", "2", "s", "2h", "-1s", "1..5s"] {
+        assert_eq!(parse_duration("1h30m"), Ok(Duration::from_secs(5400)));
+        for bad in ["", "2", "s", "2d", "-1s", "1..5s"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
     }

@@ -20,7 +20,6 @@
 pub mod backoff;
 pub mod decision;
 pub mod driver;
-pub mod duration;
 pub mod machine;
 pub mod observation;
 pub mod policy;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, de::Error as _};
 
-use super::duration::parse_duration;
+use crate::duration::parse_duration;
 
 /// How much randomness spreads the waits, so that many instances polled at once do not hit a
 /// provider in lockstep.
@@ -174,7 +174,8 @@ impl TryFrom<PolicyFile> for PollPolicy {
 
 fn duration<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
     let text = String::deserialize(deserializer)?;
-    parse_duration(&text).map_err(D::Error::custom)
+    parse_duration(&text)
+        .map_err(|problem| D::Error::custom(format!("invalid duration `{text}`: {problem}")))
 }
 
 fn optional_duration<'de, D: Deserializer<'de>>(

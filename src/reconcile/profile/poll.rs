@@ -58,43 +58,10 @@ pub enum Jitter {
     UpTo(Duration),
 }
 
-/// Parses `500ms`, `2s`, `10m`, `1h`, `1m30s`, `1.5s` or `0`: Go's duration units, which Terraform
-/// users already write in `timeouts` blocks.
+/// A profile's duration: the shared parser, with the value named in the error.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let invalid = || {
-        format!(
-            "invalid duration `{text}`: write a number and a unit (`ms`, `s`, `m`, `h`), e.g. `2s`, `500ms`, `10m`"
-        )
-    };
-    let text = text.trim();
-    if text == "0" {
-        return Ok(Duration::ZERO);
-    }
-    if text.is_empty() {
-        return Err(invalid());
-    }
-    let mut rest = text;
-    let mut seconds = 0.0_f64;
-    while !rest.is_empty() {
-        let number_end = rest
-            .find(|character: char| !(character.is_ascii_digit() || character == '.'))
-            .ok_or_else(invalid)?;
-        let number: f64 = rest[..number_end].parse().map_err(|_| invalid())?;
-        rest = &rest[number_end..];
-        let unit_end = rest
-            .find(|character: char| character.is_ascii_digit() || character == '.')
-            .unwrap_or(rest.len());
-        let unit = match &rest[..unit_end] {
-            "ms" => 0.001,
-            "s" => 1.0,
-            "m" => 60.0,
-            "h" => 3600.0,
-            _ => return Err(invalid()),
-        };
-        seconds += number * unit;
-        rest = &rest[unit_end..];
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|_| invalid())
+    crate::duration::parse_duration(text.trim())
+        .map_err(|problem| format!("invalid duration `{text}`: {problem}"))
 }
 
 /// Parses a jitter: a percentage of the wait (`"10%"`) or a duration (`"1s"`).

@@ -1,15 +1,19 @@
-//! Durations in poll policies as Terraform and Go write them (`2s`, `500ms`, `10m`, `1h30m`, `1.5s`).
-//! Kept here rather than shared with the CLI's parser so that `reconcile` does not reach into `cli`
-//! (dependencies point one way); the arithmetic is in whole nanoseconds, so `0.1s` is exactly 100 ms.
+//! Durations as Terraform users and Go write them (`-lock-timeout=10s`, `timeouts` blocks, poll
+//! policies): `500ms`, `2s`, `10m`, `1h30m`, `1.5s`, or a bare `0`. The one parser for every duration
+//! statectl reads (the CLI's flags, refresh profiles, poll policies, the simulator's scenarios). The
+//! arithmetic is in whole nanoseconds, so `0.1s` is exactly 100 ms.
 
 use std::time::Duration;
 
 const NANOS_PER_SECOND: u128 = 1_000_000_000;
 
-/// Parses `2s`, `500ms`, `10m`, `1h30m`, `1.5s` or a bare `0`.
+/// What is wrong with a duration that does not parse; the caller names the value and where it was.
+pub const EXPECTED: &str =
+    "use a number and a unit (`ms`, `s`, `m`, `h`), e.g. `2s`, `500ms`, `10m`";
+
+/// Parses `2s`, `500ms`, `10m`, `1h30m`, `1.5s` or a bare `0`; the error is [`EXPECTED`].
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let invalid =
-        || format!("invalid duration `{text}`: use a number and a unit, e.g. `2s`, `500ms`, `10m`");
+    let invalid = || EXPECTED.to_owned();
     if text == "0" {
         return Ok(Duration::ZERO);
     }
@@ -101,6 +105,6 @@ mod tests {
     #[test]
     fn an_overflow_is_an_error_not_a_panic() {
         let error = parse_duration("99999999999999999999999999999h").unwrap_err();
-        assert!(error.contains("invalid duration"), "{error}");
+        assert_eq!(error, EXPECTED);
     }
 }
