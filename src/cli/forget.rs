@@ -3,7 +3,7 @@
 
 use crate::cli::Printer;
 use crate::cli::error::{CliError, echo};
-use crate::cli::rewrite::{Request, WriteArgs, rewrite};
+use crate::cli::rewrite::{WriteArgs, WriteRequest, rewrite};
 use crate::cli::settings::{WriteIntent, WriteSettings, deposed_key};
 use crate::state::address::{ObjectAddr, Target};
 use crate::state::mutate::Mutation;
@@ -56,7 +56,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     );
     rewrite(
         &settings,
-        &Request {
+        &WriteRequest {
             operation: "forget",
             mutations: vec![mutation],
             warning,

@@ -17,7 +17,7 @@ use crate::cli::findings::new_table;
 use crate::cli::plugin_inputs::{Reader, parse_provider_config, parse_reader, provider_arguments};
 use crate::cli::plugin_refresh::{read_job, refreshed_changes};
 use crate::cli::progress::ProgressView;
-use crate::cli::rewrite::{LockMode, Request, WriteArgs, finish, open};
+use crate::cli::rewrite::{LockMode, WriteArgs, WriteRequest, finish, open};
 use crate::cli::settings::{RefreshSettings, ReportTo, at_least_one};
 use crate::cli::{Format, Printer, exit, load};
 use crate::reconcile::credentials::Credentials;
@@ -342,7 +342,7 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
     }
     let table = render_outcomes(&rows, &outcomes, settings.format);
     report(printer, settings.report_to, &table)?;
-    let request = Request {
+    let request = WriteRequest {
         operation: "refresh",
         mutations,
         warning: None,

@@ -91,7 +91,7 @@ pub enum LockMode {
 
 /// What one command asks for: its name (for the lock info and messages), and its mutations.
 #[derive(Debug)]
-pub struct Request {
+pub struct WriteRequest {
     pub operation: &'static str,
     pub mutations: Vec<Mutation>,
     /// Said once the change is known to go ahead (or would, with `--dry-run`).
@@ -115,7 +115,7 @@ pub struct Loaded {
 /// Runs the whole flow for a single mutation and returns the exit code.
 pub fn rewrite(
     settings: &WriteSettings,
-    request: &Request,
+    request: &WriteRequest,
     printer: &mut Printer,
 ) -> Result<i32, CliError> {
     let mut loaded = open(settings, request.operation, LockMode::LockFirst, printer)?;
@@ -167,7 +167,7 @@ fn lock(path: &Path, operation: &str, timeout: Duration) -> Result<Locked, CliEr
 /// writes as the arguments say. Returns the exit code.
 pub fn finish(
     settings: &WriteSettings,
-    request: &Request,
+    request: &WriteRequest,
     loaded: &Loaded,
     locked: Option<Locked>,
     state: &State<'_>,
@@ -497,7 +497,7 @@ mod tests {
             1,
         );
         std::fs::write(&path, &other).unwrap();
-        let request = Request {
+        let request = WriteRequest {
             operation: "refresh",
             mutations: vec![
                 Mutation::Untaint("terraform_data.release".parse::<InstanceAddr>().unwrap()),

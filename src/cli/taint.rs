@@ -4,7 +4,7 @@
 
 use crate::cli::Printer;
 use crate::cli::error::{CliError, echo};
-use crate::cli::rewrite::{Request, WriteArgs, rewrite};
+use crate::cli::rewrite::{WriteArgs, WriteRequest, rewrite};
 use crate::cli::settings::{WriteIntent, WriteSettings};
 use crate::state::address::InstanceAddr;
 use crate::state::mutate::Mutation;
@@ -24,7 +24,7 @@ pub fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let address = instance_address(&args.address)?;
     rewrite(
         &settings,
-        &Request {
+        &WriteRequest {
             operation: "taint",
             mutations: vec![Mutation::Taint(address)],
             warning: None,
@@ -39,7 +39,7 @@ pub fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> 
     let address = instance_address(&args.address)?;
     rewrite(
         &settings,
-        &Request {
+        &WriteRequest {
             operation: "untaint",
             mutations: vec![Mutation::Untaint(address)],
             warning: None,

@@ -105,7 +105,7 @@ fn walk(path: &mut Vec<Step>, old: &Value, new: &Value, changes: &mut Vec<Attrib
     match (old, new) {
         (Value::Object(old), Value::Object(new)) => {
             for (key, before) in old {
-                path.push(Step::Key(key.clone()));
+                path.push(Step::Member(key.clone()));
                 match new.get(key) {
                     Some(after) => walk(path, before, after, changes),
                     None => changes.push(change(path, Action::Removed, Some(before), None)),
@@ -114,7 +114,7 @@ fn walk(path: &mut Vec<Step>, old: &Value, new: &Value, changes: &mut Vec<Attrib
             }
             for (key, after) in new {
                 if !old.contains_key(key) {
-                    path.push(Step::Key(key.clone()));
+                    path.push(Step::Member(key.clone()));
                     changes.push(change(path, Action::Added, None, Some(after)));
                     path.pop();
                 }

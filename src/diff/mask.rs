@@ -28,7 +28,7 @@ impl StateDiff {
     }
 }
 
-fn mask(change: &mut AttributeChange, secrets: &[Vec<sensitive::Step>]) {
+fn mask(change: &mut AttributeChange, secrets: &[Vec<sensitive::CtyStep>]) {
     for secret in secrets {
         match change.path.sensitivity(secret) {
             Sensitivity::None => {}
@@ -47,7 +47,7 @@ fn mask(change: &mut AttributeChange, secrets: &[Vec<sensitive::Step>]) {
 }
 
 /// Replaces every value `paths` point at with `(sensitive value)` (through dynamic-value wrappers).
-pub fn mask_paths(value: &mut Value, paths: &[Vec<sensitive::Step>]) {
+pub fn mask_paths(value: &mut Value, paths: &[Vec<sensitive::CtyStep>]) {
     sensitive::mask(value, paths);
 }
 
@@ -65,7 +65,7 @@ mod tests {
             r#"[[{"type":"get_attr","value":"input"},{"type":"get_attr","value":"password"}]]"#,
         )
         .unwrap();
-        let key = |text: &str| Step::Key(text.to_owned());
+        let key = |text: &str| Step::Member(text.to_owned());
         let mut at = AttributeChange {
             path: Path(vec![key("input"), key("password")]),
             action: Action::Changed,

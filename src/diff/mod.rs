@@ -187,7 +187,7 @@ pub struct Changes {
     /// The attribute values that differ, by path.
     pub attributes: Vec<AttributeChange>,
     /// Both sides' `sensitive_attributes` paths, for masking the values in `attributes`.
-    pub sensitive: Vec<Vec<sensitive::Step>>,
+    pub sensitive: Vec<Vec<sensitive::CtyStep>>,
 }
 
 /// One attribute value that differs.

@@ -6,14 +6,7 @@ use std::fmt;
 
 use crate::state::sensitive;
 
-/// One step into a JSON value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
-    /// An object member.
-    Key(String),
-    /// An array element.
-    Index(usize),
-}
+pub use crate::json::Step;
 
 /// A path from the attributes object; empty is the attributes object itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -25,7 +18,7 @@ impl Path {
     /// A dynamic-typed attribute (`terraform_data.input`) is written as `{"value": V, "type": T}`
     /// while its sensitive paths step straight into V, so a `value` step here may be stepped over;
     /// where that reading is wrong it masks more, never less.
-    pub fn sensitivity(&self, secret: &[sensitive::Step]) -> Sensitivity {
+    pub fn sensitivity(&self, secret: &[sensitive::CtyStep]) -> Sensitivity {
         let mut inside = Vec::new();
         if covers(&self.0, secret, &mut inside) {
             Sensitivity::Whole
@@ -41,8 +34,8 @@ impl Path {
 /// remains of `secret` below `path` when it leads further down.
 fn covers(
     path: &[Step],
-    secret: &[sensitive::Step],
-    inside: &mut Vec<Vec<sensitive::Step>>,
+    secret: &[sensitive::CtyStep],
+    inside: &mut Vec<Vec<sensitive::CtyStep>>,
 ) -> bool {
     let Some((next, below)) = secret.split_first() else {
         return true;
@@ -51,14 +44,15 @@ fn covers(
         inside.push(secret.to_vec());
         return false;
     };
-    if matches!(first, Step::Key(key) if key == "value") && covers(rest, secret, inside) {
+    if matches!(first, Step::Member(key) if key == "value") && covers(rest, secret, inside) {
         return true;
     }
     let same = match (first, next) {
-        (Step::Key(key), sensitive::Step::Attribute(name) | sensitive::Step::Key(name)) => {
-            key == name
-        }
-        (Step::Index(index), sensitive::Step::Index(wanted)) => {
+        (
+            Step::Member(key),
+            sensitive::CtyStep::Attribute(name) | sensitive::CtyStep::Key(name),
+        ) => key == name,
+        (Step::Index(index), sensitive::CtyStep::Index(wanted)) => {
             u64::try_from(*index).is_ok_and(|index| index == *wanted)
         }
         _ => false,
@@ -74,14 +68,14 @@ pub enum Sensitivity {
     /// The path or one of its ancestors is sensitive: the whole value is secret.
     Whole,
     /// Something inside the value is sensitive, at these paths below it.
-    Inside(Vec<Vec<sensitive::Step>>),
+    Inside(Vec<Vec<sensitive::CtyStep>>),
 }
 
 impl fmt::Display for Path {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (position, step) in self.0.iter().enumerate() {
             match step {
-                Step::Key(key) if is_identifier(key) => {
+                Step::Member(key) if is_identifier(key) => {
                     if position > 0 {
                         formatter.write_str(".")?;
                     }
@@ -89,7 +83,7 @@ impl fmt::Display for Path {
                 }
                 // JSON's string escapes are HCL's for everything a key can hold, control characters
                 // included, so the printed path is always one safe line.
-                Step::Key(key) => write!(
+                Step::Member(key) => write!(
                     formatter,
                     "[{}]",
                     serde_json::to_string(key).expect("strings serialize")
@@ -116,7 +110,7 @@ mod tests {
     use crate::state::sensitive;
 
     fn key(text: &str) -> Step {
-        Step::Key(text.to_owned())
+        Step::Member(text.to_owned())
     }
 
     #[test]
@@ -145,8 +139,8 @@ mod tests {
     #[test]
     fn a_sensitive_ancestor_covers_the_whole_value() {
         let secret = vec![
-            sensitive::Step::Attribute("input".into()),
-            sensitive::Step::Key("password".into()),
+            sensitive::CtyStep::Attribute("input".into()),
+            sensitive::CtyStep::Key("password".into()),
         ];
         let at = |steps: Vec<Step>| Path(steps).sensitivity(&secret);
         assert_eq!(at(vec![key("input"), key("password")]), Sensitivity::Whole);
@@ -156,13 +150,13 @@ mod tests {
         );
         assert_eq!(
             at(vec![key("input")]),
-            Sensitivity::Inside(vec![vec![sensitive::Step::Key("password".into())]])
+            Sensitivity::Inside(vec![vec![sensitive::CtyStep::Key("password".into())]])
         );
         assert_eq!(at(vec![key("input"), key("user")]), Sensitivity::None);
         assert_eq!(at(vec![key("output")]), Sensitivity::None);
         let indexed = vec![
-            sensitive::Step::Attribute("hosts".into()),
-            sensitive::Step::Index(1),
+            sensitive::CtyStep::Attribute("hosts".into()),
+            sensitive::CtyStep::Index(1),
         ];
         assert_eq!(
             Path(vec![key("hosts"), Step::Index(1)]).sensitivity(&indexed),
@@ -179,8 +173,8 @@ mod tests {
         // `terraform_data.input` holds `{"value": {...}, "type": [...]}`; Terraform's path skips
         // the wrapper.
         let secret = vec![
-            sensitive::Step::Attribute("input".into()),
-            sensitive::Step::Attribute("password".into()),
+            sensitive::CtyStep::Attribute("input".into()),
+            sensitive::CtyStep::Attribute("password".into()),
         ];
         let at = |steps: Vec<Step>| Path(steps).sensitivity(&secret);
         assert_eq!(
@@ -189,7 +183,7 @@ mod tests {
         );
         assert_eq!(
             at(vec![key("input"), key("value")]),
-            Sensitivity::Inside(vec![vec![sensitive::Step::Attribute("password".into())]])
+            Sensitivity::Inside(vec![vec![sensitive::CtyStep::Attribute("password".into())]])
         );
         assert_eq!(
             at(vec![key("input"), key("type"), key("password")]),

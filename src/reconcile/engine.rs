@@ -14,11 +14,11 @@ use crate::reconcile::credentials::Credentials;
 use crate::reconcile::http::{HttpClient, HttpResponse};
 use crate::reconcile::outcome::{Outcome, excerpt};
 use crate::reconcile::poll::{
-    Decision, Jitter, Observation, Operation as PollOperation, PollPolicy, Poller, Reason,
-    StatusClass as PollClass, Terminal, observe_response, observe_transport,
+    Decision, Jitter, Observation, PollPolicy, Poller, Reason, StatusClass, Terminal,
+    observe_response, observe_transport,
 };
 use crate::reconcile::profile::{
-    Endpoint, GoneAction, Jitter as ProfileJitter, Profile, Request, StatusClass, When,
+    Endpoint, GoneAction, JitterAmount, ListedAs, Profile, RequestTemplate, When,
 };
 use crate::reconcile::progress::Progress;
 use crate::reconcile::rate::RateLimit;
@@ -49,8 +49,8 @@ pub fn policy(profile: &Profile, deadline: Option<Duration>) -> PollPolicy {
     let settings = &profile.poll;
     let defaults = PollPolicy::default();
     let jitter = match settings.jitter {
-        ProfileJitter::Fraction(fraction) if fraction <= 0.0 => Jitter::None,
-        ProfileJitter::UpTo(duration) if duration.is_zero() => Jitter::None,
+        JitterAmount::Fraction(fraction) if fraction <= 0.0 => Jitter::None,
+        JitterAmount::UpTo(duration) if duration.is_zero() => Jitter::None,
         _ => Jitter::Full,
     };
     PollPolicy {
@@ -162,12 +162,7 @@ pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration
 /// Polls one instance until it settles, the deadline passes, or something polling cannot fix.
 async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>) -> Outcome {
     let profile = &job.profile;
-    let operation = match job.operation {
-        Operation::Create => PollOperation::Create,
-        Operation::Update => PollOperation::Update,
-        Operation::Delete => PollOperation::Delete,
-        Operation::Read => PollOperation::Read,
-    };
+    let operation = job.operation;
     // Right after a create a "not found" may only mean "not visible yet".
     let known_to_exist = job.operation != Operation::Create;
     let mut poller = Poller::new(
@@ -250,13 +245,13 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                                 ),
                                 Some(status) => {
                                     let class = match status.class {
-                                        StatusClass::Pending => PollClass::Pending,
-                                        StatusClass::Target => PollClass::Target,
-                                        StatusClass::Failed => PollClass::Failed,
-                                        StatusClass::Unknown => PollClass::Unknown,
-                                        StatusClass::Gone => {
+                                        ListedAs::Pending => StatusClass::Pending,
+                                        ListedAs::Target => StatusClass::Target,
+                                        ListedAs::Failed => StatusClass::Failed,
+                                        ListedAs::Unknown => StatusClass::Unknown,
+                                        ListedAs::Gone => {
                                             gone_now = true;
-                                            PollClass::Target
+                                            StatusClass::Target
                                         }
                                     };
                                     Observation::status(status.value.clone(), class)
@@ -341,7 +336,7 @@ async fn send(
     job: &Job,
     pace: &Pace<'_>,
     context: &crate::reconcile::profile::Context<'_>,
-    request: &Request,
+    request: &RequestTemplate,
     timeout: Duration,
 ) -> Result<HttpResponse, Observation> {
     let mut http = context
@@ -363,7 +358,7 @@ async fn side_request(
     job: &Job,
     pace: &Pace<'_>,
     context: &mut crate::reconcile::profile::Context<'_>,
-    request: &Request,
+    request: &RequestTemplate,
     timeout: Duration,
 ) -> Result<(), Outcome> {
     // Transient failures get a few quick retries; these requests are not polled.

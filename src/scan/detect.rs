@@ -109,7 +109,7 @@ fn deposed_object(
 ) -> Finding {
     let key = deposed.deposed.as_deref().unwrap_or_default();
     let id = deposed.attributes_json(state.source).and_then(|raw| {
-        follow(raw, &[Step::Attribute("id".into())]).map(|span| span.of(raw).to_owned())
+        follow(raw, &[Step::Member("id".into())]).map(|span| span.of(raw).to_owned())
     });
     let mut evidence = vec![Evidence {
         path: "deposed".into(),

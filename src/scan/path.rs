@@ -8,11 +8,7 @@ use serde_json::Value;
 use crate::json::bytes::skip_layout;
 use crate::json::{Span, trusted};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
-    Attribute(String),
-    Index(usize),
-}
+pub use crate::json::Step;
 
 /// A parsed attribute path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +84,7 @@ fn simple_steps(text: &str) -> Option<Vec<Step>> {
                         .and_then(|inner| inner.strip_suffix('"'))
                 })
             {
-                steps.push(Step::Attribute(quoted.to_owned()));
+                steps.push(Step::Member(quoted.to_owned()));
             } else {
                 steps.push(Step::Index(inside.parse().ok()?));
             }
@@ -104,7 +100,7 @@ fn simple_steps(text: &str) -> Option<Vec<Step>> {
             {
                 return None;
             }
-            steps.push(Step::Attribute(name.to_owned()));
+            steps.push(Step::Member(name.to_owned()));
             rest = &after[length..];
         }
         first = false;
@@ -151,7 +147,7 @@ impl<'a> Attributes<'a> {
     pub fn values(&self, path: &AttrPath) -> Vec<String> {
         match path {
             AttrPath::Steps(steps) => match steps.split_first() {
-                Some((Step::Attribute(first), rest)) => self
+                Some((Step::Member(first), rest)) => self
                     .members
                     .iter()
                     .rev()
@@ -182,11 +178,11 @@ fn follow_from(raw: &str, mut at: Span, steps: &[Step]) -> Option<Span> {
     let bytes = raw.as_bytes();
     for step in steps {
         let mut start = at.start;
-        if matches!(step, Step::Attribute(_)) && bytes.get(start) == Some(&b'[') {
+        if matches!(step, Step::Member(_)) && bytes.get(start) == Some(&b'[') {
             start = trusted::elements(raw, start).next()?.start;
         }
         at = match step {
-            Step::Attribute(name) if bytes.get(start) == Some(&b'{') => {
+            Step::Member(name) if bytes.get(start) == Some(&b'{') => {
                 trusted::members(raw, start)
                     .filter(|(key, _)| key == name)
                     .last()?
@@ -209,9 +205,9 @@ mod tests {
     fn parses_simple_paths_and_jsonpath() {
         let steps = |text| AttrPath::parse(text).unwrap();
         let expected = AttrPath::Steps(vec![
-            Step::Attribute("last_operation".into()),
+            Step::Member("last_operation".into()),
             Step::Index(0),
-            Step::Attribute("state".into()),
+            Step::Member("state".into()),
         ]);
         assert_eq!(steps("last_operation[0].state"), expected);
         assert_eq!(steps("$.last_operation[0].state"), expected);

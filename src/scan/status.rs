@@ -10,27 +10,7 @@ use crate::scan::catalog::{Catalog, listed};
 use crate::scan::finding::Evidence;
 use crate::scan::path::{Attributes, Step, follow};
 
-/// The operation a stale instance was in when the state was saved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
-    Create,
-    Update,
-    Delete,
-    /// Nothing known in flight: a plain read.
-    Read,
-}
-
-impl Operation {
-    /// How a sentence names it: "still being created"; `None` for a plain read.
-    pub fn participle(self) -> Option<&'static str> {
-        match self {
-            Operation::Create => Some("created"),
-            Operation::Update => Some("updated"),
-            Operation::Delete => Some("deleted"),
-            Operation::Read => None,
-        }
-    }
-}
+pub use crate::state::operation::Operation;
 
 /// The operation a status value names, from the providers' spellings: `CREATING`, `PROVISIONING`,
 /// `initializing`, `pending-install` are creates; `UPDATING`, `modifying`, `pending-upgrade`,
@@ -125,7 +105,7 @@ impl RemoteStatus {
         if let Some(kind) = attributes
             .get("last_operation")
             .and_then(|raw| {
-                follow(raw, &[Step::Attribute("type".into())]).map(|span| span.of(raw).to_owned())
+                follow(raw, &[Step::Member("type".into())]).map(|span| span.of(raw).to_owned())
             })
             .and_then(|raw| decoded_string(&raw))
         {

@@ -5,15 +5,9 @@ use std::time::Duration;
 
 use super::status::StatusClass;
 
-/// The operation whose end is awaited. Only a delete reads "not found" and 410 as success; the others
-/// differ only in what the caller does with the result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
-    Create,
-    Update,
-    Delete,
-    Read,
-}
+/// The operation whose end is awaited: the one the state shows in flight. Only a delete reads "not
+/// found" and 410 as success; the others differ only in what the caller does with the result.
+pub use crate::state::operation::Operation;
 
 /// The result of one attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]

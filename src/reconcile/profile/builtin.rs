@@ -23,7 +23,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::FILES;
-    use crate::reconcile::profile::{Endpoint, GoneAction, Profiles, StatusClass};
+    use crate::reconcile::profile::{Endpoint, GoneAction, ListedAs, Profiles};
     use crate::reconcile::select::Operation;
 
     fn no_env(_: &str) -> Option<String> {
@@ -125,7 +125,7 @@ mod tests {
         context
             .record(instance, oci_instance("PROVISIONING").as_bytes())
             .unwrap();
-        assert_eq!(context.status().unwrap().class, StatusClass::Pending);
+        assert_eq!(context.status().unwrap().class, ListedAs::Pending);
         assert!(!context.runs(attachments) && !context.runs(vnic) && !context.runs(boot));
 
         // Running: the VNIC attachment (the attached one, not a detached leftover), then the VNIC.
@@ -293,7 +293,7 @@ mod tests {
         context
             .record(instance, answer.to_string().as_bytes())
             .unwrap();
-        assert_eq!(context.status().unwrap().class, StatusClass::Target);
+        assert_eq!(context.status().unwrap().class, ListedAs::Target);
         let patch = context.patch();
         let changed: Vec<&str> = patch
             .changes
@@ -338,7 +338,7 @@ mod tests {
             .record(request, br#"{"state": "failed", "description": "Quota exceeded", "instance_usable": false}"#)
             .unwrap();
         let status = context.status().unwrap();
-        assert_eq!(status.class, StatusClass::Failed);
+        assert_eq!(status.class, ListedAs::Failed);
         assert_eq!(status.message.as_deref(), Some("Quota exceeded"));
 
         // No operation was returned: the parameter is left out rather than sent empty.

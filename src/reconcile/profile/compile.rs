@@ -16,16 +16,16 @@ use crate::reconcile::profile::format::{
 use crate::reconcile::profile::template::{Ref, Template, is_env_name, is_name, one_line};
 use crate::reconcile::profile::{
     Auth, GoneAction, GoneRule, GoneRules, Limits, Mapping, PollSettings, Profile, ProfileError,
-    Request, StatusRule, When, encode, parse_duration, parse_jitter, path,
+    RequestTemplate, StatusRule, When, encode, parse_duration, parse_jitter, path,
 };
 
 /// The text a profile came from, to turn byte spans into `file:line:column`.
-pub(crate) struct Source<'t> {
+pub(crate) struct ProfileText<'t> {
     pub origin: &'t str,
     pub text: &'t str,
 }
 
-impl Source<'_> {
+impl ProfileText<'_> {
     pub fn error(&self, span: Range<usize>, message: impl Into<String>) -> ProfileError {
         let place = LineColumn::of(self.text.as_bytes(), span.start);
         ProfileError::new(format!("{}:{place}: {}", self.origin, message.into()))
@@ -55,7 +55,7 @@ const RESERVED_HEADERS: [&str; 4] = ["host", "content-length", "transfer-encodin
 /// Checks `file` and builds the profile. `parent` finds the profiles `extends` may name.
 pub(crate) fn profile<'p>(
     file: &ProfileFile,
-    source: &Source<'_>,
+    source: &ProfileText<'_>,
     parent: &dyn Fn(&str) -> Option<&'p Profile>,
 ) -> Result<Profile, ProfileError> {
     let type_name = file.type_name.get_ref().trim().to_owned();
@@ -185,7 +185,7 @@ pub(crate) fn profile<'p>(
 /// A profile without `extends`: requests, status, gone rules and mappings come from the file.
 fn fresh(
     file: &ProfileFile,
-    source: &Source<'_>,
+    source: &ProfileText<'_>,
     type_name: String,
 ) -> Result<Profile, ProfileError> {
     let Some(status_file) = &file.status else {
@@ -225,7 +225,7 @@ fn fresh(
             ),
         ));
     }
-    let mut requests: Vec<Request> = Vec::new();
+    let mut requests: Vec<RequestTemplate> = Vec::new();
     for (index, request) in file.request.iter().enumerate() {
         let scope = Scope {
             variables: &variables,
@@ -299,7 +299,7 @@ struct Scope<'s> {
     /// Every request's name, for "comes later" messages.
     names: &'s [String],
     /// The requests before this one.
-    earlier: &'s [Request],
+    earlier: &'s [RequestTemplate],
     when: When,
     responses: bool,
 }
@@ -309,7 +309,7 @@ impl Scope<'_> {
         &self,
         template: &Template,
         span: Range<usize>,
-        source: &Source<'_>,
+        source: &ProfileText<'_>,
     ) -> Result<(), ProfileError> {
         for (slot, reference) in template.refs() {
             let problem = match reference {
@@ -360,8 +360,8 @@ fn compile_request(
     scope: &Scope<'_>,
     auth: &Auth,
     status_request: &str,
-    source: &Source<'_>,
-) -> Result<Request, ProfileError> {
+    source: &ProfileText<'_>,
+) -> Result<RequestTemplate, ProfileError> {
     let request = spanned.get_ref();
     let name = request.name.get_ref().trim().to_owned();
     if !is_name(&name) {
@@ -462,7 +462,7 @@ fn compile_request(
             Some(template)
         }
     };
-    Ok(Request {
+    Ok(RequestTemplate {
         name,
         method,
         url,
@@ -476,7 +476,7 @@ fn compile_request(
 fn refuse_endpoint(
     template: &Template,
     span: Range<usize>,
-    source: &Source<'_>,
+    source: &ProfileText<'_>,
 ) -> Result<(), ProfileError> {
     match template
         .refs()
@@ -518,7 +518,7 @@ fn check_header_name(name: &str, auth: &Auth) -> Result<(), String> {
 /// The status rule; `fresh` has already checked that its request exists.
 fn compile_status(
     spanned: &Spanned<StatusFile>,
-    source: &Source<'_>,
+    source: &ProfileText<'_>,
 ) -> Result<StatusRule, ProfileError> {
     let status = spanned.get_ref();
     let request = status.request.get_ref();
@@ -569,7 +569,7 @@ fn compile_status(
 
 fn compile_gone(
     file: Option<&BTreeMap<Spanned<String>, Spanned<GoneRuleFile>>>,
-    source: &Source<'_>,
+    source: &ProfileText<'_>,
 ) -> Result<GoneRules, ProfileError> {
     let mut rules = GoneRules::default();
     for (code, rule) in file.into_iter().flatten() {
@@ -619,7 +619,10 @@ fn compile_gone(
     Ok(rules)
 }
 
-fn compile_auth(spanned: &Spanned<AuthFile>, source: &Source<'_>) -> Result<Auth, ProfileError> {
+fn compile_auth(
+    spanned: &Spanned<AuthFile>,
+    source: &ProfileText<'_>,
+) -> Result<Auth, ProfileError> {
     let auth = spanned.get_ref();
     let scheme = auth.scheme.get_ref().trim();
     if !Auth::SCHEMES.contains(&scheme) {
@@ -687,7 +690,7 @@ fn compile_auth(spanned: &Spanned<AuthFile>, source: &Source<'_>) -> Result<Auth
 fn compile_poll(
     file: &PollFile,
     mut poll: PollSettings,
-    source: &Source<'_>,
+    source: &ProfileText<'_>,
 ) -> Result<PollSettings, ProfileError> {
     let duration = |value: &Spanned<String>| {
         parse_duration(value.get_ref()).map_err(|problem| source.error(value.span(), problem))
@@ -755,7 +758,7 @@ fn compile_poll(
 fn compile_limits(
     file: &LimitsFile,
     mut limits: Limits,
-    source: &Source<'_>,
+    source: &ProfileText<'_>,
 ) -> Result<Limits, ProfileError> {
     let count = |value: &Spanned<usize>, name: &str| {
         if *value.get_ref() == 0 {
@@ -780,7 +783,7 @@ fn compile_limits(
     Ok(limits)
 }
 
-fn parse(value: &Spanned<String>, source: &Source<'_>) -> Result<Template, ProfileError> {
+fn parse(value: &Spanned<String>, source: &ProfileText<'_>) -> Result<Template, ProfileError> {
     Template::parse(value.get_ref()).map_err(|problem| source.error(value.span(), problem))
 }
 

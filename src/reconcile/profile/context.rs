@@ -26,7 +26,7 @@ use crate::reconcile::http::HttpRequest;
 use crate::reconcile::profile::endpoint::check_base;
 use crate::reconcile::profile::template::Lookup;
 use crate::reconcile::profile::{
-    Endpoint, Patch, Profile, Request, Status, StatusClass, When, encode, mapping, path,
+    Endpoint, ListedAs, Patch, Profile, RequestTemplate, Status, When, encode, mapping, path,
 };
 use crate::scan::path::Step;
 
@@ -114,20 +114,20 @@ impl<'a> Context<'a> {
 
     /// Does `request` run in this poll? A `when = "target"` request runs only once the status reached
     /// a target value.
-    pub fn runs(&self, request: &Request) -> bool {
+    pub fn runs(&self, request: &RequestTemplate) -> bool {
         match request.when {
             When::Always => true,
             When::Target => self
                 .status
                 .as_ref()
-                .is_some_and(|status| status.class == StatusClass::Target),
+                .is_some_and(|status| status.class == ListedAs::Target),
         }
     }
 
     /// The concrete request for this instance. Headers that read the environment go to
     /// `secret_headers`; `Accept: application/json` is added unless the profile sets `Accept`, and a
     /// body gets `Content-Type: application/json` unless the profile sets one.
-    pub fn render(&self, request: &Request) -> Result<HttpRequest, TemplateError> {
+    pub fn render(&self, request: &RequestTemplate) -> Result<HttpRequest, TemplateError> {
         let error = |part: &str, message: String| TemplateError {
             profile: self.profile.type_name.clone(),
             request: request.name.clone(),
@@ -185,7 +185,7 @@ impl<'a> Context<'a> {
 
     /// Records a successful (2xx) answer to `request`; an empty body is `null`. The status request's
     /// answer sets [`Context::status`].
-    pub fn record(&mut self, request: &Request, body: &[u8]) -> Result<(), ResponseError> {
+    pub fn record(&mut self, request: &RequestTemplate, body: &[u8]) -> Result<(), ResponseError> {
         let error = |message: String| ResponseError {
             profile: self.profile.type_name.clone(),
             request: request.name.clone(),

@@ -45,8 +45,8 @@ pub use endpoint::{
 pub use gone::{GoneAction, GoneRule, GoneRules};
 pub use limits::Limits;
 pub use mapping::{AttributeChange, Mapping, Patch, Skipped, apply as apply_mappings};
-pub use poll::{Jitter, PollSettings, parse_duration, parse_jitter};
-pub use status::{Status, StatusClass, StatusRule};
+pub use poll::{JitterAmount, PollSettings, parse_duration, parse_jitter};
+pub use status::{ListedAs, Status, StatusRule};
 pub use template::Template;
 
 use crate::reconcile::select::Operation;
@@ -65,7 +65,7 @@ pub struct Profile {
     pub auth: Auth,
     pub variables: BTreeMap<String, Template>,
     /// In order: a request reads only earlier responses.
-    pub requests: Vec<Request>,
+    pub requests: Vec<RequestTemplate>,
     pub status: StatusRule,
     pub gone: GoneRules,
     pub mappings: Vec<Mapping>,
@@ -75,7 +75,7 @@ pub struct Profile {
 
 /// One HTTP request of a profile.
 #[derive(Debug, Clone)]
-pub struct Request {
+pub struct RequestTemplate {
     pub name: String,
     pub method: reqwest::Method,
     pub url: Template,
@@ -150,7 +150,7 @@ impl Profile {
         self.gone.action(status, operation)
     }
 
-    pub fn request(&self, name: &str) -> Option<&Request> {
+    pub fn request(&self, name: &str) -> Option<&RequestTemplate> {
         self.requests.iter().find(|request| request.name == name)
     }
 }
@@ -194,7 +194,7 @@ impl Profiles {
 
     /// Merges profiles from TOML `text`; `origin` names it in messages. Nothing changes on an error.
     pub fn add_str(&mut self, text: &str, origin: &str) -> Result<(), ProfileError> {
-        let source = compile::Source { origin, text };
+        let source = compile::ProfileText { origin, text };
         let file: format::File = toml::from_str(text).map_err(|error| source.toml(&error))?;
         let mut staged: BTreeMap<String, Profile> = BTreeMap::new();
         for profile in file.profile {

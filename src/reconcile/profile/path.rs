@@ -22,11 +22,11 @@ pub fn parse(text: &str) -> Result<Vec<Step>, String> {
 /// The value at `steps`, if there is one.
 pub fn get<'v>(mut value: &'v Value, steps: &[Step]) -> Option<&'v Value> {
     for step in steps {
-        if let (Step::Attribute(_), Value::Array(items)) = (step, value) {
+        if let (Step::Member(_), Value::Array(items)) = (step, value) {
             value = items.first()?;
         }
         value = match (step, value) {
-            (Step::Attribute(name), Value::Object(members)) => members.get(name)?,
+            (Step::Member(name), Value::Object(members)) => members.get(name)?,
             (Step::Index(index), Value::Array(items)) => items.get(*index)?,
             _ => return None,
         };
@@ -38,11 +38,11 @@ pub fn get<'v>(mut value: &'v Value, steps: &[Step]) -> Option<&'v Value> {
 /// since an attribute the provider's schema lacks makes Terraform refuse the state.
 pub fn get_mut<'v>(mut value: &'v mut Value, steps: &[Step]) -> Option<&'v mut Value> {
     for step in steps {
-        if matches!(step, Step::Attribute(_)) && value.is_array() {
+        if matches!(step, Step::Member(_)) && value.is_array() {
             value = value.as_array_mut()?.first_mut()?;
         }
         value = match (step, value) {
-            (Step::Attribute(name), Value::Object(members)) => members.get_mut(name)?,
+            (Step::Member(name), Value::Object(members)) => members.get_mut(name)?,
             (Step::Index(index), Value::Array(items)) => items.get_mut(*index)?,
             _ => return None,
         };
@@ -55,7 +55,7 @@ pub fn display(steps: &[Step]) -> String {
     let mut text = String::new();
     for step in steps {
         match step {
-            Step::Attribute(name) => {
+            Step::Member(name) => {
                 if !text.is_empty() {
                     text.push('.');
                 }

@@ -16,7 +16,7 @@ pub struct PollSettings {
     pub max_interval: Duration,
     /// Each wait is the previous one times this (1 keeps the interval fixed).
     pub multiplier: f64,
-    pub jitter: Jitter,
+    pub jitter: JitterAmount,
     /// The overall deadline for one instance, from the first request.
     pub timeout: Duration,
     /// Target answers in a row before the instance counts as reconciled (`ContinuousTargetOccurence`).
@@ -39,7 +39,7 @@ impl Default for PollSettings {
             interval: Duration::from_secs(2),
             max_interval: Duration::from_secs(30),
             multiplier: 2.0,
-            jitter: Jitter::Fraction(0.1),
+            jitter: JitterAmount::Fraction(0.1),
             timeout: Duration::from_secs(20 * 60),
             consecutive_targets: 1,
             not_found_checks: 20,
@@ -51,7 +51,7 @@ impl Default for PollSettings {
 
 /// Randomness added to each wait so that many instances polled together spread apart.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Jitter {
+pub enum JitterAmount {
     /// Up to this fraction of the wait (`"10%"` is 0.1).
     Fraction(f64),
     /// Up to this much, whatever the wait (the OCI SDK adds 0-1 s: `"1s"`).
@@ -65,19 +65,25 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 /// Parses a jitter: a percentage of the wait (`"10%"`) or a duration (`"1s"`).
-pub fn parse_jitter(text: &str) -> Result<Jitter, String> {
+pub fn parse_jitter(text: &str) -> Result<JitterAmount, String> {
     let trimmed = text.trim();
     if let Some(percent) = trimmed.strip_suffix('%') {
         return match percent.trim().parse::<f64>() {
-            Ok(value) if (0.0..=100.0).contains(&value) => Ok(Jitter::Fraction(value / 100.0)),
+            Ok(value) if (0.0..=100.0).contains(&value) => {
+                Ok(JitterAmount::Fraction(value / 100.0))
+            }
             _ => Err(format!(
                 "invalid jitter `{text}`: a percentage from 0% to 100%, or a duration such as `1s`"
             )),
         };
     }
-    parse_duration(trimmed).map(Jitter::UpTo).map_err(|_| {
-        format!("invalid jitter `{text}`: a percentage such as `10%`, or a duration such as `1s`")
-    })
+    parse_duration(trimmed)
+        .map(JitterAmount::UpTo)
+        .map_err(|_| {
+            format!(
+                "invalid jitter `{text}`: a percentage such as `10%`, or a duration such as `1s`"
+            )
+        })
 }
 
 #[cfg(test)]
@@ -104,8 +110,11 @@ mod tests {
 
     #[test]
     fn parses_jitter_as_a_share_or_a_duration() {
-        assert_eq!(parse_jitter("10%"), Ok(Jitter::Fraction(0.1)));
-        assert_eq!(parse_jitter("1s"), Ok(Jitter::UpTo(Duration::from_secs(1))));
+        assert_eq!(parse_jitter("10%"), Ok(JitterAmount::Fraction(0.1)));
+        assert_eq!(
+            parse_jitter("1s"),
+            Ok(JitterAmount::UpTo(Duration::from_secs(1)))
+        );
         assert!(parse_jitter("150%").is_err());
         assert!(parse_jitter("lots").is_err());
     }

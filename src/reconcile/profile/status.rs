@@ -26,7 +26,7 @@ pub struct StatusRule {
 /// What a status value means. For a delete in flight, `Target` and `Gone` both mean the object is
 /// gone; the poller decides with the operation at hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StatusClass {
+pub enum ListedAs {
     Pending,
     Target,
     Failed,
@@ -40,23 +40,23 @@ pub enum StatusClass {
 pub struct Status {
     /// The value as the provider wrote it (a number or boolean as its JSON text).
     pub value: String,
-    pub class: StatusClass,
+    pub class: ListedAs,
     /// The text at the rule's `message` path, when there is one.
     pub message: Option<String>,
 }
 
 impl StatusRule {
-    pub fn classify(&self, value: &str) -> StatusClass {
+    pub fn classify(&self, value: &str) -> ListedAs {
         if listed(&self.pending, value) {
-            StatusClass::Pending
+            ListedAs::Pending
         } else if listed(&self.target, value) {
-            StatusClass::Target
+            ListedAs::Target
         } else if listed(&self.failed, value) {
-            StatusClass::Failed
+            ListedAs::Failed
         } else if listed(&self.gone, value) {
-            StatusClass::Gone
+            ListedAs::Gone
         } else {
-            StatusClass::Unknown
+            ListedAs::Unknown
         }
     }
 
@@ -135,15 +135,15 @@ mod tests {
             }
         });
         let status = rule.read(&response).unwrap();
-        assert_eq!(status.class, StatusClass::Pending);
+        assert_eq!(status.class, ListedAs::Pending);
         assert_eq!(status.value, "In Progress");
         assert_eq!(status.message, None);
         let failed =
             json!({"last_operation": {"state": "failed", "description": "quota exceeded"}});
         let status = rule.read(&failed).unwrap();
-        assert_eq!(status.class, StatusClass::Failed);
+        assert_eq!(status.class, ListedAs::Failed);
         assert_eq!(status.message.as_deref(), Some("quota exceeded"));
-        assert_eq!(rule.classify("paused"), StatusClass::Unknown);
+        assert_eq!(rule.classify("paused"), ListedAs::Unknown);
     }
 
     #[test]
@@ -173,6 +173,6 @@ mod tests {
         };
         let status =
             rule.read(&json!({"id": "ocid1.instance.oc1..x", "lifecycleState": "TERMINATED"}));
-        assert_eq!(status.unwrap().class, StatusClass::Gone);
+        assert_eq!(status.unwrap().class, ListedAs::Gone);
     }
 }

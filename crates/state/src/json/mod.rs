@@ -6,13 +6,15 @@
 //! keys, last duplicate wins), deep nesting without recursion, and Go's exact output bytes.
 
 pub mod bytes;
+mod cursor;
 mod escape;
 mod format;
 mod position;
-mod scan;
+mod step;
 pub mod trusted;
 
+pub use cursor::{Cursor, JsonError, JsonErrorKind, MAX_DEPTH, Span};
 pub use escape::write_go_string;
 pub use format::{Layout, reformat};
 pub use position::LineColumn;
-pub use scan::{Cursor, JsonError, JsonErrorKind, MAX_DEPTH, Span};
+pub use step::Step;

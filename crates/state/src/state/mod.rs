@@ -8,6 +8,7 @@ pub mod layout;
 pub mod legacy;
 pub mod model;
 pub mod mutate;
+pub mod operation;
 pub mod order;
 pub mod parse;
 pub mod provider;

@@ -10,7 +10,7 @@ pub const MASK: &str = "(sensitive value)";
 
 /// One step of a path into an attributes object.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
+pub enum CtyStep {
     Attribute(String),
     Key(String),
     Index(u64),
@@ -65,7 +65,7 @@ pub fn check_paths(raw: &str) -> Result<(), String> {
 }
 
 /// Parses raw `sensitive_attributes` JSON into paths.
-pub fn parse_paths(raw: &str) -> Result<Vec<Vec<Step>>, String> {
+pub fn parse_paths(raw: &str) -> Result<Vec<Vec<CtyStep>>, String> {
     let value: Value = serde_json::from_str(raw)
         .map_err(|error| format!("malformed `sensitive_attributes`: {error}"))?;
     let Value::Array(paths) = value else {
@@ -86,20 +86,20 @@ pub fn parse_paths(raw: &str) -> Result<Vec<Vec<Step>>, String> {
         .collect()
 }
 
-fn step(raw: &Value) -> Result<Step, String> {
+fn step(raw: &Value) -> Result<CtyStep, String> {
     let kind = raw.get("type").and_then(Value::as_str);
     let value = raw.get("value");
     match (kind, value) {
-        (Some("get_attr"), Some(Value::String(name))) => Ok(Step::Attribute(name.clone())),
+        (Some("get_attr"), Some(Value::String(name))) => Ok(CtyStep::Attribute(name.clone())),
         (Some("index"), Some(index)) => match (
             index.get("type").and_then(Value::as_str),
             index.get("value"),
         ) {
-            (Some("string"), Some(Value::String(key))) => Ok(Step::Key(key.clone())),
+            (Some("string"), Some(Value::String(key))) => Ok(CtyStep::Key(key.clone())),
             (Some("number"), Some(number)) => number
                 .as_u64()
                 .or_else(|| number.as_str().and_then(|text| text.parse().ok()))
-                .map(Step::Index)
+                .map(CtyStep::Index)
                 .ok_or_else(|| format!("malformed `sensitive_attributes` index {number}")),
             _ => Err(format!("malformed `sensitive_attributes` index {index}")),
         },
@@ -112,13 +112,13 @@ fn step(raw: &Value) -> Result<Step, String> {
 /// `{"value": V, "type": T}` while their sensitive paths step straight into V, so a path is followed
 /// through such a wrapper too; an object that only looks like one is masked both ways: more, never
 /// less.
-pub fn mask(attributes: &mut Value, paths: &[Vec<Step>]) {
+pub fn mask(attributes: &mut Value, paths: &[Vec<CtyStep>]) {
     for path in paths {
         mask_path(attributes, path);
     }
 }
 
-fn mask_path(value: &mut Value, path: &[Step]) {
+fn mask_path(value: &mut Value, path: &[CtyStep]) {
     let Some((first, rest)) = path.split_first() else {
         *value = Value::String(MASK.to_owned());
         return;
@@ -131,8 +131,8 @@ fn mask_path(value: &mut Value, path: &[Step]) {
         mask_path(inner, path);
     }
     let next = match first {
-        Step::Attribute(name) | Step::Key(name) => value.get_mut(name.as_str()),
-        Step::Index(index) => usize::try_from(*index)
+        CtyStep::Attribute(name) | CtyStep::Key(name) => value.get_mut(name.as_str()),
+        CtyStep::Index(index) => usize::try_from(*index)
             .ok()
             .and_then(|index| value.get_mut(index)),
     };
