@@ -80,15 +80,17 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
     for step in &plan.steps {
         let (resource, object) = object_of(state, step.object);
         let type_name = resource.address.type_name.as_str();
-        let mut refuse = |rule: Rule, message: String, hint: Option<&str>| {
+        let mut refuse = |rule: Rule, message: String, hint: Option<String>| {
             violations.push(Violation {
                 rule,
                 action: step.action,
                 address: step.address.clone(),
                 message,
-                hint: hint.map(str::to_owned),
+                hint,
             });
         };
+        // Hints name the commands with this object's own address, ready to paste.
+        let instance = step.address.instance.to_string();
         // A refresh judges the object by what it learned; everything else by what the state holds.
         let new_attributes = step.changes.iter().find_map(|change| match change {
             Change::Set {
@@ -113,7 +115,10 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                     "Cloud Foundry is still running an operation on it ({}); Cloud Controller refuses every other change meanwhile (\"Another operation for this service instance is in progress\")",
                     evidence(&status)
                 ),
-                Some("refresh it (`statectl refresh --target ADDRESS`) until the operation ends"),
+                Some(format!(
+                    "refresh it until the operation ends: `{}`",
+                    crate::scan::hint::refresh_command(&instance, type_name)
+                )),
             );
         } else if step.action.taints() && status.in_progress() {
             refuse(
@@ -126,9 +131,11 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                         |attributes| status.describe(attributes)
                     )
                 ),
-                Some(
-                    "refresh it first; if the object turns out healthy, `statectl untaint` is the fix",
-                ),
+                Some(format!(
+                    "refresh it first (`{}`); if the object turns out healthy, `{}` is the fix",
+                    crate::scan::hint::refresh_command(&instance, type_name),
+                    crate::scan::hint::untaint_command(&instance)
+                )),
             );
         }
         let configured = context
@@ -139,7 +146,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                 refuse(
                     Rule::SkipDestroy,
                     "the state marks it `skip_destroy` (OpenTofu's `lifecycle { destroy = false }`): OpenTofu would forget the tainted object instead of destroying it and create a second remote object beside the first".to_owned(),
-                    Some("to replace it, remove `destroy = false` from its lifecycle block and apply first"),
+                    Some("to replace it, remove `destroy = false` from its lifecycle block and apply first".to_owned()),
                 );
             } else if let Some(block) = configured.filter(|block| block.destroy == Some(false)) {
                 refuse(

@@ -28,4 +28,5 @@ mod rewrite_crash;
 mod rewrite_oracle;
 mod sarif_schema;
 mod scan;
+mod snapshots;
 mod writer;

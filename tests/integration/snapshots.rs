@@ -1,0 +1,178 @@
+//! Snapshot tests of the CLI (insta): for each command on the bundled test data, the exit code,
+//! stdout and stderr pinned together in one file under `tests/integration/snapshots/`, so a change in
+//! what a user sees shows up as a diff in review. Temporary folders, backup timestamps and ports are
+//! filtered out. To accept a deliberate change: `INSTA_UPDATE=always cargo test --test integration
+//! snapshots` and review the `.snap` diff.
+
+use std::path::Path;
+
+use crate::builder::{Test, root};
+
+/// Runs statectl in `folder` and pins what it printed under `name`.
+#[track_caller]
+fn pin(name: &str, folder: &Path, args: &[&str]) {
+    let output = Test::new().current_dir(folder).args(args).run();
+    let text = format!(
+        "$ statectl {}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        output.code,
+        output.stdout,
+        output.stderr
+    );
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(root().join("tests/integration/snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.add_filter(r"\.\d{10}\.backup", ".[UNIX-SECONDS].backup");
+    settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]");
+    settings.add_filter(r"/tmp/\.tmp[A-Za-z0-9]+", "[TMP]");
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+/// A copy of `fixture` as `terraform.tfstate` in a fresh folder, for the commands that write.
+fn scratch(fixture: &str) -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join(fixture),
+        folder.path().join("terraform.tfstate"),
+    )
+    .unwrap();
+    folder
+}
+
+#[test]
+fn reading_commands() {
+    let repo = root();
+    pin("list", &repo, &["list", "testdata/states/modules.tfstate"]);
+    pin(
+        "list-json-tainted",
+        &repo,
+        &[
+            "list",
+            "testdata/states/lifecycle.tfstate",
+            "--format",
+            "json",
+        ],
+    );
+    pin(
+        "show-masked",
+        &repo,
+        &[
+            "show",
+            "terraform_data.password",
+            "testdata/states/sensitive.tfstate",
+        ],
+    );
+    pin(
+        "query",
+        &repo,
+        &[
+            "query",
+            "$.resources[*].type",
+            "testdata/states/count_for_each.tfstate",
+            "--compact",
+        ],
+    );
+    pin(
+        "summary",
+        &repo,
+        &["summary", "testdata/states/modules.tfstate"],
+    );
+    pin(
+        "diff",
+        &repo,
+        &[
+            "diff",
+            "testdata/states/values.tfstate",
+            "testdata/states/lifecycle.tfstate",
+            "--stat",
+        ],
+    );
+}
+
+#[test]
+fn scan_and_audit() {
+    let repo = root();
+    pin("scan-folder", &repo, &["scan", "testdata/scan"]);
+    pin(
+        "scan-oci-json",
+        &repo,
+        &[
+            "scan",
+            "testdata/scan/oci-async-provisioning.tfstate",
+            "--format",
+            "json",
+        ],
+    );
+    pin(
+        "scan-helm-github",
+        &repo,
+        &[
+            "scan",
+            "testdata/scan/real/helm-pending-upgrade.tfstate",
+            "--format",
+            "github",
+        ],
+    );
+    pin(
+        "audit-destroy",
+        &repo,
+        &["audit", "testdata/audit/destroy/terraform.tfstate"],
+    );
+}
+
+#[test]
+fn mutations() {
+    let folder = scratch("testdata/scan/cf-tainted-in-progress.tfstate");
+    pin(
+        "untaint-blocked",
+        folder.path(),
+        &["untaint", "cloudfoundry_service_instance.orders_db"],
+    );
+    let folder = scratch("testdata/scan/deposed.tfstate");
+    pin(
+        "forget-deposed-dry-run",
+        folder.path(),
+        &[
+            "forget",
+            "aws_instance.web",
+            "--deposed",
+            "1a2b3c4d",
+            "--dry-run",
+        ],
+    );
+    let folder = scratch("testdata/scan/clean.tfstate");
+    pin(
+        "taint-written",
+        folder.path(),
+        &["taint", "terraform_data.release"],
+    );
+    pin(
+        "taint-contradictory-flags",
+        folder.path(),
+        &["taint", "terraform_data.release", "--dry-run", "-o", "-"],
+    );
+}
+
+#[test]
+fn inputs_that_are_not_states() {
+    let repo = root();
+    for name in [
+        "not-json",
+        "age-armour",
+        "opentofu-encrypted",
+        "backend-cache",
+        "plan.tfplan",
+    ] {
+        let file = match name {
+            "plan.tfplan" => "testdata/not-states/plan.tfplan".to_owned(),
+            _ => format!("testdata/not-states/{name}.tfstate"),
+        };
+        pin(&format!("not-a-state-{name}"), &repo, &["list", &file]);
+    }
+    // A format-3 state is a state: read through Terraform's upgrade.
+    pin(
+        "legacy-format-3-list",
+        &repo,
+        &["list", "testdata/legacy/made-v3-everything.tfstate"],
+    );
+}
