@@ -38,7 +38,7 @@ seed() {
             done
             printf '%s' 'terraform_data.cbd (deposed object d452a61b)' > "$dir/deposed" ;;
         profiles)
-            cp "$ROOT"/src/reconcile/profiles/*.toml "$ROOT/tests/sim/demo.toml" "$dir/" ;;
+            cp "$ROOT"/crates/reconcile/src/reconcile/profiles/*.toml "$ROOT/tests/sim/demo.toml" "$dir/" ;;
         msgpack)
             printf '\001\202\242id\243abc\245count\313\100\011\041\373\124\104\055\030' > "$dir/object"
             printf '\002\222\052\242hi' > "$dir/tuple"

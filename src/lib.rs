@@ -11,8 +11,8 @@ pub mod diff;
 pub mod fuzzing;
 pub mod glob;
 pub mod policy;
-pub mod reconcile;
 pub mod scan;
 
 // The state engine lives in its own crate (crates/state); its modules keep their paths here.
+pub use statectl_reconcile::reconcile;
 pub use statectl_state::{duration, json, state};

@@ -11,10 +11,10 @@ use crate::policy::config::{Config, ConfigResource};
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
 use crate::scan::hint;
-use crate::scan::path::Attributes;
 use crate::scan::status::{Operation, remote_status};
 use crate::scan::{Evidence, Finding};
 use crate::state::address::{Mode, ObjectAddr};
+use crate::state::attr_path::Attributes;
 use crate::state::model::{Instance, Resource, State};
 use crate::state::order::instance_groups;
 

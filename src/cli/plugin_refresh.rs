@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::reconcile::plugin::reader::{ReadJob, RefreshedObject, StoredIdentity};
-use crate::reconcile::select::Selected;
+use crate::scan::select::Selected;
 use crate::state::write::Change;
 
 /// The read job for `one`, whose provider configuration is `provider` (as the state writes it).

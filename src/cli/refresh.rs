@@ -28,7 +28,7 @@ use crate::reconcile::plugin::discover::SearchPaths;
 use crate::reconcile::plugin::reader::{ReaderSettings, read_all};
 use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_override};
 use crate::reconcile::progress::Progress;
-use crate::reconcile::select::{Selection, select};
+use crate::scan::select::{Selection, select};
 use crate::state::address::Target;
 use crate::state::mutate::Mutation;
 use crate::state::write::Change;
@@ -49,7 +49,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "dry_run")]
     pub write: bool,
 
-    /// A profiles file (TOML) over the built-in ones (src/reconcile/profiles/FORMAT.md).
+    /// A profiles file (TOML) over the built-in ones (crates/reconcile/src/reconcile/profiles/FORMAT.md).
     #[arg(long, value_name = "FILE")]
     pub profiles: Option<PathBuf>,
 

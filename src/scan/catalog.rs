@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use crate::scan::path::AttrPath;
+use crate::state::attr_path::AttrPath;
 
 /// The built-in catalog, compiled in.
 const BUILTIN: &str = include_str!("catalog.toml");
@@ -132,13 +132,7 @@ impl Catalog {
     }
 }
 
-/// Does `value` (a decoded string) equal one of `listed`, ignoring ASCII case and surrounding space?
-pub fn listed(listed: &[String], value: &str) -> bool {
-    let value = value.trim();
-    listed
-        .iter()
-        .any(|candidate| candidate.trim().eq_ignore_ascii_case(value))
-}
+pub use crate::state::attr_path::listed;
 
 #[cfg(test)]
 mod tests {

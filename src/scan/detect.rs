@@ -5,10 +5,10 @@
 use crate::json::LineColumn;
 use crate::scan::finding::{Evidence, Finding, Rule};
 use crate::scan::hint;
-use crate::scan::path::{Attributes, Step, follow};
 use crate::scan::rules::Rules;
 use crate::scan::status::{RemoteStatus, decoded_string, remote_status};
 use crate::state::address::Mode;
+use crate::state::attr_path::{Attributes, Step, follow};
 use crate::state::layout::Flavour;
 use crate::state::model::{Instance, Resource, State};
 use crate::state::order::{InstanceGroup, instance_groups};

@@ -8,8 +8,8 @@ pub mod detect;
 pub mod discover;
 pub mod finding;
 pub mod hint;
-pub mod path;
 pub mod rules;
+pub mod select;
 pub mod status;
 
 pub use catalog::Catalog;

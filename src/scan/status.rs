@@ -8,7 +8,7 @@
 use crate::json::Cursor;
 use crate::scan::catalog::{Catalog, listed};
 use crate::scan::finding::Evidence;
-use crate::scan::path::{Attributes, Step, follow};
+use crate::state::attr_path::{Attributes, Step, follow};
 
 pub use crate::state::operation::Operation;
 

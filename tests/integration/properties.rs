@@ -103,7 +103,8 @@ fn addresses_round_trip_through_their_text() {
 #[test]
 fn profile_files_compile_or_are_refused_without_a_change() {
     let mut seeds = vec![std::fs::read(root().join("tests/sim/demo.toml")).unwrap()];
-    for entry in std::fs::read_dir(root().join("src/reconcile/profiles")).unwrap() {
+    for entry in std::fs::read_dir(root().join("crates/reconcile/src/reconcile/profiles")).unwrap()
+    {
         let path = entry.unwrap().path();
         if path
             .extension()

@@ -2,6 +2,7 @@
 //! only what changed differs.
 
 pub mod address;
+pub mod attr_path;
 pub mod bytes;
 pub mod error;
 pub mod layout;

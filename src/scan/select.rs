@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::glob::Glob;
-use crate::scan::path::Attributes;
 use crate::scan::rules::Rules;
 use crate::scan::status::remote_status;
 use crate::scan::{Finding, Rule, scan};
 use crate::state::address::{InstanceAddr, Mode, Target};
+use crate::state::attr_path::Attributes;
 use crate::state::error::shorten;
 use crate::state::model::State;
 use crate::state::order::instance_groups;

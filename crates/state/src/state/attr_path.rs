@@ -197,6 +197,14 @@ fn follow_from(raw: &str, mut at: Span, steps: &[Step]) -> Option<Span> {
     Some(at)
 }
 
+/// Does `value` (a decoded string) equal one of `listed`, ignoring ASCII case and surrounding space?
+pub fn listed(listed: &[String], value: &str) -> bool {
+    let value = value.trim();
+    listed
+        .iter()
+        .any(|candidate| candidate.trim().eq_ignore_ascii_case(value))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,7 @@ use crate::reconcile::profile::template::Lookup;
 use crate::reconcile::profile::{
     Endpoint, ListedAs, Patch, Profile, RequestTemplate, Status, When, encode, mapping, path,
 };
-use crate::scan::path::Step;
+use crate::state::attr_path::Step;
 
 /// The state of one poll of one instance.
 pub struct Context<'a> {

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::scan::path::{AttrPath, Step};
+use crate::state::attr_path::{AttrPath, Step};
 
 /// Parses a simple attribute path (names and indices; no wildcards, since a template reads one value
 /// and a mapping writes one place).

@@ -6,7 +6,7 @@
 use super::query::first;
 use serde_json::Value;
 
-use crate::scan::catalog::listed;
+use crate::state::attr_path::listed;
 
 /// Where a profile reads the status, and what its values mean.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,4 +12,3 @@ pub mod poll;
 pub mod profile;
 pub mod progress;
 pub mod rate;
-pub mod select;

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::reconcile::select::Operation;
+use crate::state::operation::Operation;
 
 /// What an answer with a given status code means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

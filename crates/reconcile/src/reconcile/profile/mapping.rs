@@ -11,7 +11,7 @@ use super::query::first;
 use serde_json::{Number, Value};
 
 use crate::reconcile::profile::path;
-use crate::scan::path::Step;
+use crate::state::attr_path::Step;
 
 /// One `[[profile.map]]` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -320,7 +320,7 @@ fn required_text(slot: &Slot, lookup: &dyn Lookup) -> Result<String, String> {
 pub fn check_json(template: &Template) -> Result<(), String> {
     struct Nothing;
     impl Lookup for Nothing {
-        fn attribute(&self, _: &[crate::scan::path::Step]) -> Option<Value> {
+        fn attribute(&self, _: &[crate::state::attr_path::Step]) -> Option<Value> {
             Some(Value::Null)
         }
         fn env(&self, _: &str) -> Option<String> {

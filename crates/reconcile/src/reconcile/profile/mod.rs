@@ -1,7 +1,7 @@
 //! Provider profiles: per resource type, the HTTP requests that ask a provider's API about one
 //! instance, where the answer keeps the status and what its values mean, what "not found" means, which
 //! response values go back into the state, and how to poll. The format is TOML and documented in
-//! `src/reconcile/profiles/FORMAT.md`; the built-in profiles (OCI, Cloud Foundry, Open Service Broker)
+//! `crates/reconcile/src/reconcile/profiles/FORMAT.md`; the built-in profiles (OCI, Cloud Foundry, Open Service Broker)
 //! are written in it too.
 //!
 //! Everything here is pure: a profile plus an instance's attributes become concrete requests
@@ -49,7 +49,7 @@ pub use poll::{JitterAmount, PollSettings, parse_duration, parse_jitter};
 pub use status::{ListedAs, Status, StatusRule};
 pub use template::Template;
 
-use crate::reconcile::select::Operation;
+use crate::state::operation::Operation;
 
 /// A loaded, checked profile.
 #[derive(Debug, Clone)]

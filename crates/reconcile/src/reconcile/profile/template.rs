@@ -13,7 +13,7 @@ use jsonpath_rust::parser::parse_json_path;
 use serde_json::Value;
 
 use crate::reconcile::profile::path;
-use crate::scan::path::Step;
+use crate::state::attr_path::Step;
 
 /// A parsed template.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,6 @@
 //! The built-in profiles, compiled in: OCI compute instances, Cloud Foundry service instances, and an
 //! Open Service Broker `last_operation` profile to extend. They are data in the documented format
-//! (`src/reconcile/profiles/*.toml`), so users can read, copy and override them.
+//! (`crates/reconcile/src/reconcile/profiles/*.toml`), so users can read, copy and override them.
 
 /// `(file name, text)` of each built-in profile file.
 pub(crate) const FILES: [(&str, &str); 3] = [
@@ -24,7 +24,7 @@ mod tests {
 
     use super::FILES;
     use crate::reconcile::profile::{Endpoint, GoneAction, ListedAs, Profiles};
-    use crate::reconcile::select::Operation;
+    use crate::state::operation::Operation;
 
     fn no_env(_: &str) -> Option<String> {
         None

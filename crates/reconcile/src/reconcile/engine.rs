@@ -22,7 +22,7 @@ use crate::reconcile::profile::{
 };
 use crate::reconcile::progress::Progress;
 use crate::reconcile::rate::RateLimit;
-use crate::reconcile::select::Operation;
+use crate::state::operation::Operation;
 
 /// One instance to reconcile, with everything its requests need.
 #[derive(Debug, Clone)]

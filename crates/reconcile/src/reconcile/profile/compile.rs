@@ -41,7 +41,9 @@ impl ProfileText<'_> {
             self.origin,
             one_line(error.message())
         ))
-        .with_hint("the profile format is described in src/reconcile/profiles/FORMAT.md")
+        .with_hint(
+            "the profile format is described in crates/reconcile/src/reconcile/profiles/FORMAT.md",
+        )
     }
 }
 
@@ -544,7 +546,7 @@ fn compile_status(
         for (other, others) in &lists[index + 1..] {
             if let Some(value) = values
                 .iter()
-                .find(|value| crate::scan::catalog::listed(others, value))
+                .find(|value| crate::state::attr_path::listed(others, value))
             {
                 return Err(source.error(
                     spanned.span(),
