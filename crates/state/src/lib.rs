@@ -6,3 +6,11 @@
 pub mod duration;
 pub mod json;
 pub mod state;
+
+// The store takes Terraform's lock with POSIX record locks and keeps a state's mode and owner: it is
+// honest about where it runs (Linux and macOS, where statectl's users are) instead of building
+// something that would lock nothing.
+#[cfg(not(unix))]
+compile_error!(
+    "statectl runs on Unix (Linux, macOS): the state store needs POSIX file locks, modes and owners"
+);

@@ -8,7 +8,7 @@ use std::ops::Deref;
 use std::os::unix::fs::{FileExt, FileTypeExt};
 use std::path::Path;
 
-use memmap2::{Advice, MmapMut, MmapOptions};
+use memmap2::{MmapMut, MmapOptions};
 
 /// Below this size, a plain heap buffer is as fast and simpler.
 const MAPPED_FROM: usize = 4 << 20;
@@ -64,8 +64,10 @@ pub fn read_all(file: &File) -> io::Result<Bytes> {
     }
     // One spare byte tells whether the file grew since its size was read.
     let mut map = MmapOptions::new().len(size + 1).map_anon()?;
-    // Only advice: without huge pages the read still works, just with more page faults.
-    let _ = map.advise(Advice::HugePage);
+    // Only advice: without huge pages the read still works, just with more page faults. Linux alone
+    // has transparent huge pages (memmap2 has no such advice elsewhere, so macOS builds without it).
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
     let mut length = 0;
     loop {
         match file.read_at(&mut map[length..], length as u64) {
