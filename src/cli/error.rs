@@ -43,6 +43,29 @@ impl CliError {
     }
 }
 
+/// The store's refusals and failures (the lock, the re-read check, the commit) already say what and
+/// where; they reach the user as they are, with their hint.
+impl From<crate::state::store::StoreError> for CliError {
+    fn from(error: crate::state::store::StoreError) -> CliError {
+        CliError {
+            message: sanitize(&error.message),
+            hint: error.hint,
+            code: exit::ERROR,
+        }
+    }
+}
+
+/// A profile file's problem names the file, line and column itself.
+impl From<crate::reconcile::profile::ProfileError> for CliError {
+    fn from(error: crate::reconcile::profile::ProfileError) -> CliError {
+        CliError {
+            message: sanitize(&error.message),
+            hint: error.hint,
+            code: exit::ERROR,
+        }
+    }
+}
+
 impl fmt::Display for CliError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str(&self.message)

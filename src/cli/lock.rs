@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
-use crate::cli::{Printer, StateArg, exit};
+use crate::cli::{Printer, StateArg};
 use crate::state::source::Source;
 use crate::state::store::Locked;
 
@@ -32,11 +32,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         ));
     };
     let locked =
-        Locked::acquire(&path, "statectl lock", args.lock_timeout).map_err(|error| CliError {
-            message: error.message,
-            hint: error.hint,
-            code: exit::ERROR,
-        })?;
+        Locked::acquire(&path, "statectl lock", args.lock_timeout)?;
     let (program, arguments) = args.command.split_first().expect("clap requires a command");
     printer.flush()?;
     let status = Command::new(program)

@@ -96,12 +96,7 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
         Some(path) => Profiles::load(path),
         None => Ok(Profiles::builtin()),
     }
-    .and_then(|profiles| profiles.check_overrides(&args.endpoints).map(|()| profiles))
-    .map_err(|error| CliError {
-        message: sanitize(&error.message),
-        hint: error.hint,
-        code: exit::ERROR,
-    })?;
+    .and_then(|profiles| profiles.check_overrides(&args.endpoints).map(|()| profiles))?;
     let mut loaded = open(&settings.write, "refresh", LockMode::ReadFirst, printer)?;
     let locked = loaded.locked.take();
     let state = load::parse_state(&loaded.source, &loaded.bytes)?;
@@ -151,13 +146,7 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
         let endpoint = if let Some(endpoint) = endpoints.get(&profile.type_name) {
             endpoint.clone()
         } else {
-            let endpoint = profile
-                .endpoint(&args.endpoints, &env)
-                .map_err(|error| CliError {
-                    message: sanitize(&error.message),
-                    hint: error.hint,
-                    code: exit::ERROR,
-                })?;
+            let endpoint = profile.endpoint(&args.endpoints, &env)?;
             let endpoint = Arc::new(endpoint);
             endpoints.insert(profile.type_name.clone(), endpoint.clone());
             endpoint

@@ -144,7 +144,7 @@ pub fn open(
         _ => None,
     };
     let bytes = StateBytes::new(match &locked {
-        Some(locked) => locked.read().map_err(store_error)?,
+        Some(locked) => locked.read()?,
         None => source
             .read()
             .map_err(|error| CliError::state(&source, &error))?,
@@ -160,7 +160,11 @@ pub fn open(
 }
 
 fn lock(path: &Path, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
-    Locked::acquire(path, &format!("statectl {operation}"), timeout).map_err(store_error)
+    Ok(Locked::acquire(
+        path,
+        &format!("statectl {operation}"),
+        timeout,
+    )?)
 }
 
 /// Plans `request` on `state` (parsed from `loaded.bytes`), checks the rules, shows the diff and
@@ -303,7 +307,7 @@ pub fn finish(
     };
     let committed = locked
         .commit(&loaded.bytes, new_text.as_bytes(), backup)
-        .map_err(store_error)?;
+?;
     let backup_note = committed.backup.map_or_else(
         || "no backup".to_owned(),
         |path| format!("backup `{}`", path.display()),
@@ -443,13 +447,6 @@ fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn store_error(error: crate::state::store::StoreError) -> CliError {
-    CliError {
-        message: error.message,
-        hint: error.hint,
-        code: exit::ERROR,
-    }
-}
 
 #[cfg(test)]
 mod tests {

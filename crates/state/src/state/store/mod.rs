@@ -59,6 +59,8 @@ impl fmt::Display for StoreError {
     }
 }
 
+impl std::error::Error for StoreError {}
+
 /// A state file held under its lock.
 #[derive(Debug)]
 pub struct Locked {
