@@ -31,8 +31,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             "standard input has no lock; name a state file",
         ));
     };
-    let locked =
-        Locked::acquire(&path, "statectl lock", args.lock_timeout)?;
+    let locked = Locked::acquire(&path, "statectl lock", args.lock_timeout)?;
     let (program, arguments) = args.command.split_first().expect("clap requires a command");
     printer.flush()?;
     let status = Command::new(program)

@@ -25,10 +25,11 @@ use crate::reconcile::engine::{Job, RunSettings, run_all};
 use crate::reconcile::http::HttpClient;
 use crate::reconcile::outcome::Outcome;
 use crate::reconcile::plugin::discover::SearchPaths;
-use crate::reconcile::plugin::reader::{ReaderSettings, read_all};
+use crate::reconcile::plugin::reader::{ReadJob, ReaderSettings, Refreshed, read_all};
 use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_override};
 use crate::reconcile::progress::Progress;
-use crate::scan::select::{Selection, select};
+use crate::scan::select::{Selected, Selection, select};
+use crate::state::State;
 use crate::state::address::Target;
 use crate::state::mutate::Mutation;
 use crate::state::write::Change;
@@ -111,20 +112,170 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
     )
     .map_err(|message| CliError::new(sanitize(&message)))?;
     tracing::debug!(selected = selected.len(), "stale instances selected");
+    let Prepared {
+        jobs,
+        plugin_jobs,
+        plugin_rows,
+        mut rows,
+        per_host,
+    } = prepare(&selected, &state, &profiles, &settings, args)?;
+    tracing::debug!(
+        jobs = jobs.len(),
+        plugin_reads = plugin_jobs.len(),
+        "requests prepared"
+    );
+    // Plugin outcomes follow the HTTP ones.
+    for (position, row) in plugin_rows.iter().enumerate() {
+        rows[*row].1 = Some(jobs.len() + position);
+    }
+    let reader_settings = if plugin_jobs.is_empty() {
+        None
+    } else {
+        Some(plugin_reader_settings(args, &settings, printer)?)
+    };
+    let total = jobs.len() + plugin_jobs.len();
+    let progress = Arc::new(Progress::new(total));
+    let outcomes = ask_everyone(
+        jobs,
+        plugin_jobs,
+        reader_settings.as_ref(),
+        per_host,
+        args,
+        &progress,
+        verbosity,
+    )?;
+    let Some(outcomes) = outcomes else {
+        let so_far = progress.outcomes();
+        report(
+            printer,
+            settings.report_to,
+            &render_outcomes(&rows, &so_far, settings.format),
+        )?;
+        printer
+            .warning("interrupted: the outcomes above are those known so far; nothing was written");
+        return Ok(exit::INTERRUPTED);
+    };
+    let (http_outcomes, refreshed) = outcomes;
+    for (row, one) in plugin_rows.iter().zip(&refreshed) {
+        for warning in &one.warnings {
+            printer.warning(&sanitize(&format!("{}: {warning}", rows[*row].0)));
+        }
+    }
+    let outcomes: Vec<Option<Outcome>> = http_outcomes
+        .into_iter()
+        .chain(refreshed.iter().map(|one| one.outcome.clone()))
+        .map(Some)
+        .collect();
+    let (mutations, errors) = proposed_mutations(&rows, &selected, &outcomes, &refreshed, &state);
+    let table = render_outcomes(&rows, &outcomes, settings.format);
+    report(printer, settings.report_to, &table)?;
+    let request = WriteRequest {
+        operation: "refresh",
+        mutations,
+        warning: None,
+        show_diff: settings.show_diff,
+    };
+    let code = finish(&settings.write, &request, &loaded, locked, &state, printer)?;
+    Ok(
+        if errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
+            exit::ERROR.max(code)
+        } else {
+            code
+        },
+    )
+}
+
+/// What a finished run learned: the HTTP outcomes, then what the plugins read.
+type Answers = (Vec<Outcome>, Vec<Refreshed>);
+
+/// Runs the HTTP jobs and the plugin reads together on one thread, with the progress view, until all
+/// are done or Ctrl-C comes (`None`: the outcomes so far are in `progress`).
+fn ask_everyone(
+    jobs: Vec<Job>,
+    plugin_jobs: Vec<ReadJob>,
+    reader_settings: Option<&ReaderSettings>,
+    per_host: usize,
+    args: &Args,
+    progress: &Arc<Progress>,
+    verbosity: u8,
+) -> Result<Option<Answers>, CliError> {
+    let http_count = jobs.len();
+    let client = Arc::new(HttpClient::new(per_host).map_err(CliError::new)?);
+    let run_settings = RunSettings {
+        parallelism: args.parallelism,
+        deadline: args.timeout,
+    };
+    // One thread: the work is waiting on the network, and on a small machine a second worker costs
+    // more in wake-ups than it gains (measured with benches/refresh_bench.sh).
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| CliError::new(format!("cannot start the async runtime: {error}")))?;
+    let view = ProgressView::start(progress.clone(), verbosity);
+    let read_by_plugins = async {
+        match reader_settings {
+            Some(settings) => {
+                let read = read_all(plugin_jobs, settings).await;
+                for (position, refreshed) in read.iter().enumerate() {
+                    progress.started();
+                    progress.finished(http_count + position, refreshed.outcome.clone());
+                }
+                read
+            }
+            None => Vec::new(),
+        }
+    };
+    let outcomes = runtime.block_on(async {
+        tokio::select! {
+            outcomes = async {
+                tokio::join!(run_all(jobs, client, run_settings, progress.clone()), read_by_plugins)
+            } => Some(outcomes),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    drop(view);
+    // Whatever is left (requests cut off by Ctrl-C, idle connections, resolver threads) is dropped
+    // without waiting: nothing in it matters once the outcomes are in hand.
+    runtime.shutdown_background();
+    Ok(outcomes)
+}
+
+/// What a run asks: one HTTP job per instance a profile covers, one plugin read per instance a
+/// plugin reader takes, and one row per selected instance (its address, where its outcome will be, or
+/// why it was skipped).
+struct Prepared {
+    jobs: Vec<Job>,
+    plugin_jobs: Vec<ReadJob>,
+    /// The rows the plugin reads fill, in `plugin_jobs` order.
+    plugin_rows: Vec<usize>,
+    rows: Vec<Row>,
+    per_host: usize,
+}
+
+/// One selected instance in the outcome table: its address, the index of its outcome (HTTP outcomes
+/// first, then the plugin reads), or why it was skipped.
+type Row = (String, Option<usize>, Option<String>);
+
+/// Turns the selected instances into jobs. The endpoint and the credentials are read once per
+/// profile, before any request: a missing token stops the run here.
+fn prepare(
+    selected: &[Selected],
+    state: &State<'_>,
+    profiles: &Profiles,
+    settings: &RefreshSettings,
+    args: &Args,
+) -> Result<Prepared, CliError> {
     let env = |name: &str| std::env::var(name).ok();
     let readers = &settings.readers;
     let mut jobs = Vec::new();
-    // The instances the provider plugins read, and the rows they fill.
     let mut plugin_jobs = Vec::new();
     let mut plugin_rows = Vec::new();
-    // Per selected instance: its address, its job (when a profile covers it), or why it was skipped.
-    let mut rows: Vec<(String, Option<usize>, Option<String>)> = Vec::with_capacity(selected.len());
-    // Read once per profile: the endpoint and the credentials are the same for all its instances.
+    let mut rows: Vec<Row> = Vec::with_capacity(selected.len());
     let mut credentials: HashMap<String, Arc<Credentials>> = HashMap::new();
     let mut endpoints: HashMap<String, Arc<Endpoint>> = HashMap::new();
     let mut per_host = 8;
     let mut profile_copies: HashMap<String, Arc<Profile>> = HashMap::new();
-    for one in &selected {
+    for one in selected {
         let address = one.address.to_string();
         if let Some(provider) = &one.provider
             && readers.for_provider(&provider.source) == Reader::Plugin
@@ -146,15 +297,13 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
         let endpoint = if let Some(endpoint) = endpoints.get(&profile.type_name) {
             endpoint.clone()
         } else {
-            let endpoint = profile.endpoint(&args.endpoints, &env)?;
-            let endpoint = Arc::new(endpoint);
+            let endpoint = Arc::new(profile.endpoint(&args.endpoints, &env)?);
             endpoints.insert(profile.type_name.clone(), endpoint.clone());
             endpoint
         };
         let creds = if let Some(creds) = credentials.get(&profile.type_name) {
             creds.clone()
         } else {
-            // Read once per profile, before any request: a missing token stops the run here.
             let loaded = Credentials::load(&profile.auth, &env, &profile.type_name)
                 .map_err(|message| CliError::new(sanitize(&message)))?;
             let loaded = Arc::new(loaded);
@@ -181,103 +330,56 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
             operation: one.operation,
         });
     }
-    tracing::debug!(
-        jobs = jobs.len(),
-        plugin_reads = plugin_jobs.len(),
-        "requests prepared"
-    );
-    // Plugin outcomes follow the HTTP ones.
-    for (position, row) in plugin_rows.iter().enumerate() {
-        rows[*row].1 = Some(jobs.len() + position);
-    }
-    let reader_settings = if plugin_jobs.is_empty() {
-        None
-    } else {
-        let config_dir = settings
-            .write
-            .config
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("."));
-        let configs = provider_arguments(
-            settings.write.config.as_deref(),
-            &args.provider_configs,
-            printer,
-        )?
-        .into_iter()
-        .map(|(name, arguments)| (name, serde_json::Value::Object(arguments)))
-        .collect();
-        Some(ReaderSettings {
-            paths: SearchPaths {
-                plugin_dirs: args.plugin_dirs.clone(),
-                config_dir,
-            },
-            configs,
-            parallelism: args.parallelism,
-            timeout: args.timeout,
-        })
-    };
-    let http_count = jobs.len();
-    let client = Arc::new(HttpClient::new(per_host).map_err(CliError::new)?);
-    let run_settings = RunSettings {
+    Ok(Prepared {
+        jobs,
+        plugin_jobs,
+        plugin_rows,
+        rows,
+        per_host,
+    })
+}
+
+/// Where the provider plugins are and how each provider configuration is configured: the literal
+/// arguments of its `provider` block in `--config`, with `--provider-config` files laid over them.
+fn plugin_reader_settings(
+    args: &Args,
+    settings: &RefreshSettings,
+    printer: &mut Printer,
+) -> Result<ReaderSettings, CliError> {
+    let config_dir = settings
+        .write
+        .config
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("."));
+    let configs = provider_arguments(
+        settings.write.config.as_deref(),
+        &args.provider_configs,
+        printer,
+    )?
+    .into_iter()
+    .map(|(name, arguments)| (name, serde_json::Value::Object(arguments)))
+    .collect();
+    Ok(ReaderSettings {
+        paths: SearchPaths {
+            plugin_dirs: args.plugin_dirs.clone(),
+            config_dir,
+        },
+        configs,
         parallelism: args.parallelism,
-        deadline: args.timeout,
-    };
-    // One thread: the work is waiting on the network, and on a small machine a second worker costs
-    // more in wake-ups than it gains (measured with benches/refresh_bench.sh).
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| CliError::new(format!("cannot start the async runtime: {error}")))?;
-    let progress = Arc::new(Progress::new(jobs.len() + plugin_jobs.len()));
-    let view = ProgressView::start(progress.clone(), verbosity);
-    let read_by_plugins = async {
-        match &reader_settings {
-            Some(settings) => {
-                let read = read_all(plugin_jobs, settings).await;
-                for (position, refreshed) in read.iter().enumerate() {
-                    progress.started();
-                    progress.finished(http_count + position, refreshed.outcome.clone());
-                }
-                read
-            }
-            None => Vec::new(),
-        }
-    };
-    let outcomes = runtime.block_on(async {
-        tokio::select! {
-            outcomes = async {
-                tokio::join!(run_all(jobs, client, run_settings, progress.clone()), read_by_plugins)
-            } => Some(outcomes),
-            _ = tokio::signal::ctrl_c() => None,
-        }
-    });
-    drop(view);
-    // Whatever is left (requests cut off by Ctrl-C, idle connections, resolver threads) is dropped
-    // without waiting: nothing in it matters once the outcomes are in hand.
-    runtime.shutdown_background();
-    let Some(outcomes) = outcomes else {
-        let so_far = progress.outcomes();
-        report(
-            printer,
-            settings.report_to,
-            &render_outcomes(&rows, &so_far, settings.format),
-        )?;
-        printer
-            .warning("interrupted: the outcomes above are those known so far; nothing was written");
-        return Ok(exit::INTERRUPTED);
-    };
-    let (http_outcomes, refreshed) = outcomes;
-    for (row, one) in plugin_rows.iter().zip(&refreshed) {
-        for warning in &one.warnings {
-            printer.warning(&sanitize(&format!("{}: {warning}", rows[*row].0)));
-        }
-    }
-    let outcomes: Vec<Option<Outcome>> = http_outcomes
-        .into_iter()
-        .chain(refreshed.iter().map(|one| one.outcome.clone()))
-        .map(Some)
-        .collect();
-    // What each outcome proposes.
+        timeout: args.timeout,
+    })
+}
+
+/// What each outcome proposes to the state (a refreshed object, a taint for a failure, a removal for
+/// a gone object), and how many instances ended in an error.
+fn proposed_mutations(
+    rows: &[Row],
+    selected: &[Selected],
+    outcomes: &[Option<Outcome>],
+    refreshed: &[Refreshed],
+    state: &State<'_>,
+) -> (Vec<Mutation>, usize) {
+    let http_count = outcomes.len() - refreshed.len();
     let mut mutations = Vec::new();
     let mut errors = 0;
     for (row, (_, index, _)) in rows.iter().enumerate() {
@@ -329,22 +431,7 @@ pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, Cli
             _ => {}
         }
     }
-    let table = render_outcomes(&rows, &outcomes, settings.format);
-    report(printer, settings.report_to, &table)?;
-    let request = WriteRequest {
-        operation: "refresh",
-        mutations,
-        warning: None,
-        show_diff: settings.show_diff,
-    };
-    let code = finish(&settings.write, &request, &loaded, locked, &state, printer)?;
-    Ok(
-        if errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
-            exit::ERROR.max(code)
-        } else {
-            code
-        },
-    )
+    (mutations, errors)
 }
 
 /// Prints the outcome table where the settings say: stdout, or stderr when stdout carries the state.

@@ -305,9 +305,7 @@ pub fn finish(
             unreachable!("the settings refuse to write back to standard input")
         }
     };
-    let committed = locked
-        .commit(&loaded.bytes, new_text.as_bytes(), backup)
-?;
+    let committed = locked.commit(&loaded.bytes, new_text.as_bytes(), backup)?;
     let backup_note = committed.backup.map_or_else(
         || "no backup".to_owned(),
         |path| format!("backup `{}`", path.display()),
@@ -446,7 +444,6 @@ fn summary(plan: &Plan) -> String {
 fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
-
 
 #[cfg(test)]
 mod tests {

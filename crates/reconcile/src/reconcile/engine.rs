@@ -14,11 +14,11 @@ use crate::reconcile::credentials::Credentials;
 use crate::reconcile::http::{HttpClient, HttpResponse};
 use crate::reconcile::outcome::{Outcome, excerpt};
 use crate::reconcile::poll::{
-    Decision, Jitter, Observation, PollPolicy, Poller, Reason, StatusClass, Terminal,
-    observe_response, observe_transport,
+    Decision, Jitter, Observation, PollPolicy, Poller, Reason, RequestTimeouts, StatusClass,
+    Terminal, observe_response, observe_transport,
 };
 use crate::reconcile::profile::{
-    Endpoint, GoneAction, JitterAmount, ListedAs, Profile, RequestTemplate, When,
+    Context, Endpoint, GoneAction, JitterAmount, ListedAs, Profile, RequestTemplate, When,
 };
 use crate::reconcile::progress::Progress;
 use crate::reconcile::rate::RateLimit;
@@ -159,6 +159,60 @@ pub async fn reconcile(job: &Job, client: &HttpClient, deadline: Option<Duration
     reconcile_paced(job, &pace, deadline).await
 }
 
+/// What one answer to the status request says: refused credentials end the run, 404 and 410 follow
+/// the profile's gone rules, and any other answer is read for its status. The flag is true when the
+/// answer proves the object gone.
+fn observe_status(
+    job: &Job,
+    context: &mut Context<'_>,
+    status_request: &RequestTemplate,
+    response: &HttpResponse,
+) -> (Observation, bool) {
+    if matches!(response.status, 401 | 403) {
+        // Waiting does not fix refused credentials (OSB's "keep polling" is for answers a broker
+        // may still change).
+        let refused = format!("HTTP {}: the credentials were refused", response.status);
+        return (Observation::Error(refused), false);
+    }
+    if matches!(response.status, 404 | 410) {
+        return match job.profile.gone_action(response.status, job.operation) {
+            Some(GoneAction::Gone) => (Observation::Gone, true),
+            Some(GoneAction::Retry) => (Observation::NotFound, false),
+            Some(GoneAction::Error) => (
+                Observation::Error(format!("HTTP {}", response.status)),
+                false,
+            ),
+            None => (
+                Observation::Invalid {
+                    status: response.status,
+                },
+                false,
+            ),
+        };
+    }
+    let mut gone = false;
+    let observation = observe_response(response, SystemTime::now(), |answer| {
+        if let Err(problem) = context.record(status_request, &answer.body) {
+            return Observation::Error(problem.to_string());
+        }
+        let Some(status) = context.status() else {
+            return Observation::Error("the status request's answer holds no status".to_owned());
+        };
+        let class = match status.class {
+            ListedAs::Pending => StatusClass::Pending,
+            ListedAs::Target => StatusClass::Target,
+            ListedAs::Failed => StatusClass::Failed,
+            ListedAs::Unknown => StatusClass::Unknown,
+            ListedAs::Gone => {
+                gone = true;
+                StatusClass::Target
+            }
+        };
+        Observation::status(status.value.clone(), class)
+    });
+    (observation, gone)
+}
+
 /// Polls one instance until it settles, the deadline passes, or something polling cannot fix.
 async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>) -> Outcome {
     let profile = &job.profile;
@@ -184,23 +238,17 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
     loop {
         let mut context = profile.context(&job.attributes, &job.endpoint, &env);
         // Requests before the status one (none in the built-ins) run first, in order.
-        for request in profile
-            .requests
-            .iter()
-            .take_while(|request| request.name != status_request.name)
+        if let Err(outcome) = side_requests(
+            job,
+            pace,
+            &mut context,
+            poller.request_timeouts(),
+            status_request,
+            When::Always,
+        )
+        .await
         {
-            if request.when == When::Always
-                && let Err(outcome) = side_request(
-                    job,
-                    pace,
-                    &mut context,
-                    request,
-                    poller.request_timeout(Instant::now()),
-                )
-                .await
-            {
-                return outcome;
-            }
+            return outcome;
         }
         let mut gone_now = false;
         let observation = match send(
@@ -214,52 +262,9 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
         {
             Err(observation) => observation,
             Ok(response) => {
-                let observation = if matches!(response.status, 401 | 403) {
-                    // Waiting does not fix refused credentials (OSB's "keep polling" is for
-                    // answers a broker may still change).
-                    Observation::Error(format!(
-                        "HTTP {}: the credentials were refused",
-                        response.status
-                    ))
-                } else if matches!(response.status, 404 | 410) {
-                    match profile.gone_action(response.status, job.operation) {
-                        Some(GoneAction::Gone) => {
-                            gone_now = true;
-                            Observation::Gone
-                        }
-                        Some(GoneAction::Retry) => Observation::NotFound,
-                        Some(GoneAction::Error) => {
-                            Observation::Error(format!("HTTP {}", response.status))
-                        }
-                        None => Observation::Invalid {
-                            status: response.status,
-                        },
-                    }
-                } else {
-                    observe_response(&response, SystemTime::now(), |answer| {
-                        match context.record(status_request, &answer.body) {
-                            Err(problem) => Observation::Error(problem.to_string()),
-                            Ok(()) => match context.status() {
-                                None => Observation::Error(
-                                    "the status request's answer holds no status".to_owned(),
-                                ),
-                                Some(status) => {
-                                    let class = match status.class {
-                                        ListedAs::Pending => StatusClass::Pending,
-                                        ListedAs::Target => StatusClass::Target,
-                                        ListedAs::Failed => StatusClass::Failed,
-                                        ListedAs::Unknown => StatusClass::Unknown,
-                                        ListedAs::Gone => {
-                                            gone_now = true;
-                                            StatusClass::Target
-                                        }
-                                    };
-                                    Observation::status(status.value.clone(), class)
-                                }
-                            },
-                        }
-                    })
-                };
+                let (observation, gone) =
+                    observe_status(job, &mut context, status_request, &response);
+                gone_now = gone;
                 last_response = Some(response);
                 observation
             }
@@ -275,21 +280,17 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
         match poller.observe(Instant::now(), observation) {
             Decision::PollAfter(wait) => tokio::time::sleep(wait).await,
             Decision::Done(Terminal::Target(state)) => {
-                for request in &profile.requests {
-                    if request.name != status_request.name
-                        && request.when == When::Target
-                        && context.runs(request)
-                        && let Err(outcome) = side_request(
-                            job,
-                            pace,
-                            &mut context,
-                            request,
-                            poller.request_timeout(Instant::now()),
-                        )
-                        .await
-                    {
-                        return outcome;
-                    }
+                if let Err(outcome) = side_requests(
+                    job,
+                    pace,
+                    &mut context,
+                    poller.request_timeouts(),
+                    status_request,
+                    When::Target,
+                )
+                .await
+                {
+                    return outcome;
                 }
                 let patch = context.patch();
                 return Outcome::Reconciled {
@@ -335,7 +336,7 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
 async fn send(
     job: &Job,
     pace: &Pace<'_>,
-    context: &crate::reconcile::profile::Context<'_>,
+    context: &Context<'_>,
     request: &RequestTemplate,
     timeout: Duration,
 ) -> Result<HttpResponse, Observation> {
@@ -353,11 +354,43 @@ async fn send(
         .map_err(|failure| observe_transport(&failure))
 }
 
+/// The profile's requests other than the status one, for one phase: with `When::Always` those before
+/// the status request, in order; with `When::Target` those that run once a target is seen (and whose
+/// inputs the answers so far provide).
+async fn side_requests(
+    job: &Job,
+    pace: &Pace<'_>,
+    context: &mut Context<'_>,
+    timeouts: RequestTimeouts,
+    status_request: &RequestTemplate,
+    phase: When,
+) -> Result<(), Outcome> {
+    let requests = &job.profile.requests;
+    let before_status = requests
+        .iter()
+        .position(|request| request.name == status_request.name)
+        .unwrap_or(requests.len());
+    for (position, request) in requests.iter().enumerate() {
+        let runs = match phase {
+            When::Always => position < before_status && request.when == When::Always,
+            When::Target => {
+                request.name != status_request.name
+                    && request.when == When::Target
+                    && context.runs(request)
+            }
+        };
+        if runs {
+            side_request(job, pace, context, request, timeouts.at(Instant::now())).await?;
+        }
+    }
+    Ok(())
+}
+
 /// A request whose answer only feeds mappings (the VNIC of an instance): it must answer 2xx.
 async fn side_request(
     job: &Job,
     pace: &Pace<'_>,
-    context: &mut crate::reconcile::profile::Context<'_>,
+    context: &mut Context<'_>,
     request: &RequestTemplate,
     timeout: Duration,
 ) -> Result<(), Outcome> {

@@ -103,13 +103,16 @@ impl Poller {
     /// The time a request sent at `now` may take: the policy's, cut at the deadline (a request in
     /// flight must not outlive the wait it belongs to).
     pub fn request_timeout(&self, now: Instant) -> Duration {
-        let left = self.deadline_at.map_or(Duration::MAX, |deadline| {
-            deadline.saturating_duration_since(now)
-        });
-        // A request sent right at the deadline still gets a moment to be answered.
-        self.policy
-            .request_timeout
-            .min(left.max(Duration::from_millis(100)))
+        self.request_timeouts().at(now)
+    }
+
+    /// The same rule as [`Poller::request_timeout`], as a value to carry across an `.await` (the
+    /// poller itself holds its random source, which is not `Sync`).
+    pub fn request_timeouts(&self) -> RequestTimeouts {
+        RequestTimeouts {
+            limit: self.policy.request_timeout,
+            deadline_at: self.deadline_at,
+        }
     }
 
     pub fn policy(&self) -> &PollPolicy {
@@ -257,6 +260,23 @@ impl Poller {
             Some(left) if !left.is_zero() => Decision::PollAfter(wait.min(left)),
             _ => Decision::GiveUp(reason),
         }
+    }
+}
+
+/// How long a request may take, by when it is sent: the policy's limit, cut at the deadline.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestTimeouts {
+    limit: Duration,
+    deadline_at: Option<Instant>,
+}
+
+impl RequestTimeouts {
+    pub fn at(self, now: Instant) -> Duration {
+        let left = self.deadline_at.map_or(Duration::MAX, |deadline| {
+            deadline.saturating_duration_since(now)
+        });
+        // A request sent right at the deadline still gets a moment to be answered.
+        self.limit.min(left.max(Duration::from_millis(100)))
     }
 }
 

@@ -29,7 +29,7 @@ pub mod status;
 pub use backoff::Backoff;
 pub use decision::{Decision, Reason, Terminal};
 pub use driver::run;
-pub use machine::Poller;
+pub use machine::{Poller, RequestTimeouts};
 pub use observation::{Observation, Operation};
 pub use policy::{Jitter, PollPolicy};
 pub use retry::{Class, classify, observe_response, observe_transport, retry_after};
