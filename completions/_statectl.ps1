@@ -175,7 +175,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
         'statectl;refresh' {
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only instances of these resource types (globs allowed); repeatable')
-            [CompletionResult]::new('--profiles', '--profiles', [CompletionResultType]::ParameterName, 'A profiles file (TOML) over the built-in ones (src/reconcile/profiles/FORMAT.md)')
+            [CompletionResult]::new('--profiles', '--profiles', [CompletionResultType]::ParameterName, 'A profiles file (TOML) over the built-in ones (crates/reconcile/src/reconcile/profiles/FORMAT.md)')
             [CompletionResult]::new('--endpoint', '--endpoint', [CompletionResultType]::ParameterName, 'A profile endpoint''s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`')
             [CompletionResult]::new('--parallelism', '--parallelism', [CompletionResultType]::ParameterName, 'How many instances are polled at once')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for each instance at most (overrides the profiles'' `timeout`)')

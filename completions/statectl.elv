@@ -162,7 +162,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
         &'statectl;refresh'= {
             cand --target 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds'
             cand --type 'Only instances of these resource types (globs allowed); repeatable'
-            cand --profiles 'A profiles file (TOML) over the built-in ones (src/reconcile/profiles/FORMAT.md)'
+            cand --profiles 'A profiles file (TOML) over the built-in ones (crates/reconcile/src/reconcile/profiles/FORMAT.md)'
             cand --endpoint 'A profile endpoint''s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`'
             cand --parallelism 'How many instances are polled at once'
             cand --timeout 'How long to wait for each instance at most (overrides the profiles'' `timeout`)'

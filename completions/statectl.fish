@@ -153,7 +153,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand rm" -s v -l verbose -d
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l target -d 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l type -d 'Only instances of these resource types (globs allowed); repeatable' -r
-complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l profiles -d 'A profiles file (TOML) over the built-in ones (src/reconcile/profiles/FORMAT.md)' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l profiles -d 'A profiles file (TOML) over the built-in ones (crates/reconcile/src/reconcile/profiles/FORMAT.md)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l endpoint -d 'A profile endpoint\'s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l parallelism -d 'How many instances are polled at once' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l timeout -d 'How long to wait for each instance at most (overrides the profiles\' `timeout`)' -r

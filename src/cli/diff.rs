@@ -47,7 +47,7 @@ pub enum DiffFormat {
     Markdown,
 }
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     if args.stat && args.format != DiffFormat::Text {
         return Err(CliError::new("`--stat` summarizes the text format only")
             .with_hint("drop `--stat`; JSON and Markdown carry the summary already"));

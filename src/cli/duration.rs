@@ -8,7 +8,7 @@ use crate::cli::error::echo;
 /// clap's `value_parser` for durations. Unlike a plain function, it words the whole error line, so
 /// a garbage value is echoed shortened (clap would echo all of it, twice).
 #[derive(Debug, Clone, Copy)]
-pub struct DurationParser;
+pub(super) struct DurationParser;
 
 impl clap::builder::TypedValueParser for DurationParser {
     type Value = Duration;
@@ -33,7 +33,7 @@ impl clap::builder::TypedValueParser for DurationParser {
 }
 
 /// The shared parser (`statectl::duration`), for the CLI's own callers.
-pub use crate::duration::parse_duration;
+pub(super) use crate::duration::parse_duration;
 
 #[cfg(test)]
 mod tests {

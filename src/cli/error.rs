@@ -74,7 +74,7 @@ impl fmt::Display for CliError {
 
 /// Makes text from an input file safe to echo to a terminal: control characters become escapes, so a
 /// crafted state cannot move the cursor or change colours.
-pub fn sanitize(text: &str) -> String {
+pub(super) fn sanitize(text: &str) -> String {
     if !text.chars().any(char::is_control) {
         return text.to_owned();
     }
@@ -91,7 +91,7 @@ pub fn sanitize(text: &str) -> String {
 
 /// Text given on the command line or read from a state, made safe to echo in an error: at most
 /// 100 characters then `...` (see [`shorten`]), control characters escaped (see [`sanitize`]).
-pub fn echo(text: &str) -> String {
+pub(super) fn echo(text: &str) -> String {
     sanitize(&shorten(text))
 }
 

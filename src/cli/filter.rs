@@ -6,13 +6,13 @@ use crate::glob::Glob;
 use crate::state::address::{InstanceAddr, Target};
 
 #[derive(Debug)]
-pub enum Pattern {
+pub(super) enum Pattern {
     Address(Target),
     Glob(Glob),
 }
 
 impl Pattern {
-    pub fn parse(text: &str) -> Result<Pattern, CliError> {
+    pub(super) fn parse(text: &str) -> Result<Pattern, CliError> {
         if Glob::is_glob(text) {
             return Ok(Pattern::Glob(Glob::new(text)));
         }
@@ -22,7 +22,7 @@ impl Pattern {
         })
     }
 
-    pub fn matches(&self, address: &InstanceAddr, printed: &str) -> bool {
+    pub(super) fn matches(&self, address: &InstanceAddr, printed: &str) -> bool {
         match self {
             Pattern::Address(target) => target.matches(address),
             Pattern::Glob(glob) => glob.matches(printed),

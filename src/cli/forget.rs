@@ -23,7 +23,7 @@ pub struct Args {
     pub write: WriteArgs,
 }
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let settings = WriteSettings::resolve(&args.write, WriteIntent::ByDefault)?;
     let invalid = |error: &dyn std::fmt::Display| {
         CliError::new(format!(

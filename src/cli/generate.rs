@@ -21,7 +21,7 @@ pub struct Args {
 }
 
 /// Every generated file: its path below the root and its content.
-pub fn generated_files() -> Result<Vec<(PathBuf, Vec<u8>)>, CliError> {
+pub(super) fn generated_files() -> Result<Vec<(PathBuf, Vec<u8>)>, CliError> {
     let mut files = Vec::new();
     for shell in [
         Shell::Bash,
@@ -57,7 +57,7 @@ pub fn generated_files() -> Result<Vec<(PathBuf, Vec<u8>)>, CliError> {
     Ok(files)
 }
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let mut stale = Vec::new();
     for (relative, content) in generated_files()? {
         let path = args.root.join(&relative);

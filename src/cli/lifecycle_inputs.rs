@@ -10,7 +10,7 @@ use crate::policy::file::Policy;
 use crate::scan::rules::{FILE_NAME, Rules};
 
 /// `--policy FILE`, or the `[[protect]]` tables of the `.statectl.toml` the rules came from.
-pub fn load_policy(explicit: Option<&Path>, rules: &Rules) -> Result<Policy, CliError> {
+pub(super) fn load_policy(explicit: Option<&Path>, rules: &Rules) -> Result<Policy, CliError> {
     let loaded = match (explicit, &rules.source) {
         (Some(path), _) => Policy::load(path, true),
         (None, Some(path)) if path.file_name().is_some_and(|name| name == FILE_NAME) => {
@@ -24,7 +24,10 @@ pub fn load_policy(explicit: Option<&Path>, rules: &Rules) -> Result<Policy, Cli
 }
 
 /// `--config DIR`, with a warning for each module call that is not local (and so not read).
-pub fn load_config(dir: Option<&Path>, printer: &mut Printer) -> Result<Option<Config>, CliError> {
+pub(super) fn load_config(
+    dir: Option<&Path>,
+    printer: &mut Printer,
+) -> Result<Option<Config>, CliError> {
     let Some(dir) = dir else { return Ok(None) };
     let config = Config::read(dir).map_err(|error| {
         let mut cli = CliError::new(sanitize(&error.message));

@@ -41,7 +41,7 @@ pub struct Args {
     pub format: Format,
 }
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let patterns = args
         .patterns
         .iter()

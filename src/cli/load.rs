@@ -8,7 +8,7 @@ use crate::state::legacy::StateBytes;
 use crate::state::source::Source;
 
 /// The bytes of the state that `arg` names, and where they came from.
-pub fn read(arg: Option<&Path>) -> Result<(Source, StateBytes), CliError> {
+pub(super) fn read(arg: Option<&Path>) -> Result<(Source, StateBytes), CliError> {
     let source = Source::from_arg(arg);
     let bytes = source
         .read()
@@ -17,7 +17,10 @@ pub fn read(arg: Option<&Path>) -> Result<(Source, StateBytes), CliError> {
 }
 
 /// Parses bytes read by [`read`]; a format-3 state is upgraded in memory as Terraform upgrades it.
-pub fn parse_state<'a>(source: &Source, bytes: &'a StateBytes) -> Result<State<'a>, CliError> {
+pub(super) fn parse_state<'a>(
+    source: &Source,
+    bytes: &'a StateBytes,
+) -> Result<State<'a>, CliError> {
     bytes
         .parse()
         .map_err(|error| CliError::state(source, &error))

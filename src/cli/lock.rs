@@ -25,7 +25,7 @@ pub struct Args {
     pub command: Vec<String>,
 }
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let Source::Path(path) = Source::from_arg(args.state.state.as_deref()) else {
         return Err(CliError::new(
             "standard input has no lock; name a state file",

@@ -19,7 +19,7 @@ use tracing_subscriber::util::SubscriberInitExt;
 static BAR: OnceLock<Mutex<Option<ProgressBar>>> = OnceLock::new();
 
 /// Starts the log for `verbosity` (the count of `-v`); nothing is logged without one.
-pub fn init(verbosity: u8, color: bool) {
+pub(super) fn init(verbosity: u8, color: bool) {
     let level = match verbosity {
         0 => return,
         1 => LevelFilter::INFO,
@@ -39,7 +39,7 @@ pub fn init(verbosity: u8, color: bool) {
 }
 
 /// Registers the bar log lines must be written above (`None` once it is finished).
-pub fn set_bar(bar: Option<ProgressBar>) {
+pub(super) fn set_bar(bar: Option<ProgressBar>) {
     let slot = BAR.get_or_init(|| Mutex::new(None));
     *slot
         .lock()

@@ -14,7 +14,12 @@ use crate::state::sensitive;
 
 /// A unified diff of one object. `before`/`after` are the object's JSON text; `None` is "no object"
 /// (a removal, or a creation).
-pub fn object_diff(label: &str, before: Option<&str>, after: Option<&str>, reveal: bool) -> String {
+pub(super) fn object_diff(
+    label: &str,
+    before: Option<&str>,
+    after: Option<&str>,
+    reveal: bool,
+) -> String {
     let decode = |text: &str| serde_json::from_str::<Value>(&shorten_long_strings(text)).ok();
     let (decoded_before, decoded_after) = (before.and_then(decode), after.and_then(decode));
     if decoded_before.is_none() != before.is_none() || decoded_after.is_none() != after.is_none() {
@@ -85,7 +90,7 @@ fn shorten_long_strings(text: &str) -> Cow<'_, str> {
 
 /// [`object_diff`] of decoded objects (which `diff` first aligns, so that member order and number
 /// spelling do not show as changes).
-pub fn object_diff_values(
+pub(super) fn object_diff_values(
     label: &str,
     mut before: Option<Value>,
     mut after: Option<Value>,
@@ -173,7 +178,7 @@ fn digest(bytes: &[u8]) -> u64 {
 }
 
 /// Colors a unified diff for a terminal: removals red, additions green, hunk headers cyan.
-pub fn colorize(diff: &str) -> String {
+pub(super) fn colorize(diff: &str) -> String {
     let mut out = String::with_capacity(diff.len() + diff.len() / 4);
     for line in diff.split_inclusive('\n') {
         let color = if line.starts_with("+++") || line.starts_with("---") {

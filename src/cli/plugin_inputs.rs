@@ -23,7 +23,7 @@ pub enum Reader {
 
 /// `--reader http|plugin` for the run, or `--reader NAME=http|plugin` for one provider (its local
 /// name, `aws`); the last word for a provider wins.
-pub fn parse_reader(text: &str) -> Result<(Option<String>, Reader), String> {
+pub(super) fn parse_reader(text: &str) -> Result<(Option<String>, Reader), String> {
     let (provider, reader) = match text.split_once('=') {
         Some((provider, reader)) if !provider.is_empty() => (Some(provider.to_owned()), reader),
         Some(_) => return Err("a provider name must come before `=`, e.g. `aws=plugin`".into()),
@@ -43,13 +43,13 @@ pub fn parse_reader(text: &str) -> Result<(Option<String>, Reader), String> {
 
 /// The readers chosen for a run.
 #[derive(Debug, Clone)]
-pub struct Readers {
+pub(super) struct Readers {
     default: Reader,
     per_provider: HashMap<String, Reader>,
 }
 
 impl Readers {
-    pub fn new(choices: &[(Option<String>, Reader)]) -> Readers {
+    pub(super) fn new(choices: &[(Option<String>, Reader)]) -> Readers {
         let mut readers = Readers {
             default: Reader::Http,
             per_provider: HashMap::new(),
@@ -67,7 +67,7 @@ impl Readers {
 
     /// The reader for instances of the provider with this source address
     /// (`registry.terraform.io/hashicorp/aws`) or local name.
-    pub fn for_provider(&self, source: &str) -> Reader {
+    pub(super) fn for_provider(&self, source: &str) -> Reader {
         self.per_provider
             .get(local_name(source))
             .copied()
@@ -76,12 +76,12 @@ impl Readers {
 }
 
 /// A provider's local name as Terraform defaults it: the type, the last part of its source.
-pub fn local_name(source: &str) -> &str {
+pub(super) fn local_name(source: &str) -> &str {
     source.rsplit('/').next().unwrap_or(source)
 }
 
 /// `NAME=FILE` of `--provider-config`.
-pub fn parse_provider_config(text: &str) -> Result<(String, PathBuf), String> {
+pub(super) fn parse_provider_config(text: &str) -> Result<(String, PathBuf), String> {
     match text.split_once('=') {
         Some((name, file)) if !name.is_empty() && !file.is_empty() => {
             Ok((name.to_owned(), PathBuf::from(file)))
@@ -93,7 +93,7 @@ pub fn parse_provider_config(text: &str) -> Result<(String, PathBuf), String> {
 /// The arguments of every provider configuration known from `--config` and `--provider-config`,
 /// by configuration name (`aws`, `aws.west`). Arguments a block holds that need Terraform's
 /// evaluation are named in a warning, unless a file gives them.
-pub fn provider_arguments(
+pub(super) fn provider_arguments(
     config_dir: Option<&Path>,
     files: &[(String, PathBuf)],
     printer: &mut Printer,

@@ -10,7 +10,7 @@ use crate::scan::select::Selected;
 use crate::state::write::Change;
 
 /// The read job for `one`, whose provider configuration is `provider` (as the state writes it).
-pub fn read_job(one: &Selected, provider: &str, source: &str) -> ReadJob {
+pub(super) fn read_job(one: &Selected, provider: &str, source: &str) -> ReadJob {
     let identity = one.identity.and_then(|span| {
         let value: Value = serde_json::from_str(span.of(source)).ok()?;
         (!value.is_null()).then(|| StoredIdentity {
@@ -33,7 +33,11 @@ pub fn read_job(one: &Selected, provider: &str, source: &str) -> ReadJob {
 }
 
 /// The changes that bring `one`'s object to what the provider read; empty when it already is.
-pub fn refreshed_changes(one: &Selected, source: &str, object: &RefreshedObject) -> Vec<Change> {
+pub(super) fn refreshed_changes(
+    one: &Selected,
+    source: &str,
+    object: &RefreshedObject,
+) -> Vec<Change> {
     let parsed = |span: Option<crate::json::Span>| {
         span.and_then(|span| serde_json::from_str::<Value>(span.of(source)).ok())
     };

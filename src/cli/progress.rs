@@ -20,14 +20,14 @@ const LOG_EVERY: Duration = Duration::from_secs(2);
 
 /// Draws `progress` until dropped.
 #[derive(Debug)]
-pub struct ProgressView {
+pub(super) struct ProgressView {
     /// Dropped to stop the drawer at once (not at its next tick).
     stop: Option<mpsc::Sender<()>>,
     drawer: Option<JoinHandle<()>>,
 }
 
 impl ProgressView {
-    pub fn start(progress: Arc<Progress>, verbosity: u8) -> ProgressView {
+    pub(super) fn start(progress: Arc<Progress>, verbosity: u8) -> ProgressView {
         let (stop, stopped) = mpsc::channel::<()>();
         let total = progress.snapshot().total;
         let terminal = std::io::stderr().is_terminal();

@@ -91,7 +91,7 @@ pub struct Args {
     pub rewrite: WriteArgs,
 }
 
-pub fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, CliError> {
     let settings = RefreshSettings::resolve(args)?;
     let profiles = match &args.profiles {
         Some(path) => Profiles::load(path),

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::state::sensitive::MASK;
 
 /// Renders an attributes object's members as `key = value` lines at `depth` levels of indentation.
-pub fn attributes(object: &serde_json::Map<String, Value>, depth: usize, out: &mut String) {
+pub(super) fn attributes(object: &serde_json::Map<String, Value>, depth: usize, out: &mut String) {
     let width = object
         .keys()
         .map(|key| display_key(key).chars().count())
@@ -79,7 +79,7 @@ fn indent(depth: usize, out: &mut String) {
 
 /// Quotes a string as an HCL literal: `\"` `\\` `\n` `\r` `\t`, `$${` and `%%{` for template
 /// introducers, other control characters as `\uXXXX`.
-pub fn quote(text: &str) -> String {
+pub(super) fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     let mut characters = text.chars().peekable();

@@ -84,14 +84,14 @@ fn only_stdout(value: &str) -> Result<String, String> {
 /// must not hold the lock through minutes of network calls; the commit then proves under the lock
 /// that the file still holds the bytes the change was computed from).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LockMode {
+pub(super) enum LockMode {
     LockFirst,
     ReadFirst,
 }
 
 /// What one command asks for: its name (for the lock info and messages), and its mutations.
 #[derive(Debug)]
-pub struct WriteRequest {
+pub(super) struct WriteRequest {
     pub operation: &'static str,
     pub mutations: Vec<Mutation>,
     /// Said once the change is known to go ahead (or would, with `--dry-run`).
@@ -102,7 +102,7 @@ pub struct WriteRequest {
 
 /// Everything a write needs besides the state: the rules, the configuration, the policy.
 #[derive(Debug)]
-pub struct Loaded {
+pub(super) struct Loaded {
     pub source: Source,
     pub bytes: StateBytes,
     /// The lock, when taken before the read; [`finish`] takes it out.
@@ -113,7 +113,7 @@ pub struct Loaded {
 }
 
 /// Runs the whole flow for a single mutation and returns the exit code.
-pub fn rewrite(
+pub(super) fn rewrite(
     settings: &WriteSettings,
     request: &WriteRequest,
     printer: &mut Printer,
@@ -126,7 +126,7 @@ pub fn rewrite(
 
 /// Reads the state the settings name, with the lock first when `mode` says so (and the file is to be
 /// written), and everything the rules read.
-pub fn open(
+pub(super) fn open(
     settings: &WriteSettings,
     operation: &str,
     mode: LockMode,
@@ -169,7 +169,7 @@ fn lock(path: &Path, operation: &str, timeout: Duration) -> Result<Locked, CliEr
 
 /// Plans `request` on `state` (parsed from `loaded.bytes`), checks the rules, shows the diff and
 /// writes as the arguments say. Returns the exit code.
-pub fn finish(
+pub(super) fn finish(
     settings: &WriteSettings,
     request: &WriteRequest,
     loaded: &Loaded,

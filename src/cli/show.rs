@@ -35,7 +35,7 @@ pub struct Args {
     pub format: Format,
 }
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let wanted: ObjectAddr = args.address.parse().map_err(|error| {
         CliError::new(format!("invalid address `{}`: {error}", echo(&args.address)))
             .with_hint("an instance address looks like `aws_instance.web`, `aws_instance.web[0]` or `module.app.aws_instance.web[\"a\"]`")

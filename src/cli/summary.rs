@@ -24,7 +24,7 @@ pub struct Args {
 /// Instance counts under one grouping key.
 type Counts = BTreeMap<String, usize>;
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let (source, bytes) = load::read(args.state.state.as_deref())?;
     let state = load::parse_state(&source, &bytes)?;
     let (mut by_type, mut by_module, mut by_provider, mut by_status) =

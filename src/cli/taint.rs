@@ -19,7 +19,7 @@ pub struct Args {
     pub write: WriteArgs,
 }
 
-pub fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let settings = WriteSettings::resolve(&args.write, WriteIntent::ByDefault)?;
     let address = instance_address(&args.address)?;
     rewrite(
@@ -34,7 +34,7 @@ pub fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     )
 }
 
-pub fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let settings = WriteSettings::resolve(&args.write, WriteIntent::ByDefault)?;
     let address = instance_address(&args.address)?;
     rewrite(
@@ -50,7 +50,7 @@ pub fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> 
 }
 
 /// An instance address as Terraform's `taint` reads it: without a key it is the unkeyed instance.
-pub fn instance_address(text: &str) -> Result<InstanceAddr, CliError> {
+pub(super) fn instance_address(text: &str) -> Result<InstanceAddr, CliError> {
     text.parse().map_err(|error| {
         CliError::new(format!("invalid address `{}`: {error}", echo(text)))
             .with_hint("an instance address looks like `aws_instance.web`, `aws_instance.web[0]` or `module.app.aws_instance.web[\"a\"]`")

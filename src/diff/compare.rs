@@ -11,7 +11,7 @@ use crate::diff::{Action, AttributeChange};
 /// Whether two JSON texts hold the same tokens, ignoring whitespace between them: a compact and an
 /// indented rendering of one value. A byte walk, so comparing a 50 MB state with its reformatted copy
 /// parses nothing.
-pub fn same_tokens(left: &str, right: &str) -> bool {
+pub(super) fn same_tokens(left: &str, right: &str) -> bool {
     if left == right {
         return true;
     }
@@ -51,7 +51,7 @@ fn is_space(byte: u8) -> bool {
 }
 
 /// Whether two JSON values are the same: numbers by value, objects whatever their key order.
-pub fn equal(left: &Value, right: &Value) -> bool {
+pub(super) fn equal(left: &Value, right: &Value) -> bool {
     match (left, right) {
         (Value::Number(left), Value::Number(right)) => same_number(left.as_str(), right.as_str()),
         (Value::Array(left), Value::Array(right)) => {
@@ -73,7 +73,7 @@ pub fn equal(left: &Value, right: &Value) -> bool {
 
 /// Whether two optional JSON texts hold the same value; absent and `null` are the same, as Go's reader
 /// reads them.
-pub fn same_json(left: Option<&str>, right: Option<&str>) -> bool {
+pub(super) fn same_json(left: Option<&str>, right: Option<&str>) -> bool {
     let left = left.filter(|text| text.trim() != "null");
     let right = right.filter(|text| text.trim() != "null");
     match (left, right) {
@@ -90,12 +90,12 @@ pub fn same_json(left: Option<&str>, right: Option<&str>) -> bool {
 }
 
 /// Parses text the state parser has already validated. `None` only past serde_json's nesting limit.
-pub fn parse(text: &str) -> Option<Value> {
+pub(super) fn parse(text: &str) -> Option<Value> {
     serde_json::from_str(text).ok()
 }
 
 /// Every difference between two attribute trees, by path, in the old tree's order with additions after.
-pub fn attribute_changes(old: &Value, new: &Value) -> Vec<AttributeChange> {
+pub(super) fn attribute_changes(old: &Value, new: &Value) -> Vec<AttributeChange> {
     let mut changes = Vec::new();
     walk(&mut Vec::new(), old, new, &mut changes);
     changes

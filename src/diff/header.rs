@@ -10,7 +10,7 @@ use crate::diff::{Action, Header, OutputChange, OutputValue};
 use crate::json::Span;
 use crate::state::model::{Output, State};
 
-pub fn header(old: &State<'_>, new: &State<'_>) -> Header {
+pub(super) fn header(old: &State<'_>, new: &State<'_>) -> Header {
     fn changed<T: PartialEq>(old: T, new: T) -> Option<(T, T)> {
         (old != new).then_some((old, new))
     }
@@ -27,7 +27,7 @@ pub fn header(old: &State<'_>, new: &State<'_>) -> Header {
 
 /// The outputs that differ, sorted by name (as Terraform writes them). Outputs are few; the name maps
 /// are cheap.
-pub fn outputs(old: &State<'_>, new: &State<'_>) -> Vec<OutputChange> {
+pub(super) fn outputs(old: &State<'_>, new: &State<'_>) -> Vec<OutputChange> {
     let old_outputs = named(old);
     let new_outputs = named(new);
     let mut names: Vec<&str> = old_outputs

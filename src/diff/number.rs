@@ -3,7 +3,7 @@
 //! through `f64` on the way, so numbers are compared as decimal digits and an exponent.
 
 /// Whether two JSON number literals denote the same value. Equal text is the fast path.
-pub fn same_number(left: &str, right: &str) -> bool {
+pub(super) fn same_number(left: &str, right: &str) -> bool {
     left == right
         || match (Decimal::parse(left), Decimal::parse(right)) {
             (Some(left), Some(right)) => left == right,

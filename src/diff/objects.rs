@@ -23,7 +23,7 @@ use crate::state::parse::canonical;
 use crate::state::sensitive;
 
 /// Every object that differs, in Terraform's order.
-pub fn objects(old: &State<'_>, new: &State<'_>) -> Vec<ObjectChange> {
+pub(super) fn objects(old: &State<'_>, new: &State<'_>) -> Vec<ObjectChange> {
     let mut changes = Vec::new();
     let (mut at_old, mut at_new) = (0, 0);
     loop {

@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The repository root.
-pub fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The provider simulator's binary (`crates/sim`), beside statectl's: a plain `cargo test` builds it;
 /// a run limited to this package (`cargo test --test integration`) builds it here, once.
-pub fn sim_binary() -> PathBuf {
+pub(crate) fn sim_binary() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
@@ -36,7 +36,7 @@ pub fn sim_binary() -> PathBuf {
 }
 
 /// The shared corpus beside the checkout, or `None` (with a note on stderr) when it is missing.
-pub fn corpus() -> Option<PathBuf> {
+pub(crate) fn corpus() -> Option<PathBuf> {
     let corpus = root().join("../shared/corpus");
     if corpus.is_dir() {
         Some(corpus)
@@ -47,7 +47,7 @@ pub fn corpus() -> Option<PathBuf> {
 }
 
 /// Every `.tfstate` file below `folder`, sorted.
-pub fn state_files(folder: &Path) -> Vec<PathBuf> {
+pub(crate) fn state_files(folder: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut pending = vec![folder.to_owned()];
     while let Some(folder) = pending.pop() {
@@ -68,7 +68,7 @@ pub fn state_files(folder: &Path) -> Vec<PathBuf> {
 }
 
 #[must_use]
-pub struct Test {
+pub(crate) struct Test {
     args: Vec<String>,
     stdin: Option<Vec<u8>>,
     current_dir: PathBuf,
@@ -76,14 +76,14 @@ pub struct Test {
 
 /// What a run produced.
 #[derive(Debug)]
-pub struct Output {
+pub(crate) struct Output {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
 }
 
 impl Test {
-    pub fn new() -> Test {
+    pub(crate) fn new() -> Test {
         Test {
             args: Vec::new(),
             stdin: None,
@@ -91,29 +91,29 @@ impl Test {
         }
     }
 
-    pub fn args<I: IntoIterator<Item = S>, S: AsRef<str>>(mut self, args: I) -> Test {
+    pub(crate) fn args<I: IntoIterator<Item = S>, S: AsRef<str>>(mut self, args: I) -> Test {
         self.args
             .extend(args.into_iter().map(|arg| arg.as_ref().to_owned()));
         self
     }
 
-    pub fn arg(mut self, arg: impl AsRef<Path>) -> Test {
+    pub(crate) fn arg(mut self, arg: impl AsRef<Path>) -> Test {
         self.args.push(arg.as_ref().to_string_lossy().into_owned());
         self
     }
 
-    pub fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Test {
+    pub(crate) fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Test {
         self.stdin = Some(bytes.into());
         self
     }
 
-    pub fn current_dir(mut self, folder: impl Into<PathBuf>) -> Test {
+    pub(crate) fn current_dir(mut self, folder: impl Into<PathBuf>) -> Test {
         self.current_dir = folder.into();
         self
     }
 
     /// Runs the binary with no user environment leaking in (no NO_COLOR, no config).
-    pub fn run(self) -> Output {
+    pub(crate) fn run(self) -> Output {
         let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
         command
             .args(&self.args)
@@ -145,7 +145,7 @@ impl Test {
 
 impl Output {
     #[track_caller]
-    pub fn code(self, expected: i32) -> Output {
+    pub(crate) fn code(self, expected: i32) -> Output {
         assert_eq!(
             self.code, expected,
             "exit code\n--- stdout\n{}\n--- stderr\n{}",
@@ -155,13 +155,13 @@ impl Output {
     }
 
     #[track_caller]
-    pub fn stdout(self, expected: &str) -> Output {
+    pub(crate) fn stdout(self, expected: &str) -> Output {
         assert_eq!(self.stdout, expected, "stdout\n--- stderr\n{}", self.stderr);
         self
     }
 
     #[track_caller]
-    pub fn stderr_contains(self, expected: &str) -> Output {
+    pub(crate) fn stderr_contains(self, expected: &str) -> Output {
         assert!(
             self.stderr.contains(expected),
             "stderr lacks {expected:?}:\n{}",
@@ -171,7 +171,7 @@ impl Output {
     }
 
     #[track_caller]
-    pub fn stdout_contains(self, expected: &str) -> Output {
+    pub(crate) fn stdout_contains(self, expected: &str) -> Output {
         assert!(
             self.stdout.contains(expected),
             "stdout lacks {expected:?}:\n{}",
@@ -182,7 +182,7 @@ impl Output {
 
     /// Exactly this stderr (and exit 2, nothing on stdout, for the error lines tested here).
     #[track_caller]
-    pub fn stderr_is(self, expected: &str) -> Output {
+    pub(crate) fn stderr_is(self, expected: &str) -> Output {
         let output = self.code(2).stdout("");
         assert_eq!(output.stderr, expected, "stderr");
         output
@@ -190,7 +190,7 @@ impl Output {
 
     /// A refusal: exit 2, nothing on stdout, one `error:` line and at most one `hint:` line.
     #[track_caller]
-    pub fn refused(self, expected: &str) -> Output {
+    pub(crate) fn refused(self, expected: &str) -> Output {
         let output = self.code(2).stdout("").stderr_contains(expected);
         let lines: Vec<&str> = output.stderr.lines().collect();
         assert!(

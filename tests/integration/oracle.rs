@@ -9,7 +9,7 @@ use std::process::Command;
 
 use crate::builder::{Test, corpus, root, state_files};
 
-pub fn terraform() -> Option<PathBuf> {
+pub(crate) fn terraform() -> Option<PathBuf> {
     let candidate = std::env::var_os("STATECTL_TERRAFORM").map_or_else(
         || root().join("target/terraform/bin/terraform"),
         PathBuf::from,
@@ -163,7 +163,7 @@ fn a_spliced_taint_is_byte_identical_to_terraforms_own_rewrite() {
 }
 
 /// The text before the top-level `check_results` member, and that member's entries, sorted.
-pub fn split_check_results(state: &str) -> (&str, Vec<String>) {
+pub(crate) fn split_check_results(state: &str) -> (&str, Vec<String>) {
     let at = state
         .rfind("\n  \"check_results\": ")
         .expect("Terraform writes check_results");

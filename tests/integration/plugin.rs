@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use statectl::reconcile::plugin::client::ProviderClient;
 use statectl::reconcile::plugin::launch::Plugin;
 
-pub fn aws_provider() -> Option<PathBuf> {
+pub(crate) fn aws_provider() -> Option<PathBuf> {
     // Where scripts/install-aws-provider.sh unpacks it, unless the variable says otherwise.
     let path = std::env::var_os("STATECTL_AWS_PROVIDER").or_else(|| {
         Some(

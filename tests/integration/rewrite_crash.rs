@@ -11,7 +11,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use crate::builder::Test;
 
 /// A state as Terraform writes it with one `aws_instance.node` resource of `count` instances.
-pub fn generated_state(count: usize) -> String {
+pub(crate) fn generated_state(count: usize) -> String {
     let mut text = String::from(
         "{\n  \"version\": 4,\n  \"terraform_version\": \"1.15.5\",\n  \"serial\": 1,\n  \"lineage\": \"0d5b8a2e-5a47-4c3b-9a61-6c1f1c1e2a10\",\n  \"outputs\": {},\n  \"resources\": [\n    {\n      \"mode\": \"managed\",\n      \"type\": \"aws_instance\",\n      \"name\": \"node\",\n      \"provider\": \"provider[\\\"registry.terraform.io/hashicorp/aws\\\"]\",\n      \"instances\": [\n",
     );

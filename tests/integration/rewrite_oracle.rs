@@ -11,7 +11,7 @@ use crate::builder::{Test, root};
 use crate::oracle::{split_check_results, terraform};
 
 /// Runs Terraform with `args` in `folder`, as CI runs it.
-pub fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {
+pub(crate) fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {
     Command::new(terraform)
         .args(args)
         .current_dir(folder)
@@ -23,14 +23,19 @@ pub fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {
 }
 
 /// A folder holding a copy of `state` as `terraform.tfstate`.
-pub fn copy_of(state: &Path) -> tempfile::TempDir {
+pub(crate) fn copy_of(state: &Path) -> tempfile::TempDir {
     let folder = tempfile::tempdir().unwrap();
     std::fs::copy(state, folder.path().join("terraform.tfstate")).unwrap();
     folder
 }
 
 /// The state Terraform leaves after `terraform <command...> ADDRESS` on a copy of `state`.
-pub fn terraform_result(terraform: &Path, state: &Path, command: &[&str], address: &str) -> String {
+pub(crate) fn terraform_result(
+    terraform: &Path,
+    state: &Path,
+    command: &[&str],
+    address: &str,
+) -> String {
     let folder = copy_of(state);
     let mut args: Vec<&str> = command.to_vec();
     args.extend(["-state=terraform.tfstate", address]);
@@ -45,7 +50,7 @@ pub fn terraform_result(terraform: &Path, state: &Path, command: &[&str], addres
 }
 
 /// The state statectl leaves after `statectl <command> ADDRESS` on a copy of `state`.
-pub fn statectl_result(state: &Path, command: &str, address: &str) -> String {
+pub(crate) fn statectl_result(state: &Path, command: &str, address: &str) -> String {
     let folder = copy_of(state);
     Test::new()
         .args([command, address, "terraform.tfstate"])
@@ -56,7 +61,7 @@ pub fn statectl_result(state: &Path, command: &str, address: &str) -> String {
 }
 
 #[track_caller]
-pub fn assert_same_state(ours: &str, theirs: &str, what: &str) {
+pub(crate) fn assert_same_state(ours: &str, theirs: &str, what: &str) {
     let (our_head, our_checks) = split_check_results(ours);
     let (their_head, their_checks) = split_check_results(theirs);
     assert_eq!(our_head, their_head, "{what}");

@@ -25,7 +25,7 @@ static SARIF_VALIDATOR: LazyLock<jsonschema::Validator> = LazyLock::new(|| {
 });
 
 /// Every schema violation as `<instance JSON pointer>: <message>`.
-pub fn validate_sarif(document: &Value) -> Result<(), Vec<String>> {
+pub(crate) fn validate_sarif(document: &Value) -> Result<(), Vec<String>> {
     let errors: Vec<String> = SARIF_VALIDATOR
         .iter_errors(document)
         .map(|error| {

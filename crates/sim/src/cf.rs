@@ -23,7 +23,7 @@ const LAST_OPERATION_TYPES: &[&str] = &["create", "update", "delete"];
 const JOB_STATES: &[&str] = &["PROCESSING", "POLLING", "COMPLETE", "FAILED"];
 
 #[derive(Debug)]
-pub struct Cf {
+pub(crate) struct Cf {
     token: String,
     service_instances: HashMap<String, ServiceInstance>,
     jobs: HashMap<String, Job>,
@@ -43,7 +43,7 @@ struct Job {
 }
 
 impl Cf {
-    pub fn new(section: &CfSection) -> Result<Cf, String> {
+    pub(crate) fn new(section: &CfSection) -> Result<Cf, String> {
         let mut service_instances = HashMap::new();
         for spec in &section.service_instance {
             let context = format!("[[cf.service_instance]] `{}`", spec.guid);

@@ -4,13 +4,13 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(Debug, Clone, Copy)]
-pub struct Clock {
+pub(crate) struct Clock {
     started: Instant,
     started_at: SystemTime,
 }
 
 impl Clock {
-    pub fn start() -> Clock {
+    pub(crate) fn start() -> Clock {
         Clock {
             started: Instant::now(),
             started_at: SystemTime::now(),
@@ -18,19 +18,19 @@ impl Clock {
     }
 
     /// The wall-clock time of `instant`.
-    pub fn wall(&self, instant: Instant) -> SystemTime {
+    pub(crate) fn wall(&self, instant: Instant) -> SystemTime {
         self.started_at + instant.saturating_duration_since(self.started)
     }
 
     /// When the simulator started, as RFC 3339: the creation time of every object.
-    pub fn started_rfc3339(&self, millis: bool) -> String {
+    pub(crate) fn started_rfc3339(&self, millis: bool) -> String {
         rfc3339(self.started_at, millis)
     }
 }
 
 /// `2026-11-22T08:00:00Z`, or `2026-11-22T08:00:00.000Z` with `millis` (OCI writes milliseconds,
 /// Cloud Foundry does not).
-pub fn rfc3339(time: SystemTime, millis: bool) -> String {
+pub(crate) fn rfc3339(time: SystemTime, millis: bool) -> String {
     let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
     let seconds = since_epoch.as_secs();
     let (year, month, day) = civil_from_days(seconds / 86_400);

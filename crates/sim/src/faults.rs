@@ -18,7 +18,7 @@ use crate::lifecycle::parse_duration;
 /// override any of them. `seed` and `path` belong to the top level, `prefix` to a path rule.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FaultTable {
+pub(crate) struct FaultTable {
     pub seed: Option<u64>,
     pub prefix: Option<String>,
     #[serde(default)]
@@ -37,7 +37,7 @@ pub struct FaultTable {
 /// How a `Retry-After` header is written; clients must read both (RFC 9110 section 10.2.3).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum RetryAfterForm {
+pub(crate) enum RetryAfterForm {
     /// `Retry-After: 2`
     #[default]
     Seconds,
@@ -47,14 +47,14 @@ pub enum RetryAfterForm {
 
 /// A `Retry-After` to send.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RetryAfter {
+pub(crate) struct RetryAfter {
     pub seconds: u64,
     pub form: RetryAfterForm,
 }
 
 impl RetryAfter {
     /// The header value, for an answer sent at `now`.
-    pub fn header_value(self, now: SystemTime) -> String {
+    pub(crate) fn header_value(self, now: SystemTime) -> String {
         match self.form {
             RetryAfterForm::Seconds => self.seconds.to_string(),
             RetryAfterForm::HttpDate => {
@@ -141,7 +141,7 @@ impl Default for Rule {
 
 /// What happens to a request instead of (or before) its answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Injected {
+pub(crate) enum Injected {
     /// Close the connection without an answer.
     Reset,
     TooManyRequests(RetryAfter),
@@ -153,7 +153,7 @@ pub enum Injected {
 
 impl Injected {
     /// The name `/_sim/stats` counts it under.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Injected::Reset => "reset",
             Injected::TooManyRequests(_) => "429",
@@ -166,7 +166,7 @@ impl Injected {
 
 /// The faults decided for one request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Waited before anything else.
     pub latency: Duration,
     pub injected: Option<Injected>,
@@ -176,7 +176,7 @@ pub struct Plan {
 
 /// Every fault rule, and how many requests each target has had.
 #[derive(Debug)]
-pub struct Faults {
+pub(crate) struct Faults {
     seed: u64,
     global: Rule,
     /// Longest prefix first, so the first match is the most specific.
@@ -185,7 +185,7 @@ pub struct Faults {
 }
 
 impl Faults {
-    pub fn new(table: &FaultTable) -> Result<Faults, String> {
+    pub(crate) fn new(table: &FaultTable) -> Result<Faults, String> {
         if table.prefix.is_some() {
             return Err("[faults]: `prefix` belongs in a `[[faults.path]]` entry".to_owned());
         }
@@ -215,7 +215,7 @@ impl Faults {
     }
 
     /// Decides the faults for a request for `target` (path and query) on `path`, counting it.
-    pub fn plan(&self, path: &str, target: &str) -> Plan {
+    pub(crate) fn plan(&self, path: &str, target: &str) -> Plan {
         let rule = self
             .by_prefix
             .iter()
@@ -251,7 +251,7 @@ impl Faults {
 }
 
 /// FNV-1a: a hash that, unlike std's, is specified and so the same across Rust releases and runs.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
     })

@@ -22,7 +22,7 @@ const SLOW_PIECES: usize = 8;
 
 /// A parsed request.
 #[derive(Debug, Clone)]
-pub struct Request {
+pub(crate) struct Request {
     pub method: String,
     /// The request target as sent: path and query, still percent-encoded (OCI signs it so).
     pub target: String,
@@ -38,7 +38,7 @@ pub struct Request {
 
 impl Request {
     /// The first value of header `name` (lowercase).
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(key, _)| key == name)
@@ -46,7 +46,7 @@ impl Request {
     }
 
     /// The first value of query parameter `name`.
-    pub fn query(&self, name: &str) -> Option<&str> {
+    pub(crate) fn query(&self, name: &str) -> Option<&str> {
         self.query
             .iter()
             .find(|(key, _)| key == name)
@@ -56,7 +56,7 @@ impl Request {
 
 /// Why no request could be read.
 #[derive(Debug)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The client closed the connection between requests: the normal end.
     Closed,
     /// The connection broke mid-request.
@@ -72,7 +72,9 @@ impl From<std::io::Error> for ReadError {
 }
 
 /// Reads one request head, then drops the body it announces.
-pub async fn read_request<R: AsyncBufRead + Unpin>(reader: &mut R) -> Result<Request, ReadError> {
+pub(crate) async fn read_request<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+) -> Result<Request, ReadError> {
     let mut head = Vec::new();
     loop {
         let before = head.len();
@@ -175,7 +177,7 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(reader: &mut R) -> Result<Req
 
 /// `a=1&b=x%20y` as pairs, decoded the way Go's `url.ParseQuery` (and so most brokers) decode a
 /// query: `+` is a space, `%XX` a byte.
-pub fn parse_query(query: &str) -> Vec<(String, String)> {
+pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
     let decode = |text: &str| {
         percent_decode_str(&text.replace('+', " "))
             .decode_utf8_lossy()
@@ -193,7 +195,7 @@ pub fn parse_query(query: &str) -> Vec<(String, String)> {
 
 /// An answer.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Response {
+pub(crate) struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
@@ -201,7 +203,7 @@ pub struct Response {
 
 impl Response {
     /// A JSON answer.
-    pub fn json(status: u16, body: &Value) -> Response {
+    pub(crate) fn json(status: u16, body: &Value) -> Response {
         Response {
             status,
             headers: vec![("content-type".to_owned(), "application/json".to_owned())],
@@ -210,7 +212,7 @@ impl Response {
     }
 
     #[must_use]
-    pub fn with_header(mut self, name: &str, value: impl Into<String>) -> Response {
+    pub(crate) fn with_header(mut self, name: &str, value: impl Into<String>) -> Response {
         self.headers.push((name.to_owned(), value.into()));
         self
     }
@@ -218,7 +220,7 @@ impl Response {
 
 /// Writes `response`: the head at once, then the body, trickled over `slow_body` when that is not
 /// zero so that a client sees headers long before the body ends.
-pub async fn write_response<W: AsyncWrite + Unpin>(
+pub(crate) async fn write_response<W: AsyncWrite + Unpin>(
     writer: &mut W,
     response: &Response,
     keep_alive: bool,

@@ -8,11 +8,11 @@
 use std::time::{Duration, Instant};
 
 /// The state that means "this object no longer exists" (404 or, for an OSB deprovision, 410).
-pub const GONE: &str = "gone";
+pub(crate) const GONE: &str = "gone";
 
 /// How long a step lasts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Until {
+pub(crate) enum Until {
     /// This many polls answer the step's state.
     Polls(u32),
     /// The step's state is answered for this long after the step began.
@@ -22,14 +22,14 @@ pub enum Until {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Step {
+pub(crate) struct Step {
     pub state: String,
     pub until: Until,
 }
 
 /// A validated list of steps.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Lifecycle {
+pub(crate) struct Lifecycle {
     steps: Vec<Step>,
 }
 
@@ -37,7 +37,7 @@ impl Lifecycle {
     /// Parses `steps`, each `STATE`, `STATE:POLLS` or `STATE@DURATION`, where every state is one of
     /// `allowed` or `gone`. Only the last step may (and must) be unbounded: a bound on it would leave
     /// nothing to move on to, and an unbounded step before it would make the rest unreachable.
-    pub fn parse(steps: &[String], allowed: &[&str]) -> Result<Lifecycle, String> {
+    pub(crate) fn parse(steps: &[String], allowed: &[&str]) -> Result<Lifecycle, String> {
         if steps.is_empty() {
             return Err("the lifecycle is empty: give at least one state".to_owned());
         }
@@ -111,14 +111,14 @@ fn parse_step(text: &str) -> Result<Step, String> {
 
 /// A scenario's duration (`20ms`, `2s`, `1.5s`, `1m`): statectl's own parser, the value named in the
 /// error.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     statectl_state::duration::parse_duration(text)
         .map_err(|problem| format!("invalid duration `{text}`: {problem}"))
 }
 
 /// One object's way through its lifecycle.
 #[derive(Debug, Clone)]
-pub struct Progress {
+pub(crate) struct Progress {
     lifecycle: Lifecycle,
     index: usize,
     polls_in_step: u32,
@@ -127,7 +127,7 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn new(lifecycle: Lifecycle) -> Progress {
+    pub(crate) fn new(lifecycle: Lifecycle) -> Progress {
         Progress {
             lifecycle,
             index: 0,
@@ -138,7 +138,7 @@ impl Progress {
 
     /// Answers one poll at `now`: moves past the steps that are over, then counts the poll against
     /// the step it lands on.
-    pub fn poll(&mut self, now: Instant) -> &str {
+    pub(crate) fn poll(&mut self, now: Instant) -> &str {
         self.step_started.get_or_insert(now);
         self.settle(now, true);
         self.polls_in_step += 1;
@@ -148,14 +148,14 @@ impl Progress {
     /// The state at `now` without counting a poll, for the reads that show one object through
     /// another (an instance's VNIC attachments). A step counted in polls lasts until the next poll,
     /// so a peek agrees with what the last poll said; timed steps still run out.
-    pub fn peek(&self, now: Instant) -> &str {
+    pub(crate) fn peek(&self, now: Instant) -> &str {
         let mut copy = self.clone();
         copy.settle(now, false);
         &self.lifecycle.steps[copy.index].state
     }
 
     /// When the current step began (the first poll, for a fresh object), for `updated_at` fields.
-    pub fn step_started(&self) -> Option<Instant> {
+    pub(crate) fn step_started(&self) -> Option<Instant> {
         self.step_started
     }
 

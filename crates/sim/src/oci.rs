@@ -53,7 +53,7 @@ const ATTACHED_STATES: &[&str] = &[
 ];
 
 #[derive(Debug)]
-pub struct Oci {
+pub(crate) struct Oci {
     key: OciKey,
     instances: Vec<Instance>,
     work_requests: HashMap<String, WorkRequest>,
@@ -78,7 +78,7 @@ struct WorkRequest {
 }
 
 impl Oci {
-    pub fn new(section: &OciSection) -> Result<Oci, String> {
+    pub(crate) fn new(section: &OciSection) -> Result<Oci, String> {
         let pem = section
             .public_key_pem
             .as_deref()

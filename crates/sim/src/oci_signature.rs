@@ -37,7 +37,7 @@ const MAX_SKEW: Duration = Duration::from_secs(5 * 60);
 
 /// The one API key the scenario accepts.
 #[derive(Debug, Clone)]
-pub struct OciKey {
+pub(crate) struct OciKey {
     pub key_id: String,
     key: VerifyingKey<Sha256>,
 }
@@ -45,7 +45,7 @@ pub struct OciKey {
 impl OciKey {
     /// From a PEM public key: `PUBLIC KEY` (SubjectPublicKeyInfo, what the OCI console takes) or
     /// `RSA PUBLIC KEY` (PKCS#1).
-    pub fn from_pem(key_id: String, pem: &str) -> Result<OciKey, String> {
+    pub(crate) fn from_pem(key_id: String, pem: &str) -> Result<OciKey, String> {
         let key = RsaPublicKey::from_public_key_pem(pem.trim())
             .or_else(|_| RsaPublicKey::from_pkcs1_pem(pem.trim()))
             .map_err(|_| {
@@ -60,7 +60,7 @@ impl OciKey {
 
     /// Accepts `request` signed by this key at a date near `now`, or says why not (for the 401's
     /// message: OCI's own messages are this specific, and they save a client author hours).
-    pub fn verify(&self, request: &Request, now: SystemTime) -> Result<(), String> {
+    pub(crate) fn verify(&self, request: &Request, now: SystemTime) -> Result<(), String> {
         let authorization = request
             .header("authorization")
             .ok_or("the request has no Authorization header")?;
@@ -156,7 +156,7 @@ fn parse_authorization(value: &str) -> Result<Vec<(&str, &str)>, String> {
 }
 
 #[cfg(test)]
-pub mod tests {
+pub(crate) mod tests {
     use rsa::RsaPrivateKey;
     use rsa::pkcs1v15::SigningKey;
     use rsa::pkcs8::DecodePrivateKey;
@@ -165,12 +165,12 @@ pub mod tests {
     use super::*;
 
     /// A throwaway 2048-bit key made for these tests (tests/sim/README.md); it guards nothing.
-    pub const PRIVATE_KEY: &str = include_str!("../../../tests/sim/oci_test_key.pem");
-    pub const PUBLIC_KEY: &str = include_str!("../../../tests/sim/oci_test_key.pub.pem");
-    pub const KEY_ID: &str = "ocid1.tenancy.oc1..t/ocid1.user.oc1..u/36:62:75:44";
+    pub(crate) const PRIVATE_KEY: &str = include_str!("../../../tests/sim/oci_test_key.pem");
+    pub(crate) const PUBLIC_KEY: &str = include_str!("../../../tests/sim/oci_test_key.pub.pem");
+    pub(crate) const KEY_ID: &str = "ocid1.tenancy.oc1..t/ocid1.user.oc1..u/36:62:75:44";
 
     /// Signs `lines` the way an OCI SDK does, independently of the verifier above.
-    pub fn authorization(headers: &str, lines: &[String]) -> String {
+    pub(crate) fn authorization(headers: &str, lines: &[String]) -> String {
         let key = SigningKey::<Sha256>::new(RsaPrivateKey::from_pkcs8_pem(PRIVATE_KEY).unwrap());
         let signature = STANDARD.encode(key.sign(lines.join("\n").as_bytes()).to_bytes());
         format!(

@@ -29,7 +29,7 @@ const STATES: &[&str] = &["in progress", "succeeded", "failed"];
 const MIN_MINOR_VERSION: u32 = 13;
 
 #[derive(Debug)]
-pub struct Osb {
+pub(crate) struct Osb {
     /// `username:password`, as basic auth carries it.
     credentials: String,
     instances: HashMap<String, Instance>,
@@ -42,7 +42,7 @@ struct Instance {
 }
 
 impl Osb {
-    pub fn new(section: &OsbSection) -> Result<Osb, String> {
+    pub(crate) fn new(section: &OsbSection) -> Result<Osb, String> {
         let mut instances = HashMap::new();
         for spec in &section.instance {
             let context = format!("[[osb.instance]] `{}`", spec.id);

@@ -81,7 +81,7 @@ use crate::faults::{FaultTable, RetryAfterForm};
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Scenario {
+pub(crate) struct Scenario {
     pub oci: Option<OciSection>,
     pub cf: Option<CfSection>,
     pub osb: Option<OsbSection>,
@@ -91,7 +91,7 @@ pub struct Scenario {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OciSection {
+pub(crate) struct OciSection {
     pub key_id: String,
     pub public_key_pem: Option<String>,
     pub public_key_file: Option<PathBuf>,
@@ -103,7 +103,7 @@ pub struct OciSection {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OciInstance {
+pub(crate) struct OciInstance {
     pub id: String,
     pub compartment_id: String,
     pub lifecycle: Vec<String>,
@@ -119,7 +119,7 @@ pub struct OciInstance {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OciWorkRequest {
+pub(crate) struct OciWorkRequest {
     pub id: String,
     pub lifecycle: Vec<String>,
     pub compartment_id: Option<String>,
@@ -129,7 +129,7 @@ pub struct OciWorkRequest {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CfSection {
+pub(crate) struct CfSection {
     pub token: String,
     #[serde(default)]
     pub service_instance: Vec<CfServiceInstance>,
@@ -139,7 +139,7 @@ pub struct CfSection {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CfServiceInstance {
+pub(crate) struct CfServiceInstance {
     pub guid: String,
     pub name: String,
     #[serde(default = "default_cf_operation_type")]
@@ -157,7 +157,7 @@ fn default_cf_operation_type() -> String {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CfJob {
+pub(crate) struct CfJob {
     pub guid: String,
     pub lifecycle: Vec<String>,
     pub operation: Option<String>,
@@ -166,7 +166,7 @@ pub struct CfJob {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OsbSection {
+pub(crate) struct OsbSection {
     pub username: String,
     pub password: String,
     #[serde(default)]
@@ -175,7 +175,7 @@ pub struct OsbSection {
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OsbInstance {
+pub(crate) struct OsbInstance {
     pub id: String,
     pub service_id: String,
     pub plan_id: String,
@@ -193,7 +193,7 @@ pub struct OsbInstance {
 /// The asynchronous operation an OSB instance is in; it decides what a 410 means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum OsbKind {
+pub(crate) enum OsbKind {
     Provision,
     Update,
     Deprovision,
@@ -201,7 +201,7 @@ pub enum OsbKind {
 
 impl Scenario {
     /// Reads the scenario at `path`; a relative `public_key_file` is read from beside it.
-    pub fn load(path: &Path) -> Result<Scenario, String> {
+    pub(crate) fn load(path: &Path) -> Result<Scenario, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
         let base = path.parent().unwrap_or(Path::new("."));
@@ -209,7 +209,7 @@ impl Scenario {
     }
 
     /// Parses scenario `text`, reading key files relative to `base`.
-    pub fn parse(text: &str, base: &Path) -> Result<Scenario, String> {
+    pub(crate) fn parse(text: &str, base: &Path) -> Result<Scenario, String> {
         let mut scenario: Scenario = toml::from_str(text).map_err(|error| error.to_string())?;
         if let Some(oci) = &mut scenario.oci {
             match (&oci.public_key_pem, &oci.public_key_file) {

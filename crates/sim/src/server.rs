@@ -30,20 +30,20 @@ use crate::stats::Stats;
 
 /// What every request sees of the simulator.
 #[derive(Debug)]
-pub struct Context {
+pub(crate) struct Context {
     pub clock: Clock,
     /// A counter for request ids (`opc-request-id`), unique within a run.
     request_ids: AtomicU64,
 }
 
 impl Context {
-    pub fn next_request_id(&self) -> u64 {
+    pub(crate) fn next_request_id(&self) -> u64 {
         self.request_ids.fetch_add(1, Ordering::Relaxed) + 1
     }
 }
 
 /// One simulated API.
-pub trait Service: Debug + Send + Sync {
+pub(crate) trait Service: Debug + Send + Sync {
     /// Whether requests for `path` are this API's.
     fn owns(&self, path: &str) -> bool;
     /// Checks the request's credentials (and, for OSB, its version header); the error is the
@@ -62,7 +62,7 @@ pub trait Service: Debug + Send + Sync {
 
 /// The whole simulator: its APIs, faults and counters.
 #[derive(Debug)]
-pub struct Sim {
+pub(crate) struct Sim {
     services: Vec<Box<dyn Service>>,
     faults: Faults,
     stats: Stats,
@@ -86,7 +86,7 @@ enum Answer {
 
 impl Sim {
     /// Builds the simulator, checking every part of `scenario`.
-    pub fn new(scenario: &Scenario, verbose: bool) -> Result<Sim, String> {
+    pub(crate) fn new(scenario: &Scenario, verbose: bool) -> Result<Sim, String> {
         let mut services: Vec<Box<dyn Service>> = Vec::new();
         if let Some(oci) = &scenario.oci {
             services.push(Box::new(Oci::new(oci)?));
@@ -218,7 +218,7 @@ impl Sim {
 }
 
 /// Serves `sim` on `listener` until the task is dropped.
-pub async fn serve(listener: TcpListener, sim: Arc<Sim>) {
+pub(crate) async fn serve(listener: TcpListener, sim: Arc<Sim>) {
     loop {
         // An accept error (too many open files, say) is about one connection; keep serving.
         let Ok((stream, _)) = listener.accept().await else {
@@ -234,7 +234,7 @@ pub async fn serve(listener: TcpListener, sim: Arc<Sim>) {
 
 /// Serves `sim` on a free loopback port in the background, for tests.
 #[cfg(test)]
-pub async fn start(sim: Sim) -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
+pub(crate) async fn start(sim: Sim) -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     (address, tokio::spawn(serve(listener, Arc::new(sim))))

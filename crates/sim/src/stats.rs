@@ -30,7 +30,7 @@ const FAULT_KINDS: [&str; 7] = [
 ];
 
 #[derive(Debug, Default)]
-pub struct Stats {
+pub(crate) struct Stats {
     counts: Mutex<Counts>,
 }
 
@@ -48,28 +48,28 @@ impl Stats {
         change(&mut self.counts.lock().expect("the counters are never poisoned"))
     }
 
-    pub fn request(&self, path: &str) {
+    pub(crate) fn request(&self, path: &str) {
         self.with(|counts| {
             counts.requests += 1;
             *counts.paths.entry(path.to_owned()).or_default() += 1;
         });
     }
 
-    pub fn status(&self, status: u16) {
+    pub(crate) fn status(&self, status: u16) {
         self.with(|counts| *counts.statuses.entry(status).or_default() += 1);
     }
 
     /// Counts one injection of `kind`, one of [`FAULT_KINDS`].
-    pub fn fault(&self, kind: &'static str) {
+    pub(crate) fn fault(&self, kind: &'static str) {
         debug_assert!(FAULT_KINDS.contains(&kind), "{kind}");
         self.with(|counts| *counts.faults.entry(kind).or_default() += 1);
     }
 
-    pub fn auth_rejected(&self) {
+    pub(crate) fn auth_rejected(&self) {
         self.with(|counts| counts.auth_rejected += 1);
     }
 
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         self.with(|counts| {
             let faults: serde_json::Map<String, Value> = FAULT_KINDS
                 .iter()

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use crate::audit::Audit;
 use crate::cli::audit::{Args, exit_code};
 
-pub fn render(result: &Audit, state: &str, args: &Args, with_plan: bool) -> String {
+pub(super) fn render(result: &Audit, state: &str, args: &Args, with_plan: bool) -> String {
     let objects: Vec<Value> = result
         .entries
         .iter()

@@ -61,7 +61,7 @@ fn tool() -> Tool {
     }
 }
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(args.policy.as_deref(), &rules)?;
     let config = load_config(args.config.as_deref(), printer)?;
@@ -102,7 +102,7 @@ pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
 }
 
 /// 3 when a rule is violated, 1 when a finding reaches `fail_on`, else 0.
-pub fn exit_code(result: &Audit, fail_on: FailOn) -> i32 {
+pub(super) fn exit_code(result: &Audit, fail_on: FailOn) -> i32 {
     if result.violations() > 0 {
         exit::BLOCKED
     } else if result

@@ -8,7 +8,7 @@ use crate::audit::{Audit, Outcome};
 use crate::cli::error::sanitize;
 use crate::cli::findings::new_table;
 
-pub fn render(result: &Audit, with_plan: bool) -> String {
+pub(super) fn render(result: &Audit, with_plan: bool) -> String {
     let mut out = String::new();
     if !result.entries.is_empty() {
         let mut table = new_table();
@@ -32,7 +32,7 @@ pub fn render(result: &Audit, with_plan: bool) -> String {
 }
 
 /// `12 objects: 10 destroy, 1 forget, 1 blocked; 2 violations`.
-pub fn summary(result: &Audit, with_plan: bool) -> String {
+pub(super) fn summary(result: &Audit, with_plan: bool) -> String {
     let mut parts = Vec::new();
     for (label, outcome) in [
         ("destroy", Outcome::Destroy),
@@ -68,7 +68,7 @@ pub fn summary(result: &Audit, with_plan: bool) -> String {
 }
 
 /// The outcome table for the Markdown report, before the findings.
-pub fn markdown_outcomes(result: &Audit, with_plan: bool) -> String {
+pub(super) fn markdown_outcomes(result: &Audit, with_plan: bool) -> String {
     let mut out = format!(
         "## statectl audit: {}\n\n",
         if with_plan {

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use crate::cli::findings::{Report, Tool};
 use crate::scan::Severity;
 
-pub fn render(tool: &Tool, reports: &[Report]) -> String {
+pub(crate) fn render(tool: &Tool, reports: &[Report]) -> String {
     let mut out = String::new();
     for report in reports {
         if let Some(error) = &report.error {

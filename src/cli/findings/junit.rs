@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::cli::findings::{FailOn, Report, Tool};
 
-pub fn render(tool: &Tool, reports: &[Report], fail_on: FailOn) -> String {
+pub(crate) fn render(tool: &Tool, reports: &[Report], fail_on: FailOn) -> String {
     let command = tool.command;
     let class = format!("statectl.{command}");
     let mut suites = String::new();

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use crate::cli::findings::{Report, Tool};
 use crate::scan::{RuleInfo, Severity};
 
-pub fn render(tool: &Tool, reports: &[Report]) -> String {
+pub(crate) fn render(tool: &Tool, reports: &[Report]) -> String {
     let mut out = format!(
         "## statectl {}\n\n| state | instances | errors | warnings | notes |\n|---|---:|---:|---:|---:|\n",
         tool.command

@@ -1,10 +1,10 @@
 //! The report formats scan and audit share: SARIF, GitHub annotations, JUnit XML and Markdown, over
 //! findings with a rule id, a severity, an address, evidence and a hint, one report per state.
 
-pub mod github;
-pub mod junit;
-pub mod markdown;
-pub mod sarif;
+pub(super) mod github;
+pub(super) mod junit;
+pub(super) mod markdown;
+pub(super) mod sarif;
 
 use clap::ValueEnum;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
@@ -17,7 +17,7 @@ const HINTS_PER_FINDING: usize = 10;
 
 /// The `hint:` lines for people (stderr): each finding's own hint, with its address and the commands
 /// to paste, when there are few; one generic line per rule when there are many.
-pub fn hints<'f>(findings: impl Iterator<Item = &'f Finding> + Clone) -> Vec<String> {
+pub(super) fn hints<'f>(findings: impl Iterator<Item = &'f Finding> + Clone) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for finding in findings.clone() {
         let line = format!("{}: {}", finding.rule.id, finding.hint);
@@ -42,7 +42,7 @@ pub fn hints<'f>(findings: impl Iterator<Item = &'f Finding> + Clone) -> Vec<Str
 
 /// The command the findings come from, and every rule it has (SARIF lists them all).
 #[derive(Debug, Clone)]
-pub struct Tool {
+pub(super) struct Tool {
     /// `scan` or `audit`: in titles, JUnit class names and the SARIF fingerprint.
     pub command: &'static str,
     pub rules: Vec<RuleInfo>,
@@ -50,7 +50,7 @@ pub struct Tool {
 
 /// What checking one state gave.
 #[derive(Debug)]
-pub struct Report {
+pub(super) struct Report {
     /// The state as named to the user (a path, or `<stdin>`).
     pub name: String,
     pub instances: usize,
@@ -59,7 +59,7 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn count(&self, severity: Severity) -> usize {
+    pub(super) fn count(&self, severity: Severity) -> usize {
         self.findings
             .iter()
             .filter(|finding| finding.severity == severity)
@@ -96,7 +96,7 @@ impl FailOn {
 }
 
 /// A table for findings: fitted to the terminal, or in a pipe to `COLUMNS` (or 120) columns.
-pub fn new_table() -> Table {
+pub(super) fn new_table() -> Table {
     let mut table = Table::new();
     table
         .load_style(UTF8_FULL_CONDENSED)

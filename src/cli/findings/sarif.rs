@@ -11,7 +11,7 @@ use crate::scan::Severity;
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-pub fn render(tool: &Tool, reports: &[Report]) -> String {
+pub(crate) fn render(tool: &Tool, reports: &[Report]) -> String {
     let rules: Vec<Value> = tool
         .rules
         .iter()

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use crate::cli::findings::{FailOn, Report};
 use crate::scan::{Finding, Severity};
 
-pub fn render(reports: &[Report], fail_on: FailOn) -> String {
+pub(super) fn render(reports: &[Report], fail_on: FailOn) -> String {
     let states: Vec<Value> = reports.iter().map(state).collect();
     let total = |severity| {
         reports
@@ -40,7 +40,7 @@ fn state(report: &Report) -> Value {
     })
 }
 
-pub fn finding(finding: &Finding) -> Value {
+pub(super) fn finding(finding: &Finding) -> Value {
     json!({
         "rule": finding.rule.id,
         "severity": finding.severity.as_str(),

@@ -55,7 +55,7 @@ pub enum ScanFormat {
     Markdown,
 }
 
-pub fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
     let sources = sources(&args.paths)?;

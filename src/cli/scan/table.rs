@@ -4,7 +4,7 @@ use crate::cli::error::sanitize;
 use crate::cli::findings::{Report, new_table};
 use crate::scan::Severity;
 
-pub fn render(reports: &[Report]) -> String {
+pub(super) fn render(reports: &[Report]) -> String {
     let mut out = String::new();
     let findings: Vec<_> = reports
         .iter()
@@ -66,6 +66,6 @@ pub fn render(reports: &[Report]) -> String {
 }
 
 /// The `hint:` lines for people (stderr).
-pub fn hints(reports: &[Report]) -> Vec<String> {
+pub(super) fn hints(reports: &[Report]) -> Vec<String> {
     crate::cli::findings::hints(reports.iter().flat_map(|report| &report.findings))
 }

@@ -5,14 +5,14 @@
 mod refresh;
 mod write;
 
-pub use refresh::{RefreshSettings, ReportTo};
-pub use write::{Destination, WriteIntent, WriteSettings};
+pub(super) use refresh::{RefreshSettings, ReportTo};
+pub(super) use write::{Destination, WriteIntent, WriteSettings};
 
 use crate::cli::error::{CliError, echo};
 
 /// The deposed key named by `--deposed` and by the address (`ADDR (deposed object KEY)`): either
 /// one, or both when they agree; two different keys are a usage error.
-pub fn deposed_key(
+pub(super) fn deposed_key(
     flag: Option<&str>,
     in_address: Option<&str>,
 ) -> Result<Option<String>, CliError> {
@@ -28,7 +28,7 @@ pub fn deposed_key(
 }
 
 /// A count flag (`--parallelism`, `--jobs`): at least one, since zero workers would never finish.
-pub fn at_least_one(text: &str) -> Result<usize, String> {
+pub(super) fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("must be at least 1".to_owned()),
         Ok(count) => Ok(count),

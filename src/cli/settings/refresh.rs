@@ -13,7 +13,7 @@ use crate::cli::settings::{WriteIntent, WriteSettings};
 
 /// Where people-facing output (the outcome table, the diff) goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReportTo {
+pub(crate) enum ReportTo {
     Stdout,
     /// Standard output carries the new state.
     Stderr,
@@ -21,7 +21,7 @@ pub enum ReportTo {
 
 /// The resolved flags of `refresh`.
 #[derive(Debug, Clone)]
-pub struct RefreshSettings {
+pub(crate) struct RefreshSettings {
     pub write: WriteSettings,
     pub format: Format,
     pub report_to: ReportTo,
@@ -31,7 +31,7 @@ pub struct RefreshSettings {
 }
 
 impl RefreshSettings {
-    pub fn resolve(args: &Args) -> Result<RefreshSettings, CliError> {
+    pub(crate) fn resolve(args: &Args) -> Result<RefreshSettings, CliError> {
         let write = WriteSettings::resolve(&args.rewrite, WriteIntent::OnlyWhenAsked(args.write))?;
         let report_to = if write.stdout_carries_state() {
             ReportTo::Stderr

@@ -15,7 +15,7 @@ use crate::state::store::Backup;
 
 /// Where the new state goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Destination {
+pub(crate) enum Destination {
     /// Nowhere: show the change and exit 1 when there is one (`--dry-run`, or `refresh` without
     /// `--write`).
     Nothing,
@@ -29,7 +29,7 @@ pub enum Destination {
 /// Whether the command writes unless told not to (`taint`, `untaint`, `forget`, as Terraform's own
 /// commands do) or only when told to (`refresh --write`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteIntent {
+pub(crate) enum WriteIntent {
     /// A single mutation: writes at once; `--dry-run` opts out.
     ByDefault,
     /// `refresh`: `true` when `--write` was given.
@@ -38,7 +38,7 @@ pub enum WriteIntent {
 
 /// The resolved flags of a command that changes a state.
 #[derive(Debug, Clone)]
-pub struct WriteSettings {
+pub(crate) struct WriteSettings {
     pub source: Source,
     pub destination: Destination,
     /// Write although lifecycle rules refuse; each override is printed.
@@ -54,7 +54,10 @@ pub struct WriteSettings {
 
 impl WriteSettings {
     /// Resolves the flags; every contradiction clap cannot see is a usage error (exit 2).
-    pub fn resolve(args: &WriteArgs, intent: WriteIntent) -> Result<WriteSettings, CliError> {
+    pub(crate) fn resolve(
+        args: &WriteArgs,
+        intent: WriteIntent,
+    ) -> Result<WriteSettings, CliError> {
         let source = Source::from_arg(args.state.state.as_deref());
         let to_stdout = args.output.is_some();
         let destination = match intent {
@@ -95,12 +98,12 @@ impl WriteSettings {
     }
 
     /// Whether standard output carries the new state, so that everything else goes to stderr.
-    pub fn stdout_carries_state(&self) -> bool {
+    pub(crate) fn stdout_carries_state(&self) -> bool {
         self.destination == Destination::Stdout
     }
 
     /// Whether the state file is replaced (and so locked and backed up).
-    pub fn writes_file(&self) -> bool {
+    pub(crate) fn writes_file(&self) -> bool {
         matches!(self.destination, Destination::File(_))
     }
 }

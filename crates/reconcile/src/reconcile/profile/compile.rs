@@ -26,12 +26,12 @@ pub(crate) struct ProfileText<'t> {
 }
 
 impl ProfileText<'_> {
-    pub fn error(&self, span: Range<usize>, message: impl Into<String>) -> ProfileError {
+    pub(super) fn error(&self, span: Range<usize>, message: impl Into<String>) -> ProfileError {
         let place = LineColumn::of(self.text.as_bytes(), span.start);
         ProfileError::new(format!("{}:{place}: {}", self.origin, message.into()))
     }
 
-    pub fn toml(&self, error: &toml::de::Error) -> ProfileError {
+    pub(super) fn toml(&self, error: &toml::de::Error) -> ProfileError {
         let place = error
             .span()
             .map(|span| format!(":{}", LineColumn::of(self.text.as_bytes(), span.start)))

@@ -153,7 +153,7 @@ fn is_path_character(character: char) -> bool {
 }
 
 /// Checks a URL template at load time.
-pub fn check_url(template: &Template, endpoint: bool) -> Result<(), String> {
+pub(super) fn check_url(template: &Template, endpoint: bool) -> Result<(), String> {
     layout(template, endpoint).map(|_| ())
 }
 
@@ -317,7 +317,7 @@ fn required_text(slot: &Slot, lookup: &dyn Lookup) -> Result<String, String> {
 }
 
 /// Checks a body template at load time by rendering it with `null` for every placeholder.
-pub fn check_json(template: &Template) -> Result<(), String> {
+pub(super) fn check_json(template: &Template) -> Result<(), String> {
     struct Nothing;
     impl Lookup for Nothing {
         fn attribute(&self, _: &[crate::state::attr_path::Step]) -> Option<Value> {

@@ -11,7 +11,7 @@ use toml::Spanned;
 /// A profile file: `[[profile]]` tables.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct File {
+pub(super) struct File {
     #[serde(default)]
     pub profile: Vec<ProfileFile>,
 }
@@ -19,7 +19,7 @@ pub struct File {
 /// One `[[profile]]`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ProfileFile {
+pub(super) struct ProfileFile {
     /// The resource type it reconciles.
     #[serde(rename = "type")]
     pub type_name: Spanned<String>,
@@ -47,7 +47,7 @@ pub struct ProfileFile {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AuthFile {
+pub(super) struct AuthFile {
     pub scheme: Spanned<String>,
     pub token_env: Option<Spanned<String>>,
     pub username_env: Option<Spanned<String>>,
@@ -60,7 +60,7 @@ pub struct AuthFile {
 
 impl AuthFile {
     /// The settings given, by name, for the per-scheme checks.
-    pub fn given(&self) -> Vec<(&'static str, &Spanned<String>)> {
+    pub(super) fn given(&self) -> Vec<(&'static str, &Spanned<String>)> {
         [
             ("token_env", &self.token_env),
             ("username_env", &self.username_env),
@@ -78,7 +78,7 @@ impl AuthFile {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RequestFile {
+pub(super) struct RequestFile {
     pub name: Spanned<String>,
     pub method: Option<Spanned<String>>,
     pub url: Spanned<String>,
@@ -93,7 +93,7 @@ pub struct RequestFile {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct StatusFile {
+pub(super) struct StatusFile {
     pub request: Spanned<String>,
     pub path: Spanned<String>,
     #[serde(default)]
@@ -109,7 +109,7 @@ pub struct StatusFile {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct GoneRuleFile {
+pub(super) struct GoneRuleFile {
     pub create: Option<Spanned<String>>,
     pub update: Option<Spanned<String>>,
     pub delete: Option<Spanned<String>>,
@@ -119,7 +119,7 @@ pub struct GoneRuleFile {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MapFile {
+pub(super) struct MapFile {
     pub request: Spanned<String>,
     pub from: Spanned<String>,
     pub to: Spanned<String>,
@@ -127,7 +127,7 @@ pub struct MapFile {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PollFile {
+pub(super) struct PollFile {
     pub initial_delay: Option<Spanned<String>>,
     pub interval: Option<Spanned<String>>,
     pub max_interval: Option<Spanned<String>>,
@@ -142,7 +142,7 @@ pub struct PollFile {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LimitsFile {
+pub(super) struct LimitsFile {
     pub concurrency: Option<Spanned<usize>>,
     pub per_host: Option<Spanned<usize>>,
     pub rate_per_second: Option<Spanned<f64>>,

@@ -10,7 +10,7 @@ use crate::state::attr_path::{AttrPath, Step};
 
 /// Parses a simple attribute path (names and indices; no wildcards, since a template reads one value
 /// and a mapping writes one place).
-pub fn parse(text: &str) -> Result<Vec<Step>, String> {
+pub(super) fn parse(text: &str) -> Result<Vec<Step>, String> {
     match AttrPath::parse(text)? {
         AttrPath::Steps(steps) => Ok(steps),
         AttrPath::Query(_) => Err(format!(
@@ -20,7 +20,7 @@ pub fn parse(text: &str) -> Result<Vec<Step>, String> {
 }
 
 /// The value at `steps`, if there is one.
-pub fn get<'v>(mut value: &'v Value, steps: &[Step]) -> Option<&'v Value> {
+pub(super) fn get<'v>(mut value: &'v Value, steps: &[Step]) -> Option<&'v Value> {
     for step in steps {
         if let (Step::Member(_), Value::Array(items)) = (step, value) {
             value = items.first()?;
@@ -36,7 +36,7 @@ pub fn get<'v>(mut value: &'v Value, steps: &[Step]) -> Option<&'v Value> {
 
 /// The place at `steps`, if it exists: a mapping replaces what is there and never adds a member,
 /// since an attribute the provider's schema lacks makes Terraform refuse the state.
-pub fn get_mut<'v>(mut value: &'v mut Value, steps: &[Step]) -> Option<&'v mut Value> {
+pub(super) fn get_mut<'v>(mut value: &'v mut Value, steps: &[Step]) -> Option<&'v mut Value> {
     for step in steps {
         if matches!(step, Step::Member(_)) && value.is_array() {
             value = value.as_array_mut()?.first_mut()?;
@@ -51,7 +51,7 @@ pub fn get_mut<'v>(mut value: &'v mut Value, steps: &[Step]) -> Option<&'v mut V
 }
 
 /// `last_operation.state`, `create_vnic_details[0].subnet_id`: the path as users write it.
-pub fn display(steps: &[Step]) -> String {
+pub(super) fn display(steps: &[Step]) -> String {
     let mut text = String::new();
     for step in steps {
         match step {

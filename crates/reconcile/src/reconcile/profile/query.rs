@@ -17,7 +17,7 @@ thread_local! {
 
 /// Every value `path` selects in `document`, in document order; an error names what is wrong with the
 /// path (profiles are checked when loaded, so this is rare).
-pub fn select<'v>(document: &'v Value, path: &str) -> Result<Vec<&'v Value>, String> {
+pub(super) fn select<'v>(document: &'v Value, path: &str) -> Result<Vec<&'v Value>, String> {
     let parsed = PARSED.with(|cache| {
         if let Some(parsed) = cache.borrow().get(path) {
             return Ok(parsed.clone());
@@ -37,7 +37,7 @@ pub fn select<'v>(document: &'v Value, path: &str) -> Result<Vec<&'v Value>, Str
 }
 
 /// The first value `path` selects, if any.
-pub fn first<'v>(document: &'v Value, path: &str) -> Option<&'v Value> {
+pub(super) fn first<'v>(document: &'v Value, path: &str) -> Option<&'v Value> {
     select(document, path).ok()?.into_iter().next()
 }
 

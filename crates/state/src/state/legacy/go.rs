@@ -17,7 +17,7 @@ const MAX_VALUE_DEPTH: usize = 500;
 /// A JSON value as Go decodes it into `interface{}`: numbers become `float64`, objects become maps
 /// (the last duplicate key wins; `BTreeMap` iterates in the byte order Go's encoder sorts keys in).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub(super) enum Value {
     Null,
     Bool(bool),
     Number(f64),
@@ -27,7 +27,7 @@ pub enum Value {
 }
 
 /// Reads one value at the cursor into a [`Value`].
-pub fn read_value(cursor: &mut Cursor<'_>) -> Result<Value, StateError> {
+pub(super) fn read_value(cursor: &mut Cursor<'_>) -> Result<Value, StateError> {
     read_nested(cursor, 0)
 }
 
@@ -86,7 +86,7 @@ fn read_nested(cursor: &mut Cursor<'_>, depth: usize) -> Result<Value, StateErro
 }
 
 /// `json.Marshal` of a decoded value: compact, keys sorted, Go's string escaping and float text.
-pub fn marshal(value: &Value, out: &mut String) {
+pub(super) fn marshal(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
@@ -120,7 +120,7 @@ pub fn marshal(value: &Value, out: &mut String) {
 
 /// How `encoding/json` writes a `float64`: the shortest text that reads back the same, in plain
 /// notation from 1e-6 up to 1e21 and in exponent notation (`1e+21`, `1e-7`) outside.
-pub fn go_float(number: f64) -> String {
+pub(super) fn go_float(number: f64) -> String {
     let magnitude = number.abs();
     if magnitude != 0.0 && !(1e-6..1e21).contains(&magnitude) {
         // Rust writes `1e21` and `1.5e-7`; Go writes a sign on positive exponents.
@@ -138,13 +138,13 @@ pub fn go_float(number: f64) -> String {
 
 /// How cty writes a number that came from such a float: `big.Float.Text('f', -1)`, the shortest
 /// plain decimal, never an exponent (`1e+21` becomes `1000000000000000000000`).
-pub fn cty_number(number: f64) -> String {
+pub(super) fn cty_number(number: f64) -> String {
     format!("{number}")
 }
 
 /// A cty type, as `ctyjson.ImpliedType` infers it from JSON and `MarshalType` writes it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Type {
+pub(super) enum Type {
     String,
     Number,
     Bool,
@@ -156,7 +156,7 @@ pub enum Type {
 }
 
 /// The type cty infers for a JSON value: arrays are tuples, objects are object types, null is dynamic.
-pub fn implied_type(value: &Value) -> Type {
+pub(super) fn implied_type(value: &Value) -> Type {
     match value {
         Value::Null => Type::Dynamic,
         Value::Bool(_) => Type::Bool,
@@ -175,7 +175,7 @@ pub fn implied_type(value: &Value) -> Type {
 /// Terraform's `simplifyImpliedValueType`: a tuple whose elements all have one type becomes a list,
 /// an object whose attributes all have one type becomes a map (the first element's type, simplified),
 /// since Terraform before 0.12 had only collections. Empty tuples and objects stay as they are.
-pub fn simplify(implied: Type) -> Type {
+pub(super) fn simplify(implied: Type) -> Type {
     match implied {
         Type::Tuple(elements) if !elements.is_empty() => {
             if elements.iter().all(|element| *element == elements[0]) {
@@ -199,7 +199,7 @@ pub fn simplify(implied: Type) -> Type {
 }
 
 /// `ctyjson.MarshalType`: `"string"`, `["list","string"]`, `["object",{"a":"number"}]`...
-pub fn type_json(of: &Type) -> Out {
+pub(super) fn type_json(of: &Type) -> Out {
     let named = |name: &str| Out::String(name.to_owned());
     match of {
         Type::String => named("string"),
@@ -226,7 +226,7 @@ pub fn type_json(of: &Type) -> Out {
 
 /// An output value as Terraform 1.x writes it after reading it back with its implied type: the same
 /// structure, keys sorted, numbers in cty's plain decimal text.
-pub fn cty_value(value: &Value) -> Out {
+pub(super) fn cty_value(value: &Value) -> Out {
     match value {
         Value::Null => Out::Null,
         Value::Bool(flag) => Out::Bool(*flag),
@@ -244,7 +244,7 @@ pub fn cty_value(value: &Value) -> Out {
 
 /// `strconv.ParseInt(text, 0, 0)` on a 64-bit machine: an optional sign, a `0x`/`0o`/`0b` prefix or a
 /// leading `0` for octal, and `_` between digits.
-pub fn parse_int(text: &str) -> Option<i64> {
+pub(super) fn parse_int(text: &str) -> Option<i64> {
     let (negative, unsigned) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -336,7 +336,7 @@ fn underscores_ok(text: &str) -> bool {
 }
 
 /// Go's `%q` of a string: quotes, `\"` and `\\`, and escapes for what is not printable.
-pub fn quote(text: &str) -> String {
+pub(super) fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for character in text.chars() {
@@ -369,7 +369,7 @@ pub fn quote(text: &str) -> String {
 /// A document to write as `json.MarshalIndent(v, "", "  ")` writes it; objects keep the order given
 /// (struct fields in declaration order, maps already sorted).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Out {
+pub(super) enum Out {
     Null,
     Bool(bool),
     /// A number's text, written as is.
@@ -381,7 +381,7 @@ pub enum Out {
 
 impl Out {
     /// The whole document, with the one newline Terraform's writer ends a state with.
-    pub fn to_document(&self) -> String {
+    pub(super) fn to_document(&self) -> String {
         let mut out = String::new();
         self.write(0, &mut out);
         out.push('\n');

@@ -22,7 +22,7 @@ pub enum Backup {
 
 /// Writes `bytes` as the backup of the state at `state`, with the state's mode (a backup holds the
 /// same secrets), flushed to disk with its folder entry before the state itself is touched.
-pub fn write_backup(
+pub(super) fn write_backup(
     choice: &Backup,
     state: &Path,
     bytes: &[u8],

@@ -22,7 +22,7 @@ pub const POISON: &[u8] = b"statectl replaced this state file with a new one at 
 
 /// Replaces `target` with `bytes`. `like` is the file being replaced, whose mode (and owner, where
 /// the process may set it) the new file takes: a 0600 state stays 0600.
-pub fn replace(target: &Path, bytes: &[u8], like: &File) -> io::Result<()> {
+pub(super) fn replace(target: &Path, bytes: &[u8], like: &File) -> io::Result<()> {
     let temporary = temporary_path(target);
     let mut file = OpenOptions::new()
         .write(true)
@@ -46,7 +46,7 @@ pub fn replace(target: &Path, bytes: &[u8], like: &File) -> io::Result<()> {
 /// Makes the superseded file `old` unreadable as a state, when no other name links to it. Only its
 /// first bytes are overwritten: a reader that already streamed past them still reads the old state
 /// whole, and one that starts now fails cleanly.
-pub fn poison(old: &File) -> io::Result<()> {
+pub(super) fn poison(old: &File) -> io::Result<()> {
     if old.metadata()?.nlink() > 0 {
         return Ok(());
     }
@@ -56,7 +56,7 @@ pub fn poison(old: &File) -> io::Result<()> {
 
 /// Removes temporary files that writers killed mid-write left beside `target`. Only a lock holder
 /// writes them, so under the lock every one found is a leftover.
-pub fn remove_leftovers(target: &Path) {
+pub(super) fn remove_leftovers(target: &Path) {
     let (folder, prefix) = (folder_of(target), temporary_prefix(target));
     let Ok(entries) = std::fs::read_dir(folder) else {
         return;
@@ -71,7 +71,7 @@ pub fn remove_leftovers(target: &Path) {
 }
 
 /// Gives `file` the permission bits of `like`, whatever the umask did at creation.
-pub fn set_mode_like(file: &File, like: &File) -> io::Result<()> {
+pub(super) fn set_mode_like(file: &File, like: &File) -> io::Result<()> {
     file.set_permissions(like.metadata()?.permissions())
 }
 
@@ -86,7 +86,7 @@ fn set_owner_like(file: &File, like: &File) {
 }
 
 /// Flushes the folder holding `path`, so that a rename or a new file survives a power cut.
-pub fn sync_folder(path: &Path) -> io::Result<()> {
+pub(super) fn sync_folder(path: &Path) -> io::Result<()> {
     File::open(folder_of(path))?.sync_all()
 }
 

@@ -4,7 +4,7 @@
 
 /// A decoded MessagePack value.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Msg {
+pub(super) enum Msg {
     Nil,
     Bool(bool),
     /// Every integer format, signed or not.
@@ -21,7 +21,7 @@ pub enum Msg {
 const MAX_DEPTH: usize = 512;
 
 /// Reads one value that must fill `bytes` exactly.
-pub fn read(bytes: &[u8]) -> Result<Msg, String> {
+pub(super) fn read(bytes: &[u8]) -> Result<Msg, String> {
     let mut reader = Reader { bytes, at: 0 };
     let value = reader.value(0)?;
     if reader.at != bytes.len() {
@@ -151,20 +151,20 @@ fn length_of(length: u64) -> Result<usize, String> {
 
 /// Appends MessagePack to a buffer, each value in its most compact form.
 #[derive(Debug, Default)]
-pub struct Writer {
+pub(super) struct Writer {
     pub bytes: Vec<u8>,
 }
 
 impl Writer {
-    pub fn nil(&mut self) {
+    pub(super) fn nil(&mut self) {
         self.bytes.push(0xc0);
     }
 
-    pub fn bool(&mut self, value: bool) {
+    pub(super) fn bool(&mut self, value: bool) {
         self.bytes.push(if value { 0xc3 } else { 0xc2 });
     }
 
-    pub fn int(&mut self, value: i64) {
+    pub(super) fn int(&mut self, value: i64) {
         match value {
             // Positive and negative fixints are the value's own low byte.
             -32..=0x7f => self.bytes.push(value.to_be_bytes()[7]),
@@ -175,7 +175,7 @@ impl Writer {
         }
     }
 
-    pub fn str(&mut self, text: &str) {
+    pub(super) fn str(&mut self, text: &str) {
         let length = text.len();
         if length < 32 {
             self.bytes.push(0xa0 | length as u8);
@@ -185,12 +185,12 @@ impl Writer {
         self.bytes.extend_from_slice(text.as_bytes());
     }
 
-    pub fn bin(&mut self, data: &[u8]) {
+    pub(super) fn bin(&mut self, data: &[u8]) {
         self.length(0xc4, data.len());
         self.bytes.extend_from_slice(data);
     }
 
-    pub fn array(&mut self, length: usize) {
+    pub(super) fn array(&mut self, length: usize) {
         if length < 16 {
             self.bytes.push(0x90 | length as u8);
         } else if let Ok(short) = u16::try_from(length) {
@@ -200,7 +200,7 @@ impl Writer {
         }
     }
 
-    pub fn map(&mut self, length: usize) {
+    pub(super) fn map(&mut self, length: usize) {
         if length < 16 {
             self.bytes.push(0x80 | length as u8);
         } else if let Ok(short) = u16::try_from(length) {

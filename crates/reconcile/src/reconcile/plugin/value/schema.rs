@@ -110,7 +110,7 @@ impl Block {
 pub(super) mod tests {
     use super::*;
 
-    pub fn attribute(name: &str, ty: Type, sensitive: bool) -> Attribute {
+    pub(crate) fn attribute(name: &str, ty: Type, sensitive: bool) -> Attribute {
         Attribute {
             name: name.into(),
             kind: AttributeKind::Typed(ty),
@@ -121,7 +121,7 @@ pub(super) mod tests {
         }
     }
 
-    pub fn nested(name: &str, nesting: Nesting, block: Block) -> NestedBlock {
+    pub(crate) fn nested(name: &str, nesting: Nesting, block: Block) -> NestedBlock {
         NestedBlock {
             name: name.into(),
             nesting,
