@@ -26,22 +26,15 @@ use crate::state::write::rerender_all;
 ///   same lineage, and the untouched objects' bytes unchanged.
 pub fn state(data: &[u8]) {
     let Ok(state) = parse(data) else { return };
-    let objects: Vec<String> = state
-        .instances()
-        .map(|(resource, instance)| {
-            format!("{} {:?}", instance.address(resource), instance.deposed)
-        })
-        .collect();
+    let objects = object_names(&state);
     let once = rerender_all(&state);
     let again = parse(once.as_bytes())
         .unwrap_or_else(|error| panic!("a re-rendered state does not parse: {error}"));
-    let objects_again: Vec<String> = again
-        .instances()
-        .map(|(resource, instance)| {
-            format!("{} {:?}", instance.address(resource), instance.deposed)
-        })
-        .collect();
-    assert_eq!(objects, objects_again, "re-rendering changed the objects");
+    assert_eq!(
+        objects,
+        object_names(&again),
+        "re-rendering changed the objects"
+    );
     assert_eq!(rerender_all(&again), once, "re-rendering is not a fixpoint");
 
     let Some((resource, first)) = state.instances().next() else {
@@ -83,6 +76,16 @@ pub fn state(data: &[u8]) {
             "untouched objects changed"
         );
     }
+}
+
+/// Every object's address and deposed key, in the state's order.
+fn object_names(state: &crate::state::State<'_>) -> Vec<String> {
+    state
+        .instances()
+        .map(|(resource, instance)| {
+            format!("{} {:?}", instance.address(resource), instance.deposed)
+        })
+        .collect()
 }
 
 /// The address parser: whatever parses prints as text that parses back to the same address, and

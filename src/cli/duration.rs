@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::cli::error::echo;
+use crate::duration::parse_duration;
 
 /// clap's `value_parser` for durations. Unlike a plain function, it words the whole error line, so
 /// a garbage value is echoed shortened (clap would echo all of it, twice).
@@ -31,9 +32,6 @@ impl clap::builder::TypedValueParser for DurationParser {
         })
     }
 }
-
-/// The shared parser (`statectl::duration`), for the CLI's own callers.
-pub(super) use crate::duration::parse_duration;
 
 #[cfg(test)]
 mod tests {

@@ -89,8 +89,9 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                 hint,
             });
         };
-        // Hints name the commands with this object's own address, ready to paste.
-        let instance = step.address.instance.to_string();
+        // Hints name the commands with this object's own address, ready to paste; built only for a
+        // refusal (a refresh checks thousands of steps).
+        let instance = || step.address.instance.to_string();
         // A refresh judges the object by what it learned; everything else by what the state holds.
         let new_attributes = step.changes.iter().find_map(|change| match change {
             Change::Set {
@@ -117,7 +118,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                 ),
                 Some(format!(
                     "refresh it until the operation ends: `{}`",
-                    crate::scan::hint::refresh_command(&instance, type_name)
+                    crate::scan::hint::refresh_command(&instance(), type_name)
                 )),
             );
         } else if step.action.taints() && status.in_progress() {
@@ -133,8 +134,8 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                 ),
                 Some(format!(
                     "refresh it first (`{}`); if the object turns out healthy, `{}` is the fix",
-                    crate::scan::hint::refresh_command(&instance, type_name),
-                    crate::scan::hint::untaint_command(&instance)
+                    crate::scan::hint::refresh_command(&instance(), type_name),
+                    crate::scan::hint::untaint_command(&instance())
                 )),
             );
         }

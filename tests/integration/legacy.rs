@@ -5,13 +5,13 @@
 //! leaves the file, and its folder, as they were.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use statectl::json::LineColumn;
 use statectl::state::legacy::{as_terraform_writes, upgrade_v3};
 
 use crate::builder::{Test, corpus, root, state_files};
-use crate::oracle::terraform;
+use crate::oracle::{terraform, terraform_state_list};
+use crate::rewrite_oracle::{copy_of, run_terraform};
 
 /// The project's own format-3 state: modules, counted instances, tainted, deposed, data sources,
 /// outputs, every provider form.
@@ -39,29 +39,6 @@ fn format_3_states() -> Vec<PathBuf> {
     states
 }
 
-/// Runs Terraform in `folder`, as CI runs it.
-fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(terraform)
-        .args(args)
-        .current_dir(folder)
-        .env("TF_IN_AUTOMATION", "1")
-        .env("TF_INPUT", "0")
-        .env("CHECKPOINT_DISABLE", "1")
-        .output()
-        .expect("terraform runs")
-}
-
-/// A scratch folder holding a writable copy of `state` as `terraform.tfstate`.
-fn copy_of(state: &Path) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("terraform.tfstate"),
-        std::fs::read(state).unwrap(),
-    )
-    .unwrap();
-    folder
-}
-
 fn folder_listing(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(folder)
         .unwrap()
@@ -77,18 +54,8 @@ fn list_equals_terraform_state_list_on_every_format_3_state() {
     let states = format_3_states();
     assert!(!states.is_empty());
     for state in states {
-        let folder = tempfile::tempdir().unwrap();
-        let output = run_terraform(
-            &terraform,
-            folder.path(),
-            &["state", "list", &format!("-state={}", state.display())],
-        );
-        assert!(
-            output.status.success(),
-            "terraform reads {}",
-            state.display()
-        );
-        let expected = String::from_utf8(output.stdout).unwrap();
+        let expected = terraform_state_list(&terraform, &state)
+            .unwrap_or_else(|| panic!("terraform reads {}", state.display()));
         assert!(!expected.is_empty(), "{} lists something", state.display());
         Test::new()
             .arg("list")

@@ -31,7 +31,7 @@ pub(crate) fn terraform() -> Option<PathBuf> {
 }
 
 /// `terraform state list -state=FILE`, run in an empty folder so nothing lands in the checkout.
-fn terraform_state_list(terraform: &Path, state: &Path) -> Option<String> {
+pub(crate) fn terraform_state_list(terraform: &Path, state: &Path) -> Option<String> {
     let folder = tempfile::tempdir().unwrap();
     let output = Command::new(terraform)
         .args(["state", "list"])
