@@ -26,12 +26,8 @@ pub struct Args {
 }
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
-    let Source::Path(path) = Source::from_arg(args.state.state.as_deref()) else {
-        return Err(CliError::new(
-            "standard input has no lock; name a state file",
-        ));
-    };
-    let locked = Locked::acquire(&path, "statectl lock", args.lock_timeout)?;
+    let source = Source::from_arg(args.state.state.as_deref());
+    let locked = Locked::acquire_source(&source, "statectl lock", args.lock_timeout)?;
     let (program, arguments) = args.command.split_first().expect("clap requires a command");
     printer.flush()?;
     let status = Command::new(program)

@@ -5,7 +5,7 @@
 //! A single mutation locks before it reads, so a `--lock-timeout` wait ends with the change made on
 //! top of whatever the other writer wrote. `--dry-run` and `-o -` write no file and take no lock.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::duration::DurationParser;
@@ -136,12 +136,10 @@ pub(super) fn open(
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(settings.policy.as_deref(), &rules)?;
     let config = load_config(settings.config.as_deref(), printer)?;
-    let locked = match (
-        &source,
-        settings.writes_file() && mode == LockMode::LockFirst,
-    ) {
-        (Source::Path(path), true) => Some(lock(path, operation, settings.lock_timeout)?),
-        _ => None,
+    let locked = if settings.writes_file() && mode == LockMode::LockFirst {
+        Some(lock(&source, operation, settings.lock_timeout)?)
+    } else {
+        None
     };
     let bytes = StateBytes::new(match &locked {
         Some(locked) => locked.read()?,
@@ -159,9 +157,9 @@ pub(super) fn open(
     })
 }
 
-fn lock(path: &Path, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
-    Ok(Locked::acquire(
-        path,
+fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
+    Ok(Locked::acquire_source(
+        source,
         &format!("statectl {operation}"),
         timeout,
     )?)
@@ -298,12 +296,10 @@ pub(super) fn finish(
         }
         Destination::File(backup) => backup,
     };
-    let locked = match (locked, source) {
-        (Some(locked), _) => locked,
-        (None, Source::Path(path)) => lock(path, request.operation, settings.lock_timeout)?,
-        (None, Source::Stdin) => {
-            unreachable!("the settings refuse to write back to standard input")
-        }
+    // The settings refuse to write back to standard input, so `lock` finds a file or a backend.
+    let locked = match locked {
+        Some(locked) => locked,
+        None => lock(source, request.operation, settings.lock_timeout)?,
     };
     let committed = locked.commit(&loaded.bytes, new_text.as_bytes(), backup)?;
     let backup_note = committed.backup.map_or_else(
@@ -470,7 +466,7 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("terraform.tfstate");
         let original = std::fs::read(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/scan/clean.tfstate"),
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/scan/clean.tfstate"),
         )
         .unwrap();
         std::fs::write(&path, &original).unwrap();

@@ -1,23 +1,41 @@
-//! Where a state comes from: a path, standard input (`-`), or Terraform's default `terraform.tfstate`.
+//! Where a state comes from: a path, standard input (`-`), Terraform's default `terraform.tfstate`, or
+//! a remote backend.
 
 use std::fmt;
 use std::fs::File;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::state::bytes::{self, Bytes};
 use crate::state::error::StateError;
 use crate::state::sniff;
+use crate::state::store::RemoteState;
 
 /// The file Terraform's local backend uses when no path is given.
 pub const DEFAULT_STATE: &str = "terraform.tfstate";
 
 /// A state's origin, named the way errors show it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Source {
     Path(PathBuf),
     Stdin,
+    /// A state a remote backend keeps (S3, HTTP), named by its location.
+    Remote(Arc<dyn RemoteState>),
 }
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Source) -> bool {
+        match (self, other) {
+            (Source::Path(one), Source::Path(other)) => one == other,
+            (Source::Stdin, Source::Stdin) => true,
+            (Source::Remote(one), Source::Remote(other)) => one.location() == other.location(),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Source {}
 
 impl Source {
     /// `-` is standard input; no argument means `terraform.tfstate` in the working directory.
@@ -34,6 +52,20 @@ impl Source {
     /// rest is read; a pipe or standard input is read up to [`bytes::MAX_STATE_BYTES`].
     pub fn read(&self) -> Result<Bytes, StateError> {
         match self {
+            Source::Remote(backend) => {
+                let bytes = backend
+                    .get()
+                    .map_err(|error| remote_error(&backend.location(), error))?
+                    .ok_or_else(|| {
+                        remote_error(
+                            &backend.location(),
+                            crate::state::store::remote::no_state(&backend.location()),
+                        )
+                    })?;
+                let prefix = &bytes[..bytes.len().min(sniff::PREFIX)];
+                sniff::bytes(prefix, false).map_err(|error| error.located_in(prefix))?;
+                Ok(Bytes::from(bytes))
+            }
             Source::Stdin => {
                 let stdin = std::io::stdin();
                 let mut stdin = stdin.lock();
@@ -67,6 +99,22 @@ impl Source {
                 }
             }),
         }
+    }
+}
+
+/// A backend's error as a state error; its message already names the location, which
+/// [`StateError`]'s rendering adds again, so the location is taken off the front.
+fn remote_error(location: &str, error: crate::state::store::StoreError) -> StateError {
+    let message = error
+        .message
+        .strip_prefix(location)
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(&error.message)
+        .to_owned();
+    let state_error = StateError::new(message);
+    match error.hint {
+        Some(hint) => state_error.with_hint(hint),
+        None => state_error,
     }
 }
 
@@ -119,6 +167,7 @@ impl fmt::Display for Source {
         match self {
             Source::Path(path) => write!(formatter, "{}", path.display()),
             Source::Stdin => formatter.write_str("<stdin>"),
+            Source::Remote(backend) => formatter.write_str(&backend.location()),
         }
     }
 }

@@ -48,6 +48,32 @@ pub(super) fn write_backup(
     Ok(Some(path))
 }
 
+/// Writes the old bytes of a remote state to a local backup: the user's path, or
+/// `<name>.<seconds>.backup` in the working directory (mode 0600: a state holds secrets).
+pub(super) fn write_remote_backup(
+    choice: &Backup,
+    name: &str,
+    bytes: &[u8],
+) -> io::Result<Option<PathBuf>> {
+    let (path, mut file) = match choice {
+        Backup::Skip => return Ok(None),
+        Backup::At(path) => {
+            let file = OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(path)?;
+            (path.clone(), file)
+        }
+        Backup::Timestamped => timestamped(&super::remote::backup_base(name))?,
+    };
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    sync_folder(&path)?;
+    Ok(Some(path))
+}
+
 /// Creates `<state>.<seconds>.backup`, never replacing an older backup: two writes within one second
 /// get `<state>.<seconds>.1.backup` and so on, because the first backup holds the oldest state.
 fn timestamped(state: &Path) -> io::Result<(PathBuf, File)> {

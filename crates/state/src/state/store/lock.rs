@@ -214,7 +214,7 @@ fn busy(path: &Path, holder: Option<&LockInfo>, waited: Duration) -> StoreError 
     .with_hint("wait for that run to finish, or add `--lock-timeout 60s` to wait for it")
 }
 
-fn humanize(duration: Duration) -> String {
+pub(super) fn humanize(duration: Duration) -> String {
     let millis = duration.as_millis();
     if millis.is_multiple_of(1000) {
         format!("{}s", millis / 1000)

@@ -6,10 +6,14 @@
 //! Two ways in, one way out: a single mutation locks first and reads under the lock
 //! ([`Locked::read`]); a long operation (a refresh) reads without the lock, works, then locks and
 //! commits against the bytes it read. [`Locked::commit`] refuses when the file differs from them.
+//!
+//! A state may also live in a remote backend (`remote`): the same two ways in and the same commit,
+//! with the backend's own lock and a local backup of the old remote bytes.
 
 mod backup;
 mod lock;
 pub mod lock_info;
+pub mod remote;
 mod replace;
 
 use std::fmt;
@@ -19,9 +23,11 @@ use std::time::Duration;
 pub use backup::Backup;
 pub use lock::StateLock;
 pub use lock_info::LockInfo;
+pub use remote::{LockRefused, RemoteLocked, RemoteState};
 pub use replace::POISON;
 
 use crate::state::bytes::{Bytes, read_all};
+use crate::state::source::Source;
 
 /// A store failure: one line saying what and where, and a hint when there is a fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,10 +67,17 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// A state file held under its lock.
+/// A state held under its lock: a local file under Terraform's local lock, or a remote state under
+/// its backend's lock.
 #[derive(Debug)]
 pub struct Locked {
-    lock: StateLock,
+    held: Held,
+}
+
+#[derive(Debug)]
+enum Held {
+    File(StateLock),
+    Remote(RemoteLocked),
 }
 
 /// What a commit did.
@@ -78,22 +91,53 @@ impl Locked {
     /// `timeout`.
     pub fn acquire(path: &Path, operation: &str, timeout: Duration) -> Result<Locked, StoreError> {
         Ok(Locked {
-            lock: StateLock::acquire(path, operation, timeout)?,
+            held: Held::File(StateLock::acquire(path, operation, timeout)?),
         })
     }
 
-    pub fn path(&self) -> &Path {
-        self.lock.path()
+    /// Locks the state `source` names; standard input has no lock.
+    pub fn acquire_source(
+        source: &Source,
+        operation: &str,
+        timeout: Duration,
+    ) -> Result<Locked, StoreError> {
+        match source {
+            Source::Path(path) => Locked::acquire(path, operation, timeout),
+            Source::Remote(backend) => Ok(Locked {
+                held: Held::Remote(RemoteLocked::acquire(
+                    std::sync::Arc::clone(backend),
+                    operation,
+                    timeout,
+                )?),
+            }),
+            Source::Stdin => Err(StoreError::new(
+                "standard input has no lock; name a state file",
+            )),
+        }
+    }
+
+    /// Where the locked state is, as messages name it.
+    pub fn location(&self) -> String {
+        match &self.held {
+            Held::File(lock) => lock.path().display().to_string(),
+            Held::Remote(lock) => lock.location(),
+        }
     }
 
     pub fn info(&self) -> &LockInfo {
-        self.lock.info()
+        match &self.held {
+            Held::File(lock) => lock.info(),
+            Held::Remote(lock) => lock.info(),
+        }
     }
 
-    /// The state's bytes, read through the locked handle.
+    /// The state's bytes, read under the lock.
     pub fn read(&self) -> Result<Bytes, StoreError> {
-        read_all(self.lock.file())
-            .map_err(|error| StoreError::io(self.path(), "cannot read the state", &error))
+        match &self.held {
+            Held::File(lock) => read_all(lock.file())
+                .map_err(|error| StoreError::io(lock.path(), "cannot read the state", &error)),
+            Held::Remote(lock) => lock.read().map(Bytes::from),
+        }
     }
 
     /// Replaces the state with `new`, provided it still holds exactly `expected` (the bytes the change
@@ -104,28 +148,45 @@ impl Locked {
         new: &[u8],
         backup: &Backup,
     ) -> Result<Committed, StoreError> {
-        let path = self.path().to_owned();
-        let unchanged = same_bytes(self.lock.file(), expected)
-            .map_err(|error| StoreError::io(&path, "cannot read the state", &error))?;
-        if !unchanged {
-            let current = self.read()?;
-            return Err(changed_since_read(&path, expected, &current));
+        match self.held {
+            Held::File(lock) => commit_file(lock, expected, new, backup),
+            Held::Remote(lock) => lock.commit(expected, new, backup),
         }
-        // A symlinked state is replaced where it points, as Terraform's in-place write would change it.
-        let target = std::fs::canonicalize(&path)
-            .map_err(|error| StoreError::io(&path, "cannot resolve the state's path", &error))?;
-        replace::remove_leftovers(&target);
-        let file = self.lock.file();
-        let backup = backup::write_backup(backup, &path, expected, file)
-            .map_err(|error| StoreError::io(&path, "cannot write the backup", &error))?;
-        replace::replace(&target, new, file)
-            .map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
-        // The new state is in place; failing to poison the old file only weakens the protection of a
-        // Terraform waiting on it, so it is not an error.
-        let _ = replace::poison(file);
-        drop(self);
-        Ok(Committed { backup })
     }
+}
+
+fn commit_file(
+    lock: StateLock,
+    expected: &[u8],
+    new: &[u8],
+    backup: &Backup,
+) -> Result<Committed, StoreError> {
+    let path = lock.path().to_owned();
+    let unchanged = same_bytes(lock.file(), expected)
+        .map_err(|error| StoreError::io(&path, "cannot read the state", &error))?;
+    if !unchanged {
+        let current = read_all(lock.file())
+            .map_err(|error| StoreError::io(&path, "cannot read the state", &error))?;
+        return Err(changed_since_read(
+            &path.display().to_string(),
+            expected,
+            &current,
+        ));
+    }
+    // A symlinked state is replaced where it points, as Terraform's in-place write would change it.
+    let target = std::fs::canonicalize(&path)
+        .map_err(|error| StoreError::io(&path, "cannot resolve the state's path", &error))?;
+    replace::remove_leftovers(&target);
+    let file = lock.file();
+    let backup = backup::write_backup(backup, &path, expected, file)
+        .map_err(|error| StoreError::io(&path, "cannot write the backup", &error))?;
+    replace::replace(&target, new, file)
+        .map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
+    // The new state is in place; failing to poison the old file only weakens the protection of a
+    // Terraform waiting on it, so it is not an error.
+    let _ = replace::poison(file);
+    drop(lock);
+    Ok(Committed { backup })
 }
 
 /// Whether `file` holds exactly `expected`, compared a block at a time (a second copy of a 250 MB
@@ -150,7 +211,7 @@ fn same_bytes(file: &std::fs::File, expected: &[u8]) -> std::io::Result<bool> {
 
 /// The error for a state that changed between statectl's read and its lock, saying how when both
 /// versions parse.
-fn changed_since_read(path: &Path, expected: &[u8], current: &[u8]) -> StoreError {
+fn changed_since_read(location: &str, expected: &[u8], current: &[u8]) -> StoreError {
     let how = match (crate::state::parse(expected), crate::state::parse(current)) {
         (Ok(before), Ok(after)) if before.lineage != after.lineage => format!(
             " (lineage `{}` became `{}`: it is another state now)",
@@ -162,8 +223,7 @@ fn changed_since_read(path: &Path, expected: &[u8], current: &[u8]) -> StoreErro
         _ => String::new(),
     };
     StoreError::new(format!(
-        "{}: the state changed since statectl read it{how}; nothing was written",
-        path.display()
+        "{location}: the state changed since statectl read it{how}; nothing was written"
     ))
     .with_hint("run the command again to work from the current state")
 }
