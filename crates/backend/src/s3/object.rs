@@ -1,0 +1,157 @@
+//! The state object itself: read with the SSE-C key when one is configured, written as Terraform's
+//! `RemoteClient.put` writes it (`application/json`, a SHA-256 checksum unless `skip_s3_checksum`,
+//! the backend's encryption and ACL), then the DynamoDB digest recorded.
+
+use base64::Engine as _;
+use md5::{Digest as _, Md5};
+use statectl_state::state::store::StoreError;
+
+use super::Backend;
+use super::errors::Failure;
+use super::settings::{Encryption, Settings};
+
+/// `AES256`, Terraform's `s3EncryptionAlgorithm`, for S3-managed keys and SSE-C alike.
+const AES256: &str = "AES256";
+
+/// The SSE-C headers' values: algorithm, key and key MD5, both base64.
+pub(super) fn customer_key_headers(settings: &Settings) -> Option<(String, String, String)> {
+    let Encryption::Customer(key) = &settings.encryption else {
+        return None;
+    };
+    let engine = base64::engine::general_purpose::STANDARD;
+    Some((
+        AES256.to_owned(),
+        engine.encode(key),
+        engine.encode(Md5::digest(key)),
+    ))
+}
+
+/// Sets the encryption, ACL and checksum of a `PutObject` as Terraform sets them on the state and
+/// on the lock object alike.
+macro_rules! put_settings {
+    ($request:expr, $settings:expr) => {{
+        use aws_sdk_s3::types::{ChecksumAlgorithm, ObjectCannedAcl, ServerSideEncryption};
+        let settings: &$crate::s3::settings::Settings = $settings;
+        let mut request = $request.content_type("application/json");
+        if !settings.skip_s3_checksum {
+            request = request.checksum_algorithm(ChecksumAlgorithm::Sha256);
+        }
+        match &settings.encryption {
+            $crate::s3::settings::Encryption::None => {}
+            $crate::s3::settings::Encryption::S3Managed => {
+                request = request.server_side_encryption(ServerSideEncryption::Aes256);
+            }
+            $crate::s3::settings::Encryption::Kms(key) => {
+                request = request
+                    .server_side_encryption(ServerSideEncryption::AwsKms)
+                    .ssekms_key_id(key);
+            }
+            $crate::s3::settings::Encryption::Customer(_) => {
+                if let Some((algorithm, key, md5)) =
+                    $crate::s3::object::customer_key_headers(settings)
+                {
+                    request = request
+                        .sse_customer_algorithm(algorithm)
+                        .sse_customer_key(key)
+                        .sse_customer_key_md5(md5);
+                }
+            }
+        }
+        if let Some(acl) = &settings.acl {
+            request = request.acl(ObjectCannedAcl::from(acl.as_str()));
+        }
+        request
+    }};
+}
+pub(super) use put_settings;
+
+/// The SSE-C key on a `GetObject`, when one is configured.
+macro_rules! get_settings {
+    ($request:expr, $settings:expr) => {{
+        let mut request = $request;
+        if let Some((algorithm, key, md5)) = $crate::s3::object::customer_key_headers($settings) {
+            request = request
+                .sse_customer_algorithm(algorithm)
+                .sse_customer_key(key)
+                .sse_customer_key_md5(md5);
+        }
+        request
+    }};
+}
+pub(super) use get_settings;
+
+impl Backend {
+    /// The state's bytes; `None` when the object does not exist or is empty (Terraform treats an
+    /// empty object as no state).
+    pub(super) async fn get_object(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        let settings = &self.settings;
+        let request = self
+            .clients
+            .s3
+            .get_object()
+            .bucket(&settings.bucket)
+            .key(&settings.key);
+        let answer = get_settings!(request, settings).send().await;
+        let output = match answer {
+            Ok(output) => output,
+            Err(error) => {
+                if error
+                    .as_service_error()
+                    .is_some_and(aws_sdk_s3::operation::get_object::GetObjectError::is_no_such_key)
+                {
+                    return Ok(None);
+                }
+                let failure = Failure::from_sdk(&error);
+                return Err(self
+                    .s3_error(&failure, &settings.key, "reading the state", "s3:GetObject")
+                    .await);
+            }
+        };
+        let bytes = output.body.collect().await.map_err(|error| {
+            StoreError::new(format!(
+                "{}: the state's download broke off: {error}",
+                self.location
+            ))
+            .with_hint("try again; check the network")
+        })?;
+        let bytes = bytes.to_vec();
+        Ok((!bytes.is_empty()).then_some(bytes))
+    }
+
+    /// Replaces the state object, then records its MD5 for Terraform's consistency check.
+    pub(super) async fn put(&self, bytes: &[u8]) -> Result<(), StoreError> {
+        let settings = &self.settings;
+        let request = self
+            .clients
+            .s3
+            .put_object()
+            .bucket(&settings.bucket)
+            .key(&settings.key)
+            .body(bytes.to_vec().into());
+        if let Err(error) = put_settings!(request, settings).send().await {
+            let failure = Failure::from_sdk(&error);
+            return Err(self
+                .s3_error(&failure, &settings.key, "writing the state", "s3:PutObject")
+                .await);
+        }
+        self.record_digest(bytes).await;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_c_headers_carry_the_key_and_its_md5_in_base64() {
+        let mut settings = crate::s3::settings::tests_support::settings();
+        assert_eq!(customer_key_headers(&settings), None);
+        settings.encryption = Encryption::Customer(b"0123456789abcdef0123456789abcdef".to_vec());
+        let (algorithm, key, md5) = customer_key_headers(&settings).unwrap();
+        assert_eq!(algorithm, "AES256");
+        assert_eq!(key, "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=");
+        // MD5 of the 32 raw bytes (not of the base64 text), base64: what S3 checks the key against.
+        assert_eq!(md5, "hRasmdxgYDKV3nvbahU1MA==");
+    }
+}
