@@ -159,13 +159,25 @@ impl RemoteLocked {
 impl Drop for RemoteLocked {
     fn drop(&mut self) {
         if !self.released {
-            // An error path: the caller's error is the one to show; a lock that cannot be released is
-            // logged with what to do about it.
+            // An error path: the caller's error is the one to show first; a lock that cannot be
+            // released is kept for the CLI to report after it ([`take_release_failures`]).
             if let Err(error) = self.release() {
                 tracing::error!("{}", error.message);
+                UNRELEASED
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(error);
             }
         }
     }
+}
+
+/// Locks that a drop could not release, each with the lock ID and the `force-unlock` command.
+static UNRELEASED: Mutex<Vec<StoreError>> = Mutex::new(Vec::new());
+
+/// The failures to release a lock on an error path, for the CLI to report before it exits.
+pub fn take_release_failures() -> Vec<StoreError> {
+    std::mem::take(&mut *UNRELEASED.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
 /// Releases every remote lock this process holds, for an interrupt handler: each failure comes back
@@ -371,6 +383,11 @@ mod tests {
         let mut locked = RemoteLocked::acquire(backend, "taint", Duration::ZERO).unwrap();
         let id = locked.info().id.clone();
         let error = locked.release().unwrap_err();
+        drop(locked);
+        assert!(
+            take_release_failures().is_empty(),
+            "a released lock is not released again"
+        );
         assert_eq!(
             error.message,
             format!("mem://bucket: cannot delete the lock; the lock {id} is still held")
