@@ -6,93 +6,14 @@
 //! instance deleted behind Terraform's back must come out gone. Without the stack these tests skip,
 //! except under CI, where they fail.
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use serde_json::Value;
 
 use crate::builder::root;
+use crate::moto::{Moto, moto_server, tool};
 use crate::oracle::terraform;
-
-/// A tool the stack needs: from its variable, else where its install script puts it.
-fn tool(variable: &str, default: &str, script: &str) -> Option<PathBuf> {
-    let path = std::env::var_os(variable).map_or_else(|| root().join(default), PathBuf::from);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must provide {} ({variable}, {script})",
-        path.display()
-    );
-    eprintln!("skipped: no {}; run {script}", path.display());
-    None
-}
-
-/// moto's server on a free loopback port; killed when dropped.
-struct Moto {
-    child: Child,
-    port: u16,
-    python: PathBuf,
-}
-
-impl Moto {
-    fn start(server: &Path, folder: &Path) -> Moto {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let log = std::fs::File::create(folder.join("moto.log")).unwrap();
-        let child = Command::new(server)
-            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "moto did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        Moto {
-            child,
-            port,
-            python: server.with_file_name("python"),
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
-    /// Terminates an EC2 instance behind Terraform's back, with boto3 from moto's own venv.
-    fn terminate(&self, id: &str) {
-        let script = format!(
-            "import boto3\n\
-             ec2 = boto3.client('ec2', endpoint_url='{}', region_name='us-east-1', aws_access_key_id='testing', aws_secret_access_key='testing')\n\
-             ec2.terminate_instances(InstanceIds=['{id}'])\n",
-            self.url()
-        );
-        let status = Command::new(&self.python)
-            .args(["-c", &script])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn run(command: &mut Command) -> String {
     let output = command.output().unwrap();
@@ -120,11 +41,7 @@ impl Stack {
             "target/aws-provider/mirror",
             "scripts/install-aws-provider.sh",
         )?;
-        let server = tool(
-            "STATECTL_MOTO_SERVER",
-            "target/moto/venv/bin/moto_server",
-            "scripts/install-moto.sh",
-        )?;
+        let server = moto_server()?;
         let folder = tempfile::tempdir().unwrap();
         std::fs::copy(
             root().join("testdata/plugin/aws/main.tf"),
@@ -331,7 +248,9 @@ fn refresh_through_the_aws_plugin_writes_what_terraform_refresh_only_writes() {
 
     // Deleted behind Terraform's back: gone, its removal proposed, then written.
     let id = web["attributes"]["id"].as_str().unwrap().to_owned();
-    stack.moto.terminate(&id);
+    stack.moto.python(&format!(
+        "ec2 = client('ec2')\nec2.terminate_instances(InstanceIds=['{id}'])\n"
+    ));
     let (code, stdout, stderr) = stack.statectl_refresh(&["--target", "aws_instance.web"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains("aws_instance.web ┆ gone"), "{stdout}");

@@ -1,0 +1,581 @@
+//! The S3 backend against moto's server on loopback (S3, DynamoDB and STS on one port): both lock
+//! kinds alone and together, the DynamoDB digest, SSE-C, the faults (a missing bucket, access denied,
+//! the wrong region, a dead endpoint) through the crate's API; and real Terraform 1.15.5 with
+//! `backend "s3"` as the other client through the CLI: the same state listed, a taint Terraform sees
+//! and plans from, each tool refused (or waiting) while the other holds the lock, a second workspace.
+//! Without moto or Terraform these tests skip, except under CI, where they fail.
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use statectl_backend::BackendConfig;
+use statectl_state::state::store::lock_info::LockInfo;
+use statectl_state::state::store::{LockRefused, RemoteState};
+
+use crate::builder::{Output, Test};
+use crate::moto::{Moto, moto_server};
+use crate::oracle::terraform;
+
+const BUCKET: &str = "tfstate";
+const TABLE: &str = "locks";
+
+/// moto with a bucket and a lock table, in a scratch folder.
+struct Aws {
+    folder: tempfile::TempDir,
+    moto: Moto,
+}
+
+impl Aws {
+    fn start() -> Option<Aws> {
+        let server = moto_server()?;
+        let folder = tempfile::tempdir().unwrap();
+        let moto = Moto::start(&server, folder.path());
+        moto.python(&format!(
+            "client('s3').create_bucket(Bucket='{BUCKET}')\n\
+             client('dynamodb').create_table(TableName='{TABLE}', KeySchema=[{{'AttributeName': 'LockID', 'KeyType': 'HASH'}}], AttributeDefinitions=[{{'AttributeName': 'LockID', 'AttributeType': 'S'}}], BillingMode='PAY_PER_REQUEST')\n"
+        ));
+        Some(Aws { folder, moto })
+    }
+
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    /// A backend configuration as `terraform init` records it, pointed at moto.
+    fn config(&self, key: &str, extra: &Value, workspace: &str) -> BackendConfig {
+        let url = self.moto.url();
+        let mut values = json!({
+            "bucket": BUCKET,
+            "key": key,
+            "region": "us-east-1",
+            "endpoints": {"s3": url, "dynamodb": url, "sts": url},
+            "use_path_style": true,
+            "access_key": "testing",
+            "secret_key": "testing",
+            "skip_credentials_validation": true,
+            "skip_metadata_api_check": true,
+        });
+        for (name, value) in extra.as_object().unwrap() {
+            values[name] = value.clone();
+        }
+        let Value::Object(values) = values else {
+            unreachable!()
+        };
+        BackendConfig {
+            kind: "s3".to_owned(),
+            values,
+            workspace: workspace.to_owned(),
+            origin: ".terraform/terraform.tfstate".to_owned(),
+        }
+    }
+
+    fn open(&self, key: &str, extra: &Value) -> Arc<dyn RemoteState> {
+        statectl_backend::open(&self.config(key, extra, "default")).unwrap()
+    }
+
+    /// The object's body, or `None` when there is none.
+    fn object(&self, key: &str) -> Option<String> {
+        let printed = self.moto.python(&format!(
+            "try:\n    print(client('s3').get_object(Bucket='{BUCKET}', Key='{key}')['Body'].read().decode(), end='')\n\
+             except client('s3').exceptions.NoSuchKey:\n    print('<none>', end='')\n"
+        ));
+        (printed != "<none>").then_some(printed)
+    }
+
+    /// A DynamoDB item's string attribute, or `None`.
+    fn item(&self, lock_id: &str, attribute: &str) -> Option<String> {
+        let printed = self.moto.python(&format!(
+            "item = client('dynamodb').get_item(TableName='{TABLE}', Key={{'LockID': {{'S': '{lock_id}'}}}}).get('Item')\n\
+             print(item['{attribute}']['S'] if item else '<none>', end='')\n"
+        ));
+        (printed != "<none>").then_some(printed)
+    }
+}
+
+fn lock_info(operation: &str, who: &str, path: &str) -> LockInfo {
+    let mut info = LockInfo::new(operation, Path::new(path));
+    who.clone_into(&mut info.who);
+    info
+}
+
+fn held_by(refused: Result<(), LockRefused>) -> LockInfo {
+    match refused {
+        Err(LockRefused::Held(Some(holder))) => *holder,
+        Err(LockRefused::Held(None)) => panic!("held, but the holder was not read"),
+        Err(LockRefused::Failed(error)) => panic!("failed: {error:?}"),
+        Ok(()) => panic!("a second lock was granted"),
+    }
+}
+
+#[test]
+fn each_lock_kind_excludes_others_names_the_holder_and_checks_the_id_on_release() {
+    let Some(aws) = Aws::start() else { return };
+    let kinds = [
+        ("lockfile/terraform.tfstate", json!({"use_lockfile": true})),
+        (
+            "dynamodb/terraform.tfstate",
+            json!({"dynamodb_table": TABLE}),
+        ),
+        (
+            "both/terraform.tfstate",
+            json!({"use_lockfile": true, "dynamodb_table": TABLE}),
+        ),
+    ];
+    for (key, extra) in &kinds {
+        let backend = aws.open(key, extra);
+        assert_eq!(backend.location(), format!("s3://{BUCKET}/{key}"));
+        assert_eq!(backend.lock_path(), format!("{BUCKET}/{key}"));
+        assert_eq!(backend.backup_name(), "terraform.tfstate");
+        let ours = lock_info("statectl taint", "ana@ci", &backend.lock_path());
+        let theirs = lock_info("OperationTypeApply", "bo@laptop", &backend.lock_path());
+        backend.lock(&ours).unwrap();
+        let holder = held_by(backend.lock(&theirs));
+        assert_eq!(holder, ours, "{key}");
+        // The lock info is stored in Terraform's shape, Path = bucket/key.
+        let stored = if extra.get("use_lockfile").is_some() {
+            aws.object(&format!("{key}.tflock")).unwrap()
+        } else {
+            aws.item(&format!("{BUCKET}/{key}"), "Info").unwrap()
+        };
+        let fields: Vec<String> = serde_json::from_str::<serde_json::Map<String, Value>>(&stored)
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                "ID",
+                "Operation",
+                "Info",
+                "Who",
+                "Version",
+                "Created",
+                "Path"
+            ]
+        );
+        assert!(
+            stored.contains(&format!("\"Path\":\"{BUCKET}/{key}\"")),
+            "{stored}"
+        );
+        // Someone else's ID does not release it.
+        let error = backend.unlock(&theirs).unwrap_err();
+        assert!(error.message.contains("not by lock"), "{}", error.message);
+        backend.unlock(&ours).unwrap();
+        assert_eq!(aws.object(&format!("{key}.tflock")), None);
+        assert_eq!(aws.item(&format!("{BUCKET}/{key}"), "Info"), None);
+        backend.lock(&theirs).unwrap();
+        backend.unlock(&theirs).unwrap();
+    }
+
+    // Both kinds: a DynamoDB lock held elsewhere refuses the lock, and the lock object taken first
+    // is removed again.
+    let key = "both/terraform.tfstate";
+    let backend = aws.open(key, &kinds[2].1);
+    let dynamodb_only = aws.open(key, &kinds[1].1);
+    let other = lock_info("OperationTypePlan", "cy@ci", &backend.lock_path());
+    dynamodb_only.lock(&other).unwrap();
+    let ours = lock_info("statectl taint", "ana@ci", &backend.lock_path());
+    assert_eq!(held_by(backend.lock(&ours)), other);
+    assert_eq!(aws.object(&format!("{key}.tflock")), None);
+    dynamodb_only.unlock(&other).unwrap();
+}
+
+#[test]
+fn a_write_keeps_encryption_and_records_the_digest_and_a_stale_digest_is_refused() {
+    let Some(aws) = Aws::start() else { return };
+    // moto ignores SSE-C (it stores and serves such objects without the key), so the bucket-side
+    // encryption is what can be seen here; the SSE-C headers have a unit test.
+    let extra = json!({"dynamodb_table": TABLE, "encrypt": true});
+    let backend = aws.open("app/terraform.tfstate", &extra);
+    assert_eq!(backend.get().unwrap(), None, "no state yet");
+    let info = lock_info("statectl taint", "ana@ci", &backend.lock_path());
+    backend.lock(&info).unwrap();
+    let state = b"{\"version\": 4, \"serial\": 1, \"lineage\": \"l\", \"resources\": []}\n";
+    backend.put(state, &info).unwrap();
+    backend.unlock(&info).unwrap();
+    assert_eq!(backend.get().unwrap().as_deref(), Some(&state[..]));
+    // What Terraform checks: the MD5 in `<bucket>/<key>-md5`, lowercase hex.
+    let printed = aws.moto.python(&format!(
+        "import hashlib\n\
+         head = client('s3').head_object(Bucket='{BUCKET}', Key='app/terraform.tfstate')\n\
+         print(head['ContentType'], head.get('ServerSideEncryption'), head['ResponseMetadata']['HTTPHeaders'].get('x-amz-sdk-checksum-algorithm'), hashlib.md5({state:?}.encode()).hexdigest())\n",
+        state = String::from_utf8_lossy(state)
+    ));
+    let words: Vec<&str> = printed.split_whitespace().collect();
+    // As Terraform puts it: JSON, AES256 under `encrypt`, a SHA-256 checksum.
+    assert_eq!(
+        words[..3],
+        ["application/json", "AES256", "SHA256"],
+        "{printed}"
+    );
+    assert_eq!(
+        aws.item(&format!("{BUCKET}/app/terraform.tfstate-md5"), "Digest")
+            .as_deref(),
+        Some(words[3])
+    );
+
+    // The object changed behind the digest's back: refused after Terraform's ten seconds of
+    // retries, with the digest to set.
+    aws.moto.python(&format!(
+        "client('s3').put_object(Bucket='{BUCKET}', Key='app/terraform.tfstate', Body=b'{{}}')\n"
+    ));
+    let started = Instant::now();
+    let error = backend.get().unwrap_err();
+    assert!(started.elapsed() >= Duration::from_secs(9));
+    assert!(
+        error.message.starts_with(
+            "s3://tfstate/app/terraform.tfstate: state data in S3 does not have the expected content: its MD5 is 99914b932bd37a50b983c5e7c90ae93b"
+        ),
+        "{}",
+        error.message
+    );
+    assert!(
+        error
+            .hint
+            .unwrap()
+            .contains(r#""Digest":{"S":"99914b932bd37a50b983c5e7c90ae93b"}"#)
+    );
+}
+
+/// A server that answers every request with `response`, for the answers moto does not give.
+fn canned_server(response: String) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(20) {
+            let Ok(mut stream) = stream else { return };
+            let mut request = Vec::new();
+            let mut buffer = [0u8; 4096];
+            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
+                match stream.read(&mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(read) => request.extend_from_slice(&buffer[..read]),
+                }
+            }
+            let _ = stream.write_all(response.as_bytes());
+        }
+    });
+    url
+}
+
+fn xml_error(status: &str, headers: &str, code: &str) -> String {
+    let body = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>{code}</Code><Message>m</Message></Error>"
+    );
+    format!(
+        "HTTP/1.1 {status}\r\n{headers}Content-Type: application/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn faults_are_one_line_naming_the_bucket_the_region_and_the_caller() {
+    let Some(aws) = Aws::start() else { return };
+    // No such key: no state yet. No such bucket: said so.
+    assert_eq!(aws.open("absent.tfstate", &json!({})).get().unwrap(), None);
+    let mut missing = aws.config("k.tfstate", &json!({}), "default");
+    missing.values["bucket"] = json!("no-such-bucket");
+    let error = statectl_backend::open(&missing).unwrap().get().unwrap_err();
+    assert_eq!(
+        error.message,
+        "s3://no-such-bucket/k.tfstate: the S3 bucket `no-such-bucket` does not exist"
+    );
+
+    // The wrong region: S3 answers 301 with the bucket's region.
+    let redirect = canned_server(xml_error(
+        "301 Moved Permanently",
+        "x-amz-bucket-region: eu-west-2\r\n",
+        "PermanentRedirect",
+    ));
+    let error = aws
+        .open("k.tfstate", &json!({"endpoints": {"s3": redirect}}))
+        .get()
+        .unwrap_err();
+    assert_eq!(
+        error.message,
+        "s3://tfstate/k.tfstate: the bucket `tfstate` is in region eu-west-2, not us-east-1"
+    );
+    assert!(error.hint.unwrap().contains("region=eu-west-2"));
+
+    // Access denied: bucket, key, and the caller as STS (moto) names it.
+    let denied = canned_server(xml_error("403 Forbidden", "", "AccessDenied"));
+    let url = aws.moto.url();
+    let error = aws
+        .open(
+            "env:/dev/k.tfstate",
+            &json!({"endpoints": {"s3": denied, "sts": url}}),
+        )
+        .get()
+        .unwrap_err();
+    assert!(
+        error.message.starts_with(
+            "s3://tfstate/env:/dev/k.tfstate: access denied to `env:/dev/k.tfstate` in bucket `tfstate` for `arn:aws:sts::"
+        ),
+        "{}",
+        error.message
+    );
+    assert_eq!(
+        error.hint.as_deref(),
+        Some("that identity needs `s3:GetObject` on `arn:aws:s3:::tfstate/env:/dev/k.tfstate`")
+    );
+
+    // A dead endpoint: a few quick attempts, then one line naming it.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let started = Instant::now();
+    let error = aws
+        .open("k.tfstate", &json!({"endpoints": {"s3": dead}}))
+        .get()
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(
+        error.message.starts_with(&format!(
+            "s3://tfstate/k.tfstate: cannot reach S3 at {dead} while reading the state: "
+        )),
+        "{}",
+        error.message
+    );
+    assert!(!error.message.contains('\n'));
+    assert!(
+        !format!("{error:?}").contains("testing"),
+        "no credentials in errors"
+    );
+}
+
+/// A Terraform working folder whose backend is S3 on moto, and both tools run there.
+struct Workdir {
+    aws: Aws,
+    terraform: PathBuf,
+}
+
+impl Workdir {
+    fn init(locks: &str) -> Option<Workdir> {
+        let terraform = terraform()?;
+        let aws = Aws::start()?;
+        let url = aws.moto.url();
+        std::fs::write(
+            aws.path().join("main.tf"),
+            format!(
+                "terraform {{\n  backend \"s3\" {{\n    bucket = \"{BUCKET}\"\n    key = \"app/terraform.tfstate\"\n    region = \"us-east-1\"\n    endpoints = {{ s3 = \"{url}\", dynamodb = \"{url}\", sts = \"{url}\" }}\n    use_path_style = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_metadata_api_check = true\n{locks}  }}\n}}\n\nresource \"terraform_data\" \"web\" {{\n  count = 2\n  input = \"v${{count.index}}\"\n}}\n"
+            ),
+        )
+        .unwrap();
+        let workdir = Workdir { aws, terraform };
+        workdir.terraform(&["init", "-input=false", "-no-color"]);
+        workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+        Some(workdir)
+    }
+
+    fn path(&self) -> &Path {
+        self.aws.path()
+    }
+
+    /// The environment both tools get: moto's dummy keys, and no user AWS files or metadata.
+    fn environment(&self) -> Vec<(&'static str, String)> {
+        let nowhere = self.path().join("no-aws-files");
+        vec![
+            ("AWS_ACCESS_KEY_ID", "testing".to_owned()),
+            ("AWS_SECRET_ACCESS_KEY", "testing".to_owned()),
+            ("AWS_CONFIG_FILE", nowhere.display().to_string()),
+            ("AWS_SHARED_CREDENTIALS_FILE", nowhere.display().to_string()),
+            ("AWS_EC2_METADATA_DISABLED", "true".to_owned()),
+            ("HOME", self.path().display().to_string()),
+            ("CHECKPOINT_DISABLE", "1".to_owned()),
+        ]
+    }
+
+    fn terraform_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(&self.terraform);
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env_remove("TF_WORKSPACE")
+            .envs(self.environment());
+        command
+    }
+
+    /// Runs Terraform; it must succeed. Returns stdout and stderr.
+    fn terraform(&self, args: &[&str]) -> String {
+        let output = self.terraform_command(args).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(output.status.success(), "terraform {args:?}: {text}");
+        text
+    }
+
+    fn statectl(&self, args: &[&str]) -> Output {
+        let mut test = Test::new().args(args).current_dir(self.path());
+        for (name, value) in self.environment() {
+            test = test.env(name, value);
+        }
+        test.run()
+    }
+
+    fn statectl_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .envs(self.environment());
+        command
+    }
+
+    /// `statectl list` here equals `terraform state list`; a taint is seen by Terraform, which
+    /// then plans from the state without a digest error.
+    fn list_taint_plan(&self, address: &str) {
+        let listed = self.statectl(&["list"]).code(0);
+        assert_eq!(listed.stdout, self.terraform(&["state", "list"]));
+        self.statectl(&["taint", address]).code(0);
+        let shown = self.terraform(&["state", "show", "-no-color", address]);
+        assert!(
+            shown.contains(&format!("# {address}: (tainted)")),
+            "{shown}"
+        );
+        let plan = self.terraform(&["plan", "-input=false", "-no-color"]);
+        assert!(plan.contains("must be replaced"), "{plan}");
+    }
+
+    /// While Terraform waits at its approval prompt holding the lock, statectl's write is refused
+    /// naming Terraform; with `--lock-timeout` it waits, and succeeds once Terraform lets go.
+    fn waits_for_terraforms_lock(&self, address: &str) {
+        let mut apply = self
+            .terraform_command(&["apply", "-no-color"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = apply.stdin.take().unwrap();
+        wait_for_line(&mut apply, "Enter a value");
+        self.statectl(&["taint", address])
+            .code(2)
+            .stderr_contains("the state is locked by")
+            .stderr_contains("Terraform 1.15.5, operation `OperationTypeApply`");
+        let waiting = self
+            .statectl_command(&["taint", address, "--lock-timeout", "60s"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        answer(stdin, "no\n");
+        let _ = apply.wait();
+        let output = waiting.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let shown = self.terraform(&["state", "show", "-no-color", address]);
+        assert!(shown.contains("(tainted)"), "{shown}");
+    }
+
+    /// While `statectl lock` holds the lock, Terraform cannot take it and names statectl.
+    fn terraform_is_refused_while_statectl_holds_it(&self) {
+        let mut held = self
+            .statectl_command(&["lock", "--", "sh", "-c", "echo locked; sleep 4"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for_line(&mut held, "locked");
+        let output = self
+            .terraform_command(&[
+                "apply",
+                "-auto-approve",
+                "-input=false",
+                "-no-color",
+                "-lock-timeout=0s",
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success());
+        assert!(text.contains("Error acquiring the state lock"), "{text}");
+        assert!(text.contains("statectl lock"), "{text}");
+        assert!(held.wait().unwrap().success());
+    }
+}
+
+/// Reads `child`'s stdout until a line contains `text` (within 60 s); the rest is left unread.
+fn wait_for_line(child: &mut Child, text: &str) {
+    let stdout = child.stdout.take().unwrap();
+    let seen = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&seen);
+    std::thread::spawn(move || {
+        let mut stdout = stdout;
+        let mut chunk = [0u8; 4096];
+        // Whatever has arrived, line or not: the prompt has no newline after it.
+        while let Ok(read @ 1..) = stdout.read(&mut chunk) {
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&chunk[..read]));
+        }
+    });
+    let started = Instant::now();
+    while !seen.lock().unwrap().contains(text) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no {text:?} in {}",
+            seen.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn answer(mut stdin: ChildStdin, text: &str) {
+    stdin.write_all(text.as_bytes()).unwrap();
+}
+
+fn terraform_round_trip(locks: &str) {
+    let Some(workdir) = Workdir::init(locks) else {
+        return;
+    };
+    workdir.list_taint_plan("terraform_data.web[0]");
+    workdir.waits_for_terraforms_lock("terraform_data.web[1]");
+    workdir.terraform_is_refused_while_statectl_holds_it();
+    // A second workspace: its own object under `env:/`, found through `.terraform/environment`.
+    workdir.terraform(&["workspace", "new", "-no-color", "dev"]);
+    workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+    assert!(
+        workdir
+            .aws
+            .object("env:/dev/app/terraform.tfstate")
+            .is_some()
+    );
+    workdir.list_taint_plan("terraform_data.web[1]");
+    // The default workspace's state is untouched by the dev one's taint.
+    workdir
+        .statectl(&["list", "--workspace", "default"])
+        .code(0)
+        .stdout("terraform_data.web[0]\nterraform_data.web[1]\n");
+}
+
+#[test]
+fn terraform_and_statectl_share_an_s3_state_locked_with_the_lock_object() {
+    terraform_round_trip("    use_lockfile = true\n");
+}
+
+#[test]
+fn terraform_and_statectl_share_an_s3_state_locked_with_dynamodb() {
+    terraform_round_trip(&format!("    dynamodb_table = \"{TABLE}\"\n"));
+}
+
+#[test]
+fn terraform_and_statectl_share_an_s3_state_locked_both_ways() {
+    terraform_round_trip(&format!(
+        "    use_lockfile = true\n    dynamodb_table = \"{TABLE}\"\n"
+    ));
+}
