@@ -183,16 +183,12 @@ async fn credentials(
             None,
             "s3 backend settings",
         ))
-    } else if let Some(web) = credentials
-        .web_identity
-        .as_ref()
-        .filter(|web| web.token_file.is_some() && web.role_arn.is_some())
-    {
+    } else if let Some(web) = &credentials.web_identity {
         let provider = WebIdentityTokenCredentialsProvider::builder()
             .configure(&provider_config)
             .static_configuration(StaticConfiguration {
-                web_identity_token_file: web.token_file.clone().unwrap_or_default().into(),
-                role_arn: web.role_arn.clone().unwrap_or_default(),
+                web_identity_token_file: web.token_file.clone().into(),
+                role_arn: web.role_arn.clone(),
                 session_name: web
                     .session_name
                     .clone()

@@ -100,10 +100,9 @@ pub(crate) struct AssumeRole {
 /// The `assume_role_with_web_identity` block.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct WebIdentity {
-    pub role_arn: Option<String>,
+    pub role_arn: String,
     pub session_name: Option<String>,
-    pub token_file: Option<String>,
-    pub token: Option<String>,
+    pub token_file: String,
     pub duration: Option<Duration>,
     pub policy: Option<String>,
     pub policy_arns: Vec<String>,
@@ -195,7 +194,7 @@ impl Settings {
             shared_credentials_files,
             static_keys,
             assume_role: assume_role(config)?,
-            web_identity: web_identity(config)?,
+            web_identity: web_identity(config, env)?,
             skip_metadata_api_check: config.bool("skip_metadata_api_check")?.unwrap_or(false),
             skip_requesting_account_id: config.bool("skip_requesting_account_id")?.unwrap_or(false),
         };
@@ -415,15 +414,31 @@ fn assume_role(config: &BackendConfig) -> Result<Option<AssumeRole>, StoreError>
     }))
 }
 
-fn web_identity(config: &BackendConfig) -> Result<Option<WebIdentity>, StoreError> {
+/// The `assume_role_with_web_identity` block; its role and token file default to `AWS_ROLE_ARN` and
+/// `AWS_WEB_IDENTITY_TOKEN_FILE`, as in Terraform.
+fn web_identity(
+    config: &BackendConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Option<WebIdentity>, StoreError> {
     let Some(block) = config.object("assume_role_with_web_identity")? else {
         return Ok(None);
     };
+    let token_file = nested_string(block, "web_identity_token_file")
+        .or_else(|| env("AWS_WEB_IDENTITY_TOKEN_FILE"));
+    let role_arn = nested_string(block, "role_arn").or_else(|| env("AWS_ROLE_ARN"));
+    let (Some(role_arn), Some(token_file)) = (role_arn, token_file) else {
+        let inline = nested_string(block, "web_identity_token").is_some();
+        return Err(StoreError::new(format!(
+            "{}: backend \"s3\": `assume_role_with_web_identity` needs `role_arn` and `web_identity_token_file` (or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE){}",
+            config.origin,
+            if inline { "; statectl does not take the token inline" } else { "" }
+        ))
+        .with_hint("write the token to a file and set `web_identity_token_file` (or AWS_WEB_IDENTITY_TOKEN_FILE)"));
+    };
     Ok(Some(WebIdentity {
-        role_arn: nested_string(block, "role_arn"),
+        role_arn,
         session_name: nested_string(block, "session_name"),
-        token_file: nested_string(block, "web_identity_token_file"),
-        token: nested_string(block, "web_identity_token"),
+        token_file,
         duration: nested_string(block, "duration").and_then(|text| go_duration(&text)),
         policy: nested_string(block, "policy").map(|policy| policy.trim().to_owned()),
         policy_arns: nested_strings(block, "policy_arns"),
@@ -644,7 +659,32 @@ mod tests {
         assert_eq!(role.tags, [("a".to_owned(), "b".to_owned())]);
         assert_eq!(role.policy_arns, ["arn:p"]);
         let web = credentials.web_identity.as_ref().unwrap();
-        assert_eq!(web.token_file.as_deref(), Some("/tok"));
+        assert_eq!(web.token_file, "/tok");
+        // The role and the token file may come from the environment, as CI's OIDC sets them.
+        let from_env = read(
+            json!({"bucket": "b", "key": "k", "assume_role_with_web_identity": {"session_name": "ci"}}),
+            "default",
+            &[("AWS_ROLE_ARN", "arn:aws:iam::1:role/oidc"), ("AWS_WEB_IDENTITY_TOKEN_FILE", "/var/run/token")],
+        )
+        .unwrap();
+        let web = from_env.credentials.web_identity.unwrap();
+        assert_eq!(
+            (web.role_arn.as_str(), web.token_file.as_str()),
+            ("arn:aws:iam::1:role/oidc", "/var/run/token")
+        );
+        let inline = read(
+            json!({"bucket": "b", "key": "k", "assume_role_with_web_identity": {"role_arn": "arn:r", "web_identity_token": "eyJ"}}),
+            "default",
+            &[],
+        )
+        .unwrap_err();
+        assert!(
+            inline
+                .message
+                .ends_with("statectl does not take the token inline"),
+            "{}",
+            inline.message
+        );
         assert!(!format!("{settings:?}").contains("s3cr3t"));
         assert!(
             read(
