@@ -347,6 +347,25 @@ fn faults_are_one_line_naming_the_bucket_the_region_and_the_caller() {
         !format!("{error:?}").contains("testing"),
         "no credentials in errors"
     );
+
+    // An endpoint that takes the connection and never answers: bounded too.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_url = format!("http://{}", silent.local_addr().unwrap());
+    let started = Instant::now();
+    let error = aws
+        .open("k.tfstate", &json!({"endpoints": {"s3": silent_url}}))
+        .get()
+        .unwrap_err();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(25), "{took:?}");
+    assert!(
+        error.message.starts_with(&format!(
+            "s3://tfstate/k.tfstate: cannot reach S3 at {silent_url} while reading the state: "
+        )),
+        "{}",
+        error.message
+    );
+    drop(silent);
 }
 
 /// A Terraform working folder whose backend is S3 on moto, and both tools run there.

@@ -4,7 +4,7 @@
 //! middleware reads it), refused credentials, and an endpoint that cannot be reached.
 
 use aws_sdk_s3::config::http::HttpResponse;
-use aws_sdk_s3::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_s3::error::{ProvideErrorMetadata, SdkError};
 use statectl_state::state::store::StoreError;
 
 /// The facts of one failed request, taken out of the SDK's error.
@@ -38,7 +38,7 @@ impl Failure {
     where
         E: ProvideErrorMetadata + std::error::Error + 'static,
     {
-        let detail = DisplayErrorContext(error).to_string();
+        let detail = causes(error);
         let response = error.raw_response();
         let status = response.map(|response| response.status().as_u16());
         let bucket_region = response
@@ -79,6 +79,21 @@ impl Failure {
             },
         }
     }
+}
+
+/// The error and its sources, each once, joined with `: ` (the SDK's own context display ends with
+/// a debug dump, too long for one line).
+fn causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut next = Some(error);
+    while let Some(current) = next {
+        let text = current.to_string();
+        if !text.is_empty() && !parts.iter().any(|part| part.contains(&text)) {
+            parts.push(text);
+        }
+        next = current.source();
+    }
+    parts.join(": ")
 }
 
 fn mentions_credentials(detail: &str) -> bool {
