@@ -4,8 +4,9 @@
 # This script owns the remote benchmark: it puts the 50 MB generated state (benches/gen_state.py,
 # the same file bench.sh uses) into a bucket of moto's server on loopback, behind a Terraform
 # working directory whose `backend "s3"` points there, and times in the same run:
-#   reads:  `statectl list` (the backend found as Terraform records it) against a plain GET of the
-#           same object (curl; moto does not check signatures) and `terraform state list`;
+#   reads:  `statectl list` (the backend found as Terraform records it) against a plain signed GET
+#           of the same object (curl --aws-sigv4), boto3's GET, `statectl list` of a local copy (the
+#           parsing alone) and `terraform state list`;
 #   writes: `statectl taint ADDR` against `terraform taint ADDR` on the same backend, the object
 #           put back (untimed) before each run so that each run makes the same change.
 # It prints a Markdown table (median wall time, ratio to the reference of its group) on stdout;
@@ -135,7 +136,10 @@ bench() {
 }
 ratio() { awk -v a="${MEDIAN[$1]}" -v b="${MEDIAN[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
 
-bench "plain GET (curl)" true curl -sf -o /dev/null "$URL/tfstate/$KEY"
+bench "plain GET (curl)" true curl -sf -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" --user testing:testing "$URL/tfstate/$KEY"
+bench "GET (python boto3)" true "$PY" -c "import boto3
+boto3.client('s3', endpoint_url='$URL', region_name='us-east-1').get_object(Bucket='tfstate', Key='$KEY')['Body'].read()"
+bench "statectl list (local copy)" true "$STATECTL" list "$STATE"
 bench "statectl list" true "$STATECTL" list
 bench "terraform state list" true "$TF" state list
 bench "terraform taint" reset_state "$TF" taint -no-color "$ADDRESS"
@@ -143,6 +147,8 @@ bench "statectl taint" reset_state "$STATECTL" taint "$ADDRESS" --backup -
 
 printf '| command | median (s) | ratio |\n|---|---:|---:|\n'
 printf '| plain GET (curl) | %s | 1.00 |\n' "${MEDIAN[plain GET (curl)]}"
+printf '| GET (python boto3, interpreter included) | %s | %s × GET |\n' "${MEDIAN[GET (python boto3)]}" "$(ratio "GET (python boto3)" "plain GET (curl)")"
+printf '| statectl list (the local copy: parsing alone) | %s | %s × GET |\n' "${MEDIAN[statectl list (local copy)]}" "$(ratio "statectl list (local copy)" "plain GET (curl)")"
 printf '| statectl list | %s | %s × GET |\n' "${MEDIAN[statectl list]}" "$(ratio "statectl list" "plain GET (curl)")"
 printf '| terraform state list | %s | %s × GET |\n' "${MEDIAN[terraform state list]}" "$(ratio "terraform state list" "plain GET (curl)")"
 printf '| terraform taint | %s | 1.00 |\n' "${MEDIAN[terraform taint]}"

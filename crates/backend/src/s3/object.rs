@@ -107,14 +107,28 @@ impl Backend {
                     .await);
             }
         };
-        let bytes = output.body.collect().await.map_err(|error| {
-            StoreError::new(format!(
-                "{}: the state's download broke off: {error}",
-                self.location
-            ))
-            .with_hint("try again; check the network")
-        })?;
-        let bytes = bytes.to_vec();
+        // Into one buffer of the announced size, chunk by chunk: collecting into the SDK's
+        // segmented buffer and copying it out costs a second pass over 50 MB.
+        let expected = output
+            .content_length()
+            .and_then(|length| usize::try_from(length).ok())
+            .unwrap_or(0);
+        let mut bytes = Vec::with_capacity(expected);
+        let mut body = output.body;
+        loop {
+            match body.try_next().await {
+                Ok(Some(chunk)) => bytes.extend_from_slice(&chunk),
+                Ok(None) => break,
+                Err(error) => {
+                    return Err(StoreError::new(format!(
+                        "{}: the state's download broke off after {} bytes: {error}",
+                        self.location,
+                        bytes.len()
+                    ))
+                    .with_hint("try again; check the network"));
+                }
+            }
+        }
         Ok((!bytes.is_empty()).then_some(bytes))
     }
 
