@@ -128,6 +128,9 @@ struct HttpBackendArgs {
     /// the connection, for requests with that method. Repeatable.
     #[arg(long, value_name = "SPEC")]
     fault: Vec<String>,
+    /// The status of a LOCK refused because another holds the lock (409 as GitLab, or 423).
+    #[arg(long, value_name = "STATUS", default_value_t = 409, value_parser = clap::value_parser!(u16).range(409..=423))]
+    conflict_status: u16,
     /// Serve HTTPS with this certificate (PEM, the chain) and `--tls-key`.
     #[arg(long, value_name = "FILE", requires = "tls_key")]
     tls_cert: Option<PathBuf>,
@@ -164,6 +167,7 @@ fn run_http_backend(args: &HttpBackendArgs) -> Result<(), String> {
         credentials: args.username.clone().zip(args.password.clone()),
         faults,
         initial,
+        conflict_status: args.conflict_status,
         verbose: args.verbose,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -5,7 +5,8 @@
 //! - `POST`/`PUT <state>[?ID=<lock id>]`: replaces it (`Content-MD5` checked); while the state is
 //!   locked, a write without the holder's `ID` answers 423 with the holder's lock info;
 //! - `DELETE <state>`: removes it (the same lock rule);
-//! - `LOCK`/`POST <state>/lock` with the lock info: 200, or 409 with the holder's lock info;
+//! - `LOCK`/`POST <state>/lock` with the lock info: 200, or 409 with the holder's lock info (423
+//!   with `--conflict-status 423`, as other servers answer);
 //! - `UNLOCK`/`DELETE <state>/lock`: releases it when the IDs match (or no ID is given, as
 //!   `force-unlock` does), else 409 with the holder's;
 //! - with `--username`, basic auth on every request (401 otherwise);
@@ -84,6 +85,8 @@ pub(crate) struct Options {
     pub faults: Vec<Fault>,
     /// A state at `/state` to start with.
     pub initial: Option<Vec<u8>>,
+    /// The status of a refused LOCK: 409 as GitLab, or 423.
+    pub conflict_status: u16,
     pub verbose: bool,
 }
 
@@ -98,6 +101,7 @@ struct Stored {
 #[derive(Debug)]
 pub(crate) struct Backend {
     credentials: Option<(String, String)>,
+    conflict_status: u16,
     verbose: bool,
     inner: Mutex<Inner>,
 }
@@ -132,6 +136,7 @@ impl Backend {
         }
         Backend {
             credentials: options.credentials,
+            conflict_status: options.conflict_status,
             verbose: options.verbose,
             inner: Mutex::new(inner),
         }
@@ -165,7 +170,7 @@ impl Backend {
             }),
             None => Answer::Respond(match self.authorized(request) {
                 Err(refused) => refused,
-                Ok(()) => inner.serve(request, body),
+                Ok(()) => inner.serve(request, body, self.conflict_status),
             }),
         };
         let status = match &answer {
@@ -240,11 +245,11 @@ impl Backend {
 
 impl Inner {
     /// The protocol itself, for an authorized request.
-    fn serve(&mut self, request: &Request, body: &[u8]) -> Response {
+    fn serve(&mut self, request: &Request, body: &[u8], conflict_status: u16) -> Response {
         if let Some(state) = request.path.strip_suffix("/lock") {
             let stored = self.states.entry(state.to_owned()).or_default();
             return match request.method.as_str() {
-                "LOCK" | "POST" => lock(stored, body),
+                "LOCK" | "POST" => lock(stored, body, conflict_status),
                 "UNLOCK" | "DELETE" => unlock(stored, body, request.query("ID")),
                 _ => method_not_allowed("LOCK, POST, UNLOCK, DELETE"),
             };
@@ -285,7 +290,7 @@ impl Inner {
     }
 }
 
-fn lock(stored: &mut Stored, body: &[u8]) -> Response {
+fn lock(stored: &mut Stored, body: &[u8], conflict_status: u16) -> Response {
     let Some(info) = serde_json::from_slice::<Value>(body)
         .ok()
         .filter(|info| info["ID"].as_str().is_some_and(|id| !id.is_empty()))
@@ -296,7 +301,7 @@ fn lock(stored: &mut Stored, body: &[u8]) -> Response {
         );
     };
     if let Some(holder) = &stored.lock {
-        return Response::json(409, holder);
+        return Response::json(conflict_status, holder);
     }
     stored.lock = Some(info);
     empty(200)
@@ -497,7 +502,10 @@ mod tests {
 
     #[test]
     fn speaks_gitlab_s_protocol() {
-        let backend = Backend::new(Options::default());
+        let backend = Backend::new(Options {
+            conflict_status: 409,
+            ..Options::default()
+        });
         let mine = br#"{"ID":"a","Who":"me"}"#;
         assert_eq!(status(&backend, "GET", "/s", b"").0, 204);
         assert_eq!(status(&backend, "LOCK", "/s/lock", mine).0, 200);

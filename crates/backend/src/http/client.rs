@@ -229,7 +229,9 @@ fn same_host_only(attempt: redirect::Attempt<'_>) -> redirect::Action {
 /// go-retryablehttp retries every failed request but those a retry cannot mend: too many
 /// redirects, and a certificate the client does not trust (or a server that wants one).
 fn worth_retrying(error: &reqwest::Error) -> bool {
-    !(error.is_redirect() || error.is_builder() || chain(error).contains("certificate"))
+    !(error.is_redirect()
+        || error.is_builder()
+        || chain(error).to_ascii_lowercase().contains("certificate"))
 }
 
 /// What went wrong, from the innermost cause (`connection refused`, `invalid peer certificate:

@@ -76,11 +76,20 @@ impl HttpState {
                 tries(attempts)
             ))
             .with_hint("the server is failing; try again later (`retry_max`, `retry_wait_min` and `retry_wait_max` set how long statectl insists)"),
-            Failure::Unreachable { problem, attempts } => StoreError::new(format!(
-                "{location}: cannot {doing}: {request} got no answer: {problem} ({})",
-                tries(attempts)
-            ))
-            .with_hint("check the backend's address and that its server is up"),
+            Failure::Unreachable { problem, attempts } => {
+                let hint = if problem.contains("CertificateRequired") {
+                    "the server asks for a client certificate: set `client_certificate_pem` and `client_private_key_pem` (or TF_HTTP_CLIENT_CERTIFICATE_PEM and TF_HTTP_CLIENT_PRIVATE_KEY_PEM)"
+                } else if problem.contains("certificate") {
+                    "the server's certificate is not trusted: give its CA in `client_ca_certificate_pem` (or TF_HTTP_CLIENT_CA_CERTIFICATE_PEM), or set `skip_cert_verification = true`"
+                } else {
+                    "check the backend's address and that its server is up"
+                };
+                StoreError::new(format!(
+                    "{location}: cannot {doing}: {request} got no answer: {problem} ({})",
+                    tries(attempts)
+                ))
+                .with_hint(hint)
+            }
             Failure::BodyBroken(problem) => StoreError::new(format!(
                 "{location}: cannot {doing}: the answer to {request} broke off: {problem}"
             )),
