@@ -750,24 +750,30 @@ fn tls_with_the_given_ca_client_certificates_and_skip_cert_verification() {
     assert!(error.message.ends_with("(1 attempt)"), "{}", error.message);
     assert!(error.hint.unwrap().contains("`client_ca_certificate_pem`"));
 
-    // The CA alone: the server wants a client certificate.
+    // The CA alone: the server wants a client certificate. (In TLS 1.3 its refusal comes after
+    // the client's handshake is done, so the client sees the alert or, under load, the closed
+    // connection.)
     let error = open(&config(
-        json!({"address": address, "client_ca_certificate_pem": pki.ca}),
+        json!({"address": address, "client_ca_certificate_pem": pki.ca, "retry_wait_min": 0}),
     ))
     .get()
     .unwrap_err();
-    assert_eq!(
-        error.message,
-        format!(
-            "{address}: cannot read the state: GET got no answer: received fatal alert: CertificateRequired (1 attempt)"
-        )
-    );
     assert!(
-        error
-            .hint
-            .unwrap()
-            .starts_with("the server asks for a client certificate")
+        error.message.starts_with(&format!(
+            "{address}: cannot read the state: GET got no answer: "
+        )),
+        "{}",
+        error.message
     );
+    if error.message.contains("CertificateRequired") {
+        assert!(error.message.ends_with("(1 attempt)"), "{}", error.message);
+        assert!(
+            error
+                .hint
+                .unwrap()
+                .starts_with("the server asks for a client certificate")
+        );
+    }
 
     // The CA and the client certificate: read.
     let full = config(json!({
