@@ -46,6 +46,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;list' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only instances of this resource type (repeatable)')
             [CompletionResult]::new('--module', '--module', [CompletionResultType]::ParameterName, 'Only instances in this module or below it (`module.app`)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
@@ -59,6 +61,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;show' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--deposed', '--deposed', [CompletionResultType]::ParameterName, 'Show this deposed object instead of the current one')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
@@ -70,6 +74,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;query' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values instead of masking them')
             [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print the result on one line')
@@ -80,6 +86,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;scan' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--rules', '--rules', [CompletionResultType]::ParameterName, 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 when a finding reaches this severity')
@@ -94,6 +102,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;summary' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
@@ -103,6 +113,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;taint' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
             [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
@@ -120,6 +132,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;untaint' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
             [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
@@ -138,6 +152,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
         }
         'statectl;forget' {
             [CompletionResult]::new('--deposed', '--deposed', [CompletionResultType]::ParameterName, 'Remove only this deposed object of the instance (its remote object stays, unmanaged)')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
             [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
@@ -156,6 +172,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
         }
         'statectl;rm' {
             [CompletionResult]::new('--deposed', '--deposed', [CompletionResultType]::ParameterName, 'Remove only this deposed object of the instance (its remote object stays, unmanaged)')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
             [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
@@ -183,6 +201,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--plugin-dir', '--plugin-dir', [CompletionResultType]::ParameterName, 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable')
             [CompletionResult]::new('--provider-config', '--provider-config', [CompletionResultType]::ParameterName, 'A provider configuration''s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The outcomes as a table, or as JSON (the diff is then left out)')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
             [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup')
@@ -201,6 +221,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;lock' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the lock (e.g. `30s`)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
@@ -221,6 +243,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;audit' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module) and its local modules')
             [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')

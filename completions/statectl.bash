@@ -128,12 +128,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__audit)
-            opts="-v -h --plan --config --policy --format --fail-on --color --verbose --help"
+            opts="-v -h --workspace --backend-config --plan --config --policy --format --fail-on --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --plan)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -188,13 +196,21 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__forget)
-            opts="-o -v -h --deposed --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --deposed --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --deposed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -466,12 +482,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__list)
-            opts="-v -h --type --module --tainted --deposed --format --color --verbose --help"
+            opts="-v -h --workspace --backend-config --type --module --tainted --deposed --format --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --type)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -496,12 +520,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__lock)
-            opts="-v -h --lock-timeout --color --verbose --help"
+            opts="-v -h --workspace --backend-config --lock-timeout --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -518,12 +550,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__query)
-            opts="-v -h --show-sensitive --compact --color --verbose --help"
+            opts="-v -h --workspace --backend-config --show-sensitive --compact --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -536,7 +576,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__refresh)
-            opts="-o -v -h --target --type --write --profiles --endpoint --parallelism --timeout --reader --plugin-dir --provider-config --format --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --target --type --write --profiles --endpoint --parallelism --timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -582,6 +622,14 @@ _statectl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -618,12 +666,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__scan)
-            opts="-j -v -h --rules --format --fail-on --data-sources --jobs --color --verbose --help"
+            opts="-j -v -h --workspace --backend-config --rules --format --fail-on --data-sources --jobs --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --rules)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -656,12 +712,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__show)
-            opts="-v -h --deposed --show-sensitive --format --color --verbose --help"
+            opts="-v -h --workspace --backend-config --deposed --show-sensitive --format --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --deposed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -682,12 +746,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__summary)
-            opts="-v -h --format --color --verbose --help"
+            opts="-v -h --workspace --backend-config --format --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -704,12 +776,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__taint)
-            opts="-o -v -h --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -746,12 +826,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__untaint)
-            opts="-o -v -h --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

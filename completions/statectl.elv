@@ -42,6 +42,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'statectl;list'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --type 'Only instances of this resource type (repeatable)'
             cand --module 'Only instances in this module or below it (`module.app`)'
             cand --format 'format'
@@ -54,6 +56,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --help 'Print help'
         }
         &'statectl;show'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --deposed 'Show this deposed object instead of the current one'
             cand --format 'format'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
@@ -64,6 +68,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --help 'Print help'
         }
         &'statectl;query'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --show-sensitive 'Show sensitive values instead of masking them'
             cand --compact 'Print the result on one line'
@@ -73,6 +79,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --help 'Print help'
         }
         &'statectl;scan'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --rules 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above'
             cand --format 'format'
             cand --fail-on 'Exit 1 when a finding reaches this severity'
@@ -86,6 +94,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --help 'Print help'
         }
         &'statectl;summary'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --format 'format'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
@@ -94,6 +104,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --help 'Print help'
         }
         &'statectl;taint'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
             cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
             cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
@@ -110,6 +122,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --help 'Print help'
         }
         &'statectl;untaint'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
             cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
             cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
@@ -127,6 +141,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
         }
         &'statectl;forget'= {
             cand --deposed 'Remove only this deposed object of the instance (its remote object stays, unmanaged)'
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
             cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
             cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
@@ -144,6 +160,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
         }
         &'statectl;rm'= {
             cand --deposed 'Remove only this deposed object of the instance (its remote object stays, unmanaged)'
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
             cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
             cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
@@ -170,6 +188,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --plugin-dir 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable'
             cand --provider-config 'A provider configuration''s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable'
             cand --format 'The outcomes as a table, or as JSON (the diff is then left out)'
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
             cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
             cand -o 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup'
@@ -187,6 +207,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --help 'Print help'
         }
         &'statectl;lock'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --lock-timeout 'How long to wait for the lock (e.g. `30s`)'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
@@ -205,6 +227,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'statectl;audit'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --plan 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything'
             cand --config 'Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module) and its local modules'
             cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'

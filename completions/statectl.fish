@@ -45,6 +45,8 @@ complete -c statectl -n "__fish_statectl_needs_command" -f -a "diff" -d 'Compare
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "audit" -d 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l type -d 'Only instances of this resource type (repeatable)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l module -d 'Only instances in this module or below it (`module.app`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l format -r -f -a "text\t''
@@ -56,6 +58,8 @@ complete -c statectl -n "__fish_statectl_using_subcommand list" -l tainted -d 'O
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l deposed -d 'Only instances that have deposed objects'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l deposed -d 'Show this deposed object instead of the current one' -r
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l format -r -f -a "text\t''
 json\t''"
@@ -65,6 +69,8 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l show-sensitive -d 'Show sensitive values instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand query" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand query" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -72,6 +78,8 @@ complete -c statectl -n "__fish_statectl_using_subcommand query" -l show-sensiti
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l compact -d 'Print the result on one line'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l rules -d 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l format -r -f -a "table\t''
 json\t''
@@ -90,6 +98,8 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l data-sources -d 'Also scan data sources (skipped by default: they hold no remote object to fix)'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -r -f -a "text\t''
 json\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
@@ -97,6 +107,8 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
@@ -110,6 +122,8 @@ complete -c statectl -n "__fish_statectl_using_subcommand taint" -l force -d 'Wr
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
@@ -124,6 +138,8 @@ complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l show-sensi
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
@@ -138,6 +154,8 @@ complete -c statectl -n "__fish_statectl_using_subcommand forget" -l show-sensit
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
@@ -162,6 +180,8 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l plugin-dir
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l provider-config -d 'A provider configuration\'s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l format -d 'The outcomes as a table, or as JSON (the diff is then left out)' -r -f -a "text\t''
 json\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
@@ -176,6 +196,8 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l force -d '
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l lock-timeout -d 'How long to wait for the lock (e.g. `30s`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
@@ -192,6 +214,8 @@ complete -c statectl -n "__fish_statectl_using_subcommand diff" -l stat -d 'One 
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l show-sensitive -d 'Show sensitive values instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l plan -d 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l config -d 'Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module) and its local modules' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F

@@ -58,8 +58,16 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             "OLD and NEW cannot both be `-`: standard input holds one state",
         ));
     }
-    let (old_source, old_bytes) = load::read(Some(&args.old))?;
-    let (new_source, new_bytes) = load::read(Some(&args.new))?;
+    let (old_source, old_bytes) = load::read_at(
+        Some(&args.old),
+        &crate::cli::BackendArgs::default(),
+        printer,
+    )?;
+    let (new_source, new_bytes) = load::read_at(
+        Some(&args.new),
+        &crate::cli::BackendArgs::default(),
+        printer,
+    )?;
     // The two parses are independent and most of the time on large states: one each on its own
     // thread. OLD's error is reported first whichever fails.
     let (old, new) = std::thread::scope(|scope| {

@@ -48,7 +48,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         .map(|text| Pattern::parse(text))
         .collect::<Result<Vec<_>, _>>()?;
     let module = args.module.as_deref().map(parse_module).transpose()?;
-    let (source, bytes) = load::read(args.state.state.as_deref())?;
+    let (source, bytes) = load::read(&args.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     let mut listed = Vec::new();
     let needs_address = !patterns.is_empty() || module.is_some();
@@ -94,7 +94,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         }
     }
     if args.format == Format::Json {
-        let document = json!({ "schema_version": 1, "instances": listed });
+        let document = json!({ "schema_version": 1, "state": source.to_string(), "instances": listed });
         printer.line(
             &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
         )?;

@@ -3,13 +3,33 @@
 use std::path::Path;
 
 use crate::cli::error::CliError;
+use crate::cli::printer::Printer;
+use crate::cli::state_source::locate;
+use crate::cli::{BackendArgs, StateArg};
 use crate::state::State;
 use crate::state::legacy::StateBytes;
 use crate::state::source::Source;
 
-/// The bytes of the state that `arg` names, and where they came from.
-pub(super) fn read(arg: Option<&Path>) -> Result<(Source, StateBytes), CliError> {
-    let source = Source::from_arg(arg);
+/// The bytes of the state that `arg` names (found as Terraform finds it when there is none), and
+/// where they came from; a state the user did not name by path is named on stderr.
+pub(super) fn read(
+    arg: &StateArg,
+    printer: &mut Printer,
+) -> Result<(Source, StateBytes), CliError> {
+    read_at(arg.state.as_deref(), &arg.backend, printer)
+}
+
+/// [`read`] for a command with its own state arguments (`diff`'s two).
+pub(super) fn read_at(
+    arg: Option<&Path>,
+    backend: &BackendArgs,
+    printer: &mut Printer,
+) -> Result<(Source, StateBytes), CliError> {
+    let located = locate(arg, backend)?;
+    if let Some(note) = &located.note {
+        printer.to_stderr(&format!("{note}\n"));
+    }
+    let source = located.source;
     let bytes = source
         .read()
         .map_err(|error| CliError::state(&source, &error))?;

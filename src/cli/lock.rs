@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::state_source::locate;
 use crate::cli::{Printer, StateArg};
 use crate::state::source::Source;
 use crate::state::store::Locked;
@@ -26,15 +27,21 @@ pub struct Args {
 }
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
-    let source = Source::from_arg(args.state.state.as_deref());
-    let locked = Locked::acquire_source(&source, "statectl lock", args.lock_timeout)?;
+    let located = locate(args.state.state.as_deref(), &args.state.backend)?;
+    if let Some(note) = &located.note {
+        printer.to_stderr(&format!("{note}\n"));
+    }
+    if matches!(located.source, Source::Remote(_)) {
+        crate::cli::interrupt::release_remote_locks_on_interrupt();
+    }
+    let locked = Locked::acquire_source(&located.source, "statectl lock", args.lock_timeout)?;
     let (program, arguments) = args.command.split_first().expect("clap requires a command");
     printer.flush()?;
     let status = Command::new(program)
         .args(arguments)
         .status()
         .map_err(|error| CliError::new(format!("cannot run `{}`: {error}", sanitize(program))))?;
-    drop(locked);
+    locked.release()?;
     Ok(status.code().unwrap_or_else(|| {
         // Killed by a signal: the shell's convention.
         use std::os::unix::process::ExitStatusExt;

@@ -10,6 +10,7 @@ mod filter;
 mod findings;
 mod forget;
 mod generate;
+mod interrupt;
 mod lifecycle_inputs;
 mod list;
 mod load;
@@ -27,6 +28,7 @@ mod rewrite;
 pub(crate) mod scan;
 mod settings;
 mod show;
+mod state_source;
 mod summary;
 mod taint;
 
@@ -99,9 +101,27 @@ pub enum Format {
 /// The state argument every reading command takes.
 #[derive(Debug, clap::Args)]
 pub struct StateArg {
-    /// The state file; `-` reads standard input. Default: `terraform.tfstate` in the working directory.
+    /// The state: a file, `-` for standard input, or a URL (`s3://bucket/key`, `https://...` for the
+    /// http backend). Default: the state of the backend `terraform init` recorded here (local:
+    /// `terraform.tfstate`), in the selected workspace.
     #[arg(value_name = "STATE")]
     pub state: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub backend: BackendArgs,
+}
+
+/// How the state's backend is chosen beyond what `terraform init` recorded.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct BackendArgs {
+    /// The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`.
+    #[arg(long, value_name = "NAME")]
+    pub workspace: Option<String>,
+
+    /// A backend setting over those `terraform init` recorded (or a URL's): `KEY=VALUE`, or an HCL
+    /// file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win.
+    #[arg(long = "backend-config", value_name = "KEY=VALUE|FILE")]
+    pub backend_config: Vec<String>,
 }
 
 /// Runs statectl with the process arguments and returns the exit code.
@@ -136,11 +156,22 @@ pub fn run() -> i32 {
         Command::Generate(args) => generate::run(&args, &mut printer),
     };
     let outcome = outcome.and_then(|code| printer.flush().map(|()| code));
-    match outcome {
+    let code = match outcome {
         Ok(code) => code,
         Err(error) => {
             printer.error(&error);
             error.code
         }
+    };
+    // A remote lock that an error path could not release: said last, with its ID and the
+    // `force-unlock` command, because it needs a person's attention.
+    let unreleased = crate::state::store::remote::take_release_failures();
+    for error in &unreleased {
+        printer.error(&CliError::from(error.clone()));
+    }
+    if unreleased.is_empty() {
+        code
+    } else {
+        exit::ERROR
     }
 }

@@ -31,7 +31,7 @@ pub struct Args {
 }
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
-    let (source, bytes) = load::read(args.state.state.as_deref())?;
+    let (source, bytes) = load::read(&args.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     let mut document: Value = serde_json::from_str(state.source).map_err(|error| {
         CliError::new(format!(

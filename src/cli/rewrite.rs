@@ -133,6 +133,9 @@ pub(super) fn open(
     printer: &mut Printer,
 ) -> Result<Loaded, CliError> {
     let source = settings.source.clone();
+    if let Some(note) = &settings.source_note {
+        printer.to_stderr(&format!("{note}\n"));
+    }
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(settings.policy.as_deref(), &rules)?;
     let config = load_config(settings.config.as_deref(), printer)?;
@@ -158,6 +161,9 @@ pub(super) fn open(
 }
 
 fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
+    if matches!(source, Source::Remote(_)) {
+        crate::cli::interrupt::release_remote_locks_on_interrupt();
+    }
     Ok(Locked::acquire_source(
         source,
         &format!("statectl {operation}"),

@@ -41,7 +41,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             .with_hint("an instance address looks like `aws_instance.web`, `aws_instance.web[0]` or `module.app.aws_instance.web[\"a\"]`")
     })?;
     let deposed = deposed_key(args.deposed.as_deref(), wanted.deposed.as_deref())?;
-    let (source, bytes) = load::read(args.state.state.as_deref())?;
+    let (source, bytes) = load::read(&args.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     let groups = instance_groups(&state);
     let Some(group) = groups
@@ -96,6 +96,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         Format::Json => {
             let document = json!({
                 "schema_version": 1,
+                "state": source.to_string(),
                 "address": address,
                 "deposed": object.deposed,
                 "tainted": object.tainted,

@@ -25,7 +25,7 @@ pub struct Args {
 type Counts = BTreeMap<String, usize>;
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
-    let (source, bytes) = load::read(args.state.state.as_deref())?;
+    let (source, bytes) = load::read(&args.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     let (mut by_type, mut by_module, mut by_provider, mut by_status) =
         (Counts::new(), Counts::new(), Counts::new(), Counts::new());
@@ -73,6 +73,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         Format::Json => {
             let document = json!({
                 "schema_version": 1,
+                "state": source.to_string(),
                 "terraform_version": state.terraform_version,
                 "serial": state.serial,
                 "lineage": state.lineage,

@@ -72,6 +72,7 @@ pub(crate) struct Test {
     args: Vec<String>,
     stdin: Option<Vec<u8>>,
     current_dir: PathBuf,
+    env: Vec<(String, std::ffi::OsString)>,
 }
 
 /// What a run produced.
@@ -88,6 +89,7 @@ impl Test {
             args: Vec::new(),
             stdin: None,
             current_dir: root(),
+            env: Vec::new(),
         }
     }
 
@@ -107,6 +109,12 @@ impl Test {
         self
     }
 
+    /// Sets one environment variable for the run (the rest of the environment is cleared).
+    pub(crate) fn env(mut self, name: &str, value: impl AsRef<std::ffi::OsStr>) -> Test {
+        self.env.push((name.to_owned(), value.as_ref().to_owned()));
+        self
+    }
+
     pub(crate) fn current_dir(mut self, folder: impl Into<PathBuf>) -> Test {
         self.current_dir = folder.into();
         self
@@ -121,6 +129,7 @@ impl Test {
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("COLUMNS", "100")
+            .envs(self.env.iter().map(|(name, value)| (name, value)))
             .stdin(if self.stdin.is_some() {
                 Stdio::piped()
             } else {

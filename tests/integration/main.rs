@@ -13,6 +13,7 @@ mod byte_for_byte;
 mod commands;
 mod corpus;
 mod diff;
+mod discovery;
 mod generated;
 mod hostile;
 mod legacy;

@@ -66,7 +66,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let policy = load_policy(args.policy.as_deref(), &rules)?;
     let config = load_config(args.config.as_deref(), printer)?;
     let plan = args.plan.as_deref().map(read_plan).transpose()?;
-    let (source, bytes) = load::read(args.state.state.as_deref())?;
+    let (source, bytes) = load::read(&args.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     let result = audit(&Input {
         state: &state,

@@ -21,9 +21,13 @@ use crate::state::source::Source;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// State files, or folders searched recursively for `*.tfstate` (skipping `.terraform/`); `-` reads
-    /// standard input. Default: `terraform.tfstate` in the working directory.
+    /// standard input; URLs (`s3://bucket/key`, `https://...`) read remote states. Default: the state
+    /// of the backend `terraform init` recorded here (local: `terraform.tfstate`).
     #[arg(value_name = "STATE")]
     pub paths: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub backend: crate::cli::BackendArgs,
 
     /// A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above.
     #[arg(long, value_name = "FILE")]
@@ -58,7 +62,7 @@ pub enum ScanFormat {
 pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
-    let sources = sources(&args.paths)?;
+    let sources = sources(&args.paths, &args.backend, printer)?;
     let reports = scan_all(&sources, &rules, args.jobs);
     let text = match args.format {
         ScanFormat::Table => table::render(&reports),
@@ -115,13 +119,40 @@ pub(crate) fn load_rules(explicit: Option<&std::path::Path>) -> Result<Rules, Cl
     }
 }
 
-/// The states to scan, folders expanded; no argument means `terraform.tfstate`.
-fn sources(paths: &[PathBuf]) -> Result<Vec<Source>, CliError> {
+/// The states to scan, folders expanded; no argument means the state `terraform init` recorded.
+fn sources(
+    paths: &[PathBuf],
+    backend: &crate::cli::BackendArgs,
+    printer: &mut Printer,
+) -> Result<Vec<Source>, CliError> {
+    let mut located = |arg: Option<&std::path::Path>| -> Result<Source, CliError> {
+        let located = crate::cli::state_source::locate(arg, backend)?;
+        if let Some(note) = &located.note {
+            printer.to_stderr(&format!("{note}\n"));
+        }
+        Ok(located.source)
+    };
     if paths.is_empty() {
-        return Ok(vec![Source::from_arg(None)]);
+        return Ok(vec![located(None)?]);
+    }
+    let (urls, paths): (Vec<&PathBuf>, Vec<&PathBuf>) = paths
+        .iter()
+        .partition(|path| path.to_string_lossy().contains("://"));
+    let remote = urls
+        .into_iter()
+        .map(|url| located(Some(url)))
+        .collect::<Result<Vec<Source>, CliError>>()?;
+    if remote.is_empty() && (backend.workspace.is_some() || !backend.backend_config.is_empty()) {
+        return Err(CliError::new(
+            "`--workspace` and `--backend-config` choose a backend's state, but only files are named",
+        )
+        .with_hint("leave the state arguments out to use the backend `terraform init` recorded here, or give a URL (`s3://bucket/key`)"));
+    }
+    if paths.is_empty() {
+        return Ok(remote);
     }
     let (stdin, files): (Vec<&PathBuf>, Vec<&PathBuf>) =
-        paths.iter().partition(|path| path.as_os_str() == "-");
+        paths.into_iter().partition(|path| path.as_os_str() == "-");
     let files: Vec<PathBuf> = files.into_iter().cloned().collect();
     let mut sources: Vec<Source> = state_files(&files)
         .map_err(CliError::new)?
@@ -131,6 +162,7 @@ fn sources(paths: &[PathBuf]) -> Result<Vec<Source>, CliError> {
     if !stdin.is_empty() {
         sources.insert(0, Source::Stdin);
     }
+    sources.extend(remote);
     if sources.is_empty() {
         let named: Vec<String> = files
             .iter()

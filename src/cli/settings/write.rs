@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::cli::error::CliError;
 use crate::cli::rewrite::WriteArgs;
+use crate::cli::state_source::locate;
 use crate::state::source::Source;
 use crate::state::store::Backup;
 
@@ -40,6 +41,8 @@ pub(crate) enum WriteIntent {
 #[derive(Debug, Clone)]
 pub(crate) struct WriteSettings {
     pub source: Source,
+    /// The note naming a state the user did not name by path (a backend's, a workspace's).
+    pub source_note: Option<String>,
     pub destination: Destination,
     /// Write although lifecycle rules refuse; each override is printed.
     pub force: bool,
@@ -58,7 +61,6 @@ impl WriteSettings {
         args: &WriteArgs,
         intent: WriteIntent,
     ) -> Result<WriteSettings, CliError> {
-        let source = Source::from_arg(args.state.state.as_deref());
         let to_stdout = args.output.is_some();
         let destination = match intent {
             // clap refuses `--dry-run` with `-o -` or `--backup`, and `-o -` with `--backup`.
@@ -77,12 +79,21 @@ impl WriteSettings {
                 Some(path) => Backup::At(path.to_owned()),
             }),
         };
-        if source == Source::Stdin && matches!(destination, Destination::File(_)) {
+        if args
+            .state
+            .state
+            .as_deref()
+            .is_some_and(|arg| arg.as_os_str() == "-")
+            && matches!(destination, Destination::File(_))
+        {
             return Err(CliError::new("cannot write a state back to standard input")
                 .with_hint("add `-o -` to write the new state to standard output (`terraform state pull | statectl taint X - -o - | terraform state push -`)"));
         }
+        // Only now, with the flags known to agree: finding the state may read the backend cache.
+        let located = locate(args.state.state.as_deref(), &args.state.backend)?;
         Ok(WriteSettings {
-            source,
+            source: located.source,
+            source_note: located.note,
             destination,
             force: args.force,
             lock_timeout: args.lock_timeout,

@@ -140,6 +140,18 @@ impl Locked {
         }
     }
 
+    /// Releases the lock without writing; a remote lock that cannot be released is an error naming
+    /// its ID and the `force-unlock` command.
+    pub fn release(self) -> Result<(), StoreError> {
+        match self.held {
+            Held::File(lock) => {
+                drop(lock);
+                Ok(())
+            }
+            Held::Remote(mut lock) => lock.release(),
+        }
+    }
+
     /// Replaces the state with `new`, provided it still holds exactly `expected` (the bytes the change
     /// was computed from): backup first, then the crash-safe replace, then the lock is released.
     pub fn commit(

@@ -159,19 +159,43 @@ impl RemoteLocked {
 impl Drop for RemoteLocked {
     fn drop(&mut self) {
         if !self.released {
-            // An error path: the caller's error is the one to show; a lock that cannot be released is
-            // logged with what to do about it.
+            // An error path: the caller's error is the one to show first; a lock that cannot be
+            // released is kept for the CLI to report after it ([`take_release_failures`]).
             if let Err(error) = self.release() {
                 tracing::error!("{}", error.message);
+                UNRELEASED
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(error);
             }
         }
     }
 }
 
+/// Locks that a drop could not release, each with the lock ID and the `force-unlock` command.
+static UNRELEASED: Mutex<Vec<StoreError>> = Mutex::new(Vec::new());
+
+/// The failures to release a lock on an error path, for the CLI to report before it exits.
+pub fn take_release_failures() -> Vec<StoreError> {
+    std::mem::take(&mut *UNRELEASED.lock().unwrap_or_else(PoisonError::into_inner))
+}
+
 /// Releases every remote lock this process holds, for an interrupt handler: each failure comes back
 /// as an error naming the lock ID and the `terraform force-unlock` command.
 pub fn release_all_held() -> Vec<StoreError> {
-    let held = std::mem::take(&mut *HELD.lock().unwrap_or_else(PoisonError::into_inner));
+    release_held(|_| true)
+}
+
+/// Releases the held locks `which` selects (all of them, but for tests, which share the process).
+fn release_held(which: impl Fn(&LockInfo) -> bool) -> Vec<StoreError> {
+    let held: Vec<_> = {
+        let mut all = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+        let (chosen, kept) = std::mem::take(&mut *all)
+            .into_iter()
+            .partition(|(_, info)| which(info));
+        *all = kept;
+        chosen
+    };
     held.into_iter()
         .filter_map(|(backend, info)| {
             backend
@@ -362,6 +386,17 @@ mod tests {
     }
 
     #[test]
+    fn an_interrupt_releases_the_held_locks() {
+        let backend = memory(OLD);
+        let locked = RemoteLocked::acquire(backend.clone(), "lock", Duration::ZERO).unwrap();
+        let id = locked.info().id.clone();
+        assert!(release_held(|info| info.id == id).is_empty());
+        assert!(backend.holder.lock().unwrap().is_none());
+        // The interrupt handler exits the process next: the guard is never dropped.
+        std::mem::forget(locked);
+    }
+
+    #[test]
     fn a_lock_that_cannot_be_released_names_its_id_and_force_unlock() {
         let backend = Arc::new(Memory {
             state: Mutex::new(Some(OLD.to_vec())),
@@ -371,6 +406,11 @@ mod tests {
         let mut locked = RemoteLocked::acquire(backend, "taint", Duration::ZERO).unwrap();
         let id = locked.info().id.clone();
         let error = locked.release().unwrap_err();
+        drop(locked);
+        assert!(
+            take_release_failures().is_empty(),
+            "a released lock is not released again"
+        );
         assert_eq!(
             error.message,
             format!("mem://bucket: cannot delete the lock; the lock {id} is still held")

@@ -1,0 +1,206 @@
+//! Discovery against backend caches Terraform 1.15.5 wrote (`crates/backend/testdata/*-cache.json`,
+//! from `terraform init` with an `http` and a `local` backend block).
+
+use super::*;
+
+const HTTP_CACHE: &str = include_str!("../../testdata/http-cache.json");
+const LOCAL_CACHE: &str = include_str!("../../testdata/local-cache.json");
+
+/// A working directory with `.terraform/terraform.tfstate` holding `cache` and, when given, the
+/// selected workspace in `.terraform/environment`.
+fn initialised(cache: &str, environment: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".terraform")).unwrap();
+    std::fs::write(dir.path().join(".terraform/terraform.tfstate"), cache).unwrap();
+    if let Some(name) = environment {
+        std::fs::write(dir.path().join(".terraform/environment"), name).unwrap();
+    }
+    dir
+}
+
+fn with(workspace: Option<&str>, items: &[&str]) -> Overrides {
+    Overrides {
+        workspace: workspace.map(ToOwned::to_owned),
+        backend_config: items.iter().map(|item| (*item).to_owned()).collect(),
+    }
+}
+
+#[test]
+fn the_recorded_backend_and_the_selected_workspace_are_found() {
+    let dir = initialised(HTTP_CACHE, Some("default\n"));
+    let Found::Remote(config) = in_directory(dir.path(), &Overrides::default()).unwrap() else {
+        panic!("an http backend is remote")
+    };
+    assert_eq!(config.kind, "http");
+    assert_eq!(
+        config.string("address").as_deref(),
+        Some("http://127.0.0.1:9/state")
+    );
+    assert_eq!(config.string("lock_address"), None);
+    assert_eq!(config.workspace, "default");
+    assert_eq!(config.origin, ".terraform/terraform.tfstate");
+}
+
+#[test]
+fn backend_config_items_apply_over_the_cache_in_order() {
+    let dir = initialised(HTTP_CACHE, None);
+    let file = dir.path().join("creds.hcl");
+    std::fs::write(&file, "username = \"ci\"\nretry_max = 5\n").unwrap();
+    let overrides = with(
+        None,
+        &[
+            "username=first",
+            file.to_str().unwrap(),
+            "lock_address=http://127.0.0.1:9/lock",
+        ],
+    );
+    let Found::Remote(config) = in_directory(dir.path(), &overrides).unwrap() else {
+        panic!("remote")
+    };
+    assert_eq!(config.string("username").as_deref(), Some("ci"));
+    assert_eq!(config.integer("retry_max").unwrap(), Some(5));
+    assert_eq!(
+        config.string("lock_address").as_deref(),
+        Some("http://127.0.0.1:9/lock")
+    );
+}
+
+#[test]
+fn a_backend_config_key_the_backend_does_not_take_is_refused() {
+    let dir = initialised(HTTP_CACHE, None);
+    let error = in_directory(dir.path(), &with(None, &["bucket=x"])).unwrap_err();
+    assert_eq!(
+        error.message,
+        "--backend-config bucket=x: `bucket` is not an argument of backend \"http\""
+    );
+}
+
+#[test]
+fn an_object_value_is_read_as_an_hcl_expression() {
+    let overrides = with(None, &["endpoints={ s3 = \"http://127.0.0.1:5000\" }"]);
+    let config = from_url("s3://bucket/a/terraform.tfstate", &overrides)
+        .unwrap()
+        .unwrap();
+    let endpoints = config.object("endpoints").unwrap().unwrap();
+    assert_eq!(endpoints["s3"], "http://127.0.0.1:5000");
+    let error = from_url("s3://b/k", &with(None, &["endpoints={ s3 = }"])).unwrap_err();
+    assert!(
+        error
+            .message
+            .starts_with("--backend-config endpoints=...: the value is not a valid expression"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn the_local_backend_gives_its_path_and_its_workspace_folder() {
+    let dir = initialised(LOCAL_CACHE, None);
+    let found = in_directory(dir.path(), &Overrides::default()).unwrap();
+    assert_eq!(
+        found,
+        Found::Local {
+            path: dir.path().join("states/prod.tfstate"),
+            how: Some("backend \"local\" in .terraform/terraform.tfstate".to_owned()),
+        }
+    );
+    let dir = initialised(LOCAL_CACHE, Some("blue"));
+    let found = in_directory(dir.path(), &Overrides::default()).unwrap();
+    assert_eq!(
+        found,
+        Found::Local {
+            path: dir.path().join("ws/blue/terraform.tfstate"),
+            how: Some("workspace \"blue\"".to_owned()),
+        }
+    );
+}
+
+#[test]
+fn an_uninitialised_directory_keeps_terraform_tfstate_and_its_workspaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let found = in_directory(dir.path(), &Overrides::default()).unwrap();
+    assert_eq!(
+        found,
+        Found::Local {
+            path: dir.path().join("terraform.tfstate"),
+            how: None,
+        }
+    );
+    let found = in_directory(dir.path(), &with(Some("green"), &[])).unwrap();
+    assert_eq!(
+        found,
+        Found::Local {
+            path: dir
+                .path()
+                .join("terraform.tfstate.d/green/terraform.tfstate"),
+            how: Some("workspace \"green\"".to_owned()),
+        }
+    );
+    let error = in_directory(dir.path(), &with(None, &["bucket=x"])).unwrap_err();
+    assert!(
+        error
+            .message
+            .starts_with("`--backend-config` needs a backend")
+    );
+}
+
+#[test]
+fn workspace_names_terraform_refuses_are_refused() {
+    let dir = initialised(HTTP_CACHE, Some("../etc"));
+    let error = in_directory(dir.path(), &Overrides::default()).unwrap_err();
+    assert!(
+        error
+            .message
+            .ends_with("environment: `../etc` is not a valid workspace name"),
+        "{}",
+        error.message
+    );
+    let error = in_directory(dir.path(), &with(Some("a b"), &[])).unwrap_err();
+    assert_eq!(
+        error.message,
+        "--workspace: `a b` is not a valid workspace name"
+    );
+    assert!(valid_workspace("dev-1_a.b~c@d", "x").is_ok());
+}
+
+#[test]
+fn a_damaged_cache_is_one_line_with_its_position() {
+    let dir = initialised("{\"version\": 3,\n \"backend\": {", None);
+    let error = in_directory(dir.path(), &Overrides::default()).unwrap_err();
+    assert!(
+        error.message.starts_with(".terraform/terraform.tfstate:2:"),
+        "{}",
+        error.message
+    );
+    assert_eq!(
+        error.hint.as_deref(),
+        Some("run `terraform init` again to rewrite it")
+    );
+}
+
+#[test]
+fn urls_name_their_backend_and_anything_else_is_a_path() {
+    let config = from_url("s3://my-bucket/env/prod.tfstate", &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(config.kind, "s3");
+    assert_eq!(config.string("bucket").as_deref(), Some("my-bucket"));
+    assert_eq!(config.string("key").as_deref(), Some("env/prod.tfstate"));
+    let config = from_url(
+        "https://u:secret@gitlab.example/api/state?token=t",
+        &Overrides::default(),
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(config.kind, "http");
+    assert_eq!(config.origin, "https://***@gitlab.example/api/state?***");
+    assert_eq!(
+        from_url("states/prod.tfstate", &Overrides::default()).unwrap(),
+        None
+    );
+    let error = from_url("s3://bucket-only", &Overrides::default()).unwrap_err();
+    assert_eq!(
+        error.message,
+        "s3://bucket-only: an S3 state URL names a bucket and an object key"
+    );
+}
