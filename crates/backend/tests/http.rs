@@ -581,6 +581,51 @@ fn a_dropped_connection_is_retried_then_named() {
 }
 
 #[test]
+fn a_redirect_is_followed_on_the_same_host_only() {
+    let state = state_file(STATE);
+    let other = Server::start(&["--state", state.path().to_str().unwrap()]);
+    // `localhost` is another host than `127.0.0.1` for the credentials' sake, though the same box.
+    let elsewhere = format!("http://localhost:{}/state", other.port());
+    let server = Server::start(&[
+        "--username",
+        "u",
+        "--password",
+        "p",
+        "--fault",
+        &format!("GET=redirect:{elsewhere}"),
+    ]);
+    let backend = open(&config(json!({
+        "address": format!("{}/state", server.base),
+        "username": "u",
+        "password": "p",
+    })));
+    let error = backend.get().unwrap_err();
+    assert_eq!(
+        error.message,
+        format!(
+            "{}/state: cannot read the state: GET answered 307 Temporary Redirect, a redirect to {elsewhere}, which statectl does not follow to another host",
+            server.base
+        )
+    );
+    assert!(other.log().is_empty(), "nothing reached the other host");
+
+    let same = Server::start(&[
+        "--state",
+        state.path().to_str().unwrap(),
+        "--fault",
+        "GET=redirect:/state*1",
+    ]);
+    let backend = open(&config(json!({"address": format!("{}/state", same.base)})));
+    assert_eq!(backend.get().unwrap().unwrap(), STATE.as_bytes());
+    let statuses: Vec<Value> = same
+        .requests()
+        .into_iter()
+        .map(|(_, _, status)| status)
+        .collect();
+    assert_eq!(statuses, [json!(307), json!(200)]);
+}
+
+#[test]
 fn a_body_that_is_not_a_state_is_refused_in_one_line() {
     let page = state_file("<html><body>Sign in to GitLab</body></html>\n");
     let server = Server::start(&["--state", page.path().to_str().unwrap()]);

@@ -289,6 +289,7 @@ fn reason(status: u16) -> &'static str {
         201 => "Created",
         204 => "No Content",
         302 => "Found",
+        307 => "Temporary Redirect",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",

@@ -10,8 +10,9 @@
 //! - `UNLOCK`/`DELETE <state>/lock`: releases it when the IDs match (or no ID is given, as
 //!   `force-unlock` does), else 409 with the holder's;
 //! - with `--username`, basic auth on every request (401 otherwise);
-//! - faults (`--fault METHOD=STATUS|reset[*COUNT]`): answer that status, or drop the connection,
-//!   for the first COUNT requests with that method (all of them without a count);
+//! - faults (`--fault METHOD=STATUS|reset|redirect:URL[*COUNT]`): answer that status, drop the
+//!   connection, or redirect (307) to URL, for the first COUNT requests with that method (all of
+//!   them without a count);
 //! - `/_sim/...` for tests, unauthenticated and never faulted: `GET /_sim/log` (one JSON object a
 //!   request), `GET /_sim/lock?path=P` (the lock info, 204 when free), `POST /_sim/fault` (a fault
 //!   spec as the body), `DELETE /_sim/fault` (clears them).
@@ -40,14 +41,15 @@ pub(crate) struct Fault {
     remaining: Option<u32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Action {
     Status(u16),
     Reset,
+    Redirect(String),
 }
 
 impl Fault {
-    /// `GET=500`, `LOCK=reset*2`, `POST=503*1`.
+    /// `GET=500`, `LOCK=reset*2`, `POST=503*1`, `GET=redirect:http://localhost:8080/state`.
     pub(crate) fn parse(spec: &str) -> Result<Fault, String> {
         let bad = || {
             format!(
@@ -55,12 +57,14 @@ impl Fault {
             )
         };
         let (method, rest) = spec.trim().split_once('=').ok_or_else(bad)?;
-        let (action, count) = match rest.split_once('*') {
+        let (action, count) = match rest.rsplit_once('*') {
             Some((action, count)) => (action, Some(count.parse().map_err(|_| bad())?)),
             None => (rest, None),
         };
         let action = if action == "reset" {
             Action::Reset
+        } else if let Some(url) = action.strip_prefix("redirect:") {
+            Action::Redirect(url.to_owned())
         } else {
             match action.parse() {
                 Ok(status @ 100..=599) => Action::Status(status),
@@ -159,15 +163,12 @@ impl Backend {
             if let Some(remaining) = &mut fault.remaining {
                 *remaining -= 1;
             }
-            fault.action
+            fault.action.clone()
         });
         let answer = match injected {
             Some(Action::Reset) => Answer::Reset,
-            Some(Action::Status(status)) => Answer::Respond(Response {
-                status,
-                headers: Vec::new(),
-                body: Vec::new(),
-            }),
+            Some(Action::Status(status)) => Answer::Respond(empty(status)),
+            Some(Action::Redirect(url)) => Answer::Respond(empty(307).with_header("location", url)),
             None => Answer::Respond(match self.authorized(request) {
                 Err(refused) => refused,
                 Ok(()) => inner.serve(request, body, self.conflict_status),
@@ -489,6 +490,12 @@ mod tests {
                 action: Action::Reset,
                 remaining: Some(2)
             }
+        );
+        assert_eq!(
+            Fault::parse("GET=redirect:http://h/s?a=1*1")
+                .unwrap()
+                .action,
+            Action::Redirect("http://h/s?a=1".to_owned())
         );
         assert!(Fault::parse("GET=5000").is_err());
         assert!(Fault::parse("GET").is_err());

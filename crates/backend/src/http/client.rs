@@ -20,6 +20,9 @@ pub(super) const MAX_BODY: u64 = 1 << 30;
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest silence while a request is sent or its answer read.
 const READ_TIMEOUT: Duration = Duration::from_secs(60);
+/// The longest one attempt may take, body included: a 1 GiB state at 2 MB/s. Terraform has no limit;
+/// a server that stops reading an upload would hold statectl (and its lock) forever.
+const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(900);
 /// As many redirects as Go's client follows.
 const MAX_REDIRECTS: usize = 10;
 
@@ -65,6 +68,7 @@ impl Client {
         let builder = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .read_timeout(READ_TIMEOUT)
+            .timeout(ATTEMPT_TIMEOUT)
             .redirect(redirect::Policy::custom(same_host_only))
             .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")));
         let http = with_tls(builder, &settings.tls)?
