@@ -423,6 +423,23 @@ fn a_write_without_the_holders_id_is_refused_with_423_and_nothing_changes() {
 }
 
 #[test]
+fn a_lock_method_the_server_does_not_take_gets_a_hint() {
+    let state = state_file(STATE);
+    let server = Server::start(&["--state", state.path().to_str().unwrap()]);
+    let backend = open(&gitlab_like(&server, json!({"lock_method": "PATCH"})));
+    let source = Source::Remote(backend);
+    let error = Locked::acquire_source(&source, "taint", Duration::from_secs(30)).unwrap_err();
+    assert_eq!(
+        error.message,
+        format!(
+            "{0}/state: cannot lock the state: PATCH {0}/state/lock answered 405 Method Not Allowed",
+            server.base
+        )
+    );
+    assert!(error.hint.unwrap().contains("lock_method = \"POST\""));
+}
+
+#[test]
 fn a_500_is_retried_then_one_line_nothing_written_no_lock_left() {
     let state = state_file(STATE);
     let server = Server::start(&[

@@ -218,6 +218,11 @@ impl RemoteState for HttpState {
                 // Held, by someone the answer does not name: waiting may still help.
                 _ => Err(LockRefused::Held(None)),
             },
+            404 | 405 => Err(LockRefused::Failed(
+                self.refused(doing, &request, &answer).with_hint(
+                    "check `lock_address` and `lock_method` (GitLab takes `lock_method = \"POST\"` and `unlock_method = \"DELETE\"`)",
+                ),
+            )),
             _ => Err(LockRefused::Failed(self.refused(doing, &request, &answer))),
         }
     }
