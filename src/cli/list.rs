@@ -94,7 +94,8 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         }
     }
     if args.format == Format::Json {
-        let document = json!({ "schema_version": 1, "instances": listed });
+        let document =
+            json!({ "schema_version": 1, "state": source.to_string(), "instances": listed });
         printer.line(
             &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
         )?;

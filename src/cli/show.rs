@@ -96,6 +96,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         Format::Json => {
             let document = json!({
                 "schema_version": 1,
+                "state": source.to_string(),
                 "address": address,
                 "deposed": object.deposed,
                 "tainted": object.tainted,

@@ -73,6 +73,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         Format::Json => {
             let document = json!({
                 "schema_version": 1,
+                "state": source.to_string(),
                 "terraform_version": state.terraform_version,
                 "serial": state.serial,
                 "lineage": state.lineage,

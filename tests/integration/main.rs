@@ -16,6 +16,7 @@ mod diff;
 mod discovery;
 mod generated;
 mod hostile;
+mod http_backend;
 mod legacy;
 mod moto;
 mod oracle;

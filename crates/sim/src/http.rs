@@ -1,9 +1,11 @@
-//! Just enough HTTP/1.1 for GET requests, spoken directly over the socket.
+//! Just enough HTTP/1.1 for GET requests (and the http backend's writes), spoken directly over the
+//! socket.
 //!
 //! The simulator does not use a server framework because its faults live on the wire: a reset must
 //! be a real TCP reset after the request was read, and a slow body must be headers first and then
 //! bytes trickled over time. Persistent connections are kept (clients pool them); request bodies are
-//! read and dropped, and chunked request bodies are refused, since nothing here takes a body.
+//! read and dropped (but for the http backend's, which are kept), and chunked request bodies are
+//! refused.
 
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime};
@@ -75,6 +77,33 @@ impl From<std::io::Error> for ReadError {
 pub(crate) async fn read_request<R: AsyncBufRead + Unpin>(
     reader: &mut R,
 ) -> Result<Request, ReadError> {
+    let (request, length) = read_head(reader, MAX_BODY).await?;
+    let dropped = tokio::io::copy(&mut (&mut *reader).take(length), &mut tokio::io::sink()).await?;
+    if dropped < length {
+        return Err(ReadError::Io);
+    }
+    Ok(request)
+}
+
+/// Reads one request and its body, up to `max_body` bytes (the http backend's states).
+pub(crate) async fn read_request_with_body<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    max_body: u64,
+) -> Result<(Request, Vec<u8>), ReadError> {
+    let (request, length) = read_head(reader, max_body).await?;
+    let mut body = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
+    (&mut *reader).take(length).read_to_end(&mut body).await?;
+    if (body.len() as u64) < length {
+        return Err(ReadError::Io);
+    }
+    Ok((request, body))
+}
+
+/// Reads a request head; the body's length comes with it, checked against `max_body`.
+async fn read_head<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    max_body: u64,
+) -> Result<(Request, u64), ReadError> {
     let mut head = Vec::new();
     loop {
         let before = head.len();
@@ -165,14 +194,10 @@ pub(crate) async fn read_request<R: AsyncBufRead + Unpin>(
             .parse()
             .map_err(|_| ReadError::Malformed(400, "invalid Content-Length"))?,
     };
-    if length > MAX_BODY {
+    if length > max_body {
         return Err(ReadError::Malformed(413, "the request body is too large"));
     }
-    let dropped = tokio::io::copy(&mut (&mut *reader).take(length), &mut tokio::io::sink()).await?;
-    if dropped < length {
-        return Err(ReadError::Io);
-    }
-    Ok(request)
+    Ok((request, length))
 }
 
 /// `a=1&b=x%20y` as pairs, decoded the way Go's `url.ParseQuery` (and so most brokers) decode a
@@ -261,13 +286,20 @@ pub(crate) async fn write_response<W: AsyncWrite + Unpin>(
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
+        201 => "Created",
+        204 => "No Content",
+        302 => "Found",
+        307 => "Temporary Redirect",
         400 => "Bad Request",
         401 => "Unauthorized",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        409 => "Conflict",
         410 => "Gone",
         412 => "Precondition Failed",
         413 => "Content Too Large",
+        423 => "Locked",
         429 => "Too Many Requests",
         431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",

@@ -6,6 +6,9 @@
 //! On start it prints one line on stdout, `listening on http://127.0.0.1:PORT`, so that a test can
 //! start it on port 0 and read where it went; it then serves until it is killed (or interrupted).
 //! With `-v` it logs one line a request on stderr. A bad scenario is one `error:` line and exit 2.
+//!
+//! `statectl-sim http-backend` serves Terraform states instead, as GitLab's managed state does, for
+//! the http backend's tests (see `state_backend`); it announces itself the same way.
 
 mod cf;
 mod clock;
@@ -19,6 +22,7 @@ mod oci_signature;
 mod osb;
 mod scenario;
 mod server;
+mod state_backend;
 mod stats;
 
 use std::io::Write;
@@ -36,11 +40,18 @@ use crate::server::Sim;
 /// Simulate the provider APIs that `statectl refresh` polls: OCI, Cloud Foundry v3 and an Open
 /// Service Broker, with scripted lifecycles and injected faults.
 #[derive(Debug, Parser)]
-#[command(name = "statectl-sim", version)]
+#[command(
+    name = "statectl-sim",
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 struct Args {
+    #[command(subcommand)]
+    mode: Option<Mode>,
     /// The scenario: objects, lifecycles, credentials and faults (TOML; see SCENARIO.md).
-    #[arg(long, value_name = "FILE")]
-    scenario: PathBuf,
+    #[arg(long, value_name = "FILE", required = true)]
+    scenario: Option<PathBuf>,
     /// The address to listen on; port 0 takes a free port.
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:0")]
     listen: SocketAddr,
@@ -55,7 +66,11 @@ struct Args {
 )]
 fn main() -> ExitCode {
     let args = Args::parse();
-    match run(&args) {
+    let result = match &args.mode {
+        Some(Mode::HttpBackend(backend)) => run_http_backend(backend),
+        None => run(&args),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
@@ -65,9 +80,10 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let scenario = Scenario::load(&args.scenario)?;
+    let path = args.scenario.as_deref().ok_or("--scenario is required")?;
+    let scenario = Scenario::load(path)?;
     let sim = Sim::new(&scenario, args.verbose)
-        .map_err(|error| format!("`{}`: {error}", args.scenario.display()))?;
+        .map_err(|error| format!("`{}`: {error}", path.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -79,9 +95,97 @@ fn run(args: &Args) -> Result<(), String> {
         let address = listener
             .local_addr()
             .map_err(|error| format!("cannot read the listening address: {error}"))?;
-        announce(address).map_err(|error| format!("cannot write to stdout: {error}"))?;
+        announce("http", address).map_err(|error| format!("cannot write to stdout: {error}"))?;
         tokio::select! {
             () = server::serve(listener, Arc::new(sim)) => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+        Ok(())
+    })
+}
+
+/// The other servers.
+#[derive(Debug, clap::Subcommand)]
+enum Mode {
+    /// Serve Terraform states over the http backend's protocol, as GitLab's managed state does.
+    HttpBackend(HttpBackendArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct HttpBackendArgs {
+    /// The address to listen on; port 0 takes a free port.
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:0")]
+    listen: SocketAddr,
+    /// Require basic auth with this username (and `--password`).
+    #[arg(long, requires = "password")]
+    username: Option<String>,
+    #[arg(long, requires = "username")]
+    password: Option<String>,
+    /// A state to serve at `/state` from the start.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// `METHOD=STATUS` or `METHOD=reset`, with an optional `*COUNT`: answer that status, or drop
+    /// the connection, for requests with that method. Repeatable.
+    #[arg(long, value_name = "SPEC")]
+    fault: Vec<String>,
+    /// The status of a LOCK refused because another holds the lock (409 as GitLab, or 423).
+    #[arg(long, value_name = "STATUS", default_value_t = 409, value_parser = clap::value_parser!(u16).range(409..=423))]
+    conflict_status: u16,
+    /// Serve HTTPS with this certificate (PEM, the chain) and `--tls-key`.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Require a client certificate signed by this CA (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    client_ca: Option<PathBuf>,
+    /// Log each request (method, target, status) to stderr.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+fn run_http_backend(args: &HttpBackendArgs) -> Result<(), String> {
+    let faults = args
+        .fault
+        .iter()
+        .map(|spec| state_backend::Fault::parse(spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    let initial = args
+        .state
+        .as_deref()
+        .map(|path| std::fs::read(path).map_err(|error| format!("`{}`: {error}", path.display())))
+        .transpose()?;
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(certificate), Some(key)) => Some(state_backend::tls_acceptor(
+            certificate,
+            key,
+            args.client_ca.as_deref(),
+        )?),
+        _ => None,
+    };
+    let backend = state_backend::Backend::new(state_backend::Options {
+        credentials: args.username.clone().zip(args.password.clone()),
+        faults,
+        initial,
+        conflict_status: args.conflict_status,
+        verbose: args.verbose,
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the runtime: {error}"))?;
+    runtime.block_on(async {
+        let listener = TcpListener::bind(args.listen)
+            .await
+            .map_err(|error| format!("cannot listen on `{}`: {error}", args.listen))?;
+        let address = listener
+            .local_addr()
+            .map_err(|error| format!("cannot read the listening address: {error}"))?;
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        announce(scheme, address).map_err(|error| format!("cannot write to stdout: {error}"))?;
+        tokio::select! {
+            () = state_backend::serve(listener, Arc::new(backend), tls) => {}
             _ = tokio::signal::ctrl_c() => {}
         }
         Ok(())
@@ -92,7 +196,7 @@ fn run(args: &Args) -> Result<(), String> {
     clippy::print_stdout,
     reason = "the one line a test reads to find the port; flushed, since stdout is a pipe there"
 )]
-fn announce(address: SocketAddr) -> std::io::Result<()> {
-    println!("listening on http://{address}");
+fn announce(scheme: &str, address: SocketAddr) -> std::io::Result<()> {
+    println!("listening on {scheme}://{address}");
     std::io::stdout().flush()
 }

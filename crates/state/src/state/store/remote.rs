@@ -183,7 +183,19 @@ pub fn take_release_failures() -> Vec<StoreError> {
 /// Releases every remote lock this process holds, for an interrupt handler: each failure comes back
 /// as an error naming the lock ID and the `terraform force-unlock` command.
 pub fn release_all_held() -> Vec<StoreError> {
-    let held = std::mem::take(&mut *HELD.lock().unwrap_or_else(PoisonError::into_inner));
+    release_held(|_| true)
+}
+
+/// Releases the held locks `which` selects (all of them, but for tests, which share the process).
+fn release_held(which: impl Fn(&LockInfo) -> bool) -> Vec<StoreError> {
+    let held: Vec<_> = {
+        let mut all = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+        let (chosen, kept) = std::mem::take(&mut *all)
+            .into_iter()
+            .partition(|(_, info)| which(info));
+        *all = kept;
+        chosen
+    };
     held.into_iter()
         .filter_map(|(backend, info)| {
             backend
@@ -371,6 +383,17 @@ mod tests {
             assert!(backend.holder.lock().unwrap().is_some());
         }
         assert!(backend.holder.lock().unwrap().is_none());
+    }
+
+    #[test]
+    fn an_interrupt_releases_the_held_locks() {
+        let backend = memory(OLD);
+        let locked = RemoteLocked::acquire(backend.clone(), "lock", Duration::ZERO).unwrap();
+        let id = locked.info().id.clone();
+        assert!(release_held(|info| info.id == id).is_empty());
+        assert!(backend.holder.lock().unwrap().is_none());
+        // The interrupt handler exits the process next: the guard is never dropped.
+        std::mem::forget(locked);
     }
 
     #[test]

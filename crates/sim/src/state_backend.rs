@@ -1,0 +1,553 @@
+//! `statectl-sim http-backend`: a Terraform state server speaking the http backend's protocol as
+//! GitLab's managed Terraform state does, for statectl's and Terraform's tests.
+//!
+//! - `GET <state>`: 200 with the state, 204 when there is none;
+//! - `POST`/`PUT <state>[?ID=<lock id>]`: replaces it (`Content-MD5` checked); while the state is
+//!   locked, a write without the holder's `ID` answers 423 with the holder's lock info;
+//! - `DELETE <state>`: removes it (the same lock rule);
+//! - `LOCK`/`POST <state>/lock` with the lock info: 200, or 409 with the holder's lock info (423
+//!   with `--conflict-status 423`, as other servers answer);
+//! - `UNLOCK`/`DELETE <state>/lock`: releases it when the IDs match (or no ID is given, as
+//!   `force-unlock` does), else 409 with the holder's;
+//! - with `--username`, basic auth on every request (401 otherwise);
+//! - faults (`--fault METHOD=STATUS|reset|redirect:URL[*COUNT]`): answer that status, drop the
+//!   connection, or redirect (307) to URL, for the first COUNT requests with that method (all of
+//!   them without a count);
+//! - `/_sim/...` for tests, unauthenticated and never faulted: `GET /_sim/log` (one JSON object a
+//!   request), `GET /_sim/lock?path=P` (the lock info, 204 when free), `POST /_sim/fault` (a fault
+//!   spec as the body), `DELETE /_sim/fault` (clears them).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use base64::Engine as _;
+use md5::Digest as _;
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::net::TcpListener;
+
+use crate::http::{ReadError, Request, Response, read_request_with_body, write_response};
+
+/// The largest state accepted: the benchmarks write states of some 50 MB.
+const MAX_STATE: u64 = 512 << 20;
+
+/// One injected fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fault {
+    method: String,
+    action: Action,
+    /// How many more requests it hits; `None` for all.
+    remaining: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Action {
+    Status(u16),
+    Reset,
+    Redirect(String),
+}
+
+impl Fault {
+    /// `GET=500`, `LOCK=reset*2`, `POST=503*1`, `GET=redirect:http://localhost:8080/state`.
+    pub(crate) fn parse(spec: &str) -> Result<Fault, String> {
+        let bad = || {
+            format!(
+                "`{spec}` is not a fault: METHOD=STATUS or METHOD=reset, with an optional *COUNT"
+            )
+        };
+        let (method, rest) = spec.trim().split_once('=').ok_or_else(bad)?;
+        let (action, count) = match rest.rsplit_once('*') {
+            Some((action, count)) => (action, Some(count.parse().map_err(|_| bad())?)),
+            None => (rest, None),
+        };
+        let action = if action == "reset" {
+            Action::Reset
+        } else if let Some(url) = action.strip_prefix("redirect:") {
+            Action::Redirect(url.to_owned())
+        } else {
+            match action.parse() {
+                Ok(status @ 100..=599) => Action::Status(status),
+                _ => return Err(bad()),
+            }
+        };
+        if method.is_empty() {
+            return Err(bad());
+        }
+        Ok(Fault {
+            method: method.to_ascii_uppercase(),
+            action,
+            remaining: count,
+        })
+    }
+}
+
+/// The server's settings.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Options {
+    pub credentials: Option<(String, String)>,
+    pub faults: Vec<Fault>,
+    /// A state at `/state` to start with.
+    pub initial: Option<Vec<u8>>,
+    /// The status of a refused LOCK: 409 as GitLab, or 423.
+    pub conflict_status: u16,
+    pub verbose: bool,
+}
+
+/// One state and its lock.
+#[derive(Debug, Default)]
+struct Stored {
+    state: Option<Vec<u8>>,
+    lock: Option<Value>,
+}
+
+/// The server's memory.
+#[derive(Debug)]
+pub(crate) struct Backend {
+    credentials: Option<(String, String)>,
+    conflict_status: u16,
+    verbose: bool,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    states: HashMap<String, Stored>,
+    faults: Vec<Fault>,
+    log: Vec<Value>,
+}
+
+/// What to do with a request.
+enum Answer {
+    Respond(Response),
+    Reset,
+}
+
+impl Backend {
+    pub(crate) fn new(options: Options) -> Backend {
+        let mut inner = Inner {
+            faults: options.faults,
+            ..Inner::default()
+        };
+        if let Some(initial) = options.initial {
+            inner.states.insert(
+                "/state".to_owned(),
+                Stored {
+                    state: Some(initial),
+                    lock: None,
+                },
+            );
+        }
+        Backend {
+            credentials: options.credentials,
+            conflict_status: options.conflict_status,
+            verbose: options.verbose,
+            inner: Mutex::new(inner),
+        }
+    }
+
+    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn handle(&self, request: &Request, body: &[u8]) -> Answer {
+        if let Some(control) = request.path.strip_prefix("/_sim/") {
+            return Answer::Respond(self.control(control, request, body));
+        }
+        let mut inner = self.inner();
+        let fault = inner
+            .faults
+            .iter_mut()
+            .find(|fault| fault.method == request.method && fault.remaining != Some(0));
+        let injected = fault.map(|fault| {
+            if let Some(remaining) = &mut fault.remaining {
+                *remaining -= 1;
+            }
+            fault.action.clone()
+        });
+        let answer = match injected {
+            Some(Action::Reset) => Answer::Reset,
+            Some(Action::Status(status)) => Answer::Respond(empty(status)),
+            Some(Action::Redirect(url)) => Answer::Respond(empty(307).with_header("location", url)),
+            None => Answer::Respond(match self.authorized(request) {
+                Err(refused) => refused,
+                Ok(()) => inner.serve(request, body, self.conflict_status),
+            }),
+        };
+        let status = match &answer {
+            Answer::Respond(response) => json!(response.status),
+            Answer::Reset => json!("reset"),
+        };
+        let md5 = request
+            .header("content-md5")
+            .map(|sent| sent == base64::engine::general_purpose::STANDARD.encode(md5_of(body)));
+        let entry = json!({
+            "method": request.method,
+            "target": request.target,
+            "status": status,
+            "authorization": request.header("authorization").is_some(),
+            "content_type": request.header("content-type"),
+            "content_md5_matches": md5,
+            "body": String::from_utf8_lossy(body),
+        });
+        if self.verbose {
+            log_line(&request.method, &request.target, &status);
+        }
+        inner.log.push(entry);
+        answer
+    }
+
+    fn authorized(&self, request: &Request) -> Result<(), Response> {
+        let Some((username, password)) = &self.credentials else {
+            return Ok(());
+        };
+        let expected = format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode(format!("{username}:{password}"))
+        );
+        if request.header("authorization") == Some(expected.as_str()) {
+            Ok(())
+        } else {
+            Err(Response::json(401, &json!({"message": "401 Unauthorized"}))
+                .with_header("www-authenticate", "Basic realm=\"statectl-sim\""))
+        }
+    }
+
+    fn control(&self, what: &str, request: &Request, body: &[u8]) -> Response {
+        let mut inner = self.inner();
+        match (request.method.as_str(), what) {
+            ("GET", "log") => Response::json(200, &Value::Array(inner.log.clone())),
+            ("GET", "lock") => {
+                let path = request.query("path").unwrap_or("/state");
+                match inner
+                    .states
+                    .get(path)
+                    .and_then(|stored| stored.lock.clone())
+                {
+                    Some(lock) => Response::json(200, &lock),
+                    None => empty(204),
+                }
+            }
+            ("POST", "fault") => match Fault::parse(&String::from_utf8_lossy(body)) {
+                Ok(fault) => {
+                    inner.faults.push(fault);
+                    empty(200)
+                }
+                Err(message) => Response::json(400, &json!({ "error": message })),
+            },
+            ("DELETE", "fault") => {
+                inner.faults.clear();
+                empty(200)
+            }
+            _ => Response::json(404, &json!({"error": "no such control endpoint"})),
+        }
+    }
+}
+
+impl Inner {
+    /// The protocol itself, for an authorized request.
+    fn serve(&mut self, request: &Request, body: &[u8], conflict_status: u16) -> Response {
+        if let Some(state) = request.path.strip_suffix("/lock") {
+            let stored = self.states.entry(state.to_owned()).or_default();
+            return match request.method.as_str() {
+                "LOCK" | "POST" => lock(stored, body, conflict_status),
+                "UNLOCK" | "DELETE" => unlock(stored, body, request.query("ID")),
+                _ => method_not_allowed("LOCK, POST, UNLOCK, DELETE"),
+            };
+        }
+        let stored = self.states.entry(request.path.clone()).or_default();
+        match request.method.as_str() {
+            "GET" => match &stored.state {
+                Some(state) => Response {
+                    status: 200,
+                    headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+                    body: state.clone(),
+                },
+                None => empty(204),
+            },
+            "POST" | "PUT" | "DELETE" => {
+                if let Some(holder) = &stored.lock
+                    && request.query("ID") != holder["ID"].as_str()
+                {
+                    return Response::json(423, holder);
+                }
+                if request.method == "DELETE" {
+                    stored.state = None;
+                    return empty(200);
+                }
+                if let Some(sent) = request.header("content-md5")
+                    && sent != base64::engine::general_purpose::STANDARD.encode(md5_of(body))
+                {
+                    return Response::json(
+                        400,
+                        &json!({"error": "Content-MD5 does not match the body"}),
+                    );
+                }
+                stored.state = Some(body.to_vec());
+                empty(200)
+            }
+            _ => method_not_allowed("GET, POST, PUT, DELETE"),
+        }
+    }
+}
+
+fn lock(stored: &mut Stored, body: &[u8], conflict_status: u16) -> Response {
+    let Some(info) = serde_json::from_slice::<Value>(body)
+        .ok()
+        .filter(|info| info["ID"].as_str().is_some_and(|id| !id.is_empty()))
+    else {
+        return Response::json(
+            400,
+            &json!({"error": "the body must be lock info with an ID"}),
+        );
+    };
+    if let Some(holder) = &stored.lock {
+        return Response::json(conflict_status, holder);
+    }
+    stored.lock = Some(info);
+    empty(200)
+}
+
+fn unlock(stored: &mut Stored, body: &[u8], query_id: Option<&str>) -> Response {
+    let sent: Option<String> = serde_json::from_slice::<Value>(body)
+        .ok()
+        .and_then(|info| info["ID"].as_str().map(str::to_owned))
+        .or_else(|| query_id.map(str::to_owned));
+    match (&stored.lock, sent) {
+        (Some(holder), Some(id)) if holder["ID"].as_str() != Some(id.as_str()) => {
+            Response::json(409, holder)
+        }
+        _ => {
+            stored.lock = None;
+            empty(200)
+        }
+    }
+}
+
+fn empty(status: u16) -> Response {
+    Response {
+        status,
+        headers: Vec::new(),
+        body: Vec::new(),
+    }
+}
+
+fn method_not_allowed(allowed: &str) -> Response {
+    Response::json(405, &json!({"error": "method not allowed"})).with_header("allow", allowed)
+}
+
+/// What the protocol's `Content-MD5` carries.
+fn md5_of(data: &[u8]) -> [u8; 16] {
+    md5::Md5::digest(data).into()
+}
+
+#[expect(
+    clippy::print_stderr,
+    reason = "with -v the simulator logs each request to stderr; stdout carries only the listening line"
+)]
+fn log_line(method: &str, target: &str, status: &Value) {
+    // The target holds the lock ID at most; no header (credentials) is logged.
+    eprintln!("{method} {target} -> {status}");
+}
+
+/// Serves `backend` on `listener`, over TLS when `tls` is given, until the task is dropped.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    backend: Arc<Backend>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let backend = Arc::clone(&backend);
+        let tls = tls.clone();
+        tokio::spawn(async move {
+            match tls {
+                None => {
+                    let mut stream = BufReader::new(stream);
+                    if serve_stream(&mut stream, &backend).await {
+                        // A zero linger makes the close a reset (RST), as a crashed proxy's.
+                        let _ = stream.get_ref().set_zero_linger();
+                    }
+                }
+                Some(acceptor) => {
+                    // Over TLS a dropped connection is a close without TLS's goodbye.
+                    if let Ok(secure) = acceptor.accept(stream).await {
+                        serve_stream(&mut BufReader::new(secure), &backend).await;
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// Answers requests on `stream` until it closes; `true` when a fault asked for a reset.
+async fn serve_stream<S>(stream: &mut BufReader<S>, backend: &Backend) -> bool
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    loop {
+        let (request, body) = match read_request_with_body(stream, MAX_STATE).await {
+            Ok(read) => read,
+            Err(ReadError::Closed | ReadError::Io) => return false,
+            Err(ReadError::Malformed(status, message)) => {
+                let response = Response::json(status, &json!({ "error": message }));
+                let _ = write_response(stream, &response, false, Duration::ZERO).await;
+                return false;
+            }
+        };
+        match backend.handle(&request, &body) {
+            Answer::Reset => return true,
+            Answer::Respond(response) => {
+                let written =
+                    write_response(stream, &response, request.keep_alive, Duration::ZERO).await;
+                if written.is_err() || !request.keep_alive {
+                    return false;
+                }
+            }
+        }
+    }
+}
+
+/// The TLS acceptor for `--tls-cert`/`--tls-key`, asking for a client certificate signed by
+/// `client_ca` when one is given.
+pub(crate) fn tls_acceptor(
+    certificate: &std::path::Path,
+    key: &std::path::Path,
+    client_ca: Option<&std::path::Path>,
+) -> Result<tokio_rustls::TlsAcceptor, String> {
+    use rustls::pki_types::pem::PemObject as _;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let chain = CertificateDer::pem_file_iter(certificate)
+        .and_then(Iterator::collect::<Result<Vec<_>, _>>)
+        .map_err(|error| format!("`{}`: {error}", certificate.display()))?;
+    let key = PrivateKeyDer::from_pem_file(key)
+        .map_err(|error| format!("`{}`: {error}", key.display()))?;
+    let builder = rustls::ServerConfig::builder_with_provider(Arc::clone(&provider))
+        .with_safe_default_protocol_versions()
+        .map_err(|error| error.to_string())?;
+    let builder = match client_ca {
+        None => builder.with_no_client_auth(),
+        Some(path) => {
+            let mut roots = rustls::RootCertStore::empty();
+            for certificate in CertificateDer::pem_file_iter(path)
+                .map_err(|error| format!("`{}`: {error}", path.display()))?
+            {
+                let certificate =
+                    certificate.map_err(|error| format!("`{}`: {error}", path.display()))?;
+                roots
+                    .add(certificate)
+                    .map_err(|error| format!("`{}`: {error}", path.display()))?;
+            }
+            let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+                Arc::new(roots),
+                provider,
+            )
+            .build()
+            .map_err(|error| error.to_string())?;
+            builder.with_client_cert_verifier(verifier)
+        }
+    };
+    let config = builder
+        .with_single_cert(chain, key)
+        .map_err(|error| format!("the certificate and key do not make a pair: {error}"))?;
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(method: &str, target: &str) -> Request {
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        Request {
+            method: method.to_owned(),
+            target: target.to_owned(),
+            path: path.to_owned(),
+            query: crate::http::parse_query(query),
+            headers: Vec::new(),
+            keep_alive: true,
+        }
+    }
+
+    fn status(backend: &Backend, method: &str, target: &str, body: &[u8]) -> (u16, Vec<u8>) {
+        match backend.handle(&request(method, target), body) {
+            Answer::Respond(response) => (response.status, response.body),
+            Answer::Reset => (0, Vec::new()),
+        }
+    }
+
+    #[test]
+    fn faults_parse_and_count_down() {
+        assert_eq!(
+            Fault::parse("lock=reset*2").unwrap(),
+            Fault {
+                method: "LOCK".to_owned(),
+                action: Action::Reset,
+                remaining: Some(2)
+            }
+        );
+        assert_eq!(
+            Fault::parse("GET=redirect:http://h/s?a=1*1")
+                .unwrap()
+                .action,
+            Action::Redirect("http://h/s?a=1".to_owned())
+        );
+        assert!(Fault::parse("GET=5000").is_err());
+        assert!(Fault::parse("GET").is_err());
+        let backend = Backend::new(Options {
+            faults: vec![Fault::parse("GET=500*1").unwrap()],
+            ..Options::default()
+        });
+        assert_eq!(status(&backend, "GET", "/s", b"").0, 500);
+        assert_eq!(status(&backend, "GET", "/s", b"").0, 204);
+    }
+
+    #[test]
+    fn speaks_gitlab_s_protocol() {
+        let backend = Backend::new(Options {
+            conflict_status: 409,
+            ..Options::default()
+        });
+        let mine = br#"{"ID":"a","Who":"me"}"#;
+        assert_eq!(status(&backend, "GET", "/s", b"").0, 204);
+        assert_eq!(status(&backend, "LOCK", "/s/lock", mine).0, 200);
+        let (code, body) = status(&backend, "POST", "/s/lock", br#"{"ID":"b"}"#);
+        assert_eq!((code, body.as_slice()), (409, &mine[..]));
+        assert_eq!(status(&backend, "POST", "/s", b"{}").0, 423);
+        assert_eq!(status(&backend, "POST", "/s?ID=b", b"{}").0, 423);
+        assert_eq!(status(&backend, "POST", "/s?ID=a", b"{\"v\":1}").0, 200);
+        assert_eq!(
+            status(&backend, "UNLOCK", "/s/lock", br#"{"ID":"b"}"#).0,
+            409
+        );
+        assert_eq!(status(&backend, "DELETE", "/s/lock", mine).0, 200);
+        assert_eq!(
+            status(&backend, "GET", "/s", b""),
+            (200, b"{\"v\":1}".to_vec())
+        );
+        assert_eq!(status(&backend, "DELETE", "/s", b"").0, 200);
+        assert_eq!(status(&backend, "GET", "/s", b"").0, 204);
+    }
+
+    #[test]
+    fn credentials_are_required_when_set() {
+        let backend = Backend::new(Options {
+            credentials: Some(("u".to_owned(), "p".to_owned())),
+            ..Options::default()
+        });
+        assert_eq!(status(&backend, "GET", "/s", b"").0, 401);
+        let mut authorized = request("GET", "/s");
+        authorized
+            .headers
+            .push(("authorization".to_owned(), "Basic dTpw".to_owned()));
+        assert!(matches!(
+            backend.handle(&authorized, b""),
+            Answer::Respond(Response { status: 204, .. })
+        ));
+    }
+}
