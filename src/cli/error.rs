@@ -66,6 +66,34 @@ impl From<crate::reconcile::profile::ProfileError> for CliError {
     }
 }
 
+/// A rules file that cannot be read or is invalid names the file (and the place) itself.
+impl From<crate::scan::rules::RulesError> for CliError {
+    fn from(error: crate::scan::rules::RulesError) -> CliError {
+        CliError::new(error.to_string()).with_hint("see README, \"Rules file\", for the format")
+    }
+}
+
+/// A policy file that cannot be read or is invalid names the file (and the place) itself.
+impl From<crate::policy::file::PolicyFileError> for CliError {
+    fn from(error: crate::policy::file::PolicyFileError) -> CliError {
+        CliError::new(error.to_string())
+            .with_hint("see README, \"Lifecycle rules\", for the policy format")
+    }
+}
+
+/// A folder given to scan that cannot be searched names the folder.
+impl From<crate::scan::discover::StateFilesError> for CliError {
+    fn from(error: crate::scan::discover::StateFilesError) -> CliError {
+        CliError::new(error.to_string())
+    }
+}
+
+impl From<crate::reconcile::http::HttpClientError> for CliError {
+    fn from(error: crate::reconcile::http::HttpClientError) -> CliError {
+        CliError::new(error.to_string())
+    }
+}
+
 impl fmt::Display for CliError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str(&self.message)

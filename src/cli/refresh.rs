@@ -200,7 +200,7 @@ fn ask_everyone(
     verbosity: u8,
 ) -> Result<Option<Answers>, CliError> {
     let http_count = jobs.len();
-    let client = Arc::new(HttpClient::new(per_host).map_err(CliError::new)?);
+    let client = Arc::new(HttpClient::new(per_host)?);
     let run_settings = RunSettings {
         parallelism: args.parallelism,
         deadline: args.timeout,

@@ -60,11 +60,32 @@ impl Default for Rules {
     }
 }
 
+/// A rules file that cannot be used: unreadable, or invalid (one line naming the file, the place
+/// and what is wrong).
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error("{}: cannot read the rules file: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl From<String> for RulesError {
+    fn from(message: String) -> RulesError {
+        RulesError::Invalid(message)
+    }
+}
+
 impl Rules {
     /// The built-in catalog extended by the rules file at `path`. Errors are one line naming the file.
-    pub fn load(path: &Path) -> Result<Rules, String> {
-        let text = crate::state::bytes::read_text(path)
-            .map_err(|error| format!("{}: cannot read the rules file: {error}", path.display()))?;
+    pub fn load(path: &Path) -> Result<Rules, RulesError> {
+        let text = crate::state::bytes::read_text(path).map_err(|source| RulesError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
         let file: RulesFile = toml::from_str(&text).map_err(|error| {
             let place = error
                 .span()

@@ -80,7 +80,8 @@ impl Credentials {
                     .clone()
                     .or_else(|| env("OCI_CLI_PROFILE"))
                     .unwrap_or_else(|| "DEFAULT".to_owned());
-                let config = oci_config::parse(&text, &file, &name)?;
+                let config =
+                    oci_config::parse(&text, &file, &name).map_err(|error| error.to_string())?;
                 let pem = crate::state::bytes::read_text(&config.key_file).map_err(|error| {
                     format!(
                         "{}: cannot read the OCI API key: {error}",

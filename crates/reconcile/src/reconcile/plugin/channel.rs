@@ -24,8 +24,21 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
 
+/// A plugin that cannot be reached over mutual TLS, with the transport's causes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ConnectError {
+    message: String,
+}
+
+impl From<String> for ConnectError {
+    fn from(message: String) -> ConnectError {
+        ConnectError { message }
+    }
+}
+
 /// Connects to the plugin at `address` over mutual TLS.
-pub async fn connect(address: &Address, tls: Arc<ClientConfig>) -> Result<Channel, String> {
+pub async fn connect(address: &Address, tls: Arc<ClientConfig>) -> Result<Channel, ConnectError> {
     let connector = TlsConnector::from(tls);
     let target = address.clone();
     // The URI only names the authority HTTP/2 sends; the connector decides where bytes go.
@@ -56,10 +69,10 @@ pub async fn connect(address: &Address, tls: Arc<ClientConfig>) -> Result<Channe
     .await
     .map_err(|_| format!("connecting to the plugin at {address} timed out"))?
     .map_err(|error| {
-        format!(
+        ConnectError::from(format!(
             "cannot connect to the plugin at {address}: {}",
             chain(&error)
-        )
+        ))
     })
 }
 

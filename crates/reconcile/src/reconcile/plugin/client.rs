@@ -69,9 +69,22 @@ pub struct Upgraded {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A provider call that failed or answered with errors, or a configuration it cannot take.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ClientError {
+    message: String,
+}
+
+impl From<String> for ClientError {
+    fn from(message: String) -> ClientError {
+        ClientError { message }
+    }
+}
+
 impl ProviderClient {
     /// A client over `channel` for the protocol the plugin chose in its handshake.
-    pub fn new(channel: Channel, protocol_version: u32) -> Result<ProviderClient, String> {
+    pub fn new(channel: Channel, protocol_version: u32) -> Result<ProviderClient, ClientError> {
         match protocol_version {
             5 => Ok(ProviderClient::V5(
                 tfplugin5::provider_client::ProviderClient::new(channel)
@@ -83,7 +96,7 @@ impl ProviderClient {
                     .max_decoding_message_size(MAX_MESSAGE_SIZE)
                     .max_encoding_message_size(MAX_MESSAGE_SIZE),
             )),
-            other => Err(format!("plugin protocol {other} is not supported")),
+            other => Err(format!("plugin protocol {other} is not supported").into()),
         }
     }
 
@@ -95,7 +108,7 @@ impl ProviderClient {
     }
 
     /// The provider's schema.
-    pub async fn schema(&mut self) -> Result<ProviderSchema, String> {
+    pub async fn schema(&mut self) -> Result<ProviderSchema, ClientError> {
         let schema = match self {
             ProviderClient::V5(client) => {
                 let response = client
@@ -175,7 +188,7 @@ impl ProviderClient {
         provider: &Block,
         config: &Value,
     ) -> Result<Vec<Diagnostic>, String> {
-        let complete = complete_config(config, provider, "")?;
+        let complete = complete_config(config, provider, "").map_err(|error| error.to_string())?;
         let msgpack = value::encode(&complete, &provider.implied_type())
             .map_err(|error| format!("cannot encode the provider configuration: {error}"))?;
         let diagnostics = match self {
@@ -362,7 +375,7 @@ impl ProviderClient {
 
     /// Asks the provider to cancel its in-flight calls (Terraform's Ctrl-C); the process keeps
     /// running.
-    pub async fn stop(&mut self) -> Result<(), String> {
+    pub async fn stop(&mut self) -> Result<(), ClientError> {
         let error = match self {
             ProviderClient::V5(client) => {
                 client
@@ -384,7 +397,7 @@ impl ProviderClient {
         if error.is_empty() {
             Ok(())
         } else {
-            Err(format!("the provider could not stop: {error}"))
+            Err(format!("the provider could not stop: {error}").into())
         }
     }
 }
@@ -431,15 +444,24 @@ fn code_name(code: Code) -> &'static str {
     }
 }
 
+/// A provider configuration that does not fit the provider's schema; names the block.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigurationError(String);
+
 /// The provider configuration the way Terraform sends it: every attribute of the schema present
 /// (null when not set), absent list, set and map blocks empty, absent single blocks null; an argument
 /// the schema does not know is an error, as in Terraform.
-pub fn complete_config(config: &Value, block: &Block, at: &str) -> Result<Value, String> {
+pub fn complete_config(
+    config: &Value,
+    block: &Block,
+    at: &str,
+) -> Result<Value, ConfigurationError> {
     let Value::Object(given) = config else {
-        return Err(format!(
+        return Err(ConfigurationError(format!(
             "the provider configuration{} must be an object",
             where_(at)
-        ));
+        )));
     };
     let known = |name: &str| {
         block
@@ -449,11 +471,11 @@ pub fn complete_config(config: &Value, block: &Block, at: &str) -> Result<Value,
             || block.blocks.iter().any(|nested| nested.name == name)
     };
     if let Some(unknown) = given.keys().find(|name| !known(name)) {
-        return Err(format!(
+        return Err(ConfigurationError(format!(
             "the provider has no argument `{}`{}",
             unknown.escape_debug(),
             where_(at)
-        ));
+        )));
     }
     let mut out = Map::new();
     for Attribute { name, .. } in &block.attributes {
@@ -496,7 +518,7 @@ pub fn complete_config(config: &Value, block: &Block, at: &str) -> Result<Value,
                             complete_config(item, &nested.block, &format!("{path}[\"{key}\"]"))?;
                         Ok((key.clone(), item))
                     })
-                    .collect::<Result<_, String>>()?,
+                    .collect::<Result<_, ConfigurationError>>()?,
             ),
             // A block read from a `provider` block in the configuration comes as a list of one.
             (Some(Value::Array(items)), Nesting::Single | Nesting::Group) if items.len() <= 1 => {
@@ -509,17 +531,17 @@ pub fn complete_config(config: &Value, block: &Block, at: &str) -> Result<Value,
                 }
             }
             (Some(Value::Array(_)), Nesting::Single | Nesting::Group) => {
-                return Err(format!(
+                return Err(ConfigurationError(format!(
                     "the provider configuration's `{path}` is a single block: give one, not several"
-                ));
+                )));
             }
             (Some(item), Nesting::Single | Nesting::Group) => {
                 complete_config(item, &nested.block, &path)?
             }
             (Some(_), _) => {
-                return Err(format!(
+                return Err(ConfigurationError(format!(
                     "the provider configuration's `{path}` must be a list of blocks"
-                ));
+                )));
             }
         };
         out.insert(nested.name.clone(), value);
@@ -601,7 +623,10 @@ mod tests {
             json!({"ec2": "http://127.0.0.1:1", "s3": null})
         );
         let error = complete_config(&json!({"endpoints": [{}, {}]}), &block, "").unwrap_err();
-        assert!(error.contains("`endpoints` is a single block"), "{error}");
+        assert!(
+            error.to_string().contains("`endpoints` is a single block"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -626,15 +651,21 @@ mod tests {
     #[test]
     fn refuses_unknown_arguments_and_bad_shapes() {
         assert_eq!(
-            complete_config(&json!({"regoin": "x"}), &aws_like(), "").unwrap_err(),
+            complete_config(&json!({"regoin": "x"}), &aws_like(), "")
+                .unwrap_err()
+                .to_string(),
             "the provider has no argument `regoin`"
         );
         assert_eq!(
-            complete_config(&json!({"endpoints": [{"ec3": "x"}]}), &aws_like(), "").unwrap_err(),
+            complete_config(&json!({"endpoints": [{"ec3": "x"}]}), &aws_like(), "")
+                .unwrap_err()
+                .to_string(),
             "the provider has no argument `ec3` in `endpoints[0]`"
         );
         assert_eq!(
-            complete_config(&json!({"endpoints": "x"}), &aws_like(), "").unwrap_err(),
+            complete_config(&json!({"endpoints": "x"}), &aws_like(), "")
+                .unwrap_err()
+                .to_string(),
             "the provider configuration's `endpoints` must be a list of blocks"
         );
         assert!(complete_config(&json!([]), &aws_like(), "").is_err());

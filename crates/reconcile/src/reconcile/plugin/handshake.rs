@@ -66,22 +66,37 @@ const LENIENT_BASE64: GeneralPurpose = GeneralPurpose::new(
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
+/// A go-plugin handshake line statectl cannot use, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct HandshakeError {
+    message: String,
+}
+
+impl From<String> for HandshakeError {
+    fn from(message: String) -> HandshakeError {
+        HandshakeError { message }
+    }
+}
+
 impl Handshake {
     /// Parses the handshake line, saying what is wrong with it when it is not one statectl can use.
-    pub fn parse(line: &str) -> Result<Handshake, String> {
+    pub fn parse(line: &str) -> Result<Handshake, HandshakeError> {
         let line = line.trim();
         let fields: Vec<&str> = line.split('|').collect();
         if fields.len() < 6 {
             return Err(format!(
                 "expected `CORE|PROTOCOL|NETWORK|ADDRESS|grpc|CERTIFICATE`, got {} field(s)",
                 fields.len()
-            ));
+            )
+            .into());
         }
         if fields[0] != CORE_VERSION {
             return Err(format!(
                 "go-plugin core version `{}` is not the supported `{CORE_VERSION}`",
                 fields[0].escape_debug()
-            ));
+            )
+            .into());
         }
         let protocol_version = fields[1]
             .parse::<u32>()
@@ -104,19 +119,21 @@ impl Handshake {
                 return Err(format!(
                     "network `{}` is not `unix` or `tcp`",
                     network.escape_debug()
-                ));
+                )
+                .into());
             }
         };
         if fields[4] != "grpc" {
             return Err(format!(
                 "the plugin speaks `{}`, not `grpc` (a plugin built for Terraform before 0.12?)",
                 fields[4].escape_debug()
-            ));
+            )
+            .into());
         }
         // Without a certificate the plugin did not take up automatic mutual TLS, and statectl does not
         // talk to a plugin in the clear.
         if fields[5].is_empty() {
-            return Err("the plugin sent no TLS certificate".into());
+            return Err("the plugin sent no TLS certificate".to_owned().into());
         }
         let server_certificate = LENIENT_BASE64
             .decode(fields[5])
@@ -175,7 +192,7 @@ mod tests {
             ("1|5|unix|/tmp/p|grpc|!!!", "not base64"),
         ];
         for (line, expected) in cases {
-            let error = Handshake::parse(line).unwrap_err();
+            let error = Handshake::parse(line).unwrap_err().to_string();
             assert!(error.contains(expected), "{line}: {error}");
         }
     }

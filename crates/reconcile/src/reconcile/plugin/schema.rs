@@ -48,20 +48,31 @@ pub struct ProviderSchema {
     pub provider: Block,
     /// The provider_meta block, if the provider declares one.
     pub provider_meta: Option<Block>,
-    resources: HashMap<String, Result<Arc<ResourceSchema>, String>>,
+    resources: HashMap<String, Result<Arc<ResourceSchema>, SchemaError>>,
     /// Warnings (errors make the call fail instead).
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A provider schema statectl cannot use, or a resource type it does not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct SchemaError {
+    message: String,
+}
+
+impl From<String> for SchemaError {
+    fn from(message: String) -> SchemaError {
+        SchemaError { message }
+    }
+}
+
 impl ProviderSchema {
     /// The schema of a managed resource type.
-    pub fn resource(&self, type_name: &str) -> Result<Arc<ResourceSchema>, String> {
+    pub fn resource(&self, type_name: &str) -> Result<Arc<ResourceSchema>, SchemaError> {
         match self.resources.get(type_name) {
             Some(Ok(schema)) => Ok(Arc::clone(schema)),
-            Some(Err(error)) => Err(format!("the schema of `{type_name}`: {error}")),
-            None => Err(format!(
-                "the provider has no managed resource type `{type_name}`"
-            )),
+            Some(Err(error)) => Err(format!("the schema of `{type_name}`: {error}").into()),
+            None => Err(format!("the provider has no managed resource type `{type_name}`").into()),
         }
     }
 
@@ -98,7 +109,7 @@ macro_rules! convert_protocol {
             use super::*;
             use crate::reconcile::plugin::proto::$protocol::{Schema, get_provider_schema};
 
-            pub(crate) fn block(schema: $protocol::schema::Block) -> Result<Block, String> {
+            pub(crate) fn block(schema: $protocol::schema::Block) -> Result<Block, SchemaError> {
                 let attributes = schema
                     .attributes
                     .into_iter()
@@ -122,7 +133,7 @@ macro_rules! convert_protocol {
                 Ok(Block { attributes, blocks })
             }
 
-            fn resource(schema: Schema) -> Result<Arc<ResourceSchema>, String> {
+            fn resource(schema: Schema) -> Result<Arc<ResourceSchema>, SchemaError> {
                 let version = schema.version;
                 let block = block(schema.block.unwrap_or_default())?;
                 Ok(Arc::new(ResourceSchema::new(version, block)))

@@ -38,9 +38,22 @@ impl fmt::Debug for ClientIdentity {
     }
 }
 
+/// The plugin's mutual TLS that cannot be set up (the client certificate, the configuration).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct TlsError {
+    message: String,
+}
+
+impl From<String> for TlsError {
+    fn from(message: String) -> TlsError {
+        TlsError { message }
+    }
+}
+
 impl ClientIdentity {
     /// A new key pair and self-signed certificate.
-    pub fn generate() -> Result<ClientIdentity, String> {
+    pub fn generate() -> Result<ClientIdentity, TlsError> {
         let failed = |error: rcgen::Error| format!("cannot make a client certificate: {error}");
         let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P521_SHA512).map_err(failed)?;
         let mut params = CertificateParams::new(vec![SERVER_NAME.to_owned()]).map_err(failed)?;

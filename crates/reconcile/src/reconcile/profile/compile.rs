@@ -4,6 +4,7 @@
 //! column instead of surfacing as a failed request halfway through a refresh.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::ops::Range;
 
 use jsonpath_rust::parser::parse_json_path;
@@ -26,9 +27,9 @@ pub(crate) struct ProfileText<'t> {
 }
 
 impl ProfileText<'_> {
-    pub(super) fn error(&self, span: Range<usize>, message: impl Into<String>) -> ProfileError {
+    pub(super) fn error(&self, span: Range<usize>, message: impl fmt::Display) -> ProfileError {
         let place = LineColumn::of(self.text.as_bytes(), span.start);
-        ProfileError::new(format!("{}:{place}: {}", self.origin, message.into()))
+        ProfileError::new(format!("{}:{place}: {message}", self.origin))
     }
 
     pub(super) fn toml(&self, error: &toml::de::Error) -> ProfileError {

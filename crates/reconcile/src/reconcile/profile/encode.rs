@@ -17,7 +17,9 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use reqwest::Url;
 use serde_json::Value;
 
-use crate::reconcile::profile::template::{Lookup, Part, Ref, Slot, Template, text_of};
+use crate::reconcile::profile::template::{
+    Lookup, Part, Ref, Slot, Template, TemplateError, text_of,
+};
 
 /// Everything but RFC 3986's unreserved characters.
 const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -44,20 +46,26 @@ enum State {
 
 /// Checks a URL template's shape and places each placeholder. `endpoint` says whether `{endpoint}`
 /// may open it (a request URL) or not (the endpoint's own default URL).
-fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, String> {
+fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, TemplateError> {
     let mut state = State::Start;
     let mut positions = Vec::new();
     for (index, part) in template.parts.iter().enumerate() {
         match part {
             Part::Slot(slot) if slot.alternatives == [Ref::Endpoint] => {
                 if !endpoint {
-                    return Err("a default URL cannot use `{endpoint}`".to_owned());
+                    return Err(TemplateError::from(
+                        "a default URL cannot use `{endpoint}`".to_owned(),
+                    ));
                 }
                 if index != 0 {
-                    return Err("`{endpoint}` must open the URL".to_owned());
+                    return Err(TemplateError::from(
+                        "`{endpoint}` must open the URL".to_owned(),
+                    ));
                 }
                 if slot.optional {
-                    return Err("`{endpoint}` cannot be optional".to_owned());
+                    return Err(TemplateError::from(
+                        "`{endpoint}` cannot be optional".to_owned(),
+                    ));
                 }
                 positions.push(Position::Endpoint);
                 state = State::AfterEndpoint;
@@ -68,13 +76,14 @@ fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, String> 
                         return Err(format!(
                             "a URL starts with `{{endpoint}}`, `https://` or `http://`, not with `{}`",
                             slot.text
-                        ));
+                        ).into());
                     }
                     State::AfterEndpoint => {
                         return Err(format!(
                             "`{{endpoint}}` must be followed by `/`, not by `{}`",
                             slot.text
-                        ));
+                        )
+                        .into());
                     }
                     State::Authority => Position::HostLabel,
                     State::Path => Position::PathSegment,
@@ -83,10 +92,12 @@ fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, String> 
                     return Err(format!(
                         "`{}` cannot be optional: an empty host label or path segment would change the URL",
                         slot.text
-                    ));
+                    ).into());
                 }
                 if slot.alternatives.contains(&Ref::Endpoint) {
-                    return Err("`{endpoint}` must open the URL".to_owned());
+                    return Err(TemplateError::from(
+                        "`{endpoint}` must open the URL".to_owned(),
+                    ));
                 }
                 positions.push(position);
             }
@@ -94,13 +105,15 @@ fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, String> 
         }
     }
     if state == State::Start {
-        return Err("a URL starts with `{endpoint}`, `https://` or `http://`".to_owned());
+        return Err(TemplateError::from(
+            "a URL starts with `{endpoint}`, `https://` or `http://`".to_owned(),
+        ));
     }
     Ok(positions)
 }
 
 /// Walks literal URL text from `state`, refusing what would make the URL ambiguous.
-fn literal(text: &str, mut state: State) -> Result<State, String> {
+fn literal(text: &str, mut state: State) -> Result<State, TemplateError> {
     let mut rest = text;
     if state == State::Start {
         let lower = text.to_ascii_lowercase();
@@ -115,14 +128,15 @@ fn literal(text: &str, mut state: State) -> Result<State, String> {
         if matches!(character, '?' | '#') {
             return Err(format!(
                 "`{character}` cannot stand in a URL template: query parameters belong in `query`, and a fragment is never sent"
-            ));
+            ).into());
         }
         state = match state {
             State::AfterEndpoint | State::Authority if character == '/' => State::Path,
             State::AfterEndpoint => {
                 return Err(format!(
                     "`{{endpoint}}` must be followed by `/`, not by `{character}`"
-                ));
+                )
+                .into());
             }
             State::Authority
                 if character.is_ascii_alphanumeric()
@@ -133,13 +147,14 @@ fn literal(text: &str, mut state: State) -> Result<State, String> {
             State::Authority => {
                 return Err(format!(
                     "`{character}` cannot stand in a host name (credentials belong in `auth`, never in a URL)"
-                ));
+                ).into());
             }
             State::Path if is_path_character(character) => State::Path,
             State::Path => {
                 return Err(format!(
                     "`{character}` cannot stand in a URL path: write it percent-encoded"
-                ));
+                )
+                .into());
             }
             State::Start => unreachable!("the scheme was read above"),
         };
@@ -153,14 +168,14 @@ fn is_path_character(character: char) -> bool {
 }
 
 /// Checks a URL template at load time.
-pub(super) fn check_url(template: &Template, endpoint: bool) -> Result<(), String> {
+pub(super) fn check_url(template: &Template, endpoint: bool) -> Result<(), TemplateError> {
     layout(template, endpoint).map(|_| ())
 }
 
 /// Renders a URL template: the endpoint as is, host placeholders as single DNS labels, path
 /// placeholders as single percent-encoded segments. The result is parsed and its path compared with
 /// what was built, so that nothing a URL parser would normalize (a `..` segment) slips through.
-pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url, String> {
+pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url, TemplateError> {
     let positions = layout(template, true)?;
     let mut out = String::new();
     let mut slots = positions.iter();
@@ -183,10 +198,7 @@ pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url
     let url = Url::parse(&out)
         .map_err(|error| format!("`{}` is not a valid URL: {error}", template.text))?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(format!(
-            "`{}` is not an http(s) URL with a host",
-            template.text
-        ));
+        return Err(format!("`{}` is not an http(s) URL with a host", template.text).into());
     }
     let built = out
         .split_once("://")
@@ -196,7 +208,8 @@ pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url
         return Err(format!(
             "`{}`: a value is `.` or `..`, which would move the request to another path",
             template.text
-        ));
+        )
+        .into());
     }
     Ok(url)
 }
@@ -207,7 +220,7 @@ pub(crate) fn set_query(
     url: &mut Url,
     query: &[(String, Template)],
     lookup: &dyn Lookup,
-) -> Result<(), String> {
+) -> Result<(), TemplateError> {
     let mut pairs = Vec::new();
     for (name, template) in query {
         let value = template
@@ -231,7 +244,7 @@ pub(crate) fn header_value(
     name: &str,
     template: &Template,
     lookup: &dyn Lookup,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, TemplateError> {
     let value = template
         .text_with(lookup)
         .map_err(|problem| format!("header `{name}`: {problem}"))?;
@@ -242,14 +255,17 @@ pub(crate) fn header_value(
         // The value itself is not echoed: headers carry tokens.
         return Err(format!(
             "header `{name}`: the value holds a control character (a line break would split the request)"
-        ));
+        ).into());
     }
     Ok((!value.is_empty()).then_some(value))
 }
 
 /// Renders a JSON body template: values inside string literals as escaped string content, values
 /// elsewhere as JSON values (an optional one with no value as `null`). The result must parse.
-pub(crate) fn render_json(template: &Template, lookup: &dyn Lookup) -> Result<String, String> {
+pub(crate) fn render_json(
+    template: &Template,
+    lookup: &dyn Lookup,
+) -> Result<String, TemplateError> {
     let mut out = String::new();
     let mut in_string = false;
     let mut escaped = false;
@@ -292,7 +308,7 @@ pub(crate) fn render_json(template: &Template, lookup: &dyn Lookup) -> Result<St
 }
 
 /// A value that fills one host name label: letters, digits and `-` only.
-fn host_label(slot: &Slot, lookup: &dyn Lookup) -> Result<String, String> {
+fn host_label(slot: &Slot, lookup: &dyn Lookup) -> Result<String, TemplateError> {
     let text = required_text(slot, lookup)?;
     let label = !text.starts_with('-')
         && !text.ends_with('-')
@@ -304,12 +320,13 @@ fn host_label(slot: &Slot, lookup: &dyn Lookup) -> Result<String, String> {
         return Err(format!(
             "`{}` fills a host name label: its value must be letters, digits and `-`",
             slot.text
-        ));
+        )
+        .into());
     }
     Ok(text)
 }
 
-fn required_text(slot: &Slot, lookup: &dyn Lookup) -> Result<String, String> {
+fn required_text(slot: &Slot, lookup: &dyn Lookup) -> Result<String, TemplateError> {
     let value = slot
         .resolve(lookup)?
         .ok_or_else(|| format!("`{}` has no value", slot.text))?;
@@ -317,7 +334,7 @@ fn required_text(slot: &Slot, lookup: &dyn Lookup) -> Result<String, String> {
 }
 
 /// Checks a body template at load time by rendering it with `null` for every placeholder.
-pub(super) fn check_json(template: &Template) -> Result<(), String> {
+pub(super) fn check_json(template: &Template) -> Result<(), TemplateError> {
     struct Nothing;
     impl Lookup for Nothing {
         fn attribute(&self, _: &[crate::state::attr_path::Step]) -> Option<Value> {
@@ -362,7 +379,7 @@ mod tests {
         }
     }
 
-    fn url(template: &str, lookup: &Fixed) -> Result<Url, String> {
+    fn url(template: &str, lookup: &Fixed) -> Result<Url, TemplateError> {
         render_url(&Template::parse(template).unwrap(), lookup)
     }
 
@@ -449,8 +466,9 @@ mod tests {
     #[test]
     fn dot_segments_are_refused_not_folded() {
         for dots in [".", ".."] {
-            let error =
-                url("{endpoint}/v3/service_instances/{attr.id}", &with_id(dots)).unwrap_err();
+            let error = url("{endpoint}/v3/service_instances/{attr.id}", &with_id(dots))
+                .unwrap_err()
+                .to_string();
             assert!(error.contains("`.` or `..`"), "{error}");
         }
         // Encoded dots are data, not a dot segment: the `%` itself is encoded.
@@ -535,8 +553,9 @@ mod tests {
             env: HashMap::from([("TOKEN".to_owned(), "abc\r\nX-Evil: 1".to_owned())]),
             ..Fixed::default()
         };
-        let error =
-            header_value("X-Token", &Template::parse("{env.TOKEN}").unwrap(), &lookup).unwrap_err();
+        let error = header_value("X-Token", &Template::parse("{env.TOKEN}").unwrap(), &lookup)
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("control character") && !error.contains("abc"),
             "{error}"

@@ -68,6 +68,20 @@ impl Ref {
     }
 }
 
+/// A template that does not parse or does not render: one sentence naming the placeholder; the
+/// caller adds the file and place (at load) or the request and instance (at render).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct TemplateError {
+    message: String,
+}
+
+impl From<String> for TemplateError {
+    fn from(message: String) -> TemplateError {
+        TemplateError { message }
+    }
+}
+
 /// Where placeholder values come from, for one instance at one moment of a poll.
 pub(crate) trait Lookup {
     fn attribute(&self, steps: &[Step]) -> Option<Value>;
@@ -81,7 +95,7 @@ pub(crate) trait Lookup {
 }
 
 impl Template {
-    pub fn parse(text: &str) -> Result<Template, String> {
+    pub fn parse(text: &str) -> Result<Template, TemplateError> {
         let mut parts = Vec::new();
         let mut literal = String::new();
         let mut rest = text;
@@ -147,7 +161,7 @@ impl Template {
 
     /// The template as one value: a lone placeholder keeps its JSON type (so a variable that is a
     /// number stays one in a JSON body); anything else is text.
-    pub(crate) fn value(&self, lookup: &dyn Lookup) -> Result<Value, String> {
+    pub(crate) fn value(&self, lookup: &dyn Lookup) -> Result<Value, TemplateError> {
         if let [Part::Slot(slot)] = self.parts.as_slice() {
             return Ok(slot
                 .resolve(lookup)?
@@ -157,7 +171,7 @@ impl Template {
     }
 
     /// The template as text (a query value, a header value).
-    pub(crate) fn text_with(&self, lookup: &dyn Lookup) -> Result<String, String> {
+    pub(crate) fn text_with(&self, lookup: &dyn Lookup) -> Result<String, TemplateError> {
         let mut out = String::new();
         for part in &self.parts {
             match part {
@@ -174,7 +188,7 @@ impl Template {
 }
 
 impl Slot {
-    fn parse(text: &str) -> Result<Slot, String> {
+    fn parse(text: &str) -> Result<Slot, TemplateError> {
         let inner = &text[1..text.len() - 1];
         let (inner, optional) = match inner.trim_end().strip_suffix('?') {
             Some(before) => (before, true),
@@ -185,9 +199,7 @@ impl Slot {
             .map(|alternative| parse_ref(alternative.trim(), text))
             .collect::<Result<Vec<_>, _>>()?;
         if alternatives.len() > 1 && alternatives.contains(&Ref::Endpoint) {
-            return Err(format!(
-                "`{text}`: `endpoint` stands alone; it always has a value"
-            ));
+            return Err(format!("`{text}`: `endpoint` stands alone; it always has a value").into());
         }
         Ok(Slot {
             text: text.to_owned(),
@@ -198,7 +210,7 @@ impl Slot {
 
     /// The first alternative with a value: present, not `null`, not `""` (the state writes both for
     /// "unset", and an empty value would silently change a URL or a query).
-    pub(crate) fn resolve(&self, lookup: &dyn Lookup) -> Result<Option<Value>, String> {
+    pub(crate) fn resolve(&self, lookup: &dyn Lookup) -> Result<Option<Value>, TemplateError> {
         let mut problems = Vec::new();
         for reference in &self.alternatives {
             let found = match reference {
@@ -218,18 +230,14 @@ impl Slot {
             return Ok(None);
         }
         if let [one] = problems.as_slice() {
-            return Err(format!("`{}`: {one}", self.text));
+            return Err(format!("`{}`: {one}", self.text).into());
         }
         let names: Vec<String> = self
             .alternatives
             .iter()
             .map(|reference| format!("`{}`", reference.describe()))
             .collect();
-        Err(format!(
-            "`{}`: none of {} has a value",
-            self.text,
-            names.join(", ")
-        ))
+        Err(format!("`{}`: none of {} has a value", self.text, names.join(", ")).into())
     }
 }
 
@@ -254,7 +262,7 @@ fn missing(reference: &Ref) -> String {
 }
 
 /// A value as text: strings as themselves, numbers as written, booleans as `true`/`false`.
-pub(crate) fn text_of(value: &Value, slot: &Slot) -> Result<String, String> {
+pub(crate) fn text_of(value: &Value, slot: &Slot) -> Result<String, TemplateError> {
     match value {
         Value::String(text) => Ok(text.clone()),
         Value::Number(number) => Ok(number.to_string()),
@@ -263,11 +271,13 @@ pub(crate) fn text_of(value: &Value, slot: &Slot) -> Result<String, String> {
         Value::Array(_) => Err(format!(
             "`{}` is a list; only strings, numbers and booleans fit here",
             slot.text
-        )),
+        )
+        .into()),
         Value::Object(_) => Err(format!(
             "`{}` is an object; only strings, numbers and booleans fit here",
             slot.text
-        )),
+        )
+        .into()),
     }
 }
 
@@ -332,7 +342,7 @@ fn split_top_level(text: &str) -> Vec<&str> {
     pieces
 }
 
-fn parse_ref(text: &str, slot: &str) -> Result<Ref, String> {
+fn parse_ref(text: &str, slot: &str) -> Result<Ref, TemplateError> {
     if text == "endpoint" {
         return Ok(Ref::Endpoint);
     }
@@ -349,16 +359,18 @@ fn parse_ref(text: &str, slot: &str) -> Result<Ref, String> {
         } else {
             Err(format!(
                 "`{slot}`: `{name}` is not an environment variable name (letters, digits and `_`)"
-            ))
+            )
+            .into())
         };
     }
     if let Some(name) = text.strip_prefix("var.") {
         return if is_name(name) {
             Ok(Ref::Var(name.to_owned()))
         } else {
-            Err(format!(
-                "`{slot}`: `{name}` is not a variable name (letters, digits, `_` and `-`)"
-            ))
+            Err(
+                format!("`{slot}`: `{name}` is not a variable name (letters, digits, `_` and `-`)")
+                    .into(),
+            )
         };
     }
     if let Some((request, path)) = text.split_once(':')
@@ -368,7 +380,7 @@ fn parse_ref(text: &str, slot: &str) -> Result<Ref, String> {
         if !path.starts_with('$') {
             return Err(format!(
                 "`{slot}`: a response value is read with a JSONPath starting at `$`, e.g. `{{{request}:$.id}}`"
-            ));
+            ).into());
         }
         parse_json_path(path).map_err(|error| {
             format!(
@@ -388,7 +400,7 @@ fn parse_ref(text: &str, slot: &str) -> Result<Ref, String> {
         .unwrap_or(text);
     Err(format!(
         "unknown template namespace `{namespace}` in `{slot}`: use `attr.NAME`, `env.NAME`, `var.NAME`, `endpoint`, or `REQUEST:$.json.path`"
-    ))
+    ).into())
 }
 
 /// A request, variable or endpoint name.
@@ -498,16 +510,20 @@ pub(crate) mod tests {
 
     #[test]
     fn names_the_unknown_namespace() {
-        let error = Template::parse("/x/{attrs.id}").unwrap_err();
+        let error = Template::parse("/x/{attrs.id}").unwrap_err().to_string();
         assert!(
             error.contains("unknown template namespace `attrs`"),
             "{error}"
         );
-        let error = Template::parse("{instance:lifecycleState}").unwrap_err();
+        let error = Template::parse("{instance:lifecycleState}")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("JSONPath starting at `$`"), "{error}");
-        let error = Template::parse("{instance:$.a[?@.x==]}").unwrap_err();
+        let error = Template::parse("{instance:$.a[?@.x==]}")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("invalid JSONPath"), "{error}");
-        let error = Template::parse("{attr.id").unwrap_err();
+        let error = Template::parse("{attr.id").unwrap_err().to_string();
         assert!(error.contains("never closed"), "{error}");
         assert!(Template::parse("{endpoint|attr.x}").is_err());
     }
@@ -520,12 +536,12 @@ pub(crate) mod tests {
         };
         let template = Template::parse("{attr.id}").unwrap();
         assert_eq!(
-            template.text_with(&lookup).unwrap_err(),
+            template.text_with(&lookup).unwrap_err().to_string(),
             "`{attr.id}`: attribute `id` is null, empty or missing"
         );
         let template = Template::parse("{attr.name|env.NAME}").unwrap();
         assert_eq!(
-            template.text_with(&lookup).unwrap_err(),
+            template.text_with(&lookup).unwrap_err().to_string(),
             "`{attr.name|env.NAME}`: none of `attr.name`, `env.NAME` has a value"
         );
         let template = Template::parse("a{attr.name?}b").unwrap();

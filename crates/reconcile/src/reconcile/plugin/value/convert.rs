@@ -19,17 +19,30 @@ use serde_json::{Map, Number, Value};
 use super::msgpack::{Msg, Writer, read};
 use super::ty::Type;
 
+/// A value that does not fit its cty type, in either direction; names the attribute path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ValueError {
+    message: String,
+}
+
+impl From<String> for ValueError {
+    fn from(message: String) -> ValueError {
+        ValueError { message }
+    }
+}
+
 /// State JSON to msgpack, by type.
-pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>, String> {
+pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>, ValueError> {
     let mut writer = Writer::default();
     write(&mut writer, value, ty, &mut Vec::new())?;
     Ok(writer.bytes)
 }
 
 /// msgpack to state JSON, by type.
-pub fn decode(bytes: &[u8], ty: &Type) -> Result<Value, String> {
+pub fn decode(bytes: &[u8], ty: &Type) -> Result<Value, ValueError> {
     let message = read(bytes)?;
-    to_json(&message, ty, &mut Vec::new())
+    Ok(to_json(&message, ty, &mut Vec::new())?)
 }
 
 fn at(path: &[String]) -> String {
@@ -434,6 +447,7 @@ mod tests {
         assert!(
             decode(&[0xa3, b'a', b'b', b'c'], &number)
                 .unwrap_err()
+                .to_string()
                 .contains("not a decimal number")
         );
     }
@@ -453,6 +467,7 @@ mod tests {
         assert!(
             encode(&json!("x"), &Type::Dynamic)
                 .unwrap_err()
+                .to_string()
                 .contains("dynamic value")
         );
     }
@@ -464,19 +479,25 @@ mod tests {
         let bytes = [
             0x81, 0xa3, b'n', b'e', b't', 0x91, 0x81, 0xa2, b'i', b'p', 0xd4, 0x00, 0x00,
         ];
-        let error = decode(&bytes, &object).unwrap_err();
+        let error = decode(&bytes, &object).unwrap_err().to_string();
         assert!(
             error.starts_with("`net[0].ip`: the provider answered an unknown value"),
             "{error}"
         );
-        let error = encode(&json!({"net": [{"ip": 7}]}), &object).unwrap_err();
+        let error = encode(&json!({"net": [{"ip": 7}]}), &object)
+            .unwrap_err()
+            .to_string();
         assert_eq!(error, "`net[0].ip`: expected a string, found a number");
-        let error = encode(&json!({"secret_key": "hunter2"}), &object).unwrap_err();
+        let error = encode(&json!({"secret_key": "hunter2"}), &object)
+            .unwrap_err()
+            .to_string();
         assert!(
             !error.contains("hunter2") && error.contains("no attribute `secret_key`"),
             "{error}"
         );
-        let error = decode(&[0x81, 0xa1, b'x', 0xc0], &object).unwrap_err();
+        let error = decode(&[0x81, 0xa1, b'x', 0xc0], &object)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("no attribute `x` in the schema"), "{error}");
     }
 }

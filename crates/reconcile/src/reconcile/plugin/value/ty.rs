@@ -20,29 +20,42 @@ pub enum Type {
     Tuple(Vec<Type>),
 }
 
+/// A cty type (a schema attribute's `type` JSON) that statectl cannot read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct TypeError {
+    message: String,
+}
+
+impl From<String> for TypeError {
+    fn from(message: String) -> TypeError {
+        TypeError { message }
+    }
+}
+
 impl Type {
     /// Parses a type's JSON (a schema attribute's `type` bytes).
-    pub fn from_json(bytes: &[u8]) -> Result<Type, String> {
+    pub fn from_json(bytes: &[u8]) -> Result<Type, TypeError> {
         let value: Value = serde_json::from_slice(bytes)
             .map_err(|error| format!("a type is not JSON: {error}"))?;
         Type::from_value(&value)
     }
 
-    pub fn from_value(value: &Value) -> Result<Type, String> {
+    pub fn from_value(value: &Value) -> Result<Type, TypeError> {
         match value {
             Value::String(name) => match name.as_str() {
                 "bool" => Ok(Type::Bool),
                 "number" => Ok(Type::Number),
                 "string" => Ok(Type::String),
                 "dynamic" => Ok(Type::Dynamic),
-                other => Err(format!("`{other}` is not a cty type")),
+                other => Err(format!("`{other}` is not a cty type").into()),
             },
             Value::Array(parts) if parts.len() >= 2 => {
                 let kind = parts[0].as_str().unwrap_or_default();
                 let element = &parts[1];
-                let collection = |make: fn(Box<Type>) -> Type| -> Result<Type, String> {
+                let collection = |make: fn(Box<Type>) -> Type| -> Result<Type, TypeError> {
                     if parts.len() != 2 {
-                        return Err(format!("a `{kind}` type takes one element type"));
+                        return Err(format!("a `{kind}` type takes one element type").into());
                     }
                     Ok(make(Box::new(Type::from_value(element)?)))
                 };
@@ -52,7 +65,9 @@ impl Type {
                     "map" => collection(Type::Map),
                     "object" if parts.len() <= 3 => {
                         let Value::Object(fields) = element else {
-                            return Err("an object type's attributes must be a JSON object".into());
+                            return Err("an object type's attributes must be a JSON object"
+                                .to_owned()
+                                .into());
                         };
                         let mut out = BTreeMap::new();
                         for (name, field) in fields {
@@ -62,7 +77,9 @@ impl Type {
                     }
                     "tuple" if parts.len() == 2 => {
                         let Value::Array(items) = element else {
-                            return Err("a tuple type's elements must be a JSON array".into());
+                            return Err("a tuple type's elements must be a JSON array"
+                                .to_owned()
+                                .into());
                         };
                         Ok(Type::Tuple(
                             items
@@ -71,10 +88,10 @@ impl Type {
                                 .collect::<Result<_, _>>()?,
                         ))
                     }
-                    _ => Err(format!("{value} is not a cty type")),
+                    _ => Err(format!("{value} is not a cty type").into()),
                 }
             }
-            _ => Err(format!("{value} is not a cty type")),
+            _ => Err(format!("{value} is not a cty type").into()),
         }
     }
 
@@ -136,22 +153,25 @@ mod tests {
     #[test]
     fn bad_types_are_one_line_errors() {
         assert_eq!(
-            Type::from_json(b"\"float\"").unwrap_err(),
+            Type::from_json(b"\"float\"").unwrap_err().to_string(),
             "`float` is not a cty type"
         );
         assert!(
             Type::from_json(b"[\"list\"]")
                 .unwrap_err()
+                .to_string()
                 .contains("is not a cty type")
         );
         assert!(
             Type::from_json(b"[\"object\", []]")
                 .unwrap_err()
+                .to_string()
                 .contains("JSON object")
         );
         assert!(
             Type::from_json(b"{")
                 .unwrap_err()
+                .to_string()
                 .starts_with("a type is not JSON")
         );
     }
