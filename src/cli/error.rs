@@ -94,6 +94,22 @@ impl From<crate::reconcile::http::HttpClientError> for CliError {
     }
 }
 
+/// Credentials that cannot be loaded name the variable or file (paths and names come from the user's
+/// environment, so they are escaped).
+impl From<crate::reconcile::credentials::CredentialsError> for CliError {
+    fn from(error: crate::reconcile::credentials::CredentialsError) -> CliError {
+        CliError::new(sanitize(&error.to_string()))
+    }
+}
+
+/// A `--target` that does not parse, or a selection that picks nothing (the target is echoed, so it
+/// is escaped).
+impl From<crate::scan::select::SelectError> for CliError {
+    fn from(error: crate::scan::select::SelectError) -> CliError {
+        CliError::new(sanitize(&error.to_string()))
+    }
+}
+
 impl fmt::Display for CliError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str(&self.message)

@@ -15,7 +15,9 @@ use tonic::{Code, Status};
 use crate::reconcile::plugin::channel::chain;
 use crate::reconcile::plugin::diagnostics::{self, Diagnostic};
 use crate::reconcile::plugin::proto::{tfplugin5, tfplugin6};
-use crate::reconcile::plugin::schema::{IdentitySchema, ProviderSchema, from_v5, from_v6};
+use crate::reconcile::plugin::schema::{
+    IdentitySchema, ProviderSchema, SchemaError, from_v5, from_v6,
+};
 use crate::reconcile::plugin::value::{self, Attribute, Block, Nesting};
 
 /// Schemas of big providers run to tens of megabytes; Terraform allows 64 MiB too.
@@ -82,6 +84,13 @@ impl From<String> for ClientError {
     }
 }
 
+/// A schema the provider sent that statectl cannot use fails the call that fetched it.
+impl From<SchemaError> for ClientError {
+    fn from(error: SchemaError) -> ClientError {
+        ClientError::from(error.to_string())
+    }
+}
+
 impl ProviderClient {
     /// A client over `channel` for the protocol the plugin chose in its handshake.
     pub fn new(channel: Channel, protocol_version: u32) -> Result<ProviderClient, ClientError> {
@@ -133,7 +142,7 @@ impl ProviderClient {
     /// identities.
     pub async fn identity_schemas(
         &mut self,
-    ) -> Result<HashMap<String, Result<IdentitySchema, String>>, String> {
+    ) -> Result<HashMap<String, Result<IdentitySchema, String>>, ClientError> {
         const RPC: &str = "GetResourceIdentitySchemas";
         let (schemas, diagnostics) = match self {
             ProviderClient::V5(client) => {
@@ -187,7 +196,7 @@ impl ProviderClient {
         &mut self,
         provider: &Block,
         config: &Value,
-    ) -> Result<Vec<Diagnostic>, String> {
+    ) -> Result<Vec<Diagnostic>, ClientError> {
         let complete = complete_config(config, provider, "").map_err(|error| error.to_string())?;
         let msgpack = value::encode(&complete, &provider.implied_type())
             .map_err(|error| format!("cannot encode the provider configuration: {error}"))?;
@@ -235,7 +244,7 @@ impl ProviderClient {
         type_name: &str,
         schema_version: i64,
         raw_json: Vec<u8>,
-    ) -> Result<Upgraded, String> {
+    ) -> Result<Upgraded, ClientError> {
         const RPC: &str = "UpgradeResourceState";
         let (state, diagnostics) = match self {
             ProviderClient::V5(client) => {
@@ -278,7 +287,7 @@ impl ProviderClient {
         check(RPC, &diagnostics)?;
         match state {
             Some(state) if !state.is_empty() => Ok(Upgraded { state, diagnostics }),
-            _ => Err(format!("{RPC} returned no state")),
+            _ => Err(format!("{RPC} returned no state").into()),
         }
     }
 
@@ -287,7 +296,7 @@ impl ProviderClient {
         &mut self,
         type_name: &str,
         request: ReadRequest,
-    ) -> Result<ReadResult, String> {
+    ) -> Result<ReadResult, ClientError> {
         const RPC: &str = "ReadResource";
         let meta = request.provider_meta.then(|| MSGPACK_NULL.to_vec());
         let (new_state, private, identity, diagnostics) = match self {
@@ -419,7 +428,7 @@ fn check(rpc: &str, diagnostics: &[Diagnostic]) -> Result<(), String> {
 }
 
 /// A failed call, with the transport's causes when the plugin could not be reached.
-fn rpc_error(rpc: &str, status: &Status) -> String {
+fn rpc_error(rpc: &str, status: &Status) -> ClientError {
     let message = status.message();
     let mut text = format!("{rpc} failed ({}", code_name(status.code()));
     if !message.is_empty() {
@@ -431,7 +440,7 @@ fn rpc_error(rpc: &str, status: &Status) -> String {
         text.push_str(&chain(source));
     }
     text.push(')');
-    text
+    ClientError::from(text)
 }
 
 fn code_name(code: Code) -> &'static str {

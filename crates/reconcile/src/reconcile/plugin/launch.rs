@@ -135,8 +135,8 @@ impl Plugin {
         // After the handshake nothing more should come on stdout, but a pipe nobody reads would block
         // a plugin that writes there.
         tokio::spawn(forward_lines(stdout, name.clone(), "stdout", None));
-        let tls =
-            client_config(&identity, &handshake.server_certificate).map_err(LaunchError::Start)?;
+        let tls = client_config(&identity, &handshake.server_certificate)
+            .map_err(|error| LaunchError::Start(error.to_string()))?;
         let channel = match connect(&handshake.address, tls).await {
             Ok(channel) => channel,
             Err(error) => {

@@ -315,7 +315,8 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
             job.schema_version,
             job.attributes.as_bytes().to_vec(),
         )
-        .await?;
+        .await
+        .map_err(|error| error.to_string())?;
     let read = client
         .read(
             &job.resource_type,
@@ -326,7 +327,8 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
                 provider_meta: session.schema.provider_meta.is_some(),
             },
         )
-        .await?;
+        .await
+        .map_err(|error| error.to_string())?;
     let mut warnings = upgraded.diagnostics;
     warnings.extend(read.diagnostics);
     let Some(new_state) = read.new_state else {

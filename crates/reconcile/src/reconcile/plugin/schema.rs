@@ -141,7 +141,7 @@ macro_rules! convert_protocol {
 
             pub(crate) fn provider_schema(
                 response: get_provider_schema::Response,
-            ) -> Result<ProviderSchema, String> {
+            ) -> Result<ProviderSchema, SchemaError> {
                 let provider = block(
                     response
                         .provider

@@ -88,7 +88,7 @@ impl ClientIdentity {
 pub fn client_config(
     identity: &ClientIdentity,
     server_certificate: &[u8],
-) -> Result<Arc<ClientConfig>, String> {
+) -> Result<Arc<ClientConfig>, TlsError> {
     let provider = Arc::new(aws_lc_rs::default_provider());
     let verifier = PinnedCertificate {
         certificate: server_certificate.to_vec(),
