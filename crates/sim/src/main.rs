@@ -65,7 +65,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let scenario = Scenario::load(&args.scenario)?;
+    let scenario = Scenario::load(&args.scenario).map_err(|error| error.to_string())?;
     let sim = Sim::new(&scenario, args.verbose)
         .map_err(|error| format!("`{}`: {error}", args.scenario.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
