@@ -237,29 +237,7 @@ fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, St
             }
             Value::Object(sorted.into_iter().collect())
         }
-        (Type::Object(fields), Msg::Map(entries)) => {
-            let mut given: BTreeMap<&str, &Msg> = BTreeMap::new();
-            for (key, item) in entries {
-                let Msg::Str(key) = key else {
-                    return Err(format!("{}: an attribute name is not a string", at(path)));
-                };
-                if !fields.contains_key(key) {
-                    return Err(format!("{}: no attribute `{key}` in the schema", at(path)));
-                }
-                given.insert(key, item);
-            }
-            let mut out = Map::new();
-            for (name, field) in fields {
-                path.push(format!(".{name}"));
-                let value = match given.get(name.as_str()) {
-                    Some(item) => to_json(item, field, path)?,
-                    None => Value::Null,
-                };
-                path.pop();
-                out.insert(name.clone(), value);
-            }
-            Value::Object(out)
-        }
+        (Type::Object(fields), Msg::Map(entries)) => object_to_json(fields, entries, path)?,
         (Type::Dynamic, Msg::Array(pair)) if pair.len() == 2 => {
             let type_json = match &pair[0] {
                 Msg::Bin(bytes) => bytes.as_slice(),
@@ -283,6 +261,36 @@ fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, St
         }
         (Type::Map(_) | Type::Object(_), _) => return Err(mismatch(path, "a map")),
     })
+}
+
+/// An object: every attribute of the schema, null when the provider left it out; an attribute the
+/// schema does not know is an error.
+fn object_to_json(
+    fields: &BTreeMap<String, Type>,
+    entries: &[(Msg, Msg)],
+    path: &mut Vec<String>,
+) -> Result<Value, String> {
+    let mut given: BTreeMap<&str, &Msg> = BTreeMap::new();
+    for (key, item) in entries {
+        let Msg::Str(key) = key else {
+            return Err(format!("{}: an attribute name is not a string", at(path)));
+        };
+        if !fields.contains_key(key) {
+            return Err(format!("{}: no attribute `{key}` in the schema", at(path)));
+        }
+        given.insert(key, item);
+    }
+    let mut out = Map::new();
+    for (name, field) in fields {
+        path.push(format!(".{name}"));
+        let value = match given.get(name.as_str()) {
+            Some(item) => to_json(item, field, path)?,
+            None => Value::Null,
+        };
+        path.pop();
+        out.insert(name.clone(), value);
+    }
+    Ok(Value::Object(out))
 }
 
 /// A decimal string as Terraform writes a number in state (Go's big.Float `Text('f', -1)`): no
