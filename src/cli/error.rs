@@ -152,4 +152,41 @@ mod tests {
         assert_eq!(echo("a\u{1b}[31m"), "a\\u{1b}[31m");
         assert_eq!(echo("a\u{1b}b"), "a\\u{1b}b");
     }
+
+    #[test]
+    fn loader_errors_convert_with_their_line_and_hint() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("missing.toml");
+
+        let rules = crate::scan::rules::Rules::load(&path).unwrap_err();
+        let line = rules.to_string();
+        let cli = CliError::from(rules);
+        assert_eq!(cli.message, line);
+        assert_eq!(
+            cli.hint.as_deref(),
+            Some("see README, \"Rules file\", for the format")
+        );
+        assert_eq!(cli.code, exit::ERROR);
+
+        let policy = crate::policy::file::Policy::load(&path, true).unwrap_err();
+        let line = policy.to_string();
+        let cli = CliError::from(policy);
+        assert_eq!(cli.message, line);
+        assert_eq!(
+            cli.hint.as_deref(),
+            Some("see README, \"Lifecycle rules\", for the policy format")
+        );
+    }
+
+    #[test]
+    fn a_target_echoed_in_an_error_is_escaped() {
+        let error = crate::scan::select::SelectError::Target {
+            target: "a\u{1b}[31m".to_owned(),
+            reason: "bad".to_owned(),
+        };
+        assert_eq!(
+            CliError::from(error).message,
+            "invalid --target `a\\u{1b}[31m`: bad"
+        );
+    }
 }

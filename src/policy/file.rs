@@ -239,4 +239,21 @@ mod tests {
         // In .statectl.toml, scan's keys sit beside [[protect]].
         assert!(load("ignore = [\"x\"]\n[[protect]]\ntypes = [\"a\"]\n", false).is_ok());
     }
+
+    #[test]
+    fn an_unreadable_policy_keeps_the_io_error_as_its_source() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("missing.toml");
+        let error = Policy::load(&path, true).unwrap_err();
+        assert!(
+            matches!(&error, PolicyFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            "{error:?}"
+        );
+        let source = std::error::Error::source(&error).expect("the io::Error");
+        assert!(source.downcast_ref::<std::io::Error>().is_some());
+        assert_eq!(
+            error.to_string(),
+            format!("{}: cannot read the policy: {source}", path.display())
+        );
+    }
 }

@@ -242,4 +242,30 @@ mod tests {
             "`CF_ACCESS_TOKEN` is not set (profile `cloudfoundry_service_instance` needs it)"
         );
     }
+
+    #[test]
+    fn an_unreadable_oci_config_keeps_the_io_error_as_its_source() {
+        let folder = tempfile::tempdir().unwrap();
+        let file = folder.path().join("config");
+        let error = Credentials::load(
+            &Auth::OciSignature {
+                config_file: Some(file.display().to_string()),
+                config_profile: None,
+            },
+            &env(&[]),
+            "oci_core_instance",
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&error, CredentialsError::ReadOciConfig { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            "{error:?}"
+        );
+        assert!(std::error::Error::source(&error).is_some());
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("{}: cannot read the OCI config: ", file.display())),
+            "{error}"
+        );
+    }
 }
