@@ -21,23 +21,29 @@ pub enum Type {
 }
 
 /// A cty type (a schema attribute's `type` JSON) that statectl cannot read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct TypeError {
-    message: String,
-}
-
-impl From<String> for TypeError {
-    fn from(message: String) -> TypeError {
-        TypeError { message }
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum TypeError {
+    #[error("a type is not JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    /// The primitive type name as written.
+    #[error("`{0}` is not a cty type")]
+    Primitive(String),
+    /// The type's JSON, compact.
+    #[error("{0} is not a cty type")]
+    NotAType(Value),
+    /// `list`, `set` or `map` with more than one element type.
+    #[error("a `{0}` type takes one element type")]
+    ElementCount(String),
+    #[error("an object type's attributes must be a JSON object")]
+    ObjectAttributes,
+    #[error("a tuple type's elements must be a JSON array")]
+    TupleElements,
 }
 
 impl Type {
     /// Parses a type's JSON (a schema attribute's `type` bytes).
     pub fn from_json(bytes: &[u8]) -> Result<Type, TypeError> {
-        let value: Value = serde_json::from_slice(bytes)
-            .map_err(|error| format!("a type is not JSON: {error}"))?;
+        let value: Value = serde_json::from_slice(bytes).map_err(TypeError::Json)?;
         Type::from_value(&value)
     }
 
@@ -48,14 +54,14 @@ impl Type {
                 "number" => Ok(Type::Number),
                 "string" => Ok(Type::String),
                 "dynamic" => Ok(Type::Dynamic),
-                other => Err(format!("`{other}` is not a cty type").into()),
+                other => Err(TypeError::Primitive(other.to_owned())),
             },
             Value::Array(parts) if parts.len() >= 2 => {
                 let kind = parts[0].as_str().unwrap_or_default();
                 let element = &parts[1];
                 let collection = |make: fn(Box<Type>) -> Type| -> Result<Type, TypeError> {
                     if parts.len() != 2 {
-                        return Err(format!("a `{kind}` type takes one element type").into());
+                        return Err(TypeError::ElementCount(kind.to_owned()));
                     }
                     Ok(make(Box::new(Type::from_value(element)?)))
                 };
@@ -65,9 +71,7 @@ impl Type {
                     "map" => collection(Type::Map),
                     "object" if parts.len() <= 3 => {
                         let Value::Object(fields) = element else {
-                            return Err("an object type's attributes must be a JSON object"
-                                .to_owned()
-                                .into());
+                            return Err(TypeError::ObjectAttributes);
                         };
                         let mut out = BTreeMap::new();
                         for (name, field) in fields {
@@ -77,9 +81,7 @@ impl Type {
                     }
                     "tuple" if parts.len() == 2 => {
                         let Value::Array(items) = element else {
-                            return Err("a tuple type's elements must be a JSON array"
-                                .to_owned()
-                                .into());
+                            return Err(TypeError::TupleElements);
                         };
                         Ok(Type::Tuple(
                             items
@@ -88,10 +90,10 @@ impl Type {
                                 .collect::<Result<_, _>>()?,
                         ))
                     }
-                    _ => Err(format!("{value} is not a cty type").into()),
+                    _ => Err(TypeError::NotAType(value.clone())),
                 }
             }
-            _ => Err(format!("{value} is not a cty type").into()),
+            _ => Err(TypeError::NotAType(value.clone())),
         }
     }
 
