@@ -53,19 +53,13 @@ fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, Template
         match part {
             Part::Slot(slot) if slot.alternatives == [Ref::Endpoint] => {
                 if !endpoint {
-                    return Err(TemplateError::from(
-                        "a default URL cannot use `{endpoint}`".to_owned(),
-                    ));
+                    return Err(TemplateError::EndpointInDefaultUrl);
                 }
                 if index != 0 {
-                    return Err(TemplateError::from(
-                        "`{endpoint}` must open the URL".to_owned(),
-                    ));
+                    return Err(TemplateError::EndpointNotFirst);
                 }
                 if slot.optional {
-                    return Err(TemplateError::from(
-                        "`{endpoint}` cannot be optional".to_owned(),
-                    ));
+                    return Err(TemplateError::EndpointOptional);
                 }
                 positions.push(Position::Endpoint);
                 state = State::AfterEndpoint;
@@ -73,31 +67,23 @@ fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, Template
             Part::Slot(slot) => {
                 let position = match state {
                     State::Start => {
-                        return Err(format!(
-                            "a URL starts with `{{endpoint}}`, `https://` or `http://`, not with `{}`",
-                            slot.text
-                        ).into());
+                        return Err(TemplateError::SlotBeforeScheme {
+                            slot: slot.text.clone(),
+                        });
                     }
                     State::AfterEndpoint => {
-                        return Err(format!(
-                            "`{{endpoint}}` must be followed by `/`, not by `{}`",
-                            slot.text
-                        )
-                        .into());
+                        return Err(TemplateError::AfterEndpoint(slot.text.clone()));
                     }
                     State::Authority => Position::HostLabel,
                     State::Path => Position::PathSegment,
                 };
                 if slot.optional {
-                    return Err(format!(
-                        "`{}` cannot be optional: an empty host label or path segment would change the URL",
-                        slot.text
-                    ).into());
+                    return Err(TemplateError::OptionalInUrl {
+                        slot: slot.text.clone(),
+                    });
                 }
                 if slot.alternatives.contains(&Ref::Endpoint) {
-                    return Err(TemplateError::from(
-                        "`{endpoint}` must open the URL".to_owned(),
-                    ));
+                    return Err(TemplateError::EndpointNotFirst);
                 }
                 positions.push(position);
             }
@@ -105,9 +91,7 @@ fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, Template
         }
     }
     if state == State::Start {
-        return Err(TemplateError::from(
-            "a URL starts with `{endpoint}`, `https://` or `http://`".to_owned(),
-        ));
+        return Err(TemplateError::NoScheme);
     }
     Ok(positions)
 }
@@ -120,23 +104,18 @@ fn literal(text: &str, mut state: State) -> Result<State, TemplateError> {
         let scheme = ["https://", "http://"]
             .into_iter()
             .find(|scheme| lower.starts_with(scheme))
-            .ok_or_else(|| "a URL starts with `{endpoint}`, `https://` or `http://`".to_owned())?;
+            .ok_or(TemplateError::NoScheme)?;
         rest = &text[scheme.len()..];
         state = State::Authority;
     }
     for character in rest.chars() {
         if matches!(character, '?' | '#') {
-            return Err(format!(
-                "`{character}` cannot stand in a URL template: query parameters belong in `query`, and a fragment is never sent"
-            ).into());
+            return Err(TemplateError::QueryOrFragment(character));
         }
         state = match state {
             State::AfterEndpoint | State::Authority if character == '/' => State::Path,
             State::AfterEndpoint => {
-                return Err(format!(
-                    "`{{endpoint}}` must be followed by `/`, not by `{character}`"
-                )
-                .into());
+                return Err(TemplateError::AfterEndpoint(character.to_string()));
             }
             State::Authority
                 if character.is_ascii_alphanumeric()
@@ -145,16 +124,11 @@ fn literal(text: &str, mut state: State) -> Result<State, TemplateError> {
                 State::Authority
             }
             State::Authority => {
-                return Err(format!(
-                    "`{character}` cannot stand in a host name (credentials belong in `auth`, never in a URL)"
-                ).into());
+                return Err(TemplateError::HostCharacter(character));
             }
             State::Path if is_path_character(character) => State::Path,
             State::Path => {
-                return Err(format!(
-                    "`{character}` cannot stand in a URL path: write it percent-encoded"
-                )
-                .into());
+                return Err(TemplateError::PathCharacter(character));
             }
             State::Start => unreachable!("the scheme was read above"),
         };
@@ -185,7 +159,12 @@ pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url
             Part::Slot(slot) => {
                 let position = *slots.next().expect("one position per placeholder");
                 match position {
-                    Position::Endpoint => out.push_str(lookup.endpoint()?.trim_end_matches('/')),
+                    Position::Endpoint => out.push_str(
+                        lookup
+                            .endpoint()
+                            .map_err(TemplateError::Endpoint)?
+                            .trim_end_matches('/'),
+                    ),
                     Position::HostLabel => out.push_str(&host_label(slot, lookup)?),
                     Position::PathSegment => {
                         let text = required_text(slot, lookup)?;
@@ -195,21 +174,23 @@ pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url
             }
         }
     }
-    let url = Url::parse(&out)
-        .map_err(|error| format!("`{}` is not a valid URL: {error}", template.text))?;
+    let url = Url::parse(&out).map_err(|error| TemplateError::InvalidUrl {
+        template: template.text.clone(),
+        reason: error.to_string(),
+    })?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(format!("`{}` is not an http(s) URL with a host", template.text).into());
+        return Err(TemplateError::NotHttp {
+            template: template.text.clone(),
+        });
     }
     let built = out
         .split_once("://")
         .and_then(|(_, after)| after.find('/').map(|slash| &after[slash..]))
         .unwrap_or("/");
     if url.path() != built {
-        return Err(format!(
-            "`{}`: a value is `.` or `..`, which would move the request to another path",
-            template.text
-        )
-        .into());
+        return Err(TemplateError::DotSegment {
+            template: template.text.clone(),
+        });
     }
     Ok(url)
 }
@@ -225,7 +206,10 @@ pub(crate) fn set_query(
     for (name, template) in query {
         let value = template
             .text_with(lookup)
-            .map_err(|problem| format!("query `{name}`: {problem}"))?;
+            .map_err(|source| TemplateError::Query {
+                name: name.clone(),
+                source: Box::new(source),
+            })?;
         if value.is_empty() {
             continue;
         }
@@ -247,15 +231,18 @@ pub(crate) fn header_value(
 ) -> Result<Option<String>, TemplateError> {
     let value = template
         .text_with(lookup)
-        .map_err(|problem| format!("header `{name}`: {problem}"))?;
+        .map_err(|source| TemplateError::Header {
+            name: name.to_owned(),
+            source: Box::new(source),
+        })?;
     if value
         .chars()
         .any(|character| character.is_control() && character != '\t')
     {
         // The value itself is not echoed: headers carry tokens.
-        return Err(format!(
-            "header `{name}`: the value holds a control character (a line break would split the request)"
-        ).into());
+        return Err(TemplateError::HeaderControl {
+            name: name.to_owned(),
+        });
     }
     Ok((!value.is_empty()).then_some(value))
 }
@@ -302,8 +289,7 @@ pub(crate) fn render_json(
             }
         }
     }
-    serde_json::from_str::<Value>(&out)
-        .map_err(|error| format!("the body is not valid JSON once rendered: {error}"))?;
+    serde_json::from_str::<Value>(&out).map_err(TemplateError::BodyJson)?;
     Ok(out)
 }
 
@@ -317,11 +303,9 @@ fn host_label(slot: &Slot, lookup: &dyn Lookup) -> Result<String, TemplateError>
             .chars()
             .all(|character| character.is_ascii_alphanumeric() || character == '-');
     if !label {
-        return Err(format!(
-            "`{}` fills a host name label: its value must be letters, digits and `-`",
-            slot.text
-        )
-        .into());
+        return Err(TemplateError::HostLabel {
+            slot: slot.text.clone(),
+        });
     }
     Ok(text)
 }
@@ -329,7 +313,9 @@ fn host_label(slot: &Slot, lookup: &dyn Lookup) -> Result<String, TemplateError>
 fn required_text(slot: &Slot, lookup: &dyn Lookup) -> Result<String, TemplateError> {
     let value = slot
         .resolve(lookup)?
-        .ok_or_else(|| format!("`{}` has no value", slot.text))?;
+        .ok_or_else(|| TemplateError::Missing {
+            slot: slot.text.clone(),
+        })?;
     text_of(&value, slot)
 }
 
