@@ -72,23 +72,30 @@ pub struct Upgraded {
 }
 
 /// A provider call that failed or answered with errors, or a configuration it cannot take.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct ClientError {
-    message: String,
-}
-
-impl From<String> for ClientError {
-    fn from(message: String) -> ClientError {
-        ClientError { message }
-    }
-}
-
-/// A schema the provider sent that statectl cannot use fails the call that fetched it.
-impl From<SchemaError> for ClientError {
-    fn from(error: SchemaError) -> ClientError {
-        ClientError::from(error.to_string())
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("plugin protocol {0} is not supported")]
+    Protocol(u32),
+    /// The call itself failed: its code, the plugin's message (cut short) and the transport's causes.
+    #[error("{}", rpc_failure(rpc, status))]
+    Rpc {
+        rpc: &'static str,
+        status: Box<Status>,
+    },
+    /// The provider answered with error diagnostics.
+    #[error("{rpc}: {errors}")]
+    Diagnostics { rpc: &'static str, errors: String },
+    /// A schema the provider sent that statectl cannot use fails the call that fetched it.
+    #[error(transparent)]
+    Schema(#[from] SchemaError),
+    #[error(transparent)]
+    Configuration(#[from] ConfigurationError),
+    #[error("cannot encode the provider configuration: {0}")]
+    EncodeConfiguration(#[source] value::ValueError),
+    #[error("{0} returned no state")]
+    NoState(&'static str),
+    #[error("the provider could not stop: {0}")]
+    Stop(String),
 }
 
 impl ProviderClient {
@@ -105,7 +112,7 @@ impl ProviderClient {
                     .max_decoding_message_size(MAX_MESSAGE_SIZE)
                     .max_encoding_message_size(MAX_MESSAGE_SIZE),
             )),
-            other => Err(format!("plugin protocol {other} is not supported").into()),
+            other => Err(ClientError::Protocol(other)),
         }
     }
 
@@ -123,14 +130,14 @@ impl ProviderClient {
                 let response = client
                     .get_schema(tfplugin5::get_provider_schema::Request {})
                     .await
-                    .map_err(|status| rpc_error("GetSchema", &status))?;
+                    .map_err(|status| rpc_error("GetSchema", status))?;
                 from_v5::provider_schema(response.into_inner())?
             }
             ProviderClient::V6(client) => {
                 let response = client
                     .get_provider_schema(tfplugin6::get_provider_schema::Request {})
                     .await
-                    .map_err(|status| rpc_error("GetProviderSchema", &status))?;
+                    .map_err(|status| rpc_error("GetProviderSchema", status))?;
                 from_v6::provider_schema(response.into_inner())?
             }
         };
@@ -162,7 +169,7 @@ impl ProviderClient {
                     Err(status) if status.code() == Code::Unimplemented => {
                         return Ok(HashMap::new());
                     }
-                    Err(status) => return Err(rpc_error(RPC, &status)),
+                    Err(status) => return Err(rpc_error(RPC, status)),
                 }
             }
             ProviderClient::V6(client) => {
@@ -182,7 +189,7 @@ impl ProviderClient {
                     Err(status) if status.code() == Code::Unimplemented => {
                         return Ok(HashMap::new());
                     }
-                    Err(status) => return Err(rpc_error(RPC, &status)),
+                    Err(status) => return Err(rpc_error(RPC, status)),
                 }
             }
         };
@@ -197,9 +204,9 @@ impl ProviderClient {
         provider: &Block,
         config: &Value,
     ) -> Result<Vec<Diagnostic>, ClientError> {
-        let complete = complete_config(config, provider, "").map_err(|error| error.to_string())?;
+        let complete = complete_config(config, provider, "")?;
         let msgpack = value::encode(&complete, &provider.implied_type())
-            .map_err(|error| format!("cannot encode the provider configuration: {error}"))?;
+            .map_err(ClientError::EncodeConfiguration)?;
         let diagnostics = match self {
             ProviderClient::V5(client) => convert(
                 client
@@ -212,7 +219,7 @@ impl ProviderClient {
                         client_capabilities: Some(tfplugin5::ClientCapabilities::default()),
                     })
                     .await
-                    .map_err(|status| rpc_error("Configure", &status))?
+                    .map_err(|status| rpc_error("Configure", status))?
                     .into_inner()
                     .diagnostics,
             ),
@@ -227,7 +234,7 @@ impl ProviderClient {
                         client_capabilities: Some(tfplugin6::ClientCapabilities::default()),
                     })
                     .await
-                    .map_err(|status| rpc_error("ConfigureProvider", &status))?
+                    .map_err(|status| rpc_error("ConfigureProvider", status))?
                     .into_inner()
                     .diagnostics,
             ),
@@ -258,7 +265,7 @@ impl ProviderClient {
                         }),
                     })
                     .await
-                    .map_err(|status| rpc_error(RPC, &status))?
+                    .map_err(|status| rpc_error(RPC, status))?
                     .into_inner();
                 (
                     response.upgraded_state.map(|state| state.msgpack),
@@ -276,7 +283,7 @@ impl ProviderClient {
                         }),
                     })
                     .await
-                    .map_err(|status| rpc_error(RPC, &status))?
+                    .map_err(|status| rpc_error(RPC, status))?
                     .into_inner();
                 (
                     response.upgraded_state.map(|state| state.msgpack),
@@ -287,7 +294,7 @@ impl ProviderClient {
         check(RPC, &diagnostics)?;
         match state {
             Some(state) if !state.is_empty() => Ok(Upgraded { state, diagnostics }),
-            _ => Err(format!("{RPC} returned no state").into()),
+            _ => Err(ClientError::NoState(RPC)),
         }
     }
 
@@ -324,7 +331,7 @@ impl ProviderClient {
                         }),
                     })
                     .await
-                    .map_err(|status| rpc_error(RPC, &status))?
+                    .map_err(|status| rpc_error(RPC, status))?
                     .into_inner();
                 (
                     response.new_state.map(|state| state.msgpack),
@@ -360,7 +367,7 @@ impl ProviderClient {
                         }),
                     })
                     .await
-                    .map_err(|status| rpc_error(RPC, &status))?
+                    .map_err(|status| rpc_error(RPC, status))?
                     .into_inner();
                 (
                     response.new_state.map(|state| state.msgpack),
@@ -390,7 +397,7 @@ impl ProviderClient {
                 client
                     .stop(tfplugin5::stop::Request {})
                     .await
-                    .map_err(|status| rpc_error("Stop", &status))?
+                    .map_err(|status| rpc_error("Stop", status))?
                     .into_inner()
                     .error
             }
@@ -398,7 +405,7 @@ impl ProviderClient {
                 client
                     .stop_provider(tfplugin6::stop_provider::Request {})
                     .await
-                    .map_err(|status| rpc_error("StopProvider", &status))?
+                    .map_err(|status| rpc_error("StopProvider", status))?
                     .into_inner()
                     .error
             }
@@ -406,7 +413,7 @@ impl ProviderClient {
         if error.is_empty() {
             Ok(())
         } else {
-            Err(format!("the provider could not stop: {error}").into())
+            Err(ClientError::Stop(error))
         }
     }
 }
@@ -420,15 +427,22 @@ fn convert<D: Into<Diagnostic>>(diagnostics: Vec<D>) -> Vec<Diagnostic> {
     diagnostics.into_iter().map(Into::into).collect()
 }
 
-fn check(rpc: &str, diagnostics: &[Diagnostic]) -> Result<(), String> {
+fn check(rpc: &'static str, diagnostics: &[Diagnostic]) -> Result<(), ClientError> {
     match diagnostics::errors(diagnostics) {
-        Some(errors) => Err(format!("{rpc}: {errors}")),
+        Some(errors) => Err(ClientError::Diagnostics { rpc, errors }),
         None => Ok(()),
     }
 }
 
-/// A failed call, with the transport's causes when the plugin could not be reached.
-fn rpc_error(rpc: &str, status: &Status) -> ClientError {
+fn rpc_error(rpc: &'static str, status: Status) -> ClientError {
+    ClientError::Rpc {
+        rpc,
+        status: Box::new(status),
+    }
+}
+
+/// A failed call's line, with the transport's causes when the plugin could not be reached.
+fn rpc_failure(rpc: &str, status: &Status) -> String {
     let message = status.message();
     let mut text = format!("{rpc} failed ({}", code_name(status.code()));
     if !message.is_empty() {
@@ -440,7 +454,7 @@ fn rpc_error(rpc: &str, status: &Status) -> ClientError {
         text.push_str(&chain(source));
     }
     text.push(')');
-    ClientError::from(text)
+    text
 }
 
 fn code_name(code: Code) -> &'static str {
