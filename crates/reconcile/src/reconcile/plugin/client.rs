@@ -467,10 +467,19 @@ fn code_name(code: Code) -> &'static str {
     }
 }
 
-/// A provider configuration that does not fit the provider's schema; names the block.
+/// A provider configuration that does not fit the provider's schema. `at` is the nested block's
+/// path (empty at the top); argument names are escaped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigurationError(String);
+pub enum ConfigurationError {
+    #[error("the provider configuration{} must be an object", where_(at))]
+    NotAnObject { at: String },
+    #[error("the provider has no argument `{name}`{}", where_(at))]
+    UnknownArgument { name: String, at: String },
+    #[error("the provider configuration's `{path}` is a single block: give one, not several")]
+    SeveralBlocks { path: String },
+    #[error("the provider configuration's `{path}` must be a list of blocks")]
+    NotBlocks { path: String },
+}
 
 /// The provider configuration the way Terraform sends it: every attribute of the schema present
 /// (null when not set), absent list, set and map blocks empty, absent single blocks null; an argument
@@ -481,10 +490,7 @@ pub fn complete_config(
     at: &str,
 ) -> Result<Value, ConfigurationError> {
     let Value::Object(given) = config else {
-        return Err(ConfigurationError(format!(
-            "the provider configuration{} must be an object",
-            where_(at)
-        )));
+        return Err(ConfigurationError::NotAnObject { at: at.to_owned() });
     };
     let known = |name: &str| {
         block
@@ -494,11 +500,10 @@ pub fn complete_config(
             || block.blocks.iter().any(|nested| nested.name == name)
     };
     if let Some(unknown) = given.keys().find(|name| !known(name)) {
-        return Err(ConfigurationError(format!(
-            "the provider has no argument `{}`{}",
-            unknown.escape_debug(),
-            where_(at)
-        )));
+        return Err(ConfigurationError::UnknownArgument {
+            name: unknown.escape_debug().to_string(),
+            at: at.to_owned(),
+        });
     }
     let mut out = Map::new();
     for Attribute { name, .. } in &block.attributes {
@@ -554,17 +559,13 @@ pub fn complete_config(
                 }
             }
             (Some(Value::Array(_)), Nesting::Single | Nesting::Group) => {
-                return Err(ConfigurationError(format!(
-                    "the provider configuration's `{path}` is a single block: give one, not several"
-                )));
+                return Err(ConfigurationError::SeveralBlocks { path });
             }
             (Some(item), Nesting::Single | Nesting::Group) => {
                 complete_config(item, &nested.block, &path)?
             }
             (Some(_), _) => {
-                return Err(ConfigurationError(format!(
-                    "the provider configuration's `{path}` must be a list of blocks"
-                )));
+                return Err(ConfigurationError::NotBlocks { path });
             }
         };
         out.insert(nested.name.clone(), value);
@@ -691,7 +692,10 @@ mod tests {
                 .to_string(),
             "the provider configuration's `endpoints` must be a list of blocks"
         );
-        assert!(complete_config(&json!([]), &aws_like(), "").is_err());
+        assert_eq!(
+            complete_config(&json!([]), &aws_like(), ""),
+            Err(ConfigurationError::NotAnObject { at: String::new() })
+        );
     }
 
     #[test]
