@@ -238,6 +238,74 @@ fn destroy_outcome(
     }
 }
 
+/// What a planned delete breaks in the configuration or the state: `prevent_destroy`, OpenTofu's
+/// `skip_destroy`, or a `removed` block that means to keep the object.
+fn deleted_against_config(
+    input: &Input<'_>,
+    resource: &Resource<'_>,
+    object: &Instance<'_>,
+    address: &ObjectAddr,
+    found: &mut Vec<(Rule, String, Vec<Evidence>)>,
+) {
+    if let Some(block) = input
+        .config
+        .and_then(|config| config.resource(&resource.address))
+        .filter(|block| block.prevent_destroy)
+    {
+        found.push((
+            Rule::DeletePreventDestroy,
+            format!(
+                "the plan deletes it, but its configuration ({}) sets `prevent_destroy = true`",
+                place(block)
+            ),
+            Vec::new(),
+        ));
+    }
+    if object.skip_destroy {
+        found.push((
+            Rule::DeleteSkipDestroy,
+            "the plan deletes it, but the state marks it `skip_destroy`: OpenTofu would only forget it; this plan ignores the flag".to_owned(),
+            vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
+        ));
+    } else if let Some(kept) = input
+        .config
+        .and_then(|config| kept_by_config(config, resource, address))
+    {
+        // Terraform plans a delete under `plan -destroy` even for what a `removed` block
+        // with `destroy = false` means to keep (seen with 1.15.5: testdata/audit/removed-forget).
+        found.push((
+            Rule::DeleteSkipDestroy,
+            format!("the plan deletes it, but {kept} means to keep the object"),
+            Vec::new(),
+        ));
+    }
+}
+
+/// The first `[[protect]]` entry of the policy that covers the object, as a finding's message.
+fn protected_by(policy: &Policy, type_name: &str, address: &ObjectAddr) -> Option<String> {
+    let instance = address.instance.to_string();
+    policy.protect.iter().find_map(|protection| {
+        let pattern = protection.pattern_for(type_name, &instance)?;
+        let reason = protection
+            .reason
+            .as_deref()
+            .map_or_else(String::new, |reason| format!(": {reason}"));
+        Some(format!("the policy protects `{pattern}`{reason}"))
+    })
+}
+
+/// The risk of deleting an object while its remote operation runs.
+fn mid_operation_risk(operation: Operation) -> &'static str {
+    match operation {
+        Operation::Create => "deleting it now can orphan what is being created",
+        Operation::Update => {
+            "deleting it before the update finishes can fail or leave it half-changed"
+        }
+        Operation::Delete => "a delete is already under way: the destroy can fail on it or race it",
+        Operation::Read => "deleting it now can orphan what the operation leaves behind",
+    }
+}
+
 /// Records an entry for one object, with every rule its outcome breaks or risks.
 fn judge(
     input: &Input<'_>,
@@ -267,62 +335,19 @@ fn judge(
     let text = address.to_string();
     let mut found: Vec<(Rule, String, Vec<Evidence>)> = Vec::new();
     if outcome.deletes() {
-        for protection in &input.policy.protect {
-            if let Some(pattern) = protection.pattern_for(&type_name, &address.instance.to_string())
-            {
-                let reason = protection
-                    .reason
-                    .as_deref()
-                    .map_or_else(String::new, |reason| format!(": {reason}"));
-                found.push((
-                    Rule::DeleteProtected,
-                    format!("the policy protects `{pattern}`{reason}"),
-                    Vec::new(),
-                ));
-                break;
-            }
+        if let Some(message) = protected_by(input.policy, &type_name, &address) {
+            found.push((Rule::DeleteProtected, message, Vec::new()));
         }
         if input.plan.is_some() {
-            if let Some(block) = input
-                .config
-                .and_then(|config| config.resource(&resource.address))
-                .filter(|block| block.prevent_destroy)
-            {
-                found.push((Rule::DeletePreventDestroy, format!("the plan deletes it, but its configuration ({}) sets `prevent_destroy = true`", place(block)), Vec::new()));
-            }
-            if object.skip_destroy {
-                found.push((
-                    Rule::DeleteSkipDestroy,
-                    "the plan deletes it, but the state marks it `skip_destroy`: OpenTofu would only forget it; this plan ignores the flag".to_owned(),
-                    vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
-                ));
-            } else if let Some(kept) = input
-                .config
-                .and_then(|config| kept_by_config(config, resource, &address))
-            {
-                // Terraform plans a delete under `plan -destroy` even for what a `removed` block
-                // with `destroy = false` means to keep (seen with 1.15.5: testdata/audit/removed-forget).
-                found.push((
-                    Rule::DeleteSkipDestroy,
-                    format!("the plan deletes it, but {kept} means to keep the object"),
-                    Vec::new(),
-                ));
-            }
+            deleted_against_config(input, resource, object, &address, &mut found);
         }
         if status.in_progress() {
-            let risk = match operation {
-                Operation::Create => "deleting it now can orphan what is being created",
-                Operation::Update => {
-                    "deleting it before the update finishes can fail or leave it half-changed"
-                }
-                Operation::Delete => {
-                    "a delete is already under way: the destroy can fail on it or race it"
-                }
-                Operation::Read => "deleting it now can orphan what the operation leaves behind",
-            };
             found.push((
                 Rule::DeleteMidOperation,
-                format!("its remote object is {in_flight}; {risk}"),
+                format!(
+                    "its remote object is {in_flight}; {}",
+                    mid_operation_risk(operation)
+                ),
                 status.transitional.clone(),
             ));
         }

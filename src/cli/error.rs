@@ -66,6 +66,50 @@ impl From<crate::reconcile::profile::ProfileError> for CliError {
     }
 }
 
+/// A rules file that cannot be read or is invalid names the file (and the place) itself.
+impl From<crate::scan::rules::RulesError> for CliError {
+    fn from(error: crate::scan::rules::RulesError) -> CliError {
+        CliError::new(error.to_string()).with_hint("see README, \"Rules file\", for the format")
+    }
+}
+
+/// A policy file that cannot be read or is invalid names the file (and the place) itself.
+impl From<crate::policy::file::PolicyFileError> for CliError {
+    fn from(error: crate::policy::file::PolicyFileError) -> CliError {
+        CliError::new(error.to_string())
+            .with_hint("see README, \"Lifecycle rules\", for the policy format")
+    }
+}
+
+/// A folder given to scan that cannot be searched names the folder.
+impl From<crate::scan::discover::StateFilesError> for CliError {
+    fn from(error: crate::scan::discover::StateFilesError) -> CliError {
+        CliError::new(error.to_string())
+    }
+}
+
+impl From<crate::reconcile::http::HttpClientError> for CliError {
+    fn from(error: crate::reconcile::http::HttpClientError) -> CliError {
+        CliError::new(error.to_string())
+    }
+}
+
+/// Credentials that cannot be loaded name the variable or file (paths and names come from the user's
+/// environment, so they are escaped).
+impl From<crate::reconcile::credentials::CredentialsError> for CliError {
+    fn from(error: crate::reconcile::credentials::CredentialsError) -> CliError {
+        CliError::new(sanitize(&error.to_string()))
+    }
+}
+
+/// A `--target` that does not parse, or a selection that picks nothing (the target is echoed, so it
+/// is escaped).
+impl From<crate::scan::select::SelectError> for CliError {
+    fn from(error: crate::scan::select::SelectError) -> CliError {
+        CliError::new(sanitize(&error.to_string()))
+    }
+}
+
 impl fmt::Display for CliError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str(&self.message)
@@ -107,5 +151,42 @@ mod tests {
         assert_eq!(echo(&"a".repeat(100)), "a".repeat(100));
         assert_eq!(echo("a\u{1b}[31m"), "a\\u{1b}[31m");
         assert_eq!(echo("a\u{1b}b"), "a\\u{1b}b");
+    }
+
+    #[test]
+    fn loader_errors_convert_with_their_line_and_hint() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("missing.toml");
+
+        let rules = crate::scan::rules::Rules::load(&path).unwrap_err();
+        let line = rules.to_string();
+        let cli = CliError::from(rules);
+        assert_eq!(cli.message, line);
+        assert_eq!(
+            cli.hint.as_deref(),
+            Some("see README, \"Rules file\", for the format")
+        );
+        assert_eq!(cli.code, exit::ERROR);
+
+        let policy = crate::policy::file::Policy::load(&path, true).unwrap_err();
+        let line = policy.to_string();
+        let cli = CliError::from(policy);
+        assert_eq!(cli.message, line);
+        assert_eq!(
+            cli.hint.as_deref(),
+            Some("see README, \"Lifecycle rules\", for the policy format")
+        );
+    }
+
+    #[test]
+    fn a_target_echoed_in_an_error_is_escaped() {
+        let error = crate::scan::select::SelectError::Target {
+            target: "a\u{1b}[31m".to_owned(),
+            reason: "bad".to_owned(),
+        };
+        assert_eq!(
+            CliError::from(error).message,
+            "invalid --target `a\\u{1b}[31m`: bad"
+        );
     }
 }

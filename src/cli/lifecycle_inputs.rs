@@ -18,9 +18,7 @@ pub(super) fn load_policy(explicit: Option<&Path>, rules: &Rules) -> Result<Poli
         }
         _ => Ok(Policy::default()),
     };
-    loaded.map_err(|message| {
-        CliError::new(message).with_hint("see README, \"Lifecycle rules\", for the policy format")
-    })
+    loaded.map_err(CliError::from)
 }
 
 /// `--config DIR`, with a warning for each module call that is not local (and so not read).

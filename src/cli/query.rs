@@ -100,7 +100,8 @@ fn mask_document(state: &State<'_>, document: &mut Value) -> Result<(), String> 
             let Some(span) = instance.sensitive_attributes else {
                 continue;
             };
-            let paths = sensitive::parse_paths(span.of(state.source))?;
+            let paths =
+                sensitive::parse_paths(span.of(state.source)).map_err(|error| error.to_string())?;
             if let Some(attributes) = member_mut(decoded, "attributes") {
                 sensitive::mask(attributes, &paths);
             }

@@ -109,8 +109,7 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
             targets: args.targets.clone(),
             types: args.types.clone(),
         },
-    )
-    .map_err(|message| CliError::new(sanitize(&message)))?;
+    )?;
     tracing::debug!(selected = selected.len(), "stale instances selected");
     let Prepared {
         jobs,
@@ -200,7 +199,7 @@ fn ask_everyone(
     verbosity: u8,
 ) -> Result<Option<Answers>, CliError> {
     let http_count = jobs.len();
-    let client = Arc::new(HttpClient::new(per_host).map_err(CliError::new)?);
+    let client = Arc::new(HttpClient::new(per_host)?);
     let run_settings = RunSettings {
         parallelism: args.parallelism,
         deadline: args.timeout,
@@ -304,8 +303,7 @@ fn prepare(
         let creds = if let Some(creds) = credentials.get(&profile.type_name) {
             creds.clone()
         } else {
-            let loaded = Credentials::load(&profile.auth, &env, &profile.type_name)
-                .map_err(|message| CliError::new(sanitize(&message)))?;
+            let loaded = Credentials::load(&profile.auth, &env, &profile.type_name)?;
             let loaded = Arc::new(loaded);
             credentials.insert(profile.type_name.clone(), loaded.clone());
             loaded

@@ -126,7 +126,8 @@ fn attributes(state: &State<'_>, object: &Instance<'_>, reveal: bool) -> Result<
     let mut value: Value =
         serde_json::from_str(raw).map_err(|error| format!("cannot decode attributes: {error}"))?;
     if !reveal && let Some(span) = object.sensitive_attributes {
-        let paths = sensitive::parse_paths(span.of(state.source))?;
+        let paths =
+            sensitive::parse_paths(span.of(state.source)).map_err(|error| error.to_string())?;
         sensitive::mask(&mut value, &paths);
     }
     Ok(value)

@@ -67,12 +67,34 @@ impl Protection {
     }
 }
 
+/// A policy file that cannot be used: unreadable, or invalid (one line naming the file, the place
+/// and what is wrong).
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyFileError {
+    #[error("{}: cannot read the policy: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl From<String> for PolicyFileError {
+    fn from(message: String) -> PolicyFileError {
+        PolicyFileError::Invalid(message)
+    }
+}
+
 impl Policy {
     /// Reads the `[[protect]]` tables of the TOML file at `path`. In a policy file given with
     /// `--policy`, other keys are errors; in `.statectl.toml` they belong to scan.
-    pub fn load(path: &Path, strict: bool) -> Result<Policy, String> {
-        let text = crate::state::bytes::read_text(path)
-            .map_err(|error| format!("{}: cannot read the policy: {error}", path.display()))?;
+    pub fn load(path: &Path, strict: bool) -> Result<Policy, PolicyFileError> {
+        let text =
+            crate::state::bytes::read_text(path).map_err(|source| PolicyFileError::Read {
+                path: path.to_owned(),
+                source,
+            })?;
         let invalid = |error: toml::de::Error| {
             let place = error
                 .span()
@@ -105,9 +127,9 @@ impl Policy {
         for (index, entry) in file.protect.into_iter().enumerate() {
             let place = format!("{}: [[protect]] number {}", path.display(), index + 1);
             if entry.types.is_empty() && entry.addresses.is_empty() {
-                return Err(format!(
-                    "{place}: give `types` or `addresses` (globs) to protect"
-                ));
+                return Err(
+                    format!("{place}: give `types` or `addresses` (globs) to protect").into(),
+                );
             }
             let actions = match entry.actions {
                 None => vec![Action::Taint, Action::Forget],
@@ -161,8 +183,11 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("policy.toml");
         std::fs::write(&path, text).unwrap();
-        Policy::load(&path, strict)
-            .map_err(|error| error.replace(&path.display().to_string(), "FILE"))
+        Policy::load(&path, strict).map_err(|error| {
+            error
+                .to_string()
+                .replace(&path.display().to_string(), "FILE")
+        })
     }
 
     #[test]
@@ -213,5 +238,22 @@ mod tests {
         assert!(stray.starts_with("FILE:1:1: invalid policy:"), "{stray}");
         // In .statectl.toml, scan's keys sit beside [[protect]].
         assert!(load("ignore = [\"x\"]\n[[protect]]\ntypes = [\"a\"]\n", false).is_ok());
+    }
+
+    #[test]
+    fn an_unreadable_policy_keeps_the_io_error_as_its_source() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("missing.toml");
+        let error = Policy::load(&path, true).unwrap_err();
+        assert!(
+            matches!(&error, PolicyFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            "{error:?}"
+        );
+        let source = std::error::Error::source(&error).expect("the io::Error");
+        assert!(source.downcast_ref::<std::io::Error>().is_some());
+        assert_eq!(
+            error.to_string(),
+            format!("{}: cannot read the policy: {source}", path.display())
+        );
     }
 }

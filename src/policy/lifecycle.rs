@@ -11,7 +11,7 @@ use crate::scan::status::{RemoteStatus, remote_status};
 use crate::state::address::ObjectAddr;
 use crate::state::attr_path::Attributes;
 use crate::state::model::State;
-use crate::state::mutate::{Action, Plan, object_of};
+use crate::state::mutate::{Action, Plan, Step, object_of};
 use crate::state::write::Change;
 
 /// What the rules read besides the state: the status catalog, the configuration's lifecycle blocks
@@ -160,53 +160,61 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                 );
             }
         }
-        if let Some(block) = configured.filter(|block| block.prevent_destroy) {
-            let why = match step.action {
-                Action::Taint | Action::RefreshTaint => Some(
-                    "a tainted object must be destroyed to be replaced, and its configuration forbids that",
+        if let Some(block) = configured.filter(|block| block.prevent_destroy)
+            && let Some(why) = prevent_destroy_breaks(step.action)
+        {
+            refuse(
+                Rule::PreventDestroy,
+                format!(
+                    "its configuration ({}) sets `prevent_destroy = true`; {why}",
+                    place(block)
                 ),
-                Action::Forget => Some(
-                    "forgetting it drops the protection: Terraform would no longer know the object exists",
-                ),
-                Action::Untaint | Action::Refresh => None,
-            };
-            if let Some(why) = why {
-                refuse(
-                    Rule::PreventDestroy,
-                    format!(
-                        "its configuration ({}) sets `prevent_destroy = true`; {why}",
-                        place(block)
-                    ),
-                    None,
-                );
-            }
+                None,
+            );
         }
-        let address = step.address.instance.to_string();
-        for protection in &context.policy.protect {
-            let covered = protection.actions.contains(&step.action)
-                || (step.action == Action::RefreshTaint
-                    && protection.actions.contains(&Action::Taint));
-            if !covered {
-                continue;
-            }
-            if let Some(pattern) = protection.pattern_for(type_name, &address) {
-                let source = context.policy.source.as_ref().map_or_else(
-                    || "the policy".to_owned(),
-                    |path| path.display().to_string(),
-                );
-                let reason = protection
-                    .reason
-                    .as_deref()
-                    .map_or_else(String::new, |reason| format!(": {reason}"));
-                refuse(
-                    Rule::Protected,
-                    format!("{source} protects `{pattern}`{reason}"),
-                    None,
-                );
-            }
+        for message in protections(context, step, type_name) {
+            refuse(Rule::Protected, message, None);
         }
     }
     violations
+}
+
+/// Why `prevent_destroy` forbids `action`, if it does.
+fn prevent_destroy_breaks(action: Action) -> Option<&'static str> {
+    match action {
+        Action::Taint | Action::RefreshTaint => Some(
+            "a tainted object must be destroyed to be replaced, and its configuration forbids that",
+        ),
+        Action::Forget => Some(
+            "forgetting it drops the protection: Terraform would no longer know the object exists",
+        ),
+        Action::Untaint | Action::Refresh => None,
+    }
+}
+
+/// The policy's `[[protect]]` entries that cover `step`, each as its refusal's message.
+fn protections(context: &Context<'_>, step: &Step, type_name: &str) -> Vec<String> {
+    let address = step.address.instance.to_string();
+    let mut messages = Vec::new();
+    for protection in &context.policy.protect {
+        let covered = protection.actions.contains(&step.action)
+            || (step.action == Action::RefreshTaint && protection.actions.contains(&Action::Taint));
+        if !covered {
+            continue;
+        }
+        if let Some(pattern) = protection.pattern_for(type_name, &address) {
+            let source = context.policy.source.as_ref().map_or_else(
+                || "the policy".to_owned(),
+                |path| path.display().to_string(),
+            );
+            let reason = protection
+                .reason
+                .as_deref()
+                .map_or_else(String::new, |reason| format!(": {reason}"));
+            messages.push(format!("{source} protects `{pattern}`{reason}"));
+        }
+    }
+    messages
 }
 
 fn evidence(status: &RemoteStatus) -> String {

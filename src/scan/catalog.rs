@@ -75,6 +75,20 @@ pub struct Catalog {
     pub generic: Generic,
 }
 
+/// A catalog entry that cannot be used; names the resource type.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("resource type `{type_name}`: {source}")]
+    Path {
+        type_name: String,
+        source: crate::state::attr_path::AttrPathError,
+    },
+    #[error(
+        "resource type `{type_name}`: give a `path` (with `pending` or `failed` values) or `required` attributes"
+    )]
+    NothingToCheck { type_name: String },
+}
+
 impl Catalog {
     /// The built-in catalog. Its parse is checked by a test, so failing here is a build defect.
     pub fn builtin() -> Catalog {
@@ -88,7 +102,7 @@ impl Catalog {
     }
 
     /// Adds entries and generic values (from the built-in file or a rules file).
-    pub fn extend(&mut self, file: CatalogFile) -> Result<(), String> {
+    pub fn extend(&mut self, file: CatalogFile) -> Result<(), CatalogError> {
         if let Some(generic) = file.generic {
             self.generic.attributes.extend(generic.attributes);
             self.generic.pending.extend(generic.pending);
@@ -100,12 +114,14 @@ impl Catalog {
                 .as_deref()
                 .map(AttrPath::parse)
                 .transpose()
-                .map_err(|problem| format!("resource type `{}`: {problem}", entry.type_name))?;
+                .map_err(|source| CatalogError::Path {
+                    type_name: entry.type_name.clone(),
+                    source,
+                })?;
             if path.is_none() && entry.required.is_empty() {
-                return Err(format!(
-                    "resource type `{}`: give a `path` (with `pending` or `failed` values) or `required` attributes",
-                    entry.type_name
-                ));
+                return Err(CatalogError::NothingToCheck {
+                    type_name: entry.type_name,
+                });
             }
             self.by_type
                 .entry(entry.type_name)

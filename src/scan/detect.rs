@@ -214,68 +214,15 @@ fn current_object(
         .map_or_else(RemoteStatus::default, |attributes| {
             remote_status(&rules.catalog, &resource.address.type_name, attributes)
         });
-    let describe = |evidence: &[Evidence]| {
-        evidence
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    if instance.tainted && !transitional.is_empty() {
-        let message = format!(
-            "tainted while {}: the create timed out or its wait failed, the remote object may be healthy, and the next apply would replace it",
-            describe(&transitional)
-        );
-        findings.push(finding(
-            rules,
-            Rule::TaintedAfterTimeout,
-            String::new(),
-            resource,
-            message,
-            transitional.clone(),
-        ));
-    } else if instance.tainted {
-        findings.push(finding(
-            rules,
-            Rule::Tainted,
-            String::new(),
-            resource,
-            "tainted: the next apply destroys and re-creates it".into(),
-            vec![Evidence {
-                path: "status".into(),
-                value: "\"tainted\"".into(),
-            }],
-        ));
-    } else if !transitional.is_empty() {
-        let rule = if generic {
-            Rule::TransitionalStateGeneric
-        } else {
-            Rule::TransitionalState
-        };
-        // Names the operation the status shows, as refresh and the audit read it.
-        let status = RemoteStatus {
-            transitional: transitional.clone(),
-            failed: Vec::new(),
-            generic,
-        };
-        let message = attributes.as_ref().map_or_else(
-            || describe(&transitional),
-            |attributes| {
-                format!(
-                    "the remote object was {} when Terraform saved the state",
-                    status.describe(attributes)
-                )
-            },
-        );
-        findings.push(finding(
-            rules,
-            rule,
-            String::new(),
-            resource,
-            message,
-            transitional.clone(),
-        ));
-    }
+    taint_and_transition(
+        rules,
+        resource,
+        instance,
+        attributes.as_ref(),
+        &transitional,
+        generic,
+        findings,
+    );
     if !failed.is_empty() {
         let message = format!(
             "{}: the remote object reported a failure",
@@ -321,6 +268,83 @@ fn current_object(
             resource,
             format!("{written_by} carries OpenTofu's `skip_destroy` (lifecycle destroy = false); Terraform drops the flag when it writes the state, and a destroy then deletes the object"),
             vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
+        ));
+    }
+}
+
+/// The evidence as a list for a message: `path = value, path = value`.
+fn describe(evidence: &[Evidence]) -> String {
+    evidence
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Tainted (after a timed-out create when the status is transitional), or a status that shows an
+/// unfinished operation: one finding at most, the most specific.
+fn taint_and_transition(
+    rules: &Rules,
+    resource: &Resource<'_>,
+    instance: &Instance<'_>,
+    attributes: Option<&Attributes<'_>>,
+    transitional: &[Evidence],
+    generic: bool,
+    findings: &mut Vec<Finding>,
+) {
+    if instance.tainted && !transitional.is_empty() {
+        let message = format!(
+            "tainted while {}: the create timed out or its wait failed, the remote object may be healthy, and the next apply would replace it",
+            describe(transitional)
+        );
+        findings.push(finding(
+            rules,
+            Rule::TaintedAfterTimeout,
+            String::new(),
+            resource,
+            message,
+            transitional.to_vec(),
+        ));
+    } else if instance.tainted {
+        findings.push(finding(
+            rules,
+            Rule::Tainted,
+            String::new(),
+            resource,
+            "tainted: the next apply destroys and re-creates it".into(),
+            vec![Evidence {
+                path: "status".into(),
+                value: "\"tainted\"".into(),
+            }],
+        ));
+    } else if !transitional.is_empty() {
+        let rule = if generic {
+            Rule::TransitionalStateGeneric
+        } else {
+            Rule::TransitionalState
+        };
+        // Names the operation the status shows, as refresh and the audit read it.
+        let status = RemoteStatus {
+            transitional: transitional.to_vec(),
+            failed: Vec::new(),
+            generic,
+        };
+        let message = attributes.map_or_else(
+            || describe(transitional),
+            |attributes| {
+                format!(
+                    "the remote object was {} when Terraform saved the state",
+                    status.describe(attributes)
+                )
+            },
+        );
+        findings.push(finding(
+            rules,
+            rule,
+            String::new(),
+            resource,
+            message,
+            transitional.to_vec(),
         ));
     }
 }

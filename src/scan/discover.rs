@@ -3,14 +3,24 @@
 
 use std::path::{Path, PathBuf};
 
+/// A folder that cannot be searched for state files.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: cannot read the folder: {source}", folder.display())]
+pub struct StateFilesError {
+    pub folder: PathBuf,
+    pub source: std::io::Error,
+}
+
 /// The state files named by `paths`, folders searched recursively, in a stable order.
-pub fn state_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+pub fn state_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, StateFilesError> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
             let mut found = Vec::new();
-            walk(path, &mut found)
-                .map_err(|error| format!("{}: cannot read the folder: {error}", path.display()))?;
+            walk(path, &mut found).map_err(|source| StateFilesError {
+                folder: path.clone(),
+                source,
+            })?;
             found.sort();
             files.extend(found);
         } else {

@@ -60,11 +60,32 @@ impl Default for Rules {
     }
 }
 
+/// A rules file that cannot be used: unreadable, or invalid (one line naming the file, the place
+/// and what is wrong).
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error("{}: cannot read the rules file: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl From<String> for RulesError {
+    fn from(message: String) -> RulesError {
+        RulesError::Invalid(message)
+    }
+}
+
 impl Rules {
     /// The built-in catalog extended by the rules file at `path`. Errors are one line naming the file.
-    pub fn load(path: &Path) -> Result<Rules, String> {
-        let text = crate::state::bytes::read_text(path)
-            .map_err(|error| format!("{}: cannot read the rules file: {error}", path.display()))?;
+    pub fn load(path: &Path) -> Result<Rules, RulesError> {
+        let text = crate::state::bytes::read_text(path).map_err(|source| RulesError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
         let file: RulesFile = toml::from_str(&text).map_err(|error| {
             let place = error
                 .span()
@@ -124,5 +145,41 @@ impl Rules {
 
     pub fn ignored(&self, address: &str) -> bool {
         self.ignore.iter().any(|glob| glob.matches(address))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unreadable_rules_file_keeps_the_io_error_as_its_source() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("missing.toml");
+        let error = Rules::load(&path).unwrap_err();
+        assert!(
+            matches!(&error, RulesError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            "{error:?}"
+        );
+        let source = std::error::Error::source(&error).expect("the io::Error");
+        assert_eq!(
+            error.to_string(),
+            format!("{}: cannot read the rules file: {source}", path.display())
+        );
+    }
+
+    #[test]
+    fn an_invalid_rules_file_names_the_file_and_place() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join(".statectl.toml");
+        std::fs::write(&path, "[severity]\nno-such-rule = \"high\"\n").unwrap();
+        let error = Rules::load(&path).unwrap_err();
+        assert!(matches!(error, RulesError::Invalid(_)), "{error:?}");
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("{}", path.display())),
+            "{error}"
+        );
     }
 }

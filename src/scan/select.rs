@@ -62,13 +62,23 @@ const STALE_RULES: [Rule; 5] = [
     Rule::TaintedAfterTimeout,
 ];
 
+/// A selection that picks nothing, or a `--target` that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SelectError {
+    /// The target as given (shortened) and the address parser's reason.
+    #[error("invalid --target `{target}`: {reason}")]
+    Target { target: String, reason: String },
+    #[error("no managed instance in the state matches the --target and --type given")]
+    NothingMatches,
+}
+
 /// The instances to reconcile, in Terraform's order: with targets or types given, every current
 /// managed object they name; otherwise the stale ones scan finds.
 pub fn select(
     state: &State<'_>,
     rules: &Rules,
     selection: &Selection,
-) -> Result<Vec<Selected>, String> {
+) -> Result<Vec<Selected>, SelectError> {
     let explicit = !selection.targets.is_empty() || !selection.types.is_empty();
     let findings: Vec<Finding> = if explicit {
         Vec::new()
@@ -148,9 +158,7 @@ pub fn select(
         });
     }
     if explicit && selected.is_empty() {
-        return Err(
-            "no managed instance in the state matches the --target and --type given".to_owned(),
-        );
+        return Err(SelectError::NothingMatches);
     }
     Ok(selected)
 }
@@ -162,13 +170,16 @@ enum Matcher {
 }
 
 impl Matcher {
-    fn new(text: &str) -> Result<Matcher, String> {
+    fn new(text: &str) -> Result<Matcher, SelectError> {
         if Glob::is_glob(text) {
             return Ok(Matcher::Glob(Glob::new(text)));
         }
         Target::parse(text)
             .map(Matcher::Address)
-            .map_err(|error| format!("invalid --target `{}`: {error}", shorten(text)))
+            .map_err(|error| SelectError::Target {
+                target: shorten(text).into_owned(),
+                reason: error.to_string(),
+            })
     }
 
     fn matches(&self, address: &InstanceAddr, text: &str) -> bool {
@@ -278,10 +289,9 @@ mod tests {
             targets: vec!["module.nope".into()],
             types: vec![],
         };
-        assert!(
-            select(&state, &Rules::default(), &nothing)
-                .unwrap_err()
-                .contains("no managed instance")
+        assert_eq!(
+            select(&state, &Rules::default(), &nothing),
+            Err(SelectError::NothingMatches)
         );
         let bad = Selection {
             targets: vec!["aws_instance.".into()],
@@ -290,7 +300,8 @@ mod tests {
         assert!(
             select(&state, &Rules::default(), &bad)
                 .unwrap_err()
-                .starts_with("invalid --target")
+                .to_string()
+                .starts_with("invalid --target `aws_instance.`: ")
         );
     }
 }

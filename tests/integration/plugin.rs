@@ -118,7 +118,8 @@ async fn launches_configures_upgrades_and_stops_the_aws_provider() {
     let error = client
         .upgrade("aws_no_such_thing", 0, b"{}".to_vec())
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.starts_with("UpgradeResourceState"), "{error}");
 
     client.stop().await.unwrap();

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use crate::clock::rfc3339;
 use crate::http::{Request, Response};
 use crate::lifecycle::{GONE, Lifecycle, Progress};
+use crate::scenario::ScenarioError;
 use crate::scenario::{CfJob, CfSection, CfServiceInstance};
 use crate::server::{Context, Service};
 
@@ -43,7 +44,7 @@ struct Job {
 }
 
 impl Cf {
-    pub(crate) fn new(section: &CfSection) -> Result<Cf, String> {
+    pub(crate) fn new(section: &CfSection) -> Result<Cf, ScenarioError> {
         let mut service_instances = HashMap::new();
         for spec in &section.service_instance {
             let context = format!("[[cf.service_instance]] `{}`", spec.guid);
@@ -51,14 +52,14 @@ impl Cf {
                 return Err(format!(
                     "{context}: `last_operation_type = \"{}\"`: expected `create`, `update` or `delete`",
                     spec.last_operation_type
-                ));
+                ).into());
             }
             let progress = match (spec.deleted, spec.lifecycle.is_empty()) {
                 (true, true) => None,
                 (true, false) => {
                     return Err(format!(
                         "{context}: `deleted = true` answers 404 from the first GET, so it takes no lifecycle; for a delete that finishes later, end the lifecycle with `{GONE}`"
-                    ));
+                    ).into());
                 }
                 (false, _) => {
                     let lifecycle = Lifecycle::parse(&spec.lifecycle, LAST_OPERATION_STATES)
@@ -74,7 +75,7 @@ impl Cf {
                 .insert(spec.guid.clone(), instance)
                 .is_some()
             {
-                return Err(format!("{context}: the guid is used twice"));
+                return Err(format!("{context}: the guid is used twice").into());
             }
         }
         let mut jobs = HashMap::new();
@@ -87,7 +88,7 @@ impl Cf {
                 progress: Mutex::new(Progress::new(lifecycle)),
             };
             if jobs.insert(spec.guid.clone(), job).is_some() {
-                return Err(format!("{context}: the guid is used twice"));
+                return Err(format!("{context}: the guid is used twice").into());
             }
         }
         Ok(Cf {
@@ -263,25 +264,27 @@ fn self_link(request: &Request) -> String {
 mod tests {
     use super::*;
 
-    fn cf(text: &str) -> Result<Cf, String> {
+    fn cf(text: &str) -> Result<Cf, ScenarioError> {
         Cf::new(&toml::from_str(&format!("token = \"t\"\n{text}")).unwrap())
     }
 
     #[test]
     fn refuses_bad_scenarios_with_the_object_named() {
-        let error = cf("[[service_instance]]\nguid = \"g\"\nname = \"db\"\nlifecycle = [\"in_progress:1\", \"succeeded\"]").unwrap_err();
+        let error = cf("[[service_instance]]\nguid = \"g\"\nname = \"db\"\nlifecycle = [\"in_progress:1\", \"succeeded\"]").unwrap_err().to_string();
         assert!(
             error.starts_with("[[cf.service_instance]] `g`: step `in_progress:1`"),
             "{error}"
         );
-        let error = cf("[[service_instance]]\nguid = \"g\"\nname = \"db\"\nlast_operation_type = \"destroy\"\nlifecycle = [\"succeeded\"]").unwrap_err();
+        let error = cf("[[service_instance]]\nguid = \"g\"\nname = \"db\"\nlast_operation_type = \"destroy\"\nlifecycle = [\"succeeded\"]").unwrap_err().to_string();
         assert!(
             error.contains("expected `create`, `update` or `delete`"),
             "{error}"
         );
-        let error = cf("[[service_instance]]\nguid = \"g\"\nname = \"db\"\ndeleted = true\nlifecycle = [\"succeeded\"]").unwrap_err();
+        let error = cf("[[service_instance]]\nguid = \"g\"\nname = \"db\"\ndeleted = true\nlifecycle = [\"succeeded\"]").unwrap_err().to_string();
         assert!(error.contains("takes no lifecycle"), "{error}");
-        let error = cf("[[job]]\nguid = \"j\"\nlifecycle = [\"DONE\"]").unwrap_err();
+        let error = cf("[[job]]\nguid = \"j\"\nlifecycle = [\"DONE\"]")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("`DONE` is not a state here"), "{error}");
         assert!(cf("[[service_instance]]\nguid = \"g\"\nname = \"db\"\ndeleted = true").is_ok());
     }

@@ -13,6 +13,7 @@ use std::time::{Duration, SystemTime};
 use serde::Deserialize;
 
 use crate::lifecycle::parse_duration;
+use crate::scenario::ScenarioError;
 
 /// The `[faults]` table and each `[[faults.path]]` entry: the same fields, so that a path rule can
 /// override any of them. `seed` and `path` belong to the top level, `prefix` to a path rule.
@@ -185,9 +186,11 @@ pub(crate) struct Faults {
 }
 
 impl Faults {
-    pub(crate) fn new(table: &FaultTable) -> Result<Faults, String> {
+    pub(crate) fn new(table: &FaultTable) -> Result<Faults, ScenarioError> {
         if table.prefix.is_some() {
-            return Err("[faults]: `prefix` belongs in a `[[faults.path]]` entry".to_owned());
+            return Err(ScenarioError::Invalid(
+                "[faults]: `prefix` belongs in a `[[faults.path]]` entry".to_owned(),
+            ));
         }
         let global = Rule::resolve(&Rule::default(), table, "[faults]")?;
         let mut by_prefix = Vec::new();
@@ -196,12 +199,14 @@ impl Faults {
             let Some(prefix) = path.prefix.clone().filter(|prefix| prefix.starts_with('/')) else {
                 return Err(format!(
                     "{context}: needs a `prefix` starting with `/`, e.g. `prefix = \"/v3/\"`"
-                ));
+                )
+                .into());
             };
             if path.seed.is_some() || !path.path.is_empty() {
                 return Err(format!(
                     "{context}: `seed` and nested `path` belong to the top-level [faults]"
-                ));
+                )
+                .into());
             }
             by_prefix.push((prefix, Rule::resolve(&global, path, &context)?));
         }
@@ -294,7 +299,7 @@ mod tests {
             faults: FaultTable,
         }
         let wrapper: Wrapper = toml::from_str(text).unwrap();
-        Faults::new(&wrapper.faults).unwrap_err()
+        Faults::new(&wrapper.faults).unwrap_err().to_string()
     }
 
     fn names(faults: &Faults, path: &str, count: usize) -> Vec<&'static str> {

@@ -33,13 +33,34 @@ pub(crate) struct Lifecycle {
     steps: Vec<Step>,
 }
 
+/// A lifecycle (or one of its durations) that does not parse; names the step.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub(crate) struct LifecycleError {
+    message: String,
+}
+
+impl From<String> for LifecycleError {
+    fn from(message: String) -> LifecycleError {
+        LifecycleError { message }
+    }
+}
+
+impl From<&str> for LifecycleError {
+    fn from(message: &str) -> LifecycleError {
+        LifecycleError {
+            message: message.to_owned(),
+        }
+    }
+}
+
 impl Lifecycle {
     /// Parses `steps`, each `STATE`, `STATE:POLLS` or `STATE@DURATION`, where every state is one of
     /// `allowed` or `gone`. Only the last step may (and must) be unbounded: a bound on it would leave
     /// nothing to move on to, and an unbounded step before it would make the rest unreachable.
-    pub(crate) fn parse(steps: &[String], allowed: &[&str]) -> Result<Lifecycle, String> {
+    pub(crate) fn parse(steps: &[String], allowed: &[&str]) -> Result<Lifecycle, LifecycleError> {
         if steps.is_empty() {
-            return Err("the lifecycle is empty: give at least one state".to_owned());
+            return Err("the lifecycle is empty: give at least one state".into());
         }
         let last = steps.len() - 1;
         let mut parsed = Vec::with_capacity(steps.len());
@@ -54,24 +75,26 @@ impl Lifecycle {
                         .map(|state| format!("`{state}`"))
                         .collect::<Vec<_>>()
                         .join(", ")
-                ));
+                )
+                .into());
             }
             if index < last && step.until == Until::Forever {
                 return Err(format!(
                     "step `{text}` never ends, so the steps after it are unreachable: add `:POLLS` or `@DURATION` (e.g. `{}:3`)",
                     step.state
-                ));
+                ).into());
             }
             if index == last && step.until != Until::Forever {
                 return Err(format!(
                     "the last step `{text}` lasts forever: write it as `{}`",
                     step.state
-                ));
+                )
+                .into());
             }
             if step.state == GONE && index < last {
                 return Err(format!(
                     "step `{text}`: `{GONE}` must be the last step (a gone object does not come back)"
-                ));
+                ).into());
             }
             parsed.push(step);
         }
@@ -79,11 +102,11 @@ impl Lifecycle {
     }
 }
 
-fn parse_step(text: &str) -> Result<Step, String> {
+fn parse_step(text: &str) -> Result<Step, LifecycleError> {
     let (state, until) = if let Some((state, duration)) = text.rsplit_once('@') {
         let duration = parse_duration(duration)?;
         if duration.is_zero() {
-            return Err("a step must last longer than zero".to_owned());
+            return Err("a step must last longer than zero".into());
         }
         (state, Until::Elapsed(duration))
     } else if let Some((state, polls)) = text.rsplit_once(':')
@@ -94,14 +117,14 @@ fn parse_step(text: &str) -> Result<Step, String> {
             .parse()
             .map_err(|_| format!("`{polls}` polls is too many"))?;
         if polls == 0 {
-            return Err("a step must last at least one poll".to_owned());
+            return Err("a step must last at least one poll".into());
         }
         (state, Until::Polls(polls))
     } else {
         (text, Until::Forever)
     };
     if state.trim().is_empty() {
-        return Err("the state is empty".to_owned());
+        return Err("the state is empty".into());
     }
     Ok(Step {
         state: state.to_owned(),
@@ -111,9 +134,9 @@ fn parse_step(text: &str) -> Result<Step, String> {
 
 /// A scenario's duration (`20ms`, `2s`, `1.5s`, `1m`): statectl's own parser, the value named in the
 /// error.
-pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, LifecycleError> {
     statectl_state::duration::parse_duration(text)
-        .map_err(|problem| format!("invalid duration `{text}`: {problem}"))
+        .map_err(|problem| format!("invalid duration `{text}`: {problem}").into())
 }
 
 /// One object's way through its lifecycle.
@@ -193,7 +216,7 @@ mod tests {
 
     fn parse_error(steps: &[&str]) -> String {
         let steps: Vec<String> = steps.iter().map(|&step| step.to_owned()).collect();
-        Lifecycle::parse(&steps, STATES).unwrap_err()
+        Lifecycle::parse(&steps, STATES).unwrap_err().to_string()
     }
 
     #[test]

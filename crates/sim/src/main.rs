@@ -81,7 +81,7 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> Result<(), String> {
     let path = args.scenario.as_deref().ok_or("--scenario is required")?;
-    let scenario = Scenario::load(path)?;
+    let scenario = Scenario::load(path).map_err(|error| error.to_string())?;
     let sim = Sim::new(&scenario, args.verbose)
         .map_err(|error| format!("`{}`: {error}", path.display()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

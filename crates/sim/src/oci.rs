@@ -17,6 +17,7 @@ use crate::faults::fnv1a;
 use crate::http::{Request, Response};
 use crate::lifecycle::{GONE, Lifecycle, Progress};
 use crate::oci_signature::OciKey;
+use crate::scenario::ScenarioError;
 use crate::scenario::{OciInstance, OciSection, OciWorkRequest};
 use crate::server::{Context, Service};
 
@@ -78,7 +79,7 @@ struct WorkRequest {
 }
 
 impl Oci {
-    pub(crate) fn new(section: &OciSection) -> Result<Oci, String> {
+    pub(crate) fn new(section: &OciSection) -> Result<Oci, ScenarioError> {
         let pem = section
             .public_key_pem
             .as_deref()
@@ -99,7 +100,7 @@ impl Oci {
                 .insert(spec.id.clone(), work_request)
                 .is_some()
             {
-                return Err(format!("{context}: the id is used twice"));
+                return Err(format!("{context}: the id is used twice").into());
             }
         }
         let mut instances: Vec<Instance> = Vec::new();
@@ -108,7 +109,7 @@ impl Oci {
             let lifecycle = Lifecycle::parse(&spec.lifecycle, INSTANCE_STATES)
                 .map_err(|error| format!("{context}: {error}"))?;
             if instances.iter().any(|instance| instance.spec.id == spec.id) {
-                return Err(format!("{context}: the id is used twice"));
+                return Err(format!("{context}: the id is used twice").into());
             }
             if let Some(id) = &spec.work_request {
                 let work_request = work_requests.get_mut(id).ok_or_else(|| {
@@ -358,7 +359,7 @@ impl Service for Oci {
     ) -> Result<(), Response> {
         self.key
             .verify(request, now)
-            .map_err(|message| oci_error(401, "NotAuthenticated", &message, context))
+            .map_err(|message| oci_error(401, "NotAuthenticated", &message.to_string(), context))
     }
 
     fn answer(&self, request: &Request, context: &Context) -> Response {
@@ -455,7 +456,8 @@ mod tests {
         let error = Oci::new(&section(
             "[[instance]]\nid = \"a\"\ncompartment_id = \"c\"\nlifecycle = [\"RUNING\"]",
         ))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             error.starts_with("[[oci.instance]] `a`: step `RUNING`"),
             "{error}"
@@ -463,13 +465,15 @@ mod tests {
         let error = Oci::new(&section(
             "[[instance]]\nid = \"a\"\ncompartment_id = \"c\"\nlifecycle = [\"RUNNING\"]\nwork_request = \"w\"",
         ))
-        .unwrap_err();
+        .unwrap_err().to_string();
         assert!(
             error.contains("no [[oci.work_request]] has the id `w`"),
             "{error}"
         );
         let twice = "[[instance]]\nid = \"a\"\ncompartment_id = \"c\"\nlifecycle = [\"RUNNING\"]\n";
-        let error = Oci::new(&section(&twice.repeat(2))).unwrap_err();
+        let error = Oci::new(&section(&twice.repeat(2)))
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("used twice"), "{error}");
     }
 }

@@ -42,10 +42,31 @@ pub(crate) struct OciKey {
     key: VerifyingKey<Sha256>,
 }
 
+/// A key that is not one, or a request whose signature is refused, and why (the 401's message).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub(crate) struct SignatureError {
+    message: String,
+}
+
+impl From<String> for SignatureError {
+    fn from(message: String) -> SignatureError {
+        SignatureError { message }
+    }
+}
+
+impl From<&str> for SignatureError {
+    fn from(message: &str) -> SignatureError {
+        SignatureError {
+            message: message.to_owned(),
+        }
+    }
+}
+
 impl OciKey {
     /// From a PEM public key: `PUBLIC KEY` (SubjectPublicKeyInfo, what the OCI console takes) or
     /// `RSA PUBLIC KEY` (PKCS#1).
-    pub(crate) fn from_pem(key_id: String, pem: &str) -> Result<OciKey, String> {
+    pub(crate) fn from_pem(key_id: String, pem: &str) -> Result<OciKey, SignatureError> {
         let key = RsaPublicKey::from_public_key_pem(pem.trim())
             .or_else(|_| RsaPublicKey::from_pkcs1_pem(pem.trim()))
             .map_err(|_| {
@@ -60,7 +81,7 @@ impl OciKey {
 
     /// Accepts `request` signed by this key at a date near `now`, or says why not (for the 401's
     /// message: OCI's own messages are this specific, and they save a client author hours).
-    pub(crate) fn verify(&self, request: &Request, now: SystemTime) -> Result<(), String> {
+    pub(crate) fn verify(&self, request: &Request, now: SystemTime) -> Result<(), SignatureError> {
         let authorization = request
             .header("authorization")
             .ok_or("the request has no Authorization header")?;
@@ -73,13 +94,13 @@ impl OciKey {
                 .ok_or_else(|| format!("the signature has no `{name}` parameter"))
         };
         if parameter("version")? != "1" {
-            return Err("the signature version must be \"1\"".to_owned());
+            return Err("the signature version must be \"1\"".into());
         }
         if parameter("keyId")? != self.key_id {
-            return Err(format!("unknown keyId `{}`", parameter("keyId")?));
+            return Err(format!("unknown keyId `{}`", parameter("keyId")?).into());
         }
         if parameter("algorithm")? != "rsa-sha256" {
-            return Err("the signature algorithm must be \"rsa-sha256\"".to_owned());
+            return Err("the signature algorithm must be \"rsa-sha256\"".into());
         }
         let names: Vec<String> = parameter("headers")?
             .split_ascii_whitespace()
@@ -97,7 +118,7 @@ impl OciKey {
             required.extend(["content-length", "content-type", "x-content-sha256"]);
         }
         if let Some(missing) = required.iter().find(|name| !signed(name)) {
-            return Err(format!("the signature does not cover `{missing}`"));
+            return Err(format!("the signature does not cover `{missing}`").into());
         }
         let mut lines = Vec::with_capacity(names.len());
         for name in &names {
@@ -123,7 +144,7 @@ impl OciKey {
             return Err(format!(
                 "the `{date_header}` header is {} s away from the server's clock (5 minutes at most)",
                 skew.as_secs()
-            ));
+            ).into());
         }
         let signature = STANDARD
             .decode(parameter("signature")?)
@@ -132,7 +153,7 @@ impl OciKey {
             .ok_or("the signature is not base64")?;
         self.key
             .verify(lines.join("\n").as_bytes(), &signature)
-            .map_err(|_| "the signature does not match the signing string".to_owned())
+            .map_err(|_| "the signature does not match the signing string".into())
     }
 }
 
@@ -247,6 +268,7 @@ pub(crate) mod tests {
             key()
                 .verify(&request, now)
                 .unwrap_err()
+                .to_string()
                 .contains("does not match")
         );
 
@@ -256,13 +278,15 @@ pub(crate) mod tests {
             key()
                 .verify(&request, now)
                 .unwrap_err()
+                .to_string()
                 .contains("does not match")
         );
 
         let other = OciKey::from_pem("someone/else/ff".to_owned(), PUBLIC_KEY).unwrap();
         let error = other
             .verify(&signed("/20160918/instances/a", now), now)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("unknown keyId"), "{error}");
     }
 
@@ -270,7 +294,10 @@ pub(crate) mod tests {
     fn refuses_a_date_more_than_five_minutes_off() {
         let now = SystemTime::now();
         let early = now - Duration::from_secs(301);
-        let error = key().verify(&signed("/x", early), now).unwrap_err();
+        let error = key()
+            .verify(&signed("/x", early), now)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("301 s away"), "{error}");
         let late = now + Duration::from_secs(290);
         assert_eq!(key().verify(&signed("/x", late), now), Ok(()));
@@ -291,7 +318,7 @@ pub(crate) mod tests {
             if authorization.is_empty() {
                 request.headers.pop();
             }
-            let error = key().verify(&request, now).unwrap_err();
+            let error = key().verify(&request, now).unwrap_err().to_string();
             assert!(error.contains(expected), "{authorization}: {error}");
         }
         let unsigned_host = authorization(
@@ -303,11 +330,12 @@ pub(crate) mod tests {
         );
         let error = key()
             .verify(&request("/x", &date, &unsigned_host), now)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("does not cover `host`"), "{error}");
         let mut request = signed("/x", now);
         request.method = "POST".to_owned();
-        let error = key().verify(&request, now).unwrap_err();
+        let error = key().verify(&request, now).unwrap_err().to_string();
         assert!(error.contains("does not cover `content-length`"), "{error}");
     }
 
@@ -320,7 +348,9 @@ pub(crate) mod tests {
             .unwrap();
         assert!(pkcs1.starts_with("-----BEGIN RSA PUBLIC KEY-----"));
         assert!(OciKey::from_pem(KEY_ID.to_owned(), &pkcs1).is_ok());
-        let error = OciKey::from_pem(KEY_ID.to_owned(), "nope").unwrap_err();
+        let error = OciKey::from_pem(KEY_ID.to_owned(), "nope")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("not an RSA public key"));
     }
 }

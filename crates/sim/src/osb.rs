@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 use crate::faults::RetryAfter;
 use crate::http::{Request, Response};
 use crate::lifecycle::{GONE, Lifecycle, Progress};
+use crate::scenario::ScenarioError;
 use crate::scenario::{OsbInstance, OsbKind, OsbSection};
 use crate::server::{Context, Service};
 
@@ -42,7 +43,7 @@ struct Instance {
 }
 
 impl Osb {
-    pub(crate) fn new(section: &OsbSection) -> Result<Osb, String> {
+    pub(crate) fn new(section: &OsbSection) -> Result<Osb, ScenarioError> {
         let mut instances = HashMap::new();
         for spec in &section.instance {
             let context = format!("[[osb.instance]] `{}`", spec.id);
@@ -53,19 +54,20 @@ impl Osb {
             if spec.instance_usable.is_some() && spec.kind == OsbKind::Provision {
                 return Err(format!(
                     "{context}: `instance_usable` is for a failed update or deprovision"
-                ));
+                )
+                .into());
             }
             if spec.update_repeatable.is_some() && spec.kind != OsbKind::Update {
-                return Err(format!(
-                    "{context}: `update_repeatable` is for a failed update"
-                ));
+                return Err(
+                    format!("{context}: `update_repeatable` is for a failed update").into(),
+                );
             }
             let instance = Instance {
                 spec: spec.clone(),
                 progress: Mutex::new(Progress::new(lifecycle)),
             };
             if instances.insert(spec.id.clone(), instance).is_some() {
-                return Err(format!("{context}: the id is used twice"));
+                return Err(format!("{context}: the id is used twice").into());
             }
         }
         Ok(Osb {
@@ -223,7 +225,7 @@ fn osb_error(status: u16, error: Option<&str>, description: &str) -> Response {
 mod tests {
     use super::*;
 
-    fn osb(instance: &str) -> Result<Osb, String> {
+    fn osb(instance: &str) -> Result<Osb, ScenarioError> {
         Osb::new(
             &toml::from_str(&format!(
                 "username = \"u\"\npassword = \"p\"\n[[instance]]\nid = \"i\"\nservice_id = \"s\"\nplan_id = \"p\"\n{instance}"
@@ -235,20 +237,23 @@ mod tests {
     #[test]
     fn refuses_fields_the_spec_does_not_send_for_the_operation() {
         let error = osb("kind = \"provision\"\nlifecycle = [\"failed\"]\ninstance_usable = false")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("`instance_usable` is for a failed update or deprovision"),
             "{error}"
         );
         let error =
             osb("kind = \"deprovision\"\nlifecycle = [\"failed\"]\nupdate_repeatable = true")
-                .unwrap_err();
+                .unwrap_err()
+                .to_string();
         assert!(
             error.contains("`update_repeatable` is for a failed update"),
             "{error}"
         );
-        let error =
-            osb("kind = \"update\"\nlifecycle = [\"in_progress:1\", \"succeeded\"]").unwrap_err();
+        let error = osb("kind = \"update\"\nlifecycle = [\"in_progress:1\", \"succeeded\"]")
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("`in_progress` is not a state here"),
             "{error}"

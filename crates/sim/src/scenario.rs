@@ -199,33 +199,68 @@ pub(crate) enum OsbKind {
     Deprovision,
 }
 
+/// A scenario that cannot be used: unreadable, not TOML of the right shape, or a section that does not
+/// validate (which names its table).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ScenarioError {
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A problem inside the file at `path`.
+    #[error("`{}`: {source}", path.display())]
+    In {
+        path: PathBuf,
+        source: Box<ScenarioError>,
+    },
+    #[error("{0}")]
+    Toml(#[from] toml::de::Error),
+    #[error("[oci] public_key_file `{}`: {source}", file.display())]
+    KeyFile {
+        file: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("[oci] needs exactly one of `public_key_pem` and `public_key_file`")]
+    KeyChoice,
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl From<String> for ScenarioError {
+    fn from(message: String) -> ScenarioError {
+        ScenarioError::Invalid(message)
+    }
+}
+
 impl Scenario {
     /// Reads the scenario at `path`; a relative `public_key_file` is read from beside it.
-    pub(crate) fn load(path: &Path) -> Result<Scenario, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+    pub(crate) fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
         let base = path.parent().unwrap_or(Path::new("."));
-        Scenario::parse(&text, base).map_err(|error| format!("`{}`: {error}", path.display()))
+        Scenario::parse(&text, base).map_err(|source| ScenarioError::In {
+            path: path.to_owned(),
+            source: Box::new(source),
+        })
     }
 
     /// Parses scenario `text`, reading key files relative to `base`.
-    pub(crate) fn parse(text: &str, base: &Path) -> Result<Scenario, String> {
-        let mut scenario: Scenario = toml::from_str(text).map_err(|error| error.to_string())?;
+    pub(crate) fn parse(text: &str, base: &Path) -> Result<Scenario, ScenarioError> {
+        let mut scenario: Scenario = toml::from_str(text)?;
         if let Some(oci) = &mut scenario.oci {
             match (&oci.public_key_pem, &oci.public_key_file) {
                 (Some(_), None) => {}
                 (None, Some(file)) => {
                     let file = base.join(file);
-                    let pem = std::fs::read_to_string(&file).map_err(|error| {
-                        format!("[oci] public_key_file `{}`: {error}", file.display())
-                    })?;
+                    let pem = std::fs::read_to_string(&file)
+                        .map_err(|source| ScenarioError::KeyFile { file, source })?;
                     oci.public_key_pem = Some(pem);
                 }
                 _ => {
-                    return Err(
-                        "[oci] needs exactly one of `public_key_pem` and `public_key_file`"
-                            .to_owned(),
-                    );
+                    return Err(ScenarioError::KeyChoice);
                 }
             }
         }
@@ -255,19 +290,28 @@ mod tests {
 
     #[test]
     fn errors_name_the_file_and_the_line() {
-        let error = Scenario::parse("[oci]\nkey_id = 1\n", Path::new(".")).unwrap_err();
+        let error = Scenario::parse("[oci]\nkey_id = 1\n", Path::new("."))
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("line 2"), "{error}");
-        let error = Scenario::parse("[cf]\ntoken = \"t\"\ntypo = 1\n", Path::new(".")).unwrap_err();
+        let error = Scenario::parse("[cf]\ntoken = \"t\"\ntypo = 1\n", Path::new("."))
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("unknown field `typo`"), "{error}");
-        let error = Scenario::parse("[oci]\nkey_id = \"k\"\n", Path::new(".")).unwrap_err();
+        let error = Scenario::parse("[oci]\nkey_id = \"k\"\n", Path::new("."))
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("exactly one of"), "{error}");
         let error = Scenario::parse(
             "[oci]\nkey_id = \"k\"\npublic_key_file = \"missing.pem\"\n",
             &sim_dir(),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(error.contains("missing.pem"), "{error}");
-        let error = Scenario::load(Path::new("no/such.toml")).unwrap_err();
+        let error = Scenario::load(Path::new("no/such.toml"))
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("cannot read `no/such.toml`"), "{error}");
     }
 }

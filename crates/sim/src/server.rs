@@ -26,6 +26,7 @@ use crate::http::{ReadError, Request, Response, read_request, write_response};
 use crate::oci::Oci;
 use crate::osb::Osb;
 use crate::scenario::Scenario;
+use crate::scenario::ScenarioError;
 use crate::stats::Stats;
 
 /// What every request sees of the simulator.
@@ -86,7 +87,7 @@ enum Answer {
 
 impl Sim {
     /// Builds the simulator, checking every part of `scenario`.
-    pub(crate) fn new(scenario: &Scenario, verbose: bool) -> Result<Sim, String> {
+    pub(crate) fn new(scenario: &Scenario, verbose: bool) -> Result<Sim, ScenarioError> {
         let mut services: Vec<Box<dyn Service>> = Vec::new();
         if let Some(oci) = &scenario.oci {
             services.push(Box::new(Oci::new(oci)?));

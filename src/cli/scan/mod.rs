@@ -112,9 +112,7 @@ pub(crate) fn load_rules(explicit: Option<&std::path::Path>) -> Result<Rules, Cl
             .and_then(|folder| Rules::discover(&folder)),
     };
     match path {
-        Some(path) => Rules::load(&path).map_err(|message| {
-            CliError::new(message).with_hint("see README, \"Rules file\", for the format")
-        }),
+        Some(path) => Rules::load(&path).map_err(CliError::from),
         None => Ok(Rules::default()),
     }
 }
@@ -155,7 +153,7 @@ fn sources(
         paths.into_iter().partition(|path| path.as_os_str() == "-");
     let files: Vec<PathBuf> = files.into_iter().cloned().collect();
     let mut sources: Vec<Source> = state_files(&files)
-        .map_err(CliError::new)?
+        .map_err(CliError::from)?
         .into_iter()
         .map(Source::Path)
         .collect();

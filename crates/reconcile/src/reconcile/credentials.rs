@@ -21,17 +21,47 @@ pub enum Credentials {
     Oci(Box<OciSigner>),
 }
 
+/// Credentials that cannot be loaded: a variable not set, an OCI config or key that cannot be read or
+/// used. Names the variable or file, never a value.
+#[derive(Debug, thiserror::Error)]
+pub enum CredentialsError {
+    #[error("`{variable}` is not set (profile `{profile}` needs it)")]
+    Unset { variable: String, profile: String },
+    #[error("no OCI config file: set HOME or OCI_CLI_CONFIG_FILE")]
+    NoOciConfig,
+    #[error("{}: cannot read the OCI config: {source}", file.display())]
+    ReadOciConfig {
+        file: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    OciConfig(#[from] oci_config::OciConfigError),
+    #[error("{}: cannot read the OCI API key: {source}", file.display())]
+    ReadOciKey {
+        file: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", file.display())]
+    OciKey {
+        file: PathBuf,
+        source: crate::reconcile::auth::oci_signature::OciKeyError,
+    },
+}
+
 impl Credentials {
     /// Reads what `auth` names. A missing variable or key file is an error naming it (never its value).
     pub fn load(
         auth: &Auth,
         env: &dyn Fn(&str) -> Option<String>,
         profile: &str,
-    ) -> Result<Credentials, String> {
+    ) -> Result<Credentials, CredentialsError> {
         let read = |variable: &str| {
             env(variable)
                 .filter(|value| !value.is_empty())
-                .ok_or_else(|| format!("`{variable}` is not set (profile `{profile}` needs it)"))
+                .ok_or_else(|| CredentialsError::Unset {
+                    variable: variable.to_owned(),
+                    profile: profile.to_owned(),
+                })
         };
         Ok(match auth {
             Auth::None => Credentials::None,
@@ -72,24 +102,31 @@ impl Credentials {
                     .map(PathBuf::from)
                     .or_else(|| env("OCI_CLI_CONFIG_FILE").map(PathBuf::from))
                     .or_else(|| env("HOME").map(|home| PathBuf::from(home).join(".oci/config")))
-                    .ok_or("no OCI config file: set HOME or OCI_CLI_CONFIG_FILE")?;
-                let text = crate::state::bytes::read_text(&file).map_err(|error| {
-                    format!("{}: cannot read the OCI config: {error}", file.display())
+                    .ok_or(CredentialsError::NoOciConfig)?;
+                let text = crate::state::bytes::read_text(&file).map_err(|source| {
+                    CredentialsError::ReadOciConfig {
+                        file: file.clone(),
+                        source,
+                    }
                 })?;
                 let name = config_profile
                     .clone()
                     .or_else(|| env("OCI_CLI_PROFILE"))
                     .unwrap_or_else(|| "DEFAULT".to_owned());
                 let config = oci_config::parse(&text, &file, &name)?;
-                let pem = crate::state::bytes::read_text(&config.key_file).map_err(|error| {
-                    format!(
-                        "{}: cannot read the OCI API key: {error}",
-                        config.key_file.display()
-                    )
+                let pem = crate::state::bytes::read_text(&config.key_file).map_err(|source| {
+                    CredentialsError::ReadOciKey {
+                        file: config.key_file.clone(),
+                        source,
+                    }
                 })?;
                 Credentials::Oci(Box::new(
-                    OciSigner::from_pem(config.key_id(), &Secret::new(pem))
-                        .map_err(|problem| format!("{}: {problem}", config.key_file.display()))?,
+                    OciSigner::from_pem(config.key_id(), &Secret::new(pem)).map_err(|source| {
+                        CredentialsError::OciKey {
+                            file: config.key_file.clone(),
+                            source,
+                        }
+                    })?,
                 ))
             }
         })
@@ -201,8 +238,34 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(
-            error,
+            error.to_string(),
             "`CF_ACCESS_TOKEN` is not set (profile `cloudfoundry_service_instance` needs it)"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_oci_config_keeps_the_io_error_as_its_source() {
+        let folder = tempfile::tempdir().unwrap();
+        let file = folder.path().join("config");
+        let error = Credentials::load(
+            &Auth::OciSignature {
+                config_file: Some(file.display().to_string()),
+                config_profile: None,
+            },
+            &env(&[]),
+            "oci_core_instance",
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&error, CredentialsError::ReadOciConfig { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            "{error:?}"
+        );
+        assert!(std::error::Error::source(&error).is_some());
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("{}: cannot read the OCI config: ", file.display())),
+            "{error}"
         );
     }
 }

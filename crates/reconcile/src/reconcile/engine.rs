@@ -237,41 +237,19 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
     tokio::time::sleep(poller.first_wait()).await;
     loop {
         let mut context = profile.context(&job.attributes, &job.endpoint, &env);
-        // Requests before the status one (none in the built-ins) run first, in order.
-        if let Err(outcome) = side_requests(
+        let observation = match poll_once(
             job,
             pace,
             &mut context,
             poller.request_timeouts(),
             status_request,
-            When::Always,
+            &mut last_response,
         )
         .await
         {
-            return outcome;
-        }
-        let mut gone_now = false;
-        let observation = match send(
-            job,
-            pace,
-            &context,
-            status_request,
-            poller.request_timeout(Instant::now()),
-        )
-        .await
-        {
-            Err(observation) => observation,
-            Ok(response) => {
-                let (observation, gone) =
-                    observe_status(job, &mut context, status_request, &response);
-                gone_now = gone;
-                last_response = Some(response);
-                observation
-            }
+            Ok(observation) => observation,
+            Err(outcome) => return outcome,
         };
-        if gone_now {
-            return Outcome::Gone;
-        }
         if matches!(observation, Observation::Transient { .. })
             && let Some(progress) = pace.progress
         {
@@ -328,6 +306,39 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                 });
                 return error(reason.to_string(), status, body);
             }
+        }
+    }
+}
+
+/// One round of polling: the requests before the status one (none in the built-ins), in order, then
+/// the status request. What it observed, or the outcome when the round settles the instance by itself
+/// (the instance is gone, or a request before the status one failed).
+async fn poll_once(
+    job: &Job,
+    pace: &Pace<'_>,
+    context: &mut Context<'_>,
+    timeouts: RequestTimeouts,
+    status_request: &RequestTemplate,
+    last_response: &mut Option<HttpResponse>,
+) -> Result<Observation, Outcome> {
+    side_requests(job, pace, context, timeouts, status_request, When::Always).await?;
+    match send(
+        job,
+        pace,
+        context,
+        status_request,
+        timeouts.at(Instant::now()),
+    )
+    .await
+    {
+        Err(observation) => Ok(observation),
+        Ok(response) => {
+            let (observation, gone) = observe_status(job, context, status_request, &response);
+            *last_response = Some(response);
+            if gone {
+                return Err(Outcome::Gone);
+            }
+            Ok(observation)
         }
     }
 }

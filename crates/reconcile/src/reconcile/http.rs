@@ -65,14 +65,19 @@ pub struct HttpClient {
     per_host_limit: usize,
 }
 
+/// The HTTP client that cannot start (its TLS backend, for one).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start the HTTP client: {0}")]
+pub struct HttpClientError(#[source] reqwest::Error);
+
 impl HttpClient {
-    pub fn new(per_host_limit: usize) -> Result<HttpClient, String> {
+    pub fn new(per_host_limit: usize) -> Result<HttpClient, HttpClientError> {
         let client = reqwest::Client::builder()
             .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")))
             // Redirects could carry a signed request or a token to another host: never follow.
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .map_err(|error| format!("cannot start the HTTP client: {error}"))?;
+            .map_err(HttpClientError)?;
         Ok(HttpClient {
             client,
             per_host: Mutex::new(HashMap::new()),

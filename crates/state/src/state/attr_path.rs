@@ -18,27 +18,41 @@ pub enum AttrPath {
     Query(String),
 }
 
+/// An attribute path that does not parse; the caller names where it was written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AttrPathError {
+    #[error("an empty attribute path")]
+    Empty,
+    /// jsonpath-rust's reason, on one line.
+    #[error("invalid JSONPath `{path}`: {reason}")]
+    JsonPath { path: String, reason: String },
+    #[error(
+        "invalid attribute path `{path}`: write `name`, `name.child`, `name[0].child` or a JSONPath starting with `$`"
+    )]
+    Syntax { path: String },
+}
+
 impl AttrPath {
-    pub fn parse(text: &str) -> Result<AttrPath, String> {
+    pub fn parse(text: &str) -> Result<AttrPath, AttrPathError> {
         let trimmed = text.trim();
         if trimmed.is_empty() {
-            return Err("an empty attribute path".into());
+            return Err(AttrPathError::Empty);
         }
         match simple_steps(trimmed) {
             Some(steps) if !steps.is_empty() => Ok(AttrPath::Steps(steps)),
             _ if trimmed.starts_with('$') => {
                 let probe = Value::Object(serde_json::Map::new());
-                probe.query(trimmed).map_err(|error| {
-                    format!(
-                        "invalid JSONPath `{trimmed}`: {}",
-                        one_line(&error.to_string())
-                    )
-                })?;
+                probe
+                    .query(trimmed)
+                    .map_err(|error| AttrPathError::JsonPath {
+                        path: trimmed.to_owned(),
+                        reason: one_line(&error.to_string()),
+                    })?;
                 Ok(AttrPath::Query(trimmed.to_owned()))
             }
-            _ => Err(format!(
-                "invalid attribute path `{trimmed}`: write `name`, `name.child`, `name[0].child` or a JSONPath starting with `$`"
-            )),
+            _ => Err(AttrPathError::Syntax {
+                path: trimmed.to_owned(),
+            }),
         }
     }
 

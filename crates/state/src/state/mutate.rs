@@ -189,33 +189,47 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
             }
             Mutation::ForgetDeposed { instance, key } => {
                 let group = find_group(&groups, &index, instance)?;
-                let Some(object) = group
-                    .deposed
-                    .iter()
-                    .find(|object| object.deposed.as_deref() == Some(key.as_str()))
-                else {
-                    let keys: Vec<&str> = group
-                        .deposed
-                        .iter()
-                        .filter_map(|object| object.deposed.as_deref())
-                        .collect();
-                    let hint = if keys.is_empty() {
-                        "this instance has no deposed objects".to_owned()
-                    } else {
-                        format!("its deposed objects: {}", keys.join(", "))
-                    };
-                    return Err(StateError::for_address(
-                        instance,
-                        format!("no deposed object `{}`", shorten(key)),
-                    )
-                    .with_hint(hint));
-                };
+                let object = deposed_object(group, instance, key)?;
                 plan.steps
                     .push(step(&index, group, object, Action::Forget, Vec::new()));
             }
         }
     }
-    // One object, one step: a later mutation of the same object replaces nothing silently.
+    one_step_per_object(&plan)?;
+    Ok(plan)
+}
+
+/// The deposed object `key` of `group`; when there is none, the error lists the keys there are.
+fn deposed_object<'s, 'a>(
+    group: &InstanceGroup<'s, 'a>,
+    instance: &InstanceAddr,
+    key: &str,
+) -> Result<&'s Instance<'a>, StateError> {
+    if let Some(object) = group
+        .deposed
+        .iter()
+        .find(|object| object.deposed.as_deref() == Some(key))
+    {
+        return Ok(object);
+    }
+    let keys: Vec<&str> = group
+        .deposed
+        .iter()
+        .filter_map(|object| object.deposed.as_deref())
+        .collect();
+    let hint = if keys.is_empty() {
+        "this instance has no deposed objects".to_owned()
+    } else {
+        format!("its deposed objects: {}", keys.join(", "))
+    };
+    Err(
+        StateError::for_address(instance, format!("no deposed object `{}`", shorten(key)))
+            .with_hint(hint),
+    )
+}
+
+/// One object, one step: a later mutation of the same object replaces nothing silently.
+fn one_step_per_object(plan: &Plan) -> Result<(), StateError> {
     let mut first_step: HashMap<ObjectRef, usize> = HashMap::with_capacity(plan.steps.len());
     for (position, later) in plan.steps.iter().enumerate() {
         if let Some(&earlier) = first_step.get(&later.object) {
@@ -231,7 +245,7 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
         }
         first_step.insert(later.object, position);
     }
-    Ok(plan)
+    Ok(())
 }
 
 fn step(

@@ -413,7 +413,7 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Instance
             Some("sensitive_attributes") => {
                 let span = cursor.skip_value()?;
                 sensitive::check_paths(span.of(cursor.source()))
-                    .map_err(|message| StateError::at(start, message))?;
+                    .map_err(|problem| StateError::at(start, problem.to_string()))?;
                 instance.sensitive_attributes = Some(span);
             }
             Some("private") => instance.private = optional_string(cursor, "private")?,

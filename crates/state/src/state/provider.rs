@@ -19,9 +19,42 @@ pub struct ProviderConfig {
     pub legacy: bool,
 }
 
+/// Why a provider address does not parse; the caller quotes the address and names where it was.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderAddressError {
+    #[error("a module name must follow `module.`")]
+    ModuleName,
+    #[error("expected `.` after a module step")]
+    ModuleDot,
+    #[error("expected `provider[\"SOURCE\"]`")]
+    Provider,
+    #[error("unterminated provider source")]
+    UnterminatedSource,
+    #[error("expected a provider type after `provider.`")]
+    LegacyType,
+    #[error("expected an alias after `.`")]
+    Alias,
+    /// What follows a complete address, escaped.
+    #[error("unexpected `{0}` at the end")]
+    Trailing(String),
+    #[error("expected `]` after a key")]
+    KeyEnd,
+    #[error("unterminated key string")]
+    UnterminatedKey,
+    #[error("expected a number or a string in `[...]`")]
+    Key,
+    #[error("provider source `{0}` has too many parts")]
+    SourceParts(String),
+    #[error("`{0}` is not a valid provider registry hostname")]
+    Hostname(String),
+    /// The namespace or type, escaped.
+    #[error("`{0}` is not a valid provider namespace or type")]
+    Name(String),
+}
+
 impl ProviderConfig {
     /// Parses a provider address, returning what is wrong when it does not parse.
-    pub fn parse(text: &str) -> Result<ProviderConfig, String> {
+    pub fn parse(text: &str) -> Result<ProviderConfig, ProviderAddressError> {
         // Terraform reads these as HCL traversals, where whitespace between tokens is allowed
         // (`provider. null` appears in a real 0.12 state).
         let compacted = without_whitespace_outside_quotes(text);
@@ -30,7 +63,7 @@ impl ProviderConfig {
         while let Some(after) = rest.strip_prefix("module.") {
             let name_length = identifier_length(after);
             if name_length == 0 {
-                return Err("a module name must follow `module.`".into());
+                return Err(ProviderAddressError::ModuleName);
             }
             let mut after = &after[name_length..];
             if after.starts_with('[') {
@@ -38,30 +71,32 @@ impl ProviderConfig {
             }
             rest = after
                 .strip_prefix('.')
-                .ok_or("expected `.` after a module step")?;
+                .ok_or(ProviderAddressError::ModuleDot)?;
         }
         let rest = rest
             .strip_prefix("provider")
-            .ok_or("expected `provider[\"SOURCE\"]`")?;
+            .ok_or(ProviderAddressError::Provider)?;
         let (source, legacy, mut rest) = if let Some(quoted) = rest.strip_prefix("[\"") {
-            let end = quoted.find("\"]").ok_or("unterminated provider source")?;
+            let end = quoted
+                .find("\"]")
+                .ok_or(ProviderAddressError::UnterminatedSource)?;
             let source = &quoted[..end];
             check_source(source)?;
             (source.to_owned(), false, &quoted[end + 2..])
         } else if let Some(legacy) = rest.strip_prefix('.') {
             let length = identifier_length(legacy);
             if length == 0 {
-                return Err("expected a provider type after `provider.`".into());
+                return Err(ProviderAddressError::LegacyType);
             }
             (legacy[..length].to_owned(), true, &legacy[length..])
         } else {
-            return Err("expected `provider[\"SOURCE\"]`".into());
+            return Err(ProviderAddressError::Provider);
         };
         let mut alias = None;
         if let Some(after) = rest.strip_prefix('.') {
             let length = identifier_length(after);
             if length == 0 {
-                return Err("expected an alias after `.`".into());
+                return Err(ProviderAddressError::Alias);
             }
             alias = Some(after[..length].to_owned());
             rest = &after[length..];
@@ -70,7 +105,9 @@ impl ProviderConfig {
             }
         }
         if !rest.is_empty() {
-            return Err(format!("unexpected `{}` at the end", rest.escape_debug()));
+            return Err(ProviderAddressError::Trailing(
+                rest.escape_debug().to_string(),
+            ));
         }
         Ok(ProviderConfig {
             text: text.to_owned(),
@@ -123,7 +160,7 @@ fn identifier_length(text: &str) -> usize {
 }
 
 /// Skips an instance key `[0]` or `["text"]` and returns what follows it.
-fn skip_key(text: &str) -> Result<&str, String> {
+fn skip_key(text: &str) -> Result<&str, ProviderAddressError> {
     let inner = &text[1..];
     if let Some(quoted) = inner.strip_prefix('"') {
         let mut escaped = false;
@@ -134,27 +171,27 @@ fn skip_key(text: &str) -> Result<&str, String> {
                 '"' => {
                     return quoted[at + 1..]
                         .strip_prefix(']')
-                        .ok_or_else(|| "expected `]` after a key".into());
+                        .ok_or(ProviderAddressError::KeyEnd);
                 }
                 _ => {}
             }
         }
-        return Err("unterminated key string".into());
+        return Err(ProviderAddressError::UnterminatedKey);
     }
     let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
-        return Err("expected a number or a string in `[...]`".into());
+        return Err(ProviderAddressError::Key);
     }
     inner[digits..]
         .strip_prefix(']')
-        .ok_or_else(|| "expected `]` after a key".into())
+        .ok_or(ProviderAddressError::KeyEnd)
 }
 
 /// Checks `[HOSTNAME/]NAMESPACE/TYPE` (a bare TYPE is the legacy form).
-fn check_source(source: &str) -> Result<(), String> {
+fn check_source(source: &str) -> Result<(), ProviderAddressError> {
     let parts: Vec<&str> = source.split('/').collect();
     if parts.len() > 3 {
-        return Err(format!("provider source `{source}` has too many parts"));
+        return Err(ProviderAddressError::SourceParts(source.to_owned()));
     }
     let (hostname, names) = if parts.len() == 3 {
         (Some(parts[0]), &parts[1..])
@@ -167,9 +204,7 @@ fn check_source(source: &str) -> Result<(), String> {
                 character.is_alphanumeric() || matches!(character, '.' | '-' | ':')
             });
         if !valid {
-            return Err(format!(
-                "`{hostname}` is not a valid provider registry hostname"
-            ));
+            return Err(ProviderAddressError::Hostname(hostname.to_owned()));
         }
     }
     for name in names {
@@ -178,10 +213,7 @@ fn check_source(source: &str) -> Result<(), String> {
                 .chars()
                 .all(|character| character.is_alphanumeric() || matches!(character, '-' | '_'));
         if !valid {
-            return Err(format!(
-                "`{}` is not a valid provider namespace or type",
-                name.escape_debug()
-            ));
+            return Err(ProviderAddressError::Name(name.escape_debug().to_string()));
         }
     }
     Ok(())

@@ -16,77 +16,106 @@ pub enum CtyStep {
     Index(u64),
 }
 
+/// What is wrong with an instance's `sensitive_attributes`; the caller names the instance.
+#[derive(Debug, thiserror::Error)]
+pub enum SensitivePathsError {
+    #[error("malformed `sensitive_attributes`: it must be an array of paths")]
+    NotPaths,
+    #[error("malformed `sensitive_attributes`: each path must be an array of steps")]
+    PathNotSteps,
+    #[error("malformed `sensitive_attributes`: each step must be an object")]
+    StepNotObject,
+    #[error(
+        "malformed `sensitive_attributes`: a step must be {{\"type\": \"get_attr\", \"value\": NAME}} or {{\"type\": \"index\", \"value\": KEY}}"
+    )]
+    StepShape,
+    #[error("malformed `sensitive_attributes`: {0}")]
+    Json(#[source] serde_json::Error),
+    #[error("`sensitive_attributes` must be an array of paths")]
+    NotAnArray,
+    #[error("each `sensitive_attributes` path must be an array of steps")]
+    PathNotAnArray,
+    /// The index as written.
+    #[error("malformed `sensitive_attributes` index {0}")]
+    Index(String),
+    /// The step as written.
+    #[error("malformed `sensitive_attributes` step {0}")]
+    Step(String),
+}
+
 /// Checks that raw (already valid) `sensitive_attributes` JSON is a list of paths, as Terraform's reader
 /// requires: each path a list of steps, each step `get_attr` with a string or `index` with a typed
 /// key. It runs for every instance of every state, so it walks the text instead of decoding it.
-pub fn check_paths(raw: &str) -> Result<(), String> {
+pub fn check_paths(raw: &str) -> Result<(), SensitivePathsError> {
     let mut cursor = Cursor::new(raw);
     if cursor.null() {
         return Ok(());
     }
-    let malformed = |what: &str| format!("malformed `sensitive_attributes`: {what}");
-    let mut problem: Option<String> = None;
+    let mut problem: Option<SensitivePathsError> = None;
     let walked = cursor.array(|cursor| {
         if cursor.peek() != Some(b'[') {
-            problem.get_or_insert_with(|| malformed("each path must be an array of steps"));
+            problem.get_or_insert(SensitivePathsError::PathNotSteps);
             return cursor.skip_value().map(|_| ());
         }
-        cursor.array(|cursor| {
-            if cursor.peek() != Some(b'{') {
-                problem.get_or_insert_with(|| malformed("each step must be an object"));
-                return cursor.skip_value().map(|_| ());
-            }
-            let (mut kind, mut value) = (None, None);
-            cursor.object(|cursor, key, _| {
-                match key.as_ref() {
-                    "type" if cursor.peek() == Some(b'"') => kind = Some(cursor.string()?.0),
-                    "value" => {
-                        value = cursor.peek();
-                        cursor.skip_value()?;
-                    }
-                    _ => {
-                        cursor.skip_value()?;
-                    }
+        cursor
+            .array(|cursor| {
+                if cursor.peek() != Some(b'{') {
+                    problem.get_or_insert(SensitivePathsError::StepNotObject);
+                    return cursor.skip_value().map(|_| ());
                 }
-                Ok::<_, JsonError>(())
-            })?;
-            let valid = matches!((kind.as_deref(), value), (Some("get_attr"), Some(b'"')) | (Some("index"), Some(b'{')));
-            if !valid {
-                problem.get_or_insert_with(|| malformed("a step must be {\"type\": \"get_attr\", \"value\": NAME} or {\"type\": \"index\", \"value\": KEY}"));
-            }
-            Ok(())
-        })
-        .map(|_| ())
+                let (mut kind, mut value) = (None, None);
+                cursor.object(|cursor, key, _| {
+                    match key.as_ref() {
+                        "type" if cursor.peek() == Some(b'"') => kind = Some(cursor.string()?.0),
+                        "value" => {
+                            value = cursor.peek();
+                            cursor.skip_value()?;
+                        }
+                        _ => {
+                            cursor.skip_value()?;
+                        }
+                    }
+                    Ok::<_, JsonError>(())
+                })?;
+                let valid = matches!(
+                    (kind.as_deref(), value),
+                    (Some("get_attr"), Some(b'"')) | (Some("index"), Some(b'{'))
+                );
+                if !valid {
+                    problem.get_or_insert(SensitivePathsError::StepShape);
+                }
+                Ok(())
+            })
+            .map(|_| ())
     });
     if walked.is_err() {
-        return Err(malformed("it must be an array of paths"));
+        return Err(SensitivePathsError::NotPaths);
     }
     problem.map_or(Ok(()), Err)
 }
 
 /// Parses raw `sensitive_attributes` JSON into paths.
-pub fn parse_paths(raw: &str) -> Result<Vec<Vec<CtyStep>>, String> {
-    let value: Value = serde_json::from_str(raw)
-        .map_err(|error| format!("malformed `sensitive_attributes`: {error}"))?;
+pub fn parse_paths(raw: &str) -> Result<Vec<Vec<CtyStep>>, SensitivePathsError> {
+    let value: Value = serde_json::from_str(raw).map_err(SensitivePathsError::Json)?;
     let Value::Array(paths) = value else {
         return if value.is_null() {
             Ok(Vec::new())
         } else {
-            Err("`sensitive_attributes` must be an array of paths".into())
+            Err(SensitivePathsError::NotAnArray)
         };
     };
     paths
         .iter()
         .map(|path| {
             let Value::Array(steps) = path else {
-                return Err("each `sensitive_attributes` path must be an array of steps".into());
+                return Err(SensitivePathsError::PathNotAnArray);
             };
             steps.iter().map(step).collect()
         })
         .collect()
 }
 
-fn step(raw: &Value) -> Result<CtyStep, String> {
+fn step(raw: &Value) -> Result<CtyStep, SensitivePathsError> {
     let kind = raw.get("type").and_then(Value::as_str);
     let value = raw.get("value");
     match (kind, value) {
@@ -100,10 +129,10 @@ fn step(raw: &Value) -> Result<CtyStep, String> {
                 .as_u64()
                 .or_else(|| number.as_str().and_then(|text| text.parse().ok()))
                 .map(CtyStep::Index)
-                .ok_or_else(|| format!("malformed `sensitive_attributes` index {number}")),
-            _ => Err(format!("malformed `sensitive_attributes` index {index}")),
+                .ok_or_else(|| SensitivePathsError::Index(number.to_string())),
+            _ => Err(SensitivePathsError::Index(index.to_string())),
         },
-        _ => Err(format!("malformed `sensitive_attributes` step {raw}")),
+        _ => Err(SensitivePathsError::Step(raw.to_string())),
     }
 }
 

@@ -22,9 +22,30 @@ impl OciProfile {
     }
 }
 
+/// An OCI config file that does not give the profile statectl needs; names the file (and line).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OciConfigError {
+    #[error("{}:{line}: expected `key = value`", file.display())]
+    Syntax { file: PathBuf, line: usize },
+    #[error("{}:{line}: a setting before any `[PROFILE]`", file.display())]
+    Orphan { file: PathBuf, line: usize },
+    #[error("{}: no profile `{name}` (profiles: {})", file.display(), known.join(", "))]
+    NoProfile {
+        file: PathBuf,
+        name: String,
+        known: Vec<String>,
+    },
+    #[error("{}: profile `{name}` has no `{key}`", file.display())]
+    Missing {
+        file: PathBuf,
+        name: String,
+        key: String,
+    },
+}
+
 /// Reads profile `name` from the config file text; `file` names it in errors. `~/` in `key_file` is
 /// the user's home, and a relative path is relative to the config file's folder.
-pub fn parse(text: &str, file: &Path, name: &str) -> Result<OciProfile, String> {
+pub fn parse(text: &str, file: &Path, name: &str) -> Result<OciProfile, OciConfigError> {
     let mut sections: HashMap<String, HashMap<String, String>> = HashMap::new();
     let mut current: Option<String> = None;
     for (index, raw) in text.lines().enumerate() {
@@ -41,18 +62,16 @@ pub fn parse(text: &str, file: &Path, name: &str) -> Result<OciProfile, String> 
             continue;
         }
         let Some((key, value)) = line.split_once('=') else {
-            return Err(format!(
-                "{}:{}: expected `key = value`",
-                file.display(),
-                index + 1
-            ));
+            return Err(OciConfigError::Syntax {
+                file: file.to_owned(),
+                line: index + 1,
+            });
         };
         let Some(section) = &current else {
-            return Err(format!(
-                "{}:{}: a setting before any `[PROFILE]`",
-                file.display(),
-                index + 1
-            ));
+            return Err(OciConfigError::Orphan {
+                file: file.to_owned(),
+                line: index + 1,
+            });
         };
         sections
             .get_mut(section)
@@ -60,17 +79,13 @@ pub fn parse(text: &str, file: &Path, name: &str) -> Result<OciProfile, String> 
             .insert(key.trim().to_owned(), value.trim().to_owned());
     }
     if !sections.contains_key(name) {
-        let mut known: Vec<&String> = sections.keys().collect();
+        let mut known: Vec<String> = sections.keys().cloned().collect();
         known.sort();
-        return Err(format!(
-            "{}: no profile `{name}` (profiles: {})",
-            file.display(),
-            known
-                .iter()
-                .map(|name| name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        return Err(OciConfigError::NoProfile {
+            file: file.to_owned(),
+            name: name.to_owned(),
+            known,
+        });
     }
     let lookup = |key: &str| -> Option<String> {
         sections
@@ -80,7 +95,11 @@ pub fn parse(text: &str, file: &Path, name: &str) -> Result<OciProfile, String> 
             .cloned()
     };
     let required = |key: &str| {
-        lookup(key).ok_or_else(|| format!("{}: profile `{name}` has no `{key}`", file.display()))
+        lookup(key).ok_or_else(|| OciConfigError::Missing {
+            file: file.to_owned(),
+            name: name.to_owned(),
+            key: key.to_owned(),
+        })
     };
     let key_file = required("key_file")?;
     let key_file = if let Some(rest) = key_file.strip_prefix("~/") {
@@ -131,15 +150,17 @@ mod tests {
     fn names_what_is_missing() {
         let file = Path::new("config");
         assert_eq!(
-            parse(CONFIG, file, "PROD").unwrap_err(),
+            parse(CONFIG, file, "PROD").unwrap_err().to_string(),
             "config: no profile `PROD` (profiles: CI, DEFAULT)"
         );
         assert_eq!(
-            parse("[DEFAULT]\nuser=u\n", file, "DEFAULT").unwrap_err(),
+            parse("[DEFAULT]\nuser=u\n", file, "DEFAULT")
+                .unwrap_err()
+                .to_string(),
             "config: profile `DEFAULT` has no `key_file`"
         );
         assert_eq!(
-            parse("user=u\n", file, "DEFAULT").unwrap_err(),
+            parse("user=u\n", file, "DEFAULT").unwrap_err().to_string(),
             "config:1: a setting before any `[PROFILE]`"
         );
     }

@@ -41,15 +41,17 @@ pub struct Signed {
     pub authorization: Secret,
 }
 
+/// An OCI API key that is not an unencrypted RSA private key; the key itself is never echoed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the OCI API key is not an unencrypted RSA private key in PEM form (PKCS#1 or PKCS#8)")]
+pub struct OciKeyError;
+
 impl OciSigner {
     /// From a PEM private key (PKCS#1 `RSA PRIVATE KEY` or PKCS#8 `PRIVATE KEY`, unencrypted).
-    pub fn from_pem(key_id: String, pem: &Secret) -> Result<OciSigner, String> {
+    pub fn from_pem(key_id: String, pem: &Secret) -> Result<OciSigner, OciKeyError> {
         let key = RsaPrivateKey::from_pkcs1_pem(pem.expose())
             .or_else(|_| RsaPrivateKey::from_pkcs8_pem(pem.expose()))
-            .map_err(|_| {
-                "the OCI API key is not an unencrypted RSA private key in PEM form (PKCS#1 or PKCS#8)"
-                    .to_owned()
-            })?;
+            .map_err(|_| OciKeyError)?;
         Ok(OciSigner {
             key_id,
             key: SigningKey::<Sha256>::new(key),
@@ -172,7 +174,8 @@ mod tests {
             "k".into(),
             &Secret::new("-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----\n"),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(error.contains("not an unencrypted RSA private key"));
         assert!(!error.contains("nope"));
     }

@@ -24,8 +24,21 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
 
+/// A plugin that cannot be reached over mutual TLS, with the transport's causes.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    #[error("connecting to the plugin at {0} timed out")]
+    TimedOut(Address),
+    /// The transport's causes are spelled out: tonic's own message says little.
+    #[error("cannot connect to the plugin at {address}: {}", chain(source))]
+    Failed {
+        address: Address,
+        source: tonic::transport::Error,
+    },
+}
+
 /// Connects to the plugin at `address` over mutual TLS.
-pub async fn connect(address: &Address, tls: Arc<ClientConfig>) -> Result<Channel, String> {
+pub async fn connect(address: &Address, tls: Arc<ClientConfig>) -> Result<Channel, ConnectError> {
     let connector = TlsConnector::from(tls);
     let target = address.clone();
     // The URI only names the authority HTTP/2 sends; the connector decides where bytes go.
@@ -54,12 +67,10 @@ pub async fn connect(address: &Address, tls: Arc<ClientConfig>) -> Result<Channe
         endpoint.connect_with_connector(tower::service_fn(connect)),
     )
     .await
-    .map_err(|_| format!("connecting to the plugin at {address} timed out"))?
-    .map_err(|error| {
-        format!(
-            "cannot connect to the plugin at {address}: {}",
-            chain(&error)
-        )
+    .map_err(|_| ConnectError::TimedOut(address.clone()))?
+    .map_err(|source| ConnectError::Failed {
+        address: address.clone(),
+        source,
     })
 }
 

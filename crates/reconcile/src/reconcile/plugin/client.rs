@@ -15,7 +15,9 @@ use tonic::{Code, Status};
 use crate::reconcile::plugin::channel::chain;
 use crate::reconcile::plugin::diagnostics::{self, Diagnostic};
 use crate::reconcile::plugin::proto::{tfplugin5, tfplugin6};
-use crate::reconcile::plugin::schema::{IdentitySchema, ProviderSchema, from_v5, from_v6};
+use crate::reconcile::plugin::schema::{
+    IdentitySchema, ProviderSchema, SchemaError, from_v5, from_v6,
+};
 use crate::reconcile::plugin::value::{self, Attribute, Block, Nesting};
 
 /// Schemas of big providers run to tens of megabytes; Terraform allows 64 MiB too.
@@ -69,9 +71,36 @@ pub struct Upgraded {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A provider call that failed or answered with errors, or a configuration it cannot take.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("plugin protocol {0} is not supported")]
+    Protocol(u32),
+    /// The call itself failed: its code, the plugin's message (cut short) and the transport's causes.
+    #[error("{}", rpc_failure(rpc, status))]
+    Rpc {
+        rpc: &'static str,
+        status: Box<Status>,
+    },
+    /// The provider answered with error diagnostics.
+    #[error("{rpc}: {errors}")]
+    Diagnostics { rpc: &'static str, errors: String },
+    /// A schema the provider sent that statectl cannot use fails the call that fetched it.
+    #[error(transparent)]
+    Schema(#[from] SchemaError),
+    #[error(transparent)]
+    Configuration(#[from] ConfigurationError),
+    #[error("cannot encode the provider configuration: {0}")]
+    EncodeConfiguration(#[source] value::ValueError),
+    #[error("{0} returned no state")]
+    NoState(&'static str),
+    #[error("the provider could not stop: {0}")]
+    Stop(String),
+}
+
 impl ProviderClient {
     /// A client over `channel` for the protocol the plugin chose in its handshake.
-    pub fn new(channel: Channel, protocol_version: u32) -> Result<ProviderClient, String> {
+    pub fn new(channel: Channel, protocol_version: u32) -> Result<ProviderClient, ClientError> {
         match protocol_version {
             5 => Ok(ProviderClient::V5(
                 tfplugin5::provider_client::ProviderClient::new(channel)
@@ -83,7 +112,7 @@ impl ProviderClient {
                     .max_decoding_message_size(MAX_MESSAGE_SIZE)
                     .max_encoding_message_size(MAX_MESSAGE_SIZE),
             )),
-            other => Err(format!("plugin protocol {other} is not supported")),
+            other => Err(ClientError::Protocol(other)),
         }
     }
 
@@ -95,20 +124,20 @@ impl ProviderClient {
     }
 
     /// The provider's schema.
-    pub async fn schema(&mut self) -> Result<ProviderSchema, String> {
+    pub async fn schema(&mut self) -> Result<ProviderSchema, ClientError> {
         let schema = match self {
             ProviderClient::V5(client) => {
                 let response = client
                     .get_schema(tfplugin5::get_provider_schema::Request {})
                     .await
-                    .map_err(|status| rpc_error("GetSchema", &status))?;
+                    .map_err(|status| rpc_error("GetSchema", status))?;
                 from_v5::provider_schema(response.into_inner())?
             }
             ProviderClient::V6(client) => {
                 let response = client
                     .get_provider_schema(tfplugin6::get_provider_schema::Request {})
                     .await
-                    .map_err(|status| rpc_error("GetProviderSchema", &status))?;
+                    .map_err(|status| rpc_error("GetProviderSchema", status))?;
                 from_v6::provider_schema(response.into_inner())?
             }
         };
@@ -120,7 +149,7 @@ impl ProviderClient {
     /// identities.
     pub async fn identity_schemas(
         &mut self,
-    ) -> Result<HashMap<String, Result<IdentitySchema, String>>, String> {
+    ) -> Result<HashMap<String, Result<IdentitySchema, String>>, ClientError> {
         const RPC: &str = "GetResourceIdentitySchemas";
         let (schemas, diagnostics) = match self {
             ProviderClient::V5(client) => {
@@ -140,7 +169,7 @@ impl ProviderClient {
                     Err(status) if status.code() == Code::Unimplemented => {
                         return Ok(HashMap::new());
                     }
-                    Err(status) => return Err(rpc_error(RPC, &status)),
+                    Err(status) => return Err(rpc_error(RPC, status)),
                 }
             }
             ProviderClient::V6(client) => {
@@ -160,7 +189,7 @@ impl ProviderClient {
                     Err(status) if status.code() == Code::Unimplemented => {
                         return Ok(HashMap::new());
                     }
-                    Err(status) => return Err(rpc_error(RPC, &status)),
+                    Err(status) => return Err(rpc_error(RPC, status)),
                 }
             }
         };
@@ -174,10 +203,10 @@ impl ProviderClient {
         &mut self,
         provider: &Block,
         config: &Value,
-    ) -> Result<Vec<Diagnostic>, String> {
+    ) -> Result<Vec<Diagnostic>, ClientError> {
         let complete = complete_config(config, provider, "")?;
         let msgpack = value::encode(&complete, &provider.implied_type())
-            .map_err(|error| format!("cannot encode the provider configuration: {error}"))?;
+            .map_err(ClientError::EncodeConfiguration)?;
         let diagnostics = match self {
             ProviderClient::V5(client) => convert(
                 client
@@ -190,7 +219,7 @@ impl ProviderClient {
                         client_capabilities: Some(tfplugin5::ClientCapabilities::default()),
                     })
                     .await
-                    .map_err(|status| rpc_error("Configure", &status))?
+                    .map_err(|status| rpc_error("Configure", status))?
                     .into_inner()
                     .diagnostics,
             ),
@@ -205,7 +234,7 @@ impl ProviderClient {
                         client_capabilities: Some(tfplugin6::ClientCapabilities::default()),
                     })
                     .await
-                    .map_err(|status| rpc_error("ConfigureProvider", &status))?
+                    .map_err(|status| rpc_error("ConfigureProvider", status))?
                     .into_inner()
                     .diagnostics,
             ),
@@ -222,7 +251,7 @@ impl ProviderClient {
         type_name: &str,
         schema_version: i64,
         raw_json: Vec<u8>,
-    ) -> Result<Upgraded, String> {
+    ) -> Result<Upgraded, ClientError> {
         const RPC: &str = "UpgradeResourceState";
         let (state, diagnostics) = match self {
             ProviderClient::V5(client) => {
@@ -236,7 +265,7 @@ impl ProviderClient {
                         }),
                     })
                     .await
-                    .map_err(|status| rpc_error(RPC, &status))?
+                    .map_err(|status| rpc_error(RPC, status))?
                     .into_inner();
                 (
                     response.upgraded_state.map(|state| state.msgpack),
@@ -254,7 +283,7 @@ impl ProviderClient {
                         }),
                     })
                     .await
-                    .map_err(|status| rpc_error(RPC, &status))?
+                    .map_err(|status| rpc_error(RPC, status))?
                     .into_inner();
                 (
                     response.upgraded_state.map(|state| state.msgpack),
@@ -265,7 +294,7 @@ impl ProviderClient {
         check(RPC, &diagnostics)?;
         match state {
             Some(state) if !state.is_empty() => Ok(Upgraded { state, diagnostics }),
-            _ => Err(format!("{RPC} returned no state")),
+            _ => Err(ClientError::NoState(RPC)),
         }
     }
 
@@ -274,7 +303,7 @@ impl ProviderClient {
         &mut self,
         type_name: &str,
         request: ReadRequest,
-    ) -> Result<ReadResult, String> {
+    ) -> Result<ReadResult, ClientError> {
         const RPC: &str = "ReadResource";
         let meta = request.provider_meta.then(|| MSGPACK_NULL.to_vec());
         let (new_state, private, identity, diagnostics) = match self {
@@ -302,7 +331,7 @@ impl ProviderClient {
                         }),
                     })
                     .await
-                    .map_err(|status| rpc_error(RPC, &status))?
+                    .map_err(|status| rpc_error(RPC, status))?
                     .into_inner();
                 (
                     response.new_state.map(|state| state.msgpack),
@@ -338,7 +367,7 @@ impl ProviderClient {
                         }),
                     })
                     .await
-                    .map_err(|status| rpc_error(RPC, &status))?
+                    .map_err(|status| rpc_error(RPC, status))?
                     .into_inner();
                 (
                     response.new_state.map(|state| state.msgpack),
@@ -362,13 +391,13 @@ impl ProviderClient {
 
     /// Asks the provider to cancel its in-flight calls (Terraform's Ctrl-C); the process keeps
     /// running.
-    pub async fn stop(&mut self) -> Result<(), String> {
+    pub async fn stop(&mut self) -> Result<(), ClientError> {
         let error = match self {
             ProviderClient::V5(client) => {
                 client
                     .stop(tfplugin5::stop::Request {})
                     .await
-                    .map_err(|status| rpc_error("Stop", &status))?
+                    .map_err(|status| rpc_error("Stop", status))?
                     .into_inner()
                     .error
             }
@@ -376,7 +405,7 @@ impl ProviderClient {
                 client
                     .stop_provider(tfplugin6::stop_provider::Request {})
                     .await
-                    .map_err(|status| rpc_error("StopProvider", &status))?
+                    .map_err(|status| rpc_error("StopProvider", status))?
                     .into_inner()
                     .error
             }
@@ -384,7 +413,7 @@ impl ProviderClient {
         if error.is_empty() {
             Ok(())
         } else {
-            Err(format!("the provider could not stop: {error}"))
+            Err(ClientError::Stop(error))
         }
     }
 }
@@ -398,15 +427,22 @@ fn convert<D: Into<Diagnostic>>(diagnostics: Vec<D>) -> Vec<Diagnostic> {
     diagnostics.into_iter().map(Into::into).collect()
 }
 
-fn check(rpc: &str, diagnostics: &[Diagnostic]) -> Result<(), String> {
+fn check(rpc: &'static str, diagnostics: &[Diagnostic]) -> Result<(), ClientError> {
     match diagnostics::errors(diagnostics) {
-        Some(errors) => Err(format!("{rpc}: {errors}")),
+        Some(errors) => Err(ClientError::Diagnostics { rpc, errors }),
         None => Ok(()),
     }
 }
 
-/// A failed call, with the transport's causes when the plugin could not be reached.
-fn rpc_error(rpc: &str, status: &Status) -> String {
+fn rpc_error(rpc: &'static str, status: Status) -> ClientError {
+    ClientError::Rpc {
+        rpc,
+        status: Box::new(status),
+    }
+}
+
+/// A failed call's line, with the transport's causes when the plugin could not be reached.
+fn rpc_failure(rpc: &str, status: &Status) -> String {
     let message = status.message();
     let mut text = format!("{rpc} failed ({}", code_name(status.code()));
     if !message.is_empty() {
@@ -431,15 +467,30 @@ fn code_name(code: Code) -> &'static str {
     }
 }
 
+/// A provider configuration that does not fit the provider's schema. `at` is the nested block's
+/// path (empty at the top); argument names are escaped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigurationError {
+    #[error("the provider configuration{} must be an object", where_(at))]
+    NotAnObject { at: String },
+    #[error("the provider has no argument `{name}`{}", where_(at))]
+    UnknownArgument { name: String, at: String },
+    #[error("the provider configuration's `{path}` is a single block: give one, not several")]
+    SeveralBlocks { path: String },
+    #[error("the provider configuration's `{path}` must be a list of blocks")]
+    NotBlocks { path: String },
+}
+
 /// The provider configuration the way Terraform sends it: every attribute of the schema present
 /// (null when not set), absent list, set and map blocks empty, absent single blocks null; an argument
 /// the schema does not know is an error, as in Terraform.
-pub fn complete_config(config: &Value, block: &Block, at: &str) -> Result<Value, String> {
+pub fn complete_config(
+    config: &Value,
+    block: &Block,
+    at: &str,
+) -> Result<Value, ConfigurationError> {
     let Value::Object(given) = config else {
-        return Err(format!(
-            "the provider configuration{} must be an object",
-            where_(at)
-        ));
+        return Err(ConfigurationError::NotAnObject { at: at.to_owned() });
     };
     let known = |name: &str| {
         block
@@ -449,11 +500,10 @@ pub fn complete_config(config: &Value, block: &Block, at: &str) -> Result<Value,
             || block.blocks.iter().any(|nested| nested.name == name)
     };
     if let Some(unknown) = given.keys().find(|name| !known(name)) {
-        return Err(format!(
-            "the provider has no argument `{}`{}",
-            unknown.escape_debug(),
-            where_(at)
-        ));
+        return Err(ConfigurationError::UnknownArgument {
+            name: unknown.escape_debug().to_string(),
+            at: at.to_owned(),
+        });
     }
     let mut out = Map::new();
     for Attribute { name, .. } in &block.attributes {
@@ -496,7 +546,7 @@ pub fn complete_config(config: &Value, block: &Block, at: &str) -> Result<Value,
                             complete_config(item, &nested.block, &format!("{path}[\"{key}\"]"))?;
                         Ok((key.clone(), item))
                     })
-                    .collect::<Result<_, String>>()?,
+                    .collect::<Result<_, ConfigurationError>>()?,
             ),
             // A block read from a `provider` block in the configuration comes as a list of one.
             (Some(Value::Array(items)), Nesting::Single | Nesting::Group) if items.len() <= 1 => {
@@ -509,17 +559,13 @@ pub fn complete_config(config: &Value, block: &Block, at: &str) -> Result<Value,
                 }
             }
             (Some(Value::Array(_)), Nesting::Single | Nesting::Group) => {
-                return Err(format!(
-                    "the provider configuration's `{path}` is a single block: give one, not several"
-                ));
+                return Err(ConfigurationError::SeveralBlocks { path });
             }
             (Some(item), Nesting::Single | Nesting::Group) => {
                 complete_config(item, &nested.block, &path)?
             }
             (Some(_), _) => {
-                return Err(format!(
-                    "the provider configuration's `{path}` must be a list of blocks"
-                ));
+                return Err(ConfigurationError::NotBlocks { path });
             }
         };
         out.insert(nested.name.clone(), value);
@@ -601,7 +647,10 @@ mod tests {
             json!({"ec2": "http://127.0.0.1:1", "s3": null})
         );
         let error = complete_config(&json!({"endpoints": [{}, {}]}), &block, "").unwrap_err();
-        assert!(error.contains("`endpoints` is a single block"), "{error}");
+        assert!(
+            error.to_string().contains("`endpoints` is a single block"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -626,18 +675,27 @@ mod tests {
     #[test]
     fn refuses_unknown_arguments_and_bad_shapes() {
         assert_eq!(
-            complete_config(&json!({"regoin": "x"}), &aws_like(), "").unwrap_err(),
+            complete_config(&json!({"regoin": "x"}), &aws_like(), "")
+                .unwrap_err()
+                .to_string(),
             "the provider has no argument `regoin`"
         );
         assert_eq!(
-            complete_config(&json!({"endpoints": [{"ec3": "x"}]}), &aws_like(), "").unwrap_err(),
+            complete_config(&json!({"endpoints": [{"ec3": "x"}]}), &aws_like(), "")
+                .unwrap_err()
+                .to_string(),
             "the provider has no argument `ec3` in `endpoints[0]`"
         );
         assert_eq!(
-            complete_config(&json!({"endpoints": "x"}), &aws_like(), "").unwrap_err(),
+            complete_config(&json!({"endpoints": "x"}), &aws_like(), "")
+                .unwrap_err()
+                .to_string(),
             "the provider configuration's `endpoints` must be a list of blocks"
         );
-        assert!(complete_config(&json!([]), &aws_like(), "").is_err());
+        assert_eq!(
+            complete_config(&json!([]), &aws_like(), ""),
+            Err(ConfigurationError::NotAnObject { at: String::new() })
+        );
     }
 
     #[test]

@@ -25,11 +25,38 @@ pub struct ProviderSource {
     pub type_name: String,
 }
 
+/// A provider's plugin binary that cannot be found.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    #[error("provider address `{address}`: {source}")]
+    Address {
+        address: String,
+        source: crate::state::provider::ProviderAddressError,
+    },
+    #[error("cannot list `{}`: {source}", path.display())]
+    List {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("`{}`: {source}", path.display())]
+    LockFile { path: PathBuf, source: hcl::Error },
+    /// Names the source, the version, the places searched and the platform, with a hint.
+    #[error("{0}")]
+    NotFound(String),
+}
+
 impl ProviderSource {
     /// The source of a state's provider configuration address (`provider["HOST/NS/TYPE"].alias`).
-    pub fn from_state(address: &str) -> Result<ProviderSource, String> {
-        let config = ProviderConfig::parse(address)
-            .map_err(|error| format!("provider address `{address}`: {error}"))?;
+    pub fn from_state(address: &str) -> Result<ProviderSource, DiscoverError> {
+        let config = ProviderConfig::parse(address).map_err(|source| DiscoverError::Address {
+            address: address.to_owned(),
+            source,
+        })?;
         Ok(ProviderSource::parse(&config.source))
     }
 
@@ -90,7 +117,7 @@ pub fn platform() -> String {
 }
 
 /// Finds the plugin binary for `source`.
-pub fn find_binary(source: &ProviderSource, paths: &SearchPaths) -> Result<PathBuf, String> {
+pub fn find_binary(source: &ProviderSource, paths: &SearchPaths) -> Result<PathBuf, DiscoverError> {
     let locked = locked_version(&paths.config_dir, source)?;
     let installed = if paths.plugin_dirs.is_empty() {
         vec![paths.config_dir.join(".terraform").join("providers")]
@@ -110,11 +137,11 @@ pub fn find_binary(source: &ProviderSource, paths: &SearchPaths) -> Result<PathB
     let version = locked.map_or(String::new(), |version| {
         format!(" {version} (locked in {LOCK_FILE})")
     });
-    Err(format!(
+    Err(DiscoverError::NotFound(format!(
         "no `{}` binary for {source}{version} under {places} for {}; run `terraform init` in the configuration's directory, or pass --plugin-dir",
         source.binary_prefix(),
         platform()
-    ))
+    )))
 }
 
 /// One directory: the installed layout first, then binaries lying directly in it.
@@ -122,7 +149,7 @@ fn find_in(
     dir: &Path,
     source: &ProviderSource,
     locked: Option<&str>,
-) -> Result<Option<PathBuf>, String> {
+) -> Result<Option<PathBuf>, DiscoverError> {
     let versions_dir = dir
         .join(&source.hostname)
         .join(&source.namespace)
@@ -141,11 +168,16 @@ fn find_in(
 }
 
 /// The highest version directory under `dir`, if any.
-fn highest_version(dir: &Path) -> Result<Option<String>, String> {
+fn highest_version(dir: &Path) -> Result<Option<String>, DiscoverError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(format!("cannot list `{}`: {error}", dir.display())),
+        Err(source) => {
+            return Err(DiscoverError::List {
+                path: dir.to_owned(),
+                source,
+            });
+        }
     };
     let mut best: Option<String> = None;
     for entry in entries.flatten() {
@@ -167,11 +199,16 @@ fn highest_version(dir: &Path) -> Result<Option<String>, String> {
 
 /// The file in `dir` named `terraform-provider-TYPE`, optionally followed by `_…` (`_v5.0.0_x5`) or
 /// `.exe`; the first in name order when there are several.
-fn binary_in(dir: &Path, source: &ProviderSource) -> Result<Option<PathBuf>, String> {
+fn binary_in(dir: &Path, source: &ProviderSource) -> Result<Option<PathBuf>, DiscoverError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(format!("cannot list `{}`: {error}", dir.display())),
+        Err(source) => {
+            return Err(DiscoverError::List {
+                path: dir.to_owned(),
+                source,
+            });
+        }
     };
     let prefix = source.binary_prefix();
     let mut names: Vec<String> = entries
@@ -189,14 +226,17 @@ fn binary_in(dir: &Path, source: &ProviderSource) -> Result<Option<PathBuf>, Str
 
 /// The version `.terraform.lock.hcl` in `config_dir` locks for `source`, if the file exists and
 /// names it.
-fn locked_version(config_dir: &Path, source: &ProviderSource) -> Result<Option<String>, String> {
+fn locked_version(
+    config_dir: &Path,
+    source: &ProviderSource,
+) -> Result<Option<String>, DiscoverError> {
     let path = config_dir.join(LOCK_FILE);
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(format!("cannot read `{}`: {error}", path.display())),
+        Err(source) => return Err(DiscoverError::Read { path, source }),
     };
-    let body = hcl::parse(&text).map_err(|error| format!("`{}`: {error}", path.display()))?;
+    let body = hcl::parse(&text).map_err(|source| DiscoverError::LockFile { path, source })?;
     let wanted = source.to_string();
     for block in body.blocks() {
         let names_source = block.identifier() == "provider"
@@ -354,7 +394,7 @@ provider "registry.terraform.io/hashicorp/aws" {
         assert_eq!(find_binary(&aws(), &paths).unwrap(), locked);
 
         fs::remove_dir_all(providers.join("registry.terraform.io/hashicorp/aws/5.9.0")).unwrap();
-        let error = find_binary(&aws(), &paths).unwrap_err();
+        let error = find_binary(&aws(), &paths).unwrap_err().to_string();
         assert!(
             error.contains(
                 "registry.terraform.io/hashicorp/aws 5.9.0 (locked in .terraform.lock.hcl)"
@@ -382,7 +422,9 @@ provider "registry.terraform.io/hashicorp/aws" {
             config_dir: config.path().to_owned(),
         };
         assert_eq!(find_binary(&aws(), &paths).unwrap(), binary);
-        let error = find_binary(&ProviderSource::parse("hashicorp/null"), &paths).unwrap_err();
+        let error = find_binary(&ProviderSource::parse("hashicorp/null"), &paths)
+            .unwrap_err()
+            .to_string();
         assert!(error.starts_with("no `terraform-provider-null` binary for registry.terraform.io/hashicorp/null under `"), "{error}");
     }
 

@@ -66,61 +66,64 @@ const LENIENT_BASE64: GeneralPurpose = GeneralPurpose::new(
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
+/// A go-plugin handshake line statectl cannot use, and why. Fields from the plugin are escaped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HandshakeError {
+    #[error("expected `CORE|PROTOCOL|NETWORK|ADDRESS|grpc|CERTIFICATE`, got {0} field(s)")]
+    Fields(usize),
+    #[error("go-plugin core version `{0}` is not the supported `{CORE_VERSION}`")]
+    CoreVersion(String),
+    #[error("plugin protocol version `{0}` is not one statectl speaks (5 or 6)")]
+    ProtocolVersion(String),
+    #[error("`{0}` is not a TCP address")]
+    TcpAddress(String),
+    #[error("network `{0}` is not `unix` or `tcp`")]
+    Network(String),
+    #[error("the plugin speaks `{0}`, not `grpc` (a plugin built for Terraform before 0.12?)")]
+    Protocol(String),
+    #[error("the plugin sent no TLS certificate")]
+    NoCertificate,
+    #[error("the plugin's certificate is not base64: {0}")]
+    Certificate(#[source] base64::DecodeError),
+}
+
 impl Handshake {
     /// Parses the handshake line, saying what is wrong with it when it is not one statectl can use.
-    pub fn parse(line: &str) -> Result<Handshake, String> {
+    pub fn parse(line: &str) -> Result<Handshake, HandshakeError> {
         let line = line.trim();
         let fields: Vec<&str> = line.split('|').collect();
         if fields.len() < 6 {
-            return Err(format!(
-                "expected `CORE|PROTOCOL|NETWORK|ADDRESS|grpc|CERTIFICATE`, got {} field(s)",
-                fields.len()
-            ));
+            return Err(HandshakeError::Fields(fields.len()));
         }
+        let escaped = |field: &str| field.escape_debug().to_string();
         if fields[0] != CORE_VERSION {
-            return Err(format!(
-                "go-plugin core version `{}` is not the supported `{CORE_VERSION}`",
-                fields[0].escape_debug()
-            ));
+            return Err(HandshakeError::CoreVersion(escaped(fields[0])));
         }
         let protocol_version = fields[1]
             .parse::<u32>()
             .ok()
             .filter(|version| PROTOCOL_VERSIONS.contains(version))
-            .ok_or_else(|| {
-                format!(
-                    "plugin protocol version `{}` is not one statectl speaks (5 or 6)",
-                    fields[1].escape_debug()
-                )
-            })?;
+            .ok_or_else(|| HandshakeError::ProtocolVersion(escaped(fields[1])))?;
         let address = match fields[2] {
             "unix" if !fields[3].is_empty() => Address::Unix(PathBuf::from(fields[3])),
             "tcp" => Address::Tcp(
                 fields[3]
                     .parse()
-                    .map_err(|_| format!("`{}` is not a TCP address", fields[3].escape_debug()))?,
+                    .map_err(|_| HandshakeError::TcpAddress(escaped(fields[3])))?,
             ),
-            network => {
-                return Err(format!(
-                    "network `{}` is not `unix` or `tcp`",
-                    network.escape_debug()
-                ));
-            }
+            network => return Err(HandshakeError::Network(escaped(network))),
         };
         if fields[4] != "grpc" {
-            return Err(format!(
-                "the plugin speaks `{}`, not `grpc` (a plugin built for Terraform before 0.12?)",
-                fields[4].escape_debug()
-            ));
+            return Err(HandshakeError::Protocol(escaped(fields[4])));
         }
         // Without a certificate the plugin did not take up automatic mutual TLS, and statectl does not
         // talk to a plugin in the clear.
         if fields[5].is_empty() {
-            return Err("the plugin sent no TLS certificate".into());
+            return Err(HandshakeError::NoCertificate);
         }
         let server_certificate = LENIENT_BASE64
             .decode(fields[5])
-            .map_err(|error| format!("the plugin's certificate is not base64: {error}"))?;
+            .map_err(HandshakeError::Certificate)?;
         Ok(Handshake {
             protocol_version,
             address,
@@ -175,7 +178,7 @@ mod tests {
             ("1|5|unix|/tmp/p|grpc|!!!", "not base64"),
         ];
         for (line, expected) in cases {
-            let error = Handshake::parse(line).unwrap_err();
+            let error = Handshake::parse(line).unwrap_err().to_string();
             assert!(error.contains(expected), "{line}: {error}");
         }
     }

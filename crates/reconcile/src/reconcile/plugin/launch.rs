@@ -7,7 +7,7 @@
 //! [`Plugin::shutdown`] stops it cleanly first, through go-plugin's controller service.
 
 use std::collections::VecDeque;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -54,14 +54,39 @@ pub struct Plugin {
     child: Child,
 }
 
+/// A plugin that did not start or stop.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    #[error("cannot run `{}`: {source}", binary.display())]
+    Run {
+        binary: PathBuf,
+        source: std::io::Error,
+    },
+    /// What went wrong, how the plugin exited (if it did) and the last lines it wrote to standard
+    /// error.
+    #[error("{0}")]
+    Start(String),
+    #[error("waiting for plugin `{name}`: {source}")]
+    Wait {
+        name: String,
+        source: std::io::Error,
+    },
+    #[error("cannot kill plugin `{name}`: {source}")]
+    Kill {
+        name: String,
+        source: std::io::Error,
+    },
+}
+
 impl Plugin {
     /// Starts the plugin at `binary` and connects to it.
-    pub async fn launch(binary: &Path) -> Result<Plugin, String> {
+    pub async fn launch(binary: &Path) -> Result<Plugin, LaunchError> {
         let name = binary.file_name().map_or_else(
             || binary.display().to_string(),
             |name| name.to_string_lossy().into_owned(),
         );
-        let identity = ClientIdentity::generate()?;
+        let identity =
+            ClientIdentity::generate().map_err(|error| LaunchError::Start(error.to_string()))?;
         let versions = PROTOCOL_VERSIONS
             .map(|version| version.to_string())
             .join(",");
@@ -76,7 +101,10 @@ impl Plugin {
             .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
-            .map_err(|error| format!("cannot run `{}`: {error}", binary.display()))?;
+            .map_err(|source| LaunchError::Run {
+                binary: binary.to_owned(),
+                source,
+            })?;
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let stderr_reader = child.stderr.take().map(|stderr| {
             tokio::spawn(forward_stderr(
@@ -90,21 +118,32 @@ impl Plugin {
             lines: stderr_tail,
         };
         let Some(stdout) = child.stdout.take() else {
-            return Err("the plugin's standard output is not a pipe".into());
+            return Err(LaunchError::Start(
+                "the plugin's standard output is not a pipe".into(),
+            ));
         };
         let mut stdout = BufReader::new(stdout);
         let handshake = match read_handshake(&mut stdout).await {
             Ok(handshake) => handshake,
-            Err(error) => return Err(failed(binary, &error, &mut child, &mut stderr).await),
+            Err(error) => {
+                return Err(LaunchError::Start(
+                    failed(binary, &error, &mut child, &mut stderr).await,
+                ));
+            }
         };
         tracing::debug!(target: LOG_TARGET, plugin = %name, ?handshake, "plugin started");
         // After the handshake nothing more should come on stdout, but a pipe nobody reads would block
         // a plugin that writes there.
         tokio::spawn(forward_lines(stdout, name.clone(), "stdout", None));
-        let tls = client_config(&identity, &handshake.server_certificate)?;
+        let tls = client_config(&identity, &handshake.server_certificate)
+            .map_err(|error| LaunchError::Start(error.to_string()))?;
         let channel = match connect(&handshake.address, tls).await {
             Ok(channel) => channel,
-            Err(error) => return Err(failed(binary, &error, &mut child, &mut stderr).await),
+            Err(error) => {
+                return Err(LaunchError::Start(
+                    failed(binary, &error.to_string(), &mut child, &mut stderr).await,
+                ));
+            }
         };
         tokio::spawn(forward_stdio(channel.clone(), name.clone()));
         Ok(Plugin {
@@ -117,7 +156,7 @@ impl Plugin {
 
     /// Stops the plugin: go-plugin's controller shuts its server down and the process exits; one that
     /// does not within the grace period is killed. Returns how it ended.
-    pub async fn shutdown(mut self) -> Result<ExitStatus, String> {
+    pub async fn shutdown(mut self) -> Result<ExitStatus, LaunchError> {
         let mut controller =
             go_plugin::grpc_controller_client::GrpcControllerClient::new(self.channel.clone());
         // The plugin stops its server while answering, so the call itself may fail; the exit is what
@@ -129,17 +168,23 @@ impl Plugin {
         }
         match tokio::time::timeout(SHUTDOWN_GRACE, self.child.wait()).await {
             Ok(Ok(status)) => Ok(status),
-            Ok(Err(error)) => Err(format!("waiting for plugin `{}`: {error}", self.name)),
+            Ok(Err(source)) => Err(LaunchError::Wait {
+                name: self.name.clone(),
+                source,
+            }),
             Err(_) => {
                 tracing::debug!(target: LOG_TARGET, plugin = %self.name, "still running after shutdown; killing it");
                 self.child
                     .kill()
                     .await
-                    .map_err(|error| format!("cannot kill plugin `{}`: {error}", self.name))?;
-                self.child
-                    .wait()
-                    .await
-                    .map_err(|error| format!("waiting for plugin `{}`: {error}", self.name))
+                    .map_err(|source| LaunchError::Kill {
+                        name: self.name.clone(),
+                        source,
+                    })?;
+                self.child.wait().await.map_err(|source| LaunchError::Wait {
+                    name: self.name.clone(),
+                    source,
+                })
             }
         }
     }
@@ -289,7 +334,7 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     /// A shell script standing in for a plugin.
-    fn fake_plugin(dir: &Path, script: &str) -> std::path::PathBuf {
+    fn fake_plugin(dir: &Path, script: &str) -> PathBuf {
         let path = dir.join("terraform-provider-fake");
         std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -303,7 +348,7 @@ mod tests {
             dir.path(),
             "echo 'This binary is a plugin.'; echo 'no cookie here' >&2; exit 1",
         );
-        let error = Plugin::launch(&binary).await.unwrap_err();
+        let error = Plugin::launch(&binary).await.unwrap_err().to_string();
         assert!(error.starts_with("provider plugin `"), "{error}");
         assert!(
             error.contains(
@@ -319,7 +364,7 @@ mod tests {
     async fn a_plugin_that_exits_silently_is_one_clear_error() {
         let dir = tempfile::tempdir().unwrap();
         let binary = fake_plugin(dir.path(), "exit 7");
-        let error = Plugin::launch(&binary).await.unwrap_err();
+        let error = Plugin::launch(&binary).await.unwrap_err().to_string();
         assert!(
             error.ends_with(
                 "did not start: it closed its output without a handshake (exit status 7)"
@@ -334,7 +379,12 @@ mod tests {
             .await
             .unwrap_err();
         assert!(
-            error.starts_with("cannot run `/nonexistent/terraform-provider-x`: "),
+            matches!(&error, LaunchError::Run { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+        );
+        assert!(
+            error
+                .to_string()
+                .starts_with("cannot run `/nonexistent/terraform-provider-x`: "),
             "{error}"
         );
     }
@@ -350,7 +400,7 @@ mod tests {
 cert=none; case "$PLUGIN_CLIENT_CERT" in "-----BEGIN CERTIFICATE-----"*) cert=pem;; esac
 echo "$cookie $cert $PLUGIN_PROTOCOL_VERSIONS $PLUGIN_MIN_PORT-$PLUGIN_MAX_PORT""#,
         );
-        let error = Plugin::launch(&binary).await.unwrap_err();
+        let error = Plugin::launch(&binary).await.unwrap_err().to_string();
         assert!(
             error.contains("its first line `ok pem 5,6 10000-25000` is not a plugin handshake"),
             "{error}"
@@ -361,7 +411,7 @@ echo "$cookie $cert $PLUGIN_PROTOCOL_VERSIONS $PLUGIN_MIN_PORT-$PLUGIN_MAX_PORT"
     async fn a_plugin_that_hangs_after_garbage_is_killed() {
         let dir = tempfile::tempdir().unwrap();
         let binary = fake_plugin(dir.path(), "echo garbage; exec sleep 600");
-        let error = Plugin::launch(&binary).await.unwrap_err();
+        let error = Plugin::launch(&binary).await.unwrap_err().to_string();
         assert!(
             error.contains("`garbage` is not a plugin handshake"),
             "{error}"

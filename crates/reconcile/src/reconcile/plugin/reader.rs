@@ -245,25 +245,30 @@ async fn start(
     paths: &SearchPaths,
     wants_identities: bool,
 ) -> Result<(Plugin, Session), String> {
-    let source = ProviderSource::from_state(provider)?;
-    let in_provider = |error: String| format!("provider {provider}: {error}");
-    let binary = find_binary(&source, paths).map_err(in_provider)?;
-    let plugin = Plugin::launch(&binary).await.map_err(in_provider)?;
+    let source = ProviderSource::from_state(provider).map_err(|error| error.to_string())?;
+    let in_provider = |error: &dyn fmt::Display| format!("provider {provider}: {error}");
+    let binary = find_binary(&source, paths).map_err(|error| in_provider(&error))?;
+    let plugin = Plugin::launch(&binary)
+        .await
+        .map_err(|error| in_provider(&error))?;
     let mut client = ProviderClient::new(plugin.channel.clone(), plugin.protocol_version)
-        .map_err(in_provider)?;
-    let schema = client.schema().await.map_err(in_provider)?;
+        .map_err(|error| in_provider(&error))?;
+    let schema = client.schema().await.map_err(|error| in_provider(&error))?;
     for warning in &schema.diagnostics {
         tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");
     }
     let identities = if wants_identities {
-        client.identity_schemas().await.map_err(in_provider)?
+        client
+            .identity_schemas()
+            .await
+            .map_err(|error| in_provider(&error))?
     } else {
         HashMap::new()
     };
     let warnings = client
         .configure(&schema.provider, config)
         .await
-        .map_err(|error| in_provider(format!("configuring it: {error}")))?;
+        .map_err(|error| in_provider(&format!("configuring it: {error}")))?;
     for warning in &warnings {
         tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");
     }
@@ -279,7 +284,10 @@ async fn start(
 
 /// Upgrades and reads one instance, and decodes what came back.
 async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String> {
-    let resource = session.schema.resource(&job.resource_type)?;
+    let resource = session
+        .schema
+        .resource(&job.resource_type)
+        .map_err(|error| error.to_string())?;
     let private = match &job.private {
         Some(text) if !text.is_empty() => STANDARD
             .decode(text)
@@ -307,7 +315,8 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
             job.schema_version,
             job.attributes.as_bytes().to_vec(),
         )
-        .await?;
+        .await
+        .map_err(|error| error.to_string())?;
     let read = client
         .read(
             &job.resource_type,
@@ -318,7 +327,8 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
                 provider_meta: session.schema.provider_meta.is_some(),
             },
         )
-        .await?;
+        .await
+        .map_err(|error| error.to_string())?;
     let mut warnings = upgraded.diagnostics;
     warnings.extend(read.diagnostics);
     let Some(new_state) = read.new_state else {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::reconcile::plugin::diagnostics::Diagnostic;
 use crate::reconcile::plugin::proto::{tfplugin5, tfplugin6};
 use crate::reconcile::plugin::value::{
-    Attribute, AttributeKind, Block, NestedAttributes, NestedBlock, Nesting, Type,
+    Attribute, AttributeKind, Block, NestedAttributes, NestedBlock, Nesting, Type, TypeError,
 };
 
 /// One resource type's schema.
@@ -48,20 +48,52 @@ pub struct ProviderSchema {
     pub provider: Block,
     /// The provider_meta block, if the provider declares one.
     pub provider_meta: Option<Block>,
-    resources: HashMap<String, Result<Arc<ResourceSchema>, String>>,
+    resources: HashMap<String, Result<Arc<ResourceSchema>, Arc<SchemaError>>>,
     /// Warnings (errors make the call fail instead).
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A provider schema statectl cannot use, or a resource type it does not have.
+#[derive(Debug, thiserror::Error)]
+pub enum SchemaError {
+    /// `what` names the block or attribute.
+    #[error("{what} has nesting mode {mode}, which is not valid")]
+    Nesting { what: String, mode: i32 },
+    #[error("attribute `{name}` has a bad type: {source}")]
+    AttributeType { name: String, source: TypeError },
+    /// A problem inside a nested block or attribute, which `what` names.
+    #[error("in {what}: {source}")]
+    In {
+        what: String,
+        source: Box<SchemaError>,
+    },
+    #[error("the provider's configuration schema: {0}")]
+    Provider(#[source] Box<SchemaError>),
+    #[error("the provider_meta schema: {0}")]
+    ProviderMeta(#[source] Box<SchemaError>),
+    /// The resource type's schema did not convert when the provider's schema was read (the schema
+    /// keeps that error for every lookup of the type).
+    #[error("the schema of `{type_name}`: {source}")]
+    Resource {
+        type_name: String,
+        source: Arc<SchemaError>,
+    },
+    #[error("the provider has no managed resource type `{type_name}`")]
+    NoResource { type_name: String },
+}
+
 impl ProviderSchema {
     /// The schema of a managed resource type.
-    pub fn resource(&self, type_name: &str) -> Result<Arc<ResourceSchema>, String> {
+    pub fn resource(&self, type_name: &str) -> Result<Arc<ResourceSchema>, SchemaError> {
         match self.resources.get(type_name) {
             Some(Ok(schema)) => Ok(Arc::clone(schema)),
-            Some(Err(error)) => Err(format!("the schema of `{type_name}`: {error}")),
-            None => Err(format!(
-                "the provider has no managed resource type `{type_name}`"
-            )),
+            Some(Err(error)) => Err(SchemaError::Resource {
+                type_name: type_name.to_owned(),
+                source: Arc::clone(error),
+            }),
+            None => Err(SchemaError::NoResource {
+                type_name: type_name.to_owned(),
+            }),
         }
     }
 
@@ -73,7 +105,7 @@ impl ProviderSchema {
     }
 }
 
-fn nesting(mode: i32, what: &str) -> Result<Nesting, String> {
+fn nesting(mode: i32, what: &str) -> Result<Nesting, SchemaError> {
     // Both protocols number the modes alike: SINGLE 1, LIST 2, SET 3, MAP 4, GROUP 5.
     match mode {
         1 => Ok(Nesting::Single),
@@ -81,14 +113,18 @@ fn nesting(mode: i32, what: &str) -> Result<Nesting, String> {
         3 => Ok(Nesting::Set),
         4 => Ok(Nesting::Map),
         5 => Ok(Nesting::Group),
-        other => Err(format!(
-            "{what} has nesting mode {other}, which is not valid"
-        )),
+        other => Err(SchemaError::Nesting {
+            what: what.to_owned(),
+            mode: other,
+        }),
     }
 }
 
-fn attribute_type(bytes: &[u8], name: &str) -> Result<Type, String> {
-    Type::from_json(bytes).map_err(|error| format!("attribute `{name}` has a bad type: {error}"))
+fn attribute_type(bytes: &[u8], name: &str) -> Result<Type, SchemaError> {
+    Type::from_json(bytes).map_err(|source| SchemaError::AttributeType {
+        name: name.to_owned(),
+        source,
+    })
 }
 
 /// The protocol-independent parts of converting a schema, for each protocol's generated types.
@@ -98,7 +134,7 @@ macro_rules! convert_protocol {
             use super::*;
             use crate::reconcile::plugin::proto::$protocol::{Schema, get_provider_schema};
 
-            pub(crate) fn block(schema: $protocol::schema::Block) -> Result<Block, String> {
+            pub(crate) fn block(schema: $protocol::schema::Block) -> Result<Block, SchemaError> {
                 let attributes = schema
                     .attributes
                     .into_iter()
@@ -111,18 +147,22 @@ macro_rules! convert_protocol {
                         let what = format!("block `{}`", nested.type_name);
                         Ok(NestedBlock {
                             nesting: nesting(nested.nesting, &what)?,
-                            block: block(nested.block.unwrap_or_default())
-                                .map_err(|error| format!("in {what}: {error}"))?,
+                            block: block(nested.block.unwrap_or_default()).map_err(|error| {
+                                SchemaError::In {
+                                    what: what.clone(),
+                                    source: Box::new(error),
+                                }
+                            })?,
                             name: nested.type_name,
                             min_items: nested.min_items,
                             max_items: nested.max_items,
                         })
                     })
-                    .collect::<Result<Vec<_>, String>>()?;
+                    .collect::<Result<Vec<_>, SchemaError>>()?;
                 Ok(Block { attributes, blocks })
             }
 
-            fn resource(schema: Schema) -> Result<Arc<ResourceSchema>, String> {
+            fn resource(schema: Schema) -> Result<Arc<ResourceSchema>, SchemaError> {
                 let version = schema.version;
                 let block = block(schema.block.unwrap_or_default())?;
                 Ok(Arc::new(ResourceSchema::new(version, block)))
@@ -130,24 +170,24 @@ macro_rules! convert_protocol {
 
             pub(crate) fn provider_schema(
                 response: get_provider_schema::Response,
-            ) -> Result<ProviderSchema, String> {
+            ) -> Result<ProviderSchema, SchemaError> {
                 let provider = block(
                     response
                         .provider
                         .and_then(|schema| schema.block)
                         .unwrap_or_default(),
                 )
-                .map_err(|error| format!("the provider's configuration schema: {error}"))?;
+                .map_err(|error| SchemaError::Provider(Box::new(error)))?;
                 let provider_meta = response
                     .provider_meta
                     .and_then(|schema| schema.block)
                     .map(block)
                     .transpose()
-                    .map_err(|error| format!("the provider_meta schema: {error}"))?;
+                    .map_err(|error| SchemaError::ProviderMeta(Box::new(error)))?;
                 let resources = response
                     .resource_schemas
                     .into_iter()
-                    .map(|(name, schema)| (name, resource(schema)))
+                    .map(|(name, schema)| (name, resource(schema).map_err(Arc::new)))
                     .collect();
                 Ok(ProviderSchema {
                     provider,
@@ -167,7 +207,7 @@ macro_rules! convert_protocol {
                 schemas
                     .into_iter()
                     .map(|(name, schema)| {
-                        let fields: Result<BTreeMap<String, Type>, String> = schema
+                        let fields: Result<BTreeMap<String, Type>, SchemaError> = schema
                             .identity_attributes
                             .into_iter()
                             .map(|attribute| {
@@ -175,10 +215,13 @@ macro_rules! convert_protocol {
                                 Ok((attribute.name, ty))
                             })
                             .collect();
-                        let identity = fields.map(|fields| IdentitySchema {
-                            version: schema.version,
-                            ty: Type::Object(fields),
-                        });
+                        // The reader reports it with the instance, as text.
+                        let identity = fields
+                            .map(|fields| IdentitySchema {
+                                version: schema.version,
+                                ty: Type::Object(fields),
+                            })
+                            .map_err(|error| error.to_string());
                         (name, identity)
                     })
                     .collect()
@@ -187,7 +230,7 @@ macro_rules! convert_protocol {
     };
 }
 
-fn attribute_v5(attribute: tfplugin5::schema::Attribute) -> Result<Attribute, String> {
+fn attribute_v5(attribute: tfplugin5::schema::Attribute) -> Result<Attribute, SchemaError> {
     let ty = attribute_type(&attribute.r#type, &attribute.name)?;
     Ok(Attribute {
         kind: AttributeKind::Typed(ty),
@@ -200,7 +243,7 @@ fn attribute_v5(attribute: tfplugin5::schema::Attribute) -> Result<Attribute, St
 }
 
 /// Protocol 6 attributes have either a type or nested attributes.
-fn attribute_v6(attribute: tfplugin6::schema::Attribute) -> Result<Attribute, String> {
+fn attribute_v6(attribute: tfplugin6::schema::Attribute) -> Result<Attribute, SchemaError> {
     let kind = match attribute.nested_type {
         Some(object) => {
             let what = format!("attribute `{}`", attribute.name);
@@ -211,7 +254,10 @@ fn attribute_v6(attribute: tfplugin6::schema::Attribute) -> Result<Attribute, St
                     .into_iter()
                     .map(attribute_v6)
                     .collect::<Result<_, _>>()
-                    .map_err(|error| format!("in {what}: {error}"))?,
+                    .map_err(|error| SchemaError::In {
+                        what: what.clone(),
+                        source: Box::new(error),
+                    })?,
             })
         }
         None => AttributeKind::Typed(attribute_type(&attribute.r#type, &attribute.name)?),

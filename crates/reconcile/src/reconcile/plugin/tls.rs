@@ -38,10 +38,21 @@ impl fmt::Debug for ClientIdentity {
     }
 }
 
+/// The plugin's mutual TLS that cannot be set up (the client certificate, the configuration).
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    #[error("cannot make a client certificate: {0}")]
+    Certificate(#[source] rcgen::Error),
+    #[error("cannot set up TLS: {0}")]
+    Setup(#[source] rustls::Error),
+    #[error("cannot use the client certificate: {0}")]
+    ClientCertificate(#[source] rustls::Error),
+}
+
 impl ClientIdentity {
     /// A new key pair and self-signed certificate.
-    pub fn generate() -> Result<ClientIdentity, String> {
-        let failed = |error: rcgen::Error| format!("cannot make a client certificate: {error}");
+    pub fn generate() -> Result<ClientIdentity, TlsError> {
+        let failed = TlsError::Certificate;
         let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P521_SHA512).map_err(failed)?;
         let mut params = CertificateParams::new(vec![SERVER_NAME.to_owned()]).map_err(failed)?;
         params
@@ -75,7 +86,7 @@ impl ClientIdentity {
 pub fn client_config(
     identity: &ClientIdentity,
     server_certificate: &[u8],
-) -> Result<Arc<ClientConfig>, String> {
+) -> Result<Arc<ClientConfig>, TlsError> {
     let provider = Arc::new(aws_lc_rs::default_provider());
     let verifier = PinnedCertificate {
         certificate: server_certificate.to_vec(),
@@ -83,14 +94,14 @@ pub fn client_config(
     };
     let mut config = ClientConfig::builder_with_provider(Arc::clone(&provider))
         .with_safe_default_protocol_versions()
-        .map_err(|error| format!("cannot set up TLS: {error}"))?
+        .map_err(TlsError::Setup)?
         .dangerous()
         .with_custom_certificate_verifier(Arc::new(verifier))
         .with_client_auth_cert(
             vec![identity.certificate.clone()],
             PrivateKeyDer::Pkcs8(identity.key.clone_key()),
         )
-        .map_err(|error| format!("cannot use the client certificate: {error}"))?;
+        .map_err(TlsError::ClientCertificate)?;
     config.alpn_protocols = vec![b"h2".to_vec()];
     Ok(Arc::new(config))
 }

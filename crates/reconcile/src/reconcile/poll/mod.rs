@@ -31,6 +31,6 @@ pub use decision::{Decision, Reason, Terminal};
 pub use driver::run;
 pub use machine::{Poller, RequestTimeouts};
 pub use observation::{Observation, Operation};
-pub use policy::{Jitter, PollPolicy};
+pub use policy::{Jitter, PollPolicy, PollPolicyError};
 pub use retry::{Class, classify, observe_response, observe_transport, retry_after};
 pub use status::{States, StatusClass};

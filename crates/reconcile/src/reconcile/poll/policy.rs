@@ -72,36 +72,48 @@ impl Default for PollPolicy {
     }
 }
 
+/// A poll policy that cannot work; the message names the field as the file spells it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PollPolicyError {
+    #[error("`interval` must be more than 0: a poller without a pause floods the API")]
+    ZeroInterval,
+    #[error("`max_interval` must be at least `interval`")]
+    MaxBelowInterval,
+    #[error("`multiplier` must be a number of at least 1, not {0}")]
+    Multiplier(f64),
+    #[error("`request_timeout` must be more than 0")]
+    ZeroRequestTimeout,
+    #[error("`deadline` must be more than 0")]
+    ZeroDeadline,
+    #[error("`max_polling_duration` must be more than 0 (leave it out for no limit)")]
+    ZeroMaxPollingDuration,
+    #[error("`target_hits` must be at least 1")]
+    ZeroTargetHits,
+}
+
 impl PollPolicy {
-    /// Refuses the policies that cannot work; the message names the field as the file spells it.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Refuses the policies that cannot work.
+    pub fn validate(&self) -> Result<(), PollPolicyError> {
         if self.interval.is_zero() {
-            return Err(
-                "`interval` must be more than 0: a poller without a pause floods the API".into(),
-            );
+            return Err(PollPolicyError::ZeroInterval);
         }
         if self.max_interval < self.interval {
-            return Err("`max_interval` must be at least `interval`".into());
+            return Err(PollPolicyError::MaxBelowInterval);
         }
         if !(self.multiplier.is_finite() && self.multiplier >= 1.0) {
-            return Err(format!(
-                "`multiplier` must be a number of at least 1, not {}",
-                self.multiplier
-            ));
+            return Err(PollPolicyError::Multiplier(self.multiplier));
         }
         if self.request_timeout.is_zero() {
-            return Err("`request_timeout` must be more than 0".into());
+            return Err(PollPolicyError::ZeroRequestTimeout);
         }
         if self.deadline.is_zero() {
-            return Err("`deadline` must be more than 0".into());
+            return Err(PollPolicyError::ZeroDeadline);
         }
         if self.max_polling_duration == Some(Duration::ZERO) {
-            return Err(
-                "`max_polling_duration` must be more than 0 (leave it out for no limit)".into(),
-            );
+            return Err(PollPolicyError::ZeroMaxPollingDuration);
         }
         if self.target_hits == 0 {
-            return Err("`target_hits` must be at least 1".into());
+            return Err(PollPolicyError::ZeroTargetHits);
         }
         Ok(())
     }
@@ -151,9 +163,9 @@ impl Default for PolicyFile {
 }
 
 impl TryFrom<PolicyFile> for PollPolicy {
-    type Error = String;
+    type Error = PollPolicyError;
 
-    fn try_from(file: PolicyFile) -> Result<PollPolicy, String> {
+    fn try_from(file: PolicyFile) -> Result<PollPolicy, PollPolicyError> {
         let policy = PollPolicy {
             initial_delay: file.initial_delay,
             interval: file.interval,
@@ -299,6 +311,9 @@ mod tests {
             multiplier: f64::NAN,
             ..PollPolicy::default()
         };
-        assert!(policy.validate().unwrap_err().contains("`multiplier`"));
+        assert!(matches!(
+            policy.validate(),
+            Err(PollPolicyError::Multiplier(_))
+        ));
     }
 }

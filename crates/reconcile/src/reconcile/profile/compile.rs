@@ -4,6 +4,7 @@
 //! column instead of surfacing as a failed request halfway through a refresh.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::ops::Range;
 
 use jsonpath_rust::parser::parse_json_path;
@@ -26,9 +27,9 @@ pub(crate) struct ProfileText<'t> {
 }
 
 impl ProfileText<'_> {
-    pub(super) fn error(&self, span: Range<usize>, message: impl Into<String>) -> ProfileError {
+    pub(super) fn error(&self, span: Range<usize>, message: impl fmt::Display) -> ProfileError {
         let place = LineColumn::of(self.text.as_bytes(), span.start);
-        ProfileError::new(format!("{}:{place}: {}", self.origin, message.into()))
+        ProfileError::new(format!("{}:{place}: {message}", self.origin))
     }
 
     pub(super) fn toml(&self, error: &toml::de::Error) -> ProfileError {
@@ -53,6 +54,42 @@ const METHODS: [&str; 3] = ["GET", "HEAD", "POST"];
 
 /// Headers the HTTP client owns.
 const RESERVED_HEADERS: [&str; 4] = ["host", "content-length", "transfer-encoding", "connection"];
+
+/// Adds the file's `[variables]` to `variables` (an extended profile's, or none): each a template
+/// that reads instance attributes and environment variables only.
+fn compile_variables(
+    file: &ProfileFile,
+    source: &ProfileText<'_>,
+    variables: &mut BTreeMap<String, Template>,
+) -> Result<(), ProfileError> {
+    for (name, value) in &file.variables {
+        if !is_name(name.get_ref()) {
+            return Err(source.error(
+                name.span(),
+                format!(
+                    "`{}` is not a variable name (letters, digits, `_` and `-`)",
+                    name.get_ref()
+                ),
+            ));
+        }
+        let template = parse(value, source)?;
+        if let Some((slot, _)) = template
+            .refs()
+            .find(|(_, reference)| !matches!(reference, Ref::Attr { .. } | Ref::Env(_)))
+        {
+            return Err(source.error(
+                value.span(),
+                format!(
+                    "variable `{}`: `{}`: a variable reads instance attributes and environment variables only",
+                    name.get_ref(),
+                    slot.text
+                ),
+            ));
+        }
+        variables.insert(name.get_ref().clone(), template);
+    }
+    Ok(())
+}
 
 /// Checks `file` and builds the profile. `parent` finds the profiles `extends` may name.
 pub(crate) fn profile<'p>(
@@ -101,34 +138,7 @@ pub(crate) fn profile<'p>(
         None => fresh(file, source, type_name.clone())?,
     };
 
-    let mut variables = profile.variables.clone();
-    for (name, value) in &file.variables {
-        if !is_name(name.get_ref()) {
-            return Err(source.error(
-                name.span(),
-                format!(
-                    "`{}` is not a variable name (letters, digits, `_` and `-`)",
-                    name.get_ref()
-                ),
-            ));
-        }
-        let template = parse(value, source)?;
-        if let Some((slot, _)) = template
-            .refs()
-            .find(|(_, reference)| !matches!(reference, Ref::Attr { .. } | Ref::Env(_)))
-        {
-            return Err(source.error(
-                value.span(),
-                format!(
-                    "variable `{}`: `{}`: a variable reads instance attributes and environment variables only",
-                    name.get_ref(),
-                    slot.text
-                ),
-            ));
-        }
-        variables.insert(name.get_ref().clone(), template);
-    }
-    profile.variables = variables;
+    compile_variables(file, source, &mut profile.variables)?;
 
     if let Some(endpoint) = &file.endpoint {
         if !is_name(endpoint.get_ref()) {
@@ -356,28 +366,16 @@ impl Scope<'_> {
     }
 }
 
-fn compile_request(
+/// A request's `when`: `always` (the default) or `target`, which only a request after the status one,
+/// and not the status one itself, may wait for.
+fn compile_when(
     spanned: &Spanned<RequestFile>,
-    index: usize,
+    name: &str,
     scope: &Scope<'_>,
-    auth: &Auth,
     status_request: &str,
     source: &ProfileText<'_>,
-) -> Result<RequestTemplate, ProfileError> {
+) -> Result<When, ProfileError> {
     let request = spanned.get_ref();
-    let name = request.name.get_ref().trim().to_owned();
-    if !is_name(&name) {
-        return Err(source.error(
-            request.name.span(),
-            format!("`{name}` is not a request name (letters, digits, `_` and `-`)"),
-        ));
-    }
-    if scope.names[..index].contains(&name) {
-        return Err(source.error(
-            request.name.span(),
-            format!("a second request named `{name}`"),
-        ));
-    }
     let when = match request.when.as_ref().map(|when| when.get_ref().as_str()) {
         None | Some("always") => When::Always,
         Some("target") => When::Target,
@@ -405,6 +403,32 @@ fn compile_request(
             format!("request `{name}` waits for the status (`when = \"target\"`), so it must come after the status request `{status_request}`"),
         ));
     }
+    Ok(when)
+}
+
+fn compile_request(
+    spanned: &Spanned<RequestFile>,
+    index: usize,
+    scope: &Scope<'_>,
+    auth: &Auth,
+    status_request: &str,
+    source: &ProfileText<'_>,
+) -> Result<RequestTemplate, ProfileError> {
+    let request = spanned.get_ref();
+    let name = request.name.get_ref().trim().to_owned();
+    if !is_name(&name) {
+        return Err(source.error(
+            request.name.span(),
+            format!("`{name}` is not a request name (letters, digits, `_` and `-`)"),
+        ));
+    }
+    if scope.names[..index].contains(&name) {
+        return Err(source.error(
+            request.name.span(),
+            format!("a second request named `{name}`"),
+        ));
+    }
+    let when = compile_when(spanned, &name, scope, status_request, source)?;
     let scope = Scope { when, ..*scope };
     let method_text = request.method.as_ref().map_or_else(
         || "GET".to_owned(),

@@ -24,7 +24,7 @@ use serde_json::Value;
 use crate::reconcile::auth::Secret;
 use crate::reconcile::http::HttpRequest;
 use crate::reconcile::profile::endpoint::check_base;
-use crate::reconcile::profile::template::Lookup;
+use crate::reconcile::profile::template::{Lookup, TemplateError};
 use crate::reconcile::profile::{
     Endpoint, ListedAs, Patch, Profile, RequestTemplate, Status, When, encode, mapping, path,
 };
@@ -57,13 +57,13 @@ impl fmt::Debug for Context<'_> {
 /// A request that cannot be built for this instance: a placeholder without a value, a value that
 /// cannot stand where it would go.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TemplateError {
+pub struct RenderError {
     pub profile: String,
     pub request: String,
     pub message: String,
 }
 
-impl fmt::Display for TemplateError {
+impl fmt::Display for RenderError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             formatter,
@@ -73,7 +73,7 @@ impl fmt::Display for TemplateError {
     }
 }
 
-impl std::error::Error for TemplateError {}
+impl std::error::Error for RenderError {}
 
 /// An answer that cannot be used: not JSON, or no status where the profile says it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,14 +127,14 @@ impl<'a> Context<'a> {
     /// The concrete request for this instance. Headers that read the environment go to
     /// `secret_headers`; `Accept: application/json` is added unless the profile sets `Accept`, and a
     /// body gets `Content-Type: application/json` unless the profile sets one.
-    pub fn render(&self, request: &RequestTemplate) -> Result<HttpRequest, TemplateError> {
-        let error = |part: &str, message: String| TemplateError {
+    pub fn render(&self, request: &RequestTemplate) -> Result<HttpRequest, RenderError> {
+        let error = |part: &str, problem: TemplateError| RenderError {
             profile: self.profile.type_name.clone(),
             request: request.name.clone(),
             message: if part.is_empty() {
-                message
+                problem.to_string()
             } else {
-                format!("{part}: {message}")
+                format!("{part}: {problem}")
             },
         };
         let mut url =
@@ -198,7 +198,12 @@ impl<'a> Context<'a> {
                 .map_err(|problem| error(format!("the body is not JSON: {problem}")))?
         };
         if request.name == self.profile.status.request {
-            self.status = Some(self.profile.status.read(&document).map_err(error)?);
+            self.status = Some(
+                self.profile
+                    .status
+                    .read(&document)
+                    .map_err(|problem| error(problem.to_string()))?,
+            );
         }
         self.responses.insert(request.name.clone(), document);
         Ok(())
@@ -248,7 +253,7 @@ impl Lookup for Context<'_> {
             Endpoint::PerInstance(template) => {
                 let url = encode::render_url(template, self)
                     .map_err(|problem| format!("default_url: {problem}"))?;
-                check_base(&url)?;
+                check_base(&url).map_err(|problem| problem.to_string())?;
                 url
             }
             Endpoint::Unused => return Err("the profile names no endpoint".to_owned()),

@@ -17,7 +17,9 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use reqwest::Url;
 use serde_json::Value;
 
-use crate::reconcile::profile::template::{Lookup, Part, Ref, Slot, Template, text_of};
+use crate::reconcile::profile::template::{
+    Lookup, Part, Ref, Slot, Template, TemplateError, text_of,
+};
 
 /// Everything but RFC 3986's unreserved characters.
 const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -44,20 +46,20 @@ enum State {
 
 /// Checks a URL template's shape and places each placeholder. `endpoint` says whether `{endpoint}`
 /// may open it (a request URL) or not (the endpoint's own default URL).
-fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, String> {
+fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, TemplateError> {
     let mut state = State::Start;
     let mut positions = Vec::new();
     for (index, part) in template.parts.iter().enumerate() {
         match part {
             Part::Slot(slot) if slot.alternatives == [Ref::Endpoint] => {
                 if !endpoint {
-                    return Err("a default URL cannot use `{endpoint}`".to_owned());
+                    return Err(TemplateError::EndpointInDefaultUrl);
                 }
                 if index != 0 {
-                    return Err("`{endpoint}` must open the URL".to_owned());
+                    return Err(TemplateError::EndpointNotFirst);
                 }
                 if slot.optional {
-                    return Err("`{endpoint}` cannot be optional".to_owned());
+                    return Err(TemplateError::EndpointOptional);
                 }
                 positions.push(Position::Endpoint);
                 state = State::AfterEndpoint;
@@ -65,28 +67,23 @@ fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, String> 
             Part::Slot(slot) => {
                 let position = match state {
                     State::Start => {
-                        return Err(format!(
-                            "a URL starts with `{{endpoint}}`, `https://` or `http://`, not with `{}`",
-                            slot.text
-                        ));
+                        return Err(TemplateError::SlotBeforeScheme {
+                            slot: slot.text.clone(),
+                        });
                     }
                     State::AfterEndpoint => {
-                        return Err(format!(
-                            "`{{endpoint}}` must be followed by `/`, not by `{}`",
-                            slot.text
-                        ));
+                        return Err(TemplateError::AfterEndpoint(slot.text.clone()));
                     }
                     State::Authority => Position::HostLabel,
                     State::Path => Position::PathSegment,
                 };
                 if slot.optional {
-                    return Err(format!(
-                        "`{}` cannot be optional: an empty host label or path segment would change the URL",
-                        slot.text
-                    ));
+                    return Err(TemplateError::OptionalInUrl {
+                        slot: slot.text.clone(),
+                    });
                 }
                 if slot.alternatives.contains(&Ref::Endpoint) {
-                    return Err("`{endpoint}` must open the URL".to_owned());
+                    return Err(TemplateError::EndpointNotFirst);
                 }
                 positions.push(position);
             }
@@ -94,35 +91,31 @@ fn layout(template: &Template, endpoint: bool) -> Result<Vec<Position>, String> 
         }
     }
     if state == State::Start {
-        return Err("a URL starts with `{endpoint}`, `https://` or `http://`".to_owned());
+        return Err(TemplateError::NoScheme);
     }
     Ok(positions)
 }
 
 /// Walks literal URL text from `state`, refusing what would make the URL ambiguous.
-fn literal(text: &str, mut state: State) -> Result<State, String> {
+fn literal(text: &str, mut state: State) -> Result<State, TemplateError> {
     let mut rest = text;
     if state == State::Start {
         let lower = text.to_ascii_lowercase();
         let scheme = ["https://", "http://"]
             .into_iter()
             .find(|scheme| lower.starts_with(scheme))
-            .ok_or_else(|| "a URL starts with `{endpoint}`, `https://` or `http://`".to_owned())?;
+            .ok_or(TemplateError::NoScheme)?;
         rest = &text[scheme.len()..];
         state = State::Authority;
     }
     for character in rest.chars() {
         if matches!(character, '?' | '#') {
-            return Err(format!(
-                "`{character}` cannot stand in a URL template: query parameters belong in `query`, and a fragment is never sent"
-            ));
+            return Err(TemplateError::QueryOrFragment(character));
         }
         state = match state {
             State::AfterEndpoint | State::Authority if character == '/' => State::Path,
             State::AfterEndpoint => {
-                return Err(format!(
-                    "`{{endpoint}}` must be followed by `/`, not by `{character}`"
-                ));
+                return Err(TemplateError::AfterEndpoint(character.to_string()));
             }
             State::Authority
                 if character.is_ascii_alphanumeric()
@@ -131,15 +124,11 @@ fn literal(text: &str, mut state: State) -> Result<State, String> {
                 State::Authority
             }
             State::Authority => {
-                return Err(format!(
-                    "`{character}` cannot stand in a host name (credentials belong in `auth`, never in a URL)"
-                ));
+                return Err(TemplateError::HostCharacter(character));
             }
             State::Path if is_path_character(character) => State::Path,
             State::Path => {
-                return Err(format!(
-                    "`{character}` cannot stand in a URL path: write it percent-encoded"
-                ));
+                return Err(TemplateError::PathCharacter(character));
             }
             State::Start => unreachable!("the scheme was read above"),
         };
@@ -153,14 +142,14 @@ fn is_path_character(character: char) -> bool {
 }
 
 /// Checks a URL template at load time.
-pub(super) fn check_url(template: &Template, endpoint: bool) -> Result<(), String> {
+pub(super) fn check_url(template: &Template, endpoint: bool) -> Result<(), TemplateError> {
     layout(template, endpoint).map(|_| ())
 }
 
 /// Renders a URL template: the endpoint as is, host placeholders as single DNS labels, path
 /// placeholders as single percent-encoded segments. The result is parsed and its path compared with
 /// what was built, so that nothing a URL parser would normalize (a `..` segment) slips through.
-pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url, String> {
+pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url, TemplateError> {
     let positions = layout(template, true)?;
     let mut out = String::new();
     let mut slots = positions.iter();
@@ -170,7 +159,12 @@ pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url
             Part::Slot(slot) => {
                 let position = *slots.next().expect("one position per placeholder");
                 match position {
-                    Position::Endpoint => out.push_str(lookup.endpoint()?.trim_end_matches('/')),
+                    Position::Endpoint => out.push_str(
+                        lookup
+                            .endpoint()
+                            .map_err(TemplateError::Endpoint)?
+                            .trim_end_matches('/'),
+                    ),
                     Position::HostLabel => out.push_str(&host_label(slot, lookup)?),
                     Position::PathSegment => {
                         let text = required_text(slot, lookup)?;
@@ -180,23 +174,23 @@ pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url
             }
         }
     }
-    let url = Url::parse(&out)
-        .map_err(|error| format!("`{}` is not a valid URL: {error}", template.text))?;
+    let url = Url::parse(&out).map_err(|error| TemplateError::InvalidUrl {
+        template: template.text.clone(),
+        reason: error.to_string(),
+    })?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(format!(
-            "`{}` is not an http(s) URL with a host",
-            template.text
-        ));
+        return Err(TemplateError::NotHttp {
+            template: template.text.clone(),
+        });
     }
     let built = out
         .split_once("://")
         .and_then(|(_, after)| after.find('/').map(|slash| &after[slash..]))
         .unwrap_or("/");
     if url.path() != built {
-        return Err(format!(
-            "`{}`: a value is `.` or `..`, which would move the request to another path",
-            template.text
-        ));
+        return Err(TemplateError::DotSegment {
+            template: template.text.clone(),
+        });
     }
     Ok(url)
 }
@@ -207,12 +201,15 @@ pub(crate) fn set_query(
     url: &mut Url,
     query: &[(String, Template)],
     lookup: &dyn Lookup,
-) -> Result<(), String> {
+) -> Result<(), TemplateError> {
     let mut pairs = Vec::new();
     for (name, template) in query {
         let value = template
             .text_with(lookup)
-            .map_err(|problem| format!("query `{name}`: {problem}"))?;
+            .map_err(|source| TemplateError::Query {
+                name: name.clone(),
+                source: Box::new(source),
+            })?;
         if value.is_empty() {
             continue;
         }
@@ -231,25 +228,31 @@ pub(crate) fn header_value(
     name: &str,
     template: &Template,
     lookup: &dyn Lookup,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, TemplateError> {
     let value = template
         .text_with(lookup)
-        .map_err(|problem| format!("header `{name}`: {problem}"))?;
+        .map_err(|source| TemplateError::Header {
+            name: name.to_owned(),
+            source: Box::new(source),
+        })?;
     if value
         .chars()
         .any(|character| character.is_control() && character != '\t')
     {
         // The value itself is not echoed: headers carry tokens.
-        return Err(format!(
-            "header `{name}`: the value holds a control character (a line break would split the request)"
-        ));
+        return Err(TemplateError::HeaderControl {
+            name: name.to_owned(),
+        });
     }
     Ok((!value.is_empty()).then_some(value))
 }
 
 /// Renders a JSON body template: values inside string literals as escaped string content, values
 /// elsewhere as JSON values (an optional one with no value as `null`). The result must parse.
-pub(crate) fn render_json(template: &Template, lookup: &dyn Lookup) -> Result<String, String> {
+pub(crate) fn render_json(
+    template: &Template,
+    lookup: &dyn Lookup,
+) -> Result<String, TemplateError> {
     let mut out = String::new();
     let mut in_string = false;
     let mut escaped = false;
@@ -286,13 +289,12 @@ pub(crate) fn render_json(template: &Template, lookup: &dyn Lookup) -> Result<St
             }
         }
     }
-    serde_json::from_str::<Value>(&out)
-        .map_err(|error| format!("the body is not valid JSON once rendered: {error}"))?;
+    serde_json::from_str::<Value>(&out).map_err(TemplateError::BodyJson)?;
     Ok(out)
 }
 
 /// A value that fills one host name label: letters, digits and `-` only.
-fn host_label(slot: &Slot, lookup: &dyn Lookup) -> Result<String, String> {
+fn host_label(slot: &Slot, lookup: &dyn Lookup) -> Result<String, TemplateError> {
     let text = required_text(slot, lookup)?;
     let label = !text.starts_with('-')
         && !text.ends_with('-')
@@ -301,23 +303,24 @@ fn host_label(slot: &Slot, lookup: &dyn Lookup) -> Result<String, String> {
             .chars()
             .all(|character| character.is_ascii_alphanumeric() || character == '-');
     if !label {
-        return Err(format!(
-            "`{}` fills a host name label: its value must be letters, digits and `-`",
-            slot.text
-        ));
+        return Err(TemplateError::HostLabel {
+            slot: slot.text.clone(),
+        });
     }
     Ok(text)
 }
 
-fn required_text(slot: &Slot, lookup: &dyn Lookup) -> Result<String, String> {
+fn required_text(slot: &Slot, lookup: &dyn Lookup) -> Result<String, TemplateError> {
     let value = slot
         .resolve(lookup)?
-        .ok_or_else(|| format!("`{}` has no value", slot.text))?;
+        .ok_or_else(|| TemplateError::Missing {
+            slot: slot.text.clone(),
+        })?;
     text_of(&value, slot)
 }
 
 /// Checks a body template at load time by rendering it with `null` for every placeholder.
-pub(super) fn check_json(template: &Template) -> Result<(), String> {
+pub(super) fn check_json(template: &Template) -> Result<(), TemplateError> {
     struct Nothing;
     impl Lookup for Nothing {
         fn attribute(&self, _: &[crate::state::attr_path::Step]) -> Option<Value> {
@@ -362,7 +365,7 @@ mod tests {
         }
     }
 
-    fn url(template: &str, lookup: &Fixed) -> Result<Url, String> {
+    fn url(template: &str, lookup: &Fixed) -> Result<Url, TemplateError> {
         render_url(&Template::parse(template).unwrap(), lookup)
     }
 
@@ -449,8 +452,9 @@ mod tests {
     #[test]
     fn dot_segments_are_refused_not_folded() {
         for dots in [".", ".."] {
-            let error =
-                url("{endpoint}/v3/service_instances/{attr.id}", &with_id(dots)).unwrap_err();
+            let error = url("{endpoint}/v3/service_instances/{attr.id}", &with_id(dots))
+                .unwrap_err()
+                .to_string();
             assert!(error.contains("`.` or `..`"), "{error}");
         }
         // Encoded dots are data, not a dot segment: the `%` itself is encoded.
@@ -535,8 +539,9 @@ mod tests {
             env: HashMap::from([("TOKEN".to_owned(), "abc\r\nX-Evil: 1".to_owned())]),
             ..Fixed::default()
         };
-        let error =
-            header_value("X-Token", &Template::parse("{env.TOKEN}").unwrap(), &lookup).unwrap_err();
+        let error = header_value("X-Token", &Template::parse("{env.TOKEN}").unwrap(), &lookup)
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("control character") && !error.contains("abc"),
             "{error}"

@@ -28,45 +28,66 @@ pub fn env_name(name: &str) -> String {
     )
 }
 
+/// An endpoint override or base URL that cannot be used; the caller names where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EndpointError {
+    #[error("`{0}` is not NAME=URL, e.g. `oci=https://iaas.us-ashburn-1.oraclecloud.com`")]
+    NotNameUrl(String),
+    #[error("`{0}` is not an endpoint name (letters, digits, `_` and `-`)")]
+    Name(String),
+    /// The URL parser's reason.
+    #[error("`{text}` is not a URL: {reason}")]
+    NotUrl { text: String, reason: String },
+    #[error("`{0}` is not an http(s) URL")]
+    Scheme(Url),
+    #[error("`{0}` has no host")]
+    NoHost(Url),
+    /// The URL is not echoed: it holds a secret.
+    #[error(
+        "an endpoint URL cannot hold credentials (URLs end up in logs); the profile's `auth` reads them from the environment"
+    )]
+    Credentials,
+    #[error(
+        "`{0}` has a query or a fragment; an endpoint is a base URL that request paths are appended to"
+    )]
+    QueryOrFragment(Url),
+}
+
 /// Parses a `--endpoint NAME=URL` argument (for clap's `value_parser`).
-pub fn parse_override(text: &str) -> Result<(String, String), String> {
-    let (name, url) = text.split_once('=').ok_or_else(|| {
-        format!("`{text}` is not NAME=URL, e.g. `oci=https://iaas.us-ashburn-1.oraclecloud.com`")
-    })?;
+pub fn parse_override(text: &str) -> Result<(String, String), EndpointError> {
+    let (name, url) = text
+        .split_once('=')
+        .ok_or_else(|| EndpointError::NotNameUrl(text.to_owned()))?;
     let name = name.trim();
     if !is_name(name) {
-        return Err(format!(
-            "`{name}` is not an endpoint name (letters, digits, `_` and `-`)"
-        ));
+        return Err(EndpointError::Name(name.to_owned()));
     }
     base_url(url.trim())?;
     Ok((name.to_owned(), url.trim().to_owned()))
 }
 
 /// Checks a base URL.
-pub fn base_url(text: &str) -> Result<Url, String> {
-    let url = Url::parse(text).map_err(|error| format!("`{text}` is not a URL: {error}"))?;
+pub fn base_url(text: &str) -> Result<Url, EndpointError> {
+    let url = Url::parse(text).map_err(|error| EndpointError::NotUrl {
+        text: text.to_owned(),
+        reason: error.to_string(),
+    })?;
     check_base(&url)?;
     Ok(url)
 }
 
-pub(crate) fn check_base(url: &Url) -> Result<(), String> {
+pub(crate) fn check_base(url: &Url) -> Result<(), EndpointError> {
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(format!("`{url}` is not an http(s) URL"));
+        return Err(EndpointError::Scheme(url.clone()));
     }
     if url.host_str().is_none_or(str::is_empty) {
-        return Err(format!("`{url}` has no host"));
+        return Err(EndpointError::NoHost(url.clone()));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(
-            "an endpoint URL cannot hold credentials (URLs end up in logs); the profile's `auth` reads them from the environment"
-                .to_owned(),
-        );
+        return Err(EndpointError::Credentials);
     }
     if url.query().is_some() || url.fragment().is_some() {
-        return Err(format!(
-            "`{url}` has a query or a fragment; an endpoint is a base URL that request paths are appended to"
-        ));
+        return Err(EndpointError::QueryOrFragment(url.clone()));
     }
     Ok(())
 }
@@ -101,6 +122,6 @@ mod tests {
             assert!(parse_override(bad).is_err(), "{bad}");
         }
         let error = parse_override("cf=https://user:hunter2@example.com").unwrap_err();
-        assert!(!error.contains("hunter2"), "{error}");
+        assert!(!error.to_string().contains("hunter2"), "{error}");
     }
 }

@@ -38,16 +38,17 @@ use std::path::Path;
 use serde_json::Value;
 
 pub use auth::Auth;
-pub use context::{Context, ResponseError, TemplateError};
+pub use context::{Context, RenderError, ResponseError};
 pub use endpoint::{
-    Endpoint, base_url, env_name as endpoint_env_name, parse_override as parse_endpoint_override,
+    Endpoint, EndpointError, base_url, env_name as endpoint_env_name,
+    parse_override as parse_endpoint_override,
 };
 pub use gone::{GoneAction, GoneRule, GoneRules};
 pub use limits::Limits;
 pub use mapping::{AttributeChange, Mapping, Patch, Skipped, apply as apply_mappings};
-pub use poll::{JitterAmount, PollSettings, parse_duration, parse_jitter};
-pub use status::{ListedAs, Status, StatusRule};
-pub use template::Template;
+pub use poll::{JitterAmount, PollSettings, PollValueError, parse_duration, parse_jitter};
+pub use status::{ListedAs, Status, StatusError, StatusRule};
+pub use template::{Template, TemplateError};
 
 use crate::state::operation::Operation;
 

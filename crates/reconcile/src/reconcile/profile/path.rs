@@ -11,7 +11,7 @@ use crate::state::attr_path::{AttrPath, Step};
 /// Parses a simple attribute path (names and indices; no wildcards, since a template reads one value
 /// and a mapping writes one place).
 pub(super) fn parse(text: &str) -> Result<Vec<Step>, String> {
-    match AttrPath::parse(text)? {
+    match AttrPath::parse(text).map_err(|error| error.to_string())? {
         AttrPath::Steps(steps) => Ok(steps),
         AttrPath::Query(_) => Err(format!(
             "`{text}` is not a plain attribute path: write names and indices, e.g. `last_operation.state` or `create_vnic_details[0].subnet_id`"

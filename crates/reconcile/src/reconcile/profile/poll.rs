@@ -58,32 +58,43 @@ pub enum JitterAmount {
     UpTo(Duration),
 }
 
+/// A profile's duration or jitter that does not parse, with the value as written; the caller names
+/// the file and place.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PollValueError {
+    #[error("invalid duration `{text}`: {source}")]
+    Duration {
+        text: String,
+        source: crate::duration::DurationError,
+    },
+    #[error("invalid jitter `{0}`: a percentage from 0% to 100%, or a duration such as `1s`")]
+    JitterPercent(String),
+    #[error("invalid jitter `{0}`: a percentage such as `10%`, or a duration such as `1s`")]
+    Jitter(String),
+}
+
 /// A profile's duration: the shared parser, with the value named in the error.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    crate::duration::parse_duration(text.trim())
-        .map_err(|problem| format!("invalid duration `{text}`: {problem}"))
+pub fn parse_duration(text: &str) -> Result<Duration, PollValueError> {
+    crate::duration::parse_duration(text.trim()).map_err(|source| PollValueError::Duration {
+        text: text.to_owned(),
+        source,
+    })
 }
 
 /// Parses a jitter: a percentage of the wait (`"10%"`) or a duration (`"1s"`).
-pub fn parse_jitter(text: &str) -> Result<JitterAmount, String> {
+pub fn parse_jitter(text: &str) -> Result<JitterAmount, PollValueError> {
     let trimmed = text.trim();
     if let Some(percent) = trimmed.strip_suffix('%') {
         return match percent.trim().parse::<f64>() {
             Ok(value) if (0.0..=100.0).contains(&value) => {
                 Ok(JitterAmount::Fraction(value / 100.0))
             }
-            _ => Err(format!(
-                "invalid jitter `{text}`: a percentage from 0% to 100%, or a duration such as `1s`"
-            )),
+            _ => Err(PollValueError::JitterPercent(text.to_owned())),
         };
     }
     parse_duration(trimmed)
         .map(JitterAmount::UpTo)
-        .map_err(|_| {
-            format!(
-                "invalid jitter `{text}`: a percentage such as `10%`, or a duration such as `1s`"
-            )
-        })
+        .map_err(|_| PollValueError::Jitter(text.to_owned()))
 }
 
 #[cfg(test)]
@@ -104,7 +115,12 @@ mod tests {
     fn refuses_durations_without_units_or_with_unknown_ones() {
         for bad in ["", "10", "s", "2 s", "10x", "-1s", "1..5s", "2d"] {
             let error = parse_duration(bad).unwrap_err();
-            assert!(error.contains("invalid duration"), "{bad}: {error}");
+            assert!(
+                error
+                    .to_string()
+                    .starts_with(&format!("invalid duration `{bad}`: ")),
+                "{bad}: {error}"
+            );
         }
     }
 

@@ -45,6 +45,19 @@ pub struct Status {
     pub message: Option<String>,
 }
 
+/// A status that cannot be read from its request's response: the rule's path and request named.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StatusError {
+    #[error("`{path}` selects no status in the response of `{request}`")]
+    Missing { path: String, request: String },
+    #[error("`{path}` is null in the response of `{request}`")]
+    Null { path: String, request: String },
+    #[error(
+        "`{path}` selects a list or an object in the response of `{request}`, not a status value"
+    )]
+    NotAValue { path: String, request: String },
+}
+
 impl StatusRule {
     pub fn classify(&self, value: &str) -> ListedAs {
         if listed(&self.pending, value) {
@@ -61,28 +74,23 @@ impl StatusRule {
     }
 
     /// The status in `response` (the decoded body of the rule's request).
-    pub fn read(&self, response: &Value) -> Result<Status, String> {
+    pub fn read(&self, response: &Value) -> Result<Status, StatusError> {
+        let at = || (self.path.clone(), self.request.clone());
         let value = first(response, &self.path).ok_or_else(|| {
-            format!(
-                "`{}` selects no status in the response of `{}`",
-                self.path, self.request
-            )
+            let (path, request) = at();
+            StatusError::Missing { path, request }
         })?;
         let value = match value {
             Value::String(text) => text.clone(),
             Value::Number(number) => number.to_string(),
             Value::Bool(flag) => flag.to_string(),
             Value::Null => {
-                return Err(format!(
-                    "`{}` is null in the response of `{}`",
-                    self.path, self.request
-                ));
+                let (path, request) = at();
+                return Err(StatusError::Null { path, request });
             }
             Value::Array(_) | Value::Object(_) => {
-                return Err(format!(
-                    "`{}` selects a list or an object in the response of `{}`, not a status value",
-                    self.path, self.request
-                ));
+                let (path, request) = at();
+                return Err(StatusError::NotAValue { path, request });
             }
         };
         let message = self
@@ -150,14 +158,13 @@ mod tests {
     fn a_missing_or_null_status_is_an_error_naming_path_and_request() {
         let rule = cloud_foundry();
         assert_eq!(
-            rule.read(&json!({"guid": "x"})).unwrap_err(),
+            rule.read(&json!({"guid": "x"})).unwrap_err().to_string(),
             "`$.last_operation.state` selects no status in the response of `instance`"
         );
-        assert!(
-            rule.read(&json!({"last_operation": {"state": null}}))
-                .unwrap_err()
-                .contains("is null")
-        );
+        assert!(matches!(
+            rule.read(&json!({"last_operation": {"state": null}})),
+            Err(StatusError::Null { .. })
+        ));
     }
 
     #[test]

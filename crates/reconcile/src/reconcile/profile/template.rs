@@ -68,6 +68,104 @@ impl Ref {
     }
 }
 
+/// A template that does not parse, or does not render for one instance: one sentence naming the
+/// placeholder; the caller adds the file and place (at load) or the request and instance (at render).
+#[derive(Debug, thiserror::Error)]
+pub enum TemplateError {
+    /// The start of the placeholder, as written.
+    #[error("a placeholder opened at `{0}` is never closed with `}}`")]
+    Unclosed(String),
+    #[error("`{slot}`: `endpoint` stands alone; it always has a value")]
+    EndpointAlone { slot: String },
+    /// A required placeholder's one alternative has no value; `problem` says why.
+    #[error("`{slot}`: {problem}")]
+    NoValue { slot: String, problem: String },
+    /// `names` lists the alternatives, quoted.
+    #[error("`{slot}`: none of {names} has a value")]
+    NoneHasValue { slot: String, names: String },
+    /// `kind` is `a list` or `an object`.
+    #[error("`{slot}` is {kind}; only strings, numbers and booleans fit here")]
+    NotScalar { slot: String, kind: &'static str },
+    #[error("`{slot}`: {problem}")]
+    AttrPath { slot: String, problem: String },
+    #[error("`{slot}`: `{name}` is not an environment variable name (letters, digits and `_`)")]
+    EnvName { slot: String, name: String },
+    #[error("`{slot}`: `{name}` is not a variable name (letters, digits, `_` and `-`)")]
+    VarName { slot: String, name: String },
+    #[error(
+        "`{slot}`: a response value is read with a JSONPath starting at `$`, e.g. `{{{request}:$.id}}`"
+    )]
+    ResponsePath { slot: String, request: String },
+    /// jsonpath-rust's reason, on one line.
+    #[error("`{slot}`: invalid JSONPath `{path}`: {reason}")]
+    JsonPath {
+        slot: String,
+        path: String,
+        reason: String,
+    },
+    #[error(
+        "unknown template namespace `{namespace}` in `{slot}`: use `attr.NAME`, `env.NAME`, `var.NAME`, `endpoint`, or `REQUEST:$.json.path`"
+    )]
+    Namespace { namespace: String, slot: String },
+    #[error("a default URL cannot use `{{endpoint}}`")]
+    EndpointInDefaultUrl,
+    #[error("`{{endpoint}}` must open the URL")]
+    EndpointNotFirst,
+    #[error("`{{endpoint}}` cannot be optional")]
+    EndpointOptional,
+    #[error("a URL starts with `{{endpoint}}`, `https://` or `http://`")]
+    NoScheme,
+    #[error("a URL starts with `{{endpoint}}`, `https://` or `http://`, not with `{slot}`")]
+    SlotBeforeScheme { slot: String },
+    /// What follows `{endpoint}`: a placeholder or a character.
+    #[error("`{{endpoint}}` must be followed by `/`, not by `{0}`")]
+    AfterEndpoint(String),
+    #[error(
+        "`{slot}` cannot be optional: an empty host label or path segment would change the URL"
+    )]
+    OptionalInUrl { slot: String },
+    #[error(
+        "`{0}` cannot stand in a URL template: query parameters belong in `query`, and a fragment is never sent"
+    )]
+    QueryOrFragment(char),
+    #[error("`{0}` cannot stand in a host name (credentials belong in `auth`, never in a URL)")]
+    HostCharacter(char),
+    #[error("`{0}` cannot stand in a URL path: write it percent-encoded")]
+    PathCharacter(char),
+    /// The endpoint's base URL cannot be had (the profile names none, or its default URL does not
+    /// render).
+    #[error("{0}")]
+    Endpoint(String),
+    /// The URL parser's reason.
+    #[error("`{template}` is not a valid URL: {reason}")]
+    InvalidUrl { template: String, reason: String },
+    #[error("`{template}` is not an http(s) URL with a host")]
+    NotHttp { template: String },
+    #[error("`{template}`: a value is `.` or `..`, which would move the request to another path")]
+    DotSegment { template: String },
+    #[error("query `{name}`: {source}")]
+    Query {
+        name: String,
+        source: Box<TemplateError>,
+    },
+    #[error("header `{name}`: {source}")]
+    Header {
+        name: String,
+        source: Box<TemplateError>,
+    },
+    /// The value itself is not echoed: headers carry tokens.
+    #[error(
+        "header `{name}`: the value holds a control character (a line break would split the request)"
+    )]
+    HeaderControl { name: String },
+    #[error("the body is not valid JSON once rendered: {0}")]
+    BodyJson(#[source] serde_json::Error),
+    #[error("`{slot}` fills a host name label: its value must be letters, digits and `-`")]
+    HostLabel { slot: String },
+    #[error("`{slot}` has no value")]
+    Missing { slot: String },
+}
+
 /// Where placeholder values come from, for one instance at one moment of a poll.
 pub(crate) trait Lookup {
     fn attribute(&self, steps: &[Step]) -> Option<Value>;
@@ -81,7 +179,7 @@ pub(crate) trait Lookup {
 }
 
 impl Template {
-    pub fn parse(text: &str) -> Result<Template, String> {
+    pub fn parse(text: &str) -> Result<Template, TemplateError> {
         let mut parts = Vec::new();
         let mut literal = String::new();
         let mut rest = text;
@@ -101,12 +199,8 @@ impl Template {
                 rest = &rest[character.len_utf8()..];
                 continue;
             }
-            let close = closing_brace(rest).ok_or_else(|| {
-                format!(
-                    "a placeholder opened at `{}` is never closed with `}}`",
-                    excerpt(rest)
-                )
-            })?;
+            let close =
+                closing_brace(rest).ok_or_else(|| TemplateError::Unclosed(excerpt(rest)))?;
             if !literal.is_empty() {
                 parts.push(Part::Literal(std::mem::take(&mut literal)));
             }
@@ -147,7 +241,7 @@ impl Template {
 
     /// The template as one value: a lone placeholder keeps its JSON type (so a variable that is a
     /// number stays one in a JSON body); anything else is text.
-    pub(crate) fn value(&self, lookup: &dyn Lookup) -> Result<Value, String> {
+    pub(crate) fn value(&self, lookup: &dyn Lookup) -> Result<Value, TemplateError> {
         if let [Part::Slot(slot)] = self.parts.as_slice() {
             return Ok(slot
                 .resolve(lookup)?
@@ -157,7 +251,7 @@ impl Template {
     }
 
     /// The template as text (a query value, a header value).
-    pub(crate) fn text_with(&self, lookup: &dyn Lookup) -> Result<String, String> {
+    pub(crate) fn text_with(&self, lookup: &dyn Lookup) -> Result<String, TemplateError> {
         let mut out = String::new();
         for part in &self.parts {
             match part {
@@ -174,7 +268,7 @@ impl Template {
 }
 
 impl Slot {
-    fn parse(text: &str) -> Result<Slot, String> {
+    fn parse(text: &str) -> Result<Slot, TemplateError> {
         let inner = &text[1..text.len() - 1];
         let (inner, optional) = match inner.trim_end().strip_suffix('?') {
             Some(before) => (before, true),
@@ -185,9 +279,9 @@ impl Slot {
             .map(|alternative| parse_ref(alternative.trim(), text))
             .collect::<Result<Vec<_>, _>>()?;
         if alternatives.len() > 1 && alternatives.contains(&Ref::Endpoint) {
-            return Err(format!(
-                "`{text}`: `endpoint` stands alone; it always has a value"
-            ));
+            return Err(TemplateError::EndpointAlone {
+                slot: text.to_owned(),
+            });
         }
         Ok(Slot {
             text: text.to_owned(),
@@ -198,7 +292,7 @@ impl Slot {
 
     /// The first alternative with a value: present, not `null`, not `""` (the state writes both for
     /// "unset", and an empty value would silently change a URL or a query).
-    pub(crate) fn resolve(&self, lookup: &dyn Lookup) -> Result<Option<Value>, String> {
+    pub(crate) fn resolve(&self, lookup: &dyn Lookup) -> Result<Option<Value>, TemplateError> {
         let mut problems = Vec::new();
         for reference in &self.alternatives {
             let found = match reference {
@@ -218,18 +312,20 @@ impl Slot {
             return Ok(None);
         }
         if let [one] = problems.as_slice() {
-            return Err(format!("`{}`: {one}", self.text));
+            return Err(TemplateError::NoValue {
+                slot: self.text.clone(),
+                problem: one.clone(),
+            });
         }
         let names: Vec<String> = self
             .alternatives
             .iter()
             .map(|reference| format!("`{}`", reference.describe()))
             .collect();
-        Err(format!(
-            "`{}`: none of {} has a value",
-            self.text,
-            names.join(", ")
-        ))
+        Err(TemplateError::NoneHasValue {
+            slot: self.text.clone(),
+            names: names.join(", "),
+        })
     }
 }
 
@@ -254,20 +350,20 @@ fn missing(reference: &Ref) -> String {
 }
 
 /// A value as text: strings as themselves, numbers as written, booleans as `true`/`false`.
-pub(crate) fn text_of(value: &Value, slot: &Slot) -> Result<String, String> {
+pub(crate) fn text_of(value: &Value, slot: &Slot) -> Result<String, TemplateError> {
     match value {
         Value::String(text) => Ok(text.clone()),
         Value::Number(number) => Ok(number.to_string()),
         Value::Bool(flag) => Ok(flag.to_string()),
         Value::Null => Ok(String::new()),
-        Value::Array(_) => Err(format!(
-            "`{}` is a list; only strings, numbers and booleans fit here",
-            slot.text
-        )),
-        Value::Object(_) => Err(format!(
-            "`{}` is an object; only strings, numbers and booleans fit here",
-            slot.text
-        )),
+        Value::Array(_) => Err(TemplateError::NotScalar {
+            slot: slot.text.clone(),
+            kind: "a list",
+        }),
+        Value::Object(_) => Err(TemplateError::NotScalar {
+            slot: slot.text.clone(),
+            kind: "an object",
+        }),
     }
 }
 
@@ -332,12 +428,15 @@ fn split_top_level(text: &str) -> Vec<&str> {
     pieces
 }
 
-fn parse_ref(text: &str, slot: &str) -> Result<Ref, String> {
+fn parse_ref(text: &str, slot: &str) -> Result<Ref, TemplateError> {
     if text == "endpoint" {
         return Ok(Ref::Endpoint);
     }
     if let Some(attribute) = text.strip_prefix("attr.") {
-        let steps = path::parse(attribute).map_err(|problem| format!("`{slot}`: {problem}"))?;
+        let steps = path::parse(attribute).map_err(|problem| TemplateError::AttrPath {
+            slot: slot.to_owned(),
+            problem,
+        })?;
         return Ok(Ref::Attr {
             path: attribute.to_owned(),
             steps,
@@ -347,18 +446,20 @@ fn parse_ref(text: &str, slot: &str) -> Result<Ref, String> {
         return if is_env_name(name) {
             Ok(Ref::Env(name.to_owned()))
         } else {
-            Err(format!(
-                "`{slot}`: `{name}` is not an environment variable name (letters, digits and `_`)"
-            ))
+            Err(TemplateError::EnvName {
+                slot: slot.to_owned(),
+                name: name.to_owned(),
+            })
         };
     }
     if let Some(name) = text.strip_prefix("var.") {
         return if is_name(name) {
             Ok(Ref::Var(name.to_owned()))
         } else {
-            Err(format!(
-                "`{slot}`: `{name}` is not a variable name (letters, digits, `_` and `-`)"
-            ))
+            Err(TemplateError::VarName {
+                slot: slot.to_owned(),
+                name: name.to_owned(),
+            })
         };
     }
     if let Some((request, path)) = text.split_once(':')
@@ -366,15 +467,15 @@ fn parse_ref(text: &str, slot: &str) -> Result<Ref, String> {
     {
         let path = path.trim();
         if !path.starts_with('$') {
-            return Err(format!(
-                "`{slot}`: a response value is read with a JSONPath starting at `$`, e.g. `{{{request}:$.id}}`"
-            ));
+            return Err(TemplateError::ResponsePath {
+                slot: slot.to_owned(),
+                request: request.to_owned(),
+            });
         }
-        parse_json_path(path).map_err(|error| {
-            format!(
-                "`{slot}`: invalid JSONPath `{path}`: {}",
-                one_line(&error.to_string())
-            )
+        parse_json_path(path).map_err(|error| TemplateError::JsonPath {
+            slot: slot.to_owned(),
+            path: path.to_owned(),
+            reason: one_line(&error.to_string()),
         })?;
         return Ok(Ref::Response {
             request: request.to_owned(),
@@ -386,9 +487,10 @@ fn parse_ref(text: &str, slot: &str) -> Result<Ref, String> {
         .next()
         .filter(|first| !first.is_empty())
         .unwrap_or(text);
-    Err(format!(
-        "unknown template namespace `{namespace}` in `{slot}`: use `attr.NAME`, `env.NAME`, `var.NAME`, `endpoint`, or `REQUEST:$.json.path`"
-    ))
+    Err(TemplateError::Namespace {
+        namespace: namespace.to_owned(),
+        slot: slot.to_owned(),
+    })
 }
 
 /// A request, variable or endpoint name.
@@ -498,16 +600,20 @@ pub(crate) mod tests {
 
     #[test]
     fn names_the_unknown_namespace() {
-        let error = Template::parse("/x/{attrs.id}").unwrap_err();
+        let error = Template::parse("/x/{attrs.id}").unwrap_err().to_string();
         assert!(
             error.contains("unknown template namespace `attrs`"),
             "{error}"
         );
-        let error = Template::parse("{instance:lifecycleState}").unwrap_err();
+        let error = Template::parse("{instance:lifecycleState}")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("JSONPath starting at `$`"), "{error}");
-        let error = Template::parse("{instance:$.a[?@.x==]}").unwrap_err();
+        let error = Template::parse("{instance:$.a[?@.x==]}")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("invalid JSONPath"), "{error}");
-        let error = Template::parse("{attr.id").unwrap_err();
+        let error = Template::parse("{attr.id").unwrap_err().to_string();
         assert!(error.contains("never closed"), "{error}");
         assert!(Template::parse("{endpoint|attr.x}").is_err());
     }
@@ -520,12 +626,12 @@ pub(crate) mod tests {
         };
         let template = Template::parse("{attr.id}").unwrap();
         assert_eq!(
-            template.text_with(&lookup).unwrap_err(),
+            template.text_with(&lookup).unwrap_err().to_string(),
             "`{attr.id}`: attribute `id` is null, empty or missing"
         );
         let template = Template::parse("{attr.name|env.NAME}").unwrap();
         assert_eq!(
-            template.text_with(&lookup).unwrap_err(),
+            template.text_with(&lookup).unwrap_err().to_string(),
             "`{attr.name|env.NAME}`: none of `attr.name`, `env.NAME` has a value"
         );
         let template = Template::parse("a{attr.name?}b").unwrap();

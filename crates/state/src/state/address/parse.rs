@@ -360,6 +360,10 @@ mod tests {
     }
 
     #[test]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "a table: every refusal with its message and offset, one row each"
+    )]
     fn rejects_invalid_addresses_with_a_clear_error() {
         let cases: &[(&str, &str, usize)] = &[
             ("", "the address is empty", 0),

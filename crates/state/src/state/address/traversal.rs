@@ -89,42 +89,10 @@ pub(super) fn parse_traversal(src: &str, allow_deposed: bool) -> Result<Traversa
                     }
                 }
             }
-            Tok::OpenBracket => {
-                let key = lexer.next()?;
-                let kind = match key.tok {
-                    Tok::Number(text) => StepKind::Number(text, key.at),
-                    Tok::Quoted(s) => StepKind::Str(s),
-                    Tok::Other('*') => {
-                        return Err(AddressError::new(
-                            "the wildcard \"[*]\" is not allowed in an address",
-                            key.at,
-                        ));
-                    }
-                    Tok::Other('-') => {
-                        return Err(AddressError::new("an index cannot be negative", key.at));
-                    }
-                    other => {
-                        return Err(AddressError::new(
-                            format!(
-                                "an index must be a whole number or a quoted string, found {}",
-                                other.describe()
-                            ),
-                            key.at,
-                        ));
-                    }
-                };
-                let close = lexer.next()?;
-                if close.tok != Tok::CloseBracket {
-                    return Err(AddressError::new(
-                        format!(
-                            "expected \"]\" to close the index, found {}",
-                            close.tok.describe()
-                        ),
-                        close.at,
-                    ));
-                }
-                steps.push(Step { kind, at: token.at });
-            }
+            Tok::OpenBracket => steps.push(Step {
+                kind: index_key(&mut lexer)?,
+                at: token.at,
+            }),
             Tok::Other('(') if allow_deposed => {
                 deposed = Some(deposed_suffix(src, token.at, true)?);
                 break;
@@ -145,6 +113,44 @@ pub(super) fn parse_traversal(src: &str, allow_deposed: bool) -> Result<Traversa
         }
     }
     Ok(Traversal { steps, deposed })
+}
+
+/// The key of an index step and its closing `]`, the `[` already read.
+fn index_key(lexer: &mut Lexer<'_>) -> Result<StepKind, AddressError> {
+    let key = lexer.next()?;
+    let kind = match key.tok {
+        Tok::Number(text) => StepKind::Number(text, key.at),
+        Tok::Quoted(s) => StepKind::Str(s),
+        Tok::Other('*') => {
+            return Err(AddressError::new(
+                "the wildcard \"[*]\" is not allowed in an address",
+                key.at,
+            ));
+        }
+        Tok::Other('-') => {
+            return Err(AddressError::new("an index cannot be negative", key.at));
+        }
+        other => {
+            return Err(AddressError::new(
+                format!(
+                    "an index must be a whole number or a quoted string, found {}",
+                    other.describe()
+                ),
+                key.at,
+            ));
+        }
+    };
+    let close = lexer.next()?;
+    if close.tok != Tok::CloseBracket {
+        return Err(AddressError::new(
+            format!(
+                "expected \"]\" to close the index, found {}",
+                close.tok.describe()
+            ),
+            close.at,
+        ));
+    }
+    Ok(kind)
 }
 
 /// Reads `(deposed object KEY)` (or the unparenthesised form) starting at

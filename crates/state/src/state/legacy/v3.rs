@@ -421,6 +421,33 @@ struct InstanceOut {
     private: Option<String>,
 }
 
+/// One format-4 resource: its address parts, provider and instances.
+fn resource_json(
+    ((module, mode, type_name, name), mut resource): (ResourceKey, ResourceOut),
+) -> Out {
+    // Instances in Terraform's order: no key first, then by key, then current before deposed.
+    resource.instances.sort_by(|a, b| {
+        a.index
+            .cmp(&b.index)
+            .then_with(|| a.deposed.cmp(&b.deposed))
+    });
+    let mut members = Vec::with_capacity(6);
+    if !module.is_empty() {
+        members.push(("module".to_owned(), Out::String(module)));
+    }
+    members.extend([
+        ("mode".to_owned(), Out::String(mode.to_owned())),
+        ("type".to_owned(), Out::String(type_name)),
+        ("name".to_owned(), Out::String(name)),
+        ("provider".to_owned(), Out::String(resource.provider)),
+        (
+            "instances".to_owned(),
+            Out::Array(resource.instances.into_iter().map(instance_json).collect()),
+        ),
+    ]);
+    Out::Object(members)
+}
+
 fn convert(document: &Document) -> Result<Out> {
     if document.serial < 0 {
         return Err(StateError::at(
@@ -494,32 +521,7 @@ fn convert(document: &Document) -> Result<Out> {
             }
         }
     }
-    let resources = resources
-        .into_iter()
-        .map(|((module, mode, type_name, name), mut resource)| {
-            // Instances in Terraform's order: no key first, then by key, then current before deposed.
-            resource.instances.sort_by(|a, b| {
-                a.index
-                    .cmp(&b.index)
-                    .then_with(|| a.deposed.cmp(&b.deposed))
-            });
-            let mut members = Vec::with_capacity(6);
-            if !module.is_empty() {
-                members.push(("module".to_owned(), Out::String(module)));
-            }
-            members.extend([
-                ("mode".to_owned(), Out::String(mode.to_owned())),
-                ("type".to_owned(), Out::String(type_name)),
-                ("name".to_owned(), Out::String(name)),
-                ("provider".to_owned(), Out::String(resource.provider)),
-                (
-                    "instances".to_owned(),
-                    Out::Array(resource.instances.into_iter().map(instance_json).collect()),
-                ),
-            ]);
-            Out::Object(members)
-        })
-        .collect();
+    let resources = resources.into_iter().map(resource_json).collect();
     let terraform_version = if document.terraform_version.is_empty() {
         // Terraform requires a version since format 4 and stubs one "definitely older".
         "0.0.0".to_owned()

@@ -17,18 +17,67 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Number, Value};
 
 use super::msgpack::{Msg, Writer, read};
-use super::ty::Type;
+use super::ty::{Type, TypeError};
+
+/// A value that does not fit its cty type, in either direction, or msgpack that does not decode.
+#[derive(Debug, thiserror::Error)]
+pub enum ValueError {
+    /// The msgpack decoder's reason.
+    #[error("{0}")]
+    Msgpack(String),
+    /// `at` names the attribute path (`the value` at the top), never the value.
+    #[error("{at}: {problem}")]
+    At { at: String, problem: ValueProblem },
+}
+
+/// What is wrong at one path of a value.
+#[derive(Debug, thiserror::Error)]
+pub enum ValueProblem {
+    #[error("expected {wanted}, found {found}")]
+    Kind {
+        wanted: &'static str,
+        found: &'static str,
+    },
+    #[error("a tuple of {wanted} elements, found {found}")]
+    TupleLength { wanted: usize, found: usize },
+    /// Encoding: the state holds an attribute the type lacks.
+    #[error("no attribute `{0}` in its type")]
+    ExtraAttribute(String),
+    /// Decoding: the provider answered an attribute the schema lacks.
+    #[error("no attribute `{0}` in the schema")]
+    UnknownAttribute(String),
+    #[error(transparent)]
+    Type(#[from] TypeError),
+    #[error("the provider answered an unknown value, which a refreshed object cannot hold")]
+    Unknown,
+    #[error("a number that is not finite")]
+    NotFinite,
+    #[error("not a decimal number")]
+    NotDecimal,
+    #[error("a map key is not a string")]
+    MapKey,
+    #[error("an attribute name is not a string")]
+    AttributeName,
+}
+
+/// The error for `problem` at `path`.
+fn fail(path: &[String], problem: ValueProblem) -> ValueError {
+    ValueError::At {
+        at: at(path),
+        problem,
+    }
+}
 
 /// State JSON to msgpack, by type.
-pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>, String> {
+pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>, ValueError> {
     let mut writer = Writer::default();
     write(&mut writer, value, ty, &mut Vec::new())?;
     Ok(writer.bytes)
 }
 
 /// msgpack to state JSON, by type.
-pub fn decode(bytes: &[u8], ty: &Type) -> Result<Value, String> {
-    let message = read(bytes)?;
+pub fn decode(bytes: &[u8], ty: &Type) -> Result<Value, ValueError> {
+    let message = read(bytes).map_err(ValueError::Msgpack)?;
     to_json(&message, ty, &mut Vec::new())
 }
 
@@ -51,9 +100,20 @@ fn kind(value: &Value) -> &'static str {
     }
 }
 
-fn write(out: &mut Writer, value: &Value, ty: &Type, path: &mut Vec<String>) -> Result<(), String> {
-    let mismatch = |path: &[String], wanted: &str| {
-        format!("{}: expected {wanted}, found {}", at(path), kind(value))
+fn write(
+    out: &mut Writer,
+    value: &Value,
+    ty: &Type,
+    path: &mut Vec<String>,
+) -> Result<(), ValueError> {
+    let mismatch = |path: &[String], wanted: &'static str| {
+        fail(
+            path,
+            ValueProblem::Kind {
+                wanted,
+                found: kind(value),
+            },
+        )
     };
     match (ty, value) {
         (_, Value::Null) => out.nil(),
@@ -73,11 +133,12 @@ fn write(out: &mut Writer, value: &Value, ty: &Type, path: &mut Vec<String>) -> 
         }
         (Type::Tuple(elements), Value::Array(items)) => {
             if elements.len() != items.len() {
-                return Err(format!(
-                    "{}: a tuple of {} elements, found {}",
-                    at(path),
-                    elements.len(),
-                    items.len()
+                return Err(fail(
+                    path,
+                    ValueProblem::TupleLength {
+                        wanted: elements.len(),
+                        found: items.len(),
+                    },
                 ));
             }
             out.array(items.len());
@@ -99,7 +160,7 @@ fn write(out: &mut Writer, value: &Value, ty: &Type, path: &mut Vec<String>) -> 
         }
         (Type::Object(fields), Value::Object(members)) => {
             if let Some(extra) = members.keys().find(|name| !fields.contains_key(*name)) {
-                return Err(format!("{}: no attribute `{extra}` in its type", at(path)));
+                return Err(fail(path, ValueProblem::ExtraAttribute(extra.clone())));
             }
             out.map(fields.len());
             for (name, field) in fields {
@@ -111,7 +172,7 @@ fn write(out: &mut Writer, value: &Value, ty: &Type, path: &mut Vec<String>) -> 
         }
         (Type::Dynamic, Value::Object(members)) if members.contains_key("type") => {
             let inner = Type::from_value(&members["type"])
-                .map_err(|error| format!("{}: {error}", at(path)))?;
+                .map_err(|error| fail(path, ValueProblem::Type(error)))?;
             out.array(2);
             out.bin(inner.to_json().to_string().as_bytes());
             write(
@@ -152,35 +213,34 @@ fn message_kind(message: &Msg) -> &'static str {
     }
 }
 
-fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, String> {
-    let mismatch = |path: &[String], wanted: &str| {
-        format!(
-            "{}: expected {wanted}, found {}",
-            at(path),
-            message_kind(message)
+fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, ValueError> {
+    let mismatch = |path: &[String], wanted: &'static str| {
+        fail(
+            path,
+            ValueProblem::Kind {
+                wanted,
+                found: message_kind(message),
+            },
         )
     };
     Ok(match (ty, message) {
         (_, Msg::Nil) => Value::Null,
         (_, Msg::Ext(_)) => {
-            return Err(format!(
-                "{}: the provider answered an unknown value, which a refreshed object cannot hold",
-                at(path)
-            ));
+            return Err(fail(path, ValueProblem::Unknown));
         }
         (Type::Bool, Msg::Bool(flag)) => Value::Bool(*flag),
         (Type::String, Msg::Str(text)) => Value::String(text.clone()),
         (Type::Number, Msg::Int(integer)) => number(&integer.to_string(), path)?,
         (Type::Number, Msg::Float(float)) => {
             if !float.is_finite() {
-                return Err(format!("{}: a number that is not finite", at(path)));
+                return Err(fail(path, ValueProblem::NotFinite));
             }
             // Rust's shortest round-trip form, like Go's big.Float Text('f', -1) of a float64: no
             // exponent, no trailing `.0`.
             number(&format!("{float}"), path)?
         }
         (Type::Number, Msg::Str(text)) => number(
-            &plain_decimal(text).ok_or_else(|| format!("{}: not a decimal number", at(path)))?,
+            &plain_decimal(text).ok_or_else(|| fail(path, ValueProblem::NotDecimal))?,
             path,
         )?,
         (Type::List(element) | Type::Set(element), Msg::Array(items)) => Value::Array(
@@ -197,11 +257,12 @@ fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, St
         ),
         (Type::Tuple(elements), Msg::Array(items)) => {
             if elements.len() != items.len() {
-                return Err(format!(
-                    "{}: a tuple of {} elements, found {}",
-                    at(path),
-                    elements.len(),
-                    items.len()
+                return Err(fail(
+                    path,
+                    ValueProblem::TupleLength {
+                        wanted: elements.len(),
+                        found: items.len(),
+                    },
                 ));
             }
             let mut out = Vec::with_capacity(items.len());
@@ -216,7 +277,7 @@ fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, St
             let mut sorted = BTreeMap::new();
             for (key, item) in entries {
                 let Msg::Str(key) = key else {
-                    return Err(format!("{}: a map key is not a string", at(path)));
+                    return Err(fail(path, ValueProblem::MapKey));
                 };
                 path.push(format!("[{key:?}]"));
                 sorted.insert(key.clone(), to_json(item, element, path)?);
@@ -224,37 +285,15 @@ fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, St
             }
             Value::Object(sorted.into_iter().collect())
         }
-        (Type::Object(fields), Msg::Map(entries)) => {
-            let mut given: BTreeMap<&str, &Msg> = BTreeMap::new();
-            for (key, item) in entries {
-                let Msg::Str(key) = key else {
-                    return Err(format!("{}: an attribute name is not a string", at(path)));
-                };
-                if !fields.contains_key(key) {
-                    return Err(format!("{}: no attribute `{key}` in the schema", at(path)));
-                }
-                given.insert(key, item);
-            }
-            let mut out = Map::new();
-            for (name, field) in fields {
-                path.push(format!(".{name}"));
-                let value = match given.get(name.as_str()) {
-                    Some(item) => to_json(item, field, path)?,
-                    None => Value::Null,
-                };
-                path.pop();
-                out.insert(name.clone(), value);
-            }
-            Value::Object(out)
-        }
+        (Type::Object(fields), Msg::Map(entries)) => object_to_json(fields, entries, path)?,
         (Type::Dynamic, Msg::Array(pair)) if pair.len() == 2 => {
             let type_json = match &pair[0] {
                 Msg::Bin(bytes) => bytes.as_slice(),
                 Msg::Str(text) => text.as_bytes(),
                 _ => return Err(mismatch(path, "a dynamic value's type")),
             };
-            let inner =
-                Type::from_json(type_json).map_err(|error| format!("{}: {error}", at(path)))?;
+            let inner = Type::from_json(type_json)
+                .map_err(|error| fail(path, ValueProblem::Type(error)))?;
             let value = to_json(&pair[1], &inner, path)?;
             let mut out = Map::new();
             out.insert("value".to_owned(), value);
@@ -270,6 +309,36 @@ fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, St
         }
         (Type::Map(_) | Type::Object(_), _) => return Err(mismatch(path, "a map")),
     })
+}
+
+/// An object: every attribute of the schema, null when the provider left it out; an attribute the
+/// schema does not know is an error.
+fn object_to_json(
+    fields: &BTreeMap<String, Type>,
+    entries: &[(Msg, Msg)],
+    path: &mut Vec<String>,
+) -> Result<Value, ValueError> {
+    let mut given: BTreeMap<&str, &Msg> = BTreeMap::new();
+    for (key, item) in entries {
+        let Msg::Str(key) = key else {
+            return Err(fail(path, ValueProblem::AttributeName));
+        };
+        if !fields.contains_key(key) {
+            return Err(fail(path, ValueProblem::UnknownAttribute(key.clone())));
+        }
+        given.insert(key, item);
+    }
+    let mut out = Map::new();
+    for (name, field) in fields {
+        path.push(format!(".{name}"));
+        let value = match given.get(name.as_str()) {
+            Some(item) => to_json(item, field, path)?,
+            None => Value::Null,
+        };
+        path.pop();
+        out.insert(name.clone(), value);
+    }
+    Ok(Value::Object(out))
 }
 
 /// A decimal string as Terraform writes a number in state (Go's big.Float `Text('f', -1)`): no
@@ -334,10 +403,10 @@ fn plain_decimal(text: &str) -> Option<String> {
 }
 
 /// A JSON number with exactly this text.
-fn number(text: &str, path: &[String]) -> Result<Value, String> {
+fn number(text: &str, path: &[String]) -> Result<Value, ValueError> {
     serde_json::from_str::<Number>(text)
         .map(Value::Number)
-        .map_err(|_| format!("{}: not a decimal number", at(path)))
+        .map_err(|_| fail(path, ValueProblem::NotDecimal))
 }
 
 #[cfg(test)]
@@ -434,6 +503,7 @@ mod tests {
         assert!(
             decode(&[0xa3, b'a', b'b', b'c'], &number)
                 .unwrap_err()
+                .to_string()
                 .contains("not a decimal number")
         );
     }
@@ -453,6 +523,7 @@ mod tests {
         assert!(
             encode(&json!("x"), &Type::Dynamic)
                 .unwrap_err()
+                .to_string()
                 .contains("dynamic value")
         );
     }
@@ -464,19 +535,25 @@ mod tests {
         let bytes = [
             0x81, 0xa3, b'n', b'e', b't', 0x91, 0x81, 0xa2, b'i', b'p', 0xd4, 0x00, 0x00,
         ];
-        let error = decode(&bytes, &object).unwrap_err();
+        let error = decode(&bytes, &object).unwrap_err().to_string();
         assert!(
             error.starts_with("`net[0].ip`: the provider answered an unknown value"),
             "{error}"
         );
-        let error = encode(&json!({"net": [{"ip": 7}]}), &object).unwrap_err();
+        let error = encode(&json!({"net": [{"ip": 7}]}), &object)
+            .unwrap_err()
+            .to_string();
         assert_eq!(error, "`net[0].ip`: expected a string, found a number");
-        let error = encode(&json!({"secret_key": "hunter2"}), &object).unwrap_err();
+        let error = encode(&json!({"secret_key": "hunter2"}), &object)
+            .unwrap_err()
+            .to_string();
         assert!(
             !error.contains("hunter2") && error.contains("no attribute `secret_key`"),
             "{error}"
         );
-        let error = decode(&[0x81, 0xa1, b'x', 0xc0], &object).unwrap_err();
+        let error = decode(&[0x81, 0xa1, b'x', 0xc0], &object)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("no attribute `x` in the schema"), "{error}");
     }
 }

@@ -9,7 +9,7 @@ mod schema;
 mod sensitive;
 mod ty;
 
-pub use convert::{decode, encode};
+pub use convert::{ValueError, ValueProblem, decode, encode};
 pub use schema::{Attribute, AttributeKind, Block, NestedAttributes, NestedBlock, Nesting};
 pub use sensitive::sensitive_paths;
-pub use ty::Type;
+pub use ty::{Type, TypeError};

@@ -20,29 +20,48 @@ pub enum Type {
     Tuple(Vec<Type>),
 }
 
+/// A cty type (a schema attribute's `type` JSON) that statectl cannot read.
+#[derive(Debug, thiserror::Error)]
+pub enum TypeError {
+    #[error("a type is not JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    /// The primitive type name as written.
+    #[error("`{0}` is not a cty type")]
+    Primitive(String),
+    /// The type's JSON, compact.
+    #[error("{0} is not a cty type")]
+    NotAType(Value),
+    /// `list`, `set` or `map` with more than one element type.
+    #[error("a `{0}` type takes one element type")]
+    ElementCount(String),
+    #[error("an object type's attributes must be a JSON object")]
+    ObjectAttributes,
+    #[error("a tuple type's elements must be a JSON array")]
+    TupleElements,
+}
+
 impl Type {
     /// Parses a type's JSON (a schema attribute's `type` bytes).
-    pub fn from_json(bytes: &[u8]) -> Result<Type, String> {
-        let value: Value = serde_json::from_slice(bytes)
-            .map_err(|error| format!("a type is not JSON: {error}"))?;
+    pub fn from_json(bytes: &[u8]) -> Result<Type, TypeError> {
+        let value: Value = serde_json::from_slice(bytes).map_err(TypeError::Json)?;
         Type::from_value(&value)
     }
 
-    pub fn from_value(value: &Value) -> Result<Type, String> {
+    pub fn from_value(value: &Value) -> Result<Type, TypeError> {
         match value {
             Value::String(name) => match name.as_str() {
                 "bool" => Ok(Type::Bool),
                 "number" => Ok(Type::Number),
                 "string" => Ok(Type::String),
                 "dynamic" => Ok(Type::Dynamic),
-                other => Err(format!("`{other}` is not a cty type")),
+                other => Err(TypeError::Primitive(other.to_owned())),
             },
             Value::Array(parts) if parts.len() >= 2 => {
                 let kind = parts[0].as_str().unwrap_or_default();
                 let element = &parts[1];
-                let collection = |make: fn(Box<Type>) -> Type| -> Result<Type, String> {
+                let collection = |make: fn(Box<Type>) -> Type| -> Result<Type, TypeError> {
                     if parts.len() != 2 {
-                        return Err(format!("a `{kind}` type takes one element type"));
+                        return Err(TypeError::ElementCount(kind.to_owned()));
                     }
                     Ok(make(Box::new(Type::from_value(element)?)))
                 };
@@ -52,7 +71,7 @@ impl Type {
                     "map" => collection(Type::Map),
                     "object" if parts.len() <= 3 => {
                         let Value::Object(fields) = element else {
-                            return Err("an object type's attributes must be a JSON object".into());
+                            return Err(TypeError::ObjectAttributes);
                         };
                         let mut out = BTreeMap::new();
                         for (name, field) in fields {
@@ -62,7 +81,7 @@ impl Type {
                     }
                     "tuple" if parts.len() == 2 => {
                         let Value::Array(items) = element else {
-                            return Err("a tuple type's elements must be a JSON array".into());
+                            return Err(TypeError::TupleElements);
                         };
                         Ok(Type::Tuple(
                             items
@@ -71,10 +90,10 @@ impl Type {
                                 .collect::<Result<_, _>>()?,
                         ))
                     }
-                    _ => Err(format!("{value} is not a cty type")),
+                    _ => Err(TypeError::NotAType(value.clone())),
                 }
             }
-            _ => Err(format!("{value} is not a cty type")),
+            _ => Err(TypeError::NotAType(value.clone())),
         }
     }
 
@@ -136,22 +155,25 @@ mod tests {
     #[test]
     fn bad_types_are_one_line_errors() {
         assert_eq!(
-            Type::from_json(b"\"float\"").unwrap_err(),
+            Type::from_json(b"\"float\"").unwrap_err().to_string(),
             "`float` is not a cty type"
         );
         assert!(
             Type::from_json(b"[\"list\"]")
                 .unwrap_err()
+                .to_string()
                 .contains("is not a cty type")
         );
         assert!(
             Type::from_json(b"[\"object\", []]")
                 .unwrap_err()
+                .to_string()
                 .contains("JSON object")
         );
         assert!(
             Type::from_json(b"{")
                 .unwrap_err()
+                .to_string()
                 .starts_with("a type is not JSON")
         );
     }
