@@ -173,10 +173,6 @@ fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, C
 
 /// Plans `request` on `state` (parsed from `loaded.bytes`), checks the rules, shows the diff and
 /// writes as the arguments say. Returns the exit code.
-#[expect(
-    clippy::too_many_lines,
-    reason = "the remote-backend work changes this function now; split out the lifecycle-rules step once it has merged"
-)]
 pub(super) fn finish(
     settings: &WriteSettings,
     request: &WriteRequest,
@@ -210,38 +206,7 @@ pub(super) fn finish(
         config: config.as_ref(),
         policy,
     };
-    let violations = check(state, &plan, &context);
-    tracing::debug!(
-        violations = violations.len(),
-        elapsed_ms = started.elapsed().as_millis(),
-        "lifecycle rules checked"
-    );
-    if !violations.is_empty() {
-        if !settings.force {
-            for violation in &violations {
-                printer.error_line(&sanitize(&violation.to_string()));
-            }
-            let hints: Vec<String> = violations
-                .iter()
-                .filter_map(|violation| violation.hint.clone())
-                .chain(std::iter::once(
-                    "`--force` overrides these rules, naming each one it overrides".to_owned(),
-                ))
-                .collect();
-            printer.hints(&hints);
-            return Err(CliError {
-                message: format!(
-                    "blocked: {} refused by the lifecycle rules; nothing was written",
-                    count(violations.len(), "change", "changes")
-                ),
-                hint: None,
-                code: exit::BLOCKED,
-            });
-        }
-        for violation in &violations {
-            printer.warning(&format!("overriding {}", sanitize(&violation.to_string())));
-        }
-    }
+    enforce_rules(state, &plan, &context, settings.force, printer)?;
     if loaded.bytes.is_upgraded()
         && request.operation == "refresh"
         && !plan.is_empty()
@@ -291,17 +256,39 @@ pub(super) fn finish(
         )?;
     }
     drop(after);
+    write_out(
+        settings, request, loaded, locked, state, &plan, &new_text, printer,
+    )
+}
+
+/// Puts the new state where the settings say: nowhere (the change summarised), stdout, or the
+/// state itself, locked (if not already) and committed against the bytes it was computed from.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the steps of one write, each borrowed from finish"
+)]
+fn write_out(
+    settings: &WriteSettings,
+    request: &WriteRequest,
+    loaded: &Loaded,
+    locked: Option<Locked>,
+    state: &State<'_>,
+    plan: &Plan,
+    new_text: &str,
+    printer: &mut Printer,
+) -> Result<i32, CliError> {
+    let source = &loaded.source;
     let backup = match &settings.destination {
         Destination::Nothing => {
             printer.to_stderr(&format!(
                 "{}; nothing written ({})\n",
-                summary(&plan),
+                summary(plan),
                 settings.nothing_written_because
             ));
             return Ok(exit::FINDINGS);
         }
         Destination::Stdout => {
-            printer.out(&new_text)?;
+            printer.out(new_text)?;
             return Ok(exit::SUCCESS);
         }
         Destination::File(backup) => backup,
@@ -318,11 +305,56 @@ pub(super) fn finish(
     );
     printer.to_stderr(&format!(
         "{}; serial {} -> {}; {backup_note}\n",
-        summary(&plan),
+        summary(plan),
         state.serial,
         state.serial + 1
     ));
     Ok(exit::SUCCESS)
+}
+
+/// Checks the lifecycle rules on `plan`: a violation refuses the write (exit 3) unless `force`, which
+/// names each rule it overrides.
+fn enforce_rules(
+    state: &State<'_>,
+    plan: &Plan,
+    context: &Context<'_>,
+    force: bool,
+    printer: &mut Printer,
+) -> Result<(), CliError> {
+    let started = std::time::Instant::now();
+    let violations = check(state, plan, context);
+    tracing::debug!(
+        violations = violations.len(),
+        elapsed_ms = started.elapsed().as_millis(),
+        "lifecycle rules checked"
+    );
+    if !violations.is_empty() {
+        if !force {
+            for violation in &violations {
+                printer.error_line(&sanitize(&violation.to_string()));
+            }
+            let hints: Vec<String> = violations
+                .iter()
+                .filter_map(|violation| violation.hint.clone())
+                .chain(std::iter::once(
+                    "`--force` overrides these rules, naming each one it overrides".to_owned(),
+                ))
+                .collect();
+            printer.hints(&hints);
+            return Err(CliError {
+                message: format!(
+                    "blocked: {} refused by the lifecycle rules; nothing was written",
+                    count(violations.len(), "change", "changes")
+                ),
+                hint: None,
+                code: exit::BLOCKED,
+            });
+        }
+        for violation in &violations {
+            printer.warning(&format!("overriding {}", sanitize(&violation.to_string())));
+        }
+    }
+    Ok(())
 }
 
 /// Proves the new text is a state that holds what the plan says, before any byte is written: it

@@ -24,7 +24,7 @@ use aws_credential_types::provider::SharedCredentialsProvider;
 use aws_runtime::env_config::file::{EnvConfigFileKind, EnvConfigFiles};
 use statectl_state::state::store::StoreError;
 
-use super::settings::{CredentialSettings, Settings};
+use super::settings::{AssumeRole, CredentialSettings, Settings};
 
 /// How many times a request is tried in all (Terraform's default `max_retries` is 5; statectl keeps
 /// a dead endpoint's failure short).
@@ -175,9 +175,22 @@ async fn credentials(
     files: Option<&EnvConfigFiles>,
     sts_config: &SdkConfig,
 ) -> SharedCredentialsProvider {
+    let base = base_credentials(settings, region, files).await;
+    match &settings.credentials.assume_role {
+        Some(role) => assumed_role(role, region, sts_config, base).await,
+        None => base,
+    }
+}
+
+/// The credentials before any `assume_role`.
+async fn base_credentials(
+    settings: &Settings,
+    region: &Region,
+    files: Option<&EnvConfigFiles>,
+) -> SharedCredentialsProvider {
     let credentials = &settings.credentials;
     let provider_config = ProviderConfig::default().with_region(Some(region.clone()));
-    let base: SharedCredentialsProvider = if let Some(keys) = &credentials.static_keys {
+    if let Some(keys) = &credentials.static_keys {
         SharedCredentialsProvider::new(Credentials::new(
             keys.access_key.clone(),
             keys.secret_key.clone(),
@@ -252,10 +265,16 @@ async fn credentials(
             );
         }
         SharedCredentialsProvider::new(chain)
-    };
-    let Some(role) = &credentials.assume_role else {
-        return base;
-    };
+    }
+}
+
+/// `assume_role` over the base credentials.
+async fn assumed_role(
+    role: &AssumeRole,
+    region: &Region,
+    sts_config: &SdkConfig,
+    base: SharedCredentialsProvider,
+) -> SharedCredentialsProvider {
     let mut builder = AssumeRoleProvider::builder(role.role_arn.clone())
         .region(region.clone())
         .configure(sts_config)

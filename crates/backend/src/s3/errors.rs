@@ -137,30 +137,8 @@ pub(crate) fn describe(
         doing,
         ..
     } = *target;
-    match failure.kind {
-        FailureKind::Network => {
-            let endpoint = target.endpoint.map_or_else(
-                || format!("the {service} endpoint of region {}", target.region),
-                |url| format!("{service} at {url}"),
-            );
-            return StoreError::new(format!(
-                "{location}: cannot reach {endpoint} while {doing}: {}",
-                failure.detail
-            ))
-            .with_hint(
-                "check the network and the backend's endpoint settings; statectl tried 3 times with short timeouts and wrote nothing",
-            );
-        }
-        FailureKind::Credentials => {
-            return StoreError::new(format!(
-                "{location}: no usable AWS credentials while {doing}: {}",
-                failure.detail
-            ))
-            .with_hint(
-                "set AWS_PROFILE (and run `aws sso login` for an SSO profile), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as for Terraform",
-            );
-        }
-        FailureKind::Service | FailureKind::Other => {}
+    if let Some(error) = unanswered(failure, target) {
+        return error;
     }
     if failure.code_is("NoSuchBucket") {
         return StoreError::new(format!(
@@ -218,34 +196,82 @@ pub(crate) fn describe(
         || failure.code_is("AccessDenied")
         || failure.code_is("AccessDeniedException")
     {
-        let who = identity.map_or_else(
-            || "the configured credentials".to_owned(),
-            |arn| format!("`{arn}`"),
-        );
-        let what = if service == "DynamoDB" {
-            format!("item `{object}` in DynamoDB table")
-        } else {
-            format!("`{object}` in bucket `{bucket}`")
-        };
-        let table = if service == "DynamoDB" {
-            format!(
-                " `{}`",
-                target.resource.rsplit('/').next().unwrap_or_default()
-            )
-        } else {
-            String::new()
-        };
-        return StoreError::new(format!(
-            "{location}: access denied to {what}{table} for {who} while {doing}"
-        ))
-        .with_hint(format!(
-            "that identity needs `{}` on `{}`",
-            target.action, target.resource
-        ));
+        return access_denied(target, identity);
     }
     StoreError::new(format!(
         "{location}: {service} failed while {doing}: {}",
         failure.said()
+    ))
+}
+
+/// A request that got no answer from the service: the network, or no credentials to sign with.
+fn unanswered(failure: &Failure, target: &Target<'_>) -> Option<StoreError> {
+    let Target {
+        location,
+        service,
+        doing,
+        ..
+    } = *target;
+    match failure.kind {
+        FailureKind::Network => {
+            let endpoint = target.endpoint.map_or_else(
+                || format!("the {service} endpoint of region {}", target.region),
+                |url| format!("{service} at {url}"),
+            );
+            Some(StoreError::new(format!(
+                "{location}: cannot reach {endpoint} while {doing}: {}",
+                failure.detail
+            ))
+            .with_hint(
+                "check the network and the backend's endpoint settings; statectl tried 3 times with short timeouts and wrote nothing",
+            ))
+        }
+        FailureKind::Credentials => {
+            Some(StoreError::new(format!(
+                "{location}: no usable AWS credentials while {doing}: {}",
+                failure.detail
+            ))
+            .with_hint(
+                "set AWS_PROFILE (and run `aws sso login` for an SSO profile), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as for Terraform",
+            ))
+        }
+        FailureKind::Service | FailureKind::Other => None,
+    }
+}
+
+/// Access denied, naming the object, the caller when known, and the permission it needs.
+fn access_denied(target: &Target<'_>, identity: Option<&str>) -> StoreError {
+    let Target {
+        location,
+        service,
+        bucket,
+        object,
+        doing,
+        ..
+    } = *target;
+    let who = identity.map_or_else(
+        || "the configured credentials".to_owned(),
+        |arn| format!("`{arn}`"),
+    );
+    let what = if service == "DynamoDB" {
+        format!("item `{object}` in DynamoDB table")
+    } else {
+        format!("`{object}` in bucket `{bucket}`")
+    };
+    let table = if service == "DynamoDB" {
+        format!(
+            " `{}`",
+            target.resource.rsplit('/').next().unwrap_or_default()
+        )
+    } else {
+        String::new()
+    };
+    StoreError::new(format!(
+        "{location}: access denied to {what}{table} for {who} while {doing}"
+    ))
+    .with_hint(format!(
+        "that identity needs `{}` on `{}`",
+        target.action, target.resource
     ))
 }
 
