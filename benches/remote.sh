@@ -6,7 +6,8 @@
 # working directory whose `backend "s3"` points there, and times in the same run:
 #   reads:  `statectl list` (the backend found as Terraform records it) against a plain signed GET
 #           of the same object (curl --aws-sigv4), boto3's GET, `statectl list` of a local copy (the
-#           parsing alone) and `terraform state list`;
+#           parsing alone), statectl's read of the object alone (its `-vv` "state read" timing, from
+#           the request to the bytes in memory) and `terraform state list`;
 #   writes: `statectl taint ADDR` against `terraform taint ADDR` on the same backend, the object
 #           put back (untimed) before each run so that each run makes the same change.
 # It prints a Markdown table (median wall time, ratio to the reference of its group) on stdout;
@@ -134,6 +135,18 @@ bench() {
   MEDIAN[$name]="$(median "${walls[@]}")"
   log "remote bench: $name: ${MEDIAN[$name]}s"
 }
+# bench_read NAME CMD...: RUNS runs of a statectl command with `-vv`, timing only its read of the
+# state (the `state read` debug line's elapsed_us), apart from process start and the parse.
+bench_read() {
+  local name="$1"; shift
+  local reads=() i
+  for ((i = 1; i <= RUNS; i++)); do
+    "$@" >/dev/null 2>"$WORK/stderr" || { log "remote bench: $name failed:"; head -n5 "$WORK/stderr" >&2; exit 1; }
+    reads+=("$(sed -n 's/.*state read.*elapsed_us=\([0-9]*\).*/\1/p' "$WORK/stderr" | awk '{ printf "%.6f", $1 / 1e6 }')")
+  done
+  MEDIAN[$name]="$(median "${reads[@]}")"
+  log "remote bench: $name: ${MEDIAN[$name]}s"
+}
 ratio() { awk -v a="${MEDIAN[$1]}" -v b="${MEDIAN[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
 
 bench "plain GET (curl)" true curl -sf -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" --user testing:testing "$URL/tfstate/$KEY"
@@ -141,6 +154,7 @@ bench "GET (python boto3)" true "$PY" -c "import boto3
 boto3.client('s3', endpoint_url='$URL', region_name='us-east-1').get_object(Bucket='tfstate', Key='$KEY')['Body'].read()"
 bench "statectl list (local copy)" true "$STATECTL" list "$STATE"
 bench "statectl list" true "$STATECTL" list
+bench_read "statectl read" "$STATECTL" -vv list
 bench "terraform state list" true "$TF" state list
 bench "terraform taint" reset_state "$TF" taint -no-color "$ADDRESS"
 bench "statectl taint" reset_state "$STATECTL" taint "$ADDRESS" --backup -
@@ -150,6 +164,7 @@ printf '| plain GET (curl) | %s | 1.00 |\n' "${MEDIAN[plain GET (curl)]}"
 printf '| GET (python boto3, interpreter included) | %s | %s × GET |\n' "${MEDIAN[GET (python boto3)]}" "$(ratio "GET (python boto3)" "plain GET (curl)")"
 printf '| statectl list (the local copy: parsing alone) | %s | %s × GET |\n' "${MEDIAN[statectl list (local copy)]}" "$(ratio "statectl list (local copy)" "plain GET (curl)")"
 printf '| statectl list | %s | %s × GET |\n' "${MEDIAN[statectl list]}" "$(ratio "statectl list" "plain GET (curl)")"
+printf '| statectl list: its read of the object alone (`-vv` timing) | %s | %s × GET |\n' "${MEDIAN[statectl read]}" "$(ratio "statectl read" "plain GET (curl)")"
 printf '| terraform state list | %s | %s × GET |\n' "${MEDIAN[terraform state list]}" "$(ratio "terraform state list" "plain GET (curl)")"
 printf '| terraform taint | %s | 1.00 |\n' "${MEDIAN[terraform taint]}"
 printf '| statectl taint | %s | %s × terraform |\n' "${MEDIAN[statectl taint]}" "$(ratio "statectl taint" "terraform taint")"
