@@ -14,17 +14,22 @@ use std::time::{Duration, Instant};
 use crate::builder::{Test, sim_binary};
 use crate::oracle::terraform;
 
-const USERNAME: &str = "gitlab-ci-token";
-const PASSWORD: &str = "glpat-e2e-s3cret";
+pub(crate) const USERNAME: &str = "gitlab-ci-token";
+pub(crate) const PASSWORD: &str = "glpat-e2e-s3cret";
 
 /// A running `statectl-sim http-backend` with basic auth, killed on drop.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     port: u16,
 }
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// Starts the server with `extra` arguments (`--state FILE` to serve one from the start).
+    pub(crate) fn start_with(extra: &[&std::ffi::OsStr]) -> Server {
         let mut child = Command::new(sim_binary())
             .args([
                 "http-backend",
@@ -33,6 +38,7 @@ impl Server {
                 "--password",
                 PASSWORD,
             ])
+            .args(extra)
             .stdout(Stdio::piped())
             .spawn()
             .expect("the simulator starts");
@@ -49,12 +55,12 @@ impl Server {
         Server { child, port }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}/state", self.port)
     }
 
     /// The lock info the server holds for the state, if any (`/_sim/lock`, no auth).
-    fn lock(&self) -> Option<String> {
+    pub(crate) fn lock(&self) -> Option<String> {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(5)))

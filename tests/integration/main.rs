@@ -26,6 +26,7 @@ mod plugin_stack;
 mod properties;
 mod readme_demo;
 mod refresh;
+mod remote_refresh;
 mod rewrite;
 mod rewrite_crash;
 mod rewrite_oracle;

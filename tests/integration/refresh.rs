@@ -14,13 +14,13 @@ use serde_json::Value;
 use crate::builder::{root, sim_binary};
 
 /// A running simulator; killed when dropped.
-struct Sim {
+pub(crate) struct Sim {
     child: Child,
     address: String,
 }
 
 impl Sim {
-    fn start(folder: &Path, scenario: &str) -> Sim {
+    pub(crate) fn start(folder: &Path, scenario: &str) -> Sim {
         let path = folder.join("scenario.toml");
         std::fs::write(&path, scenario).unwrap();
         let mut child = Command::new(sim_binary())
@@ -46,7 +46,7 @@ impl Sim {
         Sim { child, address }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.address)
     }
 
@@ -110,7 +110,7 @@ fn attributes(state: &Path, name: &str) -> Value {
         .clone()
 }
 
-const CF_SCENARIO: &str = r#"
+pub(crate) const CF_SCENARIO: &str = r#"
 [cf]
 token = "t0ken"
 

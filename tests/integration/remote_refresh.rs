@@ -1,0 +1,88 @@
+//! `refresh --write` of a remote state: the state is read from an http backend (the simulator, as
+//! GitLab serves it), the provider is asked without the lock, then the backend's lock is taken, the
+//! state re-read and compared, the refreshed state written with `?ID=`, and the lock released.
+
+use std::ffi::OsStr;
+
+use serde_json::Value;
+
+use crate::builder::{Test, root};
+use crate::http_backend::{PASSWORD, Server, USERNAME};
+use crate::refresh::{CF_SCENARIO, Sim};
+
+fn served_state(server: &Server) -> Value {
+    let output = Test::new()
+        .args([
+            "show",
+            "cloudfoundry_service_instance.orders_db",
+            "--format",
+            "json",
+        ])
+        .arg(server.url())
+        .args(["--backend-config", &format!("username={USERNAME}")])
+        .env("TF_HTTP_PASSWORD", PASSWORD)
+        .run()
+        .code(0);
+    serde_json::from_str(&output.stdout).unwrap()
+}
+
+#[test]
+fn refresh_write_reads_asks_then_locks_compares_and_writes_through_the_backend() {
+    let folder = tempfile::tempdir().unwrap();
+    let fixture = root().join("testdata/scan/cf-tainted-in-progress.tfstate");
+    let server = Server::start_with(&[OsStr::new("--state"), fixture.as_os_str()]);
+    let sim = Sim::start(folder.path(), CF_SCENARIO);
+    assert_eq!(
+        served_state(&server)["attributes"]["last_operation"]["state"],
+        "in progress"
+    );
+    let lock_address = format!("lock_address={}/lock", server.url());
+    let unlock_address = format!("unlock_address={}/lock", server.url());
+    let output = Test::new()
+        .current_dir(folder.path())
+        .args(["refresh", "--write", "--timeout", "30s"])
+        .args(["--endpoint", &format!("cf={}", sim.url())])
+        .arg(server.url())
+        .args(["--backend-config", &format!("username={USERNAME}")])
+        .args(["--backend-config", &lock_address])
+        .args(["--backend-config", &unlock_address])
+        .args(["--backend-config", "lock_method=POST"])
+        .args(["--backend-config", "unlock_method=DELETE"])
+        .env("TF_HTTP_PASSWORD", PASSWORD)
+        .env("CF_ACCESS_TOKEN", "bearer t0ken")
+        .run()
+        .code(0);
+    assert!(
+        output
+            .stdout
+            .contains("cloudfoundry_service_instance.orders_db ┆ reconciled (succeeded)"),
+        "{}",
+        output.stdout
+    );
+    assert!(!output.stderr.contains(PASSWORD) && !output.stdout.contains(PASSWORD));
+    let before: Value = serde_json::from_slice(&std::fs::read(&fixture).unwrap()).unwrap();
+    let serial = before["serial"].as_u64().unwrap();
+    assert!(
+        output
+            .stderr
+            .contains(&format!("serial {serial} -> {}", serial + 1)),
+        "{}",
+        output.stderr
+    );
+    assert_eq!(
+        served_state(&server)["attributes"]["last_operation"]["state"],
+        "succeeded"
+    );
+    assert_eq!(server.lock(), None, "the lock is released");
+    // The old remote bytes, in the working directory, named after the address's last segment.
+    let backups: Vec<_> = std::fs::read_dir(folder.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("state.") && name.ends_with(".backup"))
+        .collect();
+    assert_eq!(backups.len(), 1, "{backups:?}");
+    assert_eq!(
+        std::fs::read(folder.path().join(&backups[0])).unwrap(),
+        std::fs::read(&fixture).unwrap()
+    );
+}
