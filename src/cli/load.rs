@@ -26,14 +26,15 @@ pub(super) fn read_at(
     printer: &mut Printer,
 ) -> Result<(Source, StateBytes), CliError> {
     let located = locate(arg, backend)?;
-    if let Some(note) = &located.note {
-        printer.to_stderr(&format!("{note}\n"));
-    }
     let source = located.source;
     let started = std::time::Instant::now();
     let bytes = source
         .read()
         .map_err(|error| CliError::state(&source, &error))?;
+    // Once read: an error already names the state, and stays the one line it should be.
+    if let Some(note) = &located.note {
+        printer.to_stderr(&format!("{note}\n"));
+    }
     // The read alone, apart from the parse: what a remote backend's speed is judged by.
     tracing::debug!(
         bytes = bytes.len(),

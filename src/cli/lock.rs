@@ -28,13 +28,13 @@ pub struct Args {
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let located = locate(args.state.state.as_deref(), &args.state.backend)?;
-    if let Some(note) = &located.note {
-        printer.to_stderr(&format!("{note}\n"));
-    }
     if matches!(located.source, Source::Remote(_)) {
         crate::cli::interrupt::release_remote_locks_on_interrupt();
     }
     let locked = Locked::acquire_source(&located.source, "statectl lock", args.lock_timeout)?;
+    if let Some(note) = &located.note {
+        printer.to_stderr(&format!("{note}\n"));
+    }
     let (program, arguments) = args.command.split_first().expect("clap requires a command");
     printer.flush()?;
     let status = Command::new(program)

@@ -133,9 +133,6 @@ pub(super) fn open(
     printer: &mut Printer,
 ) -> Result<Loaded, CliError> {
     let source = settings.source.clone();
-    if let Some(note) = &settings.source_note {
-        printer.to_stderr(&format!("{note}\n"));
-    }
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(settings.policy.as_deref(), &rules)?;
     let config = load_config(settings.config.as_deref(), printer)?;
@@ -150,6 +147,10 @@ pub(super) fn open(
             .read()
             .map_err(|error| CliError::state(&source, &error))?,
     });
+    // Once read: an error already names the state, and stays the one line it should be.
+    if let Some(note) = &settings.source_note {
+        printer.to_stderr(&format!("{note}\n"));
+    }
     Ok(Loaded {
         source,
         bytes,

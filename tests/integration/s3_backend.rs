@@ -598,3 +598,39 @@ fn terraform_and_statectl_share_an_s3_state_locked_both_ways() {
         "    use_lockfile = true\n    dynamodb_table = \"{TABLE}\"\n"
     ));
 }
+
+/// `statectl list s3://bucket/key` with the rest from `--backend-config` and the environment: the
+/// state is read and named; a missing key is one line with a hint; no credential is printed.
+#[test]
+fn a_url_reads_the_state_and_a_missing_key_is_one_line() {
+    let Some(aws) = Aws::start() else { return };
+    let state = crate::builder::root().join("testdata/states/modules.tfstate");
+    let body = std::fs::read_to_string(&state).unwrap();
+    aws.moto.python(&format!(
+        "client('s3').put_object(Bucket='{BUCKET}', Key='team/prod.tfstate', Body=open('{}').read())\n",
+        state.display()
+    ));
+    let endpoints = format!("endpoints={{ s3 = \"{}\" }}", aws.moto.url());
+    let run = |url: &str| {
+        Test::new()
+            .current_dir(aws.path())
+            .args(["list", url, "--backend-config", &endpoints])
+            .args(["--backend-config", "use_path_style=true"])
+            .args(["--backend-config", "region=us-east-1"])
+            .env("AWS_ACCESS_KEY_ID", "testing")
+            .env("AWS_SECRET_ACCESS_KEY", "s3cr3t-never-printed")
+            .run()
+    };
+    let listed = run(&format!("s3://{BUCKET}/team/prod.tfstate")).code(0);
+    let expected = Test::new().arg("list").arg(&state).run().code(0).stdout;
+    assert_eq!(listed.stdout, expected);
+    assert_eq!(
+        listed.stderr,
+        format!("state s3://{BUCKET}/team/prod.tfstate (backend \"s3\")\n")
+    );
+    assert!(body.contains("\"lineage\""));
+    let missing = run(&format!("s3://{BUCKET}/team/missing.tfstate")).refused(&format!(
+        "error: s3://{BUCKET}/team/missing.tfstate: there is no state there\nhint: check the bucket, key and workspace; `terraform workspace list` shows the workspaces\n"
+    ));
+    assert!(!missing.stderr.contains("s3cr3t"));
+}
