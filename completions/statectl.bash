@@ -666,7 +666,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__scan)
-            opts="-j -v -h --workspace --backend-config --rules --format --fail-on --data-sources --jobs --color --verbose --help"
+            opts="-j -v -h --workspace --backend-config --include --exclude --rules --format --fail-on --data-sources --jobs --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -677,6 +677,14 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

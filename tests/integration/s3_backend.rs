@@ -634,3 +634,96 @@ fn a_url_reads_the_state_and_a_missing_key_is_one_line() {
     ));
     assert!(!missing.stderr.contains("s3cr3t"));
 }
+
+/// `statectl scan s3://bucket/prefix/`: every state below the prefix (workspaces included) in one
+/// report, each finding named by its URL; lock objects skipped; a key that is not a state is an error
+/// entry while the others are still scanned; `--include`/`--exclude` choose keys.
+#[test]
+fn a_prefix_scans_every_state_below_it_in_one_report() {
+    let Some(aws) = Aws::start() else { return };
+    let scan = crate::builder::root().join("testdata/scan");
+    let put = |key: &str, file: &Path| {
+        aws.moto.python(&format!(
+            "client('s3').put_object(Bucket='{BUCKET}', Key='{key}', Body=open('{}', 'rb').read())\n",
+            file.display()
+        ));
+    };
+    put("org/network/terraform.tfstate", &scan.join("clean.tfstate"));
+    put(
+        "org/env:/staging/network/terraform.tfstate",
+        &scan.join("cf-tainted-in-progress.tfstate"),
+    );
+    put(
+        "org/network/terraform.tfstate.tflock",
+        &scan.join("clean.tfstate"),
+    );
+    put(
+        "org/notes/readme.txt",
+        &crate::builder::root().join("README.md"),
+    );
+    put(
+        "other/terraform.tfstate",
+        &scan.join("cf-tainted-in-progress.tfstate"),
+    );
+    let endpoints = format!("endpoints={{ s3 = \"{}\" }}", aws.moto.url());
+    let run = |extra: &[&str]| {
+        Test::new()
+            .current_dir(aws.path())
+            .args(["scan", &format!("s3://{BUCKET}/org/"), "--format", "json"])
+            .args(["--backend-config", &endpoints])
+            .args(["--backend-config", "use_path_style=true"])
+            .args(["--backend-config", "region=us-east-1"])
+            .args(extra)
+            .env("AWS_ACCESS_KEY_ID", "testing")
+            .env("AWS_SECRET_ACCESS_KEY", "testing")
+            .run()
+    };
+    let all = run(&[]);
+    assert_eq!(all.code, 2, "a key that is not a state: {}", all.stderr);
+    let report: Value = serde_json::from_str(&all.stdout).unwrap();
+    let names: Vec<&str> = report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|state| state["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "s3://tfstate/org/env:/staging/network/terraform.tfstate",
+            "s3://tfstate/org/network/terraform.tfstate",
+            "s3://tfstate/org/notes/readme.txt",
+        ]
+    );
+    assert!(
+        all.stderr.starts_with("3 states under s3://tfstate/org/\n"),
+        "{}",
+        all.stderr
+    );
+    assert!(
+        all.stderr
+            .contains("error: s3://tfstate/org/notes/readme.txt:"),
+        "{}",
+        all.stderr
+    );
+    let staging = &report["states"][0];
+    assert!(
+        staging["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|finding| finding["rule"] == "tainted-after-timeout"),
+        "{staging}"
+    );
+    // Only the states: the staging workspace has findings (exit 1), nothing failed to read.
+    let chosen = run(&["--include", "**/*.tfstate", "--exclude", "org/network/*"]);
+    assert_eq!(chosen.code, 1, "{}", chosen.stderr);
+    let report: Value = serde_json::from_str(&chosen.stdout).unwrap();
+    assert_eq!(report["summary"]["states"], 1);
+    assert_eq!(
+        report["states"][0]["path"],
+        "s3://tfstate/org/env:/staging/network/terraform.tfstate"
+    );
+    run(&["--include", "*.nothing"])
+        .refused("error: s3://tfstate/org/: no states there matching *.nothing\n");
+}

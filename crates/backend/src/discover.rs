@@ -99,7 +99,7 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
             return Err(StoreError::new(format!(
                 "{url}: an S3 state URL names a bucket and an object key"
             ))
-            .with_hint("for example `s3://my-bucket/path/to/terraform.tfstate`"));
+            .with_hint("for example `s3://my-bucket/path/to/terraform.tfstate`; `statectl scan` also takes a prefix ending in `/`"));
         }
         let mut values = Map::new();
         values.insert("bucket".to_owned(), Value::String(bucket.to_owned()));
@@ -124,6 +124,28 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
     };
     apply_overrides(&mut config, &overrides.backend_config, false)?;
     Ok(Some(config))
+}
+
+/// A URL naming many states, for `scan`: `s3://bucket/` or `s3://bucket/prefix/` (ending in `/`),
+/// with the configuration to list them by and the key prefix; `None` for any other argument.
+pub fn listing_from_url(
+    url: &str,
+    overrides: &Overrides,
+) -> Result<Option<(BackendConfig, String)>, StoreError> {
+    let Some(rest) = url.strip_prefix("s3://") else {
+        return Ok(None);
+    };
+    let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+    if bucket.is_empty() || !(prefix.is_empty() || prefix.ends_with('/')) {
+        return Ok(None);
+    }
+    // The key is the backend's to need; a listing names each state's own key afterwards.
+    let key = format!("{prefix}terraform.tfstate");
+    let Some(mut config) = from_url(&format!("s3://{bucket}/{key}"), overrides)? else {
+        return Ok(None);
+    };
+    config.origin = redact(url);
+    Ok(Some((config, prefix.to_owned())))
 }
 
 /// The selected workspace: `--workspace`, else `TF_WORKSPACE`, else the data directory's

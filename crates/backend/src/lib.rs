@@ -27,3 +27,23 @@ pub fn open(config: &BackendConfig) -> Result<Arc<dyn RemoteState>, StoreError> 
         .with_hint("`terraform state pull | statectl list -` reads any backend through Terraform")),
     }
 }
+
+/// Every state below `prefix` in the backend `config` describes (S3 only, so far), whose keys `keep`
+/// accepts; they share one set of clients.
+pub fn states_under(
+    config: &BackendConfig,
+    prefix: &str,
+    keep: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Arc<dyn RemoteState>>, StoreError> {
+    match config.kind.as_str() {
+        "s3" => Ok(s3::S3State::open(config)?
+            .states_under(prefix, keep)?
+            .into_iter()
+            .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
+            .collect()),
+        other => Err(StoreError::new(format!(
+            "{}: listing the states of backend \"{other}\" is not supported; name each state",
+            config.origin
+        ))),
+    }
+}

@@ -29,6 +29,16 @@ pub struct Args {
     #[command(flatten)]
     pub backend: crate::cli::BackendArgs,
 
+    /// With a prefix URL (`s3://bucket/prefix/`): scan only the keys this glob matches (`*` within a
+    /// path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match.
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+
+    /// With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are
+    /// always skipped.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+
     /// A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
@@ -62,7 +72,8 @@ pub enum ScanFormat {
 pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
-    let sources = sources(&args.paths, &args.backend, printer)?;
+    let keys = KeyFilter::new(&args.include, &args.exclude)?;
+    let sources = sources(&args.paths, &args.backend, &keys, printer)?;
     let reports = scan_all(&sources, &rules, args.jobs);
     let text = match args.format {
         ScanFormat::Table => table::render(&reports),
@@ -117,29 +128,126 @@ pub(crate) fn load_rules(explicit: Option<&std::path::Path>) -> Result<Rules, Cl
     }
 }
 
+/// `--include` and `--exclude`, compiled.
+#[derive(Debug)]
+struct KeyFilter {
+    include: Option<globset::GlobSet>,
+    exclude: Option<globset::GlobSet>,
+    text: String,
+}
+
+impl KeyFilter {
+    fn new(include: &[String], exclude: &[String]) -> Result<KeyFilter, CliError> {
+        let compile =
+            |globs: &[String], flag: &str| -> Result<Option<globset::GlobSet>, CliError> {
+                if globs.is_empty() {
+                    return Ok(None);
+                }
+                let mut set = globset::GlobSetBuilder::new();
+                for glob in globs {
+                    let compiled = globset::GlobBuilder::new(glob)
+                        .literal_separator(true)
+                        .build()
+                        .map_err(|error| {
+                            CliError::new(format!(
+                                "{flag} {}: not a glob: {}",
+                                crate::cli::error::sanitize(glob),
+                                error.kind()
+                            ))
+                        })?;
+                    set.add(compiled);
+                }
+                set.build()
+                    .map(Some)
+                    .map_err(|error| CliError::new(format!("{flag}: {error}")))
+            };
+        let mut parts = Vec::new();
+        if !include.is_empty() {
+            parts.push(format!(" matching {}", include.join(" or ")));
+        }
+        if !exclude.is_empty() {
+            parts.push(format!(" outside {}", exclude.join(" and ")));
+        }
+        let text = parts.concat();
+        Ok(KeyFilter {
+            include: compile(include, "--include")?,
+            exclude: compile(exclude, "--exclude")?,
+            text,
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.include.is_none() && self.exclude.is_none()
+    }
+
+    fn keeps(&self, key: &str) -> bool {
+        self.include.as_ref().is_none_or(|set| set.is_match(key))
+            && !self.exclude.as_ref().is_some_and(|set| set.is_match(key))
+    }
+
+    /// What the filter asked for, for a message about an empty listing.
+    fn describe(&self) -> &str {
+        &self.text
+    }
+}
+
 /// The states to scan, folders expanded; no argument means the state `terraform init` recorded.
 fn sources(
     paths: &[PathBuf],
     backend: &crate::cli::BackendArgs,
+    keys: &KeyFilter,
     printer: &mut Printer,
 ) -> Result<Vec<Source>, CliError> {
-    let mut located = |arg: Option<&std::path::Path>| -> Result<Source, CliError> {
+    let located = |arg: Option<&std::path::Path>, printer: &mut Printer| {
         let located = crate::cli::state_source::locate(arg, backend)?;
         if let Some(note) = &located.note {
             printer.to_stderr(&format!("{note}\n"));
         }
-        Ok(located.source)
+        Ok::<Source, CliError>(located.source)
     };
     if paths.is_empty() {
-        return Ok(vec![located(None)?]);
+        return Ok(vec![located(None, printer)?]);
     }
     let (urls, paths): (Vec<&PathBuf>, Vec<&PathBuf>) = paths
         .iter()
         .partition(|path| path.to_string_lossy().contains("://"));
-    let remote = urls
-        .into_iter()
-        .map(|url| located(Some(url)))
-        .collect::<Result<Vec<Source>, CliError>>()?;
+    let overrides = statectl_backend::discover::Overrides {
+        workspace: backend.workspace.clone(),
+        backend_config: backend.backend_config.clone(),
+    };
+    let mut remote = Vec::new();
+    let mut listed = false;
+    for url in urls {
+        let text = url.to_string_lossy();
+        match statectl_backend::discover::listing_from_url(&text, &overrides)? {
+            Some((config, prefix)) => {
+                listed = true;
+                let states =
+                    statectl_backend::states_under(&config, &prefix, &|key| keys.keeps(key))?;
+                if states.is_empty() {
+                    return Err(CliError::new(format!(
+                        "{}: no states there{}",
+                        config.origin,
+                        keys.describe()
+                    ))
+                    .with_hint("check the bucket and the prefix (it ends in `/`), and `--include`/`--exclude`"));
+                }
+                printer.to_stderr(&format!(
+                    "{} state{} under {}\n",
+                    states.len(),
+                    if states.len() == 1 { "" } else { "s" },
+                    config.origin
+                ));
+                remote.extend(states.into_iter().map(Source::Remote));
+            }
+            None => remote.push(located(Some(url), printer)?),
+        }
+    }
+    if !listed && !keys.is_empty() {
+        return Err(CliError::new(
+            "`--include` and `--exclude` choose keys below a prefix URL (`s3://bucket/prefix/`), and none is named",
+        ));
+    }
     if remote.is_empty() && (backend.workspace.is_some() || !backend.backend_config.is_empty()) {
         return Err(CliError::new(
             "`--workspace` and `--backend-config` choose a backend's state, but only files are named",

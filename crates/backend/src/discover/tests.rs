@@ -204,3 +204,25 @@ fn urls_name_their_backend_and_anything_else_is_a_path() {
         "s3://bucket-only: an S3 state URL names a bucket and an object key"
     );
 }
+
+#[test]
+fn a_prefix_url_names_a_listing_and_a_key_url_does_not() {
+    let (config, prefix) = listing_from_url("s3://bucket/org/", &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(prefix, "org/");
+    assert_eq!(config.string("bucket").as_deref(), Some("bucket"));
+    assert_eq!(config.origin, "s3://bucket/org/");
+    let (_, prefix) = listing_from_url("s3://bucket", &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(prefix, "");
+    assert_eq!(
+        listing_from_url("s3://bucket/org/prod.tfstate", &Overrides::default()).unwrap(),
+        None
+    );
+    assert_eq!(
+        listing_from_url("https://host/state/", &Overrides::default()).unwrap(),
+        None
+    );
+}

@@ -2,11 +2,12 @@
 //! object and the DynamoDB item), the DynamoDB digest, and the bucket's encryption kept on writes.
 //! `settings` reads the arguments, `clients` builds the AWS clients, `object` reads and writes the
 //! state, `lock` takes and releases the locks, `digest` keeps the DynamoDB MD5, `errors` words what
-//! went wrong.
+//! went wrong, `listing` finds every state below a prefix.
 
 mod clients;
 mod digest;
 mod errors;
+mod listing;
 mod lock;
 mod object;
 mod settings;
@@ -25,7 +26,8 @@ use self::settings::Settings;
 #[derive(Debug)]
 pub struct S3State {
     backend: Backend,
-    runtime: Runtime,
+    /// Shared by the states of one listing.
+    runtime: std::sync::Arc<Runtime>,
 }
 
 /// The settings and clients the async operations share.
@@ -51,7 +53,7 @@ impl S3State {
                 clients,
                 location,
             },
-            runtime,
+            runtime: std::sync::Arc::new(runtime),
         })
     }
 }

@@ -15,7 +15,7 @@ use crate::config::{BackendConfig, env};
 const DEFAULT_WORKSPACE_KEY_PREFIX: &str = "env:";
 
 /// Terraform's `lockFileSuffix`.
-const LOCK_FILE_SUFFIX: &str = ".tflock";
+pub(crate) const LOCK_FILE_SUFFIX: &str = ".tflock";
 
 /// Everything the backend needs, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
