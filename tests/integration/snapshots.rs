@@ -118,6 +118,22 @@ fn scan_and_audit() {
         &repo,
         &["audit", "testdata/audit/destroy/terraform.tfstate"],
     );
+    // The audit's findings in JSON are scan's: evidence values decoded, a `location`.
+    pin(
+        "audit-oci-json",
+        &repo,
+        &[
+            "audit",
+            "testdata/scan/oci-async-provisioning.tfstate",
+            "--format",
+            "json",
+        ],
+    );
+    pin(
+        "scan-lifecycle-table",
+        &repo,
+        &["scan", "testdata/states/lifecycle.tfstate"],
+    );
 }
 
 #[test]
