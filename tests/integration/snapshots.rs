@@ -129,6 +129,20 @@ fn scan_and_audit() {
             "json",
         ],
     );
+    for format in ["github", "markdown"] {
+        pin(
+            &format!("audit-skip-destroy-{format}"),
+            &repo,
+            &[
+                "audit",
+                "testdata/audit/skip-destroy/terraform.tfstate",
+                "--plan",
+                "testdata/audit/skip-destroy/plan.json",
+                "--format",
+                format,
+            ],
+        );
+    }
     pin(
         "scan-lifecycle-table",
         &repo,
