@@ -195,7 +195,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
         'statectl;refresh' {
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only instances of these resource types (globs allowed); repeatable')
-            [CompletionResult]::new('--profiles', '--profiles', [CompletionResultType]::ParameterName, 'A profiles file (TOML) over the built-in ones (crates/reconcile/src/reconcile/profiles/FORMAT.md)')
+            [CompletionResult]::new('--profiles', '--profiles', [CompletionResultType]::ParameterName, 'A profiles file (TOML) over the built-in ones (`--profiles-format` prints the format)')
             [CompletionResult]::new('--endpoint', '--endpoint', [CompletionResultType]::ParameterName, 'A profile endpoint''s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`')
             [CompletionResult]::new('--parallelism', '--parallelism', [CompletionResultType]::ParameterName, 'How many instances are polled at once')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to wait for each instance at most (overrides the profiles'' `timeout`)')
@@ -213,6 +213,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write), or with `-o -` write the refreshed state to standard output (the outcomes and the diff then go to stderr)')
+            [CompletionResult]::new('--profiles-format', '--profiles-format', [CompletionResultType]::ParameterName, 'Print the profile format (how to write a `--profiles` file, with examples) and exit')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change and write nothing (exit 1 when something would change)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when lifecycle rules refuse the change; each override is printed')
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')

@@ -576,7 +576,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__refresh)
-            opts="-o -v -h --target --type --write --profiles --endpoint --parallelism --timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --target --type --write --profiles --profiles-format --endpoint --parallelism --timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

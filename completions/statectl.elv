@@ -182,7 +182,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
         &'statectl;refresh'= {
             cand --target 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds'
             cand --type 'Only instances of these resource types (globs allowed); repeatable'
-            cand --profiles 'A profiles file (TOML) over the built-in ones (crates/reconcile/src/reconcile/profiles/FORMAT.md)'
+            cand --profiles 'A profiles file (TOML) over the built-in ones (`--profiles-format` prints the format)'
             cand --endpoint 'A profile endpoint''s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`'
             cand --parallelism 'How many instances are polled at once'
             cand --timeout 'How long to wait for each instance at most (overrides the profiles'' `timeout`)'
@@ -200,6 +200,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --write 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write), or with `-o -` write the refreshed state to standard output (the outcomes and the diff then go to stderr)'
+            cand --profiles-format 'Print the profile format (how to write a `--profiles` file, with examples) and exit'
             cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
             cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'

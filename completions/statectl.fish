@@ -173,7 +173,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand rm" -s v -l verbose -d
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l target -d 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l type -d 'Only instances of these resource types (globs allowed); repeatable' -r
-complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l profiles -d 'A profiles file (TOML) over the built-in ones (crates/reconcile/src/reconcile/profiles/FORMAT.md)' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l profiles -d 'A profiles file (TOML) over the built-in ones (`--profiles-format` prints the format)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l endpoint -d 'A profile endpoint\'s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l parallelism -d 'How many instances are polled at once' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l timeout -d 'How long to wait for each instance at most (overrides the profiles\' `timeout`)' -r
@@ -193,6 +193,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l color -d '
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l write -d 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write), or with `-o -` write the refreshed state to standard output (the outcomes and the diff then go to stderr)'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l profiles-format -d 'Print the profile format (how to write a `--profiles` file, with examples) and exit'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'

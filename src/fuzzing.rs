@@ -5,6 +5,7 @@
 //!
 //! Not part of statectl's interface: hidden from the docs, and free to change with the engines.
 
+use std::fmt;
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
@@ -94,20 +95,23 @@ pub fn address(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(parsed) = text.parse::<ObjectAddr>() {
+    round_trip::<ObjectAddr>(text);
+    round_trip::<Target>(text);
+}
+
+/// If `text` parses as a `T`, its printed form parses back to the same value and prints the same.
+fn round_trip<T>(text: &str)
+where
+    T: std::str::FromStr + fmt::Display + PartialEq + fmt::Debug,
+    T::Err: fmt::Display,
+{
+    if let Ok(parsed) = text.parse::<T>() {
         let printed = parsed.to_string();
-        let again: ObjectAddr = printed
+        let again: T = printed
             .parse()
             .unwrap_or_else(|error| panic!("`{printed}` does not parse back: {error}"));
         assert_eq!(again, parsed, "`{text}` -> `{printed}`");
         assert_eq!(again.to_string(), printed);
-    }
-    if let Ok(parsed) = text.parse::<Target>() {
-        let printed = parsed.to_string();
-        let again: Target = printed
-            .parse()
-            .unwrap_or_else(|error| panic!("`{printed}` does not parse back: {error}"));
-        assert_eq!(again, parsed, "`{text}` -> `{printed}`");
     }
 }
 

@@ -12,7 +12,11 @@ pub mod fuzzing;
 pub mod glob;
 pub mod policy;
 pub mod scan;
+#[cfg(test)]
+mod test_support;
+mod toml_file;
 
-// The state engine lives in its own crate (crates/state); its modules keep their paths here.
+// The state engine (crates/state) and the provider reconciliation (crates/reconcile) are crates of
+// their own; their modules keep their paths here.
 pub use statectl_reconcile::reconcile;
 pub use statectl_state::{duration, json, state};

@@ -406,7 +406,7 @@ fn judge(
             resource_type: Some(type_name.clone()),
             message,
             evidence,
-            hint: hint_for(rule, &address, &type_name),
+            hint: hint_for(input.catalog, rule, &address, &type_name),
             location: None,
         });
     }
@@ -420,7 +420,7 @@ fn judge(
 }
 
 /// The hint for an audit finding on `address`, naming the commands that act on that object.
-fn hint_for(rule: Rule, address: &ObjectAddr, type_name: &str) -> String {
+fn hint_for(catalog: &Catalog, rule: Rule, address: &ObjectAddr, type_name: &str) -> String {
     let instance = address.instance.to_string();
     match rule {
         Rule::DeleteProtected => format!(
@@ -433,11 +433,11 @@ fn hint_for(rule: Rule, address: &ObjectAddr, type_name: &str) -> String {
         ),
         Rule::DeleteMidOperation => format!(
             "wait for the operation to finish and refresh it first (`{}`), then plan the destroy again",
-            hint::refresh_command(&instance, type_name)
+            hint::refresh_command(catalog, &instance, type_name)
         ),
         Rule::TaintedAfterTimeout => format!(
             "refresh it first (`{}`); if it finished creating, `{}`",
-            hint::refresh_command(&instance, type_name),
+            hint::refresh_command(catalog, &instance, type_name),
             hint::untaint_command(&instance)
         ),
         Rule::DeposedObject => format!(
@@ -478,7 +478,7 @@ fn not_in_config(
             resource_type: Some(resource.address.type_name.clone()),
             message: "its resource block is gone from the configuration: no `prevent_destroy` protects it, and the next plan deletes it".to_owned(),
             evidence: Vec::new(),
-            hint: hint_for(rule, &address, &resource.address.type_name),
+            hint: rule.help().to_owned(),
             location: None,
         });
         if let Some(entry) = audit

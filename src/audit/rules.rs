@@ -121,15 +121,7 @@ impl Rule {
     }
 
     pub fn info(self) -> RuleInfo {
-        RuleInfo {
-            order: Rule::ALL
-                .iter()
-                .position(|rule| *rule == self)
-                .expect("every rule is in ALL") as u8,
-            id: self.id(),
-            title: self.title(),
-            help: self.help(),
-            default_severity: self.severity(),
-        }
+        let texts = (self.id(), self.title(), self.help());
+        RuleInfo::of(&Rule::ALL, &self, texts, self.severity())
     }
 }

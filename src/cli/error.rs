@@ -23,6 +23,15 @@ impl CliError {
         }
     }
 
+    /// An error whose message already says what and where (only made safe to print), with its hint.
+    pub fn said(message: &str, hint: Option<String>) -> CliError {
+        CliError {
+            message: sanitize(message),
+            hint,
+            code: exit::ERROR,
+        }
+    }
+
     #[must_use]
     pub fn with_hint(mut self, hint: impl Into<String>) -> CliError {
         self.hint = Some(hint.into());
@@ -47,22 +56,14 @@ impl CliError {
 /// where; they reach the user as they are, with their hint.
 impl From<crate::state::store::StoreError> for CliError {
     fn from(error: crate::state::store::StoreError) -> CliError {
-        CliError {
-            message: sanitize(&error.message),
-            hint: error.hint,
-            code: exit::ERROR,
-        }
+        CliError::said(&error.message, error.hint)
     }
 }
 
 /// A profile file's problem names the file, line and column itself.
 impl From<crate::reconcile::profile::ProfileError> for CliError {
     fn from(error: crate::reconcile::profile::ProfileError) -> CliError {
-        CliError {
-            message: sanitize(&error.message),
-            hint: error.hint,
-            code: exit::ERROR,
-        }
+        CliError::said(&error.message, error.hint)
     }
 }
 

@@ -89,28 +89,23 @@ impl Printer {
 
     /// Prints a `warning:` line to stderr.
     pub fn warning(&mut self, message: &str) {
-        let _ = self.stdout.flush();
-        let (yellow, reset) = if self.color_stderr {
-            ("\x1b[1;33m", "\x1b[0m")
-        } else {
-            ("", "")
-        };
-        let _ = writeln!(io::stderr().lock(), "{yellow}warning{reset}: {message}");
+        self.labelled("\x1b[1;33m", "warning", message);
     }
 
     /// Prints an `error:` line to stderr without ending the command (one of several problems).
     pub fn error_line(&mut self, message: &str) {
+        self.labelled("\x1b[1;31m", "error", &sanitize(message));
+    }
+
+    /// `label: message` on stderr, the label in `color` where stderr wants color.
+    fn labelled(&mut self, color: &str, label: &str, message: &str) {
         let _ = self.stdout.flush();
-        let (red, reset) = if self.color_stderr {
-            ("\x1b[1;31m", "\x1b[0m")
+        let (color, reset) = if self.color_stderr {
+            (color, "\x1b[0m")
         } else {
             ("", "")
         };
-        let _ = writeln!(
-            io::stderr().lock(),
-            "{red}error{reset}: {}",
-            sanitize(message)
-        );
+        let _ = writeln!(io::stderr().lock(), "{color}{label}{reset}: {message}");
     }
 
     /// Prints `hint:` lines to stderr, for people.

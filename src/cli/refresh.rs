@@ -1,5 +1,6 @@
-//! `statectl refresh [STATE]`: asks the providers' HTTP APIs about the stale instances (what scan
-//! finds, or `--target`/`--type`), shows each outcome and the diff of what the state would learn, and
+//! `statectl refresh [STATE]`: asks the providers (their HTTP APIs through the profiles, or with
+//! `--reader plugin` their provider plugins) about the stale instances (what scan finds, or
+//! `--target`/`--type`), shows each outcome and the diff of what the state would learn, and
 //! with `--write` applies it through the lifecycle rules and the safe write. Without `--write` it exits
 //! 1 when there are changes, 0 when none.
 
@@ -50,9 +51,13 @@ pub struct Args {
     #[arg(long, conflicts_with = "dry_run")]
     pub write: bool,
 
-    /// A profiles file (TOML) over the built-in ones (crates/reconcile/src/reconcile/profiles/FORMAT.md).
+    /// A profiles file (TOML) over the built-in ones (`--profiles-format` prints the format).
     #[arg(long, value_name = "FILE")]
     pub profiles: Option<PathBuf>,
+
+    /// Print the profile format (how to write a `--profiles` file, with examples) and exit.
+    #[arg(long, exclusive = true)]
+    pub profiles_format: bool,
 
     /// A profile endpoint's base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`;
     /// repeatable. Also `STATECTL_ENDPOINT_<NAME>`.
@@ -92,6 +97,10 @@ pub struct Args {
 }
 
 pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, CliError> {
+    if args.profiles_format {
+        printer.out(crate::reconcile::profile::FORMAT)?;
+        return Ok(exit::SUCCESS);
+    }
     let settings = RefreshSettings::resolve(args)?;
     let profiles = match &args.profiles {
         Some(path) => Profiles::load(path),

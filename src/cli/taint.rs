@@ -20,28 +20,27 @@ pub struct Args {
 }
 
 pub(super) fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
-    let settings = WriteSettings::resolve(&args.write, WriteIntent::ByDefault)?;
-    let address = instance_address(&args.address)?;
-    rewrite(
-        &settings,
-        &WriteRequest {
-            operation: "taint",
-            mutations: vec![Mutation::Taint(address)],
-            warning: None,
-            show_diff: true,
-        },
-        printer,
-    )
+    mark(args, "taint", Mutation::Taint, printer)
 }
 
 pub(super) fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+    mark(args, "untaint", Mutation::Untaint, printer)
+}
+
+/// Taint or untaint (`operation`) the instance the arguments name, with the safe write.
+fn mark(
+    args: &Args,
+    operation: &'static str,
+    mutation: fn(InstanceAddr) -> Mutation,
+    printer: &mut Printer,
+) -> Result<i32, CliError> {
     let settings = WriteSettings::resolve(&args.write, WriteIntent::ByDefault)?;
     let address = instance_address(&args.address)?;
     rewrite(
         &settings,
         &WriteRequest {
-            operation: "untaint",
-            mutations: vec![Mutation::Untaint(address)],
+            operation,
+            mutations: vec![mutation(address)],
             warning: None,
             show_diff: true,
         },

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::glob::Glob;
-use crate::json::LineColumn;
 use crate::state::mutate::Action;
 
 #[derive(Debug, Default, Deserialize)]
@@ -95,17 +94,8 @@ impl Policy {
                 path: path.to_owned(),
                 source,
             })?;
-        let invalid = |error: toml::de::Error| {
-            let place = error
-                .span()
-                .map(|span| format!(":{}", LineColumn::of(text.as_bytes(), span.start)))
-                .unwrap_or_default();
-            format!(
-                "{}{place}: invalid policy: {}",
-                path.display(),
-                error.message().trim()
-            )
-        };
+        let invalid =
+            |error: toml::de::Error| crate::toml_file::invalid(path, &text, "policy", &error);
         let file: PolicyFile = if strict {
             #[derive(Deserialize)]
             #[serde(deny_unknown_fields)]

@@ -118,7 +118,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                 ),
                 Some(format!(
                     "refresh it until the operation ends: `{}`",
-                    crate::scan::hint::refresh_command(&instance(), type_name)
+                    crate::scan::hint::refresh_command(context.catalog, &instance(), type_name)
                 )),
             );
         } else if step.action.taints() && status.in_progress() {
@@ -134,7 +134,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                 ),
                 Some(format!(
                     "refresh it first (`{}`); if the object turns out healthy, `{}` is the fix",
-                    crate::scan::hint::refresh_command(&instance(), type_name),
+                    crate::scan::hint::refresh_command(context.catalog, &instance(), type_name),
                     crate::scan::hint::untaint_command(&instance())
                 )),
             );
@@ -239,15 +239,7 @@ fn place(block: &ConfigResource) -> String {
 mod tests {
     use super::*;
     use crate::state::mutate::{Mutation, plan};
-
-    fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("testdata/scan")
-                .join(name),
-        )
-        .unwrap()
-    }
+    use crate::test_support::scan_fixture as fixture;
 
     /// A refresh that learned the object failed proposes a taint: judged by the new status (no
     /// longer mid-operation), and by every rule a taint answers to.

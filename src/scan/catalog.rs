@@ -1,8 +1,9 @@
 //! The catalog of asynchronous resource types: where each keeps its lifecycle status, which values
 //! mean "still in progress" or "failed", and which attributes a finished create fills. The built-in
-//! catalog is data (`catalog.toml`, with a source per entry); a rules file adds to it.
+//! catalog is data (`catalog.toml`, with a source per entry); a rules file adds to it. It also carries
+//! which types `statectl refresh` covers, handed in by the CLI, for the hints.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
@@ -73,6 +74,10 @@ pub struct Generic {
 pub struct Catalog {
     by_type: HashMap<String, Vec<Entry>>,
     pub generic: Generic,
+    /// The resource types `statectl refresh` can ask about (those its built-in profiles cover), so
+    /// that a hint names statectl's refresh only where it works. The CLI fills it from
+    /// `statectl-reconcile`, which the analyses do not use; left empty, hints name Terraform's.
+    pub refreshed_by_statectl: HashSet<String>,
 }
 
 /// A catalog entry that cannot be used; names the resource type.

@@ -3,6 +3,7 @@
 //! parsing.
 
 use crate::json::LineColumn;
+use crate::scan::catalog::Catalog;
 use crate::scan::finding::{Evidence, Finding, Rule};
 use crate::scan::hint;
 use crate::scan::rules::Rules;
@@ -73,7 +74,8 @@ fn scan_groups(
             for (index, finding) in findings.iter_mut().enumerate().skip(before) {
                 finding.address.clone_from(&address);
                 if let Some(rule) = Rule::from_id(finding.rule.id) {
-                    finding.hint = hint_for(rule, &address, &resource.address.type_name);
+                    finding.hint =
+                        hint_for(&rules.catalog, rule, &address, &resource.address.type_name);
                     // The catalog's word on what fixes this type's pending or failed object.
                     if matches!(rule, Rule::TransitionalState | Rule::TaintedAfterTimeout)
                         && let Some(extra) = rules
@@ -143,11 +145,11 @@ fn deposed_object(
 }
 
 /// The hint for a finding on the current object at `address`, naming the commands that act on it.
-fn hint_for(rule: Rule, address: &str, type_name: &str) -> String {
+fn hint_for(catalog: &Catalog, rule: Rule, address: &str, type_name: &str) -> String {
     match rule {
         Rule::TransitionalState | Rule::TransitionalStateGeneric => format!(
             "refresh it to learn whether the operation finished: `{}`",
-            hint::refresh_command(address, type_name)
+            hint::refresh_command(catalog, address, type_name)
         ),
         Rule::FailedState => format!(
             "inspect the remote object; if it is broken, `{}` and the next `terraform apply` replaces it",
@@ -155,7 +157,7 @@ fn hint_for(rule: Rule, address: &str, type_name: &str) -> String {
         ),
         Rule::MissingComputedAttribute => format!(
             "refresh it: a finished create fills these attributes (`{}`)",
-            hint::refresh_command(address, type_name)
+            hint::refresh_command(catalog, address, type_name)
         ),
         Rule::Tainted => format!(
             "if the remote object is healthy, `{}`; otherwise the next `terraform apply` replaces it",
@@ -163,7 +165,7 @@ fn hint_for(rule: Rule, address: &str, type_name: &str) -> String {
         ),
         Rule::TaintedAfterTimeout => format!(
             "refresh first (`{}`): if the remote object finished creating, `{}` instead of letting `terraform apply` replace it",
-            hint::refresh_command(address, type_name),
+            hint::refresh_command(catalog, address, type_name),
             hint::untaint_command(address)
         ),
         Rule::MissingId => format!(

@@ -43,6 +43,28 @@ pub struct RuleInfo {
     pub default_severity: Severity,
 }
 
+impl RuleInfo {
+    /// The info of `rule`, whose place in `all` (its command's list, in report order) becomes its
+    /// `order`. The texts are the rule's own.
+    pub fn of<R: PartialEq>(
+        all: &[R],
+        rule: &R,
+        (id, title, help): (&'static str, &'static str, &'static str),
+        default_severity: Severity,
+    ) -> RuleInfo {
+        RuleInfo {
+            order: all
+                .iter()
+                .position(|each| each == rule)
+                .expect("every rule is in its command's list") as u8,
+            id,
+            title,
+            help,
+            default_severity,
+        }
+    }
+}
+
 /// The detectors. Their ids are part of statectl's interface (rules files, SARIF, ignores): never
 /// rename one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -89,16 +111,8 @@ impl Rule {
     }
 
     pub fn info(self) -> RuleInfo {
-        RuleInfo {
-            order: Rule::ALL
-                .iter()
-                .position(|rule| *rule == self)
-                .expect("every rule is in ALL") as u8,
-            id: self.id(),
-            title: self.title(),
-            help: self.help(),
-            default_severity: self.default_severity(),
-        }
+        let texts = (self.id(), self.title(), self.help());
+        RuleInfo::of(&Rule::ALL, &self, texts, self.default_severity())
     }
 
     pub fn from_id(id: &str) -> Option<Rule> {

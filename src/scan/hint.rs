@@ -2,11 +2,10 @@
 //! person can paste them into a POSIX shell: statectl's own commands where statectl can do the job
 //! (`refresh` for a type a built-in refresh profile covers, `untaint`, `taint`, `forget`), Terraform's
 //! where it cannot (`apply -refresh-only` for other types, `apply` to replace or destroy, `import`).
+//! Which types `statectl refresh` covers is the catalog's `refreshed_by_statectl`, which the CLI
+//! fills from the profiles: the analyses do not depend on `statectl-reconcile`.
 
-use std::collections::HashSet;
-use std::sync::OnceLock;
-
-use crate::reconcile::profile::Profiles;
+use crate::scan::catalog::Catalog;
 
 /// `address` as one shell word: as is when every character is plain, else in single quotes (a `[`
 /// is a glob to the shell and `"` a quote; a `'` inside becomes `'\''`).
@@ -22,23 +21,10 @@ pub fn shell_word(address: &str) -> String {
     }
 }
 
-/// Whether a built-in refresh profile covers `type_name`, so `statectl refresh` can ask about it.
-pub fn statectl_refreshes(type_name: &str) -> bool {
-    static TYPES: OnceLock<HashSet<String>> = OnceLock::new();
-    TYPES
-        .get_or_init(|| {
-            Profiles::builtin()
-                .iter()
-                .map(|profile| profile.type_name.clone())
-                .collect()
-        })
-        .contains(type_name)
-}
-
-/// The command that refreshes one instance: `statectl refresh --target ADDR --write` when a built-in
-/// profile covers its type, else `terraform apply -refresh-only -target=ADDR`.
-pub fn refresh_command(address: &str, type_name: &str) -> String {
-    if statectl_refreshes(type_name) {
+/// The command that refreshes one instance: `statectl refresh --target ADDR --write` when the
+/// catalog says a built-in profile covers its type, else `terraform apply -refresh-only -target=ADDR`.
+pub fn refresh_command(catalog: &Catalog, address: &str, type_name: &str) -> String {
+    if catalog.refreshed_by_statectl.contains(type_name) {
         format!("statectl refresh --target {} --write", shell_word(address))
     } else {
         terraform_refresh_command(address)
@@ -121,17 +107,27 @@ mod tests {
     }
 
     #[test]
-    fn refresh_names_statectl_only_for_types_a_builtin_profile_covers() {
+    fn refresh_names_statectl_only_for_types_the_catalog_says_it_covers() {
+        let mut catalog = Catalog::builtin();
         assert_eq!(
-            refresh_command("oci_core_instance.app", "oci_core_instance"),
+            refresh_command(&catalog, "oci_core_instance.app", "oci_core_instance"),
+            "terraform apply -refresh-only -target=oci_core_instance.app",
+            "no covered types given: Terraform's command"
+        );
+        catalog.refreshed_by_statectl = ["oci_core_instance", "cloudfoundry_service_instance"]
+            .map(String::from)
+            .into();
+        assert_eq!(
+            refresh_command(&catalog, "oci_core_instance.app", "oci_core_instance"),
             "statectl refresh --target oci_core_instance.app --write"
         );
         assert_eq!(
-            refresh_command("helm_release.argocd", "helm_release"),
+            refresh_command(&catalog, "helm_release.argocd", "helm_release"),
             "terraform apply -refresh-only -target=helm_release.argocd"
         );
         assert_eq!(
             refresh_command(
+                &catalog,
                 r#"cloudfoundry_service_instance.db["eu"]"#,
                 "cloudfoundry_service_instance"
             ),

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::glob::Glob;
-use crate::json::LineColumn;
 use crate::scan::catalog::{Catalog, EntryFile, GenericFile};
 use crate::scan::finding::{Rule, Severity};
 
@@ -86,17 +85,8 @@ impl Rules {
             path: path.to_owned(),
             source,
         })?;
-        let file: RulesFile = toml::from_str(&text).map_err(|error| {
-            let place = error
-                .span()
-                .map(|span| format!(":{}", LineColumn::of(text.as_bytes(), span.start)))
-                .unwrap_or_default();
-            format!(
-                "{}{place}: invalid rules file: {}",
-                path.display(),
-                error.message().trim()
-            )
-        })?;
+        let file: RulesFile = toml::from_str(&text)
+            .map_err(|error| crate::toml_file::invalid(path, &text, "rules file", &error))?;
         let mut rules = Rules {
             source: Some(path.to_owned()),
             data_sources: file.data_sources,

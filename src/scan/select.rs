@@ -194,15 +194,7 @@ impl Matcher {
 mod tests {
     use super::*;
     use crate::state::parse;
-
-    fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("testdata/scan")
-                .join(name),
-        )
-        .unwrap()
-    }
+    use crate::test_support::scan_fixture as fixture;
 
     #[test]
     fn picks_the_stale_instances_scan_finds_with_their_operation() {

@@ -268,7 +268,9 @@ fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
         .find(|finding| finding["rule"] == "delete-mid-operation")
         .unwrap();
     assert_eq!(finding["address"], "oci_core_instance.app");
-    assert_eq!(finding["evidence"][0]["value"], "\"PROVISIONING\"");
+    // The value decoded, as scan prints it (it was the JSON text, `"\"PROVISIONING\""`).
+    assert_eq!(finding["evidence"][0]["value"], "PROVISIONING");
+    assert_eq!(finding["location"], Value::Null);
     let output = Test::new()
         .args(["audit", "testdata/scan/cf-tainted-in-progress.tfstate"])
         .run()
@@ -428,7 +430,7 @@ fn instances_whose_block_is_gone_from_the_configuration_are_reported() {
 }
 
 #[test]
-fn every_report_format_carries_the_findings() {
+fn the_sarif_and_junit_reports_are_valid_and_carry_the_findings() {
     let state = case("skip-destroy/terraform.tfstate");
     let plan = case("skip-destroy/plan.json");
     let run = |format: &str| {
@@ -465,22 +467,7 @@ fn every_report_format_carries_the_findings() {
         junit.contains("classname=\"statectl.delete-skip-destroy\""),
         "{junit}"
     );
-    let github = run("github");
-    assert!(github.starts_with("::error file="), "{github}");
-    assert!(
-        github.contains("title=statectl delete-skip-destroy%3A terraform_data.retained"),
-        "{github}"
-    );
-    let markdown = run("markdown");
-    assert!(
-        markdown.starts_with("## statectl audit: the plan\n"),
-        "{markdown}"
-    );
-    assert!(
-        markdown.contains("| destroy | `terraform_data.retained` |"),
-        "{markdown}"
-    );
-    assert!(markdown.contains("## statectl audit\n"), "{markdown}");
+    // The github and markdown reports are pinned whole by the `audit-skip-destroy-*` snapshots.
 }
 
 #[test]

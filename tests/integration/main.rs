@@ -17,6 +17,7 @@ mod discovery;
 mod generated;
 mod hostile;
 mod http_backend;
+mod layers;
 mod legacy;
 mod moto;
 mod oracle;

@@ -774,3 +774,30 @@ fn a_type_without_a_profile_is_skipped_with_terraforms_refresh_command() {
     );
     assert_eq!(std::fs::read(&state).unwrap(), before);
 }
+
+/// The profile format reaches a user who has only the binary: `--profiles-format` prints it (the
+/// same text the crate documents and tests its examples against), alone; a bad profile file's hint
+/// names that flag, not a source path.
+#[test]
+fn the_profile_format_is_printed_by_the_binary_and_named_by_the_hint() {
+    let (folder, _state) = scratch_with("oci-async-provisioning.tfstate");
+    let (code, stdout, stderr) = statectl(folder.path(), &["refresh", "--profiles-format"], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("# Provider profiles\n"), "{stdout}");
+    assert!(stdout.contains("## Extending a profile"), "{stdout}");
+    assert!(!stdout.contains("crates/"), "{stdout}");
+    let (code, stdout, _) = statectl(
+        folder.path(),
+        &["refresh", "--profiles-format", "--write"],
+        &[],
+    );
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    std::fs::write(folder.path().join("bad.toml"), "[[profile]\n").unwrap();
+    let (code, _, stderr) = statectl(folder.path(), &["refresh", "--profiles", "bad.toml"], &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("bad.toml:1:"), "{stderr}");
+    assert!(
+        stderr.contains("hint: `statectl refresh --profiles-format` prints the profile format"),
+        "{stderr}"
+    );
+}

@@ -127,28 +127,14 @@ fn fail_on_decides_the_exit_code() {
 }
 
 #[test]
-fn table_output_has_findings_a_summary_and_hints_on_stderr() {
+fn table_output_fits_the_terminal_width() {
+    // What the table says is pinned whole by the `scan-lifecycle-table` snapshot; this is the rule
+    // that it fits the width the terminal gives (the test harness sets COLUMNS=100).
     let output = Test::new()
         .args(["scan"])
         .arg(states("lifecycle.tfstate"))
         .run()
         .code(1);
-    assert!(
-        output.stdout.contains("deposed-object")
-            && output.stdout.contains("terraform_data.workers[1]"),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output.stdout.contains("instances") && output.stdout.contains("warnings"),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output.stderr.contains("hint: tainted: "),
-        "{}",
-        output.stderr
-    );
     assert!(
         output
             .stdout

@@ -118,6 +118,36 @@ fn scan_and_audit() {
         &repo,
         &["audit", "testdata/audit/destroy/terraform.tfstate"],
     );
+    // The audit's findings in JSON are scan's: evidence values decoded, a `location`.
+    pin(
+        "audit-oci-json",
+        &repo,
+        &[
+            "audit",
+            "testdata/scan/oci-async-provisioning.tfstate",
+            "--format",
+            "json",
+        ],
+    );
+    for format in ["github", "markdown"] {
+        pin(
+            &format!("audit-skip-destroy-{format}"),
+            &repo,
+            &[
+                "audit",
+                "testdata/audit/skip-destroy/terraform.tfstate",
+                "--plan",
+                "testdata/audit/skip-destroy/plan.json",
+                "--format",
+                format,
+            ],
+        );
+    }
+    pin(
+        "scan-lifecycle-table",
+        &repo,
+        &["scan", "testdata/states/lifecycle.tfstate"],
+    );
 }
 
 #[test]

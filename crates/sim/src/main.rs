@@ -89,12 +89,7 @@ fn run(args: &Args) -> Result<(), String> {
         .build()
         .map_err(|error| format!("cannot start the runtime: {error}"))?;
     runtime.block_on(async {
-        let listener = TcpListener::bind(args.listen)
-            .await
-            .map_err(|error| format!("cannot listen on `{}`: {error}", args.listen))?;
-        let address = listener
-            .local_addr()
-            .map_err(|error| format!("cannot read the listening address: {error}"))?;
+        let (listener, address) = listen(args.listen).await?;
         announce("http", address).map_err(|error| format!("cannot write to stdout: {error}"))?;
         tokio::select! {
             () = server::serve(listener, Arc::new(sim)) => {}
@@ -176,12 +171,7 @@ fn run_http_backend(args: &HttpBackendArgs) -> Result<(), String> {
         .build()
         .map_err(|error| format!("cannot start the runtime: {error}"))?;
     runtime.block_on(async {
-        let listener = TcpListener::bind(args.listen)
-            .await
-            .map_err(|error| format!("cannot listen on `{}`: {error}", args.listen))?;
-        let address = listener
-            .local_addr()
-            .map_err(|error| format!("cannot read the listening address: {error}"))?;
+        let (listener, address) = listen(args.listen).await?;
         let scheme = if tls.is_some() { "https" } else { "http" };
         announce(scheme, address).map_err(|error| format!("cannot write to stdout: {error}"))?;
         tokio::select! {
@@ -190,6 +180,17 @@ fn run_http_backend(args: &HttpBackendArgs) -> Result<(), String> {
         }
         Ok(())
     })
+}
+
+/// A listener on `at` (port 0: one the system picks) and the address it got.
+async fn listen(at: SocketAddr) -> Result<(TcpListener, SocketAddr), String> {
+    let listener = TcpListener::bind(at)
+        .await
+        .map_err(|error| format!("cannot listen on `{at}`: {error}"))?;
+    let address = listener
+        .local_addr()
+        .map_err(|error| format!("cannot read the listening address: {error}"))?;
+    Ok((listener, address))
 }
 
 #[expect(

@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use crate::audit::Audit;
 use crate::cli::audit::{Args, exit_code};
+use crate::cli::findings::finding_json;
 
 pub(super) fn render(result: &Audit, state: &str, args: &Args, with_plan: bool) -> String {
     let objects: Vec<Value> = result
@@ -20,21 +21,7 @@ pub(super) fn render(result: &Audit, state: &str, args: &Args, with_plan: bool) 
             })
         })
         .collect();
-    let findings: Vec<Value> = result
-        .findings
-        .iter()
-        .map(|finding| {
-            json!({
-                "rule": finding.rule.id,
-                "severity": finding.severity.as_str(),
-                "address": finding.address,
-                "resource_type": finding.resource_type,
-                "message": finding.message,
-                "evidence": finding.evidence.iter().map(|item| json!({"path": item.path, "value": item.value})).collect::<Vec<_>>(),
-                "hint": finding.hint,
-            })
-        })
-        .collect();
+    let findings: Vec<Value> = result.findings.iter().map(finding_json).collect();
     let count = |wanted: &str| {
         result
             .entries

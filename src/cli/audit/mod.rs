@@ -7,11 +7,9 @@ mod table;
 
 use std::path::PathBuf;
 
-use clap::ValueEnum;
-
 use crate::audit::{Audit, Input, Plan, Rule, audit};
 use crate::cli::error::{CliError, sanitize};
-use crate::cli::findings::{FailOn, Report, Tool, github, junit, markdown, sarif};
+use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, github, junit, markdown, sarif};
 use crate::cli::lifecycle_inputs::{load_config, load_policy};
 use crate::cli::{Printer, StateArg, exit, load};
 
@@ -35,22 +33,12 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
 
-    #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
-    pub format: AuditFormat,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
 
     /// Exit 1 when a finding reaches this severity (violations always exit 3).
     #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "SEVERITY")]
     pub fail_on: FailOn,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AuditFormat {
-    Table,
-    Json,
-    Sarif,
-    Github,
-    Junit,
-    Markdown,
 }
 
 /// The audit's rules, for the shared report formats.
@@ -83,19 +71,19 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     };
     let reports = [report];
     let text = match args.format {
-        AuditFormat::Table => table::render(&result, plan.is_some()),
-        AuditFormat::Json => json::render(&result, &reports[0].name, args, plan.is_some()),
-        AuditFormat::Sarif => sarif::render(&tool(), &reports),
-        AuditFormat::Github => github::render(&tool(), &reports),
-        AuditFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
-        AuditFormat::Markdown => {
+        ReportFormat::Table => table::render(&result, plan.is_some()),
+        ReportFormat::Json => json::render(&result, &reports[0].name, args, plan.is_some()),
+        ReportFormat::Sarif => sarif::render(&tool(), &reports),
+        ReportFormat::Github => github::render(&tool(), &reports),
+        ReportFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
+        ReportFormat::Markdown => {
             let mut text = table::markdown_outcomes(&result, plan.is_some());
             text.push_str(&markdown::render(&tool(), &reports));
             text
         }
     };
     printer.out(&text)?;
-    if args.format == AuditFormat::Table {
+    if args.format == ReportFormat::Table {
         printer.hints(&hints(&result));
     }
     Ok(exit_code(&result, args.fail_on))

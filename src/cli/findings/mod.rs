@@ -1,5 +1,6 @@
-//! The report formats scan and audit share: SARIF, GitHub annotations, JUnit XML and Markdown, over
-//! findings with a rule id, a severity, an address, evidence and a hint, one report per state.
+//! What the reports of scan and audit share: the `--format` choice, a finding's JSON, and the SARIF,
+//! GitHub annotations, JUnit XML and Markdown formats, over findings with a rule id, a severity, an
+//! address, evidence and a hint, one report per state.
 
 pub(super) mod github;
 pub(super) mod junit;
@@ -8,6 +9,7 @@ pub(super) mod sarif;
 
 use clap::ValueEnum;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+use serde_json::{Value, json};
 
 use crate::cli::error::CliError;
 use crate::scan::{Finding, RuleInfo, Severity};
@@ -65,6 +67,35 @@ impl Report {
             .filter(|finding| finding.severity == severity)
             .count()
     }
+}
+
+/// `--format` of scan and audit: the table for people, or one of the shared report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Table,
+    Json,
+    Sarif,
+    Github,
+    Junit,
+    Markdown,
+}
+
+/// One finding in the JSON schemas of scan and audit (README, "scan JSON", "audit JSON").
+pub(super) fn finding_json(finding: &Finding) -> Value {
+    json!({
+        "rule": finding.rule.id,
+        "severity": finding.severity.as_str(),
+        "address": finding.address,
+        "resource_type": finding.resource_type,
+        "message": finding.message,
+        "evidence": finding.evidence.iter().map(|item| json!({
+            "path": item.path,
+            // The value as the state holds it, decoded (a string, number, null...).
+            "value": serde_json::from_str::<Value>(&item.value).unwrap_or(Value::String(item.value.clone())),
+        })).collect::<Vec<_>>(),
+        "hint": finding.hint,
+        "location": finding.location.map(|location| json!({ "line": location.line, "column": location.column })),
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::cli::findings::{FailOn, Report};
-use crate::scan::{Finding, Severity};
+use crate::cli::findings::{FailOn, Report, finding_json};
+use crate::scan::Severity;
 
 pub(super) fn render(reports: &[Report], fail_on: FailOn) -> String {
     let states: Vec<Value> = reports.iter().map(state).collect();
@@ -36,23 +36,6 @@ fn state(report: &Report) -> Value {
         "instances": report.instances,
         "error": report.error.as_ref().map(|error| json!({ "message": error.message, "hint": error.hint })),
         "summary": { "errors": report.count(Severity::Error), "warnings": report.count(Severity::Warning), "notes": report.count(Severity::Note) },
-        "findings": report.findings.iter().map(finding).collect::<Vec<_>>(),
-    })
-}
-
-pub(super) fn finding(finding: &Finding) -> Value {
-    json!({
-        "rule": finding.rule.id,
-        "severity": finding.severity.as_str(),
-        "address": finding.address,
-        "resource_type": finding.resource_type,
-        "message": finding.message,
-        "evidence": finding.evidence.iter().map(|item| json!({
-            "path": item.path,
-            // The value as the state holds it, decoded (a string, number, null...).
-            "value": serde_json::from_str::<Value>(&item.value).unwrap_or(Value::String(item.value.clone())),
-        })).collect::<Vec<_>>(),
-        "hint": finding.hint,
-        "location": finding.location.map(|location| json!({ "line": location.line, "column": location.column })),
+        "findings": report.findings.iter().map(finding_json).collect::<Vec<_>>(),
     })
 }

@@ -5,14 +5,14 @@
 mod json;
 mod table;
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use clap::ValueEnum;
-
 use crate::cli::error::CliError;
-use crate::cli::findings::{FailOn, Report, Tool, github, junit, markdown, sarif};
+use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, github, junit, markdown, sarif};
 use crate::cli::{Printer, exit};
+use crate::reconcile::profile::Profiles;
 use crate::scan::discover::state_files;
 use crate::scan::{Rule, Rules, scan};
 use crate::state::legacy::StateBytes;
@@ -43,8 +43,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
 
-    #[arg(long, value_enum, default_value_t = ScanFormat::Table)]
-    pub format: ScanFormat,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
 
     /// Exit 1 when a finding reaches this severity.
     #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "SEVERITY")]
@@ -59,16 +59,6 @@ pub struct Args {
     pub jobs: Option<usize>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ScanFormat {
-    Table,
-    Json,
-    Sarif,
-    Github,
-    Junit,
-    Markdown,
-}
-
 pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
@@ -76,12 +66,12 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let sources = sources(&args.paths, &args.backend, &keys, printer)?;
     let reports = scan_all(&sources, &rules, args.jobs);
     let text = match args.format {
-        ScanFormat::Table => table::render(&reports),
-        ScanFormat::Json => json::render(&reports, args.fail_on),
-        ScanFormat::Sarif => sarif::render(&tool(), &reports),
-        ScanFormat::Github => github::render(&tool(), &reports),
-        ScanFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
-        ScanFormat::Markdown => markdown::render(&tool(), &reports),
+        ReportFormat::Table => table::render(&reports),
+        ReportFormat::Json => json::render(&reports, args.fail_on),
+        ReportFormat::Sarif => sarif::render(&tool(), &reports),
+        ReportFormat::Github => github::render(&tool(), &reports),
+        ReportFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
+        ReportFormat::Markdown => markdown::render(&tool(), &reports),
     };
     printer.out(&text)?;
     let mut failed_to_read = false;
@@ -91,7 +81,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             failed_to_read = true;
         }
     }
-    if args.format == ScanFormat::Table {
+    if args.format == ReportFormat::Table {
         printer.hints(&table::hints(&reports));
     }
     let reached = reports
@@ -122,10 +112,21 @@ pub(crate) fn load_rules(explicit: Option<&std::path::Path>) -> Result<Rules, Cl
             .ok()
             .and_then(|folder| Rules::discover(&folder)),
     };
-    match path {
-        Some(path) => Rules::load(&path).map_err(CliError::from),
-        None => Ok(Rules::default()),
-    }
+    let mut rules = match path {
+        Some(path) => Rules::load(&path)?,
+        None => Rules::default(),
+    };
+    rules.catalog.refreshed_by_statectl = statectl_refreshes();
+    Ok(rules)
+}
+
+/// The resource types a built-in refresh profile covers: the hints of scan, audit and the lifecycle
+/// rules name `statectl refresh` for these (the analyses do not know the profiles themselves).
+fn statectl_refreshes() -> HashSet<String> {
+    Profiles::builtin()
+        .iter()
+        .map(|profile| profile.type_name.clone())
+        .collect()
 }
 
 /// `--include` and `--exclude`, compiled.

@@ -167,17 +167,23 @@ fn find_in(
     binary_in(dir, source)
 }
 
+/// The entries of `dir`; None when it does not exist (a plugin folder that is not there holds no
+/// plugin), an error naming it when it cannot be listed.
+fn listing(dir: &Path) -> Result<Option<fs::ReadDir>, DiscoverError> {
+    match fs::read_dir(dir) {
+        Ok(entries) => Ok(Some(entries)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(DiscoverError::List {
+            path: dir.to_owned(),
+            source,
+        }),
+    }
+}
+
 /// The highest version directory under `dir`, if any.
 fn highest_version(dir: &Path) -> Result<Option<String>, DiscoverError> {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(DiscoverError::List {
-                path: dir.to_owned(),
-                source,
-            });
-        }
+    let Some(entries) = listing(dir)? else {
+        return Ok(None);
     };
     let mut best: Option<String> = None;
     for entry in entries.flatten() {
@@ -200,15 +206,8 @@ fn highest_version(dir: &Path) -> Result<Option<String>, DiscoverError> {
 /// The file in `dir` named `terraform-provider-TYPE`, optionally followed by `_…` (`_v5.0.0_x5`) or
 /// `.exe`; the first in name order when there are several.
 fn binary_in(dir: &Path, source: &ProviderSource) -> Result<Option<PathBuf>, DiscoverError> {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(DiscoverError::List {
-                path: dir.to_owned(),
-                source,
-            });
-        }
+    let Some(entries) = listing(dir)? else {
+        return Ok(None);
     };
     let prefix = source.binary_prefix();
     let mut names: Vec<String> = entries

@@ -2,7 +2,7 @@
 //! It owns no clock and sleeps nowhere: the caller passes the time of each answer and does the
 //! waiting, so every rule here is tested with plain values.
 //!
-//! The rules, against terraform-plugin-sdk's `StateChangeConf` (reference/async-protocols.md):
+//! The rules, against terraform-plugin-sdk v2's `retry.StateChangeConf` (`helper/retry/state.go`):
 //! - a target state must be seen `target_hits` times in a row; a pending state or a "not found"
 //!   resets the count (a failed request says nothing about the object, so it neither counts nor
 //!   resets);

@@ -1,7 +1,7 @@
 //! The poller: how `statectl refresh` waits for a remote object to settle, as a pure, deterministic
 //! policy that never touches the network or the clock itself.
 //!
-//! It follows the waiter of reference/async-protocols.md without the SDK quirks: explicit
+//! It follows terraform-plugin-sdk v2's waiter (`retry.StateChangeConf`) without the SDK quirks: explicit
 //! pending/target/failed states (an unknown state fails at once instead of polling until the
 //! timeout), consecutive target hits, eventual consistency after a create, OSB's 410 rule, jittered
 //! exponential backoff, a retry budget for transient failures, `Retry-After` honoured, and an overall

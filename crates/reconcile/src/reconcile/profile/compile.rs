@@ -42,9 +42,7 @@ impl ProfileText<'_> {
             self.origin,
             one_line(error.message())
         ))
-        .with_hint(
-            "the profile format is described in crates/reconcile/src/reconcile/profiles/FORMAT.md",
-        )
+        .with_hint("`statectl refresh --profiles-format` prints the profile format")
     }
 }
 
@@ -1138,6 +1136,6 @@ concurrency = 2
                 .starts_with("p.toml:3:1: invalid profile file: unknown field `pendng`"),
             "{error}"
         );
-        assert!(error.hint.unwrap().contains("FORMAT.md"));
+        assert!(error.hint.unwrap().contains("--profiles-format"));
     }
 }

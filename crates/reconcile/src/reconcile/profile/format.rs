@@ -1,5 +1,5 @@
-//! The profile file's TOML shape, as serde reads it (documented for users in
-//! `crates/reconcile/src/reconcile/profiles/FORMAT.md`). Every value that is checked after parsing keeps its span, so
+//! The profile file's TOML shape, as serde reads it (documented for users in `profiles/FORMAT.md`,
+//! which `statectl refresh --profiles-format` prints). Every value that is checked after parsing keeps its span, so
 //! a bad template, JSONPath or duration is reported at its line and column. Unknown keys are errors: a
 //! misspelt `pendng` must not silently mean "no pending values".
 

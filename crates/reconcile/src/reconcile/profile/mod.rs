@@ -1,8 +1,8 @@
 //! Provider profiles: per resource type, the HTTP requests that ask a provider's API about one
 //! instance, where the answer keeps the status and what its values mean, what "not found" means, which
 //! response values go back into the state, and how to poll. The format is TOML and documented in
-//! `crates/reconcile/src/reconcile/profiles/FORMAT.md`; the built-in profiles (OCI, Cloud Foundry, Open Service Broker)
-//! are written in it too.
+//! `../profiles/FORMAT.md` ([`FORMAT`], which `statectl refresh --profiles-format` prints); the
+//! built-in profiles (OCI, Cloud Foundry, Open Service Broker) are written in it too.
 //!
 //! Everything here is pure: a profile plus an instance's attributes become concrete requests
 //! ([`Context::render`]), and responses become a [`Status`] and a [`Patch`] of the attributes.
@@ -283,13 +283,14 @@ impl fmt::Display for ProfileError {
 
 impl std::error::Error for ProfileError {}
 
+/// The profile format's documentation (`profiles/FORMAT.md`), for a user who has only the binary.
+pub const FORMAT: &str = include_str!("../profiles/FORMAT.md");
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
-
-    const FORMAT: &str = include_str!("../profiles/FORMAT.md");
 
     fn no_env(_: &str) -> Option<String> {
         None

@@ -370,39 +370,28 @@ pub(crate) fn text_of(value: &Value, slot: &Slot) -> Result<String, TemplateErro
 /// The byte offset of the `}` that closes the placeholder opening `text`, skipping braces inside
 /// quoted strings and brackets (a JSONPath filter may hold either).
 fn closing_brace(text: &str) -> Option<usize> {
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    let mut depth = 0_usize;
-    for (offset, character) in text.char_indices().skip(1) {
-        if let Some(open) = quote {
-            if escaped {
-                escaped = false;
-            } else if character == '\\' {
-                escaped = true;
-            } else if character == open {
-                quote = None;
-            }
-            continue;
-        }
-        match character {
-            '\'' | '"' => quote = Some(character),
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth = depth.saturating_sub(1),
-            '}' if depth == 0 => return Some(offset),
-            _ => {}
-        }
-    }
-    None
+    top_level(text).find_map(|(offset, character)| (character == '}').then_some(offset))
 }
 
 /// Splits on `|` outside quotes and brackets (a JSONPath filter's `||` stays whole).
 fn split_top_level(text: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
+    let mut start = 0;
+    for (offset, _) in top_level(text).filter(|&(_, character)| character == '|') {
+        pieces.push(&text[start..offset]);
+        start = offset + 1;
+    }
+    pieces.push(&text[start..]);
+    pieces
+}
+
+/// The characters of `text` outside quoted strings (with `\` escapes) and brackets, with their
+/// byte offsets: the only places where a placeholder's `}` or a filter's `|` means something.
+fn top_level(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let mut quote: Option<char> = None;
     let mut escaped = false;
     let mut depth = 0_usize;
-    let mut start = 0;
-    for (offset, character) in text.char_indices() {
+    text.char_indices().filter(move |&(_, character)| {
         if let Some(open) = quote {
             if escaped {
                 escaped = false;
@@ -411,21 +400,16 @@ fn split_top_level(text: &str) -> Vec<&str> {
             } else if character == open {
                 quote = None;
             }
-            continue;
+            return false;
         }
         match character {
             '\'' | '"' => quote = Some(character),
             '[' | '(' => depth += 1,
             ']' | ')' => depth = depth.saturating_sub(1),
-            '|' if depth == 0 => {
-                pieces.push(&text[start..offset]);
-                start = offset + 1;
-            }
-            _ => {}
+            _ => return depth == 0,
         }
-    }
-    pieces.push(&text[start..]);
-    pieces
+        false
+    })
 }
 
 fn parse_ref(text: &str, slot: &str) -> Result<Ref, TemplateError> {
