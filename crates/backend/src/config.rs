@@ -120,6 +120,22 @@ fn parse_bool(text: &str) -> Option<bool> {
     }
 }
 
+impl BackendConfig {
+    /// A configuration of backend `kind` with `values` (a JSON object), for tests.
+    #[cfg(test)]
+    pub(crate) fn for_tests(kind: &str, values: Value) -> BackendConfig {
+        let Value::Object(values) = values else {
+            panic!("test values are an object")
+        };
+        BackendConfig {
+            kind: kind.to_owned(),
+            values,
+            workspace: "default".to_owned(),
+            origin: ".terraform/terraform.tfstate".to_owned(),
+        }
+    }
+}
+
 /// An environment variable, `None` when unset or empty (Terraform's backends treat both alike).
 pub fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|value| !value.is_empty())
@@ -132,15 +148,7 @@ mod tests {
     use super::*;
 
     fn config(values: Value) -> BackendConfig {
-        let Value::Object(values) = values else {
-            panic!("test values are an object")
-        };
-        BackendConfig {
-            kind: "s3".to_owned(),
-            values,
-            workspace: "default".to_owned(),
-            origin: ".terraform/terraform.tfstate".to_owned(),
-        }
+        BackendConfig::for_tests("s3", values)
     }
 
     #[test]

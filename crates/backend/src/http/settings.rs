@@ -250,15 +250,7 @@ mod tests {
     use super::*;
 
     fn config(values: Value) -> BackendConfig {
-        let Value::Object(values) = values else {
-            panic!("test values are an object")
-        };
-        BackendConfig {
-            kind: "http".to_owned(),
-            values,
-            workspace: "default".to_owned(),
-            origin: ".terraform/terraform.tfstate".to_owned(),
-        }
+        BackendConfig::for_tests("http", values)
     }
 
     fn no_env(_: &str) -> Option<String> {
