@@ -3,7 +3,6 @@
 //! selected workspace, as `terraform state pull` would find it.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use statectl_backend::discover::{self, Found, Overrides};
 
@@ -20,10 +19,7 @@ pub(crate) struct Located {
 
 /// Resolves the state argument and the backend flags into a source.
 pub(crate) fn locate(arg: Option<&Path>, backend: &BackendArgs) -> Result<Located, CliError> {
-    let overrides = Overrides {
-        workspace: backend.workspace.clone(),
-        backend_config: backend.backend_config.clone(),
-    };
+    let overrides = overrides(backend);
     let Some(arg) = arg else {
         return discovered(&overrides);
     };
@@ -49,6 +45,14 @@ pub(crate) fn locate(arg: Option<&Path>, backend: &BackendArgs) -> Result<Locate
     })
 }
 
+/// The backend flags as discovery takes them.
+pub(crate) fn overrides(backend: &BackendArgs) -> Overrides {
+    Overrides {
+        workspace: backend.workspace.clone(),
+        backend_config: backend.backend_config.clone(),
+    }
+}
+
 /// The state `terraform init` recorded for the working directory.
 fn discovered(overrides: &Overrides) -> Result<Located, CliError> {
     match discover::in_directory(Path::new("."), overrides)? {
@@ -66,7 +70,7 @@ fn discovered(overrides: &Overrides) -> Result<Located, CliError> {
                 config.workspace
             );
             Ok(Located {
-                source: Source::Remote(Arc::clone(&state)),
+                source: Source::Remote(state),
                 note: Some(note),
             })
         }

@@ -212,10 +212,7 @@ fn sources(
     let (urls, paths): (Vec<&PathBuf>, Vec<&PathBuf>) = paths
         .iter()
         .partition(|path| path.to_string_lossy().contains("://"));
-    let overrides = statectl_backend::discover::Overrides {
-        workspace: backend.workspace.clone(),
-        backend_config: backend.backend_config.clone(),
-    };
+    let overrides = crate::cli::state_source::overrides(backend);
     let mut remote = Vec::new();
     let mut listed = false;
     for url in urls {

@@ -28,24 +28,7 @@ pub(super) fn write_backup(
     bytes: &[u8],
     like: &File,
 ) -> io::Result<Option<PathBuf>> {
-    let (path, mut file) = match choice {
-        Backup::Skip => return Ok(None),
-        Backup::At(path) => {
-            let file = OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(0o600)
-                .open(path)?;
-            (path.clone(), file)
-        }
-        Backup::Timestamped => timestamped(state)?,
-    };
-    set_mode_like(&file, like)?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    sync_folder(&path)?;
-    Ok(Some(path))
+    write(choice, state, bytes, Some(like))
 }
 
 /// Writes the old bytes of a remote state to a local backup: the user's path, or
@@ -54,6 +37,17 @@ pub(super) fn write_remote_backup(
     choice: &Backup,
     name: &str,
     bytes: &[u8],
+) -> io::Result<Option<PathBuf>> {
+    write(choice, &super::remote::backup_base(name), bytes, None)
+}
+
+/// The backup `choice` names (timestamped beside `base`), mode 0600 or `like`'s, flushed with its
+/// folder entry.
+fn write(
+    choice: &Backup,
+    base: &Path,
+    bytes: &[u8],
+    like: Option<&File>,
 ) -> io::Result<Option<PathBuf>> {
     let (path, mut file) = match choice {
         Backup::Skip => return Ok(None),
@@ -66,8 +60,11 @@ pub(super) fn write_remote_backup(
                 .open(path)?;
             (path.clone(), file)
         }
-        Backup::Timestamped => timestamped(&super::remote::backup_base(name))?,
+        Backup::Timestamped => timestamped(base)?,
     };
+    if let Some(like) = like {
+        set_mode_like(&file, like)?;
+    }
     file.write_all(bytes)?;
     file.sync_all()?;
     sync_folder(&path)?;
