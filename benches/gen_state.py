@@ -8,6 +8,7 @@ sections 1 and 3). It uses the Python standard library only.
 
     gen_state.py --instances N --out FILE [--seed S]
     gen_state.py --many K --size-mb M --out-dir DIR [--seed S]
+    gen_state.py --many K --total-mb T --out-dir DIR [--seed S]   (mixed sizes, 10 KB to 5 MB)
     gen_state.py --verify FILE...      (check files against the Go writer's rules)
 
 N counts instance objects, i.e. the entries of all "instances" arrays (deposed objects included);
@@ -1137,6 +1138,35 @@ def verify(path):
     return problems
 
 
+def mixed_counts(k, total_bytes, rng, low=10e3, high=5e6):
+    """Instance counts for k states from `low` to `high` bytes, about `total_bytes` in all.
+
+    An organisation's states are mostly small with a few large ones: nine in ten spread evenly in
+    log scale from `low` to a middle size m, the rest from m to `high`, with m found by bisection so
+    that they add up to `total_bytes` (the sum grows with m). The smallest and the largest state
+    are always there."""
+    if not k * low <= total_bytes <= k * high or k < 20:
+        raise SystemExit(f"gen_state: {k} states of {low:.0f} to {high:.0f} bytes cannot make {total_bytes:.0f}")
+    small = k * 9 // 10
+
+    def spread(a, b, n):
+        return [a * (b / a) ** (i / (n - 1)) for i in range(n)]
+
+    def sizes(middle):
+        return spread(low, middle, small) + spread(middle, high, k - small)
+
+    lo, hi = low, high
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if sum(sizes(mid)) > total_bytes:
+            hi = mid
+        else:
+            lo = mid
+    counts = [max(1, round(size / BYTES_PER_INSTANCE)) for size in sizes(lo)]
+    rng.shuffle(counts)
+    return counts
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description="Write large, realistic Terraform v4 state files.")
     p.add_argument("--instances", type=int, help="instance objects in the state (about 2.5 KB each)")
@@ -1144,6 +1174,8 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same bytes (default 1)")
     p.add_argument("--many", type=int, metavar="K", help="write K states instead of one")
     p.add_argument("--size-mb", type=float, metavar="M", help="with --many: about M MB each")
+    p.add_argument("--total-mb", type=float, metavar="T",
+                   help="with --many: states of mixed size, 10 KB to 5 MB, about T MB in all")
     p.add_argument("--out-dir", help="with --many: folder for state-NNN.tfstate")
     p.add_argument("--verify", metavar="FILE", nargs="+",
                    help="check generated states against the Go writer's rules instead of writing")
@@ -1157,14 +1189,17 @@ def main(argv=None):
                   file=sys.stderr)
         return 1 if bad else 0
     if a.many is not None:
-        if a.size_mb is None or a.out_dir is None or a.instances or a.out:
-            p.error("--many needs --size-mb and --out-dir (and not --instances/--out)")
-        if a.many < 1 or a.size_mb <= 0:
-            p.error("--many and --size-mb must be positive")
+        if (a.size_mb is None) == (a.total_mb is None) or a.out_dir is None or a.instances or a.out:
+            p.error("--many needs --size-mb or --total-mb, and --out-dir (and not --instances/--out)")
+        if a.many < 1 or (a.size_mb or a.total_mb) <= 0:
+            p.error("--many and --size-mb/--total-mb must be positive")
         os.makedirs(a.out_dir, exist_ok=True)
-        n = max(1, round(a.size_mb * 1e6 / BYTES_PER_INSTANCE))
+        if a.size_mb is not None:
+            counts = [max(1, round(a.size_mb * 1e6 / BYTES_PER_INSTANCE))] * a.many
+        else:
+            counts = mixed_counts(a.many, a.total_mb * 1e6, random.Random(a.seed))
         width = max(3, len(str(a.many - 1)))
-        for i in range(a.many):
+        for i, n in enumerate(counts):
             # Distinct seeds give distinct lineages and contents, as separate workspaces would have.
             generate(n, os.path.join(a.out_dir, f"state-{i:0{width}d}.tfstate"), a.seed * 100003 + i)
         return 0

@@ -16,6 +16,7 @@ mod list;
 mod load;
 mod lock;
 mod log;
+mod many;
 mod object_diff;
 mod plugin_inputs;
 mod plugin_refresh;

@@ -734,4 +734,87 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
     );
     run(&["--include", "*.nothing"])
         .refused("error: s3://tfstate/org/: no states there matching *.nothing\n");
+
+    summary_adds_up_the_states_under(&aws, &endpoints, &scan);
+}
+
+/// `summary` over the prefix `a_prefix_scans_every_state_below_it_in_one_report` filled: the counts
+/// of the states added up (each summarised alone is the oracle), the unreadable key named and exit 2,
+/// the others still counted.
+fn summary_adds_up_the_states_under(aws: &Aws, endpoints: &str, scan: &Path) {
+    let summary = |extra: &[&str]| {
+        Test::new()
+            .current_dir(aws.path())
+            .args([
+                "summary",
+                &format!("s3://{BUCKET}/org/"),
+                "--format",
+                "json",
+                "-j",
+                "2",
+            ])
+            .args(["--backend-config", endpoints])
+            .args(["--backend-config", "use_path_style=true"])
+            .args(["--backend-config", "region=us-east-1"])
+            .args(extra)
+            .env("AWS_ACCESS_KEY_ID", "testing")
+            .env("AWS_SECRET_ACCESS_KEY", "testing")
+            .run()
+    };
+    let alone = |file: &str| -> Value {
+        let output = Test::new()
+            .args(["summary", "--format", "json"])
+            .arg(scan.join(file))
+            .run();
+        assert_eq!(output.code, 0, "{}", output.stderr);
+        serde_json::from_str(&output.stdout).unwrap()
+    };
+    let (clean, tainted) = (
+        alone("clean.tfstate"),
+        alone("cf-tainted-in-progress.tfstate"),
+    );
+    let with_readme = summary(&[]);
+    assert_eq!(with_readme.code, 2, "{}", with_readme.stderr);
+    assert!(
+        with_readme
+            .stderr
+            .contains("error: s3://tfstate/org/notes/readme.txt:"),
+        "{}",
+        with_readme.stderr
+    );
+    let states = summary(&["--include", "**/*.tfstate"]);
+    assert_eq!(states.code, 0, "{}", states.stderr);
+    for output in [&with_readme, &states] {
+        let total: Value = serde_json::from_str(&output.stdout).unwrap();
+        assert_eq!(total["state"], "s3://tfstate/org/");
+        assert_eq!(total["states"], 2);
+        for counted in ["resources", "instances"] {
+            assert_eq!(
+                total[counted].as_u64().unwrap(),
+                clean[counted].as_u64().unwrap() + tainted[counted].as_u64().unwrap(),
+                "{counted}"
+            );
+        }
+        for (type_name, count) in tainted["by_type"].as_object().unwrap() {
+            let clean_count = clean["by_type"][type_name].as_u64().unwrap_or(0);
+            assert_eq!(
+                total["by_type"][type_name].as_u64().unwrap(),
+                count.as_u64().unwrap() + clean_count,
+                "{type_name}"
+            );
+        }
+        let versions: u64 = total["by_terraform_version"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|count| count.as_u64().unwrap())
+            .sum();
+        assert_eq!(versions, 2);
+    }
+    let unreadable = &serde_json::from_str::<Value>(&with_readme.stdout).unwrap()["unreadable"];
+    assert_eq!(unreadable[0]["state"], "s3://tfstate/org/notes/readme.txt");
+    assert_eq!(
+        serde_json::from_str::<Value>(&states.stdout).unwrap()["unreadable"],
+        json!([])
+    );
 }

@@ -99,7 +99,7 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
             return Err(StoreError::new(format!(
                 "{url}: an S3 state URL names a bucket and an object key"
             ))
-            .with_hint("for example `s3://my-bucket/path/to/terraform.tfstate`; `statectl scan` also takes a prefix ending in `/`"));
+            .with_hint("for example `s3://my-bucket/path/to/terraform.tfstate`; `statectl scan` and `statectl summary` also take a prefix ending in `/`"));
         }
         let mut values = Map::new();
         values.insert("bucket".to_owned(), Value::String(bucket.to_owned()));

@@ -7,10 +7,10 @@ mod table;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::cli::error::CliError;
 use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, github, junit, markdown, sarif};
+use crate::cli::many::{KeyArgs, KeyFilter, for_each_state};
 use crate::cli::{Printer, exit};
 use crate::reconcile::profile::Profiles;
 use crate::scan::discover::state_files;
@@ -29,15 +29,8 @@ pub struct Args {
     #[command(flatten)]
     pub backend: crate::cli::BackendArgs,
 
-    /// With a prefix URL (`s3://bucket/prefix/`): scan only the keys this glob matches (`*` within a
-    /// path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match.
-    #[arg(long, value_name = "GLOB")]
-    pub include: Vec<String>,
-
-    /// With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are
-    /// always skipped.
-    #[arg(long, value_name = "GLOB")]
-    pub exclude: Vec<String>,
+    #[command(flatten)]
+    pub keys: KeyArgs,
 
     /// A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above.
     #[arg(long, value_name = "FILE")]
@@ -54,17 +47,20 @@ pub struct Args {
     #[arg(long)]
     pub data_sources: bool,
 
-    /// How many states to scan at once (default: the number of CPUs).
-    #[arg(long, short = 'j', value_name = "N", value_parser = crate::cli::settings::at_least_one)]
+    /// How many states to read and scan at once (default: the number of CPUs; remote states wait on
+    /// the network, so more than that pays off with a prefix URL).
+    #[arg(long, short = 'j', visible_alias = "parallelism", value_name = "N", value_parser = crate::cli::settings::at_least_one)]
     pub jobs: Option<usize>,
 }
 
 pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
-    let keys = KeyFilter::new(&args.include, &args.exclude)?;
+    let keys = KeyFilter::new(&args.keys)?;
     let sources = sources(&args.paths, &args.backend, &keys, printer)?;
-    let reports = scan_all(&sources, &rules, args.jobs);
+    let reports = for_each_state(&sources, args.jobs, "scan", |source| {
+        scan_one(source, &rules)
+    });
     let text = match args.format {
         ReportFormat::Table => table::render(&reports),
         ReportFormat::Json => json::render(&reports, args.fail_on),
@@ -129,69 +125,6 @@ fn statectl_refreshes() -> HashSet<String> {
         .collect()
 }
 
-/// `--include` and `--exclude`, compiled.
-#[derive(Debug)]
-struct KeyFilter {
-    include: Option<globset::GlobSet>,
-    exclude: Option<globset::GlobSet>,
-    text: String,
-}
-
-impl KeyFilter {
-    fn new(include: &[String], exclude: &[String]) -> Result<KeyFilter, CliError> {
-        let compile =
-            |globs: &[String], flag: &str| -> Result<Option<globset::GlobSet>, CliError> {
-                if globs.is_empty() {
-                    return Ok(None);
-                }
-                let mut set = globset::GlobSetBuilder::new();
-                for glob in globs {
-                    let compiled = globset::GlobBuilder::new(glob)
-                        .literal_separator(true)
-                        .build()
-                        .map_err(|error| {
-                            CliError::new(format!(
-                                "{flag} {}: not a glob: {}",
-                                crate::cli::error::sanitize(glob),
-                                error.kind()
-                            ))
-                        })?;
-                    set.add(compiled);
-                }
-                set.build()
-                    .map(Some)
-                    .map_err(|error| CliError::new(format!("{flag}: {error}")))
-            };
-        let mut parts = Vec::new();
-        if !include.is_empty() {
-            parts.push(format!(" matching {}", include.join(" or ")));
-        }
-        if !exclude.is_empty() {
-            parts.push(format!(" outside {}", exclude.join(" and ")));
-        }
-        let text = parts.concat();
-        Ok(KeyFilter {
-            include: compile(include, "--include")?,
-            exclude: compile(exclude, "--exclude")?,
-            text,
-        })
-    }
-
-    fn is_empty(&self) -> bool {
-        self.include.is_none() && self.exclude.is_none()
-    }
-
-    fn keeps(&self, key: &str) -> bool {
-        self.include.as_ref().is_none_or(|set| set.is_match(key))
-            && !self.exclude.as_ref().is_some_and(|set| set.is_match(key))
-    }
-
-    /// What the filter asked for, for a message about an empty listing.
-    fn describe(&self) -> &str {
-        &self.text
-    }
-}
-
 /// The states to scan, folders expanded; no argument means the state `terraform init` recorded.
 fn sources(
     paths: &[PathBuf],
@@ -212,31 +145,14 @@ fn sources(
     let (urls, paths): (Vec<&PathBuf>, Vec<&PathBuf>) = paths
         .iter()
         .partition(|path| path.to_string_lossy().contains("://"));
-    let overrides = crate::cli::state_source::overrides(backend);
     let mut remote = Vec::new();
     let mut listed = false;
     for url in urls {
         let text = url.to_string_lossy();
-        match statectl_backend::discover::listing_from_url(&text, &overrides)? {
-            Some((config, prefix)) => {
+        match crate::cli::many::listed(&text, backend, keys, printer)? {
+            Some(states) => {
                 listed = true;
-                let states =
-                    statectl_backend::states_under(&config, &prefix, &|key| keys.keeps(key))?;
-                if states.is_empty() {
-                    return Err(CliError::new(format!(
-                        "{}: no states there{}",
-                        config.origin,
-                        keys.describe()
-                    ))
-                    .with_hint("check the bucket and the prefix (it ends in `/`), and `--include`/`--exclude`"));
-                }
-                printer.to_stderr(&format!(
-                    "{} state{} under {}\n",
-                    states.len(),
-                    if states.len() == 1 { "" } else { "s" },
-                    config.origin
-                ));
-                remote.extend(states.into_iter().map(Source::Remote));
+                remote.extend(states);
             }
             None => remote.push(located(Some(url), printer)?),
         }
@@ -278,43 +194,6 @@ fn sources(
         );
     }
     Ok(sources)
-}
-
-/// Scans every source, `jobs` at a time, keeping the input order in the result.
-fn scan_all(sources: &[Source], rules: &Rules, jobs: Option<usize>) -> Vec<Report> {
-    let workers = jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .clamp(1, sources.len().max(1));
-    if workers == 1 {
-        return sources
-            .iter()
-            .map(|source| scan_one(source, rules))
-            .collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut reports: Vec<(usize, Report)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(source) = sources.get(index) else {
-                            break;
-                        };
-                        done.push((index, scan_one(source, rules)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| handle.join().expect("a scan worker does not panic"))
-            .collect()
-    });
-    reports.sort_by_key(|(index, _)| *index);
-    reports.into_iter().map(|(_, report)| report).collect()
 }
 
 fn scan_one(source: &Source, rules: &Rules) -> Report {
