@@ -90,9 +90,13 @@ impl Backend {
             || failure.code_is("PreconditionFailed")
             || failure.code_is("ConditionalRequestConflict")
         {
-            return Err(LockRefused::Held(
-                self.object_holder(&key).await.map(Box::new),
-            ));
+            let holder = self.object_holder(&key).await;
+            // The SDK retries a put whose answer was lost: the first attempt may have written
+            // our own lock, which the retry then meets. That lock is ours.
+            if holder.as_ref().is_some_and(|holder| holder.id == info.id) {
+                return Ok(());
+            }
+            return Err(LockRefused::Held(holder.map(Box::new)));
         }
         Err(LockRefused::Failed(
             self.s3_error(
@@ -193,9 +197,12 @@ impl Backend {
             .as_service_error()
             .is_some_and(aws_sdk_dynamodb::operation::put_item::PutItemError::is_conditional_check_failed_exception)
         {
-            return Err(LockRefused::Held(
-                self.item_holder(table).await.ok().flatten().map(Box::new),
-            ));
+            let holder = self.item_holder(table).await.ok().flatten();
+            // As for the lock object: a retried put that meets our own first attempt holds it.
+            if holder.as_ref().is_some_and(|holder| holder.id == info.id) {
+                return Ok(());
+            }
+            return Err(LockRefused::Held(holder.map(Box::new)));
         }
         let failure = Failure::from_sdk(&error);
         Err(LockRefused::Failed(
