@@ -142,10 +142,13 @@ fetch_keys() {
 }
 export -f fetch_keys
 export URL
-baseline() {
+download() {
   rm -rf "$WORK/copy"
   mkdir -p "$WORK/copy"
   list_keys | DL="$WORK/copy" xargs -P "$JOBS" -n 25 bash -c 'fetch_keys "$@"' _
+}
+baseline() {
+  download
   scan_ok "$STATECTL" scan "$WORK/copy" --jobs "$JOBS" --format json
 }
 # Runs a scan: exit 1 (findings) is success, anything else is not.
@@ -180,6 +183,7 @@ bench "statectl scan s3://org/" statectl_scan
 SCANNED="$(jq '.states | length' "$WORK/report.json")"
 [[ "$SCANNED" == "$STATES" ]] || { log "scan bench: the report has $SCANNED states, not $STATES"; exit 1; }
 bench "curl download + local scan" baseline
+bench "curl download alone" download
 COPIED="$(find "$WORK/copy" -name '*.tfstate' | wc -l)"
 [[ "$COPIED" == "$STATES" ]] || { log "scan bench: the baseline downloaded $COPIED states, not $STATES"; exit 1; }
 
@@ -209,6 +213,8 @@ BASE="${MEDIAN[curl download + local scan]}"
 printf '| %s states, %s MB, %s at once | median (s) | per state (s) | ratio |\n|---|---:|---:|---:|\n' \
   "$STATES" "$(awk -v b="$BYTES" 'BEGIN { printf "%.0f", b / 1e6 }')" "$JOBS"
 printf '| curl: list + download, then `statectl scan` of the copy | %s | %s | 1.00 |\n' "$BASE" "$(per_state "curl download + local scan" "$STATES")"
+printf '| (of which curl: list + download alone) | %s | %s | %s |\n' "${MEDIAN[curl download alone]}" "$(per_state "curl download alone" "$STATES")" \
+  "$(awk -v a="${MEDIAN[curl download alone]}" -v b="$BASE" 'BEGIN { printf "%.2f", a / b }')"
 printf '| `statectl scan s3://org/` | %s | %s | %s × baseline |\n' "$ST" "$(per_state "statectl scan s3://org/" "$STATES")" \
   "$(awk -v a="$ST" -v b="$BASE" 'BEGIN { printf "%.2f", a / b }')"
 printf '| `terraform state pull` per workspace (%s sampled, extrapolated) | %s | %s | %s × statectl |\n' \
