@@ -11,6 +11,8 @@
 
 mod auth;
 mod client;
+#[cfg(test)]
+mod fake;
 mod jwt;
 mod listing;
 mod lock;
@@ -270,15 +272,4 @@ impl Backend {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn object_names_are_escaped_whole_in_paths() {
-        assert_eq!(
-            escape("team/app/default.tfstate"),
-            "team%2Fapp%2Fdefault.tfstate"
-        );
-        assert_eq!(escape("a b+c~"), "a%20b%2Bc~");
-    }
-}
+mod tests;
