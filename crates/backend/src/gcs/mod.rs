@@ -111,6 +111,16 @@ impl RemoteState for GcsState {
     fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {
         self.runtime.block_on(self.backend.unlock(lock))
     }
+
+    /// Terraform's gcs lock ID is the lock object's generation, which `force-unlock` takes.
+    fn force_unlock_id(&self, lock: &LockInfo) -> String {
+        self.backend
+            .generations
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&lock.id)
+            .map_or_else(|| lock.id.clone(), ToString::to_string)
+    }
 }
 
 /// The customer-supplied key's three headers, on every request about the state object.

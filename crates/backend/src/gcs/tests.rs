@@ -61,6 +61,8 @@ fn the_state_carries_the_customer_key_and_the_lock_is_created_and_deleted_by_gen
         Some(&b"{\"version\": 4}"[..])
     );
     backend.lock(&info).unwrap();
+    // What `terraform force-unlock` would take, should the release fail.
+    assert_eq!(backend.force_unlock_id(&info), "1700");
     backend
         .put(b"{\"version\": 4, \"serial\": 2}", &info)
         .unwrap();
