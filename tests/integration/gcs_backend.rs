@@ -380,6 +380,35 @@ fn a_url_reads_the_state_and_a_missing_object_is_one_line() {
     .refused("the URL names workspace `prod`'s state, not `dev`'s");
 }
 
+/// No credentials given or found, and no metadata server: one line naming what was looked for,
+/// with a hint, exit 2, without waiting long.
+#[test]
+fn no_credentials_at_all_is_one_line_with_a_hint() {
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let nowhere = closed.local_addr().unwrap().to_string();
+    drop(closed);
+    let home = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let output = Test::new()
+        .current_dir(home.path())
+        .args(["list", "gs://tfstate/app/default.tfstate"])
+        .args(["--backend-config", &format!("storage_custom_endpoint=http://{nowhere}/storage/v1/")])
+        .env("HOME", home.path())
+        .env("GCE_METADATA_HOST", &nowhere)
+        .run()
+        .refused(&format!(
+            "error: gs://tfstate/app/default.tfstate: cannot get a Google access token for the metadata server's service account (application default credentials) while reading the state: no credentials were given or found, and the metadata server at http://{nowhere}/computeMetadata/v1/instance/service-accounts/default/token gave none (no answer: "
+        ));
+    assert!(
+        output.stderr.contains(
+            "hint: give credentials: `credentials` (a service account key) or `access_token`"
+        ),
+        "{}",
+        output.stderr
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
 /// `statectl scan gs://bucket/prefix/`: every state below the prefix (workspaces of several
 /// prefixes) in one report, each named by its URL; lock objects skipped; an object that is not a
 /// state is an error entry while the others are still scanned; `--include`/`--exclude` choose names.

@@ -140,6 +140,17 @@ impl Credential {
         }
     }
 
+    /// What to do when no token can be had with this credential.
+    pub(super) fn token_hint(&self) -> &'static str {
+        match self {
+            // Found by default: nothing was given and the metadata server is not there.
+            Credential::Metadata { .. } => {
+                "give credentials: `credentials` (a service account key) or `access_token`, GOOGLE_APPLICATION_CREDENTIALS, or `gcloud auth application-default login`"
+            }
+            _ => self.hint(),
+        }
+    }
+
     /// A fresh access token and how long it lasts, asked for `scope`.
     pub(super) async fn fetch(
         &self,

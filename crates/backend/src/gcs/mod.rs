@@ -205,7 +205,7 @@ impl Backend {
                 self.location,
                 credential.describe()
             ))
-            .with_hint(credential.hint())
+            .with_hint(credential.token_hint())
         })?;
         self.http
             .send(repeatable, |client| make(client, token.text()))
