@@ -21,7 +21,8 @@ use crate::state::source::Source;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// State files, or folders searched recursively for `*.tfstate` (skipping `.terraform/`); `-` reads
-    /// standard input; URLs (`s3://bucket/key`, `https://...`) read remote states. Default: the state
+    /// standard input; URLs (`s3://bucket/key`, `gs://bucket/prefix/default.tfstate`, `https://...`)
+    /// read remote states. Default: the state
     /// of the backend `terraform init` recorded here (local: `terraform.tfstate`).
     #[arg(value_name = "STATE")]
     pub paths: Vec<PathBuf>,
@@ -29,7 +30,7 @@ pub struct Args {
     #[command(flatten)]
     pub backend: crate::cli::BackendArgs,
 
-    /// With a prefix URL (`s3://bucket/prefix/`): scan only the keys this glob matches (`*` within a
+    /// With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`): scan only the keys this glob matches (`*` within a
     /// path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match.
     #[arg(long, value_name = "GLOB")]
     pub include: Vec<String>,

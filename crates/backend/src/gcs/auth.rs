@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rsa::RsaPrivateKey;
+use rsa::pkcs1::DecodeRsaPrivateKey;
 use rsa::pkcs8::DecodePrivateKey;
 use serde_json::Value;
 
@@ -325,9 +326,10 @@ fn from_json(json: &str, from: &str) -> Result<Credential, String> {
     match value["type"].as_str().unwrap_or_default() {
         "service_account" => {
             let pem = required("private_key")?;
-            let key = RsaPrivateKey::from_pkcs8_pem(&pem).map_err(|_| {
-                format!("the `private_key` in {from} is not a PKCS#8 RSA key in PEM")
-            })?;
+            // Google writes PKCS#8; a key converted by hand may be PKCS#1.
+            let key = RsaPrivateKey::from_pkcs8_pem(&pem)
+                .or_else(|_| RsaPrivateKey::from_pkcs1_pem(&pem))
+                .map_err(|_| format!("the `private_key` in {from} is not an RSA key in PEM"))?;
             Ok(Credential::ServiceAccount {
                 email: required("client_email")?,
                 key: Box::new(key),

@@ -289,3 +289,25 @@ fn a_token_is_kept_until_it_nearly_expires() {
     assert_eq!(got, ["first", "first"]);
     assert_eq!(seen.lock().unwrap().len(), 1);
 }
+
+#[test]
+fn a_broken_key_file_is_one_line_naming_where_it_came_from() {
+    let error = from_json(
+        r#"{"type": "service_account", "client_email": "a@b", "private_key": "nope"}"#,
+        "GOOGLE_CREDENTIALS",
+    )
+    .unwrap_err();
+    assert_eq!(
+        error,
+        "the `private_key` in GOOGLE_CREDENTIALS is not an RSA key in PEM"
+    );
+    let error = from_json(
+        r#"{"type": "authorized_user", "client_id": "c", "client_secret": "s"}"#,
+        "`credentials`",
+    )
+    .unwrap_err();
+    assert_eq!(
+        error,
+        "the credentials in `credentials` have no `refresh_token`"
+    );
+}
