@@ -88,7 +88,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
         'statectl;scan' {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
             [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
-            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'With a prefix URL (`s3://bucket/prefix/`): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped')
             [CompletionResult]::new('--rules', '--rules', [CompletionResultType]::ParameterName, 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
@@ -108,7 +108,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
             [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
-            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'With a prefix URL (`s3://bucket/prefix/`): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'With a prefix URL: how many states to read at once (default: the number of CPUs)')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'With a prefix URL: how many states to read at once (default: the number of CPUs)')

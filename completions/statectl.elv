@@ -81,7 +81,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
         &'statectl;scan'= {
             cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
             cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
-            cand --include 'With a prefix URL (`s3://bucket/prefix/`): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match'
+            cand --include 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match'
             cand --exclude 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped'
             cand --rules 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above'
             cand --format 'format'
@@ -100,7 +100,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
             cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --format 'format'
-            cand --include 'With a prefix URL (`s3://bucket/prefix/`): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match'
+            cand --include 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match'
             cand --exclude 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped'
             cand -j 'With a prefix URL: how many states to read at once (default: the number of CPUs)'
             cand --jobs 'With a prefix URL: how many states to read at once (default: the number of CPUs)'

@@ -15,7 +15,7 @@ use crate::state::source::Source;
 /// Which keys below a prefix URL to read.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct KeyArgs {
-    /// With a prefix URL (`s3://bucket/prefix/`): only the keys this glob matches (`*` within a
+    /// With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a
     /// path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match.
     #[arg(long, value_name = "GLOB")]
     pub include: Vec<String>,

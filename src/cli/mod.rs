@@ -102,8 +102,8 @@ pub enum Format {
 /// The state argument every reading command takes.
 #[derive(Debug, clap::Args)]
 pub struct StateArg {
-    /// The state: a file, `-` for standard input, or a URL (`s3://bucket/key`, `https://...` for the
-    /// http backend). Default: the state of the backend `terraform init` recorded here (local:
+    /// The state: a file, `-` for standard input, or a URL (`s3://bucket/key`,
+    /// `gs://bucket/prefix/default.tfstate`, `https://...` for the http backend). Default: the state of the backend `terraform init` recorded here (local:
     /// `terraform.tfstate`), in the selected workspace.
     #[arg(value_name = "STATE")]
     pub state: Option<PathBuf>,

@@ -14,6 +14,7 @@ mod commands;
 mod corpus;
 mod diff;
 mod discovery;
+mod gcs_backend;
 mod generated;
 mod hostile;
 mod http_backend;

@@ -90,9 +90,12 @@ pub fn in_directory(dir: &Path, overrides: &Overrides) -> Result<Found, StoreErr
     Ok(Found::Remote(config))
 }
 
-/// The configuration a URL names: `s3://bucket/key` for the s3 backend, `http://` or `https://` for
-/// the http backend; `None` for anything else (a local path).
+/// The configuration a URL names: `s3://bucket/key` for the s3 backend, `gs://bucket/prefix/name.tfstate`
+/// for the gcs backend, `http://` or `https://` for the http backend; `None` for anything else (a
+/// local path).
 pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig>, StoreError> {
+    // A gs:// URL names the workspace's object itself.
+    let mut named_workspace = None;
     let (kind, values) = if let Some(rest) = url.strip_prefix("s3://") {
         let (bucket, key) = rest.split_once('/').unwrap_or((rest, ""));
         if bucket.is_empty() || key.is_empty() || key.ends_with('/') {
@@ -105,6 +108,10 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
         values.insert("bucket".to_owned(), Value::String(bucket.to_owned()));
         values.insert("key".to_owned(), Value::String(key.to_owned()));
         ("s3", values)
+    } else if let Some(rest) = url.strip_prefix("gs://") {
+        let (values, workspace) = crate::gcs::url::state(url, rest)?;
+        named_workspace = Some(workspace);
+        ("gcs", values)
     } else if url.starts_with("http://") || url.starts_with("https://") {
         let mut values = Map::new();
         values.insert("address".to_owned(), Value::String(url.to_owned()));
@@ -112,9 +119,17 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
     } else {
         return Ok(None);
     };
-    let workspace = match &overrides.workspace {
-        Some(name) => valid_workspace(name, "--workspace")?,
-        None => DEFAULT_WORKSPACE.to_owned(),
+    let workspace = match (&overrides.workspace, named_workspace) {
+        (Some(name), Some(named)) if *name != named => {
+            return Err(StoreError::new(format!(
+                "{}: the URL names workspace `{named}`'s state, not `{name}`'s",
+                redact(url)
+            ))
+            .with_hint("drop `--workspace`, or name that workspace's object in the URL"));
+        }
+        (_, Some(named)) => valid_workspace(&named, &redact(url))?,
+        (Some(name), None) => valid_workspace(name, "--workspace")?,
+        (None, None) => DEFAULT_WORKSPACE.to_owned(),
     };
     let mut config = BackendConfig {
         kind: kind.to_owned(),
@@ -126,12 +141,26 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
     Ok(Some(config))
 }
 
-/// A URL naming many states, for `scan`: `s3://bucket/` or `s3://bucket/prefix/` (ending in `/`),
+/// A URL naming many states, for `scan`: `s3://bucket/` or `s3://bucket/prefix/` (ending in `/`), or
+/// the same with `gs://`,
 /// with the configuration to list them by and the key prefix; `None` for any other argument.
 pub fn listing_from_url(
     url: &str,
     overrides: &Overrides,
 ) -> Result<Option<(BackendConfig, String)>, StoreError> {
+    if let Some(rest) = url.strip_prefix("gs://") {
+        let Some((bucket, prefix)) = crate::gcs::url::listing(rest) else {
+            return Ok(None);
+        };
+        // Each listed object is a state of its own; the workspace object only completes the URL.
+        let Some(mut config) =
+            from_url(&format!("gs://{bucket}/{prefix}default.tfstate"), overrides)?
+        else {
+            return Ok(None);
+        };
+        config.origin = redact(url);
+        return Ok(Some((config, prefix.to_owned())));
+    }
     let Some(rest) = url.strip_prefix("s3://") else {
         return Ok(None);
     };

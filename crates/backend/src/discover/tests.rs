@@ -226,3 +226,36 @@ fn a_prefix_url_names_a_listing_and_a_key_url_does_not() {
         None
     );
 }
+
+#[test]
+fn a_gs_url_names_the_gcs_workspace_object_and_a_prefix_url_a_listing() {
+    let overrides = with(
+        None,
+        &["storage_custom_endpoint=http://127.0.0.1:4443/storage/v1/"],
+    );
+    let config = from_url("gs://acme/team/app/prod.tfstate", &overrides)
+        .unwrap()
+        .unwrap();
+    assert_eq!(config.kind, "gcs");
+    assert_eq!(config.string("bucket").as_deref(), Some("acme"));
+    assert_eq!(config.string("prefix").as_deref(), Some("team/app"));
+    assert_eq!(config.workspace, "prod");
+    assert_eq!(
+        config.string("storage_custom_endpoint").as_deref(),
+        Some("http://127.0.0.1:4443/storage/v1/")
+    );
+    let error = from_url("gs://acme/app/prod.tfstate", &with(Some("dev"), &[])).unwrap_err();
+    assert_eq!(
+        error.message,
+        "gs://acme/app/prod.tfstate: the URL names workspace `prod`'s state, not `dev`'s"
+    );
+    let (config, prefix) = listing_from_url("gs://acme/org/", &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!((config.kind.as_str(), prefix.as_str()), ("gcs", "org/"));
+    assert_eq!(config.origin, "gs://acme/org/");
+    assert_eq!(
+        listing_from_url("gs://acme/org/prod.tfstate", &Overrides::default()).unwrap(),
+        None
+    );
+}

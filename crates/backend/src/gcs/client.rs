@@ -1,0 +1,218 @@
+//! One HTTP exchange with Google (the storage JSON API, a token endpoint, the IAM credentials API,
+//! the metadata server), bounded where the Go client that Terraform uses is not: a connect and a
+//! read timeout, a cap on the answer's size, a few quick retries of what may be retried (no answer
+//! at all, 429 and 5xx, as Google's retry strategy does), and nothing followed to another host.
+
+use std::time::Duration;
+
+use reqwest::redirect;
+
+/// The largest answer read: states of hundreds of megabytes exist; an endless body does not stop.
+pub(super) const MAX_BODY: u64 = 1 << 30;
+/// A Google endpoint answers a connection at once or is not there.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The longest silence while a request is sent or its answer read.
+const READ_TIMEOUT: Duration = Duration::from_secs(20);
+/// The longest one attempt may take, body included: a 1 GiB state at 2 MB/s.
+const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(900);
+/// Attempts of a request that may be repeated, and the first pause between them (doubled after).
+const ATTEMPTS: u32 = 3;
+const FIRST_PAUSE: Duration = Duration::from_millis(400);
+
+/// The HTTP client of one backend (and of every state listed through it).
+#[derive(Debug, Clone)]
+pub(super) struct Http {
+    client: reqwest::Client,
+}
+
+/// A final answer.
+#[derive(Debug)]
+pub(super) struct Answer {
+    pub status: u16,
+    pub body: Vec<u8>,
+}
+
+/// Why there is no answer to use.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Failure {
+    /// Every attempt got no answer (refused, reset, timed out); what went wrong the last time.
+    Unreachable(String),
+    /// The answer's body did not arrive whole.
+    BodyBroken(String),
+    /// The answer is larger than [`MAX_BODY`].
+    TooLarge,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Unreachable(problem) => write!(formatter, "no answer: {problem}"),
+            Failure::BodyBroken(problem) => write!(formatter, "the answer broke off: {problem}"),
+            Failure::TooLarge => write!(
+                formatter,
+                "the answer is larger than {} GiB; statectl stops there",
+                MAX_BODY >> 30
+            ),
+        }
+    }
+}
+
+impl Http {
+    pub(super) fn new() -> Result<Http, String> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .read_timeout(READ_TIMEOUT)
+            .timeout(ATTEMPT_TIMEOUT)
+            // A redirect would carry the bearer token along; Google's APIs do not redirect.
+            .redirect(redirect::Policy::none())
+            .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|error| format!("cannot start the HTTP client: {}", problem(&error)))?;
+        Ok(Http { client })
+    }
+
+    /// Sends the request `make` builds; when `repeatable`, again after no answer or a 429 or 5xx
+    /// (an attempt that timed out is not repeated: a silent server stays silent, and the wait is
+    /// bounded by one read timeout).
+    pub(super) async fn send(
+        &self,
+        repeatable: bool,
+        make: impl Fn(&reqwest::Client) -> reqwest::RequestBuilder + Send + Sync,
+    ) -> Result<Answer, Failure> {
+        let attempts = if repeatable { ATTEMPTS } else { 1 };
+        let mut pause = FIRST_PAUSE;
+        let mut attempt = 1;
+        loop {
+            let last = attempt >= attempts;
+            match make(&self.client).send().await {
+                Ok(response) if !last && retried_status(response.status().as_u16()) => {}
+                Ok(response) => return read(response).await,
+                Err(error) if last || error.is_timeout() => {
+                    return Err(Failure::Unreachable(problem(&error)));
+                }
+                Err(_) => {}
+            }
+            tracing::debug!(attempt, ?pause, "retrying a Google API request");
+            tokio::time::sleep(pause).await;
+            pause *= 2;
+            attempt += 1;
+        }
+    }
+}
+
+/// Google's client libraries retry these: too many requests, and the server's own failures.
+fn retried_status(status: u16) -> bool {
+    status == 429 || (500..=599).contains(&status)
+}
+
+/// Reads the whole answer, up to [`MAX_BODY`].
+async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
+    if response
+        .content_length()
+        .is_some_and(|length| length > MAX_BODY)
+    {
+        return Err(Failure::TooLarge);
+    }
+    let status = response.status().as_u16();
+    let expected = response.content_length().unwrap_or(0);
+    let mut body = Vec::with_capacity(usize::try_from(expected.min(64 << 20)).unwrap_or(0));
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if (body.len() + chunk.len()) as u64 > MAX_BODY {
+                    return Err(Failure::TooLarge);
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => break,
+            Err(error) => return Err(Failure::BodyBroken(problem(&error))),
+        }
+    }
+    Ok(Answer { status, body })
+}
+
+/// What went wrong, from the innermost cause (`connection refused`), without the URL the outer
+/// errors repeat.
+pub(super) fn problem(error: &reqwest::Error) -> String {
+    if error.is_timeout() {
+        return "no answer in time (timed out)".to_owned();
+    }
+    let mut innermost: &dyn std::error::Error = error;
+    while let Some(source) = innermost.source() {
+        innermost = source;
+    }
+    if std::ptr::addr_eq(innermost, error) {
+        return if error.is_connect() {
+            "cannot connect"
+        } else {
+            "the request failed"
+        }
+        .to_owned();
+    }
+    let text = innermost.to_string();
+    let text = match text.find(" (os error") {
+        Some(end) => text[..end].to_owned(),
+        None => text,
+    };
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
+}
+
+/// The message in a Google API error answer (`{"error": {"message": ...}}`, or OAuth2's
+/// `{"error": "invalid_grant", "error_description": ...}`), else the body's first line, short.
+pub(super) fn error_message(body: &[u8]) -> String {
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) {
+        let error = &value["error"];
+        if let Some(message) = error["message"].as_str() {
+            return one_line(message);
+        }
+        if let Some(code) = error.as_str() {
+            return match value["error_description"].as_str() {
+                Some(description) => one_line(&format!("{code}: {description}")),
+                None => code.to_owned(),
+            };
+        }
+    }
+    one_line(&String::from_utf8_lossy(body))
+}
+
+fn one_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("").trim();
+    if line.chars().count() > 200 {
+        format!("{}...", line.chars().take(200).collect::<String>())
+    } else {
+        line.to_owned()
+    }
+}
+
+/// `404 Not Found`.
+pub(super) fn status_text(status: u16) -> String {
+    match reqwest::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|status| status.canonical_reason())
+    {
+        Some(reason) => format!("{status} {reason}"),
+        None => status.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_messages_come_from_either_json_shape_in_one_line() {
+        assert_eq!(
+            error_message(br#"{"error": {"code": 403, "message": "a@b does not have storage.objects.get access.\nmore"}}"#),
+            "a@b does not have storage.objects.get access."
+        );
+        assert_eq!(
+            error_message(br#"{"error": "invalid_grant", "error_description": "Bad Request"}"#),
+            "invalid_grant: Bad Request"
+        );
+        assert_eq!(error_message(b"Not Found\n"), "Not Found");
+        assert_eq!(status_text(412), "412 Precondition Failed");
+    }
+}

@@ -1,0 +1,92 @@
+//! Every state below a prefix of a bucket, for `statectl scan gs://bucket/prefix/`: the object names
+//! listed page by page (`pageToken`), lock objects left out, each name a state that shares the
+//! listing's client, token and runtime, so that a thousand states cost one token.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use statectl_state::state::store::StoreError;
+
+use super::settings::Settings;
+use super::{Backend, GcsState, with_query};
+
+impl GcsState {
+    /// The states under `prefix` whose names `keep` accepts, in name order. Lock objects
+    /// (`*.tflock`) are never states.
+    pub fn states_under(
+        &self,
+        prefix: &str,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> Result<Vec<GcsState>, StoreError> {
+        let mut names = self.runtime.block_on(self.backend.names_under(prefix))?;
+        names.sort();
+        Ok(names
+            .into_iter()
+            .filter(|name| !Settings::is_lock_object(name) && keep(name))
+            .map(|name| self.at_object(name))
+            .collect())
+    }
+
+    /// The state at `object` of the same bucket, with the same settings, client and token.
+    fn at_object(&self, object: String) -> GcsState {
+        let settings = self.backend.settings.at_object(object);
+        let location = settings.location();
+        GcsState {
+            backend: Backend {
+                settings,
+                http: self.backend.http.clone(),
+                tokens: Arc::clone(&self.backend.tokens),
+                location,
+                generations: Mutex::new(HashMap::new()),
+            },
+            runtime: Arc::clone(&self.runtime),
+        }
+    }
+}
+
+impl Backend {
+    /// Every object name under `prefix`, across pages.
+    async fn names_under(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        let url = self.objects_url();
+        let mut names = Vec::new();
+        let mut page_token: Option<String> = None;
+        loop {
+            let mut query = vec![("prefix", prefix)];
+            if let Some(token) = &page_token {
+                query.push(("pageToken", token.as_str()));
+            }
+            let page_url = with_query(&url, &query);
+            let answer = self
+                .call("listing the states", true, |client, token| {
+                    client.get(&page_url).bearer_auth(token)
+                })
+                .await?;
+            if answer.status != 200 {
+                return Err(self
+                    .refused(
+                        &answer,
+                        "list the states",
+                        &format!("{prefix}*"),
+                        "storage.objects.list",
+                    )
+                    .await);
+            }
+            let page: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
+                StoreError::new(format!("{}: the object listing is not JSON", self.location))
+            })?;
+            names.extend(
+                page["items"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|item| item["name"].as_str().map(ToOwned::to_owned)),
+            );
+            match page["nextPageToken"].as_str() {
+                Some(next) if !next.is_empty() && page_token.as_deref() != Some(next) => {
+                    page_token = Some(next.to_owned());
+                }
+                _ => return Ok(names),
+            }
+        }
+    }
+}

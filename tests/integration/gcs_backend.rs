@@ -1,0 +1,734 @@
+//! The gcs backend against fake-gcs-server on loopback (scripts/install-gcs-emulator.sh): the lock
+//! object and its generation, the faults (a missing bucket, refused credentials, a dead or silent
+//! endpoint) through the crate's API; and real Terraform 1.15.5 with `backend "gcs"` pointed at the
+//! same emulator (`storage_custom_endpoint`, any `access_token`) as the other client through the
+//! CLI: the same state listed, a taint Terraform plans from, each tool refused (or waiting) while the
+//! other holds the lock, a second workspace, and a scan of `gs://bucket/prefix/`.
+//! Without the emulator or Terraform these tests skip, except under CI, where they fail.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use statectl_backend::BackendConfig;
+use statectl_state::state::store::lock_info::LockInfo;
+use statectl_state::state::store::{LockRefused, RemoteState};
+
+use crate::builder::{Output, Test};
+use crate::moto::tool;
+use crate::oracle::terraform;
+
+const BUCKET: &str = "tfstate";
+/// Any string: the emulator takes every token, and Terraform sends this one as it is.
+const TOKEN: &str = "ya29.loopback-token";
+
+/// fake-gcs-server on a free loopback port, with the bucket; killed when dropped.
+struct Emulator {
+    child: Child,
+    port: u16,
+    folder: tempfile::TempDir,
+}
+
+impl Emulator {
+    fn start() -> Option<Emulator> {
+        let binary = tool(
+            "STATECTL_GCS_EMULATOR",
+            "target/gcs-emulator/fake-gcs-server",
+            "scripts/install-gcs-emulator.sh",
+        )?;
+        let folder = tempfile::tempdir().unwrap();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let log = std::fs::File::create(folder.path().join("emulator.log")).unwrap();
+        // `-public-host` is the host Terraform's reads name (`GET /<bucket>/<object>`, the XML API).
+        let child = Command::new(binary)
+            .args([
+                "-scheme",
+                "http",
+                "-host",
+                "127.0.0.1",
+                "-backend",
+                "memory",
+            ])
+            .args(["-port", &port.to_string()])
+            .args(["-public-host", &format!("127.0.0.1:{port}")])
+            .args(["-log-level", "warn"])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let emulator = Emulator {
+            child,
+            port,
+            folder,
+        };
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the emulator did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let (status, body) = emulator.request(
+            "POST",
+            "/storage/v1/b",
+            &json!({"name": BUCKET}).to_string(),
+        );
+        assert_eq!(status, 200, "{body}");
+        Some(emulator)
+    }
+
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}/storage/v1/", self.port)
+    }
+
+    /// One request to the emulator, as a third party behind both tools' backs.
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.port,
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let status = answer[9..12].parse().unwrap();
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, body)| body)
+            .to_owned();
+        (status, body)
+    }
+
+    /// An object's body, or `None` when there is none.
+    fn object(&self, name: &str) -> Option<String> {
+        let (status, body) = self.request(
+            "GET",
+            &format!(
+                "/storage/v1/b/{BUCKET}/o/{}?alt=media",
+                name.replace('/', "%2F")
+            ),
+            "",
+        );
+        (status == 200).then_some(body)
+    }
+
+    /// Puts an object's body as another client would.
+    fn put(&self, name: &str, body: &str) {
+        let (status, answer) = self.request(
+            "POST",
+            &format!(
+                "/upload/storage/v1/b/{BUCKET}/o?uploadType=media&name={}",
+                name.replace('/', "%2F")
+            ),
+            body,
+        );
+        assert_eq!(status, 200, "{answer}");
+    }
+
+    /// A backend configuration as `terraform init` records it, pointed at the emulator.
+    fn config(&self, prefix: &str, workspace: &str) -> BackendConfig {
+        let Value::Object(values) = json!({
+            "bucket": BUCKET,
+            "prefix": prefix,
+            "storage_custom_endpoint": self.endpoint(),
+            "access_token": TOKEN,
+        }) else {
+            unreachable!()
+        };
+        BackendConfig {
+            kind: "gcs".to_owned(),
+            values,
+            workspace: workspace.to_owned(),
+            origin: ".terraform/terraform.tfstate".to_owned(),
+        }
+    }
+
+    fn open(&self, prefix: &str) -> std::sync::Arc<dyn RemoteState> {
+        statectl_backend::open(&self.config(prefix, "default")).unwrap()
+    }
+}
+
+impl Drop for Emulator {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn lock_info(operation: &str, who: &str, path: &str) -> LockInfo {
+    let mut info = LockInfo::new(operation, Path::new(path));
+    who.clone_into(&mut info.who);
+    info
+}
+
+#[test]
+fn the_lock_object_excludes_others_names_the_holder_by_generation_and_checks_the_id_on_release() {
+    let Some(gcs) = Emulator::start() else { return };
+    let backend = gcs.open("team/app");
+    assert_eq!(
+        backend.location(),
+        format!("gs://{BUCKET}/team/app/default.tfstate")
+    );
+    assert_eq!(
+        backend.lock_path(),
+        format!("gs://{BUCKET}/team/app/default.tflock")
+    );
+    assert_eq!(backend.backup_name(), "default.tfstate");
+    assert_eq!(backend.get().unwrap(), None, "no state yet");
+
+    let ours = lock_info("statectl taint", "ana@ci", &backend.lock_path());
+    let theirs = lock_info("OperationTypeApply", "bo@laptop", &backend.lock_path());
+    backend.lock(&ours).unwrap();
+    let stored = gcs.object("team/app/default.tflock").unwrap();
+    assert_eq!(LockInfo::parse(stored.as_bytes()).unwrap(), ours);
+    // The holder is named with the lock ID Terraform would show: the object's generation.
+    let holder = match backend.lock(&theirs) {
+        Err(LockRefused::Held(Some(holder))) => *holder,
+        other => panic!("not refused as held: {other:?}"),
+    };
+    assert_eq!(holder.who, "ana@ci");
+    assert_eq!(holder.operation, "statectl taint");
+    assert!(
+        !holder.id.is_empty() && holder.id.bytes().all(|byte| byte.is_ascii_digit()),
+        "{}",
+        holder.id
+    );
+    // Someone else's ID does not release it.
+    let error = backend.unlock(&theirs).unwrap_err();
+    assert!(error.message.contains("not by lock"), "{}", error.message);
+    assert!(gcs.object("team/app/default.tflock").is_some());
+
+    // A write under the lock, read back; the lock is gone once released.
+    let state = "{\"version\": 4, \"serial\": 1, \"lineage\": \"l\", \"resources\": []}\n";
+    backend.put(state.as_bytes(), &ours).unwrap();
+    backend.unlock(&ours).unwrap();
+    assert_eq!(gcs.object("team/app/default.tflock"), None);
+    assert_eq!(backend.get().unwrap().as_deref(), Some(state.as_bytes()));
+    // A lock object removed behind the holder's back (force-unlock) is no error on release.
+    backend.lock(&theirs).unwrap();
+    gcs.request(
+        "DELETE",
+        &format!("/storage/v1/b/{BUCKET}/o/team%2Fapp%2Fdefault.tflock"),
+        "",
+    );
+    backend.unlock(&theirs).unwrap();
+}
+
+/// A server that answers every request with `status` and a Google JSON error.
+fn canned_server(status: &str, message: &str) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/storage/v1/", listener.local_addr().unwrap());
+    let body = json!({"error": {"code": 0, "message": message}}).to_string();
+    let response = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(20) {
+            let Ok(mut stream) = stream else { return };
+            let mut request = Vec::new();
+            let mut buffer = [0u8; 4096];
+            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
+                match stream.read(&mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(read) => request.extend_from_slice(&buffer[..read]),
+                }
+            }
+            let _ = stream.write_all(response.as_bytes());
+        }
+    });
+    url
+}
+
+fn with_endpoint(gcs: &Emulator, endpoint: &str) -> std::sync::Arc<dyn RemoteState> {
+    let mut config = gcs.config("app", "default");
+    config.values["storage_custom_endpoint"] = json!(endpoint);
+    statectl_backend::open(&config).unwrap()
+}
+
+#[test]
+fn faults_are_one_line_naming_the_bucket_and_the_credential_never_the_token() {
+    let Some(gcs) = Emulator::start() else { return };
+    let mut missing = gcs.config("app", "default");
+    missing.values["bucket"] = json!("no-such-bucket");
+    let error = statectl_backend::open(&missing).unwrap().get().unwrap_err();
+    assert_eq!(
+        error.message,
+        "gs://no-such-bucket/app/default.tfstate: the GCS bucket `no-such-bucket` does not exist"
+    );
+
+    let denied = canned_server(
+        "403 Forbidden",
+        "ci@p.iam.gserviceaccount.com does not have storage.objects.get access",
+    );
+    let error = with_endpoint(&gcs, &denied).get().unwrap_err();
+    assert_eq!(
+        error.message,
+        "gs://tfstate/app/default.tfstate: cannot read the state: access denied to `app/default.tfstate` in bucket `tfstate` for the access token in `access_token`"
+    );
+    assert!(error.hint.unwrap().contains("storage.objects.get"));
+    let unauthorized = canned_server("401 Unauthorized", "Invalid Credentials");
+    let error = with_endpoint(&gcs, &unauthorized).get().unwrap_err();
+    assert!(!format!("{error:?}").contains(TOKEN));
+    assert_eq!(
+        error.message,
+        "gs://tfstate/app/default.tfstate: cannot read the state: Google Cloud Storage refused the access token in `access_token` (401 Unauthorized: Invalid Credentials)"
+    );
+    assert!(
+        error
+            .hint
+            .unwrap()
+            .contains("gcloud auth print-access-token")
+    );
+
+    // A dead endpoint: a few quick attempts, then one line naming it; the lock is refused alike.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let started = Instant::now();
+    let backend = with_endpoint(&gcs, &format!("{dead}/storage/v1/"));
+    let error = backend.get().unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(
+        error.message.starts_with(&format!(
+            "gs://tfstate/app/default.tfstate: cannot reach Google Cloud Storage at {dead} while reading the state: no answer: "
+        )),
+        "{}",
+        error.message
+    );
+    assert!(!error.message.contains('\n'));
+    let info = lock_info("statectl taint", "ana@ci", &backend.lock_path());
+    assert!(matches!(backend.lock(&info), Err(LockRefused::Failed(_))));
+
+    // An endpoint that takes the connection and never answers: bounded too.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_url = format!("http://{}", silent.local_addr().unwrap());
+    let started = Instant::now();
+    let error = with_endpoint(&gcs, &format!("{silent_url}/storage/v1/"))
+        .get()
+        .unwrap_err();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(25), "{took:?}");
+    assert!(
+        error
+            .message
+            .ends_with("no answer: no answer in time (timed out)"),
+        "{}",
+        error.message
+    );
+    drop(silent);
+}
+
+/// `statectl list gs://bucket/prefix/name.tfstate` with the rest from `--backend-config`: read and
+/// named; a missing object is one line with a hint; the token is never printed.
+#[test]
+fn a_url_reads_the_state_and_a_missing_object_is_one_line() {
+    let Some(gcs) = Emulator::start() else { return };
+    let state = crate::builder::root().join("testdata/states/modules.tfstate");
+    gcs.put(
+        "team/prod.tfstate",
+        &std::fs::read_to_string(&state).unwrap(),
+    );
+    let run = |url: &str, extra: &[&str]| {
+        Test::new()
+            .current_dir(gcs.path())
+            .args(["list", url])
+            .args([
+                "--backend-config",
+                &format!("storage_custom_endpoint={}", gcs.endpoint()),
+            ])
+            .args(extra)
+            .env("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN)
+            .run()
+    };
+    let listed = run(&format!("gs://{BUCKET}/team/prod.tfstate"), &[]).code(0);
+    let expected = Test::new().arg("list").arg(&state).run().code(0).stdout;
+    assert_eq!(listed.stdout, expected);
+    assert_eq!(
+        listed.stderr,
+        format!("state gs://{BUCKET}/team/prod.tfstate (backend \"gcs\")\n")
+    );
+    let missing = run(&format!("gs://{BUCKET}/team/missing.tfstate"), &[]).refused(&format!(
+        "error: gs://{BUCKET}/team/missing.tfstate: there is no state there\nhint: "
+    ));
+    assert!(!missing.stderr.contains(TOKEN));
+    run(&format!("gs://{BUCKET}/team/notes.txt"), &[]).refused(&format!(
+        "error: gs://{BUCKET}/team/notes.txt: a GCS state URL names a bucket and a state object ending in `.tfstate`\n"
+    ));
+    run(
+        &format!("gs://{BUCKET}/team/prod.tfstate"),
+        &["--workspace", "dev"],
+    )
+    .refused("the URL names workspace `prod`'s state, not `dev`'s");
+}
+
+/// No credentials given or found, and no metadata server: one line naming what was looked for,
+/// with a hint, exit 2, without waiting long.
+#[test]
+fn no_credentials_at_all_is_one_line_with_a_hint() {
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let nowhere = closed.local_addr().unwrap().to_string();
+    drop(closed);
+    let home = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let output = Test::new()
+        .current_dir(home.path())
+        .args(["list", "gs://tfstate/app/default.tfstate"])
+        .args(["--backend-config", &format!("storage_custom_endpoint=http://{nowhere}/storage/v1/")])
+        .env("HOME", home.path())
+        .env("GCE_METADATA_HOST", &nowhere)
+        .run()
+        .refused(&format!(
+            "error: gs://tfstate/app/default.tfstate: cannot get a Google access token for the metadata server's service account (application default credentials) while reading the state: no credentials were given or found, and the metadata server at http://{nowhere}/computeMetadata/v1/instance/service-accounts/default/token gave none (no answer: "
+        ));
+    assert!(
+        output.stderr.contains(
+            "hint: give credentials: `credentials` (a service account key) or `access_token`"
+        ),
+        "{}",
+        output.stderr
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+/// `statectl scan gs://bucket/prefix/`: every state below the prefix (workspaces of several
+/// prefixes) in one report, each named by its URL; lock objects skipped; an object that is not a
+/// state is an error entry while the others are still scanned; `--include`/`--exclude` choose names.
+#[test]
+fn a_prefix_scans_every_state_below_it_in_one_report() {
+    let Some(gcs) = Emulator::start() else { return };
+    let scan = crate::builder::root().join("testdata/scan");
+    let read = |name: &str| std::fs::read_to_string(scan.join(name)).unwrap();
+    gcs.put("org/network/default.tfstate", &read("clean.tfstate"));
+    gcs.put(
+        "org/network/staging.tfstate",
+        &read("cf-tainted-in-progress.tfstate"),
+    );
+    gcs.put("org/network/staging.tflock", "{\"ID\": \"x\"}");
+    gcs.put("org/notes/readme.txt", "not a state");
+    gcs.put("other/default.tfstate", &read("clean.tfstate"));
+    let run = |extra: &[&str]| {
+        Test::new()
+            .current_dir(gcs.path())
+            .args(["scan", &format!("gs://{BUCKET}/org/"), "--format", "json"])
+            .args([
+                "--backend-config",
+                &format!("storage_custom_endpoint={}", gcs.endpoint()),
+            ])
+            .args(["--backend-config", &format!("access_token={TOKEN}")])
+            .args(extra)
+            .run()
+    };
+    let all = run(&[]);
+    assert_eq!(all.code, 2, "an object that is not a state: {}", all.stderr);
+    let report: Value = serde_json::from_str(&all.stdout).unwrap();
+    let names: Vec<&str> = report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|state| state["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "gs://tfstate/org/network/default.tfstate",
+            "gs://tfstate/org/network/staging.tfstate",
+            "gs://tfstate/org/notes/readme.txt",
+        ]
+    );
+    assert!(
+        all.stderr.starts_with("3 states under gs://tfstate/org/\n"),
+        "{}",
+        all.stderr
+    );
+    assert!(
+        all.stderr
+            .contains("error: gs://tfstate/org/notes/readme.txt:"),
+        "{}",
+        all.stderr
+    );
+    assert!(!all.stderr.contains(TOKEN));
+    let chosen = run(&[
+        "--include",
+        "**/*.tfstate",
+        "--exclude",
+        "org/network/default*",
+    ]);
+    assert_eq!(chosen.code, 1, "{}", chosen.stderr);
+    let report: Value = serde_json::from_str(&chosen.stdout).unwrap();
+    assert_eq!(report["summary"]["states"], 1);
+    assert_eq!(
+        report["states"][0]["path"],
+        "gs://tfstate/org/network/staging.tfstate"
+    );
+    assert!(
+        report["states"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|finding| finding["rule"] == "tainted-after-timeout"),
+        "{}",
+        report["states"][0]
+    );
+}
+
+/// A Terraform working folder whose backend is gcs on the emulator, and both tools run there.
+struct Workdir {
+    gcs: Emulator,
+    terraform: PathBuf,
+}
+
+impl Workdir {
+    fn init() -> Option<Workdir> {
+        let terraform = terraform()?;
+        let gcs = Emulator::start()?;
+        std::fs::write(
+            gcs.path().join("main.tf"),
+            format!(
+                "terraform {{\n  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"app\"\n    storage_custom_endpoint = \"{}\"\n  }}\n}}\n\nresource \"terraform_data\" \"web\" {{\n  count = 2\n  input = \"v${{count.index}}\"\n}}\n",
+                gcs.endpoint()
+            ),
+        )
+        .unwrap();
+        let workdir = Workdir { gcs, terraform };
+        workdir.terraform(&["init", "-input=false", "-no-color"]);
+        workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+        Some(workdir)
+    }
+
+    fn path(&self) -> &Path {
+        self.gcs.path()
+    }
+
+    /// The environment both tools get: the token from its variable (so the backend cache holds
+    /// none), and no user gcloud files.
+    fn environment(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN.to_owned()),
+            ("HOME", self.path().display().to_string()),
+            ("CHECKPOINT_DISABLE", "1".to_owned()),
+        ]
+    }
+
+    fn terraform_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(&self.terraform);
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env_remove("TF_WORKSPACE")
+            .env_remove("GOOGLE_APPLICATION_CREDENTIALS")
+            .env_remove("GOOGLE_CREDENTIALS")
+            .env_remove("GOOGLE_BACKEND_CREDENTIALS")
+            .envs(self.environment());
+        command
+    }
+
+    /// Runs Terraform; it must succeed. Returns stdout and stderr.
+    fn terraform(&self, args: &[&str]) -> String {
+        let output = self.terraform_command(args).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(output.status.success(), "terraform {args:?}: {text}");
+        text
+    }
+
+    fn statectl(&self, args: &[&str]) -> Output {
+        let mut test = Test::new().args(args).current_dir(self.path());
+        for (name, value) in self.environment() {
+            test = test.env(name, value);
+        }
+        test.run()
+    }
+
+    fn statectl_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .envs(self.environment());
+        command
+    }
+
+    /// `statectl list` here equals `terraform state list`; a taint is seen by Terraform, which
+    /// plans the replacement.
+    fn list_taint_plan(&self, address: &str) {
+        let listed = self.statectl(&["list"]).code(0);
+        assert_eq!(listed.stdout, self.terraform(&["state", "list"]));
+        self.statectl(&["taint", address]).code(0);
+        let shown = self.terraform(&["state", "show", "-no-color", address]);
+        assert!(
+            shown.contains(&format!("# {address}: (tainted)")),
+            "{shown}"
+        );
+        let plan = self.terraform(&["plan", "-input=false", "-no-color"]);
+        assert!(plan.contains("must be replaced"), "{plan}");
+    }
+
+    /// While Terraform waits at its approval prompt holding the lock, statectl's write is refused
+    /// naming Terraform; with `--lock-timeout` it waits, and succeeds once Terraform lets go.
+    fn waits_for_terraforms_lock(&self, address: &str) {
+        let mut apply = self
+            .terraform_command(&["apply", "-no-color"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = apply.stdin.take().unwrap();
+        wait_for_text(&mut apply, "Enter a value");
+        let refused = self
+            .statectl(&["taint", address])
+            .code(2)
+            .stderr_contains("the state is locked by")
+            .stderr_contains("Terraform 1.15.5, operation `OperationTypeApply`");
+        // The lock ID named is the lock object's generation, as `terraform force-unlock` takes it.
+        let id = refused
+            .stderr
+            .split("lock ID ")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .unwrap_or_default();
+        assert!(
+            !id.is_empty() && id.bytes().all(|byte| byte.is_ascii_digit()),
+            "{}",
+            refused.stderr
+        );
+        let waiting = self
+            .statectl_command(&["taint", address, "--lock-timeout", "60s"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        stdin.write_all(b"no\n").unwrap();
+        drop(stdin);
+        let _ = apply.wait();
+        let output = waiting.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let shown = self.terraform(&["state", "show", "-no-color", address]);
+        assert!(shown.contains("(tainted)"), "{shown}");
+    }
+
+    /// While `statectl lock` holds the lock, Terraform cannot take it and names statectl.
+    fn terraform_is_refused_while_statectl_holds_it(&self) {
+        let mut held = self
+            .statectl_command(&["lock", "--", "sh", "-c", "echo locked; sleep 4"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for_text(&mut held, "locked");
+        let output = self
+            .terraform_command(&[
+                "apply",
+                "-auto-approve",
+                "-input=false",
+                "-no-color",
+                "-lock-timeout=0s",
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success());
+        assert!(text.contains("Error acquiring the state lock"), "{text}");
+        assert!(text.contains("statectl lock"), "{text}");
+        assert!(held.wait().unwrap().success());
+        assert_eq!(self.gcs.object("app/default.tflock"), None, "released");
+    }
+}
+
+/// Reads `child`'s stdout until it holds `text` (within 60 s); the rest is left unread.
+fn wait_for_text(child: &mut Child, text: &str) {
+    let stdout = child.stdout.take().unwrap();
+    let seen = std::sync::Arc::new(Mutex::new(String::new()));
+    let sink = std::sync::Arc::clone(&seen);
+    std::thread::spawn(move || {
+        let mut stdout = stdout;
+        let mut chunk = [0u8; 4096];
+        // Whatever has arrived, line or not: the prompt has no newline after it.
+        while let Ok(read @ 1..) = stdout.read(&mut chunk) {
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&chunk[..read]));
+        }
+    });
+    let started = Instant::now();
+    while !seen.lock().unwrap().contains(text) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no {text:?} in {}",
+            seen.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn terraform_and_statectl_share_a_gcs_state_and_its_lock() {
+    let Some(workdir) = Workdir::init() else {
+        return;
+    };
+    workdir.list_taint_plan("terraform_data.web[0]");
+    workdir.waits_for_terraforms_lock("terraform_data.web[1]");
+    workdir.terraform_is_refused_while_statectl_holds_it();
+    // A second workspace: its own object `app/dev.tfstate`, found through `.terraform/environment`.
+    workdir.terraform(&["workspace", "new", "-no-color", "dev"]);
+    workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+    assert!(workdir.gcs.object("app/dev.tfstate").is_some());
+    workdir.list_taint_plan("terraform_data.web[1]");
+    workdir
+        .statectl(&["list", "--workspace", "default"])
+        .code(0)
+        .stdout("terraform_data.web[0]\nterraform_data.web[1]\n");
+    // Both workspaces in one scan of the prefix, each named by its object.
+    let scanned = workdir.statectl(&[
+        "scan",
+        &format!("gs://{BUCKET}/app/"),
+        "--format",
+        "json",
+        "--backend-config",
+        &format!("storage_custom_endpoint={}", workdir.gcs.endpoint()),
+    ]);
+    assert_ne!(scanned.code, 2, "{}", scanned.stderr);
+    let report: Value = serde_json::from_str(&scanned.stdout).unwrap();
+    let names: Vec<&str> = report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|state| state["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "gs://tfstate/app/default.tfstate",
+            "gs://tfstate/app/dev.tfstate"
+        ]
+    );
+}
