@@ -1,0 +1,725 @@
+//! The azurerm backend against Azurite (scripts/install-azurite.sh) on loopback, with Microsoft's
+//! Blob SDK for JavaScript as the other client: it uploads states as Terraform would, holds a lease
+//! with the lock info in the `terraformlockid` metadata as Terraform writes it, and reads back what
+//! statectl left (the state, the lease, the metadata, the snapshots). statectl runs through the CLI
+//! by URL (`azurerm://devstoreaccount1/tfstate/<blob>`, the emulator named with `--backend-config
+//! endpoint=...`): list, taint, workspaces, refused and waiting locks, `statectl lock`, a scan of a
+//! prefix, snapshots, and the faults (a missing container or account, a wrong key or SAS, an
+//! endpoint down or silent), each one line with nothing written and no lease left.
+//!
+//! Terraform itself is not the other client here: its azurerm backend always talks to
+//! `https://<account>.blob.<cloud suffix>` (`naiveStorageAccountBlobBaseURL`), with no endpoint
+//! argument, so it cannot be pointed at a loopback emulator. Without Azurite these tests skip,
+//! except under CI, where they fail.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::builder::{Output, Test, root};
+use crate::moto::tool;
+
+const ACCOUNT: &str = "devstoreaccount1";
+/// Azurite's well-known development key (public, in Azurite's documentation).
+const KEY: &str =
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+const CONTAINER: &str = "tfstate";
+/// A lock ID in the lease ID's form (a GUID), as Terraform's are.
+const TERRAFORM_LOCK_ID: &str = "8c6b1b7e-0f0b-4a8e-9d55-7a3b1f0c2d11";
+
+/// Azurite's blob service, from `STATECTL_AZURITE` or scripts/install-azurite.sh's place.
+fn azurite_blob() -> Option<PathBuf> {
+    tool(
+        "STATECTL_AZURITE",
+        "target/azurite/node_modules/.bin/azurite-blob",
+        "scripts/install-azurite.sh",
+    )
+}
+
+/// Azurite on a free loopback port with container `tfstate`; killed when dropped.
+struct Azurite {
+    child: Child,
+    port: u16,
+    /// Azurite's `node_modules`, where the Blob SDK is too.
+    modules: PathBuf,
+    folder: tempfile::TempDir,
+}
+
+impl Azurite {
+    fn start() -> Option<Azurite> {
+        let binary = azurite_blob()?;
+        let modules = binary
+            .parent()
+            .and_then(Path::parent)
+            .expect("azurite-blob lies in node_modules/.bin")
+            .to_owned();
+        let folder = tempfile::tempdir().unwrap();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let log = std::fs::File::create(folder.path().join("azurite.log")).unwrap();
+        let child = Command::new(&binary)
+            .args(["--blobHost", "127.0.0.1", "--blobPort", &port.to_string()])
+            // The SDK speaks a newer service version than this Azurite knows; statectl pins
+            // 2023-11-03, which it does.
+            .args([
+                "--inMemoryPersistence",
+                "--disableTelemetry",
+                "--skipApiVersionCheck",
+            ])
+            .current_dir(folder.path())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let azurite = Azurite {
+            child,
+            port,
+            modules,
+            folder,
+        };
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "Azurite did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        azurite.node(&format!(
+            "await service.getContainerClient('{CONTAINER}').create();"
+        ));
+        Some(azurite)
+    }
+
+    fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}/{ACCOUNT}", self.port)
+    }
+
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    /// Runs `body` (async JavaScript) with `service` and `container` clients of this Azurite (Shared
+    /// Key) in scope; returns what it printed.
+    fn node(&self, body: &str) -> String {
+        let script = format!(
+            "const sdk = require('@azure/storage-blob');\n\
+             const service = new sdk.BlobServiceClient('{}', new sdk.StorageSharedKeyCredential('{ACCOUNT}', '{KEY}'));\n\
+             const container = service.getContainerClient('{CONTAINER}');\n\
+             (async () => {{ {body} }})().catch((e) => {{ console.error(e.code || '', e.message); process.exit(1); }});\n",
+            self.endpoint()
+        );
+        let output = Command::new("node")
+            .args(["-e", &script])
+            .env("NODE_PATH", &self.modules)
+            .stdin(Stdio::null())
+            .output()
+            .expect("node runs");
+        assert!(
+            output.status.success(),
+            "node: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    /// Uploads `file` as `blob`, as Terraform's Put does (a block blob, `application/json`).
+    fn upload(&self, blob: &str, file: &Path) {
+        self.node(&format!(
+            "await container.getBlockBlobClient({blob:?}).uploadFile({:?}, {{ blobHTTPHeaders: {{ blobContentType: 'application/json' }} }});",
+            file.display().to_string()
+        ));
+    }
+
+    fn download(&self, blob: &str) -> String {
+        self.node(&format!(
+            "process.stdout.write((await container.getBlobClient({blob:?}).downloadToBuffer()).toString());"
+        ))
+    }
+
+    /// The blob's lease state and status, its metadata, and how many snapshots it has.
+    fn properties(&self, blob: &str) -> Value {
+        let json = self.node(&format!(
+            "const p = await container.getBlobClient({blob:?}).getProperties();\n\
+             let snapshots = 0;\n\
+             for await (const item of container.listBlobsFlat({{ prefix: {blob:?}, includeSnapshots: true }})) {{ if (item.name === {blob:?} && item.snapshot) snapshots++; }}\n\
+             console.log(JSON.stringify({{ lease: p.leaseState, status: p.leaseStatus, metadata: p.metadata, snapshots }}));"
+        ));
+        serde_json::from_str(&json).unwrap()
+    }
+
+    /// The lock info in `blob`'s metadata, decoded.
+    fn lock_info(&self, blob: &str) -> Option<Value> {
+        let properties = self.properties(blob);
+        let raw = properties["metadata"]["terraformlockid"].as_str()?;
+        let json = self.node(&format!(
+            "process.stdout.write(Buffer.from({raw:?}, 'base64').toString());"
+        ));
+        Some(serde_json::from_str(&json).unwrap())
+    }
+
+    /// Takes a lease on `blob` as Terraform 1.15.5's apply does: the lock ID as the proposed lease
+    /// ID, no expiry, the lock info (Go's `json.Marshal` of it) base64 in `terraformlockid`.
+    fn hold_as_terraform(&self, blob: &str) {
+        let info = format!(
+            r#"{{"ID":"{TERRAFORM_LOCK_ID}","Operation":"OperationTypeApply","Info":"","Who":"ci@runner-7","Version":"1.15.5","Created":"2026-11-22T07:00:00.123456789Z","Path":"{CONTAINER}/{blob}"}}"#
+        );
+        self.node(&format!(
+            "const b = container.getBlobClient({blob:?});\n\
+             await b.getBlobLeaseClient('{TERRAFORM_LOCK_ID}').acquireLease(-1);\n\
+             await b.setMetadata({{ terraformlockid: Buffer.from({info:?}).toString('base64') }}, {{ conditions: {{ leaseId: '{TERRAFORM_LOCK_ID}' }} }});"
+        ));
+    }
+
+    /// Terraform's Unlock: the metadata cleared, the lease released.
+    fn release_as_terraform(&self, blob: &str) {
+        self.node(&format!(
+            "const b = container.getBlobClient({blob:?});\n\
+             await b.setMetadata({{}}, {{ conditions: {{ leaseId: '{TERRAFORM_LOCK_ID}' }} }});\n\
+             await b.getBlobLeaseClient('{TERRAFORM_LOCK_ID}').releaseLease();"
+        ));
+    }
+
+    /// `statectl <args>` against this Azurite, the key from ARM_ACCESS_KEY.
+    fn statectl(&self, args: &[&str]) -> Test {
+        Test::new()
+            .current_dir(self.path())
+            .args(args)
+            .args(["--backend-config", &format!("endpoint={}", self.endpoint())])
+            .env("ARM_ACCESS_KEY", KEY)
+            .env("USER", "statectl-e2e")
+    }
+}
+
+impl Drop for Azurite {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn url(blob: &str) -> String {
+    format!("azurerm://{ACCOUNT}/{CONTAINER}/{blob}")
+}
+
+fn modules_state() -> PathBuf {
+    root().join("testdata/states/modules.tfstate")
+}
+
+/// What `statectl list` prints for the local copy of a state.
+fn listed_locally(file: &Path) -> String {
+    Test::new().arg("list").arg(file).run().code(0).stdout
+}
+
+fn backups(folder: &Path) -> Vec<String> {
+    std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".backup"))
+        .collect()
+}
+
+/// The first resource instance `statectl list` names in `listing`.
+fn first_address(listing: &str) -> String {
+    listing.lines().next().unwrap().to_owned()
+}
+
+#[test]
+fn statectl_lists_and_taints_an_azurerm_state_under_a_lease_it_releases() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    let state = modules_state();
+    azurite.upload("team/prod.tfstate", &state);
+    let expected = listed_locally(&state);
+
+    let listed = azurite
+        .statectl(&["list", &url("team/prod.tfstate")])
+        .run()
+        .code(0);
+    assert_eq!(listed.stdout, expected);
+    assert_eq!(
+        listed.stderr,
+        format!("state {} (backend \"azurerm\")\n", url("team/prod.tfstate"))
+    );
+    assert!(!listed.stderr.contains(KEY));
+
+    let address = first_address(&expected);
+    azurite
+        .statectl(&["taint", &address, &url("team/prod.tfstate")])
+        .run()
+        .code(0);
+    let written: Value = serde_json::from_str(&azurite.download("team/prod.tfstate")).unwrap();
+    let before: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(written["serial"], before["serial"].as_u64().unwrap() + 1);
+    assert_eq!(written["lineage"], before["lineage"]);
+    assert!(
+        written.to_string().contains("\"status\":\"tainted\""),
+        "{written}"
+    );
+    let properties = azurite.properties("team/prod.tfstate");
+    assert_eq!(properties["lease"], "available", "the lease was released");
+    assert_eq!(properties["status"], "unlocked");
+    assert_eq!(
+        properties["metadata"],
+        serde_json::json!({}),
+        "the lock info was cleared"
+    );
+    assert_eq!(properties["snapshots"], 0, "no snapshot unless asked");
+    let backups = backups(azurite.path());
+    assert_eq!(backups.len(), 1, "{backups:?}");
+    assert!(backups[0].starts_with("prod.tfstate."), "{backups:?}");
+    assert_eq!(
+        std::fs::read(azurite.path().join(&backups[0])).unwrap(),
+        std::fs::read(&state).unwrap(),
+        "the backup holds the old bytes"
+    );
+}
+
+#[test]
+fn snapshot_true_snapshots_the_blob_before_each_write_and_workspaces_are_key_env_name() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    let state = modules_state();
+    azurite.upload("prod.tfstateenv:dev", &state);
+    let address = first_address(&listed_locally(&state));
+
+    // `--workspace dev` of key prod.tfstate is blob `prod.tfstateenv:dev`, as Terraform names it.
+    let listed = azurite
+        .statectl(&["list", &url("prod.tfstate"), "--workspace", "dev"])
+        .run()
+        .code(0);
+    assert_eq!(
+        listed.stderr,
+        format!(
+            "state {} (backend \"azurerm\")\n",
+            url("prod.tfstateenv:dev")
+        )
+    );
+    azurite
+        .statectl(&[
+            "taint",
+            &address,
+            &url("prod.tfstate"),
+            "--workspace",
+            "dev",
+        ])
+        .args(["--backend-config", "snapshot=true"])
+        .run()
+        .code(0);
+    let properties = azurite.properties("prod.tfstateenv:dev");
+    assert_eq!(properties["snapshots"], 1, "{properties}");
+    assert_eq!(properties["lease"], "available");
+    // The snapshot holds the state as it was before the write.
+    let snapshot = azurite.node(
+        "for await (const item of container.listBlobsFlat({ prefix: 'prod.tfstateenv:dev', includeSnapshots: true })) {\n\
+           if (item.snapshot) process.stdout.write((await container.getBlobClient(item.name).withSnapshot(item.snapshot).downloadToBuffer()).toString());\n\
+         }",
+    );
+    assert_eq!(snapshot, std::fs::read_to_string(&state).unwrap());
+    // ARM_SNAPSHOT says the same as the argument.
+    azurite
+        .statectl(&[
+            "untaint",
+            &address,
+            &url("prod.tfstate"),
+            "--workspace",
+            "dev",
+        ])
+        .env("ARM_SNAPSHOT", "true")
+        .run()
+        .code(0);
+    assert_eq!(azurite.properties("prod.tfstateenv:dev")["snapshots"], 2);
+}
+
+#[test]
+fn a_lease_terraform_holds_is_refused_naming_it_then_waited_for() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    let state = modules_state();
+    azurite.upload("prod.tfstate", &state);
+    let address = first_address(&listed_locally(&state));
+    azurite.hold_as_terraform("prod.tfstate");
+
+    let refused = azurite
+        .statectl(&["taint", &address, &url("prod.tfstate")])
+        .run()
+        .refused(&format!(
+            "error: {}: the state is locked by `ci@runner-7` (Terraform 1.15.5, operation `OperationTypeApply`, since 2026-11-22T07:00:00.123456789Z, lock ID {TERRAFORM_LOCK_ID})\nhint: wait for that run to finish, or add `--lock-timeout 60s` to wait for it\n",
+            url("prod.tfstate")
+        ));
+    assert_eq!(refused.stdout, "");
+    assert_eq!(
+        azurite.download("prod.tfstate"),
+        std::fs::read_to_string(&state).unwrap(),
+        "nothing written"
+    );
+    assert_eq!(
+        azurite.lock_info("prod.tfstate").unwrap()["ID"],
+        TERRAFORM_LOCK_ID,
+        "Terraform's lock is untouched"
+    );
+
+    // Waiting: the taint goes through once Terraform lets the lease go.
+    let waiting = std::thread::spawn({
+        let test = azurite.statectl(&[
+            "taint",
+            &address,
+            &url("prod.tfstate"),
+            "--lock-timeout",
+            "30s",
+        ]);
+        move || test.run()
+    });
+    std::thread::sleep(Duration::from_millis(1500));
+    azurite.release_as_terraform("prod.tfstate");
+    waiting.join().unwrap().code(0);
+    assert!(
+        azurite
+            .download("prod.tfstate")
+            .contains("\"status\": \"tainted\"")
+    );
+    assert_eq!(azurite.properties("prod.tfstate")["lease"], "available");
+}
+
+#[test]
+fn a_lease_without_lock_info_is_refused_without_a_name() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    let state = modules_state();
+    azurite.upload("prod.tfstate", &state);
+    let address = first_address(&listed_locally(&state));
+    // Another tool's lease: no lock info in the metadata.
+    azurite.node(&format!(
+        "await container.getBlobClient('prod.tfstate').getBlobLeaseClient('{TERRAFORM_LOCK_ID}').acquireLease(-1);"
+    ));
+    azurite
+        .statectl(&["taint", &address, &url("prod.tfstate")])
+        .run()
+        .refused(&format!(
+            "error: {}: the state is locked by another process (its lock info could not be read)\nhint: wait for that run to finish, or add `--lock-timeout 60s` to wait for it\n",
+            url("prod.tfstate")
+        ));
+}
+
+#[test]
+fn statectl_lock_holds_the_lease_with_its_lock_info_until_the_command_ends() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    azurite.upload("prod.tfstate", &modules_state());
+    let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
+        .args(["lock", &url("prod.tfstate"), "--backend-config"])
+        .arg(format!("endpoint={}", azurite.endpoint()))
+        .args(["--", "sleep", "30"])
+        .current_dir(azurite.path())
+        .env("ARM_ACCESS_KEY", KEY)
+        .env("USER", "statectl-e2e")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("statectl starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while azurite.properties("prod.tfstate")["lease"] != "leased" {
+        assert!(
+            Instant::now() < deadline,
+            "statectl lock never took the lease"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let info = azurite
+        .lock_info("prod.tfstate")
+        .expect("lock info in the metadata");
+    assert_eq!(info["Path"], "tfstate/prod.tfstate", "{info}");
+    assert_eq!(info["Operation"], "lock");
+    assert!(
+        info["Who"].as_str().unwrap().starts_with("statectl-e2e@"),
+        "{info}"
+    );
+    // Another client's lease request is refused while statectl holds it.
+    let other = azurite.node(
+        "try { await container.getBlobClient('prod.tfstate').getBlobLeaseClient('00000000-0000-0000-0000-000000000001').acquireLease(-1); console.log('taken'); }\n\
+         catch (e) { console.log(e.statusCode, e.details && e.details.errorCode); }",
+    );
+    assert_eq!(other.trim(), "409 LeaseAlreadyPresent");
+    // The lease's ID is the lock ID.
+    let broken = azurite.node(&format!(
+        "try {{ await container.getBlobClient('prod.tfstate').getBlobLeaseClient({:?}).renewLease(); console.log('ours'); }} catch (e) {{ console.log(e.statusCode); }}",
+        info["ID"].as_str().unwrap()
+    ));
+    assert_eq!(broken.trim(), "ours");
+    let _ = holder.kill();
+    let _ = holder.wait();
+    let _ = holder.stderr.take();
+}
+
+#[test]
+fn statectl_lock_releases_the_lease_when_its_command_ends() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    azurite.upload("prod.tfstate", &modules_state());
+    azurite
+        .statectl(&[
+            "lock",
+            &url("prod.tfstate"),
+            "--",
+            "sh",
+            "-c",
+            "echo locked",
+        ])
+        .run()
+        .code(0)
+        .stdout_contains("locked");
+    let properties = azurite.properties("prod.tfstate");
+    assert_eq!(properties["lease"], "available");
+    assert_eq!(properties["metadata"], serde_json::json!({}));
+}
+
+#[test]
+fn a_missing_blob_is_no_state_and_locking_creates_it_empty_as_terraform_does() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    azurite
+        .statectl(&["list", &url("absent.tfstate")])
+        .run()
+        .refused(&format!(
+            "error: {}: there is no state there\nhint: check the bucket, key and workspace; `terraform workspace list` shows the workspaces\n",
+            url("absent.tfstate")
+        ));
+    // A taint locks first: Terraform's lock creates the blob empty to lease it, and an empty blob
+    // still reads as no state.
+    azurite
+        .statectl(&["taint", "null_resource.x", &url("absent.tfstate")])
+        .run()
+        .code(2);
+    let properties = azurite.properties("absent.tfstate");
+    assert_eq!(properties["lease"], "available", "no lease left");
+    assert_eq!(azurite.download("absent.tfstate"), "");
+}
+
+#[test]
+fn a_prefix_scans_every_blob_below_it_in_one_report() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    let scan = root().join("testdata/scan");
+    azurite.upload("org/network.tfstate", &scan.join("clean.tfstate"));
+    azurite.upload(
+        "org/network.tfstateenv:staging",
+        &scan.join("cf-tainted-in-progress.tfstate"),
+    );
+    azurite.upload("org/notes/readme.txt", &root().join("README.md"));
+    azurite.upload("other/terraform.tfstate", &scan.join("clean.tfstate"));
+    let run = |extra: &[&str]| {
+        azurite
+            .statectl(&[
+                "scan",
+                &format!("azurerm://{ACCOUNT}/{CONTAINER}/org/"),
+                "--format",
+                "json",
+            ])
+            .args(extra)
+            .run()
+    };
+    let all = run(&[]);
+    assert_eq!(all.code, 2, "a blob that is not a state: {}", all.stderr);
+    let report: Value = serde_json::from_str(&all.stdout).unwrap();
+    let names: Vec<&str> = report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|state| state["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            url("org/network.tfstate"),
+            url("org/network.tfstateenv:staging"),
+            url("org/notes/readme.txt"),
+        ]
+    );
+    assert!(
+        all.stderr
+            .starts_with("3 states under azurerm://devstoreaccount1/tfstate/org/\n"),
+        "{}",
+        all.stderr
+    );
+    let chosen = run(&["--include", "*.tfstateenv:*"]);
+    assert_eq!(chosen.code, 1, "{}", chosen.stderr);
+    let report: Value = serde_json::from_str(&chosen.stdout).unwrap();
+    assert_eq!(report["summary"]["states"], 1);
+    assert!(
+        report["states"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|finding| finding["rule"] == "tainted-after-timeout"),
+        "{report}"
+    );
+}
+
+/// A SAS token for the container with `permissions`, made by the SDK with the account key.
+fn sas(azurite: &Azurite, permissions: &str) -> String {
+    azurite
+        .node(&format!(
+            "const url = await container.generateSasUrl({{ permissions: sdk.ContainerSASPermissions.parse('{permissions}'), expiresOn: new Date(Date.now() + 3600e3) }});\n\
+             console.log(url.split('?')[1]);"
+        ))
+        .trim()
+        .to_owned()
+}
+
+#[test]
+fn a_sas_token_reads_and_writes_and_a_read_only_one_is_refused_with_nothing_left() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    let state = modules_state();
+    azurite.upload("prod.tfstate", &state);
+    let address = first_address(&listed_locally(&state));
+    let run = |token: &str, args: &[&str]| {
+        Test::new()
+            .current_dir(azurite.path())
+            .args(args)
+            .args([
+                "--backend-config",
+                &format!("endpoint={}", azurite.endpoint()),
+            ])
+            .env("ARM_SAS_TOKEN", token)
+            .run()
+    };
+    let full = sas(&azurite, "racwdl");
+    run(&full, &["taint", &address, &url("prod.tfstate")]).code(0);
+    assert!(azurite.download("prod.tfstate").contains("tainted"));
+
+    let read_only = sas(&azurite, "rl");
+    let refused = run(&read_only, &["untaint", &address, &url("prod.tfstate")]).code(2);
+    assert!(
+        refused.stderr.starts_with(&format!(
+            "error: {}: cannot lock the state: Lease Blob answered 403 Forbidden (AuthorizationPermissionMismatch): the credentials are not allowed to do this\nhint: the SAS token needs",
+            url("prod.tfstate")
+        )),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(refused.stderr.lines().count(), 2, "{}", refused.stderr);
+    let signature = read_only.split("sig=").nth(1).unwrap();
+    assert!(!refused.stderr.contains(signature), "no SAS in messages");
+    assert_eq!(azurite.properties("prod.tfstate")["lease"], "available");
+    assert!(
+        azurite.download("prod.tfstate").contains("tainted"),
+        "nothing written"
+    );
+}
+
+#[test]
+fn faults_are_one_line_each_and_bounded() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    azurite.upload("prod.tfstate", &modules_state());
+    let endpoint = format!("endpoint={}", azurite.endpoint());
+
+    // A container that does not exist.
+    azurite
+        .statectl(&["list", &format!("azurerm://{ACCOUNT}/missing/prod.tfstate")])
+        .run()
+        .refused(&format!(
+            "error: azurerm://{ACCOUNT}/missing/prod.tfstate: cannot read the state: Get Blob answered 404 Not Found (ContainerNotFound): storage account `{ACCOUNT}` has no container `missing`\nhint: check `container_name`; Terraform does not create the container either\n"
+        ));
+
+    // A wrong key: refused, and neither key printed.
+    let wrong = "d3Jvbmcta2V5LW5ldmVyLXByaW50ZWQ=";
+    let refused = Test::new()
+        .current_dir(azurite.path())
+        .args(["list", &url("prod.tfstate"), "--backend-config", &endpoint])
+        .args(["--backend-config", &format!("access_key={wrong}")])
+        .run()
+        .code(2);
+    assert!(
+        refused.stderr.starts_with(&format!(
+            "error: {}: cannot read the state: Get Blob answered 403 Forbidden (AuthorizationFailure): ",
+            url("prod.tfstate")
+        )) || refused.stderr.starts_with(&format!(
+            "error: {}: cannot read the state: Get Blob answered 403 Forbidden (AuthenticationFailed): the storage account refused the credentials",
+            url("prod.tfstate")
+        )),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(refused.stderr.lines().count(), 2, "{}", refused.stderr);
+    assert!(!refused.stderr.contains(wrong) && !refused.stderr.contains(KEY));
+
+    // An account the endpoint does not serve.
+    Test::new()
+        .current_dir(azurite.path())
+        .args(["list", "azurerm://nosuchaccount/tfstate/prod.tfstate"])
+        .args(["--backend-config", &format!("endpoint=http://127.0.0.1:{}/nosuchaccount", azurite.port)])
+        .env("ARM_ACCESS_KEY", KEY)
+        .run()
+        .refused("error: azurerm://nosuchaccount/tfstate/prod.tfstate: cannot read the state: Get Blob answered 404 Not Found (ResourceNotFound): no storage account `nosuchaccount` answers there\nhint: check `storage_account_name`\n");
+
+    // No credential at all: Terraform's own complaint.
+    Test::new()
+        .current_dir(azurite.path())
+        .args(["list", &url("prod.tfstate"), "--backend-config", &endpoint])
+        .run()
+        .refused(&format!(
+            "error: {}: backend \"azurerm\": one of `access_key`, `sas_token`, `use_azuread_auth` and `resource_group_name` must be set\nhint: Terraform asks the same; for example `--backend-config access_key=...` or set ARM_ACCESS_KEY\n",
+            url("prod.tfstate")
+        ));
+
+    // An endpoint that is down: bounded.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}/{ACCOUNT}", closed.local_addr().unwrap());
+    drop(closed);
+    let started = Instant::now();
+    let down = azurite
+        .statectl(&["taint", "x.y", &url("prod.tfstate")])
+        .args(["--backend-config", &format!("endpoint={dead}")])
+        .run()
+        .code(2);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(
+        down.stderr.starts_with(&format!(
+            "error: {}: cannot lock the state: Get Blob Properties got no answer from the Blob service at {dead}/: ",
+            url("prod.tfstate")
+        )),
+        "{}",
+        down.stderr
+    );
+    assert_eq!(down.stderr.lines().count(), 2, "{}", down.stderr);
+
+    // An endpoint that takes the connection and says nothing: bounded too.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let quiet = format!("http://{}/{ACCOUNT}", silent.local_addr().unwrap());
+    let started = Instant::now();
+    let output: Output = azurite
+        .statectl(&["list", &url("prod.tfstate")])
+        .args(["--backend-config", &format!("endpoint={quiet}")])
+        .run()
+        .code(2);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(25), "{took:?}");
+    assert!(
+        output
+            .stderr
+            .contains("cannot read the state: Get Blob got no answer from the Blob service at"),
+        "{}",
+        output.stderr
+    );
+    drop(silent);
+    assert_eq!(azurite.properties("prod.tfstate")["lease"], "available");
+}
