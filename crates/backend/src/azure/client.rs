@@ -224,8 +224,9 @@ impl Client {
         }
         let mut builder = self.http.request(method.clone(), url);
         for (name, value) in &headers {
-            // reqwest sets the length from the body.
-            if name != "content-length" {
+            // reqwest sets the length from a body, but sends none for an empty one, which the
+            // service refuses on a PUT.
+            if name != "content-length" || value == "0" {
                 builder = builder.header(name.as_str(), value.as_str());
             }
         }

@@ -6,6 +6,7 @@
 //!
 //! Errors are one line each, never with a secret or a token in them.
 
+use base64::Engine as _;
 use serde::Deserialize;
 use url::Url;
 
@@ -91,13 +92,7 @@ pub(super) async fn token(
         })?;
     let status = response.status().as_u16();
     let text = response.text().await.unwrap_or_default();
-    #[derive(Deserialize)]
-    struct Answer {
-        access_token: Option<String>,
-        error: Option<String>,
-        error_description: Option<String>,
-    }
-    let answer: Answer = serde_json::from_str(&text).map_err(|_| {
+    let answer: TokenAnswer = serde_json::from_str(&text).map_err(|_| {
         format!("Azure AD answered {status} with no token (not the JSON of a token answer)")
     })?;
     match answer.access_token {
@@ -152,12 +147,8 @@ async fn federated_token(
             )
         })?;
     let status = response.status().as_u16();
-    #[derive(Deserialize)]
-    struct Answer {
-        value: Option<String>,
-    }
     let body = response.bytes().await.unwrap_or_default();
-    let answer: Option<Answer> = serde_json::from_slice(&body).ok();
+    let answer: Option<FederatedAnswer> = serde_json::from_slice(&body).ok();
     match answer.and_then(|answer| answer.value) {
         Some(token) if status == 200 => Ok(token),
         _ => Err(format!(
@@ -198,13 +189,7 @@ fn cli_token(resource: &str, tenant: Option<&str>) -> Result<Token, String> {
             "the Azure CLI gave no token (`az account get-access-token` failed: {line})"
         ));
     }
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Answer {
-        access_token: String,
-        subscription: Option<String>,
-    }
-    let answer: Answer = serde_json::from_slice(&output.stdout)
+    let answer: CliAnswer = serde_json::from_slice(&output.stdout)
         .map_err(|_| "the Azure CLI's `az account get-access-token` printed no token".to_owned())?;
     Ok(Token {
         access_token: answer.access_token,
@@ -246,23 +231,6 @@ pub(super) async fn list_key(
             )
         })?;
     let status = response.status().as_u16();
-    #[derive(Deserialize)]
-    struct Key {
-        value: Option<String>,
-        permissions: Option<String>,
-    }
-    #[derive(Deserialize)]
-    struct Keys {
-        keys: Option<Vec<Key>>,
-    }
-    #[derive(Deserialize)]
-    struct Failed {
-        error: Option<Code>,
-    }
-    #[derive(Deserialize)]
-    struct Code {
-        code: Option<String>,
-    }
     let text = response.bytes().await.unwrap_or_default();
     if status != 200 {
         let code = serde_json::from_slice::<Failed>(&text)
@@ -289,10 +257,50 @@ pub(super) async fn list_key(
         .ok_or_else(|| {
             format!("storage account `{account}` listed no key with full permissions")
         })?;
-    use base64::Engine as _;
     base64::engine::general_purpose::STANDARD
         .decode(key.trim())
         .map_err(|_| format!("the key listed for storage account `{account}` is not base64"))
+}
+
+/// Azure AD's answer to a token request.
+#[derive(Deserialize)]
+struct TokenAnswer {
+    access_token: Option<String>,
+    error: Option<String>,
+    error_description: Option<String>,
+}
+
+/// A CI token service's answer.
+#[derive(Deserialize)]
+struct FederatedAnswer {
+    value: Option<String>,
+}
+
+/// What `az account get-access-token -o json` prints (the fields read).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CliAnswer {
+    access_token: String,
+    subscription: Option<String>,
+}
+
+/// The management API's `listKeys` answer, and its error body.
+#[derive(Deserialize)]
+struct Key {
+    value: Option<String>,
+    permissions: Option<String>,
+}
+#[derive(Deserialize)]
+struct Keys {
+    keys: Option<Vec<Key>>,
+}
+#[derive(Deserialize)]
+struct Failed {
+    error: Option<Code>,
+}
+#[derive(Deserialize)]
+struct Code {
+    code: Option<String>,
 }
 
 #[cfg(test)]

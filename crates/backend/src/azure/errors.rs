@@ -77,6 +77,12 @@ pub(super) fn refused(
             format!("{base}: the storage account refused the credentials"),
         )
         .with_hint(credential_hint(target.credential)),
+        // Azure's answer when the account's network rules refuse the caller; Azurite's for a
+        // signature that does not verify.
+        (403, "AuthorizationFailure") => StoreError::new(format!(
+            "{base}: the storage account refused the request (the credentials, or its network rules)"
+        ))
+        .with_hint(credential_hint(target.credential)),
         (403, _) => StoreError::new(format!(
             "{base}: the credentials are not allowed to do this"
         ))

@@ -549,10 +549,10 @@ mod tests {
 
     fn with(extra: Value) -> Value {
         let mut values = base();
-        values
-            .as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
+        let Value::Object(extra) = extra else {
+            panic!("extra values are an object")
+        };
+        values.as_object_mut().unwrap().extend(extra);
         values
     }
 
