@@ -722,3 +722,172 @@ fn faults_are_one_line_each_and_bounded() {
     drop(silent);
     assert_eq!(azurite.properties("prod.tfstate")["lease"], "available");
 }
+
+/// A one-request Blob service stub: answers a GET with `body` and hands back the request's head.
+fn blob_stub(body: &'static [u8]) -> (String, std::thread::JoinHandle<String>) {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}/acct", listener.local_addr().unwrap());
+    let served = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut reader = BufReader::new(stream);
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap() == 0 || line == "\r\n" {
+                break;
+            }
+            head.push_str(&line);
+        }
+        let mut stream = reader.into_inner();
+        write!(
+            stream,
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .unwrap();
+        stream.write_all(body).unwrap();
+        head
+    });
+    (endpoint, served)
+}
+
+/// `use_azuread_auth = true` with nothing but the Azure CLI's login: the token `az account
+/// get-access-token --resource https://storage.azure.com/` prints goes to the Blob service as a
+/// bearer token (a stub here: Azurite takes bearer tokens only over https); a CLI with no login is
+/// one line.
+#[test]
+fn the_azure_cli_login_is_a_bearer_token_for_storage() {
+    let bin = tempfile::tempdir().unwrap();
+    let az = bin.path().join("az");
+    std::fs::write(
+        &az,
+        format!(
+            "#!/bin/sh\nprintf '%s ' \"$@\" > {}/args\n[ -e {}/logged-out ] && {{ echo \"ERROR: Please run 'az login' to setup account.\" >&2; exit 1; }}\necho '{{\"accessToken\": \"tok-from-cli\", \"expiresOn\": \"2030-01-01 00:00:00.000000\", \"subscription\": \"sub-1\", \"tenant\": \"t-1\", \"tokenType\": \"Bearer\"}}'\n",
+            bin.path().display(),
+            bin.path().display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&az, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let state = std::fs::read(modules_state()).unwrap().leak();
+    let (endpoint, served) = blob_stub(state);
+    let run = |endpoint: &str| {
+        Test::new()
+            .args(["list", "azurerm://acct/tfstate/prod.tfstate"])
+            .args(["--backend-config", &format!("endpoint={endpoint}")])
+            .env("ARM_USE_AZUREAD", "true")
+            .env("PATH", &path)
+            .run()
+    };
+    let listed = run(&endpoint).code(0);
+    assert_eq!(listed.stdout, listed_locally(&modules_state()));
+    let head = served.join().unwrap().to_ascii_lowercase();
+    assert!(
+        head.starts_with("get /acct/tfstate/prod.tfstate http/1.1\r\n"),
+        "{head}"
+    );
+    assert!(
+        head.contains("\r\nauthorization: bearer tok-from-cli\r\n"),
+        "{head}"
+    );
+    assert!(head.contains("\r\nx-ms-version: 2023-11-03\r\n"), "{head}");
+    assert_eq!(
+        std::fs::read_to_string(bin.path().join("args")).unwrap(),
+        "account get-access-token --resource https://storage.azure.com/ -o json "
+    );
+
+    std::fs::write(bin.path().join("logged-out"), "").unwrap();
+    run("http://127.0.0.1:9/acct").refused(
+        "error: azurerm://acct/tfstate/prod.tfstate: cannot read the state: no credential for the Blob service: the Azure CLI gave no token (`az account get-access-token` failed: ERROR: Please run 'az login' to setup account.)\nhint: set `access_key` (ARM_ACCESS_KEY) or `sas_token` (ARM_SAS_TOKEN), or sign in with `az login`, or set ARM_CLIENT_ID, ARM_TENANT_ID and ARM_CLIENT_SECRET\n",
+    );
+}
+
+/// A directory `terraform init` set up for `backend "azurerm"` (its backend cache as Terraform
+/// 1.15.5 writes it: every argument of the schema, unset ones null) with workspace `dev` selected:
+/// statectl reads `<key>env:dev`, and `--backend-config endpoint=` is taken over the cache, since
+/// the schema has an `endpoint` argument (a deprecated one Terraform never reads).
+#[test]
+fn an_initialised_directory_reads_its_azurerm_workspace() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    let state = modules_state();
+    azurite.upload("prod.tfstateenv:dev", &state);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".terraform")).unwrap();
+    let mut config = serde_json::Map::new();
+    for name in [
+        "access_key",
+        "ado_pipeline_service_connection_id",
+        "client_certificate",
+        "client_certificate_password",
+        "client_certificate_path",
+        "client_id",
+        "client_id_file_path",
+        "client_secret",
+        "client_secret_file_path",
+        "endpoint",
+        "environment",
+        "lookup_blob_endpoint",
+        "metadata_host",
+        "msi_endpoint",
+        "oidc_request_token",
+        "oidc_request_url",
+        "oidc_token",
+        "oidc_token_file_path",
+        "resource_group_name",
+        "sas_token",
+        "snapshot",
+        "subscription_id",
+        "tenant_id",
+        "use_aks_workload_identity",
+        "use_azuread_auth",
+        "use_cli",
+        "use_msi",
+        "use_oidc",
+    ] {
+        config.insert(name.to_owned(), Value::Null);
+    }
+    config.insert("container_name".to_owned(), CONTAINER.into());
+    config.insert("key".to_owned(), "prod.tfstate".into());
+    config.insert("storage_account_name".to_owned(), ACCOUNT.into());
+    let cache = serde_json::json!({
+        "version": 3,
+        "terraform_version": "1.15.5",
+        "backend": {"type": "azurerm", "config": config, "hash": 1_234_567_890},
+    });
+    std::fs::write(
+        dir.path().join(".terraform/terraform.tfstate"),
+        serde_json::to_string_pretty(&cache).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join(".terraform/environment"), "dev").unwrap();
+    let listed = Test::new()
+        .current_dir(dir.path())
+        .args([
+            "list",
+            "--backend-config",
+            &format!("endpoint={}", azurite.endpoint()),
+        ])
+        .env("ARM_ACCESS_KEY", KEY)
+        .run()
+        .code(0);
+    assert_eq!(listed.stdout, listed_locally(&state));
+    assert!(
+        listed.stderr.starts_with(&format!(
+            "state {} (backend \"azurerm\"",
+            url("prod.tfstateenv:dev")
+        )),
+        "{}",
+        listed.stderr
+    );
+}
