@@ -4,7 +4,8 @@
 //! (bounded), an unlock with a lock ID that is not the blob's, and the exact requests of a write
 //! (snapshot first, the lease ID on each, the metadata carried over).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read, Write as _};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -96,9 +97,9 @@ impl Stub {
                     let mut stream = reader.into_inner();
                     let mut head = format!("HTTP/1.1 {status} X\r\nConnection: close\r\n");
                     for (name, value) in reply_headers {
-                        head.push_str(&format!("{name}: {value}\r\n"));
+                        let _ = write!(head, "{name}: {value}\r\n");
                     }
-                    head.push_str(&format!("Content-Length: {}\r\n\r\n", reply_body.len()));
+                    let _ = write!(head, "Content-Length: {}\r\n\r\n", reply_body.len());
                     let _ = stream.write_all(head.as_bytes());
                     let _ = stream.write_all(&reply_body);
                 }
