@@ -1,16 +1,18 @@
 //! The azurerm backend against Azurite (scripts/install-azurite.sh) on loopback, with Microsoft's
-//! Blob SDK for JavaScript as the other client: it uploads states as Terraform would, holds a lease
-//! with the lock info in the `terraformlockid` metadata as Terraform writes it, and reads back what
-//! statectl left (the state, the lease, the metadata, the snapshots). statectl runs through the CLI
-//! by URL (`azurerm://devstoreaccount1/tfstate/<blob>`, the emulator named with `--backend-config
-//! endpoint=...`): list, taint, workspaces, refused and waiting locks, `statectl lock`, a scan of a
-//! prefix, snapshots, and the faults (a missing container or account, a wrong key or SAS, an
-//! endpoint down or silent), each one line with nothing written and no lease left.
+//! Blob SDK for JavaScript as a client that arranges things behind statectl's back: it uploads
+//! states, holds a lease with the lock info in the `terraformlockid` metadata as Terraform writes
+//! it, and reads back what statectl left (the state, the lease, the metadata, the snapshots).
+//! statectl runs through the CLI by URL (`azurerm://devstoreaccount1/tfstate/<blob>`, the emulator
+//! named with `--backend-config endpoint=...`): list, taint, workspaces, refused and waiting locks,
+//! `statectl lock`, a scan of a prefix, snapshots, SAS tokens, the Azure CLI's login, and the
+//! faults, each one line with nothing written and no lease left.
 //!
-//! Terraform itself is not the other client here: its azurerm backend always talks to
-//! `https://<account>.blob.<cloud suffix>` (`naiveStorageAccountBlobBaseURL`), with no endpoint
-//! argument, so it cannot be pointed at a loopback emulator. Without Azurite these tests skip,
-//! except under CI, where they fail.
+//! Real Terraform 1.15.5 is the other client too. Its azurerm backend has no endpoint argument: it
+//! always talks to `https://<account>.blob.core.windows.net`. It does honour `HTTPS_PROXY` and
+//! `SSL_CERT_FILE`, so Azurite serves TLS with a test CA, and a loopback CONNECT proxy tunnels the
+//! account's host to it; statectl, from the backend cache Terraform wrote, derives the same URL
+//! and goes the same way. Without Azurite (or Terraform) these tests skip, except under CI, where
+//! they fail.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -46,10 +48,45 @@ struct Azurite {
     /// Azurite's `node_modules`, where the Blob SDK is too.
     modules: PathBuf,
     folder: tempfile::TempDir,
+    account: String,
+    key: String,
+    /// With TLS: the CA that signed its certificate.
+    tls: Option<PathBuf>,
+}
+
+/// A CA and a certificate signed by it for `names`, in a folder: `ca.pem`, `cert.pem`, `key.pem`.
+fn pki(names: &[&str]) -> tempfile::TempDir {
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
+    let ca_key = KeyPair::generate().unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "statectl test CA");
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let issuer = Issuer::new(ca_params, ca_key);
+    let key = KeyPair::generate().unwrap();
+    let names: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
+    let certificate = CertificateParams::new(names)
+        .unwrap()
+        .signed_by(&key, &issuer)
+        .unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("ca.pem"), ca.pem()).unwrap();
+    std::fs::write(folder.path().join("cert.pem"), certificate.pem()).unwrap();
+    std::fs::write(folder.path().join("key.pem"), key.serialize_pem()).unwrap();
+    folder
 }
 
 impl Azurite {
+    /// Azurite over http with its well-known account.
     fn start() -> Option<Azurite> {
+        Azurite::start_with(ACCOUNT, KEY, None)
+    }
+
+    /// Azurite serving `account` with `key` (`AZURITE_ACCOUNTS`), over https with the certificate
+    /// in `tls` (from [`pki`]) when given.
+    fn start_with(account: &str, key: &str, tls: Option<&Path>) -> Option<Azurite> {
         let binary = azurite_blob()?;
         let modules = binary
             .parent()
@@ -63,7 +100,8 @@ impl Azurite {
             .unwrap()
             .port();
         let log = std::fs::File::create(folder.path().join("azurite.log")).unwrap();
-        let child = Command::new(&binary)
+        let mut command = Command::new(&binary);
+        command
             .args(["--blobHost", "127.0.0.1", "--blobPort", &port.to_string()])
             // The SDK speaks a newer service version than this Azurite knows; statectl pins
             // 2023-11-03, which it does.
@@ -74,14 +112,23 @@ impl Azurite {
             ])
             .current_dir(folder.path())
             .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
+            .stderr(log);
+        if account != ACCOUNT {
+            command.env("AZURITE_ACCOUNTS", format!("{account}:{key}"));
+        }
+        if let Some(tls) = tls {
+            command.arg("--cert").arg(tls.join("cert.pem"));
+            command.arg("--key").arg(tls.join("key.pem"));
+        }
+        let child = command.spawn().unwrap();
         let azurite = Azurite {
             child,
             port,
             modules,
             folder,
+            account: account.to_owned(),
+            key: key.to_owned(),
+            tls: tls.map(|tls| tls.join("ca.pem")),
         };
         let started = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -98,7 +145,8 @@ impl Azurite {
     }
 
     fn endpoint(&self) -> String {
-        format!("http://127.0.0.1:{}/{ACCOUNT}", self.port)
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        format!("{scheme}://127.0.0.1:{}/{}", self.port, self.account)
     }
 
     fn path(&self) -> &Path {
@@ -110,17 +158,22 @@ impl Azurite {
     fn node(&self, body: &str) -> String {
         let script = format!(
             "const sdk = require('@azure/storage-blob');\n\
-             const service = new sdk.BlobServiceClient('{}', new sdk.StorageSharedKeyCredential('{ACCOUNT}', '{KEY}'));\n\
+             const service = new sdk.BlobServiceClient('{}', new sdk.StorageSharedKeyCredential('{}', '{}'));\n\
              const container = service.getContainerClient('{CONTAINER}');\n\
              (async () => {{ {body} }})().catch((e) => {{ console.error(e.code || '', e.message); process.exit(1); }});\n",
-            self.endpoint()
+            self.endpoint(),
+            self.account,
+            self.key
         );
-        let output = Command::new("node")
+        let mut command = Command::new("node");
+        command
             .args(["-e", &script])
             .env("NODE_PATH", &self.modules)
-            .stdin(Stdio::null())
-            .output()
-            .expect("node runs");
+            .stdin(Stdio::null());
+        if let Some(ca) = &self.tls {
+            command.env("NODE_EXTRA_CA_CERTS", ca);
+        }
+        let output = command.output().expect("node runs");
         assert!(
             output.status.success(),
             "node: {}",
@@ -192,7 +245,7 @@ impl Azurite {
             .current_dir(self.path())
             .args(args)
             .args(["--backend-config", &format!("endpoint={}", self.endpoint())])
-            .env("ARM_ACCESS_KEY", KEY)
+            .env("ARM_ACCESS_KEY", &self.key)
             .env("USER", "statectl-e2e")
     }
 }
@@ -889,5 +942,412 @@ fn an_initialised_directory_reads_its_azurerm_workspace() {
         )),
         "{}",
         listed.stderr
+    );
+}
+
+/// An HTTPS proxy on loopback (`CONNECT host:443`) that tunnels every `*.blob.core.windows.net`
+/// connection to Azurite and refuses the rest: Terraform's azurerm backend only ever talks to
+/// `https://<account>.blob.core.windows.net`, and honours `HTTPS_PROXY`, so through this proxy it
+/// reaches Azurite with the very requests it sends to Azure. Stopped when dropped.
+struct Proxy {
+    port: u16,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    hosts: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Proxy {
+    fn start(target: u16) -> Proxy {
+        use std::io::{Read, Write};
+        use std::sync::atomic::Ordering;
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let hosts = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        std::thread::spawn({
+            let stop = std::sync::Arc::clone(&stop);
+            let hosts = std::sync::Arc::clone(&hosts);
+            move || {
+                for client in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(mut client) = client else { continue };
+                    let hosts = std::sync::Arc::clone(&hosts);
+                    std::thread::spawn(move || {
+                        let mut head = Vec::new();
+                        let mut byte = [0_u8; 1];
+                        while !head.ends_with(b"\r\n\r\n") {
+                            if client.read(&mut byte).unwrap_or(0) == 0 {
+                                return;
+                            }
+                            head.push(byte[0]);
+                        }
+                        let head = String::from_utf8_lossy(&head).into_owned();
+                        let host = head.split_whitespace().nth(1).unwrap_or("").to_owned();
+                        hosts.lock().unwrap().push(host.clone());
+                        if !host.ends_with(".blob.core.windows.net:443") {
+                            let _ = client.write_all(b"HTTP/1.1 403 Forbidden\r\n\r\n");
+                            return;
+                        }
+                        let Ok(upstream) = std::net::TcpStream::connect(("127.0.0.1", target))
+                        else {
+                            return;
+                        };
+                        let _ = client.write_all(b"HTTP/1.1 200 Connection established\r\n\r\n");
+                        let (mut from_client, mut to_upstream) =
+                            (client.try_clone().unwrap(), upstream.try_clone().unwrap());
+                        let up = std::thread::spawn(move || {
+                            let _ = std::io::copy(&mut from_client, &mut to_upstream);
+                            let _ = to_upstream.shutdown(std::net::Shutdown::Write);
+                        });
+                        let (mut from_upstream, mut to_client) = (upstream, client);
+                        let _ = std::io::copy(&mut from_upstream, &mut to_client);
+                        let _ = to_client.shutdown(std::net::Shutdown::Write);
+                        let _ = up.join();
+                    });
+                }
+            }
+        });
+        Proxy { port, stop, hosts }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let _ = std::net::TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+/// Azure as Terraform sees it, on loopback: Azurite over TLS serving account `tfacct` (not the
+/// well-known `devstoreaccount1`: go-azure-sdk signs that account's requests path-style, as for the
+/// emulator's own URLs), a CA both tools trust (`SSL_CERT_FILE`), and the proxy.
+struct AzureOnLoopback {
+    azurite: Azurite,
+    proxy: Proxy,
+    pki: tempfile::TempDir,
+}
+
+const TF_ACCOUNT: &str = "tfacct";
+/// A key for `tfacct` (any base64 works for Azurite).
+const TF_KEY: &str = "c3RhdGVjdGwtZTJlLWtleS1mb3ItdGZhY2N0LTAwMDE=";
+
+impl AzureOnLoopback {
+    fn start() -> Option<AzureOnLoopback> {
+        let pki = pki(&["tfacct.blob.core.windows.net", "127.0.0.1"]);
+        let azurite = Azurite::start_with(TF_ACCOUNT, TF_KEY, Some(pki.path()))?;
+        let proxy = Proxy::start(azurite.port);
+        Some(AzureOnLoopback {
+            azurite,
+            proxy,
+            pki,
+        })
+    }
+
+    /// The variables both tools run with: the key, the proxy, the CA.
+    fn env(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("ARM_ACCESS_KEY", TF_KEY.to_owned()),
+            ("HTTPS_PROXY", self.proxy.url()),
+            (
+                "SSL_CERT_FILE",
+                self.pki.path().join("ca.pem").display().to_string(),
+            ),
+        ]
+    }
+
+    fn terraform(&self, terraform: &Path, folder: &Path, args: &[&str]) -> Command {
+        let mut command = Command::new(terraform);
+        command
+            .args(args)
+            .current_dir(folder)
+            .envs(self.env())
+            .env("CHECKPOINT_DISABLE", "1")
+            .env("TF_IN_AUTOMATION", "1")
+            .env_remove("NO_PROXY")
+            .env_remove("no_proxy")
+            .env_remove("TF_WORKSPACE")
+            .env_remove("TF_DATA_DIR");
+        command
+    }
+
+    fn run_terraform(
+        &self,
+        terraform: &Path,
+        folder: &Path,
+        args: &[&str],
+    ) -> std::process::Output {
+        self.terraform(terraform, folder, args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("terraform runs")
+    }
+
+    fn statectl(&self, folder: &Path, args: &[&str]) -> Test {
+        let mut test = Test::new()
+            .current_dir(folder)
+            .args(args)
+            .env("USER", "statectl-e2e");
+        for (name, value) in self.env() {
+            test = test.env(name, value);
+        }
+        test
+    }
+}
+
+#[track_caller]
+fn succeeded(output: &std::process::Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// A directory with a `backend "azurerm"` block for account `tfacct`, initialised and applied by
+/// Terraform through the proxy; checks that Terraform only went to Azure's own address.
+fn applied(azure: &AzureOnLoopback, terraform: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path();
+    std::fs::write(
+        folder.join("main.tf"),
+        format!(
+            r#"terraform {{
+  backend "azurerm" {{
+    storage_account_name = "{TF_ACCOUNT}"
+    container_name       = "{CONTAINER}"
+    key                  = "prod.tfstate"
+  }}
+}}
+resource "terraform_data" "app" {{
+  input = "app"
+}}
+resource "terraform_data" "db" {{
+  count = 2
+  input = "db-${{count.index}}"
+}}
+"#
+        ),
+    )
+    .unwrap();
+    succeeded(&azure.run_terraform(terraform, folder, &["init", "-input=false", "-no-color"]));
+    succeeded(&azure.run_terraform(
+        terraform,
+        folder,
+        &["apply", "-auto-approve", "-input=false", "-no-color"],
+    ));
+    let expected = succeeded(&azure.run_terraform(terraform, folder, &["state", "list"]));
+    assert_eq!(
+        expected,
+        "terraform_data.app\nterraform_data.db[0]\nterraform_data.db[1]\n"
+    );
+    assert!(
+        azure
+            .proxy
+            .hosts
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|host| host == "tfacct.blob.core.windows.net:443"),
+        "Terraform went to Azure's address only"
+    );
+
+    dir
+}
+
+/// Terraform 1.15.5's own azurerm backend and statectl on one state in Azurite, each unchanged:
+/// Terraform with its production URL (`https://tfacct.blob.core.windows.net`, through the proxy),
+/// statectl from the backend cache Terraform wrote, deriving the same URL (no `endpoint`): statectl
+/// lists what Terraform lists, its taint is what Terraform plans from, and a second workspace is the
+/// blob Terraform made for it.
+#[test]
+fn terraform_writes_and_statectl_lists_and_taints_an_azurerm_state() {
+    let Some(terraform) = crate::oracle::terraform() else {
+        return;
+    };
+    let Some(azure) = AzureOnLoopback::start() else {
+        return;
+    };
+    let dir = applied(&azure, &terraform);
+    let folder = dir.path();
+    let expected = succeeded(&azure.run_terraform(&terraform, folder, &["state", "list"]));
+    let listed = azure.statectl(folder, &["list"]).run().code(0);
+    assert_eq!(listed.stdout, expected);
+    assert!(
+        listed.stderr.starts_with(&format!(
+            "state azurerm://{TF_ACCOUNT}/{CONTAINER}/prod.tfstate (backend \"azurerm\" from .terraform/terraform.tfstate"
+        )),
+        "{}",
+        listed.stderr
+    );
+
+    azure
+        .statectl(folder, &["taint", "terraform_data.app"])
+        .run()
+        .code(0);
+    let shown = succeeded(&azure.run_terraform(
+        &terraform,
+        folder,
+        &["state", "show", "-no-color", "terraform_data.app"],
+    ));
+    assert!(
+        shown.starts_with("# terraform_data.app: (tainted)"),
+        "{shown}"
+    );
+    let plan =
+        succeeded(&azure.run_terraform(&terraform, folder, &["plan", "-no-color", "-input=false"]));
+    assert!(
+        plan.contains("terraform_data.app is tainted, so must be replaced"),
+        "{plan}"
+    );
+
+    // A second workspace: Terraform makes blob `prod.tfstateenv:dev`; statectl reads it there.
+    succeeded(&azure.run_terraform(
+        &terraform,
+        folder,
+        &["workspace", "new", "-no-color", "dev"],
+    ));
+    succeeded(&azure.run_terraform(
+        &terraform,
+        folder,
+        &["apply", "-auto-approve", "-input=false", "-no-color"],
+    ));
+    let dev = succeeded(&azure.run_terraform(&terraform, folder, &["state", "list"]));
+    let listed = azure.statectl(folder, &["list"]).run().code(0);
+    assert_eq!(listed.stdout, dev);
+    assert!(
+        listed.stderr.starts_with(&format!(
+            "state azurerm://{TF_ACCOUNT}/{CONTAINER}/prod.tfstateenv:dev (backend"
+        )),
+        "{}",
+        listed.stderr
+    );
+}
+
+/// Terraform holds the lease (an apply waiting at its prompt): statectl is refused, naming it, then
+/// waits for it with `--lock-timeout`.
+#[test]
+fn statectl_names_terraforms_lease_and_waits_for_it() {
+    let Some(terraform) = crate::oracle::terraform() else {
+        return;
+    };
+    let Some(azure) = AzureOnLoopback::start() else {
+        return;
+    };
+    let dir = applied(&azure, &terraform);
+    let folder = dir.path();
+    // Terraform holds the lease (an apply waiting at its prompt): statectl is refused, naming it,
+    // then waits for it.
+    let mut apply = azure
+        .terraform(
+            &terraform,
+            folder,
+            &["apply", "-no-color", "-replace=terraform_data.db[1]"],
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut answer = apply.stdin.take().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while azure.azurite.properties("prod.tfstate")["lease"] != "leased" {
+        assert!(Instant::now() < deadline, "Terraform never took the lease");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let refused = azure
+        .statectl(folder, &["untaint", "terraform_data.app"])
+        .run()
+        .code(2);
+    assert!(
+        refused.stderr.contains(&format!(
+            "azurerm://{TF_ACCOUNT}/{CONTAINER}/prod.tfstate: the state is locked by `"
+        )) && refused
+            .stderr
+            .contains("(Terraform 1.15.5, operation `OperationTypeApply`, since "),
+        "{}",
+        refused.stderr
+    );
+    let waiting = std::thread::spawn({
+        let test = azure.statectl(
+            folder,
+            &["untaint", "terraform_data.app", "--lock-timeout", "60s"],
+        );
+        move || test.run()
+    });
+    std::thread::sleep(Duration::from_secs(1));
+    std::io::Write::write_all(&mut answer, b"no\n").unwrap();
+    drop(answer);
+    let _ = apply.wait();
+    waiting.join().unwrap().code(0);
+    let shown = succeeded(&azure.run_terraform(
+        &terraform,
+        folder,
+        &["state", "show", "-no-color", "terraform_data.app"],
+    ));
+    assert!(!shown.contains("(tainted)"), "{shown}");
+}
+
+/// `statectl lock` holds the lease: Terraform is refused, naming statectl; SIGTERM releases it.
+#[test]
+fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_the_lease() {
+    let Some(terraform) = crate::oracle::terraform() else {
+        return;
+    };
+    let Some(azure) = AzureOnLoopback::start() else {
+        return;
+    };
+    let dir = applied(&azure, &terraform);
+    let folder = dir.path();
+    // statectl holds the lease: Terraform is refused, naming statectl.
+    let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
+        .args(["lock", "--", "sleep", "60"])
+        .current_dir(folder)
+        .envs(azure.env())
+        .env("USER", "statectl-e2e")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while azure.azurite.properties("prod.tfstate")["lease"] != "leased" {
+        assert!(Instant::now() < deadline, "statectl never took the lease");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let output = azure.run_terraform(
+        &terraform,
+        folder,
+        &[
+            "apply",
+            "-auto-approve",
+            "-input=false",
+            "-no-color",
+            "-lock-timeout=0s",
+        ],
+    );
+    // SIGTERM: statectl releases the lease before it goes.
+    Command::new("kill")
+        .args(["-TERM", &holder.id().to_string()])
+        .status()
+        .unwrap();
+    let _ = holder.wait();
+    assert_eq!(
+        azure.azurite.properties("prod.tfstate")["lease"],
+        "available"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("Error acquiring the state lock")
+            && stderr.contains("statectl lock")
+            && stderr.contains("statectl-e2e@"),
+        "{stderr}"
     );
 }
