@@ -173,7 +173,7 @@ fn cli_token(resource: &str, tenant: Option<&str>) -> Result<Token, String> {
     }
     let output = command.output().map_err(|error| {
         if error.kind() == std::io::ErrorKind::NotFound {
-            "no credential: the Azure CLI (`az`) is not installed, and no access key, SAS token, client secret or OIDC token is set".to_owned()
+            "the Azure CLI (`az`), the last way Terraform tries, is not installed, and no client secret or OIDC token is set".to_owned()
         } else {
             format!("cannot run the Azure CLI (`az`): {error}")
         }
