@@ -7,6 +7,7 @@
 )]
 
 mod audit;
+mod azure_backend;
 mod bad_input;
 mod builder;
 mod byte_for_byte;

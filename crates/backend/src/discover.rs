@@ -112,6 +112,8 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
         let (values, workspace) = crate::gcs::url::state(url, rest)?;
         named_workspace = Some(workspace);
         ("gcs", values)
+    } else if let Some(rest) = url.strip_prefix("azurerm://") {
+        ("azurerm", azurerm_values(url, rest)?)
     } else if url.starts_with("http://") || url.starts_with("https://") {
         let mut values = Map::new();
         values.insert("address".to_owned(), Value::String(url.to_owned()));
@@ -156,6 +158,23 @@ pub fn listing_from_url(
         let Some(mut config) =
             from_url(&format!("gs://{bucket}/{prefix}default.tfstate"), overrides)?
         else {
+            return Ok(None);
+        };
+        config.origin = redact(url);
+        return Ok(Some((config, prefix.to_owned())));
+    }
+    if let Some(rest) = url.strip_prefix("azurerm://") {
+        // `azurerm://account/container/prefix/`: the key is a placeholder, as for S3.
+        let mut parts = rest.splitn(3, '/');
+        let (Some(account), Some(container)) = (parts.next(), parts.next()) else {
+            return Ok(None);
+        };
+        let prefix = parts.next().unwrap_or("");
+        if !(prefix.is_empty() || prefix.ends_with('/')) {
+            return Ok(None);
+        }
+        let probe = format!("azurerm://{account}/{container}/{prefix}terraform.tfstate");
+        let Some(mut config) = from_url(&probe, overrides)? else {
             return Ok(None);
         };
         config.origin = redact(url);
@@ -359,6 +378,32 @@ fn local_state(
 /// `path` relative to `dir` when it is inside it, for messages.
 fn relative(dir: &Path, path: &Path) -> String {
     path.strip_prefix(dir).unwrap_or(path).display().to_string()
+}
+
+/// `azurerm://account/container/blob/key`: the azurerm backend's `storage_account_name`,
+/// `container_name` and `key`.
+fn azurerm_values(url: &str, rest: &str) -> Result<Map<String, Value>, StoreError> {
+    let mut parts = rest.splitn(3, '/');
+    let (account, container, key) = (
+        parts.next().unwrap_or(""),
+        parts.next().unwrap_or(""),
+        parts.next().unwrap_or(""),
+    );
+    if account.is_empty() || container.is_empty() || key.is_empty() || key.ends_with('/') {
+        return Err(StoreError::new(format!(
+            "{url}: an azurerm state URL names a storage account, a container and a blob"
+        ))
+        .with_hint("for example `azurerm://myaccount/tfstate/prod.terraform.tfstate`; `statectl scan` also takes a prefix ending in `/`"));
+    }
+    let mut values = Map::new();
+    for (name, value) in [
+        ("storage_account_name", account),
+        ("container_name", container),
+        ("key", key),
+    ] {
+        values.insert(name.to_owned(), Value::String(value.to_owned()));
+    }
+    Ok(values)
 }
 
 /// A URL without the password or token it may carry, for every message.

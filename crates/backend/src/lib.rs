@@ -3,6 +3,7 @@
 //! implements the store's [`RemoteState`](statectl_state::state::store::RemoteState) seam; the store
 //! keeps the rules every write follows (lock, re-read and compare, backup, release).
 
+pub mod azure;
 pub mod config;
 pub mod discover;
 pub mod gcs;
@@ -22,15 +23,16 @@ pub fn open(config: &BackendConfig) -> Result<Arc<dyn RemoteState>, StoreError> 
         "s3" => Ok(Arc::new(s3::S3State::open(config)?)),
         "http" => Ok(Arc::new(http::HttpState::open(config)?)),
         "gcs" => Ok(Arc::new(gcs::GcsState::open(config)?)),
+        "azurerm" => Ok(Arc::new(azure::AzureState::open(config)?)),
         other => Err(StoreError::new(format!(
-            "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3`, `gcs` and `http` backends",
+            "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3`, `gcs`, `azurerm` and `http` backends",
             config.origin
         ))
         .with_hint("`terraform state pull | statectl list -` reads any backend through Terraform")),
     }
 }
 
-/// Every state below `prefix` in the backend `config` describes (S3 and GCS, so far), whose keys `keep`
+/// Every state below `prefix` in the backend `config` describes (S3, GCS, azurerm), whose keys `keep`
 /// accepts; they share one set of clients.
 pub fn states_under(
     config: &BackendConfig,
@@ -44,6 +46,11 @@ pub fn states_under(
             .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
             .collect()),
         "gcs" => Ok(gcs::GcsState::open(config)?
+            .states_under(prefix, keep)?
+            .into_iter()
+            .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
+            .collect()),
+        "azurerm" => Ok(azure::AzureState::open(config)?
             .states_under(prefix, keep)?
             .into_iter()
             .map(|state| Arc::new(state) as Arc<dyn RemoteState>)

@@ -259,3 +259,49 @@ fn a_gs_url_names_the_gcs_workspace_object_and_a_prefix_url_a_listing() {
         None
     );
 }
+
+#[test]
+fn azurerm_urls_name_the_account_the_container_and_the_blob_or_a_prefix() {
+    let config = from_url(
+        "azurerm://acct/tfstate/teams/prod.tfstateenv:dev",
+        &with(Some("default"), &["access_key=a2V5"]),
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(config.kind, "azurerm");
+    assert_eq!(
+        config.string("storage_account_name").as_deref(),
+        Some("acct")
+    );
+    assert_eq!(config.string("container_name").as_deref(), Some("tfstate"));
+    assert_eq!(
+        config.string("key").as_deref(),
+        Some("teams/prod.tfstateenv:dev")
+    );
+    assert_eq!(config.string("access_key").as_deref(), Some("a2V5"));
+    for bad in [
+        "azurerm://acct",
+        "azurerm://acct/tfstate",
+        "azurerm://acct/tfstate/dir/",
+    ] {
+        let error = from_url(bad, &Overrides::default()).unwrap_err();
+        assert_eq!(
+            error.message,
+            format!("{bad}: an azurerm state URL names a storage account, a container and a blob")
+        );
+    }
+    let (config, prefix) = listing_from_url("azurerm://acct/tfstate/teams/", &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(prefix, "teams/");
+    assert_eq!(config.string("container_name").as_deref(), Some("tfstate"));
+    assert_eq!(config.origin, "azurerm://acct/tfstate/teams/");
+    let (_, prefix) = listing_from_url("azurerm://acct/tfstate/", &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(prefix, "");
+    assert_eq!(
+        listing_from_url("azurerm://acct/tfstate/prod.tfstate", &Overrides::default()).unwrap(),
+        None
+    );
+}

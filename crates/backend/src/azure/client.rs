@@ -1,0 +1,325 @@
+//! One request to the Blob service: its URL (the container and the blob's path under the service
+//! base), the pinned `x-ms-version`, the credential applied (Shared Key signature, SAS query, or an
+//! Azure AD bearer token fetched once), retried a bounded number of times on a lost connection, a
+//! 5xx or a 429, with short connect and silence timeouts so that an endpoint down or silent ends
+//! soon.
+
+use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+use tokio::sync::Mutex as AsyncMutex;
+use url::Url;
+
+use super::credentials;
+use super::settings::{Credential, STORAGE_RESOURCE, Settings};
+use super::shared_key;
+use crate::runtime::Runtime;
+
+/// The Blob service version Terraform's client (giovanni `2023-11-03`) speaks.
+pub(super) const VERSION: &str = "2023-11-03";
+/// Attempts per request, the first included.
+const MAX_ATTEMPTS: u32 = 3;
+/// A connection not made within this is given up (a blackholed endpoint).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// An answer that stops for this long is given up: a silent endpoint fails after 3 × 5 s. The limit
+/// is on silence, not on the whole transfer, so a large state still downloads.
+const READ_TIMEOUT: Duration = Duration::from_secs(5);
+/// The pause before a retry, doubled each time.
+const FIRST_PAUSE: Duration = Duration::from_millis(200);
+/// The largest answer read.
+const MAX_BODY: usize = 1 << 30;
+
+/// A request, before the credential.
+#[derive(Debug, Default)]
+pub(super) struct Request<'a> {
+    pub method: &'static str,
+    /// The container's path; the blob's name under it, when the request is about a blob.
+    pub blob: Option<&'a str>,
+    pub query: Vec<(&'static str, String)>,
+    /// Headers in lower case, beyond the version and date.
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Vec<u8>>,
+}
+
+/// An answer of any status.
+#[derive(Debug)]
+pub(super) struct Answer {
+    pub status: u16,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    /// `x-ms-error-code`, which every Blob error carries.
+    pub(super) fn code(&self) -> &str {
+        self.header("x-ms-error-code").unwrap_or("")
+    }
+
+    pub(super) fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+}
+
+/// Why there is no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Failure {
+    /// No answer from the Blob service after every attempt: what went wrong last.
+    Unreachable(String),
+    /// The credential could not be had (an Azure AD token, the listed key): why.
+    Credential(String),
+    /// The answer is larger than statectl reads.
+    TooLarge,
+}
+
+/// The HTTP client of one backend and the credential it signs with.
+pub(super) struct Client {
+    http: reqwest::Client,
+    pub(super) runtime: Runtime,
+    account: String,
+    container: String,
+    service: Url,
+    credential: Credential,
+    cloud: super::settings::Cloud,
+    /// A bearer token, or the listed key (base64-decoded), once fetched.
+    secret: AsyncMutex<Option<Vec<u8>>>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Client")
+            .field("service", &self.service.as_str())
+            .field("credential", &self.credential)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    pub(super) fn new(settings: &Settings) -> Result<Client, String> {
+        let runtime =
+            Runtime::new().map_err(|error| format!("cannot start the HTTP client: {error}"))?;
+        let http = reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .read_timeout(READ_TIMEOUT)
+            // A redirect would carry the signature or token elsewhere; Azure Storage sends none.
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|error| format!("cannot set up the HTTP client: {}", problem(&error)))?;
+        Ok(Client {
+            http,
+            runtime,
+            account: settings.account.clone(),
+            container: settings.container.clone(),
+            service: settings.service.clone(),
+            credential: settings.credential.clone(),
+            cloud: settings.cloud.clone(),
+            secret: AsyncMutex::new(None),
+        })
+    }
+
+    /// The Blob service's base, for messages (never with a SAS token).
+    pub(super) fn service(&self) -> &Url {
+        &self.service
+    }
+
+    /// The URL of the container, or of `blob` in it.
+    fn url(&self, blob: Option<&str>) -> Url {
+        let mut url = self.service.clone();
+        if let Ok(mut segments) = url.path_segments_mut() {
+            segments.pop_if_empty().push(&self.container);
+            if let Some(blob) = blob {
+                segments.extend(blob.split('/'));
+            }
+        }
+        url
+    }
+
+    /// Sends `request` and reads the answer, retrying as described above.
+    pub(super) async fn send(&self, request: Request<'_>) -> Result<Answer, Failure> {
+        let mut url = self.url(request.blob);
+        {
+            let mut pairs = url.query_pairs_mut();
+            for (name, value) in &request.query {
+                pairs.append_pair(name, value);
+            }
+        }
+        if url.query() == Some("") {
+            url.set_query(None);
+        }
+        let method =
+            reqwest::Method::from_bytes(request.method.as_bytes()).unwrap_or(reqwest::Method::GET);
+        // Azure wants a length on every PUT, an empty one included.
+        let body = match (&request.body, request.method) {
+            (Some(body), _) => Some(body.clone()),
+            (None, "PUT") => Some(Vec::new()),
+            (None, _) => None,
+        };
+        let mut pause = FIRST_PAUSE;
+        let mut attempt = 1;
+        loop {
+            let outcome = self
+                .attempt(&method, &url, &request.headers, body.as_ref())
+                .await;
+            let retry = match &outcome {
+                Ok(answer) => matches!(answer.status, 500..=599 | 429),
+                Err(Failure::Unreachable(_)) => true,
+                Err(_) => false,
+            };
+            if !retry || attempt >= MAX_ATTEMPTS {
+                return outcome;
+            }
+            tracing::debug!(%method, attempt, "retrying the Blob service");
+            tokio::time::sleep(pause).await;
+            pause *= 2;
+            attempt += 1;
+        }
+    }
+
+    async fn attempt(
+        &self,
+        method: &reqwest::Method,
+        url: &Url,
+        extra: &[(String, String)],
+        body: Option<&Vec<u8>>,
+    ) -> Result<Answer, Failure> {
+        let mut url = url.clone();
+        let mut headers: Vec<(String, String)> = vec![
+            ("x-ms-version".to_owned(), VERSION.to_owned()),
+            (
+                "x-ms-date".to_owned(),
+                httpdate::fmt_http_date(std::time::SystemTime::now()),
+            ),
+        ];
+        headers.extend(extra.iter().cloned());
+        if let Some(body) = body {
+            headers.push(("content-length".to_owned(), body.len().to_string()));
+        }
+        match &self.credential {
+            Credential::SharedKey(key) => {
+                let auth =
+                    shared_key::authorization(&self.account, key, method.as_str(), &url, &headers);
+                headers.push(("authorization".to_owned(), auth));
+            }
+            Credential::Sas(token) => {
+                let query = match url.query() {
+                    Some(query) if !query.is_empty() => format!("{query}&{token}"),
+                    _ => token.clone(),
+                };
+                url.set_query(Some(&query));
+            }
+            Credential::AzureAd(_) => {
+                let token = self.secret().await?;
+                headers.push((
+                    "authorization".to_owned(),
+                    format!("Bearer {}", String::from_utf8_lossy(&token)),
+                ));
+            }
+            Credential::LookedUpKey { .. } => {
+                let key = self.secret().await?;
+                let auth =
+                    shared_key::authorization(&self.account, &key, method.as_str(), &url, &headers);
+                headers.push(("authorization".to_owned(), auth));
+            }
+        }
+        let mut builder = self.http.request(method.clone(), url);
+        for (name, value) in &headers {
+            // reqwest sets the length from a body, but sends none for an empty one, which the
+            // service refuses on a PUT.
+            if name != "content-length" || value == "0" {
+                builder = builder.header(name.as_str(), value.as_str());
+            }
+        }
+        if let Some(body) = body {
+            builder = builder.body(body.clone());
+        }
+        let mut response = builder
+            .send()
+            .await
+            .map_err(|error| Failure::Unreachable(problem(&error)))?;
+        let status = response.status().as_u16();
+        let headers = std::mem::take(response.headers_mut());
+        let mut bytes = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if bytes.len() + chunk.len() > MAX_BODY {
+                        return Err(Failure::TooLarge);
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(error) => return Err(Failure::Unreachable(problem(&error))),
+            }
+        }
+        Ok(Answer {
+            status,
+            headers,
+            body: bytes,
+        })
+    }
+
+    /// The bearer token or the listed key, fetched on first use and kept.
+    async fn secret(&self) -> Result<Vec<u8>, Failure> {
+        let mut secret = self.secret.lock().await;
+        if let Some(secret) = &*secret {
+            return Ok(secret.clone());
+        }
+        let fetched = match &self.credential {
+            Credential::AzureAd(identity) => {
+                credentials::token(&self.http, &self.cloud, identity, STORAGE_RESOURCE)
+                    .await
+                    .map(|token| token.access_token.into_bytes())
+            }
+            Credential::LookedUpKey {
+                identity,
+                subscription,
+                resource_group,
+            } => {
+                credentials::list_key(
+                    &self.http,
+                    &self.cloud,
+                    identity,
+                    subscription.as_deref(),
+                    resource_group,
+                    &self.account,
+                )
+                .await
+            }
+            Credential::SharedKey(_) | Credential::Sas(_) => Ok(Vec::new()),
+        }
+        .map_err(Failure::Credential)?;
+        *secret = Some(fetched.clone());
+        Ok(fetched)
+    }
+}
+
+/// What went wrong, from the innermost cause, without the URL (it may carry a SAS token).
+pub(super) fn problem(error: &reqwest::Error) -> String {
+    if error.is_timeout() {
+        return "no answer in time (timed out)".to_owned();
+    }
+    let mut innermost: &dyn std::error::Error = error;
+    while let Some(source) = innermost.source() {
+        innermost = source;
+    }
+    if std::ptr::addr_eq(innermost, error) {
+        return if error.is_connect() {
+            "cannot connect"
+        } else if error.is_body() || error.is_decode() {
+            "the answer broke off"
+        } else {
+            "the request failed"
+        }
+        .to_owned();
+    }
+    let text = innermost.to_string();
+    let text = match text.find(" (os error") {
+        Some(end) => text[..end].to_owned(),
+        None => text,
+    };
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
+}

@@ -1,0 +1,131 @@
+//! The `azurerm` backend, as Terraform's `internal/backend/remote-state/azure` does it: the state
+//! is blob `key` in container `container_name` of storage account `storage_account_name` (workspace
+//! `W`: `<key>env:W`), read and written with the Blob REST API; the lock is a lease on that blob
+//! with the lock info in its metadata; with `snapshot = true` every write snapshots the blob first.
+//!
+//! `settings` reads the arguments and `ARM_*` variables, `credentials` gets Azure AD tokens and
+//! listed keys, `shared_key` signs, `client` sends one request, `blob` is the Blob operations,
+//! `lock` the lease, `errors` the wording, `listing` every state below a prefix.
+
+mod blob;
+mod client;
+mod credentials;
+mod errors;
+mod listing;
+mod lock;
+mod settings;
+mod shared_key;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use statectl_state::state::store::lock_info::LockInfo;
+use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
+
+use self::client::{Answer, Client};
+use self::settings::Settings;
+use crate::config::{self, BackendConfig};
+
+/// A state in an Azure Storage container.
+#[derive(Debug)]
+pub struct AzureState {
+    backend: Backend,
+}
+
+/// The settings and the client the async operations share.
+#[derive(Debug)]
+struct Backend {
+    settings: Settings,
+    /// Shared by the states of one listing, with its token.
+    client: Arc<Client>,
+    location: String,
+}
+
+impl AzureState {
+    /// Reads the configuration with this process's `ARM_*` variables; nothing is requested until
+    /// the first call.
+    pub fn open(config: &BackendConfig) -> Result<AzureState, StoreError> {
+        let settings = Settings::read(config, &config::env)?;
+        let location = settings.location();
+        let client = Client::new(&settings)
+            .map_err(|problem| StoreError::new(format!("{location}: {problem}")))?;
+        Ok(AzureState {
+            backend: Backend {
+                settings,
+                client: Arc::new(client),
+                location,
+            },
+        })
+    }
+
+    fn block_on<F>(&self, future: F) -> F::Output
+    where
+        F: Future + Send,
+        F::Output: Send,
+    {
+        self.backend.client.runtime.block_on(future)
+    }
+}
+
+impl RemoteState for AzureState {
+    fn location(&self) -> String {
+        self.backend.location.clone()
+    }
+
+    /// The blob name's last segment: `prod.tfstateenv:dev` for `app/prod.tfstateenv:dev`.
+    fn backup_name(&self) -> String {
+        let blob = &self.backend.settings.blob;
+        blob.rsplit('/').next().unwrap_or(blob).to_owned()
+    }
+
+    fn lock_path(&self) -> String {
+        self.backend.settings.lock_path()
+    }
+
+    fn get(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        self.block_on(self.backend.get_blob("read the state"))
+    }
+
+    fn lock(&self, info: &LockInfo) -> Result<(), LockRefused> {
+        self.block_on(self.backend.lock(info))
+    }
+
+    fn put(&self, bytes: &[u8], lock: &LockInfo) -> Result<(), StoreError> {
+        self.block_on(self.backend.put(bytes.to_vec(), &lock.id))
+    }
+
+    fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {
+        self.block_on(self.backend.unlock(&lock.id))
+    }
+}
+
+impl Backend {
+    fn target(&self) -> errors::Target<'_> {
+        errors::Target {
+            location: &self.location,
+            account: &self.settings.account,
+            container: &self.settings.container,
+            service: self.client.service(),
+            credential: &self.settings.credential,
+        }
+    }
+
+    fn refused(&self, doing: &str, request: &str, answer: &Answer) -> StoreError {
+        errors::refused(&self.target(), doing, request, answer)
+    }
+
+    /// Terraform's `Put`: the snapshot first when asked for, then the blob replaced under the lease
+    /// with its metadata (the lock info among it) carried over.
+    async fn put(&self, bytes: Vec<u8>, lease: &str) -> Result<(), StoreError> {
+        let doing = "write the state";
+        if self.settings.snapshot {
+            self.snapshot(lease, doing).await?;
+        }
+        let metadata = self
+            .properties(Some(lease), doing)
+            .await?
+            .map(|properties| properties.metadata)
+            .unwrap_or_default();
+        self.put_blob(bytes, &metadata, Some(lease), doing).await
+    }
+}

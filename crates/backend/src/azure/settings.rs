@@ -1,0 +1,725 @@
+//! The `azurerm` backend's arguments read as Terraform's azurerm backend reads them (`New` and
+//! `Configure` in `internal/backend/remote-state/azure/backend.go`, `helpers.go`): each argument,
+//! else its `ARM_*` variables, else Terraform's fallback; the blob of the selected workspace; the
+//! cloud's endpoints; and which credential the Blob service gets, in Terraform's order (access key,
+//! SAS token, Azure AD, else the account's key looked up through the management API).
+
+use base64::Engine as _;
+use serde_json::Value;
+use statectl_state::state::store::StoreError;
+use url::Url;
+
+use crate::config::BackendConfig;
+
+/// Terraform's `keyEnvPrefix`: workspace `dev` of key `prod.tfstate` is `prod.tfstateenv:dev`.
+pub(super) const KEY_ENV_PREFIX: &str = "env:";
+
+/// Each argument with a default, its variables in Terraform's order, and its fallback
+/// (`SDKLikeDefaults` in backend.go).
+const DEFAULTS: &[(&str, &[&str], Option<&str>)] = &[
+    ("subscription_id", &["ARM_SUBSCRIPTION_ID"], None),
+    (
+        "lookup_blob_endpoint",
+        &["ARM_USE_DNS_ZONE_ENDPOINT"],
+        Some("false"),
+    ),
+    ("snapshot", &["ARM_SNAPSHOT"], Some("false")),
+    ("environment", &["ARM_ENVIRONMENT"], Some("public")),
+    (
+        "metadata_host",
+        &["ARM_METADATA_HOSTNAME", "ARM_METADATA_HOST"],
+        None,
+    ),
+    ("access_key", &["ARM_ACCESS_KEY"], None),
+    ("sas_token", &["ARM_SAS_TOKEN"], None),
+    ("tenant_id", &["ARM_TENANT_ID"], None),
+    ("client_id", &["ARM_CLIENT_ID"], None),
+    ("client_id_file_path", &["ARM_CLIENT_ID_FILE_PATH"], None),
+    ("client_certificate", &["ARM_CLIENT_CERTIFICATE"], None),
+    (
+        "client_certificate_path",
+        &["ARM_CLIENT_CERTIFICATE_PATH"],
+        None,
+    ),
+    ("client_secret", &["ARM_CLIENT_SECRET"], None),
+    (
+        "client_secret_file_path",
+        &["ARM_CLIENT_SECRET_FILE_PATH"],
+        None,
+    ),
+    ("use_oidc", &["ARM_USE_OIDC"], Some("false")),
+    (
+        "ado_pipeline_service_connection_id",
+        &[
+            "ARM_ADO_PIPELINE_SERVICE_CONNECTION_ID",
+            "ARM_OIDC_AZURE_SERVICE_CONNECTION_ID",
+        ],
+        None,
+    ),
+    (
+        "oidc_request_token",
+        &[
+            "ARM_OIDC_REQUEST_TOKEN",
+            "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+            "SYSTEM_ACCESSTOKEN",
+        ],
+        None,
+    ),
+    (
+        "oidc_request_url",
+        &[
+            "ARM_OIDC_REQUEST_URL",
+            "ACTIONS_ID_TOKEN_REQUEST_URL",
+            "SYSTEM_OIDCREQUESTURI",
+        ],
+        None,
+    ),
+    ("oidc_token", &["ARM_OIDC_TOKEN"], None),
+    ("oidc_token_file_path", &["ARM_OIDC_TOKEN_FILE_PATH"], None),
+    ("use_msi", &["ARM_USE_MSI"], Some("false")),
+    ("use_cli", &["ARM_USE_CLI"], Some("true")),
+    (
+        "use_aks_workload_identity",
+        &["ARM_USE_AKS_WORKLOAD_IDENTITY"],
+        Some("false"),
+    ),
+    ("use_azuread_auth", &["ARM_USE_AZUREAD"], Some("false")),
+];
+
+/// Everything the backend needs, checked.
+#[derive(Debug, Clone)]
+pub(super) struct Settings {
+    pub account: String,
+    pub container: String,
+    /// The blob of the selected workspace's state.
+    pub blob: String,
+    pub snapshot: bool,
+    /// The Blob service's base URL, `https://<account>.blob.core.windows.net/`, or statectl's
+    /// `endpoint` override (`http://127.0.0.1:10000/devstoreaccount1/` for Azurite).
+    pub service: Url,
+    pub cloud: Cloud,
+    pub credential: Credential,
+}
+
+/// The endpoints of one Azure cloud (go-azure-sdk's `environments`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Cloud {
+    pub name: &'static str,
+    pub login: &'static str,
+    pub management: &'static str,
+    pub storage_suffix: &'static str,
+}
+
+/// Storage's Azure AD audience, the same in every cloud.
+pub(super) const STORAGE_RESOURCE: &str = "https://storage.azure.com/";
+
+const CLOUDS: &[Cloud] = &[
+    Cloud {
+        name: "public",
+        login: "https://login.microsoftonline.com",
+        management: "https://management.azure.com/",
+        storage_suffix: "core.windows.net",
+    },
+    Cloud {
+        name: "usgovernment",
+        login: "https://login.microsoftonline.us",
+        management: "https://management.usgovcloudapi.net/",
+        storage_suffix: "core.usgovcloudapi.net",
+    },
+    Cloud {
+        name: "china",
+        login: "https://login.chinacloudapi.cn",
+        management: "https://management.chinacloudapi.cn/",
+        storage_suffix: "core.chinacloudapi.cn",
+    },
+];
+
+/// What the Blob service is shown.
+#[derive(Clone)]
+pub(super) enum Credential {
+    /// `access_key`: Shared Key signing with the key's bytes.
+    SharedKey(Vec<u8>),
+    /// `sas_token`, without its leading `?`.
+    Sas(String),
+    /// `use_azuread_auth`: a bearer token for Storage.
+    AzureAd(Identity),
+    /// None of those: the account's key, listed through the management API with `identity`.
+    LookedUpKey {
+        identity: Identity,
+        subscription: Option<String>,
+        resource_group: String,
+    },
+}
+
+impl std::fmt::Debug for Credential {
+    /// Never the key or the token.
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(match self {
+            Credential::SharedKey(_) => "SharedKey(..)",
+            Credential::Sas(_) => "Sas(..)",
+            Credential::AzureAd(_) => "AzureAd(..)",
+            Credential::LookedUpKey { .. } => "LookedUpKey(..)",
+        })
+    }
+}
+
+/// Who statectl is to Azure AD, the first of Terraform's methods that is configured.
+#[derive(Clone, PartialEq, Eq)]
+pub(super) enum Identity {
+    ClientSecret {
+        tenant: String,
+        client: String,
+        secret: String,
+    },
+    /// A federated token (`oidc_token`, its file, or fetched from a CI's token service).
+    Oidc {
+        tenant: String,
+        client: String,
+        token: OidcToken,
+    },
+    /// `az account get-access-token`.
+    Cli { tenant: Option<String> },
+    /// Nothing usable was configured; the reason, for the error when a token is needed.
+    Missing(String),
+}
+
+/// Where the federated token comes from.
+#[derive(Clone, PartialEq, Eq)]
+pub(super) enum OidcToken {
+    Given(String),
+    /// GitHub Actions' `ACTIONS_ID_TOKEN_REQUEST_URL` and `ACTIONS_ID_TOKEN_REQUEST_TOKEN`.
+    Requested {
+        url: String,
+        bearer: String,
+    },
+}
+
+impl Settings {
+    /// Reads `config` with the variables `env` gives.
+    pub(super) fn read(
+        config: &BackendConfig,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Settings, StoreError> {
+        let config = &with_defaults(config, env);
+        let required = |key: &str| config.string(key).ok_or_else(|| config.missing(key));
+        let account = required("storage_account_name")?;
+        let container = required("container_name")?;
+        let key = required("key")?;
+        let blob = if config.workspace == "default" {
+            key
+        } else {
+            format!("{key}{KEY_ENV_PREFIX}{}", config.workspace)
+        };
+        let flag = |key: &str| config.bool(key).map(|value| value.unwrap_or(false));
+        let cloud = cloud(config)?;
+        if flag("lookup_blob_endpoint")? {
+            return Err(unsupported(
+                config,
+                "`lookup_blob_endpoint` (ARM_USE_DNS_ZONE_ENDPOINT)",
+                "give the account's blob endpoint with `--backend-config endpoint=https://...`",
+            ));
+        }
+        let service = service_url(config, &account, &cloud)?;
+        let credential = credential(config, env)?;
+        Ok(Settings {
+            account,
+            container,
+            blob,
+            snapshot: flag("snapshot")?,
+            service,
+            cloud,
+            credential,
+        })
+    }
+
+    /// `azurerm://account/container/blob`.
+    pub(super) fn location(&self) -> String {
+        format!(
+            "azurerm://{}/{}/{}",
+            self.account, self.container, self.blob
+        )
+    }
+
+    /// The lock info's `Path`: Terraform writes `container/blob`.
+    pub(super) fn lock_path(&self) -> String {
+        format!("{}/{}", self.container, self.blob)
+    }
+}
+
+/// `config` with every unset argument taken from its variables or Terraform's fallback, so that the
+/// typed getters read both alike.
+fn with_defaults(config: &BackendConfig, env: &dyn Fn(&str) -> Option<String>) -> BackendConfig {
+    let mut config = config.clone();
+    for (key, variables, fallback) in DEFAULTS {
+        let set = config
+            .values
+            .get(*key)
+            .is_some_and(|value| !matches!(value, Value::Null) && value != "");
+        if set {
+            continue;
+        }
+        let value = variables
+            .iter()
+            .find_map(|name| env(name))
+            .or_else(|| fallback.map(str::to_owned));
+        if let Some(value) = value {
+            config
+                .values
+                .insert((*key).to_owned(), Value::String(value));
+        }
+    }
+    config
+}
+
+fn unsupported(config: &BackendConfig, what: &str, hint: &str) -> StoreError {
+    StoreError::new(format!(
+        "{}: backend \"azurerm\": {what} is not supported by statectl",
+        config.origin
+    ))
+    .with_hint(hint.to_owned())
+}
+
+/// The cloud `environment` names; `metadata_host` (a cloud described by its own metadata service)
+/// is not read.
+fn cloud(config: &BackendConfig) -> Result<Cloud, StoreError> {
+    if config.string("metadata_host").is_some() {
+        return Err(unsupported(
+            config,
+            "`metadata_host` (ARM_METADATA_HOSTNAME)",
+            "use `environment` (public, usgovernment or china), or give the blob endpoint with `--backend-config endpoint=https://...`",
+        ));
+    }
+    let name = config
+        .string("environment")
+        .unwrap_or_else(|| "public".to_owned());
+    let wanted = match name.to_ascii_lowercase().as_str() {
+        "public" | "global" | "azurecloud" | "azurepubliccloud" => "public",
+        "usgovernment" | "azureusgovernment" | "azureusgovernmentcloud" => "usgovernment",
+        "china" | "azurechinacloud" => "china",
+        _ => {
+            return Err(config.invalid(
+                "environment",
+                &format!("`public`, `usgovernment` or `china`, not `{name}`"),
+            ));
+        }
+    };
+    Ok(CLOUDS
+        .iter()
+        .find(|cloud| cloud.name == wanted)
+        .cloned()
+        .unwrap_or_else(|| CLOUDS[0].clone()))
+}
+
+/// `https://<account>.blob.<suffix>/` as Terraform derives it, or the `endpoint` override.
+///
+/// Terraform's `endpoint` argument is a deprecated spelling of `msi_endpoint` that its backend
+/// never reads; statectl takes it as the Blob service's URL, so that an emulator (Azurite, path
+/// style: `http://127.0.0.1:10000/devstoreaccount1`) can be named from `--backend-config`.
+fn service_url(config: &BackendConfig, account: &str, cloud: &Cloud) -> Result<Url, StoreError> {
+    let text = match config.string("endpoint") {
+        Some(endpoint) => endpoint,
+        None => format!("https://{account}.blob.{}/", cloud.storage_suffix),
+    };
+    let mut url = Url::parse(&text)
+        .ok()
+        .filter(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some())
+        .ok_or_else(|| {
+            config.invalid(
+                "endpoint",
+                "the Blob service's URL (`http://127.0.0.1:10000/devstoreaccount1`)",
+            )
+        })?;
+    if account.is_empty() || !account.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(config.invalid(
+            "storage_account_name",
+            "a storage account's name (lower-case letters and digits)",
+        ));
+    }
+    url.set_query(None);
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    Ok(url)
+}
+
+/// The Blob service's credential, in Terraform's order (`buildClient` in api_client.go).
+fn credential(
+    config: &BackendConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Credential, StoreError> {
+    if let Some(key) = config.string("access_key") {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(key.trim())
+            .map_err(|_| {
+                config.invalid(
+                    "access_key",
+                    "a storage account key (base64, as the portal shows it)",
+                )
+            })?;
+        return Ok(Credential::SharedKey(bytes));
+    }
+    if let Some(token) = config.string("sas_token") {
+        let token = token.trim().trim_start_matches('?').to_owned();
+        if token.is_empty() {
+            return Err(config.invalid("sas_token", "a SAS token (`sv=...&sig=...`)"));
+        }
+        return Ok(Credential::Sas(token));
+    }
+    let identity = identity(config, env)?;
+    if config.bool("use_azuread_auth")?.unwrap_or(false) {
+        return Ok(Credential::AzureAd(identity));
+    }
+    let Some(resource_group) = config.string("resource_group_name") else {
+        return Err(StoreError::new(format!(
+            "{}: backend \"azurerm\": one of `access_key`, `sas_token`, `use_azuread_auth` and `resource_group_name` must be set",
+            config.origin
+        ))
+        .with_hint("Terraform asks the same; for example `--backend-config access_key=...` or set ARM_ACCESS_KEY"));
+    };
+    Ok(Credential::LookedUpKey {
+        identity,
+        subscription: config.string("subscription_id"),
+        resource_group,
+    })
+}
+
+/// The first configured Azure AD method, in go-azure-sdk's order: client certificate, client
+/// secret, OIDC, managed identity, Azure CLI.
+fn identity(
+    config: &BackendConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Identity, StoreError> {
+    let aks = config.bool("use_aks_workload_identity")?.unwrap_or(false);
+    let tenant = matching(
+        config,
+        "tenant_id",
+        None,
+        aks.then(|| env("AZURE_TENANT_ID")).flatten(),
+    )?;
+    let client = matching(
+        config,
+        "client_id",
+        Some("client_id_file_path"),
+        aks.then(|| env("AZURE_CLIENT_ID")).flatten(),
+    )?;
+    let secret = matching(
+        config,
+        "client_secret",
+        Some("client_secret_file_path"),
+        None,
+    )?;
+    let oidc_token = matching(
+        config,
+        "oidc_token",
+        Some("oidc_token_file_path"),
+        aks.then(|| env("AZURE_FEDERATED_TOKEN_FILE"))
+            .flatten()
+            .map(|path| read_trimmed(config, "AZURE_FEDERATED_TOKEN_FILE", &path))
+            .transpose()?,
+    )?;
+    let have_ids = !tenant.is_empty() && !client.is_empty();
+    let certificate = config.string("client_certificate").is_some()
+        || config.string("client_certificate_path").is_some();
+    if have_ids && certificate {
+        return Err(unsupported(
+            config,
+            "a client certificate (`client_certificate`, `client_certificate_path`)",
+            "use a client secret, OIDC or the Azure CLI's login, or `access_key` / `sas_token`",
+        ));
+    }
+    if have_ids && !secret.is_empty() {
+        return Ok(Identity::ClientSecret {
+            tenant,
+            client,
+            secret,
+        });
+    }
+    let use_oidc = config.bool("use_oidc")?.unwrap_or(false) || aks;
+    if use_oidc && have_ids {
+        if config
+            .string("ado_pipeline_service_connection_id")
+            .is_some()
+            && oidc_token.is_empty()
+        {
+            return Err(unsupported(
+                config,
+                "Azure DevOps' pipeline OIDC (`ado_pipeline_service_connection_id`)",
+                "give the federated token with `oidc_token` or `oidc_token_file_path`",
+            ));
+        }
+        if !oidc_token.is_empty() {
+            return Ok(Identity::Oidc {
+                tenant,
+                client,
+                token: OidcToken::Given(oidc_token),
+            });
+        }
+        if let (Some(url), Some(bearer)) = (
+            config.string("oidc_request_url"),
+            config.string("oidc_request_token"),
+        ) {
+            return Ok(Identity::Oidc {
+                tenant,
+                client,
+                token: OidcToken::Requested { url, bearer },
+            });
+        }
+    }
+    if config.bool("use_cli")?.unwrap_or(true) {
+        return Ok(Identity::Cli {
+            tenant: (!tenant.is_empty()).then_some(tenant),
+        });
+    }
+    if config.bool("use_msi")?.unwrap_or(false) {
+        return Ok(Identity::Missing(
+            "managed identity (`use_msi`) is not supported by statectl".to_owned(),
+        ));
+    }
+    Ok(Identity::Missing(
+        "no Azure AD credential is configured (a client secret, OIDC, or `use_cli`)".to_owned(),
+    ))
+}
+
+/// An argument that may also come from a file (or AKS's variables); both given must agree, as
+/// Terraform's `getClientId` and friends insist.
+fn matching(
+    config: &BackendConfig,
+    key: &str,
+    file_key: Option<&str>,
+    other: Option<String>,
+) -> Result<String, StoreError> {
+    let mut value = config
+        .string(key)
+        .map(|text| text.trim().to_owned())
+        .unwrap_or_default();
+    let from_file =
+        match file_key.and_then(|file_key| config.string(file_key).map(|p| (file_key, p))) {
+            Some((file_key, path)) => {
+                Some((file_key.to_owned(), read_trimmed(config, file_key, &path)?))
+            }
+            None => None,
+        };
+    for (source, found) in from_file
+        .into_iter()
+        .chain(other.map(|v| (format!("{key} from AKS"), v)))
+    {
+        if !value.is_empty() && value != found {
+            return Err(StoreError::new(format!(
+                "{}: backend \"azurerm\": `{key}` and `{source}` disagree",
+                config.origin
+            ))
+            .with_hint("remove one of them, or make them match (Terraform refuses this too)"));
+        }
+        value = found;
+    }
+    Ok(value)
+}
+
+fn read_trimmed(config: &BackendConfig, key: &str, path: &str) -> Result<String, StoreError> {
+    std::fs::read_to_string(path)
+        .map(|text| text.trim().to_owned())
+        .map_err(|error| {
+            StoreError::new(format!(
+                "{}: backend \"azurerm\": cannot read `{key}` {path}: {}",
+                config.origin,
+                statectl_state::state::source::problem(&error)
+            ))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn read(values: Value, vars: &[(&str, &str)]) -> Result<Settings, StoreError> {
+        let config = BackendConfig::for_tests("azurerm", values);
+        Settings::read(&config, &|name| {
+            vars.iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| (*value).to_owned())
+        })
+    }
+
+    fn base() -> Value {
+        json!({"storage_account_name": "acct", "container_name": "tfstate", "key": "prod.tfstate"})
+    }
+
+    fn with(extra: Value) -> Value {
+        let mut values = base();
+        let Value::Object(extra) = extra else {
+            panic!("extra values are an object")
+        };
+        values.as_object_mut().unwrap().extend(extra);
+        values
+    }
+
+    #[test]
+    fn an_access_key_from_arm_access_key_signs_against_the_public_cloud() {
+        let settings = read(base(), &[("ARM_ACCESS_KEY", "a2V5")]).unwrap();
+        assert!(matches!(&settings.credential, Credential::SharedKey(key) if key == b"key"));
+        assert_eq!(
+            settings.service.as_str(),
+            "https://acct.blob.core.windows.net/"
+        );
+        assert_eq!(settings.location(), "azurerm://acct/tfstate/prod.tfstate");
+        assert_eq!(settings.lock_path(), "tfstate/prod.tfstate");
+        assert!(!settings.snapshot);
+    }
+
+    #[test]
+    fn workspaces_append_env_colon_and_the_name_to_the_key() {
+        let mut config = BackendConfig::for_tests("azurerm", base());
+        config.workspace = "dev".to_owned();
+        config
+            .values
+            .insert("sas_token".to_owned(), json!("?sv=1&sig=x"));
+        let settings = Settings::read(&config, &|_| None).unwrap();
+        assert_eq!(settings.blob, "prod.tfstateenv:dev");
+        assert!(matches!(&settings.credential, Credential::Sas(token) if token == "sv=1&sig=x"));
+    }
+
+    #[test]
+    fn the_argument_wins_over_its_variable_and_the_environment_names_the_cloud() {
+        let settings = read(
+            with(json!({"access_key": "a2V5", "environment": "usgovernment", "snapshot": "true"})),
+            &[("ARM_ACCESS_KEY", "b3RoZXI="), ("ARM_SNAPSHOT", "false")],
+        )
+        .unwrap();
+        assert!(matches!(&settings.credential, Credential::SharedKey(key) if key == b"key"));
+        assert_eq!(
+            settings.service.as_str(),
+            "https://acct.blob.core.usgovcloudapi.net/"
+        );
+        assert!(settings.snapshot);
+    }
+
+    #[test]
+    fn the_endpoint_override_is_a_path_style_base() {
+        let settings = read(
+            with(json!({"access_key": "a2V5", "endpoint": "http://127.0.0.1:10000/devstoreaccount1"})),
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            settings.service.as_str(),
+            "http://127.0.0.1:10000/devstoreaccount1/"
+        );
+    }
+
+    #[test]
+    fn azure_ad_takes_the_client_secret_before_oidc_and_the_cli_last() {
+        let settings = read(
+            with(json!({"use_azuread_auth": true, "use_oidc": true, "oidc_token": "jwt"})),
+            &[
+                ("ARM_TENANT_ID", "t"),
+                ("ARM_CLIENT_ID", "c"),
+                ("ARM_CLIENT_SECRET", "s"),
+            ],
+        )
+        .unwrap();
+        let Credential::AzureAd(identity) = settings.credential else {
+            panic!("Azure AD")
+        };
+        assert!(matches!(identity, Identity::ClientSecret { secret, .. } if secret == "s"));
+
+        let settings = read(
+            with(json!({"use_azuread_auth": true})),
+            &[
+                ("ARM_TENANT_ID", "t"),
+                ("ARM_CLIENT_ID", "c"),
+                ("ARM_USE_OIDC", "true"),
+                ("ACTIONS_ID_TOKEN_REQUEST_URL", "https://gh/token"),
+                ("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "b"),
+            ],
+        )
+        .unwrap();
+        let Credential::AzureAd(identity) = settings.credential else {
+            panic!("Azure AD")
+        };
+        assert!(matches!(
+            identity,
+            Identity::Oidc { token: OidcToken::Requested { url, .. }, .. } if url == "https://gh/token"
+        ));
+
+        let settings = read(with(json!({"use_azuread_auth": true})), &[]).unwrap();
+        let Credential::AzureAd(identity) = settings.credential else {
+            panic!("Azure AD")
+        };
+        assert!(matches!(identity, Identity::Cli { tenant: None }));
+    }
+
+    #[test]
+    fn an_oidc_token_and_its_file_must_agree() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("token");
+        std::fs::write(&path, "other\n").unwrap();
+        let error = read(
+            with(json!({
+                "use_azuread_auth": true, "use_oidc": true, "tenant_id": "t", "client_id": "c",
+                "oidc_token": "jwt", "oidc_token_file_path": path.to_str().unwrap()
+            })),
+            &[],
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.message,
+            ".terraform/terraform.tfstate: backend \"azurerm\": `oidc_token` and `oidc_token_file_path` disagree"
+        );
+    }
+
+    #[test]
+    fn without_any_credential_terraform_asks_for_one() {
+        let error = read(base(), &[]).unwrap_err();
+        assert_eq!(
+            error.message,
+            ".terraform/terraform.tfstate: backend \"azurerm\": one of `access_key`, `sas_token`, `use_azuread_auth` and `resource_group_name` must be set"
+        );
+        let settings = read(
+            with(json!({"resource_group_name": "rg"})),
+            &[("ARM_SUBSCRIPTION_ID", "sub")],
+        )
+        .unwrap();
+        assert!(matches!(
+            settings.credential,
+            Credential::LookedUpKey { subscription: Some(sub), .. } if sub == "sub"
+        ));
+    }
+
+    #[test]
+    fn bad_arguments_are_named() {
+        let error = read(with(json!({"access_key": "not base64!"})), &[]).unwrap_err();
+        assert!(
+            error.message.ends_with(
+                "`access_key` must be a storage account key (base64, as the portal shows it)"
+            ),
+            "{}",
+            error.message
+        );
+        assert!(!error.message.contains("not base64!"));
+        let error = read(
+            with(json!({"access_key": "a2V5", "environment": "mars"})),
+            &[],
+        )
+        .unwrap_err();
+        assert!(
+            error
+                .message
+                .contains("`environment` must be `public`, `usgovernment` or `china`, not `mars`")
+        );
+        let error = read(json!({"storage_account_name": "acct", "key": "k"}), &[]).unwrap_err();
+        assert!(error.message.ends_with("`container_name` is not set"));
+        let error = read(
+            with(json!({"access_key": "a2V5", "endpoint": "ftp://x"})),
+            &[],
+        )
+        .unwrap_err();
+        assert!(
+            error
+                .message
+                .contains("`endpoint` must be the Blob service's URL")
+        );
+    }
+}
