@@ -15,6 +15,7 @@ mod corpus;
 mod diff;
 mod discovery;
 mod generated;
+mod hcp_backend;
 mod hostile;
 mod http_backend;
 mod layers;

@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod discover;
+pub mod hcp;
 pub mod http;
 pub mod runtime;
 pub mod s3;
@@ -20,6 +21,7 @@ pub fn open(config: &BackendConfig) -> Result<Arc<dyn RemoteState>, StoreError> 
     match config.kind.as_str() {
         "s3" => Ok(Arc::new(s3::S3State::open(config)?)),
         "http" => Ok(Arc::new(http::HttpState::open(config)?)),
+        "cloud" | "remote" => Ok(Arc::new(hcp::HcpState::open(config)?)),
         other => Err(StoreError::new(format!(
             "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3` and `http` backends",
             config.origin
