@@ -468,10 +468,16 @@ fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
     let home = home_with_token(&tfe.host(), TOKEN);
     let folder = cloud_dir(&tfe.host(), &named("prod"));
     let started = Instant::now();
-    statectl(&tfe, folder.path(), home.path())
+    // The diff is on stdout before the write is tried; the failure is one line on stderr.
+    let output = statectl(&tfe, folder.path(), home.path())
         .args(["taint", "terraform_data.single", "--backup", "-"])
         .run()
-        .refused("cannot write the state: the server answered 500 Internal Server Error (");
+        .code(2)
+        .stderr_contains(
+            "error: https://localhost:",
+        )
+        .stderr_contains("cannot write the state: the server answered 500 Internal Server Error (7 attempts)\nhint: ");
+    assert_eq!(output.stderr.lines().count(), 3, "{}", output.stderr);
     assert!(started.elapsed() < Duration::from_secs(40));
     assert_eq!(tfe.versions("prod").len(), 1);
     assert_eq!(tfe.holder("prod"), None);

@@ -524,61 +524,58 @@ impl Tfe {
                 inner.workspaces[index].locked_by = None;
                 workspace_json(&inner, index, false)
             }
-            ("POST", ["state-versions"]) => {
-                if inner.workspaces[index].locked_by.as_deref() != Some(self.user.as_str()) {
-                    return error(
-                        409,
-                        "conflict",
-                        "The workspace must be locked by you to create a state version.",
-                    );
-                }
-                let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-                let attributes = &body["data"]["attributes"];
-                let (Some(serial), Some(md5)) =
-                    (attributes["serial"].as_i64(), attributes["md5"].as_str())
-                else {
-                    return error(422, "invalid attribute", "serial and md5 are required");
-                };
-                let state = match attributes["state"].as_str() {
-                    Some(encoded) => {
-                        match base64::engine::general_purpose::STANDARD.decode(encoded) {
-                            Ok(state) if hex_md5(&state) == md5 => Some(state),
-                            Ok(_) => {
-                                return error(
-                                    422,
-                                    "invalid attribute",
-                                    "md5 does not match the state",
-                                );
-                            }
-                            Err(_) => {
-                                return error(422, "invalid attribute", "state is not base64");
-                            }
-                        }
-                    }
-                    None if !self.upload_flow => {
-                        return error(
-                            400,
-                            "bad request",
-                            "param is missing or the value is empty: state",
-                        );
-                    }
-                    None => None,
-                };
-                let version_id = inner.id("sv");
-                inner.versions.push(Version {
-                    id: version_id,
-                    workspace: id.to_owned(),
-                    serial,
-                    md5: md5.to_owned(),
-                    lineage: attributes["lineage"].as_str().map(ToOwned::to_owned),
-                    state,
-                });
-                let mut response = version_json(inner.versions.last().expect("just pushed"), host);
-                response.status = 201;
-                response
-            }
+            ("POST", ["state-versions"]) => self.create_version(&mut inner, index, body, host),
             _ => error(404, "not found", "no such endpoint"),
         }
+    }
+
+    /// `POST workspaces/:id/state-versions`: only while the token's user holds the lock.
+    fn create_version(&self, inner: &mut Inner, index: usize, body: &[u8], host: &str) -> Response {
+        let id = inner.workspaces[index].id.clone();
+        if inner.workspaces[index].locked_by.as_deref() != Some(self.user.as_str()) {
+            return error(
+                409,
+                "conflict",
+                "The workspace must be locked by you to create a state version.",
+            );
+        }
+        let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+        let attributes = &body["data"]["attributes"];
+        let (Some(serial), Some(md5)) = (attributes["serial"].as_i64(), attributes["md5"].as_str())
+        else {
+            return error(422, "invalid attribute", "serial and md5 are required");
+        };
+        let state = match attributes["state"].as_str() {
+            Some(encoded) => match base64::engine::general_purpose::STANDARD.decode(encoded) {
+                Ok(state) if hex_md5(&state) == md5 => Some(state),
+                Ok(_) => {
+                    return error(422, "invalid attribute", "md5 does not match the state");
+                }
+                Err(_) => {
+                    return error(422, "invalid attribute", "state is not base64");
+                }
+            },
+            None if !self.upload_flow => {
+                return error(
+                    400,
+                    "bad request",
+                    "param is missing or the value is empty: state",
+                );
+            }
+            None => None,
+        };
+        let version_id = inner.id("sv");
+        inner.versions.push(Version {
+            id: version_id,
+            workspace: id,
+            serial,
+            md5: md5.to_owned(),
+            lineage: attributes["lineage"].as_str().map(ToOwned::to_owned),
+            state,
+        });
+        let mut response = version_json(inner.versions.last().expect("just pushed"), host);
+        response.status = 201;
+        response
     }
 
     fn upload(&self, id: &str, request: &Request, body: &[u8]) -> Response {

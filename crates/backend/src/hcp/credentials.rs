@@ -99,7 +99,11 @@ pub(super) fn config_files(
             .filter(|path| {
                 path.file_name()
                     .and_then(|name| name.to_str())
-                    .is_some_and(|name| name.ends_with(".tfrc") || name.ends_with(".tfrc.json"))
+                    // `*.tfrc` and `*.tfrc.json`, case-sensitive as Go's filepath.Match.
+                    .is_some_and(|name| {
+                        let name = name.strip_suffix(".json").unwrap_or(name);
+                        Path::new(name).extension().is_some_and(|ext| ext == "tfrc")
+                    })
             })
             .collect();
         // Go's ReadDir lists names in order.

@@ -95,11 +95,14 @@ impl HcpState {
             _ => return Err(state.refused("find the workspace", &answer)),
         }
         let data = &answer.json()["data"];
-        state.workspace_id = data["id"].as_str().unwrap_or_default().to_owned();
-        state.workspace = data["attributes"]["name"]
+        data["id"]
+            .as_str()
+            .unwrap_or_default()
+            .clone_into(&mut state.workspace_id);
+        data["attributes"]["name"]
             .as_str()
             .unwrap_or(&name)
-            .to_owned();
+            .clone_into(&mut state.workspace);
         if state.workspace_id.is_empty() {
             return Err(StoreError::new(format!(
                 "{}: cannot find the workspace: the answer names no workspace ID",
@@ -487,12 +490,13 @@ fn outputs(state: &Value) -> Value {
 
 /// One path segment, percent-encoded as Go's `url.PathEscape` encodes it.
 fn segment(text: &str) -> String {
+    use std::fmt::Write as _;
     let mut encoded = String::new();
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || b"-_.~$&+:=@".contains(&byte) {
             encoded.push(char::from(byte));
         } else {
-            encoded.push_str(&format!("%{byte:02X}"));
+            let _ = write!(encoded, "%{byte:02X}");
         }
     }
     encoded
