@@ -170,6 +170,10 @@ fn cloud_dir(host: &str, workspaces: &Value) -> tempfile::TempDir {
         serde_json::to_string_pretty(&cache).unwrap(),
     )
     .unwrap();
+    // `terraform init` selects the block's workspace when it names one.
+    if let Some(name) = workspaces["name"].as_str() {
+        std::fs::write(folder.path().join(".terraform/environment"), name).unwrap();
+    }
     folder
 }
 
@@ -212,6 +216,14 @@ fn reads_taints_and_locks_a_cloud_workspace_through_the_api() {
     assert_eq!(discovery["authorized"], false);
     assert!(log.iter().any(|entry| {
         entry["target"].as_str().unwrap().ends_with("/hosted_state") && entry["authorized"] == true
+    }));
+    // Its redirect to the object store, on the same host, was followed.
+    assert!(log.iter().any(|entry| {
+        entry["target"]
+            .as_str()
+            .unwrap()
+            .starts_with("/_archivist/download/")
+            && entry["status"] == 200
     }));
 
     statectl(&tfe, folder.path(), home.path())
@@ -642,4 +654,59 @@ fn terraform_and_statectl_share_a_cloud_workspace() {
     );
     assert!(String::from_utf8_lossy(&applied.stdout).contains("1 added, 0 changed, 1 destroyed"));
     assert_eq!(tfe.versions("tf").len(), 3);
+}
+
+#[test]
+fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
+    let Some(terraform) = terraform() else { return };
+    let state = format!("app-dev={}", seed().display());
+    let tfe = Tfe::start(&["--workspace", "app-dev", "--state", &state]);
+    let project = Project::new(&tfe);
+    std::fs::write(
+        project.folder.path().join("main.tf"),
+        format!(
+            "terraform {{\n  backend \"remote\" {{\n    hostname     = \"{}\"\n    organization = \"acme\"\n    workspaces {{\n      prefix = \"app-\"\n    }}\n  }}\n}}\n",
+            tfe.host()
+        ),
+    )
+    .unwrap();
+    let dev = |args: &[&str]| {
+        let mut command = Command::new(&terraform);
+        command
+            .args(args)
+            .current_dir(project.folder.path())
+            .env("HOME", project.home.path())
+            .env("TF_CLI_CONFIG_FILE", project.home.path().join("cli.tfrc"))
+            .env("SSL_CERT_FILE", tfe.ca())
+            .env("CHECKPOINT_DISABLE", "1")
+            .env("TF_WORKSPACE", "dev")
+            .env_remove("TF_DATA_DIR");
+        let output = command.output().expect("terraform runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    dev(&["init", "-input=false", "-no-color"]);
+    let listed = dev(&["state", "list"]);
+    assert_eq!(listed, local_list());
+    project
+        .statectl(&tfe)
+        .env("TF_WORKSPACE", "dev")
+        .arg("list")
+        .run()
+        .code(0)
+        .stdout(&listed)
+        .stderr_contains(&format!(
+            "state https://{}/app/acme/workspaces/app-dev (backend \"remote\"",
+            tfe.host()
+        ));
+    project
+        .statectl(&tfe)
+        .arg("list")
+        .run()
+        .refused("backend \"remote\" maps workspaces by the prefix `app-`, and has no `default` workspace")
+        .stderr_contains("hint: select one with `--workspace NAME`");
 }

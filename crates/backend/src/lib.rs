@@ -23,7 +23,7 @@ pub fn open(config: &BackendConfig) -> Result<Arc<dyn RemoteState>, StoreError> 
         "http" => Ok(Arc::new(http::HttpState::open(config)?)),
         "cloud" | "remote" => Ok(Arc::new(hcp::HcpState::open(config)?)),
         other => Err(StoreError::new(format!(
-            "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3` and `http` backends",
+            "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3`, `http`, `cloud` and `remote` backends",
             config.origin
         ))
         .with_hint("`terraform state pull | statectl list -` reads any backend through Terraform")),

@@ -12,7 +12,8 @@
 //!   or the value is empty: state" and `state` must come inline); the MD5 is checked either way;
 //!   `actions/lock` (409 while locked), `actions/unlock` (409 while a version is pending, or when
 //!   another holds it), `actions/force-unlock`;
-//! - `GET /api/state-versions/:id/hosted_state` (with the token) serves the bytes;
+//! - `GET /api/state-versions/:id/hosted_state` (with the token) redirects (307) to
+//!   `/_archivist/download/:id`, which serves the bytes (no token: the URL is the secret);
 //!   `PUT /_archivist/upload/:id` (no token: the URL is the secret) receives them (and
 //!   `upload-json/:id` the JSON representation Terraform also sends, which is dropped);
 //! - faults (`--fault 'METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]'`): answer that status (a 429 with
@@ -328,6 +329,22 @@ impl Tfe {
             // Terraform also uploads the state's JSON representation; it is accepted and dropped.
             return empty(200);
         }
+        if let Some(id) = path.strip_prefix("/_archivist/download/") {
+            let inner = self.inner();
+            return match inner
+                .versions
+                .iter()
+                .find(|v| v.id == id)
+                .and_then(|v| v.state.clone())
+            {
+                Some(state) => Response {
+                    status: 200,
+                    headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+                    body: state,
+                },
+                None => error(404, "not found", "no state uploaded"),
+            };
+        }
         if let Some(id) = path.strip_prefix("/_archivist/upload/") {
             return self.upload(id, request, body);
         }
@@ -382,21 +399,13 @@ impl Tfe {
                     None => error(404, "not found", "state version not found"),
                 }
             }
+            // As HCP Terraform does, the API's URL sends the client on to the object store.
             ("GET", ["state-versions", id, "hosted_state"]) => {
-                let inner = self.inner();
-                match inner
-                    .versions
-                    .iter()
-                    .find(|v| v.id == *id)
-                    .and_then(|v| v.state.clone())
-                {
-                    Some(state) => Response {
-                        status: 200,
-                        headers: vec![("content-type".to_owned(), "application/json".to_owned())],
-                        body: state,
-                    },
-                    None => error(404, "not found", "no state uploaded"),
-                }
+                let mut response = empty(307);
+                response
+                    .headers
+                    .push(("location".to_owned(), format!("/_archivist/download/{id}")));
+                response
             }
             _ => error(404, "not found", "no such endpoint"),
         };
