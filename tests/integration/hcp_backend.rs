@@ -710,3 +710,24 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
         .refused("backend \"remote\" maps workspaces by the prefix `app-`, and has no `default` workspace")
         .stderr_contains("hint: select one with `--workspace NAME`");
 }
+
+#[test]
+fn a_lock_that_cannot_be_released_is_named_with_the_id_terraform_force_unlock_takes() {
+    let tfe = Tfe::with_prod(&["--fault", "POST:actions/unlock=409"]);
+    let home = home_with_token(&tfe.host(), TOKEN);
+    let folder = cloud_dir(&tfe.host(), &named("prod"));
+    let output = statectl(&tfe, folder.path(), home.path())
+        .args(["taint", "terraform_data.single", "--backup", "-"])
+        .run()
+        .code(2)
+        .stderr_contains(
+            "cannot unlock the workspace: the server answered 409 Conflict: injected fault: the simulator was told to fail; the lock acme/prod is still held\n",
+        )
+        .stderr_contains(
+            "hint: once nobody else is working on this state, `terraform force-unlock acme/prod` removes it",
+        );
+    assert!(!output.stderr.contains(TOKEN));
+    // The state was written before the release failed.
+    assert_eq!(tfe.versions("prod").len(), 2);
+    assert_eq!(tfe.holder("prod").as_deref(), Some("sim-user"));
+}

@@ -333,7 +333,7 @@ impl HcpState {
     /// The holder as the store names it; the ID is the one `terraform force-unlock` takes here.
     fn held_by(&self, who: String) -> LockInfo {
         LockInfo {
-            id: self.force_unlock_id(),
+            id: self.lock_id(),
             operation: String::new(),
             info: String::new(),
             who,
@@ -343,7 +343,7 @@ impl HcpState {
         }
     }
 
-    fn force_unlock_id(&self) -> String {
+    fn lock_id(&self) -> String {
         format!("{}/{}", self.settings.organization, self.workspace)
     }
 
@@ -613,6 +613,11 @@ impl RemoteState for HcpState {
         }
     }
 
+    /// Terraform's cloud backend takes `org/workspace` for a lock it did not take itself.
+    fn force_unlock_id(&self, _lock: &LockInfo) -> String {
+        self.lock_id()
+    }
+
     fn unlock(&self, _lock: &LockInfo) -> Result<(), StoreError> {
         let doing = "unlock the workspace";
         let mut pause = std::time::Duration::from_millis(250);
@@ -628,10 +633,7 @@ impl RemoteState for HcpState {
                 return Ok(());
             }
             if !pending || attempt == PENDING_UNLOCK_TRIES {
-                return Err(self.refused(doing, &answer).with_hint(format!(
-                    "unlock it in the workspace's settings, or run `terraform force-unlock {}`",
-                    self.force_unlock_id()
-                )));
+                return Err(self.refused(doing, &answer));
             }
             std::thread::sleep(pause);
             pause *= 2;

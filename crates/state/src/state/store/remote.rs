@@ -40,6 +40,12 @@ pub trait RemoteState: Send + Sync + fmt::Debug {
 
     /// Releases the lock taken with `lock`.
     fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError>;
+
+    /// The ID `terraform force-unlock` takes for the lock taken with `lock`: its own ID, but where
+    /// the backend's lock has an ID of its own (HCP Terraform's is `org/workspace`).
+    fn force_unlock_id(&self, lock: &LockInfo) -> String {
+        lock.id.clone()
+    }
 }
 
 /// Why a lock was not taken.
@@ -152,7 +158,7 @@ impl RemoteLocked {
         forget_held(&self.info.id);
         self.backend
             .unlock(&self.info)
-            .map_err(|error| left_behind(&self.info, &error))
+            .map_err(|error| left_behind(&self.backend.force_unlock_id(&self.info), &error))
     }
 }
 
@@ -201,7 +207,7 @@ fn release_held(which: impl Fn(&LockInfo) -> bool) -> Vec<StoreError> {
             backend
                 .unlock(&info)
                 .err()
-                .map(|error| left_behind(&info, &error))
+                .map(|error| left_behind(&backend.force_unlock_id(&info), &error))
         })
         .collect()
 }
@@ -212,14 +218,9 @@ fn forget_held(id: &str) {
         .retain(|(_, info)| info.id != id);
 }
 
-fn left_behind(info: &LockInfo, error: &StoreError) -> StoreError {
-    StoreError::new(format!(
-        "{}; the lock {} is still held",
-        error.message, info.id
-    ))
-    .with_hint(format!(
-        "once nobody else is working on this state, `terraform force-unlock {}` removes it",
-        info.id
+fn left_behind(id: &str, error: &StoreError) -> StoreError {
+    StoreError::new(format!("{}; the lock {id} is still held", error.message)).with_hint(format!(
+        "once nobody else is working on this state, `terraform force-unlock {id}` removes it"
     ))
 }
 
