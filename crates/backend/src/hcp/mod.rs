@@ -8,23 +8,25 @@
 //! (Terraform Enterprise v202306-1 and before), sends them base64 in `state`, as Terraform 1.15
 //! does; `actions/unlock` releases the lock.
 //!
-//! `settings` resolves the block, `credentials` finds the token, `client` makes the requests.
+//! `settings` resolves the block, `credentials` finds the token, `client` makes the requests,
+//! `workspace` finds the workspace and its lock holder, `versions` writes state versions.
 
 mod client;
 mod credentials;
 mod settings;
+mod versions;
+mod workspace;
 
 use std::path::PathBuf;
 
-use base64::Engine as _;
-use md5::Digest as _;
 use serde_json::{Value, json};
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
 use url::Url;
 
 use self::client::{Answer, Call, Client, Failure, status_text};
-use self::settings::{Settings, Target};
+use self::settings::Settings;
+use self::workspace::discover;
 use crate::config::{self, BackendConfig};
 
 /// JSON:API's media type, which the API speaks.
@@ -112,81 +114,6 @@ impl HcpState {
         Ok(state)
     }
 
-    /// The remote workspace's name: given, or the one the tags select.
-    fn workspace_name(&self) -> Result<String, StoreError> {
-        let (tags, chosen) = match &self.settings.target {
-            Target::Named(name) => return Ok(name.clone()),
-            Target::Tagged { tags, chosen } => (tags, chosen),
-        };
-        let names = self.tagged(tags)?;
-        let described = tags.join(", ");
-        if let Some(chosen) = chosen {
-            if names.contains(chosen) {
-                return Ok(chosen.clone());
-            }
-            return Err(StoreError::new(format!(
-                "{}: workspace `{chosen}` of organization `{}` does not carry the tags [{described}] the `cloud` block selects by",
-                self.location, self.settings.organization
-            ))
-            .with_hint(format!("the workspaces with those tags: {}", list_or_none(&names))));
-        }
-        match names.as_slice() {
-            [name] => Ok(name.clone()),
-            [] => Err(StoreError::new(format!(
-                "{}: no workspace of organization `{}` carries the tags [{described}]",
-                self.location, self.settings.organization
-            ))
-            .with_hint("check the `cloud` block's `tags`, or select a workspace with `--workspace NAME`")),
-            _ => Err(StoreError::new(format!(
-                "{}: the tags [{described}] select {} workspaces of organization `{}`: {}",
-                self.location,
-                names.len(),
-                self.settings.organization,
-                names.join(", ")
-            ))
-            .with_hint("choose one with `--workspace NAME` (or TF_WORKSPACE, or `terraform workspace select`)")),
-        }
-    }
-
-    /// The names of the workspaces carrying every tag of `tags`, every page of them, sorted.
-    fn tagged(&self, tags: &[String]) -> Result<Vec<String>, StoreError> {
-        let mut names = Vec::new();
-        let mut page = 1;
-        loop {
-            let path = format!(
-                "organizations/{}/workspaces?search%5Btags%5D={}&page%5Bsize%5D=100&page%5Bnumber%5D={page}",
-                segment(&self.settings.organization),
-                segment(&tags.join(","))
-            );
-            let answer = self.api_call(
-                "list the tagged workspaces",
-                reqwest::Method::GET,
-                &path,
-                None,
-            )?;
-            match answer.status {
-                200 => {}
-                404 => return Err(self.not_found("")),
-                _ => return Err(self.refused("list the tagged workspaces", &answer)),
-            }
-            let json = answer.json();
-            names.extend(
-                json["data"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|workspace| workspace["attributes"]["name"].as_str())
-                    .map(ToOwned::to_owned),
-            );
-            match json["meta"]["pagination"]["next-page"].as_u64() {
-                Some(next) if next > page && page < 1000 => page = next,
-                _ => break,
-            }
-        }
-        names.sort();
-        Ok(names)
-    }
-
     /// Sends a request to the API path `path` (relative to `/api/v2/`) with the token.
     fn api_call(
         &self,
@@ -243,32 +170,6 @@ impl HcpState {
         ))
     }
 
-    /// A 404 for the workspace `name` (empty: the organization's list): the organization or the
-    /// workspace is missing, or the token may not see it (the API says 404 for both).
-    fn not_found(&self, name: &str) -> StoreError {
-        let organization = &self.settings.organization;
-        let org_exists = self
-            .api_call(
-                "find the organization",
-                reqwest::Method::GET,
-                &format!("organizations/{}", segment(organization)),
-                None,
-            )
-            .is_ok_and(|answer| answer.status == 200);
-        let what = if !org_exists || name.is_empty() {
-            format!("organization `{organization}` was not found")
-        } else {
-            format!("workspace `{name}` was not found in organization `{organization}`")
-        };
-        StoreError::new(format!(
-            "{}: {what} at {} (404 Not Found)",
-            self.location, self.settings.hostname
-        ))
-        .with_hint(
-            "check `organization` and the workspace's name; the API also answers 404 for what the token may not read",
-        )
-    }
-
     fn refused(&self, doing: &str, answer: &Answer) -> StoreError {
         let detail = answer.errors();
         let detail = if detail.is_empty() {
@@ -288,204 +189,12 @@ impl HcpState {
         }
     }
 
-    /// Who holds the workspace's lock, from its `locked-by` relationship.
-    fn holder(&self) -> Option<LockInfo> {
-        let answer = self
-            .api_call(
-                "read the lock",
-                reqwest::Method::GET,
-                &format!(
-                    "workspaces/{}?include=locked_by",
-                    segment(&self.workspace_id)
-                ),
-                None,
-            )
-            .ok()
-            .filter(|answer| answer.status == 200)?;
-        let json = answer.json();
-        let holder = &json["data"]["relationships"]["locked-by"]["data"];
-        let (kind, id) = (holder["type"].as_str()?, holder["id"].as_str()?);
-        let included = json["included"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|item| item["type"] == kind && item["id"] == id);
-        let attribute = |key: &str| {
-            included
-                .and_then(|item| item["attributes"][key].as_str())
-                .map(ToOwned::to_owned)
-        };
-        let who = match kind {
-            "users" => format!(
-                "user {}",
-                attribute("username").unwrap_or_else(|| id.to_owned())
-            ),
-            "teams" => format!(
-                "team {}",
-                attribute("name").unwrap_or_else(|| id.to_owned())
-            ),
-            "runs" => format!("run {id}"),
-            other => format!("{other} {id}"),
-        };
-        Some(self.held_by(who))
-    }
-
-    /// The holder as the store names it; the ID is the one `terraform force-unlock` takes here.
-    fn held_by(&self, who: String) -> LockInfo {
-        LockInfo {
-            id: self.lock_id(),
-            operation: String::new(),
-            info: String::new(),
-            who,
-            version: String::new(),
-            created: String::new(),
-            path: String::new(),
-        }
-    }
-
-    fn lock_id(&self) -> String {
-        format!("{}/{}", self.settings.organization, self.workspace)
-    }
-
-    /// Creates the state version for `bytes`; with `inline`, the bytes go along base64.
-    fn create_version(&self, bytes: &[u8], inline: bool) -> Result<Answer, StoreError> {
-        let meta: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
-        let serial = meta["serial"].as_u64().ok_or_else(|| {
-            StoreError::new(format!(
-                "{}: cannot write the state: it has no `serial`, which a state version needs",
-                self.location
-            ))
-        })?;
-        let base64 = base64::engine::general_purpose::STANDARD;
-        let mut attributes = json!({
-            "serial": serial,
-            "md5": format!("{:x}", md5::Md5::digest(bytes)),
-            "force": false,
-            "json-state-outputs": base64.encode(outputs(&meta).to_string()),
-        });
-        if let Some(lineage) = meta["lineage"]
-            .as_str()
-            .filter(|lineage| !lineage.is_empty())
-        {
-            attributes["lineage"] = json!(lineage);
-        }
-        if inline {
-            attributes["state"] = json!(base64.encode(bytes));
-        }
-        if let Some(run) = config::env("TFE_RUN_ID") {
-            // Inside a run, Terraform ties the state to it.
-            let body = json!({"data": {"type": "state-versions", "attributes": attributes,
-                "relationships": {"run": {"data": {"type": "runs", "id": run}}}}});
-            return self.post_version(&body);
-        }
-        self.post_version(&json!({"data": {"type": "state-versions", "attributes": attributes}}))
-    }
-
-    fn post_version(&self, body: &Value) -> Result<Answer, StoreError> {
-        self.api_call(
-            "write the state",
-            reqwest::Method::POST,
-            &format!("workspaces/{}/state-versions", segment(&self.workspace_id)),
-            Some(body),
-        )
-    }
-
-    /// Sends `bytes` to the state version's upload URL, as go-tfe does: no token, octet-stream.
-    fn upload(&self, url: &str, bytes: &[u8]) -> Result<(), StoreError> {
-        let doing = "upload the state";
-        let url = self.api.join(url).map_err(|error| {
-            StoreError::new(format!("{}: cannot {doing}: {error}", self.location))
-        })?;
-        let call = Call {
-            method: reqwest::Method::PUT,
-            url: &url,
-            body: Some((
-                bytes::Bytes::copy_from_slice(bytes),
-                "application/octet-stream",
-            )),
-            accept: "application/json, */*",
-            authorized: false,
-        };
-        let answer = self
-            .client
-            .send(&call)
-            .map_err(|failure| self.failed(doing, &failure))?;
-        if (200..300).contains(&answer.status) {
-            Ok(())
-        } else {
-            Err(self.refused(doing, &answer))
-        }
-    }
-
     /// Whether `url` is on the API's own host (where the token may go).
     fn on_api_host(&self, url: &Url) -> bool {
         url.host_str() == self.api.host_str()
             && url.port_or_known_default() == self.api.port_or_known_default()
             && url.scheme() == self.api.scheme()
     }
-}
-
-/// The `tfe.v2` service of the host's discovery document, as Terraform's `disco` reads it.
-fn discover(client: &Client, settings: &Settings, origin: &str) -> Result<Url, StoreError> {
-    let doing = "discover the host's services";
-    let url = Url::parse(&format!(
-        "https://{}/.well-known/terraform.json",
-        settings.host
-    ))
-    .map_err(|error| StoreError::new(format!("{origin}: cannot {doing}: {error}")))?;
-    let call = Call {
-        method: reqwest::Method::GET,
-        url: &url,
-        body: None,
-        accept: "application/json",
-        authorized: false,
-    };
-    let answer = client.send(&call).map_err(|failure| {
-        let hint = match &failure {
-            Failure::Unreachable { problem, .. } if problem.contains("certificate") => {
-                "the server's certificate is not trusted: name its CA in SSL_CERT_FILE, as for Terraform"
-            }
-            _ => "check the `hostname` and that the server is up",
-        };
-        StoreError::new(format!("{origin}: cannot {doing}: {failure}")).with_hint(hint)
-    })?;
-    let not_tfe = || {
-        StoreError::new(format!(
-            "{origin}: {} is not HCP Terraform or Terraform Enterprise: its {} offers no `tfe.v2` API",
-            settings.hostname,
-            url.path()
-        ))
-        .with_hint("check the `hostname` argument (or TF_CLOUD_HOSTNAME)")
-    };
-    if answer.status != 200 {
-        return Err(not_tfe());
-    }
-    let service = answer.json()["tfe.v2"]
-        .as_str()
-        .map(ToOwned::to_owned)
-        .ok_or_else(not_tfe)?;
-    let mut api = url.join(&service).map_err(|_| not_tfe())?;
-    if !api.path().ends_with('/') {
-        let path = format!("{}/", api.path());
-        api.set_path(&path);
-    }
-    Ok(api)
-}
-
-/// The root outputs as `json-state-outputs` carries them (name: sensitive, type, value).
-fn outputs(state: &Value) -> Value {
-    let mut outputs = serde_json::Map::new();
-    for (name, output) in state["outputs"].as_object().into_iter().flatten() {
-        outputs.insert(
-            name.clone(),
-            json!({
-                "sensitive": output["sensitive"].as_bool().unwrap_or(false),
-                "type": output["type"],
-                "value": output["value"],
-            }),
-        );
-    }
-    Value::Object(outputs)
 }
 
 /// One path segment, percent-encoded as Go's `url.PathEscape` encodes it.
@@ -500,14 +209,6 @@ fn segment(text: &str) -> String {
         }
     }
     encoded
-}
-
-fn list_or_none(names: &[String]) -> String {
-    if names.is_empty() {
-        "none".to_owned()
-    } else {
-        names.join(", ")
-    }
 }
 
 impl RemoteState for HcpState {
@@ -651,20 +352,5 @@ mod tests {
         assert_eq!(segment("acme"), "acme");
         assert_eq!(segment("a b/c"), "a%20b%2Fc");
         assert_eq!(segment("app,eu"), "app%2Ceu");
-    }
-
-    #[test]
-    fn outputs_carry_type_value_and_sensitivity() {
-        let state: Value = serde_json::from_str(
-            r#"{"outputs": {"ip": {"value": "10.0.0.1", "type": "string"},
-                            "pw": {"value": "x", "type": "string", "sensitive": true}}}"#,
-        )
-        .unwrap();
-        assert_eq!(
-            outputs(&state),
-            json!({"ip": {"sensitive": false, "type": "string", "value": "10.0.0.1"},
-                   "pw": {"sensitive": true, "type": "string", "value": "x"}})
-        );
-        assert_eq!(outputs(&Value::Null), json!({}));
     }
 }
