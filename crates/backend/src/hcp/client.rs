@@ -82,19 +82,23 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::GaveUp { status, attempts } => write!(
                 formatter,
-                "the server answered {} ({attempts} attempts)",
-                status_text(*status)
+                "the server answered {} ({})",
+                status_text(*status),
+                tries(*attempts)
             ),
             Failure::Unreachable { problem, attempts } => {
-                write!(formatter, "no answer: {problem} (")?;
-                if *attempts == 1 {
-                    formatter.write_str("1 attempt)")
-                } else {
-                    write!(formatter, "{attempts} attempts)")
-                }
+                write!(formatter, "no answer: {problem} ({})", tries(*attempts))
             }
             Failure::Broken(problem) => write!(formatter, "the answer broke off: {problem}"),
         }
+    }
+}
+
+fn tries(attempts: u32) -> String {
+    if attempts == 1 {
+        "1 attempt".to_owned()
+    } else {
+        format!("{attempts} attempts")
     }
 }
 
@@ -362,5 +366,13 @@ mod tests {
             "conflict: Unable to unlock workspace. It is locked by Run"
         );
         assert_eq!(status_text(429), "429 Too Many Requests");
+        let one = Failure::GaveUp {
+            status: 429,
+            attempts: 1,
+        };
+        assert_eq!(
+            one.to_string(),
+            "the server answered 429 Too Many Requests (1 attempt)"
+        );
     }
 }
