@@ -63,7 +63,11 @@ impl HcpState {
     pub fn open(config: &BackendConfig) -> Result<HcpState, StoreError> {
         let home = config::env("HOME").map(PathBuf::from);
         let files = credentials::config_files(&config::env, home.as_deref());
-        let settings = Settings::read(config, &config::env, std::env::vars(), &files)?;
+        // `vars()` would panic on a variable that is not UTF-8; such a one cannot name a host.
+        let vars = std::env::vars_os().filter_map(|(name, value)| {
+            Some((name.into_string().ok()?, value.into_string().ok()?))
+        });
+        let settings = Settings::read(config, &config::env, vars, &files)?;
         let origin = format!("{} ({})", config.origin, settings.hostname);
         let client = Client::new(settings.token.clone())
             .map_err(|problem| StoreError::new(format!("{origin}: {problem}")))?;
