@@ -207,7 +207,7 @@ fn reads_taints_and_locks_a_cloud_workspace_through_the_api() {
         .run()
         .code(0)
         .stdout(&expected);
-    // The token went to the API and the download on the same host, never to discovery.
+    // The token went to the API and its download URL, never to discovery.
     let log = tfe.log();
     let discovery = log
         .iter()
@@ -217,14 +217,18 @@ fn reads_taints_and_locks_a_cloud_workspace_through_the_api() {
     assert!(log.iter().any(|entry| {
         entry["target"].as_str().unwrap().ends_with("/hosted_state") && entry["authorized"] == true
     }));
-    // Its redirect to the object store, on the same host, was followed.
-    assert!(log.iter().any(|entry| {
-        entry["target"]
-            .as_str()
-            .unwrap()
-            .starts_with("/_archivist/download/")
-            && entry["status"] == 200
-    }));
+    // Its redirect to the object store on another host name was followed, without the token.
+    let download = log
+        .iter()
+        .find(|entry| {
+            entry["target"]
+                .as_str()
+                .unwrap()
+                .starts_with("/_archivist/download/")
+        })
+        .expect("the redirect was followed");
+    assert_eq!(download["status"], 200);
+    assert_eq!(download["authorized"], false);
 
     statectl(&tfe, folder.path(), home.path())
         .args(["taint", "terraform_data.single", "--backup", "-"])

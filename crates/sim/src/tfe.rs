@@ -13,7 +13,8 @@
 //!   `actions/lock` (409 while locked), `actions/unlock` (409 while a version is pending, or when
 //!   another holds it), `actions/force-unlock`;
 //! - `GET /api/state-versions/:id/hosted_state` (with the token) redirects (307) to
-//!   `/_archivist/download/:id`, which serves the bytes (no token: the URL is the secret);
+//!   `/_archivist/download/:id` on the other name of loopback (`localhost` and `127.0.0.1`), which
+//!   serves the bytes (no token: the URL is the secret, and a client must not send it elsewhere);
 //!   `PUT /_archivist/upload/:id` (no token: the URL is the secret) receives them (and
 //!   `upload-json/:id` the JSON representation Terraform also sends, which is dropped);
 //! - faults (`--fault 'METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]'`): answer that status (a 429 with
@@ -399,12 +400,19 @@ impl Tfe {
                     None => error(404, "not found", "state version not found"),
                 }
             }
-            // As HCP Terraform does, the API's URL sends the client on to the object store.
+            // The API's URL sends the client on to the object store, here on another host name
+            // for the same server, so that a test sees whether the token went along.
             ("GET", ["state-versions", id, "hosted_state"]) => {
+                let other = if host.starts_with("localhost") {
+                    host.replacen("localhost", "127.0.0.1", 1)
+                } else {
+                    host.replacen("127.0.0.1", "localhost", 1)
+                };
                 let mut response = empty(307);
-                response
-                    .headers
-                    .push(("location".to_owned(), format!("/_archivist/download/{id}")));
+                response.headers.push((
+                    "location".to_owned(),
+                    format!("https://{other}/_archivist/download/{id}"),
+                ));
                 response
             }
             _ => error(404, "not found", "no such endpoint"),

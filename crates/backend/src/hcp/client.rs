@@ -2,8 +2,9 @@
 //! (`https://<host>/.well-known/terraform.json`, service `tfe.v2`), the bearer token on every API
 //! request (and never elsewhere), JSON:API bodies, and go-tfe's retries: a 429 is retried after the
 //! server's `X-RateLimit-Reset` (or `Retry-After`), a 5xx after a pause growing by 0.8 s a time,
-//! up to 30 retries. Unlike go-tfe, statectl bounds the whole: at most 20 s of pauses, two retries
-//! for a connection that fails, a connect and a read timeout, and redirects only on the same host.
+//! up to 30 retries. Redirects are followed with the token only on the same host (as Go's client
+//! does), never from https to http. Unlike go-tfe, statectl bounds the whole: at most 20 s of
+//! pauses, two retries for a connection that fails, a connect and a read timeout.
 
 use std::time::Duration;
 
@@ -147,7 +148,7 @@ impl Client {
             .connect_timeout(CONNECT_TIMEOUT)
             .read_timeout(READ_TIMEOUT)
             .timeout(ATTEMPT_TIMEOUT)
-            .redirect(redirect::Policy::custom(same_host_only))
+            .redirect(redirect::Policy::custom(no_downgrade))
             .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")));
         // Go on Linux takes SSL_CERT_FILE as the only roots: Terraform trusts what it names.
         if let Some(path) = crate::config::env("SSL_CERT_FILE") {
@@ -275,24 +276,20 @@ async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
     Ok(Answer { status, body })
 }
 
-/// Follows a redirect only to the same host and port, never from https to http: elsewhere the
-/// token would go to a server the user did not name.
-fn same_host_only(attempt: redirect::Attempt<'_>) -> redirect::Action {
-    if attempt.previous().len() > 10 {
+/// Follows redirects as Go's client does for Terraform, up to 10, but never from https to http;
+/// reqwest, as Go, drops the token when a redirect leaves the host (or port, or scheme).
+fn no_downgrade(attempt: redirect::Attempt<'_>) -> redirect::Action {
+    if attempt.previous().len() >= 10 {
         return attempt.error("stopped after 10 redirects");
     }
-    let Some(first) = attempt.previous().first() else {
-        return attempt.follow();
-    };
-    let next = attempt.url();
-    let downgrade = first.scheme() == "https" && next.scheme() == "http";
-    if next.host_str() == first.host_str()
-        && next.port_or_known_default() == first.port_or_known_default()
-        && !downgrade
-    {
-        attempt.follow()
-    } else {
+    let downgrade = attempt
+        .previous()
+        .last()
+        .is_some_and(|last| last.scheme() == "https" && attempt.url().scheme() == "http");
+    if downgrade {
         attempt.stop()
+    } else {
+        attempt.follow()
     }
 }
 

@@ -258,7 +258,8 @@ impl RemoteState for HcpState {
             url: &url,
             body: None,
             accept: "application/json",
-            // HCP's archivist URLs are signed; the token goes only to the API's own host.
+            // HCP's archivist URLs are signed; the token goes only to the API's own host (and
+            // along a redirect only while it stays there).
             authorized: self.on_api_host(&url),
         };
         let answer = self
