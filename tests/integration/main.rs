@@ -17,6 +17,7 @@ mod diff;
 mod discovery;
 mod gcs_backend;
 mod generated;
+mod hcp_backend;
 mod hostile;
 mod http_backend;
 mod layers;

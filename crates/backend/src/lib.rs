@@ -7,6 +7,7 @@ pub mod azure;
 pub mod config;
 pub mod discover;
 pub mod gcs;
+pub mod hcp;
 pub mod http;
 pub mod runtime;
 pub mod s3;
@@ -24,8 +25,9 @@ pub fn open(config: &BackendConfig) -> Result<Arc<dyn RemoteState>, StoreError> 
         "http" => Ok(Arc::new(http::HttpState::open(config)?)),
         "gcs" => Ok(Arc::new(gcs::GcsState::open(config)?)),
         "azurerm" => Ok(Arc::new(azure::AzureState::open(config)?)),
+        "cloud" | "remote" => Ok(Arc::new(hcp::HcpState::open(config)?)),
         other => Err(StoreError::new(format!(
-            "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3`, `gcs`, `azurerm` and `http` backends",
+            "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3`, `gcs`, `azurerm`, `http`, `cloud` and `remote` backends",
             config.origin
         ))
         .with_hint("`terraform state pull | statectl list -` reads any backend through Terraform")),

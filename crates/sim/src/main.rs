@@ -9,6 +9,7 @@
 //!
 //! `statectl-sim http-backend` serves Terraform states instead, as GitLab's managed state does, for
 //! the http backend's tests (see `state_backend`); it announces itself the same way.
+//! `statectl-sim tfe` serves HCP Terraform's state API over HTTPS (see `tfe`).
 
 mod cf;
 mod clock;
@@ -24,6 +25,7 @@ mod scenario;
 mod server;
 mod state_backend;
 mod stats;
+mod tfe;
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let result = match &args.mode {
         Some(Mode::HttpBackend(backend)) => run_http_backend(backend),
+        Some(Mode::Tfe(tfe)) => run_tfe(tfe),
         None => run(&args),
     };
     match result {
@@ -104,6 +107,73 @@ fn run(args: &Args) -> Result<(), String> {
 enum Mode {
     /// Serve Terraform states over the http backend's protocol, as GitLab's managed state does.
     HttpBackend(HttpBackendArgs),
+    /// Serve HCP Terraform's state API (discovery, workspaces, locks, state versions) over HTTPS.
+    Tfe(TfeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct TfeArgs {
+    /// The address to listen on; port 0 takes a free port.
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:0")]
+    listen: SocketAddr,
+    /// Writes a CA (`ca.pem`) and the server's certificate for `localhost` here.
+    #[arg(long, value_name = "DIR")]
+    tls_dir: PathBuf,
+    /// The API token every API request must carry.
+    #[arg(long)]
+    token: String,
+    /// The user the token belongs to (who holds the locks it takes).
+    #[arg(long, default_value = "sim-user")]
+    user: String,
+    #[arg(long, default_value = "acme")]
+    organization: String,
+    /// A workspace, `NAME` or `NAME:TAG,TAG`. Repeatable.
+    #[arg(long, value_name = "SPEC")]
+    workspace: Vec<String>,
+    /// `WORKSPACE=FILE`: its first state version. Repeatable.
+    #[arg(long, value_name = "SPEC")]
+    state: Vec<String>,
+    /// Answer as Terraform Enterprise v202306-1 and before: state versions take `state` inline.
+    #[arg(long)]
+    no_upload: bool,
+    /// `METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]`. Repeatable.
+    #[arg(long, value_name = "SPEC")]
+    fault: Vec<String>,
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+fn run_tfe(args: &TfeArgs) -> Result<(), String> {
+    let faults = args
+        .fault
+        .iter()
+        .map(|spec| tfe::Fault::parse(spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tls = tfe::self_signed(&args.tls_dir)?;
+    let server = tfe::Tfe::new(tfe::Options {
+        token: args.token.clone(),
+        user: args.user.clone(),
+        organization: args.organization.clone(),
+        workspaces: args.workspace.clone(),
+        states: tfe::read_states(&args.state)?,
+        upload_flow: !args.no_upload,
+        faults,
+        verbose: args.verbose,
+    })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the runtime: {error}"))?;
+    runtime.block_on(async {
+        let (listener, address) = listen(args.listen).await?;
+        announce("https", address).map_err(|error| format!("cannot write to stdout: {error}"))?;
+        tokio::select! {
+            () = tfe::serve(listener, Arc::new(server), tls) => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+        Ok(())
+    })
 }
 
 #[derive(Debug, clap::Args)]

@@ -41,8 +41,9 @@ pub trait RemoteState: Send + Sync + fmt::Debug {
     /// Releases the lock taken with `lock`.
     fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError>;
 
-    /// The ID `terraform force-unlock` takes for the lock taken with `lock`: its ID, except where
-    /// the backend's Terraform names locks otherwise (gcs: the lock object's generation).
+    /// The ID `terraform force-unlock` takes for the lock taken with `lock`: its own ID, except where
+    /// the backend's Terraform names locks otherwise (gcs: the lock object's generation; HCP
+    /// Terraform: `org/workspace`).
     fn force_unlock_id(&self, lock: &LockInfo) -> String {
         lock.id.clone()
     }
@@ -158,7 +159,7 @@ impl RemoteLocked {
         forget_held(&self.info.id);
         self.backend
             .unlock(&self.info)
-            .map_err(|error| left_behind(&*self.backend, &self.info, &error))
+            .map_err(|error| left_behind(&self.backend.force_unlock_id(&self.info), &error))
     }
 }
 
@@ -207,7 +208,7 @@ fn release_held(which: impl Fn(&LockInfo) -> bool) -> Vec<StoreError> {
             backend
                 .unlock(&info)
                 .err()
-                .map(|error| left_behind(&*backend, &info, &error))
+                .map(|error| left_behind(&backend.force_unlock_id(&info), &error))
         })
         .collect()
 }
@@ -218,8 +219,7 @@ fn forget_held(id: &str) {
         .retain(|(_, info)| info.id != id);
 }
 
-fn left_behind(backend: &dyn RemoteState, info: &LockInfo, error: &StoreError) -> StoreError {
-    let id = backend.force_unlock_id(info);
+fn left_behind(id: &str, error: &StoreError) -> StoreError {
     StoreError::new(format!("{}; the lock {id} is still held", error.message)).with_hint(format!(
         "once nobody else is working on this state, `terraform force-unlock {id}` removes it"
     ))

@@ -1,0 +1,361 @@
+//! HCP Terraform and Terraform Enterprise: the `cloud` block and `backend "remote"`, as Terraform's
+//! `internal/cloud` and `internal/backend/remote` keep state there. The workspace is found by name
+//! (`GET organizations/:org/workspaces/:name`) or by its tags; a read downloads the current state
+//! version's `hosted-state-download-url` (404: no state yet); the lock is the workspace's own
+//! (`POST workspaces/:id/actions/lock`, 409 while someone holds it, who is named from the
+//! workspace's `locked-by`); a write creates a state version with the serial, MD5 and lineage and
+//! uploads the bytes to its `hosted-state-upload-url`, or, from a server older than that flow
+//! (Terraform Enterprise v202306-1 and before), sends them base64 in `state`, as Terraform 1.15
+//! does; `actions/unlock` releases the lock.
+//!
+//! `settings` resolves the block, `credentials` finds the token, `client` makes the requests,
+//! `workspace` finds the workspace and its lock holder, `versions` writes state versions.
+
+mod client;
+mod credentials;
+mod settings;
+mod versions;
+mod workspace;
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use statectl_state::state::store::lock_info::LockInfo;
+use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
+use url::Url;
+
+use self::client::{Answer, Call, Client, Failure, status_text};
+use self::settings::Settings;
+use self::workspace::discover;
+use crate::config::{self, BackendConfig};
+
+/// JSON:API's media type, which the API speaks.
+const JSON_API: &str = "application/vnd.api+json";
+/// What a server without the upload flow says to a state version created without `state`.
+const NO_UPLOAD_FLOW: &str = "param is missing or the value is empty: state";
+/// How often an unlock refused because the new state version is still pending is tried again
+/// (Terraform's `RetryBackoff` keeps trying for a while too).
+const PENDING_UNLOCK_TRIES: u32 = 6;
+
+/// A workspace's state in HCP Terraform or Terraform Enterprise.
+pub struct HcpState {
+    settings: Settings,
+    client: Client,
+    /// The API's root (`https://app.terraform.io/api/v2/`).
+    api: Url,
+    workspace_id: String,
+    workspace: String,
+    location: String,
+}
+
+impl std::fmt::Debug for HcpState {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("HcpState")
+            .field("location", &self.location)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HcpState {
+    /// The workspace `config` (a `cloud` or `remote` backend) maps the selected one to, found
+    /// through the host's service discovery with the token Terraform would use.
+    pub fn open(config: &BackendConfig) -> Result<HcpState, StoreError> {
+        let home = config::env("HOME").map(PathBuf::from);
+        let files = credentials::config_files(&config::env, home.as_deref());
+        // `vars()` would panic on a variable that is not UTF-8; such a one cannot name a host.
+        let vars = std::env::vars_os().filter_map(|(name, value)| {
+            Some((name.into_string().ok()?, value.into_string().ok()?))
+        });
+        let settings = Settings::read(config, &config::env, vars, &files)?;
+        let origin = format!("{} ({})", config.origin, settings.hostname);
+        let client = Client::new(settings.token.clone())
+            .map_err(|problem| StoreError::new(format!("{origin}: {problem}")))?;
+        let api = discover(&client, &settings, &origin)?;
+        let mut state = HcpState {
+            location: origin,
+            settings,
+            client,
+            api,
+            workspace_id: String::new(),
+            workspace: String::new(),
+        };
+        let name = state.workspace_name()?;
+        state.location = format!(
+            "https://{}/app/{}/workspaces/{name}",
+            state.settings.hostname, state.settings.organization
+        );
+        let answer = state.api_call(
+            "find the workspace",
+            reqwest::Method::GET,
+            &format!(
+                "organizations/{}/workspaces/{}",
+                segment(&state.settings.organization),
+                segment(&name)
+            ),
+            None,
+        )?;
+        match answer.status {
+            200 => {}
+            404 => return Err(state.not_found(&name)),
+            _ => return Err(state.refused("find the workspace", &answer)),
+        }
+        let data = &answer.json()["data"];
+        data["id"]
+            .as_str()
+            .unwrap_or_default()
+            .clone_into(&mut state.workspace_id);
+        data["attributes"]["name"]
+            .as_str()
+            .unwrap_or(&name)
+            .clone_into(&mut state.workspace);
+        if state.workspace_id.is_empty() {
+            return Err(StoreError::new(format!(
+                "{}: cannot find the workspace: the answer names no workspace ID",
+                state.location
+            )));
+        }
+        Ok(state)
+    }
+
+    /// Sends a request to the API path `path` (relative to `/api/v2/`) with the token.
+    fn api_call(
+        &self,
+        doing: &str,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<Answer, StoreError> {
+        let url = self.api.join(path).map_err(|error| {
+            StoreError::new(format!("{}: cannot {doing}: {error}", self.location))
+        })?;
+        let call = Call {
+            method,
+            url: &url,
+            body: body.map(|body| (bytes::Bytes::from(body.to_string()), JSON_API)),
+            accept: JSON_API,
+            authorized: true,
+        };
+        let answer = self
+            .client
+            .send(&call)
+            .map_err(|failure| self.failed(doing, &failure))?;
+        if answer.status == 401 {
+            return Err(self.unauthorized());
+        }
+        Ok(answer)
+    }
+
+    fn failed(&self, doing: &str, failure: &Failure) -> StoreError {
+        let hint = match failure {
+            Failure::GaveUp { .. } => "the server is failing or throttling; try again later",
+            Failure::Unreachable { problem, .. } if problem.contains("certificate") => {
+                "the server's certificate is not trusted: name its CA in SSL_CERT_FILE, as for Terraform"
+            }
+            _ => "check the `hostname` and that the server is up",
+        };
+        StoreError::new(format!("{}: cannot {doing}: {failure}", self.location)).with_hint(hint)
+    }
+
+    fn unauthorized(&self) -> StoreError {
+        let settings = &self.settings;
+        StoreError::new(format!(
+            "{}: the API token for {} was refused (401 Unauthorized); it came from {}",
+            self.location, settings.hostname, settings.token_source
+        ))
+        .with_hint(format!(
+            "run `terraform login{}` for a new token, or set {}",
+            if settings.host == settings::DEFAULT_HOSTNAME {
+                String::new()
+            } else {
+                format!(" {}", settings.hostname)
+            },
+            credentials::env_name(&settings.host)
+        ))
+    }
+
+    fn refused(&self, doing: &str, answer: &Answer) -> StoreError {
+        let detail = answer.errors();
+        let detail = if detail.is_empty() {
+            String::new()
+        } else {
+            format!(": {detail}")
+        };
+        let error = StoreError::new(format!(
+            "{}: cannot {doing}: the server answered {}{detail}",
+            self.location,
+            status_text(answer.status)
+        ));
+        if answer.status == 403 {
+            error.with_hint("the token may read but not lock or write this workspace's state: it needs the workspace's \"write\" permission")
+        } else {
+            error
+        }
+    }
+
+    /// Whether `url` is on the API's own host (where the token may go).
+    fn on_api_host(&self, url: &Url) -> bool {
+        url.host_str() == self.api.host_str()
+            && url.port_or_known_default() == self.api.port_or_known_default()
+            && url.scheme() == self.api.scheme()
+    }
+}
+
+/// One path segment, percent-encoded as Go's `url.PathEscape` encodes it.
+fn segment(text: &str) -> String {
+    use std::fmt::Write as _;
+    let mut encoded = String::new();
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~$&+:=@".contains(&byte) {
+            encoded.push(char::from(byte));
+        } else {
+            let _ = write!(encoded, "%{byte:02X}");
+        }
+    }
+    encoded
+}
+
+impl RemoteState for HcpState {
+    fn location(&self) -> String {
+        self.location.clone()
+    }
+
+    fn backup_name(&self) -> String {
+        format!("{}.tfstate", self.workspace)
+    }
+
+    fn get(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        let doing = "read the state";
+        let answer = self.api_call(
+            doing,
+            reqwest::Method::GET,
+            &format!(
+                "workspaces/{}/current-state-version",
+                segment(&self.workspace_id)
+            ),
+            None,
+        )?;
+        match answer.status {
+            200 => {}
+            // No state version yet.
+            404 => return Ok(None),
+            _ => return Err(self.refused(doing, &answer)),
+        }
+        let Some(download) = answer.json()["data"]["attributes"]["hosted-state-download-url"]
+            .as_str()
+            .map(ToOwned::to_owned)
+        else {
+            return Err(StoreError::new(format!(
+                "{}: cannot read the state: the current state version has no download URL",
+                self.location
+            )));
+        };
+        let url = self.api.join(&download).map_err(|error| {
+            StoreError::new(format!("{}: cannot read the state: {error}", self.location))
+        })?;
+        let call = Call {
+            method: reqwest::Method::GET,
+            url: &url,
+            body: None,
+            accept: "application/json",
+            // HCP's archivist URLs are signed; the token goes only to the API's own host (and
+            // along a redirect only while it stays there).
+            authorized: self.on_api_host(&url),
+        };
+        let answer = self
+            .client
+            .send(&call)
+            .map_err(|failure| self.failed("download the state", &failure))?;
+        match answer.status {
+            200 if answer.body.is_empty() => Ok(None),
+            200 => Ok(Some(answer.body)),
+            401 if call.authorized => Err(self.unauthorized()),
+            _ => Err(self.refused("download the state", &answer)),
+        }
+    }
+
+    fn lock(&self, info: &LockInfo) -> Result<(), LockRefused> {
+        let doing = "lock the workspace";
+        let reason = format!(
+            "Locked by {} ({}, {})",
+            info.version, info.who, info.operation
+        );
+        let answer = self
+            .api_call(
+                doing,
+                reqwest::Method::POST,
+                &format!("workspaces/{}/actions/lock", segment(&self.workspace_id)),
+                Some(&json!({ "reason": reason })),
+            )
+            .map_err(LockRefused::Failed)?;
+        match answer.status {
+            200 => Ok(()),
+            409 => Err(LockRefused::Held(Some(Box::new(
+                self.holder().unwrap_or_else(|| self.held_by(String::new())),
+            )))),
+            _ => Err(LockRefused::Failed(self.refused(doing, &answer))),
+        }
+    }
+
+    fn put(&self, bytes: &[u8], _lock: &LockInfo) -> Result<(), StoreError> {
+        let mut answer = self.create_version(bytes, false)?;
+        let inline = matches!(answer.status, 400 | 422) && answer.errors().contains(NO_UPLOAD_FLOW);
+        if inline {
+            // A server without the upload flow: the bytes go inline, as Terraform falls back.
+            answer = self.create_version(bytes, true)?;
+        }
+        if !matches!(answer.status, 200 | 201) {
+            return Err(self.refused("write the state", &answer));
+        }
+        if inline {
+            return Ok(());
+        }
+        match answer.json()["data"]["attributes"]["hosted-state-upload-url"].as_str() {
+            Some(upload) if !upload.is_empty() => self.upload(upload, bytes),
+            _ => Err(StoreError::new(format!(
+                "{}: cannot write the state: the new state version has no upload URL",
+                self.location
+            ))),
+        }
+    }
+
+    /// Terraform's cloud backend takes `org/workspace` for a lock it did not take itself.
+    fn force_unlock_id(&self, _lock: &LockInfo) -> String {
+        self.lock_id()
+    }
+
+    fn unlock(&self, _lock: &LockInfo) -> Result<(), StoreError> {
+        let doing = "unlock the workspace";
+        let mut pause = std::time::Duration::from_millis(250);
+        for attempt in 1..=PENDING_UNLOCK_TRIES {
+            let answer = self.api_call(
+                doing,
+                reqwest::Method::POST,
+                &format!("workspaces/{}/actions/unlock", segment(&self.workspace_id)),
+                None,
+            )?;
+            let pending = answer.status == 409 && answer.errors().contains("still pending");
+            if answer.status == 200 {
+                return Ok(());
+            }
+            if !pending || attempt == PENDING_UNLOCK_TRIES {
+                return Err(self.refused(doing, &answer));
+            }
+            std::thread::sleep(pause);
+            pause *= 2;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_segments_escape_as_go_does() {
+        assert_eq!(segment("acme"), "acme");
+        assert_eq!(segment("a b/c"), "a%20b%2Fc");
+        assert_eq!(segment("app,eu"), "app%2Ceu");
+    }
+}

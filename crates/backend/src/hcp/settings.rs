@@ -1,0 +1,369 @@
+//! The `cloud` block and `backend "remote"` as Terraform resolves them: `hostname` (else
+//! `TF_CLOUD_HOSTNAME` for `cloud`, else `app.terraform.io`), `organization` (else
+//! `TF_CLOUD_ORGANIZATION` for `cloud`), the token, and which remote workspace the selected local
+//! workspace is:
+//!
+//! - `cloud` with `workspaces { name = "N" }`: always `N` (another selected workspace is refused,
+//!   as Terraform refuses a `TF_WORKSPACE` that differs);
+//! - `cloud` with `tags`: the selected workspace, which must carry the tags; with none selected,
+//!   the one workspace that carries them (several: the user chooses);
+//! - `cloud` with neither: `TF_WORKSPACE` names it;
+//! - `remote` with `name`: the `default` workspace is `name`; with `prefix`: workspace `W` is
+//!   `<prefix>W`, and `default` does not exist.
+
+use statectl_state::state::store::StoreError;
+
+use super::credentials::{self, Source};
+use crate::config::BackendConfig;
+use crate::discover::DEFAULT_WORKSPACE;
+
+/// HCP Terraform's own host: the default of both blocks.
+pub(super) const DEFAULT_HOSTNAME: &str = "app.terraform.io";
+
+/// Which remote workspace to use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Target {
+    /// This one, by name.
+    Named(String),
+    /// The one with these tags: `chosen` when a workspace was selected, else the only match.
+    Tagged {
+        tags: Vec<String>,
+        chosen: Option<String>,
+    },
+}
+
+/// Everything the backend needs, checked; the token is kept out of `Debug`.
+#[derive(Clone)]
+pub(super) struct Settings {
+    /// As written (for messages and `terraform login`).
+    pub hostname: String,
+    /// As compared (for credentials and the API's URL).
+    pub host: String,
+    pub organization: String,
+    pub target: Target,
+    pub token: String,
+    pub token_source: Source,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Settings")
+            .field("hostname", &self.hostname)
+            .field("organization", &self.organization)
+            .field("target", &self.target)
+            .field("token_source", &self.token_source)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Settings {
+    /// Reads `config` (kind `cloud` or `remote`) with the variables `env` gives and the CLI
+    /// configuration `files`.
+    pub(super) fn read(
+        config: &BackendConfig,
+        env: &dyn Fn(&str) -> Option<String>,
+        vars: impl Iterator<Item = (String, String)>,
+        files: &[std::path::PathBuf],
+    ) -> Result<Settings, StoreError> {
+        let cloud = config.kind == "cloud";
+        let hostname = config
+            .string("hostname")
+            .or_else(|| {
+                if cloud {
+                    env("TF_CLOUD_HOSTNAME")
+                } else {
+                    None
+                }
+            })
+            .unwrap_or_else(|| DEFAULT_HOSTNAME.to_owned());
+        let host = credentials::for_comparison(&hostname).ok_or_else(|| {
+            config.invalid(
+                "hostname",
+                "a hostname (`app.terraform.io`, `tfe.example.com:8443`)",
+            )
+        })?;
+        let organization = match config.string("organization") {
+            Some(organization) => organization,
+            None if cloud => env("TF_CLOUD_ORGANIZATION").ok_or_else(|| {
+                config
+                    .missing("organization")
+                    .with_hint("set `organization` in the `cloud` block, or TF_CLOUD_ORGANIZATION")
+            })?,
+            None => return Err(config.missing("organization")),
+        };
+        let target = target(config, env)?;
+        let (token, token_source) = match config.string("token") {
+            Some(token) => (token, Source::Config),
+            None => credentials::from_env(&host, vars)
+                .or_else(|| credentials::from_files(&host, files))
+                .ok_or_else(|| no_token(config, &hostname, &host))?,
+        };
+        Ok(Settings {
+            hostname,
+            host,
+            organization,
+            target,
+            token,
+            token_source,
+        })
+    }
+}
+
+fn no_token(config: &BackendConfig, hostname: &str, host: &str) -> StoreError {
+    let login = if host == DEFAULT_HOSTNAME {
+        "terraform login".to_owned()
+    } else {
+        format!("terraform login {hostname}")
+    };
+    StoreError::new(format!(
+        "{}: backend \"{}\": no API token for {hostname}",
+        config.origin, config.kind
+    ))
+    .with_hint(format!(
+        "run `{login}`, or set {}",
+        credentials::env_name(host)
+    ))
+}
+
+/// The remote workspace the selected one maps to.
+fn target(
+    config: &BackendConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Target, StoreError> {
+    let workspaces = config.object("workspaces")?;
+    let text = |key: &str| {
+        workspaces
+            .and_then(|block| block.get(key))
+            .and_then(serde_json::Value::as_str)
+            .filter(|text| !text.is_empty())
+            .map(ToOwned::to_owned)
+    };
+    let selected = (config.workspace != DEFAULT_WORKSPACE).then(|| config.workspace.clone());
+    let origin = &config.origin;
+    if config.kind == "remote" {
+        return match (text("name"), text("prefix")) {
+            (Some(name), None) => match selected {
+                None => Ok(Target::Named(name)),
+                Some(other) => Err(StoreError::new(format!(
+                    "{origin}: backend \"remote\" names one workspace, `{name}`; workspace `{other}` is not one of its"
+                ))
+                .with_hint("select `default` (`--workspace default`, or unset TF_WORKSPACE); Terraform says \"workspaces not supported\" here too")),
+            },
+            (None, Some(prefix)) => match selected {
+                Some(name) if name.starts_with(&prefix) => Ok(Target::Named(name)),
+                Some(name) => Ok(Target::Named(format!("{prefix}{name}"))),
+                None => Err(StoreError::new(format!(
+                    "{origin}: backend \"remote\" maps workspaces by the prefix `{prefix}`, and has no `default` workspace"
+                ))
+                .with_hint("select one with `--workspace NAME` (or TF_WORKSPACE); `terraform workspace list` shows them")),
+            },
+            _ => Err(StoreError::new(format!(
+                "{origin}: backend \"remote\": `workspaces` needs exactly one of `name` and `prefix`"
+            ))),
+        };
+    }
+    let tags = tags(config, workspaces)?;
+    match (text("name"), tags.is_empty()) {
+        (Some(_), false) => Err(StoreError::new(format!(
+            "{origin}: the `cloud` block's `workspaces` sets both `name` and `tags`; it takes one of them"
+        ))),
+        (Some(name), true) => match selected {
+            Some(other) if other != name => Err(StoreError::new(format!(
+                "{origin}: the `cloud` block names workspace `{name}`, but `{other}` is selected"
+            ))
+            .with_hint("drop `--workspace` (or unset TF_WORKSPACE): Terraform refuses a TF_WORKSPACE that differs from the block's `name` too")),
+            _ => Ok(Target::Named(name)),
+        },
+        (None, false) => Ok(Target::Tagged {
+            tags,
+            chosen: selected,
+        }),
+        (None, true) => match selected.or_else(|| env("TF_WORKSPACE")) {
+            Some(name) => Ok(Target::Named(name)),
+            None => Err(StoreError::new(format!(
+                "{origin}: the `cloud` block names no workspace (`workspaces {{ name }}` or `tags`)"
+            ))
+            .with_hint("select one with `--workspace NAME` or TF_WORKSPACE")),
+        },
+    }
+}
+
+/// `tags = ["a", "b"]`, or `tags = { key = "value" }` (matched by key: the values need the tag
+/// bindings API, which statectl does not read).
+fn tags(
+    config: &BackendConfig,
+    workspaces: Option<&serde_json::Map<String, serde_json::Value>>,
+) -> Result<Vec<String>, StoreError> {
+    use serde_json::Value;
+    let invalid = || {
+        config.invalid(
+            "workspaces.tags",
+            "a list of strings or an object of strings",
+        )
+    };
+    match workspaces.and_then(|block| block.get("tags")) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(ToOwned::to_owned).ok_or_else(invalid))
+            .filter(|tag| tag.as_ref().map_or(true, |tag| !tag.is_empty()))
+            .collect(),
+        Some(Value::Object(map)) => {
+            if map.values().any(|value| !value.is_string()) {
+                return Err(invalid());
+            }
+            Ok(map.keys().cloned().collect())
+        }
+        Some(_) => Err(invalid()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn read(
+        kind: &str,
+        values: serde_json::Value,
+        workspace: &str,
+    ) -> Result<Settings, StoreError> {
+        read_with(kind, values, workspace, &[])
+    }
+
+    fn read_with(
+        kind: &str,
+        values: serde_json::Value,
+        workspace: &str,
+        env: &[(&str, &str)],
+    ) -> Result<Settings, StoreError> {
+        let mut config = BackendConfig::for_tests(kind, values);
+        config.workspace = workspace.to_owned();
+        let vars: Vec<(String, String)> = env
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect();
+        let lookup = |name: &str| {
+            vars.iter()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.clone())
+        };
+        Settings::read(&config, &lookup, vars.clone().into_iter(), &[])
+    }
+
+    #[test]
+    fn a_cloud_block_as_init_records_it_resolves_host_organization_and_workspace() {
+        let settings = read(
+            "cloud",
+            json!({"hostname": null, "organization": "acme", "token": "t0k",
+                   "workspaces": {"name": "prod", "project": null, "tags": null}}),
+            "default",
+        )
+        .unwrap();
+        assert_eq!(settings.hostname, "app.terraform.io");
+        assert_eq!(settings.organization, "acme");
+        assert_eq!(settings.target, Target::Named("prod".to_owned()));
+        assert_eq!(settings.token_source, Source::Config);
+        // The token never shows in Debug.
+        assert!(!format!("{settings:?}").contains("t0k"));
+    }
+
+    #[test]
+    fn environment_fills_what_the_cloud_block_leaves_out() {
+        let settings = read_with(
+            "cloud",
+            json!({"hostname": null, "organization": null, "token": null, "workspaces": null}),
+            "default",
+            &[
+                ("TF_CLOUD_HOSTNAME", "tfe.example.com"),
+                ("TF_CLOUD_ORGANIZATION", "acme"),
+                ("TF_WORKSPACE", "staging"),
+                ("TF_TOKEN_tfe_example_com", "secret"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(settings.host, "tfe.example.com");
+        assert_eq!(settings.organization, "acme");
+        assert_eq!(settings.target, Target::Named("staging".to_owned()));
+        assert_eq!(settings.token, "secret");
+        assert_eq!(
+            settings.token_source,
+            Source::Env("TF_TOKEN_tfe_example_com".to_owned())
+        );
+    }
+
+    #[test]
+    fn no_token_names_terraform_login_and_the_variable() {
+        let error = read(
+            "remote",
+            json!({"hostname": "tfe.my-corp.example", "organization": "acme",
+                   "workspaces": {"name": "prod", "prefix": null}}),
+            "default",
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.message,
+            ".terraform/terraform.tfstate: backend \"remote\": no API token for tfe.my-corp.example"
+        );
+        assert_eq!(
+            error.hint.as_deref(),
+            Some("run `terraform login tfe.my-corp.example`, or set TF_TOKEN_tfe_my__corp_example")
+        );
+    }
+
+    #[test]
+    fn workspaces_map_as_terraform_maps_them() {
+        let remote_prefix = json!({"organization": "acme", "token": "t",
+                                   "workspaces": {"name": null, "prefix": "app-"}});
+        assert_eq!(
+            read("remote", remote_prefix.clone(), "dev").unwrap().target,
+            Target::Named("app-dev".to_owned())
+        );
+        assert!(
+            read("remote", remote_prefix, "default")
+                .unwrap_err()
+                .message
+                .contains("has no `default` workspace")
+        );
+        let remote_name = json!({"organization": "acme", "token": "t",
+                                 "workspaces": {"name": "prod"}});
+        assert!(read("remote", remote_name, "dev").is_err());
+
+        let tagged = json!({"organization": "acme", "token": "t",
+                            "workspaces": {"tags": ["app", "eu"]}});
+        assert_eq!(
+            read("cloud", tagged.clone(), "default").unwrap().target,
+            Target::Tagged {
+                tags: vec!["app".to_owned(), "eu".to_owned()],
+                chosen: None
+            }
+        );
+        assert_eq!(
+            read("cloud", tagged, "app-eu").unwrap().target,
+            Target::Tagged {
+                tags: vec!["app".to_owned(), "eu".to_owned()],
+                chosen: Some("app-eu".to_owned())
+            }
+        );
+        let named = json!({"organization": "acme", "token": "t", "workspaces": {"name": "prod"}});
+        assert!(read("cloud", named.clone(), "prod").is_ok());
+        let error = read("cloud", named, "dev").unwrap_err();
+        assert_eq!(
+            error.message,
+            ".terraform/terraform.tfstate: the `cloud` block names workspace `prod`, but `dev` is selected"
+        );
+        let both = json!({"organization": "acme", "token": "t",
+                          "workspaces": {"name": "prod", "tags": ["x"]}});
+        assert!(read("cloud", both, "default").is_err());
+        let missing = json!({"organization": null, "token": "t", "workspaces": {"name": "p"}});
+        assert_eq!(
+            read("cloud", missing, "default")
+                .unwrap_err()
+                .hint
+                .as_deref(),
+            Some("set `organization` in the `cloud` block, or TF_CLOUD_ORGANIZATION")
+        );
+    }
+}
