@@ -6,6 +6,7 @@
 pub mod config;
 pub mod discover;
 pub mod http;
+pub mod oci;
 pub mod runtime;
 pub mod s3;
 
@@ -20,6 +21,7 @@ pub fn open(config: &BackendConfig) -> Result<Arc<dyn RemoteState>, StoreError> 
     match config.kind.as_str() {
         "s3" => Ok(Arc::new(s3::S3State::open(config)?)),
         "http" => Ok(Arc::new(http::HttpState::open(config)?)),
+        "oci" => Ok(Arc::new(oci::OciState::open(config)?)),
         other => Err(StoreError::new(format!(
             "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3` and `http` backends",
             config.origin
@@ -37,6 +39,11 @@ pub fn states_under(
 ) -> Result<Vec<Arc<dyn RemoteState>>, StoreError> {
     match config.kind.as_str() {
         "s3" => Ok(s3::S3State::open(config)?
+            .states_under(prefix, keep)?
+            .into_iter()
+            .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
+            .collect()),
+        "oci" => Ok(oci::OciState::open(config)?
             .states_under(prefix, keep)?
             .into_iter()
             .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
