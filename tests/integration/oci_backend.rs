@@ -539,6 +539,11 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
         .spawn()
         .expect("statectl starts");
     sim.wait_for("terraform.tfstate.lock", true);
+    // statectl's lock object is Terraform's: its lock info, `Path` the state object.
+    let ours: Value =
+        serde_json::from_slice(&sim.object("terraform.tfstate.lock").unwrap()).unwrap();
+    assert_eq!(ours["Path"], "terraform.tfstate");
+    assert_eq!(ours["Operation"], "statectl lock");
 
     let output = project.run_terraform(
         &terraform,
@@ -615,7 +620,7 @@ fn faults_are_one_line_each_and_leave_no_lock() {
     let lock = r#"{"ID":"5b1a7f0e-3f4c-4c8e-9a43-111111111111","Operation":"OperationTypeApply","Info":"","Who":"ana@ci-runner","Version":"1.15.5","Created":"2026-11-25T03:00:00.000000Z","Path":"app/terraform.tfstate"}"#;
     sim.put_object("app/terraform.tfstate.lock", lock.as_bytes());
     let before = sim.object("app/terraform.tfstate").unwrap();
-    let refused = run(&["taint", "terraform_data.app", &url]).refused(&format!(
+    let refused = run(&["taint", "oci_core_instance.app", &url]).refused(&format!(
         "{url}: the state is locked by `ana@ci-runner` (Terraform 1.15.5, operation `OperationTypeApply`"
     ));
     assert!(
@@ -641,11 +646,22 @@ fn faults_are_one_line_each_and_leave_no_lock() {
         b"",
     );
 
-    // A write that keeps failing: one line, the state untouched, the lock released.
-    sim.fault("PUT=500*100");
-    let failed = run(&["taint", "terraform_data.app", &url]);
-    let failed = failed.refused("answered 500 InternalServerError (5 attempts)");
-    assert!(failed.stderr.contains("cannot"), "{}", failed.stderr);
+    // A lock refused by the service: one line, nothing written.
+    sim.fault("PUT=403*1");
+    run(&["taint", "oci_core_instance.app", &url]).refused(
+        "cannot lock the state: PUT app/terraform.tfstate.lock answered 403 NotAuthorized",
+    );
+    assert_eq!(sim.object("app/terraform.tfstate").unwrap(), before);
+    assert_eq!(sim.object("app/terraform.tfstate.lock"), None);
+
+    // A write that keeps failing under the lock: one line, the state untouched, the lock released.
+    sim.fault("PUT:.tfstate=500*100");
+    // (The diff is on stdout before the write; the error is the one line after the note.)
+    run(&["taint", "oci_core_instance.app", &url])
+        .code(2)
+        .stderr_contains(&format!(
+            "\nerror: {url}: cannot write the state: PUT app/terraform.tfstate answered 500 InternalServerError (5 attempts)\nhint: the service is throttling or failing; try again later\n"
+        ));
     assert_eq!(sim.control("DELETE", "/_sim/fault", b"").0, 200);
     assert_eq!(sim.object("app/terraform.tfstate").unwrap(), before);
     assert_eq!(
@@ -654,9 +670,15 @@ fn faults_are_one_line_each_and_leave_no_lock() {
         "no lock left"
     );
 
-    // Throttled once, then served: the retry is silent.
+    // Throttled once, then served: the retry is silent. A lock PUT that fails once (503) is
+    // retried, and a slow answer within the timeout is only slow: the taint goes through.
     sim.fault("GET=429*1");
     run(&["list", &url]).code(0);
+    sim.fault("PUT=503*1");
+    sim.fault("DELETE=slow:300*1");
+    run(&["taint", "oci_core_instance.app", &url]).code(0);
+    assert_ne!(sim.object("app/terraform.tfstate").unwrap(), before);
+    assert_eq!(sim.object("app/terraform.tfstate.lock"), None);
 }
 
 #[test]

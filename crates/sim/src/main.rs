@@ -131,7 +131,7 @@ struct ObjectStorageArgs {
     /// The most objects a ListObjects page holds (the client's `limit` may ask for fewer).
     #[arg(long, default_value_t = 1000)]
     page_size: usize,
-    /// `METHOD=STATUS|reset|silent|slow:MS`, with an optional `*COUNT`. Repeatable.
+    /// `METHOD[:PATH-SUFFIX]=STATUS|reset|silent|slow:MS`, with an optional `*COUNT`. Repeatable.
     #[arg(long, value_name = "SPEC")]
     fault: Vec<String>,
     /// Log each request (method, target, status) to stderr.

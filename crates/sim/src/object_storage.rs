@@ -13,9 +13,9 @@
 //!   it (a PutObject need not sign its body headers, as OCI documents; 401 `NotAuthenticated`
 //!   otherwise); errors are `{"code", "message"}` with `opc-request-id`;
 //!   an unknown bucket is 404 `BucketNotFound`, an unknown namespace 404 `NamespaceNotFound`;
-//! - faults (`--fault METHOD=STATUS|reset|silent|slow:MS[*COUNT]`): answer that status (with the
-//!   service's code), drop the connection, never answer, or answer late, for the first COUNT requests
-//!   with that method (all without a count);
+//! - faults (`--fault METHOD[:PATH-SUFFIX]=STATUS|reset|silent|slow:MS[*COUNT]`): answer that
+//!   status (with the service's code), drop the connection, never answer, or answer late, for the
+//!   first COUNT requests with that method (and a path ending so), all of them without a count;
 //! - `/_sim/...` for tests, unsigned and never faulted: `GET /_sim/log`, `GET|PUT|DELETE
 //!   /_sim/object?bucket=B&name=N` (read, write or remove an object directly), `POST /_sim/fault`
 //!   (a spec as the body), `DELETE /_sim/fault`.
@@ -45,6 +45,8 @@ const SILENCE: Duration = Duration::from_secs(3600);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Fault {
     method: String,
+    /// Only requests whose path ends so (`.tfstate`: the state, not its `.lock`); empty for all.
+    suffix: String,
     action: Action,
     remaining: Option<u32>,
 }
@@ -58,14 +60,16 @@ enum Action {
 }
 
 impl Fault {
-    /// `GET=503`, `PUT=429*2`, `GET=reset*1`, `GET=silent`, `GET=slow:1500*1`.
+    /// `GET=503`, `PUT=429*2`, `GET=reset*1`, `GET=silent`, `GET=slow:1500*1`, and
+    /// `PUT:.tfstate=500` for the requests whose path ends with `.tfstate`.
     pub(crate) fn parse(spec: &str) -> Result<Fault, String> {
         let bad = || {
             format!(
-                "`{spec}` is not a fault: METHOD=STATUS, reset, silent or slow:MS, with an optional *COUNT"
+                "`{spec}` is not a fault: METHOD[:PATH-SUFFIX]=STATUS, reset, silent or slow:MS, with an optional *COUNT"
             )
         };
         let (method, rest) = spec.trim().split_once('=').ok_or_else(bad)?;
+        let (method, suffix) = method.split_once(':').unwrap_or((method, ""));
         let (action, count) = match rest.rsplit_once('*') {
             Some((action, count)) => (action, Some(count.parse().map_err(|_| bad())?)),
             None => (rest, None),
@@ -89,6 +93,7 @@ impl Fault {
         }
         Ok(Fault {
             method: method.to_ascii_uppercase(),
+            suffix: suffix.to_owned(),
             action,
             remaining: count,
         })
@@ -201,7 +206,11 @@ impl Store {
         let injected = inner
             .faults
             .iter_mut()
-            .find(|fault| fault.method == request.method && fault.remaining != Some(0))
+            .find(|fault| {
+                fault.method == request.method
+                    && request.path.ends_with(&fault.suffix)
+                    && fault.remaining != Some(0)
+            })
             .map(|fault| {
                 if let Some(remaining) = &mut fault.remaining {
                     *remaining -= 1;
@@ -544,11 +553,13 @@ mod tests {
             Fault::parse("put=429*2").unwrap(),
             Fault {
                 method: "PUT".into(),
+                suffix: String::new(),
                 action: Action::Status(429),
                 remaining: Some(2)
             }
         );
         assert_eq!(Fault::parse("GET=silent").unwrap().action, Action::Silent);
+        assert_eq!(Fault::parse("PUT:.tfstate=500").unwrap().suffix, ".tfstate");
         assert_eq!(
             Fault::parse("GET=slow:1500*1").unwrap().action,
             Action::Slow(Duration::from_millis(1500))

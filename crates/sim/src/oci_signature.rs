@@ -361,6 +361,27 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_put_object_need_not_sign_its_body_headers() {
+        let now = SystemTime::now();
+        let mut request = signed("/n/ns/b/b/o/k", now);
+        request.method = "PUT".to_owned();
+        // Signed as a GET is: `date (request-target) host`, with the PUT's own request target.
+        let date = request.header("date").unwrap().to_owned();
+        let authorization = authorization(
+            "date (request-target) host",
+            &[
+                format!("date: {date}"),
+                "(request-target): put /n/ns/b/b/o/k".to_owned(),
+                "host: 127.0.0.1:4000".to_owned(),
+            ],
+        );
+        request.headers[2].1 = authorization;
+        assert_eq!(key().verify_unsigned_body(&request, now), Ok(()));
+        let error = key().verify(&request, now).unwrap_err().to_string();
+        assert!(error.contains("does not cover `content-length`"), "{error}");
+    }
+
+    #[test]
     fn reads_both_public_key_forms() {
         use rsa::pkcs1::EncodeRsaPublicKey;
         let pkcs1 = RsaPublicKey::from_public_key_pem(PUBLIC_KEY)
