@@ -754,3 +754,34 @@ fn by_url_port(port: u16, home: &Path) -> Test {
         format!("oci_object_storage.ObjectStorageClient=http://127.0.0.1:{port}"),
     )
 }
+
+#[test]
+fn a_kms_key_goes_with_every_state_write_and_not_with_the_lock() {
+    let (sim, home) = seeded(&[]);
+    let url = state_url("app/terraform.tfstate");
+    by_url(&sim, home.path())
+        .args(["taint", "oci_core_instance.app", &url])
+        .args(["--backend-config", "kms_key_id=ocid1.key.oc1..k"])
+        .run()
+        .code(0);
+    let log = sim.log();
+    let puts: Vec<(&str, &Value)> = log
+        .iter()
+        .filter(|entry| entry["method"] == "PUT")
+        .map(|entry| (entry["target"].as_str().unwrap(), &entry["sse_kms"]))
+        .collect();
+    assert_eq!(
+        puts,
+        [
+            (
+                "/n/acme/b/states/o/app%2Fterraform.tfstate.lock",
+                &Value::Null
+            ),
+            (
+                "/n/acme/b/states/o/app%2Fterraform.tfstate",
+                &Value::from("ocid1.key.oc1..k")
+            ),
+        ],
+        "Terraform's order: the lock, then the state with its key"
+    );
+}

@@ -218,15 +218,11 @@ fn check_auth(
         .iter()
         .any(|kind| kind.eq_ignore_ascii_case(&auth_kind))
     {
-        format!(
-            "`{auth_kind}` is not supported by statectl, which signs with an API key (`auth = \"ApiKey\"`, the default)"
-        )
+        "is not supported: statectl signs with an API key (`auth = \"ApiKey\"`, the default)"
     } else {
-        format!(
-            "`{auth_kind}` is not one Terraform knows; statectl signs with an API key (`auth = \"ApiKey\"`, the default)"
-        )
+        "is not one Terraform knows; statectl signs with an API key (`auth = \"ApiKey\"`, the default)"
     };
-    Err(invalid("auth", &format!("is {why}")).with_hint(
+    Err(invalid(&format!("auth = \"{auth_kind}\""), why).with_hint(
         "give an API key (`~/.oci/config`'s profile, or `tenancy_ocid`, `user_ocid`, `fingerprint` and `private_key_path`), or read the state through Terraform: `terraform state pull | statectl list -`",
     ))
 }
@@ -393,7 +389,7 @@ mod tests {
             ),
             (
                 json!({"bucket": "b", "namespace": "ns", "auth": "InstancePrincipal"}),
-                "`InstancePrincipal` is not supported by statectl",
+                "`auth = \"InstancePrincipal\"` is not supported: statectl signs with an API key",
             ),
             (
                 json!({"bucket": "b", "namespace": "ns", "auth": "Password"}),
