@@ -34,8 +34,12 @@ struct Sim {
 
 impl Sim {
     fn start(extra: &[&str]) -> Sim {
+        Sim::start_as(&format!("{TENANCY}/{USER}/{FINGERPRINT}"), extra)
+    }
+
+    /// The simulator accepting the test key under `key_id`.
+    fn start_as(key_id: &str, extra: &[&str]) -> Sim {
         let public_key = root().join("tests/sim/oci_test_key.pub.pem");
-        let key_id = format!("{TENANCY}/{USER}/{FINGERPRINT}");
         let mut child = Command::new(sim_binary())
             .args([
                 "object-storage",
@@ -44,7 +48,7 @@ impl Sim {
                 "--bucket",
                 BUCKET,
             ])
-            .args(["--key-id", &key_id])
+            .args(["--key-id", key_id])
             .arg("--public-key")
             .arg(&public_key)
             .args(extra)
@@ -684,29 +688,7 @@ fn faults_are_one_line_each_and_leave_no_lock() {
 #[test]
 fn a_key_the_service_refuses_is_named_by_fingerprint_never_shown() {
     // The simulator knows another fingerprint for the key: every signature is refused.
-    let sim = {
-        let public_key = root().join("tests/sim/oci_test_key.pub.pem");
-        let mut child = Command::new(sim_binary())
-            .args([
-                "object-storage",
-                "--namespace",
-                NAMESPACE,
-                "--bucket",
-                BUCKET,
-            ])
-            .args(["--key-id", &format!("{TENANCY}/{USER}/00:00:00:00")])
-            .arg("--public-key")
-            .arg(&public_key)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line.trim().rsplit(':').next().unwrap().parse().unwrap();
-        Sim { child, port }
-    };
+    let sim = Sim::start_as(&format!("{TENANCY}/{USER}/00:00:00:00"), &[]);
     let home = home_with_profile();
     let refused = by_url(&sim, home.path())
         .args(["list", &state_url("terraform.tfstate")])
@@ -784,4 +766,39 @@ fn a_kms_key_goes_with_every_state_write_and_not_with_the_lock() {
         ],
         "Terraform's order: the lock, then the state with its key"
     );
+}
+
+#[test]
+fn a_session_profile_signs_with_its_token() {
+    // `oci session authenticate` leaves a profile with a token file and the session's key.
+    let sim = Sim::start_as("ST$e2e-session-token", &[]);
+    sim.put_object(
+        "app/terraform.tfstate",
+        &std::fs::read(root().join("testdata/scan/clean.tfstate")).unwrap(),
+    );
+    let home = tempfile::tempdir().unwrap();
+    let sessions = home.path().join(".oci/sessions/dev");
+    std::fs::create_dir_all(&sessions).unwrap();
+    std::fs::copy(private_key(), sessions.join("oci_api_key.pem")).unwrap();
+    std::fs::write(sessions.join("token"), "e2e-session-token\n").unwrap();
+    std::fs::write(
+        home.path().join(".oci/config"),
+        "[dev]\nfingerprint=36:62:75:44\ntenancy=ocid1.tenancy.oc1..t\nregion=eu-frankfurt-1\nkey_file=sessions/dev/oci_api_key.pem\nsecurity_token_file=sessions/dev/token\n",
+    )
+    .unwrap();
+    let session = |profile: &str| {
+        by_url(&sim, home.path())
+            .args(["list", &state_url("app/terraform.tfstate")])
+            .args(["--backend-config", "auth=SecurityToken"])
+            .args([
+                "--backend-config",
+                &format!("config_file_profile={profile}"),
+            ])
+            .args(["--backend-config", "region=eu-frankfurt-1"])
+            .run()
+    };
+    session("dev")
+        .code(0)
+        .stdout_contains("oci_core_instance.app\n");
+    session("prod").refused("cannot sign requests with session profile prod: ");
 }

@@ -2,7 +2,8 @@
 //! arguments (`tenancy_ocid`, `user_ocid`, `fingerprint`, `private_key` or `private_key_path`,
 //! `region`) first, then the OCI config file's profile (`config_file_profile`, else `DEFAULT`, in
 //! `~/.oci/config`, else the file `OCI_CONFIG_FILE` or `OCI_CLI_CONFIG_FILE` names), then the
-//! `TF_VAR_*` variables the OCI SDK's default provider reads. The config file and the signature are
+//! `TF_VAR_*` variables the OCI SDK's default provider reads; with `auth = "SecurityToken"`, the
+//! session profile's token and key. The config file and the signature are
 //! statectl-reconcile's, as refresh uses them. Messages name the key by fingerprint and profile,
 //! never by its contents.
 
@@ -54,6 +55,9 @@ pub(crate) fn load(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Key, StoreError> {
     let auth = &settings.auth;
+    if auth.session {
+        return load_session(settings, location, env);
+    }
     let profile_name = auth.profile.clone().unwrap_or_else(|| "DEFAULT".to_owned());
     let from_arguments = auth.tenancy.is_some()
         && auth.user.is_some()
@@ -146,6 +150,46 @@ pub(crate) fn load(
     Ok(Key {
         signer,
         region,
+        described,
+    })
+}
+
+/// `auth = "SecurityToken"`: the session profile of `<home>/.oci/config` (the file Terraform reads
+/// for it), its token as the `keyId` (`ST$<token>`) and its key; the region is the backend's.
+fn load_session(
+    settings: &Settings,
+    location: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Key, StoreError> {
+    // Checked when the settings were read: a session needs a profile.
+    let name = settings.auth.profile.clone().unwrap_or_default();
+    let hint = "`oci session authenticate` (or `oci session refresh`) writes the session profile";
+    let file = config_file(env).ok_or_else(|| {
+        StoreError::new(format!(
+            "{location}: no session to sign requests with: no OCI config file (~/.oci/config, OCI_CONFIG_FILE)"
+        ))
+        .with_hint(hint)
+    })?;
+    let failed = |problem: String| {
+        StoreError::new(format!(
+            "{location}: cannot sign requests with session profile {name}: {problem}"
+        ))
+        .with_hint(hint)
+    };
+    let text = statectl_state::state::bytes::read_text(&file)
+        .map_err(|error| failed(format!("{}: {error}", file.display())))?;
+    let session = oci_config::parse_session(&text, &file, &name)
+        .map_err(|error| failed(error.to_string()))?;
+    let token = statectl_state::state::bytes::read_text(&session.token_file)
+        .map_err(|error| failed(format!("{}: {error}", session.token_file.display())))?;
+    let pem = statectl_state::state::bytes::read_text(&session.key_file)
+        .map_err(|error| failed(format!("{}: {error}", session.key_file.display())))?;
+    let described = format!("the session of profile {name} in {}", file.display());
+    let signer = OciSigner::from_pem(format!("ST${}", token.trim()), &Secret::new(pem))
+        .map_err(|error| failed(format!("{}: {error}", session.key_file.display())))?;
+    Ok(Key {
+        signer,
+        region: settings.region.clone().or(session.region),
         described,
     })
 }
@@ -246,6 +290,54 @@ mod tests {
             "{}",
             error.message
         );
+    }
+
+    #[test]
+    fn a_session_signs_with_its_token_as_the_key_id() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".oci/sessions/dev")).unwrap();
+        std::fs::write(home.path().join(".oci/sessions/dev/key.pem"), PRIVATE_KEY).unwrap();
+        std::fs::write(home.path().join(".oci/sessions/dev/token"), "eyJ.token\n").unwrap();
+        std::fs::write(
+            home.path().join(".oci/config"),
+            "[dev]\nfingerprint=aa\ntenancy=t\nregion=r\nkey_file=sessions/dev/key.pem\nsecurity_token_file=sessions/dev/token\n",
+        )
+        .unwrap();
+        let env = env_of(vec![("HOME", home.path().display().to_string())]);
+        let key = load(
+            &settings(json!({"bucket": "b", "namespace": "n", "auth": "SecurityToken", "config_file_profile": "dev", "region": "eu-paris-1"})),
+            "oci://n/b/k",
+            &env,
+        )
+        .unwrap();
+        assert_eq!(key.region.as_deref(), Some("eu-paris-1"));
+        assert!(
+            key.described.starts_with("the session of profile dev in "),
+            "{}",
+            key.described
+        );
+        let signed = key.signer.sign("GET", "h", "/", "d", None);
+        assert!(
+            signed
+                .authorization
+                .expose()
+                .contains("keyId=\"ST$eyJ.token\"")
+        );
+        std::fs::remove_file(home.path().join(".oci/sessions/dev/token")).unwrap();
+        let error = load(
+            &settings(json!({"bucket": "b", "namespace": "n", "auth": "SecurityToken", "config_file_profile": "dev", "region": "r"})),
+            "oci://n/b/k",
+            &env,
+        )
+        .unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("oci://n/b/k: cannot sign requests with session profile dev: "),
+            "{}",
+            error.message
+        );
+        assert!(error.hint.unwrap().contains("oci session authenticate"));
     }
 
     #[test]

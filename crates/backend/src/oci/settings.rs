@@ -74,6 +74,8 @@ pub(crate) enum Encryption {
 /// comes from the OCI config file's profile.
 #[derive(Clone, PartialEq, Eq, Default)]
 pub(crate) struct Auth {
+    /// `auth = "SecurityToken"`: the profile's session token and key.
+    pub session: bool,
     /// `config_file_profile`: that profile of `~/.oci/config`; `None`: `DEFAULT`.
     pub profile: Option<String>,
     pub tenancy: Option<String>,
@@ -131,8 +133,16 @@ impl Settings {
             ));
         }
         let object = object_name(&workspace_key_prefix, &config.workspace, &key);
-        check_auth(value("auth"), &invalid)?;
+        let session = check_auth(value("auth"), &invalid)?;
+        // Terraform's `PrepareConfig` wants both for a session token.
+        if session && value("config_file_profile").is_none() {
+            return Err(config.missing("config_file_profile"));
+        }
+        if session && value("region").is_none() {
+            return Err(config.missing("region"));
+        }
         let auth = Auth {
+            session,
             profile: value("config_file_profile"),
             tenancy: value("tenancy_ocid"),
             user: value("user_ocid"),
@@ -196,21 +206,24 @@ pub(crate) fn object_name(prefix: &str, workspace: &str, key: &str) -> String {
         .join("/")
 }
 
-/// `auth`: only `ApiKey` (the default) is statectl's; the others Terraform knows are refused by name.
+/// `auth`: `ApiKey` (the default) or `SecurityToken` (`true`); the others Terraform knows need the
+/// instance's or the cluster's identity service and are refused by name.
 fn check_auth(
     auth: Option<String>,
     invalid: &dyn Fn(&str, &str) -> StoreError,
-) -> Result<(), StoreError> {
+) -> Result<bool, StoreError> {
     let Some(auth_kind) = auth else {
-        return Ok(());
+        return Ok(false);
     };
     if auth_kind.eq_ignore_ascii_case("ApiKey") {
-        return Ok(());
+        return Ok(false);
+    }
+    if auth_kind.eq_ignore_ascii_case("SecurityToken") {
+        return Ok(true);
     }
     let known = [
         "InstancePrincipal",
         "InstancePrincipalWithCerts",
-        "SecurityToken",
         "ResourcePrincipal",
         "OKEWorkloadIdentity",
     ];
@@ -218,12 +231,12 @@ fn check_auth(
         .iter()
         .any(|kind| kind.eq_ignore_ascii_case(&auth_kind))
     {
-        "is not supported: statectl signs with an API key (`auth = \"ApiKey\"`, the default)"
+        "is not supported: statectl signs with an API key (`auth = \"ApiKey\"`, the default) or a session token (`auth = \"SecurityToken\"`)"
     } else {
-        "is not one Terraform knows; statectl signs with an API key (`auth = \"ApiKey\"`, the default)"
+        "is not one Terraform knows; statectl signs with an API key (`auth = \"ApiKey\"`, the default) or a session token (`auth = \"SecurityToken\"`)"
     };
     Err(invalid(&format!("auth = \"{auth_kind}\""), why).with_hint(
-        "give an API key (`~/.oci/config`'s profile, or `tenancy_ocid`, `user_ocid`, `fingerprint` and `private_key_path`), or read the state through Terraform: `terraform state pull | statectl list -`",
+        "give an API key (`~/.oci/config`'s profile, or `tenancy_ocid`, `user_ocid`, `fingerprint` and `private_key_path`) or a session (`oci session authenticate`), or read the state through Terraform: `terraform state pull | statectl list -`",
     ))
 }
 
@@ -390,6 +403,14 @@ mod tests {
             (
                 json!({"bucket": "b", "namespace": "ns", "auth": "InstancePrincipal"}),
                 "`auth = \"InstancePrincipal\"` is not supported: statectl signs with an API key",
+            ),
+            (
+                json!({"bucket": "b", "namespace": "ns", "auth": "SecurityToken", "region": "r"}),
+                "`config_file_profile` is not set",
+            ),
+            (
+                json!({"bucket": "b", "namespace": "ns", "auth": "SecurityToken", "config_file_profile": "p"}),
+                "`region` is not set",
             ),
             (
                 json!({"bucket": "b", "namespace": "ns", "auth": "Password"}),
