@@ -106,7 +106,7 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
         values.insert("key".to_owned(), Value::String(key.to_owned()));
         ("s3", values)
     } else if let Some(rest) = url.strip_prefix("oci://") {
-        ("oci", oci_values(url, rest)?)
+        ("oci", crate::oci::url::values(url, rest)?)
     } else if url.starts_with("http://") || url.starts_with("https://") {
         let mut values = Map::new();
         values.insert("address".to_owned(), Value::String(url.to_owned()));
@@ -135,7 +135,7 @@ pub fn listing_from_url(
     overrides: &Overrides,
 ) -> Result<Option<(BackendConfig, String)>, StoreError> {
     if let Some(rest) = url.strip_prefix("oci://") {
-        return oci_listing(url, rest, overrides);
+        return crate::oci::url::listing(url, rest, overrides);
     }
     let Some(rest) = url.strip_prefix("s3://") else {
         return Ok(None);
@@ -147,56 +147,6 @@ pub fn listing_from_url(
     // The key is the backend's to need; a listing names each state's own key afterwards.
     let key = format!("{prefix}terraform.tfstate");
     let Some(mut config) = from_url(&format!("s3://{bucket}/{key}"), overrides)? else {
-        return Ok(None);
-    };
-    config.origin = redact(url);
-    Ok(Some((config, prefix.to_owned())))
-}
-
-/// `oci://namespace/bucket/object/key`: the namespace, the bucket and the state object.
-fn oci_values(url: &str, rest: &str) -> Result<Map<String, Value>, StoreError> {
-    let mut parts = rest.splitn(3, '/');
-    let (Some(namespace), Some(bucket), Some(key)) = (parts.next(), parts.next(), parts.next())
-    else {
-        return Err(oci_url_error(url));
-    };
-    if namespace.is_empty() || bucket.is_empty() || key.is_empty() || key.ends_with('/') {
-        return Err(oci_url_error(url));
-    }
-    let mut values = Map::new();
-    values.insert("namespace".to_owned(), Value::String(namespace.to_owned()));
-    values.insert("bucket".to_owned(), Value::String(bucket.to_owned()));
-    values.insert("key".to_owned(), Value::String(key.to_owned()));
-    Ok(values)
-}
-
-fn oci_url_error(url: &str) -> StoreError {
-    StoreError::new(format!(
-        "{url}: an OCI state URL names a namespace, a bucket and an object"
-    ))
-    .with_hint("for example `oci://my-namespace/my-bucket/path/to/terraform.tfstate`; `statectl scan` also takes a prefix ending in `/`")
-}
-
-/// `oci://namespace/bucket/` or `oci://namespace/bucket/prefix/`, for `scan`.
-fn oci_listing(
-    url: &str,
-    rest: &str,
-    overrides: &Overrides,
-) -> Result<Option<(BackendConfig, String)>, StoreError> {
-    let Some((namespace_bucket, prefix)) = rest.split_once('/').and_then(|(namespace, after)| {
-        let (bucket, prefix) = after.split_once('/')?;
-        Some((format!("{namespace}/{bucket}"), prefix))
-    }) else {
-        return Ok(None);
-    };
-    if !(prefix.is_empty() || prefix.ends_with('/')) {
-        return Ok(None);
-    }
-    let Some(mut config) = from_url(
-        &format!("oci://{namespace_bucket}/{prefix}terraform.tfstate"),
-        overrides,
-    )?
-    else {
         return Ok(None);
     };
     config.origin = redact(url);

@@ -5,13 +5,15 @@
 //! (`If-None-Match: *`) and deleted only as read (`If-Match` its ETag) after its ID is checked.
 //!
 //! `settings` reads the arguments, `credentials` finds the API key, `client` signs and sends one
-//! request, `errors` words the refusals, `listing` finds every state below a prefix.
+//! request, `errors` words the refusals, `listing` finds every state below a prefix, `url` reads
+//! `oci://` URLs.
 
 mod client;
 mod credentials;
 mod errors;
 mod listing;
 mod settings;
+pub(crate) mod url;
 
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
