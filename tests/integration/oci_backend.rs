@@ -255,9 +255,11 @@ fn home_with_profile() -> tempfile::TempDir {
     home
 }
 
-/// statectl by URL, with the key from `home`'s config file.
+/// statectl by URL, with the key from `home`'s config file, run in `home` (where a write's local
+/// backup goes, never the checkout).
 fn by_url(sim: &Sim, home: &Path) -> Test {
     Test::new()
+        .current_dir(home)
         .env("HOME", home)
         .env("OCI_CLIENT_HOST_OVERRIDES", sim.host_override())
         .env("USER", "statectl-e2e")
@@ -731,7 +733,7 @@ fn an_endpoint_down_or_silent_is_one_bounded_line() {
 }
 
 fn by_url_port(port: u16, home: &Path) -> Test {
-    Test::new().env("HOME", home).env(
+    Test::new().current_dir(home).env("HOME", home).env(
         "OCI_CLIENT_HOST_OVERRIDES",
         format!("oci_object_storage.ObjectStorageClient=http://127.0.0.1:{port}"),
     )
@@ -765,6 +767,21 @@ fn a_kms_key_goes_with_every_state_write_and_not_with_the_lock() {
             ),
         ],
         "Terraform's order: the lock, then the state with its key"
+    );
+    let backups = std::fs::read_dir(home.path())
+        .unwrap()
+        .filter(|entry| {
+            let name = entry.as_ref().unwrap().file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("terraform.tfstate.")
+                && Path::new(&*name)
+                    .extension()
+                    .is_some_and(|extension| extension == "backup")
+        })
+        .count();
+    assert_eq!(
+        backups, 1,
+        "the old state's local backup, beside the command"
     );
 }
 
