@@ -106,3 +106,40 @@ fn oci_urls_name_a_state_or_a_listing() {
             .is_none()
     );
 }
+
+/// ARCHITECTURE.md: of `statectl-reconcile`, the backends use only `reconcile::auth` (the OCI
+/// signature and config file), and the manifest is the only other place that names it.
+#[test]
+fn the_backends_use_only_reconciles_oci_signing() {
+    fn sources(folder: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|extension| extension == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    sources(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    assert!(files.len() > 10, "{files:?}");
+    let needle = ["statectl", "_reconcile::"].concat();
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(at) = rest.find(&needle) {
+                rest = &rest[at + needle.len()..];
+                if !rest.starts_with("reconcile::auth") {
+                    found.push(format!("{}:{}", file.display(), number + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
