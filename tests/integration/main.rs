@@ -23,6 +23,7 @@ mod http_backend;
 mod layers;
 mod legacy;
 mod moto;
+mod oci_backend;
 mod oracle;
 mod packaging;
 mod plugin;

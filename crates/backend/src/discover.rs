@@ -114,6 +114,8 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
         ("gcs", values)
     } else if let Some(rest) = url.strip_prefix("azurerm://") {
         ("azurerm", azurerm_values(url, rest)?)
+    } else if let Some(rest) = url.strip_prefix("oci://") {
+        ("oci", crate::oci::url::values(url, rest)?)
     } else if url.starts_with("http://") || url.starts_with("https://") {
         let mut values = Map::new();
         values.insert("address".to_owned(), Value::String(url.to_owned()));
@@ -143,13 +145,17 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
     Ok(Some(config))
 }
 
-/// A URL naming many states, for `scan`: `s3://bucket/` or `s3://bucket/prefix/` (ending in `/`), or
-/// the same with `gs://`,
-/// with the configuration to list them by and the key prefix; `None` for any other argument.
+/// A URL naming many states, for `scan` and `summary`: `s3://bucket/` or `s3://bucket/prefix/`
+/// (ending in `/`), `gs://bucket/prefix/`, `azurerm://account/container/prefix/` or
+/// `oci://namespace/bucket/prefix/`, with the configuration to list them by and the key prefix;
+/// `None` for any other argument.
 pub fn listing_from_url(
     url: &str,
     overrides: &Overrides,
 ) -> Result<Option<(BackendConfig, String)>, StoreError> {
+    if let Some(rest) = url.strip_prefix("oci://") {
+        return crate::oci::url::listing(url, rest, overrides);
+    }
     if let Some(rest) = url.strip_prefix("gs://") {
         let Some((bucket, prefix)) = crate::gcs::url::listing(rest) else {
             return Ok(None);

@@ -1,5 +1,6 @@
 //! statectl's remote state backends: where `terraform init` said the state lives (`discover`), and the
-//! backends that read, lock and replace it as Terraform's own backends do (`s3`, `http`). Each backend
+//! backends that read, lock and replace it as Terraform's own backends do (`s3`, `gcs`, `azure`, `oci`,
+//! `http`, `hcp`). Each backend
 //! implements the store's [`RemoteState`](statectl_state::state::store::RemoteState) seam; the store
 //! keeps the rules every write follows (lock, re-read and compare, backup, release).
 
@@ -9,6 +10,7 @@ pub mod discover;
 pub mod gcs;
 pub mod hcp;
 pub mod http;
+pub mod oci;
 pub mod runtime;
 pub mod s3;
 
@@ -25,41 +27,46 @@ pub fn open(config: &BackendConfig) -> Result<Arc<dyn RemoteState>, StoreError> 
         "http" => Ok(Arc::new(http::HttpState::open(config)?)),
         "gcs" => Ok(Arc::new(gcs::GcsState::open(config)?)),
         "azurerm" => Ok(Arc::new(azure::AzureState::open(config)?)),
+        "oci" => Ok(Arc::new(oci::OciState::open(config)?)),
         "cloud" | "remote" => Ok(Arc::new(hcp::HcpState::open(config)?)),
         other => Err(StoreError::new(format!(
-            "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3`, `gcs`, `azurerm`, `http`, `cloud` and `remote` backends",
+            "{}: backend \"{other}\" is not supported yet; statectl reads the `local`, `s3`, `gcs`, `azurerm`, `oci`, `http`, `cloud` and `remote` backends",
             config.origin
         ))
         .with_hint("`terraform state pull | statectl list -` reads any backend through Terraform")),
     }
 }
 
-/// Every state below `prefix` in the backend `config` describes (S3, GCS, azurerm), whose keys `keep`
-/// accepts; they share one set of clients.
+/// Every state below `prefix` in the backend `config` describes (s3, gcs, azurerm, oci), whose keys
+/// `keep` accepts; they share one set of clients.
 pub fn states_under(
     config: &BackendConfig,
     prefix: &str,
     keep: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Arc<dyn RemoteState>>, StoreError> {
     match config.kind.as_str() {
-        "s3" => Ok(s3::S3State::open(config)?
-            .states_under(prefix, keep)?
-            .into_iter()
-            .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
-            .collect()),
-        "gcs" => Ok(gcs::GcsState::open(config)?
-            .states_under(prefix, keep)?
-            .into_iter()
-            .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
-            .collect()),
-        "azurerm" => Ok(azure::AzureState::open(config)?
-            .states_under(prefix, keep)?
-            .into_iter()
-            .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
-            .collect()),
+        "s3" => Ok(shared(
+            s3::S3State::open(config)?.states_under(prefix, keep)?,
+        )),
+        "gcs" => Ok(shared(
+            gcs::GcsState::open(config)?.states_under(prefix, keep)?,
+        )),
+        "azurerm" => Ok(shared(
+            azure::AzureState::open(config)?.states_under(prefix, keep)?,
+        )),
+        "oci" => Ok(shared(
+            oci::OciState::open(config)?.states_under(prefix, keep)?,
+        )),
         other => Err(StoreError::new(format!(
             "{}: listing the states of backend \"{other}\" is not supported; name each state",
             config.origin
         ))),
     }
+}
+
+fn shared<T: RemoteState + 'static>(states: Vec<T>) -> Vec<Arc<dyn RemoteState>> {
+    states
+        .into_iter()
+        .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
+        .collect()
 }

@@ -10,6 +10,8 @@
 //! `statectl-sim http-backend` serves Terraform states instead, as GitLab's managed state does, for
 //! the http backend's tests (see `state_backend`); it announces itself the same way.
 //! `statectl-sim tfe` serves HCP Terraform's state API over HTTPS (see `tfe`).
+//! `statectl-sim object-storage` serves OCI Object Storage's object API for the oci backend's
+//! (see `object_storage`).
 
 mod cf;
 mod clock;
@@ -18,6 +20,7 @@ mod end_to_end;
 mod faults;
 mod http;
 mod lifecycle;
+mod object_storage;
 mod oci;
 mod oci_signature;
 mod osb;
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
     let result = match &args.mode {
         Some(Mode::HttpBackend(backend)) => run_http_backend(backend),
         Some(Mode::Tfe(tfe)) => run_tfe(tfe),
+        Some(Mode::ObjectStorage(storage)) => run_object_storage(storage),
         None => run(&args),
     };
     match result {
@@ -109,6 +113,8 @@ enum Mode {
     HttpBackend(HttpBackendArgs),
     /// Serve HCP Terraform's state API (discovery, workspaces, locks, state versions) over HTTPS.
     Tfe(TfeArgs),
+    /// Serve OCI Object Storage's object API, signed requests only, for the oci backend.
+    ObjectStorage(ObjectStorageArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -139,6 +145,34 @@ struct TfeArgs {
     /// `METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]`. Repeatable.
     #[arg(long, value_name = "SPEC")]
     fault: Vec<String>,
+    /// Log each request (method, target, status) to stderr.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct ObjectStorageArgs {
+    /// The address to listen on; port 0 takes a free port.
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:0")]
+    listen: SocketAddr,
+    /// The tenancy's Object Storage namespace.
+    #[arg(long, default_value = "statectl")]
+    namespace: String,
+    /// A bucket that exists (repeatable); any other is `BucketNotFound`.
+    #[arg(long = "bucket", value_name = "NAME")]
+    buckets: Vec<String>,
+    /// The API key's `keyId` (`<tenancy>/<user>/<fingerprint>`) and its public key (PEM).
+    #[arg(long, value_name = "KEY_ID")]
+    key_id: String,
+    #[arg(long, value_name = "FILE")]
+    public_key: PathBuf,
+    /// The most objects a ListObjects page holds (the client's `limit` may ask for fewer).
+    #[arg(long, default_value_t = 1000)]
+    page_size: usize,
+    /// `METHOD[:PATH-SUFFIX]=STATUS|reset|silent|slow:MS`, with an optional `*COUNT`. Repeatable.
+    #[arg(long, value_name = "SPEC")]
+    fault: Vec<String>,
+    /// Log each request (method, target, status) to stderr.
     #[arg(short, long)]
     verbose: bool,
 }
@@ -170,6 +204,40 @@ fn run_tfe(args: &TfeArgs) -> Result<(), String> {
         announce("https", address).map_err(|error| format!("cannot write to stdout: {error}"))?;
         tokio::select! {
             () = tfe::serve(listener, Arc::new(server), tls) => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+        Ok(())
+    })
+}
+
+fn run_object_storage(args: &ObjectStorageArgs) -> Result<(), String> {
+    let faults = args
+        .fault
+        .iter()
+        .map(|spec| object_storage::Fault::parse(spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    let pem = std::fs::read_to_string(&args.public_key)
+        .map_err(|error| format!("`{}`: {error}", args.public_key.display()))?;
+    let key = oci_signature::OciKey::from_pem(args.key_id.clone(), &pem)
+        .map_err(|error| format!("`{}`: {error}", args.public_key.display()))?;
+    let store = object_storage::Store::new(object_storage::Options {
+        namespace: args.namespace.clone(),
+        buckets: args.buckets.clone(),
+        key,
+        faults,
+        page_size: args.page_size,
+        verbose: args.verbose,
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the runtime: {error}"))?;
+    runtime.block_on(async {
+        let (listener, address) = listen(args.listen).await?;
+        announce("http", address).map_err(|error| format!("cannot write to stdout: {error}"))?;
+        tokio::select! {
+            () = object_storage::serve(listener, Arc::new(store)) => {}
             _ = tokio::signal::ctrl_c() => {}
         }
         Ok(())

@@ -240,7 +240,7 @@ fn worth_retrying(error: &reqwest::Error) -> bool {
 
 /// What went wrong, from the innermost cause (`connection refused`, `invalid peer certificate:
 /// UnknownIssuer`), without the URL the outer errors repeat (it may hold credentials).
-pub(super) fn problem(error: &reqwest::Error) -> String {
+pub(crate) fn problem(error: &reqwest::Error) -> String {
     if error.is_timeout() {
         return "no answer in time (timed out)".to_owned();
     }

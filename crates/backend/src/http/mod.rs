@@ -7,7 +7,7 @@
 //! makes one request (retried by the rules in `retry`); this module reads the answers.
 
 mod address;
-mod client;
+pub(crate) mod client;
 mod retry;
 mod settings;
 

@@ -1,0 +1,289 @@
+//! One Object Storage request as Terraform's OCI SDK client makes it: signed with the API key over
+//! `date (request-target) host` (a PutObject's body headers unsigned, as the SDK signs it), the object
+//! name escaped into the path (`/n/<namespace>/b/<bucket>/o/<object>`), and retried as Terraform's
+//! backend retries (`retry.go`: 429, 500 and 503, up to 5 attempts; statectl waits less between
+//! them). Bounded where Terraform is not: a request timeout, and a cap on the answer's size.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use statectl_reconcile::reconcile::auth::oci_signature::OciSigner;
+
+use crate::runtime::Runtime;
+
+/// The largest answer read: a state beyond 1 GiB is not one statectl reads.
+pub(super) const MAX_BODY: u64 = 1 << 30;
+/// Terraform's `MaximumNumberAttempts`.
+const ATTEMPTS: u32 = 5;
+/// Terraform's `RetryableStatus`.
+const RETRIED: [u16; 3] = [429, 500, 503];
+/// Terraform waits 2, 8, 18 and 32 s; statectl starts at half a second and doubles, or waits as a
+/// 429's `retry-after` asks, up to this.
+const MAX_PAUSE: Duration = Duration::from_secs(10);
+
+/// Everything but unreserved characters is escaped, `/` included, as Go's `url.PathEscape` does
+/// for a path parameter (the service takes both spellings).
+const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// The client of one namespace's Object Storage, shared by the states of a listing.
+pub(super) struct Client {
+    http: reqwest::Client,
+    pub runtime: Arc<Runtime>,
+    /// `https://objectstorage.<region>.oraclecloud.com`, or the override.
+    endpoint: String,
+    signer: OciSigner,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Client")
+            .field("endpoint", &self.endpoint)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A final answer: a status that is not retried, or the last retried one's.
+#[derive(Debug)]
+pub(super) struct Answer {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    pub(super) fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+}
+
+/// Why there is no answer to use.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Failure {
+    /// Every attempt was answered 429, 500 or 503; this was the last answer.
+    GaveUp {
+        status: u16,
+        code: String,
+        attempts: u32,
+    },
+    /// No answer (refused, reset, timed out, TLS refused).
+    Unreachable(String),
+    /// The answer's body did not arrive whole, or is larger than [`MAX_BODY`].
+    BodyBroken(String),
+}
+
+/// One request: method, the path below the namespace's bucket, query pairs, extra headers, body.
+pub(super) struct Call<'a> {
+    pub method: &'a str,
+    pub path: String,
+    pub query: Vec<(&'static str, String)>,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Option<&'a [u8]>,
+}
+
+impl<'a> Call<'a> {
+    pub(super) fn new(method: &'a str, path: String) -> Call<'a> {
+        Call {
+            method,
+            path,
+            query: Vec::new(),
+            headers: Vec::new(),
+            body: None,
+        }
+    }
+}
+
+/// `/n/<namespace>/b/<bucket>/o/<object>`, each part escaped.
+pub(super) fn object_path(namespace: &str, bucket: &str, object: &str) -> String {
+    format!("{}/o/{}", bucket_path(namespace, bucket), escape(object))
+}
+
+/// `/n/<namespace>/b/<bucket>`.
+pub(super) fn bucket_path(namespace: &str, bucket: &str) -> String {
+    format!("/n/{}/b/{}", escape(namespace), escape(bucket))
+}
+
+fn escape(text: &str) -> String {
+    utf8_percent_encode(text, ESCAPED).to_string()
+}
+
+impl Client {
+    pub(super) fn new(
+        endpoint: String,
+        signer: OciSigner,
+        connect_timeout: Duration,
+        request_timeout: Duration,
+    ) -> Result<Client, String> {
+        let runtime =
+            Runtime::new().map_err(|error| format!("cannot start the client: {error}"))?;
+        let http = reqwest::Client::builder()
+            .connect_timeout(connect_timeout)
+            .read_timeout(request_timeout)
+            // Long enough for a large state at a slow link; a server that stops reading still ends.
+            .timeout(request_timeout.max(Duration::from_secs(900)))
+            // Object Storage does not redirect; following one would carry the signature elsewhere.
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!(
+                "statectl/",
+                env!("CARGO_PKG_VERSION"),
+                " Oracle-TerraformBackend"
+            ))
+            .build()
+            .map_err(|error| {
+                format!(
+                    "cannot set up TLS: {}",
+                    crate::http::client::problem(&error)
+                )
+            })?;
+        Ok(Client {
+            http,
+            runtime: Arc::new(runtime),
+            endpoint,
+            signer,
+        })
+    }
+
+    /// The same client for another state of the listing.
+    pub(super) fn shared(&self) -> Client {
+        Client {
+            http: self.http.clone(),
+            runtime: Arc::clone(&self.runtime),
+            endpoint: self.endpoint.clone(),
+            signer: self.signer.clone(),
+        }
+    }
+
+    /// Sends `call`, retrying 429, 500 and 503.
+    pub(super) fn send(&self, call: &Call<'_>) -> Result<Answer, Failure> {
+        let mut target = call.path.clone();
+        for (index, (name, value)) in call.query.iter().enumerate() {
+            target.push(if index == 0 { '?' } else { '&' });
+            target.push_str(name);
+            target.push('=');
+            target.push_str(&escape(value));
+        }
+        let url = reqwest::Url::parse(&format!("{}{target}", self.endpoint))
+            .map_err(|error| Failure::Unreachable(format!("the endpoint is not a URL: {error}")))?;
+        let host = match (url.host_str(), url.port()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (Some(host), None) => host.to_owned(),
+            _ => String::new(),
+        };
+        let signed_target = match url.query() {
+            Some(query) => format!("{}?{query}", url.path()),
+            None => url.path().to_owned(),
+        };
+        let method =
+            reqwest::Method::from_bytes(call.method.as_bytes()).unwrap_or(reqwest::Method::GET);
+        let body = call.body.map(bytes::Bytes::copy_from_slice);
+        self.runtime.block_on(async {
+            let mut attempt = 1;
+            loop {
+                // Each attempt signs afresh: the date is signed, and OCI refuses one 5 minutes old.
+                let date = httpdate::fmt_http_date(SystemTime::now());
+                // Every body this client sends is a PutObject's, whose body headers the SDK does
+                // not sign (OCI's "Special Instructions for Object Storage PUT").
+                let signed = self
+                    .signer
+                    .sign(call.method, &host, &signed_target, &date, None);
+                let mut request = self
+                    .http
+                    .request(method.clone(), url.clone())
+                    .header("date", &date)
+                    .header("authorization", signed.authorization.expose());
+                for (name, value) in &call.headers {
+                    request = request.header(*name, value);
+                }
+                if let Some(body) = &body {
+                    request = request
+                        .header("content-type", "application/json")
+                        .body(body.clone());
+                }
+                let response = request
+                    .send()
+                    .await
+                    .map_err(|error| Failure::Unreachable(crate::http::client::problem(&error)))?;
+                let status = response.status().as_u16();
+                if !RETRIED.contains(&status) {
+                    return read(response).await;
+                }
+                let retry_after = response
+                    .headers()
+                    .get("retry-after")
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(|value| value.trim().parse::<u64>().ok());
+                if attempt >= ATTEMPTS {
+                    let answer = read(response).await?;
+                    return Err(Failure::GaveUp {
+                        status,
+                        code: super::errors::code(&answer),
+                        attempts: attempt,
+                    });
+                }
+                let pause = retry_after.map_or_else(
+                    || Duration::from_millis(500) * 2u32.pow(attempt - 1),
+                    Duration::from_secs,
+                );
+                tracing::debug!(
+                    status,
+                    attempt,
+                    ?pause,
+                    "retrying an Object Storage request"
+                );
+                tokio::time::sleep(pause.min(MAX_PAUSE)).await;
+                attempt += 1;
+            }
+        })
+    }
+}
+
+/// Reads the whole answer, up to [`MAX_BODY`].
+async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
+    let too_large = || Failure::BodyBroken(format!("it is larger than {} GiB", MAX_BODY >> 30));
+    if response
+        .content_length()
+        .is_some_and(|length| length > MAX_BODY)
+    {
+        return Err(too_large());
+    }
+    let status = response.status().as_u16();
+    let headers = std::mem::take(response.headers_mut());
+    let mut body = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if (body.len() + chunk.len()) as u64 > MAX_BODY {
+                    return Err(too_large());
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => break,
+            Err(error) => {
+                return Err(Failure::BodyBroken(crate::http::client::problem(&error)));
+            }
+        }
+    }
+    Ok(Answer {
+        status,
+        headers,
+        body,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn object_names_are_escaped_whole_as_the_sdk_escapes_path_parameters() {
+        assert_eq!(
+            object_path("ns", "b", "tf-state-env/dev/app state.tfstate"),
+            "/n/ns/b/b/o/tf-state-env%2Fdev%2Fapp%20state.tfstate"
+        );
+    }
+}

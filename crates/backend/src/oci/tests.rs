@@ -1,0 +1,145 @@
+//! The `oci` backend opened from configurations as Terraform records them: where each workspace's
+//! state and lock live, the names it gives, and the one-line refusals before any request.
+
+use serde_json::json;
+use statectl_state::state::store::RemoteState;
+
+use super::OciState;
+use crate::config::BackendConfig;
+
+const PRIVATE_KEY: &str = include_str!("../../../../tests/sim/oci_test_key.pem");
+
+/// A configuration whose API key comes from the arguments, so no config file is read.
+fn open(
+    workspace: &str,
+    extra: &serde_json::Value,
+    key: &std::path::Path,
+) -> Result<OciState, String> {
+    let mut values = json!({
+        "bucket": "states", "namespace": "acme", "tenancy_ocid": "t", "user_ocid": "u",
+        "fingerprint": "aa:bb", "private_key_path": key.display().to_string(),
+    });
+    for (name, value) in extra.as_object().unwrap() {
+        values[name] = value.clone();
+    }
+    let mut config = BackendConfig::for_tests("oci", values);
+    config.workspace = workspace.to_owned();
+    OciState::open_with(&config, &|_| None).map_err(|error| error.message)
+}
+
+#[test]
+fn workspaces_locks_and_backups_are_named_as_terraform_names_them() {
+    let folder = tempfile::tempdir().unwrap();
+    let key = folder.path().join("key.pem");
+    std::fs::write(&key, PRIVATE_KEY).unwrap();
+    let state = open(
+        "default",
+        &json!({"region": "eu-frankfurt-1", "key": "app/prod.tfstate"}),
+        &key,
+    )
+    .unwrap();
+    assert_eq!(state.location(), "oci://acme/states/app/prod.tfstate");
+    assert_eq!(state.lock_path(), "app/prod.tfstate");
+    assert_eq!(state.settings.lock_object(), "app/prod.tfstate.lock");
+    assert_eq!(state.backup_name(), "prod.tfstate");
+    assert!(
+        format!("{:?}", state.client)
+            .contains("https://objectstorage.eu-frankfurt-1.oraclecloud.com")
+    );
+    let state = open("dev", &json!({"region": "r"}), &key).unwrap();
+    assert_eq!(
+        state.location(),
+        "oci://acme/states/tf-state-env/dev/terraform.tfstate"
+    );
+    assert_eq!(
+        state.settings.lock_object(),
+        "tf-state-env/dev/terraform.tfstate.lock"
+    );
+}
+
+#[test]
+fn no_region_is_one_line() {
+    let folder = tempfile::tempdir().unwrap();
+    let key = folder.path().join("key.pem");
+    std::fs::write(&key, PRIVATE_KEY).unwrap();
+    let error = open("default", &json!({}), &key).unwrap_err();
+    assert_eq!(
+        error,
+        "oci://acme/states/terraform.tfstate: backend \"oci\": no region: neither `region` nor the OCI config file's profile names one"
+    );
+}
+
+#[test]
+fn oci_urls_name_a_state_or_a_listing() {
+    use crate::discover::{Overrides, from_url, listing_from_url};
+    let config = from_url("oci://acme/states/env/prod.tfstate", &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(config.kind, "oci");
+    assert_eq!(config.string("namespace").as_deref(), Some("acme"));
+    assert_eq!(config.string("bucket").as_deref(), Some("states"));
+    assert_eq!(config.string("key").as_deref(), Some("env/prod.tfstate"));
+    for bad in [
+        "oci://acme/states",
+        "oci://acme/states/",
+        "oci:///states/k",
+        "oci://acme/states/dir/",
+    ] {
+        let error = from_url(bad, &Overrides::default()).unwrap_err();
+        assert_eq!(
+            error.message,
+            format!("{bad}: an OCI state URL names a namespace, a bucket and an object")
+        );
+    }
+    let (config, prefix) = listing_from_url("oci://acme/states/org/", &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!((config.kind.as_str(), prefix.as_str()), ("oci", "org/"));
+    assert_eq!(config.origin, "oci://acme/states/org/");
+    let (_, prefix) = listing_from_url("oci://acme/states/", &Overrides::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(prefix, "");
+    assert!(
+        listing_from_url("oci://acme/states/org/prod.tfstate", &Overrides::default())
+            .unwrap()
+            .is_none()
+    );
+}
+
+/// ARCHITECTURE.md: of `statectl-reconcile`, the backends use only `reconcile::auth` (the OCI
+/// signature and config file), and the manifest is the only other place that names it.
+#[test]
+fn the_backends_use_only_reconciles_oci_signing() {
+    fn sources(folder: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|extension| extension == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    sources(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    assert!(files.len() > 10, "{files:?}");
+    let needle = ["statectl", "_reconcile::"].concat();
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(at) = rest.find(&needle) {
+                rest = &rest[at + needle.len()..];
+                if !rest.starts_with("reconcile::auth") {
+                    found.push(format!("{}:{}", file.display(), number + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
