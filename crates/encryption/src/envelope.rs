@@ -1,0 +1,249 @@
+//! OpenTofu's encrypted-state envelope: recognised and parsed from the stored bytes, and written
+//! exactly as OpenTofu writes it (`internal/encryption/base.go`, `state.go`).
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::gojson::{GO_BASE64, encode_base64, push_string};
+
+/// The one envelope version OpenTofu writes and reads.
+pub const ENCRYPTION_VERSION: &str = "v0";
+
+/// A parsed envelope: what a reader can know without the key, and the ciphertext.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Envelope {
+    /// `serial` in clear (absent in plan envelopes and OpenTofu 1.7 alpha states).
+    pub serial: Option<i64>,
+    /// `lineage` in clear (absent or empty likewise).
+    pub lineage: Option<String>,
+    /// Each key provider's metadata (its address, or its `encrypted_metadata_alias`), decoded
+    /// from base64: JSON the key provider reads back.
+    pub meta: BTreeMap<String, Vec<u8>>,
+    /// The method's output (for aes_gcm: nonce, ciphertext, tag).
+    pub encrypted_data: Vec<u8>,
+}
+
+impl std::fmt::Debug for Envelope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Envelope")
+            .field("serial", &self.serial)
+            .field("lineage", &self.lineage)
+            .field("meta", &self.meta.keys().collect::<Vec<_>>())
+            .field(
+                "encrypted_data",
+                &format_args!("{} bytes", self.encrypted_data.len()),
+            )
+            .finish()
+    }
+}
+
+impl Envelope {
+    /// The key providers the envelope holds metadata for: what a reader without the key can name.
+    pub fn key_providers(&self) -> impl Iterator<Item = &str> {
+        self.meta.keys().map(String::as_str)
+    }
+}
+
+#[derive(Deserialize)]
+struct Raw {
+    #[serde(default)]
+    serial: Option<Value>,
+    #[serde(default)]
+    lineage: Option<Value>,
+    #[serde(default)]
+    meta: Option<Value>,
+    #[serde(default)]
+    encrypted_data: Option<Value>,
+    #[serde(default)]
+    encryption_version: Option<Value>,
+}
+
+/// How far into a file the truncation check looks for the envelope's keys.
+const HEAD: usize = 64 * 1024;
+
+/// Whether `bytes` is an envelope (as OpenTofu decides: a JSON object whose
+/// `encryption_version` is a non-empty string), parsed; `Ok(None)` for anything else, which
+/// the state parser then reads (or refuses) as plaintext.
+pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
+    // A plaintext state of tens of megabytes is not parsed twice: without the marker key
+    // anywhere it cannot be an envelope.
+    if memchr::memmem::find(bytes, b"\"encryption_version\"").is_none() {
+        return if looks_cut_envelope(bytes) {
+            Err(not_json(bytes))
+        } else {
+            Ok(None)
+        };
+    }
+    let raw: Raw = match serde_json::from_slice(bytes) {
+        Ok(raw) => raw,
+        Err(_) if !looks_cut_envelope(bytes) => return Ok(None),
+        Err(_) => return Err(not_json(bytes)),
+    };
+    let version = match raw.encryption_version {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(v)) if v.is_empty() => return Ok(None),
+        Some(Value::String(v)) => v,
+        Some(_) => {
+            return Err(Error::EnvelopeType {
+                field: "encryption_version".into(),
+                expected: "a string",
+            });
+        }
+    };
+    if version != ENCRYPTION_VERSION {
+        return Err(Error::UnknownVersion { found: version });
+    }
+    let serial = match raw.serial {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => Some(n.as_i64().ok_or(Error::EnvelopeType {
+            field: "serial".into(),
+            expected: "a whole number",
+        })?),
+        Some(_) => {
+            return Err(Error::EnvelopeType {
+                field: "serial".into(),
+                expected: "a number",
+            });
+        }
+    };
+    let lineage = match raw.lineage {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => {
+            return Err(Error::EnvelopeType {
+                field: "lineage".into(),
+                expected: "a string",
+            });
+        }
+    };
+    let meta = match raw.meta {
+        None | Some(Value::Null) => return Err(Error::EnvelopeMissing { field: "meta" }),
+        Some(Value::Object(map)) => {
+            let mut meta = BTreeMap::new();
+            for (key, value) in map {
+                let field = format!("meta[{key:?}]");
+                let Value::String(text) = value else {
+                    return Err(Error::EnvelopeType {
+                        field,
+                        expected: "a base64 string",
+                    });
+                };
+                meta.insert(key, decode(&field, &text)?);
+            }
+            meta
+        }
+        Some(_) => {
+            return Err(Error::EnvelopeType {
+                field: "meta".into(),
+                expected: "an object",
+            });
+        }
+    };
+    let encrypted_data = match raw.encrypted_data {
+        None | Some(Value::Null) => {
+            return Err(Error::EnvelopeMissing {
+                field: "encrypted_data",
+            });
+        }
+        Some(Value::String(text)) => decode("encrypted_data", &text)?,
+        Some(_) => {
+            return Err(Error::EnvelopeType {
+                field: "encrypted_data".into(),
+                expected: "a base64 string",
+            });
+        }
+    };
+    Ok(Some(Envelope {
+        serial,
+        lineage,
+        meta,
+        encrypted_data,
+    }))
+}
+
+/// A file that starts like an envelope (its keys near the top, no state's `terraform_version`)
+/// but does not parse was cut off or damaged: say so rather than call it "not a state".
+fn looks_cut_envelope(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(HEAD)];
+    // The cheap tests first: a plaintext state is never parsed here.
+    (memchr::memmem::find(head, b"\"encrypted_data\"").is_some()
+        || memchr::memmem::find(head, b"\"encryption_version\"").is_some())
+        && memchr::memmem::find(head, b"\"terraform_version\"").is_none()
+        && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err()
+}
+
+fn not_json(bytes: &[u8]) -> Error {
+    match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        Err(e) => Error::EnvelopeNotJson {
+            line: e.line(),
+            column: e.column(),
+            detail: if e.classify() == serde_json::error::Category::Eof {
+                "the JSON ends early".to_owned()
+            } else {
+                let text = e.to_string();
+                text.split(" at line ").next().unwrap_or(&text).to_owned()
+            },
+        },
+        Ok(_) => Error::EnvelopeType {
+            field: "envelope".into(),
+            expected: "a JSON object",
+        },
+    }
+}
+
+fn decode(field: &str, text: &str) -> Result<Vec<u8>, Error> {
+    GO_BASE64.decode(text).map_err(|e| Error::BadBase64 {
+        field: field.to_owned(),
+        detail: match e {
+            base64::DecodeError::InvalidByte(at, byte) => {
+                format!("byte {:?} at offset {at}", char::from(byte))
+            }
+            base64::DecodeError::InvalidLength(len) => {
+                format!("{len} characters is not a whole number of base64 groups")
+            }
+            base64::DecodeError::InvalidLastSymbol { offset, .. } => {
+                format!("bad last symbol at offset {offset}")
+            }
+            base64::DecodeError::InvalidPadding => "bad padding".to_owned(),
+        },
+    })
+}
+
+/// The state envelope OpenTofu writes: compact JSON, keys `serial`, `lineage`, `meta`
+/// (sorted, base64 values), `encrypted_data`, `encryption_version`, no trailing newline.
+/// `serial` is `null` and `lineage` empty when the plaintext state had none, as Go writes them.
+pub fn write(
+    serial: Option<i64>,
+    lineage: &str,
+    meta: &BTreeMap<String, Vec<u8>>,
+    encrypted_data: &[u8],
+) -> Vec<u8> {
+    let mut out = String::with_capacity(encrypted_data.len() / 3 * 4 + 512);
+    out.push_str("{\"serial\":");
+    match serial {
+        Some(n) => out.push_str(&n.to_string()),
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"lineage\":");
+    push_string(&mut out, lineage);
+    out.push_str(",\"meta\":{");
+    for (i, (key, value)) in meta.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_string(&mut out, key);
+        out.push_str(":\"");
+        encode_base64(value, &mut out);
+        out.push('"');
+    }
+    out.push_str("},\"encrypted_data\":\"");
+    encode_base64(encrypted_data, &mut out);
+    out.push_str("\",\"encryption_version\":\"");
+    out.push_str(ENCRYPTION_VERSION);
+    out.push_str("\"}");
+    out.into_bytes()
+}
