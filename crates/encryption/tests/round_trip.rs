@@ -293,7 +293,7 @@ fn tf_encryption_merges_block_by_block() {
         merged
             .methods
             .iter()
-            .map(|m| m.address())
+            .map(statectl_encryption::config::MethodConfig::address)
             .collect::<Vec<_>>(),
         ["method.aes_gcm.m", "method.aes_gcm.n"]
     );
