@@ -247,3 +247,50 @@ pub fn write(
     out.push_str("\"}");
     out.into_bytes()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_mentioning_the_marker_keys_is_not_an_envelope() {
+        // An attribute named like the envelope's keys, deep in a resource: still a state.
+        let state = br#"{"version":4,"terraform_version":"1.9.0","serial":1,"lineage":"l","outputs":{},
+            "resources":[{"instances":[{"attributes":{"encryption_version":"v0","encrypted_data":"x"}}]}]}"#;
+        assert_eq!(parse(state).unwrap(), None);
+        // A damaged state that mentions them is left to the state parser's own error.
+        assert_eq!(parse(&state[..60]).unwrap(), None);
+        assert_eq!(parse(b"").unwrap(), None);
+        assert_eq!(parse(b"not json").unwrap(), None);
+    }
+
+    #[test]
+    fn plan_envelopes_and_alpha_states_have_no_serial_or_lineage() {
+        let env = parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
+            .unwrap()
+            .unwrap();
+        assert_eq!((env.serial, env.lineage), (None, None));
+        assert_eq!(env.meta["k"], b"{}");
+        assert_eq!(env.encrypted_data, [0, 0, 0]);
+    }
+
+    #[test]
+    fn writes_null_serial_and_escapes_as_go() {
+        let out = write(None, "a<b", &BTreeMap::new(), b"\x00");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"{"serial":null,"lineage":"a\u003cb","meta":{},"encrypted_data":"AA==","encryption_version":"v0"}"#
+        );
+    }
+
+    #[test]
+    fn debug_shows_sizes_not_data() {
+        let env = parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            format!("{env:?}"),
+            r#"Envelope { serial: None, lineage: None, meta: ["k"], encrypted_data: 3 bytes }"#
+        );
+    }
+}
