@@ -1,14 +1,14 @@
 //! OpenTofu's encrypted-state envelope: recognised and parsed from the stored bytes, and written
 //! exactly as OpenTofu writes it (`internal/encryption/base.go`, `state.go`).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use base64::Engine as _;
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::Error;
-use crate::gojson::{GO_BASE64, encode_base64, push_string};
+use crate::gojson::{decode_base64, encode_base64, push_string};
 
 /// The one envelope version OpenTofu writes and reads.
 pub const ENCRYPTION_VERSION: &str = "v0";
@@ -48,6 +48,23 @@ impl Envelope {
     }
 }
 
+/// The envelope as parsed when its data is a plain JSON string: borrowed, so the tens of
+/// megabytes of base64 are scanned once and not copied.
+#[derive(Deserialize)]
+struct Fast<'a> {
+    #[serde(default)]
+    serial: Option<Value>,
+    #[serde(default)]
+    lineage: Option<Value>,
+    #[serde(default)]
+    meta: Option<Value>,
+    #[serde(default, borrow)]
+    encrypted_data: Option<&'a str>,
+    #[serde(default)]
+    encryption_version: Option<Value>,
+}
+
+/// Any other shape (escapes in the data, wrong types): parsed generally, for precise errors.
 #[derive(Deserialize)]
 struct Raw {
     #[serde(default)]
@@ -78,10 +95,8 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
             Ok(None)
         };
     }
-    let raw: Raw = match serde_json::from_slice(bytes) {
-        Ok(raw) => raw,
-        Err(_) if !looks_cut_envelope(bytes) => return Ok(None),
-        Err(_) => return Err(not_json(bytes)),
+    let Some((raw, data)) = read(bytes)? else {
+        return Ok(None);
     };
     let version = match raw.encryption_version {
         None | Some(Value::Null) => return Ok(None),
@@ -143,14 +158,14 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
             });
         }
     };
-    let encrypted_data = match raw.encrypted_data {
-        None | Some(Value::Null) => {
+    let encrypted_data = match (data, raw.encrypted_data) {
+        (Some(text), _) => decode("encrypted_data", &text)?,
+        (None, None | Some(Value::Null)) => {
             return Err(Error::EnvelopeMissing {
                 field: "encrypted_data",
             });
         }
-        Some(Value::String(text)) => decode("encrypted_data", &text)?,
-        Some(_) => {
+        (None, Some(_)) => {
             return Err(Error::EnvelopeType {
                 field: "encrypted_data".into(),
                 expected: "a base64 string",
@@ -163,6 +178,41 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
         meta,
         encrypted_data,
     }))
+}
+
+/// An envelope's fields, and its data (borrowed where it can be).
+type Fields<'a> = (Raw, Option<Cow<'a, str>>);
+
+/// The JSON of a possible envelope: `Ok(None)` when it is not JSON and does not look like a
+/// cut-off envelope either.
+fn read(bytes: &[u8]) -> Result<Option<Fields<'_>>, Error> {
+    let (raw, data) = match serde_json::from_slice::<Fast<'_>>(bytes) {
+        Ok(fast) => (
+            Raw {
+                serial: fast.serial,
+                lineage: fast.lineage,
+                meta: fast.meta,
+                encrypted_data: None,
+                encryption_version: fast.encryption_version,
+            },
+            fast.encrypted_data.map(Cow::Borrowed),
+        ),
+        Err(_) => match serde_json::from_slice::<Raw>(bytes) {
+            Ok(mut raw) => {
+                let data = match raw.encrypted_data.take() {
+                    Some(Value::String(text)) => Some(Cow::Owned(text)),
+                    other => {
+                        raw.encrypted_data = other;
+                        None
+                    }
+                };
+                (raw, data)
+            }
+            Err(_) if !looks_cut_envelope(bytes) => return Ok(None),
+            Err(_) => return Err(not_json(bytes)),
+        },
+    };
+    Ok(Some((raw, data)))
 }
 
 /// A file that starts like an envelope (its keys near the top, no state's `terraform_version`)
@@ -196,7 +246,7 @@ fn not_json(bytes: &[u8]) -> Error {
 }
 
 fn decode(field: &str, text: &str) -> Result<Vec<u8>, Error> {
-    GO_BASE64.decode(text).map_err(|e| Error::BadBase64 {
+    decode_base64(text.as_bytes()).map_err(|e| Error::BadBase64 {
         field: field.to_owned(),
         detail: match e {
             base64::DecodeError::InvalidByte(at, byte) => {
@@ -266,12 +316,24 @@ mod tests {
 
     #[test]
     fn plan_envelopes_and_alpha_states_have_no_serial_or_lineage() {
-        let env = parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
-            .unwrap()
-            .unwrap();
+        let env =
+            parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
+                .unwrap()
+                .unwrap();
         assert_eq!((env.serial, env.lineage), (None, None));
         assert_eq!(env.meta["k"], b"{}");
         assert_eq!(env.encrypted_data, [0, 0, 0]);
+    }
+
+    #[test]
+    fn escaped_data_takes_the_general_path() {
+        // `\/` is a legal JSON spelling of `/` that Go never writes; the data cannot be borrowed.
+        let env = parse(br#"{"meta":{},"encrypted_data":"AA\/A","encryption_version":"v0"}"#)
+            .unwrap()
+            .unwrap();
+        assert_eq!(env.encrypted_data, [0, 15, 192]);
+        let err = parse(br#"{"meta":{},"encrypted_data":5,"encryption_version":"v0"}"#).unwrap_err();
+        assert_eq!(err.to_string(), "the encrypted state's encrypted_data is not a base64 string");
     }
 
     #[test]
@@ -285,9 +347,10 @@ mod tests {
 
     #[test]
     fn debug_shows_sizes_not_data() {
-        let env = parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
-            .unwrap()
-            .unwrap();
+        let env =
+            parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
+                .unwrap()
+                .unwrap();
         assert_eq!(
             format!("{env:?}"),
             r#"Envelope { serial: None, lineage: None, meta: ["k"], encrypted_data: 3 bytes }"#

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// Go's `base64.StdEncoding` as `encoding/json` uses it for `[]byte`: padding required; Go
 /// accepts non-zero trailing bits, so a file Go reads is never refused here.
-pub(crate) const GO_BASE64: GeneralPurpose = GeneralPurpose::new(
+const GO_BASE64: GeneralPurpose = GeneralPurpose::new(
     &base64::alphabet::STANDARD,
     GeneralPurposeConfig::new()
         .with_encode_padding(true)
@@ -18,7 +18,16 @@ pub(crate) const GO_BASE64: GeneralPurpose = GeneralPurpose::new(
 );
 
 pub(crate) fn encode_base64(bytes: &[u8], out: &mut String) {
-    GO_BASE64.encode_string(bytes, out);
+    base64_simd::STANDARD.encode_append(bytes, out);
+}
+
+/// Decodes as Go does: the SIMD decoder for the common (canonical) case, Go's lenient rules
+/// (and their error) when it refuses.
+pub(crate) fn decode_base64(text: &[u8]) -> Result<Vec<u8>, base64::DecodeError> {
+    match base64_simd::STANDARD.decode_to_vec(text) {
+        Ok(bytes) => Ok(bytes),
+        Err(_) => GO_BASE64.decode(text),
+    }
 }
 
 /// Appends `s` as a JSON string the way Go's `json.Marshal` does (`SetEscapeHTML(true)`).
@@ -113,6 +122,17 @@ fn push_float(out: &mut String, n: &serde_json::Number) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64_decodes_as_go_even_with_trailing_bits() {
+        assert_eq!(decode_base64(b"AAEC").unwrap(), [0, 1, 2]);
+        // "AB==" has non-zero trailing bits: Go reads it, the SIMD decoder does not.
+        assert_eq!(decode_base64(b"AB==").unwrap(), [0]);
+        assert!(decode_base64(b"AB=").is_err());
+        let mut out = String::new();
+        encode_base64(&[0, 1, 2, 3], &mut out);
+        assert_eq!(out, GO_BASE64.encode([0, 1, 2, 3]));
+    }
 
     fn string(s: &str) -> String {
         let mut out = String::new();

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use serde::Deserialize;
+use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
 
 use crate::aes_gcm;
 use crate::config::{EncryptionConfig, TargetConfig};
@@ -77,16 +77,74 @@ pub struct StateEncryption {
     target: Option<Target>,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
+/// The top-level fields of a state that encryption looks at.
+#[derive(Default)]
 struct Head {
     serial: Option<i64>,
     lineage: Option<String>,
     terraform_version: Option<String>,
+    /// Stopped early: what was asked for was found.
+    stopped: bool,
 }
 
-fn head(plaintext: &[u8]) -> Result<Head, serde_json::Error> {
-    serde_json::from_slice(plaintext)
+/// Reads `serial`, `lineage` (and with `want_version`, `terraform_version`) from the top of a
+/// state, stopping once they are found: Terraform and OpenTofu write them first, and the
+/// other 50 MB are the caller's parser's business, so they are not scanned twice.
+fn head(plaintext: &[u8], want_version: bool) -> Result<Head, serde_json::Error> {
+    let mut head = Head::default();
+    let mut de = serde_json::Deserializer::from_slice(plaintext);
+    match (HeadSeed {
+        head: &mut head,
+        want_version,
+    })
+    .deserialize(&mut de)
+    {
+        Ok(()) => de.end().map(|()| head),
+        Err(_) if head.stopped => Ok(head),
+        Err(e) => Err(e),
+    }
+}
+
+struct HeadSeed<'h> {
+    head: &'h mut Head,
+    want_version: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for HeadSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for HeadSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a state (a JSON object)")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "serial" => self.head.serial = map.next_value()?,
+                "lineage" => self.head.lineage = map.next_value()?,
+                "terraform_version" => self.head.terraform_version = map.next_value()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            if self.head.serial.is_some()
+                && self.head.lineage.is_some()
+                && (!self.want_version || self.head.terraform_version.is_some())
+            {
+                self.head.stopped = true;
+                return Err(A::Error::custom("found"));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl StateEncryption {
@@ -203,7 +261,7 @@ impl StateEncryption {
         if self.writes_plaintext() {
             return Ok(Cow::Borrowed(plaintext));
         }
-        let head = head(plaintext).map_err(|e| Error::EncryptFailed {
+        let head = head(plaintext, false).map_err(|e| Error::EncryptFailed {
             detail: format!("the plaintext is not a state ({e})"),
         })?;
         self.encrypt_with_head(
@@ -257,7 +315,7 @@ fn check_length(method: &str, keys: &str, key: &Secret) -> Result<(), Error> {
 impl Target {
     fn accept_plaintext(&self, stored: Vec<u8>) -> Result<Decrypted, Error> {
         // OpenTofu's validator: a state has a non-empty terraform_version.
-        match head(&stored) {
+        match head(&stored, true) {
             Ok(h)
                 if h.terraform_version
                     .as_deref()
@@ -337,7 +395,7 @@ fn check_head(envelope: &Envelope, plaintext: &[u8]) -> Result<(), Error> {
     if envelope.serial.is_none() && envelope.lineage.as_deref().is_none_or(str::is_empty) {
         return Ok(());
     }
-    let inner = head(plaintext).map_err(|e| Error::NotAState {
+    let inner = head(plaintext, false).map_err(|e| Error::NotAState {
         detail: format!("the decrypted data is not JSON: {e}"),
     })?;
     if let (Some(outer), Some(inner)) = (envelope.serial, inner.serial)

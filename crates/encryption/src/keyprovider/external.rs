@@ -10,14 +10,13 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use base64::Engine as _;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::KeyProvider;
 use crate::config::KeyProviderConfig;
 use crate::error::Error;
-use crate::gojson::{GO_BASE64, push_value};
+use crate::gojson::{decode_base64, push_value};
 use crate::secret::Secret;
 
 /// OpenTofu gives the command one minute.
@@ -246,8 +245,7 @@ impl External {
     }
 
     fn key(&self, which: &str, text: &str) -> Result<Secret, Error> {
-        GO_BASE64
-            .decode(text)
+        decode_base64(text.as_bytes())
             .map(Secret::new)
             .map_err(|_| Error::KeyProvider {
                 provider: self.at.clone(),

@@ -6,14 +6,13 @@ use std::fmt::Write as _;
 use std::num::NonZeroU32;
 
 use aws_lc_rs::pbkdf2 as lc;
-use base64::Engine as _;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::{KeyProvider, integer, string};
 use crate::config::{KeyProviderConfig, reference};
 use crate::error::Error;
-use crate::gojson::{GO_BASE64, encode_base64};
+use crate::gojson::{decode_base64, encode_base64};
 use crate::secret::Secret;
 
 /// OpenTofu's `MinimumPassphraseLength`, in bytes (Go's `len` of a string).
@@ -280,8 +279,7 @@ impl KeyProvider for Pbkdf2 {
         };
         let salt = match meta.salt.as_deref() {
             None => Vec::new(),
-            Some(text) => GO_BASE64
-                .decode(text)
+            Some(text) => decode_base64(text.as_bytes())
                 .map_err(|e| invalid(format!("the salt is not valid base64 ({e})")))?,
         };
         let iterations = meta.iterations.unwrap_or(0);
