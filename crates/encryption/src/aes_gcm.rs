@@ -51,25 +51,25 @@ pub(crate) fn seal(k: &Secret, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, 
     Ok(out)
 }
 
-/// Decrypts `nonce || ciphertext || tag`.
-pub(crate) fn open(k: &Secret, aad: &[u8], data: &[u8]) -> Result<Vec<u8>, AttemptFailure> {
+/// Decrypts `nonce || ciphertext || tag` in place: the 50 MB of a large state are not copied.
+pub(crate) fn open(k: &Secret, aad: &[u8], mut data: Vec<u8>) -> Result<Vec<u8>, AttemptFailure> {
     let k = key(k).map_err(|_| AttemptFailure::WrongKeyOrTampered)?;
     if data.len() < NONCE_LEN + TAG_LEN {
         return Err(AttemptFailure::TooShort { length: data.len() });
     }
     let mut nonce = [0u8; NONCE_LEN];
     nonce.copy_from_slice(&data[..NONCE_LEN]);
-    let mut buf = data[NONCE_LEN..].to_vec();
     let len = k
-        .open_in_place(
+        .open_within(
             Nonce::assume_unique_for_key(nonce),
             Aad::from(aad),
-            &mut buf,
+            &mut data,
+            NONCE_LEN..,
         )
         .map_err(|_| AttemptFailure::WrongKeyOrTampered)?
         .len();
-    buf.truncate(len);
-    Ok(buf)
+    data.truncate(len);
+    Ok(data)
 }
 
 #[cfg(test)]
@@ -82,13 +82,16 @@ mod tests {
             let k = Secret::new((0..len).collect());
             let sealed = seal(&k, b"aad", b"{\"version\":4}").unwrap();
             assert_eq!(sealed.len(), NONCE_LEN + 13 + TAG_LEN);
-            assert_eq!(open(&k, b"aad", &sealed).unwrap(), b"{\"version\":4}");
             assert_eq!(
-                open(&k, b"other", &sealed),
+                open(&k, b"aad", sealed.clone()).unwrap(),
+                b"{\"version\":4}"
+            );
+            assert_eq!(
+                open(&k, b"other", sealed.clone()),
                 Err(AttemptFailure::WrongKeyOrTampered)
             );
             assert_eq!(
-                open(&k, b"", &sealed),
+                open(&k, b"", sealed),
                 Err(AttemptFailure::WrongKeyOrTampered)
             );
         }
@@ -103,7 +106,7 @@ mod tests {
         );
         assert_eq!(check_key(&Secret::new(vec![1; 20])), Err(BadKeyLength(20)));
         assert_eq!(
-            open(&k, b"", &[0; 27]),
+            open(&k, b"", vec![0; 27]),
             Err(AttemptFailure::TooShort { length: 27 })
         );
     }

@@ -86,9 +86,12 @@ const HEAD: usize = 64 * 1024;
 /// `encryption_version` is a non-empty string), parsed; `Ok(None)` for anything else, which
 /// the state parser then reads (or refuses) as plaintext.
 pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
-    // A plaintext state of tens of megabytes is not parsed twice: without the marker key
-    // anywhere it cannot be an envelope.
-    if memchr::memmem::find(bytes, b"\"encryption_version\"").is_none() {
+    // A plaintext state of tens of megabytes is not parsed twice. An envelope's one large value
+    // is its data, so its marker key, a top-level key, sits before the data (near the top) or
+    // after it (near the end, where OpenTofu writes it): without it there, it is no envelope.
+    let near = |part: &[u8]| memchr::memmem::find(part, b"\"encryption_version\"").is_some();
+    let split = bytes.len().saturating_sub(HEAD);
+    if !near(&bytes[..bytes.len().min(HEAD)]) && !near(&bytes[split..]) {
         return if looks_cut_envelope(bytes) {
             Err(not_json(bytes))
         } else {
@@ -332,8 +335,12 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(env.encrypted_data, [0, 15, 192]);
-        let err = parse(br#"{"meta":{},"encrypted_data":5,"encryption_version":"v0"}"#).unwrap_err();
-        assert_eq!(err.to_string(), "the encrypted state's encrypted_data is not a base64 string");
+        let err =
+            parse(br#"{"meta":{},"encrypted_data":5,"encryption_version":"v0"}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the encrypted state's encrypted_data is not a base64 string"
+        );
     }
 
     #[test]

@@ -251,7 +251,7 @@ impl StateEncryption {
             return target.accept_plaintext(stored);
         };
         drop(stored);
-        target.open(&envelope)
+        target.open(envelope)
     }
 
     /// The plaintext state to the bytes to store: an envelope by the primary method (a fresh
@@ -347,8 +347,14 @@ impl Target {
         })
     }
 
-    fn open(&self, envelope: &Envelope) -> Result<Decrypted, Error> {
+    fn open(&self, mut envelope: Envelope) -> Result<Decrypted, Error> {
         let mut attempts = Vec::new();
+        // The last method that can try gets the data itself; earlier ones a copy, since a
+        // failed attempt leaves its buffer unusable.
+        let last = self
+            .chain
+            .iter()
+            .rposition(|(_, m)| *m != Method::Unencrypted);
         for (i, (address, method)) in self.chain.iter().enumerate() {
             let Method::AesGcm { keys, aad } = method else {
                 // The unencrypted method cannot open an envelope.
@@ -357,9 +363,14 @@ impl Target {
             let failure = match self.keyring.decryption_key(keys, &envelope.meta)? {
                 Ok(key) => {
                     check_length(address, keys, &key)?;
-                    match aes_gcm::open(&key, aad, &envelope.encrypted_data) {
+                    let data = if Some(i) == last {
+                        std::mem::take(&mut envelope.encrypted_data)
+                    } else {
+                        envelope.encrypted_data.clone()
+                    };
+                    match aes_gcm::open(&key, aad, data) {
                         Ok(plaintext) => {
-                            check_head(envelope, &plaintext)?;
+                            check_head(&envelope, &plaintext)?;
                             return Ok(Decrypted {
                                 plaintext,
                                 status: if i == 0 {

@@ -311,3 +311,22 @@ fn tf_encryption_merges_block_by_block() {
         "Debug never shows a passphrase: {debug}"
     );
 }
+
+#[test]
+fn a_fallback_after_a_failed_tag_still_gets_the_intact_data() {
+    // Both methods use the same key provider; the primary adds aad the writer did not use, so
+    // its tag check fails on the data the fallback must then open.
+    let plain = state_encryption(&pbkdf2_config("k", PASSPHRASE, ""));
+    let sealed = plain.encrypt(STATE).unwrap().into_owned();
+    let enc = state_encryption(
+        r#"{"key_provider": {"pbkdf2": {"k": {"passphrase": "correct-horse-battery-staple", "iterations": 200000}}},
+            "method": {"aes_gcm": {"with_aad": {"keys": "key_provider.pbkdf2.k", "aad": [9]}, "m": {"keys": "key_provider.pbkdf2.k"}}},
+            "state": {"method": "method.aes_gcm.with_aad", "fallback": {"method": "method.aes_gcm.m"}}}"#,
+    );
+    let opened = enc.decrypt(sealed).unwrap();
+    assert_eq!(
+        (opened.plaintext.as_slice(), opened.status),
+        (STATE, Status::Migration)
+    );
+    assert_eq!(opened.method.as_deref(), Some("method.aes_gcm.m"));
+}
