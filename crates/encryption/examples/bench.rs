@@ -87,11 +87,6 @@ fn main() {
             .encrypted_data
             .len()
     });
-    let plain = StateEncryption::disabled();
-    let plain_read = time(runs, || {
-        plain.decrypt(plaintext.clone()).unwrap().plaintext.len()
-    });
-    let plaintext_copy = time(runs, || plaintext.clone().len());
 
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
@@ -134,10 +129,6 @@ fn main() {
     println!(
         "| decrypt beyond the derivation | {:.0} |",
         ms(decrypt.saturating_sub(copy).saturating_sub(kdf))
-    );
-    println!(
-        "| plaintext read through the same call (marker scan only) | {:.1} |",
-        ms(plain_read.saturating_sub(plaintext_copy))
     );
     println!(
         "| encrypted taint's extra cost beyond derivations (decrypt + encrypt_with_head) | {:.0} |",
