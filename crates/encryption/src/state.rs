@@ -235,23 +235,38 @@ impl StateEncryption {
     /// else each fallback in order; a plaintext state is accepted only when no target is
     /// configured or an unencrypted method is in the chain.
     pub fn decrypt(&self, stored: Vec<u8>) -> Result<Decrypted, Error> {
-        let envelope = envelope::parse(&stored)?;
-        let Some(target) = &self.target else {
-            return match envelope {
-                Some(_) => Err(Error::NotConfigured),
-                None => Ok(Decrypted {
-                    plaintext: stored,
-                    status: Status::Satisfied,
-                    envelope: None,
-                    method: None,
-                }),
-            };
-        };
-        let Some(envelope) = envelope else {
-            return target.accept_plaintext(stored);
-        };
-        drop(stored);
-        target.open(envelope)
+        match self.decrypt_slice(&stored)? {
+            Some(decrypted) => Ok(decrypted),
+            None => Ok(Decrypted {
+                plaintext: stored,
+                status: self.plaintext_status(),
+                envelope: None,
+                method: None,
+            }),
+        }
+    }
+
+    /// [`StateEncryption::decrypt`] without taking the bytes: `Ok(None)` when they are a
+    /// plaintext state to use as they are (a memory-mapped file is then never copied), with
+    /// [`StateEncryption::plaintext_status`] as its status.
+    pub fn decrypt_slice(&self, stored: &[u8]) -> Result<Option<Decrypted>, Error> {
+        let envelope = envelope::parse(stored)?;
+        match (&self.target, envelope) {
+            (None, None) => Ok(None),
+            (None, Some(_)) => Err(Error::NotConfigured),
+            (Some(target), None) => target.accept_plaintext(stored).map(|()| None),
+            (Some(target), Some(envelope)) => target.open(envelope).map(Some),
+        }
+    }
+
+    /// How a plaintext state read under this configuration stands: a migration when the
+    /// primary method encrypts (the next write encrypts it).
+    pub fn plaintext_status(&self) -> Status {
+        if self.writes_plaintext() {
+            Status::Satisfied
+        } else {
+            Status::Migration
+        }
     }
 
     /// The plaintext state to the bytes to store: an envelope by the primary method (a fresh
@@ -313,9 +328,9 @@ fn check_length(method: &str, keys: &str, key: &Secret) -> Result<(), Error> {
 }
 
 impl Target {
-    fn accept_plaintext(&self, stored: Vec<u8>) -> Result<Decrypted, Error> {
+    fn accept_plaintext(&self, stored: &[u8]) -> Result<(), Error> {
         // OpenTofu's validator: a state has a non-empty terraform_version.
-        match head(&stored, true) {
+        match head(stored, true) {
             Ok(h)
                 if h.terraform_version
                     .as_deref()
@@ -331,20 +346,11 @@ impl Target {
                 });
             }
         }
-        if !self.chain.iter().any(|(_, m)| *m == Method::Unencrypted) {
-            return Err(Error::PlaintextRefused);
-        }
-        let status = if self.chain[0].1 == Method::Unencrypted {
-            Status::Satisfied
+        if self.chain.iter().any(|(_, m)| *m == Method::Unencrypted) {
+            Ok(())
         } else {
-            Status::Migration
-        };
-        Ok(Decrypted {
-            plaintext: stored,
-            status,
-            envelope: None,
-            method: None,
-        })
+            Err(Error::PlaintextRefused)
+        }
     }
 
     fn open(&self, mut envelope: Envelope) -> Result<Decrypted, Error> {

@@ -330,3 +330,29 @@ fn a_fallback_after_a_failed_tag_still_gets_the_intact_data() {
     );
     assert_eq!(opened.method.as_deref(), Some("method.aes_gcm.m"));
 }
+
+#[test]
+fn decrypt_slice_leaves_a_plaintext_state_where_it_is() {
+    let migrate = state_encryption(
+        r#"{"key_provider": {"pbkdf2": {"k": {"passphrase": "correct-horse-battery-staple", "iterations": 200000}}},
+            "method": {"aes_gcm": {"m": {"keys": "key_provider.pbkdf2.k"}}, "unencrypted": {"u": {}}},
+            "state": {"method": "method.aes_gcm.m", "fallback": {"method": "method.unencrypted.u"}}}"#,
+    );
+    assert!(migrate.decrypt_slice(STATE).unwrap().is_none());
+    assert_eq!(migrate.plaintext_status(), Status::Migration);
+    let sealed = migrate.encrypt(STATE).unwrap().into_owned();
+    assert_eq!(
+        migrate.decrypt_slice(&sealed).unwrap().unwrap().plaintext,
+        STATE
+    );
+    assert!(
+        StateEncryption::disabled()
+            .decrypt_slice(STATE)
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(
+        StateEncryption::disabled().plaintext_status(),
+        Status::Satisfied
+    );
+}
