@@ -40,9 +40,6 @@ pub trait KeyProvider: fmt::Debug + Send + Sync {
 pub type Factory =
     Box<dyn Fn(&KeyProviderConfig) -> Result<Box<dyn KeyProvider>, Error> + Send + Sync>;
 
-/// Key provider types OpenTofu has and this build does not (yet).
-const NOT_YET: &[&str] = &["aws_kms", "gcp_kms", "azure_vault", "openbao"];
-
 /// The key provider types this build can use, by OpenTofu's type name.
 pub struct Registry {
     factories: BTreeMap<String, Factory>,
@@ -99,12 +96,6 @@ impl Registry {
                     .join(", "),
             }),
         }
-    }
-
-    /// Whether OpenTofu knows `kind` (so the message can say "not supported" rather than
-    /// "unknown").
-    pub fn opentofu_knows(kind: &str) -> bool {
-        NOT_YET.contains(&kind) || matches!(kind, "pbkdf2" | "external")
     }
 }
 
