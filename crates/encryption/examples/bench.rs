@@ -1,0 +1,137 @@
+//! Times what encryption adds to a command: key derivation at OpenTofu's defaults (600,000
+//! rounds of SHA-512), and decrypting and re-encrypting a large state. Run by
+//! `benches/encryption.sh`; prints a Markdown table.
+//!
+//! `cargo run --release -p statectl-encryption --example bench -- STATE [RUNS]`
+
+use std::num::NonZeroU32;
+use std::time::{Duration, Instant};
+
+use statectl_encryption::keyprovider::pbkdf2::{Hash, derive};
+use statectl_encryption::{EncryptionConfig, Registry, StateEncryption};
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let started = Instant::now();
+                std::hint::black_box(f());
+                started.elapsed()
+            })
+            .collect(),
+    )
+}
+
+#[allow(clippy::print_stdout, reason = "the benchmark's report")]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one measurement after another, then the table"
+)]
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("usage: bench STATE [RUNS]");
+    let runs: usize = args
+        .next()
+        .map_or(5, |r| r.parse().expect("RUNS is a number"));
+    let plaintext = std::fs::read(&path).expect("the state file reads");
+    let mb = f64::from(u32::try_from(plaintext.len()).unwrap_or(u32::MAX)) / 1e6;
+
+    let salt = [7u8; 32];
+    let kdf = time(runs, || {
+        derive(
+            Hash::Sha512,
+            b"correct-horse-battery-staple",
+            &salt,
+            NonZeroU32::new(600_000).unwrap(),
+            32,
+        )
+    });
+
+    let json = r#"{"key_provider": {"pbkdf2": {"k": {"passphrase": "correct-horse-battery-staple"}}},
+                   "method": {"aes_gcm": {"m": {"keys": "key_provider.pbkdf2.k"}}},
+                   "state": {"method": "method.aes_gcm.m"}}"#;
+    let config =
+        EncryptionConfig::from_value("bench", &serde_json::from_str(json).unwrap()).unwrap();
+    let enc = StateEncryption::new(Some(&config), &Registry::default()).unwrap();
+
+    // The first write derives this run's key; later writes reuse it, as OpenTofu's do.
+    let started = Instant::now();
+    let sealed = enc.encrypt(&plaintext).unwrap().into_owned();
+    let first_encrypt = started.elapsed();
+    let encrypt = time(runs, || enc.encrypt(&plaintext).unwrap().len());
+    let encrypt_head = time(runs, || {
+        enc.encrypt_with_head(&plaintext, Some(1001), "l")
+            .unwrap()
+            .len()
+    });
+    // Every read derives the key from the envelope's salt.
+    let decrypt = time(runs, || {
+        enc.decrypt(sealed.clone()).unwrap().plaintext.len()
+    });
+    let copy = time(runs, || sealed.clone().len());
+    // The same read of a tiny state: the derivation and fixed costs, measured rather than assumed.
+    let tiny = enc
+        .encrypt(br#"{"version":4,"terraform_version":"1.9.0","serial":1,"lineage":"l"}"#)
+        .unwrap()
+        .into_owned();
+    let tiny_decrypt = time(runs, || enc.decrypt(tiny.clone()).unwrap().plaintext.len());
+    let parse = time(runs, || {
+        statectl_encryption::envelope::parse(&sealed)
+            .unwrap()
+            .unwrap()
+            .encrypted_data
+            .len()
+    });
+
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "| what ({mb:.1} MB state, {} MB envelope, median of {runs}) | ms |",
+        sealed.len() / 1_000_000
+    );
+    println!("|---|---:|");
+    println!(
+        "| PBKDF2-HMAC-SHA512, 600,000 rounds, 32-byte key | {:.0} |",
+        ms(kdf)
+    );
+    println!(
+        "| first encrypt of a run (derivation + seal + envelope) | {:.0} |",
+        ms(first_encrypt)
+    );
+    println!(
+        "| encrypt (key cached; serial/lineage scanned from the state) | {:.0} |",
+        ms(encrypt)
+    );
+    println!(
+        "| encrypt_with_head (key cached; serial/lineage given) | {:.0} |",
+        ms(encrypt_head)
+    );
+    println!(
+        "| decrypt (parse, derivation, open, serial/lineage check) | {:.0} |",
+        ms(decrypt.saturating_sub(copy))
+    );
+    println!(
+        "| decrypt of a tiny state (the derivation and fixed costs) | {:.0} |",
+        ms(tiny_decrypt)
+    );
+    println!(
+        "| decrypt, 50 MB minus tiny (what the size costs) | {:.0} |",
+        ms(decrypt.saturating_sub(copy).saturating_sub(tiny_decrypt))
+    );
+    println!(
+        "| of which: envelope parse (JSON scan + base64 decode) | {:.0} |",
+        ms(parse)
+    );
+    println!(
+        "| decrypt beyond the derivation | {:.0} |",
+        ms(decrypt.saturating_sub(copy).saturating_sub(kdf))
+    );
+    println!(
+        "| encrypted taint's extra cost beyond derivations (decrypt + encrypt_with_head) | {:.0} |",
+        ms(decrypt.saturating_sub(copy).saturating_sub(kdf) + encrypt_head)
+    );
+}

@@ -1,0 +1,113 @@
+//! The aes_gcm method's cipher: AES-GCM with a 16, 24 or 32-byte key, output
+//! `nonce (12 bytes) || ciphertext || tag (16 bytes)`, optional additional authenticated data
+//! (`internal/encryption/method/aesgcm/`).
+
+use aws_lc_rs::aead::{
+    AES_128_GCM, AES_192_GCM, AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey,
+};
+
+use crate::error::AttemptFailure;
+use crate::secret::Secret;
+
+pub(crate) const TAG_LEN: usize = 16;
+
+/// Why a key cannot be used: its length (in bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BadKeyLength(pub(crate) usize);
+
+fn key(key: &Secret) -> Result<LessSafeKey, BadKeyLength> {
+    let algorithm = match key.len() {
+        16 => &AES_128_GCM,
+        24 => &AES_192_GCM,
+        32 => &AES_256_GCM,
+        n => return Err(BadKeyLength(n)),
+    };
+    let unbound = UnboundKey::new(algorithm, key.expose()).map_err(|_| BadKeyLength(key.len()))?;
+    Ok(LessSafeKey::new(unbound))
+}
+
+/// Checks a key's length without using it.
+pub(crate) fn check_key(k: &Secret) -> Result<(), BadKeyLength> {
+    key(k).map(|_| ())
+}
+
+/// Encrypts `plaintext` under a fresh random nonce.
+pub(crate) fn seal(k: &Secret, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, String> {
+    let k = key(k)
+        .map_err(|BadKeyLength(n)| format!("AES-GCM takes 16, 24 or 32-byte keys, not {n}"))?;
+    let mut nonce = [0u8; NONCE_LEN];
+    aws_lc_rs::rand::fill(&mut nonce).map_err(|_| "could not generate a nonce".to_owned())?;
+    let mut out = Vec::with_capacity(NONCE_LEN + plaintext.len() + TAG_LEN);
+    out.extend_from_slice(&nonce);
+    out.extend_from_slice(plaintext);
+    let tag = k
+        .seal_in_place_separate_tag(
+            Nonce::assume_unique_for_key(nonce),
+            Aad::from(aad),
+            &mut out[NONCE_LEN..],
+        )
+        .map_err(|_| "AES-GCM refused the data (too long?)".to_owned())?;
+    out.extend_from_slice(tag.as_ref());
+    Ok(out)
+}
+
+/// Decrypts `nonce || ciphertext || tag` in place: the 50 MB of a large state are not copied.
+pub(crate) fn open(k: &Secret, aad: &[u8], mut data: Vec<u8>) -> Result<Vec<u8>, AttemptFailure> {
+    let k = key(k).map_err(|_| AttemptFailure::WrongKeyOrTampered)?;
+    if data.len() < NONCE_LEN + TAG_LEN {
+        return Err(AttemptFailure::TooShort { length: data.len() });
+    }
+    let mut nonce = [0u8; NONCE_LEN];
+    nonce.copy_from_slice(&data[..NONCE_LEN]);
+    let len = k
+        .open_within(
+            Nonce::assume_unique_for_key(nonce),
+            Aad::from(aad),
+            &mut data,
+            NONCE_LEN..,
+        )
+        .map_err(|_| AttemptFailure::WrongKeyOrTampered)?
+        .len();
+    data.truncate(len);
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_with_every_key_length_and_aad() {
+        for len in [16u8, 24, 32] {
+            let k = Secret::new((0..len).collect());
+            let sealed = seal(&k, b"aad", b"{\"version\":4}").unwrap();
+            assert_eq!(sealed.len(), NONCE_LEN + 13 + TAG_LEN);
+            assert_eq!(
+                open(&k, b"aad", sealed.clone()).unwrap(),
+                b"{\"version\":4}"
+            );
+            assert_eq!(
+                open(&k, b"other", sealed.clone()),
+                Err(AttemptFailure::WrongKeyOrTampered)
+            );
+            assert_eq!(
+                open(&k, b"", sealed),
+                Err(AttemptFailure::WrongKeyOrTampered)
+            );
+        }
+    }
+
+    #[test]
+    fn nonces_are_fresh_and_bad_lengths_refused() {
+        let k = Secret::new(vec![7; 32]);
+        assert_ne!(
+            seal(&k, b"", b"x").unwrap()[..NONCE_LEN],
+            seal(&k, b"", b"x").unwrap()[..NONCE_LEN]
+        );
+        assert_eq!(check_key(&Secret::new(vec![1; 20])), Err(BadKeyLength(20)));
+        assert_eq!(
+            open(&k, b"", vec![0; 27]),
+            Err(AttemptFailure::TooShort { length: 27 })
+        );
+    }
+}

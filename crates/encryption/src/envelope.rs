@@ -1,0 +1,366 @@
+//! OpenTofu's encrypted-state envelope: recognised and parsed from the stored bytes, and written
+//! exactly as OpenTofu writes it (`internal/encryption/base.go`, `state.go`).
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::gojson::{decode_base64, encode_base64, push_string};
+
+/// The one envelope version OpenTofu writes and reads.
+pub const ENCRYPTION_VERSION: &str = "v0";
+
+/// A parsed envelope: what a reader can know without the key, and the ciphertext.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Envelope {
+    /// `serial` in clear (absent in plan envelopes and OpenTofu 1.7 alpha states).
+    pub serial: Option<i64>,
+    /// `lineage` in clear (absent or empty likewise).
+    pub lineage: Option<String>,
+    /// Each key provider's metadata (its address, or its `encrypted_metadata_alias`), decoded
+    /// from base64: JSON the key provider reads back.
+    pub meta: BTreeMap<String, Vec<u8>>,
+    /// The method's output (for aes_gcm: nonce, ciphertext, tag).
+    pub encrypted_data: Vec<u8>,
+}
+
+impl std::fmt::Debug for Envelope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Envelope")
+            .field("serial", &self.serial)
+            .field("lineage", &self.lineage)
+            .field("meta", &self.meta.keys().collect::<Vec<_>>())
+            .field(
+                "encrypted_data",
+                &format_args!("{} bytes", self.encrypted_data.len()),
+            )
+            .finish()
+    }
+}
+
+impl Envelope {
+    /// The key providers the envelope holds metadata for: what a reader without the key can name.
+    pub fn key_providers(&self) -> impl Iterator<Item = &str> {
+        self.meta.keys().map(String::as_str)
+    }
+}
+
+/// The envelope as parsed when its data is a plain JSON string: borrowed, so the tens of
+/// megabytes of base64 are scanned once and not copied.
+#[derive(Deserialize)]
+struct Fast<'a> {
+    #[serde(default)]
+    serial: Option<Value>,
+    #[serde(default)]
+    lineage: Option<Value>,
+    #[serde(default)]
+    meta: Option<Value>,
+    #[serde(default, borrow)]
+    encrypted_data: Option<&'a str>,
+    #[serde(default)]
+    encryption_version: Option<Value>,
+}
+
+/// Any other shape (escapes in the data, wrong types): parsed generally, for precise errors.
+#[derive(Deserialize)]
+struct Raw {
+    #[serde(default)]
+    serial: Option<Value>,
+    #[serde(default)]
+    lineage: Option<Value>,
+    #[serde(default)]
+    meta: Option<Value>,
+    #[serde(default)]
+    encrypted_data: Option<Value>,
+    #[serde(default)]
+    encryption_version: Option<Value>,
+}
+
+/// How far into a file the truncation check looks for the envelope's keys.
+const HEAD: usize = 64 * 1024;
+
+/// Whether `bytes` is an envelope (as OpenTofu decides: a JSON object whose
+/// `encryption_version` is a non-empty string), parsed; `Ok(None)` for anything else, which
+/// the state parser then reads (or refuses) as plaintext.
+pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
+    // A plaintext state of tens of megabytes is not parsed twice. An envelope's one large value
+    // is its data, so its marker key, a top-level key, sits before the data (near the top) or
+    // after it (near the end, where OpenTofu writes it): without it there, it is no envelope.
+    let near = |part: &[u8]| memchr::memmem::find(part, b"\"encryption_version\"").is_some();
+    let split = bytes.len().saturating_sub(HEAD);
+    if !near(&bytes[..bytes.len().min(HEAD)]) && !near(&bytes[split..]) {
+        return if looks_cut_envelope(bytes) {
+            Err(not_json(bytes))
+        } else {
+            Ok(None)
+        };
+    }
+    let Some((raw, data)) = read(bytes)? else {
+        return Ok(None);
+    };
+    let version = match raw.encryption_version {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(v)) if v.is_empty() => return Ok(None),
+        Some(Value::String(v)) => v,
+        Some(_) => {
+            return Err(Error::EnvelopeType {
+                field: "encryption_version".into(),
+                expected: "a string",
+            });
+        }
+    };
+    if version != ENCRYPTION_VERSION {
+        return Err(Error::UnknownVersion { found: version });
+    }
+    let serial = match raw.serial {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => Some(n.as_i64().ok_or(Error::EnvelopeType {
+            field: "serial".into(),
+            expected: "a whole number",
+        })?),
+        Some(_) => {
+            return Err(Error::EnvelopeType {
+                field: "serial".into(),
+                expected: "a number",
+            });
+        }
+    };
+    let lineage = match raw.lineage {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => {
+            return Err(Error::EnvelopeType {
+                field: "lineage".into(),
+                expected: "a string",
+            });
+        }
+    };
+    let meta = match raw.meta {
+        None | Some(Value::Null) => return Err(Error::EnvelopeMissing { field: "meta" }),
+        Some(Value::Object(map)) => {
+            let mut meta = BTreeMap::new();
+            for (key, value) in map {
+                let field = format!("meta[{key:?}]");
+                let Value::String(text) = value else {
+                    return Err(Error::EnvelopeType {
+                        field,
+                        expected: "a base64 string",
+                    });
+                };
+                meta.insert(key, decode(&field, &text)?);
+            }
+            meta
+        }
+        Some(_) => {
+            return Err(Error::EnvelopeType {
+                field: "meta".into(),
+                expected: "an object",
+            });
+        }
+    };
+    let encrypted_data = match (data, raw.encrypted_data) {
+        (Some(text), _) => decode("encrypted_data", &text)?,
+        (None, None | Some(Value::Null)) => {
+            return Err(Error::EnvelopeMissing {
+                field: "encrypted_data",
+            });
+        }
+        (None, Some(_)) => {
+            return Err(Error::EnvelopeType {
+                field: "encrypted_data".into(),
+                expected: "a base64 string",
+            });
+        }
+    };
+    Ok(Some(Envelope {
+        serial,
+        lineage,
+        meta,
+        encrypted_data,
+    }))
+}
+
+/// An envelope's fields, and its data (borrowed where it can be).
+type Fields<'a> = (Raw, Option<Cow<'a, str>>);
+
+/// The JSON of a possible envelope: `Ok(None)` when it is not JSON and does not look like a
+/// cut-off envelope either.
+fn read(bytes: &[u8]) -> Result<Option<Fields<'_>>, Error> {
+    let (raw, data) = match serde_json::from_slice::<Fast<'_>>(bytes) {
+        Ok(fast) => (
+            Raw {
+                serial: fast.serial,
+                lineage: fast.lineage,
+                meta: fast.meta,
+                encrypted_data: None,
+                encryption_version: fast.encryption_version,
+            },
+            fast.encrypted_data.map(Cow::Borrowed),
+        ),
+        Err(_) => match serde_json::from_slice::<Raw>(bytes) {
+            Ok(mut raw) => {
+                let data = match raw.encrypted_data.take() {
+                    Some(Value::String(text)) => Some(Cow::Owned(text)),
+                    other => {
+                        raw.encrypted_data = other;
+                        None
+                    }
+                };
+                (raw, data)
+            }
+            Err(_) if !looks_cut_envelope(bytes) => return Ok(None),
+            Err(_) => return Err(not_json(bytes)),
+        },
+    };
+    Ok(Some((raw, data)))
+}
+
+/// A file that starts like an envelope (its keys near the top, no state's `terraform_version`)
+/// but does not parse was cut off or damaged: say so rather than call it "not a state".
+fn looks_cut_envelope(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(HEAD)];
+    // The cheap tests first: a plaintext state is never parsed here.
+    (memchr::memmem::find(head, b"\"encrypted_data\"").is_some()
+        || memchr::memmem::find(head, b"\"encryption_version\"").is_some())
+        && memchr::memmem::find(head, b"\"terraform_version\"").is_none()
+        && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err()
+}
+
+fn not_json(bytes: &[u8]) -> Error {
+    match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        Err(e) => Error::EnvelopeNotJson {
+            line: e.line(),
+            column: e.column(),
+            detail: if e.classify() == serde_json::error::Category::Eof {
+                "the JSON ends early".to_owned()
+            } else {
+                let text = e.to_string();
+                text.split(" at line ").next().unwrap_or(&text).to_owned()
+            },
+        },
+        Ok(_) => Error::EnvelopeType {
+            field: "envelope".into(),
+            expected: "a JSON object",
+        },
+    }
+}
+
+fn decode(field: &str, text: &str) -> Result<Vec<u8>, Error> {
+    decode_base64(text.as_bytes()).map_err(|e| Error::BadBase64 {
+        field: field.to_owned(),
+        detail: match e {
+            base64::DecodeError::InvalidByte(at, byte) => {
+                format!("byte {:?} at offset {at}", char::from(byte))
+            }
+            base64::DecodeError::InvalidLength(len) => {
+                format!("{len} characters is not a whole number of base64 groups")
+            }
+            base64::DecodeError::InvalidLastSymbol { offset, .. } => {
+                format!("bad last symbol at offset {offset}")
+            }
+            base64::DecodeError::InvalidPadding => "bad padding".to_owned(),
+        },
+    })
+}
+
+/// The state envelope OpenTofu writes: compact JSON, keys `serial`, `lineage`, `meta`
+/// (sorted, base64 values), `encrypted_data`, `encryption_version`, no trailing newline.
+/// `serial` is `null` and `lineage` empty when the plaintext state had none, as Go writes them.
+pub fn write(
+    serial: Option<i64>,
+    lineage: &str,
+    meta: &BTreeMap<String, Vec<u8>>,
+    encrypted_data: &[u8],
+) -> Vec<u8> {
+    let mut out = String::with_capacity(encrypted_data.len() / 3 * 4 + 512);
+    out.push_str("{\"serial\":");
+    match serial {
+        Some(n) => out.push_str(&n.to_string()),
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"lineage\":");
+    push_string(&mut out, lineage);
+    out.push_str(",\"meta\":{");
+    for (i, (key, value)) in meta.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_string(&mut out, key);
+        out.push_str(":\"");
+        encode_base64(value, &mut out);
+        out.push('"');
+    }
+    out.push_str("},\"encrypted_data\":\"");
+    encode_base64(encrypted_data, &mut out);
+    out.push_str("\",\"encryption_version\":\"");
+    out.push_str(ENCRYPTION_VERSION);
+    out.push_str("\"}");
+    out.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_mentioning_the_marker_keys_is_not_an_envelope() {
+        // An attribute named like the envelope's keys, deep in a resource: still a state.
+        let state = br#"{"version":4,"terraform_version":"1.9.0","serial":1,"lineage":"l","outputs":{},
+            "resources":[{"instances":[{"attributes":{"encryption_version":"v0","encrypted_data":"x"}}]}]}"#;
+        assert_eq!(parse(state).unwrap(), None);
+        // A damaged state that mentions them is left to the state parser's own error.
+        assert_eq!(parse(&state[..60]).unwrap(), None);
+        assert_eq!(parse(b"").unwrap(), None);
+        assert_eq!(parse(b"not json").unwrap(), None);
+    }
+
+    #[test]
+    fn plan_envelopes_and_alpha_states_have_no_serial_or_lineage() {
+        let env =
+            parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
+                .unwrap()
+                .unwrap();
+        assert_eq!((env.serial, env.lineage), (None, None));
+        assert_eq!(env.meta["k"], b"{}");
+        assert_eq!(env.encrypted_data, [0, 0, 0]);
+    }
+
+    #[test]
+    fn escaped_data_takes_the_general_path() {
+        // `\/` is a legal JSON spelling of `/` that Go never writes; the data cannot be borrowed.
+        let env = parse(br#"{"meta":{},"encrypted_data":"AA\/A","encryption_version":"v0"}"#)
+            .unwrap()
+            .unwrap();
+        assert_eq!(env.encrypted_data, [0, 15, 192]);
+        let err =
+            parse(br#"{"meta":{},"encrypted_data":5,"encryption_version":"v0"}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the encrypted state's encrypted_data is not a base64 string"
+        );
+    }
+
+    #[test]
+    fn writes_null_serial_and_escapes_as_go() {
+        let out = write(None, "a<b", &BTreeMap::new(), b"\x00");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"{"serial":null,"lineage":"a\u003cb","meta":{},"encrypted_data":"AA==","encryption_version":"v0"}"#
+        );
+    }
+
+    #[test]
+    fn debug_shows_sizes_not_data() {
+        let env =
+            parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
+                .unwrap()
+                .unwrap();
+        assert_eq!(
+            format!("{env:?}"),
+            r#"Envelope { serial: None, lineage: None, meta: ["k"], encrypted_data: 3 bytes }"#
+        );
+    }
+}

@@ -1,0 +1,25 @@
+//! OpenTofu's state encryption, read and written as OpenTofu does: the envelope, the
+//! `encryption` configuration and its `TF_ENCRYPTION` merge, the pbkdf2 and external key
+//! providers, the aes_gcm and unencrypted methods, and the fallback and plaintext rules.
+//!
+//! No network, no printing: errors are values whose `Display` is one line, with a hint.
+//! Key material lives in [`Secret`] (zeroised on drop, never in `Debug`).
+
+mod aes_gcm;
+pub mod config;
+pub mod envelope;
+mod error;
+mod gojson;
+pub mod keyprovider;
+mod keyring;
+mod method;
+mod secret;
+mod state;
+
+pub use config::EncryptionConfig;
+pub use envelope::Envelope;
+pub use error::{Attempt, AttemptFailure, Error};
+pub use keyprovider::{KeyProvider, Registry};
+pub use method::Method;
+pub use secret::Secret;
+pub use state::{Decrypted, EnvelopeInfo, StateEncryption, Status};

@@ -1,0 +1,52 @@
+//! Key material: zeroised when dropped, never printed.
+
+use std::fmt;
+use zeroize::Zeroizing;
+
+/// A key, passphrase or chained key provider output. `Debug` shows only its length.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(Zeroizing<Vec<u8>>);
+
+impl Secret {
+    /// Takes ownership of `bytes`; they are wiped when the secret is dropped.
+    pub fn new(bytes: Vec<u8>) -> Self {
+        Secret(Zeroizing::new(bytes))
+    }
+
+    /// The key's bytes, for the cipher or the derivation that consumes them.
+    pub fn expose(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// For filling a key in place (a derivation's output).
+    pub(crate) fn expose_mut(&mut self) -> &mut [u8] {
+        &mut self.0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Secret({} bytes)", self.0.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Secret;
+
+    #[test]
+    fn debug_never_shows_the_bytes() {
+        let secret = Secret::new(b"correct-horse-battery-staple".to_vec());
+        let shown = format!("{secret:?}");
+        assert_eq!(shown, "Secret(28 bytes)");
+        assert!(!shown.contains("horse"));
+    }
+}

@@ -1,0 +1,438 @@
+//! The state target: which method writes, which methods (in fallback order) may read, whether a
+//! plaintext state is accepted, as OpenTofu's `internal/encryption/{base,state,targets}.go`
+//! decide it.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
+
+use crate::aes_gcm;
+use crate::config::{EncryptionConfig, TargetConfig};
+use crate::envelope::{self, Envelope};
+use crate::error::{Attempt, Error};
+use crate::keyprovider::Registry;
+use crate::keyring::Keyring;
+use crate::method::Method;
+use crate::secret::Secret;
+
+/// How a read went, as OpenTofu's `EncryptionStatus`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Read with the primary method (or no encryption is configured): a write changes nothing
+    /// about how it is stored.
+    Satisfied,
+    /// Read with a fallback (an old key, or plaintext being migrated): the next write stores it
+    /// with the primary method.
+    Migration,
+}
+
+/// What the envelope said in clear.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvelopeInfo {
+    pub serial: Option<i64>,
+    pub lineage: Option<String>,
+    /// The metadata keys: which key providers wrote it.
+    pub key_providers: Vec<String>,
+}
+
+/// A read's result: the plaintext state and how it was stored.
+pub struct Decrypted {
+    pub plaintext: Vec<u8>,
+    pub status: Status,
+    /// `Some` when the bytes were an envelope.
+    pub envelope: Option<EnvelopeInfo>,
+    /// The method that opened it (`method.aes_gcm.<name>`), when one did.
+    pub method: Option<String>,
+}
+
+impl std::fmt::Debug for Decrypted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The plaintext may hold secrets; only its size is shown.
+        f.debug_struct("Decrypted")
+            .field("plaintext", &format_args!("{} bytes", self.plaintext.len()))
+            .field("status", &self.status)
+            .field("envelope", &self.envelope)
+            .field("method", &self.method)
+            .finish()
+    }
+}
+
+/// The key and metadata of this run's writes: derived once, as OpenTofu keeps one encryptor
+/// per run.
+type Encryptor = (Secret, BTreeMap<String, Vec<u8>>);
+
+#[derive(Debug)]
+struct Target {
+    /// Primary first, then each fallback in order.
+    chain: Vec<(String, Method)>,
+    keyring: Keyring,
+    encryptor: Mutex<Option<Encryptor>>,
+}
+
+/// Reads and writes states under one configuration's `state` target.
+#[derive(Debug)]
+pub struct StateEncryption {
+    target: Option<Target>,
+}
+
+/// The top-level fields of a state that encryption looks at.
+#[derive(Default)]
+struct Head {
+    serial: Option<i64>,
+    lineage: Option<String>,
+    terraform_version: Option<String>,
+    /// Stopped early: what was asked for was found.
+    stopped: bool,
+}
+
+/// Reads `serial`, `lineage` (and with `want_version`, `terraform_version`) from the top of a
+/// state, stopping once they are found: Terraform and OpenTofu write them first, and the
+/// other 50 MB are the caller's parser's business, so they are not scanned twice.
+fn head(plaintext: &[u8], want_version: bool) -> Result<Head, serde_json::Error> {
+    let mut head = Head::default();
+    let mut de = serde_json::Deserializer::from_slice(plaintext);
+    match (HeadSeed {
+        head: &mut head,
+        want_version,
+    })
+    .deserialize(&mut de)
+    {
+        Ok(()) => de.end().map(|()| head),
+        Err(_) if head.stopped => Ok(head),
+        Err(e) => Err(e),
+    }
+}
+
+struct HeadSeed<'h> {
+    head: &'h mut Head,
+    want_version: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for HeadSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for HeadSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a state (a JSON object)")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "serial" => self.head.serial = map.next_value()?,
+                "lineage" => self.head.lineage = map.next_value()?,
+                "terraform_version" => self.head.terraform_version = map.next_value()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            if self.head.serial.is_some()
+                && self.head.lineage.is_some()
+                && (!self.want_version || self.head.terraform_version.is_some())
+            {
+                self.head.stopped = true;
+                return Err(A::Error::custom("found"));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl StateEncryption {
+    /// No encryption: states are read and written as they are.
+    pub fn disabled() -> Self {
+        StateEncryption { target: None }
+    }
+
+    /// The `state` target of `config` (merged with `TF_ENCRYPTION` already). Every method of the
+    /// chain and every key provider they use is checked now, so a bad option is reported before
+    /// any state is read.
+    pub fn new(config: Option<&EncryptionConfig>, registry: &Registry) -> Result<Self, Error> {
+        let Some((config, state)) = config.and_then(|c| c.state.as_ref().map(|s| (c, s))) else {
+            return Ok(Self::disabled());
+        };
+        let mut chain = Vec::new();
+        let mut at = "state".to_owned();
+        let mut link: Option<TargetConfig> = Some(state.as_target());
+        while let Some(t) = link {
+            let Some(reference) = t.method.as_deref() else {
+                return Err(Error::Config {
+                    at,
+                    detail: "method is required (method = method.<type>.<name>)".into(),
+                });
+            };
+            let mut parts = reference.splitn(3, '.');
+            let (Some("method"), Some(kind), Some(name)) =
+                (parts.next(), parts.next(), parts.next())
+            else {
+                return Err(Error::Config {
+                    at: format!("{at}.method"),
+                    detail: format!(
+                        "{reference:?} is not a method reference (method.<type>.<name>)"
+                    ),
+                });
+            };
+            let Some(mc) = config.method(kind, name) else {
+                return Err(Error::Config {
+                    at: format!("{at}.method"),
+                    detail: format!(
+                        "there is no method {kind:?} {name:?} block declared in the encryption block"
+                    ),
+                });
+            };
+            chain.push((mc.address(), Method::from_config(mc)?));
+            at.push_str(".fallback");
+            link = t.fallback.map(|b| *b);
+        }
+        if let Some((address, _)) = chain
+            .iter()
+            .find(|(_, m)| state.enforced && *m == Method::Unencrypted)
+        {
+            return Err(Error::UnencryptedForbidden {
+                target: "state".into(),
+                method: address.clone(),
+            });
+        }
+        let roots: Vec<(String, String)> = chain
+            .iter()
+            .filter_map(|(address, m)| match m {
+                Method::AesGcm { keys, .. } => Some((format!("{address}.keys"), keys.clone())),
+                Method::Unencrypted => None,
+            })
+            .collect();
+        let keyring = Keyring::build(config, registry, &roots)?;
+        Ok(StateEncryption {
+            target: Some(Target {
+                chain,
+                keyring,
+                encryptor: Mutex::new(None),
+            }),
+        })
+    }
+
+    /// Whether a `state` target is configured at all.
+    pub fn is_configured(&self) -> bool {
+        self.target.is_some()
+    }
+
+    /// Whether a write stores plaintext (no target, or an unencrypted primary method).
+    pub fn writes_plaintext(&self) -> bool {
+        self.target
+            .as_ref()
+            .is_none_or(|t| t.chain[0].1 == Method::Unencrypted)
+    }
+
+    /// The stored bytes to the plaintext state. An envelope is opened by the primary method,
+    /// else each fallback in order; a plaintext state is accepted only when no target is
+    /// configured or an unencrypted method is in the chain.
+    pub fn decrypt(&self, stored: Vec<u8>) -> Result<Decrypted, Error> {
+        match self.decrypt_slice(&stored)? {
+            Some(decrypted) => Ok(decrypted),
+            None => Ok(Decrypted {
+                plaintext: stored,
+                status: self.plaintext_status(),
+                envelope: None,
+                method: None,
+            }),
+        }
+    }
+
+    /// [`StateEncryption::decrypt`] without taking the bytes: `Ok(None)` when they are a
+    /// plaintext state to use as they are (a memory-mapped file is then never copied), with
+    /// [`StateEncryption::plaintext_status`] as its status.
+    pub fn decrypt_slice(&self, stored: &[u8]) -> Result<Option<Decrypted>, Error> {
+        let envelope = envelope::parse(stored)?;
+        match (&self.target, envelope) {
+            (None, None) => Ok(None),
+            (None, Some(_)) => Err(Error::NotConfigured),
+            (Some(target), None) => target.accept_plaintext(stored).map(|()| None),
+            (Some(target), Some(envelope)) => target.open(envelope).map(Some),
+        }
+    }
+
+    /// How a plaintext state read under this configuration stands: a migration when the
+    /// primary method encrypts (the next write encrypts it).
+    pub fn plaintext_status(&self) -> Status {
+        if self.writes_plaintext() {
+            Status::Satisfied
+        } else {
+            Status::Migration
+        }
+    }
+
+    /// The plaintext state to the bytes to store: an envelope by the primary method (a fresh
+    /// nonce; the salt of this run's key), `serial` and `lineage` read from the state; the
+    /// plaintext itself when the primary method is unencrypted or nothing is configured.
+    pub fn encrypt<'a>(&self, plaintext: &'a [u8]) -> Result<Cow<'a, [u8]>, Error> {
+        if self.writes_plaintext() {
+            return Ok(Cow::Borrowed(plaintext));
+        }
+        let head = head(plaintext, false).map_err(|e| Error::EncryptFailed {
+            detail: format!("the plaintext is not a state ({e})"),
+        })?;
+        self.encrypt_with_head(
+            plaintext,
+            head.serial,
+            head.lineage.as_deref().unwrap_or(""),
+        )
+    }
+
+    /// [`StateEncryption::encrypt`] for a caller that already knows the state's `serial` and
+    /// `lineage` (it just parsed or wrote them), sparing a scan of the whole state.
+    pub fn encrypt_with_head<'a>(
+        &self,
+        plaintext: &'a [u8],
+        serial: Option<i64>,
+        lineage: &str,
+    ) -> Result<Cow<'a, [u8]>, Error> {
+        let Some(target) = &self.target else {
+            return Ok(Cow::Borrowed(plaintext));
+        };
+        let (address, method) = &target.chain[0];
+        let Method::AesGcm { keys, aad } = method else {
+            return Ok(Cow::Borrowed(plaintext));
+        };
+        let mut cached = target
+            .encryptor
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if cached.is_none() {
+            let mut meta = BTreeMap::new();
+            let key = target.keyring.encryption_key(keys, &mut meta)?;
+            check_length(address, keys, &key)?;
+            *cached = Some((key, meta));
+        }
+        let (key, meta) = cached.as_ref().expect("filled above");
+        let data =
+            aes_gcm::seal(key, aad, plaintext).map_err(|detail| Error::EncryptFailed { detail })?;
+        Ok(Cow::Owned(envelope::write(serial, lineage, meta, &data)))
+    }
+}
+
+fn check_length(method: &str, keys: &str, key: &Secret) -> Result<(), Error> {
+    aes_gcm::check_key(key).map_err(|aes_gcm::BadKeyLength(n)| Error::Config {
+        at: method.to_owned(),
+        detail: format!(
+            "AES-GCM takes 16, 24 or 32-byte keys; {keys} gives {n} bytes (its key_length)"
+        ),
+    })
+}
+
+impl Target {
+    fn accept_plaintext(&self, stored: &[u8]) -> Result<(), Error> {
+        // OpenTofu's validator: a state has a non-empty terraform_version.
+        match head(stored, true) {
+            Ok(h)
+                if h.terraform_version
+                    .as_deref()
+                    .is_some_and(|v| !v.is_empty()) => {}
+            Ok(_) => {
+                return Err(Error::NotAState {
+                    detail: "it has no terraform_version".into(),
+                });
+            }
+            Err(e) => {
+                return Err(Error::NotAState {
+                    detail: format!("it is not JSON: {e}"),
+                });
+            }
+        }
+        if self.chain.iter().any(|(_, m)| *m == Method::Unencrypted) {
+            Ok(())
+        } else {
+            Err(Error::PlaintextRefused)
+        }
+    }
+
+    fn open(&self, mut envelope: Envelope) -> Result<Decrypted, Error> {
+        let mut attempts = Vec::new();
+        // The last method that can try gets the data itself; earlier ones a copy, since a
+        // failed attempt leaves its buffer unusable.
+        let last = self
+            .chain
+            .iter()
+            .rposition(|(_, m)| *m != Method::Unencrypted);
+        for (i, (address, method)) in self.chain.iter().enumerate() {
+            let Method::AesGcm { keys, aad } = method else {
+                // The unencrypted method cannot open an envelope.
+                continue;
+            };
+            let failure = match self.keyring.decryption_key(keys, &envelope.meta)? {
+                Ok(key) => {
+                    check_length(address, keys, &key)?;
+                    let data = if Some(i) == last {
+                        std::mem::take(&mut envelope.encrypted_data)
+                    } else {
+                        envelope.encrypted_data.clone()
+                    };
+                    match aes_gcm::open(&key, aad, data) {
+                        Ok(plaintext) => {
+                            check_head(&envelope, &plaintext)?;
+                            return Ok(Decrypted {
+                                plaintext,
+                                status: if i == 0 {
+                                    Status::Satisfied
+                                } else {
+                                    Status::Migration
+                                },
+                                envelope: Some(EnvelopeInfo {
+                                    serial: envelope.serial,
+                                    lineage: envelope.lineage.clone(),
+                                    key_providers: envelope.meta.keys().cloned().collect(),
+                                }),
+                                method: Some(address.clone()),
+                            });
+                        }
+                        Err(failure) => failure,
+                    }
+                }
+                Err(failure) => failure,
+            };
+            attempts.push(Attempt {
+                method: address.clone(),
+                key_providers: self.keyring.lineage_of(keys),
+                reason: failure,
+            });
+        }
+        Err(Error::DecryptFailed { attempts })
+    }
+}
+
+/// OpenTofu refuses an envelope whose clear `serial`/`lineage` differ from the state inside.
+fn check_head(envelope: &Envelope, plaintext: &[u8]) -> Result<(), Error> {
+    if envelope.serial.is_none() && envelope.lineage.as_deref().is_none_or(str::is_empty) {
+        return Ok(());
+    }
+    let inner = head(plaintext, false).map_err(|e| Error::NotAState {
+        detail: format!("the decrypted data is not JSON: {e}"),
+    })?;
+    if let (Some(outer), Some(inner)) = (envelope.serial, inner.serial)
+        && outer != inner
+    {
+        return Err(Error::HeadMismatch {
+            field: "serial",
+            outer: outer.to_string(),
+            inner: inner.to_string(),
+        });
+    }
+    if let Some(outer) = envelope.lineage.as_deref().filter(|l| !l.is_empty()) {
+        let inner = inner.lineage.unwrap_or_default();
+        if outer != inner {
+            return Err(Error::HeadMismatch {
+                field: "lineage",
+                outer: outer.to_owned(),
+                inner,
+            });
+        }
+    }
+    Ok(())
+}
