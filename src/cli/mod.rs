@@ -103,8 +103,10 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 pub struct StateArg {
     /// The state: a file, `-` for standard input, or a URL (`s3://bucket/key`,
-    /// `gs://bucket/prefix/default.tfstate`, `https://...` for the http backend). Default: the state of the backend `terraform init` recorded here (local:
-    /// `terraform.tfstate`), in the selected workspace.
+    /// `gs://bucket/prefix/default.tfstate`, `azurerm://account/container/blob`,
+    /// `oci://namespace/bucket/object`, `https://...` for the http backend). Default: the state of
+    /// the backend `terraform init` recorded here (local: `terraform.tfstate`, HCP Terraform's
+    /// workspace...), in the selected workspace.
     #[arg(value_name = "STATE")]
     pub state: Option<PathBuf>,
 

@@ -558,7 +558,7 @@ fn a_url_of_a_backend_statectl_does_not_read_yet_is_not_a_path() {
     Test::new()
         .args(["list", "cos://bucket/prod/default.tfstate"])
         .run()
-        .stderr_is("error: cos://bucket/prod/default.tfstate: cannot read the state: no such file\nhint: statectl reads `s3://`, `gs://` and `http(s)://` URLs; for another backend, run it where `terraform init` ran, or `terraform state pull | statectl list -`\n");
+        .stderr_is("error: cos://bucket/prod/default.tfstate: cannot read the state: no such file\nhint: statectl reads `s3://`, `gs://`, `azurerm://`, `oci://` and `http(s)://` URLs; for another backend, run it where `terraform init` ran, or `terraform state pull | statectl list -`\n");
 }
 
 #[test]

@@ -21,9 +21,10 @@ use crate::state::source::Source;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// State files, or folders searched recursively for `*.tfstate` (skipping `.terraform/`); `-` reads
-    /// standard input; URLs (`s3://bucket/key`, `gs://bucket/prefix/default.tfstate`, `https://...`)
-    /// read remote states. Default: the state
-    /// of the backend `terraform init` recorded here (local: `terraform.tfstate`).
+    /// standard input; URLs (`s3://bucket/key`, `gs://...`, `azurerm://...`, `oci://...`,
+    /// `https://...`) read remote states, and a prefix URL ending in `/` (`s3://bucket/prefix/`) every
+    /// state below it. Default: the state of the backend `terraform init` recorded here (local:
+    /// `terraform.tfstate`).
     #[arg(value_name = "STATE")]
     pub paths: Vec<PathBuf>,
 

@@ -91,7 +91,7 @@ impl Source {
                     Refused::State(error) => return error,
                 };
                 if path.to_string_lossy().contains("://") {
-                    error.with_hint("statectl reads `s3://`, `gs://` and `http(s)://` URLs; for another backend, run it where `terraform init` ran, or `terraform state pull | statectl list -`")
+                    error.with_hint("statectl reads `s3://`, `gs://`, `azurerm://`, `oci://` and `http(s)://` URLs; for another backend, run it where `terraform init` ran, or `terraform state pull | statectl list -`")
                 } else if path.as_os_str() == DEFAULT_STATE {
                     error.with_hint("name a state file, or `-` to read standard input (`terraform state pull | statectl list -`)")
                 } else {
