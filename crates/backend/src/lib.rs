@@ -11,6 +11,7 @@ pub mod gcs;
 pub mod hcp;
 pub mod http;
 pub mod oci;
+mod request_error;
 pub mod runtime;
 pub mod s3;
 

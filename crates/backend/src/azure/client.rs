@@ -4,6 +4,7 @@
 //! 5xx or a 429, with short connect and silence timeouts so that an endpoint down or silent ends
 //! soon.
 
+pub(super) use crate::request_error::problem;
 use std::time::Duration;
 
 use reqwest::header::HeaderMap;
@@ -292,34 +293,4 @@ impl Client {
         *secret = Some(fetched.clone());
         Ok(fetched)
     }
-}
-
-/// What went wrong, from the innermost cause, without the URL (it may carry a SAS token).
-pub(super) fn problem(error: &reqwest::Error) -> String {
-    if error.is_timeout() {
-        return "no answer in time (timed out)".to_owned();
-    }
-    let mut innermost: &dyn std::error::Error = error;
-    while let Some(source) = innermost.source() {
-        innermost = source;
-    }
-    if std::ptr::addr_eq(innermost, error) {
-        return if error.is_connect() {
-            "cannot connect"
-        } else if error.is_body() || error.is_decode() {
-            "the answer broke off"
-        } else {
-            "the request failed"
-        }
-        .to_owned();
-    }
-    let text = innermost.to_string();
-    let text = match text.find(" (os error") {
-        Some(end) => text[..end].to_owned(),
-        None => text,
-    };
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_lowercase().chain(chars).collect()
-    })
 }

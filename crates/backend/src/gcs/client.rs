@@ -3,6 +3,7 @@
 //! read timeout, a cap on the answer's size, a few quick retries of what may be retried (no answer
 //! at all, 429 and 5xx, as Google's retry strategy does), and nothing followed to another host.
 
+pub(super) use crate::request_error::problem;
 use std::time::Duration;
 
 use reqwest::redirect;
@@ -129,35 +130,6 @@ async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
         }
     }
     Ok(Answer { status, body })
-}
-
-/// What went wrong, from the innermost cause (`connection refused`), without the URL the outer
-/// errors repeat.
-pub(super) fn problem(error: &reqwest::Error) -> String {
-    if error.is_timeout() {
-        return "no answer in time (timed out)".to_owned();
-    }
-    let mut innermost: &dyn std::error::Error = error;
-    while let Some(source) = innermost.source() {
-        innermost = source;
-    }
-    if std::ptr::addr_eq(innermost, error) {
-        return if error.is_connect() {
-            "cannot connect"
-        } else {
-            "the request failed"
-        }
-        .to_owned();
-    }
-    let text = innermost.to_string();
-    let text = match text.find(" (os error") {
-        Some(end) => text[..end].to_owned(),
-        None => text,
-    };
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_lowercase().chain(chars).collect()
-    })
 }
 
 /// The message in a Google API error answer (`{"error": {"message": ...}}`, or OAuth2's

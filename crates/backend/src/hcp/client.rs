@@ -206,7 +206,7 @@ impl Client {
                         if attempt >= MAX_NETWORK_RETRIES
                             || error.is_timeout()
                             || error.is_redirect()
-                            || chain(&error).contains("certificate")
+                            || crate::request_error::chain(&error).to_ascii_lowercase().contains("certificate")
                         {
                             return Err(Failure::Unreachable {
                                 problem: problem(&error),
@@ -293,43 +293,12 @@ fn no_downgrade(attempt: redirect::Attempt<'_>) -> redirect::Action {
     }
 }
 
-/// What went wrong, from the innermost cause, without the URL.
+/// What went wrong, from the innermost cause, without the URL; a timeout names the limit.
 fn problem(error: &reqwest::Error) -> String {
     if error.is_timeout() {
         return format!("no answer in {} s (timed out)", READ_TIMEOUT.as_secs());
     }
-    let mut innermost: &dyn std::error::Error = error;
-    while let Some(source) = innermost.source() {
-        innermost = source;
-    }
-    if std::ptr::addr_eq(innermost, error) {
-        return if error.is_connect() {
-            "cannot connect"
-        } else {
-            "the request failed"
-        }
-        .to_owned();
-    }
-    let text = innermost.to_string();
-    let text = text
-        .find(" (os error")
-        .map_or(text.as_str(), |end| &text[..end]);
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_lowercase().chain(chars).collect()
-    })
-}
-
-/// Every cause's text, lowercase, for classifying an error.
-fn chain(error: &reqwest::Error) -> String {
-    let mut text = String::new();
-    let mut next: Option<&dyn std::error::Error> = Some(error);
-    while let Some(cause) = next {
-        text.push_str(&cause.to_string().to_ascii_lowercase());
-        text.push('\n');
-        next = cause.source();
-    }
-    text
+    crate::request_error::problem(error)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! go-retryablehttp retries it, and bounded where Terraform is not: a connect and a read timeout, a
 //! cap on the answer's size, and no redirect to another host (it would take the credentials along).
 
+use crate::request_error::problem;
 use std::time::{Duration, SystemTime};
 
 use base64::Engine as _;
@@ -235,49 +236,7 @@ fn same_host_only(attempt: redirect::Attempt<'_>) -> redirect::Action {
 fn worth_retrying(error: &reqwest::Error) -> bool {
     !(error.is_redirect()
         || error.is_builder()
-        || chain(error).to_ascii_lowercase().contains("certificate"))
-}
-
-/// What went wrong, from the innermost cause (`connection refused`, `invalid peer certificate:
-/// UnknownIssuer`), without the URL the outer errors repeat (it may hold credentials).
-pub(crate) fn problem(error: &reqwest::Error) -> String {
-    if error.is_timeout() {
-        return "no answer in time (timed out)".to_owned();
-    }
-    let mut innermost: &dyn std::error::Error = error;
-    while let Some(source) = innermost.source() {
-        innermost = source;
-    }
-    if std::ptr::addr_eq(innermost, error) {
-        // reqwest's own text names the URL; say what kind of failure it was instead.
-        return if error.is_connect() {
-            "cannot connect"
-        } else if error.is_body() || error.is_decode() {
-            "the answer broke off"
-        } else {
-            "the request failed"
-        }
-        .to_owned();
-    }
-    let text = innermost.to_string();
-    let text = match text.find(" (os error") {
-        Some(end) => text[..end].to_owned(),
-        None => text,
-    };
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_lowercase().chain(chars).collect()
-    })
-}
-
-/// Every cause's text, for classifying an error.
-fn chain(error: &reqwest::Error) -> String {
-    let mut text = String::new();
-    let mut next: Option<&dyn std::error::Error> = Some(error);
-    while let Some(cause) = next {
-        text.push_str(&cause.to_string());
-        text.push('\n');
-        next = cause.source();
-    }
-    text
+        || crate::request_error::chain(error)
+            .to_ascii_lowercase()
+            .contains("certificate"))
 }

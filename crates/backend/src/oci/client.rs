@@ -137,7 +137,7 @@ impl Client {
             .map_err(|error| {
                 format!(
                     "cannot set up TLS: {}",
-                    crate::http::client::problem(&error)
+                    crate::request_error::problem(&error)
                 )
             })?;
         Ok(Client {
@@ -207,7 +207,7 @@ impl Client {
                 let response = request
                     .send()
                     .await
-                    .map_err(|error| Failure::Unreachable(crate::http::client::problem(&error)))?;
+                    .map_err(|error| Failure::Unreachable(crate::request_error::problem(&error)))?;
                 let status = response.status().as_u16();
                 if !RETRIED.contains(&status) {
                     return read(response).await;
@@ -264,7 +264,7 @@ async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
             }
             Ok(None) => break,
             Err(error) => {
-                return Err(Failure::BodyBroken(crate::http::client::problem(&error)));
+                return Err(Failure::BodyBroken(crate::request_error::problem(&error)));
             }
         }
     }
