@@ -1,6 +1,8 @@
 //! `statectl lock [STATE] -- COMMAND...`: holds the state lock (Terraform's, with the `.lock.info`
 //! sidecar) while COMMAND runs, and exits with its code, as `flock(1)` does for its locks. For scripts
-//! that must keep Terraform and statectl away from a state while they work on it.
+//! that must keep Terraform and statectl away from a state while they work on it. An interrupt
+//! while COMMAND runs does not release the lock: statectl waits for COMMAND to exit (Ctrl-C and a
+//! CI job's cancel reach it too), then releases and passes its exit code on.
 
 use std::process::Command;
 use std::time::Duration;
@@ -9,7 +11,6 @@ use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::state_source::locate;
 use crate::cli::{Printer, StateArg};
-use crate::state::source::Source;
 use crate::state::store::Locked;
 
 #[derive(Debug, clap::Args)]
@@ -28,15 +29,16 @@ pub struct Args {
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let located = locate(args.state.state.as_deref(), &args.state.backend)?;
-    if matches!(located.source, Source::Remote(_)) {
-        crate::cli::interrupt::release_remote_locks_on_interrupt();
-    }
+    // For every backend: an interrupt while the command runs must not end statectl (and with it a
+    // local lock) before the command ends.
+    crate::cli::interrupt::release_remote_locks_on_interrupt();
     let locked = Locked::acquire_source(&located.source, "statectl lock", args.lock_timeout)?;
     if let Some(note) = &located.note {
         printer.to_stderr(&format!("{note}\n"));
     }
     let (program, arguments) = args.command.split_first().expect("clap requires a command");
     printer.flush()?;
+    crate::cli::interrupt::defer_to_command();
     let status = Command::new(program)
         .args(arguments)
         .status()

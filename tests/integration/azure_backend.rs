@@ -15,6 +15,7 @@
 //! they fail.
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -1308,6 +1309,8 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_the_lease() {
     // statectl holds the lease: Terraform is refused, naming statectl.
     let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "60"])
+        // Its own process group, as a CI job is: the cancel reaches the command too.
+        .process_group(0)
         .current_dir(folder)
         .envs(azure.env())
         .env("USER", "statectl-e2e")
@@ -1334,7 +1337,7 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_the_lease() {
     );
     // SIGTERM: statectl releases the lease before it goes.
     Command::new("kill")
-        .args(["-TERM", &holder.id().to_string()])
+        .args(["-TERM", "--", &format!("-{}", holder.id())])
         .status()
         .unwrap();
     let _ = holder.wait();

@@ -10,6 +10,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -386,6 +387,8 @@ fn statectl_lock_holds_the_workspace_until_interrupted() {
     let folder = cloud_dir(&tfe.host(), &named("prod"));
     let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "30"])
+        // Its own process group, as a CI job is: the cancel reaches the command too.
+        .process_group(0)
         .current_dir(folder.path())
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -398,7 +401,7 @@ fn statectl_lock_holds_the_workspace_until_interrupted() {
         .expect("statectl starts");
     tfe.wait_for_holder("prod", true);
     assert_eq!(tfe.holder("prod").as_deref(), Some("sim-user"));
-    rustix::process::kill_process(
+    rustix::process::kill_process_group(
         rustix::process::Pid::from_child(&holder),
         rustix::process::Signal::TERM,
     )

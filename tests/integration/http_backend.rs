@@ -7,6 +7,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -312,6 +313,8 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let folder = folder.path();
     let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "30"])
+        // Its own process group, as a CI job is: the cancel reaches the command too.
+        .process_group(0)
         .current_dir(folder)
         .env("TF_HTTP_PASSWORD", PASSWORD)
         .env("USER", "statectl-e2e")
@@ -345,7 +348,7 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     assert!(stderr.contains("Version:   statectl "), "{stderr}");
 
     // Interrupted, `statectl lock` lets the lock go before it ends.
-    rustix::process::kill_process(
+    rustix::process::kill_process_group(
         rustix::process::Pid::from_child(&holder),
         rustix::process::Signal::TERM,
     )

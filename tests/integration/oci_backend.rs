@@ -7,6 +7,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -533,6 +534,8 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let project = Project::applied(&terraform, &sim);
     let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "30"])
+        // Its own process group, as a CI job is: the cancel reaches the command too.
+        .process_group(0)
         .current_dir(project.path())
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -572,7 +575,7 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     assert!(stderr.contains("Operation: statectl lock"), "{stderr}");
     assert!(stderr.contains("Who:       statectl-e2e@"), "{stderr}");
 
-    rustix::process::kill_process(
+    rustix::process::kill_process_group(
         rustix::process::Pid::from_child(&holder),
         rustix::process::Signal::TERM,
     )

@@ -664,6 +664,36 @@ fn lock_passes_the_commands_exit_code_through() {
     scratch.untouched();
 }
 
+/// An interrupt sent to `statectl lock` alone (not to the command's process group) must not end
+/// statectl, and with it the lock, while the command still runs: the lock stays until the command
+/// exits, and its exit code is passed through.
+#[test]
+fn an_interrupt_keeps_the_lock_until_the_command_exits() {
+    let scratch = Scratch::of("scan/clean.tfstate");
+    let mut holder = hold_lock(&scratch, "2");
+    std::thread::sleep(Duration::from_millis(200));
+    rustix::process::kill_process(
+        rustix::process::Pid::from_child(&holder),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(holder.try_wait().unwrap().is_none(), "statectl went on");
+    scratch
+        .run(["taint", "aws_security_group.db"])
+        .refused("the state is locked by `");
+    let status = holder.wait().unwrap();
+    assert!(status.success(), "the command's own exit code: {status:?}");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut holder.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        stderr.contains("statectl: interrupted; the lock stays until the command exits"),
+        "{stderr}"
+    );
+    assert!(!scratch.path().join(".terraform.tfstate.lock.info").exists());
+    scratch.run(["taint", "aws_security_group.db"]).code(0);
+}
+
 #[test]
 fn two_writers_at_once_one_wins_the_other_names_the_holder_and_no_update_is_lost() {
     // A state big enough that each write holds the lock for a while, so the two overlap.
