@@ -27,6 +27,7 @@ mod oci_backend;
 mod oracle;
 mod packaging;
 mod plugin;
+mod plugin_bad;
 mod plugin_stack;
 mod plugin_trust;
 mod properties;

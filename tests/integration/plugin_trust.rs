@@ -352,23 +352,8 @@ fn ctrl_c_while_plugin_reads_are_in_flight_leaves_no_plugin_no_write_and_no_lock
     let Some(stack) = Initialised::new() else {
         return;
     };
-    // An EC2 endpoint that takes every connection and never answers: the reads stay in flight.
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let endpoint = format!("http://{}", listener.local_addr().unwrap());
-    let accepted = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&accepted);
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for stream in listener.incoming().flatten() {
-            counter.fetch_add(1, Ordering::SeqCst);
-            let mut reader = stream.try_clone().unwrap();
-            std::thread::spawn(move || {
-                let mut sink = [0_u8; 4096];
-                while reader.read(&mut sink).is_ok_and(|read| read > 0) {}
-            });
-            held.push(stream);
-        }
-    });
+    // An EC2 endpoint that never answers: the reads stay in flight.
+    let (endpoint, accepted) = black_hole();
     let before = stack.write_state(3);
     let mut child = stack
         .statectl_refresh(
@@ -432,5 +417,104 @@ fn ctrl_c_while_plugin_reads_are_in_flight_leaves_no_plugin_no_write_and_no_lock
     assert!(
         names.iter().all(|name| !name.contains("backup")),
         "{names:?}"
+    );
+}
+
+/// An endpoint that takes every connection and never answers; returns its URL and how many
+/// connections it has taken.
+fn black_hole() -> (String, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&accepted);
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            counter.fetch_add(1, Ordering::SeqCst);
+            let mut reader = stream.try_clone().unwrap();
+            std::thread::spawn(move || {
+                let mut sink = [0_u8; 4096];
+                while reader.read(&mut sink).is_ok_and(|read| read > 0) {}
+            });
+            held.push(stream);
+        }
+    });
+    (endpoint, accepted)
+}
+
+#[test]
+fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
+    let Some(stack) = Initialised::new() else {
+        return;
+    };
+    let before = stack.write_state(2);
+
+    // The provider never hears back from EC2: each read ends at the --timeout deadline.
+    let (endpoint, accepted) = black_hole();
+    let started = Instant::now();
+    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(
+        &endpoint,
+        &[
+            "--target",
+            "aws_instance.web",
+            "--write",
+            "--timeout",
+            "3s",
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        accepted.load(Ordering::SeqCst) > 0,
+        "the provider never asked"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    for (index, instance) in report["instances"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(instance["outcome"], "error", "{stdout}");
+        assert_eq!(
+            instance["detail"],
+            format!("error: aws_instance.web[{index}]: no answer within 3 seconds"),
+            "{stdout}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(stack.path().join("terraform.tfstate")).unwrap(),
+        before
+    );
+
+    // EC2 refuses the connection: the provider's own error diagnostic, for each instance.
+    let refused = TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", refused.local_addr().unwrap());
+    drop(refused);
+    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(
+        &endpoint,
+        &[
+            "--target",
+            "aws_instance.web",
+            "--write",
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    for (index, instance) in report["instances"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(instance["outcome"], "error", "{stdout}");
+        let detail = instance["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with(&format!("error: aws_instance.web[{index}]: ")),
+            "{stdout}"
+        );
+        assert!(detail.contains("connection refused"), "{stdout}");
+    }
+    assert_eq!(
+        std::fs::read(stack.path().join("terraform.tfstate")).unwrap(),
+        before
     );
 }
