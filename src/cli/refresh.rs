@@ -25,6 +25,7 @@ use crate::reconcile::credentials::Credentials;
 use crate::reconcile::engine::{Job, RunSettings, run_all};
 use crate::reconcile::http::HttpClient;
 use crate::reconcile::outcome::Outcome;
+use crate::reconcile::plugin::cliconfig;
 use crate::reconcile::plugin::discover::{SearchPaths, verify_providers};
 use crate::reconcile::plugin::reader::{ReadJob, ReaderSettings, Refreshed, read_all};
 use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_override};
@@ -374,9 +375,25 @@ fn plugin_reader_settings(
     .into_iter()
     .map(|(name, arguments)| (name, serde_json::Value::Object(arguments)))
     .collect();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let cli_config = cliconfig::config_files(&|name| std::env::var(name).ok(), home.as_deref());
+    let dev_overrides = cliconfig::dev_overrides(&cli_config)
+        .map_err(|error| CliError::said(&error.to_string(), None))?;
+    if !dev_overrides.is_empty() {
+        // Terraform's own warning, on one line.
+        printer.warning(&sanitize(&format!(
+            "Provider development overrides are in effect: {}; the behavior may therefore not match any released version of the provider",
+            dev_overrides
+                .iter()
+                .map(|(source, dir)| format!("{} in {}", cliconfig::for_display(source), dir.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     let mut paths = SearchPaths {
         plugin_dirs: args.plugin_dirs.clone(),
         config_dir,
+        dev_overrides,
         ..SearchPaths::default()
     };
     verify_providers(

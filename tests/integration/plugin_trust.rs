@@ -518,3 +518,86 @@ fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
         before
     );
 }
+
+#[test]
+fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
+    let (Some(terraform), Some(binary)) = (terraform(), crate::plugin::aws_provider()) else {
+        return;
+    };
+    let binary = binary.canonicalize().unwrap();
+    let dir = binary.parent().unwrap();
+    // A configuration never initialised: no .terraform, no lock file; the override is all.
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("testdata/plugin/aws/main.tf"),
+        folder.path().join("main.tf"),
+    )
+    .unwrap();
+    let cli_config = folder.path().join("dev.tfrc");
+    std::fs::write(
+        &cli_config,
+        format!(
+            "provider_installation {{\n  dev_overrides {{\n    \"hashicorp/aws\" = \"{}\"\n  }}\n  direct {{}}\n}}\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    // Terraform runs the provider from there (validate loads its schema), and says so.
+    let said = run(Command::new(&terraform)
+        .args(["validate", "-no-color"])
+        .current_dir(folder.path())
+        .env("TF_CLI_CONFIG_FILE", &cli_config));
+    assert!(
+        said.contains("Provider development overrides are in effect"),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(" - hashicorp/aws in {}", dir.display())),
+        "{said}"
+    );
+
+    // statectl too: the plugin runs (its own error about the refused endpoint proves it), with
+    // the same warning.
+    let stack = Initialised {
+        folder,
+        terraform,
+        mirror: PathBuf::new(),
+    };
+    let before = stack.write_state(1);
+    let refused = TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", refused.local_addr().unwrap());
+    drop(refused);
+    let (code, stdout, stderr) = output_of(
+        stack
+            .statectl_refresh(
+                &endpoint,
+                &[
+                    "--target",
+                    "aws_instance.web",
+                    "--write",
+                    "--format",
+                    "json",
+                ],
+            )
+            .env("TF_CLI_CONFIG_FILE", &cli_config),
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let detail = report["instances"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("error: aws_instance.web[0]: ReadResource: "),
+        "{detail}"
+    );
+    assert!(detail.contains("connection refused"), "{detail}");
+    assert!(
+        stderr.contains(&format!(
+            "warning: Provider development overrides are in effect: hashicorp/aws in {}; the behavior may therefore not match any released version of the provider",
+            dir.display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(stack.path().join("terraform.tfstate")).unwrap(),
+        before
+    );
+}

@@ -138,6 +138,9 @@ pub struct SearchPaths {
     pub plugin_dirs: Vec<PathBuf>,
     /// The configuration's directory, holding `.terraform/` and `.terraform.lock.hcl`.
     pub config_dir: PathBuf,
+    /// `dev_overrides` of the CLI configuration ([`crate::reconcile::plugin::cliconfig`]): these
+    /// providers run from these directories, with no lock file check, as in Terraform.
+    pub dev_overrides: BTreeMap<ProviderSource, PathBuf>,
     /// Binaries already found and verified this run ([`verify_providers`]), so that a package is
     /// hashed once however many provider configurations use it.
     pub verified: BTreeMap<ProviderSource, PathBuf>,
@@ -159,10 +162,19 @@ pub fn platform() -> String {
 }
 
 /// Finds the plugin binary for `source` and, when the configuration has a lock file, checks its
-/// package against the checksums recorded there.
+/// package against the checksums recorded there; a dev override's binary is taken as it is.
 pub fn find_binary(source: &ProviderSource, paths: &SearchPaths) -> Result<PathBuf, DiscoverError> {
     if let Some(binary) = paths.verified.get(source) {
         return Ok(binary.clone());
+    }
+    if let Some(dir) = paths.dev_overrides.get(source) {
+        return binary_in(dir, source)?.ok_or_else(|| {
+            DiscoverError::NotFound(format!(
+                "no `{}*` executable in `{}`, the CLI configuration's dev override for {source}",
+                source.binary_prefix(),
+                dir.display()
+            ))
+        });
     }
     let lock = lock_entry(&paths.config_dir, source)?;
     let locked = match &lock {
@@ -591,6 +603,36 @@ mod tests {
         // A lock entry without checksums is not checked, as in Terraform.
         write_lock(config.path(), "5.9.0", &[]);
         assert_eq!(find_binary(&aws(), &paths).unwrap(), binary);
+    }
+
+    #[test]
+    fn a_dev_override_runs_unverified_from_its_directory() {
+        let config = tempfile::tempdir().unwrap();
+        // The lock file lists another provider only: without the override, aws is refused.
+        fs::write(
+            config.path().join(LOCK_FILE),
+            "provider \"registry.terraform.io/hashicorp/null\" {\n  version = \"3.2.0\"\n}\n",
+        )
+        .unwrap();
+        let dev = tempfile::tempdir().unwrap();
+        let binary = dev.path().join("terraform-provider-aws");
+        fs::write(&binary, b"#!/bin/sh\n").unwrap();
+        let mut paths = SearchPaths {
+            config_dir: config.path().to_owned(),
+            ..SearchPaths::default()
+        };
+        assert!(matches!(
+            find_binary(&aws(), &paths),
+            Err(DiscoverError::NotLocked { .. })
+        ));
+        paths.dev_overrides.insert(aws(), dev.path().to_owned());
+        assert_eq!(find_binary(&aws(), &paths).unwrap(), binary);
+        fs::remove_file(&binary).unwrap();
+        let error = find_binary(&aws(), &paths).unwrap_err().to_string();
+        assert!(
+            error.starts_with("no `terraform-provider-aws*` executable in `"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! hands over mutual TLS, and speak gRPC (protocol 5 or 6) to it. The cty values it exchanges are encoded by `value`.
 
 pub mod channel;
+pub mod cliconfig;
 pub mod client;
 pub mod diagnostics;
 pub mod discover;
