@@ -601,3 +601,66 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
         before
     );
 }
+
+#[test]
+fn a_package_linked_from_the_plugin_cache_is_verified_through_the_link() {
+    let (Some(terraform), Some(mirror)) = (
+        terraform(),
+        tool(
+            "STATECTL_AWS_PROVIDER_MIRROR",
+            "target/aws-provider/mirror",
+            "scripts/install-aws-provider.sh",
+        ),
+    ) else {
+        return;
+    };
+    let stack = Initialised {
+        folder: tempfile::tempdir().unwrap(),
+        terraform,
+        mirror: mirror.canonicalize().unwrap(),
+    };
+    stack.prepare(stack.path());
+    let cache = tempfile::tempdir().unwrap();
+    let cli_config = stack.path().join("cli.tfrc");
+    let text = std::fs::read_to_string(&cli_config).unwrap();
+    std::fs::write(
+        &cli_config,
+        format!("plugin_cache_dir = \"{}\"\n{text}", cache.path().display()),
+    )
+    .unwrap();
+    run(stack
+        .terraform_command(stack.path())
+        .args(["init", "-input=false", "-no-color"]));
+    // Terraform links the package directory into the cache.
+    let link = stack.package();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(locked_hashes(stack.path()).contains(&package_hash(&link).unwrap()));
+    let paths = SearchPaths {
+        config_dir: stack.path().to_owned(),
+        ..SearchPaths::default()
+    };
+    let source = ProviderSource::parse("hashicorp/aws");
+    let binary = find_binary(&source, &paths).unwrap();
+
+    // One byte changed in the cache: every configuration linked to it is refused.
+    let cached = link
+        .canonicalize()
+        .unwrap()
+        .join(binary.file_name().unwrap());
+    let mut bytes = std::fs::read(&cached).unwrap();
+    bytes[4096] ^= 0x20;
+    std::fs::write(&cached, &bytes).unwrap();
+    drop(bytes);
+    let error = find_binary(&source, &paths).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .ends_with("does not match any of the checksums recorded in the dependency lock file"),
+        "{error}"
+    );
+}
