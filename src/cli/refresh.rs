@@ -25,7 +25,8 @@ use crate::reconcile::credentials::Credentials;
 use crate::reconcile::engine::{Job, RunSettings, run_all};
 use crate::reconcile::http::HttpClient;
 use crate::reconcile::outcome::Outcome;
-use crate::reconcile::plugin::discover::SearchPaths;
+use crate::reconcile::plugin::cliconfig;
+use crate::reconcile::plugin::discover::{SearchPaths, verify_providers};
 use crate::reconcile::plugin::reader::{ReadJob, ReaderSettings, Refreshed, read_all};
 use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_override};
 use crate::reconcile::progress::Progress;
@@ -139,7 +140,12 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
     let reader_settings = if plugin_jobs.is_empty() {
         None
     } else {
-        Some(plugin_reader_settings(args, &settings, printer)?)
+        Some(plugin_reader_settings(
+            args,
+            &settings,
+            &plugin_jobs,
+            printer,
+        )?)
     };
     let total = jobs.len() + plugin_jobs.len();
     let progress = Arc::new(Progress::new(total));
@@ -348,9 +354,12 @@ fn prepare(
 
 /// Where the provider plugins are and how each provider configuration is configured: the literal
 /// arguments of its `provider` block in `--config`, with `--provider-config` files laid over them.
+/// Every provider's package is found and checked against the lock file here, before any is
+/// launched: a package Terraform would refuse stops the run.
 fn plugin_reader_settings(
     args: &Args,
     settings: &RefreshSettings,
+    plugin_jobs: &[ReadJob],
     printer: &mut Printer,
 ) -> Result<ReaderSettings, CliError> {
     let config_dir = settings
@@ -366,11 +375,34 @@ fn plugin_reader_settings(
     .into_iter()
     .map(|(name, arguments)| (name, serde_json::Value::Object(arguments)))
     .collect();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let cli_config = cliconfig::config_files(&|name| std::env::var(name).ok(), home.as_deref());
+    let dev_overrides = cliconfig::dev_overrides(&cli_config)
+        .map_err(|error| CliError::said(&error.to_string(), None))?;
+    if !dev_overrides.is_empty() {
+        // Terraform's own warning, on one line.
+        printer.warning(&sanitize(&format!(
+            "Provider development overrides are in effect: {}; the behavior may therefore not match any released version of the provider",
+            dev_overrides
+                .iter()
+                .map(|(source, dir)| format!("{} in {}", cliconfig::for_display(source), dir.display()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let mut paths = SearchPaths {
+        plugin_dirs: args.plugin_dirs.clone(),
+        config_dir,
+        dev_overrides,
+        ..SearchPaths::default()
+    };
+    verify_providers(
+        plugin_jobs.iter().map(|job| job.provider.as_str()),
+        &mut paths,
+    )
+    .map_err(|error| CliError::said(&error.to_string(), error.hint()))?;
     Ok(ReaderSettings {
-        paths: SearchPaths {
-            plugin_dirs: args.plugin_dirs.clone(),
-            config_dir,
-        },
+        paths,
         configs,
         parallelism: args.parallelism,
         timeout: args.timeout,

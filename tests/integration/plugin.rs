@@ -215,6 +215,7 @@ async fn an_instance_the_provider_cannot_find_is_gone() {
         paths: SearchPaths {
             plugin_dirs: vec![plugin_dir],
             config_dir: std::env::temp_dir(),
+            ..SearchPaths::default()
         },
         configs: [("aws".to_owned(), config)].into(),
         parallelism: 4,

@@ -2,13 +2,17 @@
 //! `.terraform/providers/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE*` in the
 //! configuration's directory, or under the `--plugin-dir` directories instead (laid out the same way,
 //! or holding the binaries directly). The version is the one `.terraform.lock.hcl` locks when there
-//! is a lock file, otherwise the highest one installed.
+//! is a lock file, otherwise the highest one installed. With a lock file, the package found must
+//! be one it records for that provider and version (`verify`), as Terraform requires before it
+//! launches a provider; a provider the lock file does not list is not launched at all.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::reconcile::plugin::verify::{HashError, Package, matches_any};
 use crate::state::provider::ProviderConfig;
 
 /// The registry Terraform assumes for a source without a hostname.
@@ -48,6 +52,41 @@ pub enum DiscoverError {
     /// Names the source, the version, the places searched and the platform, with a hint.
     #[error("{0}")]
     NotFound(String),
+    /// The lock file exists but selects no version of the provider: Terraform would not run it.
+    #[error("provider {provider}: required by this state but no version is selected in `{}`", lock_file.display())]
+    NotLocked {
+        provider: ProviderSource,
+        lock_file: PathBuf,
+    },
+    /// The package found is none of those the lock file records: Terraform's words.
+    #[error("the cached package for {provider} {version} (in `{}`) does not match any of the checksums recorded in the dependency lock file", package.display())]
+    Mismatch {
+        provider: ProviderSource,
+        version: String,
+        package: PathBuf,
+    },
+    #[error("cannot verify the package for {provider}: {error}")]
+    Hash {
+        provider: ProviderSource,
+        error: HashError,
+    },
+}
+
+impl DiscoverError {
+    /// What fixes it, where something does.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            DiscoverError::NotLocked { .. } => Some(
+                "run `terraform init -upgrade` in the configuration's directory to select the provider and record it in the lock file"
+                    .to_owned(),
+            ),
+            DiscoverError::Mismatch { .. } => Some(
+                "reinstall the package with `terraform init -upgrade`; if the lock file lacks this platform's checksum, add it with `terraform providers lock -platform=PLATFORM`"
+                    .to_owned(),
+            ),
+            _ => None,
+        }
+    }
 }
 
 impl ProviderSource {
@@ -99,6 +138,12 @@ pub struct SearchPaths {
     pub plugin_dirs: Vec<PathBuf>,
     /// The configuration's directory, holding `.terraform/` and `.terraform.lock.hcl`.
     pub config_dir: PathBuf,
+    /// `dev_overrides` of the CLI configuration ([`crate::reconcile::plugin::cliconfig`]): these
+    /// providers run from these directories, with no lock file check, as in Terraform.
+    pub dev_overrides: BTreeMap<ProviderSource, PathBuf>,
+    /// Binaries already found and verified this run ([`verify_providers`]), so that a package is
+    /// hashed once however many provider configurations use it.
+    pub verified: BTreeMap<ProviderSource, PathBuf>,
 }
 
 /// The platform directory name Terraform uses for this machine: `linux_amd64`, `darwin_arm64`, …
@@ -116,16 +161,42 @@ pub fn platform() -> String {
     format!("{os}_{arch}")
 }
 
-/// Finds the plugin binary for `source`.
+/// Finds the plugin binary for `source` and, when the configuration has a lock file, checks its
+/// package against the checksums recorded there; a dev override's binary is taken as it is.
 pub fn find_binary(source: &ProviderSource, paths: &SearchPaths) -> Result<PathBuf, DiscoverError> {
-    let locked = locked_version(&paths.config_dir, source)?;
+    if let Some(binary) = paths.verified.get(source) {
+        return Ok(binary.clone());
+    }
+    if let Some(dir) = paths.dev_overrides.get(source) {
+        return binary_in(dir, source)?.ok_or_else(|| {
+            DiscoverError::NotFound(format!(
+                "no `{}*` executable in `{}`, the CLI configuration's dev override for {source}",
+                source.binary_prefix(),
+                dir.display()
+            ))
+        });
+    }
+    let lock = lock_entry(&paths.config_dir, source)?;
+    let locked = match &lock {
+        Lock::Absent => None,
+        Lock::Unlisted(lock_file) => {
+            return Err(DiscoverError::NotLocked {
+                provider: source.clone(),
+                lock_file: lock_file.clone(),
+            });
+        }
+        Lock::Listed(entry) => entry.version.clone(),
+    };
     let installed = if paths.plugin_dirs.is_empty() {
         vec![paths.config_dir.join(".terraform").join("providers")]
     } else {
         paths.plugin_dirs.clone()
     };
     for dir in &installed {
-        if let Some(binary) = find_in(dir, source, locked.as_deref())? {
+        if let Some((binary, package)) = find_in(dir, source, locked.as_deref())? {
+            if let Lock::Listed(entry) = &lock {
+                verify(source, entry, &package)?;
+            }
             return Ok(binary);
         }
     }
@@ -144,12 +215,54 @@ pub fn find_binary(source: &ProviderSource, paths: &SearchPaths) -> Result<PathB
     )))
 }
 
+/// Finds and verifies the binary of every provider configuration in `providers` (addresses as
+/// the state writes them) before any is launched, remembering each in `paths.verified`: a run
+/// refuses a package it must not launch up front, with nothing read.
+pub fn verify_providers<'a>(
+    providers: impl IntoIterator<Item = &'a str>,
+    paths: &mut SearchPaths,
+) -> Result<(), DiscoverError> {
+    for provider in providers {
+        let source = ProviderSource::from_state(provider)?;
+        if !paths.verified.contains_key(&source) {
+            let binary = find_binary(&source, paths)?;
+            paths.verified.insert(source, binary);
+        }
+    }
+    Ok(())
+}
+
+/// Refuses `package` unless it matches a checksum `entry` records (or `entry` records none
+/// Terraform knows, which Terraform does not check either).
+fn verify(
+    source: &ProviderSource,
+    entry: &LockEntry,
+    package: &Package,
+) -> Result<(), DiscoverError> {
+    let matched = matches_any(package, &entry.hashes).map_err(|error| DiscoverError::Hash {
+        provider: source.clone(),
+        error,
+    })?;
+    if matched == Some(false) {
+        let (Package::Directory(path) | Package::SingleFile(path) | Package::Zip(path)) = package;
+        return Err(DiscoverError::Mismatch {
+            provider: source.clone(),
+            version: entry
+                .version
+                .clone()
+                .unwrap_or_else(|| "(no version)".to_owned()),
+            package: path.clone(),
+        });
+    }
+    Ok(())
+}
+
 /// One directory: the installed layout first, then binaries lying directly in it.
 fn find_in(
     dir: &Path,
     source: &ProviderSource,
     locked: Option<&str>,
-) -> Result<Option<PathBuf>, DiscoverError> {
+) -> Result<Option<(PathBuf, Package)>, DiscoverError> {
     let versions_dir = dir
         .join(&source.hostname)
         .join(&source.namespace)
@@ -161,10 +274,10 @@ fn find_in(
     if let Some(version) = version {
         let platform_dir = versions_dir.join(version).join(platform());
         if let Some(binary) = binary_in(&platform_dir, source)? {
-            return Ok(Some(binary));
+            return Ok(Some((binary, Package::Directory(platform_dir))));
         }
     }
-    binary_in(dir, source)
+    Ok(binary_in(dir, source)?.map(|binary| (binary.clone(), Package::SingleFile(binary))))
 }
 
 /// The entries of `dir`; None when it does not exist (a plugin folder that is not there holds no
@@ -223,19 +336,34 @@ fn binary_in(dir: &Path, source: &ProviderSource) -> Result<Option<PathBuf>, Dis
     Ok(names.first().map(|name| dir.join(name)))
 }
 
-/// The version `.terraform.lock.hcl` in `config_dir` locks for `source`, if the file exists and
-/// names it.
-fn locked_version(
-    config_dir: &Path,
-    source: &ProviderSource,
-) -> Result<Option<String>, DiscoverError> {
+/// What `.terraform.lock.hcl` says about one provider.
+enum Lock {
+    /// There is no lock file: nothing is verified, and the highest installed version is used.
+    Absent,
+    /// The lock file (this one) does not list the provider.
+    Unlisted(PathBuf),
+    Listed(LockEntry),
+}
+
+/// A provider's block in the lock file.
+struct LockEntry {
+    version: Option<String>,
+    /// The `hashes` it records, in any scheme.
+    hashes: Vec<String>,
+}
+
+/// The lock file's entry for `source` in `config_dir`.
+fn lock_entry(config_dir: &Path, source: &ProviderSource) -> Result<Lock, DiscoverError> {
     let path = config_dir.join(LOCK_FILE);
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Lock::Absent),
         Err(source) => return Err(DiscoverError::Read { path, source }),
     };
-    let body = hcl::parse(&text).map_err(|source| DiscoverError::LockFile { path, source })?;
+    let body = hcl::parse(&text).map_err(|source| DiscoverError::LockFile {
+        path: path.clone(),
+        source,
+    })?;
     let wanted = source.to_string();
     for block in body.blocks() {
         let names_source = block.identifier() == "provider"
@@ -246,15 +374,30 @@ fn locked_version(
         if !names_source {
             continue;
         }
+        let mut entry = LockEntry {
+            version: None,
+            hashes: Vec::new(),
+        };
         for attribute in block.body().attributes() {
-            if let ("version", hcl::Expression::String(version)) =
-                (attribute.key(), attribute.expr())
-            {
-                return Ok(Some(version.clone()));
+            match (attribute.key(), attribute.expr()) {
+                ("version", hcl::Expression::String(version)) => {
+                    entry.version = Some(version.clone());
+                }
+                ("hashes", hcl::Expression::Array(hashes)) => {
+                    entry.hashes = hashes
+                        .iter()
+                        .filter_map(|hash| match hash {
+                            hcl::Expression::String(hash) => Some(hash.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                }
+                _ => {}
             }
         }
+        return Ok(Lock::Listed(entry));
     }
-    Ok(None)
+    Ok(Lock::Unlisted(path))
 }
 
 /// Orders semantic versions: numeric parts numerically, a release above its pre-releases.
@@ -352,8 +495,24 @@ mod tests {
         let paths = SearchPaths {
             plugin_dirs: Vec::new(),
             config_dir: config.path().to_owned(),
+            ..SearchPaths::default()
         };
         assert_eq!(find_binary(&aws(), &paths).unwrap(), newest);
+    }
+
+    fn write_lock(config: &Path, version: &str, hashes: &[String]) {
+        let hashes = hashes
+            .iter()
+            .map(|hash| format!("    \"{hash}\",\n"))
+            .collect::<Vec<_>>()
+            .concat();
+        fs::write(
+            config.join(LOCK_FILE),
+            format!(
+                "# This file is maintained automatically by \"terraform init\".\nprovider \"registry.terraform.io/hashicorp/aws\" {{\n  version     = \"{version}\"\n  constraints = \"~> 5.0\"\n  hashes = [\n{hashes}  ]\n}}\n"
+            ),
+        )
+        .unwrap();
     }
 
     #[test]
@@ -372,23 +531,13 @@ mod tests {
             "5.10.0",
             "terraform-provider-aws_v5.10.0_x5",
         );
-        fs::write(
-            config.path().join(LOCK_FILE),
-            r#"
-# This file is maintained automatically by "terraform init".
-provider "registry.terraform.io/hashicorp/aws" {
-  version     = "5.9.0"
-  constraints = "~> 5.0"
-  hashes = [
-    "h1:abc=",
-  ]
-}
-"#,
-        )
-        .unwrap();
+        let checksum =
+            crate::reconcile::plugin::verify::package_hash(locked.parent().unwrap()).unwrap();
+        write_lock(config.path(), "5.9.0", &["zh:00ff".to_owned(), checksum]);
         let paths = SearchPaths {
             plugin_dirs: Vec::new(),
             config_dir: config.path().to_owned(),
+            ..SearchPaths::default()
         };
         assert_eq!(find_binary(&aws(), &paths).unwrap(), locked);
 
@@ -401,6 +550,89 @@ provider "registry.terraform.io/hashicorp/aws" {
             "{error}"
         );
         assert!(error.contains("run `terraform init`"), "{error}");
+    }
+
+    #[test]
+    fn a_package_the_lock_file_does_not_record_is_refused() {
+        let config = tempfile::tempdir().unwrap();
+        let binary = install(
+            &config.path().join(".terraform/providers"),
+            "registry.terraform.io/hashicorp/aws",
+            "5.9.0",
+            "terraform-provider-aws_v5.9.0_x5",
+        );
+        let package = binary.parent().unwrap().to_owned();
+        let checksum = crate::reconcile::plugin::verify::package_hash(&package).unwrap();
+        write_lock(config.path(), "5.9.0", std::slice::from_ref(&checksum));
+        let mut paths = SearchPaths {
+            plugin_dirs: Vec::new(),
+            config_dir: config.path().to_owned(),
+            ..SearchPaths::default()
+        };
+        verify_providers(
+            [r#"provider["registry.terraform.io/hashicorp/aws"].west"#],
+            &mut paths,
+        )
+        .unwrap();
+        assert_eq!(paths.verified[&aws()], binary);
+
+        // One byte changed: Terraform's words, and the hint.
+        fs::write(&binary, b"#!/bin/sh\r").unwrap();
+        paths.verified.clear();
+        let error = find_binary(&aws(), &paths).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "the cached package for registry.terraform.io/hashicorp/aws 5.9.0 (in `{}`) does not match any of the checksums recorded in the dependency lock file",
+                package.display()
+            )
+        );
+        assert!(error.hint().unwrap().contains("terraform init -upgrade"));
+        assert!(error.hint().unwrap().contains("terraform providers lock"));
+
+        // Not listed at all.
+        let error = find_binary(&ProviderSource::parse("hashicorp/null"), &paths).unwrap_err();
+        assert!(
+            error.to_string().starts_with(
+                "provider registry.terraform.io/hashicorp/null: required by this state but no version is selected in `"
+            ),
+            "{error}"
+        );
+        assert!(error.hint().unwrap().contains("terraform init -upgrade"));
+
+        // A lock entry without checksums is not checked, as in Terraform.
+        write_lock(config.path(), "5.9.0", &[]);
+        assert_eq!(find_binary(&aws(), &paths).unwrap(), binary);
+    }
+
+    #[test]
+    fn a_dev_override_runs_unverified_from_its_directory() {
+        let config = tempfile::tempdir().unwrap();
+        // The lock file lists another provider only: without the override, aws is refused.
+        fs::write(
+            config.path().join(LOCK_FILE),
+            "provider \"registry.terraform.io/hashicorp/null\" {\n  version = \"3.2.0\"\n}\n",
+        )
+        .unwrap();
+        let dev = tempfile::tempdir().unwrap();
+        let binary = dev.path().join("terraform-provider-aws");
+        fs::write(&binary, b"#!/bin/sh\n").unwrap();
+        let mut paths = SearchPaths {
+            config_dir: config.path().to_owned(),
+            ..SearchPaths::default()
+        };
+        assert!(matches!(
+            find_binary(&aws(), &paths),
+            Err(DiscoverError::NotLocked { .. })
+        ));
+        paths.dev_overrides.insert(aws(), dev.path().to_owned());
+        assert_eq!(find_binary(&aws(), &paths).unwrap(), binary);
+        fs::remove_file(&binary).unwrap();
+        let error = find_binary(&aws(), &paths).unwrap_err().to_string();
+        assert!(
+            error.starts_with("no `terraform-provider-aws*` executable in `"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -419,6 +651,7 @@ provider "registry.terraform.io/hashicorp/aws" {
         let paths = SearchPaths {
             plugin_dirs: vec![config.path().join("nothing here"), flat.path().to_owned()],
             config_dir: config.path().to_owned(),
+            ..SearchPaths::default()
         };
         assert_eq!(find_binary(&aws(), &paths).unwrap(), binary);
         let error = find_binary(&ProviderSource::parse("hashicorp/null"), &paths)

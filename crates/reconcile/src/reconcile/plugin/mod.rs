@@ -1,8 +1,9 @@
 //! Reading resources through the real provider plugins, over Terraform's plugin protocol: find the
-//! provider binary, launch it the way Terraform does, shake hands over mutual TLS, and speak gRPC
-//! (protocol 5 or 6) to it. The cty values it exchanges are encoded by `value`.
+//! provider binary and verify it against the lock file, launch it the way Terraform does, shake
+//! hands over mutual TLS, and speak gRPC (protocol 5 or 6) to it. The cty values it exchanges are encoded by `value`.
 
 pub mod channel;
+pub mod cliconfig;
 pub mod client;
 pub mod diagnostics;
 pub mod discover;
@@ -13,3 +14,4 @@ pub mod reader;
 pub mod schema;
 pub mod tls;
 pub mod value;
+pub mod verify;

@@ -418,6 +418,7 @@ mod tests {
             paths: SearchPaths {
                 plugin_dirs: Vec::new(),
                 config_dir: empty.path().to_owned(),
+                ..SearchPaths::default()
             },
             parallelism: 2,
             ..ReaderSettings::default()

@@ -1,0 +1,195 @@
+//! The part of Terraform's CLI configuration that changes which provider binary runs:
+//! `provider_installation { dev_overrides { "NAMESPACE/TYPE" = "DIR" } }`, read from the files
+//! Terraform reads (the file `TF_CLI_CONFIG_FILE` names, else `~/.terraformrc` and every `*.tfrc`
+//! in `~/.terraform.d/`). A provider under a dev override runs from that directory, unverified, as
+//! in Terraform. The installation methods (`filesystem_mirror`, `direct`, `plugin_cache_dir`) only
+//! tell `terraform init` where to get packages from: Terraform itself runs providers from
+//! `.terraform/providers` (a cache directory is linked from there), and so does statectl.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::reconcile::plugin::discover::ProviderSource;
+
+/// A CLI configuration file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CliConfigError {
+    #[error("cannot read the CLI configuration `{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the CLI configuration `{}` is not valid: {message}", path.display())]
+    Parse { path: PathBuf, message: String },
+}
+
+/// The CLI configuration files Terraform reads, in order: `TF_CLI_CONFIG_FILE` alone when set,
+/// else `~/.terraformrc` then `~/.terraform.d/*.tfrc` in name order.
+pub fn config_files(env: &dyn Fn(&str) -> Option<String>, home: Option<&Path>) -> Vec<PathBuf> {
+    if let Some(path) = env("TF_CLI_CONFIG_FILE").filter(|path| !path.is_empty()) {
+        return vec![PathBuf::from(path)];
+    }
+    let Some(home) = home else {
+        return Vec::new();
+    };
+    let mut files = vec![home.join(".terraformrc")];
+    let mut found: Vec<PathBuf> = std::fs::read_dir(home.join(".terraform.d"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "tfrc"))
+        .collect();
+    found.sort();
+    files.extend(found);
+    files
+}
+
+/// The dev overrides of `files` (a missing file holds none), by provider; a later file's override
+/// of a provider replaces an earlier one's.
+pub fn dev_overrides(
+    files: &[PathBuf],
+) -> Result<BTreeMap<ProviderSource, PathBuf>, CliConfigError> {
+    let mut overrides = BTreeMap::new();
+    for path in files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(source) => {
+                return Err(CliConfigError::Read {
+                    path: path.clone(),
+                    source,
+                });
+            }
+        };
+        let parsed: Value = hcl::from_str::<hcl::Value>(&as_hcl2(&text))
+            .map_err(|error| error.to_string())
+            .and_then(|value| serde_json::to_value(value).map_err(|error| error.to_string()))
+            .map_err(|message| CliConfigError::Parse {
+                path: path.clone(),
+                message: message
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .trim_start_matches([' ', '-', '>'])
+                    .to_owned(),
+            })?;
+        // A block appears as an object, or a list of objects when repeated.
+        let each = |value: &Value| -> Vec<Value> {
+            match value {
+                Value::Array(items) => items.clone(),
+                Value::Null => Vec::new(),
+                other => vec![other.clone()],
+            }
+        };
+        for installation in each(&parsed["provider_installation"]) {
+            for block in each(&installation["dev_overrides"]) {
+                let Value::Object(entries) = block else {
+                    continue;
+                };
+                for (source, dir) in entries {
+                    let Value::String(dir) = dir else {
+                        return Err(CliConfigError::Parse {
+                            path: path.clone(),
+                            message: format!(
+                                "the dev override of `{source}` must be a directory path"
+                            ),
+                        });
+                    };
+                    overrides.insert(ProviderSource::parse(&source), PathBuf::from(dir));
+                }
+            }
+        }
+    }
+    Ok(overrides)
+}
+
+/// The CLI configuration is HCL 1, whose blocks may hold quoted names (`"hashicorp/aws" = "DIR"`),
+/// which HCL 2 allows only in an object: `dev_overrides {` becomes `dev_overrides = {`, an object
+/// whose members are the same lines.
+fn as_hcl2(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("dev_overrides") {
+        let (before, after) = rest.split_at(at + "dev_overrides".len());
+        out.push_str(before);
+        if after.trim_start().starts_with('{') {
+            out.push_str(" =");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// How Terraform names a provider in messages: `NAMESPACE/TYPE` on the default registry, the whole
+/// address elsewhere.
+pub fn for_display(source: &ProviderSource) -> String {
+    if source.hostname == "registry.terraform.io" {
+        format!("{}/{}", source.namespace, source.type_name)
+    } else {
+        source.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_dev_overrides_with_quoted_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("dev.tfrc");
+        std::fs::write(
+            &file,
+            "plugin_cache_dir = \"/tmp/cache\"\nprovider_installation {\n  dev_overrides {\n    \"hashicorp/aws\" = \"/opt/aws\"\n    \"example.com/acme/widget\" = \"/opt/widget\"\n  }\n  direct {}\n}\n",
+        )
+        .unwrap();
+        let overrides = dev_overrides(&[file, dir.path().join("missing.tfrc")]).unwrap();
+        assert_eq!(
+            overrides
+                .iter()
+                .map(|(source, dir)| format!("{} in {}", for_display(source), dir.display()))
+                .collect::<Vec<_>>(),
+            [
+                "example.com/acme/widget in /opt/widget",
+                "hashicorp/aws in /opt/aws"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_broken_file_is_one_line_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(".terraformrc");
+        std::fs::write(&file, "provider_installation {\n  dev_overrides {\n").unwrap();
+        let error = dev_overrides(&[file]).unwrap_err().to_string();
+        assert!(error.starts_with("the CLI configuration `"), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+    }
+
+    #[test]
+    fn the_variable_replaces_every_other_file() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir(home.path().join(".terraform.d")).unwrap();
+        std::fs::write(home.path().join(".terraform.d/b.tfrc"), "").unwrap();
+        std::fs::write(home.path().join(".terraform.d/a.tfrc"), "").unwrap();
+        std::fs::write(home.path().join(".terraform.d/credentials.tfrc.json"), "{}").unwrap();
+        let none = |_: &str| None;
+        assert_eq!(
+            config_files(&none, Some(home.path())),
+            [
+                home.path().join(".terraformrc"),
+                home.path().join(".terraform.d/a.tfrc"),
+                home.path().join(".terraform.d/b.tfrc"),
+            ]
+        );
+        let set = |name: &str| (name == "TF_CLI_CONFIG_FILE").then(|| "/etc/tf.rc".to_owned());
+        assert_eq!(
+            config_files(&set, Some(home.path())),
+            [PathBuf::from("/etc/tf.rc")]
+        );
+    }
+}

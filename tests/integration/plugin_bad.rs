@@ -1,0 +1,118 @@
+//! Provider plugins that misbehave before they speak gRPC, faked by small shell scripts in a
+//! `--plugin-dir` (no lock file, so nothing is verified): one that exits during the handshake, one
+//! that prints a line that is no handshake, one that speaks only protocol 4 (Terraform 0.11's).
+//! Each is one clear per-instance error naming the plugin and what it did; exit 2; not a byte of
+//! the state written and no lock left behind.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+const STATE: &str = "terraform.tfstate";
+
+/// A folder with a one-instance AWS state and `plugins/terraform-provider-aws` running `script`.
+fn folder_with_plugin(script: &str) -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    let state = json!({
+        "version": 4,
+        "terraform_version": "1.15.5",
+        "serial": 3,
+        "lineage": "6d1f3c8e-2b7a-4c55-9e0f-1a2b3c4d5e6f",
+        "outputs": {},
+        "resources": [{
+            "mode": "managed",
+            "type": "aws_instance",
+            "name": "web",
+            "provider": r#"provider["registry.terraform.io/hashicorp/aws"]"#,
+            "instances": [{"schema_version": 1, "attributes": {"id": "i-1"}, "sensitive_attributes": []}]
+        }]
+    });
+    std::fs::write(
+        folder.path().join(STATE),
+        serde_json::to_string_pretty(&state).unwrap(),
+    )
+    .unwrap();
+    let plugins = folder.path().join("plugins");
+    std::fs::create_dir(&plugins).unwrap();
+    let binary = plugins.join("terraform-provider-aws");
+    std::fs::write(&binary, format!("#!/bin/sh\n{script}")).unwrap();
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    folder
+}
+
+/// `statectl refresh --reader plugin --write` there: the detail of the one outcome, after checking
+/// the exit code, the state's bytes and the lock.
+fn refresh_detail(folder: &Path) -> String {
+    let before = std::fs::read(folder.join(STATE)).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_statectl"))
+        .args([
+            "refresh",
+            "--reader",
+            "plugin",
+            "--plugin-dir",
+            "plugins",
+            "--target",
+            "aws_instance.web",
+            "--write",
+            "--format",
+            "json",
+        ])
+        .current_dir(folder)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert_eq!(std::fs::read(folder.join(STATE)).unwrap(), before);
+    assert!(!folder.join(".terraform.tfstate.lock.info").exists());
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let instances = report["instances"].as_array().unwrap();
+    assert_eq!(instances.len(), 1, "{stdout}");
+    assert_eq!(instances[0]["outcome"], "error", "{stdout}");
+    let detail = instances[0]["detail"].as_str().unwrap().to_owned();
+    assert!(
+        detail.starts_with(
+            "error: aws_instance.web: provider provider[\"registry.terraform.io/hashicorp/aws\"]: provider plugin `plugins/terraform-provider-aws` did not start: "
+        ),
+        "{detail}"
+    );
+    detail
+}
+
+#[test]
+fn a_plugin_that_exits_during_the_handshake_is_named_with_its_exit_and_last_words() {
+    let folder = folder_with_plugin("echo 'panic: no credentials' >&2\nexit 3\n");
+    let detail = refresh_detail(folder.path());
+    assert!(
+        detail.ends_with(
+            "it closed its output without a handshake (exit status 3); it said: panic: no credentials"
+        ),
+        "{detail}"
+    );
+}
+
+#[test]
+fn a_line_that_is_no_handshake_is_quoted() {
+    let folder = folder_with_plugin("echo 'This binary is a plugin.'\nexec sleep 30\n");
+    let detail = refresh_detail(folder.path());
+    assert!(
+        detail.ends_with(
+            "its first line `This binary is a plugin.` is not a plugin handshake: expected `CORE|PROTOCOL|NETWORK|ADDRESS|grpc|CERTIFICATE`, got 1 field(s)"
+        ),
+        "{detail}"
+    );
+}
+
+#[test]
+fn a_plugin_that_speaks_only_protocol_4_is_refused() {
+    let folder = folder_with_plugin("echo '1|4|unix|/tmp/plugin.sock|grpc|'\nexec sleep 30\n");
+    let detail = refresh_detail(folder.path());
+    assert!(
+        detail.ends_with("plugin protocol version `4` is not one statectl speaks (5 or 6)"),
+        "{detail}"
+    );
+}
