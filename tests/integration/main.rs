@@ -28,6 +28,7 @@ mod oracle;
 mod packaging;
 mod plugin;
 mod plugin_stack;
+mod plugin_tf;
 mod properties;
 mod readme_demo;
 mod refresh;
