@@ -28,6 +28,10 @@ pub(super) fn read_job(one: &Selected, provider: &str, source: &str) -> ReadJob 
             .attributes
             .map_or_else(|| "{}".to_owned(), |span| span.of(source).to_owned()),
         private: one.private.clone(),
+        sensitive_attributes: one
+            .sensitive_attributes
+            .and_then(|span| serde_json::from_str::<Vec<Value>>(span.of(source)).ok())
+            .unwrap_or_default(),
         identity,
     }
 }

@@ -11,6 +11,14 @@ terraform {
 
 provider "pyasync" {}
 
+# Sensitive in the configuration only: the schema does not mark `name`, so the state's mark on it
+# comes from here, and a refresh must keep it.
+variable "job_name" {
+  type      = string
+  default   = "build"
+  sensitive = true
+}
+
 resource "pyasync_job" "build" {
-  name = "build"
+  name = var.job_name
 }

@@ -215,6 +215,14 @@ fn refresh_through_a_protocol_6_plugin_writes_what_terraform_refresh_only_writes
     assert_eq!(written["serial"], applied["serial"].as_u64().unwrap() + 1);
     assert_eq!(written["lineage"], applied["lineage"]);
     assert_eq!(job(&written)["attributes"]["steps"][1]["state"], "done");
+    // The mark from the configuration's sensitive variable survives beside the schema's.
+    assert_eq!(
+        job(&written)["sensitive_attributes"],
+        serde_json::json!([
+            [{"type": "get_attr", "value": "name"}],
+            [{"type": "get_attr", "value": "token"}]
+        ])
+    );
 
     // Ready now, so no longer stale; deleted behind Terraform's back, a targeted read finds it gone.
     let (code, stdout, stderr) = stack.statectl("work", &[]);

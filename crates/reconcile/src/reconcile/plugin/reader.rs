@@ -45,6 +45,9 @@ pub struct ReadJob {
     pub attributes: String,
     /// The instance object's `private`: base64 as the state stores it.
     pub private: Option<String>,
+    /// The instance object's `sensitive_attributes` paths: marks from the configuration are kept
+    /// where their paths still lead somewhere, so a refresh never un-masks a value.
+    pub sensitive_attributes: Vec<Value>,
     pub identity: Option<StoredIdentity>,
 }
 
@@ -348,7 +351,11 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
         }),
         _ => job.identity.clone(),
     };
-    let sensitive_attributes = value::sensitive_paths(&attributes, &resource.block);
+    let sensitive_attributes = value::sensitive_paths_after_refresh(
+        &attributes,
+        &resource.block,
+        &job.sensitive_attributes,
+    );
     let changed =
         serde_json::from_str::<Value>(&job.attributes).map_or(true, |before| before != attributes);
     Ok(Refreshed {
@@ -412,6 +419,7 @@ mod tests {
             schema_version: 1,
             attributes: "{}".into(),
             private: None,
+            sensitive_attributes: Vec::new(),
             identity: None,
         };
         let settings = ReaderSettings {
