@@ -72,19 +72,38 @@ pub(super) fn refreshed_changes(
         (Some(_), None) => changes.push(Change::Remove { field: "private" }),
         _ => {}
     }
-    if let Some(identity) = &object.identity {
-        if parsed(one.identity).as_ref() != Some(&identity.value) {
-            changes.push(Change::Set {
+    // The identity is what the provider read, as in Terraform: one it did not return is dropped.
+    match &object.identity {
+        Some(identity) => {
+            if parsed(one.identity).as_ref() != Some(&identity.value) {
+                changes.push(Change::Set {
+                    field: "identity",
+                    json: identity.value.to_string(),
+                });
+            }
+        }
+        None if one.identity.is_some() => changes.push(Change::Remove { field: "identity" }),
+        None => {}
+    }
+    // Terraform writes the provider's identity schema version; a state without the field (written
+    // before identities) gets it only along with a change to the identity.
+    let version = u64::try_from(object.identity_schema_version).ok();
+    let identity_changed = changes.iter().any(|change| {
+        matches!(
+            change,
+            Change::Set {
                 field: "identity",
-                json: identity.value.to_string(),
-            });
-        }
-        if one.identity_schema_version != u64::try_from(identity.schema_version).ok() {
-            changes.push(Change::Set {
-                field: "identity_schema_version",
-                json: identity.schema_version.to_string(),
-            });
-        }
+                ..
+            } | Change::Remove { field: "identity" }
+        )
+    });
+    if one.identity_schema_version != version
+        && (one.identity_schema_version.is_some() || identity_changed)
+    {
+        changes.push(Change::Set {
+            field: "identity_schema_version",
+            json: object.identity_schema_version.to_string(),
+        });
     }
     changes
 }

@@ -34,10 +34,16 @@ fn run(command: &mut Command) -> String {
 struct Stack {
     folder: tempfile::TempDir,
     terraform: PathBuf,
+    /// The provider's identity schema version (`PYASYNC_IDENTITY_VERSION`); none: no identities.
+    identity_version: std::cell::Cell<Option<u8>>,
 }
 
 impl Stack {
     fn apply() -> Option<Stack> {
+        Stack::apply_with_identity(None)
+    }
+
+    fn apply_with_identity(identity_version: Option<u8>) -> Option<Stack> {
         let terraform = terraform()?;
         let python = tool(
             "STATECTL_TF_PYTHON",
@@ -76,7 +82,11 @@ impl Stack {
             folder.path().join("work/main.tf"),
         )
         .unwrap();
-        let stack = Stack { folder, terraform };
+        let stack = Stack {
+            folder,
+            terraform,
+            identity_version: std::cell::Cell::new(identity_version),
+        };
         run(&mut stack.terraform_command("work", &["init", "-input=false", "-no-color"]));
         run(&mut stack.terraform_command(
             "work",
@@ -96,6 +106,9 @@ impl Stack {
             .env("TF_CLI_CONFIG_FILE", self.path().join("cli.tfrc"))
             .env("PYASYNC_REMOTE", self.path().join("remote.json"))
             .env("HOME", self.path());
+        if let Some(version) = self.identity_version.get() {
+            command.env("PYASYNC_IDENTITY_VERSION", version.to_string());
+        }
     }
 
     fn terraform_command(&self, folder: &str, args: &[&str]) -> Command {
@@ -137,6 +150,20 @@ impl Stack {
         let mut jobs: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         edit(&mut jobs["job-build"]);
         std::fs::write(&path, jobs.to_string()).unwrap();
+    }
+
+    /// `terraform apply -refresh-only` in `folder`.
+    fn terraform_refresh(&self, folder: &str) {
+        run(&mut self.terraform_command(
+            folder,
+            &[
+                "apply",
+                "-refresh-only",
+                "-auto-approve",
+                "-input=false",
+                "-no-color",
+            ],
+        ));
     }
 
     /// A copy of `work/` as `folder`, sharing its `.terraform`.
@@ -231,4 +258,65 @@ fn refresh_through_a_protocol_6_plugin_writes_what_terraform_refresh_only_writes
     let (code, stdout, stderr) = stack.statectl("work", &["--target", "pyasync_job.build"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains("pyasync_job.build ┆ gone"), "{stdout}");
+}
+
+/// Identities: the first one ReadResource returns, and one stored under an older identity schema
+/// version (upgraded through UpgradeResourceIdentity before the read), each written byte for byte as
+/// `terraform apply -refresh-only` writes it.
+#[test]
+fn identities_are_read_and_upgraded_as_terraform_does() {
+    let Some(stack) = Stack::apply_with_identity(Some(0)) else {
+        return;
+    };
+    assert!(job(&stack.state("work")).get("identity").is_none());
+
+    // The provider returns the object's first identity (version 0) from ReadResource.
+    stack.copy("oracle0");
+    stack.terraform_refresh("oracle0");
+    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&stack.state_bytes("work")),
+        String::from_utf8_lossy(&stack.state_bytes("oracle0"))
+    );
+    let stored = stack.state("work");
+    assert_eq!(
+        job(&stored)["identity"],
+        serde_json::json!({"job": "job-build"})
+    );
+    assert_eq!(job(&stored)["identity_schema_version"], 0);
+
+    // A provider upgrade moves the identity schema to version 1; the job finishes meanwhile.
+    stack.identity_version.set(Some(1));
+    stack.remote(finish);
+    std::fs::remove_dir_all(stack.path().join("oracle0")).unwrap();
+    stack.copy("oracle1");
+    stack.terraform_refresh("oracle1");
+    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&stack.state_bytes("work")),
+        String::from_utf8_lossy(&stack.state_bytes("oracle1"))
+    );
+    let upgraded = stack.state("work");
+    assert_eq!(
+        job(&upgraded)["identity"],
+        serde_json::json!({"id": "job-build", "origin": "upgraded from 0"})
+    );
+    assert_eq!(job(&upgraded)["identity_schema_version"], 1);
+    assert_eq!(job(&upgraded)["attributes"]["status"], "ready");
+
+    // An identity from a newer provider than the one installed is refused, nothing written.
+    stack.identity_version.set(Some(0));
+    let before = stack.state_bytes("work");
+    let (code, stdout, stderr) =
+        stack.statectl("work", &["--target", "pyasync_job.build", "--write"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains(
+            "its identity was stored by a newer provider version (identity schema version 1, this provider's is 0)"
+        ),
+        "{stdout}{stderr}"
+    );
+    assert_eq!(stack.state_bytes("work"), before);
 }
