@@ -74,16 +74,14 @@ pub(super) fn refreshed_changes(
     }
     // The identity is what the provider read, as in Terraform: one it did not return is dropped.
     match &object.identity {
-        Some(identity) => {
-            if parsed(one.identity).as_ref() != Some(&identity.value) {
-                changes.push(Change::Set {
-                    field: "identity",
-                    json: identity.value.to_string(),
-                });
-            }
+        Some(identity) if parsed(one.identity).as_ref() != Some(&identity.value) => {
+            changes.push(Change::Set {
+                field: "identity",
+                json: identity.value.to_string(),
+            });
         }
         None if one.identity.is_some() => changes.push(Change::Remove { field: "identity" }),
-        None => {}
+        _ => {}
     }
     // Terraform writes the provider's identity schema version; a state without the field (written
     // before identities) gets it only along with a change to the identity.
