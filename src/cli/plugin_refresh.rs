@@ -105,3 +105,91 @@ pub(super) fn refreshed_changes(
     }
     changes
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Span;
+    use crate::scan::select::Operation;
+    use crate::state::address::InstanceAddr;
+
+    /// An instance whose object is `object` (its fields found by text search, as spans into it).
+    fn selected(object: &str) -> Selected {
+        let span = |key: &str| {
+            let start = object.find(&format!("\"{key}\": "))? + key.len() + 4;
+            let value: Value = serde_json::Deserializer::from_str(&object[start..])
+                .into_iter::<Value>()
+                .next()?
+                .ok()?;
+            Some(Span::new(start, start + value.to_string().len()))
+        };
+        Selected {
+            address: InstanceAddr::parse("pyasync_job.build").unwrap(),
+            type_name: "pyasync_job".into(),
+            operation: Operation::Create,
+            reasons: Vec::new(),
+            attributes: span("attributes"),
+            provider: None,
+            schema_version: 1,
+            private: None,
+            sensitive_attributes: span("sensitive_attributes"),
+            identity: span("identity"),
+            identity_schema_version: Some(0),
+        }
+    }
+
+    fn refreshed(identity: Option<Value>, version: i64) -> RefreshedObject {
+        RefreshedObject {
+            attributes: serde_json::json!({"id":"a"}),
+            schema_version: 1,
+            private: None,
+            sensitive_attributes: Vec::new(),
+            identity: identity.map(|value| StoredIdentity {
+                value,
+                schema_version: version,
+            }),
+            identity_schema_version: version,
+        }
+    }
+
+    fn fields(changes: &[Change]) -> Vec<String> {
+        changes
+            .iter()
+            .map(|change| match change {
+                Change::Set { field, json } => format!("{field}={json}"),
+                Change::Remove { field } => format!("-{field}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn identities_change_as_terraform_writes_them() {
+        let with =
+            r#"{"attributes": {"id":"a"}, "sensitive_attributes": [], "identity": {"job":"a"}}"#;
+        let without = r#"{"attributes": {"id":"a"}, "sensitive_attributes": []}"#;
+        // The same identity: nothing to change.
+        let same = refreshed(Some(serde_json::json!({"job": "a"})), 0);
+        assert!(refreshed_changes(&selected(with), with, &same).is_empty());
+        // Upgraded: the identity and its version.
+        let upgraded = refreshed(Some(serde_json::json!({"id": "a"})), 1);
+        assert_eq!(
+            fields(&refreshed_changes(&selected(with), with, &upgraded)),
+            [r#"identity={"id":"a"}"#, "identity_schema_version=1"]
+        );
+        // The first identity the provider returns.
+        assert_eq!(
+            fields(&refreshed_changes(&selected(without), without, &same)),
+            [r#"identity={"job":"a"}"#]
+        );
+        // None returned: dropped, as Terraform drops it.
+        assert_eq!(
+            fields(&refreshed_changes(
+                &selected(with),
+                with,
+                &refreshed(None, 0)
+            )),
+            ["-identity"]
+        );
+        assert!(refreshed_changes(&selected(without), without, &refreshed(None, 0)).is_empty());
+    }
+}
