@@ -29,6 +29,7 @@ mod packaging;
 mod plugin;
 mod plugin_bad;
 mod plugin_stack;
+mod plugin_tf;
 mod plugin_trust;
 mod properties;
 mod readme_demo;

@@ -230,6 +230,7 @@ async fn an_instance_the_provider_cannot_find_is_gone() {
             attributes: json!({"id": format!("i-{index:017x}"), "instance_state": "pending"})
                 .to_string(),
             private: Some("eyJzY2hlbWFfdmVyc2lvbiI6IjEifQ==".into()),
+            sensitive_attributes: Vec::new(),
             identity: None,
         })
         .collect();

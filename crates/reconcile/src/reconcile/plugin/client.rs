@@ -1,5 +1,6 @@
 //! The provider calls statectl makes, over either plugin protocol: the schema, configuring the
-//! provider, upgrading a stored object to the current schema, reading it, and stopping in-flight work.
+//! provider, upgrading a stored object (and its identity) to the current schema, reading it, and
+//! stopping in-flight work.
 //! Protocols 5 and 6 differ here only in names (and 6's nested attributes), so one enum serves both;
 //! clones share the plugin's one connection and may call concurrently.
 //!
@@ -294,6 +295,66 @@ impl ProviderClient {
         check(RPC, &diagnostics)?;
         match state {
             Some(state) if !state.is_empty() => Ok(Upgraded { state, diagnostics }),
+            _ => Err(ClientError::NoState(RPC)),
+        }
+    }
+
+    /// Upgrades an identity stored under an older identity schema `version` (its JSON, as the state
+    /// holds it) to the current identity schema; returns it in msgpack, with the warnings.
+    pub async fn upgrade_identity(
+        &mut self,
+        type_name: &str,
+        version: i64,
+        raw_json: Vec<u8>,
+    ) -> Result<Upgraded, ClientError> {
+        const RPC: &str = "UpgradeResourceIdentity";
+        let (identity, diagnostics) = match self {
+            ProviderClient::V5(client) => {
+                let response = client
+                    .upgrade_resource_identity(tfplugin5::upgrade_resource_identity::Request {
+                        type_name: type_name.into(),
+                        version,
+                        raw_identity: Some(tfplugin5::RawState {
+                            json: raw_json,
+                            flatmap: HashMap::new(),
+                        }),
+                    })
+                    .await
+                    .map_err(|status| rpc_error(RPC, status))?
+                    .into_inner();
+                (
+                    response
+                        .upgraded_identity
+                        .and_then(|identity| identity.identity_data)
+                        .map(|data| data.msgpack),
+                    convert(response.diagnostics),
+                )
+            }
+            ProviderClient::V6(client) => {
+                let response = client
+                    .upgrade_resource_identity(tfplugin6::upgrade_resource_identity::Request {
+                        type_name: type_name.into(),
+                        version,
+                        raw_identity: Some(tfplugin6::RawState {
+                            json: raw_json,
+                            flatmap: HashMap::new(),
+                        }),
+                    })
+                    .await
+                    .map_err(|status| rpc_error(RPC, status))?
+                    .into_inner();
+                (
+                    response
+                        .upgraded_identity
+                        .and_then(|identity| identity.identity_data)
+                        .map(|data| data.msgpack),
+                    convert(response.diagnostics),
+                )
+            }
+        };
+        check(RPC, &diagnostics)?;
+        match identity {
+            Some(state) if !is_null(&state) => Ok(Upgraded { state, diagnostics }),
             _ => Err(ClientError::NoState(RPC)),
         }
     }

@@ -1,7 +1,8 @@
 //! The plugin reader: read chosen instances through their own provider plugins, as
 //! `terraform apply -refresh-only` would, but only those instances. One plugin process per provider
 //! configuration in the state (an alias is its own configuration, as in Terraform), configured once;
-//! for each instance UpgradeResourceState then ReadResource, many in flight at once over the
+//! for each instance UpgradeResourceState (and UpgradeResourceIdentity for an identity stored under
+//! an older identity schema) then ReadResource, many in flight at once over the
 //! plugin's one connection, bounded by the run's parallelism.
 //!
 //! Each instance comes back as the shared [`Outcome`] plus, when the provider returned an object,
@@ -45,6 +46,9 @@ pub struct ReadJob {
     pub attributes: String,
     /// The instance object's `private`: base64 as the state stores it.
     pub private: Option<String>,
+    /// The instance object's `sensitive_attributes` paths: marks from the configuration are kept
+    /// where their paths still lead somewhere, so a refresh never un-masks a value.
+    pub sensitive_attributes: Vec<Value>,
     pub identity: Option<StoredIdentity>,
 }
 
@@ -106,7 +110,11 @@ pub struct RefreshedObject {
     pub private: Option<String>,
     /// The paths of sensitive values, in the state's `sensitive_attributes` form.
     pub sensitive_attributes: Vec<Value>,
+    /// The identity ReadResource returned; `None` when it returned none (Terraform then stores none).
     pub identity: Option<StoredIdentity>,
+    /// The provider's identity schema version for this type (0 without one), which Terraform
+    /// writes as `identity_schema_version` whatever the identity.
+    pub identity_schema_version: i64,
 }
 
 /// The names a `--provider-config` may give a provider configuration, most specific first: the
@@ -192,8 +200,7 @@ async fn read_provider(
     timeout: Option<Duration>,
     gate: Arc<Semaphore>,
 ) -> Vec<(usize, Refreshed)> {
-    let wants_identities = jobs.iter().any(|(_, job)| job.identity.is_some());
-    let (plugin, session) = match start(provider, config, paths, wants_identities).await {
+    let (plugin, session) = match start(provider, config, paths).await {
         Ok(started) => started,
         Err(error) => {
             return jobs
@@ -243,7 +250,6 @@ async fn start(
     provider: &str,
     config: &Value,
     paths: &SearchPaths,
-    wants_identities: bool,
 ) -> Result<(Plugin, Session), String> {
     let source = ProviderSource::from_state(provider).map_err(|error| error.to_string())?;
     let in_provider = |error: &dyn fmt::Display| format!("provider {provider}: {error}");
@@ -257,14 +263,11 @@ async fn start(
     for warning in &schema.diagnostics {
         tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");
     }
-    let identities = if wants_identities {
-        client
-            .identity_schemas()
-            .await
-            .map_err(|error| in_provider(&error))?
-    } else {
-        HashMap::new()
-    };
+    // Fetched even when no stored object has an identity: ReadResource may return the first one.
+    let identities = client
+        .identity_schemas()
+        .await
+        .map_err(|error| in_provider(&error))?;
     let warnings = client
         .configure(&schema.provider, config)
         .await
@@ -299,16 +302,8 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
         Some(Err(error)) => return Err(format!("the identity schema: {error}")),
         None => None,
     };
-    // An identity stored under another identity schema version would need UpgradeResourceIdentity;
-    // statectl sends none then, and the provider answers with the current one.
-    let identity = match (&job.identity, identity_schema) {
-        (Some(stored), Some(schema)) if stored.schema_version == schema.version => Some(
-            value::encode(&stored.value, &schema.ty)
-                .map_err(|error| format!("cannot encode its identity: {error}"))?,
-        ),
-        _ => None,
-    };
     let mut client = session.client.clone();
+    let (identity, mut warnings) = current_identity(&mut client, job, identity_schema).await?;
     let upgraded = client
         .upgrade(
             &job.resource_type,
@@ -329,7 +324,7 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
         )
         .await
         .map_err(|error| error.to_string())?;
-    let mut warnings = upgraded.diagnostics;
+    warnings.extend(upgraded.diagnostics);
     warnings.extend(read.diagnostics);
     let Some(new_state) = read.new_state else {
         return Ok(Refreshed {
@@ -340,15 +335,26 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
     };
     let attributes = value::decode(&new_state, &resource.implied_type)
         .map_err(|error| format!("cannot decode the provider's answer: {error}"))?;
+    // What ReadResource returned is the identity, as in Terraform: none when it returned none.
     let identity = match (read.identity, identity_schema) {
         (Some(msgpack), Some(schema)) => Some(StoredIdentity {
             value: value::decode(&msgpack, &schema.ty)
                 .map_err(|error| format!("cannot decode the provider's identity: {error}"))?,
             schema_version: schema.version,
         }),
-        _ => job.identity.clone(),
+        (Some(_), None) => {
+            return Err(
+                "the provider returned an identity for a resource type without an identity schema"
+                    .to_owned(),
+            );
+        }
+        (None, _) => None,
     };
-    let sensitive_attributes = value::sensitive_paths(&attributes, &resource.block);
+    let sensitive_attributes = value::sensitive_paths_after_refresh(
+        &attributes,
+        &resource.block,
+        &job.sensitive_attributes,
+    );
     let changed =
         serde_json::from_str::<Value>(&job.attributes).map_or(true, |before| before != attributes);
     Ok(Refreshed {
@@ -362,9 +368,50 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
             private: (!read.private.is_empty()).then(|| STANDARD.encode(&read.private)),
             sensitive_attributes,
             identity,
+            identity_schema_version: identity_schema.map_or(0, |schema| schema.version),
         }),
         warnings,
     })
+}
+
+/// The identity to send with the read, in msgpack: the stored one, upgraded first through
+/// UpgradeResourceIdentity when it was stored under an older identity schema version (as Terraform
+/// does before every read). An identity from a newer version than the provider's is refused.
+async fn current_identity(
+    client: &mut ProviderClient,
+    job: &ReadJob,
+    schema: Option<&IdentitySchema>,
+) -> Result<(Option<Vec<u8>>, Vec<Diagnostic>), String> {
+    let (Some(stored), Some(schema)) = (&job.identity, schema) else {
+        return Ok((None, Vec::new()));
+    };
+    match stored.schema_version.cmp(&schema.version) {
+        std::cmp::Ordering::Equal => {
+            let msgpack = value::encode(&stored.value, &schema.ty)
+                .map_err(|error| format!("cannot encode its identity: {error}"))?;
+            Ok((Some(msgpack), Vec::new()))
+        }
+        std::cmp::Ordering::Greater => Err(format!(
+            "its identity was stored by a newer provider version (identity schema version {}, this provider's is {})",
+            stored.schema_version, schema.version
+        )),
+        std::cmp::Ordering::Less => {
+            let upgraded = client
+                .upgrade_identity(
+                    &job.resource_type,
+                    stored.schema_version,
+                    stored.value.to_string().into_bytes(),
+                )
+                .await
+                .map_err(|error| error.to_string())?;
+            // An identity that does not fit the current schema is the provider's bug; say so here
+            // rather than send it on.
+            value::decode(&upgraded.state, &schema.ty).map_err(|error| {
+                format!("the provider's upgraded identity does not fit its schema: {error}")
+            })?;
+            Ok((Some(upgraded.state), upgraded.diagnostics))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -412,6 +459,7 @@ mod tests {
             schema_version: 1,
             attributes: "{}".into(),
             private: None,
+            sensitive_attributes: Vec::new(),
             identity: None,
         };
         let settings = ReaderSettings {

@@ -11,5 +11,5 @@ mod ty;
 
 pub use convert::{ValueError, ValueProblem, decode, encode};
 pub use schema::{Attribute, AttributeKind, Block, NestedAttributes, NestedBlock, Nesting};
-pub use sensitive::sensitive_paths;
+pub use sensitive::{sensitive_paths, sensitive_paths_after_refresh};
 pub use ty::{Type, TypeError};

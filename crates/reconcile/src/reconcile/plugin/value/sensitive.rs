@@ -4,6 +4,11 @@
 //! a map (a string) or a set (the element itself, with its type, as cty paths into sets are). Terraform
 //! puts these marks on the value and writes them out in the order a walk of the value meets them
 //! (depth first, attributes by name), which is the order returned here.
+//!
+//! A refresh never un-masks: Terraform puts the prior object's marks (those that came from the
+//! configuration, a sensitive variable say, as well as the schema's) back on the new value before
+//! the schema's, wherever their paths still lead to a value; [`sensitive_paths_after_refresh`] does
+//! the same.
 
 use std::cmp::Ordering;
 
@@ -19,6 +24,53 @@ pub fn sensitive_paths(value: &Value, block: &Block) -> Vec<Value> {
     paths.sort_by(|left, right| walk_order(left, right));
     paths.dedup();
     paths.into_iter().map(Value::Array).collect()
+}
+
+/// The paths of sensitive values in `value` after a refresh: the schema's, and every path in
+/// `prior` (the old object's `sensitive_attributes`) that still exists in `value`, in walk order.
+pub fn sensitive_paths_after_refresh(value: &Value, block: &Block, prior: &[Value]) -> Vec<Value> {
+    let mut paths = Vec::new();
+    block_paths(block, value, &[], &mut paths);
+    for path in prior {
+        if let Value::Array(steps) = path
+            && !steps.is_empty()
+            && leads_somewhere(value, steps)
+        {
+            paths.push(steps.clone());
+        }
+    }
+    paths.sort_by(|left, right| walk_order(left, right));
+    paths.dedup();
+    paths.into_iter().map(Value::Array).collect()
+}
+
+/// Whether `steps` lead to a value (null included) inside `value`, as a mark on them would land
+/// somewhere. A number index into an array may be a list position or a set element (sets of numbers
+/// spell both alike); either counts, as keeping a mark too many never shows a secret.
+fn leads_somewhere(value: &Value, steps: &[Value]) -> bool {
+    let Some((step, rest)) = steps.split_first() else {
+        return true;
+    };
+    let next = match (step["type"].as_str(), value) {
+        (Some("get_attr"), Value::Object(members)) => {
+            step["value"].as_str().and_then(|name| members.get(name))
+        }
+        (Some("index"), Value::Object(members)) => step["value"]["value"]
+            .as_str()
+            .and_then(|key| members.get(key)),
+        (Some("index"), Value::Array(items)) => {
+            let key = &step["value"]["value"];
+            let position = key
+                .as_u64()
+                .and_then(|position| usize::try_from(position).ok())
+                .and_then(|position| items.get(position));
+            position
+                .filter(|_| step["value"]["type"] == "number")
+                .or_else(|| items.iter().find(|item| *item == key))
+        }
+        _ => None,
+    };
+    next.is_some_and(|next| leads_somewhere(next, rest))
 }
 
 fn get_attr(name: &str) -> Value {
@@ -276,6 +328,71 @@ mod tests {
                 [{"type": "get_attr", "value": "users"}, {"type": "index", "value": {"value": "bob", "type": "string"}}, {"type": "get_attr", "value": "key"}]
             ])
         );
+    }
+
+    #[test]
+    fn keeps_the_prior_marks_that_still_lead_somewhere() {
+        // The schema marks only `token`; the old object also had `name` (from a sensitive variable in
+        // the configuration), `tags["owner"]` and the second of two steps, marked.
+        let block = Block {
+            attributes: vec![
+                attribute("id", Type::String, false),
+                attribute("name", Type::String, false),
+                attribute("token", Type::String, true),
+                attribute("steps", Type::List(Box::new(Type::String)), false),
+                attribute("tags", Type::Map(Box::new(Type::String)), false),
+            ],
+            blocks: Vec::new(),
+        };
+        let step = |position: u64| json!({"type": "index", "value": {"value": position, "type": "number"}});
+        let prior = [
+            json!([{"type": "get_attr", "value": "name"}]),
+            json!([{"type": "get_attr", "value": "steps"}, step(1)]),
+            json!([{"type": "get_attr", "value": "tags"}, {"type": "index", "value": {"value": "owner", "type": "string"}}]),
+            json!([{"type": "get_attr", "value": "gone"}]),
+            json!([{"type": "get_attr", "value": "token"}]),
+        ];
+        let value = json!({"id": "a", "name": "secret-name", "token": null, "steps": ["x", "y"], "tags": {}});
+        assert_eq!(
+            Value::Array(sensitive_paths_after_refresh(&value, &block, &prior)),
+            json!([
+                [{"type": "get_attr", "value": "name"}],
+                [{"type": "get_attr", "value": "steps"}, step(1)],
+                [{"type": "get_attr", "value": "token"}]
+            ])
+        );
+        // A list grown shorter loses the mark on the element that is no more; without prior marks
+        // only the schema's remain.
+        let shorter =
+            json!({"id": "a", "name": "n", "token": "t", "steps": ["x"], "tags": {"owner": "me"}});
+        assert_eq!(
+            Value::Array(sensitive_paths_after_refresh(&shorter, &block, &prior)),
+            json!([
+                [{"type": "get_attr", "value": "name"}],
+                [{"type": "get_attr", "value": "tags"}, {"type": "index", "value": {"value": "owner", "type": "string"}}],
+                [{"type": "get_attr", "value": "token"}]
+            ])
+        );
+        assert_eq!(
+            sensitive_paths_after_refresh(&shorter, &block, &[]),
+            sensitive_paths(&shorter, &block)
+        );
+    }
+
+    #[test]
+    fn a_prior_mark_on_a_set_element_stays_while_the_element_does() {
+        let prior = [
+            json!([{"type": "get_attr", "value": "ports"}, {"type": "index", "value": {"value": 443, "type": "number"}}]),
+        ];
+        let block = Block {
+            attributes: vec![attribute("ports", Type::Set(Box::new(Type::Number)), false)],
+            blocks: Vec::new(),
+        };
+        assert_eq!(
+            sensitive_paths_after_refresh(&json!({"ports": [80, 443]}), &block, &prior).len(),
+            1
+        );
+        assert!(sensitive_paths_after_refresh(&json!({"ports": [80]}), &block, &prior).is_empty());
     }
 
     #[test]

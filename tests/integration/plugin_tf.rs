@@ -1,0 +1,322 @@
+//! The plugin reader against a real protocol-6 server that is not Go: the test provider in
+//! `testdata/plugin-tf/provider.py`, written with Python's `tf` package (its own go-plugin handshake,
+//! an RSA-1024 TLS certificate, tfplugin6, a `nested_type` attribute). Real Terraform 1.15.5 installs
+//! it from a filesystem mirror and applies `testdata/plugin-tf/main.tf`; the job's remote object then
+//! finishes creating behind Terraform's back, and `statectl refresh --reader plugin --write` must
+//! write the bytes `terraform apply -refresh-only` writes. Without Terraform or the Python (from
+//! scripts/install-tf-provider.sh) these tests skip, except under CI, where they fail.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::builder::root;
+use crate::moto::tool;
+use crate::oracle::terraform;
+
+/// The provider's address, as `required_providers` names it.
+const SOURCE: &str = "statectl.example/test/pyasync";
+
+fn run(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{command:?}: {text}");
+    text
+}
+
+/// A working folder with the job applied: `work/` (the configuration and state), `mirror/` (the
+/// provider, as an unpacked filesystem mirror), `remote.json` (the provider's "remote").
+struct Stack {
+    folder: tempfile::TempDir,
+    terraform: PathBuf,
+    /// The provider's identity schema version (`PYASYNC_IDENTITY_VERSION`); none: no identities.
+    identity_version: std::cell::Cell<Option<u8>>,
+}
+
+impl Stack {
+    fn apply() -> Option<Stack> {
+        Stack::apply_with_identity(None)
+    }
+
+    fn apply_with_identity(identity_version: Option<u8>) -> Option<Stack> {
+        let terraform = terraform()?;
+        let python = tool(
+            "STATECTL_TF_PYTHON",
+            "target/tf-provider/venv/bin/python",
+            "scripts/install-tf-provider.sh",
+        )?;
+        let folder = tempfile::tempdir().unwrap();
+        let package = folder
+            .path()
+            .join(format!("mirror/{SOURCE}/1.0.0/linux_amd64"));
+        std::fs::create_dir_all(&package).unwrap();
+        std::fs::create_dir_all(folder.path().join("work")).unwrap();
+        let binary = package.join("terraform-provider-pyasync_v1.0.0");
+        std::fs::write(
+            &binary,
+            format!(
+                "#!/bin/sh\nexec \"{}\" \"{}\" \"$@\"\n",
+                python.display(),
+                root().join("testdata/plugin-tf/provider.py").display()
+            ),
+        )
+        .unwrap();
+        let mut permissions = std::fs::metadata(&binary).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+        std::fs::set_permissions(&binary, permissions).unwrap();
+        std::fs::write(
+            folder.path().join("cli.tfrc"),
+            format!(
+                "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"{SOURCE}\"]\n  }}\n}}\n",
+                folder.path().join("mirror").display()
+            ),
+        )
+        .unwrap();
+        std::fs::copy(
+            root().join("testdata/plugin-tf/main.tf"),
+            folder.path().join("work/main.tf"),
+        )
+        .unwrap();
+        let stack = Stack {
+            folder,
+            terraform,
+            identity_version: std::cell::Cell::new(identity_version),
+        };
+        run(&mut stack.terraform_command("work", &["init", "-input=false", "-no-color"]));
+        run(&mut stack.terraform_command(
+            "work",
+            &["apply", "-auto-approve", "-input=false", "-no-color"],
+        ));
+        Some(stack)
+    }
+
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    /// What every process here needs: the CLI configuration, the provider's remote, and a home of
+    /// its own (the `tf` package caches its certificate under `~/.cache`).
+    fn environment(&self, command: &mut Command) {
+        command
+            .env("TF_CLI_CONFIG_FILE", self.path().join("cli.tfrc"))
+            .env("PYASYNC_REMOTE", self.path().join("remote.json"))
+            .env("HOME", self.path());
+        if let Some(version) = self.identity_version.get() {
+            command.env("PYASYNC_IDENTITY_VERSION", version.to_string());
+        }
+    }
+
+    fn terraform_command(&self, folder: &str, args: &[&str]) -> Command {
+        let mut command = Command::new(&self.terraform);
+        command.args(args).current_dir(self.path().join(folder));
+        self.environment(&mut command);
+        command
+    }
+
+    fn statectl(&self, folder: &str, args: &[&str]) -> (i32, String, String) {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+        command
+            .args(["refresh", "--reader", "plugin", "--config", "."])
+            .args(args)
+            .current_dir(self.path().join(folder))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("COLUMNS", "200");
+        self.environment(&mut command);
+        let output = command.output().unwrap();
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    }
+
+    fn state_bytes(&self, folder: &str) -> Vec<u8> {
+        std::fs::read(self.path().join(folder).join("terraform.tfstate")).unwrap()
+    }
+
+    fn state(&self, folder: &str) -> Value {
+        serde_json::from_slice(&self.state_bytes(folder)).unwrap()
+    }
+
+    /// Edits the job's remote object, as the remote system would.
+    fn remote(&self, edit: impl FnOnce(&mut Value)) {
+        let path = self.path().join("remote.json");
+        let mut jobs: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        edit(&mut jobs["job-build"]);
+        std::fs::write(&path, jobs.to_string()).unwrap();
+    }
+
+    /// `terraform apply -refresh-only` in `folder`.
+    fn terraform_refresh(&self, folder: &str) {
+        run(&mut self.terraform_command(
+            folder,
+            &[
+                "apply",
+                "-refresh-only",
+                "-auto-approve",
+                "-input=false",
+                "-no-color",
+            ],
+        ));
+    }
+
+    /// A copy of `work/` as `folder`, sharing its `.terraform`.
+    fn copy(&self, folder: &str) {
+        let copy = self.path().join(folder);
+        std::fs::create_dir_all(&copy).unwrap();
+        for name in ["main.tf", ".terraform.lock.hcl", "terraform.tfstate"] {
+            std::fs::copy(self.path().join("work").join(name), copy.join(name)).unwrap();
+        }
+        std::os::unix::fs::symlink(self.path().join("work/.terraform"), copy.join(".terraform"))
+            .unwrap();
+    }
+}
+
+fn job(state: &Value) -> &Value {
+    &state["resources"][0]["instances"][0]
+}
+
+/// The job finishes creating: ready, with an endpoint, a token and every step done.
+fn finish(job: &mut Value) {
+    job["status"] = "ready".into();
+    job["endpoint"] = "https://build.example:8443".into();
+    job["token"] = "s3cret-token".into();
+    job["steps"] = serde_json::json!([
+        {"name": "provision", "state": "done"},
+        {"name": "configure", "state": "done"}
+    ]);
+}
+
+#[test]
+fn refresh_through_a_protocol_6_plugin_writes_what_terraform_refresh_only_writes() {
+    let Some(stack) = Stack::apply() else { return };
+    let applied = stack.state("work");
+    assert_eq!(job(&applied)["attributes"]["status"], "creating");
+    assert_eq!(
+        job(&applied)["attributes"]["steps"][0]["state"],
+        "running",
+        "{applied:#}"
+    );
+    stack.remote(finish);
+    stack.copy("oracle");
+    run(&mut stack.terraform_command(
+        "oracle",
+        &[
+            "apply",
+            "-refresh-only",
+            "-auto-approve",
+            "-input=false",
+            "-no-color",
+        ],
+    ));
+    let expected = stack.state_bytes("oracle");
+
+    // The plan: read over protocol 6, exit 1, nothing written, the token masked.
+    let before = stack.state_bytes("work");
+    let (code, stdout, stderr) = stack.statectl("work", &[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("pyasync_job.build ┆ reconciled (refreshed)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("+    \"status\": \"ready\","), "{stdout}");
+    assert!(stdout.contains("+        \"state\": \"done\""), "{stdout}");
+    assert!(!stdout.contains("s3cret-token") && !stderr.contains("s3cret-token"));
+    assert_eq!(stack.state_bytes("work"), before);
+
+    // Written: the very bytes Terraform wrote (serial + 1 on both sides, the same lineage).
+    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let written = stack.state_bytes("work");
+    assert_eq!(
+        String::from_utf8_lossy(&written),
+        String::from_utf8_lossy(&expected)
+    );
+    let written = stack.state("work");
+    assert_eq!(written["serial"], applied["serial"].as_u64().unwrap() + 1);
+    assert_eq!(written["lineage"], applied["lineage"]);
+    assert_eq!(job(&written)["attributes"]["steps"][1]["state"], "done");
+    // The mark from the configuration's sensitive variable survives beside the schema's.
+    assert_eq!(
+        job(&written)["sensitive_attributes"],
+        serde_json::json!([
+            [{"type": "get_attr", "value": "name"}],
+            [{"type": "get_attr", "value": "token"}]
+        ])
+    );
+
+    // Ready now, so no longer stale; deleted behind Terraform's back, a targeted read finds it gone.
+    let (code, stdout, stderr) = stack.statectl("work", &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    std::fs::write(stack.path().join("remote.json"), "{}").unwrap();
+    let (code, stdout, stderr) = stack.statectl("work", &["--target", "pyasync_job.build"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("pyasync_job.build ┆ gone"), "{stdout}");
+}
+
+/// Identities: the first one ReadResource returns, and one stored under an older identity schema
+/// version (upgraded through UpgradeResourceIdentity before the read), each written byte for byte as
+/// `terraform apply -refresh-only` writes it.
+#[test]
+fn identities_are_read_and_upgraded_as_terraform_does() {
+    let Some(stack) = Stack::apply_with_identity(Some(0)) else {
+        return;
+    };
+    assert!(job(&stack.state("work")).get("identity").is_none());
+
+    // The provider returns the object's first identity (version 0) from ReadResource.
+    stack.copy("oracle0");
+    stack.terraform_refresh("oracle0");
+    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&stack.state_bytes("work")),
+        String::from_utf8_lossy(&stack.state_bytes("oracle0"))
+    );
+    let stored = stack.state("work");
+    assert_eq!(
+        job(&stored)["identity"],
+        serde_json::json!({"job": "job-build"})
+    );
+    assert_eq!(job(&stored)["identity_schema_version"], 0);
+
+    // A provider upgrade moves the identity schema to version 1; the job finishes meanwhile.
+    stack.identity_version.set(Some(1));
+    stack.remote(finish);
+    std::fs::remove_dir_all(stack.path().join("oracle0")).unwrap();
+    stack.copy("oracle1");
+    stack.terraform_refresh("oracle1");
+    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&stack.state_bytes("work")),
+        String::from_utf8_lossy(&stack.state_bytes("oracle1"))
+    );
+    let upgraded = stack.state("work");
+    assert_eq!(
+        job(&upgraded)["identity"],
+        serde_json::json!({"id": "job-build", "origin": "upgraded from 0"})
+    );
+    assert_eq!(job(&upgraded)["identity_schema_version"], 1);
+    assert_eq!(job(&upgraded)["attributes"]["status"], "ready");
+
+    // An identity from a newer provider than the one installed is refused, nothing written.
+    stack.identity_version.set(Some(0));
+    let before = stack.state_bytes("work");
+    let (code, stdout, stderr) =
+        stack.statectl("work", &["--target", "pyasync_job.build", "--write"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains(
+            "its identity was stored by a newer provider version (identity schema version 1, this provider's is 0)"
+        ),
+        "{stdout}{stderr}"
+    );
+    assert_eq!(stack.state_bytes("work"), before);
+}
