@@ -339,10 +339,12 @@ fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+pub mod encryption;
 mod json;
 mod lifecycle;
 mod native;
 mod providers;
+pub mod values;
 
 pub use providers::{ProviderBlock, read_provider_blocks};
 
