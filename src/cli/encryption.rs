@@ -107,6 +107,16 @@ pub(crate) fn open(
     match encryption.decrypt_slice(&stored) {
         Ok(None) => Ok((stored, None)),
         Ok(Some(decrypted)) => Ok((Bytes::from(decrypted.plaintext), Some(stored))),
+        // Without a key, what matters is how to give one, not what is odd about the envelope's
+        // fields (old OpenTofu builds wrote other shapes); a cut or newer envelope is still said.
+        Err(
+            error @ (statectl_encryption::Error::EnvelopeNotJson { .. }
+            | statectl_encryption::Error::UnknownVersion { .. }),
+        ) => Err(encryption_error(Some(source), &error)),
+        Err(_) if !encryption.is_configured() => Err(encryption_error(
+            Some(source),
+            &statectl_encryption::Error::NotConfigured,
+        )),
         Err(error) => Err(encryption_error(Some(source), &error)),
     }
 }
