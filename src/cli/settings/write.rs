@@ -55,6 +55,8 @@ pub(crate) struct WriteSettings {
     pub nothing_written_because: &'static str,
     /// How the state is stored: opened after the read, applied again before the write.
     pub encryption: std::sync::Arc<statectl_encryption::StateEncryption>,
+    /// `--var`, `--var-file` and `TF_VAR_*`: what the configuration's `var.` references take.
+    pub inputs: crate::policy::config::values::Inputs,
 }
 
 impl WriteSettings {
@@ -109,6 +111,10 @@ impl WriteSettings {
                 "`--write` applies it"
             },
             encryption,
+            inputs: crate::policy::config::values::Inputs::from_flags(
+                &args.state.config.vars,
+                &args.state.config.var_files,
+            ),
         })
     }
 

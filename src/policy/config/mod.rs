@@ -346,7 +346,7 @@ mod native;
 mod providers;
 pub mod values;
 
-pub use providers::{ProviderBlock, read_provider_blocks};
+pub use providers::{ProviderBlock, read_provider_blocks, read_provider_blocks_with};
 
 use json::read_json;
 use native::Native;

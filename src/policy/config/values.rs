@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::{ConfigError, module_files};
 
 /// The flags that give a root module's variables values (`--var`, `--var-file`).
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Inputs {
     /// `--var NAME=VALUE`, in the order given.
     pub vars: Vec<String>,
@@ -26,6 +26,21 @@ pub struct Inputs {
     pub var_files: Vec<PathBuf>,
     /// `TF_VAR_NAME` values; the process environment unless a test says otherwise.
     pub env: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for Inputs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Names and files only: a value may be a passphrase.
+        let name = |raw: &String| raw.split_once('=').map_or("?", |(name, _)| name).to_owned();
+        f.debug_struct("Inputs")
+            .field("vars", &self.vars.iter().map(name).collect::<Vec<_>>())
+            .field("var_files", &self.var_files)
+            .field(
+                "env",
+                &self.env.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
 }
 
 impl Inputs {
