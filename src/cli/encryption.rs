@@ -18,7 +18,7 @@ use crate::state::source::Source;
 
 /// The root module and its variables: where the lifecycle blocks and the state encryption
 /// configuration are read, on every command that reads a state.
-#[derive(Debug, Clone, Default, clap::Args)]
+#[derive(Clone, Default, clap::Args)]
 pub struct ConfigArgs {
     /// The root module's folder (default: the working directory). Its `terraform { encryption
     /// { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its
@@ -35,6 +35,24 @@ pub struct ConfigArgs {
     /// and `*.auto.tfvars` in the configuration folder are read without it.
     #[arg(long = "var-file", value_name = "FILE")]
     pub var_files: Vec<PathBuf>,
+}
+
+impl std::fmt::Debug for ConfigArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `--var` values may be passphrases: the variables' names only.
+        f.debug_struct("ConfigArgs")
+            .field("config", &self.config)
+            .field(
+                "vars",
+                &self
+                    .vars
+                    .iter()
+                    .map(|raw| raw.split_once('=').map_or("?", |(name, _)| name))
+                    .collect::<Vec<_>>(),
+            )
+            .field("var_files", &self.var_files)
+            .finish()
+    }
 }
 
 /// The key provider types this build has.
@@ -138,6 +156,19 @@ pub(crate) fn seal<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn debug_never_shows_a_var_value() {
+        let args = ConfigArgs {
+            vars: vec!["passphrase=hunter2hunter2hunter2".into()],
+            ..ConfigArgs::default()
+        };
+        let shown = format!("{args:?}");
+        assert!(
+            shown.contains("passphrase") && !shown.contains("hunter2"),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn nothing_configured_is_disabled() {
