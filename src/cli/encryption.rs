@@ -71,6 +71,13 @@ pub(crate) fn load(args: &ConfigArgs) -> Result<Arc<StateEncryption>, CliError> 
 
 fn load_with(args: &ConfigArgs, env: Option<&str>) -> Result<StateEncryption, CliError> {
     let dir = args.config.as_deref().unwrap_or(Path::new("."));
+    if args.config.is_some() && !dir.is_dir() {
+        return Err(CliError::new(format!(
+            "{}: --config: no such folder",
+            sanitize(&dir.display().to_string())
+        ))
+        .with_hint("--config takes the root module's folder"));
+    }
     let inputs = Inputs::from_flags(&args.vars, &args.var_files);
     let block = read_block(dir, || Values::load(dir, &inputs)).map_err(config_error)?;
     let over = match env {

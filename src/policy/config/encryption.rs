@@ -48,6 +48,11 @@ pub fn read_block(
                 crate::state::source::problem(&error)
             ))
         })?;
+        // A file that cannot hold the block is not parsed: statectl also runs in folders whose
+        // configuration uses syntax newer than its HCL parser, and only this block matters here.
+        if !may_hold_block(&text) {
+            continue;
+        }
         let blocks = if file.extension().is_some_and(|e| e == "json") {
             json_blocks(file, &text)?
         } else {
@@ -96,6 +101,14 @@ pub fn parse_env(text: &str, values: &Values) -> Result<EncryptionBlock, ConfigE
     Ok(EncryptionBlock {
         source: NAME.to_owned(),
         body,
+    })
+}
+
+/// Whether `text` has `encryption` followed by `{` or `"` and `:` (the JSON syntax's key).
+fn may_hold_block(text: &str) -> bool {
+    text.match_indices("encryption").any(|(at, word)| {
+        let rest = text[at + word.len()..].trim_start_matches('"').trim_start();
+        rest.starts_with('{') || rest.starts_with(':')
     })
 }
 
@@ -300,6 +313,21 @@ terraform {
             block.body["method"]["aes_gcm"]["m"]["keys"],
             "${key_provider.pbkdf2.k}"
         );
+    }
+
+    #[test]
+    fn a_file_that_cannot_hold_the_block_is_not_parsed() {
+        let dir = tempfile::tempdir().unwrap();
+        // Syntax this parser may not know, in a file without the block: no error.
+        std::fs::write(
+            dir.path().join("main.tf"),
+            "resource \"x\" \"y\" { server_side_encryption = true\n",
+        )
+        .unwrap();
+        assert!(read_block(dir.path(), || unreachable!()).unwrap().is_none());
+        std::fs::write(dir.path().join("main.tf"), "terraform {\n  encryption {\n").unwrap();
+        let error = read_block(dir.path(), || unreachable!()).unwrap_err();
+        assert!(error.message.contains("main.tf:"), "{}", error.message);
     }
 
     #[test]
