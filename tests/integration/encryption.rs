@@ -281,6 +281,15 @@ fn taint_writes_an_envelope_the_oracle_opens_to_what_taint_writes_on_the_plainte
     )
     .code(0);
     assert_eq!(unchanged.stdout.as_bytes(), &written[..]);
+    // Nor in the `-vv` log of a read and a write.
+    no_secret(&statectl(dir.path(), &["-vv", "list", "enc.tfstate"]).code(0));
+    no_secret(
+        &statectl(
+            dir.path(),
+            &["-vv", "untaint", address, "enc.tfstate", "--dry-run"],
+        )
+        .code(1),
+    );
     // forget too, read back by statectl itself.
     statectl(
         dir.path(),
