@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use statectl_encryption::{EncryptionConfig, Registry, StateEncryption};
+use statectl_encryption::{EncryptionConfig, Registry, StateEncryption, Status};
 
 use crate::cli::error::{CliError, sanitize};
 use crate::policy::config::ConfigError;
@@ -129,9 +129,27 @@ pub(crate) fn open(
     source: &Source,
     stored: Bytes,
 ) -> Result<(Bytes, Option<Bytes>), CliError> {
+    open_status(encryption, source, stored).map(|(plaintext, stored, _)| (plaintext, stored))
+}
+
+/// [`open`], and whether the next write stores the state differently (OpenTofu's migration:
+/// plaintext to encrypted, a fallback key to the primary one, or encrypted to plaintext).
+pub(crate) fn open_status(
+    encryption: &StateEncryption,
+    source: &Source,
+    stored: Bytes,
+) -> Result<(Bytes, Option<Bytes>, bool), CliError> {
     match encryption.decrypt_slice(&stored) {
-        Ok(None) => Ok((stored, None)),
-        Ok(Some(decrypted)) => Ok((Bytes::from(decrypted.plaintext), Some(stored))),
+        Ok(None) => Ok((
+            stored,
+            None,
+            encryption.plaintext_status() == Status::Migration,
+        )),
+        Ok(Some(decrypted)) => Ok((
+            Bytes::from(decrypted.plaintext),
+            Some(stored),
+            decrypted.status == Status::Migration || encryption.writes_plaintext(),
+        )),
         // Without a key, what matters is how to give one, not what is odd about the envelope's
         // fields (old OpenTofu builds wrote other shapes); a cut or newer envelope is still said.
         Err(
@@ -143,6 +161,15 @@ pub(crate) fn open(
             &statectl_encryption::Error::NotConfigured,
         )),
         Err(error) => Err(encryption_error(Some(source), &error)),
+    }
+}
+
+/// How a migrating write changed the storage, for the closing line.
+pub(crate) fn migration_note(encryption: &StateEncryption, was_encrypted: bool) -> &'static str {
+    match (was_encrypted, encryption.writes_plaintext()) {
+        (false, _) => "now stored encrypted",
+        (true, true) => "now stored unencrypted",
+        (true, false) => "re-encrypted with the primary method's key",
     }
 }
 

@@ -104,6 +104,8 @@ pub(super) struct Loaded {
     /// The stored bytes of an encrypted state (what the commit compares and backs up), which
     /// never leave this process decrypted.
     pub stored: Option<crate::state::bytes::Bytes>,
+    /// The write stores the state differently from how it was read (OpenTofu's migration).
+    migrates: bool,
     /// The lock, when taken before the read; [`finish`] takes it out.
     pub locked: Option<Locked>,
     rules: Rules,
@@ -146,7 +148,8 @@ pub(super) fn open(
             .read()
             .map_err(|error| CliError::state(&source, &error))?,
     };
-    let (plaintext, stored) = crate::cli::encryption::open(&settings.encryption, &source, read)?;
+    let (plaintext, stored, migrates) =
+        crate::cli::encryption::open_status(&settings.encryption, &source, read)?;
     let bytes = StateBytes::new(plaintext);
     // Once read: an error already names the state, and stays the one line it should be.
     if let Some(note) = &settings.source_note {
@@ -156,6 +159,7 @@ pub(super) fn open(
         source,
         bytes,
         stored,
+        migrates,
         locked,
         rules,
         policy,
@@ -329,10 +333,17 @@ fn write_out(
         sealed.as_deref().unwrap_or_default(),
         backup,
     )?;
-    let backup_note = committed.backup.map_or_else(
+    let mut backup_note = committed.backup.map_or_else(
         || "no backup".to_owned(),
         |path| format!("backup `{}`", path.display()),
     );
+    if loaded.migrates {
+        backup_note.push_str("; ");
+        backup_note.push_str(crate::cli::encryption::migration_note(
+            &settings.encryption,
+            loaded.stored.is_some(),
+        ));
+    }
     printer.to_stderr(&format!(
         "{}; serial {} -> {}; {backup_note}\n",
         summary(plan),

@@ -220,6 +220,8 @@ fn taint_writes_an_envelope_the_oracle_opens_to_what_taint_writes_on_the_plainte
     )
     .code(0);
     no_secret(&tainted);
+    // Read and written with the primary method: no migration to mention.
+    assert!(tainted.stderr.ends_with("38 -> 39; backup `enc.backup`\n"));
     assert_eq!(
         tainted.stdout, tainted_plain.stdout,
         "the same diff of the change"
@@ -282,14 +284,9 @@ fn taint_writes_an_envelope_the_oracle_opens_to_what_taint_writes_on_the_plainte
     .code(0);
     assert_eq!(unchanged.stdout.as_bytes(), &written[..]);
     // Nor in the `-vv` log of a read and a write.
+    let dry_run = ["-vv", "untaint", address, "enc.tfstate", "--dry-run"];
     no_secret(&statectl(dir.path(), &["-vv", "list", "enc.tfstate"]).code(0));
-    no_secret(
-        &statectl(
-            dir.path(),
-            &["-vv", "untaint", address, "enc.tfstate", "--dry-run"],
-        )
-        .code(1),
-    );
+    no_secret(&statectl(dir.path(), &dry_run).code(1));
     // forget too, read back by statectl itself.
     statectl(
         dir.path(),
@@ -449,7 +446,8 @@ fn a_fallback_opens_the_old_key_and_the_write_moves_to_the_new_one() {
             "-",
         ],
     )
-    .code(0);
+    .code(0)
+    .stderr_contains("serial 38 -> 39; no backup; re-encrypted with the primary method's key\n");
     no_secret(&tainted);
     let written = std::fs::read(dir.path().join("enc.tfstate")).unwrap();
     let outer: Value = serde_json::from_slice(&written).unwrap();
@@ -510,7 +508,8 @@ fn plaintext_is_migrated_refused_or_kept_as_opentofu_decides() {
             "-",
         ],
     )
-    .code(0);
+    .code(0)
+    .stderr_contains("; no backup; now stored encrypted\n");
     let written = std::fs::read(dir.path().join("plain.tfstate")).unwrap();
     assert!(written.starts_with(b"{\"serial\":39,"));
     let opened = oracle(&python, "decrypt", PROVIDER, PASSPHRASE, &written);
