@@ -258,7 +258,7 @@ mod tests {
             "30s",
             "--force",
             "--config",
-            "cfg",
+            "testdata/scan",
             "--policy",
             "p.toml",
             "--show-sensitive",
@@ -266,7 +266,7 @@ mod tests {
         .unwrap();
         assert_eq!(settings.lock_timeout, Duration::from_secs(30));
         assert!(settings.force && settings.show_sensitive);
-        assert_eq!(settings.config, Some(PathBuf::from("cfg")));
+        assert_eq!(settings.config, Some(PathBuf::from("testdata/scan")));
         assert_eq!(settings.policy, Some(PathBuf::from("p.toml")));
     }
 }
