@@ -128,7 +128,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__audit)
-            opts="-v -h --workspace --backend-config --plan --config --policy --format --fail-on --color --verbose --help"
+            opts="-v -h --workspace --backend-config --config --var --var-file --plan --policy --format --fail-on --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -142,11 +142,19 @@ _statectl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --plan)
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --config)
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -174,7 +182,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__diff)
-            opts="-v -h --stat --format --show-sensitive --color --verbose --help"
+            opts="-v -h --stat --format --config --var --var-file --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,6 +190,18 @@ _statectl() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "text json markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -196,7 +216,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__forget)
-            opts="-o -v -h --deposed --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --deposed --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -214,6 +234,18 @@ _statectl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -227,10 +259,6 @@ _statectl() {
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -482,7 +510,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__list)
-            opts="-v -h --workspace --backend-config --type --module --tainted --deposed --format --color --verbose --help"
+            opts="-v -h --workspace --backend-config --config --var --var-file --type --module --tainted --deposed --format --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -493,6 +521,18 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -520,7 +560,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__lock)
-            opts="-v -h --workspace --backend-config --lock-timeout --color --verbose --help"
+            opts="-v -h --workspace --backend-config --config --var --var-file --lock-timeout --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -531,6 +571,18 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -550,7 +602,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__query)
-            opts="-v -h --workspace --backend-config --show-sensitive --compact --color --verbose --help"
+            opts="-v -h --workspace --backend-config --config --var --var-file --show-sensitive --compact --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -561,6 +613,18 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -576,7 +640,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__refresh)
-            opts="-o -v -h --target --type --write --profiles --profiles-format --endpoint --parallelism --timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --target --type --write --profiles --profiles-format --endpoint --parallelism --timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -630,6 +694,18 @@ _statectl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -643,10 +719,6 @@ _statectl() {
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -666,7 +738,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__scan)
-            opts="-j -v -h --workspace --backend-config --include --exclude --rules --format --fail-on --data-sources --parallelism --jobs --color --verbose --help"
+            opts="-j -v -h --workspace --backend-config --config --var --var-file --include --exclude --rules --format --fail-on --data-sources --parallelism --jobs --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -677,6 +749,18 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -724,7 +808,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__show)
-            opts="-v -h --workspace --backend-config --deposed --show-sensitive --format --color --verbose --help"
+            opts="-v -h --workspace --backend-config --config --var --var-file --deposed --show-sensitive --format --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -735,6 +819,18 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -758,7 +854,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__summary)
-            opts="-j -v -h --workspace --backend-config --format --include --exclude --parallelism --jobs --color --verbose --help"
+            opts="-j -v -h --workspace --backend-config --config --var --var-file --format --include --exclude --parallelism --jobs --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -769,6 +865,18 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -808,7 +916,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__taint)
-            opts="-o -v -h --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -819,6 +927,18 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -835,10 +955,6 @@ _statectl() {
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -858,7 +974,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__untaint)
-            opts="-o -v -h --workspace --backend-config --dry-run --force --lock-timeout --backup --output --config --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -869,6 +985,18 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -885,10 +1013,6 @@ _statectl() {
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -47,6 +47,9 @@ complete -c statectl -n "__fish_statectl_needs_command" -f -a "generate" -d 'Wri
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l type -d 'Only instances of this resource type (repeatable)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l module -d 'Only instances in this module or below it (`module.app`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l format -r -f -a "text\t''
@@ -60,6 +63,9 @@ complete -c statectl -n "__fish_statectl_using_subcommand list" -s v -l verbose 
 complete -c statectl -n "__fish_statectl_using_subcommand list" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l deposed -d 'Show this deposed object instead of the current one' -r
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l format -r -f -a "text\t''
 json\t''"
@@ -71,6 +77,9 @@ complete -c statectl -n "__fish_statectl_using_subcommand show" -s v -l verbose 
 complete -c statectl -n "__fish_statectl_using_subcommand show" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand query" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand query" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand query" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -80,6 +89,9 @@ complete -c statectl -n "__fish_statectl_using_subcommand query" -s v -l verbose
 complete -c statectl -n "__fish_statectl_using_subcommand query" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l rules -d 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above' -r -F
@@ -102,6 +114,9 @@ complete -c statectl -n "__fish_statectl_using_subcommand scan" -s v -l verbose 
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -r -f -a "text\t''
 json\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
@@ -114,10 +129,12 @@ complete -c statectl -n "__fish_statectl_using_subcommand summary" -s v -l verbo
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
-complete -c statectl -n "__fish_statectl_using_subcommand taint" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
@@ -129,10 +146,12 @@ complete -c statectl -n "__fish_statectl_using_subcommand taint" -s v -l verbose
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
-complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
@@ -145,10 +164,12 @@ complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s h -l help 
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
-complete -c statectl -n "__fish_statectl_using_subcommand forget" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
@@ -161,10 +182,12 @@ complete -c statectl -n "__fish_statectl_using_subcommand forget" -s h -l help -
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
-complete -c statectl -n "__fish_statectl_using_subcommand rm" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
@@ -187,10 +210,12 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l format -d 
 json\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
-complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l config -d 'Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform configuration in DIR (the root module) and the local modules it calls' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
@@ -204,6 +229,9 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s v -l verbo
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l lock-timeout -d 'How long to wait for the lock (e.g. `30s`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
@@ -213,6 +241,9 @@ complete -c statectl -n "__fish_statectl_using_subcommand lock" -s h -l help -d 
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l format -r -f -a "text\t'Header and output changes, then each object with the unified diff of its JSON'
 json\t'One document, `schema_version` 1 (see README)'
 markdown\t'A summary table and a diff block per changed object, for a pull-request comment'"
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -222,8 +253,10 @@ complete -c statectl -n "__fish_statectl_using_subcommand diff" -s v -l verbose 
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l plan -d 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand audit" -l config -d 'Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module) and its local modules' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l format -r -f -a "table\t''
 json\t''

@@ -31,6 +31,9 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,
 
+    #[command(flatten)]
+    pub config: crate::cli::ConfigArgs,
+
     /// Show sensitive values instead of masking them.
     #[arg(long)]
     pub show_sensitive: bool,
@@ -58,14 +61,17 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             "OLD and NEW cannot both be `-`: standard input holds one state",
         ));
     }
+    let encryption = crate::cli::encryption::load(&args.config)?;
     let (old_source, old_bytes) = load::read_at(
         Some(&args.old),
         &crate::cli::BackendArgs::default(),
+        &encryption,
         printer,
     )?;
     let (new_source, new_bytes) = load::read_at(
         Some(&args.new),
         &crate::cli::BackendArgs::default(),
+        &encryption,
         printer,
     )?;
     // The two parses are independent and most of the time on large states: one each on its own

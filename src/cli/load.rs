@@ -1,6 +1,9 @@
-//! Reading and parsing the state a command names, with errors that name the file.
+//! Reading and parsing the state a command names, with errors that name the file; an
+//! OpenTofu-encrypted state is decrypted in memory between the read and the parse.
 
 use std::path::Path;
+
+use statectl_encryption::StateEncryption;
 
 use crate::cli::error::CliError;
 use crate::cli::printer::Printer;
@@ -16,13 +19,15 @@ pub(super) fn read(
     arg: &StateArg,
     printer: &mut Printer,
 ) -> Result<(Source, StateBytes), CliError> {
-    read_at(arg.state.as_deref(), &arg.backend, printer)
+    let encryption = crate::cli::encryption::load(&arg.config)?;
+    read_at(arg.state.as_deref(), &arg.backend, &encryption, printer)
 }
 
 /// [`read`] for a command with its own state arguments (`diff`'s two).
 pub(super) fn read_at(
     arg: Option<&Path>,
     backend: &BackendArgs,
+    encryption: &StateEncryption,
     printer: &mut Printer,
 ) -> Result<(Source, StateBytes), CliError> {
     let located = locate(arg, backend)?;
@@ -41,7 +46,8 @@ pub(super) fn read_at(
         elapsed_us = started.elapsed().as_micros(),
         "state read"
     );
-    Ok((source, StateBytes::new(bytes)))
+    let (plaintext, _stored) = crate::cli::encryption::open(encryption, &source, bytes)?;
+    Ok((source, StateBytes::new(plaintext)))
 }
 
 /// Parses bytes read by [`read`]; a format-3 state is upgraded in memory as Terraform upgrades it.

@@ -4,6 +4,7 @@
 mod audit;
 mod diff;
 mod duration;
+mod encryption;
 mod error;
 pub mod exit;
 mod filter;
@@ -37,6 +38,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+pub use encryption::ConfigArgs;
 pub use error::CliError;
 pub use printer::{ColorChoice, Printer};
 
@@ -112,6 +114,9 @@ pub struct StateArg {
 
     #[command(flatten)]
     pub backend: BackendArgs,
+
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 /// How the state's backend is chosen beyond what `terraform init` recorded.

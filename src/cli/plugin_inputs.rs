@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::printer::Printer;
-use crate::policy::config::{ProviderBlock, read_provider_blocks};
+use crate::policy::config::values::{Inputs, Values};
+use crate::policy::config::{ProviderBlock, read_provider_blocks_with};
 
 /// How instances are asked about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,15 +96,20 @@ pub(super) fn parse_provider_config(text: &str) -> Result<(String, PathBuf), Str
 /// evaluation are named in a warning, unless a file gives them.
 pub(super) fn provider_arguments(
     config_dir: Option<&Path>,
+    inputs: &Inputs,
     files: &[(String, PathBuf)],
     printer: &mut Printer,
 ) -> Result<HashMap<String, Map<String, Value>>, CliError> {
+    let said = |error: crate::policy::config::ConfigError| {
+        let mut cli = CliError::new(sanitize(&error.message));
+        cli.hint = error.hint;
+        cli
+    };
     let blocks: Vec<ProviderBlock> = match config_dir {
-        Some(dir) => read_provider_blocks(dir).map_err(|error| {
-            let mut cli = CliError::new(sanitize(&error.message));
-            cli.hint = error.hint;
-            cli
-        })?,
+        Some(dir) => {
+            let values = Values::load(dir, inputs).map_err(said)?;
+            read_provider_blocks_with(dir, &values).map_err(said)?
+        }
         None => Vec::new(),
     };
     let mut arguments: HashMap<String, Map<String, Value>> = HashMap::new();
@@ -151,7 +157,7 @@ pub(super) fn provider_arguments(
             .collect();
         if !missing.is_empty() {
             printer.warning(&format!(
-                "provider `{}` in {}: {} not a literal and left unset; give it with --provider-config {}=FILE or through the environment",
+                "provider `{}` in {}: {} cannot be evaluated without Terraform and left unset; give it with --provider-config {}=FILE, --var or the environment",
                 block.config_name(),
                 block.file.display(),
                 missing
@@ -212,8 +218,13 @@ mod tests {
         )
         .unwrap();
         let mut printer = Printer::new(crate::cli::ColorChoice::Never);
-        let arguments =
-            provider_arguments(Some(folder.path()), &[("aws".into(), file)], &mut printer).unwrap();
+        let arguments = provider_arguments(
+            Some(folder.path()),
+            &Inputs::default(),
+            &[("aws".into(), file)],
+            &mut printer,
+        )
+        .unwrap();
         assert_eq!(
             Value::Object(arguments["aws"].clone()),
             serde_json::json!({"region": "us-east-1", "endpoints": [{"ec2": "http://127.0.0.1:5000"}]})
@@ -226,7 +237,13 @@ mod tests {
         let file = folder.path().join("aws.json");
         std::fs::write(&file, "[1]").unwrap();
         let mut printer = Printer::new(crate::cli::ColorChoice::Never);
-        let error = provider_arguments(None, &[("aws".into(), file)], &mut printer).unwrap_err();
+        let error = provider_arguments(
+            None,
+            &Inputs::default(),
+            &[("aws".into(), file)],
+            &mut printer,
+        )
+        .unwrap_err();
         assert!(
             error
                 .message
@@ -236,6 +253,7 @@ mod tests {
         std::fs::write(folder.path().join("aws.json"), "{\n  \"region\": }").unwrap();
         let error = provider_arguments(
             None,
+            &Inputs::default(),
             &[("aws".into(), folder.path().join("aws.json"))],
             &mut printer,
         )

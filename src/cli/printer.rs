@@ -42,10 +42,16 @@ impl Printer {
 
     /// Writes data to stdout. Stops silently once the reader has gone away.
     pub fn out(&mut self, text: &str) -> Result<(), CliError> {
+        self.out_bytes(text.as_bytes())
+    }
+
+    /// [`Printer::out`] for data that is not text to show (an encrypted state's envelope is
+    /// JSON, but is passed on byte for byte).
+    pub fn out_bytes(&mut self, bytes: &[u8]) -> Result<(), CliError> {
         if self.pipe_closed {
             return Ok(());
         }
-        match self.stdout.write_all(text.as_bytes()) {
+        match self.stdout.write_all(bytes) {
             Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
                 self.pipe_closed = true;
                 Ok(())

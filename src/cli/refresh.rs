@@ -369,6 +369,7 @@ fn plugin_reader_settings(
         .unwrap_or_else(|| PathBuf::from("."));
     let configs = provider_arguments(
         settings.write.config.as_deref(),
+        &settings.write.inputs,
         &args.provider_configs,
         printer,
     )?

@@ -53,11 +53,6 @@ pub struct WriteArgs {
     #[arg(short = 'o', long = "output", value_name = "-", value_parser = only_stdout)]
     pub output: Option<String>,
 
-    /// Read `lifecycle` blocks (`prevent_destroy`, `destroy = false`) from the Terraform
-    /// configuration in DIR (the root module) and the local modules it calls.
-    #[arg(long, value_name = "DIR")]
-    pub config: Option<PathBuf>,
-
     /// A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the
     /// `.statectl.toml` found upward from the working directory.
     #[arg(long, value_name = "FILE")]
@@ -104,7 +99,13 @@ pub(super) struct WriteRequest {
 #[derive(Debug)]
 pub(super) struct Loaded {
     pub source: Source,
+    /// The state to parse: the stored bytes, or the plaintext of an encrypted state.
     pub bytes: StateBytes,
+    /// The stored bytes of an encrypted state (what the commit compares and backs up), which
+    /// never leave this process decrypted.
+    pub stored: Option<crate::state::bytes::Bytes>,
+    /// The write stores the state differently from how it was read (OpenTofu's migration).
+    migrates: bool,
     /// The lock, when taken before the read; [`finish`] takes it out.
     pub locked: Option<Locked>,
     rules: Rules,
@@ -141,12 +142,15 @@ pub(super) fn open(
     } else {
         None
     };
-    let bytes = StateBytes::new(match &locked {
+    let read = match &locked {
         Some(locked) => locked.read()?,
         None => source
             .read()
             .map_err(|error| CliError::state(&source, &error))?,
-    });
+    };
+    let (plaintext, stored, migrates) =
+        crate::cli::encryption::open_status(&settings.encryption, &source, read)?;
+    let bytes = StateBytes::new(plaintext);
     // Once read: an error already names the state, and stays the one line it should be.
     if let Some(note) = &settings.source_note {
         printer.to_stderr(&format!("{note}\n"));
@@ -154,11 +158,20 @@ pub(super) fn open(
     Ok(Loaded {
         source,
         bytes,
+        stored,
+        migrates,
         locked,
         rules,
         policy,
         config,
     })
+}
+
+impl Loaded {
+    /// The bytes as stored: what a commit expects to find, and what a no-op `-o -` prints.
+    pub(super) fn stored_bytes(&self) -> &[u8] {
+        self.stored.as_deref().unwrap_or(self.bytes.raw())
+    }
 }
 
 fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
@@ -223,7 +236,11 @@ pub(super) fn finish(
     }
     if plan.is_empty() {
         if to_stdout {
-            printer.out(state.source)?;
+            // An encrypted state goes out as stored: it stays encrypted.
+            match &loaded.stored {
+                Some(stored) => printer.out_bytes(stored)?,
+                None => printer.out(state.source)?,
+            }
         }
         return Ok(exit::SUCCESS);
     }
@@ -279,6 +296,18 @@ fn write_out(
     printer: &mut Printer,
 ) -> Result<i32, CliError> {
     let source = &loaded.source;
+    // What is stored for the new state: encrypted by the primary method when one encrypts,
+    // so plaintext never reaches a file, a backend or standard output.
+    let sealed = match &settings.destination {
+        Destination::Nothing => None,
+        _ => Some(crate::cli::encryption::seal(
+            &settings.encryption,
+            source,
+            new_text.as_bytes(),
+            state.serial + 1,
+            &state.lineage,
+        )?),
+    };
     let backup = match &settings.destination {
         Destination::Nothing => {
             printer.to_stderr(&format!(
@@ -289,7 +318,7 @@ fn write_out(
             return Ok(exit::FINDINGS);
         }
         Destination::Stdout => {
-            printer.out(new_text)?;
+            printer.out_bytes(sealed.as_deref().unwrap_or_default())?;
             return Ok(exit::SUCCESS);
         }
         Destination::File(backup) => backup,
@@ -299,11 +328,22 @@ fn write_out(
         Some(locked) => locked,
         None => lock(source, request.operation, settings.lock_timeout)?,
     };
-    let committed = locked.commit(&loaded.bytes, new_text.as_bytes(), backup)?;
-    let backup_note = committed.backup.map_or_else(
+    let committed = locked.commit(
+        loaded.stored_bytes(),
+        sealed.as_deref().unwrap_or_default(),
+        backup,
+    )?;
+    let mut backup_note = committed.backup.map_or_else(
         || "no backup".to_owned(),
         |path| format!("backup `{}`", path.display()),
     );
+    if loaded.migrates {
+        backup_note.push_str("; ");
+        backup_note.push_str(crate::cli::encryption::migration_note(
+            &settings.encryption,
+            loaded.stored.is_some(),
+        ));
+    }
     printer.to_stderr(&format!(
         "{}; serial {} -> {}; {backup_note}\n",
         summary(plan),

@@ -181,12 +181,11 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
 /// One state of many: its counts and the Terraform version that wrote it, or why it was not read.
 type Outcome = Result<(Tally, Option<String>), CliError>;
 
-fn summarize(source: &Source) -> Outcome {
-    let bytes = StateBytes::new(
-        source
-            .read()
-            .map_err(|error| CliError::state(source, &error))?,
-    );
+fn summarize(source: &Source, encryption: &statectl_encryption::StateEncryption) -> Outcome {
+    let stored = source
+        .read()
+        .map_err(|error| CliError::state(source, &error))?;
+    let bytes = StateBytes::new(crate::cli::encryption::open(encryption, source, stored)?.0);
     let state = load::parse_state(source, &bytes)?;
     Ok((
         Tally::of(&state),
@@ -197,7 +196,10 @@ fn summarize(source: &Source) -> Outcome {
 /// The counts over every listed state; a state that cannot be read is named on stderr (exit 2) and
 /// the others are still counted.
 fn run_many(args: &Args, sources: &[Source], printer: &mut Printer) -> Result<i32, CliError> {
-    let outcomes = for_each_state(sources, args.jobs, "summary", summarize);
+    let encryption = crate::cli::encryption::load(&args.state.config)?;
+    let outcomes = for_each_state(sources, args.jobs, "summary", |source| {
+        summarize(source, &encryption)
+    });
     let mut total = Tally::default();
     let mut by_version = Counts::new();
     let mut failures = Vec::new();

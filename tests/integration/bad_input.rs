@@ -110,8 +110,8 @@ const NOT_STATES: &[(&str, &str, &str)] = &[
     ),
     (
         "opentofu-encrypted.tfstate",
-        ": this is an OpenTofu encrypted state; statectl reads only plain states",
-        "decrypt it with OpenTofu: `tofu state pull > plain.tfstate`, then run statectl on that",
+        ": the state is encrypted by OpenTofu, and no state encryption is configured to open it",
+        "give the encryption configuration: run in (or point --config at) the directory whose terraform { encryption { ... } } block wrote it, or set TF_ENCRYPTION",
     ),
     (
         "plan.tfplan",

@@ -15,6 +15,7 @@ mod commands;
 mod corpus;
 mod diff;
 mod discovery;
+mod encryption;
 mod gcs_backend;
 mod generated;
 mod hcp_backend;

@@ -23,11 +23,6 @@ pub struct Args {
     #[arg(long, value_name = "PLAN_JSON")]
     pub plan: Option<PathBuf>,
 
-    /// Read `lifecycle` blocks and `removed` blocks from the configuration in DIR (the root module)
-    /// and its local modules.
-    #[arg(long, value_name = "DIR")]
-    pub config: Option<PathBuf>,
-
     /// A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the
     /// `.statectl.toml` found upward from the working directory.
     #[arg(long, value_name = "FILE")]
@@ -52,7 +47,7 @@ fn tool() -> Tool {
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(args.policy.as_deref(), &rules)?;
-    let config = load_config(args.config.as_deref(), printer)?;
+    let config = load_config(args.state.config.config.as_deref(), printer)?;
     let plan = args.plan.as_deref().map(read_plan).transpose()?;
     let (source, bytes) = load::read(&args.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
@@ -126,6 +121,14 @@ fn read_plan(path: &std::path::Path) -> Result<Plan, CliError> {
                 .to_owned(),
         )
         .with_hint("`terraform show -json PLAN > plan.json`, then `--plan plan.json`"));
+    }
+    // OpenTofu's encrypted plan file is the envelope around the plan; damaged envelopes are
+    // left to the plan parser's own error.
+    if let Ok(Some(_)) = statectl_encryption::envelope::parse(&bytes) {
+        return Err(cannot(
+            "it is an OpenTofu-encrypted plan file; audit reads the plan as JSON".to_owned(),
+        )
+        .with_hint("`tofu show -json PLAN > plan.json` (with the plan's encryption configured), then `--plan plan.json`"));
     }
     let text = std::str::from_utf8(&bytes).map_err(|error| {
         cannot(format!(

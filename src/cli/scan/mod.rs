@@ -17,6 +17,7 @@ use crate::scan::discover::state_files;
 use crate::scan::{Rule, Rules, scan};
 use crate::state::legacy::StateBytes;
 use crate::state::source::Source;
+use statectl_encryption::StateEncryption;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -30,6 +31,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub backend: crate::cli::BackendArgs,
+
+    #[command(flatten)]
+    pub config: crate::cli::ConfigArgs,
 
     #[command(flatten)]
     pub keys: KeyArgs,
@@ -59,9 +63,10 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
     let keys = KeyFilter::new(&args.keys)?;
+    let encryption = crate::cli::encryption::load(&args.config)?;
     let sources = sources(&args.paths, &args.backend, &keys, printer)?;
     let reports = for_each_state(&sources, args.jobs, "scan", |source| {
-        scan_one(source, &rules)
+        scan_one(source, &rules, &encryption)
     });
     let text = match args.format {
         ReportFormat::Table => table::render(&reports),
@@ -198,7 +203,7 @@ fn sources(
     Ok(sources)
 }
 
-fn scan_one(source: &Source, rules: &Rules) -> Report {
+fn scan_one(source: &Source, rules: &Rules, encryption: &StateEncryption) -> Report {
     let name = source.to_string();
     let failed = |error: CliError| Report {
         name: name.clone(),
@@ -207,8 +212,12 @@ fn scan_one(source: &Source, rules: &Rules) -> Report {
         error: Some(error),
     };
     let bytes = match source.read() {
-        Ok(bytes) => StateBytes::new(bytes),
+        Ok(bytes) => bytes,
         Err(error) => return failed(CliError::state(source, &error)),
+    };
+    let bytes = match crate::cli::encryption::open(encryption, source, bytes) {
+        Ok((plaintext, _stored)) => StateBytes::new(plaintext),
+        Err(error) => return failed(error),
     };
     let state = match bytes.parse() {
         Ok(state) => state,

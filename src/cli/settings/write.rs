@@ -53,6 +53,10 @@ pub(crate) struct WriteSettings {
     pub show_sensitive: bool,
     /// Why nothing is written when [`Destination::Nothing`]: said after the change is shown.
     pub nothing_written_because: &'static str,
+    /// How the state is stored: opened after the read, applied again before the write.
+    pub encryption: std::sync::Arc<statectl_encryption::StateEncryption>,
+    /// `--var`, `--var-file` and `TF_VAR_*`: what the configuration's `var.` references take.
+    pub inputs: crate::policy::config::values::Inputs,
 }
 
 impl WriteSettings {
@@ -90,6 +94,7 @@ impl WriteSettings {
                 .with_hint("add `-o -` to write the new state to standard output (`terraform state pull | statectl taint X - -o - | terraform state push -`)"));
         }
         // Only now, with the flags known to agree: finding the state may read the backend cache.
+        let encryption = crate::cli::encryption::load(&args.state.config)?;
         let located = locate(args.state.state.as_deref(), &args.state.backend)?;
         Ok(WriteSettings {
             source: located.source,
@@ -97,7 +102,7 @@ impl WriteSettings {
             destination,
             force: args.force,
             lock_timeout: args.lock_timeout,
-            config: args.config.clone(),
+            config: args.state.config.config.clone(),
             policy: args.policy.clone(),
             show_sensitive: args.show_sensitive,
             nothing_written_because: if args.dry_run {
@@ -105,6 +110,11 @@ impl WriteSettings {
             } else {
                 "`--write` applies it"
             },
+            encryption,
+            inputs: crate::policy::config::values::Inputs::from_flags(
+                &args.state.config.vars,
+                &args.state.config.var_files,
+            ),
         })
     }
 
@@ -248,7 +258,7 @@ mod tests {
             "30s",
             "--force",
             "--config",
-            "cfg",
+            "testdata/scan",
             "--policy",
             "p.toml",
             "--show-sensitive",
@@ -256,7 +266,7 @@ mod tests {
         .unwrap();
         assert_eq!(settings.lock_timeout, Duration::from_secs(30));
         assert!(settings.force && settings.show_sensitive);
-        assert_eq!(settings.config, Some(PathBuf::from("cfg")));
+        assert_eq!(settings.config, Some(PathBuf::from("testdata/scan")));
         assert_eq!(settings.policy, Some(PathBuf::from("p.toml")));
     }
 }

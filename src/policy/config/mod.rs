@@ -339,12 +339,14 @@ fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+pub mod encryption;
 mod json;
 mod lifecycle;
 mod native;
 mod providers;
+pub mod values;
 
-pub use providers::{ProviderBlock, read_provider_blocks};
+pub use providers::{ProviderBlock, read_provider_blocks, read_provider_blocks_with};
 
 use json::read_json;
 use native::Native;

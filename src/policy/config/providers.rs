@@ -1,8 +1,9 @@
 //! The root module's `provider` blocks, for configuring a provider plugin without Terraform: an
-//! argument is taken only when it is written as a literal (strings without interpolation, numbers,
-//! bools, null, and lists and objects of those); a variable, a function call or an interpolated
-//! string needs Terraform's evaluation, so it is listed as skipped and the caller says so (the plugin
-//! still inherits the environment, where most providers find credentials and regions). Nested blocks
+//! argument is taken when it is a literal (strings without interpolation, numbers, bools, null, and
+//! lists and objects of those; numbers keep their spelling) or when the module's static values
+//! evaluate it (`var.NAME` and `local.NAME`, in templates too: `values.rs`); what needs Terraform
+//! itself (a data source, a resource, a function) is listed as skipped and the caller says so (the
+//! plugin still inherits the environment, where most providers find credentials and regions). Nested blocks
 //! (`endpoints { ... }`, `assume_role { ... }`) become lists of objects, which the plugin reader fits
 //! to the nesting the provider's schema declares.
 
@@ -13,6 +14,7 @@ use hcl::edit::expr::{Expression, ObjectKey};
 use hcl::edit::structure::{Body, Structure};
 use serde_json::{Map, Value};
 
+use super::values::Values;
 use super::{ConfigError, module_files};
 
 /// One `provider "NAME" { ... }` block of the root module.
@@ -40,8 +42,17 @@ impl ProviderBlock {
     }
 }
 
-/// Every `provider` block in the `.tf` and `.tf.json` files of the root module in `dir`.
+/// Every `provider` block in the `.tf` and `.tf.json` files of the root module in `dir`, literals
+/// only.
 pub fn read_provider_blocks(dir: &Path) -> Result<Vec<ProviderBlock>, ConfigError> {
+    read_provider_blocks_with(dir, &Values::empty())
+}
+
+/// [`read_provider_blocks`] with `var.` and `local.` references evaluated from `values`.
+pub fn read_provider_blocks_with(
+    dir: &Path,
+    values: &Values,
+) -> Result<Vec<ProviderBlock>, ConfigError> {
     let files = module_files(dir).map_err(|error| {
         ConfigError::new(format!(
             "{}: cannot read the folder: {error}",
@@ -57,9 +68,9 @@ pub fn read_provider_blocks(dir: &Path) -> Result<Vec<ProviderBlock>, ConfigErro
             .extension()
             .is_some_and(|extension| extension == "json")
         {
-            read_json(&file, &text, &mut blocks)?;
+            read_json(&file, &text, values, &mut blocks)?;
         } else {
-            read_native(&file, &text, &mut blocks)?;
+            read_native(&file, &text, values, &mut blocks)?;
         }
     }
     Ok(blocks)
@@ -68,6 +79,7 @@ pub fn read_provider_blocks(dir: &Path) -> Result<Vec<ProviderBlock>, ConfigErro
 fn read_native(
     file: &Path,
     text: &str,
+    values: &Values,
     blocks: &mut Vec<ProviderBlock>,
 ) -> Result<(), ConfigError> {
     let body = hcl::edit::parser::parse_body(text).map_err(|error| {
@@ -94,7 +106,7 @@ fn read_native(
             )));
         };
         let mut skipped = Vec::new();
-        let mut arguments = body_arguments(&block.body, "", &mut skipped);
+        let mut arguments = body_arguments(&block.body, "", values, &mut skipped);
         let alias = take_string(&mut arguments, "alias");
         arguments.remove("version");
         blocks.push(ProviderBlock {
@@ -109,13 +121,23 @@ fn read_native(
 }
 
 /// A body's literal attributes, and its nested blocks as lists of objects.
-fn body_arguments(body: &Body, prefix: &str, skipped: &mut Vec<String>) -> Map<String, Value> {
+fn body_arguments(
+    body: &Body,
+    prefix: &str,
+    values: &Values,
+    skipped: &mut Vec<String>,
+) -> Map<String, Value> {
     let mut arguments = Map::new();
     for structure in body {
         match structure {
             Structure::Attribute(attribute) => {
                 let key = attribute.key.as_str();
-                match literal(&attribute.value) {
+                let evaluated = || {
+                    values
+                        .evaluate(&hcl::Expression::from(attribute.value.clone()), key)
+                        .ok()
+                };
+                match literal(&attribute.value).or_else(evaluated) {
                     Some(value) => {
                         arguments.insert(key.to_owned(), value);
                     }
@@ -124,7 +146,8 @@ fn body_arguments(body: &Body, prefix: &str, skipped: &mut Vec<String>) -> Map<S
             }
             Structure::Block(block) => {
                 let key = block.ident.as_str();
-                let inner = body_arguments(&block.body, &format!("{prefix}{key}."), skipped);
+                let inner =
+                    body_arguments(&block.body, &format!("{prefix}{key}."), values, skipped);
                 let list = arguments
                     .entry(key.to_owned())
                     .or_insert_with(|| Value::Array(Vec::new()));
@@ -193,7 +216,12 @@ fn take_string(arguments: &mut Map<String, Value>, key: &str) -> Option<String> 
 
 /// `{"provider": {"aws": {...}}}` or `{"provider": {"aws": [{...}, {...}]}}`; strings holding `${`
 /// are templates, not literals.
-fn read_json(file: &Path, text: &str, blocks: &mut Vec<ProviderBlock>) -> Result<(), ConfigError> {
+fn read_json(
+    file: &Path,
+    text: &str,
+    values: &Values,
+    blocks: &mut Vec<ProviderBlock>,
+) -> Result<(), ConfigError> {
     let document: Value = serde_json::from_str(text).map_err(|error| {
         ConfigError::new(format!(
             "{}:{}:{}: invalid JSON configuration: {error}",
@@ -222,6 +250,8 @@ fn read_json(file: &Path, text: &str, blocks: &mut Vec<ProviderBlock>) -> Result
             for (key, value) in members {
                 if json_literal(value) {
                     arguments.insert(key.clone(), value.clone());
+                } else if let Some(value) = json_evaluated(value, values) {
+                    arguments.insert(key.clone(), value);
                 } else {
                     skipped.push(key.clone());
                 }
@@ -238,6 +268,26 @@ fn read_json(file: &Path, text: &str, blocks: &mut Vec<ProviderBlock>) -> Result
         }
     }
     Ok(())
+}
+
+/// A JSON value whose strings are templates, evaluated; `None` when one needs Terraform.
+fn json_evaluated(value: &Value, values: &Values) -> Option<Value> {
+    Some(match value {
+        Value::String(text) => values.evaluate_template(text, "").ok()?,
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| json_evaluated(item, values))
+                .collect::<Option<_>>()?,
+        ),
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(key, item)| Some((key.clone(), json_evaluated(item, values)?)))
+                .collect::<Option<_>>()?,
+        ),
+        other => other.clone(),
+    })
 }
 
 fn json_literal(value: &Value) -> bool {
@@ -329,6 +379,52 @@ resource "aws_instance" "a" {}
         assert_eq!(blocks[0].skipped, vec!["profile"]);
         assert_eq!(blocks[0].arguments["region"], "eu-west-1");
         assert_eq!(blocks[1].config_name(), "aws.b");
+    }
+
+    #[test]
+    fn variables_and_locals_are_evaluated_and_what_needs_terraform_is_still_skipped() {
+        let folder = tempfile::tempdir().unwrap();
+        fs::write(
+            folder.path().join("main.tf"),
+            r#"
+variable "region" { default = "eu-west-1" }
+variable "profile" {}
+locals { endpoint = "http://127.0.0.1:${var.port}" }
+variable "port" { type = number }
+provider "aws" {
+  region  = var.region
+  profile = "${var.profile}-x"
+  endpoints { ec2 = local.endpoint }
+  token   = data.vault_generic_secret.aws.data["token"]
+  max_retries = 3
+}
+"#,
+        )
+        .unwrap();
+        fs::write(
+            folder.path().join("extra.tf.json"),
+            r#"{"provider": {"google": {"project": "${var.profile}", "zone": "${data.x.y}"}}}"#,
+        )
+        .unwrap();
+        let inputs = crate::policy::config::values::Inputs {
+            vars: vec!["profile=ops".into()],
+            env: vec![("port".into(), "4566".into())],
+            ..Default::default()
+        };
+        let values = Values::load(folder.path(), &inputs).unwrap();
+        let blocks = read_provider_blocks_with(folder.path(), &values).unwrap();
+        assert_eq!(
+            Value::Object(blocks[1].arguments.clone()),
+            json!({
+                "region": "eu-west-1",
+                "profile": "ops-x",
+                "endpoints": [{"ec2": "http://127.0.0.1:4566"}],
+                "max_retries": 3
+            })
+        );
+        assert_eq!(blocks[1].skipped, vec!["token"]);
+        assert_eq!(blocks[0].arguments["project"], "ops");
+        assert_eq!(blocks[0].skipped, vec!["zone"]);
     }
 
     #[test]
