@@ -10,6 +10,7 @@ pub mod discover;
 pub mod gcs;
 pub mod hcp;
 pub mod http;
+pub mod kms;
 pub mod oci;
 pub mod runtime;
 pub mod s3;
