@@ -235,14 +235,23 @@ impl StateEncryption {
     /// else each fallback in order; a plaintext state is accepted only when no target is
     /// configured or an unencrypted method is in the chain.
     pub fn decrypt(&self, stored: Vec<u8>) -> Result<Decrypted, Error> {
-        match self.decrypt_slice(&stored)? {
-            Some(decrypted) => Ok(decrypted),
-            None => Ok(Decrypted {
-                plaintext: stored,
-                status: self.plaintext_status(),
-                envelope: None,
-                method: None,
-            }),
+        // The data is decoded within `stored`'s own buffer: no fresh 50 MB to fault in.
+        match envelope::parse_owned(stored)? {
+            Ok(envelope) => match &self.target {
+                None => Err(Error::NotConfigured),
+                Some(target) => target.open(envelope),
+            },
+            Err(stored) => {
+                if let Some(target) = &self.target {
+                    target.accept_plaintext(&stored)?;
+                }
+                Ok(Decrypted {
+                    plaintext: stored,
+                    status: self.plaintext_status(),
+                    envelope: None,
+                    method: None,
+                })
+            }
         }
     }
 
