@@ -446,6 +446,58 @@ pub fn write(
     out.into_bytes()
 }
 
+/// [`write`] with the data made in place: `fill` writes the `data_len` bytes of the method's
+/// output (nonce, ciphertext, tag) into the envelope's own buffer, and they are turned into
+/// base64 there, back to front, so that a 50 MB state costs one allocation of the envelope's
+/// size instead of three.
+pub(crate) fn write_filled<E>(
+    serial: Option<i64>,
+    lineage: &str,
+    meta: &BTreeMap<String, Vec<u8>>,
+    data_len: usize,
+    fill: impl FnOnce(&mut [u8]) -> Result<(), E>,
+) -> Result<Vec<u8>, E> {
+    // The envelope's text around the data, as `write` spells it.
+    let mut around = write(serial, lineage, meta, &[]);
+    let tail_at = around.len() - TAIL.len();
+    debug_assert_eq!(&around[tail_at..], TAIL.as_bytes());
+    let encoded_len = data_len.div_ceil(3) * 4;
+    let head = tail_at;
+    let mut out = vec![0u8; head + encoded_len + TAIL.len()];
+    out[..head].copy_from_slice(&around[..head]);
+    out[head + encoded_len..].copy_from_slice(TAIL.as_bytes());
+    around.clear();
+    // The raw data sits at the start of the data's place; its base64 is longer, so chunks are
+    // encoded from the last to the first, each one's text landing past the raw bytes not yet
+    // encoded. The first chunks, whose text would overlap them, are encoded from a copy.
+    fill(&mut out[head..head + data_len])?;
+    let early = (3 * CHUNK).min(data_len);
+    let early_copy = out[head..head + early].to_vec();
+    let chunks = data_len.div_ceil(CHUNK);
+    for index in (0..chunks).rev() {
+        let start = index * CHUNK;
+        let end = (start + CHUNK).min(data_len);
+        let text_at = head + start / 3 * 4;
+        let text_len = (end - start).div_ceil(3) * 4;
+        let (before, after) = out.split_at_mut(text_at);
+        let text = base64_simd::Out::from_slice(&mut after[..text_len]);
+        let raw = if end <= early {
+            &early_copy[start..end]
+        } else {
+            // `text_at >= head + end` here: the raw chunk lies wholly before the text.
+            &before[head + start..head + end]
+        };
+        let _ = base64_simd::STANDARD.encode(raw, text);
+    }
+    Ok(out)
+}
+
+/// How much raw data one base64 pass takes (a multiple of 3: no padding until the last).
+const CHUNK: usize = 3 * 16 * 1024;
+
+/// What follows the data in every envelope `write` makes.
+const TAIL: &str = "\",\"encryption_version\":\"v0\"}";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,6 +576,26 @@ mod tests {
             parse(bad).unwrap_err().to_string(),
             parse_owned(bad.to_vec()).unwrap_err().to_string()
         );
+    }
+
+    #[test]
+    fn the_in_place_writer_writes_what_write_writes() {
+        let mut meta = BTreeMap::new();
+        meta.insert("key_provider.pbkdf2.k".to_owned(), b"{\"salt\":1}".to_vec());
+        // Sizes around the chunk edges and the three-chunk copy, and every padding.
+        for len in [
+            0, 1, 2, 3, 4, 100, 49_151, 49_152, 49_153, 147_455, 147_456, 147_457, 200_003,
+            1_000_001,
+        ] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 + i / 251) as u8).collect();
+            let expected = write(Some(3), "l<", &meta, &data);
+            let got = write_filled::<()>(Some(3), "l<", &meta, len, |buf| {
+                buf.copy_from_slice(&data);
+                Ok(())
+            })
+            .unwrap();
+            assert!(got == expected, "length {len}");
+        }
     }
 
     #[test]

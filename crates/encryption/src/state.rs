@@ -321,9 +321,13 @@ impl StateEncryption {
             *cached = Some((key, meta));
         }
         let (key, meta) = cached.as_ref().expect("filled above");
-        let data =
-            aes_gcm::seal(key, aad, plaintext).map_err(|detail| Error::EncryptFailed { detail })?;
-        Ok(Cow::Owned(envelope::write(serial, lineage, meta, &data)))
+        // Sealed and base64-encoded within the envelope's one buffer.
+        let data_len = aes_gcm::sealed_len(plaintext.len());
+        let out = envelope::write_filled(serial, lineage, meta, data_len, |buf| {
+            aes_gcm::seal_into(key, aad, plaintext, buf)
+        })
+        .map_err(|detail| Error::EncryptFailed { detail })?;
+        Ok(Cow::Owned(out))
     }
 }
 
