@@ -55,9 +55,12 @@ impl std::fmt::Debug for ConfigArgs {
     }
 }
 
-/// The key provider types this build has.
+/// The key provider types this build has: the crate's own (pbkdf2, external) and `aws_kms`, which
+/// talks to KMS and so lives with the backends.
 fn registry() -> Registry {
-    Registry::default()
+    let mut registry = Registry::default();
+    statectl_backend::kms::register(&mut registry);
+    registry
 }
 
 /// The state encryption the configuration and `TF_ENCRYPTION` describe; disabled when neither

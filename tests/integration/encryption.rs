@@ -786,3 +786,70 @@ fn base64_decode(text: &str) -> Vec<u8> {
     }
     out
 }
+
+/// `aws_kms` through the CLI, on moto's KMS: a plaintext state migrated to an aws_kms envelope by a
+/// taint (the `unencrypted` fallback), then read back with the fallback gone.
+#[test]
+fn an_aws_kms_key_encrypts_a_migrated_state_and_reads_it_back() {
+    let Some(server) = moto_server() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let moto = Moto::start(&server, dir.path());
+    let key_id = moto.python("print(client('kms').create_key()['KeyMetadata']['KeyId'])\n");
+    let key_id = key_id.trim();
+    std::fs::write(
+        dir.path().join("terraform.tfstate"),
+        fixture("clean.tfstate"),
+    )
+    .unwrap();
+    let provider = format!(
+        "key_provider \"aws_kms\" \"main\" {{\n  kms_key_id = \"{key_id}\"\n  key_spec = \"AES_256\"\n  region = \"us-east-1\"\n}}\nmethod \"aes_gcm\" \"main\" {{\n  keys = key_provider.aws_kms.main\n}}\n"
+    );
+    let migrating = format!(
+        "{provider}method \"unencrypted\" \"old\" {{}}\nstate {{\n  method = method.aes_gcm.main\n  fallback {{\n    method = method.unencrypted.old\n  }}\n}}\n"
+    );
+    let encrypted_only = format!("{provider}state {{\n  method = method.aes_gcm.main\n}}\n");
+    let run = |config: &str, args: &[&str]| {
+        Test::new()
+            .current_dir(dir.path())
+            .args(args)
+            .env("TF_ENCRYPTION", config)
+            .env("AWS_ENDPOINT_URL_KMS", moto.url())
+            .env("AWS_ACCESS_KEY_ID", "testing")
+            .env("AWS_SECRET_ACCESS_KEY", "testing")
+            .env("AWS_EC2_METADATA_DISABLED", "true")
+            .env("HOME", dir.path())
+            .run()
+    };
+    run(
+        &migrating,
+        &["taint", "aws_security_group.db", "--backup", "-"],
+    )
+    .code(0);
+    let stored = std::fs::read(dir.path().join("terraform.tfstate")).unwrap();
+    let envelope: Value = serde_json::from_slice(&stored).unwrap();
+    assert_eq!(envelope["encryption_version"], "v0");
+    let meta = envelope["meta"].as_object().unwrap();
+    assert_eq!(
+        meta.keys().collect::<Vec<_>>(),
+        ["key_provider.aws_kms.main"]
+    );
+    let metadata = String::from_utf8(base64_decode(
+        meta["key_provider.aws_kms.main"].as_str().unwrap(),
+    ))
+    .unwrap();
+    assert!(
+        metadata.starts_with("{\"ciphertext_blob\":\""),
+        "{metadata}"
+    );
+    run(&encrypted_only, &["show", "aws_security_group.db"])
+        .code(0)
+        .stdout_contains("tainted");
+    // Without the key configuration, the envelope is refused in one line with the hint.
+    Test::new()
+        .current_dir(dir.path())
+        .args(["list"])
+        .env("HOME", dir.path())
+        .run()
+        .code(2)
+        .stderr_contains("TF_ENCRYPTION");
+}

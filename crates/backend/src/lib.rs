@@ -3,6 +3,8 @@
 //! `http`, `hcp`). Each backend
 //! implements the store's [`RemoteState`](statectl_state::state::store::RemoteState) seam; the store
 //! keeps the rules every write follows (lock, re-read and compare, backup, release).
+//! `kms` is OpenTofu's `aws_kms` key provider for encrypted states: it talks to AWS KMS, so it
+//! lives here, on the S3 backend's credential chain.
 
 pub mod azure;
 pub mod config;
@@ -10,6 +12,7 @@ pub mod discover;
 pub mod gcs;
 pub mod hcp;
 pub mod http;
+pub mod kms;
 pub mod oci;
 mod request_error;
 pub mod runtime;

@@ -8,7 +8,40 @@ use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
 use statectl_encryption::keyprovider::pbkdf2::{Hash, derive};
-use statectl_encryption::{EncryptionConfig, Registry, StateEncryption};
+use statectl_encryption::{
+    EncryptionConfig, Error, KeyProvider, Registry, Secret, StateEncryption,
+};
+
+/// A key provider with no derivation (a fixed key), so that the data path is timed alone.
+#[derive(Debug)]
+struct Fixed;
+
+impl KeyProvider for Fixed {
+    fn encryption_key(&self, _upstream: Option<&Secret>) -> Result<(Secret, Vec<u8>), Error> {
+        Ok((Secret::new(vec![7; 32]), b"{}".to_vec()))
+    }
+
+    fn decryption_key(
+        &self,
+        _stored: &[u8],
+        _upstream: Option<&Secret>,
+    ) -> Result<Option<Secret>, Error> {
+        Ok(Some(Secret::new(vec![7; 32])))
+    }
+}
+
+/// Median and minimum: on a shared machine the minimum is the cost without other load.
+fn spread(runs: usize, mut f: impl FnMut() -> usize) -> (Duration, Duration) {
+    let mut samples: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let started = Instant::now();
+            std::hint::black_box(f());
+            started.elapsed()
+        })
+        .collect();
+    samples.sort();
+    (samples[samples.len() / 2], samples[0])
+}
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
@@ -88,6 +121,35 @@ fn main() {
             .len()
     });
 
+    // The data path alone: a key provider without derivation, many runs.
+    let fixed_json = r#"{"key_provider": {"fixed": {"k": {}}},
+                   "method": {"aes_gcm": {"m": {"keys": "key_provider.fixed.k"}}},
+                   "state": {"method": "method.aes_gcm.m"}}"#;
+    let fixed_config =
+        EncryptionConfig::from_value("bench", &serde_json::from_str(fixed_json).unwrap()).unwrap();
+    let mut registry = Registry::default();
+    registry.register("fixed", Box::new(|_| Ok(Box::new(Fixed))));
+    let fixed = StateEncryption::new(Some(&fixed_config), &registry).unwrap();
+    let fixed_sealed = fixed.encrypt(&plaintext).unwrap().into_owned();
+    let data_runs = runs.max(15);
+    let data_decrypt = spread(data_runs, || {
+        fixed.decrypt(fixed_sealed.clone()).unwrap().plaintext.len()
+    });
+    let data_copy = spread(data_runs, || fixed_sealed.clone().len());
+    let data_encrypt = spread(data_runs, || {
+        fixed
+            .encrypt_with_head(&plaintext, Some(1001), "l")
+            .unwrap()
+            .len()
+    });
+    let data_parse = spread(data_runs, || {
+        statectl_encryption::envelope::parse(&fixed_sealed)
+            .unwrap()
+            .unwrap()
+            .encrypted_data
+            .len()
+    });
+
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
         "| what ({mb:.1} MB state, {} MB envelope, median of {runs}) | ms |",
@@ -133,5 +195,30 @@ fn main() {
     println!(
         "| encrypted taint's extra cost beyond derivations (decrypt + encrypt_with_head) | {:.0} |",
         ms(decrypt.saturating_sub(copy).saturating_sub(kdf) + encrypt_head)
+    );
+    println!();
+    println!("| data path alone (key without derivation), {data_runs} runs | median ms | min ms |");
+    println!("|---|---:|---:|");
+    let row = |what: &str, (median, min): (Duration, Duration)| {
+        println!("| {what} | {:.1} | {:.1} |", ms(median), ms(min));
+    };
+    row("envelope parse (find the data, base64 decode)", data_parse);
+    row(
+        "decrypt (parse, AES-GCM open, serial/lineage check), copy of the input excluded",
+        (
+            data_decrypt.0.saturating_sub(data_copy.0),
+            data_decrypt.1.saturating_sub(data_copy.1),
+        ),
+    );
+    row(
+        "encrypt_with_head (AES-GCM seal, base64, envelope)",
+        data_encrypt,
+    );
+    row(
+        "both: what an encrypted taint adds beyond the key derivation",
+        (
+            data_decrypt.0.saturating_sub(data_copy.0) + data_encrypt.0,
+            data_decrypt.1.saturating_sub(data_copy.1) + data_encrypt.1,
+        ),
     );
 }

@@ -31,24 +31,41 @@ pub(crate) fn check_key(k: &Secret) -> Result<(), BadKeyLength> {
     key(k).map(|_| ())
 }
 
-/// Encrypts `plaintext` under a fresh random nonce.
+/// Encrypts `plaintext` under a fresh random nonce into a buffer of its own (the tests'; a
+/// write seals within the envelope's buffer through [`seal_into`]).
+#[cfg(test)]
 pub(crate) fn seal(k: &Secret, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = vec![0; sealed_len(plaintext.len())];
+    seal_into(k, aad, plaintext, &mut out)?;
+    Ok(out)
+}
+
+/// The length of `nonce || ciphertext || tag` for a plaintext of `len` bytes.
+pub(crate) fn sealed_len(len: usize) -> usize {
+    NONCE_LEN + len + TAG_LEN
+}
+
+/// [`seal`] into `out`, which holds exactly `nonce || ciphertext || tag` (the envelope's buffer):
+/// the plaintext is copied once, into the place it is encrypted in.
+pub(crate) fn seal_into(
+    k: &Secret,
+    aad: &[u8],
+    plaintext: &[u8],
+    out: &mut [u8],
+) -> Result<(), String> {
     let k = key(k)
         .map_err(|BadKeyLength(n)| format!("AES-GCM takes 16, 24 or 32-byte keys, not {n}"))?;
+    let (nonce_out, rest) = out.split_at_mut(NONCE_LEN);
+    let (body, tag_out) = rest.split_at_mut(plaintext.len());
     let mut nonce = [0u8; NONCE_LEN];
     aws_lc_rs::rand::fill(&mut nonce).map_err(|_| "could not generate a nonce".to_owned())?;
-    let mut out = Vec::with_capacity(NONCE_LEN + plaintext.len() + TAG_LEN);
-    out.extend_from_slice(&nonce);
-    out.extend_from_slice(plaintext);
+    nonce_out.copy_from_slice(&nonce);
+    body.copy_from_slice(plaintext);
     let tag = k
-        .seal_in_place_separate_tag(
-            Nonce::assume_unique_for_key(nonce),
-            Aad::from(aad),
-            &mut out[NONCE_LEN..],
-        )
+        .seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad), body)
         .map_err(|_| "AES-GCM refused the data (too long?)".to_owned())?;
-    out.extend_from_slice(tag.as_ref());
-    Ok(out)
+    tag_out.copy_from_slice(tag.as_ref());
+    Ok(())
 }
 
 /// Decrypts `nonce || ciphertext || tag` in place: the 50 MB of a large state are not copied.

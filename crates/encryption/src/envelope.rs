@@ -89,9 +89,7 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
     // A plaintext state of tens of megabytes is not parsed twice. An envelope's one large value
     // is its data, so its marker key, a top-level key, sits before the data (near the top) or
     // after it (near the end, where OpenTofu writes it): without it there, it is no envelope.
-    let near = |part: &[u8]| memchr::memmem::find(part, b"\"encryption_version\"").is_some();
-    let split = bytes.len().saturating_sub(HEAD);
-    if !near(&bytes[..bytes.len().min(HEAD)]) && !near(&bytes[split..]) {
+    if !marker_near(bytes) {
         return if looks_cut_envelope(bytes) {
             Err(not_json(bytes))
         } else {
@@ -101,6 +99,51 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
     let Some((raw, data)) = read(bytes)? else {
         return Ok(None);
     };
+    build(raw, || match data {
+        Some(text) => decode("encrypted_data", &text).map(Some),
+        None => Ok(None),
+    })
+}
+
+/// [`parse`] of bytes the caller hands over (a state just read): the data is decoded and left
+/// in their own buffer, so the tens of megabytes need no fresh allocation. `Err(bytes)` gives
+/// them back, untouched, when they are not an envelope.
+pub fn parse_owned(mut bytes: Vec<u8>) -> Result<Result<Envelope, Vec<u8>>, Error> {
+    if marker_near(&bytes)
+        && let Some((raw, range)) = split(&bytes)
+        // Checked first so that an in-place decode never fails halfway (Go's lenient cases,
+        // and every error, take the copying path below).
+        && base64_simd::STANDARD.check(&bytes[range.clone()]).is_ok()
+    {
+        let envelope = build(raw, || {
+            let decoded = base64_simd::STANDARD
+                .decode_inplace(&mut bytes[range.clone()])
+                .map(|data| data.len())
+                .map_err(|_| Error::BadBase64 {
+                    field: "encrypted_data".into(),
+                    detail: "refused after its check".into(),
+                })?;
+            bytes.copy_within(range.start..range.start + decoded, 0);
+            bytes.truncate(decoded);
+            Ok(Some(std::mem::take(&mut bytes)))
+        })?;
+        return Ok(envelope.ok_or(bytes));
+    }
+    Ok(parse(&bytes)?.ok_or(bytes))
+}
+
+fn marker_near(bytes: &[u8]) -> bool {
+    let near = |part: &[u8]| memchr::memmem::find(part, b"\"encryption_version\"").is_some();
+    let split = bytes.len().saturating_sub(HEAD);
+    near(&bytes[..bytes.len().min(HEAD)]) || near(&bytes[split..])
+}
+
+/// The envelope from its fields; `data` decodes `encrypted_data` when the fields make it one
+/// (called last, once).
+fn build(
+    raw: Raw,
+    data: impl FnOnce() -> Result<Option<Vec<u8>>, Error>,
+) -> Result<Option<Envelope>, Error> {
     let version = match raw.encryption_version {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::String(v)) if v.is_empty() => return Ok(None),
@@ -150,7 +193,7 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
                         expected: "a base64 string",
                     });
                 };
-                meta.insert(key, decode(&field, &text)?);
+                meta.insert(key, decode(&field, text.as_bytes())?);
             }
             meta
         }
@@ -161,8 +204,8 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
             });
         }
     };
-    let encrypted_data = match (data, raw.encrypted_data) {
-        (Some(text), _) => decode("encrypted_data", &text)?,
+    let encrypted_data = match (data()?, raw.encrypted_data) {
+        (Some(bytes), _) => bytes,
         (None, None | Some(Value::Null)) => {
             return Err(Error::EnvelopeMissing {
                 field: "encrypted_data",
@@ -184,11 +227,14 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
 }
 
 /// An envelope's fields, and its data (borrowed where it can be).
-type Fields<'a> = (Raw, Option<Cow<'a, str>>);
+type Fields<'a> = (Raw, Option<Cow<'a, [u8]>>);
 
 /// The JSON of a possible envelope: `Ok(None)` when it is not JSON and does not look like a
 /// cut-off envelope either.
 fn read(bytes: &[u8]) -> Result<Option<Fields<'_>>, Error> {
+    if let Some(fields) = read_split(bytes) {
+        return Ok(Some(fields));
+    }
     let (raw, data) = match serde_json::from_slice::<Fast<'_>>(bytes) {
         Ok(fast) => (
             Raw {
@@ -198,12 +244,13 @@ fn read(bytes: &[u8]) -> Result<Option<Fields<'_>>, Error> {
                 encrypted_data: None,
                 encryption_version: fast.encryption_version,
             },
-            fast.encrypted_data.map(Cow::Borrowed),
+            fast.encrypted_data
+                .map(|text| Cow::Borrowed(text.as_bytes())),
         ),
         Err(_) => match serde_json::from_slice::<Raw>(bytes) {
             Ok(mut raw) => {
                 let data = match raw.encrypted_data.take() {
-                    Some(Value::String(text)) => Some(Cow::Owned(text)),
+                    Some(Value::String(text)) => Some(Cow::Owned(text.into_bytes())),
                     other => {
                         raw.encrypted_data = other;
                         None
@@ -216,6 +263,95 @@ fn read(bytes: &[u8]) -> Result<Option<Fields<'_>>, Error> {
         },
     };
     Ok(Some((raw, data)))
+}
+
+/// The envelope read without running the JSON parser over its data: the top-level
+/// `encrypted_data` string is found with a vectorised scan for its closing quote (base64 holds no
+/// quote and no backslash), and only the rest, a few hundred bytes with the data spliced out, is
+/// parsed. `None` whenever that is not certain (escapes in the data, the key not at the top
+/// level, anything the parser refuses): the general path then decides, errors included.
+fn read_split(bytes: &[u8]) -> Option<Fields<'_>> {
+    let (raw, range) = split(bytes)?;
+    // Not checked as UTF-8 here: the base64 decoder refuses any byte outside its alphabet.
+    Some((raw, Some(Cow::Borrowed(&bytes[range]))))
+}
+
+/// The fields of an envelope whose data is a plain string, and where the data lies.
+fn split(bytes: &[u8]) -> Option<(Raw, std::ops::Range<usize>)> {
+    const KEY: &[u8] = b"\"encrypted_data\"";
+    // OpenTofu writes the data after `meta`, so the first top-level occurrence is near the top;
+    // an alias named `encrypted_data` inside `meta` fails the depth check and takes the general
+    // path.
+    let key_at = memchr::memmem::find(bytes, KEY)?;
+    if !at_top_level_key(&bytes[..key_at]) {
+        return None;
+    }
+    let skip_space = |mut i: usize| {
+        while bytes
+            .get(i)
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            i += 1;
+        }
+        i
+    };
+    let mut at = skip_space(key_at + KEY.len());
+    if bytes.get(at) != Some(&b':') {
+        return None;
+    }
+    at = skip_space(at + 1);
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let start = at + 1;
+    let end = start + memchr::memchr2(b'"', b'\\', &bytes[start..])?;
+    if bytes[end] != b'"' {
+        return None;
+    }
+    // The rest, with the data as an empty string: small, and parsed by the ordinary rules.
+    let mut rest = Vec::with_capacity(bytes.len() - (end - start));
+    rest.extend_from_slice(&bytes[..start]);
+    rest.extend_from_slice(&bytes[end..]);
+    let fast = serde_json::from_slice::<Fast<'_>>(&rest).ok()?;
+    if fast.encrypted_data != Some("") {
+        return None;
+    }
+    Some((
+        Raw {
+            serial: fast.serial,
+            lineage: fast.lineage,
+            meta: fast.meta,
+            encrypted_data: None,
+            encryption_version: fast.encryption_version,
+        },
+        start..end,
+    ))
+}
+
+/// Whether `prefix`, the JSON before a key, leaves the reader inside the top-level object and
+/// outside any string: the key found next is one of the envelope's own.
+fn at_top_level_key(prefix: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in prefix {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth == 1 && !in_string
 }
 
 /// A file that starts like an envelope (its keys near the top, no state's `terraform_version`)
@@ -248,8 +384,8 @@ fn not_json(bytes: &[u8]) -> Error {
     }
 }
 
-fn decode(field: &str, text: &str) -> Result<Vec<u8>, Error> {
-    decode_base64(text.as_bytes()).map_err(|e| Error::BadBase64 {
+fn decode(field: &str, text: &[u8]) -> Result<Vec<u8>, Error> {
+    decode_base64(text).map_err(|e| Error::BadBase64 {
         field: field.to_owned(),
         detail: match e {
             base64::DecodeError::InvalidByte(at, byte) => {
@@ -275,7 +411,16 @@ pub fn write(
     meta: &BTreeMap<String, Vec<u8>>,
     encrypted_data: &[u8],
 ) -> Vec<u8> {
-    let mut out = String::with_capacity(encrypted_data.len() / 3 * 4 + 512);
+    // Sized once for the base64 of the data and of every metadata value: the tens of megabytes
+    // are never moved by a growing string.
+    let base64_len = |n: usize| n.div_ceil(3) * 4;
+    let meta_len: usize = meta
+        .iter()
+        .map(|(key, value)| key.len() * 6 + base64_len(value.len()) + 8)
+        .sum();
+    let mut out = String::with_capacity(
+        base64_len(encrypted_data.len()) + meta_len + lineage.len() * 6 + 128,
+    );
     out.push_str("{\"serial\":");
     match serial {
         Some(n) => out.push_str(&n.to_string()),
@@ -300,6 +445,58 @@ pub fn write(
     out.push_str("\"}");
     out.into_bytes()
 }
+
+/// [`write`] with the data made in place: `fill` writes the `data_len` bytes of the method's
+/// output (nonce, ciphertext, tag) into the envelope's own buffer, and they are turned into
+/// base64 there, back to front, so that a 50 MB state costs one allocation of the envelope's
+/// size instead of three.
+pub(crate) fn write_filled<E>(
+    serial: Option<i64>,
+    lineage: &str,
+    meta: &BTreeMap<String, Vec<u8>>,
+    data_len: usize,
+    fill: impl FnOnce(&mut [u8]) -> Result<(), E>,
+) -> Result<Vec<u8>, E> {
+    // The envelope's text around the data, as `write` spells it.
+    let mut around = write(serial, lineage, meta, &[]);
+    let tail_at = around.len() - TAIL.len();
+    debug_assert_eq!(&around[tail_at..], TAIL.as_bytes());
+    let encoded_len = data_len.div_ceil(3) * 4;
+    let head = tail_at;
+    let mut out = vec![0u8; head + encoded_len + TAIL.len()];
+    out[..head].copy_from_slice(&around[..head]);
+    out[head + encoded_len..].copy_from_slice(TAIL.as_bytes());
+    around.clear();
+    // The raw data sits at the start of the data's place; its base64 is longer, so chunks are
+    // encoded from the last to the first, each one's text landing past the raw bytes not yet
+    // encoded. The first chunks, whose text would overlap them, are encoded from a copy.
+    fill(&mut out[head..head + data_len])?;
+    let early = (3 * CHUNK).min(data_len);
+    let early_copy = out[head..head + early].to_vec();
+    let chunks = data_len.div_ceil(CHUNK);
+    for index in (0..chunks).rev() {
+        let start = index * CHUNK;
+        let end = (start + CHUNK).min(data_len);
+        let text_at = head + start / 3 * 4;
+        let text_len = (end - start).div_ceil(3) * 4;
+        let (before, after) = out.split_at_mut(text_at);
+        let text = base64_simd::Out::from_slice(&mut after[..text_len]);
+        let raw = if end <= early {
+            &early_copy[start..end]
+        } else {
+            // `text_at >= head + end` here: the raw chunk lies wholly before the text.
+            &before[head + start..head + end]
+        };
+        let _ = base64_simd::STANDARD.encode(raw, text);
+    }
+    Ok(out)
+}
+
+/// How much raw data one base64 pass takes (a multiple of 3: no padding until the last).
+const CHUNK: usize = 3 * 16 * 1024;
+
+/// What follows the data in every envelope `write` makes.
+const TAIL: &str = "\",\"encryption_version\":\"v0\"}";
 
 #[cfg(test)]
 mod tests {
@@ -341,6 +538,64 @@ mod tests {
             err.to_string(),
             "the encrypted state's encrypted_data is not a base64 string"
         );
+    }
+
+    #[test]
+    fn the_split_and_in_place_paths_agree_with_the_general_parse() {
+        let cases: [&[u8]; 6] = [
+            // As OpenTofu writes it.
+            br#"{"serial":1,"lineage":"l","meta":{"k":"e30="},"encrypted_data":"AAEC","encryption_version":"v0"}"#,
+            // The data first, spaces around the colon.
+            br#"{ "encrypted_data" : "AAEC", "meta": {}, "encryption_version": "v0" }"#,
+            // A metadata alias named like the data key: found first, but not at the top level.
+            br#"{"meta":{"encrypted_data":"e30="},"encrypted_data":"AAEC","encryption_version":"v0"}"#,
+            // The key's text inside a string value.
+            br#"{"lineage":"\"encrypted_data\":\"x","meta":{},"encrypted_data":"AAEC","encryption_version":"v0"}"#,
+            // Go's lenient base64 (non-zero trailing bits): the copying path takes it.
+            br#"{"meta":{},"encrypted_data":"AAF=","encryption_version":"v0"}"#,
+            // Escaped data.
+            br#"{"meta":{},"encrypted_data":"AA\/A","encryption_version":"v0"}"#,
+        ];
+        for case in cases {
+            let general = parse(case).unwrap().unwrap();
+            let owned = parse_owned(case.to_vec()).unwrap().unwrap();
+            assert_eq!(general, owned, "{}", String::from_utf8_lossy(case));
+            let (raw, _) = read(case).unwrap().unwrap();
+            assert!(raw.meta.is_some());
+        }
+        // A state, and an object whose encryption_version is empty, come back untouched.
+        for plain in [
+            &br#"{"version":4,"serial":1,"lineage":"l","resources":[]}"#[..],
+            br#"{"meta":{},"encrypted_data":"AAEC","encryption_version":""}"#,
+        ] {
+            assert_eq!(parse_owned(plain.to_vec()).unwrap().unwrap_err(), plain);
+        }
+        // Bad base64 gets the same error either way.
+        let bad = br#"{"meta":{},"encrypted_data":"AA*C","encryption_version":"v0"}"#;
+        assert_eq!(
+            parse(bad).unwrap_err().to_string(),
+            parse_owned(bad.to_vec()).unwrap_err().to_string()
+        );
+    }
+
+    #[test]
+    fn the_in_place_writer_writes_what_write_writes() {
+        let mut meta = BTreeMap::new();
+        meta.insert("key_provider.pbkdf2.k".to_owned(), b"{\"salt\":1}".to_vec());
+        // Sizes around the chunk edges and the three-chunk copy, and every padding.
+        for len in [
+            0, 1, 2, 3, 4, 100, 49_151, 49_152, 49_153, 147_455, 147_456, 147_457, 200_003,
+            1_000_001,
+        ] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 + i / 251) as u8).collect();
+            let expected = write(Some(3), "l<", &meta, &data);
+            let got = write_filled::<()>(Some(3), "l<", &meta, len, |buf| {
+                buf.copy_from_slice(&data);
+                Ok(())
+            })
+            .unwrap();
+            assert!(got == expected, "length {len}");
+        }
     }
 
     #[test]

@@ -96,6 +96,15 @@ pub enum Error {
         /// may hold key material; shown only where the caller decides to.
         stderr: Option<String>,
     },
+    /// A key provider's service refused or could not be reached (a KMS key that does not exist,
+    /// access denied, an endpoint that does not answer).
+    #[error("{provider}: {detail}")]
+    KeyService {
+        provider: String,
+        detail: String,
+        /// What to change, when the service's answer tells.
+        hint: Option<String>,
+    },
     /// Every configured method failed to open the envelope.
     #[error("cannot decrypt the state: {}", Attempts(.attempts))]
     DecryptFailed { attempts: Vec<Attempt> },
@@ -220,6 +229,7 @@ impl Error {
             Error::UnknownVersion { .. } => {
                 Some("a newer OpenTofu wrote it; read it with that OpenTofu".into())
             }
+            Error::KeyService { hint, .. } => hint.clone(),
             Error::KeyProvider { stderr: Some(_), .. } => {
                 Some("run the key provider's command by hand to see its error output".into())
             }

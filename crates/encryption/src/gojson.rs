@@ -17,13 +17,13 @@ const GO_BASE64: GeneralPurpose = GeneralPurpose::new(
         .with_decode_allow_trailing_bits(true),
 );
 
-pub(crate) fn encode_base64(bytes: &[u8], out: &mut String) {
+pub fn encode_base64(bytes: &[u8], out: &mut String) {
     base64_simd::STANDARD.encode_append(bytes, out);
 }
 
 /// Decodes as Go does: the SIMD decoder for the common (canonical) case, Go's lenient rules
 /// (and their error) when it refuses.
-pub(crate) fn decode_base64(text: &[u8]) -> Result<Vec<u8>, base64::DecodeError> {
+pub fn decode_base64(text: &[u8]) -> Result<Vec<u8>, base64::DecodeError> {
     match base64_simd::STANDARD.decode_to_vec(text) {
         Ok(bytes) => Ok(bytes),
         Err(_) => GO_BASE64.decode(text),
@@ -31,7 +31,7 @@ pub(crate) fn decode_base64(text: &[u8]) -> Result<Vec<u8>, base64::DecodeError>
 }
 
 /// Appends `s` as a JSON string the way Go's `json.Marshal` does (`SetEscapeHTML(true)`).
-pub(crate) fn push_string(out: &mut String, s: &str) {
+pub fn push_string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in s.chars() {

@@ -9,7 +9,7 @@ mod aes_gcm;
 pub mod config;
 pub mod envelope;
 mod error;
-mod gojson;
+pub mod gojson;
 pub mod keyprovider;
 mod keyring;
 mod method;

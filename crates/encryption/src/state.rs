@@ -235,14 +235,23 @@ impl StateEncryption {
     /// else each fallback in order; a plaintext state is accepted only when no target is
     /// configured or an unencrypted method is in the chain.
     pub fn decrypt(&self, stored: Vec<u8>) -> Result<Decrypted, Error> {
-        match self.decrypt_slice(&stored)? {
-            Some(decrypted) => Ok(decrypted),
-            None => Ok(Decrypted {
-                plaintext: stored,
-                status: self.plaintext_status(),
-                envelope: None,
-                method: None,
-            }),
+        // The data is decoded within `stored`'s own buffer: no fresh 50 MB to fault in.
+        match envelope::parse_owned(stored)? {
+            Ok(envelope) => match &self.target {
+                None => Err(Error::NotConfigured),
+                Some(target) => target.open(envelope),
+            },
+            Err(stored) => {
+                if let Some(target) = &self.target {
+                    target.accept_plaintext(&stored)?;
+                }
+                Ok(Decrypted {
+                    plaintext: stored,
+                    status: self.plaintext_status(),
+                    envelope: None,
+                    method: None,
+                })
+            }
         }
     }
 
@@ -312,9 +321,13 @@ impl StateEncryption {
             *cached = Some((key, meta));
         }
         let (key, meta) = cached.as_ref().expect("filled above");
-        let data =
-            aes_gcm::seal(key, aad, plaintext).map_err(|detail| Error::EncryptFailed { detail })?;
-        Ok(Cow::Owned(envelope::write(serial, lineage, meta, &data)))
+        // Sealed and base64-encoded within the envelope's one buffer.
+        let data_len = aes_gcm::sealed_len(plaintext.len());
+        let out = envelope::write_filled(serial, lineage, meta, data_len, |buf| {
+            aes_gcm::seal_into(key, aad, plaintext, buf)
+        })
+        .map_err(|detail| Error::EncryptFailed { detail })?;
+        Ok(Cow::Owned(out))
     }
 }
 

@@ -1,4 +1,5 @@
-//! The AWS clients of one S3 backend (S3, DynamoDB, STS), configured as Terraform's S3 backend
+//! The AWS clients of one S3 backend (S3, DynamoDB, STS), and the SDK configuration the `aws_kms`
+//! key provider shares with it, configured as Terraform's S3 backend
 //! configures its own: the SDK's credential chain (environment, shared files with `profile`, SSO and
 //! `credential_process` through the profile, web identity, ECS container and instance metadata) with
 //! the backend's settings over it (static keys, `assume_role`, `assume_role_with_web_identity`,
@@ -49,25 +50,19 @@ pub(crate) struct Clients {
 impl Clients {
     /// Builds the clients. No request is made here: credentials are resolved on the first call.
     pub(crate) async fn new(settings: &Settings, location: &str) -> Result<Clients, StoreError> {
-        let files = profile_files(&settings.credentials);
-        // The region first (the credential providers need it), with no credentials yet.
-        let base = loader(settings, files.as_ref())
-            .no_credentials()
-            .load()
-            .await;
-        let Some(region) = base.region().cloned() else {
+        let aws = AwsSettings {
+            region: settings.region.as_deref(),
+            credentials: &settings.credentials,
+            sts_endpoint: settings.endpoints.sts.as_deref(),
+            ..AwsSettings::default_for(&settings.credentials)
+        };
+        let Some(config) = sdk_config(&aws).await else {
             return Err(StoreError::new(format!(
                 "{location}: the S3 backend has no region: `region` is not set, nor AWS_REGION or AWS_DEFAULT_REGION, nor a region in the profile"
             ))
             .with_hint("add `--backend-config region=REGION` (the bucket's region)"));
         };
-        let sts_config = with_endpoint(&base, settings.endpoints.sts.as_deref());
-        let credentials = credentials(settings, &region, files.as_ref(), &sts_config).await;
-        let config = loader(settings, files.as_ref())
-            .region(region.clone())
-            .credentials_provider(credentials)
-            .load()
-            .await;
+        let region = config.region().map(ToString::to_string).unwrap_or_default();
 
         let mut s3 = aws_sdk_s3::config::Builder::from(&config)
             .force_path_style(settings.path_style)
@@ -94,7 +89,7 @@ impl Clients {
             s3: aws_sdk_s3::Client::from_conf(s3.build()),
             dynamodb: aws_sdk_dynamodb::Client::from_conf(dynamodb.build()),
             sts: aws_sdk_sts::Client::from_conf(sts.build()),
-            region: region.to_string(),
+            region,
         })
     }
 
@@ -109,24 +104,91 @@ impl Clients {
     }
 }
 
-/// The SDK's configuration loader with the backend's retries, timeouts, profile and region.
-fn loader(settings: &Settings, files: Option<&EnvConfigFiles>) -> aws_config::ConfigLoader {
+/// What the SDK's configuration is built from: the S3 backend's settings, or the same settings of
+/// an `aws_kms` key provider (OpenTofu mirrors the S3 backend's there).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AwsSettings<'a> {
+    /// `None`: the SDK's region chain (environment, then the profile).
+    pub region: Option<&'a str>,
+    pub credentials: &'a CredentialSettings,
+    pub sts_endpoint: Option<&'a str>,
+    /// The region `assume_role` asks STS in, when not the requests' own (`sts_region`).
+    pub sts_region: Option<&'a str>,
+    /// How many times a request is tried in all.
+    pub max_attempts: u32,
+    /// `retry_mode = "adaptive"`: the SDK's client-side rate limiting on top of the retries.
+    pub adaptive_retry: bool,
+    pub use_fips: bool,
+    pub use_dual_stack: bool,
+}
+
+impl<'a> AwsSettings<'a> {
+    /// statectl's bounded retries, the standard endpoints, nothing else set.
+    pub(crate) fn default_for(credentials: &'a CredentialSettings) -> Self {
+        AwsSettings {
+            region: None,
+            credentials,
+            sts_endpoint: None,
+            sts_region: None,
+            max_attempts: MAX_ATTEMPTS,
+            adaptive_retry: false,
+            use_fips: false,
+            use_dual_stack: false,
+        }
+    }
+}
+
+/// The SDK's configuration with the credential chain over it; `None` when no region is found. No
+/// request is made here.
+pub(crate) async fn sdk_config(aws: &AwsSettings<'_>) -> Option<SdkConfig> {
+    let files = profile_files(aws.credentials);
+    // The region first (the credential providers need it), with no credentials yet.
+    let base = loader(aws, files.as_ref()).no_credentials().load().await;
+    let region = base.region().cloned()?;
+    let sts_region = aws
+        .sts_region
+        .map_or_else(|| region.clone(), |name| Region::new(name.to_owned()));
+    let sts_config = with_endpoint(&base, aws.sts_endpoint);
+    let credentials = credentials(aws, &region, &sts_region, files.as_ref(), &sts_config).await;
+    Some(
+        loader(aws, files.as_ref())
+            .region(region)
+            .credentials_provider(credentials)
+            .load()
+            .await,
+    )
+}
+
+/// The SDK's configuration loader with the retries, timeouts, profile, region and endpoint
+/// variants asked for.
+fn loader(aws: &AwsSettings<'_>, files: Option<&EnvConfigFiles>) -> aws_config::ConfigLoader {
+    let retry = if aws.adaptive_retry {
+        RetryConfig::adaptive()
+    } else {
+        RetryConfig::standard()
+    };
     let mut loader = aws_config::defaults(BehaviorVersion::latest())
-        .retry_config(RetryConfig::standard().with_max_attempts(MAX_ATTEMPTS))
+        .retry_config(retry.with_max_attempts(aws.max_attempts))
         .timeout_config(
             TimeoutConfig::builder()
                 .connect_timeout(CONNECT_TIMEOUT)
                 .read_timeout(READ_TIMEOUT)
                 .build(),
         );
+    if aws.use_fips {
+        loader = loader.use_fips(true);
+    }
+    if aws.use_dual_stack {
+        loader = loader.use_dual_stack(true);
+    }
     if let Some(files) = files {
         loader = loader.profile_files(files.clone());
     }
-    if let Some(profile) = &settings.credentials.profile {
+    if let Some(profile) = &aws.credentials.profile {
         loader = loader.profile_name(profile);
     }
-    if let Some(region) = &settings.region {
-        loader = loader.region(Region::new(region.clone()));
+    if let Some(region) = aws.region {
+        loader = loader.region(Region::new(region.to_owned()));
     }
     loader
 }
@@ -170,25 +232,25 @@ fn with_endpoint(config: &SdkConfig, endpoint: Option<&str>) -> SdkConfig {
 /// metadata left out under `skip_metadata_api_check`; web identity from the backend's block in place
 /// of the chain; then `assume_role` over whichever it is.
 async fn credentials(
-    settings: &Settings,
+    aws: &AwsSettings<'_>,
     region: &Region,
+    sts_region: &Region,
     files: Option<&EnvConfigFiles>,
     sts_config: &SdkConfig,
 ) -> SharedCredentialsProvider {
-    let base = base_credentials(settings, region, files).await;
-    match &settings.credentials.assume_role {
-        Some(role) => assumed_role(role, region, sts_config, base).await,
+    let base = base_credentials(aws.credentials, region, files).await;
+    match &aws.credentials.assume_role {
+        Some(role) => assumed_role(role, sts_region, sts_config, base).await,
         None => base,
     }
 }
 
 /// The credentials before any `assume_role`.
 async fn base_credentials(
-    settings: &Settings,
+    credentials: &CredentialSettings,
     region: &Region,
     files: Option<&EnvConfigFiles>,
 ) -> SharedCredentialsProvider {
-    let credentials = &settings.credentials;
     let provider_config = ProviderConfig::default().with_region(Some(region.clone()));
     if let Some(keys) = &credentials.static_keys {
         SharedCredentialsProvider::new(Credentials::new(
@@ -196,7 +258,7 @@ async fn base_credentials(
             keys.secret_key.clone(),
             keys.token.clone(),
             None,
-            "s3 backend settings",
+            "static keys in the settings",
         ))
     } else if let Some(web) = &credentials.web_identity {
         let provider = WebIdentityTokenCredentialsProvider::builder()

@@ -69,7 +69,7 @@ impl Failure {
     }
 
     /// `Code: message`, or the error chain when the service said nothing.
-    fn said(&self) -> String {
+    pub(crate) fn said(&self) -> String {
         match (&self.code, &self.message) {
             (Some(code), Some(message)) => format!("{code}: {message}"),
             (Some(code), None) => code.clone(),

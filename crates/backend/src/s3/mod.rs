@@ -4,13 +4,13 @@
 //! state, `lock` takes and releases the locks, `digest` keeps the DynamoDB MD5, `errors` words what
 //! went wrong, `listing` finds every state below a prefix.
 
-mod clients;
+pub(crate) mod clients;
 mod digest;
-mod errors;
+pub(crate) mod errors;
 mod listing;
 mod lock;
 mod object;
-mod settings;
+pub(crate) mod settings;
 
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState, StoreError};

@@ -271,7 +271,7 @@ fn clean_join(parts: &[&str]) -> String {
 }
 
 /// Terraform's endpoints accept a bare host (the legacy form); the SDK needs a URL.
-fn with_scheme(url: &str) -> String {
+pub(crate) fn with_scheme(url: &str) -> String {
     if url.contains("://") {
         url.to_owned()
     } else {
@@ -355,7 +355,7 @@ fn customer_key(text: &str) -> Result<Vec<u8>, &'static str> {
 
 /// A duration as Go's `time.ParseDuration` spells the common ones (`1h`, `15m`, `900s`, `1h30m`).
 /// Terraform ignores one it cannot parse; so does statectl.
-fn go_duration(text: &str) -> Option<Duration> {
+pub(crate) fn go_duration(text: &str) -> Option<Duration> {
     let mut total = 0.0_f64;
     let mut number = String::new();
     let mut chars = text.chars().peekable();
