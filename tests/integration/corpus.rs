@@ -14,10 +14,13 @@ const REFUSED: &[(&str, &str)] = &[
         "Terraform's backend cache",
     ),
     ("invalid-provider-for-resource", "invalid provider address"),
-    ("init-encryption-with-state", "OpenTofu encrypted state"),
+    (
+        "init-encryption-with-state",
+        "the state is encrypted by OpenTofu",
+    ),
     (
         "SYNTHETIC-opentofu-encrypted-wrapper",
-        "OpenTofu encrypted state",
+        "the state is encrypted by OpenTofu",
     ),
 ];
 
@@ -84,8 +87,13 @@ fn legacy_refusals_say_how_to_upgrade() {
         .arg("list")
         .arg(&encrypted)
         .run()
-        .refused("encrypted")
-        .stderr_contains("hint: decrypt it with OpenTofu: `tofu state pull");
+        .refused(
+            "the state is encrypted by OpenTofu, and no state encryption is configured to open it",
+        )
+        .stderr_contains(
+            "hint: give the encryption configuration: run in (or point --config at) the directory",
+        )
+        .stderr_contains("or set TF_ENCRYPTION");
 }
 
 #[test]
