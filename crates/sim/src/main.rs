@@ -91,18 +91,8 @@ fn run(args: &Args) -> Result<(), String> {
     let scenario = Scenario::load(path).map_err(|error| error.to_string())?;
     let sim = Sim::new(&scenario, args.verbose)
         .map_err(|error| format!("`{}`: {error}", path.display()))?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| format!("cannot start the runtime: {error}"))?;
-    runtime.block_on(async {
-        let (listener, address) = listen(args.listen).await?;
-        announce("http", address).map_err(|error| format!("cannot write to stdout: {error}"))?;
-        tokio::select! {
-            () = server::serve(listener, Arc::new(sim)) => {}
-            _ = tokio::signal::ctrl_c() => {}
-        }
-        Ok(())
+    serve_until_interrupted(args.listen, "http", None, |listener| {
+        server::serve(listener, Arc::new(sim))
     })
 }
 
@@ -194,19 +184,8 @@ fn run_tfe(args: &TfeArgs) -> Result<(), String> {
         faults,
         verbose: args.verbose,
     })?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|error| format!("cannot start the runtime: {error}"))?;
-    runtime.block_on(async {
-        let (listener, address) = listen(args.listen).await?;
-        announce("https", address).map_err(|error| format!("cannot write to stdout: {error}"))?;
-        tokio::select! {
-            () = tfe::serve(listener, Arc::new(server), tls) => {}
-            _ = tokio::signal::ctrl_c() => {}
-        }
-        Ok(())
+    serve_until_interrupted(args.listen, "https", Some(2), |listener| {
+        tfe::serve(listener, Arc::new(server), tls)
     })
 }
 
@@ -228,19 +207,8 @@ fn run_object_storage(args: &ObjectStorageArgs) -> Result<(), String> {
         page_size: args.page_size,
         verbose: args.verbose,
     });
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|error| format!("cannot start the runtime: {error}"))?;
-    runtime.block_on(async {
-        let (listener, address) = listen(args.listen).await?;
-        announce("http", address).map_err(|error| format!("cannot write to stdout: {error}"))?;
-        tokio::select! {
-            () = object_storage::serve(listener, Arc::new(store)) => {}
-            _ = tokio::signal::ctrl_c() => {}
-        }
-        Ok(())
+    serve_until_interrupted(args.listen, "http", Some(2), |listener| {
+        object_storage::serve(listener, Arc::new(store))
     })
 }
 
@@ -303,17 +271,37 @@ fn run_http_backend(args: &HttpBackendArgs) -> Result<(), String> {
         conflict_status: args.conflict_status,
         verbose: args.verbose,
     });
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    serve_until_interrupted(args.listen, scheme, Some(2), |listener| {
+        state_backend::serve(listener, Arc::new(backend), tls)
+    })
+}
+
+/// Runs a server on `at` until Ctrl-C: its own runtime (`workers` threads, or one per CPU), the
+/// listener, the announced address, then `serve` with the listener.
+fn serve_until_interrupted<F, Fut>(
+    at: SocketAddr,
+    scheme: &str,
+    workers: Option<usize>,
+    serve: F,
+) -> Result<(), String>
+where
+    F: FnOnce(TcpListener) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(workers) = workers {
+        builder.worker_threads(workers);
+    }
+    let runtime = builder
         .enable_all()
         .build()
         .map_err(|error| format!("cannot start the runtime: {error}"))?;
     runtime.block_on(async {
-        let (listener, address) = listen(args.listen).await?;
-        let scheme = if tls.is_some() { "https" } else { "http" };
+        let (listener, address) = listen(at).await?;
         announce(scheme, address).map_err(|error| format!("cannot write to stdout: {error}"))?;
         tokio::select! {
-            () = state_backend::serve(listener, Arc::new(backend), tls) => {}
+            () = serve(listener) => {}
             _ = tokio::signal::ctrl_c() => {}
         }
         Ok(())
