@@ -149,7 +149,7 @@ pub(crate) fn open_status(
             encryption.plaintext_status() == Status::Migration,
         )),
         Ok(Some(decrypted)) => Ok((
-            Bytes::from(decrypted.plaintext),
+            decrypted.plaintext,
             Some(stored),
             decrypted.status == Status::Migration || encryption.writes_plaintext(),
         )),
@@ -184,7 +184,7 @@ pub(crate) fn seal<'a>(
     plaintext: &'a [u8],
     serial: u64,
     lineage: &str,
-) -> Result<std::borrow::Cow<'a, [u8]>, CliError> {
+) -> Result<statectl_encryption::Sealed<'a>, CliError> {
     encryption
         .encrypt_with_head(plaintext, i64::try_from(serial).ok(), lineage)
         .map_err(|error| encryption_error(Some(source), &error))

@@ -6,6 +6,8 @@ use aws_lc_rs::aead::{
     AES_128_GCM, AES_192_GCM, AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey,
 };
 
+use statectl_state::state::bytes::Bytes;
+
 use crate::error::AttemptFailure;
 use crate::secret::Secret;
 
@@ -69,7 +71,7 @@ pub(crate) fn seal_into(
 }
 
 /// Decrypts `nonce || ciphertext || tag` in place: the 50 MB of a large state are not copied.
-pub(crate) fn open(k: &Secret, aad: &[u8], mut data: Vec<u8>) -> Result<Vec<u8>, AttemptFailure> {
+pub(crate) fn open(k: &Secret, aad: &[u8], mut data: Bytes) -> Result<Bytes, AttemptFailure> {
     let k = key(k).map_err(|_| AttemptFailure::WrongKeyOrTampered)?;
     if data.len() < NONCE_LEN + TAG_LEN {
         return Err(AttemptFailure::TooShort { length: data.len() });
@@ -100,15 +102,15 @@ mod tests {
             let sealed = seal(&k, b"aad", b"{\"version\":4}").unwrap();
             assert_eq!(sealed.len(), NONCE_LEN + 13 + TAG_LEN);
             assert_eq!(
-                open(&k, b"aad", sealed.clone()).unwrap(),
+                &open(&k, b"aad", Bytes::from(sealed.clone())).unwrap()[..],
                 b"{\"version\":4}"
             );
             assert_eq!(
-                open(&k, b"other", sealed.clone()),
+                open(&k, b"other", Bytes::from(sealed.clone())),
                 Err(AttemptFailure::WrongKeyOrTampered)
             );
             assert_eq!(
-                open(&k, b"", sealed),
+                open(&k, b"", Bytes::from(sealed)),
                 Err(AttemptFailure::WrongKeyOrTampered)
             );
         }
@@ -123,7 +125,7 @@ mod tests {
         );
         assert_eq!(check_key(&Secret::new(vec![1; 20])), Err(BadKeyLength(20)));
         assert_eq!(
-            open(&k, b"", vec![0; 27]),
+            open(&k, b"", Bytes::from(vec![0; 27])),
             Err(AttemptFailure::TooShort { length: 27 })
         );
     }

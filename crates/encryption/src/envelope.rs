@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
+use statectl_state::state::bytes::Bytes;
 
 use crate::error::Error;
 use crate::gojson::{decode_base64, encode_base64, push_string};
@@ -24,7 +25,7 @@ pub struct Envelope {
     /// from base64: JSON the key provider reads back.
     pub meta: BTreeMap<String, Vec<u8>>,
     /// The method's output (for aes_gcm: nonce, ciphertext, tag).
-    pub encrypted_data: Vec<u8>,
+    pub encrypted_data: Bytes,
 }
 
 impl std::fmt::Debug for Envelope {
@@ -100,7 +101,7 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
         return Ok(None);
     };
     build(raw, || match data {
-        Some(text) => decode("encrypted_data", &text).map(Some),
+        Some(text) => decode_data(&text).map(Some),
         None => Ok(None),
     })
 }
@@ -125,7 +126,7 @@ pub fn parse_owned(mut bytes: Vec<u8>) -> Result<Result<Envelope, Vec<u8>>, Erro
                 })?;
             bytes.copy_within(range.start..range.start + decoded, 0);
             bytes.truncate(decoded);
-            Ok(Some(std::mem::take(&mut bytes)))
+            Ok(Some(Bytes::from(std::mem::take(&mut bytes))))
         })?;
         return Ok(envelope.ok_or(bytes));
     }
@@ -142,7 +143,7 @@ fn marker_near(bytes: &[u8]) -> bool {
 /// (called last, once).
 fn build(
     raw: Raw,
-    data: impl FnOnce() -> Result<Option<Vec<u8>>, Error>,
+    data: impl FnOnce() -> Result<Option<Bytes>, Error>,
 ) -> Result<Option<Envelope>, Error> {
     let version = match raw.encryption_version {
         None | Some(Value::Null) => return Ok(None),
@@ -384,6 +385,22 @@ fn not_json(bytes: &[u8]) -> Error {
     }
 }
 
+/// `encrypted_data` decoded into a buffer of its own (huge pages for a large state: see
+/// [`Bytes::zeroed`]); Go's lenient cases, and every error, as [`decode`] has them.
+fn decode_data(text: &[u8]) -> Result<Bytes, Error> {
+    if let Ok(length) = base64_simd::STANDARD.decoded_length(text) {
+        let mut data = Bytes::zeroed(length);
+        if let Ok(decoded) =
+            base64_simd::STANDARD.decode(text, base64_simd::Out::from_slice(&mut data))
+        {
+            let decoded = decoded.len();
+            data.truncate(decoded);
+            return Ok(data);
+        }
+    }
+    decode("encrypted_data", text).map(Bytes::from)
+}
+
 fn decode(field: &str, text: &[u8]) -> Result<Vec<u8>, Error> {
     decode_base64(text).map_err(|e| Error::BadBase64 {
         field: field.to_owned(),
@@ -456,14 +473,14 @@ pub(crate) fn write_filled<E>(
     meta: &BTreeMap<String, Vec<u8>>,
     data_len: usize,
     fill: impl FnOnce(&mut [u8]) -> Result<(), E>,
-) -> Result<Vec<u8>, E> {
+) -> Result<Bytes, E> {
     // The envelope's text around the data, as `write` spells it.
     let mut around = write(serial, lineage, meta, &[]);
     let tail_at = around.len() - TAIL.len();
     debug_assert_eq!(&around[tail_at..], TAIL.as_bytes());
     let encoded_len = data_len.div_ceil(3) * 4;
     let head = tail_at;
-    let mut out = vec![0u8; head + encoded_len + TAIL.len()];
+    let mut out = Bytes::zeroed(head + encoded_len + TAIL.len());
     out[..head].copy_from_slice(&around[..head]);
     out[head + encoded_len..].copy_from_slice(TAIL.as_bytes());
     around.clear();
@@ -522,7 +539,7 @@ mod tests {
                 .unwrap();
         assert_eq!((env.serial, env.lineage), (None, None));
         assert_eq!(env.meta["k"], b"{}");
-        assert_eq!(env.encrypted_data, [0, 0, 0]);
+        assert_eq!(&env.encrypted_data[..], [0, 0, 0]);
     }
 
     #[test]
@@ -531,7 +548,7 @@ mod tests {
         let env = parse(br#"{"meta":{},"encrypted_data":"AA\/A","encryption_version":"v0"}"#)
             .unwrap()
             .unwrap();
-        assert_eq!(env.encrypted_data, [0, 15, 192]);
+        assert_eq!(&env.encrypted_data[..], [0, 15, 192]);
         let err =
             parse(br#"{"meta":{},"encrypted_data":5,"encryption_version":"v0"}"#).unwrap_err();
         assert_eq!(
@@ -594,7 +611,7 @@ mod tests {
                 Ok(())
             })
             .unwrap();
-            assert!(got == expected, "length {len}");
+            assert!(got[..] == expected[..], "length {len}");
         }
     }
 

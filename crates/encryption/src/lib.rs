@@ -22,4 +22,4 @@ pub use error::{Attempt, AttemptFailure, Error};
 pub use keyprovider::{KeyProvider, Registry};
 pub use method::Method;
 pub use secret::Secret;
-pub use state::{Decrypted, EnvelopeInfo, StateEncryption, Status};
+pub use state::{Decrypted, EnvelopeInfo, Sealed, StateEncryption, Status};

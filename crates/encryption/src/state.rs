@@ -2,11 +2,12 @@
 //! plaintext state is accepted, as OpenTofu's `internal/encryption/{base,state,targets}.go`
 //! decide it.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::ops::Deref;
 use std::sync::Mutex;
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
+use statectl_state::state::bytes::Bytes;
 
 use crate::aes_gcm;
 use crate::config::{EncryptionConfig, TargetConfig};
@@ -39,7 +40,7 @@ pub struct EnvelopeInfo {
 
 /// A read's result: the plaintext state and how it was stored.
 pub struct Decrypted {
-    pub plaintext: Vec<u8>,
+    pub plaintext: Bytes,
     pub status: Status,
     /// `Some` when the bytes were an envelope.
     pub envelope: Option<EnvelopeInfo>,
@@ -56,6 +57,44 @@ impl std::fmt::Debug for Decrypted {
             .field("envelope", &self.envelope)
             .field("method", &self.method)
             .finish()
+    }
+}
+
+/// What a write stores: the plaintext state itself (no method encrypts), or a fresh envelope.
+pub enum Sealed<'a> {
+    Plaintext(&'a [u8]),
+    Envelope(Bytes),
+}
+
+impl Deref for Sealed<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Sealed::Plaintext(bytes) => bytes,
+            Sealed::Envelope(bytes) => bytes,
+        }
+    }
+}
+
+impl std::fmt::Debug for Sealed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Plaintext may hold secrets; only the kind and size are shown.
+        match self {
+            Sealed::Plaintext(bytes) => write!(f, "Plaintext({} bytes)", bytes.len()),
+            Sealed::Envelope(bytes) => write!(f, "Envelope({} bytes)", bytes.len()),
+        }
+    }
+}
+
+impl Sealed<'_> {
+    /// The stored bytes in a `Vec` of their own.
+    pub fn into_owned(self) -> Vec<u8> {
+        match self {
+            Sealed::Plaintext(bytes) => bytes.to_vec(),
+            Sealed::Envelope(Bytes::Heap(bytes)) => bytes,
+            Sealed::Envelope(bytes) => bytes.to_vec(),
+        }
     }
 }
 
@@ -246,7 +285,7 @@ impl StateEncryption {
                     target.accept_plaintext(&stored)?;
                 }
                 Ok(Decrypted {
-                    plaintext: stored,
+                    plaintext: Bytes::from(stored),
                     status: self.plaintext_status(),
                     envelope: None,
                     method: None,
@@ -281,9 +320,9 @@ impl StateEncryption {
     /// The plaintext state to the bytes to store: an envelope by the primary method (a fresh
     /// nonce; the salt of this run's key), `serial` and `lineage` read from the state; the
     /// plaintext itself when the primary method is unencrypted or nothing is configured.
-    pub fn encrypt<'a>(&self, plaintext: &'a [u8]) -> Result<Cow<'a, [u8]>, Error> {
+    pub fn encrypt<'a>(&self, plaintext: &'a [u8]) -> Result<Sealed<'a>, Error> {
         if self.writes_plaintext() {
-            return Ok(Cow::Borrowed(plaintext));
+            return Ok(Sealed::Plaintext(plaintext));
         }
         let head = head(plaintext, false).map_err(|e| Error::EncryptFailed {
             detail: format!("the plaintext is not a state ({e})"),
@@ -302,13 +341,13 @@ impl StateEncryption {
         plaintext: &'a [u8],
         serial: Option<i64>,
         lineage: &str,
-    ) -> Result<Cow<'a, [u8]>, Error> {
+    ) -> Result<Sealed<'a>, Error> {
         let Some(target) = &self.target else {
-            return Ok(Cow::Borrowed(plaintext));
+            return Ok(Sealed::Plaintext(plaintext));
         };
         let (address, method) = &target.chain[0];
         let Method::AesGcm { keys, aad } = method else {
-            return Ok(Cow::Borrowed(plaintext));
+            return Ok(Sealed::Plaintext(plaintext));
         };
         let mut cached = target
             .encryptor
@@ -327,7 +366,7 @@ impl StateEncryption {
             aes_gcm::seal_into(key, aad, plaintext, buf)
         })
         .map_err(|detail| Error::EncryptFailed { detail })?;
-        Ok(Cow::Owned(out))
+        Ok(Sealed::Envelope(out))
     }
 }
 

@@ -59,7 +59,7 @@ fn a_script_provider_round_trips_and_gets_its_metadata_back() {
     );
     let opened = enc.decrypt(sealed).unwrap();
     assert_eq!(
-        (opened.plaintext.as_slice(), opened.status),
+        (&opened.plaintext[..], opened.status),
         (STATE, Status::Satisfied)
     );
     let inputs = std::fs::read_to_string(log.path()).unwrap();

@@ -234,7 +234,7 @@ fn plaintext_states_follow_opentofus_rule() {
     let sealed = migrate.encrypt(STATE).unwrap().into_owned();
     let opened = away.decrypt(sealed).unwrap();
     assert_eq!(
-        (opened.plaintext.as_slice(), opened.status),
+        (&opened.plaintext[..], opened.status),
         (STATE, Status::Migration)
     );
     assert_eq!(&*away.encrypt(STATE).unwrap(), STATE);
@@ -325,7 +325,7 @@ fn a_fallback_after_a_failed_tag_still_gets_the_intact_data() {
     );
     let opened = enc.decrypt(sealed).unwrap();
     assert_eq!(
-        (opened.plaintext.as_slice(), opened.status),
+        (&opened.plaintext[..], opened.status),
         (STATE, Status::Migration)
     );
     assert_eq!(opened.method.as_deref(), Some("method.aes_gcm.m"));

@@ -4,7 +4,7 @@
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 use std::os::unix::fs::{FileExt, FileTypeExt};
 use std::path::Path;
 
@@ -31,6 +31,81 @@ impl Deref for Bytes {
         match self {
             Bytes::Heap(bytes) => bytes,
             Bytes::Mapped { map, length } => &map[..*length],
+        }
+    }
+}
+
+impl DerefMut for Bytes {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match self {
+            Bytes::Heap(bytes) => bytes,
+            Bytes::Mapped { map, length } => &mut map[..*length],
+        }
+    }
+}
+
+impl Default for Bytes {
+    fn default() -> Bytes {
+        Bytes::Heap(Vec::new())
+    }
+}
+
+/// A deep copy, in a buffer made as [`Bytes::zeroed`] makes one.
+impl Clone for Bytes {
+    fn clone(&self) -> Bytes {
+        Bytes::copy_of(self)
+    }
+}
+
+/// Equal when the bytes are, however they are held.
+impl PartialEq for Bytes {
+    fn eq(&self, other: &Bytes) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Bytes {}
+
+impl PartialEq<[u8]> for Bytes {
+    fn eq(&self, other: &[u8]) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<&[u8]> for Bytes {
+    fn eq(&self, other: &&[u8]) -> bool {
+        **self == **other
+    }
+}
+
+impl Bytes {
+    /// `length` zero bytes to fill: for a large buffer, an anonymous mapping that asks for huge
+    /// pages, as a read does. A decrypted or sealed 50 MB state made in a fresh heap buffer costs
+    /// some 12,000 page faults (about 30 ms) more than one in huge pages.
+    pub fn zeroed(length: usize) -> Bytes {
+        if length >= MAPPED_FROM
+            && let Ok(map) = MmapOptions::new().len(length).map_anon()
+        {
+            #[cfg(target_os = "linux")]
+            let _ = map.advise(memmap2::Advice::HugePage);
+            return Bytes::Mapped { map, length };
+        }
+        // Small, or no mapping to be had: the heap does as well.
+        Bytes::Heap(vec![0; length])
+    }
+
+    /// A copy of `bytes`, made as [`Bytes::zeroed`] makes its buffer.
+    pub fn copy_of(bytes: &[u8]) -> Bytes {
+        let mut copy = Bytes::zeroed(bytes.len());
+        copy.copy_from_slice(bytes);
+        copy
+    }
+
+    /// Keeps the first `length` bytes (all of them when there are fewer).
+    pub fn truncate(&mut self, length: usize) {
+        match self {
+            Bytes::Heap(bytes) => bytes.truncate(length),
+            Bytes::Mapped { length: kept, .. } => *kept = (*kept).min(length),
         }
     }
 }
@@ -222,5 +297,24 @@ mod tests {
             error.to_string(),
             "it is a character device, not a regular file"
         );
+    }
+
+    #[test]
+    fn zeroed_buffers_are_written_copied_and_cut_at_every_size() {
+        for length in [0, 10, MAPPED_FROM + 5] {
+            let mut bytes = Bytes::zeroed(length);
+            assert_eq!(bytes.len(), length);
+            assert!(bytes.iter().all(|&b| b == 0));
+            assert_eq!(matches!(bytes, Bytes::Mapped { .. }), length >= MAPPED_FROM);
+            bytes.iter_mut().enumerate().for_each(|(i, b)| *b = i as u8);
+            let copy = Bytes::copy_of(&bytes);
+            assert_eq!(&copy[..], &bytes[..]);
+            bytes.truncate(length / 2);
+            assert_eq!(bytes.len(), length / 2);
+            assert_eq!(&bytes[..], &copy[..length / 2]);
+            // Truncating never lengthens.
+            bytes.truncate(length);
+            assert_eq!(bytes.len(), length / 2);
+        }
     }
 }
