@@ -59,6 +59,24 @@ impl fmt::Debug for KeyProviderConfig {
     }
 }
 
+/// A passphrase lives in the body as a JSON string: wiped with the configuration (and with each
+/// copy of it), as keys are.
+impl Drop for KeyProviderConfig {
+    fn drop(&mut self) {
+        self.body.values_mut().for_each(wipe);
+    }
+}
+
+fn wipe(value: &mut Value) {
+    use zeroize::Zeroize as _;
+    match value {
+        Value::String(text) => text.zeroize(),
+        Value::Array(items) => items.iter_mut().for_each(wipe),
+        Value::Object(members) => members.values_mut().for_each(wipe),
+        _ => {}
+    }
+}
+
 /// `method "<kind>" "<name>" { ... }`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MethodConfig {
@@ -196,7 +214,10 @@ impl EncryptionConfig {
 /// OpenTofu merges a body attribute by attribute, the override's winning (`hcl2shim.MergeBodies`).
 fn merge_body(mut base: Map<String, Value>, over: Map<String, Value>) -> Map<String, Value> {
     for (key, value) in over {
-        base.insert(key, value);
+        // A replaced value may be a passphrase (a key provider's body): wiped, not just freed.
+        if let Some(mut replaced) = base.insert(key, value) {
+            wipe(&mut replaced);
+        }
     }
     base
 }
@@ -205,7 +226,7 @@ fn merge_key_providers(
     mut merged: Vec<KeyProviderConfig>,
     over: Vec<KeyProviderConfig>,
 ) -> Vec<KeyProviderConfig> {
-    for o in over {
+    for mut o in over {
         if let Some(existing) = merged
             .iter_mut()
             .find(|k| k.kind == o.kind && k.name == o.name)
@@ -213,7 +234,7 @@ fn merge_key_providers(
             // Only the body is merged: OpenTofu decodes `encrypted_metadata_alias` out of the
             // body before merging, so the configuration's alias stays.
             let body = std::mem::take(&mut existing.body);
-            existing.body = merge_body(body, o.body);
+            existing.body = merge_body(body, std::mem::take(&mut o.body));
         } else {
             merged.push(o);
         }
