@@ -640,7 +640,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__refresh)
-            opts="-o -v -h --target --type --write --profiles --profiles-format --endpoint --parallelism --timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --target --type --write --profiles --profiles-format --endpoint --parallelism --timeout --start-timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -667,6 +667,10 @@ _statectl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

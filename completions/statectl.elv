@@ -215,6 +215,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --endpoint 'A profile endpoint''s base URL, e.g. `oci=https://iaas.eu-frankfurt-1.oraclecloud.com`; repeatable. Also `STATECTL_ENDPOINT_<NAME>`'
             cand --parallelism 'How many instances are polled at once'
             cand --timeout 'How long to wait for each instance at most (overrides the profiles'' `timeout`)'
+            cand --start-timeout 'How long a provider plugin may take to start (`--reader plugin`): its handshake, and each of its schema and configuration calls before the first read'
             cand --reader 'How instances are asked about: `http` (the provider profiles; the default) or `plugin` (the provider plugin `terraform init` installed, read as `terraform apply -refresh-only` would); for the run, or per provider as NAME=READER (`aws=plugin`); repeatable'
             cand --plugin-dir 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable'
             cand --provider-config 'A provider configuration''s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable'

@@ -73,6 +73,11 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", value_parser = DurationParser)]
     pub timeout: Option<Duration>,
 
+    /// How long a provider plugin may take to start (`--reader plugin`): its handshake, and each of
+    /// its schema and configuration calls before the first read.
+    #[arg(long, value_name = "DURATION", value_parser = DurationParser, default_value = "60s")]
+    pub start_timeout: Duration,
+
     /// How instances are asked about: `http` (the provider profiles; the default) or `plugin` (the
     /// provider plugin `terraform init` installed, read as `terraform apply -refresh-only` would);
     /// for the run, or per provider as NAME=READER (`aws=plugin`); repeatable.
@@ -407,6 +412,7 @@ fn plugin_reader_settings(
         configs,
         parallelism: args.parallelism,
         timeout: args.timeout,
+        start_timeout: args.start_timeout,
     })
 }
 

@@ -9,7 +9,16 @@ terraform {
   }
 }
 
-provider "pyasync" {}
+# The provider copies `region` into its jobs: a refresh must configure it as Terraform does, with
+# the variable's value from tfvars files, TF_VAR_region or -var.
+variable "region" {
+  type    = string
+  default = "default-region"
+}
+
+provider "pyasync" {
+  region = var.region
+}
 
 # Sensitive in the configuration only: the schema does not mark `name`, so the state's mark on it
 # comes from here, and a refresh must keep it.

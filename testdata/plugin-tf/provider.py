@@ -11,11 +11,17 @@ set: GetResourceIdentitySchemas and UpgradeResourceIdentity as raw gRPC methods,
 `new_identity` (field 5) appended to tf's answer, all encoded by hand from tfplugin6.proto. Version 0
 of the identity is `{job}`; version 1 is `{id, origin}`, and upgrading from 0 says so in `origin`.
 ReadResource returns the identity it was sent, else one it makes (`origin` "read").
+
+The provider block's `region` is copied into every job it creates or reads, so a test sees which
+provider configuration a refresh used. `PYASYNC_MISBEHAVE` makes it fail as bad providers do:
+`schema-hang` (GetProviderSchema never answers), `bad-value` (ReadResource returns a number where
+the schema says string), `read-error` (ReadResource answers with an error diagnostic).
 """
 
 import json
 import os
 import sys
+import time
 
 import grpc
 import msgpack
@@ -26,6 +32,10 @@ from tf.gen import tfplugin_pb2_grpc
 from tf.gen import tfplugin_pb2 as pb
 from tf.iface import Provider, Resource
 from tf.utils import Diagnostics
+
+
+def misbehaviour():
+    return os.environ.get("PYASYNC_MISBEHAVE", "")
 
 
 def remote_path():
@@ -96,6 +106,7 @@ class Job(Resource):
                 schema.Attribute("status", types.String(), computed=True),
                 schema.Attribute("endpoint", types.String(), computed=True),
                 schema.Attribute("token", types.String(), computed=True, sensitive=True),
+                schema.Attribute("region", types.String(), computed=True),
                 NestedList(
                     "steps",
                     [
@@ -121,13 +132,16 @@ class Job(Resource):
             ],
         }
         save(jobs)
-        return {"id": job_id, **jobs[job_id]}
+        return {"id": job_id, **jobs[job_id], "region": self.provider.region}
 
     def read(self, ctx, current):
+        if misbehaviour() == "read-error":
+            ctx.diagnostics.add_error("the job API refused the request", "HTTP 403: the token has expired")
+            return current
         job = load().get(current["id"])
         if job is None:
             return None
-        return {"id": current["id"], **job}
+        return {"id": current["id"], **job, "region": self.provider.region}
 
     def update(self, ctx, current, planned):
         return current
@@ -139,6 +153,8 @@ class Job(Resource):
 
 
 class PyAsync(Provider):
+    region = None
+
     def get_model_prefix(self):
         return "pyasync_"
 
@@ -146,13 +162,13 @@ class PyAsync(Provider):
         return "statectl.example/test/pyasync"
 
     def get_provider_schema(self, diags):
-        return schema.Schema(attributes=[])
+        return schema.Schema(attributes=[schema.Attribute("region", types.String(), optional=True)])
 
     def validate_config(self, diags, config):
         pass
 
     def configure_provider(self, diags, config):
-        pass
+        self.region = config.get("region")
 
     def get_data_sources(self):
         return []
@@ -247,8 +263,17 @@ def upgrade_identity(request, context):
 
 
 class IdentityServicer(tf.provider.ProviderServicer):
+    def GetProviderSchema(self, request, context):
+        if misbehaviour() == "schema-hang":
+            time.sleep(3600)
+        return super().GetProviderSchema(request, context)
+
     def ReadResource(self, request, context):
         response = super().ReadResource(request, context)
+        if misbehaviour() == "bad-value" and response.HasField("new_state"):
+            state = msgpack.unpackb(response.new_state.msgpack)
+            state["status"] = 7
+            response.new_state.msgpack = msgpack.packb(state)
         version = identity_version()
         if version is None or not response.HasField("new_state"):
             return response

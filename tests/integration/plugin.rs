@@ -220,6 +220,7 @@ async fn an_instance_the_provider_cannot_find_is_gone() {
         configs: [("aws".to_owned(), config)].into(),
         parallelism: 4,
         timeout: Some(std::time::Duration::from_secs(60)),
+        ..ReaderSettings::default()
     };
     let jobs = (0..3)
         .map(|index| ReadJob {

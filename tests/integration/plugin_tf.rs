@@ -36,6 +36,8 @@ struct Stack {
     terraform: PathBuf,
     /// The provider's identity schema version (`PYASYNC_IDENTITY_VERSION`); none: no identities.
     identity_version: std::cell::Cell<Option<u8>>,
+    /// More environment for every process from now on (`TF_VAR_region`, `PYASYNC_MISBEHAVE`).
+    env: std::cell::RefCell<Vec<(String, String)>>,
 }
 
 impl Stack {
@@ -86,6 +88,7 @@ impl Stack {
             folder,
             terraform,
             identity_version: std::cell::Cell::new(identity_version),
+            env: std::cell::RefCell::new(Vec::new()),
         };
         run(&mut stack.terraform_command("work", &["init", "-input=false", "-no-color"]));
         run(&mut stack.terraform_command(
@@ -109,6 +112,7 @@ impl Stack {
         if let Some(version) = self.identity_version.get() {
             command.env("PYASYNC_IDENTITY_VERSION", version.to_string());
         }
+        command.envs(self.env.borrow().iter().map(|(k, v)| (k, v)));
     }
 
     fn terraform_command(&self, folder: &str, args: &[&str]) -> Command {
@@ -154,16 +158,41 @@ impl Stack {
 
     /// `terraform apply -refresh-only` in `folder`.
     fn terraform_refresh(&self, folder: &str) {
-        run(&mut self.terraform_command(
-            folder,
-            &[
-                "apply",
-                "-refresh-only",
-                "-auto-approve",
-                "-input=false",
-                "-no-color",
-            ],
-        ));
+        self.terraform_refresh_with(folder, &[]);
+    }
+
+    /// `terraform apply -refresh-only EXTRA...` in `folder`.
+    fn terraform_refresh_with(&self, folder: &str, extra: &[&str]) {
+        let mut args = vec![
+            "apply",
+            "-refresh-only",
+            "-auto-approve",
+            "-input=false",
+            "-no-color",
+        ];
+        args.extend_from_slice(extra);
+        run(&mut self.terraform_command(folder, &args));
+    }
+
+    /// The provider processes of this stack still running (found by their `PYASYNC_REMOTE`).
+    fn providers_running(&self) -> Vec<String> {
+        let marker = format!(
+            "PYASYNC_REMOTE={}",
+            self.path().join("remote.json").display()
+        );
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter(|entry| entry.file_name().to_string_lossy().parse::<u32>().is_ok())
+            .filter(|entry| {
+                std::fs::read(entry.path().join("environ")).is_ok_and(|environ| {
+                    environ
+                        .split(|&byte| byte == 0)
+                        .any(|variable| variable == marker.as_bytes())
+                })
+            })
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect()
     }
 
     /// A copy of `work/` as `folder`, sharing its `.terraform`.
@@ -319,4 +348,152 @@ fn identities_are_read_and_upgraded_as_terraform_does() {
         "{stdout}{stderr}"
     );
     assert_eq!(stack.state_bytes("work"), before);
+}
+
+/// The provider block's `region = var.region`, evaluated as Terraform does: `*.auto.tfvars` over
+/// `terraform.tfvars` over `TF_VAR_region` over the default, and `-var` over them all. The provider
+/// copies the region it was configured with into the job, so the refreshed state shows which value
+/// the refresh used, and it must be the bytes `terraform apply -refresh-only` writes.
+#[test]
+fn provider_block_variables_configure_the_provider_as_terraform_does() {
+    let Some(stack) = Stack::apply() else { return };
+    assert_eq!(
+        job(&stack.state("work"))["attributes"]["region"],
+        "default-region"
+    );
+    stack.remote(finish);
+    stack
+        .env
+        .borrow_mut()
+        .push(("TF_VAR_region".into(), "from-env".into()));
+    let tfvars = |folder: &str| {
+        let folder = stack.path().join(folder);
+        std::fs::write(
+            folder.join("terraform.tfvars"),
+            "region = \"from-tfvars\"\n",
+        )
+        .unwrap();
+        std::fs::write(folder.join("b.auto.tfvars"), "region = \"from-auto\"\n").unwrap();
+    };
+    tfvars("work");
+
+    stack.copy("oracle");
+    tfvars("oracle");
+    stack.terraform_refresh("oracle");
+    let (code, stdout, stderr) = stack.statectl(
+        "work",
+        &["--target", "pyasync_job.build", "--write", "--backup", "-"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&stack.state_bytes("work")),
+        String::from_utf8_lossy(&stack.state_bytes("oracle"))
+    );
+    assert_eq!(
+        job(&stack.state("work"))["attributes"]["region"],
+        "from-auto"
+    );
+
+    std::fs::remove_dir_all(stack.path().join("oracle")).unwrap();
+    stack.copy("oracle");
+    tfvars("oracle");
+    stack.terraform_refresh_with("oracle", &["-var", "region=from-flag"]);
+    let (code, stdout, stderr) = stack.statectl(
+        "work",
+        &[
+            "--target",
+            "pyasync_job.build",
+            "--var",
+            "region=from-flag",
+            "--write",
+            "--backup",
+            "-",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&stack.state_bytes("work")),
+        String::from_utf8_lossy(&stack.state_bytes("oracle"))
+    );
+    assert_eq!(
+        job(&stack.state("work"))["attributes"]["region"],
+        "from-flag"
+    );
+}
+
+/// `statectl refresh --reader plugin --target pyasync_job.build --write` with the provider
+/// misbehaving as `PYASYNC_MISBEHAVE` says: the one instance's error detail, after checking exit 2,
+/// the state's bytes, the lock, and that no provider process outlived the run.
+fn misbehaving(stack: &Stack, misbehaviour: &str, extra: &[&str]) -> String {
+    stack
+        .env
+        .borrow_mut()
+        .retain(|(key, _)| key != "PYASYNC_MISBEHAVE");
+    stack
+        .env
+        .borrow_mut()
+        .push(("PYASYNC_MISBEHAVE".into(), misbehaviour.into()));
+    let before = stack.state_bytes("work");
+    let mut args = vec![
+        "--target",
+        "pyasync_job.build",
+        "--write",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let (code, stdout, stderr) = stack.statectl("work", &args);
+    assert_eq!(code, 2, "{misbehaviour}: {stdout}{stderr}");
+    assert_eq!(stack.state_bytes("work"), before, "{misbehaviour}");
+    assert!(
+        !stack
+            .path()
+            .join("work/.terraform.tfstate.lock.info")
+            .exists()
+    );
+    assert_eq!(
+        stack.providers_running(),
+        Vec::<String>::new(),
+        "{misbehaviour}"
+    );
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let instances = report["instances"].as_array().unwrap();
+    assert_eq!(instances.len(), 1, "{stdout}");
+    assert_eq!(instances[0]["outcome"], "error", "{stdout}");
+    instances[0]["detail"].as_str().unwrap().to_owned()
+}
+
+/// A protocol-6 provider that hangs before the first read (its schema never comes), answers a read
+/// with a value its own schema refuses, or answers with an error diagnostic: each one clear error
+/// for the instance, exit 2, nothing written, no provider process left.
+#[test]
+fn a_provider_that_hangs_at_start_or_answers_badly_is_one_clear_error() {
+    let Some(stack) = Stack::apply() else { return };
+    stack.remote(finish);
+
+    let started = std::time::Instant::now();
+    let detail = misbehaving(&stack, "schema-hang", &["--start-timeout", "2s"]);
+    assert!(
+        detail.ends_with("did not answer GetProviderSchema within 2s (--start-timeout)"),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("plugin `terraform-provider-pyasync_v1.0.0`"),
+        "{detail}"
+    );
+    // Bounded by the deadline, not by the provider's hour-long sleep.
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+
+    let detail = misbehaving(&stack, "bad-value", &[]);
+    assert!(
+        detail.contains("cannot decode the provider's answer") && detail.contains("`status`"),
+        "{detail}"
+    );
+
+    let detail = misbehaving(&stack, "read-error", &[]);
+    assert!(
+        detail.contains("the job API refused the request")
+            && detail.contains("HTTP 403: the token has expired"),
+        "{detail}"
+    );
 }

@@ -479,7 +479,7 @@ fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
         assert_eq!(instance["outcome"], "error", "{stdout}");
         assert_eq!(
             instance["detail"],
-            format!("error: aws_instance.web[{index}]: no answer within 3 seconds"),
+            format!("error: aws_instance.web[{index}]: no answer within 3s"),
             "{stdout}"
         );
     }

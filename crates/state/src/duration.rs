@@ -17,6 +17,16 @@ pub const EXPECTED: &str =
 #[error("{EXPECTED}")]
 pub struct DurationError;
 
+/// A duration as the flags take it: `2s` for whole seconds, `1500ms` otherwise.
+pub fn humanize(duration: Duration) -> String {
+    let millis = duration.as_millis();
+    if millis.is_multiple_of(1000) {
+        format!("{}s", millis / 1000)
+    } else {
+        format!("{millis}ms")
+    }
+}
+
 /// Parses `2s`, `500ms`, `10m`, `1h30m`, `1.5s` or a bare `0`; the error is [`DurationError`].
 pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     let invalid = || DurationError;

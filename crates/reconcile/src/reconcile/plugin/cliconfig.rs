@@ -1,7 +1,8 @@
 //! The part of Terraform's CLI configuration that changes which provider binary runs:
 //! `provider_installation { dev_overrides { "NAMESPACE/TYPE" = "DIR" } }`, read from the files
 //! Terraform reads (the file `TF_CLI_CONFIG_FILE` names, else `~/.terraformrc` and every `*.tfrc`
-//! in `~/.terraform.d/`). A provider under a dev override runs from that directory, unverified, as
+//! and `*.tfrc.json` in `~/.terraform.d/`), in HCL or, as Terraform's HCL 1 parser tells it by a
+//! leading `{`, JSON. A provider under a dev override runs from that directory, unverified, as
 //! in Terraform. The installation methods (`filesystem_mirror`, `direct`, `plugin_cache_dir`) only
 //! tell `terraform init` where to get packages from: Terraform itself runs providers from
 //! `.terraform/providers` (a cache directory is linked from there), and so does statectl.
@@ -26,7 +27,11 @@ pub enum CliConfigError {
 }
 
 /// The CLI configuration files Terraform reads, in order: `TF_CLI_CONFIG_FILE` alone when set,
-/// else `~/.terraformrc` then `~/.terraform.d/*.tfrc` in name order.
+/// else `~/.terraformrc` then `~/.terraform.d/*.tfrc` and `*.tfrc.json` in name order.
+#[expect(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "Terraform matches `*.tfrc` and `*.tfrc.json` with Go's case-sensitive filepath.Match"
+)]
 pub fn config_files(env: &dyn Fn(&str) -> Option<String>, home: Option<&Path>) -> Vec<PathBuf> {
     if let Some(path) = env("TF_CLI_CONFIG_FILE").filter(|path| !path.is_empty()) {
         return vec![PathBuf::from(path)];
@@ -40,7 +45,11 @@ pub fn config_files(env: &dyn Fn(&str) -> Option<String>, home: Option<&Path>) -
         .flatten()
         .flatten()
         .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "tfrc"))
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.ends_with(".tfrc") || name.ends_with(".tfrc.json"))
+        })
         .collect();
     found.sort();
     files.extend(found);
@@ -64,18 +73,22 @@ pub fn dev_overrides(
                 });
             }
         };
-        let parsed: Value = hcl::from_str::<hcl::Value>(&as_hcl2(&text))
-            .map_err(|error| error.to_string())
-            .and_then(|value| serde_json::to_value(value).map_err(|error| error.to_string()))
-            .map_err(|message| CliConfigError::Parse {
-                path: path.clone(),
-                message: message
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .trim_start_matches([' ', '-', '>'])
-                    .to_owned(),
-            })?;
+        let parsed: Result<Value, String> = if text.trim_start().starts_with('{') {
+            serde_json::from_str(&text).map_err(|error| error.to_string())
+        } else {
+            hcl::from_str::<hcl::Value>(&as_hcl2(&text))
+                .map_err(|error| error.to_string())
+                .and_then(|value| serde_json::to_value(value).map_err(|error| error.to_string()))
+        };
+        let parsed = parsed.map_err(|message| CliConfigError::Parse {
+            path: path.clone(),
+            message: message
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches([' ', '-', '>'])
+                .to_owned(),
+        })?;
         // A block appears as an object, or a list of objects when repeated.
         let each = |value: &Value| -> Vec<Value> {
             match value {
@@ -161,6 +174,34 @@ mod tests {
     }
 
     #[test]
+    fn reads_dev_overrides_in_json_and_lets_a_later_file_win() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, second) = (dir.path().join("a.tfrc"), dir.path().join("b.tfrc.json"));
+        std::fs::write(
+            &first,
+            "provider_installation {\n  dev_overrides {\n    \"hashicorp/aws\" = \"/opt/hcl\"\n  }\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            &second,
+            r#"{"credentials": {"app.terraform.io": {"token": "x"}},
+                "provider_installation": [{"dev_overrides": {"hashicorp/aws": "/opt/json"}, "direct": {}}]}"#,
+        )
+        .unwrap();
+        let overrides = dev_overrides(&[first, second.clone()]).unwrap();
+        assert_eq!(
+            overrides
+                .iter()
+                .map(|(source, dir)| format!("{} in {}", for_display(source), dir.display()))
+                .collect::<Vec<_>>(),
+            ["hashicorp/aws in /opt/json"]
+        );
+        std::fs::write(&second, "{\"provider_installation\": ").unwrap();
+        let error = dev_overrides(&[second]).unwrap_err().to_string();
+        assert!(error.contains("b.tfrc.json` is not valid: EOF"), "{error}");
+    }
+
+    #[test]
     fn a_broken_file_is_one_line_naming_it() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join(".terraformrc");
@@ -177,6 +218,7 @@ mod tests {
         std::fs::write(home.path().join(".terraform.d/b.tfrc"), "").unwrap();
         std::fs::write(home.path().join(".terraform.d/a.tfrc"), "").unwrap();
         std::fs::write(home.path().join(".terraform.d/credentials.tfrc.json"), "{}").unwrap();
+        std::fs::write(home.path().join(".terraform.d/notes.txt"), "").unwrap();
         let none = |_: &str| None;
         assert_eq!(
             config_files(&none, Some(home.path())),
@@ -184,6 +226,7 @@ mod tests {
                 home.path().join(".terraformrc"),
                 home.path().join(".terraform.d/a.tfrc"),
                 home.path().join(".terraform.d/b.tfrc"),
+                home.path().join(".terraform.d/credentials.tfrc.json"),
             ]
         );
         let set = |name: &str| (name == "TF_CLI_CONFIG_FILE").then(|| "/etc/tf.rc".to_owned());

@@ -17,6 +17,7 @@ use tokio::process::{Child, Command};
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 
+use crate::duration::humanize;
 use crate::reconcile::outcome::excerpt;
 use crate::reconcile::plugin::channel::{chain, connect};
 use crate::reconcile::plugin::handshake::{Handshake, PROTOCOL_VERSIONS};
@@ -32,8 +33,9 @@ const MAGIC_COOKIE_VALUE: &str = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a2
 const MIN_PORT: &str = "10000";
 const MAX_PORT: &str = "25000";
 
-/// How long a plugin may take to print its handshake; go-plugin's client waits a minute too.
-const START_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a plugin may take to print its handshake, unless told otherwise; go-plugin's client
+/// waits a minute too.
+pub const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a plugin has to exit after the controller asked it to, before it is killed; Terraform
 /// waits two seconds.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
@@ -79,8 +81,14 @@ pub enum LaunchError {
 }
 
 impl Plugin {
-    /// Starts the plugin at `binary` and connects to it.
+    /// Starts the plugin at `binary` and connects to it, waiting up to [`START_TIMEOUT`] for its
+    /// handshake.
     pub async fn launch(binary: &Path) -> Result<Plugin, LaunchError> {
+        Plugin::launch_within(binary, START_TIMEOUT).await
+    }
+
+    /// [`Plugin::launch`], waiting up to `limit` for the handshake.
+    pub async fn launch_within(binary: &Path, limit: Duration) -> Result<Plugin, LaunchError> {
         let name = binary.file_name().map_or_else(
             || binary.display().to_string(),
             |name| name.to_string_lossy().into_owned(),
@@ -123,7 +131,7 @@ impl Plugin {
             ));
         };
         let mut stdout = BufReader::new(stdout);
-        let handshake = match read_handshake(&mut stdout).await {
+        let handshake = match read_handshake(&mut stdout, limit).await {
             Ok(handshake) => handshake,
             Err(error) => {
                 return Err(LaunchError::Start(
@@ -192,16 +200,12 @@ impl Plugin {
 
 async fn read_handshake(
     stdout: &mut BufReader<impl AsyncRead + Unpin>,
+    limit: Duration,
 ) -> Result<Handshake, String> {
     let mut line = String::new();
-    let read = tokio::time::timeout(START_TIMEOUT, stdout.read_line(&mut line))
+    let read = tokio::time::timeout(limit, stdout.read_line(&mut line))
         .await
-        .map_err(|_| {
-            format!(
-                "it printed no handshake within {} seconds",
-                START_TIMEOUT.as_secs()
-            )
-        })?
+        .map_err(|_| format!("it printed no handshake within {}", humanize(limit)))?
         .map_err(|error| format!("cannot read its output: {error}"))?;
     if read == 0 {
         return Err("it closed its output without a handshake".into());

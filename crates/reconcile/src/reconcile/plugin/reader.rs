@@ -19,11 +19,12 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
+use crate::duration::humanize;
 use crate::reconcile::outcome::Outcome;
 use crate::reconcile::plugin::client::{ProviderClient, ReadRequest};
 use crate::reconcile::plugin::diagnostics::Diagnostic;
 use crate::reconcile::plugin::discover::{ProviderSource, SearchPaths, find_binary};
-use crate::reconcile::plugin::launch::Plugin;
+use crate::reconcile::plugin::launch::{Plugin, START_TIMEOUT};
 use crate::reconcile::plugin::schema::{IdentitySchema, ProviderSchema};
 use crate::reconcile::plugin::value;
 use crate::state::provider::ProviderConfig;
@@ -60,7 +61,7 @@ pub struct StoredIdentity {
 }
 
 /// How to run the plugins.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct ReaderSettings {
     pub paths: SearchPaths,
     /// Provider configurations (`--provider-config NAME=FILE`), each an object of the provider's
@@ -71,6 +72,21 @@ pub struct ReaderSettings {
     pub parallelism: usize,
     /// The longest one instance's upgrade and read may take.
     pub timeout: Option<Duration>,
+    /// The longest a provider may take to start: its handshake, and each of the calls before the
+    /// first read (its schema, its identity schemas, its configuration), each on its own.
+    pub start_timeout: Duration,
+}
+
+impl Default for ReaderSettings {
+    fn default() -> ReaderSettings {
+        ReaderSettings {
+            paths: SearchPaths::default(),
+            configs: HashMap::new(),
+            parallelism: 1,
+            timeout: None,
+            start_timeout: START_TIMEOUT,
+        }
+    }
 }
 
 /// Provider configurations hold credentials: Debug names them and shows none of their values.
@@ -84,6 +100,7 @@ impl fmt::Debug for ReaderSettings {
             .field("configs", &names)
             .field("parallelism", &self.parallelism)
             .field("timeout", &self.timeout)
+            .field("start_timeout", &self.start_timeout)
             .finish()
     }
 }
@@ -152,9 +169,13 @@ pub async fn read_all(jobs: Vec<ReadJob>, settings: &ReaderSettings) -> Vec<Refr
             .find_map(|name| settings.configs.get(name))
             .cloned()
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
-        let (paths, timeout, gate) = (settings.paths.clone(), settings.timeout, Arc::clone(&gate));
+        let deadlines = Deadlines {
+            read: settings.timeout,
+            start: settings.start_timeout,
+        };
+        let (paths, gate) = (settings.paths.clone(), Arc::clone(&gate));
         providers.spawn(async move {
-            read_provider(&provider, &config, jobs, &paths, timeout, gate).await
+            read_provider(&provider, &config, jobs, &paths, deadlines, gate).await
         });
     }
     let mut results: Vec<Option<Refreshed>> = vec![None; total];
@@ -184,6 +205,15 @@ fn failed(message: impl Into<String>) -> Refreshed {
     }
 }
 
+/// How long a provider's calls may take.
+#[derive(Debug, Clone, Copy)]
+struct Deadlines {
+    /// One instance's upgrade and read, together.
+    read: Option<Duration>,
+    /// The handshake, and each start-up call on its own.
+    start: Duration,
+}
+
 /// A started and configured provider, shared by its instances' reads.
 struct Session {
     client: ProviderClient,
@@ -197,10 +227,10 @@ async fn read_provider(
     config: &Value,
     jobs: Vec<(usize, ReadJob)>,
     paths: &SearchPaths,
-    timeout: Option<Duration>,
+    deadlines: Deadlines,
     gate: Arc<Semaphore>,
 ) -> Vec<(usize, Refreshed)> {
-    let (plugin, session) = match start(provider, config, paths).await {
+    let (plugin, session) = match start(provider, config, paths, deadlines.start).await {
         Ok(started) => started,
         Err(error) => {
             return jobs
@@ -221,10 +251,10 @@ async fn read_provider(
                 );
             };
             let read = read_one(&session, &job);
-            let refreshed = match timeout {
-                Some(limit) => tokio::time::timeout(limit, read).await.unwrap_or_else(|_| {
-                    Err(format!("no answer within {} seconds", limit.as_secs()))
-                }),
+            let refreshed = match deadlines.read {
+                Some(limit) => tokio::time::timeout(limit, read)
+                    .await
+                    .unwrap_or_else(|_| Err(format!("no answer within {}", humanize(limit)))),
                 None => read.await,
             };
             let refreshed =
@@ -250,27 +280,40 @@ async fn start(
     provider: &str,
     config: &Value,
     paths: &SearchPaths,
+    limit: Duration,
 ) -> Result<(Plugin, Session), String> {
     let source = ProviderSource::from_state(provider).map_err(|error| error.to_string())?;
     let in_provider = |error: &dyn fmt::Display| format!("provider {provider}: {error}");
     let binary = find_binary(&source, paths).map_err(|error| in_provider(&error))?;
-    let plugin = Plugin::launch(&binary)
+    let plugin = Plugin::launch_within(&binary, limit)
         .await
         .map_err(|error| in_provider(&error))?;
+    // A provider that hangs before its first read would hold the whole run: each start-up call
+    // has the start deadline (dropping the plugin on an error kills it).
+    let within = |call: &str| {
+        format!(
+            "provider {provider}: plugin `{}` did not answer {call} within {} (--start-timeout)",
+            plugin.name,
+            humanize(limit)
+        )
+    };
     let mut client = ProviderClient::new(plugin.channel.clone(), plugin.protocol_version)
         .map_err(|error| in_provider(&error))?;
-    let schema = client.schema().await.map_err(|error| in_provider(&error))?;
+    let schema = tokio::time::timeout(limit, client.schema())
+        .await
+        .map_err(|_| within("GetProviderSchema"))?
+        .map_err(|error| in_provider(&error))?;
     for warning in &schema.diagnostics {
         tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");
     }
     // Fetched even when no stored object has an identity: ReadResource may return the first one.
-    let identities = client
-        .identity_schemas()
+    let identities = tokio::time::timeout(limit, client.identity_schemas())
         .await
+        .map_err(|_| within("GetResourceIdentitySchemas"))?
         .map_err(|error| in_provider(&error))?;
-    let warnings = client
-        .configure(&schema.provider, config)
+    let warnings = tokio::time::timeout(limit, client.configure(&schema.provider, config))
         .await
+        .map_err(|_| within("ConfigureProvider"))?
         .map_err(|error| in_provider(&format!("configuring it: {error}")))?;
     for warning in &warnings {
         tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use rustix::fs::{FlockOperation, fcntl_lock};
 
+use crate::duration::humanize;
 use crate::state::store::StoreError;
 use crate::state::store::lock_info::{LockInfo, sidecar_path};
 
@@ -212,13 +213,4 @@ fn busy(path: &Path, holder: Option<&LockInfo>, waited: Duration) -> StoreError 
         path.display()
     ))
     .with_hint("wait for that run to finish, or add `--lock-timeout 60s` to wait for it")
-}
-
-pub(super) fn humanize(duration: Duration) -> String {
-    let millis = duration.as_millis();
-    if millis.is_multiple_of(1000) {
-        format!("{}s", millis / 1000)
-    } else {
-        format!("{millis}ms")
-    }
 }

@@ -241,7 +241,7 @@ fn busy(location: &str, holder: Option<&LockInfo>, waited: Duration) -> StoreErr
     let waited = if waited.is_zero() {
         String::new()
     } else {
-        format!(" after waiting {}", super::lock::humanize(waited))
+        format!(" after waiting {}", crate::duration::humanize(waited))
     };
     StoreError::new(format!("{location}: the state is locked by {who}{waited}"))
         .with_hint("wait for that run to finish, or add `--lock-timeout 60s` to wait for it")
