@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::error::CliError;
 use crate::cli::{Printer, log};
+use crate::state::bytes::Bytes;
 use crate::state::source::Source;
 
 /// Which keys below a prefix URL to read.
@@ -113,13 +114,51 @@ pub(crate) fn listed(
     Ok(Some(states.into_iter().map(Source::Remote).collect()))
 }
 
+/// A state a many-state command reads, and whether a prefix listing found it.
+#[derive(Debug)]
+pub(crate) struct Found {
+    pub source: Source,
+    /// Found by a listing: its object exists, so "no state there" means an empty object.
+    pub listed: bool,
+}
+
+/// The bytes of `found`'s state; `None` for a listed object that holds no state (an empty one:
+/// Terraform's azurerm lock leaves one behind, a console's folder marker is one), which Terraform
+/// reads as no state yet and a scan skips. A state named on its own must exist.
+pub(crate) fn read_found(found: &Found) -> Result<Option<Bytes>, CliError> {
+    let read = if found.listed {
+        found.source.read_existing()
+    } else {
+        found.source.read().map(Some)
+    };
+    read.map_err(|error| CliError::state(&found.source, &error))
+}
+
+/// The stderr note for the listed objects skipped as empty, if any.
+pub(crate) fn skipped_note(empty: &[String]) -> Option<String> {
+    if empty.is_empty() {
+        return None;
+    }
+    let shown: Vec<&str> = empty.iter().take(5).map(String::as_str).collect();
+    let more = match empty.len() - shown.len() {
+        0 => String::new(),
+        more => format!(" and {more} more"),
+    };
+    Some(format!(
+        "skipped {} empty object{} (no state yet, as Terraform reads them): {}{more}\n",
+        empty.len(),
+        if empty.len() == 1 { "" } else { "s" },
+        shown.join(", "),
+    ))
+}
+
 /// `work` over every source, `jobs` at a time (default: the number of CPUs), results in the
 /// sources' order. A bar counts the states done when stderr is a terminal and there are several.
-pub(crate) fn for_each_state<T: Send>(
-    sources: &[Source],
+pub(crate) fn for_each_state<S: Sync, T: Send>(
+    sources: &[S],
     jobs: Option<usize>,
     verb: &str,
-    work: impl Fn(&Source) -> T + Sync,
+    work: impl Fn(&S) -> T + Sync,
 ) -> Vec<T> {
     let bar = Bar::start(sources.len(), verb);
     let workers = jobs

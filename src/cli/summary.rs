@@ -8,7 +8,7 @@ use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::json;
 
 use crate::cli::error::{CliError, sanitize};
-use crate::cli::many::{KeyArgs, KeyFilter, for_each_state};
+use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
 use crate::cli::{Format, Printer, StateArg, exit, load};
 use crate::state::address::Mode;
 use crate::state::legacy::StateBytes;
@@ -129,7 +129,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         None => None,
     };
     if let Some(sources) = listed {
-        return run_many(args, &sources, printer);
+        return run_many(args, sources, printer);
     }
     if !keys.is_empty() {
         return Err(CliError::new(
@@ -178,43 +178,57 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     Ok(exit::SUCCESS)
 }
 
-/// One state of many: its counts and the Terraform version that wrote it, or why it was not read.
-type Outcome = Result<(Tally, Option<String>), CliError>;
+/// One state of many: its counts and the Terraform version that wrote it (`None`: an empty
+/// object, no state yet), or why it was not read.
+type Outcome = Result<Option<(Tally, Option<String>)>, CliError>;
 
-fn summarize(source: &Source, encryption: &statectl_encryption::StateEncryption) -> Outcome {
-    let stored = source
-        .read()
-        .map_err(|error| CliError::state(source, &error))?;
+fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -> Outcome {
+    let source = &found.source;
+    let Some(stored) = read_found(found)? else {
+        return Ok(None);
+    };
     let bytes = StateBytes::new(crate::cli::encryption::open(encryption, source, stored)?.0);
     let state = load::parse_state(source, &bytes)?;
-    Ok((
+    Ok(Some((
         Tally::of(&state),
         state.terraform_version.as_deref().map(str::to_owned),
-    ))
+    )))
 }
 
 /// The counts over every listed state; a state that cannot be read is named on stderr (exit 2) and
 /// the others are still counted.
-fn run_many(args: &Args, sources: &[Source], printer: &mut Printer) -> Result<i32, CliError> {
+fn run_many(args: &Args, sources: Vec<Source>, printer: &mut Printer) -> Result<i32, CliError> {
     let encryption = crate::cli::encryption::load(&args.state.config)?;
-    let outcomes = for_each_state(sources, args.jobs, "summary", |source| {
-        summarize(source, &encryption)
+    let found: Vec<Found> = sources
+        .into_iter()
+        .map(|source| Found {
+            source,
+            listed: true,
+        })
+        .collect();
+    let outcomes = for_each_state(&found, args.jobs, "summary", |found| {
+        summarize(found, &encryption)
     });
     let mut total = Tally::default();
     let mut by_version = Counts::new();
     let mut failures = Vec::new();
-    for (source, outcome) in sources.iter().zip(outcomes) {
+    let mut empty = Vec::new();
+    for (Found { source, .. }, outcome) in found.iter().zip(outcomes) {
         match outcome {
-            Ok((tally, version)) => {
+            Ok(Some((tally, version))) => {
                 total.add(tally);
                 *by_version
                     .entry(version.unwrap_or_else(|| "(unknown)".to_owned()))
                     .or_default() += 1;
             }
+            Ok(None) => empty.push(source.to_string()),
             Err(error) => failures.push((source.to_string(), error)),
         }
     }
-    let read = sources.len() - failures.len();
+    if let Some(note) = skipped_note(&empty) {
+        printer.to_stderr(&note);
+    }
+    let read = found.len() - failures.len() - empty.len();
     let prefix = args
         .state
         .state
@@ -232,6 +246,7 @@ fn run_many(args: &Args, sources: &[Source], printer: &mut Printer) -> Result<i3
                 "state": prefix,
                 "states": read,
                 "unreadable": unreadable,
+                "empty": empty,
                 "resources": total.resources,
                 "instances": total.instances,
                 "by_terraform_version": by_version,

@@ -577,6 +577,13 @@ fn a_prefix_scans_every_blob_below_it_in_one_report() {
     );
     azurite.upload("org/notes/readme.txt", &root().join("README.md"));
     azurite.upload("other/terraform.tfstate", &scan.join("clean.tfstate"));
+    // A lock on a workspace with no state yet leaves its blob empty (as Terraform's does): the
+    // scan skips it with a note, where it used to be an unreadable state (exit 2).
+    azurite
+        .statectl(&["taint", "null_resource.x", &url("org/ci.tfstate")])
+        .run()
+        .code(2);
+    assert_eq!(azurite.download("org/ci.tfstate"), "");
     let run = |extra: &[&str]| {
         azurite
             .statectl(&[
@@ -606,8 +613,10 @@ fn a_prefix_scans_every_blob_below_it_in_one_report() {
         ]
     );
     assert!(
-        all.stderr
-            .starts_with("3 states under azurerm://devstoreaccount1/tfstate/org/\n"),
+        all.stderr.starts_with(&format!(
+            "4 states under azurerm://devstoreaccount1/tfstate/org/\nskipped 1 empty object (no state yet, as Terraform reads them): {}\n",
+            url("org/ci.tfstate")
+        )),
         "{}",
         all.stderr
     );

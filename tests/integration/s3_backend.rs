@@ -646,8 +646,10 @@ fn a_url_reads_the_state_and_a_missing_key_is_one_line() {
 }
 
 /// `statectl scan s3://bucket/prefix/`: every state below the prefix (workspaces included) in one
-/// report, each finding named by its URL; lock objects skipped; a key that is not a state is an error
-/// entry while the others are still scanned; `--include`/`--exclude` choose keys.
+/// report, each finding named by its URL; lock objects skipped; empty objects (a console's folder
+/// marker, a state object a lock left empty) skipped with a note, as Terraform reads them as no
+/// state; a key that is not a state is an error entry while the others are still scanned;
+/// `--include`/`--exclude` choose keys.
 #[test]
 fn a_prefix_scans_every_state_below_it_in_one_report() {
     let Some(aws) = Aws::start() else { return };
@@ -675,6 +677,11 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
         "other/terraform.tfstate",
         &scan.join("cf-tainted-in-progress.tfstate"),
     );
+    for empty in ["org/archive/", "org/ci/terraform.tfstate"] {
+        aws.moto.python(&format!(
+            "client('s3').put_object(Bucket='{BUCKET}', Key='{empty}', Body=b'')\n"
+        ));
+    }
     let endpoints = format!("endpoints={{ s3 = \"{}\" }}", aws.moto.url());
     let run = |extra: &[&str]| {
         Test::new()
@@ -706,7 +713,9 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
         ]
     );
     assert!(
-        all.stderr.starts_with("3 states under s3://tfstate/org/\n"),
+        all.stderr.starts_with(
+            "5 states under s3://tfstate/org/\nskipped 2 empty objects (no state yet, as Terraform reads them): s3://tfstate/org/archive/, s3://tfstate/org/ci/terraform.tfstate\n"
+        ),
         "{}",
         all.stderr
     );
@@ -736,6 +745,24 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
     );
     run(&["--include", "*.nothing"])
         .refused("error: s3://tfstate/org/: no states there matching *.nothing\n");
+    // Named on its own, an empty object is still no state (a mistyped key must not scan clean).
+    let alone = Test::new()
+        .current_dir(aws.path())
+        .args(["scan", &format!("s3://{BUCKET}/org/ci/terraform.tfstate")])
+        .args(["--backend-config", &endpoints])
+        .args(["--backend-config", "use_path_style=true"])
+        .args(["--backend-config", "region=us-east-1"])
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .run();
+    assert_eq!(alone.code, 2, "{}", alone.stderr);
+    assert!(
+        alone
+            .stderr
+            .contains("s3://tfstate/org/ci/terraform.tfstate: there is no state there"),
+        "{}",
+        alone.stderr
+    );
 
     summary_adds_up_the_states_under(&aws, &endpoints, &scan);
 }
@@ -818,5 +845,9 @@ fn summary_adds_up_the_states_under(aws: &Aws, endpoints: &str, scan: &Path) {
     assert_eq!(
         serde_json::from_str::<Value>(&states.stdout).unwrap()["unreadable"],
         json!([])
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&states.stdout).unwrap()["empty"],
+        json!(["s3://tfstate/org/ci/terraform.tfstate"])
     );
 }

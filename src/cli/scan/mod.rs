@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use crate::cli::error::CliError;
 use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, github, junit, markdown, sarif};
-use crate::cli::many::{KeyArgs, KeyFilter, for_each_state};
+use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
 use crate::cli::{Printer, exit};
 use crate::reconcile::profile::Profiles;
 use crate::scan::discover::state_files;
@@ -65,9 +65,23 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let keys = KeyFilter::new(&args.keys)?;
     let encryption = crate::cli::encryption::load(&args.config)?;
     let sources = sources(&args.paths, &args.backend, &keys, printer)?;
-    let reports = for_each_state(&sources, args.jobs, "scan", |source| {
-        scan_one(source, &rules, &encryption)
+    let scanned = for_each_state(&sources, args.jobs, "scan", |found| {
+        scan_one(found, &rules, &encryption)
     });
+    let mut empty = Vec::new();
+    let reports: Vec<Report> = sources
+        .iter()
+        .zip(scanned)
+        .filter_map(|(found, report)| {
+            if report.is_none() {
+                empty.push(found.source.to_string());
+            }
+            report
+        })
+        .collect();
+    if let Some(note) = skipped_note(&empty) {
+        printer.to_stderr(&note);
+    }
     let text = match args.format {
         ReportFormat::Table => table::render(&reports),
         ReportFormat::Json => json::render(&reports, args.fail_on),
@@ -138,13 +152,16 @@ fn sources(
     backend: &crate::cli::BackendArgs,
     keys: &KeyFilter,
     printer: &mut Printer,
-) -> Result<Vec<Source>, CliError> {
+) -> Result<Vec<Found>, CliError> {
     let located = |arg: Option<&std::path::Path>, printer: &mut Printer| {
         let located = crate::cli::state_source::locate(arg, backend)?;
         if let Some(note) = &located.note {
             printer.to_stderr(&format!("{note}\n"));
         }
-        Ok::<Source, CliError>(located.source)
+        Ok::<Found, CliError>(Found {
+            source: located.source,
+            listed: false,
+        })
     };
     if paths.is_empty() {
         return Ok(vec![located(None, printer)?]);
@@ -159,7 +176,10 @@ fn sources(
         match crate::cli::many::listed(&text, backend, keys, printer)? {
             Some(states) => {
                 listed = true;
-                remote.extend(states);
+                remote.extend(states.into_iter().map(|source| Found {
+                    source,
+                    listed: true,
+                }));
             }
             None => remote.push(located(Some(url), printer)?),
         }
@@ -181,13 +201,22 @@ fn sources(
     let (stdin, files): (Vec<&PathBuf>, Vec<&PathBuf>) =
         paths.into_iter().partition(|path| path.as_os_str() == "-");
     let files: Vec<PathBuf> = files.into_iter().cloned().collect();
-    let mut sources: Vec<Source> = state_files(&files)
+    let mut sources: Vec<Found> = state_files(&files)
         .map_err(CliError::from)?
         .into_iter()
-        .map(Source::Path)
+        .map(|path| Found {
+            source: Source::Path(path),
+            listed: false,
+        })
         .collect();
     if !stdin.is_empty() {
-        sources.insert(0, Source::Stdin);
+        sources.insert(
+            0,
+            Found {
+                source: Source::Stdin,
+                listed: false,
+            },
+        );
     }
     sources.extend(remote);
     if sources.is_empty() {
@@ -203,17 +232,22 @@ fn sources(
     Ok(sources)
 }
 
-fn scan_one(source: &Source, rules: &Rules, encryption: &StateEncryption) -> Report {
+/// One state's report; `None` for a listed object that holds no state.
+fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Option<Report> {
+    let source = &found.source;
     let name = source.to_string();
-    let failed = |error: CliError| Report {
-        name: name.clone(),
-        instances: 0,
-        findings: Vec::new(),
-        error: Some(error),
+    let failed = |error: CliError| {
+        Some(Report {
+            name: name.clone(),
+            instances: 0,
+            findings: Vec::new(),
+            error: Some(error),
+        })
     };
-    let bytes = match source.read() {
-        Ok(bytes) => bytes,
-        Err(error) => return failed(CliError::state(source, &error)),
+    let bytes = match read_found(found) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return None,
+        Err(error) => return failed(error),
     };
     let bytes = match crate::cli::encryption::open(encryption, source, bytes) {
         Ok((plaintext, _stored)) => StateBytes::new(plaintext),
@@ -223,10 +257,10 @@ fn scan_one(source: &Source, rules: &Rules, encryption: &StateEncryption) -> Rep
         Ok(state) => state,
         Err(error) => return failed(CliError::state(source, &error)),
     };
-    Report {
+    Some(Report {
         name: name.clone(),
         instances: state.order.len(),
         findings: scan(&state, rules),
         error: None,
-    }
+    })
 }

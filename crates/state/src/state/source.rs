@@ -47,25 +47,35 @@ impl Source {
         }
     }
 
+    /// [`Source::read`], but a remote backend's "no state there" is `Ok(None)`. For an object a
+    /// listing just found, that means an empty one (Terraform's azurerm lock leaves one behind; a
+    /// console's folder marker is one), which Terraform reads as no state at all.
+    pub fn read_existing(&self) -> Result<Option<Bytes>, StateError> {
+        let Source::Remote(backend) = self else {
+            return self.read().map(Some);
+        };
+        let Some(bytes) = backend
+            .get()
+            .map_err(|error| remote_error(&backend.location(), error))?
+        else {
+            return Ok(None);
+        };
+        let prefix = &bytes[..bytes.len().min(sniff::PREFIX)];
+        sniff::bytes(prefix, false).map_err(|error| error.located_in(prefix))?;
+        Ok(Some(Bytes::from(bytes)))
+    }
+
     /// Reads all bytes. A missing default file gets a hint on how to name one. What is plainly not a
     /// state (a device, an encrypted or compressed file) is refused from its first bytes, before the
     /// rest is read; a pipe or standard input is read up to [`bytes::MAX_STATE_BYTES`].
     pub fn read(&self) -> Result<Bytes, StateError> {
         match self {
-            Source::Remote(backend) => {
-                let bytes = backend
-                    .get()
-                    .map_err(|error| remote_error(&backend.location(), error))?
-                    .ok_or_else(|| {
-                        remote_error(
-                            &backend.location(),
-                            crate::state::store::remote::no_state(&backend.location()),
-                        )
-                    })?;
-                let prefix = &bytes[..bytes.len().min(sniff::PREFIX)];
-                sniff::bytes(prefix, false).map_err(|error| error.located_in(prefix))?;
-                Ok(Bytes::from(bytes))
-            }
+            Source::Remote(backend) => self.read_existing()?.ok_or_else(|| {
+                remote_error(
+                    &backend.location(),
+                    crate::state::store::remote::no_state(&backend.location()),
+                )
+            }),
             Source::Stdin => {
                 let stdin = std::io::stdin();
                 let mut stdin = stdin.lock();
