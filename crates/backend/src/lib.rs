@@ -48,6 +48,28 @@ pub fn states_under(
     prefix: &str,
     keep: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Arc<dyn RemoteState>>, StoreError> {
+    list_states(config, prefix, keep).map_err(|error| at_prefix(&config.origin, error))
+}
+
+/// A listing's error names the prefix the user gave (`s3://bucket/org/`), not the placeholder state
+/// (`s3://bucket/org/terraform.tfstate`) the backend was opened at to list it.
+fn at_prefix(origin: &str, mut error: StoreError) -> StoreError {
+    if let Some((placeholder, after)) = error
+        .message
+        .strip_prefix(origin)
+        .and_then(|rest| rest.split_once(": "))
+        && !placeholder.contains('/')
+    {
+        error.message = format!("{origin}: {after}");
+    }
+    error
+}
+
+fn list_states(
+    config: &BackendConfig,
+    prefix: &str,
+    keep: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Arc<dyn RemoteState>>, StoreError> {
     match config.kind.as_str() {
         "s3" => Ok(shared(
             s3::S3State::open(config)?.states_under(prefix, keep)?,
@@ -73,4 +95,31 @@ fn shared<T: RemoteState + 'static>(states: Vec<T>) -> Vec<Arc<dyn RemoteState>>
         .into_iter()
         .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listing_error_names_the_prefix_not_the_placeholder_state() {
+        let error = at_prefix(
+            "s3://b/org/",
+            StoreError::new("s3://b/org/terraform.tfstate: cannot reach S3: refused")
+                .with_hint("h"),
+        );
+        assert_eq!(error.message, "s3://b/org/: cannot reach S3: refused");
+        assert_eq!(error.hint.as_deref(), Some("h"));
+        // Anything else is left as it is.
+        for message in [
+            "s3://b/org/team/x.tfstate: refused",
+            "no location: here",
+            "s3://b/other/terraform.tfstate: refused",
+        ] {
+            assert_eq!(
+                at_prefix("s3://b/org/", StoreError::new(message)).message,
+                message
+            );
+        }
+    }
 }
