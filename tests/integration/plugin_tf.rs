@@ -376,49 +376,30 @@ fn provider_block_variables_configure_the_provider_as_terraform_does() {
         std::fs::write(folder.join("b.auto.tfvars"), "region = \"from-auto\"\n").unwrap();
     };
     tfvars("work");
-
-    stack.copy("oracle");
-    tfvars("oracle");
-    stack.terraform_refresh("oracle");
-    let (code, stdout, stderr) = stack.statectl(
-        "work",
-        &["--target", "pyasync_job.build", "--write", "--backup", "-"],
-    );
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(
-        String::from_utf8_lossy(&stack.state_bytes("work")),
-        String::from_utf8_lossy(&stack.state_bytes("oracle"))
-    );
-    assert_eq!(
-        job(&stack.state("work"))["attributes"]["region"],
-        "from-auto"
-    );
-
-    std::fs::remove_dir_all(stack.path().join("oracle")).unwrap();
-    stack.copy("oracle");
-    tfvars("oracle");
-    stack.terraform_refresh_with("oracle", &["-var", "region=from-flag"]);
-    let (code, stdout, stderr) = stack.statectl(
-        "work",
-        &[
-            "--target",
-            "pyasync_job.build",
-            "--var",
-            "region=from-flag",
-            "--write",
-            "--backup",
-            "-",
-        ],
-    );
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(
-        String::from_utf8_lossy(&stack.state_bytes("work")),
-        String::from_utf8_lossy(&stack.state_bytes("oracle"))
-    );
-    assert_eq!(
-        job(&stack.state("work"))["attributes"]["region"],
-        "from-flag"
-    );
+    // Terraform refreshes a copy of `work`, statectl `work` itself, each given `var` (NAME=VALUE) on
+    // the command line if any: the same bytes, the job's region `expected`.
+    let both_refresh = |var: Option<&str>, expected: &str| {
+        let _ = std::fs::remove_dir_all(stack.path().join("oracle"));
+        stack.copy("oracle");
+        tfvars("oracle");
+        let mut args = vec!["--target", "pyasync_job.build", "--write", "--backup", "-"];
+        if let Some(var) = var {
+            stack.terraform_refresh_with("oracle", &["-var", var]);
+            args.extend(["--var", var]);
+        } else {
+            stack.terraform_refresh("oracle");
+        }
+        let (code, stdout, stderr) = stack.statectl("work", &args);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert_eq!(
+            String::from_utf8_lossy(&stack.state_bytes("work")),
+            String::from_utf8_lossy(&stack.state_bytes("oracle"))
+        );
+        assert_eq!(job(&stack.state("work"))["attributes"]["region"], expected);
+    };
+    both_refresh(None, "from-auto");
+    // The command line beats every file and the environment.
+    both_refresh(Some("region=from-flag"), "from-flag");
 }
 
 /// `statectl refresh --reader plugin --target pyasync_job.build --write` with the provider

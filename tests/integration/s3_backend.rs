@@ -31,6 +31,22 @@ struct Aws {
 }
 
 impl Aws {
+    /// `statectl ARGS` in the folder, its URLs reaching moto (path-style, us-east-1) with moto's
+    /// test credentials.
+    fn statectl(&self, args: &[&str]) -> Test {
+        Test::new()
+            .current_dir(self.path())
+            .args(args)
+            .args([
+                "--backend-config",
+                &format!("endpoints={{ s3 = \"{}\" }}", self.moto.url()),
+            ])
+            .args(["--backend-config", "use_path_style=true"])
+            .args(["--backend-config", "region=us-east-1"])
+            .env("AWS_ACCESS_KEY_ID", "testing")
+            .env("AWS_SECRET_ACCESS_KEY", "testing")
+    }
+
     fn start() -> Option<Aws> {
         let server = moto_server()?;
         let folder = tempfile::tempdir().unwrap();
@@ -620,14 +636,8 @@ fn a_url_reads_the_state_and_a_missing_key_is_one_line() {
         "client('s3').put_object(Bucket='{BUCKET}', Key='team/prod.tfstate', Body=open('{}').read())\n",
         state.display()
     ));
-    let endpoints = format!("endpoints={{ s3 = \"{}\" }}", aws.moto.url());
     let run = |url: &str| {
-        Test::new()
-            .current_dir(aws.path())
-            .args(["list", url, "--backend-config", &endpoints])
-            .args(["--backend-config", "use_path_style=true"])
-            .args(["--backend-config", "region=us-east-1"])
-            .env("AWS_ACCESS_KEY_ID", "testing")
+        aws.statectl(&["list", url])
             .env("AWS_SECRET_ACCESS_KEY", "s3cr3t-never-printed")
             .run()
     };
@@ -682,17 +692,9 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
             "client('s3').put_object(Bucket='{BUCKET}', Key='{empty}', Body=b'')\n"
         ));
     }
-    let endpoints = format!("endpoints={{ s3 = \"{}\" }}", aws.moto.url());
     let run = |extra: &[&str]| {
-        Test::new()
-            .current_dir(aws.path())
-            .args(["scan", &format!("s3://{BUCKET}/org/"), "--format", "json"])
-            .args(["--backend-config", &endpoints])
-            .args(["--backend-config", "use_path_style=true"])
-            .args(["--backend-config", "region=us-east-1"])
+        aws.statectl(&["scan", &format!("s3://{BUCKET}/org/"), "--format", "json"])
             .args(extra)
-            .env("AWS_ACCESS_KEY_ID", "testing")
-            .env("AWS_SECRET_ACCESS_KEY", "testing")
             .run()
     };
     let all = run(&[]);
@@ -746,14 +748,8 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
     run(&["--include", "*.nothing"])
         .refused("error: s3://tfstate/org/: no states there matching *.nothing\n");
     // Named on its own, an empty object is still no state (a mistyped key must not scan clean).
-    let alone = Test::new()
-        .current_dir(aws.path())
-        .args(["scan", &format!("s3://{BUCKET}/org/ci/terraform.tfstate")])
-        .args(["--backend-config", &endpoints])
-        .args(["--backend-config", "use_path_style=true"])
-        .args(["--backend-config", "region=us-east-1"])
-        .env("AWS_ACCESS_KEY_ID", "testing")
-        .env("AWS_SECRET_ACCESS_KEY", "testing")
+    let alone = aws
+        .statectl(&["scan", &format!("s3://{BUCKET}/org/ci/terraform.tfstate")])
         .run();
     assert_eq!(alone.code, 2, "{}", alone.stderr);
     assert!(
@@ -764,30 +760,17 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
         alone.stderr
     );
 
-    summary_adds_up_the_states_under(&aws, &endpoints, &scan);
+    summary_adds_up_the_states_under(&aws, &scan);
 }
 
 /// `summary` over the prefix `a_prefix_scans_every_state_below_it_in_one_report` filled: the counts
 /// of the states added up (each summarised alone is the oracle), the unreadable key named and exit 2,
 /// the others still counted.
-fn summary_adds_up_the_states_under(aws: &Aws, endpoints: &str, scan: &Path) {
+fn summary_adds_up_the_states_under(aws: &Aws, scan: &Path) {
     let summary = |extra: &[&str]| {
-        Test::new()
-            .current_dir(aws.path())
-            .args([
-                "summary",
-                &format!("s3://{BUCKET}/org/"),
-                "--format",
-                "json",
-                "-j",
-                "2",
-            ])
-            .args(["--backend-config", endpoints])
-            .args(["--backend-config", "use_path_style=true"])
-            .args(["--backend-config", "region=us-east-1"])
+        let prefix = format!("s3://{BUCKET}/org/");
+        aws.statectl(&["summary", &prefix, "--format", "json", "-j", "2"])
             .args(extra)
-            .env("AWS_ACCESS_KEY_ID", "testing")
-            .env("AWS_SECRET_ACCESS_KEY", "testing")
             .run()
     };
     let alone = |file: &str| -> Value {
