@@ -162,6 +162,14 @@ impl Plugin {
         })
     }
 
+    /// Kills the plugin at once (one that misbehaved: no clean shutdown is owed) and waits for it
+    /// to be gone, so that no process outlives the run.
+    pub async fn kill(mut self) {
+        if let Err(error) = self.child.kill().await {
+            tracing::debug!(target: LOG_TARGET, plugin = %self.name, "killing it: {error}");
+        }
+    }
+
     /// Stops the plugin: go-plugin's controller shuts its server down and the process exits; one that
     /// does not within the grace period is killed. Returns how it ended.
     pub async fn shutdown(mut self) -> Result<ExitStatus, LaunchError> {

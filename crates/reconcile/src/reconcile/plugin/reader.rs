@@ -288,8 +288,25 @@ async fn start(
     let plugin = Plugin::launch_within(&binary, limit)
         .await
         .map_err(|error| in_provider(&error))?;
-    // A provider that hangs before its first read would hold the whole run: each start-up call
-    // has the start deadline (dropping the plugin on an error kills it).
+    match prepare(provider, config, &plugin, limit).await {
+        Ok(session) => Ok((plugin, session)),
+        Err(error) => {
+            // Killed and waited for: the run ends with no plugin process left behind.
+            plugin.kill().await;
+            Err(error)
+        }
+    }
+}
+
+/// The calls before the first read: the schema, the identity schemas, the configuration. A
+/// provider that hangs here would hold the whole run, so each has the start deadline.
+async fn prepare(
+    provider: &str,
+    config: &Value,
+    plugin: &Plugin,
+    limit: Duration,
+) -> Result<Session, String> {
+    let in_provider = |error: &dyn fmt::Display| format!("provider {provider}: {error}");
     let within = |call: &str| {
         format!(
             "provider {provider}: plugin `{}` did not answer {call} within {} (--start-timeout)",
@@ -318,14 +335,11 @@ async fn start(
     for warning in &warnings {
         tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");
     }
-    Ok((
-        plugin,
-        Session {
-            client,
-            schema,
-            identities,
-        },
-    ))
+    Ok(Session {
+        client,
+        schema,
+        identities,
+    })
 }
 
 /// Upgrades and reads one instance, and decodes what came back.
