@@ -10,7 +10,6 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -18,9 +17,10 @@ use statectl_backend::BackendConfig;
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState};
 
-use crate::builder::{Output, Test};
+use crate::builder::Test;
 use crate::moto::tool;
 use crate::oracle::terraform;
+use crate::workdir::TerraformWorkdir;
 
 const BUCKET: &str = "tfstate";
 /// Any string: the emulator takes every token, and Terraform sends this one as it is.
@@ -513,9 +513,15 @@ impl Workdir {
         workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
         Some(workdir)
     }
+}
 
+impl TerraformWorkdir for Workdir {
     fn path(&self) -> &Path {
         self.gcs.path()
+    }
+
+    fn terraform_binary(&self) -> &Path {
+        &self.terraform
     }
 
     /// The environment both tools get: the token from its variable (so the backend cache holds
@@ -528,165 +534,12 @@ impl Workdir {
         ]
     }
 
-    fn terraform_command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(&self.terraform);
-        command
-            .args(args)
-            .current_dir(self.path())
-            .env_remove("TF_WORKSPACE")
-            .env_remove("GOOGLE_APPLICATION_CREDENTIALS")
-            .env_remove("GOOGLE_CREDENTIALS")
-            .env_remove("GOOGLE_BACKEND_CREDENTIALS")
-            .envs(self.environment());
-        command
-    }
-
-    /// Runs Terraform; it must succeed. Returns stdout and stderr.
-    fn terraform(&self, args: &[&str]) -> String {
-        let output = self.terraform_command(args).output().unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert!(output.status.success(), "terraform {args:?}: {text}");
-        text
-    }
-
-    fn statectl(&self, args: &[&str]) -> Output {
-        let mut test = Test::new().args(args).current_dir(self.path());
-        for (name, value) in self.environment() {
-            test = test.env(name, value);
-        }
-        test.run()
-    }
-
-    fn statectl_command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
-        command
-            .args(args)
-            .current_dir(self.path())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .envs(self.environment());
-        command
-    }
-
-    /// `statectl list` here equals `terraform state list`; a taint is seen by Terraform, which
-    /// plans the replacement.
-    fn list_taint_plan(&self, address: &str) {
-        let listed = self.statectl(&["list"]).code(0);
-        assert_eq!(listed.stdout, self.terraform(&["state", "list"]));
-        self.statectl(&["taint", address]).code(0);
-        let shown = self.terraform(&["state", "show", "-no-color", address]);
-        assert!(
-            shown.contains(&format!("# {address}: (tainted)")),
-            "{shown}"
-        );
-        let plan = self.terraform(&["plan", "-input=false", "-no-color"]);
-        assert!(plan.contains("must be replaced"), "{plan}");
-    }
-
-    /// While Terraform waits at its approval prompt holding the lock, statectl's write is refused
-    /// naming Terraform; with `--lock-timeout` it waits, and succeeds once Terraform lets go.
-    fn waits_for_terraforms_lock(&self, address: &str) {
-        let mut apply = self
-            .terraform_command(&["apply", "-no-color"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = apply.stdin.take().unwrap();
-        wait_for_text(&mut apply, "Enter a value");
-        let refused = self
-            .statectl(&["taint", address])
-            .code(2)
-            .stderr_contains("the state is locked by")
-            .stderr_contains("Terraform 1.15.5, operation `OperationTypeApply`");
-        // The lock ID named is the lock object's generation, as `terraform force-unlock` takes it.
-        let id = refused
-            .stderr
-            .split("lock ID ")
-            .nth(1)
-            .and_then(|rest| rest.split(')').next())
-            .unwrap_or_default();
-        assert!(
-            !id.is_empty() && id.bytes().all(|byte| byte.is_ascii_digit()),
-            "{}",
-            refused.stderr
-        );
-        let waiting = self
-            .statectl_command(&["taint", address, "--lock-timeout", "60s"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(1500));
-        stdin.write_all(b"no\n").unwrap();
-        drop(stdin);
-        let _ = apply.wait();
-        let output = waiting.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let shown = self.terraform(&["state", "show", "-no-color", address]);
-        assert!(shown.contains("(tainted)"), "{shown}");
-    }
-
-    /// While `statectl lock` holds the lock, Terraform cannot take it and names statectl.
-    fn terraform_is_refused_while_statectl_holds_it(&self) {
-        let mut held = self
-            .statectl_command(&["lock", "--", "sh", "-c", "echo locked; sleep 4"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        wait_for_text(&mut held, "locked");
-        let output = self
-            .terraform_command(&[
-                "apply",
-                "-auto-approve",
-                "-input=false",
-                "-no-color",
-                "-lock-timeout=0s",
-            ])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&output.stderr);
-        assert!(!output.status.success());
-        assert!(text.contains("Error acquiring the state lock"), "{text}");
-        assert!(text.contains("statectl lock"), "{text}");
-        assert!(held.wait().unwrap().success());
-        assert_eq!(self.gcs.object("app/default.tflock"), None, "released");
-    }
-}
-
-/// Reads `child`'s stdout until it holds `text` (within 60 s); the rest is left unread.
-fn wait_for_text(child: &mut Child, text: &str) {
-    let stdout = child.stdout.take().unwrap();
-    let seen = std::sync::Arc::new(Mutex::new(String::new()));
-    let sink = std::sync::Arc::clone(&seen);
-    std::thread::spawn(move || {
-        let mut stdout = stdout;
-        let mut chunk = [0u8; 4096];
-        // Whatever has arrived, line or not: the prompt has no newline after it.
-        while let Ok(read @ 1..) = stdout.read(&mut chunk) {
-            sink.lock()
-                .unwrap()
-                .push_str(&String::from_utf8_lossy(&chunk[..read]));
-        }
-    });
-    let started = Instant::now();
-    while !seen.lock().unwrap().contains(text) {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no {text:?} in {}",
-            seen.lock().unwrap()
-        );
-        std::thread::sleep(Duration::from_millis(100));
+    fn hidden_from_terraform(&self) -> &'static [&'static str] {
+        &[
+            "GOOGLE_APPLICATION_CREDENTIALS",
+            "GOOGLE_CREDENTIALS",
+            "GOOGLE_BACKEND_CREDENTIALS",
+        ]
     }
 }
 
@@ -696,8 +549,21 @@ fn terraform_and_statectl_share_a_gcs_state_and_its_lock() {
         return;
     };
     workdir.list_taint_plan("terraform_data.web[0]");
-    workdir.waits_for_terraforms_lock("terraform_data.web[1]");
+    let refused = workdir.waits_for_terraforms_lock("terraform_data.web[1]");
+    // The lock ID named is the lock object's generation, as `terraform force-unlock` takes it.
+    let id = refused
+        .stderr
+        .split("lock ID ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_default();
+    assert!(
+        !id.is_empty() && id.bytes().all(|byte| byte.is_ascii_digit()),
+        "{}",
+        refused.stderr
+    );
     workdir.terraform_is_refused_while_statectl_holds_it();
+    assert_eq!(workdir.gcs.object("app/default.tflock"), None, "released");
     // A second workspace: its own object `app/dev.tfstate`, found through `.terraform/environment`.
     workdir.terraform(&["workspace", "new", "-no-color", "dev"]);
     workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);

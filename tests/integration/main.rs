@@ -43,4 +43,5 @@ mod s3_backend;
 mod sarif_schema;
 mod scan;
 mod snapshots;
+mod workdir;
 mod writer;

@@ -1,0 +1,180 @@
+//! A Terraform working folder whose state lives in a remote backend, driven by both Terraform and
+//! statectl: the round trip each backend's test proves the same way (the listing equals `terraform
+//! state list`, a taint Terraform plans from, each tool refused or waiting while the other holds
+//! the lock). A backend's test gives the folder, Terraform and the environment; the rest is here.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::builder::{Output, Test};
+
+pub(crate) trait TerraformWorkdir {
+    /// The working folder (`main.tf`, `.terraform/`).
+    fn path(&self) -> &Path;
+
+    /// The Terraform binary.
+    fn terraform_binary(&self) -> &Path;
+
+    /// The environment both tools get: the emulator's credentials, and a home of its own.
+    fn environment(&self) -> Vec<(&'static str, String)>;
+
+    /// Variables of the test's own environment that Terraform must not see (a developer's real
+    /// credentials, say).
+    fn hidden_from_terraform(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn terraform_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(self.terraform_binary());
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env_remove("TF_WORKSPACE");
+        for name in self.hidden_from_terraform() {
+            command.env_remove(name);
+        }
+        command.envs(self.environment());
+        command
+    }
+
+    /// Runs Terraform; it must succeed. Returns stdout and stderr.
+    fn terraform(&self, args: &[&str]) -> String {
+        let output = self.terraform_command(args).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(output.status.success(), "terraform {args:?}: {text}");
+        text
+    }
+
+    fn statectl(&self, args: &[&str]) -> Output {
+        let mut test = Test::new().args(args).current_dir(self.path());
+        for (name, value) in self.environment() {
+            test = test.env(name, value);
+        }
+        test.run()
+    }
+
+    fn statectl_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .envs(self.environment());
+        command
+    }
+
+    /// `statectl list` here equals `terraform state list`; a taint is seen by Terraform, which
+    /// then plans the replacement from the state.
+    fn list_taint_plan(&self, address: &str) {
+        let listed = self.statectl(&["list"]).code(0);
+        assert_eq!(listed.stdout, self.terraform(&["state", "list"]));
+        self.statectl(&["taint", address]).code(0);
+        let shown = self.terraform(&["state", "show", "-no-color", address]);
+        assert!(
+            shown.contains(&format!("# {address}: (tainted)")),
+            "{shown}"
+        );
+        let plan = self.terraform(&["plan", "-input=false", "-no-color"]);
+        assert!(plan.contains("must be replaced"), "{plan}");
+    }
+
+    /// While Terraform waits at its approval prompt holding the lock, statectl's write is refused
+    /// naming Terraform; with `--lock-timeout` it waits, and succeeds once Terraform lets go.
+    /// Returns the refusal, for what a backend adds to it (the lock ID's form).
+    fn waits_for_terraforms_lock(&self, address: &str) -> Output {
+        let mut apply = self
+            .terraform_command(&["apply", "-no-color"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = apply.stdin.take().unwrap();
+        wait_for_text(&mut apply, "Enter a value");
+        let refused = self
+            .statectl(&["taint", address])
+            .code(2)
+            .stderr_contains("the state is locked by")
+            .stderr_contains("Terraform 1.15.5, operation `OperationTypeApply`");
+        let waiting = self
+            .statectl_command(&["taint", address, "--lock-timeout", "60s"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        stdin.write_all(b"no\n").unwrap();
+        drop(stdin);
+        let _ = apply.wait();
+        let output = waiting.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let shown = self.terraform(&["state", "show", "-no-color", address]);
+        assert!(shown.contains("(tainted)"), "{shown}");
+        refused
+    }
+
+    /// While `statectl lock` holds the lock, Terraform cannot take it and names statectl; the lock
+    /// is released when the command ends.
+    fn terraform_is_refused_while_statectl_holds_it(&self) {
+        let mut held = self
+            .statectl_command(&["lock", "--", "sh", "-c", "echo locked; sleep 4"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_for_text(&mut held, "locked");
+        let output = self
+            .terraform_command(&[
+                "apply",
+                "-auto-approve",
+                "-input=false",
+                "-no-color",
+                "-lock-timeout=0s",
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success());
+        assert!(text.contains("Error acquiring the state lock"), "{text}");
+        assert!(text.contains("statectl lock"), "{text}");
+        assert!(held.wait().unwrap().success());
+    }
+}
+
+/// Reads `child`'s stdout until it holds `text` (within 60 s); the rest is left unread.
+pub(crate) fn wait_for_text(child: &mut Child, text: &str) {
+    let stdout = child.stdout.take().unwrap();
+    let seen = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&seen);
+    std::thread::spawn(move || {
+        let mut stdout = stdout;
+        let mut chunk = [0u8; 4096];
+        // Whatever has arrived, line or not: the prompt has no newline after it.
+        while let Ok(read @ 1..) = stdout.read(&mut chunk) {
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&chunk[..read]));
+        }
+    });
+    let started = Instant::now();
+    while !seen.lock().unwrap().contains(text) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no {text:?} in {}",
+            seen.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
