@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use crate::builder::{Test, sim_binary};
 use crate::oracle::terraform;
+use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock};
 
 pub(crate) const USERNAME: &str = "gitlab-ci-token";
 pub(crate) const PASSWORD: &str = "glpat-e2e-s3cret";
@@ -311,7 +312,7 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let server = Server::start();
     let folder = applied(&terraform, &server);
     let folder = folder.path();
-    let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
+    let holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "30"])
         // Its own process group, as a CI job is: the cancel reaches the command too.
         .process_group(0)
@@ -337,30 +338,13 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
             "-replace=terraform_data.app",
         ],
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success());
+    assert_refused_by_statectl_lock(&output);
     assert!(
-        stderr.contains("Error acquiring the state lock"),
-        "{stderr}"
+        String::from_utf8_lossy(&output.stderr).contains("Version:   statectl "),
+        "{output:?}"
     );
-    assert!(stderr.contains("Operation: statectl lock"), "{stderr}");
-    assert!(stderr.contains("Who:       statectl-e2e@"), "{stderr}");
-    assert!(stderr.contains("Version:   statectl "), "{stderr}");
 
     // Interrupted, `statectl lock` lets the lock go before it ends.
-    rustix::process::kill_process_group(
-        rustix::process::Pid::from_child(&holder),
-        rustix::process::Signal::TERM,
-    )
-    .unwrap();
-    let _ = holder.wait();
+    cancel_statectl_lock(holder);
     server.wait_for_lock(false);
-    let mut stderr = String::new();
-    holder
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert!(!stderr.contains("still held"), "{stderr}");
 }

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::builder::{Test, root, sim_binary};
 use crate::oracle::terraform;
+use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock};
 
 const NAMESPACE: &str = "acme";
 const BUCKET: &str = "states";
@@ -532,7 +533,7 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
     let project = Project::applied(&terraform, &sim);
-    let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
+    let holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "30"])
         // Its own process group, as a CI job is: the cancel reaches the command too.
         .process_group(0)
@@ -566,30 +567,10 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
             "-replace=terraform_data.app",
         ],
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success());
-    assert!(
-        stderr.contains("Error acquiring the state lock"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("Operation: statectl lock"), "{stderr}");
-    assert!(stderr.contains("Who:       statectl-e2e@"), "{stderr}");
+    assert_refused_by_statectl_lock(&output);
 
-    rustix::process::kill_process_group(
-        rustix::process::Pid::from_child(&holder),
-        rustix::process::Signal::TERM,
-    )
-    .unwrap();
-    let _ = holder.wait();
+    cancel_statectl_lock(holder);
     sim.wait_for("terraform.tfstate.lock", false);
-    let mut stderr = String::new();
-    holder
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert!(!stderr.contains("still held"), "{stderr}");
     // And Terraform takes it now.
     project.must(
         &terraform,

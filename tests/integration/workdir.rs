@@ -178,3 +178,35 @@ pub(crate) fn wait_for_text(child: &mut Child, text: &str) {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// Terraform's refusal while `statectl lock` holds the lock: its lock info names statectl and the
+/// user who ran it (`USER=statectl-e2e` in these tests).
+pub(crate) fn assert_refused_by_statectl_lock(output: &std::process::Output) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("Error acquiring the state lock"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Operation: statectl lock"), "{stderr}");
+    assert!(stderr.contains("Who:       statectl-e2e@"), "{stderr}");
+}
+
+/// Cancels `statectl lock -- COMMAND` as a CI job's cancel does (SIGTERM to its process group) and
+/// waits for it to end; it must not have left the lock held.
+pub(crate) fn cancel_statectl_lock(mut holder: Child) {
+    rustix::process::kill_process_group(
+        rustix::process::Pid::from_child(&holder),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
+    let _ = holder.wait();
+    let mut stderr = String::new();
+    holder
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(!stderr.contains("still held"), "{stderr}");
+}
