@@ -500,17 +500,12 @@ impl Workdir {
     fn init() -> Option<Workdir> {
         let terraform = terraform()?;
         let gcs = Emulator::start()?;
-        std::fs::write(
-            gcs.path().join("main.tf"),
-            format!(
-                "terraform {{\n  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"app\"\n    storage_custom_endpoint = \"{}\"\n  }}\n}}\n\nresource \"terraform_data\" \"web\" {{\n  count = 2\n  input = \"v${{count.index}}\"\n}}\n",
-                gcs.endpoint()
-            ),
-        )
-        .unwrap();
+        let backend = format!(
+            "  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"app\"\n    storage_custom_endpoint = \"{}\"\n  }}\n",
+            gcs.endpoint()
+        );
         let workdir = Workdir { gcs, terraform };
-        workdir.terraform(&["init", "-input=false", "-no-color"]);
-        workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+        workdir.init_and_apply(&backend);
         Some(workdir)
     }
 }

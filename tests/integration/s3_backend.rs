@@ -397,16 +397,10 @@ impl Workdir {
         let terraform = terraform()?;
         let aws = Aws::start()?;
         let url = aws.moto.url();
-        std::fs::write(
-            aws.path().join("main.tf"),
-            format!(
-                "terraform {{\n  backend \"s3\" {{\n    bucket = \"{BUCKET}\"\n    key = \"app/terraform.tfstate\"\n    region = \"us-east-1\"\n    endpoints = {{ s3 = \"{url}\", dynamodb = \"{url}\", sts = \"{url}\" }}\n    use_path_style = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_metadata_api_check = true\n{locks}  }}\n}}\n\nresource \"terraform_data\" \"web\" {{\n  count = 2\n  input = \"v${{count.index}}\"\n}}\n"
-            ),
-        )
-        .unwrap();
         let workdir = Workdir { aws, terraform };
-        workdir.terraform(&["init", "-input=false", "-no-color"]);
-        workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+        workdir.init_and_apply(&format!(
+            "  backend \"s3\" {{\n    bucket = \"{BUCKET}\"\n    key = \"app/terraform.tfstate\"\n    region = \"us-east-1\"\n    endpoints = {{ s3 = \"{url}\", dynamodb = \"{url}\", sts = \"{url}\" }}\n    use_path_style = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_metadata_api_check = true\n{locks}  }}\n"
+        ));
         Some(workdir)
     }
 }

@@ -40,6 +40,20 @@ pub(crate) trait TerraformWorkdir {
         command
     }
 
+    /// Writes `main.tf` (the backend block given, then two `terraform_data` instances), and has
+    /// Terraform init and apply it.
+    fn init_and_apply(&self, backend_block: &str) {
+        std::fs::write(
+            self.path().join("main.tf"),
+            format!(
+                "terraform {{\n{backend_block}}}\n\nresource \"terraform_data\" \"web\" {{\n  count = 2\n  input = \"v${{count.index}}\"\n}}\n"
+            ),
+        )
+        .unwrap();
+        self.terraform(&["init", "-input=false", "-no-color"]);
+        self.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+    }
+
     /// Runs Terraform; it must succeed. Returns stdout and stderr.
     fn terraform(&self, args: &[&str]) -> String {
         let output = self.terraform_command(args).output().unwrap();
