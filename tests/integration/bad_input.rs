@@ -90,22 +90,22 @@ fn assert_only_the_state(folder: &Path, path: &Path, bytes: &[u8]) {
 const NOT_STATES: &[(&str, &str, &str)] = &[
     (
         "age-binary.tfstate",
-        ": this file is encrypted with age; statectl reads only plain states",
+        ": this file is encrypted with age; statectl reads plain and OpenTofu-encrypted states only",
         "decrypt it first: `age -d -i KEY FILE > state.tfstate`",
     ),
     (
         "age-armour.tfstate",
-        ": this file is encrypted with age (ASCII armour); statectl reads only plain states",
+        ": this file is encrypted with age (ASCII armour); statectl reads plain and OpenTofu-encrypted states only",
         "decrypt it first: `age -d -i KEY FILE > state.tfstate`",
     ),
     (
         "pgp-armour.tfstate",
-        ": this file is encrypted with PGP (ASCII armour); statectl reads only plain states",
+        ": this file is encrypted with PGP (ASCII armour); statectl reads plain and OpenTofu-encrypted states only",
         "decrypt it first: `gpg -d FILE > state.tfstate`",
     ),
     (
         "sops.tfstate",
-        ": this file is encrypted with SOPS; statectl reads only plain states",
+        ": this file is encrypted with SOPS; statectl reads plain and OpenTofu-encrypted states only",
         "decrypt it first: `sops -d FILE > state.tfstate`",
     ),
     (
@@ -237,7 +237,7 @@ fn text_that_is_not_json_is_named_with_the_place_of_the_first_bad_byte() {
     );
     refused_exactly(
         b"version: ENC[AES256_GCM,data:Lg==,type:float]\nsops:\n    mac: x\n",
-        ": this file is encrypted with SOPS; statectl reads only plain states",
+        ": this file is encrypted with SOPS; statectl reads plain and OpenTofu-encrypted states only",
         Some("decrypt it first: `sops -d FILE > state.tfstate`"),
     );
     refused_exactly(

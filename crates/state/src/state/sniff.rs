@@ -142,7 +142,7 @@ fn armour(head: &[u8]) -> Result<()> {
 
 fn encrypted(how: &str) -> StateError {
     StateError::new(format!(
-        "this file is encrypted with {how}; statectl reads only plain states"
+        "this file is encrypted with {how}; statectl reads plain and OpenTofu-encrypted states only"
     ))
 }
 
@@ -244,8 +244,8 @@ pub fn document(source: &str) -> Option<StateError> {
         .ok()?;
     if keys.encryption_version && (keys.encrypted_data || keys.meta) {
         return Some(
-            StateError::new("this is an OpenTofu encrypted state; statectl reads only plain states")
-                .with_hint("decrypt it with OpenTofu: `tofu state pull > plain.tfstate`, then run statectl on that"),
+            StateError::new("this is an OpenTofu encrypted state, and it was not decrypted")
+                .with_hint("statectl decrypts it given the key configuration: the configuration directory (`--config DIR`, its `encryption` block) or `TF_ENCRYPTION`"),
         );
     }
     if keys.sops_mac && keys.sops_version {
@@ -357,7 +357,7 @@ mod tests {
         let error = crate::state::parse(envelope.as_bytes()).unwrap_err();
         assert_eq!(
             error.message,
-            "this is an OpenTofu encrypted state; statectl reads only plain states"
+            "this is an OpenTofu encrypted state, and it was not decrypted"
         );
     }
 }
