@@ -9,6 +9,29 @@ use std::process::Command;
 
 use crate::builder::{Test, corpus, root, state_files};
 
+/// Runs `command` (Terraform, mostly), which must succeed; returns its stdout and stderr.
+pub(crate) fn run(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{command:?}: {text}");
+    text
+}
+
+/// The AWS provider's filesystem mirror (scripts/install-aws-provider.sh, or
+/// `STATECTL_AWS_PROVIDER_MIRROR`), absolute; `None` (the test skips) without it, except under CI.
+pub(crate) fn aws_provider_mirror() -> Option<PathBuf> {
+    crate::moto::tool(
+        "STATECTL_AWS_PROVIDER_MIRROR",
+        "target/aws-provider/mirror",
+        "scripts/install-aws-provider.sh",
+    )
+    .map(|mirror| mirror.canonicalize().unwrap())
+}
+
 pub(crate) fn terraform() -> Option<PathBuf> {
     let candidate = std::env::var_os("STATECTL_TERRAFORM").map_or_else(
         || root().join("target/terraform/bin/terraform"),

@@ -12,19 +12,8 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::builder::root;
-use crate::moto::{Moto, moto_server, tool};
-use crate::oracle::terraform;
-
-fn run(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "{command:?}: {text}");
-    text
-}
+use crate::moto::{Moto, moto_server};
+use crate::oracle::{aws_provider_mirror, run, terraform};
 
 /// A Terraform working folder with the stack applied in moto.
 struct Stack {
@@ -36,11 +25,7 @@ struct Stack {
 impl Stack {
     fn apply() -> Option<Stack> {
         let terraform = terraform()?;
-        let mirror = tool(
-            "STATECTL_AWS_PROVIDER_MIRROR",
-            "target/aws-provider/mirror",
-            "scripts/install-aws-provider.sh",
-        )?;
+        let mirror = aws_provider_mirror()?;
         let server = moto_server()?;
         let folder = tempfile::tempdir().unwrap();
         std::fs::copy(

@@ -13,21 +13,10 @@ use serde_json::Value;
 
 use crate::builder::root;
 use crate::moto::tool;
-use crate::oracle::terraform;
+use crate::oracle::{run, terraform};
 
 /// The provider's address, as `required_providers` names it.
 const SOURCE: &str = "statectl.example/test/pyasync";
-
-fn run(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "{command:?}: {text}");
-    text
-}
 
 /// A working folder with the job applied: `work/` (the configuration and state), `mirror/` (the
 /// provider, as an unpacked filesystem mirror), `remote.json` (the provider's "remote").

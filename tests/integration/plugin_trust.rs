@@ -18,21 +18,9 @@ use statectl::reconcile::plugin::discover::{ProviderSource, SearchPaths, find_bi
 use statectl::reconcile::plugin::verify::{package_hash, zip_hash};
 
 use crate::builder::root;
-use crate::moto::tool;
-use crate::oracle::terraform;
+use crate::oracle::{aws_provider_mirror, run, terraform};
 
 const AWS: &str = r#"provider["registry.terraform.io/hashicorp/aws"]"#;
-
-fn run(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "{command:?}: {text}");
-    text
-}
 
 /// A configuration folder `terraform init` installed the AWS provider into, from the mirror.
 struct Initialised {
@@ -44,13 +32,7 @@ struct Initialised {
 impl Initialised {
     fn new() -> Option<Initialised> {
         let terraform = terraform()?;
-        let mirror = tool(
-            "STATECTL_AWS_PROVIDER_MIRROR",
-            "target/aws-provider/mirror",
-            "scripts/install-aws-provider.sh",
-        )?
-        .canonicalize()
-        .unwrap();
+        let mirror = aws_provider_mirror()?;
         let initialised = Initialised {
             folder: tempfile::tempdir().unwrap(),
             terraform,
@@ -604,14 +586,7 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
 
 #[test]
 fn a_package_linked_from_the_plugin_cache_is_verified_through_the_link() {
-    let (Some(terraform), Some(mirror)) = (
-        terraform(),
-        tool(
-            "STATECTL_AWS_PROVIDER_MIRROR",
-            "target/aws-provider/mirror",
-            "scripts/install-aws-provider.sh",
-        ),
-    ) else {
+    let (Some(terraform), Some(mirror)) = (terraform(), aws_provider_mirror()) else {
         return;
     };
     let stack = Initialised {

@@ -56,14 +56,7 @@ pub(crate) trait TerraformWorkdir {
 
     /// Runs Terraform; it must succeed. Returns stdout and stderr.
     fn terraform(&self, args: &[&str]) -> String {
-        let output = self.terraform_command(args).output().unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert!(output.status.success(), "terraform {args:?}: {text}");
-        text
+        crate::oracle::run(&mut self.terraform_command(args))
     }
 
     fn statectl(&self, args: &[&str]) -> Output {
