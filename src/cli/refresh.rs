@@ -399,6 +399,9 @@ fn plugin_reader_settings(
     let mut paths = SearchPaths {
         plugin_dirs: args.plugin_dirs.clone(),
         config_dir,
+        data_dir: std::env::var_os("TF_DATA_DIR")
+            .filter(|dir| !dir.is_empty())
+            .map(PathBuf::from),
         dev_overrides,
         ..SearchPaths::default()
     };

@@ -467,3 +467,37 @@ fn a_provider_that_hangs_at_start_or_answers_badly_is_one_clear_error() {
         "{detail}"
     );
 }
+
+/// `TF_DATA_DIR` moves Terraform's data directory, the installed providers with it: statectl looks
+/// there, as Terraform does (and, without the variable, says where it looked instead).
+#[test]
+fn the_provider_is_found_in_the_data_directory_tf_data_dir_names() {
+    let Some(stack) = Stack::apply() else { return };
+    stack.remote(finish);
+    let work = stack.path().join("work");
+    std::fs::rename(work.join(".terraform"), work.join("tfdata")).unwrap();
+    let (code, stdout, stderr) = stack.statectl(
+        "work",
+        &["--target", "pyasync_job.build", "--format", "json"],
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains(".terraform/providers`"), "{stderr}");
+
+    stack
+        .env
+        .borrow_mut()
+        .push(("TF_DATA_DIR".into(), "tfdata".into()));
+    let oracle = stack.path().join("oracle");
+    std::fs::create_dir(&oracle).unwrap();
+    for name in ["main.tf", ".terraform.lock.hcl", "terraform.tfstate"] {
+        std::fs::copy(work.join(name), oracle.join(name)).unwrap();
+    }
+    std::os::unix::fs::symlink(work.join("tfdata"), oracle.join("tfdata")).unwrap();
+    stack.terraform_refresh("oracle");
+    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&stack.state_bytes("work")),
+        String::from_utf8_lossy(&stack.state_bytes("oracle"))
+    );
+}

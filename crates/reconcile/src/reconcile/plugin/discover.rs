@@ -138,6 +138,9 @@ pub struct SearchPaths {
     pub plugin_dirs: Vec<PathBuf>,
     /// The configuration's directory, holding `.terraform/` and `.terraform.lock.hcl`.
     pub config_dir: PathBuf,
+    /// Terraform's data directory when `TF_DATA_DIR` moves it (relative to `config_dir`, as
+    /// Terraform reads it after `-chdir`); `None`: `.terraform` in `config_dir`.
+    pub data_dir: Option<PathBuf>,
     /// `dev_overrides` of the CLI configuration ([`crate::reconcile::plugin::cliconfig`]): these
     /// providers run from these directories, with no lock file check, as in Terraform.
     pub dev_overrides: BTreeMap<ProviderSource, PathBuf>,
@@ -188,7 +191,11 @@ pub fn find_binary(source: &ProviderSource, paths: &SearchPaths) -> Result<PathB
         Lock::Listed(entry) => entry.version.clone(),
     };
     let installed = if paths.plugin_dirs.is_empty() {
-        vec![paths.config_dir.join(".terraform").join("providers")]
+        let data_dir = match &paths.data_dir {
+            Some(dir) => paths.config_dir.join(dir),
+            None => paths.config_dir.join(".terraform"),
+        };
+        vec![data_dir.join("providers")]
     } else {
         paths.plugin_dirs.clone()
     };
@@ -498,6 +505,27 @@ mod tests {
             ..SearchPaths::default()
         };
         assert_eq!(find_binary(&aws(), &paths).unwrap(), newest);
+
+        // `TF_DATA_DIR` moves the whole data directory, providers included.
+        fs::rename(
+            config.path().join(".terraform"),
+            config.path().join("tfdata"),
+        )
+        .unwrap();
+        let error = find_binary(&aws(), &paths).unwrap_err().to_string();
+        assert!(error.contains(".terraform/providers`"), "{error}");
+        let moved = SearchPaths {
+            data_dir: Some(PathBuf::from("tfdata")),
+            ..paths
+        };
+        assert_eq!(
+            find_binary(&aws(), &moved).unwrap(),
+            config.path().join("tfdata").join(
+                newest
+                    .strip_prefix(config.path().join(".terraform"))
+                    .unwrap()
+            )
+        );
     }
 
     fn write_lock(config: &Path, version: &str, hashes: &[String]) {
