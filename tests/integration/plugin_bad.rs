@@ -1,6 +1,7 @@
 //! Provider plugins that misbehave before they speak gRPC, faked by small shell scripts in a
 //! `--plugin-dir` (no lock file, so nothing is verified): one that exits during the handshake, one
-//! that prints a line that is no handshake, one that speaks only protocol 4 (Terraform 0.11's).
+//! that prints a line that is no handshake, one that speaks only protocol 4 (Terraform 0.11's), one
+//! that prints nothing at all (cut off at `--start-timeout`).
 //! Each is one clear per-instance error naming the plugin and what it did; exit 2; not a byte of
 //! the state written and no lock left behind.
 
@@ -45,6 +46,11 @@ fn folder_with_plugin(script: &str) -> tempfile::TempDir {
 /// `statectl refresh --reader plugin --write` there: the detail of the one outcome, after checking
 /// the exit code, the state's bytes and the lock.
 fn refresh_detail(folder: &Path) -> String {
+    refresh_detail_with(folder, &[])
+}
+
+/// [`refresh_detail`] with more arguments.
+fn refresh_detail_with(folder: &Path, extra: &[&str]) -> String {
     let before = std::fs::read(folder.join(STATE)).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args([
@@ -59,6 +65,7 @@ fn refresh_detail(folder: &Path) -> String {
             "--format",
             "json",
         ])
+        .args(extra)
         .current_dir(folder)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -115,4 +122,17 @@ fn a_plugin_that_speaks_only_protocol_4_is_refused() {
         detail.ends_with("plugin protocol version `4` is not one statectl speaks (5 or 6)"),
         "{detail}"
     );
+}
+
+#[test]
+fn a_plugin_that_prints_nothing_is_cut_off_at_the_start_timeout() {
+    let folder = folder_with_plugin("exec sleep 30\n");
+    let started = std::time::Instant::now();
+    let detail = refresh_detail_with(folder.path(), &["--start-timeout", "1s"]);
+    assert!(
+        detail.contains("it printed no handshake within 1s"),
+        "{detail}"
+    );
+    // The deadline, not the plugin's sleep, ended it (and the plugin was killed with it).
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
