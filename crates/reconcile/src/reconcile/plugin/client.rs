@@ -1,8 +1,9 @@
 //! The provider calls statectl makes, over either plugin protocol: the schema, configuring the
 //! provider, upgrading a stored object (and its identity) to the current schema, reading it, and
 //! stopping in-flight work.
-//! Protocols 5 and 6 differ here only in names (and 6's nested attributes), so one enum serves both;
-//! clones share the plugin's one connection and may call concurrently.
+//! Protocols 5 and 6 differ here only in names (and 6's nested attributes), so one enum serves both,
+//! and a call whose messages the two name alike is written once (`on_either_protocol!`); clones
+//! share the plugin's one connection and may call concurrently.
 //!
 //! A call fails when the transport fails or when the provider's diagnostics hold an error, whatever
 //! else it answered (as in Terraform); warnings come back with the answer.
@@ -30,6 +31,31 @@ pub const TERRAFORM_VERSION: &str = "1.15.0";
 
 /// msgpack's nil: a null of any type.
 const MSGPACK_NULL: [u8; 1] = [0xc0];
+
+/// One call written once for both protocols: in `$body`, `$client` is the protocol's generated
+/// client, `$pb` its generated module (`tfplugin5` or `tfplugin6`) and `$schema` its schema
+/// converter (`from_v5` or `from_v6`). The two protocols share these messages' names and fields,
+/// not their Rust types, so the body is compiled once per protocol.
+macro_rules! on_either_protocol {
+    ($provider:expr, |$client:ident, $pb:ident, $schema:ident| $body:block) => {
+        match $provider {
+            ProviderClient::V5($client) => {
+                #[allow(unused_imports, reason = "not every body uses the schema converter")]
+                use crate::reconcile::plugin::{
+                    proto::tfplugin5 as $pb, schema::from_v5 as $schema,
+                };
+                $body
+            }
+            ProviderClient::V6($client) => {
+                #[allow(unused_imports, reason = "not every body uses the schema converter")]
+                use crate::reconcile::plugin::{
+                    proto::tfplugin6 as $pb, schema::from_v6 as $schema,
+                };
+                $body
+            }
+        }
+    };
+}
 
 /// A client for one running provider plugin.
 #[derive(Debug, Clone)]
@@ -152,48 +178,24 @@ impl ProviderClient {
         &mut self,
     ) -> Result<HashMap<String, Result<IdentitySchema, String>>, ClientError> {
         const RPC: &str = "GetResourceIdentitySchemas";
-        let (schemas, diagnostics) = match self {
-            ProviderClient::V5(client) => {
-                match client
-                    .get_resource_identity_schemas(
-                        tfplugin5::get_resource_identity_schemas::Request {},
+        let (schemas, diagnostics) = on_either_protocol!(self, |client, pb, schema| {
+            match client
+                .get_resource_identity_schemas(pb::get_resource_identity_schemas::Request {})
+                .await
+            {
+                Ok(response) => {
+                    let response = response.into_inner();
+                    (
+                        schema::identity_schemas(response.identity_schemas),
+                        convert(response.diagnostics),
                     )
-                    .await
-                {
-                    Ok(response) => {
-                        let response = response.into_inner();
-                        (
-                            from_v5::identity_schemas(response.identity_schemas),
-                            convert(response.diagnostics),
-                        )
-                    }
-                    Err(status) if status.code() == Code::Unimplemented => {
-                        return Ok(HashMap::new());
-                    }
-                    Err(status) => return Err(rpc_error(RPC, status)),
                 }
-            }
-            ProviderClient::V6(client) => {
-                match client
-                    .get_resource_identity_schemas(
-                        tfplugin6::get_resource_identity_schemas::Request {},
-                    )
-                    .await
-                {
-                    Ok(response) => {
-                        let response = response.into_inner();
-                        (
-                            from_v6::identity_schemas(response.identity_schemas),
-                            convert(response.diagnostics),
-                        )
-                    }
-                    Err(status) if status.code() == Code::Unimplemented => {
-                        return Ok(HashMap::new());
-                    }
-                    Err(status) => return Err(rpc_error(RPC, status)),
+                Err(status) if status.code() == Code::Unimplemented => {
+                    return Ok(HashMap::new());
                 }
+                Err(status) => return Err(rpc_error(RPC, status)),
             }
-        };
+        });
         check(RPC, &diagnostics)?;
         Ok(schemas)
     }
@@ -254,44 +256,24 @@ impl ProviderClient {
         raw_json: Vec<u8>,
     ) -> Result<Upgraded, ClientError> {
         const RPC: &str = "UpgradeResourceState";
-        let (state, diagnostics) = match self {
-            ProviderClient::V5(client) => {
-                let response = client
-                    .upgrade_resource_state(tfplugin5::upgrade_resource_state::Request {
-                        type_name: type_name.into(),
-                        version: schema_version,
-                        raw_state: Some(tfplugin5::RawState {
-                            json: raw_json,
-                            flatmap: HashMap::new(),
-                        }),
-                    })
-                    .await
-                    .map_err(|status| rpc_error(RPC, status))?
-                    .into_inner();
-                (
-                    response.upgraded_state.map(|state| state.msgpack),
-                    convert(response.diagnostics),
-                )
-            }
-            ProviderClient::V6(client) => {
-                let response = client
-                    .upgrade_resource_state(tfplugin6::upgrade_resource_state::Request {
-                        type_name: type_name.into(),
-                        version: schema_version,
-                        raw_state: Some(tfplugin6::RawState {
-                            json: raw_json,
-                            flatmap: HashMap::new(),
-                        }),
-                    })
-                    .await
-                    .map_err(|status| rpc_error(RPC, status))?
-                    .into_inner();
-                (
-                    response.upgraded_state.map(|state| state.msgpack),
-                    convert(response.diagnostics),
-                )
-            }
-        };
+        let (state, diagnostics) = on_either_protocol!(self, |client, pb, schema| {
+            let response = client
+                .upgrade_resource_state(pb::upgrade_resource_state::Request {
+                    type_name: type_name.into(),
+                    version: schema_version,
+                    raw_state: Some(pb::RawState {
+                        json: raw_json,
+                        flatmap: HashMap::new(),
+                    }),
+                })
+                .await
+                .map_err(|status| rpc_error(RPC, status))?
+                .into_inner();
+            (
+                response.upgraded_state.map(|state| state.msgpack),
+                convert(response.diagnostics),
+            )
+        });
         check(RPC, &diagnostics)?;
         match state {
             Some(state) if !state.is_empty() => Ok(Upgraded { state, diagnostics }),
@@ -308,50 +290,27 @@ impl ProviderClient {
         raw_json: Vec<u8>,
     ) -> Result<Upgraded, ClientError> {
         const RPC: &str = "UpgradeResourceIdentity";
-        let (identity, diagnostics) = match self {
-            ProviderClient::V5(client) => {
-                let response = client
-                    .upgrade_resource_identity(tfplugin5::upgrade_resource_identity::Request {
-                        type_name: type_name.into(),
-                        version,
-                        raw_identity: Some(tfplugin5::RawState {
-                            json: raw_json,
-                            flatmap: HashMap::new(),
-                        }),
-                    })
-                    .await
-                    .map_err(|status| rpc_error(RPC, status))?
-                    .into_inner();
-                (
-                    response
-                        .upgraded_identity
-                        .and_then(|identity| identity.identity_data)
-                        .map(|data| data.msgpack),
-                    convert(response.diagnostics),
-                )
-            }
-            ProviderClient::V6(client) => {
-                let response = client
-                    .upgrade_resource_identity(tfplugin6::upgrade_resource_identity::Request {
-                        type_name: type_name.into(),
-                        version,
-                        raw_identity: Some(tfplugin6::RawState {
-                            json: raw_json,
-                            flatmap: HashMap::new(),
-                        }),
-                    })
-                    .await
-                    .map_err(|status| rpc_error(RPC, status))?
-                    .into_inner();
-                (
-                    response
-                        .upgraded_identity
-                        .and_then(|identity| identity.identity_data)
-                        .map(|data| data.msgpack),
-                    convert(response.diagnostics),
-                )
-            }
-        };
+        let (identity, diagnostics) = on_either_protocol!(self, |client, pb, schema| {
+            let response = client
+                .upgrade_resource_identity(pb::upgrade_resource_identity::Request {
+                    type_name: type_name.into(),
+                    version,
+                    raw_identity: Some(pb::RawState {
+                        json: raw_json,
+                        flatmap: HashMap::new(),
+                    }),
+                })
+                .await
+                .map_err(|status| rpc_error(RPC, status))?
+                .into_inner();
+            (
+                response
+                    .upgraded_identity
+                    .and_then(|identity| identity.identity_data)
+                    .map(|data| data.msgpack),
+                convert(response.diagnostics),
+            )
+        });
         check(RPC, &diagnostics)?;
         match identity {
             Some(state) if !is_null(&state) => Ok(Upgraded { state, diagnostics }),
@@ -367,24 +326,24 @@ impl ProviderClient {
     ) -> Result<ReadResult, ClientError> {
         const RPC: &str = "ReadResource";
         let meta = request.provider_meta.then(|| MSGPACK_NULL.to_vec());
-        let (new_state, private, identity, diagnostics) = match self {
-            ProviderClient::V5(client) => {
+        let (new_state, private, identity, diagnostics) =
+            on_either_protocol!(self, |client, pb, schema| {
                 let response = client
-                    .read_resource(tfplugin5::read_resource::Request {
+                    .read_resource(pb::read_resource::Request {
                         type_name: type_name.into(),
-                        current_state: Some(tfplugin5::DynamicValue {
+                        current_state: Some(pb::DynamicValue {
                             msgpack: request.current_state,
                             json: Vec::new(),
                         }),
                         private: request.private,
-                        provider_meta: meta.map(|msgpack| tfplugin5::DynamicValue {
+                        provider_meta: meta.map(|msgpack| pb::DynamicValue {
                             msgpack,
                             json: Vec::new(),
                         }),
-                        client_capabilities: Some(tfplugin5::ClientCapabilities::default()),
+                        client_capabilities: Some(pb::ClientCapabilities::default()),
                         current_identity: request.identity.map(|msgpack| {
-                            tfplugin5::ResourceIdentityData {
-                                identity_data: Some(tfplugin5::DynamicValue {
+                            pb::ResourceIdentityData {
+                                identity_data: Some(pb::DynamicValue {
                                     msgpack,
                                     json: Vec::new(),
                                 }),
@@ -403,44 +362,7 @@ impl ProviderClient {
                         .map(|data| data.msgpack),
                     convert(response.diagnostics),
                 )
-            }
-            ProviderClient::V6(client) => {
-                let response = client
-                    .read_resource(tfplugin6::read_resource::Request {
-                        type_name: type_name.into(),
-                        current_state: Some(tfplugin6::DynamicValue {
-                            msgpack: request.current_state,
-                            json: Vec::new(),
-                        }),
-                        private: request.private,
-                        provider_meta: meta.map(|msgpack| tfplugin6::DynamicValue {
-                            msgpack,
-                            json: Vec::new(),
-                        }),
-                        client_capabilities: Some(tfplugin6::ClientCapabilities::default()),
-                        current_identity: request.identity.map(|msgpack| {
-                            tfplugin6::ResourceIdentityData {
-                                identity_data: Some(tfplugin6::DynamicValue {
-                                    msgpack,
-                                    json: Vec::new(),
-                                }),
-                            }
-                        }),
-                    })
-                    .await
-                    .map_err(|status| rpc_error(RPC, status))?
-                    .into_inner();
-                (
-                    response.new_state.map(|state| state.msgpack),
-                    response.private,
-                    response
-                        .new_identity
-                        .and_then(|identity| identity.identity_data)
-                        .map(|data| data.msgpack),
-                    convert(response.diagnostics),
-                )
-            }
-        };
+            });
         check(RPC, &diagnostics)?;
         Ok(ReadResult {
             new_state: new_state.filter(|state| !is_null(state)),
