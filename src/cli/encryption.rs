@@ -177,16 +177,17 @@ pub(crate) fn migration_note(encryption: &StateEncryption, was_encrypted: bool) 
 }
 
 /// What a write stores for the new plaintext state (`serial` and `lineage` are the new state's):
-/// an envelope by the primary method, or the plaintext itself when it writes plaintext.
-pub(crate) fn seal<'a>(
+/// an envelope by the primary method, made in the new state's own buffer (so the plaintext is
+/// overwritten as it is sealed), or the plaintext itself when it writes plaintext.
+pub(crate) fn seal(
     encryption: &StateEncryption,
     source: &Source,
-    plaintext: &'a [u8],
+    plaintext: String,
     serial: u64,
     lineage: &str,
-) -> Result<statectl_encryption::Sealed<'a>, CliError> {
+) -> Result<Vec<u8>, CliError> {
     encryption
-        .encrypt_with_head(plaintext, i64::try_from(serial).ok(), lineage)
+        .encrypt_owned(plaintext.into_bytes(), i64::try_from(serial).ok(), lineage)
         .map_err(|error| encryption_error(Some(source), &error))
 }
 

@@ -275,7 +275,7 @@ pub(super) fn finish(
     }
     drop(after);
     write_out(
-        settings, request, loaded, locked, state, &plan, &new_text, printer,
+        settings, request, loaded, locked, state, &plan, new_text, printer,
     )
 }
 
@@ -283,7 +283,7 @@ pub(super) fn finish(
 /// state itself, locked (if not already) and committed against the bytes it was computed from.
 #[expect(
     clippy::too_many_arguments,
-    reason = "the steps of one write, each borrowed from finish"
+    reason = "the steps of one write, handed on by finish (the new text to be sealed in place)"
 )]
 fn write_out(
     settings: &WriteSettings,
@@ -292,7 +292,7 @@ fn write_out(
     locked: Option<Locked>,
     state: &State<'_>,
     plan: &Plan,
-    new_text: &str,
+    new_text: String,
     printer: &mut Printer,
 ) -> Result<i32, CliError> {
     let source = &loaded.source;
@@ -303,7 +303,7 @@ fn write_out(
         _ => Some(crate::cli::encryption::seal(
             &settings.encryption,
             source,
-            new_text.as_bytes(),
+            new_text,
             state.serial + 1,
             &state.lineage,
         )?),

@@ -2,9 +2,8 @@
 //! `nonce (12 bytes) || ciphertext || tag (16 bytes)`, optional additional authenticated data
 //! (`internal/encryption/method/aesgcm/`).
 
-use aws_lc_rs::aead::{
-    AES_128_GCM, AES_192_GCM, AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey,
-};
+pub(crate) use aws_lc_rs::aead::NONCE_LEN;
+use aws_lc_rs::aead::{AES_128_GCM, AES_192_GCM, AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
 
 use statectl_state::state::bytes::Bytes;
 
@@ -34,40 +33,31 @@ pub(crate) fn check_key(k: &Secret) -> Result<(), BadKeyLength> {
 }
 
 /// Encrypts `plaintext` under a fresh random nonce into a buffer of its own (the tests'; a
-/// write seals within the envelope's buffer through [`seal_into`]).
+/// write seals the state's own buffer through [`seal_in_place`]).
 #[cfg(test)]
 pub(crate) fn seal(k: &Secret, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = vec![0; sealed_len(plaintext.len())];
-    seal_into(k, aad, plaintext, &mut out)?;
-    Ok(out)
+    let mut data = plaintext.to_vec();
+    let nonce = seal_in_place(k, aad, &mut data)?;
+    Ok([&nonce[..], &data].concat())
 }
 
-/// The length of `nonce || ciphertext || tag` for a plaintext of `len` bytes.
-pub(crate) fn sealed_len(len: usize) -> usize {
-    NONCE_LEN + len + TAG_LEN
-}
-
-/// [`seal`] into `out`, which holds exactly `nonce || ciphertext || tag` (the envelope's buffer):
-/// the plaintext is copied once, into the place it is encrypted in.
-pub(crate) fn seal_into(
+/// Encrypts `data` where it lies under a fresh random nonce and appends the tag, so that `data`
+/// becomes `ciphertext || tag`; returns the nonce, which goes before them in the stored bytes.
+/// The plaintext is never copied: no second copy of it is left behind in memory.
+pub(crate) fn seal_in_place(
     k: &Secret,
     aad: &[u8],
-    plaintext: &[u8],
-    out: &mut [u8],
-) -> Result<(), String> {
+    data: &mut Vec<u8>,
+) -> Result<[u8; NONCE_LEN], String> {
     let k = key(k)
         .map_err(|BadKeyLength(n)| format!("AES-GCM takes 16, 24 or 32-byte keys, not {n}"))?;
-    let (nonce_out, rest) = out.split_at_mut(NONCE_LEN);
-    let (body, tag_out) = rest.split_at_mut(plaintext.len());
     let mut nonce = [0u8; NONCE_LEN];
     aws_lc_rs::rand::fill(&mut nonce).map_err(|_| "could not generate a nonce".to_owned())?;
-    nonce_out.copy_from_slice(&nonce);
-    body.copy_from_slice(plaintext);
     let tag = k
-        .seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad), body)
+        .seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad), data)
         .map_err(|_| "AES-GCM refused the data (too long?)".to_owned())?;
-    tag_out.copy_from_slice(tag.as_ref());
-    Ok(())
+    data.extend_from_slice(tag.as_ref());
+    Ok(nonce)
 }
 
 /// Decrypts `nonce || ciphertext || tag` in place: the 50 MB of a large state are not copied.

@@ -430,7 +430,6 @@ pub fn write(
 ) -> Vec<u8> {
     // Sized once for the base64 of the data and of every metadata value: the tens of megabytes
     // are never moved by a growing string.
-    let base64_len = |n: usize| n.div_ceil(3) * 4;
     let meta_len: usize = meta
         .iter()
         .map(|(key, value)| key.len() * 6 + base64_len(value.len()) + 8)
@@ -463,50 +462,73 @@ pub fn write(
     out.into_bytes()
 }
 
-/// [`write`] with the data made in place: `fill` writes the `data_len` bytes of the method's
-/// output (nonce, ciphertext, tag) into the envelope's own buffer, and they are turned into
-/// base64 there, back to front, so that a 50 MB state costs one allocation of the envelope's
-/// size instead of three.
-pub(crate) fn write_filled<E>(
+/// The length of the envelope [`write_in_place`] makes of `lead_len + data_len` bytes of the
+/// method's output: what to reserve before the data is made, so that the buffer grows once.
+pub(crate) fn in_place_len(
     serial: Option<i64>,
     lineage: &str,
     meta: &BTreeMap<String, Vec<u8>>,
+    lead_len: usize,
     data_len: usize,
-    fill: impl FnOnce(&mut [u8]) -> Result<(), E>,
-) -> Result<Bytes, E> {
-    // The envelope's text around the data, as `write` spells it.
-    let mut around = write(serial, lineage, meta, &[]);
-    let tail_at = around.len() - TAIL.len();
-    debug_assert_eq!(&around[tail_at..], TAIL.as_bytes());
-    let encoded_len = data_len.div_ceil(3) * 4;
-    let head = tail_at;
-    let mut out = Bytes::zeroed(head + encoded_len + TAIL.len());
-    out[..head].copy_from_slice(&around[..head]);
-    out[head + encoded_len..].copy_from_slice(TAIL.as_bytes());
-    around.clear();
-    // The raw data sits at the start of the data's place; its base64 is longer, so chunks are
-    // encoded from the last to the first, each one's text landing past the raw bytes not yet
-    // encoded. The first chunks, whose text would overlap them, are encoded from a copy.
-    fill(&mut out[head..head + data_len])?;
-    let early = (3 * CHUNK).min(data_len);
-    let early_copy = out[head..head + early].to_vec();
-    let chunks = data_len.div_ceil(CHUNK);
-    for index in (0..chunks).rev() {
+) -> usize {
+    write(serial, lineage, meta, &[]).len() + base64_len(lead_len) + base64_len(data_len)
+}
+
+/// [`write`] of `lead || data`, made in `data`'s own buffer: it grows to the envelope's length,
+/// `data` is turned into base64 there back to front, and the text around it is written last. A
+/// 50 MB state is sealed and stored without a second buffer of its size. `lead` (the nonce) is
+/// a whole number of base64 groups, so its text simply precedes the data's.
+pub(crate) fn write_in_place(
+    serial: Option<i64>,
+    lineage: &str,
+    meta: &BTreeMap<String, Vec<u8>>,
+    lead: &[u8],
+    mut data: Vec<u8>,
+) -> Vec<u8> {
+    assert_eq!(lead.len() % 3, 0, "the lead's base64 must have no padding");
+    let around = write(serial, lineage, meta, &[]);
+    let head = around.len() - TAIL.len();
+    debug_assert_eq!(&around[head..], TAIL.as_bytes());
+    let mut lead_text = String::with_capacity(base64_len(lead.len()));
+    encode_base64(lead, &mut lead_text);
+    let text_at = head + lead_text.len();
+    let raw_len = data.len();
+    let text_end = text_at + base64_len(raw_len);
+    data.resize(text_end + TAIL.len(), 0);
+    encode_back_to_front(&mut data, raw_len, text_at);
+    data[..head].copy_from_slice(&around[..head]);
+    data[head..text_at].copy_from_slice(lead_text.as_bytes());
+    data[text_end..].copy_from_slice(TAIL.as_bytes());
+    data
+}
+
+/// Turns the `raw_len` bytes at the start of `buf` into their base64 at `text_at`, in place. The
+/// text is longer than the bytes and starts no earlier, so chunks are encoded from the last to
+/// the first: each one's text lands past every byte not yet encoded. A chunk whose own text
+/// would overlap it is encoded from a copy.
+fn encode_back_to_front(buf: &mut [u8], raw_len: usize, text_at: usize) {
+    let mut scratch = Vec::new();
+    for index in (0..raw_len.div_ceil(CHUNK)).rev() {
         let start = index * CHUNK;
-        let end = (start + CHUNK).min(data_len);
-        let text_at = head + start / 3 * 4;
-        let text_len = (end - start).div_ceil(3) * 4;
-        let (before, after) = out.split_at_mut(text_at);
-        let text = base64_simd::Out::from_slice(&mut after[..text_len]);
-        let raw = if end <= early {
-            &early_copy[start..end]
+        let end = (start + CHUNK).min(raw_len);
+        let at = text_at + start / 3 * 4;
+        let text_len = base64_len(end - start);
+        if at >= end {
+            let (before, after) = buf.split_at_mut(at);
+            let text = base64_simd::Out::from_slice(&mut after[..text_len]);
+            let _ = base64_simd::STANDARD.encode(&before[start..end], text);
         } else {
-            // `text_at >= head + end` here: the raw chunk lies wholly before the text.
-            &before[head + start..head + end]
-        };
-        let _ = base64_simd::STANDARD.encode(raw, text);
+            scratch.clear();
+            scratch.extend_from_slice(&buf[start..end]);
+            let text = base64_simd::Out::from_slice(&mut buf[at..at + text_len]);
+            let _ = base64_simd::STANDARD.encode(&scratch, text);
+        }
     }
-    Ok(out)
+}
+
+/// The length of the base64 (with padding) of `n` bytes.
+fn base64_len(n: usize) -> usize {
+    n.div_ceil(3) * 4
 }
 
 /// How much raw data one base64 pass takes (a multiple of 3: no padding until the last).
@@ -599,19 +621,21 @@ mod tests {
     fn the_in_place_writer_writes_what_write_writes() {
         let mut meta = BTreeMap::new();
         meta.insert("key_provider.pbkdf2.k".to_owned(), b"{\"salt\":1}".to_vec());
-        // Sizes around the chunk edges and the three-chunk copy, and every padding.
+        // Sizes around the chunk edges and the chunks encoded from a copy, and every padding.
         for len in [
             0, 1, 2, 3, 4, 100, 49_151, 49_152, 49_153, 147_455, 147_456, 147_457, 200_003,
             1_000_001,
         ] {
             let data: Vec<u8> = (0..len).map(|i| (i * 7 + i / 251) as u8).collect();
-            let expected = write(Some(3), "l<", &meta, &data);
-            let got = write_filled::<()>(Some(3), "l<", &meta, len, |buf| {
-                buf.copy_from_slice(&data);
-                Ok(())
-            })
-            .unwrap();
-            assert!(got[..] == expected[..], "length {len}");
+            for lead in [&b""[..], b"nonce-twelve"] {
+                let expected = write(Some(3), "l<", &meta, &[lead, &data[..]].concat());
+                let reserved = in_place_len(Some(3), "l<", &meta, lead.len(), len);
+                let mut buffer = Vec::with_capacity(reserved);
+                buffer.extend_from_slice(&data);
+                let got = write_in_place(Some(3), "l<", &meta, lead, buffer);
+                assert!(got == expected, "length {len}, lead {}", lead.len());
+                assert_eq!(got.len(), reserved, "length {len}");
+            }
         }
     }
 

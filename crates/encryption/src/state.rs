@@ -63,7 +63,7 @@ impl std::fmt::Debug for Decrypted {
 /// What a write stores: the plaintext state itself (no method encrypts), or a fresh envelope.
 pub enum Sealed<'a> {
     Plaintext(&'a [u8]),
-    Envelope(Bytes),
+    Envelope(Vec<u8>),
 }
 
 impl Deref for Sealed<'_> {
@@ -92,8 +92,7 @@ impl Sealed<'_> {
     pub fn into_owned(self) -> Vec<u8> {
         match self {
             Sealed::Plaintext(bytes) => bytes.to_vec(),
-            Sealed::Envelope(Bytes::Heap(bytes)) => bytes,
-            Sealed::Envelope(bytes) => bytes.to_vec(),
+            Sealed::Envelope(bytes) => bytes,
         }
     }
 }
@@ -327,27 +326,31 @@ impl StateEncryption {
         let head = head(plaintext, false).map_err(|e| Error::EncryptFailed {
             detail: format!("the plaintext is not a state ({e})"),
         })?;
-        self.encrypt_with_head(
-            plaintext,
+        self.encrypt_owned(
+            plaintext.to_vec(),
             head.serial,
             head.lineage.as_deref().unwrap_or(""),
         )
+        .map(Sealed::Envelope)
     }
 
-    /// [`StateEncryption::encrypt`] for a caller that already knows the state's `serial` and
-    /// `lineage` (it just parsed or wrote them), sparing a scan of the whole state.
-    pub fn encrypt_with_head<'a>(
+    /// [`StateEncryption::encrypt`] for a caller that owns the new state and already knows its
+    /// `serial` and `lineage` (it just wrote them): the envelope is made in the state's own
+    /// buffer, encrypted where it lies and then turned into base64, so no second buffer of the
+    /// state's size is made and no plaintext copy is left behind. Without an encrypting primary
+    /// method, the state comes back as it is.
+    pub fn encrypt_owned(
         &self,
-        plaintext: &'a [u8],
+        plaintext: Vec<u8>,
         serial: Option<i64>,
         lineage: &str,
-    ) -> Result<Sealed<'a>, Error> {
+    ) -> Result<Vec<u8>, Error> {
         let Some(target) = &self.target else {
-            return Ok(Sealed::Plaintext(plaintext));
+            return Ok(plaintext);
         };
         let (address, method) = &target.chain[0];
         let Method::AesGcm { keys, aad } = method else {
-            return Ok(Sealed::Plaintext(plaintext));
+            return Ok(plaintext);
         };
         let mut cached = target
             .encryptor
@@ -360,13 +363,22 @@ impl StateEncryption {
             *cached = Some((key, meta));
         }
         let (key, meta) = cached.as_ref().expect("filled above");
-        // Sealed and base64-encoded within the envelope's one buffer.
-        let data_len = aes_gcm::sealed_len(plaintext.len());
-        let out = envelope::write_filled(serial, lineage, meta, data_len, |buf| {
-            aes_gcm::seal_into(key, aad, plaintext, buf)
-        })
-        .map_err(|detail| Error::EncryptFailed { detail })?;
-        Ok(Sealed::Envelope(out))
+        let mut data = plaintext;
+        // The envelope's whole length reserved now: the buffer grows once (a large one is
+        // remapped, not copied).
+        let envelope_len = envelope::in_place_len(
+            serial,
+            lineage,
+            meta,
+            aes_gcm::NONCE_LEN,
+            data.len() + aes_gcm::TAG_LEN,
+        );
+        data.reserve_exact(envelope_len.saturating_sub(data.len()));
+        let nonce = aes_gcm::seal_in_place(key, aad, &mut data)
+            .map_err(|detail| Error::EncryptFailed { detail })?;
+        Ok(envelope::write_in_place(
+            serial, lineage, meta, &nonce, data,
+        ))
     }
 }
 
