@@ -87,6 +87,19 @@ const HEAD: usize = 64 * 1024;
 /// `encryption_version` is a non-empty string), parsed; `Ok(None)` for anything else, which
 /// the state parser then reads (or refuses) as plaintext.
 pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
+    Ok(parse_alongside(bytes, |_| ())?.map(|(envelope, ())| envelope))
+}
+
+/// [`parse`], with `meanwhile` run on the envelope's metadata while its data is decoded on
+/// another thread: a reader derives its key (the slow part: 600,000 rounds of SHA-512 by
+/// default, or a call to KMS) while the tens of megabytes of base64 are decoded. `meanwhile`
+/// runs only when the bytes are an envelope whose fields are sound; a bad `encrypted_data`
+/// still fails the parse, whatever `meanwhile` found (small data is decoded first, and then
+/// `meanwhile` does not run at all).
+pub fn parse_alongside<T>(
+    bytes: &[u8],
+    meanwhile: impl FnOnce(&BTreeMap<String, Vec<u8>>) -> T,
+) -> Result<Option<(Envelope, T)>, Error> {
     // A plaintext state of tens of megabytes is not parsed twice. An envelope's one large value
     // is its data, so its marker key, a top-level key, sits before the data (near the top) or
     // after it (near the end, where OpenTofu writes it): without it there, it is no envelope.
@@ -97,38 +110,60 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
             Ok(None)
         };
     }
-    let Some((raw, data)) = read(bytes)? else {
+    let Some((mut raw, data)) = read(bytes)? else {
         return Ok(None);
     };
-    build(raw, || match data {
-        Some(text) => decode_data(&text).map(Some),
-        None => Ok(None),
-    })
+    let Some(mut envelope) = fields(&mut raw)? else {
+        return Ok(None);
+    };
+    let Some(text) = data else {
+        return Err(missing_data(raw.encrypted_data.as_ref()));
+    };
+    if text.len() < DECODE_ALONGSIDE_FROM {
+        envelope.encrypted_data = decode_data(&text)?;
+        let found = meanwhile(&envelope.meta);
+        return Ok(Some((envelope, found)));
+    }
+    let (decoded, found) = std::thread::scope(|scope| {
+        let decoding = scope.spawn(|| decode_data(&text));
+        let found = meanwhile(&envelope.meta);
+        // The decoder returns its errors and does not panic; if it ever did, so do we.
+        let decoded = decoding
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (decoded, found)
+    });
+    envelope.encrypted_data = decoded?;
+    Ok(Some((envelope, found)))
 }
+
+/// Below this much base64, a thread of its own is not worth starting.
+const DECODE_ALONGSIDE_FROM: usize = 1 << 20;
 
 /// [`parse`] of bytes the caller hands over (a state just read): the data is decoded and left
 /// in their own buffer, so the tens of megabytes need no fresh allocation. `Err(bytes)` gives
 /// them back, untouched, when they are not an envelope.
 pub fn parse_owned(mut bytes: Vec<u8>) -> Result<Result<Envelope, Vec<u8>>, Error> {
     if marker_near(&bytes)
-        && let Some((raw, range)) = split(&bytes)
+        && let Some((mut raw, range)) = split(&bytes)
         // Checked first so that an in-place decode never fails halfway (Go's lenient cases,
         // and every error, take the copying path below).
         && base64_simd::STANDARD.check(&bytes[range.clone()]).is_ok()
     {
-        let envelope = build(raw, || {
-            let decoded = base64_simd::STANDARD
-                .decode_inplace(&mut bytes[range.clone()])
-                .map(|data| data.len())
-                .map_err(|_| Error::BadBase64 {
-                    field: "encrypted_data".into(),
-                    detail: "refused after its check".into(),
-                })?;
-            bytes.copy_within(range.start..range.start + decoded, 0);
-            bytes.truncate(decoded);
-            Ok(Some(Bytes::from(std::mem::take(&mut bytes))))
-        })?;
-        return Ok(envelope.ok_or(bytes));
+        let Some(mut envelope) = fields(&mut raw)? else {
+            return Ok(Err(bytes));
+        };
+        let decoded = base64_simd::STANDARD
+            .decode_inplace(&mut bytes[range.clone()])
+            .map(|data| data.len())
+            .map_err(|_| Error::BadBase64 {
+                field: "encrypted_data".into(),
+                detail: "refused after its check".into(),
+            })?;
+        bytes.copy_within(range.start..range.start + decoded, 0);
+        bytes.truncate(decoded);
+        envelope.encrypted_data = Bytes::from(bytes);
+        return Ok(Ok(envelope));
     }
     Ok(parse(&bytes)?.ok_or(bytes))
 }
@@ -139,13 +174,11 @@ fn marker_near(bytes: &[u8]) -> bool {
     near(&bytes[..bytes.len().min(HEAD)]) || near(&bytes[split..])
 }
 
-/// The envelope from its fields; `data` decodes `encrypted_data` when the fields make it one
-/// (called last, once).
-fn build(
-    raw: Raw,
-    data: impl FnOnce() -> Result<Option<Bytes>, Error>,
-) -> Result<Option<Envelope>, Error> {
-    let version = match raw.encryption_version {
+/// The envelope from its fields, all but the data (left empty): `None` when they make no
+/// envelope (no or an empty `encryption_version`). `raw.encrypted_data` is left for
+/// [`missing_data`].
+fn fields(raw: &mut Raw) -> Result<Option<Envelope>, Error> {
+    let version = match raw.encryption_version.take() {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::String(v)) if v.is_empty() => return Ok(None),
         Some(Value::String(v)) => v,
@@ -159,7 +192,7 @@ fn build(
     if version != ENCRYPTION_VERSION {
         return Err(Error::UnknownVersion { found: version });
     }
-    let serial = match raw.serial {
+    let serial = match raw.serial.take() {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => Some(n.as_i64().ok_or(Error::EnvelopeType {
             field: "serial".into(),
@@ -172,7 +205,7 @@ fn build(
             });
         }
     };
-    let lineage = match raw.lineage {
+    let lineage = match raw.lineage.take() {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s),
         Some(_) => {
@@ -182,7 +215,7 @@ fn build(
             });
         }
     };
-    let meta = match raw.meta {
+    let meta = match raw.meta.take() {
         None | Some(Value::Null) => return Err(Error::EnvelopeMissing { field: "meta" }),
         Some(Value::Object(map)) => {
             let mut meta = BTreeMap::new();
@@ -205,26 +238,25 @@ fn build(
             });
         }
     };
-    let encrypted_data = match (data()?, raw.encrypted_data) {
-        (Some(bytes), _) => bytes,
-        (None, None | Some(Value::Null)) => {
-            return Err(Error::EnvelopeMissing {
-                field: "encrypted_data",
-            });
-        }
-        (None, Some(_)) => {
-            return Err(Error::EnvelopeType {
-                field: "encrypted_data".into(),
-                expected: "a base64 string",
-            });
-        }
-    };
     Ok(Some(Envelope {
         serial,
         lineage,
         meta,
-        encrypted_data,
+        encrypted_data: Bytes::default(),
     }))
+}
+
+/// The error for an envelope whose `encrypted_data` is not a string: absent, or another type.
+fn missing_data(encrypted_data: Option<&Value>) -> Error {
+    match encrypted_data {
+        None | Some(Value::Null) => Error::EnvelopeMissing {
+            field: "encrypted_data",
+        },
+        Some(_) => Error::EnvelopeType {
+            field: "encrypted_data".into(),
+            expected: "a base64 string",
+        },
+    }
 }
 
 /// An envelope's fields, and its data (borrowed where it can be).
@@ -614,6 +646,40 @@ mod tests {
         assert_eq!(
             parse(bad).unwrap_err().to_string(),
             parse_owned(bad.to_vec()).unwrap_err().to_string()
+        );
+    }
+
+    #[test]
+    fn data_decoded_alongside_is_the_data_and_bad_data_still_fails() {
+        let mut meta = BTreeMap::new();
+        meta.insert("key_provider.pbkdf2.k".to_owned(), b"{\"salt\":1}".to_vec());
+        // Either side of the size from which the data is decoded on a thread of its own.
+        for len in [10, DECODE_ALONGSIDE_FROM / 4 * 3 + 7] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 13 + i / 7) as u8).collect();
+            let bytes = write(Some(2), "l", &meta, &data);
+            let (envelope, seen) =
+                parse_alongside(&bytes, |meta| meta.keys().cloned().collect::<Vec<_>>())
+                    .unwrap()
+                    .unwrap();
+            assert_eq!(seen, ["key_provider.pbkdf2.k"]);
+            assert_eq!(&envelope.encrypted_data[..], &data[..], "length {len}");
+            assert_eq!(Some(envelope), parse_owned(bytes.clone()).unwrap().ok());
+            // A byte outside base64 in the data fails the parse: decoded alongside, after
+            // `meanwhile` ran; a small one first, so that `meanwhile` need not run.
+            let mut bad = bytes.clone();
+            let at = bad.len() - TAIL.len() - 3;
+            bad[at] = b'*';
+            let mut ran = false;
+            let error = parse_alongside(&bad, |_| ran = true).unwrap_err();
+            assert!(matches!(error, Error::BadBase64 { .. }), "{error}");
+            assert_eq!(ran, len > DECODE_ALONGSIDE_FROM / 2, "length {len}");
+        }
+        // Not an envelope: `meanwhile` never runs.
+        let plain = br#"{"version":4,"serial":1,"lineage":"l","resources":[]}"#;
+        assert!(
+            parse_alongside(plain, |_| panic!("not an envelope"))
+                .unwrap()
+                .is_none()
         );
     }
 

@@ -12,7 +12,7 @@ use statectl_state::state::bytes::Bytes;
 use crate::aes_gcm;
 use crate::config::{EncryptionConfig, TargetConfig};
 use crate::envelope::{self, Envelope};
-use crate::error::{Attempt, Error};
+use crate::error::{Attempt, AttemptFailure, Error};
 use crate::keyprovider::Registry;
 use crate::keyring::Keyring;
 use crate::method::Method;
@@ -96,6 +96,10 @@ impl Sealed<'_> {
         }
     }
 }
+
+/// A key provider's answer for one method: the key, why this envelope cannot be opened this
+/// way (a fallback may), or the provider's own failure.
+type FoundKey = Result<Result<Secret, AttemptFailure>, Error>;
 
 /// The key and metadata of this run's writes: derived once, as OpenTofu keeps one encryptor
 /// per run.
@@ -297,12 +301,16 @@ impl StateEncryption {
     /// plaintext state to use as they are (a memory-mapped file is then never copied), with
     /// [`StateEncryption::plaintext_status`] as its status.
     pub fn decrypt_slice(&self, stored: &[u8]) -> Result<Option<Decrypted>, Error> {
-        let envelope = envelope::parse(stored)?;
-        match (&self.target, envelope) {
-            (None, None) => Ok(None),
-            (None, Some(_)) => Err(Error::NotConfigured),
-            (Some(target), None) => target.accept_plaintext(stored).map(|()| None),
-            (Some(target), Some(envelope)) => target.open(envelope).map(Some),
+        let Some(target) = &self.target else {
+            return match envelope::parse(stored)? {
+                None => Ok(None),
+                Some(_) => Err(Error::NotConfigured),
+            };
+        };
+        // The primary method's key is found while the data is decoded.
+        match envelope::parse_alongside(stored, |meta| target.first_key(meta))? {
+            None => target.accept_plaintext(stored).map(|()| None),
+            Some((envelope, first)) => target.open_with(envelope, first).map(Some),
         }
     }
 
@@ -417,7 +425,30 @@ impl Target {
         }
     }
 
-    fn open(&self, mut envelope: Envelope) -> Result<Decrypted, Error> {
+    /// The key of the first method that can open an envelope, found from its metadata: the
+    /// method's place in the chain and what its key providers gave. `None` when no method of
+    /// the chain encrypts.
+    fn first_key(&self, meta: &BTreeMap<String, Vec<u8>>) -> Option<(usize, FoundKey)> {
+        self.chain
+            .iter()
+            .enumerate()
+            .find_map(|(i, (_, method))| match method {
+                Method::AesGcm { keys, .. } => Some((i, self.keyring.decryption_key(keys, meta))),
+                Method::Unencrypted => None,
+            })
+    }
+
+    fn open(&self, envelope: Envelope) -> Result<Decrypted, Error> {
+        self.open_with(envelope, None)
+    }
+
+    /// Opens `envelope` by each method in turn; `first` is a key already found for one of them
+    /// ([`Target::first_key`]).
+    fn open_with(
+        &self,
+        mut envelope: Envelope,
+        mut first: Option<(usize, FoundKey)>,
+    ) -> Result<Decrypted, Error> {
         let mut attempts = Vec::new();
         // The last method that can try gets the data itself; earlier ones a copy, since a
         // failed attempt leaves its buffer unusable.
@@ -430,7 +461,11 @@ impl Target {
                 // The unencrypted method cannot open an envelope.
                 continue;
             };
-            let failure = match self.keyring.decryption_key(keys, &envelope.meta)? {
+            let found = match first.take_if(|(at, _)| *at == i) {
+                Some((_, found)) => found,
+                None => self.keyring.decryption_key(keys, &envelope.meta),
+            };
+            let failure = match found? {
                 Ok(key) => {
                     check_length(address, keys, &key)?;
                     let data = if Some(i) == last {
