@@ -134,6 +134,14 @@ pub(super) fn open(
     printer: &mut Printer,
 ) -> Result<Loaded, CliError> {
     let source = settings.source.clone();
+    if settings.destination != Destination::Nothing && !settings.encryption.writes_plaintext() {
+        // The write's key is made beside the read, parse and plan, instead of after them (when
+        // it is pure computation). Without the thread, the write makes its own key.
+        let encryption = std::sync::Arc::clone(&settings.encryption);
+        let _ = std::thread::Builder::new()
+            .name("write-key".into())
+            .spawn(move || encryption.make_write_key_ahead());
+    }
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(settings.policy.as_deref(), &rules)?;
     let config = load_config(settings.config.as_deref(), printer)?;

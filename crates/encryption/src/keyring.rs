@@ -97,6 +97,16 @@ impl Keyring {
         &self.entries[address]
     }
 
+    /// Whether the key of `address`, and of every provider it chains from, is made by
+    /// computation alone ([`KeyProvider::is_computed_locally`]).
+    pub(crate) fn is_computed_locally(&self, address: &str) -> bool {
+        let provider = &self.entry(address).provider;
+        provider.is_computed_locally()
+            && provider
+                .chain()
+                .is_none_or(|chain| self.is_computed_locally(chain))
+    }
+
     /// The key that opens data whose envelope holds `meta`; an `AttemptFailure` when this
     /// envelope cannot be opened this way (the next fallback may), an `Error` when the
     /// configuration or the key provider itself failed.

@@ -324,6 +324,27 @@ impl StateEncryption {
         }
     }
 
+    /// Makes this run's write key now, when it comes from computation alone (pbkdf2, whose
+    /// 600,000 rounds by default are the slowest step of a write): called on a thread of its
+    /// own as a write starts, it runs beside the read, and the write finds the key made. `false`
+    /// when there was nothing to make ahead: no encrypting primary method, or a key provider
+    /// that starts a process or calls a service (it is asked only when the write happens). A
+    /// failure is left for the write to meet and report.
+    pub fn make_write_key_ahead(&self) -> bool {
+        let Some(target) = &self.target else {
+            return false;
+        };
+        let (address, Method::AesGcm { keys, .. }) = &target.chain[0] else {
+            return false;
+        };
+        if !target.keyring.is_computed_locally(keys) {
+            return false;
+        }
+        // Made and cached; a failure caches nothing, and the write meets it again and says it.
+        drop(target.encryptor(address, keys));
+        true
+    }
+
     /// The plaintext state to the bytes to store: an envelope by the primary method (a fresh
     /// nonce; the salt of this run's key), `serial` and `lineage` read from the state; the
     /// plaintext itself when the primary method is unencrypted or nothing is configured.
@@ -360,17 +381,8 @@ impl StateEncryption {
         let Method::AesGcm { keys, aad } = method else {
             return Ok(plaintext);
         };
-        let mut cached = target
-            .encryptor
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if cached.is_none() {
-            let mut meta = BTreeMap::new();
-            let key = target.keyring.encryption_key(keys, &mut meta)?;
-            check_length(address, keys, &key)?;
-            *cached = Some((key, meta));
-        }
-        let (key, meta) = cached.as_ref().expect("filled above");
+        let cached = target.encryptor(address, keys)?;
+        let (key, meta) = cached.as_ref().expect("filled by Target::encryptor");
         let mut data = plaintext;
         // The envelope's whole length reserved now: the buffer grows once (a large one is
         // remapped, not copied).
@@ -400,6 +412,26 @@ fn check_length(method: &str, keys: &str, key: &Secret) -> Result<(), Error> {
 }
 
 impl Target {
+    /// This run's write key and its metadata, made on first use (the lock held meanwhile, so a
+    /// write waits for a key being made ahead rather than making a second one).
+    fn encryptor(
+        &self,
+        address: &str,
+        keys: &str,
+    ) -> Result<std::sync::MutexGuard<'_, Option<Encryptor>>, Error> {
+        let mut cached = self
+            .encryptor
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if cached.is_none() {
+            let mut meta = BTreeMap::new();
+            let key = self.keyring.encryption_key(keys, &mut meta)?;
+            check_length(address, keys, &key)?;
+            *cached = Some((key, meta));
+        }
+        Ok(cached)
+    }
+
     fn accept_plaintext(&self, stored: &[u8]) -> Result<(), Error> {
         // OpenTofu's validator: a state has a non-empty terraform_version.
         match head(stored, true) {

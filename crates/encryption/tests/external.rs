@@ -151,3 +151,34 @@ fn a_missing_command_is_a_configuration_error() {
         "encryption configuration: key_provider.external.cmd: the command option is required"
     );
 }
+
+#[test]
+fn a_write_key_is_made_ahead_only_by_computation_never_by_a_command() {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let record = format!("EXTERNAL_INPUT_LOG={}", log.path().display());
+    let enc = external_with(&["env", &record], "provider.sh", Duration::from_secs(20)).unwrap();
+    assert!(
+        !enc.make_write_key_ahead(),
+        "a command is run only when a write needs it"
+    );
+    assert_eq!(std::fs::read_to_string(log.path()).unwrap(), "");
+
+    // A pbkdf2 key whose passphrase comes from the command: not made ahead either.
+    let chained = format!(
+        r#"{{"key_provider": {{
+              "external": {{"cmd": {{"command": ["env", "{record}", "bash", "{}"]}}}},
+              "pbkdf2": {{"k": {{"chain": "key_provider.external.cmd", "iterations": 200000}}}}}},
+            "method": {{"aes_gcm": {{"m": {{"keys": "key_provider.pbkdf2.k"}}}}}},
+            "state": {{"method": "method.aes_gcm.m"}}}}"#,
+        script("provider.sh")
+    );
+    let config =
+        EncryptionConfig::from_value("test", &serde_json::from_str(&chained).unwrap()).unwrap();
+    let enc = StateEncryption::new(Some(&config), &Registry::default()).unwrap();
+    assert!(!enc.make_write_key_ahead());
+    assert_eq!(std::fs::read_to_string(log.path()).unwrap(), "");
+    // The write itself still gets its key from the chain.
+    let sealed = enc.encrypt(STATE).unwrap().into_owned();
+    assert_eq!(&enc.decrypt(sealed).unwrap().plaintext[..], STATE);
+    assert!(!std::fs::read_to_string(log.path()).unwrap().is_empty());
+}

@@ -356,3 +356,30 @@ fn decrypt_slice_leaves_a_plaintext_state_where_it_is() {
         Status::Satisfied
     );
 }
+
+#[test]
+fn a_pbkdf2_write_key_made_ahead_is_the_one_the_write_uses() {
+    let enc = state_encryption(&pbkdf2_config("k", PASSPHRASE, ""));
+    // Made on another thread, as the CLI makes it while the state is read.
+    let made = std::thread::scope(|scope| scope.spawn(|| enc.make_write_key_ahead()).join());
+    assert!(made.unwrap());
+    let salt_of = |sealed: &[u8]| {
+        let envelope: Value = serde_json::from_slice(sealed).unwrap();
+        let meta = base64::engine::general_purpose::STANDARD
+            .decode(envelope["meta"]["key_provider.pbkdf2.k"].as_str().unwrap())
+            .unwrap();
+        serde_json::from_slice::<Value>(&meta).unwrap()["salt"].clone()
+    };
+    let first = enc.encrypt(STATE).unwrap().into_owned();
+    let second = enc.encrypt(STATE).unwrap().into_owned();
+    // One key per run, as OpenTofu keeps one: the salt made ahead is the salt of every write.
+    assert_eq!(salt_of(&first), salt_of(&second));
+    assert_ne!(first, second, "a fresh nonce each time");
+    assert_eq!(&enc.decrypt(first).unwrap().plaintext[..], STATE);
+    // Nothing to make when the primary method writes plaintext, or nothing is configured.
+    assert!(!StateEncryption::disabled().make_write_key_ahead());
+    let unencrypted = state_encryption(
+        r#"{"method": {"unencrypted": {"u": {}}}, "state": {"method": "method.unencrypted.u"}}"#,
+    );
+    assert!(!unencrypted.make_write_key_ahead());
+}

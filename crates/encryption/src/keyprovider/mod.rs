@@ -23,6 +23,13 @@ pub trait KeyProvider: fmt::Debug + Send + Sync {
         None
     }
 
+    /// Whether a key is made by computation alone: no process started, no network call, no one
+    /// asked for anything. Only such a key may be made before it is known to be needed (a
+    /// write's, while the state is read).
+    fn is_computed_locally(&self) -> bool {
+        false
+    }
+
     /// A fresh key for a write, and the metadata to store beside it (JSON, as OpenTofu's
     /// provider marshals it).
     fn encryption_key(&self, upstream: Option<&Secret>) -> Result<(Secret, Vec<u8>), Error>;

@@ -234,6 +234,12 @@ impl KeyProvider for Pbkdf2 {
         self.chain.as_deref()
     }
 
+    fn is_computed_locally(&self) -> bool {
+        // Rounds of a hash over the passphrase (or the chained key, whose provider the keyring
+        // asks in turn).
+        true
+    }
+
     fn encryption_key(&self, upstream: Option<&Secret>) -> Result<(Secret, Vec<u8>), Error> {
         let passphrase = self.passphrase(upstream, "encryption")?;
         let mut salt = vec![0; self.salt_length];
