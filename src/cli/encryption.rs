@@ -125,18 +125,24 @@ pub(crate) fn encryption_error(
     }
 }
 
-/// The stored bytes of `source` as the parser needs them: `(plaintext, Some(stored))` for an
-/// envelope, `(stored, None)` for a plaintext state (used in place, never copied).
+/// The stored bytes of `source` as the parser needs them, for a command that only reads: the
+/// plaintext of an envelope, decoded and decrypted within the buffer just read (the stored bytes
+/// are not kept), or a plaintext state as it is, never copied.
 pub(crate) fn open(
     encryption: &StateEncryption,
     source: &Source,
     stored: Bytes,
-) -> Result<(Bytes, Option<Bytes>), CliError> {
-    open_status(encryption, source, stored).map(|(plaintext, stored, _)| (plaintext, stored))
+) -> Result<Bytes, CliError> {
+    encryption
+        .decrypt(stored)
+        .map(|decrypted| decrypted.plaintext)
+        .map_err(|error| open_error(encryption, source, error))
 }
 
-/// [`open`], and whether the next write stores the state differently (OpenTofu's migration:
-/// plaintext to encrypted, a fallback key to the primary one, or encrypted to plaintext).
+/// [`open`] for a write, which keeps the stored bytes (the commit compares them and backs them
+/// up): `(plaintext, Some(stored))` for an envelope, `(stored, None)` for a plaintext state,
+/// and whether the next write stores the state differently (OpenTofu's migration: plaintext to
+/// encrypted, a fallback key to the primary one, or encrypted to plaintext).
 pub(crate) fn open_status(
     encryption: &StateEncryption,
     source: &Source,
@@ -153,17 +159,27 @@ pub(crate) fn open_status(
             Some(stored),
             decrypted.status == Status::Migration || encryption.writes_plaintext(),
         )),
+        Err(error) => Err(open_error(encryption, source, error)),
+    }
+}
+
+/// One line for a state that cannot be opened.
+fn open_error(
+    encryption: &StateEncryption,
+    source: &Source,
+    error: statectl_encryption::Error,
+) -> CliError {
+    match error {
         // Without a key, what matters is how to give one, not what is odd about the envelope's
         // fields (old OpenTofu builds wrote other shapes); a cut or newer envelope is still said.
-        Err(
-            error @ (statectl_encryption::Error::EnvelopeNotJson { .. }
-            | statectl_encryption::Error::UnknownVersion { .. }),
-        ) => Err(encryption_error(Some(source), &error)),
-        Err(_) if !encryption.is_configured() => Err(encryption_error(
-            Some(source),
-            &statectl_encryption::Error::NotConfigured,
-        )),
-        Err(error) => Err(encryption_error(Some(source), &error)),
+        error @ (statectl_encryption::Error::EnvelopeNotJson { .. }
+        | statectl_encryption::Error::UnknownVersion { .. }) => {
+            encryption_error(Some(source), &error)
+        }
+        _ if !encryption.is_configured() => {
+            encryption_error(Some(source), &statectl_encryption::Error::NotConfigured)
+        }
+        error => encryption_error(Some(source), &error),
     }
 }
 

@@ -46,7 +46,7 @@ pub(super) fn read_at(
         elapsed_us = started.elapsed().as_micros(),
         "state read"
     );
-    let (plaintext, _stored) = crate::cli::encryption::open(encryption, &source, bytes)?;
+    let plaintext = crate::cli::encryption::open(encryption, &source, bytes)?;
     Ok((source, StateBytes::new(plaintext)))
 }
 

@@ -187,7 +187,7 @@ fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -
     let Some(stored) = read_found(found)? else {
         return Ok(None);
     };
-    let bytes = StateBytes::new(crate::cli::encryption::open(encryption, source, stored)?.0);
+    let bytes = StateBytes::new(crate::cli::encryption::open(encryption, source, stored)?);
     let state = load::parse_state(source, &bytes)?;
     Ok(Some((
         Tally::of(&state),

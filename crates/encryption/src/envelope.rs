@@ -93,9 +93,8 @@ pub fn parse(bytes: &[u8]) -> Result<Option<Envelope>, Error> {
 /// [`parse`], with `meanwhile` run on the envelope's metadata while its data is decoded on
 /// another thread: a reader derives its key (the slow part: 600,000 rounds of SHA-512 by
 /// default, or a call to KMS) while the tens of megabytes of base64 are decoded. `meanwhile`
-/// runs only when the bytes are an envelope whose fields are sound; a bad `encrypted_data`
-/// still fails the parse, whatever `meanwhile` found (small data is decoded first, and then
-/// `meanwhile` does not run at all).
+/// runs when the bytes are an envelope whose fields are sound; a bad `encrypted_data` still
+/// fails the parse, whatever `meanwhile` found.
 pub fn parse_alongside<T>(
     bytes: &[u8],
     meanwhile: impl FnOnce(&BTreeMap<String, Vec<u8>>) -> T,
@@ -119,22 +118,35 @@ pub fn parse_alongside<T>(
     let Some(text) = data else {
         return Err(missing_data(raw.encrypted_data.as_ref()));
     };
-    if text.len() < DECODE_ALONGSIDE_FROM {
-        envelope.encrypted_data = decode_data(&text)?;
-        let found = meanwhile(&envelope.meta);
-        return Ok(Some((envelope, found)));
+    let (decoded, found) = side_by_side(
+        text.len(),
+        || decode_data(&text),
+        || meanwhile(&envelope.meta),
+    );
+    envelope.encrypted_data = decoded?;
+    Ok(Some((envelope, found)))
+}
+
+/// Runs `decode` (of `len` bytes of base64) and `meanwhile`: side by side when there is enough to
+/// decode to be worth a thread, else one after the other.
+fn side_by_side<D: Send, T>(
+    len: usize,
+    decode: impl FnOnce() -> D + Send,
+    meanwhile: impl FnOnce() -> T,
+) -> (D, T) {
+    if len < DECODE_ALONGSIDE_FROM {
+        let decoded = decode();
+        return (decoded, meanwhile());
     }
-    let (decoded, found) = std::thread::scope(|scope| {
-        let decoding = scope.spawn(|| decode_data(&text));
-        let found = meanwhile(&envelope.meta);
-        // The decoder returns its errors and does not panic; if it ever did, so do we.
+    std::thread::scope(|scope| {
+        let decoding = scope.spawn(decode);
+        let found = meanwhile();
+        // The decoders return their errors and do not panic; if one ever did, so do we.
         let decoded = decoding
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (decoded, found)
-    });
-    envelope.encrypted_data = decoded?;
-    Ok(Some((envelope, found)))
+    })
 }
 
 /// Below this much base64, a thread of its own is not worth starting.
@@ -143,29 +155,56 @@ const DECODE_ALONGSIDE_FROM: usize = 1 << 20;
 /// [`parse`] of bytes the caller hands over (a state just read): the data is decoded and left
 /// in their own buffer, so the tens of megabytes need no fresh allocation. `Err(bytes)` gives
 /// them back, untouched, when they are not an envelope.
-pub fn parse_owned(mut bytes: Vec<u8>) -> Result<Result<Envelope, Vec<u8>>, Error> {
-    if marker_near(&bytes)
-        && let Some((mut raw, range)) = split(&bytes)
-        // Checked first so that an in-place decode never fails halfway (Go's lenient cases,
-        // and every error, take the copying path below).
-        && base64_simd::STANDARD.check(&bytes[range.clone()]).is_ok()
-    {
-        let Some(mut envelope) = fields(&mut raw)? else {
-            return Ok(Err(bytes));
-        };
-        let decoded = base64_simd::STANDARD
-            .decode_inplace(&mut bytes[range.clone()])
-            .map(|data| data.len())
-            .map_err(|_| Error::BadBase64 {
-                field: "encrypted_data".into(),
-                detail: "refused after its check".into(),
-            })?;
-        bytes.copy_within(range.start..range.start + decoded, 0);
-        bytes.truncate(decoded);
-        envelope.encrypted_data = Bytes::from(bytes);
-        return Ok(Ok(envelope));
-    }
-    Ok(parse(&bytes)?.ok_or(bytes))
+pub fn parse_owned(bytes: impl Into<Bytes>) -> Result<Result<Envelope, Bytes>, Error> {
+    Ok(parse_owned_alongside(bytes.into(), |_| ())?.map(|(envelope, ())| envelope))
+}
+
+/// [`parse_owned`], with `meanwhile` run on the metadata while the data is decoded, as
+/// [`parse_alongside`] runs it.
+pub fn parse_owned_alongside<T>(
+    mut bytes: Bytes,
+    meanwhile: impl FnOnce(&BTreeMap<String, Vec<u8>>) -> T,
+) -> Result<Result<(Envelope, T), Bytes>, Error> {
+    let fast = if marker_near(&bytes) {
+        split(&bytes)
+    } else {
+        None
+    };
+    let Some((mut raw, range)) = fast else {
+        // Not an envelope, or not one whose data is a plain string: the general path decides,
+        // errors included, and decodes into a buffer of its own.
+        return Ok(match parse_alongside(&bytes, meanwhile)? {
+            Some(found) => Ok(found),
+            None => Err(bytes),
+        });
+    };
+    let Some(mut envelope) = fields(&mut raw)? else {
+        return Ok(Err(bytes));
+    };
+    let text = &mut bytes[range.clone()];
+    let (decoded, found) = side_by_side(
+        text.len(),
+        // Checked first so that an in-place decode never fails halfway, leaving the bytes
+        // as read for the general path (Go's lenient cases, and every error).
+        || {
+            base64_simd::STANDARD.check(text).ok()?;
+            base64_simd::STANDARD
+                .decode_inplace(text)
+                .ok()
+                .map(|data| data.len())
+        },
+        || meanwhile(&envelope.meta),
+    );
+    let Some(decoded) = decoded else {
+        return Ok(match parse(&bytes)? {
+            Some(general) => Ok((general, found)),
+            None => Err(bytes),
+        });
+    };
+    bytes.copy_within(range.start..range.start + decoded, 0);
+    bytes.truncate(decoded);
+    envelope.encrypted_data = bytes;
+    Ok(Ok((envelope, found)))
 }
 
 fn marker_near(bytes: &[u8]) -> bool {
@@ -664,15 +703,18 @@ mod tests {
             assert_eq!(seen, ["key_provider.pbkdf2.k"]);
             assert_eq!(&envelope.encrypted_data[..], &data[..], "length {len}");
             assert_eq!(Some(envelope), parse_owned(bytes.clone()).unwrap().ok());
-            // A byte outside base64 in the data fails the parse: decoded alongside, after
-            // `meanwhile` ran; a small one first, so that `meanwhile` need not run.
+            // A byte outside base64 in the data fails the parse, though `meanwhile` ran.
             let mut bad = bytes.clone();
             let at = bad.len() - TAIL.len() - 3;
             bad[at] = b'*';
             let mut ran = false;
             let error = parse_alongside(&bad, |_| ran = true).unwrap_err();
             assert!(matches!(error, Error::BadBase64 { .. }), "{error}");
-            assert_eq!(ran, len > DECODE_ALONGSIDE_FROM / 2, "length {len}");
+            assert!(ran, "length {len}");
+            let mut ran = false;
+            let error = parse_owned_alongside(Bytes::from(bad), |_| ran = true).unwrap_err();
+            assert!(matches!(error, Error::BadBase64 { .. }), "{error}");
+            assert!(ran, "length {len}");
         }
         // Not an envelope: `meanwhile` never runs.
         let plain = br#"{"version":4,"serial":1,"lineage":"l","resources":[]}"#;

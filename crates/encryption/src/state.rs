@@ -275,26 +275,33 @@ impl StateEncryption {
 
     /// The stored bytes to the plaintext state. An envelope is opened by the primary method,
     /// else each fallback in order; a plaintext state is accepted only when no target is
-    /// configured or an unencrypted method is in the chain.
-    pub fn decrypt(&self, stored: Vec<u8>) -> Result<Decrypted, Error> {
-        // The data is decoded within `stored`'s own buffer: no fresh 50 MB to fault in.
-        match envelope::parse_owned(stored)? {
-            Ok(envelope) => match &self.target {
-                None => Err(Error::NotConfigured),
-                Some(target) => target.open(envelope),
+    /// configured or an unencrypted method is in the chain. The data is decoded and opened
+    /// within `stored`'s own buffer (no fresh 50 MB to touch), while the primary method's key is
+    /// found.
+    pub fn decrypt(&self, stored: impl Into<Bytes>) -> Result<Decrypted, Error> {
+        let stored = stored.into();
+        // Here only for a plaintext state; an envelope returns from its match arm.
+        let plaintext = match &self.target {
+            None => match envelope::parse_owned(stored)? {
+                Ok(_) => return Err(Error::NotConfigured),
+                Err(stored) => stored,
             },
-            Err(stored) => {
-                if let Some(target) = &self.target {
-                    target.accept_plaintext(&stored)?;
+            Some(target) => {
+                match envelope::parse_owned_alongside(stored, |meta| target.first_key(meta))? {
+                    Ok((envelope, first)) => return target.open_with(envelope, first),
+                    Err(stored) => {
+                        target.accept_plaintext(&stored)?;
+                        stored
+                    }
                 }
-                Ok(Decrypted {
-                    plaintext: Bytes::from(stored),
-                    status: self.plaintext_status(),
-                    envelope: None,
-                    method: None,
-                })
             }
-        }
+        };
+        Ok(Decrypted {
+            plaintext,
+            status: self.plaintext_status(),
+            envelope: None,
+            method: None,
+        })
     }
 
     /// [`StateEncryption::decrypt`] without taking the bytes: `Ok(None)` when they are a
@@ -468,10 +475,6 @@ impl Target {
                 Method::AesGcm { keys, .. } => Some((i, self.keyring.decryption_key(keys, meta))),
                 Method::Unencrypted => None,
             })
-    }
-
-    fn open(&self, envelope: Envelope) -> Result<Decrypted, Error> {
-        self.open_with(envelope, None)
     }
 
     /// Opens `envelope` by each method in turn; `first` is a key already found for one of them

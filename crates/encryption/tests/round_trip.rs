@@ -383,3 +383,24 @@ fn a_pbkdf2_write_key_made_ahead_is_the_one_the_write_uses() {
     );
     assert!(!unencrypted.make_write_key_ahead());
 }
+
+#[test]
+fn a_large_state_opens_alike_in_its_own_buffer_and_from_a_borrowed_one() {
+    // Megabytes of data: decoded on a thread of its own while the key is derived.
+    let padding = "x".repeat(3 << 20);
+    let large = String::from_utf8(STATE.to_vec()).unwrap().replace(
+        "\"resources\": []",
+        &format!("\"resources\": [],\n  \"padding\": \"{padding}\""),
+    );
+    let enc = state_encryption(&pbkdf2_config("k", PASSPHRASE, ""));
+    let sealed = enc.encrypt(large.as_bytes()).unwrap().into_owned();
+    assert!(sealed.len() > 4 << 20);
+    let borrowed = enc.decrypt_slice(&sealed).unwrap().expect("an envelope");
+    let owned = enc.decrypt(sealed).unwrap();
+    assert_eq!(&borrowed.plaintext[..], large.as_bytes());
+    assert_eq!(&owned.plaintext[..], large.as_bytes());
+    assert_eq!(
+        (owned.status, owned.method.as_deref()),
+        (Status::Satisfied, Some("method.aes_gcm.m"))
+    );
+}

@@ -250,7 +250,7 @@ fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Optio
         Err(error) => return failed(error),
     };
     let bytes = match crate::cli::encryption::open(encryption, source, bytes) {
-        Ok((plaintext, _stored)) => StateBytes::new(plaintext),
+        Ok(plaintext) => StateBytes::new(plaintext),
         Err(error) => return failed(error),
     };
     let state = match bytes.parse() {
