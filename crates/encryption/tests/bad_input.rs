@@ -124,6 +124,51 @@ fn envelope_damage_is_named() {
     assert!(one_line(&enc.decrypt(garbage.as_bytes().to_vec()).unwrap_err()).starts_with("key_provider.pbkdf2.main: the metadata stored in the encrypted state is invalid: not JSON"));
 }
 
+/// Stored key metadata is the state's, so anyone who can write the state chooses it: a count of
+/// rounds or a key length past what OpenTofu would write with this configuration is refused
+/// before any work (4294967295 rounds took about eight hours; a 1024-byte key is sixteen
+/// derivations).
+#[test]
+fn hostile_key_metadata_is_refused_before_deriving() {
+    use base64::Engine as _;
+    let base64 = base64::engine::general_purpose::STANDARD;
+    let good: serde_json::Value = serde_json::from_slice(&sealed()).unwrap();
+    let stored = good["meta"]["key_provider.pbkdf2.main"].as_str().unwrap();
+    let meta: serde_json::Value = serde_json::from_slice(&base64.decode(stored).unwrap()).unwrap();
+    let enc = state_encryption(&pbkdf2_config("main", PASSPHRASE, ""));
+    let with = |iterations: u64, key_length: u64| {
+        let mut hostile = meta.clone();
+        hostile["iterations"] = iterations.into();
+        hostile["key_length"] = key_length.into();
+        let mut envelope = good.clone();
+        envelope["meta"]["key_provider.pbkdf2.main"] =
+            base64.encode(hostile.to_string()).into();
+        let started = std::time::Instant::now();
+        let error = enc
+            .decrypt(serde_json::to_vec(&envelope).unwrap())
+            .unwrap_err();
+        (one_line(&error), started.elapsed())
+    };
+    let (text, took) = with(4_294_967_295, 32);
+    assert!(
+        text.ends_with("key_provider.pbkdf2.main: the metadata stored in the encrypted state is invalid: it asks for 4294967295 iterations, more than statectl derives (10000000; OpenTofu writes its configuration's count, 600000 by default)"),
+        "{text}"
+    );
+    assert!(took < std::time::Duration::from_secs(1), "{took:?}");
+    let (text, _) = with(200_000, 1024);
+    assert!(
+        text.ends_with("it asks for a key of 1024 bytes, longer than statectl derives (64; the aes_gcm method takes 16, 24 or 32)"),
+        "{text}"
+    );
+    // Within the limits, what the configuration writes is read as before.
+    let many = state_encryption(&pbkdf2_config("main", PASSPHRASE, "").replace(
+        "\"iterations\": 200000",
+        "\"iterations\": 200000, \"key_length\": 16",
+    ));
+    let sealed = many.encrypt(STATE).unwrap().into_owned();
+    assert_eq!(&many.decrypt(sealed).unwrap().plaintext[..], STATE);
+}
+
 #[test]
 fn an_encrypted_state_without_configuration_says_how_to_give_one() {
     let err = StateEncryption::disabled().decrypt(sealed()).unwrap_err();

@@ -22,9 +22,15 @@ pub const MINIMUM_ITERATIONS: i64 = 200_000;
 pub const DEFAULT_ITERATIONS: u32 = 600_000;
 pub const DEFAULT_KEY_LENGTH: usize = 32;
 pub const DEFAULT_SALT_LENGTH: usize = 32;
-/// Stored metadata asking for more is refused rather than allocated: no method takes keys
-/// longer than 32 bytes.
-const MAXIMUM_STORED_KEY_LENGTH: i64 = 1024;
+/// Stored metadata asking for a longer key (or than the configuration's `key_length`) is refused
+/// before deriving: the aes_gcm method takes 16, 24 or 32 bytes, and a chained key provider's
+/// passphrase gains nothing past the hash's block; each block more is another full derivation.
+pub const MAXIMUM_STORED_KEY_LENGTH: i64 = 64;
+/// Stored metadata asking for more rounds (or than the configuration's `iterations`) is refused
+/// before deriving: OpenTofu writes its configuration's count (600,000 by default; its own reader
+/// sets no ceiling, so a state's four bytes could ask for hours of work). Ten million rounds of
+/// SHA-512 take a few seconds.
+pub const MAXIMUM_STORED_ITERATIONS: i64 = 10_000_000;
 
 /// PBKDF2's pseudo-random function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -300,8 +306,22 @@ impl KeyProvider for Pbkdf2 {
                 "invalid number of iterations ({iterations})"
             )));
         }
-        if !(0..=MAXIMUM_STORED_KEY_LENGTH).contains(&key_length) {
+        if key_length < 0 {
             return Err(invalid(format!("invalid key length ({key_length})")));
+        }
+        // What this configuration would write, or the ceiling: past it, refused before any work.
+        let most_iterations = MAXIMUM_STORED_ITERATIONS.max(i64::from(self.iterations.get()));
+        if iterations > most_iterations {
+            return Err(invalid(format!(
+                "it asks for {iterations} iterations, more than statectl derives ({most_iterations}; OpenTofu writes its configuration's count, {DEFAULT_ITERATIONS} by default)"
+            )));
+        }
+        let longest = MAXIMUM_STORED_KEY_LENGTH
+            .max(i64::try_from(self.key_length).unwrap_or(MAXIMUM_STORED_KEY_LENGTH));
+        if key_length > longest {
+            return Err(invalid(format!(
+                "it asks for a key of {key_length} bytes, longer than statectl derives ({longest}; the aes_gcm method takes 16, 24 or 32)"
+            )));
         }
         let hash = Hash::parse(&hash_name)
             .ok_or_else(|| invalid(format!("invalid hash function name {hash_name:?}")))?;
