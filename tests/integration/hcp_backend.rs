@@ -444,6 +444,32 @@ fn tags_select_one_workspace_or_name_the_several_they_match() {
         .stdout(&local_list());
 }
 
+/// A hostile list of tagged workspaces: every page repeats the first and offers another, three
+/// pages in all. Each workspace counts once (they were named once a page: "select 6 workspaces:
+/// app-eu, app-eu, ..."). The page limit that ends a list offering pages for ever is the prefix
+/// listings' (`listings.rs`); a thousand pages of this simulator take a minute, too long here.
+#[test]
+fn a_tagged_list_that_repeats_its_pages_counts_each_workspace_once() {
+    let tfe = Tfe::start(&[
+        "--workspace",
+        "app-eu:app",
+        "--workspace",
+        "app-us:app",
+        "--tag-pages-repeat",
+        "3",
+    ]);
+    let home = home_with_token(&tfe.host(), TOKEN);
+    let folder = cloud_dir(
+        &tfe.host(),
+        &json!({"name": null, "project": null, "tags": ["app"]}),
+    );
+    statectl(&tfe, folder.path(), home.path())
+        .arg("list")
+        .run()
+        .refused("the tags [app] select 2 workspaces of organization `acme`: app-eu, app-us\n");
+    assert_eq!(tfe.count("GET", "search%5Btags%5D"), 3);
+}
+
 #[test]
 fn throttling_and_server_errors_are_retried_and_an_old_server_takes_the_state_inline() {
     let tfe = Tfe::with_prod(&[

@@ -23,6 +23,7 @@ mod hostile;
 mod http_backend;
 mod layers;
 mod legacy;
+mod listings;
 mod moto;
 mod oci_backend;
 mod oracle;

@@ -13,12 +13,14 @@ pub mod gcs;
 pub mod hcp;
 pub mod http;
 pub mod kms;
+pub mod listing;
 pub mod oci;
 mod request_error;
 pub mod runtime;
 pub mod s3;
 
 pub use config::BackendConfig;
+pub use listing::{DEFAULT_MAX_PAGES, ListOptions};
 
 use std::sync::Arc;
 
@@ -41,14 +43,44 @@ pub fn open(config: &BackendConfig) -> Result<Arc<dyn RemoteState>, StoreError> 
     }
 }
 
+/// The states a prefix listing found: their keys, and how to open each one when it is read (the
+/// states share the listing's clients; one is made only while it is read, so a hundred thousand
+/// listed states cost their keys and no more).
+pub struct Listing {
+    /// The states' keys (object or blob names), in byte order, each once.
+    pub keys: Vec<String>,
+    /// What was odd about the listing, each line starting with the prefix (`s3://b/org/: ...`).
+    pub warnings: Vec<String>,
+    open: Opener,
+}
+
+/// Opens the listed state at a key, from the state the listing was made with.
+type Opener = Box<dyn Fn(&str) -> Arc<dyn RemoteState> + Send + Sync>;
+
+impl Listing {
+    /// The state at `key` (one of [`Listing::keys`]).
+    pub fn open(&self, key: &str) -> Arc<dyn RemoteState> {
+        (self.open)(key)
+    }
+}
+
+impl std::fmt::Debug for Listing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Listing")
+            .field("keys", &self.keys.len())
+            .field("warnings", &self.warnings)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Every state below `prefix` in the backend `config` describes (s3, gcs, azurerm, oci), whose keys
-/// `keep` accepts; they share one set of clients.
+/// `options` keeps, within its page limit.
 pub fn states_under(
     config: &BackendConfig,
     prefix: &str,
-    keep: &dyn Fn(&str) -> bool,
-) -> Result<Vec<Arc<dyn RemoteState>>, StoreError> {
-    list_states(config, prefix, keep).map_err(|error| at_prefix(&config.origin, error))
+    options: ListOptions<'_>,
+) -> Result<Listing, StoreError> {
+    list_states(config, prefix, options).map_err(|error| at_prefix(&config.origin, error))
 }
 
 /// A listing's error names the prefix the user gave (`s3://bucket/org/`), not the placeholder state
@@ -68,33 +100,58 @@ fn at_prefix(origin: &str, mut error: StoreError) -> StoreError {
 fn list_states(
     config: &BackendConfig,
     prefix: &str,
-    keep: &dyn Fn(&str) -> bool,
-) -> Result<Vec<Arc<dyn RemoteState>>, StoreError> {
-    match config.kind.as_str() {
-        "s3" => Ok(shared(
-            s3::S3State::open(config)?.states_under(prefix, keep)?,
-        )),
-        "gcs" => Ok(shared(
-            gcs::GcsState::open(config)?.states_under(prefix, keep)?,
-        )),
-        "azurerm" => Ok(shared(
-            azure::AzureState::open(config)?.states_under(prefix, keep)?,
-        )),
-        "oci" => Ok(shared(
-            oci::OciState::open(config)?.states_under(prefix, keep)?,
-        )),
-        other => Err(StoreError::new(format!(
-            "{}: listing the states of backend \"{other}\" is not supported; name each state",
-            config.origin
-        ))),
-    }
+    options: ListOptions<'_>,
+) -> Result<Listing, StoreError> {
+    let (listed, open): (_, Opener) = match config.kind.as_str() {
+        "s3" => {
+            let base = s3::S3State::open(config)?;
+            (
+                base.keys_under(prefix, options)?,
+                opener(base, s3::S3State::at_key),
+            )
+        }
+        "gcs" => {
+            let base = gcs::GcsState::open(config)?;
+            (
+                base.keys_under(prefix, options)?,
+                opener(base, gcs::GcsState::at_object),
+            )
+        }
+        "azurerm" => {
+            let base = azure::AzureState::open(config)?;
+            (
+                base.keys_under(prefix, options)?,
+                opener(base, azure::AzureState::at_blob),
+            )
+        }
+        "oci" => {
+            let base = oci::OciState::open(config)?;
+            (
+                base.keys_under(prefix, options)?,
+                opener(base, oci::OciState::at_object),
+            )
+        }
+        other => {
+            return Err(StoreError::new(format!(
+                "{}: listing the states of backend \"{other}\" is not supported; name each state",
+                config.origin
+            )));
+        }
+    };
+    Ok(Listing {
+        keys: listed.keys,
+        warnings: listed
+            .warnings
+            .into_iter()
+            .map(|warning| format!("{}: {warning}", config.origin))
+            .collect(),
+        open,
+    })
 }
 
-fn shared<T: RemoteState + 'static>(states: Vec<T>) -> Vec<Arc<dyn RemoteState>> {
-    states
-        .into_iter()
-        .map(|state| Arc::new(state) as Arc<dyn RemoteState>)
-        .collect()
+/// Opens the listed state at a key with `at`, from the state the listing was made with.
+fn opener<T: RemoteState + Send + Sync + 'static>(base: T, at: fn(&T, String) -> T) -> Opener {
+    Box::new(move |key| Arc::new(at(&base, key.to_owned())) as Arc<dyn RemoteState>)
 }
 
 #[cfg(test)]

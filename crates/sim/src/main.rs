@@ -135,6 +135,10 @@ struct TfeArgs {
     /// `METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]`. Repeatable.
     #[arg(long, value_name = "SPEC")]
     fault: Vec<String>,
+    /// A hostile tagged-workspaces list: every page repeats the first and offers another, up to
+    /// page N (0: for ever).
+    #[arg(long, value_name = "N")]
+    tag_pages_repeat: Option<usize>,
     /// Log each request (method, target, status) to stderr.
     #[arg(short, long)]
     verbose: bool,
@@ -182,6 +186,7 @@ fn run_tfe(args: &TfeArgs) -> Result<(), String> {
         states: tfe::read_states(&args.state)?,
         upload_flow: !args.no_upload,
         faults,
+        tag_pages_repeat: args.tag_pages_repeat,
         verbose: args.verbose,
     })?;
     serve_until_interrupted(args.listen, "https", Some(2), |listener| {

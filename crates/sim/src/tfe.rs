@@ -19,6 +19,8 @@
 //!   `upload-json/:id` the JSON representation Terraform also sends, which is dropped);
 //! - faults (`--fault 'METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]'`): answer that status (a 429 with
 //!   `Retry-After: 1` and `X-RateLimit-Reset: 0.2`), or say nothing, for matching requests;
+//!   `--tag-pages-repeat N` makes the tagged list hostile (every page repeats the first and offers
+//!   another, up to page N, or for ever with 0);
 //! - `/_sim/...` for tests, unauthenticated: `GET /_sim/log`, `GET /_sim/versions?workspace=N` (every
 //!   state version: serial, md5, lineage, status, the state), `GET /_sim/lock?workspace=N` (the
 //!   holder's name, 204 when free), `POST /_sim/lock?workspace=N&user=U` (lock it as someone else),
@@ -88,6 +90,9 @@ pub(crate) struct Options {
     pub states: Vec<(String, Vec<u8>)>,
     pub upload_flow: bool,
     pub faults: Vec<Fault>,
+    /// Every page of the tagged list repeats the first and offers another, up to this page
+    /// (`Some(0)`: for ever): a server a listing must not follow for ever nor count twice.
+    pub tag_pages_repeat: Option<usize>,
     pub verbose: bool,
 }
 
@@ -154,6 +159,7 @@ pub(crate) struct Tfe {
     user: String,
     organization: String,
     upload_flow: bool,
+    tag_pages_repeat: Option<usize>,
     verbose: bool,
     inner: Mutex<Inner>,
 }
@@ -204,6 +210,7 @@ impl Tfe {
             user: options.user,
             organization: options.organization,
             upload_flow: options.upload_flow,
+            tag_pages_repeat: options.tag_pages_repeat,
             verbose: options.verbose,
             inner: Mutex::new(inner),
         })
@@ -443,10 +450,20 @@ impl Tfe {
                     .all(|tag| inner.workspaces[i].tags.iter().any(|t| t == tag))
             })
             .collect();
-        let total_pages = matching.len().div_ceil(size).max(1);
+        let total_pages = match self.tag_pages_repeat {
+            Some(0) => usize::MAX,
+            Some(pages) => pages,
+            None => matching.len().div_ceil(size).max(1),
+        };
+        // A hostile list repeats its first page on every page.
+        let shown = if self.tag_pages_repeat.is_some() {
+            1
+        } else {
+            page
+        };
         let data: Vec<Value> = matching
             .iter()
-            .skip((page - 1) * size)
+            .skip((shown - 1) * size)
             .take(size)
             .map(|&i| workspace_data(&inner, i))
             .collect();

@@ -1,6 +1,7 @@
 //! Every state below a prefix of a container, for `statectl scan azurerm://account/container/prefix/`:
-//! the blob names listed page by page (List Blobs with `prefix` and `marker`), each a state that
-//! shares the listing's client, so that a thousand states cost one credential.
+//! the blob names listed page by page (List Blobs with `prefix` and `marker`, each marker followed
+//! once, within the page limit), each a state that shares the listing's client, so that a thousand
+//! states cost one credential.
 
 use std::sync::Arc;
 
@@ -8,24 +9,16 @@ use statectl_state::state::store::StoreError;
 
 use super::client::Request;
 use super::{AzureState, Backend};
+use crate::listing::{ListOptions, Listed, Pages};
 
 impl AzureState {
-    /// The states under `prefix` whose blob names `keep` accepts, in name order.
-    pub fn states_under(
-        &self,
-        prefix: &str,
-        keep: &dyn Fn(&str) -> bool,
-    ) -> Result<Vec<AzureState>, StoreError> {
-        let names = self.block_on(self.backend.names_under(prefix))?;
-        Ok(names
-            .into_iter()
-            .filter(|name| keep(name))
-            .map(|name| self.at_blob(name))
-            .collect())
+    /// The blob names of the states under `prefix` that `options` keeps, in name order.
+    pub fn keys_under(&self, prefix: &str, options: ListOptions<'_>) -> Result<Listed, StoreError> {
+        self.block_on(self.backend.names_under(prefix, options))
     }
 
     /// The state in blob `name` of the same container, with the same settings and client.
-    fn at_blob(&self, name: String) -> AzureState {
+    pub(crate) fn at_blob(&self, name: String) -> AzureState {
         let mut settings = self.backend.settings.clone();
         settings.blob = name;
         let location = settings.location();
@@ -41,9 +34,13 @@ impl AzureState {
 
 impl Backend {
     /// Every blob name under `prefix`, across pages.
-    async fn names_under(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+    async fn names_under(
+        &self,
+        prefix: &str,
+        options: ListOptions<'_>,
+    ) -> Result<Listed, StoreError> {
         let doing = "list the states";
-        let mut names = Vec::new();
+        let mut pages = Pages::new(&self.location, options);
         let mut marker = String::new();
         loop {
             let mut query = vec![
@@ -52,7 +49,7 @@ impl Backend {
                 ("prefix", prefix.to_owned()),
             ];
             if !marker.is_empty() {
-                query.push(("marker", marker.clone()));
+                query.push(("marker", std::mem::take(&mut marker)));
             }
             let request = Request {
                 method: "GET",
@@ -67,13 +64,18 @@ impl Backend {
             }
             let text = String::from_utf8_lossy(&answer.body);
             let page = parse_page(&text);
-            names.extend(page.names);
+            pages.page(page.names);
             match page.next_marker {
-                Some(next) if !next.is_empty() && next != marker => marker = next,
+                Some(next) if !next.is_empty() => {
+                    if !pages.follow(&next)? {
+                        break;
+                    }
+                    marker = next;
+                }
                 _ => break,
             }
         }
-        Ok(names)
+        Ok(pages.finish())
     }
 }
 

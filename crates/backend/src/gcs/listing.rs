@@ -1,6 +1,7 @@
 //! Every state below a prefix of a bucket, for `statectl scan gs://bucket/prefix/`: the object names
-//! listed page by page (`pageToken`), lock objects left out, each name a state that shares the
-//! listing's client, token and runtime, so that a thousand states cost one token.
+//! listed page by page (`pageToken`, each followed once, within the page limit), lock objects left
+//! out, each name a state that shares the listing's client, token and runtime, so that a thousand
+//! states cost one token.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -9,26 +10,18 @@ use statectl_state::state::store::StoreError;
 
 use super::settings::Settings;
 use super::{Backend, GcsState, with_query};
+use crate::listing::{ListOptions, Listed, Pages};
 
 impl GcsState {
-    /// The states under `prefix` whose names `keep` accepts, in name order. Lock objects
+    /// The names of the states under `prefix` that `options` keeps, in name order. Lock objects
     /// (`*.tflock`) are never states.
-    pub fn states_under(
-        &self,
-        prefix: &str,
-        keep: &dyn Fn(&str) -> bool,
-    ) -> Result<Vec<GcsState>, StoreError> {
-        let mut names = self.runtime.block_on(self.backend.names_under(prefix))?;
-        names.sort();
-        Ok(names
-            .into_iter()
-            .filter(|name| !Settings::is_lock_object(name) && keep(name))
-            .map(|name| self.at_object(name))
-            .collect())
+    pub fn keys_under(&self, prefix: &str, options: ListOptions<'_>) -> Result<Listed, StoreError> {
+        self.runtime
+            .block_on(self.backend.names_under(prefix, options))
     }
 
     /// The state at `object` of the same bucket, with the same settings, client and token.
-    fn at_object(&self, object: String) -> GcsState {
+    pub(crate) fn at_object(&self, object: String) -> GcsState {
         let settings = self.backend.settings.at_object(object);
         let location = settings.location();
         GcsState {
@@ -46,9 +39,13 @@ impl GcsState {
 
 impl Backend {
     /// Every object name under `prefix`, across pages.
-    async fn names_under(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+    async fn names_under(
+        &self,
+        prefix: &str,
+        options: ListOptions<'_>,
+    ) -> Result<Listed, StoreError> {
         let url = self.objects_url();
-        let mut names = Vec::new();
+        let mut pages = Pages::new(&self.location, options);
         let mut page_token: Option<String> = None;
         loop {
             let mut query = vec![("prefix", prefix)];
@@ -74,19 +71,25 @@ impl Backend {
             let page: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
                 StoreError::new(format!("{}: the object listing is not JSON", self.location))
             })?;
-            names.extend(
+            pages.page(
                 page["items"]
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .filter_map(|item| item["name"].as_str().map(ToOwned::to_owned)),
+                    .filter_map(|item| item["name"].as_str())
+                    .filter(|name| !Settings::is_lock_object(name))
+                    .map(ToOwned::to_owned),
             );
             match page["nextPageToken"].as_str() {
-                Some(next) if !next.is_empty() && page_token.as_deref() != Some(next) => {
+                Some(next) if !next.is_empty() => {
+                    if !pages.follow(next)? {
+                        break;
+                    }
                     page_token = Some(next.to_owned());
                 }
-                _ => return Ok(names),
+                _ => break,
             }
         }
+        Ok(pages.finish())
     }
 }

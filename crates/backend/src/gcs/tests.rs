@@ -155,15 +155,22 @@ fn a_listing_follows_every_page_and_leaves_the_locks_out() {
         ),
         (200, r#"{"items": [{"name": "org/a/dev.tfstate"}]}"#.to_owned()),
     ]);
-    let states = open(&url, &json!({}))
-        .states_under("org/", &|_| true)
+    let keep = |_: &str| true;
+    let base = open(&url, &json!({}));
+    let listed = base
+        .keys_under(
+            "org/",
+            crate::ListOptions {
+                keep: &keep,
+                max_pages: 10,
+            },
+        )
         .unwrap();
-    let locations: Vec<String> = states.iter().map(RemoteState::location).collect();
-    assert_eq!(
-        locations,
-        ["gs://tf/org/a/dev.tfstate", "gs://tf/org/b/default.tfstate"]
-    );
-    assert_eq!(states[0].lock_path(), "gs://tf/org/a/dev.tflock");
+    assert_eq!(listed.keys, ["org/a/dev.tfstate", "org/b/default.tfstate"]);
+    assert!(listed.warnings.is_empty());
+    let state = base.at_object(listed.keys[0].clone());
+    assert_eq!(state.location(), "gs://tf/org/a/dev.tfstate");
+    assert_eq!(state.lock_path(), "gs://tf/org/a/dev.tflock");
     let seen = seen.lock().unwrap().clone();
     assert_eq!(
         seen[0].line,

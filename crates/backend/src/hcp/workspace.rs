@@ -9,6 +9,7 @@ use url::Url;
 use super::client::{Call, Client, Failure};
 use super::settings::{Settings, Target};
 use super::{HcpState, segment};
+use crate::listing::{DEFAULT_MAX_PAGES, ListOptions, Pages};
 
 impl HcpState {
     /// The remote workspace's name: given, or the one the tags select.
@@ -47,9 +48,15 @@ impl HcpState {
         }
     }
 
-    /// The names of the workspaces carrying every tag of `tags`, every page of them, sorted.
+    /// The names of the workspaces carrying every tag of `tags`, every page of them (each page
+    /// number followed once and only forward, within the page limit), sorted, each once.
     fn tagged(&self, tags: &[String]) -> Result<Vec<String>, StoreError> {
-        let mut names = Vec::new();
+        let keep = |_: &str| true;
+        let options = ListOptions {
+            keep: &keep,
+            max_pages: DEFAULT_MAX_PAGES,
+        };
+        let mut pages = Pages::new(&self.location, options).counting("workspace");
         let mut page = 1;
         loop {
             let path = format!(
@@ -69,7 +76,7 @@ impl HcpState {
                 _ => return Err(self.refused("list the tagged workspaces", &answer)),
             }
             let json = answer.json();
-            names.extend(
+            pages.page(
                 json["data"]
                     .as_array()
                     .into_iter()
@@ -78,12 +85,23 @@ impl HcpState {
                     .map(ToOwned::to_owned),
             );
             match json["meta"]["pagination"]["next-page"].as_u64() {
-                Some(next) if next > page && page < 1000 => page = next,
+                // A page number that does not move forward would list the same pages again.
+                Some(next) if next > page => {
+                    let followed = pages.follow(&next.to_string()).map_err(|error| {
+                        StoreError::new(error.message).with_hint(
+                            "the server keeps offering pages of workspaces; name the workspace (`workspaces { name = ... }`) rather than select it by tags",
+                        )
+                    })?;
+                    if !followed {
+                        break;
+                    }
+                    page = next;
+                }
                 _ => break,
             }
         }
-        names.sort();
-        Ok(names)
+        // The names select one workspace: one listed twice changes nothing, so no warning.
+        Ok(pages.finish().keys)
     }
 
     /// A 404 for the workspace `name` (empty: the organization's list): the organization or the

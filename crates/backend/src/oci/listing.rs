@@ -1,53 +1,25 @@
 //! Every state below a prefix of a bucket, for `statectl scan oci://namespace/bucket/prefix/`: the
 //! objects listed page by page (ListObjects with `prefix`, `start` and the answer's
-//! `nextStartWith`), lock objects (`*.lock`) left out, each object a state sharing the listing's
-//! client, key and runtime.
+//! `nextStartWith`, which must move forward, within the page limit), lock objects (`*.lock`) left
+//! out, each object a state sharing the listing's client, key and runtime.
 
 use statectl_state::state::store::StoreError;
 
 use super::OciState;
 use super::client::{self, Call};
 use super::settings::LOCK_FILE_SUFFIX;
+use crate::listing::{ListOptions, Listed, Pages};
 
 /// Objects asked for a page, as Terraform asks.
 const PAGE: u32 = 1000;
-/// A listing stops here rather than follow a server that never ends its pages.
-const MAX_PAGES: u32 = 100_000;
 
 impl OciState {
-    /// The states under `prefix` whose object names `keep` accepts, in name order.
-    pub fn states_under(
-        &self,
-        prefix: &str,
-        keep: &dyn Fn(&str) -> bool,
-    ) -> Result<Vec<OciState>, StoreError> {
-        Ok(self
-            .objects_under(prefix)?
-            .into_iter()
-            .filter(|name| !name.ends_with(LOCK_FILE_SUFFIX) && keep(name))
-            .map(|name| self.at_object(name))
-            .collect())
-    }
-
-    /// The state `object` of the same bucket, with the same settings and client.
-    fn at_object(&self, object: String) -> OciState {
-        let mut settings = self.settings.clone();
-        settings.object = object;
-        let location = settings.location();
-        OciState {
-            settings,
-            client: self.client.shared(),
-            location,
-            key: self.key.clone(),
-        }
-    }
-
-    /// Every object name under `prefix`, across pages.
-    fn objects_under(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+    /// The names of the states under `prefix` that `options` keeps, in name order.
+    pub fn keys_under(&self, prefix: &str, options: ListOptions<'_>) -> Result<Listed, StoreError> {
         let location = self.settings.location_of(&format!("{prefix}*"));
-        let mut names = Vec::new();
+        let mut pages = Pages::new(&location, options);
         let mut start: Option<String> = None;
-        for _ in 0..MAX_PAGES {
+        loop {
             let mut call = Call::new(
                 "GET",
                 format!(
@@ -79,29 +51,42 @@ impl OciState {
                     "{location}: cannot list the states: the ListObjects answer is not the service's JSON: {error}"
                 ))
             })?;
-            names.extend(page.objects.into_iter().map(|object| object.name));
+            pages.page(
+                page.objects
+                    .into_iter()
+                    .map(|object| object.name)
+                    .filter(|name| !name.ends_with(LOCK_FILE_SUFFIX)),
+            );
             match page.next_start_with {
-                // A next page must start after this one's start, or the listing would go round.
-                Some(next)
-                    if !next.is_empty() && start.as_ref().is_none_or(|start| next > *start) =>
-                {
+                Some(next) if !next.is_empty() => {
+                    // Names are listed in order: a next page that does not start after this
+                    // one's start would list them again.
+                    if start.as_ref().is_some_and(|start| next <= *start) {
+                        pages.went_round();
+                        break;
+                    }
+                    if !pages.follow(&next)? {
+                        break;
+                    }
                     start = Some(next);
                 }
-                Some(next) if !next.is_empty() => {
-                    return Err(StoreError::new(format!(
-                        "{location}: cannot list the states: the service's next page starts at `{next}` again"
-                    )));
-                }
-                _ => {
-                    names.sort();
-                    names.dedup();
-                    return Ok(names);
-                }
+                _ => break,
             }
         }
-        Err(StoreError::new(format!(
-            "{location}: cannot list the states: more than {MAX_PAGES} pages"
-        )))
+        Ok(pages.finish())
+    }
+
+    /// The state `object` of the same bucket, with the same settings and client.
+    pub(crate) fn at_object(&self, object: String) -> OciState {
+        let mut settings = self.settings.clone();
+        settings.object = object;
+        let location = settings.location();
+        OciState {
+            settings,
+            client: self.client.shared(),
+            location,
+            key: self.key.clone(),
+        }
     }
 }
 

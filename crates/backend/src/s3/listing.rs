@@ -1,6 +1,7 @@
 //! Every state below a prefix of a bucket, for `statectl scan s3://bucket/prefix/`: the keys listed
-//! page by page (`ListObjectsV2`), lock objects left out, each key a state that shares the listing's
-//! clients and runtime, so that a thousand states cost one credential lookup.
+//! page by page (`ListObjectsV2`, each continuation token followed once, within the page limit),
+//! lock objects left out, each key a state that shares the listing's clients and runtime, so that
+//! a thousand states cost one credential lookup.
 
 use std::sync::Arc;
 
@@ -9,25 +10,18 @@ use statectl_state::state::store::StoreError;
 use super::errors::Failure;
 use super::settings::LOCK_FILE_SUFFIX;
 use super::{Backend, S3State};
+use crate::listing::{ListOptions, Listed, Pages};
 
 impl S3State {
-    /// The states under `prefix` whose keys `keep` accepts, in key order. Lock objects
-    /// (`*.tflock`) are never states.
-    pub fn states_under(
-        &self,
-        prefix: &str,
-        keep: &dyn Fn(&str) -> bool,
-    ) -> Result<Vec<S3State>, StoreError> {
-        let keys = self.runtime.block_on(self.backend.keys_under(prefix))?;
-        Ok(keys
-            .into_iter()
-            .filter(|key| !key.ends_with(LOCK_FILE_SUFFIX) && keep(key))
-            .map(|key| self.at_key(key))
-            .collect())
+    /// The keys of the states under `prefix` that `options` keeps. Lock objects (`*.tflock`) are
+    /// never states.
+    pub fn keys_under(&self, prefix: &str, options: ListOptions<'_>) -> Result<Listed, StoreError> {
+        self.runtime
+            .block_on(self.backend.keys_under(prefix, options))
     }
 
     /// The state at `key` of the same bucket, with the same settings and clients.
-    fn at_key(&self, key: String) -> S3State {
+    pub(crate) fn at_key(&self, key: String) -> S3State {
         let mut settings = self.backend.settings.clone();
         settings.key = key;
         let location = settings.location();
@@ -43,18 +37,26 @@ impl S3State {
 }
 
 impl Backend {
-    /// Every object key under `prefix`, across pages.
-    async fn keys_under(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
-        let mut keys = Vec::new();
-        let mut pages = self
-            .clients
-            .s3
-            .list_objects_v2()
-            .bucket(&self.settings.bucket)
-            .prefix(prefix)
-            .into_paginator()
-            .send();
-        while let Some(page) = pages.next().await {
+    /// Every object key under `prefix`, across pages. The SDK's paginator stops only on a token
+    /// repeated at once; a server alternating two would keep it going, so the pages are asked for
+    /// here.
+    async fn keys_under(
+        &self,
+        prefix: &str,
+        options: ListOptions<'_>,
+    ) -> Result<Listed, StoreError> {
+        let mut pages = Pages::new(&self.location, options);
+        let mut token: Option<String> = None;
+        loop {
+            let page = self
+                .clients
+                .s3
+                .list_objects_v2()
+                .bucket(&self.settings.bucket)
+                .prefix(prefix)
+                .set_continuation_token(token.take())
+                .send()
+                .await;
             let page = match page {
                 Ok(page) => page,
                 Err(error) => {
@@ -69,12 +71,24 @@ impl Backend {
                         .await);
                 }
             };
-            keys.extend(
+            pages.page(
                 page.contents()
                     .iter()
-                    .filter_map(|object| object.key().map(ToOwned::to_owned)),
+                    .filter_map(|object| object.key())
+                    .filter(|key| !key.ends_with(LOCK_FILE_SUFFIX))
+                    .map(ToOwned::to_owned),
             );
+            // As the SDK's paginator: a page without a next token is the last.
+            match page.next_continuation_token() {
+                Some(next) if !next.is_empty() && page.is_truncated() != Some(false) => {
+                    if !pages.follow(next)? {
+                        break;
+                    }
+                    token = Some(next.to_owned());
+                }
+                _ => break,
+            }
         }
-        Ok(keys)
+        Ok(pages.finish())
     }
 }
