@@ -742,7 +742,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__scan)
-            opts="-j -v -h --workspace --backend-config --config --var --var-file --include --exclude --rules --format --fail-on --data-sources --parallelism --jobs --color --verbose --help"
+            opts="-j -v -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --rules --format --fail-on --data-sources --parallelism --jobs --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -773,6 +773,10 @@ _statectl() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-pages)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -858,7 +862,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__summary)
-            opts="-j -v -h --workspace --backend-config --config --var --var-file --format --include --exclude --parallelism --jobs --color --verbose --help"
+            opts="-j -v -h --workspace --backend-config --config --var --var-file --format --include --exclude --max-pages --parallelism --jobs --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -893,6 +897,10 @@ _statectl() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-pages)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -94,6 +94,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand scan" -l var -d 'A val
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l max-pages -d 'With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l rules -d 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l format -r -f -a "table\t''
 json\t''
@@ -121,6 +122,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -r 
 json\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l max-pages -d 'With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s j -l jobs -l parallelism -d 'With a prefix URL: how many states to read at once (default: the number of CPUs)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''

@@ -82,13 +82,6 @@ impl From<crate::policy::file::PolicyFileError> for CliError {
     }
 }
 
-/// A folder given to scan that cannot be searched names the folder.
-impl From<crate::scan::discover::StateFilesError> for CliError {
-    fn from(error: crate::scan::discover::StateFilesError) -> CliError {
-        CliError::new(error.to_string())
-    }
-}
-
 impl From<crate::reconcile::http::HttpClientError> for CliError {
     fn from(error: crate::reconcile::http::HttpClientError) -> CliError {
         CliError::new(error.to_string())

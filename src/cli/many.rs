@@ -1,14 +1,17 @@
 //! Many states in one command (`scan`, `summary`): a prefix URL (`s3://bucket/prefix/`) listed into
-//! its states, `--include`/`--exclude` globs over their keys, and the states read a few at a time
-//! with a progress bar on a terminal. Memory stays bounded: a worker holds one state while it reads
-//! and parses it, and keeps only what the command asks of it.
+//! its states, `--include`/`--exclude` globs over their keys, `--max-pages`, and the states read a
+//! few at a time with a progress bar on a terminal. Memory stays bounded: a listed state is only a
+//! key until a worker opens it, a worker holds one state while it reads and parses it, and each
+//! result is handed on, in order, as soon as the ones before it are, then dropped.
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::error::CliError;
+use crate::cli::error::{CliError, sanitize};
 use crate::cli::{Printer, log};
 use crate::state::bytes::Bytes;
 use crate::state::source::Source;
@@ -25,6 +28,11 @@ pub struct KeyArgs {
     /// always skipped.
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
+
+    /// With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a
+    /// listing still going after that is an error rather than followed for ever.
+    #[arg(long, value_name = "N", default_value_t = statectl_backend::DEFAULT_MAX_PAGES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_pages: u32,
 }
 
 /// `--include` and `--exclude`, compiled.
@@ -33,6 +41,7 @@ pub(crate) struct KeyFilter {
     include: Option<globset::GlobSet>,
     exclude: Option<globset::GlobSet>,
     text: String,
+    max_pages: u32,
 }
 
 impl KeyFilter {
@@ -50,7 +59,7 @@ impl KeyFilter {
                         .map_err(|error| {
                             CliError::new(format!(
                                 "{flag} {}: not a glob: {}",
-                                crate::cli::error::sanitize(glob),
+                                sanitize(glob),
                                 error.kind()
                             ))
                         })?;
@@ -71,6 +80,7 @@ impl KeyFilter {
             include: compile(&args.include, "--include")?,
             exclude: compile(&args.exclude, "--exclude")?,
             text: parts.concat(),
+            max_pages: args.max_pages,
         })
     }
 
@@ -85,53 +95,89 @@ impl KeyFilter {
 }
 
 /// The states below `url` when it is a prefix URL (`s3://bucket/prefix/`), those `keys` keeps, in key
-/// order; `None` for any other argument. The count goes to stderr; an empty listing is an error.
+/// order; `None` for any other argument. The count, and what was odd about the listing, go to
+/// stderr; an empty listing is an error.
 pub(crate) fn listed(
     url: &str,
     backend: &crate::cli::BackendArgs,
     keys: &KeyFilter,
     printer: &mut Printer,
-) -> Result<Option<Vec<Source>>, CliError> {
+) -> Result<Option<Vec<Found>>, CliError> {
     let overrides = crate::cli::state_source::overrides(backend);
     let Some((config, prefix)) = statectl_backend::discover::listing_from_url(url, &overrides)?
     else {
         return Ok(None);
     };
-    let states = statectl_backend::states_under(&config, &prefix, &|key| keys.keeps(key))?;
-    if states.is_empty() {
+    let keep = |key: &str| keys.keeps(key);
+    let options = statectl_backend::ListOptions {
+        keep: &keep,
+        max_pages: keys.max_pages,
+    };
+    let listing = statectl_backend::states_under(&config, &prefix, options)?;
+    for warning in &listing.warnings {
+        printer.warning(&sanitize(warning));
+    }
+    if listing.keys.is_empty() {
         return Err(
             CliError::new(format!("{}: no states there{}", config.origin, keys.text)).with_hint(
                 "check the bucket and the prefix (it ends in `/`), and `--include`/`--exclude`",
             ),
         );
     }
+    let count = listing.keys.len();
     printer.to_stderr(&format!(
-        "{} state{} under {}\n",
-        states.len(),
-        if states.len() == 1 { "" } else { "s" },
+        "{count} state{} under {}\n",
+        if count == 1 { "" } else { "s" },
         config.origin
     ));
-    Ok(Some(states.into_iter().map(Source::Remote).collect()))
+    let listing = Arc::new(listing);
+    Ok(Some(
+        (0..count)
+            .map(|index| Found::Listed {
+                listing: Arc::clone(&listing),
+                index,
+            })
+            .collect(),
+    ))
 }
 
-/// A state a many-state command reads, and whether a prefix listing found it.
+/// A state a many-state command reads.
 #[derive(Debug)]
-pub(crate) struct Found {
-    pub source: Source,
-    /// Found by a listing: its object exists, so "no state there" means an empty object.
-    pub listed: bool,
+pub(crate) enum Found {
+    /// Named on the command line, found in a folder, or the one `terraform init` recorded.
+    Named(Source),
+    /// Found by a listing, opened when it is read: its object exists, so "no state there" means
+    /// an empty object.
+    Listed {
+        listing: Arc<statectl_backend::Listing>,
+        index: usize,
+    },
+    /// Found in a folder, but not readable there (a path longer than the system takes, a folder
+    /// that may not be read): an error entry of the report, while the others are read.
+    Unreadable { path: PathBuf, problem: String },
+}
+
+impl Found {
+    /// Where the state is read from (a listed one opened now, sharing the listing's clients).
+    pub(crate) fn source(&self) -> Source {
+        match self {
+            Found::Named(source) => source.clone(),
+            Found::Listed { listing, index } => Source::Remote(listing.open(&listing.keys[*index])),
+            Found::Unreadable { path, .. } => Source::Path(path.clone()),
+        }
+    }
 }
 
 /// The bytes of `found`'s state; `None` for a listed object that holds no state (an empty one:
 /// Terraform's azurerm lock leaves one behind, a console's folder marker is one), which Terraform
 /// reads as no state yet and a scan skips. A state named on its own must exist.
-pub(crate) fn read_found(found: &Found) -> Result<Option<Bytes>, CliError> {
-    let read = if found.listed {
-        found.source.read_existing()
-    } else {
-        found.source.read().map(Some)
+pub(crate) fn read_found(found: &Found, source: &Source) -> Result<Option<Bytes>, CliError> {
+    let read = match found {
+        Found::Unreadable { problem, .. } => return Err(CliError::new(sanitize(problem))),
+        Found::Listed { .. } => source.read_existing(),
+        Found::Named(_) => source.read().map(Some),
     };
-    read.map_err(|error| CliError::state(&found.source, &error))
+    read.map_err(|error| CliError::state(source, &error))
 }
 
 /// The stderr note for the listed objects skipped as empty, if any.
@@ -152,43 +198,143 @@ pub(crate) fn skipped_note(empty: &[String]) -> Option<String> {
     ))
 }
 
-/// `work` over every source, `jobs` at a time (default: the number of CPUs), results in the
-/// sources' order. A bar counts the states done when stderr is a terminal and there are several.
+/// `work` over every source, `jobs` at a time (default: the number of CPUs), and `each` over the
+/// results on this thread, in the sources' order, each as soon as the ones before it are done. The
+/// workers run at most a few results ahead of the one `each` waits for, so however many sources
+/// there are, only that many results wait in memory. A bar counts the states done when stderr is
+/// a terminal and there are several.
 pub(crate) fn for_each_state<S: Sync, T: Send>(
     sources: &[S],
     jobs: Option<usize>,
     verb: &str,
     work: impl Fn(&S) -> T + Sync,
-) -> Vec<T> {
+    mut each: impl FnMut(&S, T),
+) {
     let bar = Bar::start(sources.len(), verb);
     let workers = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .clamp(1, sources.len().max(1));
-    let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(source) = sources.get(index) else {
-                            break;
-                        };
-                        done.push((index, work(source)));
-                        bar.advance();
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| handle.join().expect("a state worker does not panic"))
-            .collect()
+    let queue = Queue::new(workers * 4);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let _done = queue.on_worker_exit();
+                while let Some(index) = queue.take(sources.len()) {
+                    let result = work(&sources[index]);
+                    bar.advance();
+                    queue.finish(index, result);
+                }
+            });
+        }
+        for (index, source) in sources.iter().enumerate() {
+            // `None`: a worker panicked; the scope's end passes its panic on.
+            let Some(result) = queue.next(index) else {
+                break;
+            };
+            each(source, result);
+        }
+        queue.stop();
     });
-    results.sort_by_key(|(index, _)| *index);
-    results.into_iter().map(|(_, result)| result).collect()
+}
+
+/// The hand-over between the workers and the thread that consumes their results in order.
+struct Queue<T> {
+    inner: Mutex<QueueInner<T>>,
+    changed: Condvar,
+    /// How far past the next result to hand on a worker may start.
+    window: usize,
+}
+
+struct QueueInner<T> {
+    /// The next source a worker takes.
+    taken: usize,
+    /// The next result to hand on.
+    handed: usize,
+    done: BTreeMap<usize, T>,
+    /// Set when the consumer stops or a worker panicked: everyone leaves.
+    stopped: bool,
+}
+
+impl<T> Queue<T> {
+    fn new(window: usize) -> Queue<T> {
+        Queue {
+            inner: Mutex::new(QueueInner {
+                taken: 0,
+                handed: 0,
+                done: BTreeMap::new(),
+                stopped: false,
+            }),
+            changed: Condvar::new(),
+            window: window.max(1),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, QueueInner<T>> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next source for a worker, once it is within the window; `None` when all are taken.
+    fn take(&self, total: usize) -> Option<usize> {
+        let mut inner = self.lock();
+        loop {
+            if inner.stopped || inner.taken >= total {
+                return None;
+            }
+            if inner.taken < inner.handed + self.window {
+                inner.taken += 1;
+                return Some(inner.taken - 1);
+            }
+            inner = self
+                .changed
+                .wait(inner)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn finish(&self, index: usize, result: T) {
+        self.lock().done.insert(index, result);
+        self.changed.notify_all();
+    }
+
+    /// The result for `index`, once done; `None` when the workers stopped without it.
+    fn next(&self, index: usize) -> Option<T> {
+        let mut inner = self.lock();
+        loop {
+            if let Some(result) = inner.done.remove(&index) {
+                inner.handed = index + 1;
+                drop(inner);
+                self.changed.notify_all();
+                return Some(result);
+            }
+            if inner.stopped {
+                return None;
+            }
+            inner = self
+                .changed
+                .wait(inner)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn stop(&self) {
+        self.lock().stopped = true;
+        self.changed.notify_all();
+    }
+
+    /// A guard that stops the queue when a worker unwinds, so nobody waits for its result.
+    fn on_worker_exit(&self) -> WorkerExit<'_, T> {
+        WorkerExit(self)
+    }
+}
+
+struct WorkerExit<'q, T>(&'q Queue<T>);
+
+impl<T> Drop for WorkerExit<'_, T> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
 }
 
 /// The progress bar of a many-state command, or nothing.
@@ -228,5 +374,50 @@ impl Drop for Bar {
             log::set_bar(None);
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::for_each_state;
+
+    #[test]
+    fn results_come_in_order_and_the_workers_stay_within_the_window() {
+        let sources: Vec<usize> = (0..500).collect();
+        let started = AtomicUsize::new(0);
+        let mut seen = Vec::new();
+        for_each_state(
+            &sources,
+            Some(3),
+            "test",
+            |source| {
+                started.fetch_add(1, Ordering::SeqCst);
+                // Uneven work, so the workers finish out of order.
+                (0..(source % 7) * 1000).fold(*source, |sum, step| sum ^ step)
+            },
+            |source, _| {
+                // Three workers, a window of twelve past the result being handed on.
+                assert!(started.load(Ordering::SeqCst) <= source + 1 + 12);
+                seen.push(*source);
+            },
+        );
+        assert_eq!(seen, sources);
+    }
+
+    #[test]
+    fn a_worker_that_panics_ends_the_run_instead_of_leaving_it_waiting() {
+        let sources: Vec<usize> = (0..50).collect();
+        let outcome = std::panic::catch_unwind(|| {
+            for_each_state(
+                &sources,
+                Some(2),
+                "test",
+                |source| assert_ne!(*source, 7, "a broken worker"),
+                |_, ()| {},
+            );
+        });
+        assert!(outcome.is_err());
     }
 }

@@ -14,7 +14,6 @@ use crate::state::address::Mode;
 use crate::state::legacy::StateBytes;
 use crate::state::model::State;
 use crate::state::order::instance_groups;
-use crate::state::source::Source;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -129,7 +128,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         None => None,
     };
     if let Some(sources) = listed {
-        return run_many(args, sources, printer);
+        return run_many(args, &sources, printer);
     }
     if !keys.is_empty() {
         return Err(CliError::new(
@@ -183,12 +182,12 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
 type Outcome = Result<Option<(Tally, Option<String>)>, CliError>;
 
 fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -> Outcome {
-    let source = &found.source;
-    let Some(stored) = read_found(found)? else {
+    let source = found.source();
+    let Some(stored) = read_found(found, &source)? else {
         return Ok(None);
     };
-    let bytes = StateBytes::new(crate::cli::encryption::open(encryption, source, stored)?);
-    let state = load::parse_state(source, &bytes)?;
+    let bytes = StateBytes::new(crate::cli::encryption::open(encryption, &source, stored)?);
+    let state = load::parse_state(&source, &bytes)?;
     Ok(Some((
         Tally::of(&state),
         state.terraform_version.as_deref().map(str::to_owned),
@@ -197,34 +196,28 @@ fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -
 
 /// The counts over every listed state; a state that cannot be read is named on stderr (exit 2) and
 /// the others are still counted.
-fn run_many(args: &Args, sources: Vec<Source>, printer: &mut Printer) -> Result<i32, CliError> {
+fn run_many(args: &Args, found: &[Found], printer: &mut Printer) -> Result<i32, CliError> {
     let encryption = crate::cli::encryption::load(&args.state.config)?;
-    let found: Vec<Found> = sources
-        .into_iter()
-        .map(|source| Found {
-            source,
-            listed: true,
-        })
-        .collect();
-    let outcomes = for_each_state(&found, args.jobs, "summary", |found| {
-        summarize(found, &encryption)
-    });
     let mut total = Tally::default();
     let mut by_version = Counts::new();
     let mut failures = Vec::new();
     let mut empty = Vec::new();
-    for (Found { source, .. }, outcome) in found.iter().zip(outcomes) {
-        match outcome {
+    for_each_state(
+        found,
+        args.jobs,
+        "summary",
+        |found| summarize(found, &encryption),
+        |found, outcome| match outcome {
             Ok(Some((tally, version))) => {
                 total.add(tally);
                 *by_version
                     .entry(version.unwrap_or_else(|| "(unknown)".to_owned()))
                     .or_default() += 1;
             }
-            Ok(None) => empty.push(source.to_string()),
-            Err(error) => failures.push((source.to_string(), error)),
-        }
-    }
+            Ok(None) => empty.push(found.source().to_string()),
+            Err(error) => failures.push((found.source().to_string(), error)),
+        },
+    );
     if let Some(note) = skipped_note(&empty) {
         printer.to_stderr(&note);
     }

@@ -364,6 +364,12 @@ fn an_unreadable_state_among_many_is_an_error_but_the_rest_is_reported() {
         output.stdout
     );
     assert_eq!(document["states"][1]["instances"], 32);
+    // The document says what the exit code says: one state not read, apart from the findings.
+    assert_eq!(document["failed"], true, "{}", output.stdout);
+    assert_eq!(
+        document["summary"],
+        serde_json::json!({"states": 2, "unreadable": 1, "errors": 0, "warnings": 0, "notes": 0})
+    );
     assert!(
         output
             .stderr
@@ -371,6 +377,84 @@ fn an_unreadable_state_among_many_is_an_error_but_the_rest_is_reported() {
         "{}",
         output.stderr
     );
+}
+
+/// A folder below the one named whose path is longer than the system takes (PATH_MAX, 4096 bytes
+/// on Linux): an error entry of the report, while the rest is scanned; the scan used to stop with
+/// no report at all.
+#[test]
+fn a_path_too_long_to_open_is_an_error_entry_and_the_rest_is_scanned() {
+    use rustix::fs::{Mode, OFlags};
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        states("modules.tfstate"),
+        folder.path().join("good.tfstate"),
+    )
+    .unwrap();
+    // Made one level at a time, relative to the last, as only that can make it.
+    let name = "d".repeat(250);
+    let mut at = rustix::fs::open(
+        folder.path(),
+        OFlags::DIRECTORY | OFlags::RDONLY,
+        Mode::empty(),
+    )
+    .unwrap();
+    for _ in 0..20 {
+        rustix::fs::mkdirat(&at, name.as_str(), Mode::from_raw_mode(0o755)).unwrap();
+        at = rustix::fs::openat(
+            &at,
+            name.as_str(),
+            OFlags::DIRECTORY | OFlags::RDONLY,
+            Mode::empty(),
+        )
+        .unwrap();
+    }
+    let deep = rustix::fs::openat(
+        &at,
+        "deep.tfstate",
+        OFlags::CREATE | OFlags::WRONLY,
+        Mode::from_raw_mode(0o644),
+    )
+    .unwrap();
+    rustix::io::write(&deep, &std::fs::read(states("modules.tfstate")).unwrap()).unwrap();
+    let output = Test::new()
+        .args(["scan", "--format", "json", "."])
+        .current_dir(folder.path())
+        .run()
+        .code(2);
+    let document = json(&output);
+    let states = document["states"].as_array().unwrap();
+    assert_eq!(states.len(), 2, "{}", output.stdout);
+    let unreadable = &states[0];
+    assert!(
+        unreadable["path"].as_str().unwrap().len() > 4096,
+        "the entry names the folder that could not be read"
+    );
+    assert!(
+        unreadable["error"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(": cannot read the folder: File name too long (os error 36)"),
+        "{}",
+        unreadable["error"]
+    );
+    assert_eq!(states[1]["path"], "./good.tfstate");
+    assert_eq!(states[1]["instances"], 32);
+    assert_eq!(document["failed"], true);
+    assert_eq!(document["summary"]["unreadable"], 1);
+    assert!(
+        output.stderr.starts_with("error: ./dddd"),
+        "{}",
+        output.stderr
+    );
+    // Every format has it: the table's summary names it unreadable.
+    let table = Test::new()
+        .args(["scan", "."])
+        .current_dir(folder.path())
+        .run()
+        .code(2);
+    assert!(table.stdout.contains("unreadable"), "{}", table.stdout);
+    assert!(table.stdout.contains("good.tfstate"), "{}", table.stdout);
 }
 
 #[test]

@@ -150,6 +150,33 @@ fn scan_and_audit() {
     );
 }
 
+/// Every format over several states, one of them unreadable: the bytes each format gave when it
+/// rendered the whole report at once, now that it is written a state at a time (JSON since counts
+/// the unreadable state, and says the run failed, as the exit code does).
+#[test]
+fn scan_formats_over_several_states() {
+    let folder = tempfile::tempdir().unwrap();
+    for (name, fixture) in [
+        ("a-tainted.tfstate", "cf-tainted-in-progress"),
+        ("c-clean.tfstate", "clean"),
+        ("d-deposed.tfstate", "deposed"),
+    ] {
+        std::fs::copy(
+            root().join(format!("testdata/scan/{fixture}.tfstate")),
+            folder.path().join(name),
+        )
+        .unwrap();
+    }
+    std::fs::write(folder.path().join("b-broken.tfstate"), "{\"version\": 4, ").unwrap();
+    for format in ["table", "json", "sarif", "junit", "markdown", "github"] {
+        pin(
+            &format!("scan-several-{format}"),
+            folder.path(),
+            &["scan", ".", "--format", format],
+        );
+    }
+}
+
 #[test]
 fn mutations() {
     let folder = scratch("testdata/scan/cf-tainted-in-progress.tfstate");

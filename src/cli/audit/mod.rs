@@ -68,12 +68,12 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let text = match args.format {
         ReportFormat::Table => table::render(&result, plan.is_some()),
         ReportFormat::Json => json::render(&result, &reports[0].name, args, plan.is_some()),
-        ReportFormat::Sarif => sarif::render(&tool(), &reports),
-        ReportFormat::Github => github::render(&tool(), &reports),
-        ReportFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
+        ReportFormat::Sarif => sarif::render(&tool(), &reports)?,
+        ReportFormat::Github => github::render(&tool(), &reports)?,
+        ReportFormat::Junit => junit::render(&tool(), &reports, args.fail_on)?,
         ReportFormat::Markdown => {
             let mut text = table::markdown_outcomes(&result, plan.is_some());
-            text.push_str(&markdown::render(&tool(), &reports));
+            text.push_str(&markdown::render(&tool(), &reports)?);
             text
         }
     };

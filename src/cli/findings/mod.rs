@@ -1,10 +1,12 @@
 //! What the reports of scan and audit share: the `--format` choice, a finding's JSON, and the SARIF,
 //! GitHub annotations, JUnit XML and Markdown formats, over findings with a rule id, a severity, an
-//! address, evidence and a hint, one report per state.
+//! address, evidence and a hint, one report per state. Each format is a [`ReportWriter`], given
+//! one state's report at a time, so a scan of any number of states holds one report per worker.
 
 pub(super) mod github;
 pub(super) mod junit;
 pub(super) mod markdown;
+pub(super) mod out;
 pub(super) mod sarif;
 
 use clap::ValueEnum;
@@ -13,33 +15,75 @@ use serde_json::{Value, json};
 
 use crate::cli::error::CliError;
 use crate::scan::{Finding, RuleInfo, Severity};
+pub(super) use out::Out;
 
 /// How many findings get their own `hint:` line on stderr; past that, one line per rule.
 const HINTS_PER_FINDING: usize = 10;
 
 /// The `hint:` lines for people (stderr): each finding's own hint, with its address and the commands
 /// to paste, when there are few; one generic line per rule when there are many.
-pub(super) fn hints<'f>(findings: impl Iterator<Item = &'f Finding> + Clone) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for finding in findings.clone() {
-        let line = format!("{}: {}", finding.rule.id, finding.hint);
-        if !lines.contains(&line) {
-            lines.push(line);
+pub(super) fn hints<'f>(findings: impl Iterator<Item = &'f Finding>) -> Vec<String> {
+    let mut hints = Hints::default();
+    for finding in findings {
+        hints.add(finding);
+    }
+    hints.lines()
+}
+
+/// The `hint:` lines, gathered a finding at a time: the distinct lines while there are few enough
+/// to print, and the rules seen.
+#[derive(Debug, Default)]
+pub(super) struct Hints {
+    lines: Vec<String>,
+    rules: std::collections::BTreeSet<RuleInfo>,
+}
+
+impl Hints {
+    pub(super) fn add(&mut self, finding: &Finding) {
+        self.rules.insert(finding.rule);
+        if self.lines.len() <= HINTS_PER_FINDING {
+            let line = format!("{}: {}", finding.rule.id, finding.hint);
+            if !self.lines.contains(&line) {
+                self.lines.push(line);
+            }
         }
     }
-    if lines.len() <= HINTS_PER_FINDING {
-        return lines;
+
+    pub(super) fn lines(self) -> Vec<String> {
+        if self.lines.len() <= HINTS_PER_FINDING {
+            return self.lines;
+        }
+        self.rules
+            .into_iter()
+            .map(|rule| format!("{}: {}", rule.id, rule.help))
+            .chain(std::iter::once(
+                "each finding's own hint, with its address, is in `--format json`".to_owned(),
+            ))
+            .collect()
     }
-    let mut rules: Vec<RuleInfo> = findings.map(|finding| finding.rule).collect();
-    rules.sort();
-    rules.dedup();
-    rules
-        .into_iter()
-        .map(|rule| format!("{}: {}", rule.id, rule.help))
-        .chain(std::iter::once(
-            "each finding's own hint, with its address, is in `--format json`".to_owned(),
-        ))
-        .collect()
+}
+
+/// A report format, written one state at a time: what a state adds is written, or set aside when
+/// the format opens with totals, as soon as the state is reported, and the report is dropped.
+pub(super) trait ReportWriter {
+    /// Writes (or sets aside) what `report` adds.
+    fn state(&mut self, report: &Report, out: &mut dyn Out) -> Result<(), CliError>;
+
+    /// Writes the rest, once every state is in.
+    fn finish(self: Box<Self>, out: &mut dyn Out) -> Result<(), CliError>;
+}
+
+/// The whole report of `reports` in one string (audit's one state; the tests).
+pub(super) fn render_all(
+    mut writer: Box<dyn ReportWriter + '_>,
+    reports: &[Report],
+) -> Result<String, CliError> {
+    let mut out = Vec::new();
+    for report in reports {
+        writer.state(report, &mut out)?;
+    }
+    writer.finish(&mut out)?;
+    Ok(String::from_utf8(out).expect("reports are UTF-8"))
 }
 
 /// The command the findings come from, and every rule it has (SARIF lists them all).

@@ -1,33 +1,68 @@
-//! `--format json`: the documented, versioned schema (README, "scan JSON").
+//! `--format json`: the documented, versioned schema (README, "scan JSON"). The totals come before
+//! the states, so each state's record is set aside as it is reported, and the document is written
+//! once every state is in.
 
 use serde_json::{Value, json};
 
-use crate::cli::findings::{FailOn, Report, finding_json};
+use crate::cli::error::CliError;
+use crate::cli::findings::out::PrettyArray;
+use crate::cli::findings::{FailOn, Out, Report, ReportWriter, finding_json};
 use crate::scan::Severity;
 
-pub(super) fn render(reports: &[Report], fail_on: FailOn) -> String {
-    let states: Vec<Value> = reports.iter().map(state).collect();
-    let total = |severity| {
-        reports
+#[derive(Debug)]
+pub(super) struct Writer {
+    fail_on: FailOn,
+    states: PrettyArray,
+    count: usize,
+    unreadable: usize,
+    errors: usize,
+    warnings: usize,
+    notes: usize,
+    reached: bool,
+}
+
+impl Writer {
+    pub(super) fn new(fail_on: FailOn) -> Writer {
+        Writer {
+            fail_on,
+            // `states`: a key of the document.
+            states: PrettyArray::new(1),
+            count: 0,
+            unreadable: 0,
+            errors: 0,
+            warnings: 0,
+            notes: 0,
+            reached: false,
+        }
+    }
+}
+
+impl ReportWriter for Writer {
+    fn state(&mut self, report: &Report, _out: &mut dyn Out) -> Result<(), CliError> {
+        self.count += 1;
+        self.unreadable += usize::from(report.error.is_some());
+        self.errors += report.count(Severity::Error);
+        self.warnings += report.count(Severity::Warning);
+        self.notes += report.count(Severity::Note);
+        self.reached |= report
+            .findings
             .iter()
-            .map(|report| report.count(severity))
-            .sum::<usize>()
-    };
-    let failed = reports
-        .iter()
-        .flat_map(|report| &report.findings)
-        .any(|finding| fail_on.reached_by(finding.severity));
-    let document = json!({
-        "schema_version": 1,
-        "tool": { "name": "statectl", "version": env!("CARGO_PKG_VERSION") },
-        "fail_on": fail_on.as_str(),
-        "failed": failed,
-        "summary": { "states": reports.len(), "errors": total(Severity::Error), "warnings": total(Severity::Warning), "notes": total(Severity::Note) },
-        "states": states,
-    });
-    let mut text = serde_json::to_string_pretty(&document).expect("JSON values always serialize");
-    text.push('\n');
-    text
+            .any(|finding| self.fail_on.reached_by(finding.severity));
+        self.states.push(&state(report))
+    }
+
+    fn finish(self: Box<Self>, out: &mut dyn Out) -> Result<(), CliError> {
+        let document = json!({
+            "schema_version": 1,
+            "tool": { "name": "statectl", "version": env!("CARGO_PKG_VERSION") },
+            "fail_on": self.fail_on.as_str(),
+            // As the exit code: a finding reached `--fail-on`, or a state could not be read.
+            "failed": self.reached || self.unreadable > 0,
+            "summary": { "states": self.count, "unreadable": self.unreadable, "errors": self.errors, "warnings": self.warnings, "notes": self.notes },
+            "states": PrettyArray::place(),
+        });
+        self.states.write_in(&document, out)
+    }
 }
 
 fn state(report: &Report) -> Value {

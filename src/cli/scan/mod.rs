@@ -9,11 +9,13 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::cli::error::CliError;
-use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, github, junit, markdown, sarif};
+use crate::cli::findings::{
+    FailOn, Hints, Report, ReportFormat, ReportWriter, Tool, github, junit, markdown, sarif,
+};
 use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
 use crate::cli::{Printer, exit};
 use crate::reconcile::profile::Profiles;
-use crate::scan::discover::state_files;
+use crate::scan::discover::{Entry, state_files};
 use crate::scan::{Rule, Rules, scan};
 use crate::state::legacy::StateBytes;
 use crate::state::source::Source;
@@ -65,47 +67,58 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let keys = KeyFilter::new(&args.keys)?;
     let encryption = crate::cli::encryption::load(&args.config)?;
     let sources = sources(&args.paths, &args.backend, &keys, printer)?;
-    let scanned = for_each_state(&sources, args.jobs, "scan", |found| {
-        scan_one(found, &rules, &encryption)
-    });
+    let tool = tool();
+    let mut writer: Box<dyn ReportWriter + '_> = match args.format {
+        ReportFormat::Table => Box::new(table::Writer::default()),
+        ReportFormat::Json => Box::new(json::Writer::new(args.fail_on)),
+        ReportFormat::Sarif => Box::new(sarif::Writer::new(&tool)),
+        ReportFormat::Github => Box::new(github::Writer { tool: &tool }),
+        ReportFormat::Junit => Box::new(junit::Writer::new(&tool, args.fail_on)),
+        ReportFormat::Markdown => Box::new(markdown::Writer::new(&tool)),
+    };
+    // What the run keeps of the states once each is reported: the exit code's facts, the hint
+    // lines, and the states not read and skipped (their errors go to stderr after the report).
+    let mut reached = false;
+    let mut unread = Vec::new();
     let mut empty = Vec::new();
-    let reports: Vec<Report> = sources
-        .iter()
-        .zip(scanned)
-        .filter_map(|(found, report)| {
-            if report.is_none() {
-                empty.push(found.source.to_string());
+    let mut hints = Hints::default();
+    let mut written = Ok(());
+    for_each_state(
+        &sources,
+        args.jobs,
+        "scan",
+        |found| scan_one(found, &rules, &encryption),
+        |_, scanned| {
+            let report = match scanned {
+                Scanned::Empty(name) => return empty.push(name),
+                Scanned::Report(report) => report,
+            };
+            for finding in &report.findings {
+                reached |= args.fail_on.reached_by(finding.severity);
+                if args.format == ReportFormat::Table {
+                    hints.add(finding);
+                }
             }
-            report
-        })
-        .collect();
+            if written.is_ok() {
+                written = writer.state(&report, printer);
+            }
+            if let Some(error) = report.error {
+                unread.push(error);
+            }
+        },
+    );
     if let Some(note) = skipped_note(&empty) {
         printer.to_stderr(&note);
     }
-    let text = match args.format {
-        ReportFormat::Table => table::render(&reports),
-        ReportFormat::Json => json::render(&reports, args.fail_on),
-        ReportFormat::Sarif => sarif::render(&tool(), &reports),
-        ReportFormat::Github => github::render(&tool(), &reports),
-        ReportFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
-        ReportFormat::Markdown => markdown::render(&tool(), &reports),
-    };
-    printer.out(&text)?;
-    let mut failed_to_read = false;
-    for report in &reports {
-        if let Some(error) = &report.error {
-            printer.error(error);
-            failed_to_read = true;
-        }
+    written?;
+    writer.finish(printer)?;
+    for error in &unread {
+        printer.error(error);
     }
     if args.format == ReportFormat::Table {
-        printer.hints(&table::hints(&reports));
+        printer.hints(&hints.lines());
     }
-    let reached = reports
-        .iter()
-        .flat_map(|report| &report.findings)
-        .any(|finding| args.fail_on.reached_by(finding.severity));
-    Ok(if failed_to_read {
+    Ok(if !unread.is_empty() {
         exit::ERROR
     } else if reached {
         exit::FINDINGS
@@ -158,10 +171,7 @@ fn sources(
         if let Some(note) = &located.note {
             printer.to_stderr(&format!("{note}\n"));
         }
-        Ok::<Found, CliError>(Found {
-            source: located.source,
-            listed: false,
-        })
+        Ok::<Found, CliError>(Found::Named(located.source))
     };
     if paths.is_empty() {
         return Ok(vec![located(None, printer)?]);
@@ -176,10 +186,7 @@ fn sources(
         match crate::cli::many::listed(&text, backend, keys, printer)? {
             Some(states) => {
                 listed = true;
-                remote.extend(states.into_iter().map(|source| Found {
-                    source,
-                    listed: true,
-                }));
+                remote.extend(states);
             }
             None => remote.push(located(Some(url), printer)?),
         }
@@ -202,21 +209,17 @@ fn sources(
         paths.into_iter().partition(|path| path.as_os_str() == "-");
     let files: Vec<PathBuf> = files.into_iter().cloned().collect();
     let mut sources: Vec<Found> = state_files(&files)
-        .map_err(CliError::from)?
         .into_iter()
-        .map(|path| Found {
-            source: Source::Path(path),
-            listed: false,
+        .map(|entry| match entry {
+            Entry::State(path) => Found::Named(Source::Path(path)),
+            Entry::Unreadable { path, problem } => Found::Unreadable {
+                problem: format!("{}: {problem}", path.display()),
+                path,
+            },
         })
         .collect();
     if !stdin.is_empty() {
-        sources.insert(
-            0,
-            Found {
-                source: Source::Stdin,
-                listed: false,
-            },
-        );
+        sources.insert(0, Found::Named(Source::Stdin));
     }
     sources.extend(remote);
     if sources.is_empty() {
@@ -232,32 +235,38 @@ fn sources(
     Ok(sources)
 }
 
-/// One state's report; `None` for a listed object that holds no state.
-fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Option<Report> {
-    let source = &found.source;
+/// What scanning one state gave.
+enum Scanned {
+    Report(Report),
+    /// A listed object that holds no state (its name).
+    Empty(String),
+}
+
+fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Scanned {
+    let source = found.source();
     let name = source.to_string();
     let failed = |error: CliError| {
-        Some(Report {
+        Scanned::Report(Report {
             name: name.clone(),
             instances: 0,
             findings: Vec::new(),
             error: Some(error),
         })
     };
-    let bytes = match read_found(found) {
+    let bytes = match read_found(found, &source) {
         Ok(Some(bytes)) => bytes,
-        Ok(None) => return None,
+        Ok(None) => return Scanned::Empty(name),
         Err(error) => return failed(error),
     };
-    let bytes = match crate::cli::encryption::open(encryption, source, bytes) {
+    let bytes = match crate::cli::encryption::open(encryption, &source, bytes) {
         Ok(plaintext) => StateBytes::new(plaintext),
         Err(error) => return failed(error),
     };
     let state = match bytes.parse() {
         Ok(state) => state,
-        Err(error) => return failed(CliError::state(source, &error)),
+        Err(error) => return failed(CliError::state(&source, &error)),
     };
-    Some(Report {
+    Scanned::Report(Report {
         name: name.clone(),
         instances: state.order.len(),
         findings: scan(&state, rules),
