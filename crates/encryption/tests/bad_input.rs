@@ -141,8 +141,7 @@ fn hostile_key_metadata_is_refused_before_deriving() {
         hostile["iterations"] = iterations.into();
         hostile["key_length"] = key_length.into();
         let mut envelope = good.clone();
-        envelope["meta"]["key_provider.pbkdf2.main"] =
-            base64.encode(hostile.to_string()).into();
+        envelope["meta"]["key_provider.pbkdf2.main"] = base64.encode(hostile.to_string()).into();
         let started = std::time::Instant::now();
         let error = enc
             .decrypt(serde_json::to_vec(&envelope).unwrap())
