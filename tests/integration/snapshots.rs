@@ -182,9 +182,9 @@ fn reports_for_people_and_ci() {
         ],
     );
     let folder = scratch("testdata/audit/destroy/terraform.tfstate");
-    std::fs::write(
+    std::fs::copy(
+        root().join("testdata/audit/destroy/policy.toml"),
         folder.path().join("policy.toml"),
-        "[[protect]]\naddresses = [\"module.app[\\\"blue\\\"]*\"]\nreason = \"ask #netops\"\n",
     )
     .unwrap();
     pin(
