@@ -112,8 +112,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--data-sources', '--data-sources', [CompletionResultType]::ParameterName, 'Also scan data sources (skipped by default: they hold no remote object to fix)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'statectl;summary' {
@@ -296,8 +296,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'statectl;generate' {

@@ -163,7 +163,7 @@ _statectl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json sarif github junit markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json sarif github gitlab junit markdown" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)
@@ -781,7 +781,7 @@ _statectl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json sarif github junit markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json sarif github gitlab junit markdown" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)

@@ -105,8 +105,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --data-sources 'Also scan data sources (skipped by default: they hold no remote object to fix)'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'statectl;summary'= {
             cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
@@ -280,8 +280,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'statectl;generate'= {
             cand --root 'The project root: files go to `ROOT/completions` and `ROOT/man`'

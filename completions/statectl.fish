@@ -95,12 +95,13 @@ complete -c statectl -n "__fish_statectl_using_subcommand scan" -l var-file -d '
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l rules -d 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand scan" -l format -r -f -a "table\t''
-json\t''
-sarif\t''
-github\t''
-junit\t''
-markdown\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l format -r -f -a "table\t'Findings grouped per state, for people'
+json\t'The documented, versioned schema (README, "scan JSON", "audit JSON")'
+sarif\t'SARIF 2.1.0, for code scanning (GitHub, Azure DevOps)'
+github\t'GitHub Actions workflow commands: an annotation per finding'
+gitlab\t'GitLab Code Quality: findings in merge requests'
+junit\t'JUnit XML, for CI test reports'
+markdown\t'A pull-request comment, within GitHub\'s 65,536 characters'"
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l fail-on -d 'Exit 1 when a finding reaches this severity' -r -f -a "error\t''
 warning\t''
 note\t''
@@ -111,7 +112,7 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l data-sources -d 'Also scan data sources (skipped by default: they hold no remote object to fix)'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-complete -c statectl -n "__fish_statectl_using_subcommand scan" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
@@ -259,12 +260,13 @@ complete -c statectl -n "__fish_statectl_using_subcommand audit" -l var -d 'A va
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l plan -d 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand audit" -l format -r -f -a "table\t''
-json\t''
-sarif\t''
-github\t''
-junit\t''
-markdown\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l format -r -f -a "table\t'Findings grouped per state, for people'
+json\t'The documented, versioned schema (README, "scan JSON", "audit JSON")'
+sarif\t'SARIF 2.1.0, for code scanning (GitHub, Azure DevOps)'
+github\t'GitHub Actions workflow commands: an annotation per finding'
+gitlab\t'GitLab Code Quality: findings in merge requests'
+junit\t'JUnit XML, for CI test reports'
+markdown\t'A pull-request comment, within GitHub\'s 65,536 characters'"
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l fail-on -d 'Exit 1 when a finding reaches this severity (violations always exit 3)' -r -f -a "error\t''
 warning\t''
 note\t''
@@ -273,7 +275,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand audit" -l color -d 'Wh
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-complete -c statectl -n "__fish_statectl_using_subcommand audit" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l root -d 'The project root: files go to `ROOT/completions` and `ROOT/man`' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand generate" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''

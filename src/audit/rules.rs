@@ -93,7 +93,7 @@ impl Rule {
     pub fn help(self) -> &'static str {
         match self {
             Rule::DeleteProtected => {
-                "remove it from the destroy (`-target` the rest, or `statectl forget ADDRESS` first), or change the policy"
+                "keep it out of the destroy (`-target` the rest), or change the policy if it is really to go"
             }
             Rule::DeletePreventDestroy => {
                 "the configuration that made this plan is not the one that protects it; plan again with the current configuration"

@@ -5,7 +5,6 @@
 //! 1 when there are changes, 0 when none.
 
 use std::collections::HashMap;
-use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,7 +13,6 @@ use serde_json::json;
 
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
-use crate::cli::findings::new_table;
 use crate::cli::plugin_inputs::{Reader, parse_provider_config, parse_reader, provider_arguments};
 use crate::cli::plugin_refresh::{read_job, refreshed_changes};
 use crate::cli::progress::ProgressView;
@@ -522,8 +520,9 @@ fn render_outcomes(
             if rows.is_empty() {
                 return "no stale instances to refresh\n".to_owned();
             }
-            let mut table = new_table();
-            table.set_header(vec!["address", "outcome"]);
+            // Addresses and outcomes whole, never wrapped: the address is copied into the next
+            // command.
+            let mut table = vec![vec!["address".to_owned(), "outcome".to_owned()]];
             for (address, index, skipped) in rows {
                 let text = match index {
                     Some(index) => outcomes[*index].as_ref().map_or_else(
@@ -532,11 +531,9 @@ fn render_outcomes(
                     ),
                     None => format!("skipped: {}", skipped.as_deref().unwrap_or_default()),
                 };
-                table.add_row(vec![sanitize(address), sanitize(&text)]);
+                table.push(vec![sanitize(address), sanitize(&text)]);
             }
-            let mut out = table.to_string();
-            let _ = writeln!(out);
-            out
+            crate::cli::layout::columns(&table, "", &|_, cell| cell.to_owned())
         }
     }
 }

@@ -247,7 +247,8 @@ pub(super) fn finish(
             // An encrypted state goes out as stored: it stays encrypted.
             match &loaded.stored {
                 Some(stored) => printer.out_bytes(stored)?,
-                None => printer.out(state.source)?,
+                // The state byte for byte (`out` would escape what a terminal must not see raw).
+                None => printer.out_bytes(state.source.as_bytes())?,
             }
         }
         return Ok(exit::SUCCESS);
@@ -510,7 +511,8 @@ fn summary(plan: &Plan) -> String {
         Action::RefreshTaint => "refreshed and tainted",
     };
     if let [step] = &plan.steps[..] {
-        let mut text = format!("{} `{}`", verb(step.action), step.address);
+        let address = sanitize(&step.address.to_string());
+        let mut text = format!("{} `{address}`", verb(step.action));
         text[..1].make_ascii_uppercase();
         return text;
     }

@@ -67,6 +67,19 @@ pub(crate) fn state_files(folder: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Whether `text` has a line whose columns (two or more spaces apart, as statectl's tables lay them
+/// out) are `cells`.
+pub(crate) fn has_row(text: &str, cells: &[&str]) -> bool {
+    text.lines().any(|line| {
+        let columns: Vec<&str> = line
+            .split("  ")
+            .map(str::trim)
+            .filter(|column| !column.is_empty())
+            .collect();
+        columns == cells
+    })
+}
+
 #[must_use]
 pub(crate) struct Test {
     args: Vec<String>,

@@ -136,7 +136,13 @@ fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_writ
     );
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
-        stdout.contains("cloudfoundry_service_instance.orders_db ┆ reconciled (succeeded)"),
+        crate::builder::has_row(
+            &stdout,
+            &[
+                "cloudfoundry_service_instance.orders_db",
+                "reconciled (succeeded)"
+            ]
+        ),
         "{stdout}"
     );
     assert!(
@@ -312,7 +318,10 @@ fn a_terminated_instance_is_gone_and_its_removal_is_proposed() {
     let env = [("OCI_CLI_CONFIG_FILE", config.as_str())];
     let (code, stdout, _) = statectl(folder.path(), &["refresh", "--endpoint", &endpoint], &env);
     assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("oci_core_instance.app ┆ gone"), "{stdout}");
+    assert!(
+        crate::builder::has_row(&stdout, &["oci_core_instance.app", "gone"]),
+        "{stdout}"
+    );
     assert!(stdout.contains("+++ /dev/null"), "{stdout}");
     let (code, _, stderr) = statectl(
         folder.path(),
@@ -564,11 +573,17 @@ fn an_osb_deprovision_ending_in_410_is_removed_and_a_failed_provision_is_tainted
     let (code, stdout, stderr) = statectl(folder.path(), &args, &env);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
-        stdout.contains("example_broker_instance.db[\"old\"] ┆ gone"),
+        crate::builder::has_row(&stdout, &["example_broker_instance.db[\"old\"]", "gone"]),
         "{stdout}"
     );
     assert!(
-        stdout.contains("example_broker_instance.db[\"new\"] ┆ failed (failed: quota exceeded)"),
+        crate::builder::has_row(
+            &stdout,
+            &[
+                "example_broker_instance.db[\"new\"]",
+                "failed (failed: quota exceeded)"
+            ]
+        ),
         "{stdout}"
     );
     assert!(!stdout.contains("s3cret") && !stderr.contains("s3cret"));
@@ -694,7 +709,13 @@ fn with_the_state_on_stdout_the_outcomes_and_diff_go_to_stderr() {
     assert_eq!(refreshed["lineage"], original["lineage"]);
     assert!(stdout.contains("\"state\": \"succeeded\""), "{stdout}");
     assert!(
-        stderr.contains("cloudfoundry_service_instance.orders_db ┆ reconciled (succeeded)"),
+        crate::builder::has_row(
+            &stderr,
+            &[
+                "cloudfoundry_service_instance.orders_db",
+                "reconciled (succeeded)"
+            ]
+        ),
         "the outcome table is on stderr: {stderr}"
     );
     assert!(

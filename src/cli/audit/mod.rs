@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use crate::audit::{Audit, Input, Plan, Rule, audit};
 use crate::cli::error::{CliError, sanitize};
-use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, github, junit, markdown, sarif};
+use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, render_all, renderer};
 use crate::cli::lifecycle_inputs::{load_config, load_policy};
 use crate::cli::{Printer, StateArg, exit, load};
 
@@ -66,16 +66,17 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     };
     let reports = [report];
     let text = match args.format {
-        ReportFormat::Table => table::render(&result, plan.is_some()),
+        ReportFormat::Table => table::render(
+            &result,
+            plan.is_some(),
+            crate::cli::layout::terminal_width(),
+        ),
         ReportFormat::Json => json::render(&result, &reports[0].name, args, plan.is_some()),
-        ReportFormat::Sarif => sarif::render(&tool(), &reports),
-        ReportFormat::Github => github::render(&tool(), &reports),
-        ReportFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
-        ReportFormat::Markdown => {
-            let mut text = table::markdown_outcomes(&result, plan.is_some());
-            text.push_str(&markdown::render(&tool(), &reports));
-            text
-        }
+        ReportFormat::Markdown => table::markdown(&result, plan.is_some()),
+        format => match renderer(format, &tool(), args.fail_on) {
+            Some(mut renderer) => render_all(renderer.as_mut(), &reports),
+            None => String::new(),
+        },
     };
     printer.out(&text)?;
     if args.format == ReportFormat::Table {
