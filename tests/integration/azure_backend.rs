@@ -870,7 +870,7 @@ fn the_azure_cli_login_is_a_bearer_token_for_storage() {
 
     std::fs::write(bin.path().join("logged-out"), "").unwrap();
     run("http://127.0.0.1:9/acct").refused(
-        "error: azurerm://acct/tfstate/prod.tfstate: cannot read the state: no credential for the Blob service: the Azure CLI gave no token (`az account get-access-token` failed: ERROR: Please run 'az login' to setup account.)\nhint: set `access_key` (ARM_ACCESS_KEY) or `sas_token` (ARM_SAS_TOKEN), or sign in with `az login`, or set ARM_CLIENT_ID, ARM_TENANT_ID and ARM_CLIENT_SECRET\n",
+        "error: azurerm://acct/tfstate/prod.tfstate: cannot read the state: no credential for the Blob service: the Azure CLI gave no token (`az account get-access-token` failed: ERROR: Please run 'az login' to setup account.)\nhint: set `access_key` (ARM_ACCESS_KEY) or `sas_token` (ARM_SAS_TOKEN), or sign in with `az login`, or set ARM_CLIENT_ID and ARM_TENANT_ID with ARM_CLIENT_SECRET, ARM_USE_OIDC=true or ARM_USE_MSI=true\n",
     );
 }
 

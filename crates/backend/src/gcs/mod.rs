@@ -15,7 +15,7 @@ mod client;
 mod executable;
 mod external_account;
 #[cfg(test)]
-mod fake;
+pub(crate) mod fake;
 mod jwt;
 mod listing;
 mod lock;
