@@ -2,8 +2,8 @@
 //! Terraform's `use_oidc`, once for each Azure AD token: GitHub Actions' (`GET
 //! ACTIONS_ID_TOKEN_REQUEST_URL` with `audience=api://AzureADTokenExchange` unless the URL names
 //! one, the request token as a bearer, answered `{"value": ...}`) and Azure DevOps' (`POST
-//! SYSTEM_OIDCREQUESTURI` with `api-version=7.1` and the service connection's ID, `SYSTEM_ACCESSTOKEN`
-//! as a bearer, answered `{"oidcToken": ...}`). Messages name the service without its query and
+//! SYSTEM_OIDCREQUESTURI` with `api-version=7.1`, the same audience and the service connection's
+//! ID, `SYSTEM_ACCESSTOKEN` as a bearer, answered `{"oidcToken": ...}`). Messages name the service without its query and
 //! never carry the request token, even when the service echoes it.
 
 use serde_json::Value;
@@ -50,6 +50,10 @@ pub(super) async fn azure_devops(
     if !has(&url, "api-version") {
         url.query_pairs_mut()
             .append_pair("api-version", AZURE_DEVOPS_API_VERSION);
+    }
+    if !has(&url, "audience") {
+        url.query_pairs_mut()
+            .append_pair("audience", FEDERATED_AUDIENCE);
     }
     if !has(&url, "serviceConnectionId") {
         url.query_pairs_mut()

@@ -176,7 +176,7 @@ fn azure_devops_oidc_names_the_service_connection() {
     let seen = seen.lock().unwrap().clone();
     assert_eq!(
         seen[0].line,
-        "POST /org/_apis/distributedtask/hubs/build/plans/p/jobs/j/oidctoken?api-version=7.1&serviceConnectionId=conn-1 HTTP/1.1"
+        "POST /org/_apis/distributedtask/hubs/build/plans/p/jobs/j/oidctoken?api-version=7.1&audience=api%3A%2F%2FAzureADTokenExchange&serviceConnectionId=conn-1 HTTP/1.1"
     );
     assert_eq!(
         seen[0].header("authorization"),
