@@ -17,6 +17,7 @@ use statectl_encryption::Secret;
 
 use super::settings::{Cloud, Identity, OidcToken};
 use super::{federated, managed_identity};
+use crate::request_error::without_secrets;
 
 /// The management API version Terraform's storage accounts client uses.
 const MANAGEMENT_API_VERSION: &str = "2023-01-01";
@@ -139,7 +140,7 @@ async fn client_credentials(
             lifetime: lifetime(answer.expires_in.as_ref()),
             subscription: None,
         }),
-        _ => Err(redact(
+        _ => Err(without_secrets(
             format!(
                 "Azure AD refused the token request ({status} {}){}",
                 answer.error.unwrap_or_default(),
@@ -165,15 +166,6 @@ pub(super) fn lifetime(value: Option<&serde_json::Value>) -> Option<Duration> {
         number => number.as_u64()?,
     };
     (seconds > 0).then(|| Duration::from_secs(seconds))
-}
-
-/// `text` with every occurrence of each non-empty secret replaced: an endpoint that echoes what it
-/// was sent must not put a secret in a message.
-pub(super) fn redact(text: String, secrets: &[&str]) -> String {
-    secrets
-        .iter()
-        .filter(|secret| !secret.is_empty())
-        .fold(text, |text, secret| text.replace(secret, "<redacted>"))
 }
 
 /// The whole answer, when it is no larger than [`MAX_ANSWER`]; else why not (`is larger than ...`).

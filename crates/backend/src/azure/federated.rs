@@ -10,7 +10,8 @@ use serde_json::Value;
 use statectl_encryption::Secret;
 use url::Url;
 
-use super::credentials::{read_answer, redact, text};
+use super::credentials::{read_answer, text};
+use crate::request_error::without_secrets;
 
 /// The audience GitHub's token service is asked for, as go-azure-sdk asks.
 const FEDERATED_AUDIENCE: &str = "api://AzureADTokenExchange";
@@ -98,7 +99,7 @@ async fn fetch(
         let said = String::from_utf8_lossy(&body);
         let said = said.lines().next().unwrap_or_default().trim();
         let said: String = said.chars().take(200).collect();
-        return Err(redact(
+        return Err(without_secrets(
             format!("{what} at {shown} answered {status}: {said}"),
             &[text(bearer).trim()],
         ));

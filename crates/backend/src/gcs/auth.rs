@@ -11,6 +11,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::external_account::ExternalAccount;
+use crate::request_error::without_secrets;
 
 use rsa::RsaPrivateKey;
 use rsa::pkcs1::DecodeRsaPrivateKey;
@@ -283,7 +284,7 @@ impl Credential {
                     .map_err(|failure| format!("POST {url}: {failure}"))?;
                 let (impersonated, _) =
                     token_answer(url, answer.status, &answer.body, "accessToken", "")
-                        .map_err(|problem| redact(problem, &[token.text()]))?;
+                        .map_err(|problem| without_secrets(problem, &[token.text()]))?;
                 Ok((impersonated, Duration::from_secs(3600)))
             }
             Credential::External(account) => account.fetch(http, scopes).await,
@@ -327,7 +328,7 @@ async fn exchange(
             .filter(|(name, _)| !matches!(*name, "grant_type" | "client_id"))
             .map(|(_, value)| *value)
             .collect();
-        redact(problem, &sent)
+        without_secrets(problem, &sent)
     })
 }
 
@@ -516,15 +517,6 @@ impl Tokens {
 fn deadline(lifetime: Duration) -> Instant {
     let now = Instant::now();
     now.checked_add(lifetime.min(LONGEST_KEPT)).unwrap_or(now)
-}
-
-/// `text` with every occurrence of each non-empty secret replaced: an endpoint that echoes the
-/// token it was sent in its error must not put it in a message.
-pub(super) fn redact(text: String, secrets: &[&str]) -> String {
-    secrets
-        .iter()
-        .filter(|secret| !secret.is_empty())
-        .fold(text, |text, secret| text.replace(secret, "<redacted>"))
 }
 
 /// Seconds from now until `time`, an RFC 3339 UTC time as Google writes it

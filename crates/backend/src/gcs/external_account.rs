@@ -11,10 +11,11 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::auth::{CLOUD_PLATFORM_SCOPE, redact, seconds_until};
+use super::auth::{CLOUD_PLATFORM_SCOPE, seconds_until};
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
 use super::settings::Secret;
 use super::subject_token::{Format, SubjectSource};
+use crate::request_error::without_secrets;
 
 /// The grant and token types of RFC 8693's token exchange, as Google's STS takes them.
 const TOKEN_EXCHANGE_GRANT: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -212,7 +213,7 @@ impl ExternalAccount {
             self.client.as_ref().map_or("", |(_, secret)| secret.text()),
         ];
         if !(200..300).contains(&answer.status) {
-            return Err(redact(
+            return Err(without_secrets(
                 format!(
                     "the Security Token Service at {url} refused the exchange ({}: {})",
                     status_text(answer.status),
@@ -271,7 +272,7 @@ async fn impersonate(
         .await
         .map_err(|failure| format!("POST {url} (the service account impersonation): {failure}"))?;
     if !(200..300).contains(&answer.status) {
-        return Err(redact(
+        return Err(without_secrets(
             format!(
                 "{url} refused the impersonation ({}: {})",
                 status_text(answer.status),

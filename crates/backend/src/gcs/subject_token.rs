@@ -9,11 +9,11 @@ use std::io::Read as _;
 
 use serde_json::Value;
 
-use super::auth::redact;
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
 use super::executable::Executable;
 use super::external_account::{ExternalAccount, format_of};
 use super::settings::Secret;
+use crate::request_error::without_secrets;
 
 /// How the token is written where it comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,7 +150,7 @@ impl SubjectSource {
                             [value, value.split_once(' ').map_or("", |(_, token)| token)]
                         })
                         .collect();
-                    return Err(redact(
+                    return Err(without_secrets(
                         format!(
                             "{what} answered {}: {}",
                             status_text(answer.status),
