@@ -8,6 +8,7 @@
 
 mod audit;
 mod azure_backend;
+mod azure_credentials;
 mod bad_input;
 mod builder;
 mod byte_for_byte;
@@ -19,6 +20,7 @@ mod diff;
 mod discovery;
 mod encryption;
 mod gcs_backend;
+mod gcs_credentials;
 mod generated;
 mod hcp_backend;
 mod hostile;
@@ -47,5 +49,6 @@ mod s3_backend;
 mod sarif_schema;
 mod scan;
 mod snapshots;
+mod stand_in;
 mod workdir;
 mod writer;
