@@ -107,7 +107,10 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
             .as_ref()
             .map(|attributes| remote_status(context.catalog, type_name, attributes))
             .unwrap_or_default();
-        let refresh = matches!(step.action, Action::Refresh | Action::RefreshTaint);
+        let refresh = matches!(
+            step.action,
+            Action::Refresh | Action::RefreshTaint | Action::RefreshUntaint
+        );
         let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
         if cloud_foundry_service && status.in_progress() && !refresh {
             refuse(
@@ -132,11 +135,19 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                         |attributes| status.describe(attributes)
                     )
                 ),
-                Some(format!(
-                    "refresh it first (`{}`); if the object turns out healthy, `{}` is the fix",
-                    crate::scan::hint::refresh_command(context.catalog, &instance(), type_name),
-                    crate::scan::hint::untaint_command(&instance())
-                )),
+                // Only an object that is tainted already has a taint to clear.
+                Some(if object.tainted {
+                    format!(
+                        "refresh it first (`{}`); if the object turns out healthy, `{}` is the fix",
+                        crate::scan::hint::refresh_command(context.catalog, &instance(), type_name),
+                        crate::scan::hint::untaint_command(&instance())
+                    )
+                } else {
+                    format!(
+                        "refresh it first (`{}`), and taint it only if the remote object turns out broken",
+                        crate::scan::hint::refresh_command(context.catalog, &instance(), type_name)
+                    )
+                }),
             );
         }
         let configured = context
@@ -188,7 +199,7 @@ fn prevent_destroy_breaks(action: Action) -> Option<&'static str> {
         Action::Forget => Some(
             "forgetting it drops the protection: Terraform would no longer know the object exists",
         ),
-        Action::Untaint | Action::Refresh => None,
+        Action::Untaint | Action::Refresh | Action::RefreshUntaint => None,
     }
 }
 
@@ -198,7 +209,9 @@ fn protections(context: &Context<'_>, step: &Step, type_name: &str) -> Vec<Strin
     let mut messages = Vec::new();
     for protection in &context.policy.protect {
         let covered = protection.actions.contains(&step.action)
-            || (step.action == Action::RefreshTaint && protection.actions.contains(&Action::Taint));
+            || (step.action == Action::RefreshTaint && protection.actions.contains(&Action::Taint))
+            || (step.action == Action::RefreshUntaint
+                && protection.actions.contains(&Action::Untaint));
         if !covered {
             continue;
         }
@@ -271,6 +284,7 @@ mod tests {
                         json: attributes.to_owned(),
                     }],
                     taint,
+                    untaint: false,
                 }],
             )
             .unwrap()
@@ -292,6 +306,7 @@ mod tests {
                 instance: bucket,
                 changes: Vec::new(),
                 taint: true,
+                untaint: false,
             }],
         )
         .unwrap();

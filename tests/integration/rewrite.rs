@@ -206,7 +206,7 @@ fn dry_run_shows_the_diff_exits_1_and_writes_nothing() {
     assert!(
         output
             .stderr
-            .contains("Removed `oci_core_vcn.main`; nothing written (--dry-run)"),
+            .contains("Would remove `oci_core_vcn.main`; nothing written (--dry-run)"),
         "{}",
         output.stderr
     );

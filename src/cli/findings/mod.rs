@@ -72,11 +72,18 @@ impl Report {
 /// `--format` of scan and audit: the table for people, or one of the shared report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
+    /// For people: a table, hints on stderr (`table` is the same)
+    #[value(name = "text", alias = "table")]
     Table,
+    /// One JSON document with a `schema_version`, for scripts
     Json,
+    /// SARIF 2.1.0, for code scanning
     Sarif,
+    /// GitHub Actions annotations
     Github,
+    /// JUnit XML, for a CI's test report
     Junit,
+    /// Markdown, for a pull-request comment or a job summary
     Markdown,
 }
 
