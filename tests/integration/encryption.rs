@@ -16,7 +16,8 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 use crate::builder::{Output, Test, root};
-use crate::moto::{Moto, moto_server, tool};
+use crate::moto::{Moto, moto_server};
+use crate::skip::tool;
 
 const PASSPHRASE: &str = "correct-horse-battery-staple";
 const OTHER_PASSPHRASE: &str = "a-new-passphrase-after-rotation";

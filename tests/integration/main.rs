@@ -1,9 +1,9 @@
 //! statectl's integration tests: one binary (faster to build than one per file), one module per area.
 
-// Tests say on stderr why they skip (no corpus, no Terraform); that is their output to people.
+// The crash tests say on stderr what they did (seed, counts); a failure shows it.
 #![expect(
     clippy::print_stderr,
-    reason = "tests say on stderr why they skip (no corpus, no Terraform)"
+    reason = "the crash tests report their seed and counts on stderr"
 )]
 
 mod audit;
@@ -15,6 +15,7 @@ mod commands;
 mod corpus;
 mod diff;
 mod discovery;
+mod docs;
 mod encryption;
 mod gcs_backend;
 mod generated;
@@ -43,6 +44,7 @@ mod rewrite_oracle;
 mod s3_backend;
 mod sarif_schema;
 mod scan;
+mod skip;
 mod snapshots;
 mod workdir;
 mod working_config;
