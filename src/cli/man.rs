@@ -23,6 +23,10 @@ macro_rules! example {
 }
 
 /// The examples of `statectl COMMAND` (`""` for the top page).
+#[expect(
+    clippy::too_many_lines,
+    reason = "a table of examples, one arm per command"
+)]
 pub(super) fn examples(command: &str) -> &'static [Example] {
     match command {
         "" => &[

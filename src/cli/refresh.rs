@@ -191,27 +191,19 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         .chain(refreshed.iter().map(|one| one.outcome.clone()))
         .map(Some)
         .collect();
-    let proposed = proposed_mutations(
-        &rows,
-        &selected,
-        &outcomes,
-        &refreshed,
-        &state,
-        args.untaint_healthy,
-    );
-    let (mutations, errors) = (proposed.mutations, proposed.errors);
+    let proposed = proposed_mutations(&rows, &selected, &outcomes, &refreshed, &state, args);
     let table = render_outcomes(&rows, &outcomes, settings.format);
     report(printer, settings.report_to, &table)?;
     let request = WriteRequest {
         operation: "refresh",
-        mutations,
+        mutations: proposed.mutations,
         warning: None,
         show_diff: settings.show_diff,
     };
     let code = finish(&settings.write, &request, &loaded, locked, &state, printer)?;
     printer.hints(&still_tainted_hints(&proposed.still_tainted));
     Ok(
-        if errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
+        if proposed.errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
             exit::ERROR.max(code)
         } else {
             code
@@ -444,15 +436,16 @@ struct Proposed {
 }
 
 /// What each outcome proposes to the state (a refreshed object, a taint for a failure, a removal for
-/// a gone object, with `untaint_healthy` the taint of a healthy object cleared).
+/// a gone object, with `--untaint-healthy` the taint of a healthy object cleared).
 fn proposed_mutations(
     rows: &[Row],
     selected: &[Selected],
     outcomes: &[Option<Outcome>],
     refreshed: &[Refreshed],
     state: &State<'_>,
-    untaint_healthy: bool,
+    args: &Args,
 ) -> Proposed {
+    let untaint_healthy = args.untaint_healthy;
     let http_count = outcomes.len() - refreshed.len();
     let tainted: HashSet<InstanceAddr> = state
         .instances()

@@ -152,8 +152,16 @@ pub(super) fn open(
         ConfigChoice::from_flags(settings.config.as_deref(), settings.no_config),
         printer,
     )?;
+    let no_state_here = |mut error: CliError| {
+        if is_missing_default(&source) {
+            error.hint = Some(format!(
+                "no state in the working directory: name the state file (`statectl {operation} ADDRESS path/to/terraform.tfstate`), run where `terraform init` ran, or pipe one (`terraform state pull | statectl {operation} ADDRESS - -o - | terraform state push -`)"
+            ));
+        }
+        error
+    };
     let locked = if settings.writes_file() && mode == LockMode::LockFirst {
-        Some(lock(&source, operation, settings.lock_timeout)?)
+        Some(lock(&source, operation, settings.lock_timeout).map_err(no_state_here)?)
     } else {
         None
     };
@@ -161,7 +169,7 @@ pub(super) fn open(
         Some(locked) => locked.read()?,
         None => source
             .read()
-            .map_err(|error| CliError::state(&source, &error))?,
+            .map_err(|error| no_state_here(CliError::state(&source, &error)))?,
     };
     let (plaintext, stored, migrates) =
         crate::cli::encryption::open_status(&settings.encryption, &source, read)?;
@@ -187,6 +195,12 @@ impl Loaded {
     pub(super) fn stored_bytes(&self) -> &[u8] {
         self.stored.as_deref().unwrap_or(self.bytes.raw())
     }
+}
+
+/// Whether `source` is the default `terraform.tfstate`, and there is none.
+fn is_missing_default(source: &Source) -> bool {
+    matches!(source, Source::Path(path)
+        if path.as_os_str() == crate::state::source::DEFAULT_STATE && !path.exists())
 }
 
 fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, CliError> {

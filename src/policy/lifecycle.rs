@@ -107,10 +107,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
             .as_ref()
             .map(|attributes| remote_status(context.catalog, type_name, attributes))
             .unwrap_or_default();
-        let refresh = matches!(
-            step.action,
-            Action::Refresh | Action::RefreshTaint | Action::RefreshUntaint
-        );
+        let refresh = is_refresh(step.action);
         let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
         if cloud_foundry_service && status.in_progress() && !refresh {
             refuse(
@@ -135,19 +132,12 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                         |attributes| status.describe(attributes)
                     )
                 ),
-                // Only an object that is tainted already has a taint to clear.
-                Some(if object.tainted {
-                    format!(
-                        "refresh it first (`{}`); if the object turns out healthy, `{}` is the fix",
-                        crate::scan::hint::refresh_command(context.catalog, &instance(), type_name),
-                        crate::scan::hint::untaint_command(&instance())
-                    )
-                } else {
-                    format!(
-                        "refresh it first (`{}`), and taint it only if the remote object turns out broken",
-                        crate::scan::hint::refresh_command(context.catalog, &instance(), type_name)
-                    )
-                }),
+                Some(refresh_first(
+                    context,
+                    &instance(),
+                    type_name,
+                    object.tainted,
+                )),
             );
         }
         let configured = context
@@ -188,6 +178,30 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
         }
     }
     violations
+}
+
+/// Whether `action` is a refresh's (with or without a change of taint).
+fn is_refresh(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Refresh | Action::RefreshTaint | Action::RefreshUntaint
+    )
+}
+
+/// What to do instead of tainting an object mid-operation: refresh first; then only an object that
+/// is tainted already has a taint to clear.
+fn refresh_first(context: &Context<'_>, instance: &str, type_name: &str, tainted: bool) -> String {
+    let refresh = crate::scan::hint::refresh_command(context.catalog, instance, type_name);
+    if tainted {
+        format!(
+            "refresh it first (`{refresh}`); if the object turns out healthy, `{}` is the fix",
+            crate::scan::hint::untaint_command(instance)
+        )
+    } else {
+        format!(
+            "refresh it first (`{refresh}`), and taint it only if the remote object turns out broken"
+        )
+    }
 }
 
 /// Why `prevent_destroy` forbids `action`, if it does.

@@ -126,3 +126,22 @@ fn a_refused_taint_of_an_untainted_instance_does_not_suggest_untaint() {
         output.stderr
     );
 }
+
+/// A mutation where there is no state names the ways to give one, as a reading command does.
+#[test]
+fn a_mutation_without_a_state_here_says_how_to_give_one() {
+    let folder = tempfile::tempdir().unwrap();
+    for (args, operation) in [
+        (&["untaint", "oci_core_instance.app"][..], "untaint"),
+        (&["taint", "oci_core_instance.app", "--dry-run"], "taint"),
+    ] {
+        Test::new()
+            .args(args)
+            .current_dir(folder.path())
+            .run()
+            .refused("error: terraform.tfstate: cannot read the state: no such file")
+            .stderr_contains(&format!(
+                "hint: no state in the working directory: name the state file (`statectl {operation} ADDRESS path/to/terraform.tfstate`)"
+            ));
+    }
+}

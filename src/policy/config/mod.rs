@@ -341,7 +341,9 @@ fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
         .filter_map(|path| {
             let name = path.file_name()?.to_str()?;
             let (stem, tofu) = config_file_stem(name)?;
-            let json = name.ends_with(".json");
+            let json = Path::new(name)
+                .extension()
+                .is_some_and(|extension| extension == "json");
             (!tofu).then(|| {
                 path.with_file_name(format!("{stem}.tofu{}", if json { ".json" } else { "" }))
             })
