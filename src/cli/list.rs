@@ -37,6 +37,7 @@ pub struct Args {
     #[arg(long)]
     pub deposed: bool,
 
+    /// How to print the instances.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }

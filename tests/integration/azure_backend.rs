@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::builder::{Output, Test, root};
-use crate::moto::tool;
+use crate::skip::tool;
 
 const ACCOUNT: &str = "devstoreaccount1";
 /// Azurite's well-known development key (public, in Azurite's documentation).

@@ -41,7 +41,7 @@ pub(crate) fn corpus() -> Option<PathBuf> {
     if corpus.is_dir() {
         Some(corpus)
     } else {
-        eprintln!("skipped: ../shared/corpus is not beside the checkout");
+        crate::skip::missing("../shared/corpus is not beside the checkout");
         None
     }
 }

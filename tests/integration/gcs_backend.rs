@@ -18,8 +18,8 @@ use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState};
 
 use crate::builder::Test;
-use crate::moto::tool;
 use crate::oracle::terraform;
+use crate::skip::tool;
 use crate::workdir::TerraformWorkdir;
 
 pub(crate) const BUCKET: &str = "tfstate";

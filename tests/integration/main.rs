@@ -1,9 +1,9 @@
 //! statectl's integration tests: one binary (faster to build than one per file), one module per area.
 
-// Tests say on stderr why they skip (no corpus, no Terraform); that is their output to people.
+// The crash tests say on stderr what they did (seed, counts); a failure shows it.
 #![expect(
     clippy::print_stderr,
-    reason = "tests say on stderr why they skip (no corpus, no Terraform)"
+    reason = "the crash tests report their seed and counts on stderr"
 )]
 
 mod audit;
@@ -18,11 +18,13 @@ mod commands;
 mod corpus;
 mod diff;
 mod discovery;
+mod docs;
 mod encryption;
 mod gcs_backend;
 mod gcs_credentials;
 mod generated;
 mod hcp_backend;
+mod help;
 mod hostile;
 mod hostile_names;
 mod http_backend;
@@ -48,7 +50,9 @@ mod rewrite_oracle;
 mod s3_backend;
 mod sarif_schema;
 mod scan;
+mod skip;
 mod snapshots;
 mod stand_in;
 mod workdir;
+mod working_config;
 mod writer;

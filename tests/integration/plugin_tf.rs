@@ -12,8 +12,8 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::builder::root;
-use crate::moto::tool;
 use crate::oracle::{run, terraform};
+use crate::skip::tool;
 
 /// The provider's address, as `required_providers` names it.
 const SOURCE: &str = "statectl.example/test/pyasync";

@@ -185,6 +185,100 @@ fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_writ
     assert!((4..=8).contains(&requests), "{requests} requests");
 }
 
+fn status(state: &Path, name: &str) -> Value {
+    let document: Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
+    document["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|resource| resource["name"] == name)
+        .unwrap()["instances"][0]["status"]
+        .clone()
+}
+
+/// A tainted instance the provider reports healthy stays tainted after `refresh --write`, and the
+/// run says what to run next; with `--untaint-healthy` the same locked write clears the taint.
+#[test]
+fn a_reconciled_tainted_instance_gets_a_hint_or_with_untaint_healthy_loses_its_taint() {
+    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
+    let sim = Sim::start(folder.path(), CF_SCENARIO);
+    let endpoint = format!("cf={}", sim.url());
+    let env = [("CF_ACCESS_TOKEN", "bearer t0ken")];
+    let refresh = |extra: &[&str]| {
+        let mut args = vec!["refresh", "--endpoint", &endpoint, "--timeout", "30s"];
+        args.extend_from_slice(extra);
+        statectl(folder.path(), &args, &env)
+    };
+    let hint = "hint: `cloudfoundry_service_instance.orders_db` is reconciled (its remote object is healthy) but still tainted, so the next `terraform apply` replaces it; to keep it: `statectl untaint cloudfoundry_service_instance.orders_db` (or refresh with `--untaint-healthy`)\n";
+    let (code, _, stderr) = refresh(&["--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.ends_with(hint), "{stderr}");
+    assert_eq!(status(&state, "orders_db"), "tainted");
+
+    // Once more, now that the state already holds what the provider says (so it is named, as scan
+    // no longer finds it stale): only the taint changes.
+    let target = ["--target", "cloudfoundry_service_instance.orders_db"];
+    let before = std::fs::read(&state).unwrap();
+    let (code, stdout, stderr) =
+        refresh(&[&target[..], &["--untaint-healthy", "--dry-run"]].concat());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("-  \"status\": \"tainted\","), "{stdout}");
+    assert!(
+        stderr.contains(
+            "Would refresh and untaint `cloudfoundry_service_instance.orders_db`; nothing written"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("still tainted"), "{stderr}");
+    assert_eq!(std::fs::read(&state).unwrap(), before);
+    let (code, _, stderr) = refresh(
+        &[
+            &target[..],
+            &["--untaint-healthy", "--write", "--backup", "-"],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr
+            .contains("Refreshed and untainted `cloudfoundry_service_instance.orders_db`; serial"),
+        "{stderr}"
+    );
+    assert_eq!(status(&state, "orders_db"), Value::Null);
+    let (code, stdout, _) = statectl(folder.path(), &["scan", "--format", "json"], &[]);
+    assert_eq!(code, 0, "{stdout}");
+}
+
+/// A policy that protects untaints protects the untaint a refresh would make.
+#[test]
+fn untaint_healthy_is_judged_as_an_untaint_by_the_policy() {
+    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
+    std::fs::write(
+        folder.path().join(".statectl.toml"),
+        "[[protect]]\ntypes = [\"cloudfoundry_*\"]\nactions = [\"untaint\"]\nreason = \"ask #data\"\n",
+    )
+    .unwrap();
+    let sim = Sim::start(folder.path(), CF_SCENARIO);
+    let endpoint = format!("cf={}", sim.url());
+    let before = std::fs::read(&state).unwrap();
+    let (code, _, stderr) = statectl(
+        folder.path(),
+        &[
+            "refresh",
+            "--endpoint",
+            &endpoint,
+            "--timeout",
+            "30s",
+            "--untaint-healthy",
+            "--write",
+        ],
+        &[("CF_ACCESS_TOKEN", "bearer t0ken")],
+    );
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("ask #data"), "{stderr}");
+    assert_eq!(std::fs::read(&state).unwrap(), before);
+}
+
 #[test]
 fn refused_credentials_are_an_error_at_once_and_nothing_is_written() {
     let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");

@@ -75,19 +75,20 @@ impl Report {
 /// `--format` of scan and audit: the table for people, or one of the shared report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
-    /// Findings grouped per state, for people.
+    /// For people: findings grouped per state, hints on stderr (`table` is the same)
+    #[value(name = "text", alias = "table")]
     Table,
-    /// The documented, versioned schema (README, "scan JSON", "audit JSON").
+    /// One JSON document with a `schema_version`, for scripts
     Json,
-    /// SARIF 2.1.0, for code scanning (GitHub, Azure DevOps).
+    /// SARIF 2.1.0, for code scanning
     Sarif,
-    /// GitHub Actions workflow commands: an annotation per finding.
+    /// GitHub Actions annotations
     Github,
-    /// GitLab Code Quality: findings in merge requests.
+    /// GitLab Code Quality, for findings in merge requests
     Gitlab,
-    /// JUnit XML, for CI test reports.
+    /// JUnit XML, for a CI's test report
     Junit,
-    /// A pull-request comment, within GitHub's 65,536 characters.
+    /// Markdown, for a pull-request comment or a job summary (within GitHub's 65,536 characters)
     Markdown,
 }
 

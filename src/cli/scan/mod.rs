@@ -42,6 +42,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
 
+    /// How to print the findings.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
 
