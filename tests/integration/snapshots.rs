@@ -150,8 +150,8 @@ fn scan_and_audit() {
     );
 }
 
-/// Every format over several states, one of them unreadable: the bytes each format gave when it
-/// rendered the whole report at once, now that it is written a state at a time (JSON since counts
+/// Every format over several states, one of them unreadable, as the scan writes them a state at a
+/// time: the bytes each format gave when the whole report was rendered at once (JSON since counts
 /// the unreadable state, and says the run failed, as the exit code does).
 #[test]
 fn scan_formats_over_several_states() {
@@ -168,13 +168,73 @@ fn scan_formats_over_several_states() {
         .unwrap();
     }
     std::fs::write(folder.path().join("b-broken.tfstate"), "{\"version\": 4, ").unwrap();
-    for format in ["table", "json", "sarif", "junit", "markdown", "github"] {
+    for format in ["table", "json", "sarif", "junit", "markdown", "github", "gitlab"] {
         pin(
             &format!("scan-several-{format}"),
             folder.path(),
             &["scan", ".", "--format", format],
         );
     }
+}
+
+/// What people and CI systems read: the grouped table, the pull-request comment, GitLab's report, the
+/// audit's reasons in full (a policy's own `reason`) and a hint that never names what the policy
+/// refuses.
+#[test]
+fn reports_for_people_and_ci() {
+    let repo = root();
+    pin(
+        "scan-clean",
+        &repo,
+        &["scan", "testdata/scan/clean.tfstate"],
+    );
+    pin(
+        "scan-folder-markdown",
+        &repo,
+        &["scan", "testdata/scan", "--format", "markdown"],
+    );
+    pin(
+        "scan-folder-gitlab",
+        &repo,
+        &["scan", "testdata/scan", "--format", "gitlab"],
+    );
+    pin(
+        "scan-lifecycle-junit",
+        &repo,
+        &[
+            "scan",
+            "testdata/states/lifecycle.tfstate",
+            "--format",
+            "junit",
+        ],
+    );
+    let folder = scratch("testdata/audit/destroy/terraform.tfstate");
+    std::fs::copy(
+        root().join("testdata/audit/destroy/policy.toml"),
+        folder.path().join("policy.toml"),
+    )
+    .unwrap();
+    pin(
+        "audit-policy-reason",
+        folder.path(),
+        &["audit", "--policy", "policy.toml"],
+    );
+    pin(
+        "audit-policy-reason-markdown",
+        folder.path(),
+        &["audit", "--policy", "policy.toml", "--format", "markdown"],
+    );
+    // The hint above does not suggest `statectl forget`, which this is:
+    pin(
+        "audit-policy-forget-refused",
+        folder.path(),
+        &[
+            "forget",
+            "module.app[\"blue\"].terraform_data.server",
+            "--policy",
+            "policy.toml",
+        ],
+    );
 }
 
 #[test]

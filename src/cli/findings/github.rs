@@ -1,77 +1,68 @@
 //! `--format github`: GitHub Actions workflow commands, one annotation per finding, shown on the
-//! state file in a pull request.
+//! state file in a pull request. Every name, address and message is escaped as the runner decodes
+//! it (a line break in a state's key cannot start a second command, an ESC cannot reach the log).
 
 use std::fmt::Write;
+use std::path::PathBuf;
 
-use crate::cli::error::CliError;
-use crate::cli::findings::{Out, Report, ReportWriter, Tool};
+use crate::cli::error::sanitize;
+use crate::cli::escape::{github_data, github_property};
+use crate::cli::findings::paths::repository_path;
+use crate::cli::findings::{Render, Report, Tool};
 use crate::scan::Severity;
 
-pub(crate) fn render(tool: &Tool, reports: &[Report]) -> Result<String, CliError> {
-    super::render_all(Box::new(Writer { tool }), reports)
-}
-
-/// Annotations need nothing of the states before or after: each state's are written at once.
 #[derive(Debug)]
-pub(crate) struct Writer<'t> {
-    pub(crate) tool: &'t Tool,
+pub(crate) struct Github {
+    command: &'static str,
+    cwd: Option<PathBuf>,
 }
 
-impl ReportWriter for Writer<'_> {
-    fn state(&mut self, report: &Report, out: &mut dyn Out) -> Result<(), CliError> {
-        out.text(&annotations(self.tool, report))
-    }
-
-    fn finish(self: Box<Self>, _out: &mut dyn Out) -> Result<(), CliError> {
-        Ok(())
+impl Github {
+    pub(crate) fn new(tool: &Tool) -> Github {
+        Github {
+            command: tool.command,
+            cwd: std::env::current_dir().ok(),
+        }
     }
 }
 
-fn annotations(tool: &Tool, report: &Report) -> String {
-    let mut out = String::new();
-    if let Some(error) = &report.error {
-        let _ = writeln!(
-            out,
-            "::error file={},title={}::{}",
-            property(&report.name),
-            property(&format!("statectl {}: unreadable state", tool.command)),
-            data(&error.message)
-        );
+impl Render for Github {
+    fn state(&mut self, report: &Report, out: &mut String) {
+        let file = github_property(&repository_path(&report.name, self.cwd.as_deref()));
+        if let Some(error) = &report.error {
+            let _ = writeln!(
+                out,
+                "::error file={file},title={}::{}",
+                github_property(&format!("statectl {}: unreadable state", self.command)),
+                github_data(&sanitize(&error.message))
+            );
+        }
+        for finding in &report.findings {
+            let command = match finding.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Note => "notice",
+            };
+            let place = finding
+                .location
+                .map(|location| format!(",line={},col={}", location.line, location.column))
+                .unwrap_or_default();
+            let address = sanitize(&finding.address);
+            let title = format!("statectl {}: {address}", finding.rule.id);
+            // The line break before the hint is the report's own; those inside the pieces are not.
+            let message = format!(
+                "{address}: {}\nhint: {}",
+                sanitize(&finding.message),
+                sanitize(&finding.hint)
+            );
+            let _ = writeln!(
+                out,
+                "::{command} file={file}{place},title={}::{}",
+                github_property(&title),
+                github_data(&message)
+            );
+        }
     }
-    for finding in &report.findings {
-        let command = match finding.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "notice",
-        };
-        let place = finding
-            .location
-            .map(|location| format!(",line={},col={}", location.line, location.column))
-            .unwrap_or_default();
-        let title = format!("statectl {}: {}", finding.rule.id, finding.address);
-        let message = format!(
-            "{}: {}\nhint: {}",
-            finding.address, finding.message, finding.hint
-        );
-        let _ = writeln!(
-            out,
-            "::{command} file={}{place},title={}::{}",
-            property(&report.name),
-            property(&title),
-            data(&message)
-        );
-    }
-    out
-}
 
-/// Escapes a command's message as the Actions runner expects.
-fn data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// Escapes a command property (`file`, `title`), which also may not hold `:` or `,`.
-fn property(text: &str) -> String {
-    data(text).replace(':', "%3A").replace(',', "%2C")
+    fn finish(&mut self, _out: &mut String) {}
 }

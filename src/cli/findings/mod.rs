@@ -1,16 +1,19 @@
 //! What the reports of scan and audit share: the `--format` choice, a finding's JSON, and the SARIF,
-//! GitHub annotations, JUnit XML and Markdown formats, over findings with a rule id, a severity, an
-//! address, evidence and a hint, one report per state. Each format is a [`ReportWriter`], given
-//! one state's report at a time, so a scan of any number of states holds one report per worker.
+//! GitHub annotations, GitLab Code Quality, JUnit XML and Markdown formats, over findings with a rule
+//! id, a severity, an address, evidence and a hint, one report per state. Each format is written a
+//! state at a time ([`Render`]), so a many-state command prints a state's part once it is read and
+//! drops the state's report.
 
 pub(super) mod github;
+pub(super) mod gitlab;
 pub(super) mod junit;
 pub(super) mod markdown;
 pub(super) mod out;
+pub(super) mod paths;
 pub(super) mod sarif;
+pub(super) mod totals;
 
 use clap::ValueEnum;
-use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::{Value, json};
 
 use crate::cli::error::CliError;
@@ -30,8 +33,8 @@ pub(super) fn hints<'f>(findings: impl Iterator<Item = &'f Finding>) -> Vec<Stri
     hints.lines()
 }
 
-/// The `hint:` lines, gathered a finding at a time: the distinct lines while there are few enough
-/// to print, and the rules seen.
+/// The `hint:` lines, gathered a finding at a time (a scan drops each state's findings once they
+/// are reported): the distinct lines while there are few enough to print, and the rules seen.
 #[derive(Debug, Default)]
 pub(super) struct Hints {
     lines: Vec<String>,
@@ -61,29 +64,6 @@ impl Hints {
             ))
             .collect()
     }
-}
-
-/// A report format, written one state at a time: what a state adds is written, or set aside when
-/// the format opens with totals, as soon as the state is reported, and the report is dropped.
-pub(super) trait ReportWriter {
-    /// Writes (or sets aside) what `report` adds.
-    fn state(&mut self, report: &Report, out: &mut dyn Out) -> Result<(), CliError>;
-
-    /// Writes the rest, once every state is in.
-    fn finish(self: Box<Self>, out: &mut dyn Out) -> Result<(), CliError>;
-}
-
-/// The whole report of `reports` in one string (audit's one state; the tests).
-pub(super) fn render_all(
-    mut writer: Box<dyn ReportWriter + '_>,
-    reports: &[Report],
-) -> Result<String, CliError> {
-    let mut out = Vec::new();
-    for report in reports {
-        writer.state(report, &mut out)?;
-    }
-    writer.finish(&mut out)?;
-    Ok(String::from_utf8(out).expect("reports are UTF-8"))
 }
 
 /// The command the findings come from, and every rule it has (SARIF lists them all).
@@ -116,12 +96,74 @@ impl Report {
 /// `--format` of scan and audit: the table for people, or one of the shared report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
+    /// For people: findings grouped per state, hints on stderr (`table` is the same)
+    #[value(name = "text", alias = "table")]
     Table,
+    /// One JSON document with a `schema_version`, for scripts
     Json,
+    /// SARIF 2.1.0, for code scanning
     Sarif,
+    /// GitHub Actions annotations
     Github,
+    /// GitLab Code Quality, for findings in merge requests
+    Gitlab,
+    /// JUnit XML, for a CI's test report
     Junit,
+    /// Markdown, for a pull-request comment or a job summary (within GitHub's 65,536 characters)
     Markdown,
+}
+
+/// A report format written a state at a time: its head, each state's part in the order the states
+/// were named, and what closes it (totals, the rules' help). A renderer keeps only what its closing
+/// part needs, never the states themselves.
+pub(super) trait Render {
+    /// What comes before the first state.
+    fn start(&mut self, _out: &mut String) {}
+    /// One state's part.
+    fn state(&mut self, report: &Report, out: &mut String);
+    /// What closes the report.
+    fn finish(&mut self, out: &mut String);
+    /// Writes what closes the report to `out`. A format that sets the states' parts aside until
+    /// its totals are known (JUnit) copies them from its spool here rather than into one string.
+    fn finish_into(&mut self, out: &mut dyn Out) -> Result<(), CliError> {
+        let mut text = String::new();
+        self.finish(&mut text);
+        out.text(&text)
+    }
+}
+
+/// The whole report of `reports` in one string (audit's one state; the tests).
+pub(super) fn render_all(
+    renderer: &mut dyn Render,
+    reports: &[Report],
+) -> Result<String, CliError> {
+    let mut out = String::new();
+    renderer.start(&mut out);
+    for report in reports {
+        renderer.state(report, &mut out);
+    }
+    let mut closing = Vec::new();
+    renderer.finish_into(&mut closing)?;
+    out.push_str(&String::from_utf8_lossy(&closing));
+    Ok(out)
+}
+
+/// The renderer of a shared report format; `None` for `table` and `json`, which each command has
+/// its own of.
+pub(super) fn renderer(
+    format: ReportFormat,
+    tool: &Tool,
+    fail_on: FailOn,
+) -> Option<Box<dyn Render>> {
+    let renderer: Box<dyn Render> = match format {
+        ReportFormat::Sarif => Box::new(sarif::Sarif::new(tool)),
+        ReportFormat::Github => Box::new(github::Github::new(tool)),
+        ReportFormat::Gitlab => Box::new(gitlab::Gitlab::new(tool)),
+        ReportFormat::Junit => Box::new(junit::Junit::new(tool, fail_on)),
+        ReportFormat::Markdown => Box::new(markdown::Markdown::new(tool)),
+        ReportFormat::Table | ReportFormat::Json => return None,
+    };
+    Some(renderer)
 }
 
 /// One finding in the JSON schemas of scan and audit (README, "scan JSON", "audit JSON").
@@ -168,21 +210,4 @@ impl FailOn {
             FailOn::Never => "never",
         }
     }
-}
-
-/// A table for findings: fitted to the terminal, or in a pipe to `COLUMNS` (or 120) columns.
-pub(super) fn new_table() -> Table {
-    let mut table = Table::new();
-    table
-        .load_style(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    // On a terminal comfy-table reads its width; in a pipe, COLUMNS (or 120) keeps lines readable.
-    if !table.is_tty() {
-        let width = std::env::var("COLUMNS")
-            .ok()
-            .and_then(|columns| columns.parse().ok())
-            .unwrap_or(120);
-        table.set_width(width);
-    }
-    table
 }

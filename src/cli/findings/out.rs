@@ -1,6 +1,6 @@
 //! Where a report is written, and what a format sets aside until the end: a [`Spool`] holds the
 //! records of the states already reported when the document must open with totals (JSON's summary,
-//! JUnit's counts, SARIF's notifications), in memory while small, then in an unnamed temporary
+//! JUnit's counts), in memory while small, then in an unnamed temporary
 //! file, so a report of any number of states costs no more memory than one of a few. A
 //! [`PrettyArray`] writes one JSON array element at a time, in the bytes `serde_json`'s pretty
 //! printer gives for the whole document.
@@ -13,24 +13,21 @@ use tempfile::SpooledTempFile;
 use crate::cli::Printer;
 use crate::cli::error::CliError;
 
-/// A report's destination: standard output, or a buffer.
+/// A report's destination: standard output (through the printer, which escapes what a terminal
+/// would act on invisibly), or a buffer.
 pub(crate) trait Out {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), CliError>;
-
-    fn text(&mut self, text: &str) -> Result<(), CliError> {
-        self.write(text.as_bytes())
-    }
+    fn text(&mut self, text: &str) -> Result<(), CliError>;
 }
 
 impl Out for Printer {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), CliError> {
-        self.out_bytes(bytes)
+    fn text(&mut self, text: &str) -> Result<(), CliError> {
+        self.out(text)
     }
 }
 
 impl Out for Vec<u8> {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), CliError> {
-        self.extend_from_slice(bytes);
+    fn text(&mut self, text: &str) -> Result<(), CliError> {
+        self.extend_from_slice(text.as_bytes());
         Ok(())
     }
 }
@@ -41,7 +38,6 @@ const IN_MEMORY: usize = 4 << 20;
 /// Text set aside until what comes before it in the report is known.
 pub(crate) struct Spool {
     file: SpooledTempFile,
-    empty: bool,
 }
 
 impl std::fmt::Debug for Spool {
@@ -56,36 +52,45 @@ impl Spool {
     pub(crate) fn new() -> Spool {
         Spool {
             file: SpooledTempFile::new(IN_MEMORY),
-            empty: true,
         }
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.empty
-    }
-
     pub(crate) fn text(&mut self, text: &str) -> Result<(), CliError> {
-        self.empty &= text.is_empty();
         self.file
             .write_all(text.as_bytes())
             .map_err(|error| spool_error(&error))
     }
 
-    /// Writes what was set aside to `out`, in order.
+    /// Writes what was set aside to `out`, in order, in pieces that end on a character's end.
     pub(crate) fn copy_to(mut self, out: &mut dyn Out) -> Result<(), CliError> {
         self.file
             .seek(SeekFrom::Start(0))
             .map_err(|error| spool_error(&error))?;
         let mut buffer = vec![0; 64 << 10];
+        // The bytes of a character cut by the end of the last read, moved to the front.
+        let mut carried = 0;
         loop {
             let read = self
                 .file
-                .read(&mut buffer)
+                .read(&mut buffer[carried..])
                 .map_err(|error| spool_error(&error))?;
+            let filled = carried + read;
+            let whole = match std::str::from_utf8(&buffer[..filled]) {
+                Ok(text) => text.len(),
+                // Only written text is read back: an invalid sequence is a cut character.
+                Err(cut) => cut.valid_up_to(),
+            };
             if read == 0 {
-                return Ok(());
+                return match filled {
+                    0 => Ok(()),
+                    _ => Err(CliError::new(
+                        "the report set aside in a temporary file came back cut",
+                    )),
+                };
             }
-            out.write(&buffer[..read])?;
+            out.text(std::str::from_utf8(&buffer[..whole]).expect("checked above"))?;
+            buffer.copy_within(whole..filled, 0);
+            carried = filled - whole;
         }
     }
 }
@@ -195,7 +200,6 @@ mod tests {
     #[test]
     fn a_spool_gives_back_what_it_was_given_past_its_memory() {
         let mut spool = Spool::new();
-        assert!(spool.is_empty());
         let line = "x".repeat(1000) + "\n";
         for _ in 0..(IN_MEMORY / 1000 + 10) {
             spool.text(&line).unwrap();
@@ -205,5 +209,25 @@ mod tests {
         spool.copy_to(&mut out).unwrap();
         assert_eq!(out.len(), line.len() * (IN_MEMORY / 1000 + 10));
         assert!(out.chunks(line.len()).all(|chunk| chunk == line.as_bytes()));
+    }
+
+    #[test]
+    fn a_spool_gives_back_characters_whole_across_its_reads() {
+        /// Fails on a piece that would not be text on its own.
+        struct Pieces(Vec<String>);
+        impl Out for Pieces {
+            fn text(&mut self, text: &str) -> Result<(), CliError> {
+                self.0.push(text.to_owned());
+                Ok(())
+            }
+        }
+        let mut spool = Spool::new();
+        // Three-byte characters after one byte: the 64 KiB reads end inside characters.
+        let text = format!("x{}", "\u{2028}é✓".repeat(40_000));
+        spool.text(&text).unwrap();
+        let mut pieces = Pieces(Vec::new());
+        spool.copy_to(&mut pieces).unwrap();
+        assert!(pieces.0.len() > 1);
+        assert_eq!(pieces.0.concat(), text);
     }
 }

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::cli::error::CliError;
 use crate::cli::findings::out::PrettyArray;
-use crate::cli::findings::{FailOn, Out, Report, ReportWriter, finding_json};
+use crate::cli::findings::{FailOn, Out, Render, Report, finding_json};
 use crate::scan::Severity;
 
 #[derive(Debug)]
@@ -19,6 +19,8 @@ pub(super) struct Writer {
     warnings: usize,
     notes: usize,
     reached: bool,
+    /// The first failure to set a state's record aside, reported when the document closes.
+    spool_error: Option<CliError>,
 }
 
 impl Writer {
@@ -33,12 +35,13 @@ impl Writer {
             warnings: 0,
             notes: 0,
             reached: false,
+            spool_error: None,
         }
     }
 }
 
-impl ReportWriter for Writer {
-    fn state(&mut self, report: &Report, _out: &mut dyn Out) -> Result<(), CliError> {
+impl Render for Writer {
+    fn state(&mut self, report: &Report, _out: &mut String) {
         self.count += 1;
         self.unreadable += usize::from(report.error.is_some());
         self.errors += report.count(Severity::Error);
@@ -48,10 +51,25 @@ impl ReportWriter for Writer {
             .findings
             .iter()
             .any(|finding| self.fail_on.reached_by(finding.severity));
-        self.states.push(&state(report))
+        if self.spool_error.is_none()
+            && let Err(error) = self.states.push(&state(report))
+        {
+            self.spool_error = Some(error);
+        }
     }
 
-    fn finish(self: Box<Self>, out: &mut dyn Out) -> Result<(), CliError> {
+    fn finish(&mut self, out: &mut String) {
+        // Every caller closes a report with `finish_into`; this is the same into one string, where
+        // only reading the spool back can fail (then the document stops where it failed).
+        let mut bytes = Vec::new();
+        let _ = self.finish_into(&mut bytes);
+        out.push_str(&String::from_utf8_lossy(&bytes));
+    }
+
+    fn finish_into(&mut self, out: &mut dyn Out) -> Result<(), CliError> {
+        if let Some(error) = self.spool_error.take() {
+            return Err(error);
+        }
         let document = json!({
             "schema_version": 1,
             "tool": { "name": "statectl", "version": env!("CARGO_PKG_VERSION") },
@@ -61,7 +79,7 @@ impl ReportWriter for Writer {
             "summary": { "states": self.count, "unreadable": self.unreadable, "errors": self.errors, "warnings": self.warnings, "notes": self.notes },
             "states": PrettyArray::place(),
         });
-        self.states.write_in(&document, out)
+        std::mem::replace(&mut self.states, PrettyArray::new(1)).write_in(&document, out)
     }
 }
 

@@ -9,9 +9,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::cli::error::CliError;
-use crate::cli::findings::{
-    FailOn, Hints, Report, ReportFormat, ReportWriter, Tool, github, junit, markdown, sarif,
-};
+use crate::cli::findings::{FailOn, Hints, Render, Report, ReportFormat, Tool, renderer};
 use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
 use crate::cli::{Printer, exit};
 use crate::reconcile::profile::Profiles;
@@ -44,6 +42,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
 
+    /// How to print the findings.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
 
@@ -67,15 +66,19 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let keys = KeyFilter::new(&args.keys)?;
     let encryption = crate::cli::encryption::load(&args.config)?;
     let sources = sources(&args.paths, &args.backend, &keys, printer)?;
-    let tool = tool();
-    let mut writer: Box<dyn ReportWriter + '_> = match args.format {
-        ReportFormat::Table => Box::new(table::Writer::default()),
+    let mut writer: Box<dyn Render> = match args.format {
         ReportFormat::Json => Box::new(json::Writer::new(args.fail_on)),
-        ReportFormat::Sarif => Box::new(sarif::Writer::new(&tool)),
-        ReportFormat::Github => Box::new(github::Writer { tool: &tool }),
-        ReportFormat::Junit => Box::new(junit::Writer::new(&tool, args.fail_on)),
-        ReportFormat::Markdown => Box::new(markdown::Writer::new(&tool)),
+        format => renderer(format, &tool(), args.fail_on).unwrap_or_else(|| {
+            Box::new(table::Table::new(
+                scanned_root(&args.paths),
+                printer.color_stdout(),
+                crate::cli::layout::terminal_width(),
+            ))
+        }),
     };
+    let mut part = String::new();
+    writer.start(&mut part);
+    printer.out(&part)?;
     // What the run keeps of the states once each is reported: the exit code's facts, the hint
     // lines, and the states not read and skipped (their errors go to stderr after the report).
     let mut reached = false;
@@ -100,7 +103,9 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
                 }
             }
             if written.is_ok() {
-                written = writer.state(&report, printer);
+                part.clear();
+                writer.state(&report, &mut part);
+                written = printer.out(&part);
             }
             if let Some(error) = report.error {
                 unread.push(error);
@@ -111,7 +116,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         printer.to_stderr(&note);
     }
     written?;
-    writer.finish(printer)?;
+    writer.finish_into(printer)?;
     for error in &unread {
         printer.error(error);
     }
@@ -125,6 +130,16 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     } else {
         exit::SUCCESS
     })
+}
+
+/// What was scanned, when it is one folder or one prefix URL: the table names states relative to it.
+fn scanned_root(paths: &[PathBuf]) -> Option<String> {
+    let [path] = paths else {
+        return None;
+    };
+    let text = path.to_string_lossy();
+    let prefix = text.contains("://") && text.ends_with('/');
+    (prefix || path.is_dir()).then(|| text.into_owned())
 }
 
 /// scan's detectors, for the shared report formats.
