@@ -8,6 +8,8 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use statectl_state::duration::Deadline;
+
 use rsa::RsaPrivateKey;
 use rsa::pkcs1::DecodeRsaPrivateKey;
 use rsa::pkcs8::DecodePrivateKey;
@@ -417,7 +419,7 @@ fn default_credential(env: &dyn Fn(&str) -> Option<String>) -> Result<Credential
 #[derive(Debug)]
 pub(super) struct Tokens {
     pub credential: Credential,
-    current: tokio::sync::Mutex<Option<(Secret, Instant)>>,
+    current: tokio::sync::Mutex<Option<(Secret, Deadline)>>,
 }
 
 impl Tokens {
@@ -432,12 +434,14 @@ impl Tokens {
     pub(super) async fn token(&self, http: &Http) -> Result<Secret, String> {
         let mut current = self.current.lock().await;
         if let Some((token, expires)) = &*current
-            && Instant::now() + MARGIN < *expires
+            && !expires.earlier_by(MARGIN).has_passed(Instant::now())
         {
             return Ok(token.clone());
         }
         let (token, lifetime) = self.credential.fetch(http, STORAGE_SCOPE).await?;
-        *current = Some((token.clone(), Instant::now() + lifetime));
+        // A server may say a token lives `u64::MAX` seconds: past the clock's end, it is kept for
+        // as long as the process lives.
+        *current = Some((token.clone(), Deadline::after(lifetime)));
         Ok(token)
     }
 }

@@ -192,7 +192,7 @@ impl Client {
                     Ok(response) if retried(response.status().as_u16()) => {
                         let status = response.status().as_u16();
                         let pause = pause_for(status, response.headers(), attempt);
-                        if attempt >= MAX_RETRIES || paused + pause > PAUSE_BUDGET {
+                        if attempt >= MAX_RETRIES || paused.saturating_add(pause) > PAUSE_BUDGET {
                             return Err(Failure::GaveUp {
                                 status,
                                 attempts: attempt + 1,
@@ -218,7 +218,7 @@ impl Client {
                 };
                 tracing::debug!(url = %call.url.path(), attempt, ?pause, "retrying the HCP Terraform API");
                 tokio::time::sleep(pause).await;
-                paused += pause;
+                paused = paused.saturating_add(pause);
                 attempt += 1;
             }
         })

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use rustix::fs::{FlockOperation, fcntl_lock};
 
-use crate::duration::humanize;
+use crate::duration::{Deadline, humanize};
 use crate::state::store::StoreError;
 use crate::state::store::lock_info::{LockInfo, sidecar_path};
 
@@ -43,7 +43,8 @@ impl StateLock {
         operation: &str,
         timeout: Duration,
     ) -> Result<StateLock, StoreError> {
-        let deadline = Instant::now() + timeout;
+        // A timeout past what the clock can hold waits as long as the process lives.
+        let deadline = Deadline::after(timeout);
         let mut pause = FIRST_PAUSE;
         let file = loop {
             let file = OpenOptions::new()
@@ -74,21 +75,21 @@ impl StateLock {
                     if error == rustix::io::Errno::AGAIN || error == rustix::io::Errno::ACCESS =>
                 {
                     let now = Instant::now();
-                    if now >= deadline {
+                    if deadline.has_passed(now) {
                         // The holder writes its lock info just after it locks, and removes it just
                         // before it unlocks: in those moments there is no name to give. A short
                         // grace either finds the name or finds the lock free.
                         if let Some(holder) = holder_info(path) {
                             return Err(busy(path, Some(&holder), timeout));
                         }
-                        if now >= deadline + NAME_GRACE {
+                        if deadline.later_by(NAME_GRACE).has_passed(now) {
                             return Err(busy(path, None, timeout));
                         }
                         std::thread::sleep(Duration::from_millis(10));
                         continue;
                     }
-                    std::thread::sleep(pause.min(deadline - now));
-                    pause = (pause * 2).min(MAX_PAUSE);
+                    std::thread::sleep(pause.min(deadline.left(now)));
+                    pause = pause.saturating_mul(2).min(MAX_PAUSE);
                 }
                 Err(error) => {
                     return Err(StoreError::io(

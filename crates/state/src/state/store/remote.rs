@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::duration::Deadline;
 use crate::state::store::StoreError;
 use crate::state::store::lock_info::LockInfo;
 
@@ -83,7 +84,8 @@ impl RemoteLocked {
         timeout: Duration,
     ) -> Result<RemoteLocked, StoreError> {
         let info = LockInfo::new(operation, std::path::Path::new(&backend.lock_path()));
-        let deadline = Instant::now() + timeout;
+        // A timeout past what the clock can hold waits as long as the process lives.
+        let deadline = Deadline::after(timeout);
         let mut pause = FIRST_PAUSE;
         loop {
             match backend.lock(&info) {
@@ -91,11 +93,11 @@ impl RemoteLocked {
                 Err(LockRefused::Failed(error)) => return Err(error),
                 Err(LockRefused::Held(holder)) => {
                     let now = Instant::now();
-                    if now >= deadline {
+                    if deadline.has_passed(now) {
                         return Err(busy(&backend.location(), holder.as_deref(), timeout));
                     }
-                    std::thread::sleep(pause.min(deadline - now));
-                    pause = (pause * 2).min(MAX_PAUSE);
+                    std::thread::sleep(pause.min(deadline.left(now)));
+                    pause = pause.saturating_mul(2).min(MAX_PAUSE);
                 }
             }
         }
