@@ -39,9 +39,7 @@ impl RateLimit {
                 None => Some(now),
                 Some(next) => next.instant().map(|at| at.max(now)),
             };
-            *next = Some(turn.map_or(Deadline::NEVER, |turn| {
-                Deadline::from(turn, self.interval)
-            }));
+            *next = Some(turn.map_or(Deadline::NEVER, |turn| Deadline::from(turn, self.interval)));
             turn
         };
         match turn {
