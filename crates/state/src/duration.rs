@@ -189,7 +189,10 @@ mod tests {
             ("1.5us", Duration::from_nanos(1500)),
             ("2µs", Duration::from_micros(2)),
             ("18446744073709551615s", Duration::from_secs(u64::MAX)),
-            ("3000000000000000h", Duration::from_secs(3_000_000_000_000_000 * 3600)),
+            (
+                "3000000000000000h",
+                Duration::from_secs(3_000_000_000_000_000 * 3600),
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_duration(text), Ok(expected), "{text}");

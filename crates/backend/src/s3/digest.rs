@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use statectl_state::duration::Deadline;
 use md5::{Digest as _, Md5};
+use statectl_state::duration::Deadline;
 use statectl_state::state::store::StoreError;
 
 use super::Backend;

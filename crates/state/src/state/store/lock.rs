@@ -171,10 +171,7 @@ impl Drop for StateLock {
     fn drop(&mut self) {
         // Only our own sidecar: once a rename has replaced the state, another process may already
         // hold the new file's lock and have written its own.
-        let ours = std::fs::read(&self.sidecar)
-            .ok()
-            .and_then(|text| LockInfo::parse(&text))
-            .is_some_and(|info| info.id == self.info.id);
+        let ours = LockInfo::read_file(&self.sidecar).is_some_and(|info| info.id == self.info.id);
         if ours {
             let _ = std::fs::remove_file(&self.sidecar);
         }
@@ -193,15 +190,20 @@ fn same_file(file: &File, path: &Path) -> Result<bool, StoreError> {
 
 /// The holder's lock info, when its file is there and parses.
 fn holder_info(path: &Path) -> Option<LockInfo> {
-    std::fs::read(sidecar_path(path))
-        .ok()
-        .and_then(|text| LockInfo::parse(&text))
+    LockInfo::read_file(&sidecar_path(path))
 }
 
 /// The error for a lock someone else holds, naming them when their lock info was found.
 fn busy(path: &Path, holder: Option<&LockInfo>, waited: Duration) -> StoreError {
     let who = holder.map_or_else(
-        || "another process (it wrote no lock info)".to_owned(),
+        || {
+            if sidecar_path(path).exists() {
+                // Half written, not JSON, or larger than any lock info.
+                "another process (its lock info could not be read)".to_owned()
+            } else {
+                "another process (it wrote no lock info)".to_owned()
+            }
+        },
         ToString::to_string,
     );
     let waited = if waited.is_zero() {

@@ -11,6 +11,7 @@
 //! with the backend's own lock and a local backup of the old remote bytes.
 
 mod backup;
+mod backup_path;
 mod lock;
 pub mod lock_info;
 pub mod remote;
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use backup::Backup;
+pub use backup_path::refuse_backup_over_state;
 pub use lock::StateLock;
 pub use lock_info::LockInfo;
 pub use remote::{LockRefused, RemoteLocked, RemoteState};
@@ -184,6 +186,10 @@ fn commit_file(
             expected,
             &current,
         ));
+    }
+    if let Backup::At(backup) = backup {
+        // Checked before the lock too (by the CLI); again here, where nothing is written yet.
+        refuse_backup_over_state(backup, &path)?;
     }
     // A symlinked state is replaced where it points, as Terraform's in-place write would change it.
     let target = std::fs::canonicalize(&path)

@@ -90,14 +90,14 @@ pub(super) fn sync_folder(path: &Path) -> io::Result<()> {
     File::open(folder_of(path))?.sync_all()
 }
 
-fn folder_of(path: &Path) -> &Path {
+pub(super) fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     }
 }
 
-fn temporary_prefix(target: &Path) -> String {
+pub(super) fn temporary_prefix(target: &Path) -> String {
     let name = target
         .file_name()
         .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
