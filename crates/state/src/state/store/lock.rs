@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use rustix::fs::{FlockOperation, fcntl_lock};
 
 use crate::duration::{Deadline, humanize};
-use crate::state::store::StoreError;
 use crate::state::store::lock_info::{LockInfo, sidecar_path};
+use crate::state::store::{StoreError, interrupt};
 
 /// How long a refused lock attempt keeps trying to learn the holder's name (or to find the lock
 /// released) when the lock info file is not there.
@@ -106,8 +106,16 @@ impl StateLock {
             sidecar: sidecar_path(path),
             info: LockInfo::new(operation, path),
         };
+        // An interrupt from here on finds the lock info written and removes it, or finds none.
+        let mut step = interrupt::step();
         lock.remove_leftover_sidecars();
-        lock.write_sidecar()?;
+        if let Err(error) = lock.write_sidecar() {
+            // The lock goes without its info: `Drop` would wait for this step.
+            drop(step);
+            return Err(error);
+        }
+        step.wrote_lock_info(&lock.sidecar, &lock.info.id);
+        drop(step);
         Ok(lock)
     }
 
@@ -169,12 +177,15 @@ impl StateLock {
 
 impl Drop for StateLock {
     fn drop(&mut self) {
+        // One step: an interrupt meanwhile would remove a lock info that may be another's by then.
+        let mut step = interrupt::step();
         // Only our own sidecar: once a rename has replaced the state, another process may already
         // hold the new file's lock and have written its own.
         let ours = LockInfo::read_file(&self.sidecar).is_some_and(|info| info.id == self.info.id);
         if ours {
             let _ = std::fs::remove_file(&self.sidecar);
         }
+        step.removed_lock_info(&self.info.id);
         // Closing the handle would release the lock too; unlocking first says so explicitly.
         let _ = fcntl_lock(&self.file, FlockOperation::NonBlockingUnlock);
     }
