@@ -756,6 +756,31 @@ mod tests {
         assert_eq!(run.elapsed(), deadline);
     }
 
+    /// Deadlines past the clock's end (`--timeout 3000000000000000h`, a profile's) and a server's
+    /// `Retry-After` of `u64::MAX` seconds: no panic, and every wait is cut at the deadline.
+    #[test]
+    fn durations_past_the_clocks_end_never_panic() {
+        let huge = Duration::MAX;
+        let mut run = Run::create(PollPolicy {
+            deadline: huge,
+            initial_delay: huge,
+            max_polling_duration: Some(huge),
+            request_timeout: huge,
+            ..plain()
+        });
+        assert_eq!(run.poller.first_wait(), huge);
+        assert_eq!(run.poller.request_timeout(run.now), huge);
+        let decision = run
+            .poller
+            .observe(run.now, pending("BUILDING").with_retry_after(Some(huge)));
+        assert_eq!(decision, Decision::PollAfter(huge));
+        let mut run = Run::create(plain());
+        let decision = run
+            .poller
+            .observe(run.now, pending("BUILDING").with_retry_after(Some(huge)));
+        assert_eq!(decision, Decision::PollAfter(secs(600)));
+    }
+
     #[test]
     fn max_polling_duration_counts_from_the_first_poll() {
         let mut run = Run::create(PollPolicy {
