@@ -117,6 +117,14 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
         )
         .with_hint("add `\"serial\": 0,` after `\"terraform_version\"` (every Terraform-written state has one)"));
     }
+    if state.serial == u64::MAX && !mutations.is_empty() {
+        // Raising it would wrap to 0, and Terraform would take any older copy for the newer.
+        return Err(StateError::new(format!(
+            "the state's `serial` is {}, the largest there is, so a write cannot raise it",
+            u64::MAX
+        ))
+        .with_hint("lower `serial` by hand in a copy of the state and write that back (`terraform state push -force` for a remote one)"));
+    }
     let groups = instance_groups(state);
     // A refresh plans thousands of steps: find instances and objects by map, not by scanning.
     let index = Index::new(state, &groups);
@@ -488,5 +496,26 @@ mod tests {
             error.message,
             "the state has no `serial`, so a write cannot raise it"
         );
+    }
+
+    /// Was a taint that wrote serial 0 (release builds wrap) or panicked (debug builds).
+    #[test]
+    fn a_serial_that_cannot_be_raised_refuses_every_mutation() {
+        let text = br#"{"version": 4, "serial": 18446744073709551615, "lineage": "x", "resources": [{"mode": "managed", "type": "a", "name": "b", "provider": "provider[\"registry.terraform.io/hashicorp/a\"]", "instances": [{"attributes": {}, "status": "tainted"}]}]}"#;
+        let state = crate::state::parse(text).unwrap();
+        for mutation in ["taint", "untaint", "forget"] {
+            let address = "a.b".parse().unwrap();
+            let mutation = match mutation {
+                "taint" => super::Mutation::Taint(address),
+                "untaint" => super::Mutation::Untaint(address),
+                _ => super::Mutation::Forget("a.b".parse().unwrap()),
+            };
+            let error = super::plan(&state, &[mutation]).unwrap_err();
+            assert_eq!(
+                error.message,
+                "the state's `serial` is 18446744073709551615, the largest there is, so a write cannot raise it"
+            );
+        }
+        assert!(super::plan(&state, &[]).unwrap().is_empty());
     }
 }
