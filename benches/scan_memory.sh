@@ -19,7 +19,7 @@
 #   --runs R      runs per row (default 3)
 #   --jobs J      states read at once (default 8)
 #   --formats F   the formats over finding/ (default: every one)
-#   --clean-formats F  the formats over clean/ (default: "json table")
+#   --clean-formats F  the formats over clean/ (default: "json table"; "" leaves clean/ out)
 #   --before BIN  also measure this binary (JSON rows)
 #
 # Environment: STATECTL (default: cargo build --release, target/release/statectl), MOTO_SERVER
@@ -29,7 +29,7 @@ set -euo pipefail
 STATES=100000
 RUNS=3
 JOBS=8
-FORMATS="json sarif junit github markdown table"
+FORMATS="json sarif junit github gitlab markdown table"
 CLEAN_FORMATS="json table"
 BEFORE=""
 while (($#)); do
@@ -38,7 +38,7 @@ while (($#)); do
     --runs) RUNS="${2:?--runs needs a number}"; shift 2 ;;
     --jobs) JOBS="${2:?--jobs needs a number}"; shift 2 ;;
     --formats) FORMATS="${2:?--formats needs a list}"; shift 2 ;;
-    --clean-formats) CLEAN_FORMATS="${2:?--clean-formats needs a list}"; shift 2 ;;
+    --clean-formats) CLEAN_FORMATS="${2?--clean-formats needs a list}"; shift 2 ;;
     --before) BEFORE="${2:?--before needs a binary}"; shift 2 ;;
     -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "memory bench: unknown argument \`$1\` (try --help)" >&2; exit 2 ;;
@@ -111,20 +111,22 @@ export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_EC2_METADATA_
 export AWS_CONFIG_FILE="$WORK/none" AWS_SHARED_CREDENTIALS_FILE="$WORK/none"
 export AWS_REGION=us-east-1 AWS_ENDPOINT_URL_S3="$URL"
 
-log "memory bench: uploading $((2 * STATES)) objects to s3://org/ on moto (timed, not part of the rows)"
+SETS="finding"
+[[ -n "${CLEAN_FORMATS// /}" ]] && SETS="finding clean"
+log "memory bench: uploading $STATES objects for each of: $SETS, to s3://org/ on moto (timed, not part of the rows)"
 T0="$(now)"
-"$PY" - "$URL" "$STATES_DIR" <<'EOF'
+"$PY" - "$URL" "$STATES_DIR" $SETS <<'EOF'
 import os, sys
 from concurrent.futures import ThreadPoolExecutor
 import boto3
-url, folder = sys.argv[1], sys.argv[2]
+url, folder, sets = sys.argv[1], sys.argv[2], sys.argv[3:]
 s3 = boto3.client("s3", endpoint_url=url, region_name="us-east-1")
 s3.create_bucket(Bucket="org")
 def put(pair):
     kind, name = pair
     with open(os.path.join(folder, kind, name), "rb") as f:
         s3.put_object(Bucket="org", Key=f"{kind}/{name[:-len('.tfstate')]}/terraform.tfstate", Body=f.read())
-pairs = [(kind, name) for kind in ("finding", "clean") for name in sorted(os.listdir(os.path.join(folder, kind)))]
+pairs = [(kind, name) for kind in sets for name in sorted(os.listdir(os.path.join(folder, kind)))]
 with ThreadPoolExecutor(8) as pool:
     list(pool.map(put, pairs))
 EOF
@@ -156,7 +158,7 @@ row() {
 }
 
 printf '| %s states on moto, --jobs %s, medians of %s | wall (s) | peak RSS (MB) |\n|---|---:|---:|\n' "$STATES" "$JOBS" "$RUNS"
-for set in finding clean; do
+for set in $SETS; do
   formats="$FORMATS"
   [[ "$set" == clean ]] && formats="$CLEAN_FORMATS"
   for format in $formats; do

@@ -186,11 +186,7 @@ pub(crate) fn skipped_note(empty: &[String]) -> Option<String> {
         return None;
     }
     // Keys from a listing: whatever the bucket holds, escaped.
-    let shown: Vec<String> = empty
-        .iter()
-        .take(5)
-        .map(|name| sanitize(name))
-        .collect();
+    let shown: Vec<String> = empty.iter().take(5).map(|name| sanitize(name)).collect();
     let more = match empty.len() - shown.len() {
         0 => String::new(),
         more => format!(" and {more} more"),

@@ -168,7 +168,9 @@ fn scan_formats_over_several_states() {
         .unwrap();
     }
     std::fs::write(folder.path().join("b-broken.tfstate"), "{\"version\": 4, ").unwrap();
-    for format in ["table", "json", "sarif", "junit", "markdown", "github", "gitlab"] {
+    for format in [
+        "table", "json", "sarif", "junit", "markdown", "github", "gitlab",
+    ] {
         pin(
             &format!("scan-several-{format}"),
             folder.path(),

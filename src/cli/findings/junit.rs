@@ -6,9 +6,9 @@
 
 use std::fmt::Write;
 
+use crate::cli::error::CliError;
 use crate::cli::error::sanitize;
 use crate::cli::escape::{xml_attribute, xml_text};
-use crate::cli::error::CliError;
 use crate::cli::findings::out::Spool;
 use crate::cli::findings::{FailOn, Out, Render, Report, Tool};
 
