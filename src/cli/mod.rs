@@ -133,6 +133,11 @@ pub struct BackendArgs {
 }
 
 /// Runs statectl with the process arguments and returns the exit code.
+/// The stack `main` runs [`run`] on: room for every walk of a value nested
+/// [`json::MAX_DEPTH`](crate::json::MAX_DEPTH) levels deep (measured: a debug build's `diff` of two
+/// such values needs 24 MiB; this is ten times that). Only the pages a run touches are committed.
+pub const STACK_BYTES: usize = 256 << 20;
+
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

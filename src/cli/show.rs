@@ -123,8 +123,8 @@ fn attributes(state: &State<'_>, object: &Instance<'_>, reveal: bool) -> Result<
         .attributes_json(state.source)
         .or_else(|| object.attributes_flat.map(|span| span.of(state.source)))
         .unwrap_or("{}");
-    let mut value: Value =
-        serde_json::from_str(raw).map_err(|error| format!("cannot decode attributes: {error}"))?;
+    let mut value: Value = crate::json::parse_value(raw)
+        .map_err(|error| format!("cannot decode attributes: {}", error.kind))?;
     if !reveal && let Some(span) = object.sensitive_attributes {
         let paths =
             sensitive::parse_paths(span.of(state.source)).map_err(|error| error.to_string())?;

@@ -13,6 +13,7 @@ mod builder;
 mod byte_for_byte;
 mod commands;
 mod corpus;
+mod deep;
 mod diff;
 mod discovery;
 mod encryption;
