@@ -25,7 +25,6 @@ mod printer;
 mod progress;
 mod query;
 mod refresh;
-mod render;
 mod rewrite;
 pub(crate) mod scan;
 mod settings;
