@@ -274,7 +274,6 @@ fn summary_counts_by_type_module_provider_and_status() {
         .code(0);
     let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(document["by_status"]["tainted"], 2);
-    assert_eq!(document["by_status"]["with deposed objects"], 1);
     assert!(
         document["by_provider"]["terraform.io/builtin/terraform"]
             .as_u64()
@@ -287,7 +286,108 @@ fn summary_counts_by_type_module_provider_and_status() {
         .run()
         .code(0)
         .stdout_contains("│ terraform_data")
-        .stdout_contains("3 resources, 4 instances");
+        .stdout_contains("3 resources, 4 instances, and 1 deposed object");
+}
+
+/// Issue 25, item 11: on `lifecycle.tfstate` (a tainted `terraform_data.cbd` that still holds a
+/// deposed object) `list` and `summary` said 4 instances, `scan` 5, and the summary's status rows
+/// added up to 5. An instance is an address, as `terraform state list` lists it; its deposed objects
+/// are counted apart.
+#[test]
+fn every_command_counts_the_instances_terraform_lists() {
+    let state = testdata("lifecycle.tfstate");
+    let listed = Test::new().arg("list").arg(&state).run().code(0);
+    let instances = listed.stdout.lines().count();
+    assert_eq!(instances, 4);
+    let summary = Test::new()
+        .args(["summary", "--format", "json"])
+        .arg(&state)
+        .run()
+        .code(0);
+    let summary: serde_json::Value = serde_json::from_str(&summary.stdout).unwrap();
+    assert_eq!(summary["instances"], instances);
+    assert_eq!(summary["deposed_objects"], 1);
+    let statuses: u64 = summary["by_status"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|count| count.as_u64().unwrap())
+        .sum();
+    assert_eq!(statuses, 4, "{}", summary["by_status"]);
+    let scan = Test::new()
+        .args(["scan", "--format", "json"])
+        .arg(&state)
+        .run()
+        .code(1);
+    let scan: serde_json::Value = serde_json::from_str(&scan.stdout).unwrap();
+    assert_eq!(scan["states"][0]["instances"], instances);
+}
+
+/// Issue 25, item 12: Terraform orders numeric keys as numbers (`module.shard[2]` before
+/// `module.shard[10]`), in the table and the JSON.
+#[test]
+fn summary_orders_module_keys_as_terraform_does() {
+    let state = testdata("modules.tfstate");
+    let json = Test::new()
+        .args(["summary", "--format", "json"])
+        .arg(&state)
+        .run()
+        .code(0);
+    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let shards: Vec<&str> = document["by_module"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|module| module.starts_with("module.shard["))
+        .map(String::as_str)
+        .collect();
+    let expected: Vec<String> = (0..=10).map(|n| format!("module.shard[{n}]")).collect();
+    assert_eq!(shards, expected);
+    let table = Test::new().arg("summary").arg(&state).run().code(0).stdout;
+    let at = |module: &str| table.find(&format!("│ {module} ")).unwrap();
+    assert!(at("module.shard[2]") < at("module.shard[10]"), "{table}");
+    assert!(at("module.shard[9]") < at("module.shard[10]"), "{table}");
+}
+
+/// Issue 25, item 12: `summary DIR` failed ("is a directory") and `summary a b` refused the second
+/// file; it takes what `scan` takes and adds the states up.
+#[test]
+fn summary_takes_folders_and_several_states_as_scan_does() {
+    let (lifecycle, modules) = (testdata("lifecycle.tfstate"), testdata("modules.tfstate"));
+    let two = Test::new()
+        .args(["summary", "--format", "json"])
+        .arg(&lifecycle)
+        .arg(&modules)
+        .run()
+        .code(0);
+    let two: serde_json::Value = serde_json::from_str(&two.stdout).unwrap();
+    assert_eq!(two["states"], 2);
+    assert_eq!(two["instances"], 4 + 32);
+    assert_eq!(two["deposed_objects"], 1);
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::create_dir(folder.path().join("nested")).unwrap();
+    std::fs::copy(&lifecycle, folder.path().join("a.tfstate")).unwrap();
+    std::fs::copy(&modules, folder.path().join("nested/b.tfstate")).unwrap();
+    let text = Test::new()
+        .arg("summary")
+        .arg(folder.path())
+        .run()
+        .code(0)
+        .stdout;
+    assert!(
+        text.starts_with(&format!(
+            "2 states under {}: 26 resources, 36 instances, and 1 deposed object\n",
+            folder.path().display()
+        )),
+        "{text}"
+    );
+    // What scan would find in the folder: it has the same count.
+    let scanned = Test::new()
+        .args(["scan", "--format", "json"])
+        .arg(folder.path())
+        .run();
+    let scanned: serde_json::Value = serde_json::from_str(&scanned.stdout).unwrap();
+    assert_eq!(scanned["summary"]["states"], 2);
 }
 
 #[test]
