@@ -160,7 +160,7 @@ pub fn run() -> i32 {
         Command::Summary(args) => summary::run(&args, &mut printer),
         Command::Taint(args) => taint::run_taint(&args, &mut printer),
         Command::Untaint(args) => taint::run_untaint(&args, &mut printer),
-        Command::Forget(args) => forget::run(&args, &mut printer),
+        Command::Forget(args) => forget::run(args, &mut printer),
         Command::Lock(args) => lock::run(&args, &mut printer),
         Command::Refresh(args) => refresh::run(&args, cli.verbose, &mut printer),
         Command::Diff(args) => diff::run(&args, &mut printer),

@@ -406,3 +406,61 @@ fn summary_of_the_synthetic_opentofu_state_uses_instance_providers() {
         2
     );
 }
+
+/// Issue 25, item 14: `statectl list module.single` (as `terraform state list module.single`) said
+/// only "no such file"; the hint now says the state comes first. A path that exists, or reads as
+/// a path, gets no such hint.
+#[test]
+fn list_with_an_address_where_the_state_goes_says_the_order() {
+    let folder = tempfile::tempdir().unwrap();
+    Test::new()
+        .args(["list", "module.single"])
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: module.single: cannot read the state: no such file\nhint: `module.single` looks like an address: the state comes first (`statectl list STATE module.single`), or `-` to read standard input\n");
+    Test::new()
+        .args(["list", "aws_instance.web[0]"])
+        .current_dir(folder.path())
+        .run()
+        .code(2)
+        .stderr_contains("(`statectl list STATE 'aws_instance.web[0]'`)");
+    for path in ["prod.tfstate", "states/prod"] {
+        Test::new()
+            .args(["list", path])
+            .current_dir(folder.path())
+            .run()
+            .stderr_is(&format!("error: {path}: cannot read the state: no such file\n"));
+    }
+}
+
+/// Issue 25, item 14: `forget` takes several addresses, as `terraform state rm` does; overlapping
+/// and repeated ones forget each object once (this once said "asked to forget and to forget the
+/// same object"). `rewrite_oracle` compares the bytes with Terraform's.
+#[test]
+fn forget_takes_several_addresses_in_one_write() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(testdata("modules.tfstate"), folder.path().join("terraform.tfstate")).unwrap();
+    Test::new()
+        .args([
+            "forget",
+            "module.shard[1]",
+            "module.shard[1]",
+            r#"module.app["blue"]"#,
+            r#"module.app["blue"].module.db[0]"#,
+            "--backup",
+            "-",
+        ])
+        .current_dir(folder.path())
+        .run()
+        .code(0)
+        .stderr_contains("Removed 6 objects; serial 33 -> 34; no backup");
+    let listed = Test::new()
+        .arg("list")
+        .current_dir(folder.path())
+        .run()
+        .code(0)
+        .stdout;
+    assert!(!listed.contains("module.shard[1]."), "{listed}");
+    assert!(!listed.contains(r#"module.app["blue"]"#), "{listed}");
+    assert!(listed.contains("module.shard[2]."), "{listed}");
+}

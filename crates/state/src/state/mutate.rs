@@ -195,8 +195,17 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
             }
         }
     }
+    forget_each_object_once(&mut plan);
     one_step_per_object(&plan)?;
     Ok(plan)
+}
+
+/// Addresses that overlap (`module.app` and `module.app.aws_instance.web`, or one given twice)
+/// forget an object once, as `terraform state rm` takes them.
+fn forget_each_object_once(plan: &mut Plan) {
+    let mut forgotten = std::collections::HashSet::new();
+    plan.steps
+        .retain(|step| step.action != Action::Forget || forgotten.insert(step.object));
 }
 
 /// The deposed object `key` of `group`; when there is none, the error lists the keys there are.
