@@ -464,3 +464,31 @@ fn forget_takes_several_addresses_in_one_write() {
     assert!(!listed.contains(r#"module.app["blue"]"#), "{listed}");
     assert!(listed.contains("module.shard[2]."), "{listed}");
 }
+
+/// Issue 25, item 15: the lock holder showed as `0@vm` when `$USER` was unset (root in a container);
+/// Terraform names the user from `/etc/passwd`, as Go's `user.Current()` does. The test builder runs
+/// statectl with no `$USER` and no `$HOME`.
+#[test]
+fn the_lock_holder_is_named_from_the_system_without_user_set() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(testdata("lifecycle.tfstate"), folder.path().join("terraform.tfstate")).unwrap();
+    let output = Test::new()
+        .args(["lock", "--", "cat", ".terraform.tfstate.lock.info"])
+        .current_dir(folder.path())
+        .run()
+        .code(0);
+    let info: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
+    let uid = rustix::process::getuid().as_raw().to_string();
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    let name = passwd
+        .lines()
+        .map(|line| line.split(':').collect::<Vec<_>>())
+        .find(|fields| fields.len() >= 7 && fields[2] == uid)
+        .map_or("", |fields| fields[0]);
+    let host = rustix::system::uname()
+        .nodename()
+        .to_string_lossy()
+        .into_owned();
+    // With no entry for the uid (and no `$USER`), Terraform writes `@host`: so does statectl.
+    assert_eq!(info["Who"], format!("{name}@{host}"));
+}
