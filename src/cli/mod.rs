@@ -151,7 +151,7 @@ pub fn run() -> i32 {
         }
     };
     let mut printer = Printer::new(cli.color);
-    log::init(cli.verbose, printer.color_stderr());
+    log::init(cli.verbose);
     let outcome = match cli.command {
         Command::List(args) => list::run(&args, &mut printer),
         Command::Show(args) => show::run(&args, &mut printer),

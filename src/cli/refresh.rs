@@ -195,9 +195,17 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         show_diff: settings.show_diff,
     };
     let code = finish(&settings.write, &request, &loaded, locked, &state, printer)?;
+    // An instance still pending at the deadline was not resolved: the run says so (exit 1 at least),
+    // whatever else it wrote.
+    let unresolved = outcomes
+        .iter()
+        .flatten()
+        .any(|outcome| matches!(outcome, Outcome::Pending { .. }));
     Ok(
         if errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
             exit::ERROR.max(code)
+        } else if unresolved {
+            exit::FINDINGS.max(code)
         } else {
             code
         },

@@ -492,3 +492,17 @@ fn the_lock_holder_is_named_from_the_system_without_user_set() {
     // With no entry for the uid (and no `$USER`), Terraform writes `@host`: so does statectl.
     assert_eq!(info["Who"], format!("{name}@{host}"));
 }
+
+/// Issue 24, item 22: every `-v` run with color on printed "tracing-subscriber: the `ansi` crate
+/// feature is required" (a debug build panicked); the log is uncolored.
+#[test]
+fn a_verbose_run_in_color_logs_without_complaint() {
+    let output = Test::new()
+        .args(["-vv", "--color", "always", "list"])
+        .arg(testdata("lifecycle.tfstate"))
+        .run()
+        .code(0);
+    assert!(!output.stderr.contains("tracing-subscriber"), "{}", output.stderr);
+    assert!(output.stderr.contains("state read"), "{}", output.stderr);
+    assert!(!output.stderr.contains('\u{1b}'), "{}", output.stderr);
+}
