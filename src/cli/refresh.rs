@@ -116,6 +116,7 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
     let mut loaded = open(&settings.write, "refresh", LockMode::ReadFirst, printer)?;
     let locked = loaded.locked.take();
     let state = load::parse_state(&loaded.source, &loaded.bytes)?;
+    settings.readers.check_names(&state)?;
     let rules = crate::cli::scan::load_rules(None)?;
     let selected = select(
         &state,

@@ -506,3 +506,26 @@ fn a_verbose_run_in_color_logs_without_complaint() {
     assert!(output.stderr.contains("state read"), "{}", output.stderr);
     assert!(!output.stderr.contains('\u{1b}'), "{}", output.stderr);
 }
+
+/// Issue 24, item 22: `--reader cf=plugin` (an endpoint name) and `--reader nosuch=plugin` chose
+/// nothing and the instances were read over HTTP anyway; the run is refused before any request,
+/// naming the providers the state has.
+#[test]
+fn a_reader_for_a_provider_the_state_lacks_is_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("testdata/scan/cf-tainted-in-progress.tfstate"),
+        folder.path().join("terraform.tfstate"),
+    )
+    .unwrap();
+    for (flag, name) in [("cf=plugin", "cf"), ("nosuch=http", "nosuch")] {
+        Test::new()
+            .args(["refresh", "--reader", flag, "--endpoint", "cf=http://127.0.0.1:9"])
+            .current_dir(folder.path())
+            .run()
+            .stderr_is(&format!(
+                "error: `--reader {flag}`: no provider `{name}` in the state; its providers: `cloudfoundry`\nhint: NAME is a provider's local name (the last part of its source: `aws`, `oci`, `cloudfoundry`), not an `--endpoint` name\n"
+            ));
+    }
+    assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), 1);
+}

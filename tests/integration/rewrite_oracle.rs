@@ -592,3 +592,28 @@ fn forget_of_several_addresses_gives_the_bytes_terraform_state_rm_gives() {
         before
     );
 }
+
+/// Issue 24, item 22: `terraform untaint` of an instance that is not tainted exits 1 and writes
+/// nothing; so does `statectl untaint`.
+#[test]
+fn untaint_of_an_instance_that_is_not_tainted_exits_as_terraform_does() {
+    let Some(terraform) = terraform() else { return };
+    let state = testdata("lifecycle.tfstate");
+    let folder = copy_of(&state);
+    let theirs = run_terraform(
+        &terraform,
+        folder.path(),
+        &["untaint", "-state=terraform.tfstate", "terraform_data.workers[0]"],
+    );
+    assert_eq!(theirs.status.code(), Some(1), "{theirs:?}");
+    assert!(String::from_utf8_lossy(&theirs.stderr).contains("is not tainted"));
+    Test::new()
+        .args(["untaint", "terraform_data.workers[0]", "terraform.tfstate"])
+        .current_dir(folder.path())
+        .run()
+        .code(theirs.status.code().unwrap());
+    assert_eq!(
+        std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
+        std::fs::read(&state).unwrap()
+    );
+}
