@@ -191,7 +191,8 @@ impl Plan {
 /// format of Terraform 0.12 to 1.0), whose minor versions only add. Another major version changes
 /// what the fields mean; a plan without one is not what `terraform show -json` prints.
 fn check_format_version(version: Option<&str>) -> Result<(), PlanError> {
-    let hint = "make the plan JSON with `terraform show -json PLANFILE` (or `tofu show -json PLANFILE`)";
+    let hint =
+        "make the plan JSON with `terraform show -json PLANFILE` (or `tofu show -json PLANFILE`)";
     let Some(version) = version else {
         return Err(PlanError {
             at: None,
@@ -292,7 +293,9 @@ mod tests {
                 Plan::parse(&plan(&format!(r#""format_version":"{unknown}","#))).unwrap_err();
             assert_eq!(
                 error.message,
-                format!("the plan's format version `{unknown}` is not one statectl reads (it reads 0.x and 1.x, what Terraform 0.12 and later and OpenTofu write)")
+                format!(
+                    "the plan's format version `{unknown}` is not one statectl reads (it reads 0.x and 1.x, what Terraform 0.12 and later and OpenTofu write)"
+                )
             );
         }
         let error = Plan::parse(&plan("")).unwrap_err();

@@ -53,9 +53,12 @@ fn address_for_a_state(error: CliError, arg: Option<&Path>) -> CliError {
     let text = arg.to_string_lossy();
     let an_address = error.hint.is_none()
         && !text.contains('/')
-        && arg.extension().is_none_or(|extension| extension != "tfstate")
+        && arg
+            .extension()
+            .is_none_or(|extension| extension != "tfstate")
         && std::fs::symlink_metadata(arg).is_err()
-        && (text.parse::<Target>().is_ok() || Pattern::parse(&text).is_ok_and(|_| text.contains('*')));
+        && (text.parse::<Target>().is_ok()
+            || Pattern::parse(&text).is_ok_and(|_| text.contains('*')));
     if !an_address {
         return error;
     }

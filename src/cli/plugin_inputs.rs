@@ -88,7 +88,10 @@ impl Readers {
         let there = if present.is_empty() {
             "the state has no provider".to_owned()
         } else {
-            let names: Vec<String> = present.iter().map(|name| format!("`{}`", sanitize(name))).collect();
+            let names: Vec<String> = present
+                .iter()
+                .map(|name| format!("`{}`", sanitize(name)))
+                .collect();
             format!("its providers: {}", names.join(", "))
         };
         let reader = match self.per_provider.get(*first) {

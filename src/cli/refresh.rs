@@ -196,21 +196,25 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         show_diff: settings.show_diff,
     };
     let code = finish(&settings.write, &request, &loaded, locked, &state, printer)?;
-    // An instance still pending at the deadline was not resolved: the run says so (exit 1 at least),
-    // whatever else it wrote.
+    let skipped = rows.iter().any(|(_, index, _)| index.is_none());
+    Ok(run_code(code, errors > 0 || skipped, &outcomes))
+}
+
+/// The run's exit code from the write's (`code`): an error or a skipped instance makes it 2; an
+/// instance still pending at the deadline was not resolved, which makes it 1 at least, whatever else
+/// was written.
+fn run_code(code: i32, failed: bool, outcomes: &[Option<Outcome>]) -> i32 {
     let unresolved = outcomes
         .iter()
         .flatten()
         .any(|outcome| matches!(outcome, Outcome::Pending { .. }));
-    Ok(
-        if errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
-            exit::ERROR.max(code)
-        } else if unresolved {
-            exit::FINDINGS.max(code)
-        } else {
-            code
-        },
-    )
+    if failed {
+        exit::ERROR.max(code)
+    } else if unresolved {
+        exit::FINDINGS.max(code)
+    } else {
+        code
+    }
 }
 
 /// What a finished run learned: the HTTP outcomes, then what the plugins read.

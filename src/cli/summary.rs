@@ -149,7 +149,12 @@ impl Tally {
 
     /// Each table's title and rows, in key order (modules in Terraform's).
     fn tables(&self) -> [(&'static str, Vec<(String, usize)>); 4] {
-        let rows = |counts: &Counts| counts.iter().map(|(key, count)| (key.clone(), *count)).collect();
+        let rows = |counts: &Counts| {
+            counts
+                .iter()
+                .map(|(key, count)| (key.clone(), *count))
+                .collect()
+        };
         [
             ("type", rows(&self.by_type)),
             ("module", self.modules()),
@@ -172,7 +177,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         _ => None,
     };
     let Some(found) = one else {
-        return run_many(args, found, &encryption, printer);
+        return run_many(args, &found, &encryption, printer);
     };
     let source = &found.source;
     let stored = read_found(found)?.ok_or_else(|| CliError::new(format!("{source}: no state")))?;
@@ -241,11 +246,11 @@ fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -
 /// the others are still counted.
 fn run_many(
     args: &Args,
-    found: Vec<Found>,
+    found: &[Found],
     encryption: &statectl_encryption::StateEncryption,
     printer: &mut Printer,
 ) -> Result<i32, CliError> {
-    let outcomes = for_each_state(&found, args.jobs, "summary", |found| {
+    let outcomes = for_each_state(found, args.jobs, "summary", |found| {
         summarize(found, encryption)
     });
     let mut total = Tally::default();
@@ -302,7 +307,11 @@ fn run_many(
         Format::Text => {
             printer.line(&format!(
                 "{read} states {} {}: {} resources, {} instances{}{}",
-                if args.paths.len() > 1 { "from" } else { "under" },
+                if args.paths.len() > 1 {
+                    "from"
+                } else {
+                    "under"
+                },
                 sanitize(&prefix),
                 total.resources,
                 total.instances,
@@ -313,7 +322,9 @@ fn run_many(
                     format!(" ({} could not be read)", failures.len())
                 }
             ))?;
-            let versions = by_version.iter().map(|(version, count)| (version.clone(), *count));
+            let versions = by_version
+                .iter()
+                .map(|(version, count)| (version.clone(), *count));
             printer.line(&table("written by terraform", "states", versions.collect()))?;
             for (title, rows) in total.tables() {
                 printer.line(&table(title, "instances", rows))?;
@@ -347,7 +358,7 @@ fn table(title: &str, counted: &str, mut rows: Vec<(String, usize)>) -> String {
         .load_style(UTF8_FULL_CONDENSED)
         .set_header(vec![title, counted]);
     // Most common first; ties keep the key order (a stable sort), so output is stable.
-    rows.sort_by(|left, right| right.1.cmp(&left.1));
+    rows.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
     for (key, count) in rows {
         table.add_row(vec![sanitize(&key), count.to_string()]);
     }

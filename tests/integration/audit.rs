@@ -508,9 +508,8 @@ fn bad_plans_get_one_line_and_exit_2() {
 #[test]
 fn a_plan_format_version_statectl_does_not_know_is_refused() {
     let folder = tempfile::tempdir().unwrap();
-    let real: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(case("destroy/plan.json")).unwrap())
-            .unwrap();
+    let real: Value =
+        serde_json::from_str(&std::fs::read_to_string(case("destroy/plan.json")).unwrap()).unwrap();
     assert_eq!(real["format_version"], "1.2", "Terraform 1.15.5 writes 1.2");
     for (name, version) in [("future.json", Some("99")), ("none.json", None)] {
         let mut plan = real.clone();
@@ -523,7 +522,9 @@ fn a_plan_format_version_statectl_does_not_know_is_refused() {
         let path = folder.path().join(name);
         std::fs::write(&path, serde_json::to_string(&plan).unwrap()).unwrap();
         let message = match version {
-            Some(_) => "the plan's format version `99` is not one statectl reads (it reads 0.x and 1.x, what Terraform 0.12 and later and OpenTofu write)",
+            Some(_) => {
+                "the plan's format version `99` is not one statectl reads (it reads 0.x and 1.x, what Terraform 0.12 and later and OpenTofu write)"
+            }
             None => "not a plan: it has no `format_version`",
         };
         Test::new()

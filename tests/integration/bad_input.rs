@@ -544,11 +544,17 @@ fn a_named_pipe_is_refused_not_waited_on() {
             // A mutation refuses it before taking any lock.
             &["taint", "terraform_data.cbd", "state.fifo"],
         ] {
-            outputs.push((args.join(" "), Test::new().args(args).current_dir(&cwd).run()));
+            outputs.push((
+                args.join(" "),
+                Test::new().args(args).current_dir(&cwd).run(),
+            ));
         }
         outputs.push((
             "scan".to_owned(),
-            Test::new().args(["scan", "state.fifo"]).current_dir(&cwd).run(),
+            Test::new()
+                .args(["scan", "state.fifo"])
+                .current_dir(&cwd)
+                .run(),
         ));
         outputs.push((
             "audit --plan".to_owned(),
@@ -567,7 +573,11 @@ fn a_named_pipe_is_refused_not_waited_on() {
         match command.as_str() {
             "scan" => {
                 let output = output.code(2);
-                assert!(output.stderr.contains(refusal), "{command}: {}", output.stderr);
+                assert!(
+                    output.stderr.contains(refusal),
+                    "{command}: {}",
+                    output.stderr
+                );
             }
             // A mutation writes the state back, which a pipe cannot take: no hint to read it.
             "taint terraform_data.cbd state.fifo" => {

@@ -429,7 +429,9 @@ fn list_with_an_address_where_the_state_goes_says_the_order() {
             .args(["list", path])
             .current_dir(folder.path())
             .run()
-            .stderr_is(&format!("error: {path}: cannot read the state: no such file\n"));
+            .stderr_is(&format!(
+                "error: {path}: cannot read the state: no such file\n"
+            ));
     }
 }
 
@@ -439,7 +441,11 @@ fn list_with_an_address_where_the_state_goes_says_the_order() {
 #[test]
 fn forget_takes_several_addresses_in_one_write() {
     let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(testdata("modules.tfstate"), folder.path().join("terraform.tfstate")).unwrap();
+    std::fs::copy(
+        testdata("modules.tfstate"),
+        folder.path().join("terraform.tfstate"),
+    )
+    .unwrap();
     Test::new()
         .args([
             "forget",
@@ -471,7 +477,11 @@ fn forget_takes_several_addresses_in_one_write() {
 #[test]
 fn the_lock_holder_is_named_from_the_system_without_user_set() {
     let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(testdata("lifecycle.tfstate"), folder.path().join("terraform.tfstate")).unwrap();
+    std::fs::copy(
+        testdata("lifecycle.tfstate"),
+        folder.path().join("terraform.tfstate"),
+    )
+    .unwrap();
     let output = Test::new()
         .args(["lock", "--", "cat", ".terraform.tfstate.lock.info"])
         .current_dir(folder.path())
@@ -502,7 +512,11 @@ fn a_verbose_run_in_color_logs_without_complaint() {
         .arg(testdata("lifecycle.tfstate"))
         .run()
         .code(0);
-    assert!(!output.stderr.contains("tracing-subscriber"), "{}", output.stderr);
+    assert!(
+        !output.stderr.contains("tracing-subscriber"),
+        "{}",
+        output.stderr
+    );
     assert!(output.stderr.contains("state read"), "{}", output.stderr);
     assert!(!output.stderr.contains('\u{1b}'), "{}", output.stderr);
 }

@@ -20,7 +20,9 @@ fn deep_state(folder: &Path, name: &str, levels: usize, leaf: &str) -> PathBuf {
     for level in 0..levels {
         value.push_str(if level % 2 == 0 { "[" } else { "{\"a\":" });
     }
-    value.push_str(&format!("\"{leaf}\""));
+    value.push('"');
+    value.push_str(leaf);
+    value.push('"');
     for level in (0..levels).rev() {
         value.push(if level % 2 == 0 { ']' } else { '}' });
     }
@@ -52,7 +54,10 @@ fn diff_finds_the_change_at_the_bottom_of_a_value_as_deep_as_terraform_reads() {
         path.starts_with("input[0].a[0].a") && path.matches('[').count() == levels.div_ceil(2),
         "{path:.200}"
     );
-    assert_eq!((&change["old"], &change["new"]), (&"old".into(), &"new".into()));
+    assert_eq!(
+        (&change["old"], &change["new"]),
+        (&"old".into(), &"new".into())
+    );
     // The commands that read every instance take it too.
     for command in ["list", "summary", "scan"] {
         let output = Test::new().arg(command).arg(&old).run();
@@ -81,7 +86,7 @@ fn show_and_the_text_diff_go_past_serde_jsons_128_levels() {
     assert!(document["attributes"]["input"].is_array());
     let diff = Test::new().arg("diff").arg(&old).arg(&new).run().code(1);
     assert!(
-        diff.stdout.contains("-") && diff.stdout.contains("\"new\""),
+        diff.stdout.contains("-  ") && diff.stdout.contains("\"new\""),
         "{:.300}",
         diff.stdout
     );
@@ -91,7 +96,7 @@ fn show_and_the_text_diff_go_past_serde_jsons_128_levels() {
 fn one_level_more_is_the_same_one_line_from_every_command() {
     let folder = tempfile::tempdir().unwrap();
     let levels = statectl::json::MAX_DEPTH - AROUND_A_VALUE + 1;
-    let state = deep_state(folder.path(), "deep.tfstate", levels, "x");
+    deep_state(folder.path(), "deep.tfstate", levels, "x");
     let line = Test::new()
         .args(["list", "deep.tfstate"])
         .current_dir(folder.path())

@@ -274,7 +274,10 @@ fn show_matches_terraform_on_every_testdata_instance() {
     let (compared, mismatches) =
         compare_show(&terraform, &state_files(&root().join("testdata/states")));
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-    assert!(compared >= 70, "compared {compared} instances with Terraform");
+    assert!(
+        compared >= 70,
+        "compared {compared} instances with Terraform"
+    );
 }
 
 /// The corpus states Terraform can show (the built-in provider's: it has no other provider's
@@ -301,5 +304,8 @@ fn show_matches_terraform_on_corpus_states_and_odd_spellings() {
     }
     let (compared, mismatches) = compare_show(&terraform, &states);
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-    assert!(compared >= 2, "compared {compared} instances with Terraform");
+    assert!(
+        compared >= 2,
+        "compared {compared} instances with Terraform"
+    );
 }

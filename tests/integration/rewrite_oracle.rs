@@ -603,7 +603,11 @@ fn untaint_of_an_instance_that_is_not_tainted_exits_as_terraform_does() {
     let theirs = run_terraform(
         &terraform,
         folder.path(),
-        &["untaint", "-state=terraform.tfstate", "terraform_data.workers[0]"],
+        &[
+            "untaint",
+            "-state=terraform.tfstate",
+            "terraform_data.workers[0]",
+        ],
     );
     assert_eq!(theirs.status.code(), Some(1), "{theirs:?}");
     assert!(String::from_utf8_lossy(&theirs.stderr).contains("is not tainted"));

@@ -211,7 +211,14 @@ impl<'s> Render<'s> {
     }
 
     /// A value of a known type.
-    fn typed(&mut self, ty: &Type, value: &Value, non_legacy: bool, indent: usize, out: &mut String) {
+    fn typed(
+        &mut self,
+        ty: &Type,
+        value: &Value,
+        non_legacy: bool,
+        indent: usize,
+        out: &mut String,
+    ) {
         // The legacy SDK cannot tell an empty string from null, so Terraform shows it as null.
         let shown = if !non_legacy && value.as_str() == Some("") {
             &Value::Null
@@ -425,6 +432,10 @@ impl<'s> Render<'s> {
             }
         } else if text.contains('\n') {
             out.push_str("<<-EOT\n");
+            #[allow(
+                clippy::str_split_at_newline,
+                reason = "`lines` would drop a CRLF's carriage return, which Terraform prints"
+            )]
             for line in text.trim().split('\n') {
                 push_indent(indent + 1, out);
                 push_safe(line, out);
@@ -447,24 +458,27 @@ fn has_non_legacy_features(block: &Block) -> bool {
         .blocks
         .iter()
         .any(|nested| matches!(nested.nesting, Nesting::Map | Nesting::Group))
-        || block.attributes.iter().any(|attribute| match &attribute.kind {
-            AttributeKind::Nested(_) => true,
-            AttributeKind::Typed(ty) => {
-                ty.has_dynamic()
-                    || matches!(ty, Type::Object(_) | Type::Tuple(_))
-                    || match ty {
-                        Type::List(element) | Type::Set(element) | Type::Map(element) => {
-                            match &**element {
-                                Type::List(inner) | Type::Set(inner) | Type::Map(inner) => {
-                                    !primitive(inner)
+        || block
+            .attributes
+            .iter()
+            .any(|attribute| match &attribute.kind {
+                AttributeKind::Nested(_) => true,
+                AttributeKind::Typed(ty) => {
+                    ty.has_dynamic()
+                        || matches!(ty, Type::Object(_) | Type::Tuple(_))
+                        || match ty {
+                            Type::List(element) | Type::Set(element) | Type::Map(element) => {
+                                match &**element {
+                                    Type::List(inner) | Type::Set(inner) | Type::Map(inner) => {
+                                        !primitive(inner)
+                                    }
+                                    _ => false,
                                 }
-                                _ => false,
                             }
+                            _ => false,
                         }
-                        _ => false,
-                    }
-            }
-        })
+                }
+            })
 }
 
 fn elements(value: &Value) -> &[Value] {
@@ -488,7 +502,10 @@ fn object(mut entries: Vec<(String, String)>, indent: usize, out: &mut String) {
         return;
     }
     entries.sort_by(|one, other| one.0.cmp(&other.0));
-    let names: Vec<String> = entries.iter().map(|(name, _)| attribute_name(name)).collect();
+    let names: Vec<String> = entries
+        .iter()
+        .map(|(name, _)| attribute_name(name))
+        .collect();
     let width = names.iter().map(String::len).max().unwrap_or(0);
     out.push_str("{\n");
     for (name, (_, text)) in names.iter().zip(&entries) {
@@ -682,10 +699,7 @@ mod tests {
     #[test]
     fn a_sensitive_block_and_sensitive_elements_are_hidden() {
         let paths = vec![
-            vec![
-                CtyStep::Attribute("ebs".into()),
-                CtyStep::Index(0),
-            ],
+            vec![CtyStep::Attribute("ebs".into()), CtyStep::Index(0)],
             vec![CtyStep::Attribute("tags".into()), CtyStep::Key("a".into())],
             vec![CtyStep::Attribute("ports".into()), CtyStep::Index(1)],
         ];
@@ -697,7 +711,10 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("\"a\" = (sensitive value)\n"), "{shown}");
-        assert!(shown.contains("80,\n        (sensitive value),\n"), "{shown}");
+        assert!(
+            shown.contains("80,\n        (sensitive value),\n"),
+            "{shown}"
+        );
     }
 
     #[test]

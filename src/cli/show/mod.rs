@@ -90,7 +90,11 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     };
     let (attributes, paths) = attributes(&state, object)
         .map_err(|problem| CliError::new(format!("{source}: {}: {problem}", wanted.instance)))?;
-    let paths = if args.show_sensitive { Vec::new() } else { paths };
+    let paths = if args.show_sensitive {
+        Vec::new()
+    } else {
+        paths
+    };
     let address = wanted.instance.to_string();
     match args.format {
         Format::Text => {
@@ -139,7 +143,10 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
 
 /// The instance's attributes as JSON and its sensitive paths. Legacy flatmap attributes are the
 /// flat string map they are.
-fn attributes(state: &State<'_>, object: &Instance<'_>) -> Result<(Value, Vec<Vec<CtyStep>>), String> {
+fn attributes(
+    state: &State<'_>,
+    object: &Instance<'_>,
+) -> Result<(Value, Vec<Vec<CtyStep>>), String> {
     let raw = object
         .attributes_json(state.source)
         .or_else(|| object.attributes_flat.map(|span| span.of(state.source)))
@@ -158,7 +165,11 @@ fn attributes(state: &State<'_>, object: &Instance<'_>) -> Result<(Value, Vec<Ve
 /// With no schema: every attribute the instance has, of a dynamic type, so that each is laid out
 /// by its JSON type (a `{"value", "type"}` wrapper unwrapped).
 fn inferred(attributes: &Value) -> Block {
-    let names = attributes.as_object().map(|members| members.keys()).into_iter().flatten();
+    let names = attributes
+        .as_object()
+        .map(|members| members.keys())
+        .into_iter()
+        .flatten();
     Block {
         attributes: names
             .map(|name| Attribute {

@@ -44,7 +44,10 @@ fn plain(literal: &str) -> Option<String> {
         out.push_str(significant);
     } else if point >= length {
         out.push_str(significant);
-        out.extend(std::iter::repeat_n('0', usize::try_from(point - length).ok()?));
+        out.extend(std::iter::repeat_n(
+            '0',
+            usize::try_from(point - length).ok()?,
+        ));
     } else {
         let split = usize::try_from(point).ok()?;
         out.push_str(&significant[..split]);

@@ -214,8 +214,7 @@ pub fn readable(path: &Path, metadata: &Metadata) -> io::Result<Readable> {
 }
 
 /// The way to read a named pipe, for the refusal of one named directly.
-pub const PIPE_HINT: &str =
-    "read a pipe through standard input (`-`, as in `statectl list - < PIPE`) or a shell's `<(command)`";
+pub const PIPE_HINT: &str = "read a pipe through standard input (`-`, as in `statectl list - < PIPE`) or a shell's `<(command)`";
 
 /// Whether `path` names one of this process's open descriptors, as the `/dev/fd/63` a shell passes
 /// for `<(command)` does (also `/proc/self/fd/N` and `/dev/stdin`). Judged from the path's text: what

@@ -52,7 +52,10 @@ mod tests {
 
     #[test]
     fn quotes_as_go_does() {
-        assert_eq!(quote("a\"b\\c\n\u{1}\u{1b}é\u{a0}😀"), r#""a\"b\\c\n\x01\x1bé\u00a0😀""#);
+        assert_eq!(
+            quote("a\"b\\c\n\u{1}\u{1b}é\u{a0}😀"),
+            r#""a\"b\\c\n\x01\x1bé\u00a0😀""#
+        );
         assert_eq!(attribute_name("instance_type"), "instance_type");
         assert_eq!(attribute_name("with-dash"), "with-dash");
         assert_eq!(attribute_name("a b"), "\"a b\"");

@@ -59,9 +59,8 @@ impl Observation {
     /// The server's pacing (`Retry-After`), where the observation carries one.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
-            Observation::Status { retry_after, .. } | Observation::Transient { retry_after, .. } => {
-                *retry_after
-            }
+            Observation::Status { retry_after, .. }
+            | Observation::Transient { retry_after, .. } => *retry_after,
             _ => None,
         }
     }

@@ -245,11 +245,17 @@ mod tests {
                 _ => None,
             }
         };
-        assert_eq!(user_name(passwd, 4242, env(Some("ci"), Some("/home/ci"))), "ci");
+        assert_eq!(
+            user_name(passwd, 4242, env(Some("ci"), Some("/home/ci"))),
+            "ci"
+        );
         assert_eq!(user_name(passwd, 4242, env(Some("ci"), None)), "");
         assert_eq!(user_name(passwd, 4242, env(None, Some("/root"))), "");
         // /etc/passwd wins over `$USER`, as in Go.
-        assert_eq!(user_name(passwd, 0, env(Some("someone"), Some("/x"))), "root");
+        assert_eq!(
+            user_name(passwd, 0, env(Some("someone"), Some("/x"))),
+            "root"
+        );
     }
 
     #[test]
