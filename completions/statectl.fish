@@ -123,7 +123,7 @@ json\t'One JSON document with a `schema_version`, for scripts'"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l max-pages -d 'With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever' -r
-complete -c statectl -n "__fish_statectl_using_subcommand summary" -s j -l jobs -l parallelism -d 'With a prefix URL: how many states to read at once (default: the number of CPUs)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -s j -l jobs -l parallelism -d 'With several states: how many to read at once (default: the number of CPUs)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -175,6 +175,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand forget" -l lock-timeou
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s o -l output -d 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l state -d 'The state: a file, `-` for standard input, or a URL (`s3://bucket/key`, `gs://bucket/prefix/default.tfstate`, `azurerm://account/container/blob`, `oci://namespace/bucket/object`, `https://...` for the http backend). Default: the state of the backend `terraform init` recorded here (local: `terraform.tfstate`, HCP Terraform\'s workspace...), in the selected workspace' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -194,6 +195,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand rm" -l lock-timeout -d
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s o -l output -d 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l state -d 'The state: a file, `-` for standard input, or a URL (`s3://bucket/key`, `gs://bucket/prefix/default.tfstate`, `azurerm://account/container/blob`, `oci://namespace/bucket/object`, `https://...` for the http backend). Default: the state of the backend `terraform init` recorded here (local: `terraform.tfstate`, HCP Terraform\'s workspace...), in the selected workspace' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
