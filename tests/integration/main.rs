@@ -21,6 +21,7 @@ mod generated;
 mod hcp_backend;
 mod hostile;
 mod http_backend;
+mod jsonpath;
 mod layers;
 mod legacy;
 mod moto;

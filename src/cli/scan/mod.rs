@@ -257,10 +257,14 @@ fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Optio
         Ok(state) => state,
         Err(error) => return failed(CliError::state(source, &error)),
     };
+    let findings = match scan(&state, rules) {
+        Ok(findings) => findings,
+        Err(error) => return failed(CliError::from(error)),
+    };
     Some(Report {
         name: name.clone(),
         instances: state.order.len(),
-        findings: scan(&state, rules),
+        findings,
         error: None,
     })
 }

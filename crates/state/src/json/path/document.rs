@@ -57,16 +57,6 @@ impl<'t> Document<'t> {
         }
     }
 
-    /// A document over validated text holding one value and layout around it.
-    pub(crate) fn trusted(text: &'t str) -> Document<'t> {
-        let start = skip_layout(text.as_bytes(), 0);
-        let end = text
-            .trim_end_matches([' ', '\t', '\n', '\r'])
-            .len()
-            .max(start);
-        Document::trusted_at(text, Span::new(start, end))
-    }
-
     /// Shows the values starting at `starts` as the string `text` (a secret's mask): they read as
     /// that string in filters, print as it, and have nothing beneath them.
     #[must_use]
