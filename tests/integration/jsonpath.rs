@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use statectl::json::path::{Document, JsonPath, Limits};
 
 use crate::builder::{Test, corpus, root, state_files};
+use crate::properties::mutations;
 
 /// A version-4 state with one `terraform_data` whose attributes are `attributes` (raw JSON).
 fn state_with(attributes: &str) -> String {
@@ -348,5 +349,30 @@ fn filter(rng: &mut fastrand::Rng, depth: usize) -> String {
         4 => format!("count(@.*) > {}", rng.i64(0..3)),
         5 => format!("{} && {}", filter(rng, depth - 1), filter(rng, depth - 1)),
         _ => format!("({} || {})", filter(rng, depth - 1), filter(rng, depth - 1)),
+    }
+}
+
+/// The fuzz target's invariants (`statectl::fuzzing::jsonpath`) on seeded mutations of expressions
+/// and documents: every run parses or is refused, ends within its budget, and prints JSON.
+#[test]
+fn mutated_paths_and_documents_keep_the_fuzz_invariants() {
+    let seeds: &[&str] = &[
+        "$..*",
+        "$.resources[*].instances[*].attributes.id",
+        "$..instances[?@.status=='tainted']",
+        "$..[?length(@) > 1 && @[0]]",
+        "$..[?match(@, '[a-z]+.*')]",
+        "$..*[-1:0:-2]",
+        "$[?count(@..*) > 2]",
+        "$..['input','value']",
+        "$..*..*..*",
+        "$..b\n{\"a\": [{\"b\": 1}, {\"b\": {\"b\": [2]}}], \"\\u0062\": \"x\", \"b\": 1e5}",
+        "$[?@ == $[0]]\n[[[[1]]], [[[1.0]]], [[[10e-1]]]]",
+    ];
+    for (index, seed) in seeds.iter().enumerate() {
+        statectl::fuzzing::jsonpath(seed.as_bytes());
+        for mutated in mutations(seed.as_bytes(), 300, index as u64) {
+            statectl::fuzzing::jsonpath(&mutated);
+        }
     }
 }
