@@ -109,22 +109,22 @@ fn wrapped(walker: &mut Walker<'_, '_>, value: Span) -> Result<Option<Span>, Exc
     if walker.kind(value) != Kind::Object {
         return Ok(None);
     }
-    let mut members = walker.take_list();
-    walker.children(value, &mut members)?;
-    let text = walker.text();
+    // Three members at most are read: attributes objects are large, wrappers have two.
+    let members = walker.first_children(value, 3)?;
     let named = |name: &str| {
         members
             .iter()
-            .find(|member| member.key.is_some_and(|key| key.of(text) == name))
+            .rfind(|member| walker.key_is(member, name))
             .map(|member| member.value)
     };
-    let inner = if members.len() == 2 && named("type").is_some() {
-        named("value")
-    } else {
-        None
-    };
-    walker.give_back(members);
-    Ok(inner)
+    // A repeated `type` or `value` still makes a wrapper (more is masked, never less).
+    let only_those = members
+        .iter()
+        .all(|member| walker.key_is(member, "type") || walker.key_is(member, "value"));
+    Ok(match (only_those, named("type"), named("value")) {
+        (true, Some(_), Some(inner)) => Some(inner),
+        _ => None,
+    })
 }
 
 /// The containers whose spans the parser found: the top level's values, each resource, its

@@ -139,12 +139,7 @@ impl<'t> Walker<'_, 't> {
             let named = |children: &[crate::json::path::document::Child]| {
                 let mut named: Vec<(Cow<'t, str>, Span)> = children
                     .iter()
-                    .map(|child| {
-                        (
-                            child.key.map_or(Cow::Borrowed(""), |key| self.key(key)),
-                            child.value,
-                        )
-                    })
+                    .map(|child| (self.key(child), child.value))
                     .collect();
                 named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
                 named

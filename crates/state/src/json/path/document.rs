@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::json::bytes::skip_layout;
+use crate::json::bytes::{equal_to, first_marked, skip_layout, word_at};
 use crate::json::path::budget::{Budget, Exceeded, Limits};
 use crate::json::path::iregexp::RegexCache;
 use crate::json::trusted::{end_of_string, next_structural};
@@ -70,7 +70,8 @@ impl<'t> Document<'t> {
 
     /// Container spans the caller already found, so the walker never scans for their ends.
     #[must_use]
-    pub(crate) fn with_known_ends(mut self, spans: Vec<(usize, usize)>) -> Document<'t> {
+    pub(crate) fn with_known_ends(mut self, mut spans: Vec<(usize, usize)>) -> Document<'t> {
+        spans.sort_unstable();
         self.known_ends = spans;
         self
     }
@@ -118,6 +119,8 @@ pub(crate) enum Kind {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Child {
     pub(crate) key: Option<Span>,
+    /// Whether the key is written with an escape (and must be decoded to compare).
+    pub(crate) escaped: bool,
     pub(crate) value: Span,
 }
 
@@ -126,7 +129,12 @@ pub(crate) struct Child {
 pub(crate) struct Walker<'d, 't> {
     pub(crate) doc: &'d Document<'t>,
     pub(crate) budget: Budget,
+    /// The ends of the large containers scanned so far (the document's known ones are a sorted
+    /// list, looked up in order as a walk moves forward).
     ends: HashMap<usize, usize, BuildHasherDefault<OffsetHasher>>,
+    /// One bit per 64 bytes of the text: whether a remembered container starts there. Most values a
+    /// walk meets were never remembered, and one bit says so without hashing.
+    remembered: Vec<u64>,
     /// How many ends may be remembered: bounded so that a pathological document (thousands of
     /// large nestings) cannot make the memory grow past a fraction of its size.
     remember_at_most: usize,
@@ -138,13 +146,12 @@ pub(crate) struct Walker<'d, 't> {
 
 impl<'d, 't> Walker<'d, 't> {
     pub(crate) fn new(doc: &'d Document<'t>, limits: Limits) -> Walker<'d, 't> {
-        let mut ends = HashMap::default();
-        ends.extend(doc.known_ends.iter().copied());
         Walker {
             doc,
             budget: Budget::new(limits),
-            ends,
-            remember_at_most: doc.known_ends.len() + 65_536 + doc.text.len() / 16,
+            ends: HashMap::default(),
+            remembered: vec![0; doc.text.len() / 4096 + 1],
+            remember_at_most: 65_536 + doc.text.len() / 16,
             open: Vec::new(),
             pool: Vec::new(),
             slots: Vec::new(),
@@ -181,21 +188,20 @@ impl<'d, 't> Walker<'d, 't> {
     }
 
     /// The decoded text of a member's key.
-    pub(crate) fn key(&self, key: Span) -> Cow<'t, str> {
-        let raw = key.of(self.doc.text);
-        if raw.as_bytes().contains(&b'\\') {
-            decode_string(self.doc.text, key.start - 1)
-        } else {
-            Cow::Borrowed(raw)
+    pub(crate) fn key(&self, child: &Child) -> Cow<'t, str> {
+        match child.key {
+            Some(key) if child.escaped => decode_string(self.doc.text, key.start - 1),
+            Some(key) => Cow::Borrowed(key.of(self.doc.text)),
+            None => Cow::Borrowed(""),
         }
     }
 
-    pub(crate) fn key_is(&self, key: Span, name: &str) -> bool {
-        let raw = key.of(self.doc.text);
-        if raw.as_bytes().contains(&b'\\') {
-            decode_string(self.doc.text, key.start - 1) == name
-        } else {
-            raw == name
+    /// Whether a member's key is `name`.
+    pub(crate) fn key_is(&self, child: &Child, name: &str) -> bool {
+        match child.key {
+            Some(key) if child.escaped => decode_string(self.doc.text, key.start - 1) == name,
+            Some(key) => key.of(self.doc.text) == name,
+            None => false,
         }
     }
 
@@ -223,6 +229,23 @@ impl<'d, 't> Walker<'d, 't> {
         Ok(())
     }
 
+    /// The first `at_most` members or elements of `node`, as written (repeated names included).
+    pub(crate) fn first_children(
+        &mut self,
+        node: Span,
+        at_most: usize,
+    ) -> Result<Vec<Child>, Exceeded> {
+        let mut cursor = ChildCursor::new(self, node);
+        let mut children = Vec::with_capacity(at_most);
+        while children.len() < at_most
+            && let Some(child) = cursor.next(self)?
+        {
+            children.push(child);
+        }
+        self.budget.visit(children.len())?;
+        Ok(children)
+    }
+
     /// The value of the member `name` of an object node (the last, if the name repeats).
     pub(crate) fn member(&mut self, node: Span, name: &str) -> Result<Option<Span>, Exceeded> {
         if self.kind(node) != Kind::Object {
@@ -233,7 +256,7 @@ impl<'d, 't> Walker<'d, 't> {
         let mut seen = 0;
         while let Some(child) = cursor.next(self)? {
             seen += 1;
-            if child.key.is_some_and(|key| self.key_is(key, name)) {
+            if self.key_is(&child, name) {
                 found = Some(child.value);
             }
         }
@@ -266,8 +289,9 @@ impl<'d, 't> Walker<'d, 't> {
         Ok(found)
     }
 
-    /// The offset after the value starting at `start`.
-    pub(crate) fn end_of(&mut self, start: usize) -> Result<usize, Exceeded> {
+    /// The offset after the value starting at `start`. `next_known` is the first of the
+    /// document's known ends not before the walk's position; it moves forward with the walk.
+    fn end_of(&mut self, start: usize, next_known: &mut usize) -> Result<usize, Exceeded> {
         let bytes = self.doc.text.as_bytes();
         match bytes.get(start) {
             Some(b'"') => {
@@ -275,10 +299,26 @@ impl<'d, 't> Walker<'d, 't> {
                 self.budget.scan(end - start)?;
                 Ok(end)
             }
-            Some(b'{' | b'[') => match self.ends.get(&start) {
-                Some(end) => Ok(*end),
-                None => self.scan_container(start),
-            },
+            Some(b'{' | b'[') => {
+                let known = self.doc.known_ends.as_slice();
+                while known
+                    .get(*next_known)
+                    .is_some_and(|(known, _)| *known < start)
+                {
+                    *next_known += 1;
+                }
+                if let Some(&(known, end)) = known.get(*next_known)
+                    && known == start
+                {
+                    return Ok(end);
+                }
+                if self.remembered[start / 4096] & (1 << ((start / 64) % 64)) != 0
+                    && let Some(end) = self.ends.get(&start)
+                {
+                    return Ok(*end);
+                }
+                self.scan_container(start, *next_known)
+            }
             _ => {
                 let mut at = start;
                 while !matches!(
@@ -292,10 +332,13 @@ impl<'d, 't> Walker<'d, 't> {
         }
     }
 
-    /// Finds the end of the container at `start`, jumping over the ones whose end is known and
-    /// remembering the large ones it passes.
-    fn scan_container(&mut self, start: usize) -> Result<usize, Exceeded> {
+    /// Finds the end of the container at `start`, jumping over the ones the document's caller
+    /// knows and remembering the large ones it passes. (The containers remembered along the way are
+    /// looked up only where a walk starts: checking a sorted list costs one comparison a bracket,
+    /// a table lookup would cost a hash.)
+    fn scan_container(&mut self, start: usize, mut next_known: usize) -> Result<usize, Exceeded> {
         let bytes = self.doc.text.as_bytes();
+        let known = self.doc.known_ends.as_slice();
         let mut open = std::mem::take(&mut self.open);
         open.clear();
         open.push(start);
@@ -305,18 +348,24 @@ impl<'d, 't> Walker<'d, 't> {
             match bytes.get(at) {
                 None => break bytes.len(),
                 Some(b'"') => at = end_of_string(bytes, at + 1),
-                Some(b'{' | b'[') => match self.ends.get(&at) {
-                    Some(end) => at = *end,
-                    None => {
-                        open.push(at);
-                        at += 1;
+                Some(b'{' | b'[') => {
+                    while known.get(next_known).is_some_and(|(known, _)| *known < at) {
+                        next_known += 1;
                     }
-                },
+                    match known.get(next_known) {
+                        Some(&(known, end)) if known == at => at = end,
+                        _ => {
+                            open.push(at);
+                            at += 1;
+                        }
+                    }
+                }
                 Some(_) => {
                     at += 1;
                     let opened = open.pop().unwrap_or(start);
                     if at - opened >= REMEMBER_FROM && self.ends.len() < self.remember_at_most {
                         self.ends.insert(opened, at);
+                        self.remembered[opened / 4096] |= 1 << ((opened / 64) % 64);
                     }
                     if open.is_empty() {
                         break at;
@@ -334,15 +383,9 @@ impl<'d, 't> Walker<'d, 't> {
     fn keep_last_of_repeated_names(&mut self, members: &mut Vec<Child>) {
         let text = self.doc.text;
         let raw = |child: &Child| child.key.map_or("", |key| key.of(text));
-        if members
-            .iter()
-            .any(|child| raw(child).as_bytes().contains(&b'\\'))
-        {
+        if members.iter().any(|child| child.escaped) {
             // Names written with escapes may be equal once decoded: compare them decoded.
-            let names: Vec<Cow<'t, str>> = members
-                .iter()
-                .map(|child| child.key.map_or(Cow::Borrowed(""), |key| self.key(key)))
-                .collect();
+            let names: Vec<Cow<'t, str>> = members.iter().map(|child| self.key(child)).collect();
             merge_repeated(
                 members,
                 |a, b| names[a] == names[b],
@@ -350,7 +393,31 @@ impl<'d, 't> Walker<'d, 't> {
             );
             return;
         }
-        // An open-addressing table of member positions: a repeat is found in one pass.
+        let repeated = if members.len() <= 8 {
+            // Few names: compare each pair (most differ in length).
+            members.iter().enumerate().any(|(index, child)| {
+                members[index + 1..]
+                    .iter()
+                    .any(|other| raw(other) == raw(child))
+            })
+        } else {
+            self.any_repeated(members)
+        };
+        if repeated {
+            let names: Vec<&str> = members.iter().map(raw).collect();
+            merge_repeated(
+                members,
+                |a, b| names[a] == names[b],
+                |index| hash(names[index].as_bytes()),
+            );
+        }
+    }
+
+    /// Whether two of many plainly written names are equal: an open-addressing table of positions
+    /// finds a repeat in one pass.
+    fn any_repeated(&mut self, members: &[Child]) -> bool {
+        let text = self.doc.text;
+        let raw = |child: &Child| child.key.map_or("", |key| key.of(text));
         let size = (members.len() * 2).next_power_of_two();
         let mut slots = std::mem::take(&mut self.slots);
         slots.clear();
@@ -376,14 +443,7 @@ impl<'d, 't> Walker<'d, 't> {
             }
         }
         self.slots = slots;
-        if repeated {
-            let names: Vec<&str> = members.iter().map(raw).collect();
-            merge_repeated(
-                members,
-                |a, b| names[a] == names[b],
-                |index| hash(names[index].as_bytes()),
-            );
-        }
+        repeated
     }
 }
 
@@ -417,15 +477,26 @@ struct ChildCursor {
     at: usize,
     object: bool,
     done: bool,
+    /// The first of the document's known ends after `at` (see [`Walker::end_of`]).
+    next_known: usize,
 }
 
 impl ChildCursor {
     fn new(walker: &Walker<'_, '_>, node: Span) -> ChildCursor {
         let kind = walker.kind(node);
+        let done = !matches!(kind, Kind::Object | Kind::Array);
         ChildCursor {
             at: node.start + 1,
             object: kind == Kind::Object,
-            done: !matches!(kind, Kind::Object | Kind::Array),
+            done,
+            next_known: if done {
+                0
+            } else {
+                walker
+                    .doc
+                    .known_ends
+                    .partition_point(|(known, _)| *known <= node.start)
+            },
         }
     }
 
@@ -435,30 +506,60 @@ impl ChildCursor {
         }
         let bytes = walker.doc.text.as_bytes();
         let start = skip_layout(bytes, self.at);
-        let (key, value_start) = if self.object {
+        let (key, escaped, value_start) = if self.object {
             if bytes.get(start) != Some(&b'"') {
                 self.done = true;
                 return Ok(None);
             }
-            let key_end = end_of_string(bytes, start + 1);
+            let (key_end, escaped) = key_end(bytes, start + 1);
             let value_start = skip_layout(bytes, skip_layout(bytes, key_end) + 1);
-            (Some(Span::new(start + 1, key_end - 1)), value_start)
+            (
+                Some(Span::new(start + 1, key_end - 1)),
+                escaped,
+                value_start,
+            )
         } else {
             if matches!(bytes.get(start), None | Some(b']')) {
                 self.done = true;
                 return Ok(None);
             }
-            (None, start)
+            (None, false, start)
         };
-        let end = walker.end_of(value_start)?;
+        let end = walker.end_of(value_start, &mut self.next_known)?;
         self.at = skip_layout(bytes, end);
         if bytes.get(self.at) == Some(&b',') {
             self.at += 1;
         }
         Ok(Some(Child {
             key,
+            escaped,
             value: Span::new(value_start, end),
         }))
+    }
+}
+
+/// The offset after the closing quote of the key whose text starts at `at`, and whether the key
+/// holds an escape (found on the way at no extra cost).
+fn key_end(bytes: &[u8], mut at: usize) -> (usize, bool) {
+    let mut escaped = false;
+    loop {
+        while let Some(word) = word_at(bytes, at) {
+            let found = equal_to(word, b'"') | equal_to(word, b'\\');
+            if found != 0 {
+                at += first_marked(found);
+                break;
+            }
+            at += 8;
+        }
+        match bytes.get(at) {
+            Some(b'"') => return (at + 1, escaped),
+            Some(b'\\') => {
+                escaped = true;
+                at += 2;
+            }
+            Some(_) => at += 1,
+            None => return (bytes.len(), escaped),
+        }
     }
 }
 

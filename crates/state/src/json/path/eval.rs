@@ -111,7 +111,15 @@ impl Walker<'_, '_> {
             for selector in selectors {
                 self.apply(kind, &children, selector, out)?;
             }
-            pending.extend(children.iter().rev().map(|child| child.value));
+            // Only containers have descendants: a scalar adds nothing below it.
+            let bytes = self.text().as_bytes();
+            pending.extend(
+                children
+                    .iter()
+                    .rev()
+                    .filter(|child| matches!(bytes.get(child.value.start), Some(b'{' | b'[')))
+                    .map(|child| child.value),
+            );
         }
         self.give_back(children);
         Ok(())
@@ -128,10 +136,7 @@ impl Walker<'_, '_> {
         match selector {
             Selector::Name(name) if kind == Kind::Object => {
                 // Each name is listed once (the last value of a repeated one).
-                if let Some(child) = children
-                    .iter()
-                    .find(|child| child.key.is_some_and(|key| self.key_is(key, name)))
-                {
+                if let Some(child) = children.iter().find(|child| self.key_is(child, name)) {
                     out.push(child.value);
                 }
             }

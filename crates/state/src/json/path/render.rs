@@ -211,11 +211,10 @@ impl Walker<'_, '_> {
                     return false;
                 }
                 if let Some(key) = child.key {
-                    let raw = key.of(self.text());
-                    let written = if raw.as_bytes().contains(&b'\\') {
-                        string(&self.key(key), sink)
+                    let written = if child.escaped {
+                        string(&self.key(&child), sink)
                     } else {
-                        sink.put("\"") && sink.put(raw) && sink.put("\"")
+                        sink.put("\"") && sink.put(key.of(self.text())) && sink.put("\"")
                     };
                     if !written || !sink.put(if pretty { ": " } else { ":" }) {
                         return false;
