@@ -4,6 +4,7 @@
 use std::io::{self, BufWriter, IsTerminal, Write};
 
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::escape::invisible_escaped;
 
 /// When to use color, from `--color` and `NO_COLOR`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -40,13 +41,16 @@ impl Printer {
         }
     }
 
-    /// Writes data to stdout. Stops silently once the reader has gone away.
+    /// Writes data to stdout, the characters a terminal would act on invisibly (C1 controls,
+    /// bidirectional overrides) escaped as `\uXXXX` (see [`invisible_escaped`]). Stops silently once
+    /// the reader has gone away.
     pub fn out(&mut self, text: &str) -> Result<(), CliError> {
+        let text = invisible_escaped(text);
         self.out_bytes(text.as_bytes())
     }
 
-    /// [`Printer::out`] for data that is not text to show (an encrypted state's envelope is
-    /// JSON, but is passed on byte for byte).
+    /// [`Printer::out`] for data passed on byte for byte (a state for `terraform state push -`, an
+    /// encrypted state's envelope).
     pub fn out_bytes(&mut self, bytes: &[u8]) -> Result<(), CliError> {
         if self.pipe_closed {
             return Ok(());
@@ -90,12 +94,13 @@ impl Printer {
     /// Writes text for people to stderr (a diff when stdout carries a state, a summary line).
     pub fn to_stderr(&mut self, text: &str) {
         let _ = self.stdout.flush();
+        let text = invisible_escaped(text);
         let _ = io::stderr().lock().write_all(text.as_bytes());
     }
 
     /// Prints a `warning:` line to stderr.
     pub fn warning(&mut self, message: &str) {
-        self.labelled("\x1b[1;33m", "warning", message);
+        self.labelled("\x1b[1;33m", "warning", &sanitize(message));
     }
 
     /// Prints an `error:` line to stderr without ending the command (one of several problems).
@@ -123,8 +128,9 @@ impl Printer {
             ("", "")
         };
         let mut stderr = io::stderr().lock();
+        // A hint names the finding's address, which may hold anything a state holds.
         for hint in hints {
-            let _ = writeln!(stderr, "{cyan}hint{reset}: {hint}");
+            let _ = writeln!(stderr, "{cyan}hint{reset}: {}", sanitize(hint));
         }
     }
 

@@ -113,7 +113,7 @@ pub fn check(
                 .map_err(|error| RulePathError::new(type_name, &step.address, error))?,
             None => RemoteStatus::default(),
         };
-        let refresh = matches!(step.action, Action::Refresh | Action::RefreshTaint);
+        let refresh = is_refresh(step.action);
         let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
         if cloud_foundry_service && status.in_progress() && !refresh {
             refuse(
@@ -138,10 +138,11 @@ pub fn check(
                         |attributes| status.describe(attributes)
                     )
                 ),
-                Some(format!(
-                    "refresh it first (`{}`); if the object turns out healthy, `{}` is the fix",
-                    crate::scan::hint::refresh_command(context.catalog, &instance(), type_name),
-                    crate::scan::hint::untaint_command(&instance())
+                Some(refresh_first(
+                    context,
+                    &instance(),
+                    type_name,
+                    object.tainted,
                 )),
             );
         }
@@ -185,6 +186,30 @@ pub fn check(
     Ok(violations)
 }
 
+/// Whether `action` is a refresh's (with or without a change of taint).
+fn is_refresh(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Refresh | Action::RefreshTaint | Action::RefreshUntaint
+    )
+}
+
+/// What to do instead of tainting an object mid-operation: refresh first; then only an object that
+/// is tainted already has a taint to clear.
+fn refresh_first(context: &Context<'_>, instance: &str, type_name: &str, tainted: bool) -> String {
+    let refresh = crate::scan::hint::refresh_command(context.catalog, instance, type_name);
+    if tainted {
+        format!(
+            "refresh it first (`{refresh}`); if the object turns out healthy, `{}` is the fix",
+            crate::scan::hint::untaint_command(instance)
+        )
+    } else {
+        format!(
+            "refresh it first (`{refresh}`), and taint it only if the remote object turns out broken"
+        )
+    }
+}
+
 /// Why `prevent_destroy` forbids `action`, if it does.
 fn prevent_destroy_breaks(action: Action) -> Option<&'static str> {
     match action {
@@ -194,7 +219,7 @@ fn prevent_destroy_breaks(action: Action) -> Option<&'static str> {
         Action::Forget => Some(
             "forgetting it drops the protection: Terraform would no longer know the object exists",
         ),
-        Action::Untaint | Action::Refresh => None,
+        Action::Untaint | Action::Refresh | Action::RefreshUntaint => None,
     }
 }
 
@@ -204,7 +229,9 @@ fn protections(context: &Context<'_>, step: &Step, type_name: &str) -> Vec<Strin
     let mut messages = Vec::new();
     for protection in &context.policy.protect {
         let covered = protection.actions.contains(&step.action)
-            || (step.action == Action::RefreshTaint && protection.actions.contains(&Action::Taint));
+            || (step.action == Action::RefreshTaint && protection.actions.contains(&Action::Taint))
+            || (step.action == Action::RefreshUntaint
+                && protection.actions.contains(&Action::Untaint));
         if !covered {
             continue;
         }
@@ -277,6 +304,7 @@ mod tests {
                         json: attributes.to_owned(),
                     }],
                     taint,
+                    untaint: false,
                 }],
             )
             .unwrap()
@@ -301,6 +329,7 @@ mod tests {
                 instance: bucket,
                 changes: Vec::new(),
                 taint: true,
+                untaint: false,
             }],
         )
         .unwrap();

@@ -49,6 +49,8 @@ pub(crate) struct WriteSettings {
     /// How long to wait for the lock; used only when the file is written.
     pub lock_timeout: Duration,
     pub config: Option<PathBuf>,
+    /// `--no-config`: the configuration's lifecycle rules are not applied.
+    pub no_config: bool,
     pub policy: Option<PathBuf>,
     pub show_sensitive: bool,
     /// Why nothing is written when [`Destination::Nothing`]: said after the change is shown.
@@ -103,6 +105,7 @@ impl WriteSettings {
             force: args.force,
             lock_timeout: args.lock_timeout,
             config: args.state.config.config.clone(),
+            no_config: args.no_config,
             policy: args.policy.clone(),
             show_sensitive: args.show_sensitive,
             nothing_written_because: if args.dry_run {

@@ -107,9 +107,7 @@ impl Backend {
             &[("ifGenerationMatch", generation.as_str())],
         );
         let answer = self
-            .call("releasing the lock", true, |client, token| {
-                client.delete(&url).bearer_auth(token)
-            })
+            .call("releasing the lock", true, |client| client.delete(&url))
             .await?;
         match answer.status {
             200 | 204 | 404 => {
@@ -132,11 +130,7 @@ impl Backend {
         let object = &self.settings.lock_object;
         let doing = "reading the lock";
         let url = self.object_url(object);
-        let metadata = self
-            .call(doing, true, |client, token| {
-                client.get(&url).bearer_auth(token)
-            })
-            .await?;
+        let metadata = self.call(doing, true, |client| client.get(&url)).await?;
         match metadata.status {
             200 => {}
             404 => return Ok(None),
@@ -158,9 +152,7 @@ impl Backend {
             &[("alt", "media"), ("generation", generation_text.as_str())],
         );
         let media = self
-            .call(doing, true, |client, token| {
-                client.get(&media_url).bearer_auth(token)
-            })
+            .call(doing, true, |client| client.get(&media_url))
             .await?;
         match media.status {
             200 => Ok(Some(Held {

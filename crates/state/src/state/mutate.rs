@@ -28,11 +28,13 @@ pub enum Mutation {
         key: String,
     },
     /// New values for fields of an instance's current object (what a refresh learned); `taint` when
-    /// the remote object reports a failure, so the next apply replaces it.
+    /// the remote object reports a failure, so the next apply replaces it; `untaint` when it reports
+    /// the object healthy and the user asked to clear a taint then (`refresh --untaint-healthy`).
     Refresh {
         instance: InstanceAddr,
         changes: Vec<Change>,
         taint: bool,
+        untaint: bool,
     },
 }
 
@@ -45,6 +47,9 @@ pub enum Action {
     Refresh,
     /// A refresh that found the remote object failed: its new values, and the taint.
     RefreshTaint,
+    /// A refresh that found a tainted instance's remote object healthy: its new values, and the
+    /// taint cleared.
+    RefreshUntaint,
 }
 
 impl Action {
@@ -55,6 +60,7 @@ impl Action {
             Action::Forget => "forget",
             Action::Refresh => "refresh",
             Action::RefreshTaint => "refresh and taint",
+            Action::RefreshUntaint => "refresh and untaint",
         }
     }
 
@@ -155,12 +161,16 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                 instance,
                 changes,
                 taint,
+                untaint,
             } => {
                 let (group, current) = current_object(&groups, &index, instance, "refresh")?;
                 let mut changes = changes.clone();
                 let action = if *taint && !current.tainted {
                     changes.push(Change::set_string("status", "tainted"));
                     Action::RefreshTaint
+                } else if *untaint && !*taint && current.tainted {
+                    changes.push(Change::Remove { field: "status" });
+                    Action::RefreshUntaint
                 } else {
                     Action::Refresh
                 };
