@@ -38,7 +38,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let located = locate(args.state.as_deref(), &args.backend)?;
     // For every backend: an interrupt while the command runs must not end statectl (and with it a
     // local lock) before the command ends.
-    crate::cli::interrupt::release_remote_locks_on_interrupt();
+    crate::cli::interrupt::end_writes_safely_on_interrupt();
     let locked = Locked::acquire_source(&located.source, "statectl lock", args.lock_timeout)?;
     if let Some(note) = &located.note {
         printer.to_stderr(&format!("{note}\n"));

@@ -204,9 +204,8 @@ fn is_missing_default(source: &Source) -> bool {
 }
 
 fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
-    if matches!(source, Source::Remote(_)) {
-        crate::cli::interrupt::release_remote_locks_on_interrupt();
-    }
+    // A signal from now on releases the lock and leaves the state old or new (exit 130 or 143).
+    crate::cli::interrupt::end_writes_safely_on_interrupt();
     Ok(Locked::acquire_source(
         source,
         &format!("statectl {operation}"),
@@ -239,6 +238,17 @@ pub(super) fn finish(
         "planned"
     );
     for unchanged in &plan.unchanged {
+        if request.operation == "untaint" {
+            // As `terraform untaint`: an instance that is not tainted is an error, exit 1.
+            return Err(CliError {
+                message: format!(
+                    "{source}: `{}` is not tainted, so it cannot be untainted; nothing written",
+                    unchanged.address
+                ),
+                hint: None,
+                code: exit::FINDINGS,
+            });
+        }
         printer.warning(&format!(
             "`{}` is {}; nothing to change",
             unchanged.address, unchanged.why

@@ -98,6 +98,12 @@ impl WriteSettings {
         // Only now, with the flags known to agree: finding the state may read the backend cache.
         let encryption = crate::cli::encryption::load(&args.state.config)?;
         let located = locate(args.state.state.as_deref(), &args.state.backend)?;
+        if let (Destination::File(Backup::At(backup)), Source::Path(state)) =
+            (&destination, &located.source)
+        {
+            // Before the lock: a backup over the state (or its lock info) would lose the old state.
+            crate::state::store::refuse_backup_over_state(backup, state)?;
+        }
         Ok(WriteSettings {
             source: located.source,
             source_note: located.note,

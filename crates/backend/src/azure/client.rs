@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::header::HeaderMap;
 use statectl_encryption::Secret;
+use statectl_state::duration::Deadline;
 use tokio::sync::Mutex as AsyncMutex;
 use url::Url;
 
@@ -88,7 +89,7 @@ pub(super) struct Client {
     cloud: super::settings::Cloud,
     /// A bearer token and when it expires (when its endpoint said), or the listed key
     /// (base64-decoded), once fetched.
-    secret: AsyncMutex<Option<(Secret, Option<Instant>)>>,
+    secret: AsyncMutex<Option<(Secret, Option<Deadline>)>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -276,8 +277,7 @@ impl Client {
     async fn secret(&self) -> Result<Secret, Failure> {
         let mut secret = self.secret.lock().await;
         if let Some((secret, expires)) = &*secret
-            && expires
-                .is_none_or(|expires| expires.saturating_duration_since(Instant::now()) > MARGIN)
+            && expires.is_none_or(|expires| !expires.earlier_by(MARGIN).has_passed(Instant::now()))
         {
             return Ok(secret.clone());
         }
@@ -310,9 +310,8 @@ impl Client {
     }
 }
 
-/// When a token that lasts `lifetime` expires: never later than a day from now, so that an
-/// absurd `expires_in` neither overflows nor keeps a token forever.
-fn deadline(lifetime: Duration) -> Instant {
-    let now = Instant::now();
-    now.checked_add(lifetime.min(LONGEST_KEPT)).unwrap_or(now)
+/// When a token that lasts `lifetime` expires: a day from now at most, so that an absurd
+/// `expires_in` neither overflows nor keeps a token forever.
+fn deadline(lifetime: Duration) -> Deadline {
+    Deadline::after(lifetime.min(LONGEST_KEPT))
 }

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::external_account::ExternalAccount;
 use crate::request_error::without_secrets;
+use statectl_state::duration::Deadline;
 
 use rsa::RsaPrivateKey;
 use rsa::pkcs1::DecodeRsaPrivateKey;
@@ -484,7 +485,7 @@ fn default_credential(env: &dyn Fn(&str) -> Option<String>) -> Result<Credential
 #[derive(Debug)]
 pub(super) struct Tokens {
     pub credential: Credential,
-    current: tokio::sync::Mutex<Option<(Secret, Instant)>>,
+    current: tokio::sync::Mutex<Option<(Secret, Deadline)>>,
 }
 
 impl Tokens {
@@ -502,21 +503,16 @@ impl Tokens {
         }
         let mut current = self.current.lock().await;
         if let Some((token, expires)) = &*current
-            && expires.saturating_duration_since(Instant::now()) > MARGIN
+            && !expires.earlier_by(MARGIN).has_passed(Instant::now())
         {
             return Ok(Some(token.clone()));
         }
         let (token, lifetime) = self.credential.fetch(http, &STORAGE_SCOPES).await?;
-        *current = Some((token.clone(), deadline(lifetime)));
+        // A server may say a token lives `u64::MAX` seconds: it is kept a day at most, and the
+        // deadline saturates rather than overflows.
+        *current = Some((token.clone(), Deadline::after(lifetime.min(LONGEST_KEPT))));
         Ok(Some(token))
     }
-}
-
-/// When a token that lasts `lifetime` expires: never later than a day from now, so that an
-/// absurd lifetime (`expires_in` of 2^64 - 1) neither overflows nor keeps a token forever.
-fn deadline(lifetime: Duration) -> Instant {
-    let now = Instant::now();
-    now.checked_add(lifetime.min(LONGEST_KEPT)).unwrap_or(now)
 }
 
 /// Seconds from now until `time`, an RFC 3339 UTC time as Google writes it

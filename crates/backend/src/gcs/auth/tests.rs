@@ -318,3 +318,47 @@ fn a_broken_key_file_is_one_line_naming_where_it_came_from() {
         "the credentials in `credentials` have no `refresh_token`"
     );
 }
+
+/// Was a panic (`overflow when adding duration to instant`) for `u64::MAX`: every lifetime a
+/// server may give, however absurd, gives a token (kept forever when past the clock's end, asked
+/// for again when already expired), never a panic.
+#[test]
+fn any_lifetime_a_server_gives_is_taken_without_a_panic() {
+    let lifetimes = [
+        ("18446744073709551615", false),
+        ("9223372036854775807", false),
+        ("3000000000000000", false),
+        ("0", true),
+        ("1", true),
+        ("-1", false),
+        ("\"NaN\"", false),
+        ("null", false),
+    ];
+    for (lifetime, renewed) in lifetimes {
+        let answer = format!(r#"{{"access_token": "t", "expires_in": {lifetime}}}"#);
+        let (url, seen) = fake(vec![(200, answer.clone()), (200, answer)]);
+        let tokens = Tokens::new(Credential::User {
+            client_id: "c".to_owned(),
+            client_secret: Secret(b"s".to_vec()),
+            refresh_token: Secret(b"r".to_vec()),
+            token_uri: format!("{url}/token"),
+            from: "a test".to_owned(),
+        });
+        let http = Http::new().unwrap();
+        let runtime = runtime();
+        for _ in 0..2 {
+            assert_eq!(
+                runtime
+                    .block_on(tokens.token(&http))
+                    .unwrap()
+                    .expect("a token, not the emulator's none")
+                    .text(),
+                "t",
+                "{lifetime}"
+            );
+        }
+        // A token that expires within the renewal margin is asked for again; any other is kept.
+        let asked = seen.lock().unwrap().len();
+        assert_eq!(asked, if renewed { 2 } else { 1 }, "{lifetime}");
+    }
+}

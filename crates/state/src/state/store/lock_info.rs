@@ -1,11 +1,24 @@
 //! The lock's sidecar file, `.<state name>.lock.info` beside the state: who holds the lock, in the JSON
 //! shape Terraform's local backend writes and reads, so each tool can name the other as the holder.
+//!
+//! A lock info comes from whoever holds the lock (a file beside the state, a server's 423, a lock
+//! object): it is read only up to [`MAX_LOCK_INFO`] bytes, and each field shown to people is cut
+//! at [`MAX_FIELD_SHOWN`] characters, so a hostile one of 300 MB costs neither memory nor a
+//! terminal full of text.
 
+use std::borrow::Cow;
 use std::fmt::{self, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+
+/// The largest lock info read: Terraform's are a few hundred bytes.
+pub const MAX_LOCK_INFO: usize = 64 << 10;
+
+/// The most characters of one field a message shows.
+pub const MAX_FIELD_SHOWN: usize = 200;
 
 /// Terraform's `statemgr.LockInfo`, with Go's field names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,8 +58,31 @@ impl LockInfo {
         serde_json::to_string(self).expect("a LockInfo always serializes")
     }
 
+    /// The lock info in `text`; `None` when it is not one, or larger than [`MAX_LOCK_INFO`].
     pub fn parse(text: &[u8]) -> Option<LockInfo> {
+        if text.len() > MAX_LOCK_INFO {
+            return None;
+        }
         serde_json::from_slice(text).ok()
+    }
+
+    /// The lock info in the file at `path`, reading no more than [`MAX_LOCK_INFO`] bytes of it.
+    pub fn read_file(path: &Path) -> Option<LockInfo> {
+        let mut text = Vec::new();
+        std::fs::File::open(path)
+            .ok()?
+            .take(MAX_LOCK_INFO as u64 + 1)
+            .read_to_end(&mut text)
+            .ok()?;
+        LockInfo::parse(&text)
+    }
+}
+
+/// `text`, cut at [`MAX_FIELD_SHOWN`] characters with a note of how long it was.
+fn shown(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(MAX_FIELD_SHOWN) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!("{}... ({} bytes in all)", &text[..end], text.len())),
     }
 }
 
@@ -55,28 +91,28 @@ impl fmt::Display for LockInfo {
     /// needs to find the holder.
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         let who = if self.who.is_empty() {
-            "an unknown process"
+            Cow::Borrowed("an unknown process")
         } else {
-            &self.who
+            shown(&self.who)
         };
         write!(formatter, "`{who}`")?;
         let mut details = Vec::new();
         if !self.version.is_empty() {
             // Terraform writes a bare version number; statectl writes its name too.
             if self.version.starts_with(|c: char| c.is_ascii_digit()) {
-                details.push(format!("Terraform {}", self.version));
+                details.push(format!("Terraform {}", shown(&self.version)));
             } else {
-                details.push(self.version.clone());
+                details.push(shown(&self.version).into_owned());
             }
         }
         if !self.operation.is_empty() {
-            details.push(format!("operation `{}`", self.operation));
+            details.push(format!("operation `{}`", shown(&self.operation)));
         }
         if !self.created.is_empty() {
-            details.push(format!("since {}", self.created));
+            details.push(format!("since {}", shown(&self.created)));
         }
         if !self.id.is_empty() {
-            details.push(format!("lock ID {}", self.id));
+            details.push(format!("lock ID {}", shown(&self.id)));
         }
         if !details.is_empty() {
             write!(formatter, " ({})", details.join(", "))?;
@@ -94,16 +130,61 @@ pub fn sidecar_path(state: &Path) -> PathBuf {
     state.with_file_name(format!(".{name}.lock.info"))
 }
 
-/// `user@host`, as Terraform fills `Who`.
+/// `user@host`, as Terraform fills `Who`: the user's name as Go's `user.Current()` finds it, empty when
+/// it finds none (Terraform then writes `@host`).
 fn who() -> String {
-    let user = std::env::var("USER")
-        .or_else(|_| std::env::var("LOGNAME"))
-        .unwrap_or_else(|_| rustix::process::getuid().as_raw().to_string());
+    let passwd = std::fs::File::open("/etc/passwd").and_then(|file| {
+        let mut bytes = Vec::new();
+        file.take(crate::state::bytes::MAX_TEXT_BYTES)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
+    });
+    let user = user_name(
+        passwd.as_deref().unwrap_or_default(),
+        rustix::process::getuid().as_raw(),
+        |name| std::env::var(name).ok(),
+    );
     let host = rustix::system::uname()
         .nodename()
         .to_string_lossy()
         .into_owned();
     format!("{user}@{host}")
+}
+
+/// The user's name as Go's cgo-free `user.Current()` finds it (Terraform's release binaries are built
+/// without cgo): the `/etc/passwd` entry of the real uid, else `$USER` when `$HOME` is set too, else
+/// none. Not the uid's number: a container's root, with no `$USER`, is `root`.
+fn user_name(passwd: &[u8], uid: u32, env: impl Fn(&str) -> Option<String>) -> String {
+    if let Some(name) = passwd_name(passwd, uid) {
+        return name;
+    }
+    let set = |name: &str| env(name).filter(|value| !value.is_empty());
+    match (set("USER"), set("HOME")) {
+        (Some(user), Some(_)) => user,
+        _ => String::new(),
+    }
+}
+
+/// The name on the first `/etc/passwd` line for `uid`, read as Go reads the file: lines trimmed,
+/// blank ones and `#` comments skipped, at least seven fields, a name that is not empty and does not
+/// start with `+` or `-` (NIS), numeric uid and gid fields.
+fn passwd_name(passwd: &[u8], uid: u32) -> Option<String> {
+    let uid = uid.to_string();
+    String::from_utf8_lossy(passwd).lines().find_map(|line| {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.matches(':').count() < 6 {
+            return None;
+        }
+        let fields: Vec<&str> = line.splitn(7, ':').collect();
+        let (name, line_uid, gid) = (fields[0], fields[2], fields[3]);
+        let numeric = |field: &str| field.parse::<i64>().is_ok();
+        (line_uid == uid
+            && !name.is_empty()
+            && !name.starts_with(['+', '-'])
+            && numeric(line_uid)
+            && numeric(gid))
+        .then(|| name.to_owned())
+    })
 }
 
 /// A version-4 UUID from the kernel's random source, as Terraform's lock IDs are.
@@ -183,6 +264,35 @@ mod tests {
 
     use super::*;
 
+    /// Issue 25, item 15: with no `$USER` (root in a container) the holder showed as `0@vm`, where
+    /// Terraform shows `root@vm`.
+    #[test]
+    fn the_user_is_named_as_gos_user_current_names_it() {
+        let passwd = b"# comment\n\n  root:x:0:0:root:/root:/bin/bash  \n+nis:x:1000:1000::/:/bin/sh\nbad:x:1000:x::/:/bin/sh\nshort:x:1000:1000:/home\nkevin:x:1000:1000:Kevin,,,:/home/kevin:/usr/bin/zsh\n";
+        let none = |_: &str| None;
+        assert_eq!(user_name(passwd, 0, none), "root");
+        assert_eq!(user_name(passwd, 1000, none), "kevin");
+        // Not in /etc/passwd: `$USER`, with `$HOME` set; else nothing, never the uid's number.
+        let env = |user: Option<&'static str>, home: Option<&'static str>| {
+            move |name: &str| match name {
+                "USER" => user.map(str::to_owned),
+                "HOME" => home.map(str::to_owned),
+                _ => None,
+            }
+        };
+        assert_eq!(
+            user_name(passwd, 4242, env(Some("ci"), Some("/home/ci"))),
+            "ci"
+        );
+        assert_eq!(user_name(passwd, 4242, env(Some("ci"), None)), "");
+        assert_eq!(user_name(passwd, 4242, env(None, Some("/root"))), "");
+        // /etc/passwd wins over `$USER`, as in Go.
+        assert_eq!(
+            user_name(passwd, 0, env(Some("someone"), Some("/x"))),
+            "root"
+        );
+    }
+
     #[test]
     fn formats_times_as_go_marshals_them() {
         assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00Z");
@@ -203,6 +313,40 @@ mod tests {
         );
         // Written back with Go's field names and order.
         assert_eq!(info.to_json().as_bytes(), written_by_terraform);
+    }
+
+    /// Was 300 MB of `Who` on stderr: every field is cut for display, and a lock info larger than
+    /// [`MAX_LOCK_INFO`] is not read at all.
+    #[test]
+    fn a_hostile_lock_info_is_cut_for_display_and_refused_when_huge() {
+        let long = "é".repeat(2000);
+        let info = LockInfo {
+            id: long.clone(),
+            operation: long.clone(),
+            info: long.clone(),
+            who: long.clone(),
+            version: long.clone(),
+            created: long.clone(),
+            path: long.clone(),
+        };
+        let shown = info.to_string();
+        assert!(
+            shown.len() < 6 * (2 * MAX_FIELD_SHOWN + 40),
+            "{}",
+            shown.len()
+        );
+        assert!(shown.starts_with(&format!("`{}... (4000 bytes in all)`", "é".repeat(200))));
+        let json = info.to_json();
+        assert!(json.len() < MAX_LOCK_INFO);
+        assert_eq!(LockInfo::parse(json.as_bytes()), Some(info));
+        let huge = format!(r#"{{"ID":"x","Who":"{}"}}"#, "w".repeat(MAX_LOCK_INFO));
+        assert_eq!(LockInfo::parse(huge.as_bytes()), None);
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join(".terraform.tfstate.lock.info");
+        std::fs::write(&path, &huge).unwrap();
+        assert_eq!(LockInfo::read_file(&path), None);
+        std::fs::write(&path, &json).unwrap();
+        assert!(LockInfo::read_file(&path).is_some());
     }
 
     #[test]
