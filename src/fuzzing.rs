@@ -10,8 +10,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
 
-use crate::json::path::{Document, JsonPath, Limits};
 use crate::duration::{Deadline, humanize, parse_duration};
+use crate::json::path::{Document, JsonPath, Limits};
 use crate::reconcile::http::HttpResponse;
 use crate::reconcile::plugin::value::{Type, decode, encode};
 use crate::reconcile::poll::{

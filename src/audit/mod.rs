@@ -308,6 +308,23 @@ fn mid_operation_risk(operation: Operation) -> &'static str {
     }
 }
 
+/// What the rules say of the remote object from its attributes (nothing, without them); a rules
+/// file's path too costly for them is an error.
+fn status_of(
+    input: &Input<'_>,
+    type_name: &str,
+    address: &ObjectAddr,
+    attributes: Option<&Attributes<'_>>,
+) -> Result<RemoteStatus, RulePathError> {
+    attributes.map_or_else(
+        || Ok(RemoteStatus::default()),
+        |attributes| {
+            remote_status(input.catalog, type_name, attributes)
+                .map_err(|error| RulePathError::new(type_name, address, error))
+        },
+    )
+}
+
 /// Records an entry for one object, with every rule its outcome breaks or risks.
 fn judge(
     input: &Input<'_>,
@@ -322,11 +339,7 @@ fn judge(
     let attributes = object
         .attributes_json(input.state.source)
         .map(Attributes::new);
-    let status = match &attributes {
-        Some(attributes) => remote_status(input.catalog, &type_name, attributes)
-            .map_err(|error| RulePathError::new(&type_name, &address, error))?,
-        None => RemoteStatus::default(),
-    };
+    let status = status_of(input, &type_name, &address, attributes.as_ref())?;
     // Which operation the status shows, and the words for it: "still being updated (`state` =
     // `UPDATING`)", as scan and refresh map it.
     let (operation, in_flight) = attributes

@@ -46,12 +46,15 @@ pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Vec<Finding>, RulePathEr
     Ok(findings)
 }
 
+/// Findings, and for each the byte offset of its instance object.
+type Located = (Vec<Finding>, Vec<(usize, usize)>);
+
 /// The findings for `groups`, and for each the byte offset of its instance object.
 fn scan_groups(
     state: &State<'_>,
     rules: &Rules,
     groups: &[InstanceGroup<'_, '_>],
-) -> Result<(Vec<Finding>, Vec<(usize, usize)>), RulePathError> {
+) -> Result<Located, RulePathError> {
     let mut findings = Vec::new();
     let mut offsets = Vec::new();
     for group in groups {
@@ -70,7 +73,7 @@ fn scan_groups(
         if let Some(current) = group.current {
             let before = findings.len();
             current_object(state, rules, resource, current, &mut findings).map_err(|error| {
-                RulePathError::new(&resource.address.type_name, group.address(), error)
+                RulePathError::new(&resource.address.type_name, &group.address(), error)
             })?;
             if findings.len() > before && address.is_empty() {
                 address = group.address().to_string();

@@ -169,7 +169,7 @@ pub struct RulePathError {
 }
 
 impl RulePathError {
-    pub fn new(type_name: &str, address: impl ToString, source: TooCostly) -> RulePathError {
+    pub fn new(type_name: &str, address: &impl ToString, source: TooCostly) -> RulePathError {
         RulePathError {
             type_name: type_name.to_owned(),
             address: address.to_string(),

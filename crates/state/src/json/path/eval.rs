@@ -147,8 +147,7 @@ impl Walker<'_, '_> {
                 }
             }
             Selector::Slice { start, end, step } if kind == Kind::Array => {
-                let mut slice = Slice::new(*start, *end, *step, children.len());
-                while let Some(at) = slice.next() {
+                for at in Slice::new(*start, *end, *step, children.len()) {
                     out.push(children[at].value);
                     self.budget.keep(out.len())?;
                 }

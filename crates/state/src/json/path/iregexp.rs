@@ -5,6 +5,7 @@
 //! every node.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::iter::Peekable;
 use std::str::Chars;
 
@@ -250,7 +251,7 @@ fn class_range(low: char, chars: &mut Peekable<Chars<'_>>, out: &mut String) -> 
 }
 
 fn class_literal(character: char, out: &mut String) {
-    out.push_str(&format!("\\x{{{:X}}}", u32::from(character)));
+    let _ = write!(out, "\\x{{{:X}}}", u32::from(character));
 }
 
 fn literal(character: char, out: &mut String) {

@@ -52,13 +52,13 @@ impl Sink for Measure {
 }
 
 /// Buffers the text and hands it to the writer in large pieces.
-struct Write<'w, E> {
+struct Buffered<'w, E> {
     buffer: String,
     write: &'w mut dyn FnMut(&str) -> Result<(), E>,
     error: Option<E>,
 }
 
-impl<E> Write<'_, E> {
+impl<E> Buffered<'_, E> {
     fn flush(&mut self) -> bool {
         if self.error.is_none()
             && !self.buffer.is_empty()
@@ -71,7 +71,7 @@ impl<E> Write<'_, E> {
     }
 }
 
-impl<E> Sink for Write<'_, E> {
+impl<E> Sink for Buffered<'_, E> {
     fn put(&mut self, text: &str) -> bool {
         self.buffer.push_str(text);
         self.buffer.len() < (1 << 16) || self.flush()
@@ -105,7 +105,7 @@ impl Walker<'_, '_> {
         if !self.emit(nodes, pretty, &mut measure) {
             return Err(PrintError::TooLong(Exceeded::Output(limit)));
         }
-        let mut sink = Write {
+        let mut sink = Buffered {
             buffer: String::new(),
             write,
             error: None,

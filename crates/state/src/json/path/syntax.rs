@@ -116,8 +116,8 @@ fn logical(filter: &parsed::Filter) -> Result<Logical, SyntaxError> {
             items.iter().map(logical).collect::<Result<_, _>>()?,
         )),
         parsed::Filter::Atom(atom) => match atom {
-            parsed::FilterAtom::Filter { expr, not } => negated(logical(expr)?, *not),
-            parsed::FilterAtom::Test { expr, not } => negated(test(expr)?, *not),
+            parsed::FilterAtom::Filter { expr, not } => Ok(negated(logical(expr)?, *not)),
+            parsed::FilterAtom::Test { expr, not } => Ok(negated(test(expr)?, *not)),
             parsed::FilterAtom::Comparison(comparison) => {
                 let (left, right) = comparison.vals();
                 let op = match **comparison {
@@ -138,12 +138,12 @@ fn logical(filter: &parsed::Filter) -> Result<Logical, SyntaxError> {
     }
 }
 
-fn negated(expression: Logical, not: bool) -> Result<Logical, SyntaxError> {
-    Ok(if not {
+fn negated(expression: Logical, not: bool) -> Logical {
+    if not {
         Logical::Not(Box::new(expression))
     } else {
         expression
-    })
+    }
 }
 
 /// A test expression: a query (does it select anything?) or a function that returns true or false.

@@ -361,6 +361,7 @@ fn depth_costs_no_stack() {
 
 /// The JSONPath Compliance Test Suite's `cts.json`, when it is on disk (`STATECTL_JSONPATH_CTS`, or
 /// `target/jsonpath-compliance/cts.json` as `scripts/fetch-jsonpath-cts.sh` leaves it).
+#[allow(clippy::print_stderr, reason = "a skip says so where the test runs")]
 fn compliance_suite() -> Option<Value> {
     let path = std::env::var_os("STATECTL_JSONPATH_CTS").map_or_else(
         || {
@@ -369,15 +370,14 @@ fn compliance_suite() -> Option<Value> {
         },
         PathBuf::from,
     );
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str(&text).unwrap()),
-        Err(_) => {
-            eprintln!(
-                "skipped: no JSONPath Compliance Test Suite at {}; run scripts/fetch-jsonpath-cts.sh",
-                path.display()
-            );
-            None
-        }
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        Some(serde_json::from_str(&text).unwrap())
+    } else {
+        eprintln!(
+            "skipped: no JSONPath Compliance Test Suite at {}; run scripts/fetch-jsonpath-cts.sh",
+            path.display()
+        );
+        None
     }
 }
 
@@ -406,8 +406,10 @@ fn passes_the_compliance_test_suite() {
         let document = Document::parse(&text).unwrap();
         let found: Value = path
             .select(&document, Limits::for_document(text.len()))
-            .map(|mut selection| serde_json::from_str(&selection.to_json(false).unwrap()).unwrap())
-            .unwrap_or_else(|error| panic!("{name}: {error}"));
+            .map_or_else(
+                |error| panic!("{name}: {error}"),
+                |mut selection| serde_json::from_str(&selection.to_json(false).unwrap()).unwrap(),
+            );
         let expected: Vec<&Value> = match test.get("result") {
             Some(result) => vec![result],
             None => test["results"].as_array().unwrap().iter().collect(),
