@@ -5,29 +5,34 @@
 # time each tool on the same file in the same run, and print a Markdown table on stdout. Progress
 # and skip messages go to stderr, so `bench.sh > results.md` keeps only the table.
 #
-#   benches/bench.sh [--runs R] [--large] [--regen]
+#   benches/bench.sh [--runs R] [--large] [--regen] [--query-only]
 #
 #   --runs R   timed runs per command after one warm-up (default 7)
 #   --large    also benchmark the 100k-instance (~250 MB) state
 #   --regen    regenerate the states even if they exist (after a change to gen_state.py)
+#   --query-only  only the `query` rows
 #
 # Environment: TERRAFORM=/path/to/terraform picks the Terraform binary (otherwise
 # target/terraform/bin/terraform, then `terraform` on PATH).
 #
 # To benchmark another command, add one line to bench_file(): bench "NAME" CMD ARGS...
-# bench_many times a scan of 100 generated states of 1 MB in one run.
+# bench_many times a scan of 100 generated states of 1 MB in one run. bench_query times `query`
+# against jq on the same expressions (QUERIES), `cat` (the floor) and `terraform show -json`,
+# interleaved round by round.
 set -euo pipefail
 
 RUNS=7
 LARGE=0
 REGEN=0
+QUERY_ONLY=0
 while (($#)); do
   case "$1" in
     --runs) RUNS="${2:?--runs needs a number}"; shift 2 ;;
     --runs=*) RUNS="${1#--runs=}"; shift ;;
     --large) LARGE=1; shift ;;
     --regen) REGEN=1; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --query-only) QUERY_ONLY=1; shift ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument \`$1\` (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -114,7 +119,7 @@ if ((LARGE)); then
 fi
 
 MANY="$OUT/many-100x1mb"
-if ((REGEN)) || [[ ! -d "$MANY" ]]; then
+if ((!QUERY_ONLY)) && { ((REGEN)) || [[ ! -d "$MANY" ]]; }; then
   log "bench: generating 100 states of 1 MB in $MANY"
   rm -rf "$MANY"
   python3 "$ROOT/benches/gen_state.py" --many 100 --size-mb 1 --out-dir "$MANY"
@@ -207,6 +212,70 @@ bench_file() { # bench_file FILE: every command on the same file
   fi
 }
 
+# The queries of the `query` rows: a JSONPath for statectl, a tab, the jq filter that does the same job.
+QUERIES=(
+  '$.resources[*].instances[*].attributes.id'$'\t''[.resources[].instances[].attributes.id]'
+  "\$.resources[?@.type=='aws_instance'].instances[*].attributes.id"$'\t''[.resources[] | select(.type == "aws_instance") | .instances[].attributes.id]'
+  "\$..instances[?@.status=='tainted']"$'\t''[.. | objects | .instances? | arrays | .[] | select(.status? == "tainted")]'
+)
+QROWS=()          # per query row: file, size, name, wall, RSS (MB), wall of cat, wall of jq on the same query
+
+# bench_query FILE: each query by statectl and by jq, `cat` (the floor: reading the bytes) and
+# `terraform show -json` (the state as JSON, which is what one pipes into jq), interleaved: every
+# round runs each command once, so a change in the machine's load moves them all alike.
+bench_query() {
+  local file="$1" names=() cmds=() i round path filter
+  names+=("cat"); cmds+=("$(printf '%q ' cat "$file")")
+  for query in "${QUERIES[@]}"; do
+    IFS=$'\t' read -r path filter <<<"$query"
+    if [[ -n "$STATECTL" ]]; then
+      names+=("statectl query '$path'"); cmds+=("$(printf '%q ' "$STATECTL" query "$path" "$file")")
+    fi
+    names+=("jq '$filter'"); cmds+=("$(printf '%q ' jq "$filter" "$file")")
+  done
+  if [[ -n "$TF" ]]; then
+    names+=("terraform show -json"); cmds+=("$(printf '%q ' "$TF" show -json "$file")")
+  fi
+  log "bench: query rows on $(basename "$file"), $RUNS interleaved rounds after one warm-up"
+  local -a walls=() rsss=() failed=()
+  for i in "${!cmds[@]}"; do
+    if ! eval "run_once ${cmds[i]}"; then
+      log "bench: ${names[i]} failed on $(basename "$file"); skipped. Its stderr:"
+      head -n 5 "$WORK/stderr" | sed 's/^/    /' >&2
+      failed[i]=1
+    fi
+  done
+  for ((round = 1; round <= RUNS; round++)); do
+    for i in "${!cmds[@]}"; do
+      [[ -n "${failed[i]:-}" ]] && continue
+      if eval "run_once ${cmds[i]}"; then
+        walls[i]+=" $WALL"; rsss[i]+=" $RSS"
+      else
+        failed[i]=1
+      fi
+    done
+  done
+  local cat_wall="" jq_wall="" wall rss_mb
+  for i in "${!cmds[@]}"; do
+    [[ -n "${failed[i]:-}" ]] && continue
+    # shellcheck disable=SC2086 # the lists are space-separated numbers
+    wall="$(median ${walls[i]})"
+    # shellcheck disable=SC2086
+    rss_mb="$(awk -v k="$(median ${rsss[i]})" 'BEGIN { printf "%.1f", k / 1024 }')"
+    log "bench: ${names[i]}: ${wall}s, ${rss_mb} MB"
+    case "${names[i]}" in
+      cat) cat_wall="$wall" ;;
+      jq*) jq_wall="$wall" ;;
+    esac
+    # A statectl row is followed by the jq row of the same query: pair them when it comes.
+    QROWS+=("$(basename "$file")$SEP$CUR_SIZE$SEP${names[i]}$SEP$wall$SEP$rss_mb$SEP$cat_wall$SEP")
+    if [[ "${names[i]}" == jq* && ${#QROWS[@]} -ge 2 ]]; then
+      local previous="${QROWS[-2]}"
+      [[ "$previous" == *"${SEP}statectl query "* ]] && QROWS[-2]="${previous%"$SEP"}$SEP$jq_wall"
+    fi
+  done
+}
+
 bench_many() { # bench_many DIR: one run over every state in DIR (the CI case: many small states)
   CUR_FILE="$1"
   CUR_SIZE="$(du -sm "$1" | awk '{ print $1 }')"
@@ -219,24 +288,47 @@ bench_many() { # bench_many DIR: one run over every state in DIR (the CI case: m
 }
 
 for f in "${FILES[@]}"; do
-  bench_file "$f"
+  if ((QUERY_ONLY)); then
+    CUR_FILE="$f"
+    CUR_SIZE="$(awk -v b="$(stat -c %s "$f")" 'BEGIN { printf "%.1f", b / 1e6 }')"
+  else
+    bench_file "$f"
+  fi
+  bench_query "$f"
 done
-bench_many "$MANY"
+((QUERY_ONLY)) || bench_many "$MANY"
 
 # --- report ----------------------------------------------------------------------------------------
 ratio() { # ratio VALUE BASE
   if [[ -z "$2" ]]; then echo "n/a"; else awk -v v="$1" -v b="$2" 'BEGIN { printf "%.1fx", v / b }'; fi
 }
-echo "| file | size (MB) | command | median wall (s) | median peak RSS (MB) | wall vs statectl | RSS vs statectl |"
-echo "|---|---:|---|---:|---:|---:|---:|"
-for row in "${ROWS[@]}"; do
-  IFS="$SEP" read -r file size name wall rss <<<"$row"
-  # A "|" inside a table cell must be escaped, even inside backticks (GitHub Markdown).
-  printf '| %s | %s | `%s` | %.3f | %s | %s | %s |\n' "$file" "$size" "${name//|/\\|}" "$wall" "$rss" \
-    "$(ratio "$wall" "${BASE_WALL[$file]:-}")" "$(ratio "$rss" "${BASE_RSS[$file]:-}")"
-done
+if ((${#ROWS[@]})); then
+  echo "| file | size (MB) | command | median wall (s) | median peak RSS (MB) | wall vs statectl | RSS vs statectl |"
+  echo "|---|---:|---|---:|---:|---:|---:|"
+  for row in "${ROWS[@]}"; do
+    IFS="$SEP" read -r file size name wall rss <<<"$row"
+    # A "|" inside a table cell must be escaped, even inside backticks (GitHub Markdown).
+    printf '| %s | %s | `%s` | %.3f | %s | %s | %s |\n' "$file" "$size" "${name//|/\\|}" "$wall" "$rss" \
+      "$(ratio "$wall" "${BASE_WALL[$file]:-}")" "$(ratio "$rss" "${BASE_RSS[$file]:-}")"
+  done
+  echo
+fi
+if ((${#QROWS[@]})); then
+  echo "| file | command | median wall (s) | median peak RSS (MB) | x cat (the floor) | RSS / file | jq / statectl, same query |"
+  echo "|---|---|---:|---:|---:|---:|---:|"
+  for row in "${QROWS[@]}"; do
+    IFS="$SEP" read -r file size name wall rss cat_wall jq_wall <<<"$row"
+    printf '| %s | `%s` | %.3f | %s | %s | %s | %s |\n' "$file" "${name//|/\\|}" "$wall" "$rss" \
+      "$(ratio "$wall" "$cat_wall")" "$(ratio "$rss" "$size")" \
+      "$([[ "$name" == statectl* ]] && ratio "$jq_wall" "$wall" || echo "")"
+  done
+fi
 echo
-echo "_${RUNS} timed runs per command after one warm-up; $(nproc) CPUs; wall time by a sub-millisecond clock, peak RSS by GNU time; ratio = command / \`statectl list\` on the same file._"
+if ((${#ROWS[@]})); then
+  echo "_${RUNS} timed runs per command after one warm-up; $(nproc) CPUs; wall time by a sub-millisecond clock, peak RSS by GNU time; ratio = command / \`statectl list\` on the same file._"
+else
+  echo "_${RUNS} interleaved rounds after one warm-up; $(nproc) CPUs; wall time by a sub-millisecond clock, peak RSS by GNU time; ratios against \`cat\` and jq from the same rounds._"
+fi
 if [[ -z "$STATECTL" ]]; then
   echo
   echo "_statectl was not built: ratios are n/a._"

@@ -16,7 +16,7 @@ MINUTES=${1:-5}
 shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-    TARGETS=(state address profiles msgpack http_answer duration lock_info)
+    TARGETS=(state address profiles msgpack http_answer duration lock_info jsonpath)
 fi
 
 cargo afl build --release >&2
@@ -43,6 +43,17 @@ seed() {
             printf '\001\202\242id\243abc\245count\313\100\011\041\373\124\104\055\030' > "$dir/object"
             printf '\002\222\052\242hi' > "$dir/tuple"
             printf '\000\222\304\010"string"\243abc' > "$dir/dynamic" ;;
+        jsonpath)
+            # An expression, a newline, a document (none: the target's own small state).
+            local n=0
+            for path in '$' '$..*' '$.resources[*].instances[*].attributes.id' \
+                "\$..instances[?@.status=='tainted']" '$..[?length(@) > 1 && @[0]]' \
+                '$.a[?match(@.b, "[jk]+")]' '$..*[-1:0:-2]' '$[?count(@..*) > 2]' \
+                '$..["input","value"]' '$[?@.a == $.b || !@.c]' '$..*..*..*'; do
+                n=$((n + 1)); printf '%s\n' "$path" > "$dir/$n"
+            done
+            printf '%s\n%s' '$..b' '{"a": [{"b": 1}, {"b": {"b": [2]}}], "\u0062": "x", "b": 1e5}' > "$dir/doc"
+            printf '%s\n%s' '$[?@ == $[0]]' '[[[[1]]], [[[1.0]]], [[[10e-1]]]]' > "$dir/deep" ;;
         http_answer)
             printf '\000\144retry-after: 3\ncontent-type: application/json\n\n{"lifecycleState":"RUNNING","id":"x"}' > "$dir/ok"
             printf '\001\233retry-after: Sun, 06 Nov 1994 08:49:37 GMT\n\n{}' > "$dir/503"

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant, SystemTime};
 use serde_json::Value;
 
 use crate::duration::{Deadline, humanize, parse_duration};
+use crate::json::path::{Document, JsonPath, Limits};
 use crate::reconcile::http::HttpResponse;
 use crate::reconcile::plugin::value::{Type, decode, encode};
 use crate::reconcile::poll::{
@@ -233,6 +234,80 @@ pub fn http_answer(data: &[u8]) {
     });
     let _ = observation.describe();
     let _ = context.patch();
+}
+
+/// A small state the JSONPath target queries when its input carries no JSON document of its own:
+/// sensitive attributes (one behind a dynamic value's wrapper), a sensitive output, nesting.
+const QUERIED_STATE: &str = r#"{"version": 4, "terraform_version": "1.15.5", "serial": 3, "lineage": "l",
+"outputs": {"secret": {"value": {"k": [1, "s"]}, "type": "string", "sensitive": true}, "open": {"value": "o", "type": "string"}},
+"resources": [{"mode": "managed", "type": "terraform_data", "name": "a", "provider": "provider[\"terraform.io/builtin/terraform\"]",
+"instances": [{"index_key": 0, "status": "tainted", "schema_version": 0, "attributes": {"id": "x", "input": {"value": {"password": "p", "user": "u"}, "type": ["object", {"password": "string", "user": "string"}]}, "list": [[1, [2, [3]]], {"a": {"b": null}}]},
+"sensitive_attributes": [[{"type": "get_attr", "value": "input"}, {"type": "get_attr", "value": "password"}], [{"type": "get_attr", "value": "list"}, {"type": "index", "value": {"value": 0, "type": "number"}}]]}]}]}"#;
+
+/// The JSONPath engine: the input is an expression, a newline, then a JSON document (the small state
+/// above when what follows is not JSON). An expression parses or is refused; one that parses runs
+/// over the document (masked as `query` masks it, when the document is a state) and ends within its
+/// budget, with the same results every time, printing JSON that reads back (pretty and compact
+/// alike) or refusing to print past its output limit. Panics, hangs and unbounded memory are the
+/// findings.
+pub fn jsonpath(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (expression, document) = text.split_once('\n').unwrap_or((text, ""));
+    let Ok(path) = JsonPath::parse(expression) else {
+        return;
+    };
+    let source = if Document::parse(document).is_ok() {
+        document
+    } else {
+        QUERIED_STATE
+    };
+    let document = Document::parse(source).expect("checked above");
+    run_path(&path, &document);
+    if let Ok(state) = parse(source.as_bytes())
+        && let Ok(masked) = crate::state::query::document(&state, false)
+    {
+        run_path(&path, &masked);
+    }
+}
+
+/// Runs `path` over `document` with a small budget (so that the fuzzer stays fast): the same
+/// outcome twice, and whatever prints is JSON.
+fn run_path(path: &JsonPath, document: &Document<'_>) {
+    let limits = Limits {
+        visits: 200_000 + 8 * document.len() as u64,
+        kept: 4_096 + document.len() / 8,
+        output: (1 << 20) + 16 * document.len() as u64,
+    };
+    let print = |pretty: bool| {
+        path.select(document, limits)
+            .map(|mut selection| (selection.len(), selection.to_json(pretty)))
+    };
+    let compact = print(false);
+    assert_eq!(compact, print(false), "a second run differs");
+    let Ok((count, Ok(text))) = compact else {
+        return;
+    };
+    check_printed(&text, count);
+    if let Ok((_, Ok(pretty))) = print(true) {
+        check_printed(&pretty, count);
+    }
+}
+
+/// `text` is a JSON array of `count` values.
+fn check_printed(text: &str, count: usize) {
+    let printed =
+        Document::parse(text).unwrap_or_else(|error| panic!("printed invalid JSON: {error:?}"));
+    let elements = JsonPath::parse("$[*]")
+        .expect("a valid path")
+        .select(&printed, Limits::for_document(text.len()))
+        .expect("listing an array stays within budget")
+        .len();
+    assert_eq!(
+        elements, count,
+        "printed {elements} values for {count} results"
+    );
 }
 
 /// Durations and the deadlines made of them, on up to four lines of text (a deadline, an initial

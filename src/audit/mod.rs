@@ -11,7 +11,7 @@ use crate::policy::config::{Config, ConfigResource};
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
 use crate::scan::hint;
-use crate::scan::status::{Operation, remote_status};
+use crate::scan::status::{Operation, RemoteStatus, RulePathError, remote_status};
 use crate::scan::{Evidence, Finding};
 use crate::state::address::{Mode, ObjectAddr};
 use crate::state::attr_path::Attributes;
@@ -104,8 +104,9 @@ impl Audit {
     }
 }
 
-/// Audits `input`: the whole-state destroy, or the plan when there is one.
-pub fn audit(input: &Input<'_>) -> Audit {
+/// Audits `input`: the whole-state destroy, or the plan when there is one; an error when a rules
+/// file's JSONPath needs more work than an object's attributes allow.
+pub fn audit(input: &Input<'_>) -> Result<Audit, RulePathError> {
     let mut audit = Audit::default();
     let state = input.state;
     let groups = instance_groups(state);
@@ -130,7 +131,7 @@ pub fn audit(input: &Input<'_>) -> Audit {
                         object,
                         outcome,
                         why,
-                    );
+                    )?;
                 }
                 for deposed in &group.deposed {
                     let object = ObjectAddr {
@@ -145,7 +146,7 @@ pub fn audit(input: &Input<'_>) -> Audit {
                         object,
                         Outcome::Destroy,
                         None,
-                    );
+                    )?;
                 }
             }
         }
@@ -180,7 +181,7 @@ pub fn audit(input: &Input<'_>) -> Audit {
                         change.address.clone(),
                         outcome,
                         change.reason.clone(),
-                    ),
+                    )?,
                     // A plan made against another state: judge what the plan alone tells.
                     _ => audit.entries.push(Entry {
                         address: change.address.clone(),
@@ -196,7 +197,7 @@ pub fn audit(input: &Input<'_>) -> Audit {
     if let Some(config) = input.config {
         not_in_config(config, &groups, &mut audit);
     }
-    audit
+    Ok(audit)
 }
 
 /// What destroying the whole configuration does to a current object, by the state's and the
@@ -307,6 +308,23 @@ fn mid_operation_risk(operation: Operation) -> &'static str {
     }
 }
 
+/// What the rules say of the remote object from its attributes (nothing, without them); a rules
+/// file's path too costly for them is an error.
+fn status_of(
+    input: &Input<'_>,
+    type_name: &str,
+    address: &ObjectAddr,
+    attributes: Option<&Attributes<'_>>,
+) -> Result<RemoteStatus, RulePathError> {
+    attributes.map_or_else(
+        || Ok(RemoteStatus::default()),
+        |attributes| {
+            remote_status(input.catalog, type_name, attributes)
+                .map_err(|error| RulePathError::new(type_name, address, error))
+        },
+    )
+}
+
 /// Records an entry for one object, with every rule its outcome breaks or risks.
 fn judge(
     input: &Input<'_>,
@@ -316,15 +334,12 @@ fn judge(
     address: ObjectAddr,
     outcome: Outcome,
     why: Option<String>,
-) {
+) -> Result<(), RulePathError> {
     let type_name = resource.address.type_name.clone();
     let attributes = object
         .attributes_json(input.state.source)
         .map(Attributes::new);
-    let status = attributes
-        .as_ref()
-        .map(|attributes| remote_status(input.catalog, &type_name, attributes))
-        .unwrap_or_default();
+    let status = status_of(input, &type_name, &address, attributes.as_ref())?;
     // Which operation the status shows, and the words for it: "still being updated (`state` =
     // `UPDATING`)", as scan and refresh map it.
     let (operation, in_flight) = attributes
@@ -418,6 +433,7 @@ fn judge(
         why,
         rules,
     });
+    Ok(())
 }
 
 /// The hint for an audit finding on `address`, naming the commands that act on that object; never

@@ -100,7 +100,20 @@ impl From<crate::reconcile::credentials::CredentialsError> for CliError {
 /// is escaped).
 impl From<crate::scan::select::SelectError> for CliError {
     fn from(error: crate::scan::select::SelectError) -> CliError {
-        CliError::new(sanitize(&error.to_string()))
+        match error {
+            crate::scan::select::SelectError::RulePath(error) => CliError::from(error),
+            other => CliError::new(sanitize(&other.to_string())),
+        }
+    }
+}
+
+/// A rules file's JSONPath that needs more work than an instance's attributes allow (the path and the
+/// address are echoed, so they are escaped).
+impl From<crate::scan::status::RulePathError> for CliError {
+    fn from(error: crate::scan::status::RulePathError) -> CliError {
+        CliError::new(sanitize(&error.to_string())).with_hint(
+            "the rules file (`.statectl.toml` or `--rules`) gives this `path`: name the attributes to follow rather than repeating `..` and `*`",
+        )
     }
 }
 

@@ -404,7 +404,7 @@ fn enforce_rules(
     printer: &mut Printer,
 ) -> Result<(), CliError> {
     let started = std::time::Instant::now();
-    let violations = check(state, plan, context);
+    let violations = check(state, plan, context)?;
     tracing::debug!(
         violations = violations.len(),
         elapsed_ms = started.elapsed().as_millis(),

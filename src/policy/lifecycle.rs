@@ -7,7 +7,7 @@ use std::fmt;
 use crate::policy::config::{Config, ConfigResource};
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
-use crate::scan::status::{RemoteStatus, remote_status};
+use crate::scan::status::{RemoteStatus, RulePathError, remote_status};
 use crate::state::address::ObjectAddr;
 use crate::state::attr_path::Attributes;
 use crate::state::model::State;
@@ -74,8 +74,13 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Every rule every step of `plan` breaks.
-pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Violation> {
+/// Every rule every step of `plan` breaks; an error when a rules file's JSONPath needs more work than
+/// an object's attributes allow.
+pub fn check(
+    state: &State<'_>,
+    plan: &Plan,
+    context: &Context<'_>,
+) -> Result<Vec<Violation>, RulePathError> {
     let mut violations = Vec::new();
     for step in &plan.steps {
         let (resource, object) = object_of(state, step.object);
@@ -103,10 +108,11 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
         let attributes = new_attributes
             .or_else(|| object.attributes_json(state.source))
             .map(Attributes::new);
-        let status = attributes
-            .as_ref()
-            .map(|attributes| remote_status(context.catalog, type_name, attributes))
-            .unwrap_or_default();
+        let status = match &attributes {
+            Some(attributes) => remote_status(context.catalog, type_name, attributes)
+                .map_err(|error| RulePathError::new(type_name, &step.address, error))?,
+            None => RemoteStatus::default(),
+        };
         let refresh = is_refresh(step.action);
         let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
         if cloud_foundry_service && status.in_progress() && !refresh {
@@ -177,7 +183,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
             refuse(Rule::Protected, message, None);
         }
     }
-    violations
+    Ok(violations)
 }
 
 /// Whether `action` is a refresh's (with or without a change of taint).
@@ -305,10 +311,13 @@ mod tests {
         };
         let tainting = refresh(&failed, true);
         assert_eq!(tainting.steps[0].action, Action::RefreshTaint);
-        assert_eq!(check(&state, &tainting, &context), Vec::new());
+        assert_eq!(check(&state, &tainting, &context).unwrap(), Vec::new());
         // The same taint on what the state still says (PROVISIONING) is refused.
         let taint = plan(&state, &[Mutation::Taint(address.clone())]).unwrap();
-        assert_eq!(check(&state, &taint, &context)[0].rule, Rule::MidOperation);
+        assert_eq!(
+            check(&state, &taint, &context).unwrap()[0].rule,
+            Rule::MidOperation
+        );
         // A tainting refresh of an OpenTofu skip_destroy object is refused like a taint.
         let bytes = fixture("opentofu-skip-destroy.tfstate");
         let state = crate::state::parse(&bytes).unwrap();
@@ -324,7 +333,7 @@ mod tests {
             }],
         )
         .unwrap();
-        let violations = check(&state, &plan, &context);
+        let violations = check(&state, &plan, &context).unwrap();
         assert_eq!(violations.len(), 1);
         assert_eq!(violations[0].rule, Rule::SkipDestroy);
         assert_eq!(violations[0].action, Action::RefreshTaint);

@@ -7,9 +7,9 @@ use crate::scan::catalog::Catalog;
 use crate::scan::finding::{Evidence, Finding, Rule};
 use crate::scan::hint;
 use crate::scan::rules::Rules;
-use crate::scan::status::{RemoteStatus, decoded_string, remote_status};
+use crate::scan::status::{RemoteStatus, RulePathError, decoded_string, remote_status};
 use crate::state::address::Mode;
-use crate::state::attr_path::{Attributes, Step, follow};
+use crate::state::attr_path::{Attributes, Step, TooCostly, follow};
 use crate::state::layout::Flavour;
 use crate::state::model::{Instance, Resource, State};
 use crate::state::order::{InstanceGroup, instance_groups};
@@ -17,17 +17,19 @@ use crate::state::order::{InstanceGroup, instance_groups};
 /// Below this many instances, one thread is as fast as two.
 const PARALLEL_FROM: usize = 4096;
 
-/// Scans one parsed state.
-pub fn scan(state: &State<'_>, rules: &Rules) -> Vec<Finding> {
+/// Scans one parsed state. A rules file's JSONPath that needs more work than an instance's
+/// attributes allow stops the scan with an error that names it.
+pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Vec<Finding>, RulePathError> {
     let groups = instance_groups(state);
     // Detection allocates little, so (unlike parsing) it splits well over two threads.
     let (mut findings, offsets) = if groups.len() >= PARALLEL_FROM {
         let (first, second) = groups.split_at(groups.len() / 2);
-        let ((mut findings, mut offsets), (more, more_offsets)) = std::thread::scope(|scope| {
+        let (first, second) = std::thread::scope(|scope| {
             let second = scope.spawn(|| scan_groups(state, rules, second));
             let first = scan_groups(state, rules, first);
             (first, second.join().expect("a scan thread does not panic"))
         });
+        let ((mut findings, mut offsets), (more, more_offsets)) = (first?, second?);
         let shift = findings.len();
         findings.extend(more);
         offsets.extend(
@@ -37,19 +39,22 @@ pub fn scan(state: &State<'_>, rules: &Rules) -> Vec<Finding> {
         );
         (findings, offsets)
     } else {
-        scan_groups(state, rules, &groups)
+        scan_groups(state, rules, &groups)?
     };
     check_results(state, rules, &mut findings);
     locate(state.source, &offsets, &mut findings);
-    findings
+    Ok(findings)
 }
+
+/// Findings, and for each the byte offset of its instance object.
+type Located = (Vec<Finding>, Vec<(usize, usize)>);
 
 /// The findings for `groups`, and for each the byte offset of its instance object.
 fn scan_groups(
     state: &State<'_>,
     rules: &Rules,
     groups: &[InstanceGroup<'_, '_>],
-) -> (Vec<Finding>, Vec<(usize, usize)>) {
+) -> Result<Located, RulePathError> {
     let mut findings = Vec::new();
     let mut offsets = Vec::new();
     for group in groups {
@@ -67,7 +72,9 @@ fn scan_groups(
         }
         if let Some(current) = group.current {
             let before = findings.len();
-            current_object(state, rules, resource, current, &mut findings);
+            current_object(state, rules, resource, current, &mut findings).map_err(|error| {
+                RulePathError::new(&resource.address.type_name, &group.address(), error)
+            })?;
             if findings.len() > before && address.is_empty() {
                 address = group.address().to_string();
             }
@@ -98,7 +105,7 @@ fn scan_groups(
             offsets.push((findings.len() - 1, deposed.span.start));
         }
     }
-    (findings, offsets)
+    Ok((findings, offsets))
 }
 
 /// A deposed object, with its key and remote id.
@@ -204,18 +211,17 @@ fn current_object(
     resource: &Resource<'_>,
     instance: &Instance<'_>,
     findings: &mut Vec<Finding>,
-) {
+) -> Result<(), TooCostly> {
     let attributes = instance.attributes_json(state.source).map(Attributes::new);
     let entries = rules.catalog.entries(&resource.address.type_name);
     let RemoteStatus {
         transitional,
         failed,
         generic,
-    } = attributes
-        .as_ref()
-        .map_or_else(RemoteStatus::default, |attributes| {
-            remote_status(&rules.catalog, &resource.address.type_name, attributes)
-        });
+    } = match &attributes {
+        Some(attributes) => remote_status(&rules.catalog, &resource.address.type_name, attributes)?,
+        None => RemoteStatus::default(),
+    };
     taint_and_transition(
         rules,
         resource,
@@ -272,6 +278,7 @@ fn current_object(
             vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
         ));
     }
+    Ok(())
 }
 
 /// The evidence as a list for a message: `path = value, path = value`.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::glob::Glob;
 use crate::scan::rules::Rules;
-use crate::scan::status::remote_status;
+use crate::scan::status::{RulePathError, remote_status};
 use crate::scan::{Finding, Rule, scan};
 use crate::state::address::{InstanceAddr, Mode, Target};
 use crate::state::attr_path::Attributes;
@@ -70,6 +70,8 @@ pub enum SelectError {
     Target { target: String, reason: String },
     #[error("no managed instance in the state matches the --target and --type given")]
     NothingMatches,
+    #[error(transparent)]
+    RulePath(#[from] RulePathError),
 }
 
 /// The instances to reconcile, in Terraform's order: with targets or types given, every current
@@ -83,7 +85,7 @@ pub fn select(
     let findings: Vec<Finding> = if explicit {
         Vec::new()
     } else {
-        scan(state, rules)
+        scan(state, rules)?
     };
     let targets: Vec<Matcher> = selection
         .targets
@@ -131,13 +133,17 @@ pub fn select(
             };
             reasons.clone()
         };
-        let operation = current
-            .attributes_json(state.source)
-            .map_or(Operation::Read, |raw| {
+        let operation = match current.attributes_json(state.source) {
+            Some(raw) => {
                 let attributes = Attributes::new(raw);
                 remote_status(&rules.catalog, &resource.address.type_name, &attributes)
+                    .map_err(|error| {
+                        RulePathError::new(&resource.address.type_name, &address, error)
+                    })?
                     .operation(&attributes)
-            });
+            }
+            None => Operation::Read,
+        };
         selected.push(Selected {
             address,
             type_name: resource.address.type_name.clone(),

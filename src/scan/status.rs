@@ -8,7 +8,7 @@
 use crate::json::Cursor;
 use crate::scan::catalog::{Catalog, listed};
 use crate::scan::finding::Evidence;
-use crate::state::attr_path::{Attributes, Step, follow};
+use crate::state::attr_path::{Attributes, Step, TooCostly, follow};
 
 pub use crate::state::operation::Operation;
 
@@ -158,12 +158,33 @@ const STATUS_NAMES: [&str; 5] = [
     "instance_state",
 ];
 
-/// Reads the status of an instance of `type_name` from its attributes.
+/// A rules file's `path` that needs more work over an instance's attributes than their size allows,
+/// with the instance it ran over.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the `path` of the rule for `{type_name}`, at `{address}`: {source}")]
+pub struct RulePathError {
+    pub type_name: String,
+    pub address: String,
+    pub source: TooCostly,
+}
+
+impl RulePathError {
+    pub fn new(type_name: &str, address: &impl ToString, source: TooCostly) -> RulePathError {
+        RulePathError {
+            type_name: type_name.to_owned(),
+            address: address.to_string(),
+            source,
+        }
+    }
+}
+
+/// Reads the status of an instance of `type_name` from its attributes. A rules file's JSONPath that
+/// needs more work than the attributes' size allows is an error, never hours of work.
 pub fn remote_status(
     catalog: &Catalog,
     type_name: &str,
     attributes: &Attributes<'_>,
-) -> RemoteStatus {
+) -> Result<RemoteStatus, TooCostly> {
     let mut status = RemoteStatus::default();
     let entries = catalog.entries(type_name);
     if entries.is_empty() {
@@ -172,7 +193,7 @@ pub fn remote_status(
     }
     for entry in entries {
         let Some(path) = &entry.path else { continue };
-        for value in attributes.values(path) {
+        for value in attributes.values(path)? {
             let Some(text) = decoded_string(&value) else {
                 continue;
             };
@@ -187,7 +208,7 @@ pub fn remote_status(
             }
         }
     }
-    status
+    Ok(status)
 }
 
 /// Top-level attributes with a generic status name holding a well-known transitional or failed value.
@@ -230,7 +251,7 @@ mod tests {
     fn status_of(type_name: &str, raw: &str) -> (RemoteStatus, String, Operation) {
         let catalog = Catalog::builtin();
         let attributes = Attributes::new(raw);
-        let status = remote_status(&catalog, type_name, &attributes);
+        let status = remote_status(&catalog, type_name, &attributes).unwrap();
         let words = status.describe(&attributes);
         let operation = status.operation(&attributes);
         (status, words, operation)

@@ -30,6 +30,7 @@ mod help;
 mod hostile;
 mod hostile_names;
 mod http_backend;
+mod jsonpath;
 mod layers;
 mod legacy;
 mod listings;

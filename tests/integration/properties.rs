@@ -7,7 +7,7 @@ use statectl::fuzzing;
 use crate::builder::{corpus, root, state_files};
 
 /// Deterministic mutations of `seed`: the same every run, so a failure reproduces.
-fn mutations(seed: &[u8], count: usize, rng_seed: u64) -> Vec<Vec<u8>> {
+pub(crate) fn mutations(seed: &[u8], count: usize, rng_seed: u64) -> Vec<Vec<u8>> {
     let mut rng = fastrand::Rng::with_seed(rng_seed);
     let specials: &[&[u8]] = &[
         b"\"",

@@ -68,7 +68,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         config: config.config.as_ref(),
         policy: &policy,
         catalog: &rules.catalog,
-    });
+    })?;
     let report = Report {
         name: source.to_string(),
         instances: result.entries.len(),

@@ -282,11 +282,15 @@ fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Scann
         Ok(state) => state,
         Err(error) => return failed(CliError::state(&source, &error)),
     };
+    let findings = match scan(&state, rules) {
+        Ok(findings) => findings,
+        Err(error) => return failed(CliError::from(error)),
+    };
     Scanned::Report(Report {
         name: name.clone(),
         // By address, as `list` and `summary` count them: a deposed object is not an instance.
         instances: crate::state::order::instance_groups(&state).len(),
-        findings: scan(&state, rules),
+        findings,
         error: None,
     })
 }

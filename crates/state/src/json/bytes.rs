@@ -6,14 +6,17 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 const EIGHT_SPACES: u64 = u64::from_ne_bytes(*b"        ");
 
 /// The offset of the first byte from `at` that is not JSON whitespace. Indentation is about 40% of a
-/// pretty-printed state, so after a newline runs of spaces are skipped eight at a time.
+/// pretty-printed state, so after a newline runs of spaces are skipped eight at a time, and the rest
+/// of the run in one step (the first byte of a word that is not a space).
 pub fn skip_layout(bytes: &[u8], mut at: usize) -> usize {
     while let Some(&byte) = bytes.get(at) {
         match byte {
             b'\n' => {
                 at += 1;
-                while let Some(chunk) = bytes.get(at..at + 8) {
-                    if u64::from_ne_bytes(chunk.try_into().expect("eight bytes")) != EIGHT_SPACES {
+                while let Some(word) = word_at(bytes, at) {
+                    let other = word ^ EIGHT_SPACES;
+                    if other != 0 {
+                        at += first_marked(other);
                         break;
                     }
                     at += 8;
@@ -64,6 +67,12 @@ mod tests {
     fn skips_layout_and_marks_bytes() {
         assert_eq!(skip_layout(b"\n                  x", 0), 19);
         assert_eq!(skip_layout(b" \t\r\n x", 0), 5);
+        for spaces in 0..20 {
+            let text = format!("\n{}x{}", " ".repeat(spaces), " ".repeat(8));
+            assert_eq!(skip_layout(text.as_bytes(), 0), spaces + 1, "{spaces}");
+            let tabbed = format!("\n{}\t x", " ".repeat(spaces));
+            assert_eq!(skip_layout(tabbed.as_bytes(), 0), spaces + 3, "{spaces}");
+        }
         let word = word_at(b"ab\"cd\x01ef", 0).unwrap();
         assert_eq!(first_marked(equal_to(word, b'"')), 2);
         assert_eq!(first_marked(below(word, 0x20)), 5);

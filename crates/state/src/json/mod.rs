@@ -9,6 +9,7 @@ pub mod bytes;
 mod cursor;
 mod escape;
 mod format;
+pub mod path;
 mod position;
 mod step;
 pub mod trusted;

@@ -62,7 +62,7 @@ pub fn elements(text: &str, start: usize) -> impl Iterator<Item = Span> + '_ {
 }
 
 /// The offset after the closing quote of the string whose content starts at `at`.
-fn end_of_string(bytes: &[u8], mut at: usize) -> usize {
+pub(crate) fn end_of_string(bytes: &[u8], mut at: usize) -> usize {
     loop {
         // Eight bytes at a time to the next quote or backslash.
         while let Some(word) = word_at(bytes, at) {
@@ -85,7 +85,7 @@ fn end_of_string(bytes: &[u8], mut at: usize) -> usize {
 /// The offset of the next `"`, `{`, `}`, `[` or `]` from `at`: inside a valid container nothing else
 /// changes the nesting. `[` and `]` differ from `{` and `}` only in bit 0x20, so setting that bit
 /// finds all four with two comparisons.
-fn next_structural(bytes: &[u8], mut at: usize) -> usize {
+pub(crate) fn next_structural(bytes: &[u8], mut at: usize) -> usize {
     while let Some(word) = word_at(bytes, at) {
         let folded = fold_case_bit(word);
         let found = equal_to(word, b'"') | equal_to(folded, b'{') | equal_to(folded, b'}');

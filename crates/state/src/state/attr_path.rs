@@ -1,11 +1,10 @@
 //! Attribute paths: `state`, `last_operation.state`, `last_operation[0].state`, or JSONPath with the
 //! same steps (`$.last_operation[0].state`, `$['state']`). Simple paths are followed through the raw
-//! attributes without decoding them; anything richer (wildcards, filters) goes through jsonpath-rust.
-
-use jsonpath_rust::JsonPath;
-use serde_json::Value;
+//! attributes without decoding them; anything richer (wildcards, filters) runs on `json::path`, within
+//! a budget sized from the attributes, since a rules file may come from someone else.
 
 use crate::json::bytes::skip_layout;
+use crate::json::path::{Document, Exceeded, JsonPath, Limits};
 use crate::json::{Span, trusted};
 
 pub use crate::json::Step;
@@ -14,8 +13,8 @@ pub use crate::json::Step;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttrPath {
     Steps(Vec<Step>),
-    /// A JSONPath expression with more than names and indices, evaluated on decoded attributes.
-    Query(String),
+    /// A JSONPath expression with more than names and indices.
+    Query(JsonPath),
 }
 
 /// An attribute path that does not parse; the caller names where it was written.
@@ -23,13 +22,22 @@ pub enum AttrPath {
 pub enum AttrPathError {
     #[error("an empty attribute path")]
     Empty,
-    /// jsonpath-rust's reason, on one line.
+    /// The JSONPath parser's reason, on one line.
     #[error("invalid JSONPath `{path}`: {reason}")]
     JsonPath { path: String, reason: String },
     #[error(
         "invalid attribute path `{path}`: write `name`, `name.child`, `name[0].child` or a JSONPath starting with `$`"
     )]
     Syntax { path: String },
+}
+
+/// A JSONPath that needs more work over one instance's attributes than their size allows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("JSONPath `{path}` needs more work than {bytes} bytes of attributes allow ({exceeded})")]
+pub struct TooCostly {
+    pub path: String,
+    pub bytes: usize,
+    pub exceeded: Exceeded,
 }
 
 impl AttrPath {
@@ -41,14 +49,12 @@ impl AttrPath {
         match simple_steps(trimmed) {
             Some(steps) if !steps.is_empty() => Ok(AttrPath::Steps(steps)),
             _ if trimmed.starts_with('$') => {
-                let probe = Value::Object(serde_json::Map::new());
-                probe
-                    .query(trimmed)
+                JsonPath::parse(trimmed)
+                    .map(AttrPath::Query)
                     .map_err(|error| AttrPathError::JsonPath {
                         path: trimmed.to_owned(),
-                        reason: one_line(&error.to_string()),
-                    })?;
-                Ok(AttrPath::Query(trimmed.to_owned()))
+                        reason: error.to_string(),
+                    })
             }
             _ => Err(AttrPathError::Syntax {
                 path: trimmed.to_owned(),
@@ -56,28 +62,29 @@ impl AttrPath {
         }
     }
 
-    /// Values at this path in the attributes object `raw` (valid JSON), as raw JSON text.
-    pub fn values(&self, raw: &str) -> Vec<String> {
+    /// Values at this path in the attributes object `raw`, as raw JSON text; none when `raw` is not
+    /// JSON.
+    pub fn values(&self, raw: &str) -> Result<Vec<String>, TooCostly> {
         match self {
-            AttrPath::Steps(steps) => follow(raw, steps)
+            AttrPath::Steps(steps) => Ok(follow(raw, steps)
                 .map(|span| span.of(raw).to_owned())
                 .into_iter()
-                .collect(),
-            AttrPath::Query(query) => {
-                let Ok(document) = serde_json::from_str::<Value>(raw) else {
-                    return Vec::new();
+                .collect()),
+            AttrPath::Query(path) => {
+                let Ok(document) = Document::parse(raw) else {
+                    return Ok(Vec::new());
                 };
-                document
-                    .query(query)
-                    .map(|found| found.into_iter().map(ToString::to_string).collect())
-                    .unwrap_or_default()
+                let selection = path
+                    .select(&document, Limits::for_attributes(raw.len()))
+                    .map_err(|exceeded| TooCostly {
+                        path: path.as_str().to_owned(),
+                        bytes: raw.len(),
+                        exceeded,
+                    })?;
+                Ok(selection.raw().map(str::to_owned).collect())
             }
         }
     }
-}
-
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `a.b[0].c`, `$.a.b[0]`, `$['a']["b"]`: names and indices only.
@@ -158,10 +165,10 @@ impl<'a> Attributes<'a> {
     }
 
     /// Values at `path`.
-    pub fn values(&self, path: &AttrPath) -> Vec<String> {
+    pub fn values(&self, path: &AttrPath) -> Result<Vec<String>, TooCostly> {
         match path {
             AttrPath::Steps(steps) => match steps.split_first() {
-                Some((Step::Member(first), rest)) => self
+                Some((Step::Member(first), rest)) => Ok(self
                     .members
                     .iter()
                     .rev()
@@ -169,7 +176,7 @@ impl<'a> Attributes<'a> {
                     .and_then(|(_, span)| follow_from(self.raw, *span, rest))
                     .map(|span| span.of(self.raw).to_owned())
                     .into_iter()
-                    .collect(),
+                    .collect()),
                 _ => path.values(self.raw),
             },
             AttrPath::Query(_) => path.values(self.raw),
@@ -244,15 +251,36 @@ mod tests {
         let framework = r#"{"last_operation": {"state": "in progress", "type": "create"}}"#;
         let sdk = r#"{"last_operation": [{"state": "in progress"}]}"#;
         let path = AttrPath::parse("last_operation.state").unwrap();
-        assert_eq!(path.values(framework), ["\"in progress\""]);
-        assert_eq!(path.values(sdk), ["\"in progress\""]);
+        assert_eq!(path.values(framework).unwrap(), ["\"in progress\""]);
+        assert_eq!(path.values(sdk).unwrap(), ["\"in progress\""]);
         assert_eq!(
-            AttrPath::parse("missing").unwrap().values(framework),
+            AttrPath::parse("missing")
+                .unwrap()
+                .values(framework)
+                .unwrap(),
             Vec::<String>::new()
         );
         assert_eq!(
-            AttrPath::parse("$..state").unwrap().values(sdk),
+            AttrPath::parse("$..state").unwrap().values(sdk).unwrap(),
             ["\"in progress\""]
+        );
+    }
+
+    /// Regression (issue 24): a rules file's `$..*..*..*..*..*` over a 100-deep attribute ran 33 s
+    /// into an allocation abort; now it stops within the attributes' budget.
+    #[test]
+    fn a_hostile_path_runs_out_of_budget() {
+        let raw = format!(r#"{{"deep": {}1{}}}"#, "[".repeat(100), "]".repeat(100));
+        let path = AttrPath::parse("$..*..*..*..*..*").unwrap();
+        let error = path.values(&raw).unwrap_err();
+        assert_eq!(error.path, "$..*..*..*..*..*");
+        assert!(
+            error.to_string().contains("needs more work than 211 bytes"),
+            "{error}"
+        );
+        assert_eq!(
+            AttrPath::parse("$..*").unwrap().values(&raw).unwrap().len(),
+            101
         );
     }
 }

@@ -14,6 +14,7 @@ pub mod operation;
 pub mod order;
 pub mod parse;
 pub mod provider;
+pub mod query;
 pub mod sensitive;
 pub mod sniff;
 pub mod source;

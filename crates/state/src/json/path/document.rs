@@ -1,0 +1,615 @@
+//! The document a path runs over, read in place: a node is the byte span of a value in valid JSON
+//! text, and nothing is decoded until a selector or a comparison needs it. No tree is built, so a
+//! query over a 250 MB state costs what it reads, not a second copy of the state in memory.
+//!
+//! Walking needs where each value ends. Finding that means scanning the value, so the walker keeps
+//! the ends of large containers it has scanned (and those a caller already knows, such as the
+//! spans a state's parser found): a container is scanned about once however many segments pass
+//! through it, and a 10,000-deep nesting costs linear time, not quadratic.
+//!
+//! Objects follow Go's reader (and serde_json's map): a repeated name keeps its first place with its
+//! last value.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::json::bytes::{equal_to, first_marked, skip_layout, word_at};
+use crate::json::path::budget::{Budget, Exceeded, Limits};
+use crate::json::path::iregexp::RegexCache;
+use crate::json::trusted::{end_of_string, next_structural};
+use crate::json::{Cursor, JsonError, Span};
+
+/// Containers at least this long have their end remembered once scanned.
+const REMEMBER_FROM: usize = 1024;
+
+/// Valid JSON text to run paths over, with the values to show masked and the container ends already
+/// known.
+#[derive(Debug)]
+pub struct Document<'t> {
+    text: &'t str,
+    root: Span,
+    /// Where each masked value starts, sorted.
+    masks: Vec<usize>,
+    /// What a masked value reads and prints as.
+    mask_text: &'static str,
+    /// `(start, end)` of containers whose end a caller knows.
+    known_ends: Vec<(usize, usize)>,
+}
+
+impl<'t> Document<'t> {
+    /// Checks that `text` is one JSON value (nested at most [`crate::json::MAX_DEPTH`] deep).
+    pub fn parse(text: &'t str) -> Result<Document<'t>, JsonError> {
+        let mut cursor = Cursor::new(text);
+        let root = cursor.skip_value()?;
+        cursor.finish()?;
+        Ok(Document::trusted_at(text, root))
+    }
+
+    /// A document over text the caller has validated, whose value is at `root`.
+    pub(crate) fn trusted_at(text: &'t str, root: Span) -> Document<'t> {
+        Document {
+            text,
+            root,
+            masks: Vec::new(),
+            mask_text: "",
+            known_ends: Vec::new(),
+        }
+    }
+
+    /// Shows the values starting at `starts` as the string `text` (a secret's mask): they read as
+    /// that string in filters, print as it, and have nothing beneath them.
+    #[must_use]
+    pub(crate) fn with_masks(mut self, mut starts: Vec<usize>, text: &'static str) -> Document<'t> {
+        starts.sort_unstable();
+        starts.dedup();
+        self.masks = starts;
+        self.mask_text = text;
+        self
+    }
+
+    /// Container spans the caller already found, so the walker never scans for their ends.
+    #[must_use]
+    pub(crate) fn with_known_ends(mut self, mut spans: Vec<(usize, usize)>) -> Document<'t> {
+        spans.sort_unstable();
+        self.known_ends = spans;
+        self
+    }
+
+    pub fn text(&self) -> &'t str {
+        self.text
+    }
+
+    /// The size the limits of a run over this document are sized from.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    pub(crate) fn root(&self) -> Span {
+        self.root
+    }
+
+    pub(crate) fn is_masked(&self, start: usize) -> bool {
+        !self.masks.is_empty() && self.masks.binary_search(&start).is_ok()
+    }
+
+    pub(crate) fn mask_text(&self) -> &'static str {
+        self.mask_text
+    }
+}
+
+/// What a node is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Object,
+    Array,
+    String,
+    Number,
+    Bool(bool),
+    Null,
+    /// A masked value: reads as the mask string.
+    Masked,
+}
+
+/// One member of an object (with its key's raw text, quotes excluded) or element of an array.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Child {
+    pub(crate) key: Option<Span>,
+    /// Whether the key is written with an escape (and must be decoded to compare).
+    pub(crate) escaped: bool,
+    pub(crate) value: Span,
+}
+
+/// The state of one evaluation over a document: the budget, the remembered ends and scratch space.
+#[derive(Debug)]
+pub(crate) struct Walker<'d, 't> {
+    pub(crate) doc: &'d Document<'t>,
+    pub(crate) budget: Budget,
+    /// The ends of the large containers scanned so far (the document's known ones are a sorted
+    /// list, looked up in order as a walk moves forward).
+    ends: HashMap<usize, usize, BuildHasherDefault<OffsetHasher>>,
+    /// One bit per 64 bytes of the text: whether a remembered container starts there. Most values a
+    /// walk meets were never remembered, and one bit says so without hashing.
+    remembered: Vec<u64>,
+    /// How many ends may be remembered: bounded so that a pathological document (thousands of
+    /// large nestings) cannot make the memory grow past a fraction of its size.
+    remember_at_most: usize,
+    open: Vec<usize>,
+    pool: Vec<Vec<Child>>,
+    slots: Vec<u32>,
+    pub(crate) regexes: RegexCache,
+}
+
+impl<'d, 't> Walker<'d, 't> {
+    pub(crate) fn new(doc: &'d Document<'t>, limits: Limits) -> Walker<'d, 't> {
+        Walker {
+            doc,
+            budget: Budget::new(limits),
+            ends: HashMap::default(),
+            remembered: vec![0; doc.text.len() / 4096 + 1],
+            remember_at_most: 65_536 + doc.text.len() / 16,
+            open: Vec::new(),
+            pool: Vec::new(),
+            slots: Vec::new(),
+            regexes: RegexCache::default(),
+        }
+    }
+
+    pub(crate) fn text(&self) -> &'t str {
+        self.doc.text
+    }
+
+    pub(crate) fn kind(&self, node: Span) -> Kind {
+        if self.doc.is_masked(node.start) {
+            return Kind::Masked;
+        }
+        match self.doc.text.as_bytes().get(node.start) {
+            Some(b'{') => Kind::Object,
+            Some(b'[') => Kind::Array,
+            Some(b'"') => Kind::String,
+            Some(b't') => Kind::Bool(true),
+            Some(b'f') => Kind::Bool(false),
+            Some(b'n') => Kind::Null,
+            _ => Kind::Number,
+        }
+    }
+
+    /// The decoded text of a string node (or the mask of a masked one).
+    pub(crate) fn string(&self, node: Span) -> Option<Cow<'t, str>> {
+        match self.kind(node) {
+            Kind::Masked => Some(Cow::Borrowed(self.doc.mask_text)),
+            Kind::String => Some(decode_string(self.doc.text, node.start)),
+            _ => None,
+        }
+    }
+
+    /// The decoded text of a member's key.
+    pub(crate) fn key(&self, child: &Child) -> Cow<'t, str> {
+        match child.key {
+            Some(key) if child.escaped => decode_string(self.doc.text, key.start - 1),
+            Some(key) => Cow::Borrowed(key.of(self.doc.text)),
+            None => Cow::Borrowed(""),
+        }
+    }
+
+    /// Whether a member's key is `name`.
+    pub(crate) fn key_is(&self, child: &Child, name: &str) -> bool {
+        match child.key {
+            Some(key) if child.escaped => decode_string(self.doc.text, key.start - 1) == name,
+            Some(key) => key.of(self.doc.text) == name,
+            None => false,
+        }
+    }
+
+    /// A scratch list from the pool (give it back with [`Walker::give_back`]).
+    pub(crate) fn take_list(&mut self) -> Vec<Child> {
+        self.pool.pop().unwrap_or_default()
+    }
+
+    pub(crate) fn give_back(&mut self, mut list: Vec<Child>) {
+        list.clear();
+        self.pool.push(list);
+    }
+
+    /// The members (each name once) or elements of `node` into `out`; nothing for anything else.
+    pub(crate) fn children(&mut self, node: Span, out: &mut Vec<Child>) -> Result<(), Exceeded> {
+        out.clear();
+        let mut cursor = ChildCursor::new(self, node);
+        while let Some(child) = cursor.next(self)? {
+            out.push(child);
+        }
+        self.budget.visit(out.len())?;
+        if cursor.object && out.len() > 1 {
+            self.keep_last_of_repeated_names(out);
+        }
+        Ok(())
+    }
+
+    /// The first `at_most` members or elements of `node`, as written (repeated names included).
+    pub(crate) fn first_children(
+        &mut self,
+        node: Span,
+        at_most: usize,
+    ) -> Result<Vec<Child>, Exceeded> {
+        let mut cursor = ChildCursor::new(self, node);
+        let mut children = Vec::with_capacity(at_most);
+        while children.len() < at_most
+            && let Some(child) = cursor.next(self)?
+        {
+            children.push(child);
+        }
+        self.budget.visit(children.len())?;
+        Ok(children)
+    }
+
+    /// The value of the member `name` of an object node (the last, if the name repeats).
+    pub(crate) fn member(&mut self, node: Span, name: &str) -> Result<Option<Span>, Exceeded> {
+        if self.kind(node) != Kind::Object {
+            return Ok(None);
+        }
+        let mut cursor = ChildCursor::new(self, node);
+        let mut found = None;
+        let mut seen = 0;
+        while let Some(child) = cursor.next(self)? {
+            seen += 1;
+            if self.key_is(&child, name) {
+                found = Some(child.value);
+            }
+        }
+        self.budget.visit(seen)?;
+        Ok(found)
+    }
+
+    /// The element at `index` of an array node; a negative index counts from the end.
+    pub(crate) fn element(&mut self, node: Span, index: i64) -> Result<Option<Span>, Exceeded> {
+        if self.kind(node) != Kind::Array {
+            return Ok(None);
+        }
+        if let Ok(wanted) = usize::try_from(index) {
+            // From the front: stop at the element.
+            let mut cursor = ChildCursor::new(self, node);
+            let mut at = 0;
+            while let Some(child) = cursor.next(self)? {
+                self.budget.visit(1)?;
+                if at == wanted {
+                    return Ok(Some(child.value));
+                }
+                at += 1;
+            }
+            return Ok(None);
+        }
+        let mut elements = self.take_list();
+        self.children(node, &mut elements)?;
+        let found = normalize_index(index, elements.len()).map(|at| elements[at].value);
+        self.give_back(elements);
+        Ok(found)
+    }
+
+    /// The offset after the value starting at `start`. `next_known` is the first of the
+    /// document's known ends not before the walk's position; it moves forward with the walk.
+    fn end_of(&mut self, start: usize, next_known: &mut usize) -> Result<usize, Exceeded> {
+        let bytes = self.doc.text.as_bytes();
+        match bytes.get(start) {
+            Some(b'"') => {
+                let end = end_of_string(bytes, start + 1);
+                self.budget.scan(end - start)?;
+                Ok(end)
+            }
+            Some(b'{' | b'[') => {
+                let known = self.doc.known_ends.as_slice();
+                while known
+                    .get(*next_known)
+                    .is_some_and(|(known, _)| *known < start)
+                {
+                    *next_known += 1;
+                }
+                if let Some(&(known, end)) = known.get(*next_known)
+                    && known == start
+                {
+                    return Ok(end);
+                }
+                if self.remembered[start / 4096] & (1 << ((start / 64) % 64)) != 0
+                    && let Some(end) = self.ends.get(&start)
+                {
+                    return Ok(*end);
+                }
+                self.scan_container(start, *next_known)
+            }
+            _ => {
+                let mut at = start;
+                while !matches!(
+                    bytes.get(at),
+                    None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+                ) {
+                    at += 1;
+                }
+                Ok(at)
+            }
+        }
+    }
+
+    /// Finds the end of the container at `start`, jumping over the ones the document's caller
+    /// knows and remembering the large ones it passes. (The containers remembered along the way are
+    /// looked up only where a walk starts: checking a sorted list costs one comparison a bracket,
+    /// a table lookup would cost a hash.)
+    fn scan_container(&mut self, start: usize, mut next_known: usize) -> Result<usize, Exceeded> {
+        let bytes = self.doc.text.as_bytes();
+        let known = self.doc.known_ends.as_slice();
+        let mut open = std::mem::take(&mut self.open);
+        open.clear();
+        open.push(start);
+        let mut at = start + 1;
+        let end = loop {
+            at = next_structural(bytes, at);
+            match bytes.get(at) {
+                None => break bytes.len(),
+                Some(b'"') => at = end_of_string(bytes, at + 1),
+                Some(b'{' | b'[') => {
+                    while known.get(next_known).is_some_and(|(known, _)| *known < at) {
+                        next_known += 1;
+                    }
+                    match known.get(next_known) {
+                        Some(&(known, end)) if known == at => at = end,
+                        _ => {
+                            open.push(at);
+                            at += 1;
+                        }
+                    }
+                }
+                Some(_) => {
+                    at += 1;
+                    let opened = open.pop().unwrap_or(start);
+                    if at - opened >= REMEMBER_FROM && self.ends.len() < self.remember_at_most {
+                        self.ends.insert(opened, at);
+                        self.remembered[opened / 4096] |= 1 << ((opened / 64) % 64);
+                    }
+                    if open.is_empty() {
+                        break at;
+                    }
+                }
+            }
+        };
+        self.open = open;
+        self.budget.scan(end - start)?;
+        Ok(end)
+    }
+
+    /// Where a name repeats, its first member takes the last value and the others go (Go's reader
+    /// and serde_json's map agree on the value; the place is serde_json's, which `query` printed).
+    fn keep_last_of_repeated_names(&mut self, members: &mut Vec<Child>) {
+        let text = self.doc.text;
+        let raw = |child: &Child| child.key.map_or("", |key| key.of(text));
+        if members.iter().any(|child| child.escaped) {
+            // Names written with escapes may be equal once decoded: compare them decoded.
+            let names: Vec<Cow<'t, str>> = members.iter().map(|child| self.key(child)).collect();
+            merge_repeated(
+                members,
+                |a, b| names[a] == names[b],
+                |index| hash(names[index].as_bytes()),
+            );
+            return;
+        }
+        let repeated = if members.len() <= 8 {
+            // Few names: compare each pair (most differ in length).
+            members.iter().enumerate().any(|(index, child)| {
+                members[index + 1..]
+                    .iter()
+                    .any(|other| raw(other) == raw(child))
+            })
+        } else {
+            self.any_repeated(members)
+        };
+        if repeated {
+            let names: Vec<&str> = members.iter().map(raw).collect();
+            merge_repeated(
+                members,
+                |a, b| names[a] == names[b],
+                |index| hash(names[index].as_bytes()),
+            );
+        }
+    }
+
+    /// Whether two of many plainly written names are equal: an open-addressing table of positions
+    /// finds a repeat in one pass.
+    fn any_repeated(&mut self, members: &[Child]) -> bool {
+        let text = self.doc.text;
+        let raw = |child: &Child| child.key.map_or("", |key| key.of(text));
+        let size = (members.len() * 2).next_power_of_two();
+        let mut slots = std::mem::take(&mut self.slots);
+        slots.clear();
+        slots.resize(size, 0);
+        let mut repeated = false;
+        'members: for (index, child) in members.iter().enumerate() {
+            let name = raw(child);
+            let mut slot = hash(name.as_bytes()) & (size - 1);
+            loop {
+                match slots[slot] {
+                    0 => {
+                        slots[slot] = u32::try_from(index + 1).unwrap_or(u32::MAX);
+                        break;
+                    }
+                    taken => {
+                        if raw(&members[taken as usize - 1]) == name {
+                            repeated = true;
+                            break 'members;
+                        }
+                        slot = (slot + 1) & (size - 1);
+                    }
+                }
+            }
+        }
+        self.slots = slots;
+        repeated
+    }
+}
+
+/// Keeps the first member of each name with the last value of that name.
+fn merge_repeated(
+    members: &mut Vec<Child>,
+    same: impl Fn(usize, usize) -> bool,
+    hash_of: impl Fn(usize) -> usize,
+) {
+    let mut first_of: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut keep = vec![true; members.len()];
+    for index in 0..members.len() {
+        let bucket = first_of.entry(hash_of(index)).or_default();
+        match bucket.iter().find(|first| same(**first, index)) {
+            Some(&first) => {
+                members[first].value = members[index].value;
+                keep[index] = false;
+            }
+            None => bucket.push(index),
+        }
+    }
+    let mut index = 0;
+    members.retain(|_| {
+        index += 1;
+        keep[index - 1]
+    });
+}
+
+/// Walks the members or elements of one container.
+struct ChildCursor {
+    at: usize,
+    object: bool,
+    done: bool,
+    /// The first of the document's known ends after `at` (see [`Walker::end_of`]).
+    next_known: usize,
+}
+
+impl ChildCursor {
+    fn new(walker: &Walker<'_, '_>, node: Span) -> ChildCursor {
+        let kind = walker.kind(node);
+        let done = !matches!(kind, Kind::Object | Kind::Array);
+        ChildCursor {
+            at: node.start + 1,
+            object: kind == Kind::Object,
+            done,
+            next_known: if done {
+                0
+            } else {
+                walker
+                    .doc
+                    .known_ends
+                    .partition_point(|(known, _)| *known <= node.start)
+            },
+        }
+    }
+
+    fn next(&mut self, walker: &mut Walker<'_, '_>) -> Result<Option<Child>, Exceeded> {
+        if self.done {
+            return Ok(None);
+        }
+        let bytes = walker.doc.text.as_bytes();
+        let start = skip_layout(bytes, self.at);
+        let (key, escaped, value_start) = if self.object {
+            if bytes.get(start) != Some(&b'"') {
+                self.done = true;
+                return Ok(None);
+            }
+            let (key_end, escaped) = key_end(bytes, start + 1);
+            let value_start = skip_layout(bytes, skip_layout(bytes, key_end) + 1);
+            (
+                Some(Span::new(start + 1, key_end - 1)),
+                escaped,
+                value_start,
+            )
+        } else {
+            if matches!(bytes.get(start), None | Some(b']')) {
+                self.done = true;
+                return Ok(None);
+            }
+            (None, false, start)
+        };
+        let end = walker.end_of(value_start, &mut self.next_known)?;
+        self.at = skip_layout(bytes, end);
+        if bytes.get(self.at) == Some(&b',') {
+            self.at += 1;
+        }
+        Ok(Some(Child {
+            key,
+            escaped,
+            value: Span::new(value_start, end),
+        }))
+    }
+}
+
+/// The offset after the closing quote of the key whose text starts at `at`, and whether the key
+/// holds an escape (found on the way at no extra cost).
+fn key_end(bytes: &[u8], mut at: usize) -> (usize, bool) {
+    let mut escaped = false;
+    loop {
+        while let Some(word) = word_at(bytes, at) {
+            let found = equal_to(word, b'"') | equal_to(word, b'\\');
+            if found != 0 {
+                at += first_marked(found);
+                break;
+            }
+            at += 8;
+        }
+        match bytes.get(at) {
+            Some(b'"') => return (at + 1, escaped),
+            Some(b'\\') => {
+                escaped = true;
+                at += 2;
+            }
+            Some(_) => at += 1,
+            None => return (bytes.len(), escaped),
+        }
+    }
+}
+
+/// An index into a list of `length` (negative from the end), when it falls inside.
+pub(crate) fn normalize_index(index: i64, length: usize) -> Option<usize> {
+    let length = i64::try_from(length).ok()?;
+    let at = if index < 0 { length + index } else { index };
+    (0..length)
+        .contains(&at)
+        .then(|| usize::try_from(at).ok())
+        .flatten()
+}
+
+/// Decodes the JSON string literal whose opening quote is at `start` of valid text.
+pub(crate) fn decode_string(text: &str, start: usize) -> Cow<'_, str> {
+    let mut cursor = Cursor::new(text);
+    cursor.seek(start);
+    cursor
+        .string()
+        .map(|(decoded, _)| decoded)
+        .unwrap_or_default()
+}
+
+/// FNV-1a over a name's bytes.
+fn hash(bytes: &[u8]) -> usize {
+    let mut value: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        value = (value ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    value as usize
+}
+
+/// A hasher for byte offsets (spread by one multiplication): the ends table is consulted for every
+/// container a scan passes.
+#[derive(Debug, Default)]
+pub(crate) struct OffsetHasher(u64);
+
+impl Hasher for OffsetHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        let spread = (value as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = spread ^ (spread >> 29);
+    }
+}
