@@ -1,7 +1,15 @@
 //! The printer owns stdout and stderr: stdout carries only data, stderr carries errors and hints. A
 //! closed pipe (`statectl list | head`) ends output quietly instead of failing.
+//!
+//! Every text goes through the secret masks on its way out (`statectl_state::secrets`): data on
+//! stdout is masked against the run's registered secrets, and what stderr says to people against
+//! those and the credential patterns too. Only a state or an envelope passed on whole
+//! ([`Printer::out_bytes`]) goes out as it is: it is the state's bytes, which `terraform state push`
+//! must get exactly (a refresh never puts a registered secret into them).
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+
+use statectl_state::secrets::{mask, mask_message};
 
 use crate::cli::error::{CliError, sanitize};
 
@@ -40,13 +48,14 @@ impl Printer {
         }
     }
 
-    /// Writes data to stdout. Stops silently once the reader has gone away.
+    /// Writes data to stdout, masked against the run's secrets. Stops silently once the reader has
+    /// gone away.
     pub fn out(&mut self, text: &str) -> Result<(), CliError> {
-        self.out_bytes(text.as_bytes())
+        self.out_bytes(mask(text).as_bytes())
     }
 
-    /// [`Printer::out`] for data that is not text to show (an encrypted state's envelope is
-    /// JSON, but is passed on byte for byte).
+    /// A state (or an encrypted state's envelope) to stdout byte for byte, for `-o -`: a state's
+    /// bytes are passed on exactly, never masked.
     pub fn out_bytes(&mut self, bytes: &[u8]) -> Result<(), CliError> {
         if self.pipe_closed {
             return Ok(());
@@ -90,7 +99,7 @@ impl Printer {
     /// Writes text for people to stderr (a diff when stdout carries a state, a summary line).
     pub fn to_stderr(&mut self, text: &str) {
         let _ = self.stdout.flush();
-        let _ = io::stderr().lock().write_all(text.as_bytes());
+        let _ = io::stderr().lock().write_all(mask_message(text).as_bytes());
     }
 
     /// Prints a `warning:` line to stderr.
@@ -111,6 +120,7 @@ impl Printer {
         } else {
             ("", "")
         };
+        let message = mask_message(message);
         let _ = writeln!(io::stderr().lock(), "{color}{label}{reset}: {message}");
     }
 
@@ -124,7 +134,7 @@ impl Printer {
         };
         let mut stderr = io::stderr().lock();
         for hint in hints {
-            let _ = writeln!(stderr, "{cyan}hint{reset}: {hint}");
+            let _ = writeln!(stderr, "{cyan}hint{reset}: {}", mask_message(hint));
         }
     }
 
@@ -139,9 +149,17 @@ impl Printer {
         let mut stderr = io::stderr().lock();
         // The last line of defence: a file name or argument with control characters in it never
         // reaches the terminal raw, whichever message carries it.
-        let _ = writeln!(stderr, "{red}error{reset}: {}", sanitize(&error.message));
+        let _ = writeln!(
+            stderr,
+            "{red}error{reset}: {}",
+            mask_message(&sanitize(&error.message))
+        );
         if let Some(hint) = &error.hint {
-            let _ = writeln!(stderr, "{cyan}hint{reset}: {}", sanitize(hint));
+            let _ = writeln!(
+                stderr,
+                "{cyan}hint{reset}: {}",
+                mask_message(&sanitize(hint))
+            );
         }
     }
 }

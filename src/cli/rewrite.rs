@@ -247,7 +247,7 @@ pub(super) fn finish(
             // An encrypted state goes out as stored: it stays encrypted.
             match &loaded.stored {
                 Some(stored) => printer.out_bytes(stored)?,
-                None => printer.out(state.source)?,
+                None => printer.out_bytes(state.source.as_bytes())?,
             }
         }
         return Ok(exit::SUCCESS);
