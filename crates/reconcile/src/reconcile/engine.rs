@@ -18,7 +18,7 @@ use crate::reconcile::poll::{
     Terminal, observe_response, observe_transport,
 };
 use crate::reconcile::profile::{
-    Context, Endpoint, GoneAction, JitterAmount, ListedAs, Profile, RequestTemplate, When,
+    Context, Endpoint, GoneAction, JitterAmount, ListedAs, Patch, Profile, RequestTemplate, When,
 };
 use crate::reconcile::progress::Progress;
 use crate::reconcile::rate::RateLimit;
@@ -271,6 +271,9 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                     return outcome;
                 }
                 let patch = context.patch();
+                if let Some(refused) = echoes_a_credential(&patch) {
+                    return refused;
+                }
                 return Outcome::Reconciled {
                     status: state,
                     attributes: (!patch.is_empty()).then_some(patch.attributes),
@@ -283,6 +286,9 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                     .unwrap_or_default();
                 // The state keeps what the remote says of the failure; the taint comes on top.
                 let patch = context.patch();
+                if let Some(refused) = echoes_a_credential(&patch) {
+                    return refused;
+                }
                 return Outcome::Failed {
                     status: state,
                     message,
@@ -434,6 +440,25 @@ async fn side_request(
         }
         tokio::time::sleep(Duration::from_millis(100 << attempt)).await;
     }
+}
+
+/// An error outcome when a value the mappings would put into the state holds a credential this run
+/// sent (a server that echoes the token into a field it maps). Refused rather than masked: a masked
+/// value would be a wrong value in the state, and the diff would show it as a change; nothing of such
+/// an answer is trusted.
+fn echoes_a_credential(patch: &Patch) -> Option<Outcome> {
+    let change = patch.changes.iter().find(|change| {
+        serde_json::to_string(&change.new)
+            .is_ok_and(|text| statectl_state::secrets::holds_secret(&text))
+    })?;
+    Some(Outcome::Error {
+        message: format!(
+            "the answer's value for `{}` holds a credential this run sent; nothing from it is taken",
+            change.path
+        ),
+        status: None,
+        excerpt: String::new(),
+    })
 }
 
 fn error(message: String, status: Option<u16>, body: &[u8]) -> Outcome {
