@@ -23,8 +23,20 @@ pub(super) struct Token {
     pub subscription: Option<String>,
 }
 
-/// A token for `resource` (`https://storage.azure.com/`) as `identity`.
+/// A token for `resource` (`https://storage.azure.com/`) as `identity`, registered with the run's
+/// masks (`statectl_state::secrets`) whichever way it was had.
 pub(super) async fn token(
+    http: &reqwest::Client,
+    cloud: &Cloud,
+    identity: &Identity,
+    resource: &str,
+) -> Result<Token, String> {
+    let token = ask_token(http, cloud, identity, resource).await?;
+    statectl_state::secrets::register(&token.access_token);
+    Ok(token)
+}
+
+async fn ask_token(
     http: &reqwest::Client,
     cloud: &Cloud,
     identity: &Identity,
@@ -39,7 +51,11 @@ pub(super) async fn token(
             client,
             secret,
         } => (
-            tenant,
+            {
+                // Also when it was read from ARM_CLIENT_SECRET_FILE_PATH's file.
+                statectl_state::secrets::register(secret);
+                tenant
+            },
             vec![
                 ("grant_type", "client_credentials".to_owned()),
                 ("client_id", client.clone()),
@@ -56,6 +72,7 @@ pub(super) async fn token(
                 OidcToken::Given(token) => token.clone(),
                 OidcToken::Requested { url, bearer } => federated_token(http, url, bearer).await?,
             };
+            statectl_state::secrets::register(&assertion);
             (
                 tenant,
                 vec![
@@ -257,6 +274,7 @@ pub(super) async fn list_key(
         .ok_or_else(|| {
             format!("storage account `{account}` listed no key with full permissions")
         })?;
+    statectl_state::secrets::register(key.trim());
     base64::engine::general_purpose::STANDARD
         .decode(key.trim())
         .map_err(|_| format!("the key listed for storage account `{account}` is not base64"))

@@ -48,7 +48,8 @@ pub(super) enum Source {
     Default,
 }
 
-/// A value never shown in a message or a `Debug` line.
+/// A value never shown in a message or a `Debug` line, and registered with the run's masks when
+/// made with [`Secret::new`] (a token, a key), so that an echo of it is masked wherever it is shown.
 #[derive(Clone, PartialEq, Eq)]
 pub(super) struct Secret(pub Vec<u8>);
 
@@ -59,6 +60,15 @@ impl std::fmt::Debug for Secret {
 }
 
 impl Secret {
+    /// A token (text) or a key (bytes), registered with the run's masks.
+    pub(super) fn new(bytes: Vec<u8>) -> Secret {
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => statectl_state::secrets::register(text),
+            Err(_) => statectl_state::secrets::register_bytes(&bytes),
+        }
+        Secret(bytes)
+    }
+
     pub(super) fn text(&self) -> &str {
         std::str::from_utf8(&self.0).unwrap_or_default()
     }
@@ -225,7 +235,7 @@ fn credentials(
             variable
         };
         Source::AccessToken {
-            token: Secret(token.into_bytes()),
+            token: Secret::new(token.into_bytes()),
             from,
         }
     } else if let Some((value, variable)) = lookup(
@@ -320,7 +330,7 @@ fn encryption_key(
             .invalid("encryption_key", "a base64-encoded 32-byte AES-256 key")
             .with_hint("`openssl rand -base64 32` makes one; it must be the key the state was written with"));
     }
-    Ok(Secret(bytes))
+    Ok(Secret::new(bytes))
 }
 
 /// `storage_custom_endpoint` as the JSON API's base, ending in `/`.
