@@ -22,6 +22,7 @@ mod hcp_backend;
 mod hostile;
 mod http_backend;
 mod layers;
+mod leaks;
 mod legacy;
 mod moto;
 mod oci_backend;

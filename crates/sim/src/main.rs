@@ -135,6 +135,10 @@ struct TfeArgs {
     /// `METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]`. Repeatable.
     #[arg(long, value_name = "SPEC")]
     fault: Vec<String>,
+    /// An injected fault's error echoes the whole request (its headers, credentials included,
+    /// and body), as a careless or hostile server might: for the tests that no secret is shown.
+    #[arg(long)]
+    echo_faults: bool,
     /// Log each request (method, target, status) to stderr.
     #[arg(short, long)]
     verbose: bool,
@@ -182,6 +186,7 @@ fn run_tfe(args: &TfeArgs) -> Result<(), String> {
         states: tfe::read_states(&args.state)?,
         upload_flow: !args.no_upload,
         faults,
+        echo_faults: args.echo_faults,
         verbose: args.verbose,
     })?;
     serve_until_interrupted(args.listen, "https", Some(2), |listener| {

@@ -18,7 +18,8 @@
 //!   `PUT /_archivist/upload/:id` (no token: the URL is the secret) receives them (and
 //!   `upload-json/:id` the JSON representation Terraform also sends, which is dropped);
 //! - faults (`--fault 'METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]'`): answer that status (a 429 with
-//!   `Retry-After: 1` and `X-RateLimit-Reset: 0.2`), or say nothing, for matching requests;
+//!   `Retry-After: 1` and `X-RateLimit-Reset: 0.2`), or say nothing, for matching requests; with
+//!   `--echo-faults` the error's title and detail echo the whole request, token included;
 //! - `/_sim/...` for tests, unauthenticated: `GET /_sim/log`, `GET /_sim/versions?workspace=N` (every
 //!   state version: serial, md5, lineage, status, the state), `GET /_sim/lock?workspace=N` (the
 //!   holder's name, 204 when free), `POST /_sim/lock?workspace=N&user=U` (lock it as someone else),
@@ -88,6 +89,7 @@ pub(crate) struct Options {
     pub states: Vec<(String, Vec<u8>)>,
     pub upload_flow: bool,
     pub faults: Vec<Fault>,
+    pub echo_faults: bool,
     pub verbose: bool,
 }
 
@@ -154,6 +156,7 @@ pub(crate) struct Tfe {
     user: String,
     organization: String,
     upload_flow: bool,
+    echo_faults: bool,
     verbose: bool,
     inner: Mutex<Inner>,
 }
@@ -204,6 +207,7 @@ impl Tfe {
             user: options.user,
             organization: options.organization,
             upload_flow: options.upload_flow,
+            echo_faults: options.echo_faults,
             verbose: options.verbose,
             inner: Mutex::new(inner),
         })
@@ -234,8 +238,12 @@ impl Tfe {
         let answer = match fault {
             Some(None) => Answer::Hang,
             Some(Some(status)) => {
-                let mut response =
-                    error(status, "injected fault", "the simulator was told to fail");
+                let mut response = if self.echo_faults {
+                    let echo = request.echo(body);
+                    error(status, &echo, &echo)
+                } else {
+                    error(status, "injected fault", "the simulator was told to fail")
+                };
                 if status == 429 {
                     response = response
                         .with_header("retry-after", "1")
