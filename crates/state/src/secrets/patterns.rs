@@ -218,7 +218,16 @@ fn keyed_value(bytes: &[u8], at: usize, header: bool) -> Option<(usize, usize)> 
         _ => return None,
     }
     next = skip_spaces(bytes, next + 1);
-    value_at(bytes, next)
+    value_at(bytes, next).filter(|&(start, end)| !is_placeholder(&bytes[start..end]))
+}
+
+/// A value that stands for one in a hint (`access_key=...`, `password=VALUE`, `token=***`).
+fn is_placeholder(value: &[u8]) -> bool {
+    value.iter().all(|&byte| matches!(byte, b'.' | b'*'))
+        || value
+            .iter()
+            .all(|&byte| byte.is_ascii_uppercase() || byte == b'_')
+        || (value.first() == Some(&b'<') && value.last() == Some(&b'>'))
 }
 
 /// A value starting at `at`: a quoted one (`"..."` or `\"...\"`) up to its closing quote, else up to
@@ -290,6 +299,18 @@ fn pem_body(text: &str, at: usize) -> Option<(usize, usize)> {
         return None;
     }
     let start = label_end + CLOSE.len();
+    // A body follows (base64 after a line break, or an escaped one), not just the header quoted.
+    let body = text[start..]
+        .trim_start_matches(|character: char| character.is_ascii_whitespace())
+        .trim_start_matches("\\r")
+        .trim_start_matches("\\n");
+    let base64 = body
+        .bytes()
+        .take_while(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'='))
+        .count();
+    if base64 < 16 {
+        return None;
+    }
     let end = text[start..]
         .find("-----END")
         .map_or(text.len(), |length| start + length);
@@ -362,6 +383,8 @@ mod tests {
             "needs a bearer token from `cf oauth-token`",
             "Basic authentication failed",
             "password: the argument is empty",
+            "for example `--backend-config access_key=...` or set ARM_ACCESS_KEY",
+            "give `token=VALUE`, `password=<password>` or `sig=***`",
         ] {
             assert_eq!(masked(text), text);
         }
@@ -386,14 +409,17 @@ mod tests {
     #[test]
     fn a_pem_private_key_body_is_hidden_even_when_cut() {
         assert_eq!(
-            masked("k: -----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n"),
+            masked("k: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx\n-----END RSA PRIVATE KEY-----\n"),
             "k: -----BEGIN RSA PRIVATE KEY-----***-----END RSA PRIVATE KEY-----\n"
         );
         assert_eq!(
-            masked(r"-----BEGIN PRIVATE KEY-----\nMIIE..."),
+            masked(r"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0B..."),
             "-----BEGIN PRIVATE KEY-----***"
         );
         let certificate = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
         assert_eq!(masked(certificate), certificate);
+        // Only the header, named in a message: nothing to hide.
+        let named = "this is a PEM block (`-----BEGIN RSA PRIVATE KEY-----`), not a state";
+        assert_eq!(masked(named), named);
     }
 }
