@@ -409,7 +409,9 @@ mod tests {
     #[test]
     fn a_pem_private_key_body_is_hidden_even_when_cut() {
         assert_eq!(
-            masked("k: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx\n-----END RSA PRIVATE KEY-----\n"),
+            masked(
+                "k: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx\n-----END RSA PRIVATE KEY-----\n"
+            ),
             "k: -----BEGIN RSA PRIVATE KEY-----***-----END RSA PRIVATE KEY-----\n"
         );
         assert_eq!(

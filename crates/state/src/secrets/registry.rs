@@ -1,6 +1,13 @@
 //! The process-wide set of registered secrets and the one matcher built from it (Aho-Corasick,
 //! leftmost-longest, so a secret that contains another is masked whole). The matcher is rebuilt on
-//! the first mask after a registration; reading it is a shared lock and a clone of an `Arc`.
+//! the first mask after a lasting secret is registered; reading it is a shared lock and a clone of
+//! an `Arc`.
+//!
+//! One-request values (signatures) come with every request, and rebuilding the matcher for each
+//! (about 0.6 ms with a full ring) would cost a scan of 100,000 states a minute. So a signature
+//! registered since the last build waits among the `pending`: a short text is searched for each
+//! pending one directly (a few microseconds), and only a text that holds one, or a long text (where
+//! a build is small beside the search), rebuilds the matcher with them.
 
 use std::borrow::Cow;
 use std::collections::{HashSet, VecDeque};
@@ -16,6 +23,9 @@ use super::MASK;
 /// always masked against its signature, while a run of 100,000 requests keeps a small set.
 pub const EPHEMERAL_KEPT: usize = 256;
 
+/// A text at least this long rebuilds a stale matcher rather than searching for each pending value.
+const LONG_TEXT: usize = 16 << 10;
+
 /// The registered secrets.
 #[derive(Debug, Default)]
 pub(super) struct Registry {
@@ -29,8 +39,16 @@ pub(super) struct Registry {
 struct Inner {
     lasting: HashSet<Box<str>>,
     ephemeral: VecDeque<Box<str>>,
-    /// Built from `lasting` and `ephemeral`; `None` after a change.
+    /// How many of the newest `ephemeral` values the matcher does not hold yet.
+    pending: usize,
+    /// Built from `lasting` and `ephemeral` but the pending ones; `None` after a lasting change.
     matcher: Option<Arc<AhoCorasick>>,
+}
+
+/// What a text is matched with: the matcher, and the values registered since it was built.
+struct Snapshot {
+    matcher: Arc<AhoCorasick>,
+    pending: Vec<Box<str>>,
 }
 
 /// The run's registry.
@@ -65,13 +83,13 @@ impl Registry {
                 inner.ephemeral.pop_front();
             }
             inner.ephemeral.push_back(value.into_boxed_str());
+            inner.pending = (inner.pending + 1).min(inner.ephemeral.len());
         }
-        inner.matcher = None;
         self.used.store(true, Ordering::Release);
     }
 
     pub(super) fn mask<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        let Some(matcher) = self.matcher() else {
+        let Some(matcher) = self.matcher_for(text) else {
             return Cow::Borrowed(text);
         };
         if !matcher.is_match(text) {
@@ -89,32 +107,51 @@ impl Registry {
     }
 
     pub(super) fn holds(&self, text: &str) -> bool {
-        self.matcher().is_some_and(|matcher| matcher.is_match(text))
+        self.matcher_for(text)
+            .is_some_and(|matcher| matcher.is_match(text))
     }
 
-    /// The matcher for what is registered now; `None` when nothing is.
-    fn matcher(&self) -> Option<Arc<AhoCorasick>> {
+    /// The matcher `text` must be masked with: the current one when no pending value is in
+    /// `text`, else one rebuilt with them; `None` when nothing is registered.
+    fn matcher_for(&self, text: &str) -> Option<Arc<AhoCorasick>> {
         if !self.used.load(Ordering::Acquire) {
             return None;
         }
-        if let Some(matcher) = &self.read().matcher {
-            return Some(matcher.clone());
+        let snapshot = self.snapshot()?;
+        let stale = !snapshot.pending.is_empty()
+            && (text.len() >= LONG_TEXT
+                || snapshot.pending.iter().any(|value| {
+                    memchr::memmem::find(text.as_bytes(), value.as_bytes()).is_some()
+                }));
+        if !stale {
+            return Some(snapshot.matcher);
+        }
+        let mut inner = self.write();
+        inner.pending = 0;
+        inner.matcher = Some(Arc::new(build(&inner)));
+        inner.matcher.clone()
+    }
+
+    /// The current matcher (built now if a lasting value made it stale) and the pending values.
+    fn snapshot(&self) -> Option<Snapshot> {
+        {
+            let inner = self.read();
+            if let Some(matcher) = &inner.matcher {
+                return Some(Snapshot {
+                    matcher: matcher.clone(),
+                    pending: pending(&inner),
+                });
+            }
         }
         let mut inner = self.write();
         if inner.matcher.is_none() {
-            let patterns: Vec<&str> = inner
-                .lasting
-                .iter()
-                .chain(&inner.ephemeral)
-                .map(AsRef::as_ref)
-                .collect();
-            let built = AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .build(patterns)
-                .expect("a few hundred literal patterns are within the matcher's limits");
-            inner.matcher = Some(Arc::new(built));
+            inner.pending = 0;
+            inner.matcher = Some(Arc::new(build(&inner)));
         }
-        inner.matcher.clone()
+        Some(Snapshot {
+            matcher: inner.matcher.clone()?,
+            pending: pending(&inner),
+        })
     }
 
     // A panic while the lock was held leaves the set as it was (each change is one insert), so a
@@ -126,6 +163,29 @@ impl Registry {
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, Inner> {
         self.inner.write().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+fn pending(inner: &Inner) -> Vec<Box<str>> {
+    inner
+        .ephemeral
+        .iter()
+        .skip(inner.ephemeral.len() - inner.pending)
+        .cloned()
+        .collect()
+}
+
+/// The matcher for every value registered now.
+fn build(inner: &Inner) -> AhoCorasick {
+    let patterns: Vec<&str> = inner
+        .lasting
+        .iter()
+        .chain(&inner.ephemeral)
+        .map(AsRef::as_ref)
+        .collect();
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(patterns)
+        .expect("a few hundred literal patterns are within the matcher's limits")
 }
 
 #[cfg(test)]
@@ -176,6 +236,22 @@ mod tests {
             masked(&registry, &format!("signature-{EPHEMERAL_KEPT:05}")),
             "***"
         );
+    }
+
+    #[test]
+    fn a_signature_registered_after_the_build_is_masked_in_short_and_long_texts() {
+        let registry = Registry::default();
+        registry.register_lasting(vec!["lasting-secret".into()]);
+        assert_eq!(masked(&registry, "lasting-secret"), "***");
+        registry.register_ephemeral(vec!["signature-pending-1".into()]);
+        // Not in the text: the matcher built before is kept.
+        assert_eq!(masked(&registry, "clean"), "clean");
+        assert_eq!(masked(&registry, "a signature-pending-1 b"), "a *** b");
+        registry.register_ephemeral(vec!["signature-pending-2".into()]);
+        let long = format!("{}signature-pending-2", " ".repeat(LONG_TEXT));
+        assert!(masked(&registry, &long).ends_with(" ***"));
+        registry.register_ephemeral(vec!["signature-pending-3".into()]);
+        assert!(registry.holds("x signature-pending-3 x"));
     }
 
     #[test]
