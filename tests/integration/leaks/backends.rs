@@ -437,3 +437,69 @@ fn an_hcp_terraform_token_echoed_back_is_never_shown() {
         assert_nothing_shown(&runs, std::slice::from_ref(&token));
     }
 }
+
+/// Issue 24's item 5 as filed: a password too short to register (3 characters) in an endpoint URL
+/// is still hidden in every message by its shape, `http://***@host`, wherever the URL came from:
+/// `AWS_ENDPOINT_URL_S3`, the s3 backend's `endpoints` block, azurerm's `endpoint`, and a refused
+/// `--endpoint` (clap's own message).
+#[test]
+fn a_short_password_in_an_endpoint_url_is_hidden_by_its_shape() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(
+        folder.path().join("backend.hcl"),
+        "endpoints = { s3 = \"http://u:Pw7@127.0.0.1:1\" }\nregion = \"us-east-1\"\n",
+    )
+    .unwrap();
+    let inputs = ["backend.hcl"];
+    let aws = [
+        ("AWS_ACCESS_KEY_ID", "AKIAIOSFODNN7EXAMPLE"),
+        ("AWS_SECRET_ACCESS_KEY", "not-the-point-of-this-test"),
+    ];
+    let with_variable = [
+        aws[0],
+        aws[1],
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ENDPOINT_URL_S3", "http://u:Pw7@127.0.0.1:1"),
+    ];
+    let runs = [
+        run(
+            folder.path(),
+            &["list", "s3://b/k"],
+            &with_variable,
+            &inputs,
+        ),
+        run(
+            folder.path(),
+            &["list", "s3://b/k", "--backend-config", "backend.hcl"],
+            &aws,
+            &inputs,
+        ),
+        run(
+            folder.path(),
+            &[
+                "list",
+                "azurerm://account/tfstate/prod.tfstate",
+                "--backend-config",
+                "endpoint=http://u:Pw7@127.0.0.1:1",
+            ],
+            &[("ARM_ACCESS_KEY", "a2V5")],
+            &inputs,
+        ),
+        run(
+            folder.path(),
+            &["refresh", "--endpoint", "cf=http://admin:Pw7@127.0.0.1:1"],
+            &[],
+            &inputs,
+        ),
+    ];
+    for one in &runs {
+        assert_eq!(one.code, 2, "{}: {}", one.label, one.stderr);
+        assert!(
+            one.stderr.contains("://***@"),
+            "{}: {}",
+            one.label,
+            one.stderr
+        );
+    }
+    assert_nothing_shown(&runs, &[":Pw7@".to_owned(), "Pw7".to_owned()]);
+}
