@@ -25,9 +25,6 @@ _statectl() {
             statectl,forget)
                 cmd="statectl__subcmd__forget"
                 ;;
-            statectl,generate)
-                cmd="statectl__subcmd__generate"
-                ;;
             statectl,help)
                 cmd="statectl__subcmd__help"
                 ;;
@@ -70,9 +67,6 @@ _statectl() {
             statectl__subcmd__help,forget)
                 cmd="statectl__subcmd__help__subcmd__forget"
                 ;;
-            statectl__subcmd__help,generate)
-                cmd="statectl__subcmd__help__subcmd__generate"
-                ;;
             statectl__subcmd__help,help)
                 cmd="statectl__subcmd__help__subcmd__help"
                 ;;
@@ -110,7 +104,7 @@ _statectl() {
 
     case "${cmd}" in
         statectl)
-            opts="-v -h -V --color --verbose --help --version list show query scan summary taint untaint forget rm refresh lock diff audit generate help"
+            opts="-v -h -V --color --verbose --help --version list show query scan summary taint untaint forget rm refresh lock diff audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -128,7 +122,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__audit)
-            opts="-v -h --workspace --backend-config --config --var --var-file --plan --policy --format --fail-on --color --verbose --help"
+            opts="-v -h --workspace --backend-config --config --var --var-file --plan --policy --no-config --format --fail-on --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -163,7 +157,7 @@ _statectl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json sarif github junit markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json sarif github gitlab junit markdown" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)
@@ -216,7 +210,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__forget)
-            opts="-o -v -h --deposed --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --deposed --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -277,30 +271,8 @@ _statectl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        statectl__subcmd__generate)
-            opts="-v -h --root --check --color --verbose --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --root)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         statectl__subcmd__help)
-            opts="list show query scan summary taint untaint forget refresh lock diff audit generate help"
+            opts="list show query scan summary taint untaint forget refresh lock diff audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -342,20 +314,6 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help__subcmd__forget)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        statectl__subcmd__help__subcmd__generate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -560,7 +518,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__lock)
-            opts="-v -h --workspace --backend-config --config --var --var-file --lock-timeout --color --verbose --help"
+            opts="-v -h --workspace --backend-config --lock-timeout --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -571,18 +529,6 @@ _statectl() {
                     return 0
                     ;;
                 --backend-config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --var)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --var-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -640,7 +586,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__refresh)
-            opts="-o -v -h --target --type --write --profiles --profiles-format --endpoint --parallelism --timeout --start-timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --target --type --write --untaint-healthy --profiles --profiles-format --endpoint --parallelism --timeout --start-timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -781,7 +727,7 @@ _statectl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json sarif github junit markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json sarif github gitlab junit markdown" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)
@@ -920,7 +866,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__taint)
-            opts="-o -v -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -978,7 +924,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__untaint)
-            opts="-o -v -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --show-sensitive --color --verbose --help"
+            opts="-o -v -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

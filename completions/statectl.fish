@@ -43,41 +43,40 @@ complete -c statectl -n "__fish_statectl_needs_command" -f -a "refresh" -d 'Ask 
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "diff" -d 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "audit" -d 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
-complete -c statectl -n "__fish_statectl_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand list" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l type -d 'Only instances of this resource type (repeatable)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l module -d 'Only instances in this module or below it (`module.app`)' -r
-complete -c statectl -n "__fish_statectl_using_subcommand list" -l format -r -f -a "text\t''
-json\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand list" -l format -d 'How to print the instances' -r -f -a "text\t'For people: lines and tables (`table` is the same)'
+json\t'One JSON document with a `schema_version`, for scripts'"
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l tainted -d 'Only instances whose current object is tainted'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l deposed -d 'Only instances that have deposed objects'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-complete -c statectl -n "__fish_statectl_using_subcommand list" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand show" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l deposed -d 'Show this deposed object instead of the current one' -r
-complete -c statectl -n "__fish_statectl_using_subcommand show" -l format -r -f -a "text\t''
-json\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand show" -l format -d 'How to print the instance' -r -f -a "text\t'For people: lines and tables (`table` is the same)'
+json\t'One JSON document with a `schema_version`, for scripts'"
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l show-sensitive -d 'Show sensitive values instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-complete -c statectl -n "__fish_statectl_using_subcommand show" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand query" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand query" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
@@ -89,18 +88,19 @@ complete -c statectl -n "__fish_statectl_using_subcommand query" -s v -l verbose
 complete -c statectl -n "__fish_statectl_using_subcommand query" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand scan" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l rules -d 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand scan" -l format -r -f -a "table\t''
-json\t''
-sarif\t''
-github\t''
-junit\t''
-markdown\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -l format -d 'How to print the findings' -r -f -a "text\t'For people: findings grouped per state, hints on stderr (`table` is the same)'
+json\t'One JSON document with a `schema_version`, for scripts'
+sarif\t'SARIF 2.1.0, for code scanning'
+github\t'GitHub Actions annotations'
+gitlab\t'GitLab Code Quality, for findings in merge requests'
+junit\t'JUnit XML, for a CI\'s test report'
+markdown\t'Markdown, for a pull-request comment or a job summary (within GitHub\'s 65,536 characters)'"
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l fail-on -d 'Exit 1 when a finding reaches this severity' -r -f -a "error\t''
 warning\t''
 note\t''
@@ -111,14 +111,14 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l data-sources -d 'Also scan data sources (skipped by default: they hold no remote object to fix)'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-complete -c statectl -n "__fish_statectl_using_subcommand scan" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand summary" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -r -f -a "text\t''
-json\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -d 'How to print the counts' -r -f -a "text\t'For people: lines and tables (`table` is the same)'
+json\t'One JSON document with a `schema_version`, for scripts'"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s j -l jobs -l parallelism -d 'With a prefix URL: how many states to read at once (default: the number of CPUs)' -r
@@ -126,74 +126,78 @@ complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d '
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-complete -c statectl -n "__fish_statectl_using_subcommand summary" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand taint" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand taint" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -s o -l output -d 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s o -l output -d 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand forget" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand forget" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -s o -l output -d 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand rm" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand rm" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -s o -l output -d 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s h -l help -d 'Print help'
@@ -207,42 +211,41 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l start-time
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l reader -d 'How instances are asked about: `http` (the provider profiles; the default) or `plugin` (the provider plugin `terraform init` installed, read as `terraform apply -refresh-only` would); for the run, or per provider as NAME=READER (`aws=plugin`); repeatable' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l plugin-dir -d 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l provider-config -d 'A provider configuration\'s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable' -r
-complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l format -d 'The outcomes as a table, or as JSON (the diff is then left out)' -r -f -a "text\t''
-json\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l format -d 'How to print the outcomes (JSON leaves the diff out)' -r -f -a "text\t'For people: lines and tables (`table` is the same)'
+json\t'One JSON document with a `schema_version`, for scripts'"
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l lock-timeout -d 'How long to wait for the state lock, as Terraform\'s `-lock-timeout` (e.g. `30s`, `2m`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s o -l output -d 'Write the new state to standard output instead of the file (`-o -`), e.g. for `terraform state push -`; no lock, no backup' -r
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s o -l output -d 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l write -d 'Apply what was learned to the state (lifecycle rules, lock, backup, crash-safe write), or with `-o -` write the refreshed state to standard output (the outcomes and the diff then go to stderr)'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l untaint-healthy -d 'Clear the taint of a tainted instance whose remote object the provider reports healthy (reconciled), in the same locked write, so the next apply keeps it instead of replacing it. Off by default: a taint may also be deliberate'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l profiles-format -d 'Print the profile format (how to write a `--profiles` file, with examples) and exit'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l dry-run -d 'Show what would change and write nothing (exit 1 when something would change)'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l force -d 'Write even when lifecycle rules refuse the change; each override is printed'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s h -l help -d 'Print help'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand lock" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand lock" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand lock" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l lock-timeout -d 'How long to wait for the lock (e.g. `30s`)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -s h -l help -d 'Print help'
-complete -c statectl -n "__fish_statectl_using_subcommand diff" -l format -r -f -a "text\t'Header and output changes, then each object with the unified diff of its JSON'
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -l format -d 'How to print the differences' -r -f -a "text\t'Header and output changes, then each object with the unified diff of its JSON (`table` is the same)'
 json\t'One document, `schema_version` 1 (see README)'
 markdown\t'A summary table and a diff block per changed object, for a pull-request comment'"
-complete -c statectl -n "__fish_statectl_using_subcommand diff" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
@@ -254,17 +257,18 @@ complete -c statectl -n "__fish_statectl_using_subcommand diff" -s v -l verbose 
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
-complete -c statectl -n "__fish_statectl_using_subcommand audit" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its `lifecycle` and `removed` blocks, when DIR is given' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l plan -d 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand audit" -l format -r -f -a "table\t''
-json\t''
-sarif\t''
-github\t''
-junit\t''
-markdown\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l format -d 'How to print the audit' -r -f -a "text\t'For people: findings grouped per state, hints on stderr (`table` is the same)'
+json\t'One JSON document with a `schema_version`, for scripts'
+sarif\t'SARIF 2.1.0, for code scanning'
+github\t'GitHub Actions annotations'
+gitlab\t'GitLab Code Quality, for findings in merge requests'
+junit\t'JUnit XML, for a CI\'s test report'
+markdown\t'Markdown, for a pull-request comment or a job summary (within GitHub\'s 65,536 characters)'"
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l fail-on -d 'Exit 1 when a finding reaches this severity (violations always exit 3)' -r -f -a "error\t''
 warning\t''
 note\t''
@@ -272,26 +276,19 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-complete -c statectl -n "__fish_statectl_using_subcommand audit" -s h -l help -d 'Print help'
-complete -c statectl -n "__fish_statectl_using_subcommand generate" -l root -d 'The project root: files go to `ROOT/completions` and `ROOT/man`' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand generate" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c statectl -n "__fish_statectl_using_subcommand generate" -l check -d 'Compare with the files on disk instead of writing; exit 1 when any is stale'
-complete -c statectl -n "__fish_statectl_using_subcommand generate" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
-complete -c statectl -n "__fish_statectl_using_subcommand generate" -s h -l help -d 'Print help'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "taint" -d 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "untaint" -d 'Clear an instance\'s taint, as `terraform untaint`'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "refresh" -d 'Ask the providers\' APIs about stale instances; show outcomes and the diff; `--write` applies it'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "diff" -d 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "audit" -d 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "generate" -d 'Write shell completions and man pages (for packaging; checked in under completions/ and man/)'
-complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "show" -d 'Show one resource instance, sensitive values masked'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "query" -d 'Query the state with an RFC 9535 JSONPath expression; prints the matches as a JSON array'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "scan" -d 'Find stale async resources and lifecycle risks, for CI: exit 1 when a finding reaches --fail-on'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "summary" -d 'Count resources and instances by type, module, provider and status'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "taint" -d 'Mark an instance for replacement by the next apply, as `terraform taint`, with lifecycle rules'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "untaint" -d 'Clear an instance\'s taint, as `terraform untaint`'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "forget" -d 'Remove instances (or one deposed object) from the state, as `terraform state rm`; remote objects are not touched'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "refresh" -d 'Ask the providers\' APIs about stale instances; show outcomes and the diff; `--write` applies it'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "lock" -d 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "diff" -d 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "audit" -d 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
+complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -16,7 +16,7 @@ MINUTES=${1:-5}
 shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-    TARGETS=(state address profiles msgpack http_answer)
+    TARGETS=(state address profiles msgpack http_answer duration lock_info)
 fi
 
 cargo afl build --release >&2
@@ -47,6 +47,15 @@ seed() {
             printf '\000\144retry-after: 3\ncontent-type: application/json\n\n{"lifecycleState":"RUNNING","id":"x"}' > "$dir/ok"
             printf '\001\233retry-after: Sun, 06 Nov 1994 08:49:37 GMT\n\n{}' > "$dir/503"
             printf '\000\144\n\n[{"lifecycleState":1}]' > "$dir/shape" ;;
+        duration)
+            printf '2s\n500ms\n10m\n1h30m' > "$dir/plain"
+            printf '0\n1ns\n1.5us\n2ms' > "$dir/small"
+            printf '3000000000000000h\n18446744073709551615s\n5124095576030431h\n1ms' > "$dir/huge"
+            printf '18446744073709551616s\n-1s\nNaN\n1e999s' > "$dir/refused" ;;
+        lock_info)
+            printf '%s' '{"ID":"6b1d2a3e-0000-4000-8000-000000000001","Operation":"OperationTypeApply","Info":"","Who":"ana@ci-7","Version":"1.15.5","Created":"2026-11-22T07:00:00.5Z","Path":"terraform.tfstate"}' > "$dir/terraform"
+            printf '%s' '{"ID":"x","Who":"\u00e9\u001b[31m","Version":"statectl 0.1.0","Operation":"statectl taint"}' > "$dir/statectl"
+            python3 -c 'print("{\"ID\":\"x\",\"Who\":\"" + "w" * 5000 + "\"}", end="")' > "$dir/long" ;;
     esac
 }
 

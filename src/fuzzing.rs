@@ -6,17 +6,21 @@
 //! Not part of statectl's interface: hidden from the docs, and free to change with the engines.
 
 use std::fmt;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
 
+use crate::duration::{Deadline, humanize, parse_duration};
 use crate::reconcile::http::HttpResponse;
 use crate::reconcile::plugin::value::{Type, decode, encode};
-use crate::reconcile::poll::{Observation, observe_response, retry_after};
+use crate::reconcile::poll::{
+    Observation, Operation, PollPolicy, Poller, StatusClass, observe_response, retry_after,
+};
 use crate::reconcile::profile::{Endpoint, Profiles};
 use crate::state::address::{ObjectAddr, Target};
 use crate::state::mutate::{Mutation, plan, render};
 use crate::state::parse;
+use crate::state::store::lock_info::{LockInfo, MAX_FIELD_SHOWN, MAX_LOCK_INFO};
 use crate::state::write::rerender_all;
 
 /// The state parser and writer. A state that parses:
@@ -223,15 +227,93 @@ pub fn http_answer(data: &[u8]) {
             Err(problem) => Observation::Error(problem.to_string()),
             Ok(()) => context.status().map_or_else(
                 || Observation::Error("no status".to_owned()),
-                |status| {
-                    Observation::status(
-                        status.value.clone(),
-                        crate::reconcile::poll::StatusClass::Pending,
-                    )
-                },
+                |status| Observation::status(status.value.clone(), StatusClass::Pending),
             ),
         }
     });
     let _ = observation.describe();
     let _ = context.patch();
+}
+
+/// Durations and the deadlines made of them, on up to four lines of text (a deadline, an initial
+/// delay, a maximum polling duration and an interval, as a flag or a profile gives them):
+/// - any text parses or is refused, never a panic; what parses prints (`humanize`) as text that
+///   parses back to it, to the millisecond;
+/// - a deadline that far from now is never exactly when the clock cannot hold it, and counts down
+///   from the duration otherwise; moving it later or earlier never panics;
+/// - a poller with those durations, asked at its start and at its deadline, never panics.
+pub fn duration(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let now = Instant::now();
+    let mut parsed = [None; 4];
+    for (slot, line) in parsed.iter_mut().zip(text.lines()) {
+        let Ok(value) = parse_duration(line) else {
+            continue;
+        };
+        let to_the_millisecond = Duration::new(value.as_secs(), value.subsec_millis() * 1_000_000);
+        assert_eq!(
+            parse_duration(&humanize(value)),
+            Ok(to_the_millisecond),
+            "{line:?}"
+        );
+        let deadline = Deadline::from(now, value);
+        assert_eq!(deadline.is_never(), now.checked_add(value).is_none());
+        let left = deadline.left(now);
+        assert!(
+            if deadline.is_never() {
+                left == Duration::MAX
+            } else {
+                left == value
+            },
+            "{line:?}: {left:?}"
+        );
+        assert_eq!(deadline.has_passed(now), value.is_zero());
+        let _ = deadline
+            .later_by(value)
+            .earlier_by(value)
+            .min(Deadline::NEVER)
+            .left(now);
+        *slot = Some(value);
+    }
+    let defaults = PollPolicy::default();
+    let [deadline, initial_delay, polling, interval] = parsed;
+    let interval = interval.unwrap_or(defaults.interval);
+    let policy = PollPolicy {
+        deadline: deadline.unwrap_or(defaults.deadline),
+        initial_delay: initial_delay.unwrap_or(defaults.initial_delay),
+        max_polling_duration: polling,
+        interval,
+        max_interval: interval.saturating_mul(4),
+        ..defaults
+    };
+    let ends = Deadline::from(now, policy.deadline).instant();
+    let mut poller = Poller::new(policy, Operation::Create, false, now).with_random(|| 0.5);
+    let _ = poller.first_wait();
+    for at in [Some(now), ends].into_iter().flatten() {
+        let _ = poller.request_timeout(at);
+        let _ = poller.observe(at, Observation::status("PENDING", StatusClass::Pending));
+    }
+}
+
+/// A lock info as a holder (a file beside the state, a server's 423, a lock object) gives it:
+/// - anything parses or is refused, never a panic; what is larger than `MAX_LOCK_INFO` is refused;
+/// - what parses is shown in a bounded line, however long its fields;
+/// - and is written back as JSON that parses to the same lock info.
+pub fn lock_info(data: &[u8]) {
+    let Some(info) = LockInfo::parse(data) else {
+        return;
+    };
+    assert!(data.len() <= MAX_LOCK_INFO);
+    let shown = info.to_string();
+    // Five fields are shown, each at most MAX_FIELD_SHOWN characters (of at most 4 bytes) with a
+    // note of its length, plus their labels.
+    assert!(
+        shown.len() <= 5 * (4 * MAX_FIELD_SHOWN + 64) + 128,
+        "{} bytes shown",
+        shown.len()
+    );
+    let json = info.to_json();
+    if json.len() <= MAX_LOCK_INFO {
+        assert_eq!(LockInfo::parse(json.as_bytes()), Some(info));
+    }
 }

@@ -16,6 +16,7 @@ use crate::scan::{Evidence, Finding};
 use crate::state::address::{Mode, ObjectAddr};
 use crate::state::attr_path::Attributes;
 use crate::state::model::{Instance, Resource, State};
+use crate::state::mutate::Action;
 use crate::state::order::instance_groups;
 
 pub use plan::{Plan, PlannedAction, PlannedChange};
@@ -406,7 +407,7 @@ fn judge(
             resource_type: Some(type_name.clone()),
             message,
             evidence,
-            hint: hint_for(input.catalog, rule, &address, &type_name),
+            hint: hint_for(input, rule, &address, &type_name),
             location: None,
         });
     }
@@ -419,18 +420,29 @@ fn judge(
     });
 }
 
-/// The hint for an audit finding on `address`, naming the commands that act on that object.
-fn hint_for(catalog: &Catalog, rule: Rule, address: &ObjectAddr, type_name: &str) -> String {
+/// The hint for an audit finding on `address`, naming the commands that act on that object; never
+/// `statectl forget` where the policy refuses it for this object.
+fn hint_for(input: &Input<'_>, rule: Rule, address: &ObjectAddr, type_name: &str) -> String {
+    let catalog = input.catalog;
     let instance = address.instance.to_string();
+    let forget = hint::forget_command(&instance, address.deposed.as_deref());
+    let forget_refused = forget_protected(input.policy, type_name, &instance);
     match rule {
+        Rule::DeleteProtected if forget_refused => format!(
+            "keep it out of the destroy (`-target` the rest); the policy refuses `{forget}` too, so change the policy{} if it is really to go",
+            policy_file(input.policy)
+        ),
         Rule::DeleteProtected => format!(
-            "remove it from the destroy (`-target` the rest, or `{}` first), or change the policy",
-            hint::forget_command(&instance, address.deposed.as_deref())
+            "remove it from the destroy (`-target` the rest, or `{forget}` first), or change the policy{}",
+            policy_file(input.policy)
         ),
-        Rule::DeleteSkipDestroy => format!(
-            "`{}` first (or destroy with OpenTofu, which honours `skip_destroy`)",
-            hint::forget_command(&instance, address.deposed.as_deref())
+        Rule::DeleteSkipDestroy if forget_refused => format!(
+            "destroy with OpenTofu, which honours `skip_destroy` (the policy{} refuses `{forget}`)",
+            policy_file(input.policy)
         ),
+        Rule::DeleteSkipDestroy => {
+            format!("`{forget}` first (or destroy with OpenTofu, which honours `skip_destroy`)")
+        }
         Rule::DeleteMidOperation => format!(
             "wait for the operation to finish and refresh it first (`{}`), then plan the destroy again",
             hint::refresh_command(catalog, &instance, type_name)
@@ -440,14 +452,33 @@ fn hint_for(catalog: &Catalog, rule: Rule, address: &ObjectAddr, type_name: &str
             hint::refresh_command(catalog, &instance, type_name),
             hint::untaint_command(&instance)
         ),
+        Rule::DeposedObject if forget_refused => format!(
+            "make sure nothing still uses the old object; the next apply destroys it (the policy{} refuses `{forget}`)",
+            policy_file(input.policy)
+        ),
         Rule::DeposedObject => format!(
-            "make sure nothing still uses the old object; if its remote object is already gone, or must stay, `{}` drops it from the state",
-            hint::forget_command(&instance, address.deposed.as_deref())
+            "make sure nothing still uses the old object; if its remote object is already gone, or must stay, `{forget}` drops it from the state"
         ),
         Rule::DeletePreventDestroy | Rule::DestroyBlocked | Rule::NotInConfig | Rule::Forget => {
             rule.help().to_owned()
         }
     }
+}
+
+/// Whether a `[[protect]]` entry of the policy refuses `statectl forget` of the object.
+fn forget_protected(policy: &Policy, type_name: &str, instance: &str) -> bool {
+    policy.protect.iter().any(|protection| {
+        protection.actions.contains(&Action::Forget)
+            && protection.pattern_for(type_name, instance).is_some()
+    })
+}
+
+/// ` (FILE)`: where the policy is, to change it.
+fn policy_file(policy: &Policy) -> String {
+    policy
+        .source
+        .as_ref()
+        .map_or_else(String::new, |path| format!(" (`{}`)", path.display()))
 }
 
 /// Managed instances whose resource block is gone from the configuration: nothing there protects them

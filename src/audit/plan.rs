@@ -91,11 +91,18 @@ impl PlanError {
             hint: None,
         }
     }
+
+    fn with_hint(mut self, hint: &str) -> PlanError {
+        self.hint = Some(hint.to_owned());
+        self
+    }
 }
 
 #[derive(Deserialize)]
 struct PlanFile {
     terraform_version: Option<String>,
+    /// Terraform 1.6+ (`format_version` 1.2): the plan stopped at an error and was saved anyway.
+    errored: Option<bool>,
     resource_changes: Option<Vec<ChangeFile>>,
 }
 
@@ -138,6 +145,15 @@ impl Plan {
                 hint: Some(hint.to_owned()),
             });
         };
+        if file.errored == Some(true) {
+            // What such a plan lists is what Terraform had planned when it stopped: a `plan
+            // -destroy` of a `prevent_destroy` resource still lists its delete. Terraform
+            // refuses to apply it; auditing it as a plan would approve what cannot happen.
+            return Err(PlanError::new(
+                "the plan errored (`\"errored\": true`): Terraform stopped at an error and saved what it had planned so far, which is not a plan to apply or approve".to_owned(),
+            )
+            .with_hint("read the errors `terraform plan` printed, fix them and plan again; `statectl audit` without `--plan` shows what a destroy would meet (`prevent_destroy` included)"));
+        }
         let mut changes = Vec::with_capacity(entries.len());
         for entry in entries {
             let instance = InstanceAddr::parse(&entry.address).map_err(|error| {
@@ -246,5 +262,26 @@ mod tests {
         assert!(error.hint.unwrap().contains("looks like a state"));
         let error = Plan::parse("{\n  \"resource_changes\": [,\n").unwrap_err();
         assert_eq!(error.at.map(|at| at.line), Some(2), "{error:?}");
+    }
+
+    /// Terraform 1.15.5 saves the plan of a `plan -destroy` that a `prevent_destroy` stopped,
+    /// marked errored, with the delete it refused still listed.
+    #[test]
+    fn refuses_a_plan_terraform_marked_errored() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testdata/audit/prevent-destroy/plan-destroy.json"),
+        )
+        .unwrap();
+        let error = Plan::parse(&text).unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("the plan errored (`\"errored\": true`)"),
+            "{error:?}"
+        );
+        assert!(error.hint.unwrap().contains("without `--plan`"));
+        let finished = text.replace("\"errored\": true", "\"errored\": false");
+        assert_eq!(Plan::parse(&finished).unwrap().changes.len(), 2);
     }
 }

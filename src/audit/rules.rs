@@ -93,10 +93,10 @@ impl Rule {
     pub fn help(self) -> &'static str {
         match self {
             Rule::DeleteProtected => {
-                "remove it from the destroy (`-target` the rest, or `statectl forget ADDRESS` first), or change the policy"
+                "keep it out of the destroy (`-target` the rest), or change the policy if it is really to go"
             }
             Rule::DeletePreventDestroy => {
-                "the configuration that made this plan is not the one that protects it; plan again with the current configuration"
+                "Terraform refuses to plan this delete while `prevent_destroy` is set, so this plan was made without it (before it was added, or with another configuration): plan again with this configuration, or remove `prevent_destroy` first if the object is really to go"
             }
             Rule::DeleteSkipDestroy => {
                 "`statectl forget ADDRESS` first (or destroy with OpenTofu, which honours `skip_destroy`)"

@@ -28,6 +28,7 @@ pub struct Args {
     #[arg(long)]
     pub stat: bool,
 
+    /// How to print the differences.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,
 
@@ -42,7 +43,9 @@ pub struct Args {
 /// Output format of `diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum DiffFormat {
-    /// Header and output changes, then each object with the unified diff of its JSON.
+    /// Header and output changes, then each object with the unified diff of its JSON (`table` is
+    /// the same)
+    #[value(alias = "table")]
     Text,
     /// One document, `schema_version` 1 (see README).
     Json,

@@ -21,8 +21,8 @@ use crate::state::source::Source;
 #[derive(Clone, Default, clap::Args)]
 pub struct ConfigArgs {
     /// The root module's folder (default: the working directory). Its `terraform { encryption
-    /// { ... } }` block opens OpenTofu-encrypted states; audit and the mutations also read its
-    /// `lifecycle` and `removed` blocks, when DIR is given.
+    /// { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh`
+    /// and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out).
     #[arg(long, value_name = "DIR")]
     pub config: Option<PathBuf>,
 

@@ -117,21 +117,38 @@ impl fmt::Display for CliError {
     }
 }
 
-/// Makes text from an input file safe to echo to a terminal: control characters become escapes, so a
-/// crafted state cannot move the cursor or change colours.
-pub(super) fn sanitize(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_owned();
+/// Makes text from an input file safe to echo to a terminal or a CI log: control characters (C0, DEL,
+/// C1) and the bidirectional overrides become escapes, so a crafted state cannot move the cursor,
+/// change colours, start a line of its own or show its text in another order than it is.
+pub(crate) fn sanitize(text: &str) -> String {
+    sanitized(text).into_owned()
+}
+
+/// [`sanitize`] without a copy when there is nothing to escape (most text), for hot paths (`list`
+/// prints an address per line).
+pub(crate) fn sanitized(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return std::borrow::Cow::Borrowed(text);
     }
-    text.chars()
-        .map(|character| {
-            if character.is_control() {
-                character.escape_default().to_string()
-            } else {
-                character.to_string()
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len() + 8);
+    for character in text.chars() {
+        if needs_escape(character) {
+            out.extend(character.escape_default());
+        } else {
+            out.push(character);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A control character, or one that reorders the text around it (Unicode's bidirectional
+/// embeddings, overrides, isolates and marks).
+pub(crate) fn needs_escape(character: char) -> bool {
+    character.is_control()
+        || matches!(
+            character,
+            '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
 }
 
 /// Text given on the command line or read from a state, made safe to echo in an error: at most
@@ -152,6 +169,7 @@ mod tests {
         assert_eq!(echo(&"a".repeat(100)), "a".repeat(100));
         assert_eq!(echo("a\u{1b}[31m"), "a\\u{1b}[31m");
         assert_eq!(echo("a\u{1b}b"), "a\\u{1b}b");
+        assert_eq!(echo("a\u{202e}b\u{9b}c"), "a\\u{202e}b\\u{9b}c");
     }
 
     #[test]

@@ -3,14 +3,16 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::CommandFactory;
+use clap::{CommandFactory, Parser};
 use clap_complete::{Generator, Shell};
 
 use crate::cli::error::CliError;
 use crate::cli::{Cli, Printer, exit};
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
+/// Write shell completions and man pages (for packaging; checked in under completions/ and man/).
+#[derive(Debug, Parser)]
+#[command(name = "statectl generate", bin_name = "statectl generate")]
+pub(super) struct Args {
     /// The project root: files go to `ROOT/completions` and `ROOT/man`.
     #[arg(long, value_name = "ROOT", default_value = ".")]
     pub root: PathBuf,
@@ -36,28 +38,79 @@ pub(super) fn generated_files() -> Result<Vec<(PathBuf, Vec<u8>)>, CliError> {
         let name = shell.file_name("statectl");
         files.push((Path::new("completions").join(name), content));
     }
-    let command = Cli::command();
-    let mut pages = vec![("statectl".to_owned(), command.clone())];
+    let mut command = Cli::command();
+    command.build();
+    let mut pages = vec![(String::new(), command.clone())];
+    // `help` is clap's own, added by `build`: `--help` covers it.
     for subcommand in command
         .get_subcommands()
-        .filter(|subcommand| !subcommand.is_hide_set())
+        .filter(|subcommand| subcommand.get_name() != "help")
     {
-        let name = format!("statectl-{}", subcommand.get_name());
-        pages.push((name.clone(), subcommand.clone().name(name)));
+        pages.push((subcommand.get_name().to_owned(), subcommand.clone()));
     }
-    for (name, page) in pages {
+    for (subcommand, mut page) in pages {
+        let name = if subcommand.is_empty() {
+            "statectl".to_owned()
+        } else {
+            format!("statectl-{subcommand}")
+        };
+        let usage = page.render_usage().to_string();
+        let page = page.name(name.clone());
+        let versioned = page.get_version().is_some();
+        let man = clap_mangen::Man::new(page);
         let mut content = Vec::new();
-        clap_mangen::Man::new(page)
-            .render(&mut content)
-            .map_err(|error| {
-                CliError::new(format!("cannot render the man page {name}: {error}"))
-            })?;
+        let mut render = || -> std::io::Result<()> {
+            man.render_title(&mut content)?;
+            man.render_name_section(&mut content)?;
+            let mut roff = clap_mangen::roff::Roff::new();
+            crate::cli::man::synopsis(&mut roff, &usage);
+            roff.to_writer(&mut content)?;
+            man.render_description_section(&mut content)?;
+            man.render_options_section(&mut content)?;
+            if subcommand.is_empty() {
+                man.render_subcommands_section(&mut content)?;
+            }
+            let mut roff = clap_mangen::roff::Roff::new();
+            crate::cli::man::sections(&mut roff, &subcommand);
+            roff.to_writer(&mut content)?;
+            if versioned {
+                man.render_version_section(&mut content)?;
+            }
+            Ok(())
+        };
+        render().map_err(|error| {
+            CliError::new(format!("cannot render the man page {name}: {error}"))
+        })?;
         files.push((Path::new("man").join(format!("{name}.1")), content));
     }
     Ok(files)
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+/// `statectl generate ...`, parsed apart from the other commands; returns the exit code.
+pub(super) fn main() -> i32 {
+    let args = match Args::try_parse_from(std::env::args_os().skip(1)) {
+        Ok(args) => args,
+        Err(error) => {
+            let _ = error.print();
+            return if error.use_stderr() {
+                exit::ERROR
+            } else {
+                exit::SUCCESS
+            };
+        }
+    };
+    let mut printer = Printer::new(crate::cli::ColorChoice::Never);
+    let outcome = run(&args, &mut printer).and_then(|code| printer.flush().map(|()| code));
+    match outcome {
+        Ok(code) => code,
+        Err(error) => {
+            printer.error(&error);
+            error.code
+        }
+    }
+}
+
+fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let mut stale = Vec::new();
     for (relative, content) in generated_files()? {
         let path = args.root.join(&relative);

@@ -1,15 +1,20 @@
-//! Ctrl-C and SIGTERM while statectl holds a remote state's lock: the lock is released before the
-//! process ends. A local lock goes with the process; a lock object in S3 or an HTTP backend's lock
-//! would stay until someone ran `terraform force-unlock`. While `statectl lock -- COMMAND` runs its
-//! command, an interrupt does not end statectl: the lock stays until the command exits (as `flock(1)`
-//! keeps its lock while the command holds the descriptor), so the command never runs unlocked.
+//! Ctrl-C and SIGTERM while statectl holds a state's lock: the write in progress ends or stops at a
+//! safe point, the lock is released (a local lock's info file removed, a remote lock released, which
+//! would otherwise stay until someone ran `terraform force-unlock`), no temporary file is left, and
+//! statectl exits 130 for SIGINT or 143 for SIGTERM, as a shell reports a process those signals
+//! ended. The store does the cleaning (`store::interrupt`); this module hears the signal and says
+//! what happened. A second signal while the write in progress ends stops at once.
+//!
+//! While `statectl lock -- COMMAND` runs its command, an interrupt does not end statectl: the lock
+//! stays until the command exits (as `flock(1)` keeps its lock while the command holds the
+//! descriptor), so the command never runs unlocked.
 
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cli::error::CliError;
-use crate::cli::printer::Printer;
-use crate::state::store::remote::release_all_held;
+use crate::cli::printer::{ColorChoice, Printer};
+use crate::state::store::interrupt::interrupt;
 
 /// Set once `statectl lock -- COMMAND` starts its command: from then on the main thread owns the
 /// end of the run (it waits for the command, releases the lock and exits), so the handler only
@@ -22,11 +27,15 @@ pub(crate) fn defer_to_command() {
     COMMAND_OWNS_THE_END.store(true, Ordering::SeqCst);
 }
 
-/// Installs the handler, once; from then on an interrupt releases every remote lock held and exits
-/// 130, as a shell reports a process ended by Ctrl-C; once [`defer_to_command`] was called, it
+/// The exit code of a run a signal ended: 128 and the signal's number, as a shell reports it.
+const SIGINT_EXIT: i32 = 130;
+const SIGTERM_EXIT: i32 = 143;
+
+/// Installs the handler, once, before a lock is taken; from then on an interrupt ends the write
+/// safely (see the module's comment) and the process; once [`defer_to_command`] was called, it
 /// leaves that to the main thread, which waits for the command (a Ctrl-C on a terminal, or a CI
 /// job's cancel, reaches the command too).
-pub(crate) fn release_remote_locks_on_interrupt() {
+pub(crate) fn end_writes_safely_on_interrupt() {
     static INSTALLED: Once = Once::new();
     INSTALLED.call_once(|| {
         let (ready, installed) = std::sync::mpsc::channel();
@@ -40,7 +49,7 @@ pub(crate) fn release_remote_locks_on_interrupt() {
             };
             runtime.block_on(async move {
                 use tokio::signal::unix::{SignalKind, signal};
-                let (Ok(mut interrupt), Ok(mut terminate)) = (
+                let (Ok(mut interrupt_signal), Ok(mut terminate)) = (
                     signal(SignalKind::interrupt()),
                     signal(SignalKind::terminate()),
                 ) else {
@@ -49,29 +58,46 @@ pub(crate) fn release_remote_locks_on_interrupt() {
                 };
                 let _ = ready.send(());
                 let mut told = false;
-                loop {
-                    tokio::select! {
-                        _ = interrupt.recv() => {}
-                        _ = terminate.recv() => {}
-                    }
+                let (code, name) = loop {
+                    let heard = tokio::select! {
+                        _ = interrupt_signal.recv() => (SIGINT_EXIT, "SIGINT"),
+                        _ = terminate.recv() => (SIGTERM_EXIT, "SIGTERM"),
+                    };
                     if !COMMAND_OWNS_THE_END.load(Ordering::SeqCst) {
-                        break;
+                        break heard;
                     }
                     if !told {
                         told = true;
-                        let mut printer = Printer::new(crate::cli::printer::ColorChoice::Never);
+                        let mut printer = Printer::new(ColorChoice::Never);
                         printer.to_stderr(
                             "statectl: interrupted; the lock stays until the command exits\n",
                         );
                         let _ = printer.flush();
                     }
+                };
+                // The step in progress (a commit, a lock's release) ends first; a second signal
+                // meanwhile does not wait for it.
+                let cleaned = tokio::task::spawn_blocking(interrupt);
+                tokio::select! {
+                    done = cleaned => {
+                        let mut printer = Printer::new(ColorChoice::Never);
+                        if let Ok(done) = done {
+                            for error in done.errors {
+                                printer.error(&CliError::from(error));
+                            }
+                            printer.error(&CliError::new(if done.replaced {
+                                format!("interrupted ({name}) after the new state was written")
+                            } else {
+                                format!("interrupted ({name}); the state was not changed")
+                            }));
+                        }
+                        let _ = printer.flush();
+                    }
+                    _ = interrupt_signal.recv() => {}
+                    _ = terminate.recv() => {}
                 }
+                std::process::exit(code);
             });
-            let mut printer = Printer::new(crate::cli::printer::ColorChoice::Never);
-            for error in release_all_held() {
-                printer.error(&CliError::from(error));
-            }
-            std::process::exit(130);
         });
         // The lock is taken only once the handler is in place.
         let _ = installed.recv();

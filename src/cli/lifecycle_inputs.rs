@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::cli::Printer;
 use crate::cli::error::{CliError, sanitize};
-use crate::policy::config::Config;
+use crate::policy::config::{Config, holds_configuration};
 use crate::policy::file::Policy;
 use crate::scan::rules::{FILE_NAME, Rules};
 
@@ -21,12 +21,91 @@ pub(super) fn load_policy(explicit: Option<&Path>, rules: &Rules) -> Result<Poli
     loaded.map_err(CliError::from)
 }
 
-/// `--config DIR`, with a warning for each module call that is not local (and so not read).
+/// Where the lifecycle rules of a configuration come from, as Terraform finds its configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ConfigChoice<'a> {
+    /// `--config DIR`.
+    Folder(&'a Path),
+    /// The working directory, when it holds `.tf` or `.tofu` files (Terraform's root module).
+    WorkingDirectory,
+    /// `--no-config`: the state's own rules and the policy only.
+    Off,
+}
+
+impl<'a> ConfigChoice<'a> {
+    pub(super) fn from_flags(config: Option<&'a Path>, no_config: bool) -> ConfigChoice<'a> {
+        match (config, no_config) {
+            (_, true) => ConfigChoice::Off,
+            (Some(dir), false) => ConfigChoice::Folder(dir),
+            (None, false) => ConfigChoice::WorkingDirectory,
+        }
+    }
+}
+
+/// The configuration's lifecycle rules, and what to say about where they came from.
+#[derive(Debug, Default)]
+pub(super) struct LifecycleConfig {
+    pub config: Option<Config>,
+    /// The line naming the folder read, or the warning that none was (`--no-config`).
+    said: Option<Said>,
+}
+
+#[derive(Debug)]
+enum Said {
+    Read(String),
+    Off,
+}
+
+impl LifecycleConfig {
+    /// Says on stderr where the rules came from: once the state is read and the rules are about
+    /// to be applied, so that an earlier error stays the one line it should be.
+    pub(super) fn say(&self, printer: &mut Printer) {
+        match &self.said {
+            Some(Said::Read(line)) => printer.to_stderr(&format!("{line}\n")),
+            Some(Said::Off) => printer.warning(
+                "the lifecycle rules of the configuration were not applied (`--no-config`)",
+            ),
+            None => {}
+        }
+    }
+}
+
+/// The configuration's lifecycle and `removed` blocks, read where `choice` says, with a warning
+/// for each module call that is not local (and so not read).
 pub(super) fn load_config(
-    dir: Option<&Path>,
+    choice: ConfigChoice<'_>,
     printer: &mut Printer,
-) -> Result<Option<Config>, CliError> {
-    let Some(dir) = dir else { return Ok(None) };
+) -> Result<LifecycleConfig, CliError> {
+    let (dir, line) = match choice {
+        ConfigChoice::Off => {
+            return Ok(LifecycleConfig {
+                config: None,
+                said: Some(Said::Off),
+            });
+        }
+        ConfigChoice::Folder(dir) => (
+            dir,
+            format!(
+                "lifecycle rules from the configuration in `{}`",
+                sanitize(&dir.display().to_string())
+            ),
+        ),
+        ConfigChoice::WorkingDirectory => {
+            let here = Path::new(".");
+            if !holds_configuration(here) {
+                return Ok(LifecycleConfig::default());
+            }
+            let shown = std::env::current_dir()
+                .map_or_else(|_| ".".to_owned(), |dir| dir.display().to_string());
+            (
+                here,
+                format!(
+                    "lifecycle rules from the configuration in `{}` (the working directory; `--no-config` leaves them out)",
+                    sanitize(&shown)
+                ),
+            )
+        }
+    };
     let config = Config::read(dir).map_err(|error| {
         let mut cli = CliError::new(sanitize(&error.message));
         cli.hint = error.hint;
@@ -39,5 +118,8 @@ pub(super) fn load_config(
             sanitize(&skipped.source)
         ));
     }
-    Ok(Some(config))
+    Ok(LifecycleConfig {
+        config: Some(config),
+        said: Some(Said::Read(line)),
+    })
 }

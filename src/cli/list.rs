@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use crate::cli::error::CliError;
+use crate::cli::error::{CliError, sanitized};
 use crate::cli::filter::Pattern;
 use crate::cli::{Format, Printer, StateArg, exit, load};
 use crate::state::address::{InstanceKey, Mode, Target};
@@ -37,6 +37,7 @@ pub struct Args {
     #[arg(long)]
     pub deposed: bool,
 
+    /// How to print the instances.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
@@ -89,7 +90,9 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             }
         }
         match args.format {
-            Format::Text => printer.line(&printed)?,
+            // A name or key from the state may hold control characters: escaped, so an address
+            // stays one line and cannot restyle the terminal (the JSON keeps them, escaped as JSON).
+            Format::Text => printer.line(&sanitized(&printed))?,
             Format::Json => listed.push(describe(&group, &printed)),
         }
     }

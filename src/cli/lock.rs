@@ -10,13 +10,20 @@ use std::time::Duration;
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::state_source::locate;
-use crate::cli::{Printer, StateArg};
+use crate::cli::{BackendArgs, Printer};
 use crate::state::store::Locked;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// The state to lock: a file, or a URL (`s3://bucket/key`, `gs://bucket/prefix/default.tfstate`,
+    /// `azurerm://account/container/blob`, `oci://namespace/bucket/object`, `https://...` for the
+    /// http backend). Default: the state of the backend `terraform init` recorded here (local:
+    /// `terraform.tfstate`), in the selected workspace. Not `-`: standard input has no lock.
+    #[arg(value_name = "STATE")]
+    pub state: Option<std::path::PathBuf>,
+
     #[command(flatten)]
-    pub state: StateArg,
+    pub backend: BackendArgs,
 
     /// How long to wait for the lock (e.g. `30s`).
     #[arg(long, value_name = "DURATION", value_parser = DurationParser, default_value = "0s")]
@@ -28,10 +35,10 @@ pub struct Args {
 }
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
-    let located = locate(args.state.state.as_deref(), &args.state.backend)?;
+    let located = locate(args.state.as_deref(), &args.backend)?;
     // For every backend: an interrupt while the command runs must not end statectl (and with it a
     // local lock) before the command ends.
-    crate::cli::interrupt::release_remote_locks_on_interrupt();
+    crate::cli::interrupt::end_writes_safely_on_interrupt();
     let locked = Locked::acquire_source(&located.source, "statectl lock", args.lock_timeout)?;
     if let Some(note) = &located.note {
         printer.to_stderr(&format!("{note}\n"));

@@ -2,8 +2,9 @@
 //! stdout, which carries data). `-v` shows each instance's outcome and the run's progress, `-vv`
 //! every request and answer. Requests are logged by method, host and path: headers (where the
 //! credentials are) and queries never are, and every line is masked against the run's secrets and
-//! the credential patterns before it is written (a server's answer may echo what it was sent). While
-//! a progress bar is drawn, a log line is written above it instead of through it.
+//! the credential patterns before it is written (a server's answer may echo what it was sent).
+//! Every value is escaped (`log_fields`). While a progress bar is drawn, a log line is written
+//! above it instead of through it.
 
 use std::io::{self, Write};
 use std::sync::{Mutex, OnceLock};
@@ -32,7 +33,9 @@ pub(super) fn init(verbosity: u8, color: bool) {
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(StderrAboveBar)
         .with_ansi(color)
-        .with_target(verbosity > 2);
+        .with_target(verbosity > 2)
+        // Every value escaped: a server's status text cannot start a line of its own.
+        .fmt_fields(crate::cli::log_fields::EscapedFields);
     // A second init (tests calling run twice in one process) keeps the first.
     let _ = tracing_subscriber::registry()
         .with(layer.with_filter(targets))

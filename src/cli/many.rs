@@ -139,7 +139,12 @@ pub(crate) fn skipped_note(empty: &[String]) -> Option<String> {
     if empty.is_empty() {
         return None;
     }
-    let shown: Vec<&str> = empty.iter().take(5).map(String::as_str).collect();
+    // Keys from a listing: whatever the bucket holds, escaped.
+    let shown: Vec<String> = empty
+        .iter()
+        .take(5)
+        .map(|name| crate::cli::error::sanitize(name))
+        .collect();
     let more = match empty.len() - shown.len() {
         0 => String::new(),
         more => format!(" and {more} more"),

@@ -6,17 +6,21 @@ mod diff;
 mod duration;
 mod encryption;
 mod error;
+mod escape;
 pub mod exit;
 mod filter;
 mod findings;
 mod forget;
 mod generate;
 mod interrupt;
+mod layout;
 mod lifecycle_inputs;
 mod list;
 mod load;
 mod lock;
 mod log;
+mod log_fields;
+mod man;
 mod many;
 mod object_diff;
 mod plugin_inputs;
@@ -89,15 +93,15 @@ pub enum Command {
     /// Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3
     /// when a rule is violated.
     Audit(audit::Args),
-    /// Write shell completions and man pages (for packaging; checked in under completions/ and man/).
-    #[command(hide = true)]
-    Generate(generate::Args),
 }
 
 /// Output format of the listing commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// For people: lines and tables (`table` is the same)
+    #[value(alias = "table")]
     Text,
+    /// One JSON document with a `schema_version`, for scripts
     Json,
 }
 
@@ -152,6 +156,14 @@ fn print_clap_error(error: &clap::Error) {
 
 /// Runs statectl with the process arguments and returns the exit code.
 pub fn run() -> i32 {
+    // `statectl generate` writes the completions and man pages for packaging: parsed on its own, so
+    // that neither they nor `--help` offer it.
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|first| first == "generate")
+    {
+        return generate::main();
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -180,7 +192,6 @@ pub fn run() -> i32 {
         Command::Refresh(args) => refresh::run(&args, cli.verbose, &mut printer),
         Command::Diff(args) => diff::run(&args, &mut printer),
         Command::Audit(args) => audit::run(&args, &mut printer),
-        Command::Generate(args) => generate::run(&args, &mut printer),
     };
     let outcome = outcome.and_then(|code| printer.flush().map(|()| code));
     let code = match outcome {

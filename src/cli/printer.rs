@@ -12,6 +12,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use statectl_state::secrets::{mask, mask_message};
 
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::escape::invisible_escaped;
 
 /// When to use color, from `--color` and `NO_COLOR`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -48,14 +49,17 @@ impl Printer {
         }
     }
 
-    /// Writes data to stdout, masked against the run's secrets. Stops silently once the reader has
-    /// gone away.
+    /// Writes data to stdout, masked against the run's secrets, then the characters a terminal
+    /// would act on invisibly (C1 controls, bidirectional overrides) escaped as `\uXXXX` (see
+    /// [`invisible_escaped`]). Stops silently once the reader has gone away.
     pub fn out(&mut self, text: &str) -> Result<(), CliError> {
-        self.out_bytes(mask(text).as_bytes())
+        let masked = mask(text);
+        let text = invisible_escaped(&masked);
+        self.out_bytes(text.as_bytes())
     }
 
-    /// A state (or an encrypted state's envelope) to stdout byte for byte, for `-o -`: a state's
-    /// bytes are passed on exactly, never masked.
+    /// [`Printer::out`] for data passed on byte for byte, never masked nor escaped (a state for
+    /// `terraform state push -`, an encrypted state's envelope).
     pub fn out_bytes(&mut self, bytes: &[u8]) -> Result<(), CliError> {
         if self.pipe_closed {
             return Ok(());
@@ -99,12 +103,14 @@ impl Printer {
     /// Writes text for people to stderr (a diff when stdout carries a state, a summary line).
     pub fn to_stderr(&mut self, text: &str) {
         let _ = self.stdout.flush();
-        let _ = io::stderr().lock().write_all(mask_message(text).as_bytes());
+        let masked = mask_message(text);
+        let text = invisible_escaped(&masked);
+        let _ = io::stderr().lock().write_all(text.as_bytes());
     }
 
     /// Prints a `warning:` line to stderr.
     pub fn warning(&mut self, message: &str) {
-        self.labelled("\x1b[1;33m", "warning", message);
+        self.labelled("\x1b[1;33m", "warning", &sanitize(message));
     }
 
     /// Prints an `error:` line to stderr without ending the command (one of several problems).
@@ -133,8 +139,9 @@ impl Printer {
             ("", "")
         };
         let mut stderr = io::stderr().lock();
+        // A hint names the finding's address, which may hold anything a state holds.
         for hint in hints {
-            let _ = writeln!(stderr, "{cyan}hint{reset}: {}", mask_message(hint));
+            let _ = writeln!(stderr, "{cyan}hint{reset}: {}", sanitize(&mask_message(hint)));
         }
     }
 

@@ -4,8 +4,7 @@
 //! with `--write` applies it through the lifecycle rules and the safe write. Without `--write` it exits
 //! 1 when there are changes, 0 when none.
 
-use std::collections::HashMap;
-use std::fmt::Write;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,7 +13,6 @@ use serde_json::json;
 
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
-use crate::cli::findings::new_table;
 use crate::cli::plugin_inputs::{Reader, parse_provider_config, parse_reader, provider_arguments};
 use crate::cli::plugin_refresh::{read_job, refreshed_changes};
 use crate::cli::progress::ProgressView;
@@ -32,7 +30,7 @@ use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_over
 use crate::reconcile::progress::Progress;
 use crate::scan::select::{Selected, Selection, select};
 use crate::state::State;
-use crate::state::address::Target;
+use crate::state::address::{InstanceAddr, Target};
 use crate::state::mutate::Mutation;
 use crate::state::write::Change;
 
@@ -51,6 +49,12 @@ pub struct Args {
     /// `-o -` write the refreshed state to standard output (the outcomes and the diff then go to stderr).
     #[arg(long, conflicts_with = "dry_run")]
     pub write: bool,
+
+    /// Clear the taint of a tainted instance whose remote object the provider reports healthy
+    /// (reconciled), in the same locked write, so the next apply keeps it instead of replacing it.
+    /// Off by default: a taint may also be deliberate.
+    #[arg(long)]
+    pub untaint_healthy: bool,
 
     /// A profiles file (TOML) over the built-in ones (`--profiles-format` prints the format).
     #[arg(long, value_name = "FILE")]
@@ -94,7 +98,7 @@ pub struct Args {
     #[arg(long = "provider-config", value_name = "NAME=FILE", value_parser = parse_provider_config)]
     pub provider_configs: Vec<(String, PathBuf)>,
 
-    /// The outcomes as a table, or as JSON (the diff is then left out).
+    /// How to print the outcomes (JSON leaves the diff out).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 
@@ -185,18 +189,19 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         .chain(refreshed.iter().map(|one| one.outcome.clone()))
         .map(Some)
         .collect();
-    let (mutations, errors) = proposed_mutations(&rows, &selected, &outcomes, &refreshed, &state);
+    let proposed = proposed_mutations(&rows, &selected, &outcomes, &refreshed, &state, args);
     let table = render_outcomes(&rows, &outcomes, settings.format);
     report(printer, settings.report_to, &table)?;
     let request = WriteRequest {
         operation: "refresh",
-        mutations,
+        mutations: proposed.mutations,
         warning: None,
         show_diff: settings.show_diff,
     };
     let code = finish(&settings.write, &request, &loaded, locked, &state, printer)?;
+    printer.hints(&still_tainted_hints(&proposed.still_tainted));
     Ok(
-        if errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
+        if proposed.errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
             exit::ERROR.max(code)
         } else {
             code
@@ -419,18 +424,37 @@ fn plugin_reader_settings(
     })
 }
 
+/// What the outcomes propose to the state.
+struct Proposed {
+    mutations: Vec<Mutation>,
+    /// How many instances ended in an error.
+    errors: usize,
+    /// Tainted instances the provider reports healthy whose taint stays (no `--untaint-healthy`).
+    still_tainted: Vec<String>,
+}
+
 /// What each outcome proposes to the state (a refreshed object, a taint for a failure, a removal for
-/// a gone object), and how many instances ended in an error.
+/// a gone object, with `--untaint-healthy` the taint of a healthy object cleared).
 fn proposed_mutations(
     rows: &[Row],
     selected: &[Selected],
     outcomes: &[Option<Outcome>],
     refreshed: &[Refreshed],
     state: &State<'_>,
-) -> (Vec<Mutation>, usize) {
+    args: &Args,
+) -> Proposed {
+    let untaint_healthy = args.untaint_healthy;
     let http_count = outcomes.len() - refreshed.len();
-    let mut mutations = Vec::new();
-    let mut errors = 0;
+    let tainted: HashSet<InstanceAddr> = state
+        .instances()
+        .filter(|(_, object)| object.deposed.is_none() && object.tainted)
+        .map(|(resource, object)| object.address(resource))
+        .collect();
+    let mut proposed = Proposed {
+        mutations: Vec::new(),
+        errors: 0,
+        still_tainted: Vec::new(),
+    };
     for (row, (_, index, _)) in rows.iter().enumerate() {
         let Some(index) = index else { continue };
         // Rows are made one per selected instance, in the same order.
@@ -441,30 +465,40 @@ fn proposed_mutations(
         let outcome = outcomes[*index]
             .as_ref()
             .expect("a finished run has every outcome");
+        let healthy_but_tainted =
+            matches!(outcome, Outcome::Reconciled { .. }) && tainted.contains(&instance);
+        if healthy_but_tainted && !untaint_healthy {
+            proposed.still_tainted.push(instance.to_string());
+        }
+        let untaint = healthy_but_tainted && untaint_healthy;
         if let (Some(object), Outcome::Reconciled { .. }) = (object, outcome) {
             let changes = refreshed_changes(&selected[row], state.source, object);
-            if !changes.is_empty() {
-                mutations.push(Mutation::Refresh {
+            if !changes.is_empty() || untaint {
+                proposed.mutations.push(Mutation::Refresh {
                     instance,
                     changes,
                     taint: false,
+                    untaint,
                 });
             }
             continue;
         }
         match outcome {
-            Outcome::Reconciled {
-                attributes: Some(attributes),
-                ..
-            } => mutations.push(Mutation::Refresh {
-                instance,
-                changes: vec![Change::Set {
-                    field: "attributes",
-                    json: attributes.to_string(),
-                }],
-                taint: false,
-            }),
-            Outcome::Failed { attributes, .. } => mutations.push(Mutation::Refresh {
+            Outcome::Reconciled { attributes, .. } if attributes.is_some() || untaint => {
+                proposed.mutations.push(Mutation::Refresh {
+                    instance,
+                    changes: attributes
+                        .iter()
+                        .map(|attributes| Change::Set {
+                            field: "attributes",
+                            json: attributes.to_string(),
+                        })
+                        .collect(),
+                    taint: false,
+                    untaint,
+                });
+            }
+            Outcome::Failed { attributes, .. } => proposed.mutations.push(Mutation::Refresh {
                 instance,
                 changes: attributes
                     .iter()
@@ -474,13 +508,31 @@ fn proposed_mutations(
                     })
                     .collect(),
                 taint: true,
+                untaint: false,
             }),
-            Outcome::Gone => mutations.push(Mutation::Forget(Target::Instance(instance))),
-            Outcome::Error { .. } => errors += 1,
+            Outcome::Gone => proposed
+                .mutations
+                .push(Mutation::Forget(Target::Instance(instance))),
+            Outcome::Error { .. } => proposed.errors += 1,
             _ => {}
         }
     }
-    (mutations, errors)
+    proposed
+}
+
+/// What to run next for each instance the provider reports healthy that stays tainted: the next
+/// apply would replace a healthy object.
+fn still_tainted_hints(addresses: &[String]) -> Vec<String> {
+    addresses
+        .iter()
+        .map(|address| {
+            format!(
+                "`{}` is reconciled (its remote object is healthy) but still tainted, so the next `terraform apply` replaces it; to keep it: `{}` (or refresh with `--untaint-healthy`)",
+                sanitize(address),
+                crate::scan::hint::untaint_command(&sanitize(address))
+            )
+        })
+        .collect()
 }
 
 /// Prints the outcome table where the settings say: stdout, or stderr when stdout carries the state.
@@ -522,8 +574,9 @@ fn render_outcomes(
             if rows.is_empty() {
                 return "no stale instances to refresh\n".to_owned();
             }
-            let mut table = new_table();
-            table.set_header(vec!["address", "outcome"]);
+            // Addresses and outcomes whole, never wrapped: the address is copied into the next
+            // command.
+            let mut table = vec![vec!["address".to_owned(), "outcome".to_owned()]];
             for (address, index, skipped) in rows {
                 let text = match index {
                     Some(index) => outcomes[*index].as_ref().map_or_else(
@@ -532,11 +585,9 @@ fn render_outcomes(
                     ),
                     None => format!("skipped: {}", skipped.as_deref().unwrap_or_default()),
                 };
-                table.add_row(vec![sanitize(address), sanitize(&text)]);
+                table.push(vec![sanitize(address), sanitize(&text)]);
             }
-            let mut out = table.to_string();
-            let _ = writeln!(out);
-            out
+            crate::cli::layout::columns(&table, "", &|_, cell| cell.to_owned())
         }
     }
 }

@@ -10,11 +10,10 @@ use std::time::Duration;
 
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
-use crate::cli::lifecycle_inputs::{load_config, load_policy};
+use crate::cli::lifecycle_inputs::{ConfigChoice, LifecycleConfig, load_config, load_policy};
 use crate::cli::object_diff::{colorize, object_diff};
 use crate::cli::settings::{Destination, WriteSettings};
 use crate::cli::{Printer, StateArg, exit, load};
-use crate::policy::config::Config;
 use crate::policy::file::Policy;
 use crate::policy::lifecycle::{Context, check};
 use crate::scan::rules::Rules;
@@ -48,15 +47,20 @@ pub struct WriteArgs {
     #[arg(long, value_name = "PATH", conflicts_with = "output")]
     pub backup: Option<PathBuf>,
 
-    /// Write the new state to standard output instead of the file (`-o -`), e.g. for
-    /// `terraform state push -`; no lock, no backup.
-    #[arg(short = 'o', long = "output", value_name = "-", value_parser = only_stdout)]
+    /// Write the new state to standard output instead of the file: `-o -`, the one value taken
+    /// (e.g. for `terraform state push -`); no lock, no backup.
+    #[arg(short = 'o', long = "output", value_name = "STDOUT", value_parser = only_stdout)]
     pub output: Option<String>,
 
     /// A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the
     /// `.statectl.toml` found upward from the working directory.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
+
+    /// Do not apply the configuration's lifecycle rules (`prevent_destroy`, `destroy = false`,
+    /// `removed` blocks), which are otherwise read from `--config DIR` or the working directory.
+    #[arg(long, conflicts_with = "config")]
+    pub no_config: bool,
 
     /// Show sensitive values in the diff instead of masking them.
     #[arg(long)]
@@ -110,7 +114,7 @@ pub(super) struct Loaded {
     pub locked: Option<Locked>,
     rules: Rules,
     policy: Policy,
-    config: Option<Config>,
+    config: LifecycleConfig,
 }
 
 /// Runs the whole flow for a single mutation and returns the exit code.
@@ -144,9 +148,20 @@ pub(super) fn open(
     }
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(settings.policy.as_deref(), &rules)?;
-    let config = load_config(settings.config.as_deref(), printer)?;
+    let config = load_config(
+        ConfigChoice::from_flags(settings.config.as_deref(), settings.no_config),
+        printer,
+    )?;
+    let no_state_here = |mut error: CliError| {
+        if is_missing_default(&source) {
+            error.hint = Some(format!(
+                "no state in the working directory: name the state file (`statectl {operation} ADDRESS path/to/terraform.tfstate`), run where `terraform init` ran, or pipe one (`terraform state pull | statectl {operation} ADDRESS - -o - | terraform state push -`)"
+            ));
+        }
+        error
+    };
     let locked = if settings.writes_file() && mode == LockMode::LockFirst {
-        Some(lock(&source, operation, settings.lock_timeout)?)
+        Some(lock(&source, operation, settings.lock_timeout).map_err(no_state_here)?)
     } else {
         None
     };
@@ -154,7 +169,7 @@ pub(super) fn open(
         Some(locked) => locked.read()?,
         None => source
             .read()
-            .map_err(|error| CliError::state(&source, &error))?,
+            .map_err(|error| no_state_here(CliError::state(&source, &error)))?,
     };
     let (plaintext, stored, migrates) =
         crate::cli::encryption::open_status(&settings.encryption, &source, read)?;
@@ -182,10 +197,15 @@ impl Loaded {
     }
 }
 
+/// Whether `source` is the default `terraform.tfstate`, and there is none.
+fn is_missing_default(source: &Source) -> bool {
+    matches!(source, Source::Path(path)
+        if path.as_os_str() == crate::state::source::DEFAULT_STATE && !path.exists())
+}
+
 fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
-    if matches!(source, Source::Remote(_)) {
-        crate::cli::interrupt::release_remote_locks_on_interrupt();
-    }
+    // A signal from now on releases the lock and leaves the state old or new (exit 130 or 143).
+    crate::cli::interrupt::end_writes_safely_on_interrupt();
     Ok(Locked::acquire_source(
         source,
         &format!("statectl {operation}"),
@@ -223,9 +243,10 @@ pub(super) fn finish(
             unchanged.address, unchanged.why
         ));
     }
+    config.say(printer);
     let context = Context {
         catalog: &rules.catalog,
-        config: config.as_ref(),
+        config: config.config.as_ref(),
         policy,
     };
     enforce_rules(state, &plan, &context, settings.force, printer)?;
@@ -247,6 +268,7 @@ pub(super) fn finish(
             // An encrypted state goes out as stored: it stays encrypted.
             match &loaded.stored {
                 Some(stored) => printer.out_bytes(stored)?,
+                // The state byte for byte (`out` would mask and escape what must pass exactly).
                 None => printer.out_bytes(state.source.as_bytes())?,
             }
         }
@@ -320,7 +342,7 @@ fn write_out(
         Destination::Nothing => {
             printer.to_stderr(&format!(
                 "{}; nothing written ({})\n",
-                summary(plan),
+                would(plan),
                 settings.nothing_written_because
             ));
             return Ok(exit::FINDINGS);
@@ -508,9 +530,11 @@ fn summary(plan: &Plan) -> String {
         Action::Forget => "removed",
         Action::Refresh => "refreshed",
         Action::RefreshTaint => "refreshed and tainted",
+        Action::RefreshUntaint => "refreshed and untainted",
     };
     if let [step] = &plan.steps[..] {
-        let mut text = format!("{} `{}`", verb(step.action), step.address);
+        let address = sanitize(&step.address.to_string());
+        let mut text = format!("{} `{address}`", verb(step.action));
         text[..1].make_ascii_uppercase();
         return text;
     }
@@ -525,6 +549,29 @@ fn summary(plan: &Plan) -> String {
         text
     } else {
         format!("Changed {}", count(plan.steps.len(), "object", "objects"))
+    }
+}
+
+/// `Would taint aws_instance.a`, `Would remove 3 objects`: what the plan would do, for the closing
+/// line of a run that writes nothing.
+fn would(plan: &Plan) -> String {
+    let verb = |action: Action| match action {
+        Action::Taint => "taint",
+        Action::Untaint => "untaint",
+        Action::Forget => "remove",
+        Action::Refresh => "refresh",
+        Action::RefreshTaint => "refresh and taint",
+        Action::RefreshUntaint => "refresh and untaint",
+    };
+    let first = plan.steps[0].action;
+    match &plan.steps[..] {
+        [step] => format!("Would {} `{}`", verb(step.action), step.address),
+        steps if steps.iter().all(|step| step.action == first) => format!(
+            "Would {} {}",
+            verb(first),
+            count(steps.len(), "object", "objects")
+        ),
+        steps => format!("Would change {}", count(steps.len(), "object", "objects")),
     }
 }
 

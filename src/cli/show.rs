@@ -31,6 +31,7 @@ pub struct Args {
     #[arg(long)]
     pub show_sensitive: bool,
 
+    /// How to print the instance.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }

@@ -21,6 +21,7 @@ pub struct Args {
     #[command(flatten)]
     pub state: StateArg,
 
+    /// How to print the counts.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 

@@ -107,7 +107,7 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
             .as_ref()
             .map(|attributes| remote_status(context.catalog, type_name, attributes))
             .unwrap_or_default();
-        let refresh = matches!(step.action, Action::Refresh | Action::RefreshTaint);
+        let refresh = is_refresh(step.action);
         let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
         if cloud_foundry_service && status.in_progress() && !refresh {
             refuse(
@@ -132,10 +132,11 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
                         |attributes| status.describe(attributes)
                     )
                 ),
-                Some(format!(
-                    "refresh it first (`{}`); if the object turns out healthy, `{}` is the fix",
-                    crate::scan::hint::refresh_command(context.catalog, &instance(), type_name),
-                    crate::scan::hint::untaint_command(&instance())
+                Some(refresh_first(
+                    context,
+                    &instance(),
+                    type_name,
+                    object.tainted,
                 )),
             );
         }
@@ -179,6 +180,30 @@ pub fn check(state: &State<'_>, plan: &Plan, context: &Context<'_>) -> Vec<Viola
     violations
 }
 
+/// Whether `action` is a refresh's (with or without a change of taint).
+fn is_refresh(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Refresh | Action::RefreshTaint | Action::RefreshUntaint
+    )
+}
+
+/// What to do instead of tainting an object mid-operation: refresh first; then only an object that
+/// is tainted already has a taint to clear.
+fn refresh_first(context: &Context<'_>, instance: &str, type_name: &str, tainted: bool) -> String {
+    let refresh = crate::scan::hint::refresh_command(context.catalog, instance, type_name);
+    if tainted {
+        format!(
+            "refresh it first (`{refresh}`); if the object turns out healthy, `{}` is the fix",
+            crate::scan::hint::untaint_command(instance)
+        )
+    } else {
+        format!(
+            "refresh it first (`{refresh}`), and taint it only if the remote object turns out broken"
+        )
+    }
+}
+
 /// Why `prevent_destroy` forbids `action`, if it does.
 fn prevent_destroy_breaks(action: Action) -> Option<&'static str> {
     match action {
@@ -188,7 +213,7 @@ fn prevent_destroy_breaks(action: Action) -> Option<&'static str> {
         Action::Forget => Some(
             "forgetting it drops the protection: Terraform would no longer know the object exists",
         ),
-        Action::Untaint | Action::Refresh => None,
+        Action::Untaint | Action::Refresh | Action::RefreshUntaint => None,
     }
 }
 
@@ -198,7 +223,9 @@ fn protections(context: &Context<'_>, step: &Step, type_name: &str) -> Vec<Strin
     let mut messages = Vec::new();
     for protection in &context.policy.protect {
         let covered = protection.actions.contains(&step.action)
-            || (step.action == Action::RefreshTaint && protection.actions.contains(&Action::Taint));
+            || (step.action == Action::RefreshTaint && protection.actions.contains(&Action::Taint))
+            || (step.action == Action::RefreshUntaint
+                && protection.actions.contains(&Action::Untaint));
         if !covered {
             continue;
         }
@@ -271,6 +298,7 @@ mod tests {
                         json: attributes.to_owned(),
                     }],
                     taint,
+                    untaint: false,
                 }],
             )
             .unwrap()
@@ -292,6 +320,7 @@ mod tests {
                 instance: bucket,
                 changes: Vec::new(),
                 taint: true,
+                untaint: false,
             }],
         )
         .unwrap();

@@ -91,7 +91,9 @@ for case in "$@"; do
             echo "regen: $case: terraform plan -destroy was expected to fail" >&2; exit 1
         fi
         grep -q 'Instance cannot be destroyed' plan-error.txt
-        outputs=(terraform.tfstate plan-error.txt)
+        # Terraform still saves the plan it could not finish, marked `"errored": true`.
+        mv plan.out plan-destroy.out
+        outputs=(terraform.tfstate plan-error.txt plan-destroy.json)
         ;;
     skip-destroy)
         tf apply -auto-approve

@@ -502,3 +502,58 @@ fn bad_plans_get_one_line_and_exit_2() {
         .run()
         .refused("missing.json: cannot read the plan");
 }
+
+/// Item 10 of issue 25: the table says why each object is a finding (the policy's own `reason`), and
+/// the hint never suggests the `statectl forget` the same policy would refuse.
+#[test]
+fn the_table_gives_each_reason_and_the_hint_only_what_the_policy_allows() {
+    let folder = tempfile::tempdir().unwrap();
+    let policy = folder.path().join("policy.toml");
+    let audit = |protect: &str| {
+        std::fs::write(&policy, protect).unwrap();
+        Test::new()
+            .arg("audit")
+            .arg(case("destroy/terraform.tfstate"))
+            .arg("--policy")
+            .arg(&policy)
+            .run()
+            .code(3)
+    };
+    let output = audit(
+        "[[protect]]\ntypes = [\"terraform_data\"]\naddresses = []\nreason = \"ask #netops\"\n",
+    );
+    let reason = "  delete-protected: the policy protects `terraform_data`: ask #netops";
+    assert_eq!(
+        output
+            .stdout
+            .lines()
+            .filter(|line| line.ends_with(reason))
+            .count(),
+        12,
+        "{}",
+        output.stdout
+    );
+    assert!(
+        !output.stderr.contains("statectl forget"),
+        "{}",
+        output.stderr
+    );
+    assert!(
+        output
+            .stderr
+            .contains("keep it out of the destroy (`-target` the rest), or change the policy"),
+        "{}",
+        output.stderr
+    );
+    // A policy that guards against taints only: forgetting first is the way out, and said so.
+    let output = audit(
+        "[[protect]]\naddresses = [\"terraform_data.plain\"]\nactions = [\"taint\"]\nreason = \"by hand\"\n",
+    );
+    assert!(
+        output.stderr.contains(
+            "hint: delete-protected: remove it from the destroy (`-target` the rest, or `statectl forget terraform_data.plain` first), or change the policy"
+        ),
+        "{}",
+        output.stderr
+    );
+}

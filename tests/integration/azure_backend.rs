@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::builder::{Output, Test, root};
-use crate::moto::tool;
+use crate::skip::tool;
 
 const ACCOUNT: &str = "devstoreaccount1";
 /// Azurite's well-known development key (public, in Azurite's documentation).
@@ -43,9 +43,9 @@ fn azurite_blob() -> Option<PathBuf> {
 }
 
 /// Azurite on a free loopback port with container `tfstate`; killed when dropped.
-struct Azurite {
+pub(crate) struct Azurite {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
     /// Azurite's `node_modules`, where the Blob SDK is too.
     modules: PathBuf,
     folder: tempfile::TempDir,
@@ -56,7 +56,7 @@ struct Azurite {
 }
 
 /// A CA and a certificate signed by it for `names`, in a folder: `ca.pem`, `cert.pem`, `key.pem`.
-fn pki(names: &[&str]) -> tempfile::TempDir {
+pub(crate) fn pki(names: &[&str]) -> tempfile::TempDir {
     use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
     let ca_key = KeyPair::generate().unwrap();
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
@@ -82,12 +82,18 @@ fn pki(names: &[&str]) -> tempfile::TempDir {
 impl Azurite {
     /// Azurite over http with its well-known account.
     fn start() -> Option<Azurite> {
-        Azurite::start_with(ACCOUNT, KEY, None)
+        Azurite::start_with(ACCOUNT, KEY, None, false)
     }
 
     /// Azurite serving `account` with `key` (`AZURITE_ACCOUNTS`), over https with the certificate
-    /// in `tls` (from [`pki`]) when given.
-    fn start_with(account: &str, key: &str, tls: Option<&Path>) -> Option<Azurite> {
+    /// in `tls` (from [`pki`]) when given; with `oauth`, bearer tokens are checked too (their
+    /// issuer, audience and lifetime: Azurite's `--oauth basic`, over https only).
+    pub(crate) fn start_with(
+        account: &str,
+        key: &str,
+        tls: Option<&Path>,
+        oauth: bool,
+    ) -> Option<Azurite> {
         let binary = azurite_blob()?;
         let modules = binary
             .parent()
@@ -120,6 +126,9 @@ impl Azurite {
         if let Some(tls) = tls {
             command.arg("--cert").arg(tls.join("cert.pem"));
             command.arg("--key").arg(tls.join("key.pem"));
+        }
+        if oauth {
+            command.args(["--oauth", "basic"]);
         }
         let child = command.spawn().unwrap();
         let azurite = Azurite {
@@ -156,7 +165,7 @@ impl Azurite {
 
     /// Runs `body` (async JavaScript) with `service` and `container` clients of this Azurite (Shared
     /// Key) in scope; returns what it printed.
-    fn node(&self, body: &str) -> String {
+    pub(crate) fn node(&self, body: &str) -> String {
         let script = format!(
             "const sdk = require('@azure/storage-blob');\n\
              const service = new sdk.BlobServiceClient('{}', new sdk.StorageSharedKeyCredential('{}', '{}'));\n\
@@ -870,7 +879,7 @@ fn the_azure_cli_login_is_a_bearer_token_for_storage() {
 
     std::fs::write(bin.path().join("logged-out"), "").unwrap();
     run("http://127.0.0.1:9/acct").refused(
-        "error: azurerm://acct/tfstate/prod.tfstate: cannot read the state: no credential for the Blob service: the Azure CLI gave no token (`az account get-access-token` failed: ERROR: Please run 'az login' to setup account.)\nhint: set `access_key` (ARM_ACCESS_KEY) or `sas_token` (ARM_SAS_TOKEN), or sign in with `az login`, or set ARM_CLIENT_ID, ARM_TENANT_ID and ARM_CLIENT_SECRET\n",
+        "error: azurerm://acct/tfstate/prod.tfstate: cannot read the state: no credential for the Blob service: the Azure CLI gave no token (`az account get-access-token` failed: ERROR: Please run 'az login' to setup account.)\nhint: set `access_key` (ARM_ACCESS_KEY) or `sas_token` (ARM_SAS_TOKEN), or sign in with `az login`, or set ARM_CLIENT_ID and ARM_TENANT_ID with ARM_CLIENT_SECRET, ARM_USE_OIDC=true or ARM_USE_MSI=true\n",
     );
 }
 
@@ -959,14 +968,20 @@ fn an_initialised_directory_reads_its_azurerm_workspace() {
 /// connection to Azurite and refuses the rest: Terraform's azurerm backend only ever talks to
 /// `https://<account>.blob.core.windows.net`, and honours `HTTPS_PROXY`, so through this proxy it
 /// reaches Azurite with the very requests it sends to Azure. Stopped when dropped.
-struct Proxy {
+pub(crate) struct Proxy {
     port: u16,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    hosts: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    pub(crate) hosts: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Proxy {
     fn start(target: u16) -> Proxy {
+        Proxy::start_routes(vec![(".blob.core.windows.net:443", target)])
+    }
+
+    /// A proxy tunnelling each host that ends with one of the suffixes to its loopback port
+    /// (`login.microsoftonline.com:443` to a stand-in of Azure AD, say).
+    pub(crate) fn start_routes(routes: Vec<(&'static str, u16)>) -> Proxy {
         use std::io::{Read, Write};
         use std::sync::atomic::Ordering;
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -983,6 +998,7 @@ impl Proxy {
                     }
                     let Ok(mut client) = client else { continue };
                     let hosts = std::sync::Arc::clone(&hosts);
+                    let routes = routes.clone();
                     std::thread::spawn(move || {
                         let mut head = Vec::new();
                         let mut byte = [0_u8; 1];
@@ -995,10 +1011,14 @@ impl Proxy {
                         let head = String::from_utf8_lossy(&head).into_owned();
                         let host = head.split_whitespace().nth(1).unwrap_or("").to_owned();
                         hosts.lock().unwrap().push(host.clone());
-                        if !host.ends_with(".blob.core.windows.net:443") {
+                        let Some(target) = routes
+                            .iter()
+                            .find(|(suffix, _)| host.ends_with(suffix))
+                            .map(|(_, port)| *port)
+                        else {
                             let _ = client.write_all(b"HTTP/1.1 403 Forbidden\r\n\r\n");
                             return;
-                        }
+                        };
                         let Ok(upstream) = std::net::TcpStream::connect(("127.0.0.1", target))
                         else {
                             return;
@@ -1021,7 +1041,7 @@ impl Proxy {
         Proxy { port, stop, hosts }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
 }
@@ -1049,7 +1069,7 @@ const TF_KEY: &str = "c3RhdGVjdGwtZTJlLWtleS1mb3ItdGZhY2N0LTAwMDE=";
 impl AzureOnLoopback {
     fn start() -> Option<AzureOnLoopback> {
         let pki = pki(&["tfacct.blob.core.windows.net", "127.0.0.1"]);
-        let azurite = Azurite::start_with(TF_ACCOUNT, TF_KEY, Some(pki.path()))?;
+        let azurite = Azurite::start_with(TF_ACCOUNT, TF_KEY, Some(pki.path()), false)?;
         let proxy = Proxy::start(azurite.port);
         Some(AzureOnLoopback {
             azurite,

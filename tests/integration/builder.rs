@@ -41,7 +41,7 @@ pub(crate) fn corpus() -> Option<PathBuf> {
     if corpus.is_dir() {
         Some(corpus)
     } else {
-        eprintln!("skipped: ../shared/corpus is not beside the checkout");
+        crate::skip::missing("../shared/corpus is not beside the checkout");
         None
     }
 }
@@ -65,6 +65,19 @@ pub(crate) fn state_files(folder: &Path) -> Vec<PathBuf> {
     }
     files.sort();
     files
+}
+
+/// Whether `text` has a line whose columns (two or more spaces apart, as statectl's tables lay them
+/// out) are `cells`.
+pub(crate) fn has_row(text: &str, cells: &[&str]) -> bool {
+    text.lines().any(|line| {
+        let columns: Vec<&str> = line
+            .split("  ")
+            .map(str::trim)
+            .filter(|column| !column.is_empty())
+            .collect();
+        columns == cells
+    })
 }
 
 #[must_use]

@@ -18,23 +18,23 @@ use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState};
 
 use crate::builder::Test;
-use crate::moto::tool;
 use crate::oracle::terraform;
+use crate::skip::tool;
 use crate::workdir::TerraformWorkdir;
 
-const BUCKET: &str = "tfstate";
+pub(crate) const BUCKET: &str = "tfstate";
 /// Any string: the emulator takes every token, and Terraform sends this one as it is.
 const TOKEN: &str = "ya29.loopback-token";
 
 /// fake-gcs-server on a free loopback port, with the bucket; killed when dropped.
-struct Emulator {
+pub(crate) struct Emulator {
     child: Child,
     port: u16,
     folder: tempfile::TempDir,
 }
 
 impl Emulator {
-    fn start() -> Option<Emulator> {
+    pub(crate) fn start() -> Option<Emulator> {
         let binary = tool(
             "STATECTL_GCS_EMULATOR",
             "target/gcs-emulator/fake-gcs-server",
@@ -86,11 +86,15 @@ impl Emulator {
         Some(emulator)
     }
 
-    fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.folder.path()
     }
 
-    fn endpoint(&self) -> String {
+    pub(crate) fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub(crate) fn endpoint(&self) -> String {
         format!("http://127.0.0.1:{}/storage/v1/", self.port)
     }
 
@@ -118,7 +122,7 @@ impl Emulator {
     }
 
     /// An object's body, or `None` when there is none.
-    fn object(&self, name: &str) -> Option<String> {
+    pub(crate) fn object(&self, name: &str) -> Option<String> {
         let (status, body) = self.request(
             "GET",
             &format!(
@@ -131,7 +135,7 @@ impl Emulator {
     }
 
     /// Puts an object's body as another client would.
-    fn put(&self, name: &str, body: &str) {
+    pub(crate) fn put(&self, name: &str, body: &str) {
         let (status, answer) = self.request(
             "POST",
             &format!(

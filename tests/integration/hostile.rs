@@ -141,7 +141,7 @@ fn check(
     assert_eq!(exit, code, "{stdout}{stderr}");
     assert!(
         stdout.contains(&format!(
-            "cloudfoundry_service_instance.orders_db ┆ {outcome}"
+            "cloudfoundry_service_instance.orders_db  {outcome}"
         )),
         "{stdout}{stderr}"
     );
@@ -271,4 +271,38 @@ fn a_connection_reset_before_any_answer_is_retried_until_the_deadline() {
         Duration::from_secs(9),
         20,
     );
+}
+
+/// Item 17 of issue 24: a status from the server with a line break and an ESC in it. In the `-v` log
+/// (and the outcome table) it is escaped: it cannot start a forged log line or restyle the terminal.
+#[test]
+fn a_status_that_would_forge_a_log_line_is_escaped_in_the_log() {
+    let body = r#"{"last_operation":{"state":"weird\r\nFORGED \u001b[31mred","type":"create"}}"#;
+    let answer: &'static str = Box::leak(
+        format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .into_boxed_str(),
+    );
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("testdata/scan/cf-tainted-in-progress.tfstate"),
+        folder.path().join("terraform.tfstate"),
+    )
+    .unwrap();
+    let (endpoint, _) = serve(Answer::Fixed(answer));
+    let (code, stdout, stderr, _) = refresh(folder.path(), &endpoint, &["-v"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("outcome=error: unexpected state `weird\\r\\nFORGED \\u{1b}[31mred`"),
+        "{stderr}"
+    );
+    for text in [&stdout, &stderr] {
+        assert!(!text.contains('\r') && !text.contains('\u{1b}'), "{text}");
+        assert!(
+            !text.lines().any(|line| line.starts_with("FORGED")),
+            "{text}"
+        );
+    }
 }

@@ -1,25 +1,33 @@
 //! statectl's integration tests: one binary (faster to build than one per file), one module per area.
 
-// Tests say on stderr why they skip (no corpus, no Terraform); that is their output to people.
+// The crash tests say on stderr what they did (seed, counts); a failure shows it.
 #![expect(
     clippy::print_stderr,
-    reason = "tests say on stderr why they skip (no corpus, no Terraform)"
+    reason = "the crash tests report their seed and counts on stderr"
 )]
 
 mod audit;
 mod azure_backend;
+mod azure_credentials;
 mod bad_input;
 mod builder;
 mod byte_for_byte;
+mod ci_github;
+mod ci_gitlab;
 mod commands;
 mod corpus;
 mod diff;
 mod discovery;
+mod docs;
+mod edges;
 mod encryption;
 mod gcs_backend;
+mod gcs_credentials;
 mod generated;
 mod hcp_backend;
+mod help;
 mod hostile;
+mod hostile_names;
 mod http_backend;
 mod layers;
 mod leaks;
@@ -37,12 +45,17 @@ mod properties;
 mod readme_demo;
 mod refresh;
 mod remote_refresh;
+mod reports;
 mod rewrite;
 mod rewrite_crash;
 mod rewrite_oracle;
 mod s3_backend;
 mod sarif_schema;
 mod scan;
+mod signals;
+mod skip;
 mod snapshots;
+mod stand_in;
 mod workdir;
+mod working_config;
 mod writer;

@@ -1,33 +1,16 @@
 //! moto's server (scripts/install-moto.sh) on a free loopback port, shared by the tests that need
 //! AWS on loopback (the plugin stack, the S3 backend): started per test, killed when dropped, with
 //! boto3 from moto's own venv to arrange what a test needs behind everyone's back. The tools these
-//! tests need are found by `tool`: a missing one skips the test, except under CI, where it fails.
+//! tests need are found by `crate::skip::tool`: a missing one skips the test, except under CI, where it fails.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::builder::root;
-
-/// A tool a test needs: from its variable, else where its install script puts it.
-pub(crate) fn tool(variable: &str, default: &str, script: &str) -> Option<PathBuf> {
-    let path = std::env::var_os(variable).map_or_else(|| root().join(default), PathBuf::from);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must provide {} ({variable}, {script})",
-        path.display()
-    );
-    eprintln!("skipped: no {}; run {script}", path.display());
-    None
-}
-
 /// moto's server, from `STATECTL_MOTO_SERVER` or scripts/install-moto.sh's place.
 pub(crate) fn moto_server() -> Option<PathBuf> {
-    tool(
+    crate::skip::tool(
         "STATECTL_MOTO_SERVER",
         "target/moto/venv/bin/moto_server",
         "scripts/install-moto.sh",

@@ -1,8 +1,8 @@
 //! Real Terraform 1.15.5 as the oracle: `statectl list` prints the same lines, in the same order, as
 //! `terraform state list` on every testdata state and every corpus state Terraform reads.
 //!
-//! `.ci/run` installs Terraform (scripts/install-terraform.sh); elsewhere these tests skip, saying why,
-//! unless `CI` is set, where a missing Terraform is a failure rather than a silent pass.
+//! `.ci/run` installs Terraform (scripts/install-terraform.sh); elsewhere these tests skip as
+//! `crate::skip` says (reported, and a failure under CI).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,7 +24,7 @@ pub(crate) fn run(command: &mut Command) -> String {
 /// The AWS provider's filesystem mirror (scripts/install-aws-provider.sh, or
 /// `STATECTL_AWS_PROVIDER_MIRROR`), absolute; `None` (the test skips) without it, except under CI.
 pub(crate) fn aws_provider_mirror() -> Option<PathBuf> {
-    crate::moto::tool(
+    crate::skip::tool(
         "STATECTL_AWS_PROVIDER_MIRROR",
         "target/aws-provider/mirror",
         "scripts/install-aws-provider.sh",
@@ -33,24 +33,13 @@ pub(crate) fn aws_provider_mirror() -> Option<PathBuf> {
 }
 
 pub(crate) fn terraform() -> Option<PathBuf> {
-    let candidate = std::env::var_os("STATECTL_TERRAFORM").map_or_else(
-        || root().join("target/terraform/bin/terraform"),
-        PathBuf::from,
-    );
-    if candidate.is_file() {
-        // Tests run Terraform in scratch folders, so a relative path would not find it there.
-        return Some(candidate.canonicalize().expect("Terraform's path resolves"));
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI must provide Terraform at {} (scripts/install-terraform.sh)",
-        candidate.display()
-    );
-    eprintln!(
-        "skipped: no Terraform at {}; run scripts/install-terraform.sh",
-        candidate.display()
-    );
-    None
+    let found = crate::skip::tool(
+        "STATECTL_TERRAFORM",
+        "target/terraform/bin/terraform",
+        "scripts/install-terraform.sh",
+    )?;
+    // Tests run Terraform in scratch folders, so a relative path would not find it there.
+    Some(found.canonicalize().expect("Terraform's path resolves"))
 }
 
 /// `terraform state list -state=FILE`, run in an empty folder so nothing lands in the checkout.

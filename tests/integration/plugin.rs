@@ -1,7 +1,7 @@
 //! The plugin transport against a real provider: launch, mutual TLS handshake, schema, configure,
 //! upgrade and a clean stop, with the AWS provider 3.39 (protocol 5) that
 //! scripts/install-aws-provider.sh installs; `STATECTL_AWS_PROVIDER` names its binary. Without it these
-//! tests skip, saying why, unless `CI` is set, where a missing provider is a failure.
+//! tests skip as `crate::skip` says (reported, and a failure under CI).
 //!
 //! Nothing here reaches AWS: the provider is configured against a loopback port nobody listens on,
 //! with every start-up check that would call out turned off.
@@ -13,27 +13,12 @@ use statectl::reconcile::plugin::client::ProviderClient;
 use statectl::reconcile::plugin::launch::Plugin;
 
 pub(crate) fn aws_provider() -> Option<PathBuf> {
-    // Where scripts/install-aws-provider.sh unpacks it, unless the variable says otherwise.
-    let path = std::env::var_os("STATECTL_AWS_PROVIDER").or_else(|| {
-        Some(
-            crate::builder::root()
-                .join("target/aws-provider/bin/terraform-provider-aws_v3.39.0_x5")
-                .into_os_string(),
-        )
-    });
-    match path {
-        Some(path) if PathBuf::from(&path).is_file() => Some(PathBuf::from(path)),
-        other => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI must provide the AWS provider in STATECTL_AWS_PROVIDER (scripts/install-aws-provider.sh); got {other:?}"
-            );
-            eprintln!(
-                "skipped: STATECTL_AWS_PROVIDER does not name the AWS provider's binary; run scripts/install-aws-provider.sh"
-            );
-            None
-        }
-    }
+    crate::skip::tool(
+        "STATECTL_AWS_PROVIDER",
+        "target/aws-provider/bin/terraform-provider-aws_v3.39.0_x5",
+        "scripts/install-aws-provider.sh",
+    )
+    .filter(|path| path.is_file())
 }
 
 /// A loopback port with nothing listening on it (bound, then released).

@@ -136,3 +136,74 @@ fn a_plugin_that_prints_nothing_is_cut_off_at_the_start_timeout() {
     // The deadline, not the plugin's sleep, ended it (and the plugin was killed with it).
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
+
+/// The processes whose process group is `group` and that are not zombies (a zombie has ended; in a
+/// container nobody may reap it).
+fn live_members(group: u32) -> Vec<u32> {
+    let mut members = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp ...`: the command may hold spaces and parentheses.
+        let Some((_, after)) = stat.rsplit_once(") ") else {
+            continue;
+        };
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        if fields.len() > 2 && fields[0] != "Z" && fields[2] == group.to_string() {
+            members.push(pid);
+        }
+    }
+    members
+}
+
+/// Was a `sleep 600` left running, orphaned, after the plugin that started it was cut off: the
+/// plugin runs in a process group of its own, and the whole group is ended with it.
+#[test]
+fn a_plugin_cut_off_at_its_timeout_takes_the_processes_it_started_with_it() {
+    let folder = folder_with_plugin(
+        "echo $$ > plugin.pid\nsleep 600 &\necho $! > child.pid\nexec sleep 30\n",
+    );
+    let detail = refresh_detail_with(folder.path(), &["--start-timeout", "1s"]);
+    assert!(
+        detail.contains("it printed no handshake within 1s"),
+        "{detail}"
+    );
+    let read_pid = |name: &str| -> u32 {
+        std::fs::read_to_string(folder.path().join(name))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let (plugin, child) = (read_pid("plugin.pid"), read_pid("child.pid"));
+    assert_ne!(plugin, child);
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit_once(") ")
+                .is_some_and(|(_, after)| !after.starts_with('Z'))
+        })
+    };
+    // SIGKILL is delivered at once, but a process takes a moment to die.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while (alive(child) || !live_members(plugin).is_empty()) && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let left = alive(child);
+    if left {
+        // Not to leave it behind for the next test.
+        let _ = Command::new("kill")
+            .args(["-9", &child.to_string()])
+            .status();
+    }
+    assert!(!left, "the process the plugin started lives on");
+    assert_eq!(
+        live_members(plugin),
+        Vec::<u32>::new(),
+        "the plugin's group lives on"
+    );
+}

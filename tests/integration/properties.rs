@@ -160,3 +160,37 @@ fn provider_answers_become_observations() {
         }
     }
 }
+
+#[test]
+fn durations_parse_or_are_refused_and_deadlines_never_overflow() {
+    let seeds: &[&[u8]] = &[
+        b"2s\n500ms\n10m\n1h30m",
+        b"0\n1ns\n1.5us\n2\xc2\xb5s",
+        b"3000000000000000h\n18446744073709551615s\n5124095576030431h\n1ms",
+        b"18446744073709551616s\n-1s\nNaN\n1e999s",
+        b"99999999999999999999999999999h\n.5s\n1.999999999999999999999s\n0s",
+    ];
+    for (index, seed) in seeds.iter().enumerate() {
+        fuzzing::duration(seed);
+        for mutated in mutations(seed, 500, index as u64) {
+            fuzzing::duration(&mutated);
+        }
+    }
+}
+
+#[test]
+fn lock_infos_parse_or_are_refused_and_show_in_a_bounded_line() {
+    let long = "w".repeat(60_000);
+    let seeds: Vec<Vec<u8>> = vec![
+        br#"{"ID":"6b1d2a3e-0000-4000-8000-000000000001","Operation":"OperationTypeApply","Info":"","Who":"ana@ci-7","Version":"1.15.5","Created":"2026-11-22T07:00:00.5Z","Path":"terraform.tfstate"}"#.to_vec(),
+        format!(r#"{{"ID":"x","Who":"{long}","Operation":"apply"}}"#).into_bytes(),
+        br#"{"ID":"\u00e9\ud83d\ude00","Who":"\u001b[31m\r\n","Version":"statectl 0.1.0"}"#.to_vec(),
+        br#"{"ID":1,"Who":null}"#.to_vec(),
+    ];
+    for (index, seed) in seeds.iter().enumerate() {
+        fuzzing::lock_info(seed);
+        for mutated in mutations(seed, 300, index as u64) {
+            fuzzing::lock_info(&mutated);
+        }
+    }
+}

@@ -117,10 +117,11 @@ fn the_readme_refresh_demo_works_as_written() {
 
     // What the demo claims: the plan showed the reconciled instance, and the state now says the
     // operation succeeded, untainted.
-    assert!(
-        stdout.contains("cloudfoundry_service_instance.orders_db ┆ reconciled (succeeded)"),
-        "{stdout}"
-    );
+    let row = [
+        "cloudfoundry_service_instance.orders_db",
+        "reconciled (succeeded)",
+    ];
+    assert!(crate::builder::has_row(&stdout, &row), "{stdout}");
     let state: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&demo_state).unwrap()).unwrap();
     let orders_db = state["resources"]

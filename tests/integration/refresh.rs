@@ -136,7 +136,13 @@ fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_writ
     );
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
-        stdout.contains("cloudfoundry_service_instance.orders_db ┆ reconciled (succeeded)"),
+        crate::builder::has_row(
+            &stdout,
+            &[
+                "cloudfoundry_service_instance.orders_db",
+                "reconciled (succeeded)"
+            ]
+        ),
         "{stdout}"
     );
     assert!(
@@ -177,6 +183,100 @@ fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_writ
     // Two polls in progress, one succeeded, per run: bounded.
     let requests = sim.stats()["requests"].as_u64().unwrap();
     assert!((4..=8).contains(&requests), "{requests} requests");
+}
+
+fn status(state: &Path, name: &str) -> Value {
+    let document: Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
+    document["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|resource| resource["name"] == name)
+        .unwrap()["instances"][0]["status"]
+        .clone()
+}
+
+/// A tainted instance the provider reports healthy stays tainted after `refresh --write`, and the
+/// run says what to run next; with `--untaint-healthy` the same locked write clears the taint.
+#[test]
+fn a_reconciled_tainted_instance_gets_a_hint_or_with_untaint_healthy_loses_its_taint() {
+    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
+    let sim = Sim::start(folder.path(), CF_SCENARIO);
+    let endpoint = format!("cf={}", sim.url());
+    let env = [("CF_ACCESS_TOKEN", "bearer t0ken")];
+    let refresh = |extra: &[&str]| {
+        let mut args = vec!["refresh", "--endpoint", &endpoint, "--timeout", "30s"];
+        args.extend_from_slice(extra);
+        statectl(folder.path(), &args, &env)
+    };
+    let hint = "hint: `cloudfoundry_service_instance.orders_db` is reconciled (its remote object is healthy) but still tainted, so the next `terraform apply` replaces it; to keep it: `statectl untaint cloudfoundry_service_instance.orders_db` (or refresh with `--untaint-healthy`)\n";
+    let (code, _, stderr) = refresh(&["--write", "--backup", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.ends_with(hint), "{stderr}");
+    assert_eq!(status(&state, "orders_db"), "tainted");
+
+    // Once more, now that the state already holds what the provider says (so it is named, as scan
+    // no longer finds it stale): only the taint changes.
+    let target = ["--target", "cloudfoundry_service_instance.orders_db"];
+    let before = std::fs::read(&state).unwrap();
+    let (code, stdout, stderr) =
+        refresh(&[&target[..], &["--untaint-healthy", "--dry-run"]].concat());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("-  \"status\": \"tainted\","), "{stdout}");
+    assert!(
+        stderr.contains(
+            "Would refresh and untaint `cloudfoundry_service_instance.orders_db`; nothing written"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("still tainted"), "{stderr}");
+    assert_eq!(std::fs::read(&state).unwrap(), before);
+    let (code, _, stderr) = refresh(
+        &[
+            &target[..],
+            &["--untaint-healthy", "--write", "--backup", "-"],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr
+            .contains("Refreshed and untainted `cloudfoundry_service_instance.orders_db`; serial"),
+        "{stderr}"
+    );
+    assert_eq!(status(&state, "orders_db"), Value::Null);
+    let (code, stdout, _) = statectl(folder.path(), &["scan", "--format", "json"], &[]);
+    assert_eq!(code, 0, "{stdout}");
+}
+
+/// A policy that protects untaints protects the untaint a refresh would make.
+#[test]
+fn untaint_healthy_is_judged_as_an_untaint_by_the_policy() {
+    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
+    std::fs::write(
+        folder.path().join(".statectl.toml"),
+        "[[protect]]\ntypes = [\"cloudfoundry_*\"]\nactions = [\"untaint\"]\nreason = \"ask #data\"\n",
+    )
+    .unwrap();
+    let sim = Sim::start(folder.path(), CF_SCENARIO);
+    let endpoint = format!("cf={}", sim.url());
+    let before = std::fs::read(&state).unwrap();
+    let (code, _, stderr) = statectl(
+        folder.path(),
+        &[
+            "refresh",
+            "--endpoint",
+            &endpoint,
+            "--timeout",
+            "30s",
+            "--untaint-healthy",
+            "--write",
+        ],
+        &[("CF_ACCESS_TOKEN", "bearer t0ken")],
+    );
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("ask #data"), "{stderr}");
+    assert_eq!(std::fs::read(&state).unwrap(), before);
 }
 
 #[test]
@@ -312,7 +412,10 @@ fn a_terminated_instance_is_gone_and_its_removal_is_proposed() {
     let env = [("OCI_CLI_CONFIG_FILE", config.as_str())];
     let (code, stdout, _) = statectl(folder.path(), &["refresh", "--endpoint", &endpoint], &env);
     assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("oci_core_instance.app ┆ gone"), "{stdout}");
+    assert!(
+        crate::builder::has_row(&stdout, &["oci_core_instance.app", "gone"]),
+        "{stdout}"
+    );
     assert!(stdout.contains("+++ /dev/null"), "{stdout}");
     let (code, _, stderr) = statectl(
         folder.path(),
@@ -564,11 +667,17 @@ fn an_osb_deprovision_ending_in_410_is_removed_and_a_failed_provision_is_tainted
     let (code, stdout, stderr) = statectl(folder.path(), &args, &env);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
-        stdout.contains("example_broker_instance.db[\"old\"] ┆ gone"),
+        crate::builder::has_row(&stdout, &["example_broker_instance.db[\"old\"]", "gone"]),
         "{stdout}"
     );
     assert!(
-        stdout.contains("example_broker_instance.db[\"new\"] ┆ failed (failed: quota exceeded)"),
+        crate::builder::has_row(
+            &stdout,
+            &[
+                "example_broker_instance.db[\"new\"]",
+                "failed (failed: quota exceeded)"
+            ]
+        ),
         "{stdout}"
     );
     assert!(!stdout.contains("s3cret") && !stderr.contains("s3cret"));
@@ -694,7 +803,13 @@ fn with_the_state_on_stdout_the_outcomes_and_diff_go_to_stderr() {
     assert_eq!(refreshed["lineage"], original["lineage"]);
     assert!(stdout.contains("\"state\": \"succeeded\""), "{stdout}");
     assert!(
-        stderr.contains("cloudfoundry_service_instance.orders_db ┆ reconciled (succeeded)"),
+        crate::builder::has_row(
+            &stderr,
+            &[
+                "cloudfoundry_service_instance.orders_db",
+                "reconciled (succeeded)"
+            ]
+        ),
         "the outcome table is on stderr: {stderr}"
     );
     assert!(

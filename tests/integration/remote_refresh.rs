@@ -53,9 +53,13 @@ fn refresh_write_reads_asks_then_locks_compares_and_writes_through_the_backend()
         .run()
         .code(0);
     assert!(
-        output
-            .stdout
-            .contains("cloudfoundry_service_instance.orders_db ┆ reconciled (succeeded)"),
+        crate::builder::has_row(
+            &output.stdout,
+            &[
+                "cloudfoundry_service_instance.orders_db",
+                "reconciled (succeeded)"
+            ]
+        ),
         "{}",
         output.stdout
     );

@@ -206,7 +206,7 @@ fn dry_run_shows_the_diff_exits_1_and_writes_nothing() {
     assert!(
         output
             .stderr
-            .contains("Removed `oci_core_vcn.main`; nothing written (--dry-run)"),
+            .contains("Would remove `oci_core_vcn.main`; nothing written (--dry-run)"),
         "{}",
         output.stderr
     );
@@ -788,7 +788,7 @@ fn contradictory_mutation_flags_are_usage_errors_and_write_nothing() {
     for (argv, says) in [
         (
             &["taint", "aws_instance.web", "--dry-run", "-o", "-"][..],
-            "the argument '--dry-run' cannot be used with '--output <->'",
+            "the argument '--dry-run' cannot be used with '--output <STDOUT>'",
         ),
         (
             &[
@@ -802,7 +802,7 @@ fn contradictory_mutation_flags_are_usage_errors_and_write_nothing() {
         ),
         (
             &["forget", "aws_instance.web", "-o", "-", "--backup", "old"],
-            "the argument '--output <->' cannot be used with '--backup <PATH>'",
+            "the argument '--output <STDOUT>' cannot be used with '--backup <PATH>'",
         ),
         (
             &[

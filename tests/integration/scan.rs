@@ -127,20 +127,20 @@ fn fail_on_decides_the_exit_code() {
 }
 
 #[test]
-fn table_output_fits_the_terminal_width() {
+fn table_output_has_no_width_limit_in_a_pipe() {
     // What the table says is pinned whole by the `scan-lifecycle-table` snapshot; this is the rule
-    // that it fits the width the terminal gives (the test harness sets COLUMNS=100).
+    // that in a pipe (a CI log) nothing is wrapped, whatever COLUMNS says (the harness sets 100):
+    // the deposed object's message stays one line of more than 100 characters.
     let output = Test::new()
         .args(["scan"])
         .arg(states("lifecycle.tfstate"))
         .run()
         .code(1);
     assert!(
-        output
-            .stdout
-            .lines()
-            .all(|line| line.chars().count() <= 100),
-        "fits COLUMNS=100:\n{}",
+        output.stdout.lines().any(|line| line.chars().count() > 100
+            && line.trim_start().starts_with("deposed object ")
+            && line.ends_with(" is still in state and will be destroyed by the next apply")),
+        "one line, unwrapped:\n{}",
         output.stdout
     );
 }

@@ -150,6 +150,66 @@ fn scan_and_audit() {
     );
 }
 
+/// What people and CI systems read: the grouped table, the pull-request comment, GitLab's report, the
+/// audit's reasons in full (a policy's own `reason`) and a hint that never names what the policy
+/// refuses.
+#[test]
+fn reports_for_people_and_ci() {
+    let repo = root();
+    pin(
+        "scan-clean",
+        &repo,
+        &["scan", "testdata/scan/clean.tfstate"],
+    );
+    pin(
+        "scan-folder-markdown",
+        &repo,
+        &["scan", "testdata/scan", "--format", "markdown"],
+    );
+    pin(
+        "scan-folder-gitlab",
+        &repo,
+        &["scan", "testdata/scan", "--format", "gitlab"],
+    );
+    pin(
+        "scan-lifecycle-junit",
+        &repo,
+        &[
+            "scan",
+            "testdata/states/lifecycle.tfstate",
+            "--format",
+            "junit",
+        ],
+    );
+    let folder = scratch("testdata/audit/destroy/terraform.tfstate");
+    std::fs::copy(
+        root().join("testdata/audit/destroy/policy.toml"),
+        folder.path().join("policy.toml"),
+    )
+    .unwrap();
+    pin(
+        "audit-policy-reason",
+        folder.path(),
+        &["audit", "--policy", "policy.toml"],
+    );
+    pin(
+        "audit-policy-reason-markdown",
+        folder.path(),
+        &["audit", "--policy", "policy.toml", "--format", "markdown"],
+    );
+    // The hint above does not suggest `statectl forget`, which this is:
+    pin(
+        "audit-policy-forget-refused",
+        folder.path(),
+        &[
+            "forget",
+            "module.app[\"blue\"].terraform_data.server",
+            "--policy",
+            "policy.toml",
+        ],
+    );
+}
+
 #[test]
 fn mutations() {
     let folder = scratch("testdata/scan/cf-tainted-in-progress.tfstate");

@@ -150,7 +150,7 @@ fn forced_rerender_of_a_generated_state_is_byte_identical() {
         .stderr(std::process::Stdio::null())
         .status()
     else {
-        eprintln!("skipped: python3 is not available to generate a state");
+        crate::skip::missing("python3 is not available to generate a state");
         return;
     };
     assert!(status.success(), "gen_state.py runs");

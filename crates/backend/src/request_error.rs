@@ -1,6 +1,7 @@
 //! What a failed HTTP request says, for every backend's one-line errors: the innermost cause
 //! (`connection refused`, `invalid peer certificate: UnknownIssuer`), never the URL reqwest's own
-//! text repeats (it may carry a SAS token, a password or a signed query).
+//! text repeats (it may carry a SAS token, a password or a signed query), nor a secret an endpoint
+//! echoes back in its error.
 
 /// What went wrong, from the innermost cause (`connection refused`, `invalid peer certificate:
 /// UnknownIssuer`), without the URL the outer errors repeat (it may hold credentials).
@@ -44,4 +45,13 @@ pub(crate) fn chain(error: &reqwest::Error) -> String {
         next = cause.source();
     }
     text
+}
+
+/// `text` with every occurrence of each non-empty secret replaced: a token endpoint that echoes the
+/// assertion, token or client secret it was sent must not put it in a message.
+pub(crate) fn without_secrets(text: String, secrets: &[&str]) -> String {
+    secrets
+        .iter()
+        .filter(|secret| !secret.is_empty())
+        .fold(text, |text, secret| text.replace(secret, "<redacted>"))
 }

@@ -59,7 +59,15 @@ impl RetryAfter {
         match self.form {
             RetryAfterForm::Seconds => self.seconds.to_string(),
             RetryAfterForm::HttpDate => {
-                httpdate::fmt_http_date(now + Duration::from_secs(self.seconds))
+                // An HTTP date ends with the year 9999; a later one (`retry_after = u64::MAX`, to
+                // test a client's arithmetic) is written as the last second of that year.
+                let latest = SystemTime::UNIX_EPOCH
+                    .checked_add(Duration::from_secs(253_402_300_799))
+                    .unwrap_or(now);
+                let when = now
+                    .checked_add(Duration::from_secs(self.seconds))
+                    .map_or(latest, |when| when.min(latest));
+                httpdate::fmt_http_date(when)
             }
         }
     }

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use crate::audit::{Audit, Input, Plan, Rule, audit};
 use crate::cli::error::{CliError, sanitize};
-use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, github, junit, markdown, sarif};
-use crate::cli::lifecycle_inputs::{load_config, load_policy};
+use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, render_all, renderer};
+use crate::cli::lifecycle_inputs::{ConfigChoice, load_config, load_policy};
 use crate::cli::{Printer, StateArg, exit, load};
 
 #[derive(Debug, clap::Args)]
@@ -28,6 +28,12 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
 
+    /// Do not apply the configuration's lifecycle rules (`prevent_destroy`, `destroy = false`,
+    /// `removed` blocks), which are otherwise read from `--config DIR` or the working directory.
+    #[arg(long, conflicts_with = "config")]
+    pub no_config: bool,
+
+    /// How to print the audit.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
 
@@ -47,14 +53,19 @@ fn tool() -> Tool {
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(args.policy.as_deref(), &rules)?;
-    let config = load_config(args.state.config.config.as_deref(), printer)?;
+    // A plan that cannot be audited is refused before anything else is said.
     let plan = args.plan.as_deref().map(read_plan).transpose()?;
+    let config = load_config(
+        ConfigChoice::from_flags(args.state.config.config.as_deref(), args.no_config),
+        printer,
+    )?;
     let (source, bytes) = load::read(&args.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
+    config.say(printer);
     let result = audit(&Input {
         state: &state,
         plan: plan.as_ref(),
-        config: config.as_ref(),
+        config: config.config.as_ref(),
         policy: &policy,
         catalog: &rules.catalog,
     });
@@ -66,16 +77,17 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     };
     let reports = [report];
     let text = match args.format {
-        ReportFormat::Table => table::render(&result, plan.is_some()),
+        ReportFormat::Table => table::render(
+            &result,
+            plan.is_some(),
+            crate::cli::layout::terminal_width(),
+        ),
         ReportFormat::Json => json::render(&result, &reports[0].name, args, plan.is_some()),
-        ReportFormat::Sarif => sarif::render(&tool(), &reports),
-        ReportFormat::Github => github::render(&tool(), &reports),
-        ReportFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
-        ReportFormat::Markdown => {
-            let mut text = table::markdown_outcomes(&result, plan.is_some());
-            text.push_str(&markdown::render(&tool(), &reports));
-            text
-        }
+        ReportFormat::Markdown => table::markdown(&result, plan.is_some()),
+        format => match renderer(format, &tool(), args.fail_on) {
+            Some(mut renderer) => render_all(renderer.as_mut(), &reports),
+            None => String::new(),
+        },
     };
     printer.out(&text)?;
     if args.format == ReportFormat::Table {

@@ -1,16 +1,40 @@
 //! `--format junit`: JUnit XML for CI test reports: a test suite per state, a test case per finding
-//! (failed when it reaches `--fail-on`), and one passing case for a state with no findings.
+//! (failed when it reaches `--fail-on`), and one passing case for a state with no findings. The root
+//! element carries the totals, so the suites are kept until the end. Every name and message is
+//! escaped as XML 1.0 requires (control characters it cannot hold shown as escapes).
 
 use std::fmt::Write;
 
-use crate::cli::findings::{FailOn, Report, Tool};
+use crate::cli::error::sanitize;
+use crate::cli::escape::{xml_attribute, xml_text};
+use crate::cli::findings::{FailOn, Render, Report, Tool};
 
-pub(crate) fn render(tool: &Tool, reports: &[Report], fail_on: FailOn) -> String {
-    let command = tool.command;
-    let class = format!("statectl.{command}");
-    let mut suites = String::new();
-    let (mut total_tests, mut total_failures, mut total_errors) = (0, 0, 0);
-    for report in reports {
+#[derive(Debug)]
+pub(crate) struct Junit {
+    command: &'static str,
+    fail_on: FailOn,
+    suites: String,
+    tests: usize,
+    failures: usize,
+    errors: usize,
+}
+
+impl Junit {
+    pub(crate) fn new(tool: &Tool, fail_on: FailOn) -> Junit {
+        Junit {
+            command: tool.command,
+            fail_on,
+            suites: String::new(),
+            tests: 0,
+            failures: 0,
+            errors: 0,
+        }
+    }
+}
+
+impl Render for Junit {
+    fn state(&mut self, report: &Report, _out: &mut String) {
+        let class = format!("statectl.{}", self.command);
         let mut cases = String::new();
         let (mut tests, mut failures, mut errors) = (0, 0, 0);
         if let Some(error) = &report.error {
@@ -19,7 +43,7 @@ pub(crate) fn render(tool: &Tool, reports: &[Report], fail_on: FailOn) -> String
             let _ = writeln!(
                 cases,
                 "    <testcase name=\"read state\" classname=\"{class}\">\n      <error message=\"{}\"/>\n    </testcase>",
-                escape(&error.message)
+                xml_attribute(&sanitize(&error.message))
             );
         }
         for finding in &report.findings {
@@ -27,32 +51,36 @@ pub(crate) fn render(tool: &Tool, reports: &[Report], fail_on: FailOn) -> String
             let _ = writeln!(
                 cases,
                 "    <testcase name=\"{}\" classname=\"statectl.{}\">",
-                escape(&finding.address),
-                escape(finding.rule.id)
+                xml_attribute(&sanitize(&finding.address)),
+                xml_attribute(finding.rule.id)
             );
             let body = finding
                 .evidence
                 .iter()
-                .map(ToString::to_string)
-                .chain(std::iter::once(format!("hint: {}", finding.hint)))
+                .map(|item| sanitize(&item.to_string()))
+                .chain(std::iter::once(format!(
+                    "hint: {}",
+                    sanitize(&finding.hint)
+                )))
                 .collect::<Vec<_>>()
                 .join("\n");
-            if fail_on.reached_by(finding.severity) {
+            let message = sanitize(&finding.message);
+            if self.fail_on.reached_by(finding.severity) {
                 failures += 1;
                 let _ = writeln!(
                     cases,
                     "      <failure type=\"{}\" message=\"{}\">{}</failure>",
                     finding.severity,
-                    escape(&finding.message),
-                    escape(&body)
+                    xml_attribute(&message),
+                    xml_text(&body)
                 );
             } else {
                 let _ = writeln!(
                     cases,
                     "      <system-out>{}: {}\n{}</system-out>",
                     finding.severity,
-                    escape(&finding.message),
-                    escape(&body)
+                    xml_text(&message),
+                    xml_text(&body)
                 );
             }
             cases.push_str("    </testcase>\n");
@@ -65,33 +93,20 @@ pub(crate) fn render(tool: &Tool, reports: &[Report], fail_on: FailOn) -> String
             );
         }
         let _ = writeln!(
-            suites,
+            self.suites,
             "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">\n{cases}  </testsuite>",
-            escape(&report.name)
+            xml_attribute(&sanitize(&report.name))
         );
-        total_tests += tests;
-        total_failures += failures;
-        total_errors += errors;
+        self.tests += tests;
+        self.failures += failures;
+        self.errors += errors;
     }
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"statectl {command}\" tests=\"{total_tests}\" failures=\"{total_failures}\" errors=\"{total_errors}\">\n{suites}</testsuites>\n"
-    )
-}
 
-/// Escapes XML text and attribute values; control characters XML 1.0 cannot hold become U+FFFD.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for character in text.chars() {
-        match character {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' | '\t' | '\r' => out.push(character),
-            control if u32::from(control) < 0x20 => out.push('\u{FFFD}'),
-            other => out.push(other),
-        }
+    fn finish(&mut self, out: &mut String) {
+        let _ = write!(
+            out,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"statectl {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n{}</testsuites>\n",
+            self.command, self.tests, self.failures, self.errors, self.suites
+        );
     }
-    out
 }

@@ -1,14 +1,17 @@
 //! What the reports of scan and audit share: the `--format` choice, a finding's JSON, and the SARIF,
-//! GitHub annotations, JUnit XML and Markdown formats, over findings with a rule id, a severity, an
-//! address, evidence and a hint, one report per state.
+//! GitHub annotations, GitLab Code Quality, JUnit XML and Markdown formats, over findings with a rule
+//! id, a severity, an address, evidence and a hint, one report per state. Each format is written a
+//! state at a time ([`Render`]), so a many-state command can print a state's part once it is read.
 
 pub(super) mod github;
+pub(super) mod gitlab;
 pub(super) mod junit;
 pub(super) mod markdown;
+pub(super) mod paths;
 pub(super) mod sarif;
+pub(super) mod totals;
 
 use clap::ValueEnum;
-use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::{Value, json};
 
 use crate::cli::error::CliError;
@@ -72,12 +75,62 @@ impl Report {
 /// `--format` of scan and audit: the table for people, or one of the shared report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
+    /// For people: findings grouped per state, hints on stderr (`table` is the same)
+    #[value(name = "text", alias = "table")]
     Table,
+    /// One JSON document with a `schema_version`, for scripts
     Json,
+    /// SARIF 2.1.0, for code scanning
     Sarif,
+    /// GitHub Actions annotations
     Github,
+    /// GitLab Code Quality, for findings in merge requests
+    Gitlab,
+    /// JUnit XML, for a CI's test report
     Junit,
+    /// Markdown, for a pull-request comment or a job summary (within GitHub's 65,536 characters)
     Markdown,
+}
+
+/// A report format written a state at a time: its head, each state's part in the order the states
+/// were named, and what closes it (totals, the rules' help). A renderer keeps only what its closing
+/// part needs, never the states themselves.
+pub(super) trait Render {
+    /// What comes before the first state.
+    fn start(&mut self, _out: &mut String) {}
+    /// One state's part.
+    fn state(&mut self, report: &Report, out: &mut String);
+    /// What closes the report.
+    fn finish(&mut self, out: &mut String);
+}
+
+/// The whole report of `reports` in one string.
+pub(super) fn render_all(renderer: &mut dyn Render, reports: &[Report]) -> String {
+    let mut out = String::new();
+    renderer.start(&mut out);
+    for report in reports {
+        renderer.state(report, &mut out);
+    }
+    renderer.finish(&mut out);
+    out
+}
+
+/// The renderer of a shared report format; `None` for `table` and `json`, which each command has
+/// its own of.
+pub(super) fn renderer(
+    format: ReportFormat,
+    tool: &Tool,
+    fail_on: FailOn,
+) -> Option<Box<dyn Render>> {
+    let renderer: Box<dyn Render> = match format {
+        ReportFormat::Sarif => Box::new(sarif::Sarif::new(tool)),
+        ReportFormat::Github => Box::new(github::Github::new(tool)),
+        ReportFormat::Gitlab => Box::new(gitlab::Gitlab::new(tool)),
+        ReportFormat::Junit => Box::new(junit::Junit::new(tool, fail_on)),
+        ReportFormat::Markdown => Box::new(markdown::Markdown::new(tool)),
+        ReportFormat::Table | ReportFormat::Json => return None,
+    };
+    Some(renderer)
 }
 
 /// One finding in the JSON schemas of scan and audit (README, "scan JSON", "audit JSON").
@@ -124,21 +177,4 @@ impl FailOn {
             FailOn::Never => "never",
         }
     }
-}
-
-/// A table for findings: fitted to the terminal, or in a pipe to `COLUMNS` (or 120) columns.
-pub(super) fn new_table() -> Table {
-    let mut table = Table::new();
-    table
-        .load_style(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    // On a terminal comfy-table reads its width; in a pipe, COLUMNS (or 120) keeps lines readable.
-    if !table.is_tty() {
-        let width = std::env::var("COLUMNS")
-            .ok()
-            .and_then(|columns| columns.parse().ok())
-            .unwrap_or(120);
-        table.set_width(width);
-    }
-    table
 }

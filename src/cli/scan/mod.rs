@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::cli::error::CliError;
-use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, github, junit, markdown, sarif};
+use crate::cli::findings::{FailOn, Render, Report, ReportFormat, Tool, render_all, renderer};
 use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
 use crate::cli::{Printer, exit};
 use crate::reconcile::profile::Profiles;
@@ -42,6 +42,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
 
+    /// How to print the findings.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
 
@@ -82,13 +83,18 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     if let Some(note) = skipped_note(&empty) {
         printer.to_stderr(&note);
     }
-    let text = match args.format {
-        ReportFormat::Table => table::render(&reports),
-        ReportFormat::Json => json::render(&reports, args.fail_on),
-        ReportFormat::Sarif => sarif::render(&tool(), &reports),
-        ReportFormat::Github => github::render(&tool(), &reports),
-        ReportFormat::Junit => junit::render(&tool(), &reports, args.fail_on),
-        ReportFormat::Markdown => markdown::render(&tool(), &reports),
+    let text = if args.format == ReportFormat::Json {
+        json::render(&reports, args.fail_on)
+    } else {
+        let mut renderer: Box<dyn Render> = renderer(args.format, &tool(), args.fail_on)
+            .unwrap_or_else(|| {
+                Box::new(table::Table::new(
+                    scanned_root(&args.paths),
+                    printer.color_stdout(),
+                    crate::cli::layout::terminal_width(),
+                ))
+            });
+        render_all(renderer.as_mut(), &reports)
     };
     printer.out(&text)?;
     let mut failed_to_read = false;
@@ -112,6 +118,16 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     } else {
         exit::SUCCESS
     })
+}
+
+/// What was scanned, when it is one folder or one prefix URL: the table names states relative to it.
+fn scanned_root(paths: &[PathBuf]) -> Option<String> {
+    let [path] = paths else {
+        return None;
+    };
+    let text = path.to_string_lossy();
+    let prefix = text.contains("://") && text.ends_with('/');
+    (prefix || path.is_dir()).then(|| text.into_owned())
 }
 
 /// scan's detectors, for the shared report formats.

@@ -49,6 +49,8 @@ pub(crate) struct WriteSettings {
     /// How long to wait for the lock; used only when the file is written.
     pub lock_timeout: Duration,
     pub config: Option<PathBuf>,
+    /// `--no-config`: the configuration's lifecycle rules are not applied.
+    pub no_config: bool,
     pub policy: Option<PathBuf>,
     pub show_sensitive: bool,
     /// Why nothing is written when [`Destination::Nothing`]: said after the change is shown.
@@ -96,6 +98,12 @@ impl WriteSettings {
         // Only now, with the flags known to agree: finding the state may read the backend cache.
         let encryption = crate::cli::encryption::load(&args.state.config)?;
         let located = locate(args.state.state.as_deref(), &args.state.backend)?;
+        if let (Destination::File(Backup::At(backup)), Source::Path(state)) =
+            (&destination, &located.source)
+        {
+            // Before the lock: a backup over the state (or its lock info) would lose the old state.
+            crate::state::store::refuse_backup_over_state(backup, state)?;
+        }
         Ok(WriteSettings {
             source: located.source,
             source_note: located.note,
@@ -103,6 +111,7 @@ impl WriteSettings {
             force: args.force,
             lock_timeout: args.lock_timeout,
             config: args.state.config.config.clone(),
+            no_config: args.no_config,
             policy: args.policy.clone(),
             show_sensitive: args.show_sensitive,
             nothing_written_because: if args.dry_run {

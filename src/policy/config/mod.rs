@@ -114,7 +114,7 @@ impl Config {
         })?;
         if files.is_empty() {
             return Err(ConfigError::new(format!(
-                "{}: no Terraform configuration files (*.tf) here",
+                "{}: no Terraform configuration files (*.tf, *.tofu) here",
                 dir.display()
             ))
             .with_hint(ROOT_HINT));
@@ -309,10 +309,12 @@ fn describe_module(module: &[String]) -> String {
     format!("`{}`", path.join("."))
 }
 
-/// The configuration files of a module folder as Terraform picks them: `*.tf` and `*.tf.json`
-/// directly in it, not hidden, sorted by name. (Terraform also ignores editor leftovers such as
-/// `main.tf~` and `#main.tf#`, which the extension already rules out.) Override files are left out:
-/// they patch blocks declared in other files, and reading them would need Terraform's merge rules.
+/// The configuration files of a module folder as Terraform and OpenTofu pick them: `*.tf`,
+/// `*.tf.json`, `*.tofu` and `*.tofu.json` directly in it, not hidden, sorted by name; where
+/// `NAME.tofu` (`NAME.tofu.json`) sits beside `NAME.tf` (`NAME.tf.json`), only the `.tofu` file,
+/// as OpenTofu loads it. (Terraform also ignores editor leftovers such as `main.tf~` and
+/// `#main.tf#`, which the extension already rules out.) Override files are left out: they patch
+/// blocks declared in other files, and reading them would need Terraform's merge rules.
 fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for entry in fs::read_dir(dir)? {
@@ -321,10 +323,7 @@ fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
         let Some(name) = name.to_str() else {
             continue;
         };
-        let Some(stem) = name
-            .strip_suffix(".tf.json")
-            .or_else(|| name.strip_suffix(".tf"))
-        else {
+        let Some((stem, _)) = config_file_stem(name) else {
             continue;
         };
         if name.starts_with('.') || stem == "override" || stem.ends_with("_override") {
@@ -335,8 +334,52 @@ fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
             files.push(path);
         }
     }
+    // OpenTofu's extension precedence: `main.tofu` hides `main.tf`, `main.tofu.json` hides
+    // `main.tf.json`.
+    let shadowed: Vec<PathBuf> = files
+        .iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?;
+            let (stem, tofu) = config_file_stem(name)?;
+            let json = Path::new(name)
+                .extension()
+                .is_some_and(|extension| extension == "json");
+            (!tofu).then(|| {
+                path.with_file_name(format!("{stem}.tofu{}", if json { ".json" } else { "" }))
+            })
+        })
+        .filter(|tofu| files.contains(tofu))
+        .map(|tofu| {
+            let name = tofu
+                .file_name()
+                .and_then(|name| name.to_str())
+                .unwrap_or_default();
+            tofu.with_file_name(name.replacen(".tofu", ".tf", 1))
+        })
+        .collect();
+    files.retain(|path| !shadowed.contains(path));
     files.sort();
     Ok(files)
+}
+
+/// The name without its configuration extension, and whether it is OpenTofu's own (`.tofu`,
+/// `.tofu.json`); `None` for any other file.
+fn config_file_stem(name: &str) -> Option<(&str, bool)> {
+    if let Some(stem) = name
+        .strip_suffix(".tofu.json")
+        .or_else(|| name.strip_suffix(".tofu"))
+    {
+        return Some((stem, true));
+    }
+    name.strip_suffix(".tf.json")
+        .or_else(|| name.strip_suffix(".tf"))
+        .map(|stem| (stem, false))
+}
+
+/// Whether `dir` holds any configuration file Terraform or OpenTofu would load (`*.tf`,
+/// `*.tf.json`, `*.tofu`, `*.tofu.json`): a working directory that is a root module.
+pub fn holds_configuration(dir: &Path) -> bool {
+    module_files(dir).is_ok_and(|files| !files.is_empty())
 }
 
 pub mod encryption;

@@ -388,7 +388,7 @@ fn a_folder_without_configuration_is_refused_with_a_hint() {
     ]);
     assert_eq!(
         error.message,
-        "DIR: no Terraform configuration files (*.tf) here"
+        "DIR: no Terraform configuration files (*.tf, *.tofu) here"
     );
     assert_eq!(
         error.hint.as_deref(),
@@ -422,4 +422,42 @@ fn lookup_matches_module_names_and_ignores_their_keys() {
         let parsed = ResourceAddr::parse(address).unwrap();
         assert_eq!(config.resource(&parsed), None, "{address}");
     }
+}
+
+/// OpenTofu loads `.tofu` and `.tofu.json` files too, and a `.tofu` file hides the `.tf` file of
+/// the same name (so a module can say one thing to OpenTofu and another to Terraform).
+#[test]
+fn tofu_files_are_read_and_hide_the_tf_file_of_the_same_name() {
+    let protected =
+        "resource \"terraform_data\" \"a\" {\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n";
+    let config = read(&[
+        ("main.tf", "resource \"terraform_data\" \"a\" {}\n"),
+        ("main.tofu", protected),
+        ("extra.tofu", "resource \"terraform_data\" \"b\" {}\n"),
+        (
+            "more.tofu.json",
+            r#"{"resource": {"terraform_data": {"c": {}}}}"#,
+        ),
+        (
+            "more.tf.json",
+            r#"{"resource": {"terraform_data": {"ignored": {}}}}"#,
+        ),
+    ]);
+    assert!(lookup(&config, "terraform_data.a").prevent_destroy);
+    assert!(
+        lookup(&config, "terraform_data.a")
+            .file
+            .ends_with("main.tofu")
+    );
+    lookup(&config, "terraform_data.b");
+    lookup(&config, "terraform_data.c");
+    assert!(
+        config
+            .resource(&ResourceAddr::parse("terraform_data.ignored").unwrap())
+            .is_none()
+    );
+    assert!(super::holds_configuration(folder(&[("x.tofu", "")]).path()));
+    assert!(!super::holds_configuration(
+        folder(&[("x.tfvars", ""), ("override.tf", "")]).path()
+    ));
 }

@@ -5,9 +5,11 @@
 //! soon.
 
 pub(super) use crate::request_error::problem;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::header::HeaderMap;
+use statectl_encryption::Secret;
+use statectl_state::duration::Deadline;
 use tokio::sync::Mutex as AsyncMutex;
 use url::Url;
 
@@ -29,6 +31,10 @@ const READ_TIMEOUT: Duration = Duration::from_secs(5);
 const FIRST_PAUSE: Duration = Duration::from_millis(200);
 /// The largest answer read.
 const MAX_BODY: usize = 1 << 30;
+/// An Azure AD token is renewed this long before it expires.
+const MARGIN: Duration = Duration::from_secs(60);
+/// The longest a token is kept, whatever lifetime an endpoint claims for it.
+const LONGEST_KEPT: Duration = Duration::from_secs(24 * 3600);
 
 /// A request, before the credential.
 #[derive(Debug, Default)]
@@ -81,8 +87,9 @@ pub(super) struct Client {
     service: Url,
     credential: Credential,
     cloud: super::settings::Cloud,
-    /// A bearer token, or the listed key (base64-decoded), once fetched.
-    secret: AsyncMutex<Option<Vec<u8>>>,
+    /// A bearer token and when it expires (when its endpoint said), or the listed key
+    /// (base64-decoded), once fetched.
+    secret: AsyncMutex<Option<(Secret, Option<Deadline>)>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -213,13 +220,18 @@ impl Client {
                 let token = self.secret().await?;
                 headers.push((
                     "authorization".to_owned(),
-                    format!("Bearer {}", String::from_utf8_lossy(&token)),
+                    format!("Bearer {}", String::from_utf8_lossy(token.expose())),
                 ));
             }
             Credential::LookedUpKey { .. } => {
                 let key = self.secret().await?;
-                let auth =
-                    shared_key::authorization(&self.account, &key, method.as_str(), &url, &headers);
+                let auth = shared_key::authorization(
+                    &self.account,
+                    key.expose(),
+                    method.as_str(),
+                    &url,
+                    &headers,
+                );
                 headers.push(("authorization".to_owned(), auth));
             }
         }
@@ -260,37 +272,46 @@ impl Client {
         })
     }
 
-    /// The bearer token or the listed key, fetched on first use and kept.
-    async fn secret(&self) -> Result<Vec<u8>, Failure> {
+    /// The bearer token or the listed key, fetched on first use and kept; a token that says when
+    /// it expires is fetched again a minute before.
+    async fn secret(&self) -> Result<Secret, Failure> {
         let mut secret = self.secret.lock().await;
-        if let Some(secret) = &*secret {
+        if let Some((secret, expires)) = &*secret
+            && expires.is_none_or(|expires| !expires.earlier_by(MARGIN).has_passed(Instant::now()))
+        {
             return Ok(secret.clone());
         }
         let fetched = match &self.credential {
             Credential::AzureAd(identity) => {
                 credentials::token(&self.http, &self.cloud, identity, STORAGE_RESOURCE)
                     .await
-                    .map(|token| token.access_token.into_bytes())
+                    .map(|token| (token.secret, token.lifetime.map(deadline)))
             }
             Credential::LookedUpKey {
                 identity,
                 subscription,
                 resource_group,
-            } => {
-                credentials::list_key(
-                    &self.http,
-                    &self.cloud,
-                    identity,
-                    subscription.as_deref(),
-                    resource_group,
-                    &self.account,
-                )
-                .await
-            }
-            Credential::SharedKey(_) | Credential::Sas(_) => Ok(Vec::new()),
+            } => credentials::list_key(
+                &self.http,
+                &self.cloud,
+                identity,
+                subscription.as_deref(),
+                resource_group,
+                &self.account,
+            )
+            .await
+            .map(|key| (Secret::new(key), None)),
+            Credential::SharedKey(_) | Credential::Sas(_) => Ok((Secret::new(Vec::new()), None)),
         }
         .map_err(Failure::Credential)?;
-        *secret = Some(fetched.clone());
-        Ok(fetched)
+        let token = fetched.0.clone();
+        *secret = Some(fetched);
+        Ok(token)
     }
+}
+
+/// When a token that lasts `lifetime` expires: a day from now at most, so that an absurd
+/// `expires_in` neither overflows nor keeps a token forever.
+fn deadline(lifetime: Duration) -> Deadline {
+    Deadline::after(lifetime.min(LONGEST_KEPT))
 }

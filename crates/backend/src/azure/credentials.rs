@@ -1,68 +1,58 @@
 //! Azure AD tokens as go-azure-sdk gets them for Terraform: the client-credentials grant with a
-//! client secret or a federated (OIDC) assertion at `<login>/<tenant>/oauth2/v2.0/token`, the
-//! federated token fetched from GitHub Actions' token service when not given, and the Azure CLI's
-//! login through `az account get-access-token`. Also the storage account's key listed through the
-//! management API (`listKeys`), which Terraform uses when no data-plane credential is given.
+//! client secret or a federated (OIDC) assertion at `<login>/<tenant>/oauth2/v2.0/token` (the
+//! assertion given, or fetched from GitHub Actions' or Azure DevOps' token service: `federated`),
+//! a managed identity's token from the instance metadata service (`managed_identity`), and the
+//! Azure CLI's login through `az account get-access-token`. Also the storage account's key listed
+//! through the management API (`listKeys`), which Terraform uses when no data-plane credential is
+//! given.
 //!
-//! Errors are one line each, never with a secret or a token in them.
+//! Every answer is read to 1 MiB at most (a listing of keys, a token). Errors are one line each,
+//! never with a secret or a token in them, even when an endpoint echoes one back.
+
+use std::time::Duration;
 
 use base64::Engine as _;
 use serde::Deserialize;
-use url::Url;
+use statectl_encryption::Secret;
 
 use super::settings::{Cloud, Identity, OidcToken};
+use super::{federated, managed_identity};
+use crate::request_error::without_secrets;
 
 /// The management API version Terraform's storage accounts client uses.
 const MANAGEMENT_API_VERSION: &str = "2023-01-01";
-/// The audience GitHub's token service is asked for, as go-azure-sdk asks.
-const FEDERATED_AUDIENCE: &str = "api://AzureADTokenExchange";
+/// The largest answer of a token endpoint or of `listKeys` that is read.
+pub(super) const MAX_ANSWER: usize = 1 << 20;
 
-/// A token, and the CLI's default subscription when the CLI gave it.
+/// A token, how long it lasts when the endpoint said, and the CLI's default subscription when the
+/// CLI gave it.
 pub(super) struct Token {
-    pub access_token: String,
+    pub secret: Secret,
+    pub lifetime: Option<Duration>,
     pub subscription: Option<String>,
 }
 
-/// A token for `resource` (`https://storage.azure.com/`) as `identity`, registered with the run's
-/// masks (`statectl_state::secrets`) whichever way it was had.
+/// A token for `resource` (`https://storage.azure.com/`) as `identity`.
 pub(super) async fn token(
     http: &reqwest::Client,
     cloud: &Cloud,
     identity: &Identity,
     resource: &str,
 ) -> Result<Token, String> {
-    let token = ask_token(http, cloud, identity, resource).await?;
-    statectl_state::secrets::register(&token.access_token);
-    Ok(token)
-}
-
-async fn ask_token(
-    http: &reqwest::Client,
-    cloud: &Cloud,
-    identity: &Identity,
-    resource: &str,
-) -> Result<Token, String> {
-    let scope = format!("{resource}.default");
-    let form = match identity {
+    // go-azure-sdk's resource identifiers have no trailing slash; its scopes are `<id>/.default`.
+    let resource = resource.trim_end_matches('/');
+    let scope = format!("{resource}/.default");
+    let (tenant, client, credential) = match identity {
         Identity::Missing(why) => return Err(why.clone()),
-        Identity::Cli { tenant } => return cli_token(resource, tenant.as_deref()),
+        Identity::Cli { tenant } => return cli_token(&format!("{resource}/"), tenant.as_deref()),
+        Identity::Managed { endpoint, client } => {
+            return managed_identity::token(http, endpoint, client.as_deref(), resource).await;
+        }
         Identity::ClientSecret {
             tenant,
             client,
             secret,
-        } => (
-            {
-                // Also when it was read from ARM_CLIENT_SECRET_FILE_PATH's file.
-                statectl_state::secrets::register(secret);
-                tenant
-            },
-            vec![
-                ("grant_type", "client_credentials".to_owned()),
-                ("client_id", client.clone()),
-                ("client_secret", secret.clone()),
-                ("scope", scope),
-            ],
-        ),
+        } => (tenant, client, Credential::Secret(secret.clone())),
         Identity::Oidc {
             tenant,
             client,
@@ -70,28 +60,58 @@ async fn ask_token(
         } => {
             let assertion = match token {
                 OidcToken::Given(token) => token.clone(),
-                OidcToken::Requested { url, bearer } => federated_token(http, url, bearer).await?,
+                OidcToken::GitHub { url, bearer } => federated::github(http, url, bearer).await?,
+                OidcToken::AzureDevOps {
+                    url,
+                    bearer,
+                    connection,
+                } => federated::azure_devops(http, url, bearer, connection).await?,
             };
-            statectl_state::secrets::register(&assertion);
-            (
-                tenant,
-                vec![
-                    ("grant_type", "client_credentials".to_owned()),
-                    ("client_id", client.clone()),
-                    (
-                        "client_assertion_type",
-                        "urn:ietf:params:oauth:client-assertion-type:jwt-bearer".to_owned(),
-                    ),
-                    ("client_assertion", assertion),
-                    ("scope", scope),
-                ],
-            )
+            (tenant, client, Credential::Assertion(assertion))
         }
     };
-    let (tenant, pairs) = form;
-    let body = url::form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs.iter().map(|(name, value)| (*name, value.as_str())))
-        .finish();
+    client_credentials(http, cloud, tenant, client, &credential, &scope).await
+}
+
+/// What the client-credentials grant proves the client with.
+enum Credential {
+    Secret(Secret),
+    /// A federated token, sent as a `client_assertion`.
+    Assertion(Secret),
+}
+
+/// The client-credentials grant at `<login>/<tenant>/oauth2/v2.0/token`, in the form
+/// go-azure-sdk posts.
+async fn client_credentials(
+    http: &reqwest::Client,
+    cloud: &Cloud,
+    tenant: &str,
+    client: &str,
+    credential: &Credential,
+    scope: &str,
+) -> Result<Token, String> {
+    let (body, secret) = {
+        let mut form = url::form_urlencoded::Serializer::new(String::new());
+        let secret = match credential {
+            Credential::Secret(secret) => {
+                form.append_pair("client_id", client)
+                    .append_pair("client_secret", text(secret));
+                secret
+            }
+            Credential::Assertion(assertion) => {
+                form.append_pair("client_assertion", text(assertion))
+                    .append_pair(
+                        "client_assertion_type",
+                        "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+                    )
+                    .append_pair("client_id", client);
+                assertion
+            }
+        };
+        form.append_pair("grant_type", "client_credentials")
+            .append_pair("scope", scope);
+        (form.finish(), secret)
+    };
     let url = format!("{}/{tenant}/oauth2/v2.0/token", cloud.login);
     let response = http
         .post(&url)
@@ -108,23 +128,70 @@ async fn ask_token(
             )
         })?;
     let status = response.status().as_u16();
-    let text = response.text().await.unwrap_or_default();
-    let answer: TokenAnswer = serde_json::from_str(&text).map_err(|_| {
+    let body = read_answer(response)
+        .await
+        .map_err(|problem| format!("Azure AD's answer to the token request {problem}"))?;
+    let answer: TokenAnswer = serde_json::from_slice(&body).map_err(|_| {
         format!("Azure AD answered {status} with no token (not the JSON of a token answer)")
     })?;
     match answer.access_token {
-        Some(access_token) if status == 200 => Ok(Token {
-            access_token,
+        Some(access_token) if status == 200 && !access_token.is_empty() => Ok(Token {
+            secret: Secret::new(access_token.into_bytes()),
+            lifetime: lifetime(answer.expires_in.as_ref()),
             subscription: None,
         }),
-        _ => Err(format!(
-            "Azure AD refused the token request ({status} {}){}",
-            answer.error.unwrap_or_default(),
-            answer
-                .error_description
-                .map(|text| format!(": {}", first_sentence(&text)))
-                .unwrap_or_default()
+        _ => Err(without_secrets(
+            format!(
+                "Azure AD refused the token request ({status} {}){}",
+                answer.error.unwrap_or_default(),
+                answer
+                    .error_description
+                    .map(|text| format!(": {}", first_sentence(&text)))
+                    .unwrap_or_default()
+            ),
+            &[text(secret)],
         )),
+    }
+}
+
+/// A secret's text, for a form or a header (the secrets here were all given as text).
+pub(super) fn text(secret: &Secret) -> &str {
+    std::str::from_utf8(secret.expose()).unwrap_or_default()
+}
+
+/// `expires_in`: seconds, as a number or (the metadata service's way) a string of digits.
+pub(super) fn lifetime(value: Option<&serde_json::Value>) -> Option<Duration> {
+    let seconds = match value? {
+        serde_json::Value::String(text) => text.trim().parse().ok()?,
+        number => number.as_u64()?,
+    };
+    (seconds > 0).then(|| Duration::from_secs(seconds))
+}
+
+/// The whole answer, when it is no larger than [`MAX_ANSWER`]; else why not (`is larger than ...`).
+pub(super) async fn read_answer(mut response: reqwest::Response) -> Result<Vec<u8>, String> {
+    let too_large = || {
+        format!(
+            "is larger than {} KiB; statectl stops there",
+            MAX_ANSWER >> 10
+        )
+    };
+    if response
+        .content_length()
+        .is_some_and(|length| length > MAX_ANSWER as u64)
+    {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) if body.len() + chunk.len() > MAX_ANSWER => return Err(too_large()),
+            Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+            Ok(None) => return Ok(body),
+            Err(error) => {
+                return Err(format!("broke off: {}", super::client::problem(&error)));
+            }
+        }
     }
 }
 
@@ -135,42 +202,6 @@ fn first_sentence(text: &str) -> String {
     match line.find(". ") {
         Some(end) => line[..=end].trim().to_owned(),
         None => line.trim().to_owned(),
-    }
-}
-
-/// The federated token from a CI's token service (GitHub Actions: `GET <url>&audience=...` with
-/// the request token as a bearer, answered `{"value": "<jwt>"}`).
-async fn federated_token(
-    http: &reqwest::Client,
-    url: &str,
-    bearer: &str,
-) -> Result<String, String> {
-    let mut url = Url::parse(url).map_err(|_| {
-        "`oidc_request_url` (ARM_OIDC_REQUEST_URL, ACTIONS_ID_TOKEN_REQUEST_URL) is not a URL"
-            .to_owned()
-    })?;
-    url.query_pairs_mut()
-        .append_pair("audience", FEDERATED_AUDIENCE);
-    let response = http
-        .get(url)
-        .bearer_auth(bearer)
-        .header("accept", "application/json")
-        .send()
-        .await
-        .map_err(|error| {
-            format!(
-                "cannot fetch the OIDC token from `oidc_request_url`: {}",
-                super::client::problem(&error)
-            )
-        })?;
-    let status = response.status().as_u16();
-    let body = response.bytes().await.unwrap_or_default();
-    let answer: Option<FederatedAnswer> = serde_json::from_slice(&body).ok();
-    match answer.and_then(|answer| answer.value) {
-        Some(token) if status == 200 => Ok(token),
-        _ => Err(format!(
-            "the OIDC token service at `oidc_request_url` answered {status} without a token"
-        )),
     }
 }
 
@@ -209,7 +240,8 @@ fn cli_token(resource: &str, tenant: Option<&str>) -> Result<Token, String> {
     let answer: CliAnswer = serde_json::from_slice(&output.stdout)
         .map_err(|_| "the Azure CLI's `az account get-access-token` printed no token".to_owned())?;
     Ok(Token {
-        access_token: answer.access_token,
+        secret: Secret::new(answer.access_token.into_bytes()),
+        lifetime: None,
         subscription: answer.subscription,
     })
 }
@@ -236,7 +268,7 @@ pub(super) async fn list_key(
     );
     let response = http
         .post(&url)
-        .bearer_auth(&token.access_token)
+        .bearer_auth(text(&token.secret))
         .header("content-length", "0")
         .send()
         .await
@@ -248,9 +280,11 @@ pub(super) async fn list_key(
             )
         })?;
     let status = response.status().as_u16();
-    let text = response.bytes().await.unwrap_or_default();
+    let body = read_answer(response).await.map_err(|problem| {
+        format!("the answer listing the keys of storage account `{account}` {problem}")
+    })?;
     if status != 200 {
-        let code = serde_json::from_slice::<Failed>(&text)
+        let code = serde_json::from_slice::<Failed>(&body)
             .ok()
             .and_then(|failed| failed.error)
             .and_then(|error| error.code)
@@ -260,7 +294,7 @@ pub(super) async fn list_key(
             "listing the keys of storage account `{account}` in resource group `{resource_group}` answered {status}{code}"
         ));
     }
-    let key = serde_json::from_slice::<Keys>(&text)
+    let key = serde_json::from_slice::<Keys>(&body)
         .ok()
         .and_then(|keys| keys.keys)
         .into_iter()
@@ -284,14 +318,9 @@ pub(super) async fn list_key(
 #[derive(Deserialize)]
 struct TokenAnswer {
     access_token: Option<String>,
+    expires_in: Option<serde_json::Value>,
     error: Option<String>,
     error_description: Option<String>,
-}
-
-/// A CI token service's answer.
-#[derive(Deserialize)]
-struct FederatedAnswer {
-    value: Option<String>,
 }
 
 /// What `az account get-access-token -o json` prints (the fields read).
@@ -322,17 +351,4 @@ struct Code {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn azure_ad_errors_keep_the_code_and_the_first_sentence() {
-        assert_eq!(
-            first_sentence(
-                "AADSTS7000215: Invalid client secret provided. Ensure the secret being sent is correct.\r\nTrace ID: 1"
-            ),
-            "AADSTS7000215: Invalid client secret provided."
-        );
-        assert_eq!(first_sentence("short"), "short");
-    }
-}
+mod tests;

@@ -6,7 +6,7 @@
 use statectl_state::state::store::StoreError;
 
 use super::client::{Answer, Failure};
-use super::settings::Credential;
+use super::settings::{Credential, Identity, OidcToken};
 
 /// What the messages need to know about the backend.
 pub(super) struct Target<'a> {
@@ -36,9 +36,7 @@ pub(super) fn failed(
         Failure::Credential(problem) => StoreError::new(format!(
             "{location}: cannot {doing}: no credential for the Blob service: {problem}"
         ))
-        .with_hint(
-            "set `access_key` (ARM_ACCESS_KEY) or `sas_token` (ARM_SAS_TOKEN), or sign in with `az login`, or set ARM_CLIENT_ID, ARM_TENANT_ID and ARM_CLIENT_SECRET",
-        ),
+        .with_hint(no_token_hint(target.credential)),
         Failure::TooLarge => StoreError::new(format!(
             "{location}: cannot {doing}: the answer to {request} is larger than 1 GiB; statectl stops there"
         )),
@@ -88,6 +86,34 @@ pub(super) fn refused(
         ))
         .with_hint(permission_hint(target.credential)),
         _ => StoreError::new(base),
+    }
+}
+
+/// What to do when no token (or listed key) could be had, by the identity that was tried.
+fn no_token_hint(credential: &Credential) -> &'static str {
+    let identity = match credential {
+        Credential::AzureAd(identity) | Credential::LookedUpKey { identity, .. } => identity,
+        Credential::SharedKey(_) | Credential::Sas(_) => &Identity::Missing(String::new()),
+    };
+    match identity {
+        Identity::Oidc {
+            token: OidcToken::GitHub { .. },
+            ..
+        } => {
+            "the workflow needs `permissions: id-token: write`, and the app registration a federated credential for this repository's subject"
+        }
+        Identity::Oidc { .. } => {
+            "check the app registration's federated credential: its issuer, subject and audience (`api://AzureADTokenExchange`) must match the OIDC token"
+        }
+        Identity::Managed { .. } => {
+            "run on an Azure machine with a managed identity (for a user-assigned one, set ARM_CLIENT_ID), or set `msi_endpoint` (ARM_MSI_ENDPOINT)"
+        }
+        Identity::ClientSecret { .. } => {
+            "check ARM_TENANT_ID, ARM_CLIENT_ID and ARM_CLIENT_SECRET (or the `client_*` arguments)"
+        }
+        Identity::Cli { .. } | Identity::Missing(_) => {
+            "set `access_key` (ARM_ACCESS_KEY) or `sas_token` (ARM_SAS_TOKEN), or sign in with `az login`, or set ARM_CLIENT_ID and ARM_TENANT_ID with ARM_CLIENT_SECRET, ARM_USE_OIDC=true or ARM_USE_MSI=true"
+        }
     }
 }
 

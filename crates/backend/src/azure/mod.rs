@@ -3,16 +3,19 @@
 //! `W`: `<key>env:W`), read and written with the Blob REST API; the lock is a lease on that blob
 //! with the lock info in its metadata; with `snapshot = true` every write snapshots the blob first.
 //!
-//! `settings` reads the arguments and `ARM_*` variables, `credentials` gets Azure AD tokens and
-//! listed keys, `shared_key` signs, `client` sends one request, `blob` is the Blob operations,
+//! `settings` reads the arguments and `ARM_*` variables, `credentials` gets Azure AD tokens (with a
+//! CI's OIDC token from `federated`, or a managed identity's from `managed_identity`) and listed
+//! keys, `shared_key` signs, `client` sends one request, `blob` is the Blob operations,
 //! `lock` the lease, `errors` the wording, `listing` every state below a prefix.
 
 mod blob;
 mod client;
 mod credentials;
 mod errors;
+mod federated;
 mod listing;
 mod lock;
+mod managed_identity;
 mod settings;
 mod shared_key;
 

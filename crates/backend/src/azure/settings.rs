@@ -2,10 +2,15 @@
 //! `Configure` in `internal/backend/remote-state/azure/backend.go`, `helpers.go`): each argument,
 //! else its `ARM_*` variables, else Terraform's fallback; the blob of the selected workspace; the
 //! cloud's endpoints; and which credential the Blob service gets, in Terraform's order (access key,
-//! SAS token, Azure AD, else the account's key looked up through the management API).
+//! SAS token, Azure AD, else the account's key looked up through the management API), with the
+//! Azure AD identity chosen in go-azure-sdk's order (client secret, an OIDC token given or fetched
+//! from Azure DevOps' or GitHub Actions' token service, managed identity, the Azure CLI).
+
+use std::io::Read as _;
 
 use base64::Engine as _;
 use serde_json::Value;
+use statectl_encryption::Secret;
 use statectl_state::state::store::StoreError;
 use url::Url;
 
@@ -77,6 +82,7 @@ const DEFAULTS: &[(&str, &[&str], Option<&str>)] = &[
     ("oidc_token", &["ARM_OIDC_TOKEN"], None),
     ("oidc_token_file_path", &["ARM_OIDC_TOKEN_FILE_PATH"], None),
     ("use_msi", &["ARM_USE_MSI"], Some("false")),
+    ("msi_endpoint", &["ARM_MSI_ENDPOINT"], None),
     ("use_cli", &["ARM_USE_CLI"], Some("true")),
     (
         "use_aks_workload_identity",
@@ -112,6 +118,11 @@ pub(super) struct Cloud {
 
 /// Storage's Azure AD audience, the same in every cloud.
 pub(super) const STORAGE_RESOURCE: &str = "https://storage.azure.com/";
+/// The instance metadata service's token endpoint, where a managed identity's token is asked for
+/// when `msi_endpoint` names no other.
+pub(super) const MSI_ENDPOINT: &str = "http://169.254.169.254/metadata/identity/oauth2/token";
+/// The largest OIDC token file read (a token is a few kilobytes).
+const MAX_TOKEN_FILE: u64 = 1 << 20;
 
 const CLOUDS: &[Cloud] = &[
     Cloud {
@@ -169,13 +180,19 @@ pub(super) enum Identity {
     ClientSecret {
         tenant: String,
         client: String,
-        secret: String,
+        secret: Secret,
     },
     /// A federated token (`oidc_token`, its file, or fetched from a CI's token service).
     Oidc {
         tenant: String,
         client: String,
         token: OidcToken,
+    },
+    /// `use_msi`: the token of the machine's managed identity (a user-assigned one by its client
+    /// ID), from the instance metadata service or `msi_endpoint`.
+    Managed {
+        endpoint: String,
+        client: Option<String>,
     },
     /// `az account get-access-token`.
     Cli { tenant: Option<String> },
@@ -186,11 +203,17 @@ pub(super) enum Identity {
 /// Where the federated token comes from.
 #[derive(Clone, PartialEq, Eq)]
 pub(super) enum OidcToken {
-    Given(String),
-    /// GitHub Actions' `ACTIONS_ID_TOKEN_REQUEST_URL` and `ACTIONS_ID_TOKEN_REQUEST_TOKEN`.
-    Requested {
+    /// `oidc_token`, `oidc_token_file_path` or AKS's AZURE_FEDERATED_TOKEN_FILE.
+    Given(Secret),
+    /// GitHub Actions' token service (`ACTIONS_ID_TOKEN_REQUEST_URL` with
+    /// `ACTIONS_ID_TOKEN_REQUEST_TOKEN`), asked for each new Azure AD token.
+    GitHub { url: String, bearer: Secret },
+    /// Azure DevOps' (`SYSTEM_OIDCREQUESTURI` with `SYSTEM_ACCESSTOKEN`), for the service
+    /// connection `ado_pipeline_service_connection_id`.
+    AzureDevOps {
         url: String,
-        bearer: String,
+        bearer: Secret,
+        connection: String,
     },
 }
 
@@ -415,7 +438,7 @@ fn identity(
         Some("oidc_token_file_path"),
         aks.then(|| env("AZURE_FEDERATED_TOKEN_FILE"))
             .flatten()
-            .map(|path| read_trimmed(config, "AZURE_FEDERATED_TOKEN_FILE", &path))
+            .map(|path| read_token_file(config, "AZURE_FEDERATED_TOKEN_FILE", &path))
             .transpose()?,
     )?;
     let have_ids = !tenant.is_empty() && !client.is_empty();
@@ -432,52 +455,52 @@ fn identity(
         return Ok(Identity::ClientSecret {
             tenant,
             client,
-            secret,
+            secret: Secret::new(secret.into_bytes()),
         });
     }
     let use_oidc = config.bool("use_oidc")?.unwrap_or(false) || aks;
     if use_oidc && have_ids {
-        if config
-            .string("ado_pipeline_service_connection_id")
-            .is_some()
-            && oidc_token.is_empty()
-        {
-            return Err(unsupported(
-                config,
-                "Azure DevOps' pipeline OIDC (`ado_pipeline_service_connection_id`)",
-                "give the federated token with `oidc_token` or `oidc_token_file_path`",
-            ));
-        }
-        if !oidc_token.is_empty() {
+        let request = config
+            .string("oidc_request_url")
+            .zip(config.string("oidc_request_token"));
+        let token = if !oidc_token.is_empty() {
+            Some(OidcToken::Given(Secret::new(oidc_token.into_bytes())))
+        } else if let Some((url, bearer)) = request {
+            let bearer = Secret::new(bearer.into_bytes());
+            Some(match config.string("ado_pipeline_service_connection_id") {
+                Some(connection) => OidcToken::AzureDevOps {
+                    url,
+                    bearer,
+                    connection,
+                },
+                None => OidcToken::GitHub { url, bearer },
+            })
+        } else {
+            None
+        };
+        if let Some(token) = token {
             return Ok(Identity::Oidc {
                 tenant,
                 client,
-                token: OidcToken::Given(oidc_token),
+                token,
             });
         }
-        if let (Some(url), Some(bearer)) = (
-            config.string("oidc_request_url"),
-            config.string("oidc_request_token"),
-        ) {
-            return Ok(Identity::Oidc {
-                tenant,
-                client,
-                token: OidcToken::Requested { url, bearer },
-            });
-        }
+    }
+    if config.bool("use_msi")?.unwrap_or(false) {
+        return Ok(Identity::Managed {
+            endpoint: config
+                .string("msi_endpoint")
+                .unwrap_or_else(|| MSI_ENDPOINT.to_owned()),
+            client: (!client.is_empty()).then_some(client),
+        });
     }
     if config.bool("use_cli")?.unwrap_or(true) {
         return Ok(Identity::Cli {
             tenant: (!tenant.is_empty()).then_some(tenant),
         });
     }
-    if config.bool("use_msi")?.unwrap_or(false) {
-        return Ok(Identity::Missing(
-            "managed identity (`use_msi`) is not supported by statectl".to_owned(),
-        ));
-    }
     Ok(Identity::Missing(
-        "no Azure AD credential is configured (a client secret, OIDC, or `use_cli`)".to_owned(),
+        "no Azure AD credential is configured (a client secret, OIDC with `use_oidc`, a managed identity with `use_msi`, or `use_cli`)".to_owned(),
     ))
 }
 
@@ -495,6 +518,10 @@ fn matching(
         .unwrap_or_default();
     let from_file =
         match file_key.and_then(|file_key| config.string(file_key).map(|p| (file_key, p))) {
+            Some((file_key, path)) if key == "oidc_token" => Some((
+                file_key.to_owned(),
+                read_token_file(config, file_key, &path)?,
+            )),
             Some((file_key, path)) => {
                 Some((file_key.to_owned(), read_trimmed(config, file_key, &path)?))
             }
@@ -514,6 +541,36 @@ fn matching(
         value = found;
     }
     Ok(value)
+}
+
+/// An OIDC token file (`oidc_token_file_path`, AKS's AZURE_FEDERATED_TOKEN_FILE): at most 1 MiB,
+/// and not empty (an empty one would only send the job to the next method, the Azure CLI).
+fn read_token_file(config: &BackendConfig, key: &str, path: &str) -> Result<String, StoreError> {
+    let failed = |problem: String| {
+        StoreError::new(format!(
+            "{}: backend \"azurerm\": cannot read `{key}` {path}: {problem}",
+            config.origin
+        ))
+    };
+    let file = std::fs::File::open(path)
+        .map_err(|error| failed(statectl_state::state::source::problem(&error)))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TOKEN_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| failed(statectl_state::state::source::problem(&error)))?;
+    if bytes.len() as u64 > MAX_TOKEN_FILE {
+        return Err(failed(format!(
+            "it is larger than {} KiB; an OIDC token is a few kilobytes",
+            MAX_TOKEN_FILE >> 10
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| failed("it is not text".to_owned()))?;
+    let token = text.trim();
+    if token.is_empty() {
+        return Err(failed("it holds no token (it is empty)".to_owned())
+            .with_hint("the CI job writes its OIDC token there; check that the step that writes it ran first"));
+    }
+    Ok(token.to_owned())
 }
 
 fn read_trimmed(config: &BackendConfig, key: &str, path: &str) -> Result<String, StoreError> {
@@ -623,7 +680,9 @@ mod tests {
         let Credential::AzureAd(identity) = settings.credential else {
             panic!("Azure AD")
         };
-        assert!(matches!(identity, Identity::ClientSecret { secret, .. } if secret == "s"));
+        assert!(
+            matches!(identity, Identity::ClientSecret { secret, .. } if secret.expose() == b"s")
+        );
 
         let settings = read(
             with(json!({"use_azuread_auth": true})),
@@ -641,7 +700,7 @@ mod tests {
         };
         assert!(matches!(
             identity,
-            Identity::Oidc { token: OidcToken::Requested { url, .. }, .. } if url == "https://gh/token"
+            Identity::Oidc { token: OidcToken::GitHub { url, .. }, .. } if url == "https://gh/token"
         ));
 
         let settings = read(with(json!({"use_azuread_auth": true})), &[]).unwrap();
@@ -720,6 +779,78 @@ mod tests {
             error
                 .message
                 .contains("`endpoint` must be the Blob service's URL")
+        );
+    }
+
+    /// go-azure-sdk's order: a managed identity comes before the Azure CLI (which is on by
+    /// default), and without tenant and client IDs OIDC is skipped as Terraform skips it.
+    #[test]
+    fn a_managed_identity_comes_before_the_cli() {
+        let identity =
+            |vars: &[(&str, &str)]| match read(with(json!({"use_azuread_auth": true})), vars)
+                .unwrap()
+                .credential
+            {
+                Credential::AzureAd(identity) => identity,
+                other => panic!("not Azure AD: {other:?}"),
+            };
+        assert!(matches!(
+            identity(&[("ARM_USE_MSI", "true")]),
+            Identity::Managed { endpoint, client: None } if endpoint == MSI_ENDPOINT
+        ));
+        assert!(matches!(
+            identity(&[("ARM_USE_MSI", "true"), ("ARM_USE_OIDC", "true"), ("ARM_CLIENT_ID", "c")]),
+            Identity::Managed { client: Some(client), .. } if client == "c"
+        ));
+        assert!(matches!(
+            identity(&[("ARM_USE_MSI", "false")]),
+            Identity::Cli { .. }
+        ));
+    }
+
+    /// An OIDC token file missing, empty or huge: one line naming it, before any request.
+    #[test]
+    fn a_bad_oidc_token_file_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("token");
+        let name = path.to_str().unwrap().to_owned();
+        let refused = |contents: Option<&[u8]>, variable: &str| {
+            match contents {
+                Some(bytes) => std::fs::write(&path, bytes).unwrap(),
+                None => {
+                    let _ = std::fs::remove_file(&path);
+                }
+            }
+            let mut vars = vec![
+                ("ARM_TENANT_ID", "t"),
+                ("ARM_CLIENT_ID", "c"),
+                ("ARM_USE_OIDC", "true"),
+                ("ARM_USE_AKS_WORKLOAD_IDENTITY", "true"),
+            ];
+            vars.push((variable, name.as_str()));
+            read(with(json!({"use_azuread_auth": true})), &vars)
+                .unwrap_err()
+                .message
+        };
+        let origin = ".terraform/terraform.tfstate: backend \"azurerm\"";
+        assert_eq!(
+            refused(None, "ARM_OIDC_TOKEN_FILE_PATH"),
+            format!("{origin}: cannot read `oidc_token_file_path` {name}: no such file")
+        );
+        assert_eq!(
+            refused(Some(b"\n"), "ARM_OIDC_TOKEN_FILE_PATH"),
+            format!(
+                "{origin}: cannot read `oidc_token_file_path` {name}: it holds no token (it is empty)"
+            )
+        );
+        assert_eq!(
+            refused(
+                Some(&vec![b'x'; (1 << 20) + 1]),
+                "AZURE_FEDERATED_TOKEN_FILE"
+            ),
+            format!(
+                "{origin}: cannot read `AZURE_FEDERATED_TOKEN_FILE` {name}: it is larger than 1024 KiB; an OIDC token is a few kilobytes"
+            )
         );
     }
 }

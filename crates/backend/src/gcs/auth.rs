@@ -2,25 +2,35 @@
 //! given as it is (`access_token`), a credentials JSON (`credentials`, GOOGLE_CREDENTIALS, or
 //! found by default: GOOGLE_APPLICATION_CREDENTIALS, then gcloud's application default
 //! credentials file), the metadata server last; a service account key signs a JWT it exchanges at
-//! its `token_uri`, a user's refresh token is exchanged at its `token_uri`, and impersonation asks
-//! the IAM credentials API's `generateAccessToken` with the first token. A token is kept until
-//! shortly before it expires. Messages name the credential, never a token or a key.
+//! its `token_uri`, a user's refresh token is exchanged at its `token_uri`, an external account
+//! (workload identity federation, `external_account`) exchanges its CI's OIDC token at the STS, and
+//! impersonation asks the IAM credentials API's `generateAccessToken` with the first token. With
+//! STORAGE_EMULATOR_HOST there is no credential at all. A token is kept until shortly before it
+//! expires. Messages name the credential, never a token or a key.
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::external_account::ExternalAccount;
+use crate::request_error::without_secrets;
+use statectl_state::duration::Deadline;
 
 use rsa::RsaPrivateKey;
 use rsa::pkcs1::DecodeRsaPrivateKey;
 use rsa::pkcs8::DecodePrivateKey;
 use serde_json::Value;
 
-use super::client::{Http, error_message, status_text};
+use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
 use super::jwt;
 use super::settings::{Secret, Settings, Source};
 
-/// The scope Terraform's storage client asks for, and the one an impersonating token needs.
-const STORAGE_SCOPE: &str = "https://www.googleapis.com/auth/devstorage.full_control";
+/// The scopes Terraform's storage client asks for (Go's `storage.NewClient`), the one its
+/// `impersonate_service_account` asks for, and the one an impersonating token needs.
+pub(super) const STORAGE_SCOPES: [&str; 2] = [
+    "https://www.googleapis.com/auth/devstorage.full_control",
+    CLOUD_PLATFORM_SCOPE,
+];
 const IMPERSONATED_SCOPE: &str = "https://www.googleapis.com/auth/devstorage.read_write";
-const CLOUD_PLATFORM_SCOPE: &str = "https://www.googleapis.com/auth/cloud-platform";
+pub(super) const CLOUD_PLATFORM_SCOPE: &str = "https://www.googleapis.com/auth/cloud-platform";
 /// Where a key without a `token_uri`, and a user's refresh token, are exchanged.
 const GOOGLE_TOKEN_URI: &str = "https://oauth2.googleapis.com/token";
 const IAM_CREDENTIALS: &str = "https://iamcredentials.googleapis.com/v1/";
@@ -28,6 +38,8 @@ const IAM_CREDENTIALS: &str = "https://iamcredentials.googleapis.com/v1/";
 const METADATA_HOST: &str = "169.254.169.254";
 /// A token is renewed this long before it expires.
 const MARGIN: Duration = Duration::from_secs(60);
+/// The longest a token is kept, whatever lifetime an endpoint claims for it.
+const LONGEST_KEPT: Duration = Duration::from_secs(24 * 3600);
 
 /// One credential: how to get an access token, and how to name it in a message.
 #[derive(Clone)]
@@ -59,6 +71,12 @@ pub(super) enum Credential {
         url: String,
         base: Box<Credential>,
     },
+    /// Workload identity federation: a CI's OIDC token exchanged at Google's STS.
+    External(Box<ExternalAccount>),
+    /// STORAGE_EMULATOR_HOST is set: Google's libraries send no credentials to an emulator.
+    Emulator {
+        host: String,
+    },
 }
 
 impl std::fmt::Debug for Credential {
@@ -74,12 +92,15 @@ impl Credential {
         settings: &Settings,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Credential, String> {
+        if let Some(host) = &settings.emulator {
+            return Ok(Credential::Emulator { host: host.clone() });
+        }
         let base = match &settings.credentials {
             Source::AccessToken { token, from } => Credential::Token {
                 token: token.clone(),
                 from: (*from).to_owned(),
             },
-            Source::Json { json, from } => from_json(json, from)?,
+            Source::Json { json, from } => from_json(json, from, env)?,
             Source::Default => default_credential(env)?,
         };
         Ok(match &settings.impersonate {
@@ -117,6 +138,19 @@ impl Credential {
                     base.describe()
                 )
             }
+            Credential::External(account) => match account.impersonated() {
+                Some(email) => format!(
+                    "service account `{email}` through workload identity federation (the external account credentials in {})",
+                    account.from
+                ),
+                None => format!(
+                    "workload identity federation (the external account credentials in {})",
+                    account.from
+                ),
+            },
+            Credential::Emulator { host } => {
+                format!("no credentials (STORAGE_EMULATOR_HOST names the emulator `{host}`)")
+            }
         }
     }
 
@@ -138,6 +172,12 @@ impl Credential {
             Credential::Impersonated { .. } => {
                 "the impersonating identity needs `roles/iam.serviceAccountTokenCreator` on the target, which needs a role on the bucket"
             }
+            Credential::External(_) => {
+                "the federated identity (or the service account it impersonates) needs a role on the bucket, such as `roles/storage.objectUser`"
+            }
+            Credential::Emulator { .. } => {
+                "unset STORAGE_EMULATOR_HOST to reach Google Cloud Storage itself with credentials"
+            }
         }
     }
 
@@ -148,15 +188,18 @@ impl Credential {
             Credential::Metadata { .. } => {
                 "give credentials: `credentials` (a service account key) or `access_token`, GOOGLE_APPLICATION_CREDENTIALS, or `gcloud auth application-default login`"
             }
+            Credential::External(_) => {
+                "check the pool provider named by `audience` (its issuer, allowed audiences and attribute condition must accept the CI's token) and that the principal has `roles/iam.workloadIdentityUser` on the service account it impersonates"
+            }
             _ => self.hint(),
         }
     }
 
-    /// A fresh access token and how long it lasts, asked for `scope`.
+    /// A fresh access token and how long it lasts, asked for `scopes`.
     pub(super) async fn fetch(
         &self,
         http: &Http,
-        scope: &str,
+        scopes: &[&str],
     ) -> Result<(Secret, Duration), String> {
         match self {
             Credential::Token { token, .. } => Ok((token.clone(), Duration::from_secs(3600))),
@@ -171,7 +214,7 @@ impl Credential {
                     .duration_since(UNIX_EPOCH)
                     .unwrap_or_default()
                     .as_secs();
-                let assertion = jwt::sign(key, key_id, email, scope, token_uri, now)?;
+                let assertion = jwt::sign(key, key_id, email, &scopes.join(" "), token_uri, now)?;
                 // Signed for this exchange only: kept among the last ones masked.
                 statectl_state::secrets::register_ephemeral(&assertion);
                 let form = [
@@ -197,7 +240,7 @@ impl Credential {
             }
             Credential::Metadata { url } => {
                 let answer = http
-                    .send(false, |client| {
+                    .send_limited(false, MAX_TOKEN_BODY, |client| {
                         client
                             .get(url)
                             .header("Metadata-Flavor", "Google")
@@ -221,7 +264,7 @@ impl Credential {
                 base,
                 ..
             } => {
-                let (token, _) = Box::pin(base.fetch(http, CLOUD_PLATFORM_SCOPE)).await?;
+                let (token, _) = Box::pin(base.fetch(http, &[CLOUD_PLATFORM_SCOPE])).await?;
                 let delegates: Vec<String> = delegates
                     .iter()
                     .map(|delegate| format!("projects/-/serviceAccounts/{delegate}"))
@@ -233,7 +276,7 @@ impl Credential {
                 })
                 .to_string();
                 let answer = http
-                    .send(true, |client| {
+                    .send_limited(true, MAX_TOKEN_BODY, |client| {
                         client
                             .post(url)
                             .bearer_auth(token.text())
@@ -242,9 +285,13 @@ impl Credential {
                     })
                     .await
                     .map_err(|failure| format!("POST {url}: {failure}"))?;
-                let (token, _) = token_answer(url, answer.status, &answer.body, "accessToken", "")?;
-                Ok((token, Duration::from_secs(3600)))
+                let (impersonated, _) =
+                    token_answer(url, answer.status, &answer.body, "accessToken", "")
+                        .map_err(|problem| without_secrets(problem, &[token.text()]))?;
+                Ok((impersonated, Duration::from_secs(3600)))
             }
+            Credential::External(account) => account.fetch(http, scopes).await,
+            Credential::Emulator { .. } => Err("no token is asked for an emulator".to_owned()),
         }
     }
 }
@@ -259,7 +306,7 @@ async fn exchange(
         .extend_pairs(form)
         .finish();
     let answer = http
-        .send(true, |client| {
+        .send_limited(true, MAX_TOKEN_BODY, |client| {
             client
                 .post(token_uri)
                 .header(
@@ -277,6 +324,15 @@ async fn exchange(
         "access_token",
         "expires_in",
     )
+    .map_err(|problem| {
+        // The secrets sent (assertion, refresh token, client secret), not the names of things.
+        let sent: Vec<&str> = form
+            .iter()
+            .filter(|(name, _)| !matches!(*name, "grant_type" | "client_id"))
+            .map(|(_, value)| *value)
+            .collect();
+        without_secrets(problem, &sent)
+    })
 }
 
 /// The token in an answer, or what the endpoint said instead.
@@ -307,7 +363,11 @@ fn token_answer(
 }
 
 /// A credentials JSON, by its `type`.
-fn from_json(json: &str, from: &str) -> Result<Credential, String> {
+fn from_json(
+    json: &str,
+    from: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Credential, String> {
     let value: Value =
         serde_json::from_str(json).map_err(|error| format!("{from} is not JSON: {error}"))?;
     let field = |name: &str| value[name].as_str().unwrap_or_default().to_owned();
@@ -368,7 +428,7 @@ fn from_json(json: &str, from: &str) -> Result<Credential, String> {
                 })
                 .unwrap_or_default();
             let source = value["source_credentials"].to_string();
-            let base = from_json(&source, &format!("{from} (its source credentials)"))?;
+            let base = from_json(&source, &format!("{from} (its source credentials)"), env)?;
             Ok(Credential::Impersonated {
                 target,
                 delegates,
@@ -376,11 +436,15 @@ fn from_json(json: &str, from: &str) -> Result<Credential, String> {
                 base: Box::new(base),
             })
         }
+        // What `gcloud iam workload-identity-pools create-cred-config` and CI actions write.
+        "external_account" => Ok(Credential::External(Box::new(ExternalAccount::parse(
+            &value, from, env,
+        )?))),
         "" => Err(format!(
             "the credentials in {from} have no `type` (a service account key has `\"type\": \"service_account\"`)"
         )),
         other => Err(format!(
-            "the credentials in {from} are of type `{other}`, which statectl does not read yet (it reads service account keys, gcloud's user credentials and impersonated service accounts)"
+            "the credentials in {from} are of type `{other}`, which statectl does not read yet (it reads service account keys, gcloud's user credentials, impersonated service accounts and workload identity federation's external accounts)"
         )),
     }
 }
@@ -395,7 +459,11 @@ fn default_credential(env: &dyn Fn(&str) -> Option<String>) -> Result<Credential
                 statectl_state::state::source::problem(&error)
             )
         })?;
-        return from_json(&json, &format!("GOOGLE_APPLICATION_CREDENTIALS ({path})"));
+        return from_json(
+            &json,
+            &format!("GOOGLE_APPLICATION_CREDENTIALS ({path})"),
+            env,
+        );
     }
     let folder = env("CLOUDSDK_CONFIG").or_else(|| {
         if cfg!(windows) {
@@ -407,7 +475,7 @@ fn default_credential(env: &dyn Fn(&str) -> Option<String>) -> Result<Credential
     if let Some(folder) = folder {
         let path = format!("{folder}/application_default_credentials.json");
         if let Ok(json) = std::fs::read_to_string(&path) {
-            return from_json(&json, &path);
+            return from_json(&json, &path, env);
         }
     }
     let host = env("GCE_METADATA_HOST").unwrap_or_else(|| METADATA_HOST.to_owned());
@@ -420,7 +488,7 @@ fn default_credential(env: &dyn Fn(&str) -> Option<String>) -> Result<Credential
 #[derive(Debug)]
 pub(super) struct Tokens {
     pub credential: Credential,
-    current: tokio::sync::Mutex<Option<(Secret, Instant)>>,
+    current: tokio::sync::Mutex<Option<(Secret, Deadline)>>,
 }
 
 impl Tokens {
@@ -431,18 +499,66 @@ impl Tokens {
         }
     }
 
-    /// A token good for a minute at least.
-    pub(super) async fn token(&self, http: &Http) -> Result<Secret, String> {
+    /// A token good for a minute at least; none for an emulator.
+    pub(super) async fn token(&self, http: &Http) -> Result<Option<Secret>, String> {
+        if matches!(self.credential, Credential::Emulator { .. }) {
+            return Ok(None);
+        }
         let mut current = self.current.lock().await;
         if let Some((token, expires)) = &*current
-            && Instant::now() + MARGIN < *expires
+            && !expires.earlier_by(MARGIN).has_passed(Instant::now())
         {
-            return Ok(token.clone());
+            return Ok(Some(token.clone()));
         }
-        let (token, lifetime) = self.credential.fetch(http, STORAGE_SCOPE).await?;
-        *current = Some((token.clone(), Instant::now() + lifetime));
-        Ok(token)
+        let (token, lifetime) = self.credential.fetch(http, &STORAGE_SCOPES).await?;
+        // A server may say a token lives `u64::MAX` seconds: it is kept a day at most, and the
+        // deadline saturates rather than overflows.
+        *current = Some((token.clone(), Deadline::after(lifetime.min(LONGEST_KEPT))));
+        Ok(Some(token))
     }
+}
+
+/// Seconds from now until `time`, an RFC 3339 UTC time as Google writes it
+/// (`2030-01-01T00:00:00Z`, fractions allowed); 0 when it has passed, `None` when it is not one.
+pub(super) fn seconds_until(time: &str) -> Option<u64> {
+    let time = time
+        .strip_suffix('Z')
+        .or_else(|| time.strip_suffix("+00:00"))?;
+    let (date, clock) = time.split_once('T')?;
+    let number = |text: &str| {
+        text.parse::<i64>()
+            .ok()
+            .filter(|_| text.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let mut date = date.splitn(3, '-').map(number);
+    let (year, month, day) = (date.next()??, date.next()??, date.next()??);
+    let clock = clock.split('.').next()?;
+    let mut clock = clock.splitn(3, ':').map(number);
+    let (hour, minute, second) = (clock.next()??, clock.next()??, clock.next()??);
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return None;
+    }
+    // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    let shifted = if month <= 2 { year - 1 } else { year };
+    let era = shifted.div_euclid(400);
+    let year_of_era = shifted - era * 400;
+    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    let days = era * 146_097 + day_of_era - 719_468;
+    let then = days
+        .checked_mul(86_400)?
+        .checked_add(hour * 3600 + minute * 60 + second)?;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| {
+            i64::try_from(since.as_secs()).unwrap_or(i64::MAX)
+        });
+    Some(u64::try_from(then.saturating_sub(now)).unwrap_or(0))
 }
 
 #[cfg(test)]

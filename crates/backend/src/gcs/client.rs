@@ -10,6 +10,8 @@ use reqwest::redirect;
 
 /// The largest answer read: states of hundreds of megabytes exist; an endless body does not stop.
 pub(super) const MAX_BODY: u64 = 1 << 30;
+/// The largest answer of a token endpoint (a token is a few kilobytes; Google's libraries read 1 MiB).
+pub(super) const MAX_TOKEN_BODY: u64 = 1 << 20;
 /// A Google endpoint answers a connection at once or is not there.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest silence while a request is sent or its answer read.
@@ -40,8 +42,8 @@ pub(super) enum Failure {
     Unreachable(String),
     /// The answer's body did not arrive whole.
     BodyBroken(String),
-    /// The answer is larger than [`MAX_BODY`].
-    TooLarge,
+    /// The answer is larger than the limit (in bytes) the request was sent with.
+    TooLarge(u64),
 }
 
 impl std::fmt::Display for Failure {
@@ -49,10 +51,15 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Unreachable(problem) => write!(formatter, "no answer: {problem}"),
             Failure::BodyBroken(problem) => write!(formatter, "the answer broke off: {problem}"),
-            Failure::TooLarge => write!(
+            Failure::TooLarge(limit) if *limit >= 1 << 30 => write!(
                 formatter,
                 "the answer is larger than {} GiB; statectl stops there",
-                MAX_BODY >> 30
+                limit >> 30
+            ),
+            Failure::TooLarge(limit) => write!(
+                formatter,
+                "the answer is larger than {} KiB; statectl stops there",
+                limit >> 10
             ),
         }
     }
@@ -80,6 +87,17 @@ impl Http {
         repeatable: bool,
         make: impl Fn(&reqwest::Client) -> reqwest::RequestBuilder + Send + Sync,
     ) -> Result<Answer, Failure> {
+        self.send_limited(repeatable, MAX_BODY, make).await
+    }
+
+    /// [`Http::send`], reading at most `limit` bytes of the answer (a token endpoint's answer is
+    /// small; a larger one is refused rather than held).
+    pub(super) async fn send_limited(
+        &self,
+        repeatable: bool,
+        limit: u64,
+        make: impl Fn(&reqwest::Client) -> reqwest::RequestBuilder + Send + Sync,
+    ) -> Result<Answer, Failure> {
         let attempts = if repeatable { ATTEMPTS } else { 1 };
         let mut pause = FIRST_PAUSE;
         let mut attempt = 1;
@@ -87,7 +105,7 @@ impl Http {
             let last = attempt >= attempts;
             match make(&self.client).send().await {
                 Ok(response) if !last && retried_status(response.status().as_u16()) => {}
-                Ok(response) => return read(response).await,
+                Ok(response) => return read(response, limit).await,
                 Err(error) if last || error.is_timeout() => {
                     return Err(Failure::Unreachable(problem(&error)));
                 }
@@ -106,22 +124,23 @@ fn retried_status(status: u16) -> bool {
     status == 429 || (500..=599).contains(&status)
 }
 
-/// Reads the whole answer, up to [`MAX_BODY`].
-async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
+/// Reads the whole answer, up to `limit` bytes.
+async fn read(mut response: reqwest::Response, limit: u64) -> Result<Answer, Failure> {
     if response
         .content_length()
-        .is_some_and(|length| length > MAX_BODY)
+        .is_some_and(|length| length > limit)
     {
-        return Err(Failure::TooLarge);
+        return Err(Failure::TooLarge(limit));
     }
     let status = response.status().as_u16();
     let expected = response.content_length().unwrap_or(0);
-    let mut body = Vec::with_capacity(usize::try_from(expected.min(64 << 20)).unwrap_or(0));
+    let mut body =
+        Vec::with_capacity(usize::try_from(expected.min(limit).min(64 << 20)).unwrap_or(0));
     loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
-                if (body.len() + chunk.len()) as u64 > MAX_BODY {
-                    return Err(Failure::TooLarge);
+                if (body.len() + chunk.len()) as u64 > limit {
+                    return Err(Failure::TooLarge(limit));
                 }
                 body.extend_from_slice(&chunk);
             }

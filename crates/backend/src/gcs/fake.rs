@@ -1,4 +1,5 @@
-//! A loopback fake of Google's endpoints for the gcs backend's unit tests: each request is recorded
+//! A loopback fake of Google's endpoints for the gcs backend's unit tests (and of Azure AD's, the
+//! metadata service's and the CI token services' for the azurerm backend's): each request is recorded
 //! (request line, headers, body) and answered from a script, so a test sees exactly what statectl
 //! sends and what it makes of each answer.
 

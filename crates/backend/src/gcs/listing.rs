@@ -57,9 +57,7 @@ impl Backend {
             }
             let page_url = with_query(&url, &query);
             let answer = self
-                .call("listing the states", true, |client, token| {
-                    client.get(&page_url).bearer_auth(token)
-                })
+                .call("listing the states", true, |client| client.get(&page_url))
                 .await?;
             if answer.status != 200 {
                 return Err(self

@@ -5,19 +5,23 @@
 //! info as its body; its generation is the lock ID Terraform shows.
 //!
 //! `settings` reads the arguments and `GOOGLE_*` variables, `auth` finds the credentials and their
-//! tokens (`jwt` signs a service account's assertion), `client` makes one bounded request, `object`
+//! tokens (`jwt` signs a service account's assertion; `external_account` exchanges a CI's OIDC
+//! token, which `subject_token` and `executable` get), `client` makes one bounded request, `object`
 //! reads and writes the state, `lock` takes and releases the lock, `listing` finds every state below
 //! a prefix; this module words what went wrong.
 
 mod auth;
 mod client;
+mod executable;
+mod external_account;
 #[cfg(test)]
-mod fake;
+pub(crate) mod fake;
 mod jwt;
 mod listing;
 mod lock;
 mod object;
 mod settings;
+mod subject_token;
 pub mod url;
 
 use std::collections::HashMap;
@@ -190,13 +194,13 @@ impl Backend {
         url.to_string()
     }
 
-    /// Sends a request with a bearer token; `make` gets the client and the token. The error is one
-    /// line for a token that cannot be had and a server that cannot be reached.
+    /// Sends the request `make` builds with the credential's bearer token (none to an emulator).
+    /// The error is one line for a token that cannot be had and a server that cannot be reached.
     async fn call(
         &self,
         doing: &str,
         repeatable: bool,
-        make: impl Fn(&reqwest::Client, &str) -> reqwest::RequestBuilder + Send + Sync,
+        make: impl Fn(&reqwest::Client) -> reqwest::RequestBuilder + Send + Sync,
     ) -> Result<Answer, StoreError> {
         let credential = &self.tokens.credential;
         let token = self.tokens.token(&self.http).await.map_err(|problem| {
@@ -208,7 +212,10 @@ impl Backend {
             .with_hint(credential.token_hint())
         })?;
         self.http
-            .send(repeatable, |client| make(client, token.text()))
+            .send(repeatable, |client| match &token {
+                Some(token) => make(client).bearer_auth(token.text()),
+                None => make(client),
+            })
             .await
             .map_err(|failure| {
                 StoreError::new(format!(
@@ -273,9 +280,7 @@ impl Backend {
             escape(&self.settings.bucket)
         );
         let answer = self
-            .call("checking the bucket", true, |client, token| {
-                client.get(&url).bearer_auth(token)
-            })
+            .call("checking the bucket", true, |client| client.get(&url))
             .await;
         matches!(answer, Ok(answer) if answer.status == 404)
     }

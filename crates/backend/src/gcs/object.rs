@@ -16,9 +16,7 @@ impl Backend {
         let url = with_query(&self.object_url(&self.settings.object), &[("alt", "media")]);
         let key = self.settings.encryption_key.as_ref();
         let answer = self
-            .call(doing, true, |client, token| {
-                with_key(client.get(&url), key).bearer_auth(token)
-            })
+            .call(doing, true, |client| with_key(client.get(&url), key))
             .await?;
         match answer.status {
             200 => Ok(Some(answer.body)),
@@ -77,9 +75,8 @@ impl Backend {
         let (content_type, body) = multipart(name, bytes);
         let url = with_query(&self.upload_url(), query);
         let body = bytes::Bytes::from(body);
-        self.call(doing, true, |client, token| {
+        self.call(doing, true, |client| {
             with_key(client.post(&url), key)
-                .bearer_auth(token)
                 .header(reqwest::header::CONTENT_TYPE, content_type.as_str())
                 .body(body.clone())
         })

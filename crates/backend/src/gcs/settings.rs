@@ -4,7 +4,9 @@
 //! GOOGLE_BACKEND_CREDENTIALS, then GOOGLE_CREDENTIALS, else Google's default credentials),
 //! `impersonate_service_account`, the customer-supplied `encryption_key` or the
 //! `kms_encryption_key` (never both), and `storage_custom_endpoint`; each with the variables
-//! Terraform's gcs backend falls back to.
+//! Terraform's gcs backend falls back to. STORAGE_EMULATOR_HOST, which Google's storage client
+//! honours under Terraform too, names an emulator: its address is the endpoint unless
+//! `storage_custom_endpoint` names another, and requests carry no credentials at all.
 
 use base64::Engine as _;
 use url::Url;
@@ -35,6 +37,8 @@ pub(super) struct Settings {
     pub kms_key_name: Option<String>,
     /// The JSON API's base (ending in `/`); uploads go to `/upload/storage/v1/` on the same host.
     pub endpoint: Url,
+    /// STORAGE_EMULATOR_HOST, when set: no credential is looked for or sent.
+    pub emulator: Option<String>,
 }
 
 /// Where the credentials come from, as Terraform chooses.
@@ -85,6 +89,7 @@ impl std::fmt::Debug for Settings {
             .field("impersonate", &self.impersonate)
             .field("kms_key_name", &self.kms_key_name)
             .field("endpoint", &self.endpoint.as_str())
+            .field("emulator", &self.emulator)
             .finish_non_exhaustive()
     }
 }
@@ -165,17 +170,22 @@ impl Settings {
             )));
         }
 
-        let endpoint = match lookup(
-            config,
-            "storage_custom_endpoint",
-            &[
-                "GOOGLE_BACKEND_STORAGE_CUSTOM_ENDPOINT",
-                "GOOGLE_STORAGE_CUSTOM_ENDPOINT",
-            ],
-            env,
+        let emulator = env("STORAGE_EMULATOR_HOST");
+        let endpoint = match (
+            lookup(
+                config,
+                "storage_custom_endpoint",
+                &[
+                    "GOOGLE_BACKEND_STORAGE_CUSTOM_ENDPOINT",
+                    "GOOGLE_STORAGE_CUSTOM_ENDPOINT",
+                ],
+                env,
+            ),
+            &emulator,
         ) {
-            Some((text, _)) => endpoint(config, &text)?,
-            None => Url::parse(DEFAULT_ENDPOINT).expect("the default endpoint is a URL"),
+            (Some((text, _)), _) => endpoint(config, &text)?,
+            (None, Some(host)) => emulator_endpoint(host)?,
+            (None, None) => Url::parse(DEFAULT_ENDPOINT).expect("the default endpoint is a URL"),
         };
 
         Ok(Settings {
@@ -187,6 +197,7 @@ impl Settings {
             encryption_key,
             kms_key_name,
             endpoint,
+            emulator,
         })
     }
 
@@ -331,6 +342,27 @@ fn encryption_key(
             .with_hint("`openssl rand -base64 32` makes one; it must be the key the state was written with"));
     }
     Ok(Secret::new(bytes))
+}
+
+/// The JSON API on the emulator STORAGE_EMULATOR_HOST names, as Go's storage client makes it: the
+/// host (`localhost:4443`, or a URL whose scheme is kept) with the path `/storage/v1/`.
+fn emulator_endpoint(host: &str) -> Result<Url, StoreError> {
+    let text = if host.contains("://") {
+        host.to_owned()
+    } else {
+        format!("http://{host}")
+    };
+    match Url::parse(&text) {
+        Ok(mut url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {
+            url.set_path("/storage/v1/");
+            url.set_query(None);
+            Ok(url)
+        }
+        _ => Err(StoreError::new(format!(
+            "STORAGE_EMULATOR_HOST `{host}` is not a host and port (or an http(s) URL)"
+        ))
+        .with_hint("for fake-gcs-server, for example `STORAGE_EMULATOR_HOST=localhost:4443`")),
+    }
 }
 
 /// `storage_custom_endpoint` as the JSON API's base, ending in `/`.
@@ -526,5 +558,40 @@ mod tests {
             error.message,
             ".terraform/terraform.tfstate: backend \"gcs\": `bucket` is not set"
         );
+    }
+
+    /// STORAGE_EMULATOR_HOST as Go's storage client takes it: a host (`http` assumed) or a URL
+    /// whose scheme is kept, at `/storage/v1/`; `storage_custom_endpoint` still wins.
+    #[test]
+    fn the_emulator_host_is_the_endpoint_unless_a_custom_one_is_set() {
+        let endpoint = |values: Value, host: &str| {
+            read(values, &[("STORAGE_EMULATOR_HOST", host)]).map(|settings| {
+                assert_eq!(settings.emulator.as_deref(), Some(host));
+                settings.endpoint.to_string()
+            })
+        };
+        let bucket = || json!({"bucket": "b"});
+        assert_eq!(
+            endpoint(bucket(), "localhost:4443").unwrap(),
+            "http://localhost:4443/storage/v1/"
+        );
+        assert_eq!(
+            endpoint(bucket(), "https://127.0.0.1:8443/ignored?x").unwrap(),
+            "https://127.0.0.1:8443/storage/v1/"
+        );
+        assert_eq!(
+            endpoint(
+                json!({"bucket": "b", "storage_custom_endpoint": "http://other:9/storage/v1/"}),
+                "localhost:4443"
+            )
+            .unwrap(),
+            "http://other:9/storage/v1/"
+        );
+        let error = endpoint(bucket(), "ftp://x").unwrap_err();
+        assert_eq!(
+            error.message,
+            "STORAGE_EMULATOR_HOST `ftp://x` is not a host and port (or an http(s) URL)"
+        );
+        assert_eq!(read(bucket(), &[]).unwrap().emulator, None);
     }
 }

@@ -192,7 +192,7 @@ impl Client {
                     Ok(response) if retried(response.status().as_u16()) => {
                         let status = response.status().as_u16();
                         let pause = pause_for(status, response.headers(), attempt);
-                        if attempt >= MAX_RETRIES || paused + pause > PAUSE_BUDGET {
+                        if attempt >= MAX_RETRIES || paused.saturating_add(pause) > PAUSE_BUDGET {
                             return Err(Failure::GaveUp {
                                 status,
                                 attempts: attempt + 1,
@@ -213,12 +213,12 @@ impl Client {
                                 attempts: attempt + 1,
                             });
                         }
-                        SERVER_ERROR_STEP * (attempt + 1)
+                        SERVER_ERROR_STEP.saturating_mul(attempt.saturating_add(1))
                     }
                 };
                 tracing::debug!(url = %call.url.path(), attempt, ?pause, "retrying the HCP Terraform API");
                 tokio::time::sleep(pause).await;
-                paused += pause;
+                paused = paused.saturating_add(pause);
                 attempt += 1;
             }
         })
@@ -234,7 +234,7 @@ fn retried(status: u16) -> bool {
 /// (else `Retry-After`) names, at least 100 ms; for a 5xx, 0.8 s more each time.
 fn pause_for(status: u16, headers: &reqwest::header::HeaderMap, attempt: u32) -> Duration {
     if status != 429 {
-        return SERVER_ERROR_STEP * (attempt + 1);
+        return SERVER_ERROR_STEP.saturating_mul(attempt.saturating_add(1));
     }
     let seconds = |name: &str| {
         headers
@@ -319,6 +319,23 @@ mod tests {
         assert_eq!(pause_for(500, &headers, 2), Duration::from_millis(2400));
         assert!(retried(429) && retried(500) && retried(503));
         assert!(!retried(404) && !retried(409) && !retried(401));
+        // Absurd values are capped at an hour or ignored, never a panic.
+        for value in [
+            "18446744073709551615",
+            "1e400",
+            "inf",
+            "-1",
+            "NaN",
+            "1e-400",
+        ] {
+            let mut headers = HeaderMap::new();
+            headers.insert("retry-after", HeaderValue::from_static(value));
+            let pause = pause_for(429, &headers, u32::MAX - 1);
+            assert!(
+                pause >= MIN_RATE_PAUSE && pause <= Duration::from_secs(3600),
+                "{value}"
+            );
+        }
     }
 
     #[test]

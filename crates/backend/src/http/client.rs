@@ -17,6 +17,10 @@ use crate::runtime::Runtime;
 
 /// The largest answer read: states of hundreds of megabytes exist; an endless body does not stop.
 pub(super) const MAX_BODY: u64 = 1 << 30;
+/// An answer that is not a success carries no state, only words for people: a lock's holder (a
+/// 423's lock info, itself at most `lock_info::MAX_LOCK_INFO`) or an error. A server that sends
+/// hundreds of megabytes there is cut off here.
+const MAX_ERROR_BODY: usize = 64 << 10;
 /// Go's transport gives a connection 30 s; a backend on the network answers far sooner or not at all.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest silence while a request is sent or its answer read.
@@ -156,21 +160,28 @@ impl Client {
     }
 }
 
-/// Reads the whole answer, up to [`MAX_BODY`].
+/// Reads the whole answer, up to [`MAX_BODY`]; of an answer that is not a success, only the first
+/// [`MAX_ERROR_BODY`] bytes.
 async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
-    if response
-        .content_length()
-        .is_some_and(|length| length > MAX_BODY)
+    let status = response.status();
+    if status.is_success()
+        && response
+            .content_length()
+            .is_some_and(|length| length > MAX_BODY)
     {
         return Err(Failure::TooLarge);
     }
-    let status = response.status();
     let headers = std::mem::take(response.headers_mut());
     let expected = response.content_length().unwrap_or(0);
     let mut body = Vec::with_capacity(usize::try_from(expected.min(64 << 20)).unwrap_or(0));
     loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
+                if !status.is_success() && body.len() + chunk.len() > MAX_ERROR_BODY {
+                    let room = MAX_ERROR_BODY - body.len();
+                    body.extend_from_slice(&chunk[..room]);
+                    break;
+                }
                 if (body.len() + chunk.len()) as u64 > MAX_BODY {
                     return Err(Failure::TooLarge);
                 }

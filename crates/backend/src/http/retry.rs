@@ -109,4 +109,33 @@ mod tests {
             Duration::from_secs(4)
         );
     }
+
+    /// A server's absurd `Retry-After` (past the clock's end, negative, not a number, the last
+    /// date HTTP can write) is capped or ignored, never a panic; so are absurd settings.
+    #[test]
+    fn any_retry_after_a_server_gives_is_capped_or_ignored() {
+        let now = SystemTime::now();
+        for value in [
+            "18446744073709551615",
+            "9223372036854775807",
+            "99999999999999999999999",
+            "-1",
+            "NaN",
+            "1e999",
+            "Fri, 31 Dec 9999 23:59:59 GMT",
+            "Thu, 01 Jan 1970 00:00:00 GMT",
+        ] {
+            for status in [429, 503] {
+                assert!(pause(&RETRY, 0, Some(status), Some(value), now) <= RETRY.wait_max);
+            }
+        }
+        let huge = Retry {
+            max: u32::MAX,
+            wait_min: Duration::MAX,
+            wait_max: Duration::MAX,
+        };
+        for attempt in [0, 1, 63, u32::MAX] {
+            assert_eq!(pause(&huge, attempt, Some(500), None, now), Duration::MAX);
+        }
+    }
 }

@@ -84,6 +84,8 @@ pub(super) struct Call<'a> {
     pub query: Vec<(&'static str, String)>,
     pub headers: Vec<(&'static str, String)>,
     pub body: Option<&'a [u8]>,
+    /// The largest answer read: [`MAX_BODY`] but for small objects (a lock's info).
+    pub max_body: u64,
 }
 
 impl<'a> Call<'a> {
@@ -94,6 +96,7 @@ impl<'a> Call<'a> {
             query: Vec::new(),
             headers: Vec::new(),
             body: None,
+            max_body: MAX_BODY,
         }
     }
 }
@@ -210,7 +213,7 @@ impl Client {
                     .map_err(|error| Failure::Unreachable(crate::request_error::problem(&error)))?;
                 let status = response.status().as_u16();
                 if !RETRIED.contains(&status) {
-                    return read(response).await;
+                    return read(response, call.max_body).await;
                 }
                 let retry_after = response
                     .headers()
@@ -218,7 +221,7 @@ impl Client {
                     .and_then(|value| value.to_str().ok())
                     .and_then(|value| value.trim().parse::<u64>().ok());
                 if attempt >= ATTEMPTS {
-                    let answer = read(response).await?;
+                    let answer = read(response, call.max_body).await?;
                     return Err(Failure::GaveUp {
                         status,
                         code: super::errors::code(&answer),
@@ -242,12 +245,18 @@ impl Client {
     }
 }
 
-/// Reads the whole answer, up to [`MAX_BODY`].
-async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
-    let too_large = || Failure::BodyBroken(format!("it is larger than {} GiB", MAX_BODY >> 30));
+/// Reads the whole answer, up to `max_body` bytes.
+async fn read(mut response: reqwest::Response, max_body: u64) -> Result<Answer, Failure> {
+    let too_large = || {
+        Failure::BodyBroken(if max_body >= 1 << 30 {
+            format!("it is larger than {} GiB", max_body >> 30)
+        } else {
+            format!("it is larger than {} KiB", max_body >> 10)
+        })
+    };
     if response
         .content_length()
-        .is_some_and(|length| length > MAX_BODY)
+        .is_some_and(|length| length > max_body)
     {
         return Err(too_large());
     }
@@ -257,7 +266,7 @@ async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
     loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
-                if (body.len() + chunk.len()) as u64 > MAX_BODY {
+                if (body.len() + chunk.len()) as u64 > max_body {
                     return Err(too_large());
                 }
                 body.extend_from_slice(&chunk);

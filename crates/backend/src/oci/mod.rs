@@ -15,7 +15,7 @@ mod listing;
 mod settings;
 pub(crate) mod url;
 
-use statectl_state::state::store::lock_info::LockInfo;
+use statectl_state::state::store::lock_info::{LockInfo, MAX_LOCK_INFO};
 use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
 
 use self::client::{Answer, Call, Client};
@@ -106,10 +106,12 @@ impl OciState {
         what: &'static str,
         object: &str,
         headers: Vec<(&'static str, String)>,
+        max_body: u64,
     ) -> Result<Option<Answer>, StoreError> {
         let doing = self.doing(what, "GET", object);
         let mut call = Call::new("GET", self.object_path(object));
         call.headers = headers;
+        call.max_body = max_body;
         let answer = self
             .client
             .send(&call)
@@ -126,7 +128,7 @@ impl OciState {
     /// The lock object's holder and ETag; `None` when there is no lock.
     fn read_lock(&self, what: &'static str) -> Result<Option<(LockInfo, String)>, StoreError> {
         let object = self.settings.lock_object();
-        let Some(answer) = self.get_object(what, &object, Vec::new())? else {
+        let Some(answer) = self.get_object(what, &object, Vec::new(), MAX_LOCK_INFO as u64)? else {
             return Ok(None);
         };
         let etag = answer.header("etag").unwrap_or_default().to_owned();
@@ -161,8 +163,12 @@ impl RemoteState for OciState {
 
     fn get(&self) -> Result<Option<Vec<u8>>, StoreError> {
         let what = "read the state";
-        let Some(answer) =
-            self.get_object(what, &self.settings.object, self.customer_key_headers())?
+        let Some(answer) = self.get_object(
+            what,
+            &self.settings.object,
+            self.customer_key_headers(),
+            client::MAX_BODY,
+        )?
         else {
             return Ok(None);
         };

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use md5::{Digest as _, Md5};
+use statectl_state::duration::Deadline;
 use statectl_state::state::store::StoreError;
 
 use super::Backend;
@@ -20,7 +21,7 @@ const RETRY_EVERY: Duration = Duration::from_secs(2);
 impl Backend {
     /// The state, checked against the digest item when a table is configured.
     pub(super) async fn get_checked(&self) -> Result<Option<Vec<u8>>, StoreError> {
-        let deadline = Instant::now() + RETRY_FOR;
+        let deadline = Deadline::after(RETRY_FOR);
         loop {
             let bytes = self.get_object().await?;
             let Some(table) = &self.settings.dynamodb_table else {
@@ -34,7 +35,7 @@ impl Backend {
             if actual == Some(expected) {
                 return Ok(bytes);
             }
-            if Instant::now() >= deadline {
+            if deadline.has_passed(Instant::now()) {
                 return Err(mismatch(
                     &self.location,
                     table,

@@ -5,7 +5,7 @@
 //! lock info JSON, so either tool names the other as the holder. Unlocking checks the ID first.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use statectl_state::state::store::lock_info::LockInfo;
+use statectl_state::state::store::lock_info::{LockInfo, MAX_LOCK_INFO};
 use statectl_state::state::store::{LockRefused, StoreError};
 
 use super::Backend;
@@ -118,8 +118,7 @@ impl Backend {
             .bucket(&self.settings.bucket)
             .key(key);
         let output = get_settings!(request, &self.settings).send().await.ok()?;
-        let bytes = output.body.collect().await.ok()?.to_vec();
-        LockInfo::parse(&bytes)
+        lock_info_in(output.body).await
     }
 
     /// Removes the `.tflock` object if it still holds lock `id`.
@@ -133,12 +132,7 @@ impl Backend {
             .bucket(&settings.bucket)
             .key(&key);
         let holder = match get_settings!(request, settings).send().await {
-            Ok(output) => output
-                .body
-                .collect()
-                .await
-                .ok()
-                .and_then(|bytes| LockInfo::parse(&bytes.to_vec())),
+            Ok(output) => lock_info_in(output.body).await,
             Err(error) => {
                 if error
                     .as_service_error()
@@ -307,6 +301,20 @@ fn check_holder(
             "{location}: the {what} holds no lock info statectl can read; it was left in place"
         ))),
     }
+}
+
+/// The lock info a `.tflock` object's body holds, read no further than [`MAX_LOCK_INFO`] bytes: a
+/// lock object of hundreds of megabytes is not one.
+async fn lock_info_in(mut body: aws_sdk_s3::primitives::ByteStream) -> Option<LockInfo> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.ok()?;
+        if bytes.len() + chunk.len() > MAX_LOCK_INFO {
+            return None;
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    LockInfo::parse(&bytes)
 }
 
 #[cfg(test)]

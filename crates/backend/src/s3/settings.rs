@@ -353,39 +353,11 @@ fn customer_key(text: &str) -> Result<Vec<u8>, &'static str> {
         .map_err(|_| "base64-encoded (44 characters, a 256-bit key)")
 }
 
-/// A duration as Go's `time.ParseDuration` spells the common ones (`1h`, `15m`, `900s`, `1h30m`).
+/// A duration as Go's `time.ParseDuration` spells the common ones (`1h`, `15m`, `900s`, `1h30m`),
+/// read by statectl's one duration parser (an absurd one, `1000...0h`, is refused, not a panic).
 /// Terraform ignores one it cannot parse; so does statectl.
 pub(crate) fn go_duration(text: &str) -> Option<Duration> {
-    let mut total = 0.0_f64;
-    let mut number = String::new();
-    let mut chars = text.chars().peekable();
-    let mut any = false;
-    while let Some(c) = chars.next() {
-        if c.is_ascii_digit() || c == '.' {
-            number.push(c);
-            continue;
-        }
-        let mut unit = c.to_string();
-        while let Some(&next) = chars.peek() {
-            if next.is_ascii_digit() || next == '.' {
-                break;
-            }
-            unit.push(next);
-            chars.next();
-        }
-        let value: f64 = number.parse().ok()?;
-        number.clear();
-        total += value
-            * match unit.as_str() {
-                "h" => 3600.0,
-                "m" => 60.0,
-                "s" => 1.0,
-                "ms" => 0.001,
-                _ => return None,
-            };
-        any = true;
-    }
-    (any && number.is_empty()).then(|| Duration::from_secs_f64(total))
+    statectl_state::duration::parse_duration(text).ok()
 }
 
 fn assume_role(config: &BackendConfig) -> Result<Option<AssumeRole>, StoreError> {
@@ -703,6 +675,8 @@ mod tests {
         assert_eq!(go_duration("1.5s"), Some(Duration::from_millis(1500)));
         assert_eq!(go_duration("15"), None);
         assert_eq!(go_duration("x"), None);
+        // Was a panic converting an infinite number of seconds.
+        assert_eq!(go_duration(&format!("1{}h", "0".repeat(400))), None);
     }
 
     #[test]

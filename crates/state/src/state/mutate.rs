@@ -28,11 +28,13 @@ pub enum Mutation {
         key: String,
     },
     /// New values for fields of an instance's current object (what a refresh learned); `taint` when
-    /// the remote object reports a failure, so the next apply replaces it.
+    /// the remote object reports a failure, so the next apply replaces it; `untaint` when it reports
+    /// the object healthy and the user asked to clear a taint then (`refresh --untaint-healthy`).
     Refresh {
         instance: InstanceAddr,
         changes: Vec<Change>,
         taint: bool,
+        untaint: bool,
     },
 }
 
@@ -45,6 +47,9 @@ pub enum Action {
     Refresh,
     /// A refresh that found the remote object failed: its new values, and the taint.
     RefreshTaint,
+    /// A refresh that found a tainted instance's remote object healthy: its new values, and the
+    /// taint cleared.
+    RefreshUntaint,
 }
 
 impl Action {
@@ -55,6 +60,7 @@ impl Action {
             Action::Forget => "forget",
             Action::Refresh => "refresh",
             Action::RefreshTaint => "refresh and taint",
+            Action::RefreshUntaint => "refresh and untaint",
         }
     }
 
@@ -111,6 +117,14 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
         )
         .with_hint("add `\"serial\": 0,` after `\"terraform_version\"` (every Terraform-written state has one)"));
     }
+    if state.serial == u64::MAX && !mutations.is_empty() {
+        // Raising it would wrap to 0, and Terraform would take any older copy for the newer.
+        return Err(StateError::new(format!(
+            "the state's `serial` is {}, the largest there is, so a write cannot raise it",
+            u64::MAX
+        ))
+        .with_hint("lower `serial` by hand in a copy of the state and write that back (`terraform state push -force` for a remote one)"));
+    }
     let groups = instance_groups(state);
     // A refresh plans thousands of steps: find instances and objects by map, not by scanning.
     let index = Index::new(state, &groups);
@@ -155,12 +169,16 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
                 instance,
                 changes,
                 taint,
+                untaint,
             } => {
                 let (group, current) = current_object(&groups, &index, instance, "refresh")?;
                 let mut changes = changes.clone();
                 let action = if *taint && !current.tainted {
                     changes.push(Change::set_string("status", "tainted"));
                     Action::RefreshTaint
+                } else if *untaint && !*taint && current.tainted {
+                    changes.push(Change::Remove { field: "status" });
+                    Action::RefreshUntaint
                 } else {
                     Action::Refresh
                 };
@@ -478,5 +496,26 @@ mod tests {
             error.message,
             "the state has no `serial`, so a write cannot raise it"
         );
+    }
+
+    /// Was a taint that wrote serial 0 (release builds wrap) or panicked (debug builds).
+    #[test]
+    fn a_serial_that_cannot_be_raised_refuses_every_mutation() {
+        let text = br#"{"version": 4, "serial": 18446744073709551615, "lineage": "x", "resources": [{"mode": "managed", "type": "a", "name": "b", "provider": "provider[\"registry.terraform.io/hashicorp/a\"]", "instances": [{"attributes": {}, "status": "tainted"}]}]}"#;
+        let state = crate::state::parse(text).unwrap();
+        for mutation in ["taint", "untaint", "forget"] {
+            let address = "a.b".parse().unwrap();
+            let mutation = match mutation {
+                "taint" => super::Mutation::Taint(address),
+                "untaint" => super::Mutation::Untaint(address),
+                _ => super::Mutation::Forget("a.b".parse().unwrap()),
+            };
+            let error = super::plan(&state, &[mutation]).unwrap_err();
+            assert_eq!(
+                error.message,
+                "the state's `serial` is 18446744073709551615, the largest there is, so a write cannot raise it"
+            );
+        }
+        assert!(super::plan(&state, &[]).unwrap().is_empty());
     }
 }

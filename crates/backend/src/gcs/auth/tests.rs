@@ -25,7 +25,7 @@ fn runtime() -> tokio::runtime::Runtime {
 fn token_of(credential: &Credential) -> Result<String, String> {
     let http = Http::new().unwrap();
     runtime()
-        .block_on(credential.fetch(&http, STORAGE_SCOPE))
+        .block_on(credential.fetch(&http, &STORAGE_SCOPES))
         .map(|(token, _)| token.text().to_owned())
 }
 
@@ -83,7 +83,11 @@ fn a_service_account_key_signs_a_jwt_for_its_token_uri() {
     let claims: Value = serde_json::from_slice(&decode(parts[1])).unwrap();
     assert_eq!(claims["iss"], "ci@proj.iam.gserviceaccount.com");
     assert_eq!(claims["aud"], format!("{url}/token"));
-    assert_eq!(claims["scope"], STORAGE_SCOPE);
+    // Both scopes Go's storage client asks for, as one space-separated claim.
+    assert_eq!(
+        claims["scope"],
+        "https://www.googleapis.com/auth/devstorage.full_control https://www.googleapis.com/auth/cloud-platform"
+    );
     let signature = Signature::try_from(decode(parts[2]).as_slice()).unwrap();
     VerifyingKey::<Sha256>::new(key.to_public_key())
         .verify(format!("{}.{}", parts[0], parts[1]).as_bytes(), &signature)
@@ -140,14 +144,14 @@ fn application_default_credentials_refresh_a_users_token_and_errors_name_no_secr
 fn google_application_credentials_comes_before_gclouds_file_and_the_metadata_server_is_last() {
     let folder = tempfile::tempdir().unwrap();
     let key = folder.path().join("key.json");
-    std::fs::write(&key, r#"{"type": "external_account"}"#).unwrap();
+    std::fs::write(&key, r#"{"type": "external_account_authorized_user"}"#).unwrap();
     let key_text = key.display().to_string();
     let env =
         move |name: &str| (name == "GOOGLE_APPLICATION_CREDENTIALS").then(|| key_text.clone());
     let error = Credential::find(&settings(json!({"bucket": "b"})), &env).unwrap_err();
     assert!(
         error.starts_with(&format!(
-            "the credentials in GOOGLE_APPLICATION_CREDENTIALS ({}) are of type `external_account`",
+            "the credentials in GOOGLE_APPLICATION_CREDENTIALS ({}) are of type `external_account_authorized_user`",
             key.display()
         )),
         "{error}"
@@ -282,6 +286,7 @@ fn a_token_is_kept_until_it_nearly_expires() {
             runtime
                 .block_on(tokens.token(&http))
                 .unwrap()
+                .unwrap()
                 .text()
                 .to_owned(),
         );
@@ -295,6 +300,7 @@ fn a_broken_key_file_is_one_line_naming_where_it_came_from() {
     let error = from_json(
         r#"{"type": "service_account", "client_email": "a@b", "private_key": "nope"}"#,
         "GOOGLE_CREDENTIALS",
+        &no_env,
     )
     .unwrap_err();
     assert_eq!(
@@ -304,10 +310,55 @@ fn a_broken_key_file_is_one_line_naming_where_it_came_from() {
     let error = from_json(
         r#"{"type": "authorized_user", "client_id": "c", "client_secret": "s"}"#,
         "`credentials`",
+        &no_env,
     )
     .unwrap_err();
     assert_eq!(
         error,
         "the credentials in `credentials` have no `refresh_token`"
     );
+}
+
+/// Was a panic (`overflow when adding duration to instant`) for `u64::MAX`: every lifetime a
+/// server may give, however absurd, gives a token (kept forever when past the clock's end, asked
+/// for again when already expired), never a panic.
+#[test]
+fn any_lifetime_a_server_gives_is_taken_without_a_panic() {
+    let lifetimes = [
+        ("18446744073709551615", false),
+        ("9223372036854775807", false),
+        ("3000000000000000", false),
+        ("0", true),
+        ("1", true),
+        ("-1", false),
+        ("\"NaN\"", false),
+        ("null", false),
+    ];
+    for (lifetime, renewed) in lifetimes {
+        let answer = format!(r#"{{"access_token": "t", "expires_in": {lifetime}}}"#);
+        let (url, seen) = fake(vec![(200, answer.clone()), (200, answer)]);
+        let tokens = Tokens::new(Credential::User {
+            client_id: "c".to_owned(),
+            client_secret: Secret(b"s".to_vec()),
+            refresh_token: Secret(b"r".to_vec()),
+            token_uri: format!("{url}/token"),
+            from: "a test".to_owned(),
+        });
+        let http = Http::new().unwrap();
+        let runtime = runtime();
+        for _ in 0..2 {
+            assert_eq!(
+                runtime
+                    .block_on(tokens.token(&http))
+                    .unwrap()
+                    .expect("a token, not the emulator's none")
+                    .text(),
+                "t",
+                "{lifetime}"
+            );
+        }
+        // A token that expires within the renewal margin is asked for again; any other is kept.
+        let asked = seen.lock().unwrap().len();
+        assert_eq!(asked, if renewed { 2 } else { 1 }, "{lifetime}");
+    }
 }

@@ -4,7 +4,10 @@
 //! output, its standard error passed to the `-v` log, then one mutual-TLS gRPC channel.
 //!
 //! The process is killed when its [`Plugin`] is dropped (an error, a panic, Ctrl-C unwinding the run);
-//! [`Plugin::shutdown`] stops it cleanly first, through go-plugin's controller service.
+//! [`Plugin::shutdown`] stops it cleanly first, through go-plugin's controller service. A plugin runs
+//! in a process group of its own, and whenever it is killed the whole group goes with it: a plugin
+//! (or the script standing in for one) may have started processes of its own, which would otherwise
+//! be left running, orphaned, after statectl ended.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -53,7 +56,39 @@ pub struct Plugin {
     /// The plugin protocol it chose: 5 or 6.
     pub protocol_version: u32,
     pub channel: Channel,
+    /// Before `child`: fields drop in order, and the group is killed while the plugin's own
+    /// process is not yet reaped, so its ID cannot have been taken by another.
+    group: ProcessGroup,
     child: Child,
+}
+
+/// The plugin's process group (its ID is the plugin's process ID), killed whole when dropped.
+#[derive(Debug)]
+struct ProcessGroup(Option<rustix::process::Pid>);
+
+impl ProcessGroup {
+    fn of(child: &Child) -> ProcessGroup {
+        ProcessGroup(
+            child
+                .id()
+                .and_then(|id| i32::try_from(id).ok())
+                .and_then(rustix::process::Pid::from_raw),
+        )
+    }
+
+    /// Kills every process still in the group. The group's ID stays the plugin's until the last of
+    /// them is gone, so this reaches no one else.
+    fn kill(&self) {
+        if let Some(group) = self.0 {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        self.kill();
+    }
 }
 
 /// A plugin that did not start or stop.
@@ -108,11 +143,15 @@ impl Plugin {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
+            // Its own group: a Ctrl-C on the terminal reaches statectl, which ends the plugin with
+            // everything it started (and Terraform's plugins ignore the terminal's signals too).
+            .process_group(0)
             .spawn()
             .map_err(|source| LaunchError::Run {
                 binary: binary.to_owned(),
                 source,
             })?;
+        let group = ProcessGroup::of(&child);
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let stderr_reader = child.stderr.take().map(|stderr| {
             tokio::spawn(forward_stderr(
@@ -135,7 +174,7 @@ impl Plugin {
             Ok(handshake) => handshake,
             Err(error) => {
                 return Err(LaunchError::Start(
-                    failed(binary, &error, &mut child, &mut stderr).await,
+                    failed(binary, &error, &mut child, &group, &mut stderr).await,
                 ));
             }
         };
@@ -149,7 +188,7 @@ impl Plugin {
             Ok(channel) => channel,
             Err(error) => {
                 return Err(LaunchError::Start(
-                    failed(binary, &error.to_string(), &mut child, &mut stderr).await,
+                    failed(binary, &error.to_string(), &mut child, &group, &mut stderr).await,
                 ));
             }
         };
@@ -158,6 +197,7 @@ impl Plugin {
             name,
             protocol_version: handshake.protocol_version,
             channel,
+            group,
             child,
         })
     }
@@ -165,6 +205,7 @@ impl Plugin {
     /// Kills the plugin at once (one that misbehaved: no clean shutdown is owed) and waits for it
     /// to be gone, so that no process outlives the run.
     pub async fn kill(mut self) {
+        self.group.kill();
         if let Err(error) = self.child.kill().await {
             tracing::debug!(target: LOG_TARGET, plugin = %self.name, "killing it: {error}");
         }
@@ -190,6 +231,7 @@ impl Plugin {
             }),
             Err(_) => {
                 tracing::debug!(target: LOG_TARGET, plugin = %self.name, "still running after shutdown; killing it");
+                self.group.kill();
                 self.child
                     .kill()
                     .await
@@ -228,13 +270,22 @@ async fn read_handshake(
 
 /// One error for a plugin that did not start: what went wrong, how it exited (if it did) and the last
 /// lines it wrote to standard error.
-async fn failed(binary: &Path, error: &str, child: &mut Child, stderr: &mut StderrTail) -> String {
-    // A plugin that printed garbage may still be running: it is of no use now.
+async fn failed(
+    binary: &Path,
+    error: &str,
+    child: &mut Child,
+    group: &ProcessGroup,
+    stderr: &mut StderrTail,
+) -> String {
+    // A plugin that printed garbage may still be running: it is of no use now. What it started
+    // goes with it, also when it exited itself: its children would hold the pipes open.
     let status = if let Ok(Ok(status)) =
         tokio::time::timeout(Duration::from_millis(500), child.wait()).await
     {
+        group.kill();
         Some(status)
     } else {
+        group.kill();
         let _ = child.kill().await;
         None
     };

@@ -32,6 +32,7 @@ use super::decision::{Decision, Reason, Terminal};
 use super::observation::{Observation, Operation};
 use super::policy::PollPolicy;
 use super::status::StatusClass;
+use crate::duration::Deadline;
 
 #[derive(Debug)]
 pub struct Poller {
@@ -39,10 +40,10 @@ pub struct Poller {
     operation: Operation,
     known_to_exist: bool,
     backoff: Backoff,
-    /// `None` when the limit lies past what an `Instant` can hold: no limit, in practice.
-    deadline_at: Option<Instant>,
-    /// The end of the maximum polling duration, counted from the first poll.
-    polling_ends_at: Option<Instant>,
+    /// Never when the limit lies past what an `Instant` can hold: no limit, in practice.
+    deadline_at: Deadline,
+    /// The end of the maximum polling duration, counted from the first poll; `None` without one.
+    polling_ends_at: Option<Deadline>,
     target_streak: u32,
     not_found_streak: u32,
     /// The step of the poll schedule: grows with every poll that needs another, for the whole wait.
@@ -67,15 +68,15 @@ impl Poller {
         known_to_exist: bool,
         start: Instant,
     ) -> Poller {
-        let first_poll = start.checked_add(policy.initial_delay.min(policy.deadline));
+        let first_poll = Deadline::from(start, policy.initial_delay.min(policy.deadline));
         Poller {
             backoff: Backoff::new(&policy),
             operation,
             known_to_exist,
-            deadline_at: start.checked_add(policy.deadline),
+            deadline_at: Deadline::from(start, policy.deadline),
             polling_ends_at: policy
                 .max_polling_duration
-                .and_then(|limit| first_poll?.checked_add(limit)),
+                .map(|limit| first_poll.later_by(limit)),
             policy,
             target_streak: 0,
             not_found_streak: 0,
@@ -246,7 +247,10 @@ impl Poller {
     /// Schedules the next poll, cut at the nearer limit; at or past that limit, gives up with its
     /// reason.
     fn poll_again(&self, now: Instant, wait: Duration, last: String) -> Decision {
-        let (limit, reason) = match (self.polling_ends_at, self.deadline_at) {
+        let (limit, reason) = match (
+            self.polling_ends_at.and_then(Deadline::instant),
+            self.deadline_at.instant(),
+        ) {
             (Some(ends), Some(deadline)) if ends <= deadline => {
                 (Some(ends), Reason::MaxPollingDuration)
             }
@@ -267,14 +271,12 @@ impl Poller {
 #[derive(Debug, Clone, Copy)]
 pub struct RequestTimeouts {
     limit: Duration,
-    deadline_at: Option<Instant>,
+    deadline_at: Deadline,
 }
 
 impl RequestTimeouts {
     pub fn at(self, now: Instant) -> Duration {
-        let left = self.deadline_at.map_or(Duration::MAX, |deadline| {
-            deadline.saturating_duration_since(now)
-        });
+        let left = self.deadline_at.left(now);
         // A request sent right at the deadline still gets a moment to be answered.
         self.limit.min(left.max(Duration::from_millis(100)))
     }
@@ -752,6 +754,31 @@ mod tests {
             assert!(polls < 1000, "the poller never gave up");
         }
         assert_eq!(run.elapsed(), deadline);
+    }
+
+    /// Deadlines past the clock's end (`--timeout 3000000000000000h`, a profile's) and a server's
+    /// `Retry-After` of `u64::MAX` seconds: no panic, and every wait is cut at the deadline.
+    #[test]
+    fn durations_past_the_clocks_end_never_panic() {
+        let huge = Duration::MAX;
+        let mut run = Run::create(PollPolicy {
+            deadline: huge,
+            initial_delay: huge,
+            max_polling_duration: Some(huge),
+            request_timeout: huge,
+            ..plain()
+        });
+        assert_eq!(run.poller.first_wait(), huge);
+        assert_eq!(run.poller.request_timeout(run.now), huge);
+        let decision = run
+            .poller
+            .observe(run.now, pending("BUILDING").with_retry_after(Some(huge)));
+        assert_eq!(decision, Decision::PollAfter(huge));
+        let mut run = Run::create(plain());
+        let decision = run
+            .poller
+            .observe(run.now, pending("BUILDING").with_retry_after(Some(huge)));
+        assert_eq!(decision, Decision::PollAfter(secs(600)));
     }
 
     #[test]

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 
 use rustix::fs::{FlockOperation, fcntl_lock};
 
-use crate::duration::humanize;
-use crate::state::store::StoreError;
+use crate::duration::{Deadline, humanize};
 use crate::state::store::lock_info::{LockInfo, sidecar_path};
+use crate::state::store::{StoreError, interrupt};
 
 /// How long a refused lock attempt keeps trying to learn the holder's name (or to find the lock
 /// released) when the lock info file is not there.
@@ -43,7 +43,8 @@ impl StateLock {
         operation: &str,
         timeout: Duration,
     ) -> Result<StateLock, StoreError> {
-        let deadline = Instant::now() + timeout;
+        // A timeout past what the clock can hold waits as long as the process lives.
+        let deadline = Deadline::after(timeout);
         let mut pause = FIRST_PAUSE;
         let file = loop {
             let file = OpenOptions::new()
@@ -74,21 +75,21 @@ impl StateLock {
                     if error == rustix::io::Errno::AGAIN || error == rustix::io::Errno::ACCESS =>
                 {
                     let now = Instant::now();
-                    if now >= deadline {
+                    if deadline.has_passed(now) {
                         // The holder writes its lock info just after it locks, and removes it just
                         // before it unlocks: in those moments there is no name to give. A short
                         // grace either finds the name or finds the lock free.
                         if let Some(holder) = holder_info(path) {
                             return Err(busy(path, Some(&holder), timeout));
                         }
-                        if now >= deadline + NAME_GRACE {
+                        if deadline.later_by(NAME_GRACE).has_passed(now) {
                             return Err(busy(path, None, timeout));
                         }
                         std::thread::sleep(Duration::from_millis(10));
                         continue;
                     }
-                    std::thread::sleep(pause.min(deadline - now));
-                    pause = (pause * 2).min(MAX_PAUSE);
+                    std::thread::sleep(pause.min(deadline.left(now)));
+                    pause = pause.saturating_mul(2).min(MAX_PAUSE);
                 }
                 Err(error) => {
                     return Err(StoreError::io(
@@ -105,8 +106,16 @@ impl StateLock {
             sidecar: sidecar_path(path),
             info: LockInfo::new(operation, path),
         };
+        // An interrupt from here on finds the lock info written and removes it, or finds none.
+        let mut step = interrupt::step();
         lock.remove_leftover_sidecars();
-        lock.write_sidecar()?;
+        if let Err(error) = lock.write_sidecar() {
+            // The lock goes without its info: `Drop` would wait for this step.
+            drop(step);
+            return Err(error);
+        }
+        step.wrote_lock_info(&lock.sidecar, &lock.info.id);
+        drop(step);
         Ok(lock)
     }
 
@@ -168,15 +177,15 @@ impl StateLock {
 
 impl Drop for StateLock {
     fn drop(&mut self) {
+        // One step: an interrupt meanwhile would remove a lock info that may be another's by then.
+        let mut step = interrupt::step();
         // Only our own sidecar: once a rename has replaced the state, another process may already
         // hold the new file's lock and have written its own.
-        let ours = std::fs::read(&self.sidecar)
-            .ok()
-            .and_then(|text| LockInfo::parse(&text))
-            .is_some_and(|info| info.id == self.info.id);
+        let ours = LockInfo::read_file(&self.sidecar).is_some_and(|info| info.id == self.info.id);
         if ours {
             let _ = std::fs::remove_file(&self.sidecar);
         }
+        step.removed_lock_info(&self.info.id);
         // Closing the handle would release the lock too; unlocking first says so explicitly.
         let _ = fcntl_lock(&self.file, FlockOperation::NonBlockingUnlock);
     }
@@ -192,15 +201,20 @@ fn same_file(file: &File, path: &Path) -> Result<bool, StoreError> {
 
 /// The holder's lock info, when its file is there and parses.
 fn holder_info(path: &Path) -> Option<LockInfo> {
-    std::fs::read(sidecar_path(path))
-        .ok()
-        .and_then(|text| LockInfo::parse(&text))
+    LockInfo::read_file(&sidecar_path(path))
 }
 
 /// The error for a lock someone else holds, naming them when their lock info was found.
 fn busy(path: &Path, holder: Option<&LockInfo>, waited: Duration) -> StoreError {
     let who = holder.map_or_else(
-        || "another process (it wrote no lock info)".to_owned(),
+        || {
+            if sidecar_path(path).exists() {
+                // Half written, not JSON, or larger than any lock info.
+                "another process (its lock info could not be read)".to_owned()
+            } else {
+                "another process (it wrote no lock info)".to_owned()
+            }
+        },
         ToString::to_string,
     );
     let waited = if waited.is_zero() {

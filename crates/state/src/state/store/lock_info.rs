@@ -1,11 +1,24 @@
 //! The lock's sidecar file, `.<state name>.lock.info` beside the state: who holds the lock, in the JSON
 //! shape Terraform's local backend writes and reads, so each tool can name the other as the holder.
+//!
+//! A lock info comes from whoever holds the lock (a file beside the state, a server's 423, a lock
+//! object): it is read only up to [`MAX_LOCK_INFO`] bytes, and each field shown to people is cut
+//! at [`MAX_FIELD_SHOWN`] characters, so a hostile one of 300 MB costs neither memory nor a
+//! terminal full of text.
 
+use std::borrow::Cow;
 use std::fmt::{self, Write};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+
+/// The largest lock info read: Terraform's are a few hundred bytes.
+pub const MAX_LOCK_INFO: usize = 64 << 10;
+
+/// The most characters of one field a message shows.
+pub const MAX_FIELD_SHOWN: usize = 200;
 
 /// Terraform's `statemgr.LockInfo`, with Go's field names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,8 +58,31 @@ impl LockInfo {
         serde_json::to_string(self).expect("a LockInfo always serializes")
     }
 
+    /// The lock info in `text`; `None` when it is not one, or larger than [`MAX_LOCK_INFO`].
     pub fn parse(text: &[u8]) -> Option<LockInfo> {
+        if text.len() > MAX_LOCK_INFO {
+            return None;
+        }
         serde_json::from_slice(text).ok()
+    }
+
+    /// The lock info in the file at `path`, reading no more than [`MAX_LOCK_INFO`] bytes of it.
+    pub fn read_file(path: &Path) -> Option<LockInfo> {
+        let mut text = Vec::new();
+        std::fs::File::open(path)
+            .ok()?
+            .take(MAX_LOCK_INFO as u64 + 1)
+            .read_to_end(&mut text)
+            .ok()?;
+        LockInfo::parse(&text)
+    }
+}
+
+/// `text`, cut at [`MAX_FIELD_SHOWN`] characters with a note of how long it was.
+fn shown(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(MAX_FIELD_SHOWN) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!("{}... ({} bytes in all)", &text[..end], text.len())),
     }
 }
 
@@ -55,28 +91,28 @@ impl fmt::Display for LockInfo {
     /// needs to find the holder.
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         let who = if self.who.is_empty() {
-            "an unknown process"
+            Cow::Borrowed("an unknown process")
         } else {
-            &self.who
+            shown(&self.who)
         };
         write!(formatter, "`{who}`")?;
         let mut details = Vec::new();
         if !self.version.is_empty() {
             // Terraform writes a bare version number; statectl writes its name too.
             if self.version.starts_with(|c: char| c.is_ascii_digit()) {
-                details.push(format!("Terraform {}", self.version));
+                details.push(format!("Terraform {}", shown(&self.version)));
             } else {
-                details.push(self.version.clone());
+                details.push(shown(&self.version).into_owned());
             }
         }
         if !self.operation.is_empty() {
-            details.push(format!("operation `{}`", self.operation));
+            details.push(format!("operation `{}`", shown(&self.operation)));
         }
         if !self.created.is_empty() {
-            details.push(format!("since {}", self.created));
+            details.push(format!("since {}", shown(&self.created)));
         }
         if !self.id.is_empty() {
-            details.push(format!("lock ID {}", self.id));
+            details.push(format!("lock ID {}", shown(&self.id)));
         }
         if !details.is_empty() {
             write!(formatter, " ({})", details.join(", "))?;
@@ -203,6 +239,40 @@ mod tests {
         );
         // Written back with Go's field names and order.
         assert_eq!(info.to_json().as_bytes(), written_by_terraform);
+    }
+
+    /// Was 300 MB of `Who` on stderr: every field is cut for display, and a lock info larger than
+    /// [`MAX_LOCK_INFO`] is not read at all.
+    #[test]
+    fn a_hostile_lock_info_is_cut_for_display_and_refused_when_huge() {
+        let long = "é".repeat(2000);
+        let info = LockInfo {
+            id: long.clone(),
+            operation: long.clone(),
+            info: long.clone(),
+            who: long.clone(),
+            version: long.clone(),
+            created: long.clone(),
+            path: long.clone(),
+        };
+        let shown = info.to_string();
+        assert!(
+            shown.len() < 6 * (2 * MAX_FIELD_SHOWN + 40),
+            "{}",
+            shown.len()
+        );
+        assert!(shown.starts_with(&format!("`{}... (4000 bytes in all)`", "é".repeat(200))));
+        let json = info.to_json();
+        assert!(json.len() < MAX_LOCK_INFO);
+        assert_eq!(LockInfo::parse(json.as_bytes()), Some(info));
+        let huge = format!(r#"{{"ID":"x","Who":"{}"}}"#, "w".repeat(MAX_LOCK_INFO));
+        assert_eq!(LockInfo::parse(huge.as_bytes()), None);
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join(".terraform.tfstate.lock.info");
+        std::fs::write(&path, &huge).unwrap();
+        assert_eq!(LockInfo::read_file(&path), None);
+        std::fs::write(&path, &json).unwrap();
+        assert!(LockInfo::read_file(&path).is_some());
     }
 
     #[test]

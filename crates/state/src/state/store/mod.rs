@@ -11,6 +11,8 @@
 //! with the backend's own lock and a local backup of the old remote bytes.
 
 mod backup;
+mod backup_path;
+pub mod interrupt;
 mod lock;
 pub mod lock_info;
 pub mod remote;
@@ -21,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use backup::Backup;
+pub use backup_path::refuse_backup_over_state;
 pub use lock::StateLock;
 pub use lock_info::LockInfo;
 pub use remote::{LockRefused, RemoteLocked, RemoteState};
@@ -185,18 +188,36 @@ fn commit_file(
             &current,
         ));
     }
+    if let Backup::At(backup) = backup {
+        // Checked before the lock too (by the CLI); again here, where nothing is written yet.
+        refuse_backup_over_state(backup, &path)?;
+    }
     // A symlinked state is replaced where it points, as Terraform's in-place write would change it.
     let target = std::fs::canonicalize(&path)
         .map_err(|error| StoreError::io(&path, "cannot resolve the state's path", &error))?;
+    // From the backup to the rename, one step: an interrupt lets it end (the state is new), or
+    // stops it at a checkpoint (the state is old, and no temporary file is left).
+    let mut step = interrupt::step();
     replace::remove_leftovers(&target);
     let file = lock.file();
     let backup = backup::write_backup(backup, &path, expected, file)
         .map_err(|error| StoreError::io(&path, "cannot write the backup", &error))?;
-    replace::replace(&target, new, file)
+    if step.interrupted() {
+        step.stop();
+    }
+    let temporary = replace::write_temporary(&target, new, file)
         .map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
+    if step.interrupted() {
+        let _ = std::fs::remove_file(&temporary);
+        step.stop();
+    }
+    replace::put_in_place(&temporary, &target)
+        .map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
+    step.replaced();
     // The new state is in place; failing to poison the old file only weakens the protection of a
     // Terraform waiting on it, so it is not an error.
     let _ = replace::poison(file);
+    drop(step);
     drop(lock);
     Ok(Committed { backup })
 }

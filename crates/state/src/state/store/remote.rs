@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::duration::Deadline;
 use crate::state::store::StoreError;
 use crate::state::store::lock_info::LockInfo;
 
@@ -83,25 +84,33 @@ impl RemoteLocked {
         timeout: Duration,
     ) -> Result<RemoteLocked, StoreError> {
         let info = LockInfo::new(operation, std::path::Path::new(&backend.lock_path()));
-        let deadline = Instant::now() + timeout;
+        // A timeout past what the clock can hold waits as long as the process lives.
+        let deadline = Deadline::after(timeout);
         let mut pause = FIRST_PAUSE;
         loop {
-            match backend.lock(&info) {
+            // One step, the attempt and its record: an interrupt meanwhile waits for the answer,
+            // then releases a lock that was taken.
+            let step = super::interrupt::step();
+            let attempt = backend.lock(&info);
+            if attempt.is_ok() {
+                HELD.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push((Arc::clone(&backend), info.clone()));
+            }
+            drop(step);
+            match attempt {
                 Ok(()) => break,
                 Err(LockRefused::Failed(error)) => return Err(error),
                 Err(LockRefused::Held(holder)) => {
                     let now = Instant::now();
-                    if now >= deadline {
+                    if deadline.has_passed(now) {
                         return Err(busy(&backend.location(), holder.as_deref(), timeout));
                     }
-                    std::thread::sleep(pause.min(deadline - now));
-                    pause = (pause * 2).min(MAX_PAUSE);
+                    std::thread::sleep(pause.min(deadline.left(now)));
+                    pause = pause.saturating_mul(2).min(MAX_PAUSE);
                 }
             }
         }
-        HELD.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push((Arc::clone(&backend), info.clone()));
         Ok(RemoteLocked {
             backend,
             info,
@@ -137,6 +146,9 @@ impl RemoteLocked {
         if current != expected {
             return Err(super::changed_since_read(&location, expected, &current));
         }
+        // From the backup to the release, one step: an interrupt lets the put end (the state is
+        // new) or stops before it (the state is old), then releases the lock.
+        let mut step = super::interrupt::step();
         let backup =
             super::backup::write_remote_backup(backup, &self.backend.backup_name(), expected)
                 .map_err(|error| {
@@ -145,13 +157,26 @@ impl RemoteLocked {
                         crate::state::source::problem(&error)
                     ))
                 })?;
+        if step.interrupted() {
+            step.stop();
+        }
         self.backend.put(new, &self.info)?;
-        self.release()?;
+        step.replaced();
+        self.release_in_step()?;
+        drop(step);
         Ok(super::Committed { backup })
     }
 
     /// Releases the lock; when that fails, the error names the lock and how to remove it.
     pub fn release(&mut self) -> Result<(), StoreError> {
+        let step = super::interrupt::step();
+        let released = self.release_in_step();
+        drop(step);
+        released
+    }
+
+    /// [`RemoteLocked::release`], inside a step already begun.
+    fn release_in_step(&mut self) -> Result<(), StoreError> {
         if self.released {
             return Ok(());
         }

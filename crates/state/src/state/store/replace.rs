@@ -20,9 +20,10 @@ use std::path::{Path, PathBuf};
 /// empty (Terraform would read an empty file as "no state yet"), and saying why to whoever looks.
 pub const POISON: &[u8] = b"statectl replaced this state file with a new one at the same path; this copy is stale, read the state again\n";
 
-/// Replaces `target` with `bytes`. `like` is the file being replaced, whose mode (and owner, where
-/// the process may set it) the new file takes: a 0600 state stays 0600.
-pub(super) fn replace(target: &Path, bytes: &[u8], like: &File) -> io::Result<()> {
+/// Writes `bytes` to a new temporary file beside `target`, flushed, for [`put_in_place`]. `like` is
+/// the file being replaced, whose mode (and owner, where the process may set it) the new file takes:
+/// a 0600 state stays 0600. On an error, nothing is left behind.
+pub(super) fn write_temporary(target: &Path, bytes: &[u8], like: &File) -> io::Result<PathBuf> {
     let temporary = temporary_path(target);
     let mut file = OpenOptions::new()
         .write(true)
@@ -33,11 +34,19 @@ pub(super) fn replace(target: &Path, bytes: &[u8], like: &File) -> io::Result<()
         set_mode_like(&file, like)?;
         set_owner_like(&file, like);
         file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, target)
+        file.sync_all()
     })();
     if let Err(error) = written {
         let _ = std::fs::remove_file(&temporary);
+        return Err(error);
+    }
+    Ok(temporary)
+}
+
+/// Renames the `temporary` file [`write_temporary`] wrote over `target`, and flushes the folder.
+pub(super) fn put_in_place(temporary: &Path, target: &Path) -> io::Result<()> {
+    if let Err(error) = std::fs::rename(temporary, target) {
+        let _ = std::fs::remove_file(temporary);
         return Err(error);
     }
     sync_folder(target)
@@ -90,14 +99,14 @@ pub(super) fn sync_folder(path: &Path) -> io::Result<()> {
     File::open(folder_of(path))?.sync_all()
 }
 
-fn folder_of(path: &Path) -> &Path {
+pub(super) fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     }
 }
 
-fn temporary_prefix(target: &Path) -> String {
+pub(super) fn temporary_prefix(target: &Path) -> String {
     let name = target
         .file_name()
         .map_or_else(String::new, |name| name.to_string_lossy().into_owned());

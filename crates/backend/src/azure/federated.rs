@@ -1,0 +1,114 @@
+//! The OIDC token a CI job's token service hands out, fetched as go-azure-sdk fetches it for
+//! Terraform's `use_oidc`, once for each Azure AD token: GitHub Actions' (`GET
+//! ACTIONS_ID_TOKEN_REQUEST_URL` with `audience=api://AzureADTokenExchange` unless the URL names
+//! one, the request token as a bearer, answered `{"value": ...}`) and Azure DevOps' (`POST
+//! SYSTEM_OIDCREQUESTURI` with `api-version=7.1`, the same audience and the service connection's
+//! ID, `SYSTEM_ACCESSTOKEN` as a bearer, answered `{"oidcToken": ...}`). Messages name the service without its query and
+//! never carry the request token, even when the service echoes it.
+
+use serde_json::Value;
+use statectl_encryption::Secret;
+use url::Url;
+
+use super::credentials::{read_answer, text};
+use crate::request_error::without_secrets;
+
+/// The audience GitHub's token service is asked for, as go-azure-sdk asks.
+const FEDERATED_AUDIENCE: &str = "api://AzureADTokenExchange";
+/// The Azure DevOps API version go-azure-sdk asks its OIDC endpoint for.
+const AZURE_DEVOPS_API_VERSION: &str = "7.1";
+
+/// GitHub Actions' token service.
+pub(super) async fn github(
+    http: &reqwest::Client,
+    url: &str,
+    bearer: &Secret,
+) -> Result<Secret, String> {
+    let what = "GitHub's OIDC token service (`oidc_request_url`, ACTIONS_ID_TOKEN_REQUEST_URL)";
+    let mut url = parse(url, what)?;
+    if !url.query_pairs().any(|(name, _)| name == "audience") {
+        url.query_pairs_mut()
+            .append_pair("audience", FEDERATED_AUDIENCE);
+    }
+    let request = http
+        .get(url.clone())
+        .bearer_auth(text(bearer))
+        .header("accept", "application/json")
+        .header("content-type", "application/x-www-form-urlencoded");
+    fetch(request, &url, what, bearer, "value").await
+}
+
+/// Azure DevOps' OIDC endpoint, for `connection`.
+pub(super) async fn azure_devops(
+    http: &reqwest::Client,
+    url: &str,
+    bearer: &Secret,
+    connection: &str,
+) -> Result<Secret, String> {
+    let what = "Azure DevOps' OIDC token service (`oidc_request_url`, SYSTEM_OIDCREQUESTURI)";
+    let mut url = parse(url, what)?;
+    let has = |url: &Url, wanted: &str| url.query_pairs().any(|(name, _)| name == wanted);
+    if !has(&url, "api-version") {
+        url.query_pairs_mut()
+            .append_pair("api-version", AZURE_DEVOPS_API_VERSION);
+    }
+    if !has(&url, "audience") {
+        url.query_pairs_mut()
+            .append_pair("audience", FEDERATED_AUDIENCE);
+    }
+    if !has(&url, "serviceConnectionId") {
+        url.query_pairs_mut()
+            .append_pair("serviceConnectionId", connection);
+    }
+    let request = http
+        .post(url.clone())
+        .bearer_auth(text(bearer))
+        .header("accept", "application/json")
+        .header("content-type", "application/json")
+        .header("content-length", "0");
+    fetch(request, &url, what, bearer, "oidcToken").await
+}
+
+fn parse(url: &str, what: &str) -> Result<Url, String> {
+    Url::parse(url)
+        .ok()
+        .filter(|url| matches!(url.scheme(), "http" | "https"))
+        .ok_or_else(|| format!("the URL of {what} is not an http(s) URL"))
+}
+
+/// Sends `request` and takes the token in the answer's `field`.
+async fn fetch(
+    request: reqwest::RequestBuilder,
+    url: &Url,
+    what: &str,
+    bearer: &Secret,
+    field: &str,
+) -> Result<Secret, String> {
+    let shown = format!("{}{}", url.origin().ascii_serialization(), url.path());
+    let response = request.send().await.map_err(|error| {
+        format!(
+            "cannot fetch the OIDC token from {what} at {shown}: {}",
+            super::client::problem(&error)
+        )
+    })?;
+    let status = response.status().as_u16();
+    let body = read_answer(response)
+        .await
+        .map_err(|problem| format!("the answer of {what} at {shown} {problem}"))?;
+    if !(200..300).contains(&status) {
+        let said = String::from_utf8_lossy(&body);
+        let said = said.lines().next().unwrap_or_default().trim();
+        let said: String = said.chars().take(200).collect();
+        return Err(without_secrets(
+            format!("{what} at {shown} answered {status}: {said}"),
+            &[text(bearer).trim()],
+        ));
+    }
+    let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    match value[field].as_str().map(str::trim) {
+        Some(token) if !token.is_empty() => Ok(Secret::new(token.as_bytes().to_vec())),
+        _ => Err(format!(
+            "{what} at {shown} answered {status} without a token (no `{field}`)"
+        )),
+    }
+}

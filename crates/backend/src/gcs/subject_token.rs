@@ -1,0 +1,233 @@
+//! Where an external account's subject token (the CI's OIDC token) comes from, as Google's
+//! libraries read `credential_source`: a file the CI writes (GitLab's `id_tokens`, a Kubernetes
+//! projected token), read afresh each time; a URL fetched with the file's headers (GitHub Actions'
+//! token service, with its request token as a bearer); or a command (see `executable`). The token is
+//! the whole text, trimmed, or one field of a JSON object (`format`). Anything larger than 1 MiB,
+//! empty, or not of that shape is one line naming where it came from, never the token.
+
+use std::io::Read as _;
+
+use serde_json::Value;
+
+use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
+use super::executable::Executable;
+use super::external_account::{ExternalAccount, format_of};
+use super::settings::Secret;
+use crate::request_error::without_secrets;
+
+/// How the token is written where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Format {
+    /// The whole text.
+    Text,
+    /// The string in this field of a JSON object (GitHub's token service: `value`).
+    Json(String),
+}
+
+/// `credential_source`.
+#[derive(Clone)]
+pub(super) enum SubjectSource {
+    File {
+        path: String,
+        format: Format,
+    },
+    Url {
+        url: String,
+        /// The headers sent (GitHub's `Authorization: Bearer <request token>`): secrets.
+        headers: Vec<(String, Secret)>,
+        format: Format,
+    },
+    Executable(Executable),
+}
+
+impl SubjectSource {
+    /// Reads `credential_source` as Google's libraries choose among its fields: `file`, then
+    /// `url`, then `executable`; AWS and certificate sources are refused by name.
+    pub(super) fn parse(value: &Value, from: &str) -> Result<SubjectSource, String> {
+        if value.is_null() {
+            return Err(format!(
+                "the external account credentials in {from} have no `credential_source`"
+            ));
+        }
+        let text = |name: &str| {
+            value[name]
+                .as_str()
+                .filter(|text| !text.is_empty())
+                .map(ToOwned::to_owned)
+        };
+        if text("environment_id").is_some_and(|id| id.starts_with("aws")) {
+            return Err(format!(
+                "the external account credentials in {from} take their token from AWS (`environment_id`), which statectl does not read yet"
+            ));
+        }
+        if let Some(path) = text("file") {
+            return Ok(SubjectSource::File {
+                path,
+                format: format_of(&value["format"], from)?,
+            });
+        }
+        if let Some(url) = text("url") {
+            let headers = value["headers"]
+                .as_object()
+                .map(|headers| {
+                    headers
+                        .iter()
+                        .map(|(name, value)| {
+                            let value = value.as_str().unwrap_or_default();
+                            (name.clone(), Secret(value.as_bytes().to_vec()))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            return Ok(SubjectSource::Url {
+                url,
+                headers,
+                format: format_of(&value["format"], from)?,
+            });
+        }
+        if value["executable"].is_object() {
+            return Ok(SubjectSource::Executable(Executable::parse(
+                &value["executable"],
+                from,
+            )?));
+        }
+        if value["certificate"].is_object() {
+            return Err(format!(
+                "the external account credentials in {from} authenticate with an X.509 certificate, which statectl does not read yet"
+            ));
+        }
+        Err(format!(
+            "the `credential_source` in {from} names no `file`, `url` or `executable`"
+        ))
+    }
+
+    /// `file`, `url` or `executable`, as Google's metrics header names the source.
+    pub(super) fn kind(&self) -> &'static str {
+        match self {
+            SubjectSource::File { .. } => "file",
+            SubjectSource::Url { .. } => "url",
+            SubjectSource::Executable(_) => "executable",
+        }
+    }
+
+    /// The subject token, read now.
+    pub(super) async fn token(
+        &self,
+        http: &Http,
+        account: &ExternalAccount,
+    ) -> Result<Secret, String> {
+        match self {
+            SubjectSource::File { path, format } => {
+                let what = format!("the subject token file `{path}` (`credential_source.file`)");
+                let bytes = read_file(path, &what)?;
+                from_bytes(&bytes, format, &what)
+            }
+            SubjectSource::Url {
+                url,
+                headers,
+                format,
+            } => {
+                let shown = without_query(url);
+                let what = format!("the subject token URL {shown} (`credential_source.url`)");
+                let answer = http
+                    .send_limited(true, MAX_TOKEN_BODY, |client| {
+                        headers
+                            .iter()
+                            .fold(client.get(url), |request, (name, value)| {
+                                request.header(name.as_str(), value.text())
+                            })
+                    })
+                    .await
+                    .map_err(|failure| {
+                        format!("GET {shown} (`credential_source.url`): {failure}")
+                    })?;
+                if !(200..300).contains(&answer.status) {
+                    // Each header's value, and its credentials without their scheme (`Bearer `).
+                    let secrets: Vec<&str> = headers
+                        .iter()
+                        .flat_map(|(_, value)| {
+                            let value = value.text();
+                            [value, value.split_once(' ').map_or("", |(_, token)| token)]
+                        })
+                        .collect();
+                    return Err(without_secrets(
+                        format!(
+                            "{what} answered {}: {}",
+                            status_text(answer.status),
+                            error_message(&answer.body)
+                        ),
+                        &secrets,
+                    ));
+                }
+                from_bytes(&answer.body, format, &what)
+            }
+            SubjectSource::Executable(executable) => executable.token(account).await,
+        }
+    }
+}
+
+/// The file's bytes, at most 1 MiB.
+fn read_file(path: &str, what: &str) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|error| {
+        format!(
+            "cannot read {what}: {}",
+            statectl_state::state::source::problem(&error)
+        )
+    })?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TOKEN_BODY + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| {
+            format!(
+                "cannot read {what}: {}",
+                statectl_state::state::source::problem(&error)
+            )
+        })?;
+    if bytes.len() as u64 > MAX_TOKEN_BODY {
+        return Err(format!(
+            "{what} is larger than {} KiB; a token is a few kilobytes",
+            MAX_TOKEN_BODY >> 10
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The token in `bytes`, as `format` says, trimmed; an empty one is refused here rather than by
+/// the STS.
+pub(super) fn from_bytes(bytes: &[u8], format: &Format, what: &str) -> Result<Secret, String> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| format!("{what} is not text"))?
+        .trim();
+    let token = match format {
+        Format::Text => text.to_owned(),
+        Format::Json(field) => {
+            let value: Value = serde_json::from_str(text).map_err(|_| {
+                format!("{what} is not JSON, which `credential_source.format` says it is")
+            })?;
+            match &value[field.as_str()] {
+                Value::String(token) => token.trim().to_owned(),
+                Value::Null => {
+                    return Err(format!(
+                        "{what} has no `{field}` (`subject_token_field_name`)"
+                    ));
+                }
+                _ => return Err(format!("{what}: its `{field}` is not a string")),
+            }
+        }
+    };
+    if token.is_empty() {
+        return Err(format!("{what} holds no token (it is empty)"));
+    }
+    Ok(Secret(token.into_bytes()))
+}
+
+/// `https://host/path` of a URL, without a query that may carry a request's parameters.
+fn without_query(url: &str) -> &str {
+    url.split(['?', '#']).next().unwrap_or(url)
+}
+
+impl std::fmt::Debug for SubjectSource {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.kind())
+    }
+}

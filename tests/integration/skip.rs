@@ -1,0 +1,93 @@
+//! The one skip policy of the integration tests. A test that needs what this machine lacks (real
+//! Terraform, an emulator, a provider, Python, the shared corpus) calls [`tool`] or [`missing`]
+//! and returns early when told to; a documented example that cannot run here is [`example`].
+//!
+//! - Under CI (`CI` set) a missing tool is a failure, never a silent pass.
+//! - Elsewhere the test skips, and says so where people look: a `skipped:` line straight to the
+//!   terminal (libtest captures `eprintln!`, not the stderr handle), and an entry in a ledger that
+//!   the `skipped` test target, which cargo runs right after this one, reports test by test as
+//!   ignored, so the skips are counted in a summary line (`0 passed; 0 failed; 12 ignored`).
+//!   libtest on stable Rust cannot mark a test ignored once it runs; the ledger is how the
+//!   decision made at run time still reaches a summary.
+//!
+//! The ledger is `$CARGO_TARGET_TMPDIR/skips/<parent pid>.tsv`: both test binaries are children of
+//! the same `cargo test`, and the `skipped` target removes it once read.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::builder::root;
+
+/// A tool a test needs: from `variable`, else `default` below the checkout. `None` means the test
+/// skips (recorded); under CI a missing tool fails the test.
+pub(crate) fn tool(variable: &str, default: &str, script: &str) -> Option<PathBuf> {
+    let path = std::env::var_os(variable).map_or_else(|| root().join(default), PathBuf::from);
+    if path.exists() {
+        return Some(path);
+    }
+    missing(&format!("no {} ({variable}); run {script}", path.display()));
+    None
+}
+
+/// This test cannot run here because of `why`: a failure under CI, else a recorded skip.
+pub(crate) fn missing(why: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must provide what this test needs: {why}"
+    );
+    record(&current_test(), why);
+}
+
+/// This test means nothing here (it checks a refusal root is exempt from): reported, never a
+/// failure, CI included.
+pub(crate) fn not_here(why: &str) {
+    record(&current_test(), why);
+}
+
+/// A documentation example excluded on purpose (it needs the network or a cloud account): never a
+/// failure, always reported.
+pub(crate) fn example(place: &str, reason: &str) {
+    record(&format!("{} ({place})", current_test()), reason);
+}
+
+/// The running test's name: libtest names each test's thread after it.
+fn current_test() -> String {
+    std::thread::current()
+        .name()
+        .unwrap_or("(unnamed test)")
+        .to_owned()
+}
+
+/// The ledger this `cargo test` run shares with the `skipped` target.
+pub(crate) fn ledger() -> PathBuf {
+    ledger_in(Path::new(env!("CARGO_TARGET_TMPDIR")))
+}
+
+fn ledger_in(folder: &Path) -> PathBuf {
+    folder
+        .join("skips")
+        .join(format!("{}.tsv", std::os::unix::process::parent_id()))
+}
+
+fn record(test: &str, why: &str) {
+    let line = format!("skipped: {test}: {why}\n");
+    // Straight to the terminal: the harness captures `eprintln!` but not the handle.
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    let path = ledger();
+    if let Some(folder) = path.parent() {
+        let _ = std::fs::create_dir_all(folder);
+    }
+    let entry = format!(
+        "{}\t{}\n",
+        test.replace(['\t', '\n'], " "),
+        why.replace(['\t', '\n'], " ")
+    );
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    {
+        // One write per entry: tests on other threads append to the same file.
+        let _ = file.write_all(entry.as_bytes());
+    }
+}
