@@ -54,8 +54,9 @@ pub(super) enum Source {
 
 /// A value never shown in a message or a `Debug` line, and registered with the run's masks when
 /// made with [`Secret::new`] (a token, a key), so that an echo of it is masked wherever it is shown.
+/// The bytes are private: [`Secret::new`] is the only way to make one, so none goes unregistered.
 #[derive(Clone, PartialEq, Eq)]
-pub(super) struct Secret(pub Vec<u8>);
+pub(super) struct Secret(Vec<u8>);
 
 impl std::fmt::Debug for Secret {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -75,6 +76,11 @@ impl Secret {
 
     pub(super) fn text(&self) -> &str {
         std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+
+    /// The bytes (a customer-supplied key).
+    pub(super) fn bytes(&self) -> &[u8] {
+        &self.0
     }
 }
 
