@@ -16,12 +16,12 @@ const ADDRESS: &str = "aws_security_group.db";
 
 /// One backend's settings: its environment, `--backend-config` arguments, the input files that hold
 /// secrets, and the secrets themselves.
-struct Setup<'a> {
-    folder: &'a Path,
-    env: Vec<(String, String)>,
-    config: Vec<String>,
-    inputs: &'a [&'a str],
-    secrets: Vec<String>,
+pub(super) struct Setup<'a> {
+    pub folder: &'a Path,
+    pub env: Vec<(String, String)>,
+    pub config: Vec<String>,
+    pub inputs: &'a [&'a str],
+    pub secrets: Vec<String>,
 }
 
 impl Setup<'_> {
@@ -39,7 +39,7 @@ impl Setup<'_> {
     }
 
     /// The reading commands at `url` (and the listing at `prefix`), each refused.
-    fn reads(&self, url: &str, prefix: Option<&str>) -> Vec<Run> {
+    pub(super) fn reads(&self, url: &str, prefix: Option<&str>) -> Vec<Run> {
         let mut commands: Vec<Vec<&str>> = vec![
             vec!["list", url, "-v"],
             vec!["list", url, "-vv", "--format", "json"],
@@ -64,7 +64,7 @@ impl Setup<'_> {
     }
 
     #[track_caller]
-    fn check(&self, runs: &[Run], echo: &Echo) {
+    pub(super) fn check(&self, runs: &[Run], echo: &Echo) {
         let mut secrets = self.secrets.clone();
         secrets.extend(echo.credentials());
         assert_nothing_shown(runs, &secrets);
@@ -97,7 +97,7 @@ fn base64_of(text: &str) -> String {
     out
 }
 
-fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+pub(super) fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
     list.iter()
         .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
         .collect()

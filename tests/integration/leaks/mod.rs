@@ -9,6 +9,7 @@
 mod backends;
 mod echo;
 mod encryption;
+mod federated;
 mod refresh;
 
 use std::path::Path;
