@@ -141,7 +141,11 @@ impl Printer {
         let mut stderr = io::stderr().lock();
         // A hint names the finding's address, which may hold anything a state holds.
         for hint in hints {
-            let _ = writeln!(stderr, "{cyan}hint{reset}: {}", sanitize(&mask_message(hint)));
+            let _ = writeln!(
+                stderr,
+                "{cyan}hint{reset}: {}",
+                sanitize(&mask_message(hint))
+            );
         }
     }
 
