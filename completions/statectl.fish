@@ -121,7 +121,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -d 
 json\t'One JSON document with a `schema_version`, for scripts'"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
-complete -c statectl -n "__fish_statectl_using_subcommand summary" -s j -l jobs -l parallelism -d 'With a prefix URL: how many states to read at once (default: the number of CPUs)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -s j -l jobs -l parallelism -d 'With several states: how many to read at once (default: the number of CPUs)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -173,6 +173,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand forget" -l lock-timeou
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s o -l output -d 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -l state -d 'The state: a file, `-` for standard input, or a URL (`s3://bucket/key`, `gs://bucket/prefix/default.tfstate`, `azurerm://account/container/blob`, `oci://namespace/bucket/object`, `https://...` for the http backend). Default: the state of the backend `terraform init` recorded here (local: `terraform.tfstate`, HCP Terraform\'s workspace...), in the selected workspace' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -192,6 +193,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand rm" -l lock-timeout -d
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l backup -d 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s o -l output -d 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l policy -d 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory' -r -F
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -l state -d 'The state: a file, `-` for standard input, or a URL (`s3://bucket/key`, `gs://bucket/prefix/default.tfstate`, `azurerm://account/container/blob`, `oci://namespace/bucket/object`, `https://...` for the http backend). Default: the state of the backend `terraform init` recorded here (local: `terraform.tfstate`, HCP Terraform\'s workspace...), in the selected workspace' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

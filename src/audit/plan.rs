@@ -100,6 +100,7 @@ impl PlanError {
 
 #[derive(Deserialize)]
 struct PlanFile {
+    format_version: Option<String>,
     terraform_version: Option<String>,
     /// Terraform 1.6+ (`format_version` 1.2): the plan stopped at an error and was saved anyway.
     errored: Option<bool>,
@@ -145,6 +146,7 @@ impl Plan {
                 hint: Some(hint.to_owned()),
             });
         };
+        check_format_version(file.format_version.as_deref())?;
         if file.errored == Some(true) {
             // What such a plan lists is what Terraform had planned when it stopped: a `plan
             // -destroy` of a `prevent_destroy` resource still lists its delete. Terraform
@@ -201,6 +203,34 @@ impl Plan {
     }
 }
 
+/// The plan formats statectl reads: major version 1 (Terraform 1.1 and later, OpenTofu) and 0 (the
+/// format of Terraform 0.12 to 1.0), whose minor versions only add. Another major version changes
+/// what the fields mean; a plan without one is not what `terraform show -json` prints.
+fn check_format_version(version: Option<&str>) -> Result<(), PlanError> {
+    let hint =
+        "make the plan JSON with `terraform show -json PLANFILE` (or `tofu show -json PLANFILE`)";
+    let Some(version) = version else {
+        return Err(PlanError {
+            at: None,
+            message: "not a plan: it has no `format_version`".to_owned(),
+            hint: Some(hint.to_owned()),
+        });
+    };
+    let major = version.split('.').next().unwrap_or_default();
+    if matches!(major, "0" | "1") && version.split('.').all(|part| part.parse::<u32>().is_ok()) {
+        return Ok(());
+    }
+    Err(PlanError {
+        at: None,
+        message: format!(
+            "the plan's format version `{}` is not one statectl reads (it reads 0.x and 1.x, what Terraform 0.12 and later and OpenTofu write)",
+            // The CLI escapes control characters; a version is short, a hostile one is cut.
+            version.chars().take(40).collect::<String>()
+        ),
+        hint: Some(hint.to_owned()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,7 +266,7 @@ mod tests {
     #[test]
     fn reads_deposed_entries_and_reasons() {
         let plan = Plan::parse(
-            r#"{"terraform_version":"1.15.5","resource_changes":[
+            r#"{"format_version":"1.2","terraform_version":"1.15.5","resource_changes":[
               {"address":"module.a[\"k\"].x.y[0]","mode":"managed","type":"x","name":"y","change":{"actions":["create","delete"]},"action_reason":"replace_because_tainted"},
               {"address":"x.z","mode":"managed","type":"x","name":"z","deposed":"0badcafe","change":{"actions":["delete"]}}]}"#,
         )
@@ -283,5 +313,29 @@ mod tests {
         assert!(error.hint.unwrap().contains("without `--plan`"));
         let finished = text.replace("\"errored\": true", "\"errored\": false");
         assert_eq!(Plan::parse(&finished).unwrap().changes.len(), 2);
+    }
+
+    /// Issue 24, item 22: a plan with `format_version` "99", or none, was read as if it were 1.x.
+    #[test]
+    fn refuses_a_format_version_it_does_not_know() {
+        let plan = |version: &str| format!(r#"{{{version}"resource_changes":[]}}"#);
+        for known in ["0.1", "0.2", "1.0", "1.2", "1.9"] {
+            assert!(
+                Plan::parse(&plan(&format!(r#""format_version":"{known}","#))).is_ok(),
+                "{known}"
+            );
+        }
+        for unknown in ["99", "2.0", "", "1.x", "v1"] {
+            let error =
+                Plan::parse(&plan(&format!(r#""format_version":"{unknown}","#))).unwrap_err();
+            assert_eq!(
+                error.message,
+                format!(
+                    "the plan's format version `{unknown}` is not one statectl reads (it reads 0.x and 1.x, what Terraform 0.12 and later and OpenTofu write)"
+                )
+            );
+        }
+        let error = Plan::parse(&plan("")).unwrap_err();
+        assert_eq!(error.message, "not a plan: it has no `format_version`");
     }
 }

@@ -129,7 +129,7 @@ impl States<'_, '_> {
     fn object_diff(&self, object: &ObjectChange) -> String {
         let read = |state: &State<'_>, at| {
             let (_, instance) = object_of(state, at);
-            serde_json::from_str::<Value>(instance.span.of(state.source)).ok()
+            crate::json::parse_value(instance.span.of(state.source)).ok()
         };
         let before = object.old.and_then(|at| read(self.old, at));
         let mut after = object.new.and_then(|at| read(self.new, at));

@@ -4,7 +4,9 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use crate::cli::error::{CliError, sanitized};
+use std::path::Path;
+
+use crate::cli::error::{CliError, echo, sanitized};
 use crate::cli::filter::Pattern;
 use crate::cli::{Format, Printer, StateArg, exit, load};
 use crate::state::address::{InstanceKey, Mode, Target};
@@ -42,6 +44,32 @@ pub struct Args {
     pub format: Format,
 }
 
+/// `statectl list module.app`, from the habit of `terraform state list module.app`: the address went
+/// where the state goes. When no such file exists and the argument reads as an address, the hint
+/// says the order.
+fn address_for_a_state(error: CliError, arg: Option<&Path>) -> CliError {
+    let Some(arg) = arg else {
+        return error;
+    };
+    let text = arg.to_string_lossy();
+    let an_address = error.hint.is_none()
+        && !text.contains('/')
+        && arg
+            .extension()
+            .is_none_or(|extension| extension != "tfstate")
+        && std::fs::symlink_metadata(arg).is_err()
+        && (text.parse::<Target>().is_ok()
+            || Pattern::parse(&text).is_ok_and(|_| text.contains('*')));
+    if !an_address {
+        return error;
+    }
+    error.with_hint(format!(
+        "`{}` looks like an address: the state comes first (`statectl list STATE {}`), or `-` to read standard input",
+        echo(&text),
+        crate::scan::hint::shell_word(&text)
+    ))
+}
+
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let patterns = args
         .patterns
@@ -49,7 +77,8 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         .map(|text| Pattern::parse(text))
         .collect::<Result<Vec<_>, _>>()?;
     let module = args.module.as_deref().map(parse_module).transpose()?;
-    let (source, bytes) = load::read(&args.state, printer)?;
+    let (source, bytes) = load::read(&args.state, printer)
+        .map_err(|error| address_for_a_state(error, args.state.state.as_deref()))?;
     let state = load::parse_state(&source, &bytes)?;
     let mut listed = Vec::new();
     let needs_address = !patterns.is_empty() || module.is_some();

@@ -20,8 +20,11 @@ use tracing_subscriber::util::SubscriberInitExt;
 /// The bar being drawn, if any; log lines make room for it.
 static BAR: OnceLock<Mutex<Option<ProgressBar>>> = OnceLock::new();
 
-/// Starts the log for `verbosity` (the count of `-v`); nothing is logged without one.
-pub(super) fn init(verbosity: u8, color: bool) {
+/// Starts the log for `verbosity` (the count of `-v`); nothing is logged without one. Uncolored
+/// whatever `--color` says: tracing-subscriber colors only with its `ansi` feature, which statectl
+/// leaves out (asking for color without it printed "the `ansi` crate feature is required" on every
+/// `-v` run on a terminal, and a debug build panicked).
+pub(super) fn init(verbosity: u8) {
     let level = match verbosity {
         0 => return,
         1 => LevelFilter::INFO,
@@ -32,7 +35,7 @@ pub(super) fn init(verbosity: u8, color: bool) {
     let targets = Targets::new().with_target("statectl", level);
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(StderrAboveBar)
-        .with_ansi(color)
+        .with_ansi(false)
         .with_target(verbosity > 2)
         // Every value escaped: a server's status text cannot start a line of its own.
         .fmt_fields(crate::cli::log_fields::EscapedFields);

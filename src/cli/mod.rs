@@ -29,7 +29,6 @@ mod printer;
 mod progress;
 mod query;
 mod refresh;
-mod render;
 mod rewrite;
 pub(crate) mod scan;
 mod settings;
@@ -155,6 +154,11 @@ fn print_clap_error(error: &clap::Error) {
 }
 
 /// Runs statectl with the process arguments and returns the exit code.
+/// The stack `main` runs [`run`] on: room for every walk of a value nested
+/// [`json::MAX_DEPTH`](crate::json::MAX_DEPTH) levels deep (measured: a debug build's `diff` of two
+/// such values needs 24 MiB; this is ten times that). Only the pages a run touches are committed.
+pub const STACK_BYTES: usize = 256 << 20;
+
 pub fn run() -> i32 {
     // `statectl generate` writes the completions and man pages for packaging: parsed on its own, so
     // that neither they nor `--help` offer it.
@@ -178,7 +182,7 @@ pub fn run() -> i32 {
         }
     };
     let mut printer = Printer::new(cli.color);
-    log::init(cli.verbose, printer.color_stderr());
+    log::init(cli.verbose);
     let outcome = match cli.command {
         Command::List(args) => list::run(&args, &mut printer),
         Command::Show(args) => show::run(&args, &mut printer),
@@ -187,7 +191,7 @@ pub fn run() -> i32 {
         Command::Summary(args) => summary::run(&args, &mut printer),
         Command::Taint(args) => taint::run_taint(&args, &mut printer),
         Command::Untaint(args) => taint::run_untaint(&args, &mut printer),
-        Command::Forget(args) => forget::run(&args, &mut printer),
+        Command::Forget(args) => forget::run(args, &mut printer),
         Command::Lock(args) => lock::run(&args, &mut printer),
         Command::Refresh(args) => refresh::run(&args, cli.verbose, &mut printer),
         Command::Diff(args) => diff::run(&args, &mut printer),

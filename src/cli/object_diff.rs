@@ -20,14 +20,13 @@ pub(super) fn object_diff(
     after: Option<&str>,
     reveal: bool,
 ) -> String {
-    let decode = |text: &str| serde_json::from_str::<Value>(&shorten_long_strings(text)).ok();
+    let decode = |text: &str| crate::json::parse_value(&shorten_long_strings(text)).ok();
     let (decoded_before, decoded_after) = (before.and_then(decode), after.and_then(decode));
     if decoded_before.is_none() != before.is_none() || decoded_after.is_none() != after.is_none() {
-        // serde_json stops at 128 levels of nesting (Terraform goes to 10,000) and refuses lone
-        // surrogate escapes (which Go reads as U+FFFD). The raw
-        // text cannot stand in: it would show values the masking has not seen.
+        // Only text the state parser never validated gets here. The raw text cannot stand in: it
+        // would show values the masking has not seen.
         return format!(
-            "--- {label}\n+++ {label}\n(changed; not shown: its JSON cannot be decoded for a diff: nested deeper than 128 levels, or a lone surrogate escape)\n"
+            "--- {label}\n+++ {label}\n(changed; not shown: its JSON cannot be decoded for a diff)\n"
         );
     }
     object_diff_values(label, decoded_before, decoded_after, reveal)
@@ -296,8 +295,9 @@ mod tests {
         assert_ne!(digest(b"a"), digest(b"a\0"));
     }
 
+    /// Issue 24 item 20: past serde_json's 128 levels the diff said only "changed; not shown".
     #[test]
-    fn an_object_too_deep_to_decode_is_named_not_dropped() {
+    fn an_object_nested_past_128_levels_is_diffed() {
         let deep = format!(
             r#"{{"attributes":{{"a":{}1{}}}}}"#,
             "[".repeat(200),
@@ -305,10 +305,11 @@ mod tests {
         );
         let tainted = deep.replacen('{', r#"{"status":"tainted","#, 1);
         let diff = object_diff("x.y", Some(&deep), Some(&tainted), false);
-        assert_eq!(
-            diff,
-            "--- x.y\n+++ x.y\n(changed; not shown: its JSON cannot be decoded for a diff: nested deeper than 128 levels, or a lone surrogate escape)\n"
+        assert!(
+            diff.contains("\n+  \"status\": \"tainted\",\n"),
+            "{diff:.2000}"
         );
+        assert!(!diff.contains("not shown"), "{diff:.2000}");
     }
 
     #[test]

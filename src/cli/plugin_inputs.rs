@@ -3,7 +3,7 @@
 //! configured with: the literal arguments of its `provider` block in `--config DIR`, with
 //! `--provider-config NAME=FILE` (a JSON object) laid over them member by member.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
@@ -12,6 +12,7 @@ use crate::cli::error::{CliError, sanitize};
 use crate::cli::printer::Printer;
 use crate::policy::config::values::{Inputs, Values};
 use crate::policy::config::{ProviderBlock, read_provider_blocks_with};
+use crate::state::State;
 
 /// How instances are asked about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +65,44 @@ impl Readers {
             }
         }
         readers
+    }
+
+    /// Refuses a `--reader NAME=...` whose NAME is no provider of `state` (an endpoint name such as
+    /// `cf`, a typo): it would choose nothing and the instances would be read the other way. The
+    /// error names the providers there are.
+    pub(super) fn check_names(&self, state: &State<'_>) -> Result<(), CliError> {
+        let present: BTreeSet<&str> = state
+            .instances()
+            .filter_map(|(resource, instance)| State::provider_of(resource, instance))
+            .map(|provider| local_name(&provider.source))
+            .collect();
+        let mut unknown: Vec<&String> = self
+            .per_provider
+            .keys()
+            .filter(|name| !present.contains(name.as_str()))
+            .collect();
+        unknown.sort();
+        let Some(first) = unknown.first() else {
+            return Ok(());
+        };
+        let there = if present.is_empty() {
+            "the state has no provider".to_owned()
+        } else {
+            let names: Vec<String> = present
+                .iter()
+                .map(|name| format!("`{}`", sanitize(name)))
+                .collect();
+            format!("its providers: {}", names.join(", "))
+        };
+        let reader = match self.per_provider.get(*first) {
+            Some(Reader::Plugin) => "plugin",
+            _ => "http",
+        };
+        Err(CliError::new(format!(
+            "`--reader {name}={reader}`: no provider `{name}` in the state; {there}",
+            name = sanitize(first),
+        ))
+        .with_hint("NAME is a provider's local name (the last part of its source: `aws`, `oci`, `cloudfoundry`), not an `--endpoint` name"))
     }
 
     /// The reader for instances of the provider with this source address

@@ -120,6 +120,7 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
     let mut loaded = open(&settings.write, "refresh", LockMode::ReadFirst, printer)?;
     let locked = loaded.locked.take();
     let state = load::parse_state(&loaded.source, &loaded.bytes)?;
+    settings.readers.check_names(&state)?;
     let rules = crate::cli::scan::load_rules(None)?;
     let selected = select(
         &state,
@@ -200,13 +201,25 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
     };
     let code = finish(&settings.write, &request, &loaded, locked, &state, printer)?;
     printer.hints(&still_tainted_hints(&proposed.still_tainted));
-    Ok(
-        if proposed.errors > 0 || rows.iter().any(|(_, index, _)| index.is_none()) {
-            exit::ERROR.max(code)
-        } else {
-            code
-        },
-    )
+    let skipped = rows.iter().any(|(_, index, _)| index.is_none());
+    Ok(run_code(code, proposed.errors > 0 || skipped, &outcomes))
+}
+
+/// The run's exit code from the write's (`code`): an error or a skipped instance makes it 2; an
+/// instance still pending at the deadline was not resolved, which makes it 1 at least, whatever else
+/// was written.
+fn run_code(code: i32, failed: bool, outcomes: &[Option<Outcome>]) -> i32 {
+    let unresolved = outcomes
+        .iter()
+        .flatten()
+        .any(|outcome| matches!(outcome, Outcome::Pending { .. }));
+    if failed {
+        exit::ERROR.max(code)
+    } else if unresolved {
+        exit::FINDINGS.max(code)
+    } else {
+        code
+    }
 }
 
 /// What a finished run learned: the HTTP outcomes, then what the plugins read.

@@ -238,6 +238,17 @@ pub(super) fn finish(
         "planned"
     );
     for unchanged in &plan.unchanged {
+        if request.operation == "untaint" {
+            // As `terraform untaint`: an instance that is not tainted is an error, exit 1.
+            return Err(CliError {
+                message: format!(
+                    "{source}: `{}` is not tainted, so it cannot be untainted; nothing written",
+                    unchanged.address
+                ),
+                hint: None,
+                code: exit::FINDINGS,
+            });
+        }
         printer.warning(&format!(
             "`{}` is {}; nothing to change",
             unchanged.address, unchanged.why

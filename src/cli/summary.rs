@@ -3,23 +3,34 @@
 //! state below it, with how many states each Terraform version wrote.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::json;
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
-use crate::cli::{Format, Printer, StateArg, exit, load};
-use crate::state::address::Mode;
+use crate::cli::{Format, Printer, exit, load};
+use crate::state::address::{Mode, ModulePath};
 use crate::state::legacy::StateBytes;
 use crate::state::model::State;
 use crate::state::order::instance_groups;
-use crate::state::source::Source;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// State files, or folders searched recursively for `*.tfstate` (skipping `.terraform/`), as
+    /// `scan` takes them: several add up. `-` reads standard input; URLs (`s3://bucket/key`,
+    /// `gs://...`, `azurerm://...`, `oci://...`, `https://...`) read remote states, and a prefix URL
+    /// ending in `/` (`s3://bucket/prefix/`) every state below it. Default: the state of the backend
+    /// `terraform init` recorded here (local: `terraform.tfstate`).
+    #[arg(value_name = "STATE")]
+    pub paths: Vec<PathBuf>,
+
     #[command(flatten)]
-    pub state: StateArg,
+    pub backend: crate::cli::BackendArgs,
+
+    #[command(flatten)]
+    pub config: crate::cli::ConfigArgs,
 
     /// How to print the counts.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -28,7 +39,7 @@ pub struct Args {
     #[command(flatten)]
     pub keys: KeyArgs,
 
-    /// With a prefix URL: how many states to read at once (default: the number of CPUs).
+    /// With several states: how many to read at once (default: the number of CPUs).
     #[arg(long, short = 'j', visible_alias = "parallelism", value_name = "N", value_parser = crate::cli::settings::at_least_one)]
     pub jobs: Option<usize>,
 }
@@ -36,13 +47,20 @@ pub struct Args {
 /// Instance counts under one grouping key.
 type Counts = BTreeMap<String, usize>;
 
+/// Instance counts by module, in Terraform's order of module instances (`module.shard[2]` before
+/// `module.shard[10]`); the root module is the empty path, first.
+type ModuleCounts = BTreeMap<ModulePath, usize>;
+
 /// What one state, or many added up, holds.
 #[derive(Debug, Default)]
 struct Tally {
     resources: usize,
+    /// Instances by address, as `terraform state list` lists them; an instance's deposed objects
+    /// are counted apart, in `deposed_objects`, never as instances of their own.
     instances: usize,
+    deposed_objects: usize,
     by_type: Counts,
-    by_module: Counts,
+    by_module: ModuleCounts,
     by_provider: Counts,
     by_status: Counts,
 }
@@ -64,12 +82,7 @@ impl Tally {
                 address.type_name.clone()
             };
             *tally.by_type.entry(type_key).or_default() += 1;
-            let module = if address.module.0.is_empty() {
-                "(root)".to_owned()
-            } else {
-                address.module.to_string()
-            };
-            *tally.by_module.entry(module).or_default() += 1;
+            *tally.by_module.entry(address.module.clone()).or_default() += 1;
             let provider = group
                 .current
                 .or(group.deposed.first().copied())
@@ -79,19 +92,16 @@ impl Tally {
                     super::super::state::provider::ProviderConfig::name,
                 );
             *tally.by_provider.entry(provider).or_default() += 1;
+            // One status an instance, so that the rows add up to the instances; the words are
+            // `list --format json`'s.
             let status = match group.current {
                 _ if address.mode == Mode::Data => "data",
                 Some(instance) if instance.tainted => "tainted",
                 Some(_) => "ready",
-                None => "deposed only",
+                None => "deposed-only",
             };
             *tally.by_status.entry(status.to_owned()).or_default() += 1;
-            if !group.deposed.is_empty() {
-                *tally
-                    .by_status
-                    .entry("with deposed objects".to_owned())
-                    .or_default() += 1;
-            }
+            tally.deposed_objects += group.deposed.len();
         }
         tally
     }
@@ -99,9 +109,12 @@ impl Tally {
     fn add(&mut self, other: Tally) {
         self.resources += other.resources;
         self.instances += other.instances;
+        self.deposed_objects += other.deposed_objects;
+        for (module, count) in other.by_module {
+            *self.by_module.entry(module).or_default() += count;
+        }
         for (mine, theirs) in [
             (&mut self.by_type, other.by_type),
-            (&mut self.by_module, other.by_module),
             (&mut self.by_provider, other.by_provider),
             (&mut self.by_status, other.by_status),
         ] {
@@ -111,34 +124,66 @@ impl Tally {
         }
     }
 
-    fn tables(&self) -> [(&'static str, &Counts); 4] {
+    /// The counts by module, named as addresses name them (`(root)` for the root module), in
+    /// Terraform's order.
+    fn modules(&self) -> Vec<(String, usize)> {
+        self.by_module
+            .iter()
+            .map(|(module, count)| {
+                let name = if module.0.is_empty() {
+                    "(root)".to_owned()
+                } else {
+                    module.to_string()
+                };
+                (name, *count)
+            })
+            .collect()
+    }
+
+    /// The JSON object of the counts by module, in Terraform's order.
+    fn modules_json(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.modules()
+            .into_iter()
+            .map(|(name, count)| (name, count.into()))
+            .collect()
+    }
+
+    /// Each table's title and rows, in key order (modules in Terraform's).
+    fn tables(&self) -> [(&'static str, Vec<(String, usize)>); 4] {
+        let rows = |counts: &Counts| {
+            counts
+                .iter()
+                .map(|(key, count)| (key.clone(), *count))
+                .collect()
+        };
         [
-            ("type", &self.by_type),
-            ("module", &self.by_module),
-            ("provider", &self.by_provider),
-            ("status", &self.by_status),
+            ("type", rows(&self.by_type)),
+            ("module", self.modules()),
+            ("provider", rows(&self.by_provider)),
+            ("status", rows(&self.by_status)),
         ]
     }
 }
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     let keys = KeyFilter::new(&args.keys)?;
-    let listed = match args.state.state.as_deref() {
-        Some(arg) => {
-            crate::cli::many::listed(&arg.to_string_lossy(), &args.state.backend, &keys, printer)?
+    let encryption = crate::cli::encryption::load(&args.config)?;
+    let found = crate::cli::scan::sources(&args.paths, &args.backend, &keys, printer)?;
+    // One state named on its own (or none: the working directory's) gets its own details; several,
+    // a folder or a prefix URL are added up.
+    let one = match (args.paths.as_slice(), found.as_slice()) {
+        ([] | [_], [found]) if !found.listed && !args.paths.iter().any(|path| path.is_dir()) => {
+            Some(found)
         }
-        None => None,
+        _ => None,
     };
-    if let Some(sources) = listed {
-        return run_many(args, sources, printer);
-    }
-    if !keys.is_empty() {
-        return Err(CliError::new(
-            "`--include` and `--exclude` choose keys below a prefix URL (`s3://bucket/prefix/`), and none is named",
-        ));
-    }
-    let (source, bytes) = load::read(&args.state, printer)?;
-    let state = load::parse_state(&source, &bytes)?;
+    let Some(found) = one else {
+        return run_many(args, &found, &encryption, printer);
+    };
+    let source = &found.source;
+    let stored = read_found(found)?.ok_or_else(|| CliError::new(format!("{source}: no state")))?;
+    let bytes = StateBytes::new(crate::cli::encryption::open(&encryption, source, stored)?);
+    let state = load::parse_state(source, &bytes)?;
     let tally = Tally::of(&state);
     match args.format {
         Format::Json => {
@@ -150,8 +195,9 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
                 "lineage": state.lineage,
                 "resources": tally.resources,
                 "instances": tally.instances,
+                "deposed_objects": tally.deposed_objects,
                 "by_type": tally.by_type,
-                "by_module": tally.by_module,
+                "by_module": tally.modules_json(),
                 "by_provider": tally.by_provider,
                 "by_status": tally.by_status,
             });
@@ -161,9 +207,10 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         }
         Format::Text => {
             printer.line(&format!(
-                "{} resources, {} instances (serial {}, lineage {}, written by {})",
+                "{} resources, {} instances{} (serial {}, lineage {}, written by {})",
                 tally.resources,
                 tally.instances,
+                deposed_note(tally.deposed_objects),
                 state.serial,
                 sanitize(&state.lineage),
                 state
@@ -171,8 +218,8 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
                     .as_deref()
                     .map_or("an unknown version".to_owned(), sanitize),
             ))?;
-            for (title, counts) in tally.tables() {
-                printer.line(&table(title, "instances", counts))?;
+            for (title, rows) in tally.tables() {
+                printer.line(&table(title, "instances", rows))?;
             }
         }
     }
@@ -196,19 +243,16 @@ fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -
     )))
 }
 
-/// The counts over every listed state; a state that cannot be read is named on stderr (exit 2) and
+/// The counts over several states; a state that cannot be read is named on stderr (exit 2) and
 /// the others are still counted.
-fn run_many(args: &Args, sources: Vec<Source>, printer: &mut Printer) -> Result<i32, CliError> {
-    let encryption = crate::cli::encryption::load(&args.state.config)?;
-    let found: Vec<Found> = sources
-        .into_iter()
-        .map(|source| Found {
-            source,
-            listed: true,
-        })
-        .collect();
-    let outcomes = for_each_state(&found, args.jobs, "summary", |found| {
-        summarize(found, &encryption)
+fn run_many(
+    args: &Args,
+    found: &[Found],
+    encryption: &statectl_encryption::StateEncryption,
+    printer: &mut Printer,
+) -> Result<i32, CliError> {
+    let outcomes = for_each_state(found, args.jobs, "summary", |found| {
+        summarize(found, encryption)
     });
     let mut total = Tally::default();
     let mut by_version = Counts::new();
@@ -231,11 +275,11 @@ fn run_many(args: &Args, sources: Vec<Source>, printer: &mut Printer) -> Result<
     }
     let read = found.len() - failures.len() - empty.len();
     let prefix = args
-        .state
-        .state
-        .as_deref()
+        .paths
+        .iter()
         .map(|arg| statectl_backend::discover::redact(&arg.to_string_lossy()))
-        .unwrap_or_default();
+        .collect::<Vec<_>>()
+        .join(", ");
     match args.format {
         Format::Json => {
             let unreadable: Vec<_> = failures
@@ -250,9 +294,10 @@ fn run_many(args: &Args, sources: Vec<Source>, printer: &mut Printer) -> Result<
                 "empty": empty,
                 "resources": total.resources,
                 "instances": total.instances,
+                "deposed_objects": total.deposed_objects,
                 "by_terraform_version": by_version,
                 "by_type": total.by_type,
-                "by_module": total.by_module,
+                "by_module": total.modules_json(),
                 "by_provider": total.by_provider,
                 "by_status": total.by_status,
             });
@@ -262,19 +307,28 @@ fn run_many(args: &Args, sources: Vec<Source>, printer: &mut Printer) -> Result<
         }
         Format::Text => {
             printer.line(&format!(
-                "{read} states under {}: {} resources, {} instances{}",
+                "{read} states {} {}: {} resources, {} instances{}{}",
+                if args.paths.len() > 1 {
+                    "from"
+                } else {
+                    "under"
+                },
                 sanitize(&prefix),
                 total.resources,
                 total.instances,
+                deposed_note(total.deposed_objects),
                 if failures.is_empty() {
                     String::new()
                 } else {
                     format!(" ({} could not be read)", failures.len())
                 }
             ))?;
-            printer.line(&table("written by terraform", "states", &by_version))?;
-            for (title, counts) in total.tables() {
-                printer.line(&table(title, "instances", counts))?;
+            let versions = by_version
+                .iter()
+                .map(|(version, count)| (version.clone(), *count));
+            printer.line(&table("written by terraform", "states", versions.collect()))?;
+            for (title, rows) in total.tables() {
+                printer.line(&table(title, "instances", rows))?;
             }
         }
     }
@@ -288,17 +342,26 @@ fn run_many(args: &Args, sources: Vec<Source>, printer: &mut Printer) -> Result<
     })
 }
 
-/// A two-column table, `title` and `counted` (what the numbers count).
-fn table(title: &str, counted: &str, counts: &Counts) -> String {
+/// `, and N deposed objects` when there are any: objects an instance still holds besides its
+/// current one (Terraform lists the instance once), so they are not among its instances.
+fn deposed_note(deposed: usize) -> String {
+    match deposed {
+        0 => String::new(),
+        1 => ", and 1 deposed object".to_owned(),
+        many => format!(", and {many} deposed objects"),
+    }
+}
+
+/// A two-column table, `title` and `counted` (what the numbers count), of `rows` in key order.
+fn table(title: &str, counted: &str, mut rows: Vec<(String, usize)>) -> String {
     let mut table = Table::new();
     table
         .load_style(UTF8_FULL_CONDENSED)
         .set_header(vec![title, counted]);
-    let mut rows: Vec<(&String, &usize)> = counts.iter().collect();
-    // Most common first; ties alphabetical, so output is stable.
-    rows.sort_by(|left, right| right.1.cmp(left.1).then_with(|| left.0.cmp(right.0)));
+    // Most common first; ties keep the key order (a stable sort), so output is stable.
+    rows.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
     for (key, count) in rows {
-        table.add_row(vec![sanitize(key), count.to_string()]);
+        table.add_row(vec![sanitize(&key), count.to_string()]);
     }
     table.to_string()
 }

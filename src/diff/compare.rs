@@ -89,9 +89,10 @@ pub(super) fn same_json(left: Option<&str>, right: Option<&str>) -> bool {
     }
 }
 
-/// Parses text the state parser has already validated. `None` only past serde_json's nesting limit.
+/// Parses text the state parser has already validated, as Go reads it and as deep as the state
+/// parser allows ([`crate::json::parse_value`]); `None` never happens for such text.
 pub(super) fn parse(text: &str) -> Option<Value> {
-    serde_json::from_str(text).ok()
+    crate::json::parse_value(text).ok()
 }
 
 /// Every difference between two attribute trees, by path, in the old tree's order with additions after.

@@ -161,7 +161,7 @@ fn attributes(old: Option<&str>, new: Option<&str>) -> Vec<AttributeChange> {
     };
     match (read(old), read(new)) {
         (Some(old), Some(new)) => attribute_changes(&old, &new),
-        // Nested past what serde_json reads: the whole object, unreadable, differs.
+        // Text the state parser did not validate: the whole object, unreadable, differs.
         _ => vec![AttributeChange {
             path: Path::default(),
             action: Action::Changed,

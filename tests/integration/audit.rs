@@ -557,3 +557,40 @@ fn the_table_gives_each_reason_and_the_hint_only_what_the_policy_allows() {
         output.stderr
     );
 }
+
+/// Issue 24, item 22: a plan JSON with `format_version` "99", or none, was audited as if it were
+/// a plan statectl knows; a major version it does not know is refused, nothing audited.
+#[test]
+fn a_plan_format_version_statectl_does_not_know_is_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    let real: Value =
+        serde_json::from_str(&std::fs::read_to_string(case("destroy/plan.json")).unwrap()).unwrap();
+    assert_eq!(real["format_version"], "1.2", "Terraform 1.15.5 writes 1.2");
+    for (name, version) in [("future.json", Some("99")), ("none.json", None)] {
+        let mut plan = real.clone();
+        match version {
+            Some(version) => plan["format_version"] = version.into(),
+            None => {
+                plan.as_object_mut().unwrap().remove("format_version");
+            }
+        }
+        let path = folder.path().join(name);
+        std::fs::write(&path, serde_json::to_string(&plan).unwrap()).unwrap();
+        let message = match version {
+            Some(_) => {
+                "the plan's format version `99` is not one statectl reads (it reads 0.x and 1.x, what Terraform 0.12 and later and OpenTofu write)"
+            }
+            None => "not a plan: it has no `format_version`",
+        };
+        Test::new()
+            .arg("audit")
+            .arg(case("destroy/terraform.tfstate"))
+            .arg("--plan")
+            .arg(&path)
+            .run()
+            .stderr_is(&format!(
+                "error: {}: {message}\nhint: make the plan JSON with `terraform show -json PLANFILE` (or `tofu show -json PLANFILE`)\n",
+                path.display()
+            ));
+    }
+}

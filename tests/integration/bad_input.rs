@@ -496,8 +496,29 @@ fn binary_that_starts_like_json_is_refused_from_its_first_bytes() {
 }
 
 #[test]
-fn a_named_pipe_is_read_as_a_stream() {
-    // What a shell's `<(terraform state pull)` passes: a pipe by path.
+fn a_shells_process_substitution_is_read_as_a_stream() {
+    // `statectl list <(terraform state pull)`: bash hands the pipe over as `/dev/fd/63`.
+    let state = root().join("testdata/states/lifecycle.tfstate");
+    let output = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(r#""$0" list <(cat "$1")"#)
+        .arg(env!("CARGO_BIN_EXE_statectl"))
+        .arg(&state)
+        .env_clear()
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("terraform_data.cbd"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Item 19 of issue 24: `statectl scan fifo` waited forever for a writer that never came. A named
+/// pipe is refused before it is opened, by every command that reads a state, a plan or a rules file.
+#[test]
+fn a_named_pipe_is_refused_not_waited_on() {
     let folder = tempfile::tempdir().unwrap();
     let fifo = folder.path().join("state.fifo");
     assert!(
@@ -507,24 +528,70 @@ fn a_named_pipe_is_read_as_a_stream() {
             .unwrap()
             .success()
     );
-    let state = std::fs::read(root().join("testdata/states/lifecycle.tfstate")).unwrap();
-    let writer = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || std::fs::write(fifo, state).unwrap())
-    };
-    let output = Test::new().arg("list").arg(&fifo).run().code(0);
-    writer.join().unwrap();
-    assert!(
-        output.stdout.contains("terraform_data.cbd"),
-        "{}",
-        output.stdout
-    );
-    // A state cannot be written back to a pipe: a mutation refuses it before taking any lock.
-    Test::new()
-        .args(["taint", "terraform_data.cbd", "state.fifo"])
-        .current_dir(folder.path())
-        .run()
-        .stderr_is("error: state.fifo: cannot read the state: it is a named pipe (FIFO), not a regular file\n");
+    let refusal = "error: state.fifo: cannot read the state: it is a named pipe (FIFO), not a regular file\nhint: read a pipe through standard input (`-`, as in `statectl list - < PIPE`) or a shell's `<(command)`\n";
+    // Run on a thread so that the old behaviour (blocking in `open`) fails the test instead of hanging it.
+    let (done, finished) = std::sync::mpsc::channel();
+    let cwd = folder.path().to_owned();
+    std::thread::spawn(move || {
+        let mut outputs = Vec::new();
+        for args in [
+            &["list", "state.fifo"][..],
+            &["show", "terraform_data.cbd", "state.fifo"],
+            &["query", "$.serial", "state.fifo"],
+            &["summary", "state.fifo"],
+            &["diff", "state.fifo", "state.fifo"],
+            &["audit", "state.fifo"],
+            // A mutation refuses it before taking any lock.
+            &["taint", "terraform_data.cbd", "state.fifo"],
+        ] {
+            outputs.push((
+                args.join(" "),
+                Test::new().args(args).current_dir(&cwd).run(),
+            ));
+        }
+        outputs.push((
+            "scan".to_owned(),
+            Test::new()
+                .args(["scan", "state.fifo"])
+                .current_dir(&cwd)
+                .run(),
+        ));
+        outputs.push((
+            "audit --plan".to_owned(),
+            Test::new()
+                .args(["audit", "--plan", "state.fifo", "-"])
+                .stdin(std::fs::read(root().join("testdata/states/lifecycle.tfstate")).unwrap())
+                .current_dir(&cwd)
+                .run(),
+        ));
+        done.send(outputs).unwrap();
+    });
+    let outputs = finished
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("a command waited on the named pipe");
+    for (command, output) in outputs {
+        match command.as_str() {
+            "scan" => {
+                let output = output.code(2);
+                assert!(
+                    output.stderr.contains(refusal),
+                    "{command}: {}",
+                    output.stderr
+                );
+            }
+            // A mutation writes the state back, which a pipe cannot take: no hint to read it.
+            "taint terraform_data.cbd state.fifo" => {
+                output.stderr_is("error: state.fifo: cannot read the state: it is a named pipe (FIFO), not a regular file\n");
+            }
+            "audit --plan" => {
+                output.stderr_is("error: state.fifo: cannot read the plan: it is a named pipe (FIFO), not a regular file\nhint: hand a plan over as a file or through a shell's `--plan <(terraform show -json PLAN)`\n");
+            }
+            _ => {
+                assert_eq!(output.code, 2, "{command}: {}", output.stderr);
+                assert_eq!(output.stderr, refusal, "{command}");
+            }
+        }
+    }
     assert_eq!(
         std::fs::read_dir(folder.path()).unwrap().count(),
         1,

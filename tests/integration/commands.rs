@@ -274,7 +274,6 @@ fn summary_counts_by_type_module_provider_and_status() {
         .code(0);
     let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(document["by_status"]["tainted"], 2);
-    assert_eq!(document["by_status"]["with deposed objects"], 1);
     assert!(
         document["by_provider"]["terraform.io/builtin/terraform"]
             .as_u64()
@@ -287,7 +286,108 @@ fn summary_counts_by_type_module_provider_and_status() {
         .run()
         .code(0)
         .stdout_contains("│ terraform_data")
-        .stdout_contains("3 resources, 4 instances");
+        .stdout_contains("3 resources, 4 instances, and 1 deposed object");
+}
+
+/// Issue 25, item 11: on `lifecycle.tfstate` (a tainted `terraform_data.cbd` that still holds a
+/// deposed object) `list` and `summary` said 4 instances, `scan` 5, and the summary's status rows
+/// added up to 5. An instance is an address, as `terraform state list` lists it; its deposed objects
+/// are counted apart.
+#[test]
+fn every_command_counts_the_instances_terraform_lists() {
+    let state = testdata("lifecycle.tfstate");
+    let listed = Test::new().arg("list").arg(&state).run().code(0);
+    let instances = listed.stdout.lines().count();
+    assert_eq!(instances, 4);
+    let summary = Test::new()
+        .args(["summary", "--format", "json"])
+        .arg(&state)
+        .run()
+        .code(0);
+    let summary: serde_json::Value = serde_json::from_str(&summary.stdout).unwrap();
+    assert_eq!(summary["instances"], instances);
+    assert_eq!(summary["deposed_objects"], 1);
+    let statuses: u64 = summary["by_status"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|count| count.as_u64().unwrap())
+        .sum();
+    assert_eq!(statuses, 4, "{}", summary["by_status"]);
+    let scan = Test::new()
+        .args(["scan", "--format", "json"])
+        .arg(&state)
+        .run()
+        .code(1);
+    let scan: serde_json::Value = serde_json::from_str(&scan.stdout).unwrap();
+    assert_eq!(scan["states"][0]["instances"], instances);
+}
+
+/// Issue 25, item 12: Terraform orders numeric keys as numbers (`module.shard[2]` before
+/// `module.shard[10]`), in the table and the JSON.
+#[test]
+fn summary_orders_module_keys_as_terraform_does() {
+    let state = testdata("modules.tfstate");
+    let json = Test::new()
+        .args(["summary", "--format", "json"])
+        .arg(&state)
+        .run()
+        .code(0);
+    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let shards: Vec<&str> = document["by_module"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|module| module.starts_with("module.shard["))
+        .map(String::as_str)
+        .collect();
+    let expected: Vec<String> = (0..=10).map(|n| format!("module.shard[{n}]")).collect();
+    assert_eq!(shards, expected);
+    let table = Test::new().arg("summary").arg(&state).run().code(0).stdout;
+    let at = |module: &str| table.find(&format!("│ {module} ")).unwrap();
+    assert!(at("module.shard[2]") < at("module.shard[10]"), "{table}");
+    assert!(at("module.shard[9]") < at("module.shard[10]"), "{table}");
+}
+
+/// Issue 25, item 12: `summary DIR` failed ("is a directory") and `summary a b` refused the second
+/// file; it takes what `scan` takes and adds the states up.
+#[test]
+fn summary_takes_folders_and_several_states_as_scan_does() {
+    let (lifecycle, modules) = (testdata("lifecycle.tfstate"), testdata("modules.tfstate"));
+    let two = Test::new()
+        .args(["summary", "--format", "json"])
+        .arg(&lifecycle)
+        .arg(&modules)
+        .run()
+        .code(0);
+    let two: serde_json::Value = serde_json::from_str(&two.stdout).unwrap();
+    assert_eq!(two["states"], 2);
+    assert_eq!(two["instances"], 4 + 32);
+    assert_eq!(two["deposed_objects"], 1);
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::create_dir(folder.path().join("nested")).unwrap();
+    std::fs::copy(&lifecycle, folder.path().join("a.tfstate")).unwrap();
+    std::fs::copy(&modules, folder.path().join("nested/b.tfstate")).unwrap();
+    let text = Test::new()
+        .arg("summary")
+        .arg(folder.path())
+        .run()
+        .code(0)
+        .stdout;
+    assert!(
+        text.starts_with(&format!(
+            "2 states under {}: 26 resources, 36 instances, and 1 deposed object\n",
+            folder.path().display()
+        )),
+        "{text}"
+    );
+    // What scan would find in the folder: it has the same count.
+    let scanned = Test::new()
+        .args(["scan", "--format", "json"])
+        .arg(folder.path())
+        .run();
+    let scanned: serde_json::Value = serde_json::from_str(&scanned.stdout).unwrap();
+    assert_eq!(scanned["summary"]["states"], 2);
 }
 
 #[test]
@@ -305,4 +405,141 @@ fn summary_of_the_synthetic_opentofu_state_uses_instance_providers() {
         document["by_provider"]["registry.opentofu.org/hashicorp/aws.by_region"],
         2
     );
+}
+
+/// Issue 25, item 14: `statectl list module.single` (as `terraform state list module.single`) said
+/// only "no such file"; the hint now says the state comes first. A path that exists, or reads as
+/// a path, gets no such hint.
+#[test]
+fn list_with_an_address_where_the_state_goes_says_the_order() {
+    let folder = tempfile::tempdir().unwrap();
+    Test::new()
+        .args(["list", "module.single"])
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: module.single: cannot read the state: no such file\nhint: `module.single` looks like an address: the state comes first (`statectl list STATE module.single`), or `-` to read standard input\n");
+    Test::new()
+        .args(["list", "aws_instance.web[0]"])
+        .current_dir(folder.path())
+        .run()
+        .code(2)
+        .stderr_contains("(`statectl list STATE 'aws_instance.web[0]'`)");
+    for path in ["prod.tfstate", "states/prod"] {
+        Test::new()
+            .args(["list", path])
+            .current_dir(folder.path())
+            .run()
+            .stderr_is(&format!(
+                "error: {path}: cannot read the state: no such file\n"
+            ));
+    }
+}
+
+/// Issue 25, item 14: `forget` takes several addresses, as `terraform state rm` does; overlapping
+/// and repeated ones forget each object once (this once said "asked to forget and to forget the
+/// same object"). `rewrite_oracle` compares the bytes with Terraform's.
+#[test]
+fn forget_takes_several_addresses_in_one_write() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        testdata("modules.tfstate"),
+        folder.path().join("terraform.tfstate"),
+    )
+    .unwrap();
+    Test::new()
+        .args([
+            "forget",
+            "module.shard[1]",
+            "module.shard[1]",
+            r#"module.app["blue"]"#,
+            r#"module.app["blue"].module.db[0]"#,
+            "--backup",
+            "-",
+        ])
+        .current_dir(folder.path())
+        .run()
+        .code(0)
+        .stderr_contains("Removed 6 objects; serial 33 -> 34; no backup");
+    let listed = Test::new()
+        .arg("list")
+        .current_dir(folder.path())
+        .run()
+        .code(0)
+        .stdout;
+    assert!(!listed.contains("module.shard[1]."), "{listed}");
+    assert!(!listed.contains(r#"module.app["blue"]"#), "{listed}");
+    assert!(listed.contains("module.shard[2]."), "{listed}");
+}
+
+/// Issue 25, item 15: the lock holder showed as `0@vm` when `$USER` was unset (root in a container);
+/// Terraform names the user from `/etc/passwd`, as Go's `user.Current()` does. The test builder runs
+/// statectl with no `$USER` and no `$HOME`.
+#[test]
+fn the_lock_holder_is_named_from_the_system_without_user_set() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        testdata("lifecycle.tfstate"),
+        folder.path().join("terraform.tfstate"),
+    )
+    .unwrap();
+    let output = Test::new()
+        .args(["lock", "--", "cat", ".terraform.tfstate.lock.info"])
+        .current_dir(folder.path())
+        .run()
+        .code(0);
+    let info: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
+    let uid = rustix::process::getuid().as_raw().to_string();
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    let name = passwd
+        .lines()
+        .map(|line| line.split(':').collect::<Vec<_>>())
+        .find(|fields| fields.len() >= 7 && fields[2] == uid)
+        .map_or("", |fields| fields[0]);
+    let host = rustix::system::uname()
+        .nodename()
+        .to_string_lossy()
+        .into_owned();
+    // With no entry for the uid (and no `$USER`), Terraform writes `@host`: so does statectl.
+    assert_eq!(info["Who"], format!("{name}@{host}"));
+}
+
+/// Issue 24, item 22: every `-v` run with color on printed "tracing-subscriber: the `ansi` crate
+/// feature is required" (a debug build panicked); the log is uncolored.
+#[test]
+fn a_verbose_run_in_color_logs_without_complaint() {
+    let output = Test::new()
+        .args(["-vv", "--color", "always", "list"])
+        .arg(testdata("lifecycle.tfstate"))
+        .run()
+        .code(0);
+    assert!(
+        !output.stderr.contains("tracing-subscriber"),
+        "{}",
+        output.stderr
+    );
+    assert!(output.stderr.contains("state read"), "{}", output.stderr);
+    assert!(!output.stderr.contains('\u{1b}'), "{}", output.stderr);
+}
+
+/// Issue 24, item 22: `--reader cf=plugin` (an endpoint name) and `--reader nosuch=plugin` chose
+/// nothing and the instances were read over HTTP anyway; the run is refused before any request,
+/// naming the providers the state has.
+#[test]
+fn a_reader_for_a_provider_the_state_lacks_is_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("testdata/scan/cf-tainted-in-progress.tfstate"),
+        folder.path().join("terraform.tfstate"),
+    )
+    .unwrap();
+    for (flag, name) in [("cf=plugin", "cf"), ("nosuch=http", "nosuch")] {
+        Test::new()
+            .args(["refresh", "--reader", flag, "--endpoint", "cf=http://127.0.0.1:9"])
+            .current_dir(folder.path())
+            .run()
+            .stderr_is(&format!(
+                "error: `--reader {flag}`: no provider `{name}` in the state; its providers: `cloudfoundry`\nhint: NAME is a provider's local name (the last part of its source: `aws`, `oci`, `cloudfoundry`), not an `--endpoint` name\n"
+            ));
+    }
+    assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), 1);
 }

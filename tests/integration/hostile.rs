@@ -120,14 +120,14 @@ fn refresh(folder: &Path, endpoint: &str, extra: &[&str]) -> (i32, String, Strin
 }
 
 /// One hostile answer: the outcome line the table must hold, and how long the run may take at most.
-/// `code` is 2 for an error outcome, 0 for "still pending" (nothing learned, nothing to change).
+/// `code` is 2 for an error outcome, 1 for "still pending" (not resolved). Returns stderr.
 fn check(
     answer: Answer,
     extra: &[&str],
     (outcome, code): (&str, i32),
     at_most: Duration,
     max_requests: usize,
-) {
+) -> String {
     let folder = tempfile::tempdir().unwrap();
     let state = folder.path().join("terraform.tfstate");
     std::fs::copy(
@@ -158,6 +158,7 @@ fn check(
         1,
         "no backup, no lock"
     );
+    stderr
 }
 
 #[test]
@@ -200,19 +201,25 @@ fn a_body_that_is_not_json_is_an_error_at_once() {
     );
 }
 
+/// Issue 24, item 21: an instance whose every answer until the deadline was an error (here, a
+/// request timed out) is an error, not "still pending": nothing was heard of the object.
 #[test]
 fn a_body_that_drips_ends_with_the_deadline() {
     check(
         Answer::Drip(60),
         &["--timeout", "3s"],
-        ("still pending (the request timed out)", 0),
+        (
+            "error: every answer until the deadline was an error (last: the request timed out)",
+            2,
+        ),
         Duration::from_secs(9),
         2,
     );
 }
 
+/// Issue 24, item 21: endless 503s ended as "still pending (HTTP 503)" with exit 0.
 #[test]
-fn endless_503s_and_a_huge_retry_after_end_with_the_deadline() {
+fn endless_503s_and_a_huge_retry_after_end_with_the_deadline_as_an_error() {
     for answer in [
         "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n",
         "HTTP/1.1 503 Service Unavailable\r\nretry-after: 999999\r\ncontent-length: 0\r\n\r\n",
@@ -220,11 +227,47 @@ fn endless_503s_and_a_huge_retry_after_end_with_the_deadline() {
         check(
             Answer::Fixed(answer),
             &["--timeout", "3s"],
-            ("still pending (HTTP 503)", 0),
+            (
+                "error: every answer until the deadline was an error (HTTP 503)",
+                2,
+            ),
             Duration::from_secs(9),
             10,
         );
     }
+    let stderr = check(
+        Answer::Fixed(
+            "HTTP/1.1 500 Internal Server Error\r\nretry-after: 999999\r\ncontent-length: 4\r\n\r\noops",
+        ),
+        &["--timeout", "3s", "-v"],
+        (
+            "error: every answer until the deadline was an error (HTTP 500: oops)",
+            2,
+        ),
+        Duration::from_secs(9),
+        10,
+    );
+    assert!(
+        stderr.contains(
+            "the server asks to wait longer (Retry-After) than the deadline leaves: the wait ends at the deadline"
+        ) && stderr.contains("retry_after=999999s"),
+        "{stderr}"
+    );
+}
+
+/// An object that answers "in progress" until the deadline is still pending: the outcome says so,
+/// and so does the exit code (1: not every instance was resolved; it was 0).
+#[test]
+fn an_operation_in_progress_at_the_deadline_is_pending_and_the_run_says_so() {
+    check(
+        Answer::Fixed(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 58\r\n\r\n{\"last_operation\":{\"state\":\"in progress\",\"type\":\"create\"}}",
+        ),
+        &["--timeout", "3s"],
+        ("still pending (in progress)", 1),
+        Duration::from_secs(9),
+        10,
+    );
 }
 
 #[test]
@@ -267,7 +310,7 @@ fn a_connection_reset_before_any_answer_is_retried_until_the_deadline() {
     check(
         Answer::Reset,
         &["--timeout", "3s"],
-        ("still pending", 0),
+        ("error: every answer until the deadline was an error", 2),
         Duration::from_secs(9),
         20,
     );

@@ -16,6 +16,7 @@ mod ci_github;
 mod ci_gitlab;
 mod commands;
 mod corpus;
+mod deep;
 mod diff;
 mod discovery;
 mod docs;

@@ -206,3 +206,95 @@ fn normalized(value: &serde_json::Value) -> serde_json::Value {
         other => other.clone(),
     }
 }
+
+/// `terraform state show -no-color -state=FILE ADDRESS`, run in an empty folder; `None` when
+/// Terraform cannot show it (a provider whose schema it has no plugin for, an address it refuses).
+fn terraform_state_show(terraform: &Path, state: &Path, address: &str) -> Option<String> {
+    let folder = tempfile::tempdir().unwrap();
+    let output = Command::new(terraform)
+        .args(["state", "show", "-no-color"])
+        .arg(format!("-state={}", state.display()))
+        .arg(address)
+        .current_dir(folder.path())
+        .output()
+        .expect("terraform runs");
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8(output.stdout).expect("UTF-8"))
+}
+
+/// Compares `statectl show` with `terraform state show` for every instance of `states` Terraform
+/// can show; returns how many were compared and the mismatches.
+fn compare_show(terraform: &Path, states: &[PathBuf]) -> (usize, Vec<String>) {
+    let (mut compared, mut mismatches) = (0, Vec::new());
+    for state in states {
+        let listed = Test::new().arg("list").arg(state).run();
+        if listed.code != 0 {
+            continue;
+        }
+        for address in listed.stdout.lines() {
+            let Some(expected) = terraform_state_show(terraform, state, address) else {
+                continue;
+            };
+            let ours = Test::new().arg("show").arg(address).arg(state).run();
+            if ours.stdout != expected {
+                mismatches.push(format!(
+                    "{} {address}\n--- statectl (exit {})\n{}{}--- terraform\n{expected}",
+                    state.display(),
+                    ours.code,
+                    ours.stdout,
+                    ours.stderr
+                ));
+            }
+            compared += 1;
+        }
+    }
+    (compared, mismatches)
+}
+
+/// Issue 25, item 13: `show` printed `input = { value = "blue-0" type = "string" }` and
+/// `triggers_replace = null` where Terraform prints `input = "blue-0"`. Every instance of every
+/// testdata state (`show.tfstate` gathers JSON strings, heredocs, odd keys, maps and sets of objects,
+/// sensitive values and a data source) must print what Terraform prints.
+#[test]
+fn show_matches_terraform_on_every_testdata_instance() {
+    let Some(terraform) = terraform() else { return };
+    let (compared, mismatches) =
+        compare_show(&terraform, &state_files(&root().join("testdata/states")));
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(
+        compared >= 70,
+        "compared {compared} instances with Terraform"
+    );
+}
+
+/// The corpus states Terraform can show (the built-in provider's: it has no other provider's
+/// plugin here), and values written by hand in spellings Terraform's own writer never uses.
+#[test]
+fn show_matches_terraform_on_corpus_states_and_odd_spellings() {
+    let Some(terraform) = terraform() else { return };
+    let folder = tempfile::tempdir().unwrap();
+    let odd = folder.path().join("odd.tfstate");
+    // (A carriage return inside a heredoc line is left out: Terraform prints it raw, statectl escapes
+    // it so that a state cannot overwrite what the terminal shows.)
+    let value = r#"{"numbers": [1e3, 1E+2, 1.50, -0.0, 0.000125, 123456789012345678901234567890.000],
+        "controls": "bell\u0007 escape\u001b nbsp\u00a0 zero-width\u200b", "crlf": "one\r\ntwo\r\n",
+        "json_with_spaces": "  {\"a\": 1}", "json_trailing": "{\"a\": 1} x",
+        "deep_json": "[[[{\"k\": [\"v\"]}]]]", "unicode_key": {"日本": 1}}"#;
+    let ty = r#"["object",{"numbers":["tuple",["number","number","number","number","number","number"]],"controls":"string","crlf":"string","json_with_spaces":"string","json_trailing":"string","deep_json":"string","unicode_key":["object",{"日本":"number"}]}]"#;
+    let state = format!(
+        r#"{{"version":4,"terraform_version":"1.15.5","serial":1,"lineage":"odd","outputs":{{}},"resources":[{{"mode":"managed","type":"terraform_data","name":"odd","provider":"provider[\"terraform.io/builtin/terraform\"]","instances":[{{"schema_version":0,"attributes":{{"id":"odd","input":{{"value":{value},"type":{ty}}},"output":null,"triggers_replace":{{"value":"","type":"string"}}}},"sensitive_attributes":[]}}]}}]}}"#
+    );
+    std::fs::write(&odd, state).unwrap();
+    let mut states = vec![odd];
+    if let Some(corpus) = corpus() {
+        states.extend(state_files(&corpus));
+    }
+    let (compared, mismatches) = compare_show(&terraform, &states);
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(
+        compared >= 2,
+        "compared {compared} instances with Terraform"
+    );
+}

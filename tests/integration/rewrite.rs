@@ -240,13 +240,22 @@ fn output_to_stdout_writes_the_new_state_there_and_the_diff_to_stderr() {
     assert_eq!(piped.stdout, output.stdout);
 }
 
+/// Issue 24, item 22: `untaint` of an instance that is not tainted exited 0 where `terraform untaint`
+/// exits 1 ("Resource instance is not tainted"); it is an error with Terraform's exit code now. A
+/// taint of a tainted instance stays a no-op with exit 0, as `terraform taint` (which rewrites it).
 #[test]
 fn untaint_and_taint_that_change_nothing_write_nothing() {
     let scratch = Scratch::of("scan/clean.tfstate");
+    let refused = scratch.run(["untaint", "aws_security_group.db"]).code(1);
+    assert_eq!(
+        refused.stderr,
+        "error: terraform.tfstate: `aws_security_group.db` is not tainted, so it cannot be untainted; nothing written\n"
+    );
+    assert_eq!(refused.stdout, "");
+    scratch.untouched();
     scratch
-        .run(["untaint", "aws_security_group.db"])
-        .code(0)
-        .stderr_contains("warning: `aws_security_group.db` is not tainted; nothing to change");
+        .run(["untaint", "aws_security_group.db", "--dry-run"])
+        .code(1);
     scratch.untouched();
 }
 

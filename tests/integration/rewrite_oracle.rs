@@ -546,3 +546,78 @@ fn a_terraform_waiting_on_the_lock_while_statectl_writes_never_loses_its_update_
         assert_ne!(status("slow"), "tainted");
     }
 }
+
+/// Issue 25, item 14: `terraform state rm` takes several addresses; so does `forget`, in one locked
+/// write with one serial raise, overlapping and repeated addresses included, leaving Terraform's bytes.
+#[test]
+fn forget_of_several_addresses_gives_the_bytes_terraform_state_rm_gives() {
+    let Some(terraform) = terraform() else { return };
+    let state = testdata("modules.tfstate");
+    let addresses = [
+        "module.shard[1]",
+        "terraform_data.root",
+        r#"module.app["blue"]"#,
+        r#"module.app["blue"].module.db[0]"#,
+        "module.shard[1]",
+    ];
+    let theirs = {
+        let folder = copy_of(&state);
+        let mut args = vec!["state", "rm", "-state=terraform.tfstate"];
+        args.extend(addresses);
+        let output = run_terraform(&terraform, folder.path(), &args);
+        assert!(output.status.success(), "{output:?}");
+        std::fs::read_to_string(folder.path().join("terraform.tfstate")).unwrap()
+    };
+    let folder = copy_of(&state);
+    Test::new()
+        .arg("forget")
+        .args(addresses)
+        .arg("terraform.tfstate")
+        .current_dir(folder.path())
+        .run()
+        .code(0)
+        .stderr_contains("Removed 7 objects; serial 33 -> 34");
+    let ours = std::fs::read_to_string(folder.path().join("terraform.tfstate")).unwrap();
+    assert_same_state(&ours, &theirs, "forget of several addresses");
+    // Every address must match something: a typo writes nothing (Terraform drops the others and
+    // says nothing of it).
+    let before = std::fs::read(folder.path().join("terraform.tfstate")).unwrap();
+    Test::new()
+        .args(["forget", "module.shard[2]", "terraform_data.nosuch", "terraform.tfstate"])
+        .current_dir(folder.path())
+        .run()
+        .stderr_is("error: terraform.tfstate: terraform_data.nosuch: no resource instance in the state matches this address\nhint: `statectl list` prints every address the state holds\n");
+    assert_eq!(
+        std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
+        before
+    );
+}
+
+/// Issue 24, item 22: `terraform untaint` of an instance that is not tainted exits 1 and writes
+/// nothing; so does `statectl untaint`.
+#[test]
+fn untaint_of_an_instance_that_is_not_tainted_exits_as_terraform_does() {
+    let Some(terraform) = terraform() else { return };
+    let state = testdata("lifecycle.tfstate");
+    let folder = copy_of(&state);
+    let theirs = run_terraform(
+        &terraform,
+        folder.path(),
+        &[
+            "untaint",
+            "-state=terraform.tfstate",
+            "terraform_data.workers[0]",
+        ],
+    );
+    assert_eq!(theirs.status.code(), Some(1), "{theirs:?}");
+    assert!(String::from_utf8_lossy(&theirs.stderr).contains("is not tainted"));
+    Test::new()
+        .args(["untaint", "terraform_data.workers[0]", "terraform.tfstate"])
+        .current_dir(folder.path())
+        .run()
+        .code(theirs.status.code().unwrap());
+    assert_eq!(
+        std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
+        std::fs::read(&state).unwrap()
+    );
+}

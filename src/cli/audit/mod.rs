@@ -111,8 +111,8 @@ pub(super) fn exit_code(result: &Audit, fail_on: FailOn) -> i32 {
     }
 }
 
-/// Reads `--plan`: Terraform's JSON plan. A device is refused before reading and a pipe is read up to
-/// the same bound as a state; the binary plan file gets the command that turns it into JSON.
+/// Reads `--plan`: Terraform's JSON plan. A device or a named pipe is refused before reading and a
+/// pipe the shell handed over is read up to the same bound as a state; the binary plan file gets the command that turns it into JSON.
 fn read_plan(path: &std::path::Path) -> Result<Plan, CliError> {
     let cannot = |problem: String| {
         CliError::new(format!(
@@ -122,9 +122,14 @@ fn read_plan(path: &std::path::Path) -> Result<Plan, CliError> {
     };
     let io = |error: std::io::Error| cannot(crate::state::source::problem(&error));
     let metadata = std::fs::metadata(path).map_err(io)?;
-    if !std::os::unix::fs::FileTypeExt::is_fifo(&metadata.file_type()) {
-        crate::state::bytes::regular_file(&metadata).map_err(io)?;
-    }
+    crate::state::bytes::readable(path, &metadata).map_err(|error| {
+        let refusal = io(error);
+        if std::os::unix::fs::FileTypeExt::is_fifo(&metadata.file_type()) {
+            refusal.with_hint("hand a plan over as a file or through a shell's `--plan <(terraform show -json PLAN)`")
+        } else {
+            refusal
+        }
+    })?;
     let file = std::fs::File::open(path).map_err(io)?;
     let bytes = crate::state::bytes::read_stream(file, Vec::new()).map_err(io)?;
     if bytes.starts_with(b"PK\x03\x04") {

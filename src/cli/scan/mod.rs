@@ -163,7 +163,8 @@ fn statectl_refreshes() -> HashSet<String> {
 }
 
 /// The states to scan, folders expanded; no argument means the state `terraform init` recorded.
-fn sources(
+/// `summary` takes the same.
+pub(crate) fn sources(
     paths: &[PathBuf],
     backend: &crate::cli::BackendArgs,
     keys: &KeyFilter,
@@ -275,7 +276,8 @@ fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Optio
     };
     Some(Report {
         name: name.clone(),
-        instances: state.order.len(),
+        // By address, as `list` and `summary` count them: a deposed object is not an instance.
+        instances: crate::state::order::instance_groups(&state).len(),
         findings: scan(&state, rules),
         error: None,
     })

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
+use crate::duration::humanize;
 use crate::reconcile::credentials::Credentials;
 use crate::reconcile::http::{HttpClient, HttpResponse};
 use crate::reconcile::outcome::{Outcome, excerpt};
@@ -255,7 +256,11 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
         {
             progress.retried();
         }
-        match poller.observe(Instant::now(), observation) {
+        let asked = observation.retry_after();
+        let now = Instant::now();
+        let decision = poller.observe(now, observation);
+        log_a_wait_past_the_deadline(job, &poller, now, asked, &decision);
+        match decision {
             Decision::PollAfter(wait) => tokio::time::sleep(wait).await,
             Decision::Done(Terminal::Target(state)) => {
                 if let Err(outcome) = side_requests(
@@ -296,6 +301,11 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                 };
             }
             Decision::Done(Terminal::Gone | Terminal::NotFound) => return Outcome::Gone,
+            // Every answer an error (a 500, a reset, a timeout) until the deadline: no sign of an
+            // operation in progress, nothing learned of the object. An error, not "still pending".
+            Decision::GiveUp(Reason::Deadline { last }) if poller.only_failures() => {
+                return only_failures(&last, last_response.as_ref());
+            }
             Decision::GiveUp(Reason::Deadline { last }) => {
                 return Outcome::Pending { last_status: last };
             }
@@ -314,6 +324,42 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
             }
         }
     }
+}
+
+/// `-v`: the server asked (`Retry-After`) for a longer wait than the deadline leaves, so the wait is
+/// cut; said when a wait is cut, not again when the deadline ends it.
+fn log_a_wait_past_the_deadline(
+    job: &Job,
+    poller: &Poller,
+    now: Instant,
+    asked: Option<Duration>,
+    decision: &Decision,
+) {
+    if let (Some(asked), Some(left), Decision::PollAfter(_)) =
+        (asked, poller.time_left(now), decision)
+        && asked > left
+    {
+        tracing::info!(
+            target: "statectl::refresh",
+            instance = %job.label,
+            retry_after = %humanize(asked),
+            left = %humanize(left),
+            "the server asks to wait longer (Retry-After) than the deadline leaves: the wait ends at the deadline"
+        );
+    }
+}
+
+/// The outcome of a wait whose every answer was an error until the deadline (`last` the last one).
+fn only_failures(last: &str, last_response: Option<&HttpResponse>) -> Outcome {
+    let (status, body) = last_response.map_or((None, &[][..]), |response| {
+        (Some(response.status), response.body.as_slice())
+    });
+    let message = if status.is_some() {
+        "every answer until the deadline was an error".to_owned()
+    } else {
+        format!("every answer until the deadline was an error (last: {last})")
+    };
+    error(message, status, body)
 }
 
 /// One round of polling: the requests before the status one (none in the built-ins), in order, then

@@ -11,7 +11,13 @@ use std::fmt;
 
 use crate::json::bytes;
 
-/// The deepest nesting accepted, the same limit as Go's `encoding/json` reader.
+/// The deepest nesting of arrays and objects any command accepts in a document, counted from the
+/// document's root: the one limit of every reader (the cursor here, and every later walk over a value
+/// it accepted: `show`, `diff`, `query`), so that no command takes a state another refuses.
+///
+/// The figure is Go's `encoding/json` (`maxNestingDepth` in its scanner, which Terraform's state
+/// reader uses): the scanner pushes one entry per `[` or `{` and fails once more than 10,000 are
+/// open, so a document 10,000 containers deep is read and one 10,001 deep is refused.
 pub const MAX_DEPTH: usize = 10_000;
 
 /// A byte range `start..end` in the source text.
@@ -715,6 +721,8 @@ mod tests {
         assert_eq!(skip(&deep).unwrap_err().kind, JsonErrorKind::TooDeep);
         let allowed = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(skip(&allowed).is_ok());
+        let one_more = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert_eq!(skip(&one_more).unwrap_err().kind, JsonErrorKind::TooDeep);
     }
 
     #[test]

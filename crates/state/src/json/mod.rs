@@ -12,9 +12,11 @@ mod format;
 mod position;
 mod step;
 pub mod trusted;
+mod value;
 
 pub use cursor::{Cursor, JsonError, JsonErrorKind, MAX_DEPTH, Span};
 pub use escape::write_go_string;
 pub use format::{Layout, reformat};
 pub use position::LineColumn;
 pub use step::Step;
+pub use value::parse_value;

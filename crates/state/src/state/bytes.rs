@@ -192,6 +192,47 @@ pub fn regular_file(metadata: &Metadata) -> io::Result<()> {
     ))
 }
 
+/// How a file named on the command line is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readable {
+    /// A regular file: its size is known, and it may be mapped.
+    File,
+    /// A pipe the shell handed this process (`<(terraform state pull)`), read as a stream.
+    Pipe,
+}
+
+/// Decides how the file at `path` (whose `metadata` follows links) may be read, refusing the rest
+/// before anything is opened. A pipe is read only as a descriptor this process was handed
+/// ([`is_handed_descriptor`]): its writer is already there. A named pipe elsewhere in the file system
+/// may have no writer at all, and opening it would wait for one forever; it is refused as folders
+/// skip it, with [`PIPE_HINT`] for the caller to show.
+pub fn readable(path: &Path, metadata: &Metadata) -> io::Result<Readable> {
+    if metadata.file_type().is_fifo() && is_handed_descriptor(path) {
+        return Ok(Readable::Pipe);
+    }
+    regular_file(metadata).map(|()| Readable::File)
+}
+
+/// The way to read a named pipe, for the refusal of one named directly.
+pub const PIPE_HINT: &str = "read a pipe through standard input (`-`, as in `statectl list - < PIPE`) or a shell's `<(command)`";
+
+/// Whether `path` names one of this process's open descriptors, as the `/dev/fd/63` a shell passes
+/// for `<(command)` does (also `/proc/self/fd/N` and `/dev/stdin`). Judged from the path's text: what
+/// matters is that the shell opened it, not where its link points.
+pub fn is_handed_descriptor(path: &Path) -> bool {
+    let Some(text) = path.to_str() else {
+        return false;
+    };
+    if text == "/dev/stdin" {
+        return true;
+    }
+    ["/dev/fd/", "/proc/self/fd/"].iter().any(|prefix| {
+        text.strip_prefix(prefix).is_some_and(|number| {
+            !number.is_empty() && number.bytes().all(|byte| byte.is_ascii_digit())
+        })
+    })
+}
+
 fn too_big(what: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::FileTooLarge,
@@ -203,14 +244,11 @@ fn too_big(what: &str) -> io::Error {
 /// such files are small, and a device or an endless pipe named by mistake must not fill the memory.
 pub const MAX_TEXT_BYTES: u64 = 256 << 20;
 
-/// Reads a text file named on the command line or found in a configuration folder: a device, socket
-/// or directory is refused before reading, a pipe is read up to [`MAX_TEXT_BYTES`], and the text must
-/// be UTF-8. Errors read like `std::fs::read_to_string`'s.
+/// Reads a text file named on the command line or found in a configuration folder: a device, socket,
+/// directory or named pipe is refused before reading ([`readable`]), a pipe the shell handed over is
+/// read up to [`MAX_TEXT_BYTES`], and the text must be UTF-8. Errors read like `std::fs::read_to_string`'s.
 pub fn read_text(path: &Path) -> io::Result<String> {
-    let metadata = std::fs::metadata(path)?;
-    if !metadata.file_type().is_fifo() {
-        regular_file(&metadata)?;
-    }
+    readable(path, &std::fs::metadata(path)?)?;
     let mut bytes = Vec::new();
     File::open(path)?
         .take(MAX_TEXT_BYTES + 1)
@@ -287,6 +325,23 @@ mod tests {
         // An endless stream stops at the limit rather than filling the memory.
         let error = read_stream_capped(io::repeat(0), Vec::new(), 1 << 20).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::FileTooLarge);
+    }
+
+    #[test]
+    fn only_a_handed_descriptor_is_read_as_a_pipe() {
+        for handed in ["/dev/fd/63", "/proc/self/fd/0", "/dev/stdin"] {
+            assert!(is_handed_descriptor(Path::new(handed)), "{handed}");
+        }
+        for named in [
+            "state.fifo",
+            "/tmp/fd/63",
+            "/dev/fd/",
+            "/dev/fd/6x",
+            "/dev/fd/../tmp/p",
+            "/proc/1/fd/3",
+        ] {
+            assert!(!is_handed_descriptor(Path::new(named)), "{named}");
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod address;
 pub mod attr_path;
 pub mod bytes;
 pub mod error;
+pub mod go_text;
 pub mod layout;
 pub mod legacy;
 pub mod model;

@@ -106,10 +106,9 @@ impl Plan {
     }
 }
 
-/// Resolves `mutations` against `state`. An address that names nothing, or a mutation Terraform would
-/// refuse (tainting a data source or an instance with no current object), is an error.
-pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateError> {
-    if state.serial_span.is_none() && !mutations.is_empty() {
+/// A write raises `serial`; one that cannot be raised refuses the write before anything is planned.
+fn check_serial_can_rise(state: &State<'_>) -> Result<(), StateError> {
+    if state.serial_span.is_none() {
         // Go reads a missing `serial` as 0, but a write must raise it, and inserting a member
         // would be a second kind of edit for one malformed file (found by fuzzing).
         return Err(StateError::new(
@@ -117,13 +116,22 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
         )
         .with_hint("add `\"serial\": 0,` after `\"terraform_version\"` (every Terraform-written state has one)"));
     }
-    if state.serial == u64::MAX && !mutations.is_empty() {
+    if state.serial == u64::MAX {
         // Raising it would wrap to 0, and Terraform would take any older copy for the newer.
         return Err(StateError::new(format!(
             "the state's `serial` is {}, the largest there is, so a write cannot raise it",
             u64::MAX
         ))
         .with_hint("lower `serial` by hand in a copy of the state and write that back (`terraform state push -force` for a remote one)"));
+    }
+    Ok(())
+}
+
+/// Resolves `mutations` against `state`. An address that names nothing, or a mutation Terraform would
+/// refuse (tainting a data source or an instance with no current object), is an error.
+pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateError> {
+    if !mutations.is_empty() {
+        check_serial_can_rise(state)?;
     }
     let groups = instance_groups(state);
     // A refresh plans thousands of steps: find instances and objects by map, not by scanning.
@@ -213,8 +221,17 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
             }
         }
     }
+    forget_each_object_once(&mut plan);
     one_step_per_object(&plan)?;
     Ok(plan)
+}
+
+/// Addresses that overlap (`module.app` and `module.app.aws_instance.web`, or one given twice)
+/// forget an object once, as `terraform state rm` takes them.
+fn forget_each_object_once(plan: &mut Plan) {
+    let mut forgotten = std::collections::HashSet::new();
+    plan.steps
+        .retain(|step| step.action != Action::Forget || forgotten.insert(step.object));
 }
 
 /// The deposed object `key` of `group`; when there is none, the error lists the keys there are.

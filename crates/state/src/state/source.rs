@@ -134,20 +134,28 @@ enum Refused {
 }
 
 /// A file by path: a regular file (mapped when large), or a pipe such as the `/dev/fd/63` of a
-/// shell's `<(terraform state pull)`, read as a stream.
+/// shell's `<(terraform state pull)`, read as a stream. A named pipe elsewhere is refused before it is
+/// opened (opening one that has no writer would wait forever).
 fn read_path(path: &Path) -> Result<Bytes, Refused> {
     // `metadata` first: opening a socket fails with a puzzling "no such device or address".
     let metadata = std::fs::metadata(path).map_err(Refused::Io)?;
-    if !metadata.file_type().is_fifo() {
-        bytes::regular_file(&metadata).map_err(Refused::Io)?;
-    }
+    let readable = bytes::readable(path, &metadata).map_err(|error| {
+        if metadata.file_type().is_fifo() {
+            Refused::State(
+                StateError::new(format!("cannot read the state: {error}"))
+                    .with_hint(bytes::PIPE_HINT),
+            )
+        } else {
+            Refused::Io(error)
+        }
+    })?;
     let mut file = File::open(path).map_err(Refused::Io)?;
     let prefix = bytes::read_prefix(&mut file, sniff::PREFIX).map_err(Refused::Io)?;
     sniff::bytes(&prefix, false).map_err(|error| Refused::State(error.located_in(&prefix)))?;
-    if metadata.file_type().is_fifo() {
-        return bytes::read_stream(file, prefix).map_err(Refused::Io);
+    match readable {
+        bytes::Readable::Pipe => bytes::read_stream(file, prefix).map_err(Refused::Io),
+        bytes::Readable::File => bytes::read_all(&file).map_err(Refused::Io),
     }
-    bytes::read_all(&file).map_err(Refused::Io)
 }
 
 /// An I/O error in words, without Rust's `(os error N)` suffix.

@@ -120,6 +120,19 @@ impl Poller {
         &self.policy
     }
 
+    /// The time left at `now` before the deadline (`None`: no deadline an `Instant` can hold).
+    pub fn time_left(&self, now: Instant) -> Option<Duration> {
+        self.deadline_at
+            .instant()
+            .map(|deadline| deadline.saturating_duration_since(now))
+    }
+
+    /// Whether every observation so far was a transient failure (an error status, a reset, a
+    /// timeout): then the wait never heard anything of the object itself.
+    pub fn only_failures(&self) -> bool {
+        self.polls > 0 && self.retries == self.polls
+    }
+
     /// How many observations were taken.
     pub fn polls(&self) -> u32 {
         self.polls

@@ -56,6 +56,15 @@ impl Observation {
         }
     }
 
+    /// The server's pacing (`Retry-After`), where the observation carries one.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Observation::Status { retry_after, .. }
+            | Observation::Transient { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
     /// Sets the server's pacing on the observations that can use it, unless one is set already.
     #[must_use]
     pub fn with_retry_after(mut self, wait: Option<Duration>) -> Observation {

@@ -36,4 +36,5 @@ pub use key::InstanceKey;
 pub use module::{ModulePath, ModuleStep};
 pub use resource::{InstanceAddr, Mode, ObjectAddr, ResourceAddr};
 pub use target::Target;
-pub(crate) use unicode::{identifier_length, is_go_printable, is_identifier};
+pub(crate) use unicode::identifier_length;
+pub use unicode::{is_go_printable, is_identifier};

@@ -48,12 +48,12 @@ pub(crate) fn identifier_length(text: &str) -> usize {
 }
 
 /// Whether `text` is a whole HCL identifier, as `hclsyntax.ValidIdentifier` decides.
-pub(crate) fn is_identifier(text: &str) -> bool {
+pub fn is_identifier(text: &str) -> bool {
     !text.is_empty() && identifier_length(text) == text.len()
 }
 
 /// Go's `unicode.IsPrint`.
-pub(crate) fn is_go_printable(c: char) -> bool {
+pub fn is_go_printable(c: char) -> bool {
     if c.is_ascii() {
         return (' '..='~').contains(&c);
     }

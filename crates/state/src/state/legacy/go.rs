@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use crate::json::{Cursor, write_go_string};
 use crate::state::error::StateError;
@@ -335,36 +334,7 @@ fn underscores_ok(text: &str) -> bool {
     saw != b'_'
 }
 
-/// Go's `%q` of a string: quotes, `\"` and `\\`, and escapes for what is not printable.
-pub(super) fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for character in text.chars() {
-        match character {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            printable if crate::state::address::is_go_printable(printable) => out.push(printable),
-            low if u32::from(low) < 0x80 => {
-                let _ = write!(out, "\\x{:02x}", u32::from(low));
-            }
-            short if u32::from(short) < 0x1_0000 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(short));
-            }
-            long => {
-                let _ = write!(out, "\\U{:08x}", u32::from(long));
-            }
-        }
-    }
-    out.push('"');
-    out
-}
+pub(super) use crate::state::go_text::quote;
 
 /// A document to write as `json.MarshalIndent(v, "", "  ")` writes it; objects keep the order given
 /// (struct fields in declaration order, maps already sorted).

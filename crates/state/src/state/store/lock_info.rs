@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 use std::fmt::{self, Write};
-use std::io::Read as _;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -130,16 +130,61 @@ pub fn sidecar_path(state: &Path) -> PathBuf {
     state.with_file_name(format!(".{name}.lock.info"))
 }
 
-/// `user@host`, as Terraform fills `Who`.
+/// `user@host`, as Terraform fills `Who`: the user's name as Go's `user.Current()` finds it, empty when
+/// it finds none (Terraform then writes `@host`).
 fn who() -> String {
-    let user = std::env::var("USER")
-        .or_else(|_| std::env::var("LOGNAME"))
-        .unwrap_or_else(|_| rustix::process::getuid().as_raw().to_string());
+    let passwd = std::fs::File::open("/etc/passwd").and_then(|file| {
+        let mut bytes = Vec::new();
+        file.take(crate::state::bytes::MAX_TEXT_BYTES)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
+    });
+    let user = user_name(
+        passwd.as_deref().unwrap_or_default(),
+        rustix::process::getuid().as_raw(),
+        |name| std::env::var(name).ok(),
+    );
     let host = rustix::system::uname()
         .nodename()
         .to_string_lossy()
         .into_owned();
     format!("{user}@{host}")
+}
+
+/// The user's name as Go's cgo-free `user.Current()` finds it (Terraform's release binaries are built
+/// without cgo): the `/etc/passwd` entry of the real uid, else `$USER` when `$HOME` is set too, else
+/// none. Not the uid's number: a container's root, with no `$USER`, is `root`.
+fn user_name(passwd: &[u8], uid: u32, env: impl Fn(&str) -> Option<String>) -> String {
+    if let Some(name) = passwd_name(passwd, uid) {
+        return name;
+    }
+    let set = |name: &str| env(name).filter(|value| !value.is_empty());
+    match (set("USER"), set("HOME")) {
+        (Some(user), Some(_)) => user,
+        _ => String::new(),
+    }
+}
+
+/// The name on the first `/etc/passwd` line for `uid`, read as Go reads the file: lines trimmed,
+/// blank ones and `#` comments skipped, at least seven fields, a name that is not empty and does not
+/// start with `+` or `-` (NIS), numeric uid and gid fields.
+fn passwd_name(passwd: &[u8], uid: u32) -> Option<String> {
+    let uid = uid.to_string();
+    String::from_utf8_lossy(passwd).lines().find_map(|line| {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.matches(':').count() < 6 {
+            return None;
+        }
+        let fields: Vec<&str> = line.splitn(7, ':').collect();
+        let (name, line_uid, gid) = (fields[0], fields[2], fields[3]);
+        let numeric = |field: &str| field.parse::<i64>().is_ok();
+        (line_uid == uid
+            && !name.is_empty()
+            && !name.starts_with(['+', '-'])
+            && numeric(line_uid)
+            && numeric(gid))
+        .then(|| name.to_owned())
+    })
 }
 
 /// A version-4 UUID from the kernel's random source, as Terraform's lock IDs are.
@@ -218,6 +263,35 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+
+    /// Issue 25, item 15: with no `$USER` (root in a container) the holder showed as `0@vm`, where
+    /// Terraform shows `root@vm`.
+    #[test]
+    fn the_user_is_named_as_gos_user_current_names_it() {
+        let passwd = b"# comment\n\n  root:x:0:0:root:/root:/bin/bash  \n+nis:x:1000:1000::/:/bin/sh\nbad:x:1000:x::/:/bin/sh\nshort:x:1000:1000:/home\nkevin:x:1000:1000:Kevin,,,:/home/kevin:/usr/bin/zsh\n";
+        let none = |_: &str| None;
+        assert_eq!(user_name(passwd, 0, none), "root");
+        assert_eq!(user_name(passwd, 1000, none), "kevin");
+        // Not in /etc/passwd: `$USER`, with `$HOME` set; else nothing, never the uid's number.
+        let env = |user: Option<&'static str>, home: Option<&'static str>| {
+            move |name: &str| match name {
+                "USER" => user.map(str::to_owned),
+                "HOME" => home.map(str::to_owned),
+                _ => None,
+            }
+        };
+        assert_eq!(
+            user_name(passwd, 4242, env(Some("ci"), Some("/home/ci"))),
+            "ci"
+        );
+        assert_eq!(user_name(passwd, 4242, env(Some("ci"), None)), "");
+        assert_eq!(user_name(passwd, 4242, env(None, Some("/root"))), "");
+        // /etc/passwd wins over `$USER`, as in Go.
+        assert_eq!(
+            user_name(passwd, 0, env(Some("someone"), Some("/x"))),
+            "root"
+        );
+    }
 
     #[test]
     fn formats_times_as_go_marshals_them() {

@@ -1,17 +1,23 @@
-//! `statectl show ADDRESS`: one resource instance, readable or as JSON, sensitive values masked unless
-//! `--show-sensitive`.
+//! `statectl show ADDRESS`: one resource instance, as `terraform state show` prints it or as JSON,
+//! sensitive values masked unless `--show-sensitive`.
+
+mod human;
+mod number;
+mod schema;
 
 use std::fmt::Write;
 
 use serde_json::{Value, json};
+use statectl_reconcile::reconcile::plugin::value::{Attribute, AttributeKind, Block, Type};
 
 use crate::cli::error::{CliError, echo, sanitize};
 use crate::cli::settings::deposed_key;
-use crate::cli::{Format, Printer, StateArg, exit, load, render};
+use crate::cli::{Format, Printer, StateArg, exit, load};
 use crate::state::address::{Mode, ObjectAddr};
+use crate::state::go_text::quote;
 use crate::state::model::{Instance, State};
 use crate::state::order::instance_groups;
-use crate::state::sensitive;
+use crate::state::sensitive::{self, CtyStep};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -83,18 +89,37 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
                 ))
             })?,
     };
-    let attributes = attributes(&state, object, args.show_sensitive)
+    let (attributes, paths) = attributes(&state, object)
         .map_err(|problem| CliError::new(format!("{source}: {}: {problem}", wanted.instance)))?;
+    let paths = if args.show_sensitive {
+        Vec::new()
+    } else {
+        paths
+    };
     let address = wanted.instance.to_string();
     match args.format {
-        Format::Text => printer.out(&readable(
-            group.resource.address.mode,
-            group,
-            object,
-            &address,
-            &attributes,
-        ))?,
+        Format::Text => {
+            let provider = State::provider_of(group.resource, object)
+                .map(|provider| provider.text.as_ref())
+                .unwrap_or_default();
+            let resource = &group.resource.address;
+            // No schema (another provider's): each attribute is laid out by its JSON type.
+            let block = schema::known(provider, resource.mode, &resource.type_name)
+                .unwrap_or_else(|| inferred(&attributes));
+            let color = printer.color_stdout();
+            printer.out(&readable(
+                group,
+                object,
+                &address,
+                &block,
+                &attributes,
+                &paths,
+                color,
+            ))?;
+        }
         Format::Json => {
+            let mut attributes = attributes;
+            sensitive::mask(&mut attributes, &paths);
             let document = json!({
                 "schema_version": 1,
                 "state": source.to_string(),
@@ -117,29 +142,60 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     Ok(exit::SUCCESS)
 }
 
-/// The instance's attributes as JSON, masked unless `reveal`. Legacy flatmap attributes are shown as
-/// the flat string map they are.
-fn attributes(state: &State<'_>, object: &Instance<'_>, reveal: bool) -> Result<Value, String> {
+/// The instance's attributes as JSON and its sensitive paths. Legacy flatmap attributes are the
+/// flat string map they are.
+fn attributes(
+    state: &State<'_>,
+    object: &Instance<'_>,
+) -> Result<(Value, Vec<Vec<CtyStep>>), String> {
     let raw = object
         .attributes_json(state.source)
         .or_else(|| object.attributes_flat.map(|span| span.of(state.source)))
         .unwrap_or("{}");
-    let mut value: Value =
-        serde_json::from_str(raw).map_err(|error| format!("cannot decode attributes: {error}"))?;
-    if !reveal && let Some(span) = object.sensitive_attributes {
-        let paths =
-            sensitive::parse_paths(span.of(state.source)).map_err(|error| error.to_string())?;
-        sensitive::mask(&mut value, &paths);
-    }
-    Ok(value)
+    let value: Value = crate::json::parse_value(raw)
+        .map_err(|error| format!("cannot decode attributes: {}", error.kind))?;
+    let paths = match object.sensitive_attributes {
+        Some(span) => {
+            sensitive::parse_paths(span.of(state.source)).map_err(|error| error.to_string())?
+        }
+        None => Vec::new(),
+    };
+    Ok((value, paths))
 }
 
+/// With no schema: every attribute the instance has, of a dynamic type, so that each is laid out
+/// by its JSON type (a `{"value", "type"}` wrapper unwrapped).
+fn inferred(attributes: &Value) -> Block {
+    let names = attributes
+        .as_object()
+        .map(|members| members.keys())
+        .into_iter()
+        .flatten();
+    Block {
+        attributes: names
+            .map(|name| Attribute {
+                name: name.clone(),
+                kind: AttributeKind::Typed(Type::Dynamic),
+                sensitive: false,
+                optional: true,
+                computed: false,
+                required: false,
+            })
+            .collect(),
+        blocks: Vec::new(),
+    }
+}
+
+/// `terraform state show`'s text: `# ADDRESS:` (with `(tainted)` or `(deposed object KEY)`), then
+/// `resource "TYPE" "NAME" { ... }`.
 fn readable(
-    mode: Mode,
     group: &crate::state::order::InstanceGroup<'_, '_>,
     object: &Instance<'_>,
     address: &str,
+    block: &Block,
     attributes: &Value,
+    sensitive: &[Vec<CtyStep>],
+    color: bool,
 ) -> String {
     let mut out = String::new();
     let mut notes = Vec::new();
@@ -158,21 +214,19 @@ fn readable(
         format!(" ({})", notes.join(", "))
     };
     let _ = writeln!(out, "# {}:{notes}", sanitize(address));
-    let keyword = if mode == Mode::Data {
+    let resource = &group.resource.address;
+    let keyword = if resource.mode == Mode::Data {
         "data"
     } else {
         "resource"
     };
-    let resource = &group.resource.address;
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "{keyword} {} {} {{",
-        render::quote(&resource.type_name),
-        render::quote(&resource.name)
+        "{keyword} {} {} ",
+        quote(&resource.type_name),
+        quote(&resource.name)
     );
-    if let Value::Object(members) = attributes {
-        render::attributes(members, 1, &mut out);
-    }
-    out.push_str("}\n");
+    human::Render::new(sensitive, color).resource(block, attributes, &mut out);
+    out.push('\n');
     out
 }
