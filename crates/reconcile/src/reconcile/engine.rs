@@ -275,14 +275,10 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                 {
                     return outcome;
                 }
-                let patch = context.patch();
-                if let Some(refused) = echoes_a_credential(&patch) {
-                    return refused;
-                }
-                return Outcome::Reconciled {
+                return settled_with(context.patch(), |attributes| Outcome::Reconciled {
                     status: state,
-                    attributes: (!patch.is_empty()).then_some(patch.attributes),
-                };
+                    attributes,
+                });
             }
             Decision::Done(Terminal::Failed(state)) => {
                 let message = context
@@ -290,15 +286,11 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                     .and_then(|status| status.message.clone())
                     .unwrap_or_default();
                 // The state keeps what the remote says of the failure; the taint comes on top.
-                let patch = context.patch();
-                if let Some(refused) = echoes_a_credential(&patch) {
-                    return refused;
-                }
-                return Outcome::Failed {
+                return settled_with(context.patch(), |attributes| Outcome::Failed {
                     status: state,
                     message,
-                    attributes: (!patch.is_empty()).then_some(patch.attributes),
-                };
+                    attributes,
+                });
             }
             Decision::Done(Terminal::Gone | Terminal::NotFound) => return Outcome::Gone,
             // Every answer an error (a 500, a reset, a timeout) until the deadline: no sign of an
@@ -488,23 +480,27 @@ async fn side_request(
     }
 }
 
-/// An error outcome when a value the mappings would put into the state holds a credential this run
+/// What an instance settled with (`settled` given the patched attributes, if any changed), but an
+/// error outcome when a value the mappings would put into the state holds a credential this run
 /// sent (a server that echoes the token into a field it maps). Refused rather than masked: a masked
 /// value would be a wrong value in the state, and the diff would show it as a change; nothing of such
 /// an answer is trusted.
-fn echoes_a_credential(patch: &Patch) -> Option<Outcome> {
-    let change = patch.changes.iter().find(|change| {
+fn settled_with(patch: Patch, settled: impl FnOnce(Option<Value>) -> Outcome) -> Outcome {
+    let echoed = patch.changes.iter().find(|change| {
         serde_json::to_string(&change.new)
             .is_ok_and(|text| statectl_state::secrets::holds_secret(&text))
-    })?;
-    Some(Outcome::Error {
-        message: format!(
-            "the answer's value for `{}` holds a credential this run sent; nothing from it is taken",
-            change.path
-        ),
-        status: None,
-        excerpt: String::new(),
-    })
+    });
+    if let Some(change) = echoed {
+        return Outcome::Error {
+            message: format!(
+                "the answer's value for `{}` holds a credential this run sent; nothing from it is taken",
+                change.path
+            ),
+            status: None,
+            excerpt: String::new(),
+        };
+    }
+    settled((!patch.is_empty()).then_some(patch.attributes))
 }
 
 fn error(message: String, status: Option<u16>, body: &[u8]) -> Outcome {
