@@ -506,7 +506,10 @@ fn statectl_lock_holds_the_lease_with_its_lock_info_until_the_command_ends() {
     assert_eq!(info["Path"], "tfstate/prod.tfstate", "{info}");
     assert_eq!(info["Operation"], "statectl lock");
     assert!(
-        info["Who"].as_str().unwrap().starts_with("statectl-e2e@"),
+        info["Who"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{}@", crate::workdir::account_name())),
         "{info}"
     );
     // Another client's lease request is refused while statectl holds it.
@@ -1307,7 +1310,7 @@ fn statectl_names_terraforms_lease_and_waits_for_it() {
     let waiting = std::thread::spawn({
         let test = azure.statectl(
             folder,
-            &["untaint", "terraform_data.app", "--lock-timeout", "60s"],
+            &["taint", "terraform_data.app", "--lock-timeout", "60s"],
         );
         move || test.run()
     });
@@ -1321,7 +1324,8 @@ fn statectl_names_terraforms_lease_and_waits_for_it() {
         folder,
         &["state", "show", "-no-color", "terraform_data.app"],
     ));
-    assert!(!shown.contains("(tainted)"), "{shown}");
+    // The taint waited for the lease and wrote after Terraform's apply.
+    assert!(shown.contains("(tainted)"), "{shown}");
 }
 
 /// `statectl lock` holds the lease: Terraform is refused, naming statectl; SIGTERM releases it.
@@ -1379,7 +1383,7 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_the_lease() {
     assert!(
         stderr.contains("Error acquiring the state lock")
             && stderr.contains("statectl lock")
-            && stderr.contains("statectl-e2e@"),
+            && stderr.contains(&format!("{}@", crate::workdir::account_name())),
         "{stderr}"
     );
 }

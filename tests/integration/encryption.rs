@@ -275,8 +275,11 @@ fn taint_writes_an_envelope_the_oracle_opens_to_what_taint_writes_on_the_plainte
         .unwrap(),
         untainted_plain.stdout
     );
-    // A no-op `-o -` gives back the stored bytes.
-    let unchanged = statectl(
+    // A no-op `-o -` (tainting what is tainted already) gives back the stored bytes.
+    let unchanged = statectl(dir.path(), &["taint", address, "enc.tfstate", "-o", "-"]).code(0);
+    assert_eq!(unchanged.stdout.as_bytes(), &written[..]);
+    // Untainting what is not tainted is refused, as `terraform untaint` refuses it: nothing out.
+    let refused = statectl(
         dir.path(),
         &[
             "untaint",
@@ -286,8 +289,8 @@ fn taint_writes_an_envelope_the_oracle_opens_to_what_taint_writes_on_the_plainte
             "-",
         ],
     )
-    .code(0);
-    assert_eq!(unchanged.stdout.as_bytes(), &written[..]);
+    .code(1);
+    assert_eq!(refused.stdout, "");
     // Nor in the `-vv` log of a read and a write.
     let dry_run = ["-vv", "untaint", address, "enc.tfstate", "--dry-run"];
     no_secret(&statectl(dir.path(), &["-vv", "list", "enc.tfstate"]).code(0));

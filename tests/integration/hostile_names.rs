@@ -82,6 +82,13 @@ fn run(folder: &Path, args: &[&str]) -> Output {
 /// moves its cursor or reorders what it shows.
 #[track_caller]
 fn assert_no_raw_controls(text: &str, what: &str) {
+    // A CRLF's carriage return, which `show` keeps in a heredoc as Terraform prints it, can forge
+    // nothing: the line is written, and the newline follows at once. Every other output escapes it.
+    let text = if what.starts_with("statectl show ") {
+        text.replace("\r\n", "\n")
+    } else {
+        text.to_owned()
+    };
     if let Some(bad) = text.chars().find(|character| {
         (character.is_control() && *character != '\n')
             || matches!(character, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')

@@ -254,7 +254,7 @@ fn every_command_reads_the_upgraded_view() {
         .arg(&state)
         .run()
         .code(0)
-        .stdout_contains("8 resources, 11 instances (serial 41")
+        .stdout_contains("8 resources, 11 instances, and 2 deposed objects (serial 41")
         .stdout_contains("written by 0.11.14")
         .stdout_contains("terraform.io/builtin/terraform");
     Test::new()

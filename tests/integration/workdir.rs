@@ -186,9 +186,17 @@ pub(crate) fn wait_for_text(child: &mut Child, text: &str) {
     }
 }
 
+/// The name a lock info gives the user running the tests: the account of the uid, as Go's
+/// `user.Current()` and `id -un` read it, whatever `$USER` says.
+pub(crate) fn account_name() -> String {
+    let id = Command::new("id").arg("-un").output().expect("id runs");
+    String::from_utf8_lossy(&id.stdout).trim().to_owned()
+}
+
 /// Terraform's refusal while `statectl lock` holds the lock: its lock info names statectl and the
-/// user who ran it (`USER=statectl-e2e` in these tests).
+/// user who ran it, as Go's `user.Current()` names the account (`id -un`), whatever `$USER` says.
 pub(crate) fn assert_refused_by_statectl_lock(output: &std::process::Output) {
+    let account = account_name();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
     assert!(
@@ -196,7 +204,10 @@ pub(crate) fn assert_refused_by_statectl_lock(output: &std::process::Output) {
         "{stderr}"
     );
     assert!(stderr.contains("Operation: statectl lock"), "{stderr}");
-    assert!(stderr.contains("Who:       statectl-e2e@"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("Who:       {account}@")),
+        "{stderr}"
+    );
 }
 
 /// Cancels `statectl lock -- COMMAND` as a CI job's cancel does (SIGTERM to its process group) and
