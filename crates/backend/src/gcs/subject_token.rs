@@ -74,6 +74,13 @@ impl SubjectSource {
                         .iter()
                         .map(|(name, value)| {
                             let value = value.as_str().unwrap_or_default();
+                            // `Bearer <token>`: the token alone is what a server echoes.
+                            if let Some((scheme, credential)) = value.split_once(' ')
+                                && ["bearer", "basic"]
+                                    .contains(&scheme.to_ascii_lowercase().as_str())
+                            {
+                                statectl_state::secrets::register(credential);
+                            }
                             (name.clone(), Secret::new(value.as_bytes().to_vec()))
                         })
                         .collect()
