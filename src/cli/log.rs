@@ -1,8 +1,10 @@
 //! The `-v` / `-vv` log: tracing events from statectl's own modules, written to stderr (never
 //! stdout, which carries data). `-v` shows each instance's outcome and the run's progress, `-vv`
 //! every request and answer. Requests are logged by method, host and path: headers (where the
-//! credentials are) and queries never are. Every value is escaped (`log_fields`). While a progress
-//! bar is drawn, a log line is written above it instead of through it.
+//! credentials are) and queries never are, and every line is masked against the run's secrets and
+//! the credential patterns before it is written (a server's answer may echo what it was sent).
+//! Every value is escaped (`log_fields`). While a progress bar is drawn, a log line is written
+//! above it instead of through it.
 
 use std::io::{self, Write};
 use std::sync::{Mutex, OnceLock};
@@ -80,8 +82,10 @@ impl Write for LineWriter {
 impl Drop for LineWriter {
     fn drop(&mut self) {
         let text = std::mem::take(&mut self.0);
+        let text = String::from_utf8_lossy(&text);
+        let text = statectl_state::secrets::mask_message(&text);
         let write = || {
-            let _ = io::stderr().lock().write_all(&text);
+            let _ = io::stderr().lock().write_all(text.as_bytes());
         };
         let bar = BAR
             .get()

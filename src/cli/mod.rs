@@ -135,6 +135,24 @@ pub struct BackendArgs {
     pub backend_config: Vec<String>,
 }
 
+/// clap's own message, through the credential masks when they change it (then without color).
+fn print_clap_error(error: &clap::Error) {
+    let plain = error.render().to_string();
+    match statectl_state::secrets::mask_message(&plain) {
+        std::borrow::Cow::Borrowed(_) => {
+            let _ = error.print();
+        }
+        std::borrow::Cow::Owned(masked) => {
+            use std::io::Write as _;
+            let _ = if error.use_stderr() {
+                std::io::stderr().lock().write_all(masked.as_bytes())
+            } else {
+                std::io::stdout().lock().write_all(masked.as_bytes())
+            };
+        }
+    }
+}
+
 /// Runs statectl with the process arguments and returns the exit code.
 /// The stack `main` runs [`run`] on: room for every walk of a value nested
 /// [`json::MAX_DEPTH`](crate::json::MAX_DEPTH) levels deep (measured: a debug build's `diff` of two
@@ -153,8 +171,9 @@ pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
-            // clap prints usage errors itself (exit 2) and help/version (exit 0).
-            let _ = error.print();
+            // clap prints usage errors itself (exit 2) and help/version (exit 0); a refused value
+            // that holds a credential (`--endpoint cf=http://admin:PW@...`) is echoed masked.
+            print_clap_error(&error);
             return if error.use_stderr() {
                 exit::ERROR
             } else {

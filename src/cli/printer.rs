@@ -1,7 +1,15 @@
 //! The printer owns stdout and stderr: stdout carries only data, stderr carries errors and hints. A
 //! closed pipe (`statectl list | head`) ends output quietly instead of failing.
+//!
+//! Every text goes through the secret masks on its way out (`statectl_state::secrets`): data on
+//! stdout is masked against the run's registered secrets, and what stderr says to people against
+//! those and the credential patterns too. Only a state or an envelope passed on whole
+//! ([`Printer::out_bytes`]) goes out as it is: it is the state's bytes, which `terraform state push`
+//! must get exactly (a refresh never puts a registered secret into them).
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+
+use statectl_state::secrets::{mask, mask_message};
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::escape::invisible_escaped;
@@ -41,16 +49,17 @@ impl Printer {
         }
     }
 
-    /// Writes data to stdout, the characters a terminal would act on invisibly (C1 controls,
-    /// bidirectional overrides) escaped as `\uXXXX` (see [`invisible_escaped`]). Stops silently once
-    /// the reader has gone away.
+    /// Writes data to stdout, masked against the run's secrets, then the characters a terminal
+    /// would act on invisibly (C1 controls, bidirectional overrides) escaped as `\uXXXX` (see
+    /// [`invisible_escaped`]). Stops silently once the reader has gone away.
     pub fn out(&mut self, text: &str) -> Result<(), CliError> {
-        let text = invisible_escaped(text);
+        let masked = mask(text);
+        let text = invisible_escaped(&masked);
         self.out_bytes(text.as_bytes())
     }
 
-    /// [`Printer::out`] for data passed on byte for byte (a state for `terraform state push -`, an
-    /// encrypted state's envelope).
+    /// [`Printer::out`] for data passed on byte for byte, never masked nor escaped (a state for
+    /// `terraform state push -`, an encrypted state's envelope).
     pub fn out_bytes(&mut self, bytes: &[u8]) -> Result<(), CliError> {
         if self.pipe_closed {
             return Ok(());
@@ -94,7 +103,8 @@ impl Printer {
     /// Writes text for people to stderr (a diff when stdout carries a state, a summary line).
     pub fn to_stderr(&mut self, text: &str) {
         let _ = self.stdout.flush();
-        let text = invisible_escaped(text);
+        let masked = mask_message(text);
+        let text = invisible_escaped(&masked);
         let _ = io::stderr().lock().write_all(text.as_bytes());
     }
 
@@ -116,6 +126,7 @@ impl Printer {
         } else {
             ("", "")
         };
+        let message = mask_message(message);
         let _ = writeln!(io::stderr().lock(), "{color}{label}{reset}: {message}");
     }
 
@@ -130,7 +141,11 @@ impl Printer {
         let mut stderr = io::stderr().lock();
         // A hint names the finding's address, which may hold anything a state holds.
         for hint in hints {
-            let _ = writeln!(stderr, "{cyan}hint{reset}: {}", sanitize(hint));
+            let _ = writeln!(
+                stderr,
+                "{cyan}hint{reset}: {}",
+                sanitize(&mask_message(hint))
+            );
         }
     }
 
@@ -145,9 +160,17 @@ impl Printer {
         let mut stderr = io::stderr().lock();
         // The last line of defence: a file name or argument with control characters in it never
         // reaches the terminal raw, whichever message carries it.
-        let _ = writeln!(stderr, "{red}error{reset}: {}", sanitize(&error.message));
+        let _ = writeln!(
+            stderr,
+            "{red}error{reset}: {}",
+            mask_message(&sanitize(&error.message))
+        );
         if let Some(hint) = &error.hint {
-            let _ = writeln!(stderr, "{cyan}hint{reset}: {}", sanitize(hint));
+            let _ = writeln!(
+                stderr,
+                "{cyan}hint{reset}: {}",
+                mask_message(&sanitize(hint))
+            );
         }
     }
 }

@@ -279,7 +279,7 @@ pub(super) fn finish(
             // An encrypted state goes out as stored: it stays encrypted.
             match &loaded.stored {
                 Some(stored) => printer.out_bytes(stored)?,
-                // The state byte for byte (`out` would escape what a terminal must not see raw).
+                // The state byte for byte (`out` would mask and escape what must pass exactly).
                 None => printer.out_bytes(state.source.as_bytes())?,
             }
         }

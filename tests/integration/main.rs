@@ -32,6 +32,7 @@ mod hostile_names;
 mod http_backend;
 mod jsonpath;
 mod layers;
+mod leaks;
 mod legacy;
 mod listings;
 mod moto;

@@ -18,6 +18,7 @@ pub mod oci;
 mod request_error;
 pub mod runtime;
 pub mod s3;
+mod secret_settings;
 
 pub use config::BackendConfig;
 pub use listing::{DEFAULT_MAX_PAGES, ListOptions};
@@ -26,8 +27,9 @@ use std::sync::Arc;
 
 use statectl_state::state::store::{RemoteState, StoreError};
 
-/// Opens the backend `config` describes.
+/// Opens the backend `config` describes (its credentials registered with the run's masks first).
 pub fn open(config: &BackendConfig) -> Result<Arc<dyn RemoteState>, StoreError> {
+    secret_settings::register(config);
     match config.kind.as_str() {
         "s3" => Ok(Arc::new(s3::S3State::open(config)?)),
         "http" => Ok(Arc::new(http::HttpState::open(config)?)),
@@ -80,6 +82,7 @@ pub fn states_under(
     prefix: &str,
     options: ListOptions<'_>,
 ) -> Result<Listing, StoreError> {
+    secret_settings::register(config);
     list_states(config, prefix, options).map_err(|error| at_prefix(&config.origin, error))
 }
 

@@ -1,4 +1,6 @@
-//! Key material: zeroised when dropped, never printed.
+//! Key material: zeroised when dropped, never printed, and registered with the run's masks
+//! (`statectl_state::secrets`: a passphrase as text, a key by its base64 and hex spellings), so that
+//! an echo of it (a key provider's output, a server's answer) is masked wherever it is shown.
 
 use std::fmt;
 use zeroize::Zeroizing;
@@ -10,17 +12,21 @@ pub struct Secret(Zeroizing<Vec<u8>>);
 impl Secret {
     /// Takes ownership of `bytes`; they are wiped when the secret is dropped.
     pub fn new(bytes: Vec<u8>) -> Self {
+        statectl_state::secrets::register_bytes(&bytes);
         Secret(Zeroizing::new(bytes))
+    }
+
+    /// `length` bytes that `fill` writes (a derivation's output), registered once filled.
+    pub(crate) fn filled(length: usize, fill: impl FnOnce(&mut [u8])) -> Self {
+        let mut bytes = Zeroizing::new(vec![0; length]);
+        fill(&mut bytes);
+        statectl_state::secrets::register_bytes(&bytes);
+        Secret(bytes)
     }
 
     /// The key's bytes, for the cipher or the derivation that consumes them.
     pub fn expose(&self) -> &[u8] {
         &self.0
-    }
-
-    /// For filling a key in place (a derivation's output).
-    pub(crate) fn expose_mut(&mut self) -> &mut [u8] {
-        &mut self.0
     }
 
     pub fn len(&self) -> usize {
@@ -48,5 +54,9 @@ mod tests {
         let shown = format!("{secret:?}");
         assert_eq!(shown, "Secret(28 bytes)");
         assert!(!shown.contains("horse"));
+        assert_eq!(
+            statectl_state::secrets::mask("echo correct-horse-battery-staple"),
+            "echo ***"
+        );
     }
 }

@@ -47,6 +47,24 @@ impl Request {
             .map(|(_, value)| value.as_str())
     }
 
+    /// The whole request on one line, its `Authorization` first: what a server that echoes
+    /// everything it got says (the tests that no secret is shown use it).
+    pub(crate) fn echo(&self, body: &[u8]) -> String {
+        let mut parts: Vec<String> = self
+            .header("authorization")
+            .map(|value| format!("Invalid Auth Token: {value}"))
+            .into_iter()
+            .collect();
+        parts.push(format!("{} {}", self.method, self.target));
+        parts.extend(
+            self.headers
+                .iter()
+                .map(|(name, value)| format!("{name}: {value}")),
+        );
+        parts.push(String::from_utf8_lossy(body).into_owned());
+        parts.join(" | ")
+    }
+
     /// The first value of query parameter `name`.
     pub(crate) fn query(&self, name: &str) -> Option<&str> {
         self.query

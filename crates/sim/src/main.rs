@@ -139,6 +139,10 @@ struct TfeArgs {
     /// page N (0: for ever).
     #[arg(long, value_name = "N")]
     tag_pages_repeat: Option<usize>,
+    /// An injected fault's error echoes the whole request (its headers, credentials included,
+    /// and body), as a careless or hostile server might: for the tests that no secret is shown.
+    #[arg(long)]
+    echo_faults: bool,
     /// Log each request (method, target, status) to stderr.
     #[arg(short, long)]
     verbose: bool,
@@ -187,6 +191,7 @@ fn run_tfe(args: &TfeArgs) -> Result<(), String> {
         upload_flow: !args.no_upload,
         faults,
         tag_pages_repeat: args.tag_pages_repeat,
+        echo_faults: args.echo_faults,
         verbose: args.verbose,
     })?;
     serve_until_interrupted(args.listen, "https", Some(2), |listener| {

@@ -21,6 +21,8 @@
 //!   `Retry-After: 1` and `X-RateLimit-Reset: 0.2`), or say nothing, for matching requests;
 //!   `--tag-pages-repeat N` makes the tagged list hostile (every page repeats the first and offers
 //!   another, up to page N, or for ever with 0);
+//!   `Retry-After: 1` and `X-RateLimit-Reset: 0.2`), or say nothing, for matching requests; with
+//!   `--echo-faults` the error's title and detail echo the whole request, token included;
 //! - `/_sim/...` for tests, unauthenticated: `GET /_sim/log`, `GET /_sim/versions?workspace=N` (every
 //!   state version: serial, md5, lineage, status, the state), `GET /_sim/lock?workspace=N` (the
 //!   holder's name, 204 when free), `POST /_sim/lock?workspace=N&user=U` (lock it as someone else),
@@ -93,6 +95,7 @@ pub(crate) struct Options {
     /// Every page of the tagged list repeats the first and offers another, up to this page
     /// (`Some(0)`: for ever): a server a listing must not follow for ever nor count twice.
     pub tag_pages_repeat: Option<usize>,
+    pub echo_faults: bool,
     pub verbose: bool,
 }
 
@@ -160,6 +163,7 @@ pub(crate) struct Tfe {
     organization: String,
     upload_flow: bool,
     tag_pages_repeat: Option<usize>,
+    echo_faults: bool,
     verbose: bool,
     inner: Mutex<Inner>,
 }
@@ -211,6 +215,7 @@ impl Tfe {
             organization: options.organization,
             upload_flow: options.upload_flow,
             tag_pages_repeat: options.tag_pages_repeat,
+            echo_faults: options.echo_faults,
             verbose: options.verbose,
             inner: Mutex::new(inner),
         })
@@ -241,8 +246,12 @@ impl Tfe {
         let answer = match fault {
             Some(None) => Answer::Hang,
             Some(Some(status)) => {
-                let mut response =
-                    error(status, "injected fault", "the simulator was told to fail");
+                let mut response = if self.echo_faults {
+                    let echo = request.echo(body);
+                    error(status, &echo, &echo)
+                } else {
+                    error(status, "injected fault", "the simulator was told to fail")
+                };
                 if status == 429 {
                     response = response
                         .with_header("retry-after", "1")

@@ -211,10 +211,18 @@ impl Names {
     }
 }
 
-/// At most [`CELL_LIMIT`] characters of `text`, then `…`.
+/// At most [`CELL_LIMIT`] characters of `text`, then `…`; masked against the run's secrets before
+/// the cut, since a cut through a secret leaves a piece the printer's masks no longer know.
 pub(crate) fn cap(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(CELL_LIMIT) {
-        None => std::borrow::Cow::Borrowed(text),
-        Some((end, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..end])),
+    let cut = |text: &str| {
+        text.char_indices()
+            .nth(CELL_LIMIT)
+            .map(|(end, _)| format!("{}…", &text[..end]))
+    };
+    match statectl_state::secrets::mask(text) {
+        std::borrow::Cow::Borrowed(text) => {
+            cut(text).map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
+        }
+        std::borrow::Cow::Owned(masked) => std::borrow::Cow::Owned(cut(&masked).unwrap_or(masked)),
     }
 }

@@ -9,8 +9,9 @@
 //! evaluated that needs the state, a provider or a function; such an expression is an error that
 //! names the file and the attribute, never the values it saw (a passphrase is one of them).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use hcl::eval::{Context, Evaluate};
 use serde_json::Value;
@@ -131,13 +132,8 @@ impl Values {
             read_tfvars(&file, &mut vars)?;
         }
         for file in &inputs.var_files {
-            if !file.is_file() {
-                return Err(ConfigError::new(format!(
-                    "{}: --var-file: no such file",
-                    file.display()
-                )));
-            }
-            read_tfvars(file, &mut vars)?;
+            let text = read_var_file(file)?;
+            tfvars(file, &text, &mut vars)?;
         }
         for (index, raw) in inputs.vars.iter().enumerate() {
             let Some((name, value)) = raw.split_once('=') else {
@@ -224,7 +220,9 @@ impl Values {
             }
             let what = if root == "var" { "variable" } else { "local" };
             let fix = if root == "var" {
-                format!("give it with `--var {key}=...`, `TF_VAR_{key}` or a tfvars file")
+                format!(
+                    "set `TF_VAR_{key}`, or give a tfvars file with `--var-file FILE` (`--var-file <(pass show NAME)` reads it from a command); `--var {key}=...` also works, but puts the value in `ps` and the shell's history"
+                )
             } else {
                 hint.to_owned()
             };
@@ -311,11 +309,52 @@ fn auto_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// A `--var-file`'s text, read once per run: `--var-file <(pass show tofu)` names a pipe
+/// (`/dev/fd/63`), which gives its text to the first reader only, and both the encryption block and
+/// the provider blocks read the variables.
+fn read_var_file(file: &Path) -> Result<String, ConfigError> {
+    static READ: OnceLock<Mutex<HashMap<PathBuf, String>>> = OnceLock::new();
+    let mut read_already = READ
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some(text) = read_already.get(file) {
+        return Ok(text.clone());
+    }
+    match std::fs::metadata(file) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ConfigError::new(format!(
+                "{}: --var-file: no such file",
+                file.display()
+            )));
+        }
+        Ok(metadata) if metadata.is_dir() => {
+            return Err(ConfigError::new(format!(
+                "{}: --var-file: a folder, not a tfvars file",
+                file.display()
+            )));
+        }
+        _ => {}
+    }
+    let text = read(file)?;
+    read_already.insert(file.to_owned(), text.clone());
+    Ok(text)
+}
+
 /// A tfvars file: attributes of literal values (JSON: an object).
 fn read_tfvars(file: &Path, vars: &mut hcl::Map<String, hcl::Value>) -> Result<(), ConfigError> {
     let text = read(file)?;
+    tfvars(file, &text, vars)
+}
+
+/// A tfvars file's `text`: attributes of literal values (JSON: an object).
+fn tfvars(
+    file: &Path,
+    text: &str,
+    vars: &mut hcl::Map<String, hcl::Value>,
+) -> Result<(), ConfigError> {
     if is_json(file) {
-        let value: Value = serde_json::from_str(&text).map_err(|error| {
+        let value: Value = serde_json::from_str(text).map_err(|error| {
             ConfigError::new(format!(
                 "{}:{}:{}: invalid JSON",
                 file.display(),
@@ -334,7 +373,7 @@ fn read_tfvars(file: &Path, vars: &mut hcl::Map<String, hcl::Value>) -> Result<(
         }
         return Ok(());
     }
-    let body = parse_native(file, &text)?;
+    let body = parse_native(file, text)?;
     let empty = Context::new();
     for attribute in body.attributes() {
         let at = format!("{}: {}", file.display(), attribute.key());

@@ -308,6 +308,7 @@ pub(super) async fn list_key(
         .ok_or_else(|| {
             format!("storage account `{account}` listed no key with full permissions")
         })?;
+    statectl_state::secrets::register(key.trim());
     base64::engine::general_purpose::STANDARD
         .decode(key.trim())
         .map_err(|_| format!("the key listed for storage account `{account}` is not base64"))

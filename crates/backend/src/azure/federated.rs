@@ -11,7 +11,7 @@ use statectl_encryption::Secret;
 use url::Url;
 
 use super::credentials::{read_answer, text};
-use crate::request_error::without_secrets;
+use crate::request_error::{excerpt, without_secrets};
 
 /// The audience GitHub's token service is asked for, as go-azure-sdk asks.
 const FEDERATED_AUDIENCE: &str = "api://AzureADTokenExchange";
@@ -96,9 +96,7 @@ async fn fetch(
         .await
         .map_err(|problem| format!("the answer of {what} at {shown} {problem}"))?;
     if !(200..300).contains(&status) {
-        let said = String::from_utf8_lossy(&body);
-        let said = said.lines().next().unwrap_or_default().trim();
-        let said: String = said.chars().take(200).collect();
+        let said = excerpt(&String::from_utf8_lossy(&body), 200);
         return Err(without_secrets(
             format!("{what} at {shown} answered {status}: {said}"),
             &[text(bearer).trim()],

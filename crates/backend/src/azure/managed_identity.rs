@@ -55,13 +55,7 @@ pub(super) async fn token(
             (Some(code), None) => format!(": {code}"),
             _ => String::new(),
         };
-        let said: String = said
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .chars()
-            .take(200)
-            .collect();
+        let said = crate::request_error::excerpt(&said, 200);
         return Err(format!("{what} answered {status}{said}"));
     }
     let token = answer["access_token"]

@@ -35,6 +35,8 @@ pub(super) fn authorization(
     let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
     mac.update(text.as_bytes());
     let signature = base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes());
+    // Good for this request only: kept among the last ones masked.
+    statectl_state::secrets::register_ephemeral(&signature);
     format!("SharedKey {account}:{signature}")
 }
 

@@ -215,6 +215,8 @@ impl Credential {
                     .unwrap_or_default()
                     .as_secs();
                 let assertion = jwt::sign(key, key_id, email, &scopes.join(" "), token_uri, now)?;
+                // Signed for this exchange only: kept among the last ones masked.
+                statectl_state::secrets::register_ephemeral(&assertion);
                 let form = [
                     ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"),
                     ("assertion", assertion.as_str()),
@@ -355,7 +357,7 @@ fn token_answer(
         .ok_or_else(|| format!("{url} answered without an access token"))?;
     let lifetime = value[lifetime_field].as_u64().unwrap_or(3600);
     Ok((
-        Secret(token.as_bytes().to_vec()),
+        Secret::new(token.as_bytes().to_vec()),
         Duration::from_secs(lifetime),
     ))
 }
@@ -386,6 +388,7 @@ fn from_json(
     match value["type"].as_str().unwrap_or_default() {
         "service_account" => {
             let pem = required("private_key")?;
+            statectl_state::secrets::register(&pem);
             // Google writes PKCS#8; a key converted by hand may be PKCS#1.
             let key = RsaPrivateKey::from_pkcs8_pem(&pem)
                 .or_else(|_| RsaPrivateKey::from_pkcs1_pem(&pem))
@@ -400,8 +403,8 @@ fn from_json(
         }
         "authorized_user" => Ok(Credential::User {
             client_id: required("client_id")?,
-            client_secret: Secret(required("client_secret")?.into_bytes()),
-            refresh_token: Secret(required("refresh_token")?.into_bytes()),
+            client_secret: Secret::new(required("client_secret")?.into_bytes()),
+            refresh_token: Secret::new(required("refresh_token")?.into_bytes()),
             token_uri: token_uri(),
             from: from.to_owned(),
         }),

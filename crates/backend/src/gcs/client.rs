@@ -169,13 +169,9 @@ pub(super) fn error_message(body: &[u8]) -> String {
     one_line(&String::from_utf8_lossy(body))
 }
 
+/// The first line, masked, then cut at 200 characters.
 fn one_line(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("").trim();
-    if line.chars().count() > 200 {
-        format!("{}...", line.chars().take(200).collect::<String>())
-    } else {
-        line.to_owned()
-    }
+    crate::request_error::excerpt(text, 200)
 }
 
 /// `404 Not Found`.

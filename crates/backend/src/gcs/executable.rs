@@ -266,6 +266,6 @@ fn answer(bytes: &[u8], what: &str, needs_expiry: bool) -> Result<Secret, Refusa
     value[field]
         .as_str()
         .filter(|token| !token.is_empty())
-        .map(|token| Secret(token.as_bytes().to_vec()))
+        .map(|token| Secret::new(token.as_bytes().to_vec()))
         .ok_or_else(|| missing(field))
 }

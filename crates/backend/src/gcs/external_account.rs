@@ -95,7 +95,7 @@ impl ExternalAccount {
             None => None,
         };
         let client = match (text("client_id"), text("client_secret")) {
-            (Some(id), Some(secret)) => Some((id, Secret(secret.into_bytes()))),
+            (Some(id), Some(secret)) => Some((id, Secret::new(secret.into_bytes()))),
             _ => None,
         };
         let user_project = text("workforce_pool_user_project");
@@ -242,7 +242,7 @@ impl ExternalAccount {
                 format!("the Security Token Service at {url} answered without a valid `expires_in` (a positive whole number of seconds)")
             })?;
         Ok((
-            Secret(token.as_bytes().to_vec()),
+            Secret::new(token.as_bytes().to_vec()),
             Duration::from_secs(lifetime),
         ))
     }
@@ -293,7 +293,10 @@ async fn impersonate(
     if left == 0 {
         return Err(format!("{url} answered a token that has already expired"));
     }
-    Ok((Secret(token.as_bytes().to_vec()), Duration::from_secs(left)))
+    Ok((
+        Secret::new(token.as_bytes().to_vec()),
+        Duration::from_secs(left),
+    ))
 }
 
 /// `x@p.iam.gserviceaccount.com` in `.../serviceAccounts/x@p.iam.gserviceaccount.com:generateAccessToken`.

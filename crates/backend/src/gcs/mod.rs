@@ -135,10 +135,10 @@ fn with_key(request: reqwest::RequestBuilder, key: Option<&Secret>) -> reqwest::
     let encode = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
     request
         .header("x-goog-encryption-algorithm", "AES256")
-        .header("x-goog-encryption-key", encode(&key.0))
+        .header("x-goog-encryption-key", encode(key.bytes()))
         .header(
             "x-goog-encryption-key-sha256",
-            encode(&Sha256::digest(&key.0)),
+            encode(&Sha256::digest(key.bytes())),
         )
 }
 

@@ -52,9 +52,11 @@ pub(super) enum Source {
     Default,
 }
 
-/// A value never shown in a message or a `Debug` line.
+/// A value never shown in a message or a `Debug` line, and registered with the run's masks when
+/// made with [`Secret::new`] (a token, a key), so that an echo of it is masked wherever it is shown.
+/// The bytes are private: [`Secret::new`] is the only way to make one, so none goes unregistered.
 #[derive(Clone, PartialEq, Eq)]
-pub(super) struct Secret(pub Vec<u8>);
+pub(super) struct Secret(Vec<u8>);
 
 impl std::fmt::Debug for Secret {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -63,8 +65,22 @@ impl std::fmt::Debug for Secret {
 }
 
 impl Secret {
+    /// A token (text) or a key (bytes), registered with the run's masks.
+    pub(super) fn new(bytes: Vec<u8>) -> Secret {
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => statectl_state::secrets::register(text),
+            Err(_) => statectl_state::secrets::register_bytes(&bytes),
+        }
+        Secret(bytes)
+    }
+
     pub(super) fn text(&self) -> &str {
         std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+
+    /// The bytes (a customer-supplied key).
+    pub(super) fn bytes(&self) -> &[u8] {
+        &self.0
     }
 }
 
@@ -236,7 +252,7 @@ fn credentials(
             variable
         };
         Source::AccessToken {
-            token: Secret(token.into_bytes()),
+            token: Secret::new(token.into_bytes()),
             from,
         }
     } else if let Some((value, variable)) = lookup(
@@ -331,7 +347,7 @@ fn encryption_key(
             .invalid("encryption_key", "a base64-encoded 32-byte AES-256 key")
             .with_hint("`openssl rand -base64 32` makes one; it must be the key the state was written with"));
     }
-    Ok(Secret(bytes))
+    Ok(Secret::new(bytes))
 }
 
 /// The JSON API on the emulator STORAGE_EMULATOR_HOST names, as Go's storage client makes it: the

@@ -74,7 +74,14 @@ impl SubjectSource {
                         .iter()
                         .map(|(name, value)| {
                             let value = value.as_str().unwrap_or_default();
-                            (name.clone(), Secret(value.as_bytes().to_vec()))
+                            // `Bearer <token>`: the token alone is what a server echoes.
+                            if let Some((scheme, credential)) = value.split_once(' ')
+                                && ["bearer", "basic"]
+                                    .contains(&scheme.to_ascii_lowercase().as_str())
+                            {
+                                statectl_state::secrets::register(credential);
+                            }
+                            (name.clone(), Secret::new(value.as_bytes().to_vec()))
                         })
                         .collect()
                 })
@@ -218,7 +225,7 @@ pub(super) fn from_bytes(bytes: &[u8], format: &Format, what: &str) -> Result<Se
     if token.is_empty() {
         return Err(format!("{what} holds no token (it is empty)"));
     }
-    Ok(Secret(token.into_bytes()))
+    Ok(Secret::new(token.into_bytes()))
 }
 
 /// `https://host/path` of a URL, without a query that may carry a request's parameters.

@@ -99,6 +99,8 @@ impl Settings {
                 .or_else(|| credentials::from_files(&host, files))
                 .ok_or_else(|| no_token(config, &hostname, &host))?,
         };
+        // Also when it came from a CLI configuration file.
+        statectl_state::secrets::register(&token);
         Ok(Settings {
             hostname,
             host,

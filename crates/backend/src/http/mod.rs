@@ -46,6 +46,7 @@ impl HttpState {
             .with_hint("select `default` (`--workspace default`, or unset TF_WORKSPACE); Terraform says \"workspaces not supported\" here too"));
         }
         let settings = Settings::read(config, &config::env)?;
+        settings.register_basic();
         let location = address::redacted(&settings.address);
         let client = Client::new(&settings).map_err(|problem| {
             StoreError::new(format!("{}: backend \"http\": {problem}", config.origin))

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use base64::Engine as _;
 use serde_json::Value;
 use url::Url;
 
@@ -95,6 +96,18 @@ fn lookup(
 }
 
 impl Settings {
+    /// Registers what Basic authentication sends with the run's masks: the pair, and its base64
+    /// (the password alone is registered with every backend's credential arguments).
+    pub(super) fn register_basic(&self) {
+        if !self.password.is_empty() {
+            let pair = format!("{}:{}", self.username, self.password);
+            statectl_state::secrets::register(&pair);
+            statectl_state::secrets::register(
+                &base64::engine::general_purpose::STANDARD.encode(&pair),
+            );
+        }
+    }
+
     /// Reads the arguments of `config`, with `env` for the `TF_HTTP_*` variables.
     pub(super) fn read(
         config: &BackendConfig,

@@ -23,6 +23,7 @@ use statectl_encryption::{Error, KeyProvider, Registry, Secret};
 use crate::runtime::Runtime;
 use crate::s3::clients::{AwsSettings, sdk_config};
 use crate::s3::errors::{Failure, FailureKind};
+use crate::s3::registered::RegisterSignature;
 
 use self::options::Options;
 
@@ -93,7 +94,7 @@ impl AwsKms {
         let timeouts = aws_sdk_kms::config::timeout::TimeoutConfig::builder()
             .operation_timeout(OPERATION_TIMEOUT)
             .build();
-        let mut kms = aws_sdk_kms::config::Builder::from(&sdk);
+        let mut kms = aws_sdk_kms::config::Builder::from(&sdk).interceptor(RegisterSignature);
         kms.set_timeout_config(Some(sdk.timeout_config().cloned().map_or(
             timeouts.clone(),
             |base| {
@@ -105,7 +106,7 @@ impl AwsKms {
         if let Some(url) = &options.kms_endpoint {
             kms = kms.endpoint_url(url);
         }
-        let mut sts = aws_sdk_sts::config::Builder::from(&sdk);
+        let mut sts = aws_sdk_sts::config::Builder::from(&sdk).interceptor(RegisterSignature);
         if let Some(url) = &options.sts_endpoint {
             sts = sts.endpoint_url(url);
         }

@@ -185,6 +185,7 @@ pub(crate) fn read(
     body: &Map<String, Value>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Options, Error> {
+    crate::secret_settings::register_arguments(body);
     let r = Reader { at };
     let mut options = Options::default();
     let mut access_key = None;

@@ -184,6 +184,8 @@ fn load_session(
         .map_err(|error| failed(format!("{}: {error}", session.token_file.display())))?;
     let pem = statectl_state::state::bytes::read_text(&session.key_file)
         .map_err(|error| failed(format!("{}: {error}", session.key_file.display())))?;
+    // The session token is the keyId every request carries: a credential.
+    statectl_state::secrets::register(token.trim());
     let described = format!("the session of profile {name} in {}", file.display());
     let signer = OciSigner::from_pem(format!("ST${}", token.trim()), &Secret::new(pem))
         .map_err(|error| failed(format!("{}: {error}", session.key_file.display())))?;

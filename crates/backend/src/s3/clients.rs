@@ -25,6 +25,7 @@ use aws_credential_types::provider::SharedCredentialsProvider;
 use aws_runtime::env_config::file::{EnvConfigFileKind, EnvConfigFiles};
 use statectl_state::state::store::StoreError;
 
+use super::registered::{RegisterSignature, RegisteringProvider};
 use super::settings::{AssumeRole, CredentialSettings, Settings};
 
 /// How many times a request is tried in all (Terraform's default `max_retries` is 5; statectl keeps
@@ -65,6 +66,7 @@ impl Clients {
         let region = config.region().map(ToString::to_string).unwrap_or_default();
 
         let mut s3 = aws_sdk_s3::config::Builder::from(&config)
+            .interceptor(RegisterSignature)
             .force_path_style(settings.path_style)
             // Terraform asks for a SHA-256 checksum unless `skip_s3_checksum`; no other checksum is
             // added (S3-compatible stores refuse the ones they do not know).
@@ -77,11 +79,12 @@ impl Clients {
         if let Some(url) = &settings.endpoints.s3 {
             s3 = s3.endpoint_url(url);
         }
-        let mut dynamodb = aws_sdk_dynamodb::config::Builder::from(&config);
+        let mut dynamodb =
+            aws_sdk_dynamodb::config::Builder::from(&config).interceptor(RegisterSignature);
         if let Some(url) = &settings.endpoints.dynamodb {
             dynamodb = dynamodb.endpoint_url(url);
         }
-        let mut sts = aws_sdk_sts::config::Builder::from(&config);
+        let mut sts = aws_sdk_sts::config::Builder::from(&config).interceptor(RegisterSignature);
         if let Some(url) = &settings.endpoints.sts {
             sts = sts.endpoint_url(url);
         }
@@ -239,10 +242,11 @@ async fn credentials(
     sts_config: &SdkConfig,
 ) -> SharedCredentialsProvider {
     let base = base_credentials(aws.credentials, region, files).await;
-    match &aws.credentials.assume_role {
+    let chosen = match &aws.credentials.assume_role {
         Some(role) => assumed_role(role, sts_region, sts_config, base).await,
         None => base,
-    }
+    };
+    SharedCredentialsProvider::new(RegisteringProvider(chosen))
 }
 
 /// The credentials before any `assume_role`.

@@ -10,6 +10,7 @@ pub(crate) mod errors;
 mod listing;
 mod lock;
 mod object;
+pub(crate) mod registered;
 pub(crate) mod settings;
 
 use statectl_state::state::store::lock_info::LockInfo;

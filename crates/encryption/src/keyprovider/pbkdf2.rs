@@ -71,10 +71,9 @@ pub fn derive(
     iterations: NonZeroU32,
     key_length: usize,
 ) -> Secret {
-    let mut key = Secret::new(vec![0; key_length]);
-    let out = key.expose_mut();
-    lc::derive(hash.algorithm(), iterations, salt, passphrase, out);
-    key
+    Secret::filled(key_length, |out| {
+        lc::derive(hash.algorithm(), iterations, salt, passphrase, out);
+    })
 }
 
 /// A configured pbkdf2 key provider.

@@ -74,6 +74,7 @@ impl Credentials {
                     .unwrap_or(&token)
                     .trim()
                     .to_owned();
+                statectl_state::secrets::register(&token);
                 Credentials::Header {
                     name: "authorization".into(),
                     value: Secret::new(format!("Bearer {token}")),
@@ -83,10 +84,15 @@ impl Credentials {
                 username_env,
                 password_env,
             } => {
-                let pair = format!("{}:{}", read(username_env)?, read(password_env)?);
+                let password = read(password_env)?;
+                let pair = format!("{}:{password}", read(username_env)?);
+                let encoded = STANDARD.encode(&pair);
+                for secret in [&password, &pair, &encoded] {
+                    statectl_state::secrets::register(secret);
+                }
                 Credentials::Header {
                     name: "authorization".into(),
-                    value: Secret::new(format!("Basic {}", STANDARD.encode(pair))),
+                    value: Secret::new(format!("Basic {encoded}")),
                 }
             }
             Auth::Header { name, value_env } => Credentials::Header {

@@ -19,7 +19,7 @@ use crate::reconcile::poll::{
     Terminal, observe_response, observe_transport,
 };
 use crate::reconcile::profile::{
-    Context, Endpoint, GoneAction, JitterAmount, ListedAs, Profile, RequestTemplate, When,
+    Context, Endpoint, GoneAction, JitterAmount, ListedAs, Patch, Profile, RequestTemplate, When,
 };
 use crate::reconcile::progress::Progress;
 use crate::reconcile::rate::RateLimit;
@@ -275,11 +275,10 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                 {
                     return outcome;
                 }
-                let patch = context.patch();
-                return Outcome::Reconciled {
+                return settled_with(context.patch(), |attributes| Outcome::Reconciled {
                     status: state,
-                    attributes: (!patch.is_empty()).then_some(patch.attributes),
-                };
+                    attributes,
+                });
             }
             Decision::Done(Terminal::Failed(state)) => {
                 let message = context
@@ -287,12 +286,11 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
                     .and_then(|status| status.message.clone())
                     .unwrap_or_default();
                 // The state keeps what the remote says of the failure; the taint comes on top.
-                let patch = context.patch();
-                return Outcome::Failed {
+                return settled_with(context.patch(), |attributes| Outcome::Failed {
                     status: state,
                     message,
-                    attributes: (!patch.is_empty()).then_some(patch.attributes),
-                };
+                    attributes,
+                });
             }
             Decision::Done(Terminal::Gone | Terminal::NotFound) => return Outcome::Gone,
             // Every answer an error (a 500, a reset, a timeout) until the deadline: no sign of an
@@ -480,6 +478,29 @@ async fn side_request(
         }
         tokio::time::sleep(Duration::from_millis(100 << attempt)).await;
     }
+}
+
+/// What an instance settled with (`settled` given the patched attributes, if any changed), but an
+/// error outcome when a value the mappings would put into the state holds a credential this run
+/// sent (a server that echoes the token into a field it maps). Refused rather than masked: a masked
+/// value would be a wrong value in the state, and the diff would show it as a change; nothing of such
+/// an answer is trusted.
+fn settled_with(patch: Patch, settled: impl FnOnce(Option<Value>) -> Outcome) -> Outcome {
+    let echoed = patch.changes.iter().find(|change| {
+        serde_json::to_string(&change.new)
+            .is_ok_and(|text| statectl_state::secrets::holds_secret(&text))
+    });
+    if let Some(change) = echoed {
+        return Outcome::Error {
+            message: format!(
+                "the answer's value for `{}` holds a credential this run sent; nothing from it is taken",
+                change.path
+            ),
+            status: None,
+            excerpt: String::new(),
+        };
+    }
+    settled((!patch.is_empty()).then_some(patch.attributes))
 }
 
 fn error(message: String, status: Option<u16>, body: &[u8]) -> Outcome {

@@ -85,9 +85,12 @@ impl fmt::Display for Outcome {
 }
 
 /// At most `limit` characters of a response body, on one line, control characters escaped: enough to
-/// tell an HTML error page from a JSON error, never a whole body in a terminal.
+/// tell an HTML error page from a JSON error, never a whole body in a terminal. The run's secrets and
+/// the credential patterns are masked before it is cut, so that a cut never leaves part of a token
+/// that a mask of the whole would have caught.
 pub fn excerpt(body: &[u8], limit: usize) -> String {
     let text = String::from_utf8_lossy(body);
+    let text = statectl_state::secrets::mask_message(&text);
     let mut out = String::new();
     for character in text.chars().take(limit) {
         if character.is_control() {

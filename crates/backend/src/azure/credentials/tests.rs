@@ -288,7 +288,7 @@ fn hostile_answers_are_one_line_without_the_secrets() {
     assert_eq!(
         storage_token(&settings(&json!({}), &vars, &url)).unwrap_err(),
         format!(
-            "GitHub's OIDC token service (`oidc_request_url`, ACTIONS_ID_TOKEN_REQUEST_URL) at {url}/token answered 403: request token <redacted> refused"
+            "GitHub's OIDC token service (`oidc_request_url`, ACTIONS_ID_TOKEN_REQUEST_URL) at {url}/token answered 403: request token *** refused"
         )
     );
     let msi = format!("{url}/msi");

@@ -272,8 +272,8 @@ fn a_token_is_kept_until_it_nearly_expires() {
     ]);
     let credential = Credential::User {
         client_id: "c".to_owned(),
-        client_secret: Secret(b"s".to_vec()),
-        refresh_token: Secret(b"r".to_vec()),
+        client_secret: Secret::new(b"s".to_vec()),
+        refresh_token: Secret::new(b"r".to_vec()),
         token_uri: format!("{url}/token"),
         from: "a test".to_owned(),
     };
@@ -339,8 +339,8 @@ fn any_lifetime_a_server_gives_is_taken_without_a_panic() {
         let (url, seen) = fake(vec![(200, answer.clone()), (200, answer)]);
         let tokens = Tokens::new(Credential::User {
             client_id: "c".to_owned(),
-            client_secret: Secret(b"s".to_vec()),
-            refresh_token: Secret(b"r".to_vec()),
+            client_secret: Secret::new(b"s".to_vec()),
+            refresh_token: Secret::new(b"r".to_vec()),
             token_uri: format!("{url}/token"),
             from: "a test".to_owned(),
         });

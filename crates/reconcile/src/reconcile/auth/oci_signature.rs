@@ -84,17 +84,18 @@ impl OciSigner {
             lines.push(format!("x-content-sha256: {digest}"));
             content_sha256 = Some(digest);
         }
-        let signature = self.key.sign(lines.join("\n").as_bytes());
+        let signature = STANDARD.encode(self.key.sign(lines.join("\n").as_bytes()).to_bytes());
+        // Good for this request only (its date and target): kept among the last ones masked.
+        statectl_state::secrets::register_ephemeral(&signature);
         let authorization = format!(
-            "Signature version=\"1\",keyId=\"{}\",algorithm=\"rsa-sha256\",headers=\"{}\",signature=\"{}\"",
+            "Signature version=\"1\",keyId=\"{}\",algorithm=\"rsa-sha256\",headers=\"{}\",signature=\"{signature}\"",
             self.key_id,
             names.join(" "),
-            STANDARD.encode(signature.to_bytes())
         );
         Signed {
             date: date.to_owned(),
             content_sha256,
-            authorization: Secret::new(authorization),
+            authorization: Secret::registered_apart(authorization),
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Secrets (tokens, passwords, private keys) wrapped so that `Debug` and `Display` print
-//! `(redacted)`: a secret can reach a log line or an error message only by an explicit `expose`.
+//! `(redacted)`: a secret can reach a log line or an error message only by an explicit `expose`. A
+//! secret made with [`Secret::new`] is registered with the run's masks
+//! (`statectl_state::secrets`), so that an echo of it in an answer is masked wherever it is shown.
 
 use std::fmt;
 
@@ -7,7 +9,16 @@ use std::fmt;
 pub struct Secret(String);
 
 impl Secret {
+    /// A credential, registered with the run's masks.
     pub fn new(value: impl Into<String>) -> Secret {
+        let value = value.into();
+        statectl_state::secrets::register(&value);
+        Secret(value)
+    }
+
+    /// A header value whose secret part was registered on its own (a request's signature, good for
+    /// that request only, among the framing that is no secret).
+    pub fn registered_apart(value: impl Into<String>) -> Secret {
         Secret(value.into())
     }
 
@@ -41,5 +52,14 @@ mod tests {
             "(redacted) (redacted) Some((redacted))"
         );
         assert_eq!(secret.expose(), "hunter2");
+    }
+
+    #[test]
+    fn a_new_secret_is_masked_in_every_output() {
+        let _secret = Secret::new("reconcile-secret-marker");
+        assert_eq!(
+            statectl_state::secrets::mask("echo: reconcile-secret-marker"),
+            "echo: ***"
+        );
     }
 }

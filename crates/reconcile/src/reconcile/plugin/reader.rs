@@ -298,6 +298,38 @@ async fn start(
     }
 }
 
+/// Registers with the run's masks every value the provider's schema marks sensitive in the
+/// configuration statectl sends it (`secret_key`, `token`...): the plugin may echo them in a
+/// diagnostic.
+fn register_sensitive_arguments(config: &Value, block: &value::Block) {
+    fn strings(value: &Value) {
+        match value {
+            Value::String(text) => statectl_state::secrets::register(text),
+            Value::Array(items) => items.iter().for_each(strings),
+            Value::Object(fields) => fields.values().for_each(strings),
+            _ => {}
+        }
+    }
+    for path in value::sensitive_paths(config, block) {
+        let mut at = Some(config);
+        // Steps as the state spells them: `get_attr` a name, `index` a key or a position.
+        for step in path.as_array().into_iter().flatten() {
+            let key = &step["value"];
+            at = at.and_then(|here| match (step["type"].as_str(), here) {
+                (Some("get_attr"), Value::Object(fields)) => fields.get(key.as_str()?),
+                (Some("index"), Value::Object(fields)) => fields.get(key["value"].as_str()?),
+                (Some("index"), Value::Array(items)) => {
+                    items.get(usize::try_from(key["value"].as_u64()?).ok()?)
+                }
+                _ => None,
+            });
+        }
+        if let Some(found) = at {
+            strings(found);
+        }
+    }
+}
+
 /// The calls before the first read: the schema, the identity schemas, the configuration. A
 /// provider that hangs here would hold the whole run, so each has the start deadline.
 async fn prepare(
@@ -328,6 +360,7 @@ async fn prepare(
         .await
         .map_err(|_| within("GetResourceIdentitySchemas"))?
         .map_err(|error| in_provider(&error))?;
+    register_sensitive_arguments(config, &schema.provider);
     let warnings = tokio::time::timeout(limit, client.configure(&schema.provider, config))
         .await
         .map_err(|_| within("ConfigureProvider"))?
@@ -488,6 +521,30 @@ mod tests {
         assert_eq!(
             config_names(r#"module.net.provider["registry.opentofu.org/oracle/oci"]"#)[1..],
             ["registry.opentofu.org/oracle/oci", "oci"]
+        );
+    }
+
+    #[test]
+    fn the_arguments_the_schema_marks_sensitive_are_masked_from_then_on() {
+        let attribute = |name: &str, sensitive: bool| value::Attribute {
+            name: name.to_owned(),
+            kind: value::AttributeKind::Typed(value::Type::String),
+            sensitive,
+            optional: true,
+            computed: false,
+            required: false,
+        };
+        let block = value::Block {
+            attributes: vec![attribute("region", false), attribute("secret_key", true)],
+            blocks: Vec::new(),
+        };
+        register_sensitive_arguments(
+            &serde_json::json!({"region": "eu-central-1", "secret_key": "provider-secret-marker"}),
+            &block,
+        );
+        assert_eq!(
+            statectl_state::secrets::mask("eu-central-1 provider-secret-marker"),
+            "eu-central-1 ***"
         );
     }
 

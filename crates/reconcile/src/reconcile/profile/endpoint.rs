@@ -84,6 +84,8 @@ pub(crate) fn check_base(url: &Url) -> Result<(), EndpointError> {
         return Err(EndpointError::NoHost(url.clone()));
     }
     if !url.username().is_empty() || url.password().is_some() {
+        // Refused, but typed: whatever echoes the argument (clap's own error) masks it.
+        statectl_state::secrets::register_url(url.as_str());
         return Err(EndpointError::Credentials);
     }
     if url.query().is_some() || url.fragment().is_some() {
