@@ -828,7 +828,14 @@ fn tls_with_the_given_ca_client_certificates_and_skip_cert_verification() {
         error.message
     );
     if error.message.contains("CertificateRequired") {
-        assert!(error.message.ends_with("(1 attempt)"), "{}", error.message);
+        // The alert itself is not retried; an attempt before it may have met the closed
+        // connection instead (a lost connection is retried), so the alert ends the first or the
+        // second attempt, never a later one.
+        assert!(
+            error.message.ends_with("(1 attempt)") || error.message.ends_with("(2 attempts)"),
+            "{}",
+            error.message
+        );
         assert!(
             error
                 .hint
