@@ -66,6 +66,30 @@ impl<'s> Render<'s> {
     }
 
     /// Renders `render` one step further down, at `step`.
+    /// The attributes of `attributes` that are set (not null) in `members`, each rendered one level
+    /// in from `indent`: (its name, its text), in schema order. Terraform leaves nulls out.
+    fn present_attributes<'a>(
+        &mut self,
+        attributes: &'a [Attribute],
+        members: &Map<String, Value>,
+        non_legacy: bool,
+        indent: usize,
+    ) -> Vec<(&'a str, String)> {
+        let mut present = Vec::new();
+        for attribute in attributes {
+            let member = members.get(&attribute.name).unwrap_or(&Value::Null);
+            if member.is_null() {
+                continue;
+            }
+            let mut text = String::new();
+            self.at(CtyStep::Attribute(attribute.name.clone()), |render| {
+                render.attribute(attribute, member, non_legacy, indent + 1, &mut text);
+            });
+            present.push((attribute.name.as_str(), text));
+        }
+        present
+    }
+
     fn at<T>(&mut self, step: CtyStep, render: impl FnOnce(&mut Self) -> T) -> T {
         self.path.push(step);
         let rendered = render(self);
@@ -91,18 +115,8 @@ impl<'s> Render<'s> {
         let non_legacy = non_legacy || has_non_legacy_features(block);
         let empty = Map::new();
         let members = value.as_object().unwrap_or(&empty);
-        let mut attributes = Vec::new();
-        for attribute in &block.attributes {
-            let member = members.get(&attribute.name).unwrap_or(&Value::Null);
-            if member.is_null() {
-                continue;
-            }
-            let mut text = String::new();
-            self.at(CtyStep::Attribute(attribute.name.clone()), |render| {
-                render.attribute(attribute, member, non_legacy, indent + 1, &mut text);
-            });
-            attributes.push((attribute.name.as_str(), text));
-        }
+        let mut attributes =
+            self.present_attributes(&block.attributes, members, non_legacy, indent);
         let mut groups = Vec::new();
         for nested in &block.blocks {
             let member = members.get(&nested.name).unwrap_or(&Value::Null);
@@ -355,18 +369,11 @@ impl<'s> Render<'s> {
         }
         let empty = Map::new();
         let members = value.as_object().unwrap_or(&empty);
-        let mut entries = Vec::new();
-        for attribute in &nested.attributes {
-            let member = members.get(&attribute.name).unwrap_or(&Value::Null);
-            if member.is_null() {
-                continue;
-            }
-            let mut text = String::new();
-            self.at(CtyStep::Attribute(attribute.name.clone()), |render| {
-                render.attribute(attribute, member, true, indent + 1, &mut text);
-            });
-            entries.push((attribute.name.clone(), text));
-        }
+        let entries = self
+            .present_attributes(&nested.attributes, members, true, indent)
+            .into_iter()
+            .map(|(name, text)| (name.to_owned(), text))
+            .collect();
         object(entries, indent, out);
     }
 
