@@ -83,7 +83,7 @@ impl Drop for LineWriter {
     fn drop(&mut self) {
         let text = std::mem::take(&mut self.0);
         let text = String::from_utf8_lossy(&text);
-        let text = statectl_state::secrets::mask_message(&text);
+        let text = statectl_net::secrets::mask_message(&text);
         let write = || {
             let _ = io::stderr().lock().write_all(text.as_bytes());
         };

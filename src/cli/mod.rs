@@ -138,7 +138,7 @@ pub struct BackendArgs {
 /// clap's own message, through the credential masks when they change it (then without color).
 fn print_clap_error(error: &clap::Error) {
     let plain = error.render().to_string();
-    match statectl_state::secrets::mask_message(&plain) {
+    match statectl_net::secrets::mask_message(&plain) {
         std::borrow::Cow::Borrowed(_) => {
             let _ = error.print();
         }

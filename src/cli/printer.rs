@@ -1,7 +1,7 @@
 //! The printer owns stdout and stderr: stdout carries only data, stderr carries errors and hints. A
 //! closed pipe (`statectl list | head`) ends output quietly instead of failing.
 //!
-//! Every text goes through the secret masks on its way out (`statectl_state::secrets`): data on
+//! Every text goes through the secret masks on its way out (`statectl_net::secrets`): data on
 //! stdout is masked against the run's registered secrets, and what stderr says to people against
 //! those and the credential patterns too. Only a state or an envelope passed on whole
 //! ([`Printer::out_bytes`]) goes out as it is: it is the state's bytes, which `terraform state push`
@@ -9,7 +9,7 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 
-use statectl_state::secrets::{mask, mask_message};
+use statectl_net::secrets::{mask, mask_message};
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::escape::invisible_escaped;

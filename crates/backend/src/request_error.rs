@@ -1,7 +1,7 @@
 //! What a failed HTTP request says, for every backend's one-line errors: the innermost cause
 //! (`connection refused`, `invalid peer certificate: UnknownIssuer`), never the URL reqwest's own
 //! text repeats (it may carry a SAS token, a password or a signed query), nor a secret an endpoint
-//! echoes back in its error: an excerpt of an answer is masked (`statectl_state::secrets`) before
+//! echoes back in its error: an excerpt of an answer is masked (`statectl_net::secrets`) before
 //! it is cut, so that a cut never leaves a piece of a secret the masks can no longer recognise.
 
 /// What went wrong, from the innermost cause (`connection refused`, `invalid peer certificate:
@@ -61,7 +61,7 @@ pub(crate) fn without_secrets(text: String, secrets: &[&str]) -> String {
 /// patterns, then cut at `limit` characters (`...` marking the cut). Masking first matters: the
 /// cut may split an echoed token, and half a token is no longer one the masks know.
 pub(crate) fn excerpt(text: &str, limit: usize) -> String {
-    let text = statectl_state::secrets::mask_message(text);
+    let text = statectl_net::secrets::mask_message(text);
     let line = text.lines().next().unwrap_or_default().trim();
     if line.chars().count() > limit {
         format!("{}...", line.chars().take(limit).collect::<String>())
@@ -77,7 +77,7 @@ mod tests {
     #[test]
     fn an_excerpt_is_masked_before_it_is_cut() {
         let token = "excerpt-test-token-0123456789abcdefghijklmnopqrstuvwxyz";
-        statectl_state::secrets::register(token);
+        statectl_net::secrets::register(token);
         let answer = format!("{} echoed: {token}\nsecond line", "x".repeat(20));
         // Cut inside the token: what is left of it would no longer match the registered value.
         let shown = excerpt(&answer, 50);

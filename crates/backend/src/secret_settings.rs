@@ -1,5 +1,5 @@
 //! The backend arguments and environment variables that hold credentials, registered with the run's
-//! masks (`statectl_state::secrets`) before a backend is opened, so that any answer echoing them
+//! masks (`statectl_net::secrets`) before a backend is opened, so that any answer echoing them
 //! is masked wherever it is shown: one list for every backend (and the `aws_kms` key provider), and
 //! the userinfo of every URL among the arguments and those variables. What a backend derives later
 //! (a token from an endpoint, a key read from a file, a request's signature) it registers itself,
@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use statectl_state::secrets;
+use statectl_net::secrets;
 
 use crate::config::BackendConfig;
 

@@ -18,7 +18,7 @@ struct Fixed;
 
 impl KeyProvider for Fixed {
     fn encryption_key(&self, _upstream: Option<&Secret>) -> Result<(Secret, Vec<u8>), Error> {
-        Ok((Secret::new(vec![7; 32]), b"{}".to_vec()))
+        Ok((Secret::key(vec![7; 32]), b"{}".to_vec()))
     }
 
     fn decryption_key(
@@ -26,7 +26,7 @@ impl KeyProvider for Fixed {
         _stored: &[u8],
         _upstream: Option<&Secret>,
     ) -> Result<Option<Secret>, Error> {
-        Ok(Some(Secret::new(vec![7; 32])))
+        Ok(Some(Secret::key(vec![7; 32])))
     }
 }
 

@@ -8,7 +8,7 @@ use aws_lc_rs::aead::{AES_128_GCM, AES_192_GCM, AES_256_GCM, Aad, LessSafeKey, N
 use statectl_state::state::bytes::Bytes;
 
 use crate::error::AttemptFailure;
-use crate::secret::Secret;
+use statectl_net::Secret;
 
 pub(crate) const TAG_LEN: usize = 16;
 
@@ -88,7 +88,7 @@ mod tests {
     #[test]
     fn round_trips_with_every_key_length_and_aad() {
         for len in [16u8, 24, 32] {
-            let k = Secret::new((0..len).collect());
+            let k = Secret::key((0..len).collect());
             let sealed = seal(&k, b"aad", b"{\"version\":4}").unwrap();
             assert_eq!(sealed.len(), NONCE_LEN + 13 + TAG_LEN);
             assert_eq!(
@@ -108,12 +108,12 @@ mod tests {
 
     #[test]
     fn nonces_are_fresh_and_bad_lengths_refused() {
-        let k = Secret::new(vec![7; 32]);
+        let k = Secret::key(vec![7; 32]);
         assert_ne!(
             seal(&k, b"", b"x").unwrap()[..NONCE_LEN],
             seal(&k, b"", b"x").unwrap()[..NONCE_LEN]
         );
-        assert_eq!(check_key(&Secret::new(vec![1; 20])), Err(BadKeyLength(20)));
+        assert_eq!(check_key(&Secret::key(vec![1; 20])), Err(BadKeyLength(20)));
         assert_eq!(
             open(&k, b"", Bytes::from(vec![0; 27])),
             Err(AttemptFailure::TooShort { length: 27 })

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::config::EncryptionConfig;
 use crate::error::{AttemptFailure, Error};
 use crate::keyprovider::{KeyProvider, Registry};
-use crate::secret::Secret;
+use statectl_net::Secret;
 
 #[derive(Debug)]
 struct Entry {

@@ -13,7 +13,7 @@ pub mod gojson;
 pub mod keyprovider;
 mod keyring;
 mod method;
-mod secret;
+
 mod state;
 
 pub use config::EncryptionConfig;
@@ -21,5 +21,5 @@ pub use envelope::Envelope;
 pub use error::{Attempt, AttemptFailure, Error};
 pub use keyprovider::{KeyProvider, Registry};
 pub use method::Method;
-pub use secret::Secret;
 pub use state::{Decrypted, EnvelopeInfo, Sealed, StateEncryption, Status};
+pub use statectl_net::Secret;

@@ -16,7 +16,7 @@ use crate::error::{Attempt, AttemptFailure, Error};
 use crate::keyprovider::Registry;
 use crate::keyring::Keyring;
 use crate::method::Method;
-use crate::secret::Secret;
+use statectl_net::Secret;
 
 /// How a read went, as OpenTofu's `EncryptionStatus`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

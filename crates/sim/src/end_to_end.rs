@@ -10,9 +10,9 @@ use std::time::{Duration, SystemTime};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
-use statectl::reconcile::auth::Secret;
-use statectl::reconcile::auth::oci_signature::OciSigner;
 use statectl::reconcile::http::{HttpClient, HttpRequest, TransportKind};
+use statectl_net::Secret;
+use statectl_net::oci::signature::OciSigner;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -176,7 +176,10 @@ fn signed(address: SocketAddr, target: &str, date: SystemTime) -> Vec<(&'static 
     let signed = signer.sign("GET", &address.to_string(), target, &date, None);
     vec![
         ("date", date),
-        ("authorization", signed.authorization.expose().to_owned()),
+        (
+            "authorization",
+            signed.authorization.expose_str().to_owned(),
+        ),
     ]
 }
 

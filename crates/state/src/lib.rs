@@ -1,13 +1,10 @@
 //! statectl's state engine: the JSON cursor and Go-compatible writer (`json`), and the state model,
 //! parser, addresses, mutations and the store with Terraform's lock (`state`). It builds without any
 //! network or async crate; the `statectl` package re-exports its modules under the same names. Also
-//! the one duration parser (`duration`), which the lock timeout needs first, and the run's secret
-//! registry with the masks every output goes through (`secrets`), which every crate that reads a
-//! credential can reach from here.
+//! the one duration parser (`duration`), which the lock timeout needs first.
 
 pub mod duration;
 pub mod json;
-pub mod secrets;
 pub mod state;
 
 // The store takes Terraform's lock with POSIX record locks and keeps a state's mode and owner: it is

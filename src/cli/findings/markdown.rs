@@ -219,7 +219,7 @@ pub(crate) fn cap(text: &str) -> std::borrow::Cow<'_, str> {
             .nth(CELL_LIMIT)
             .map(|(end, _)| format!("{}…", &text[..end]))
     };
-    match statectl_state::secrets::mask(text) {
+    match statectl_net::secrets::mask(text) {
         std::borrow::Cow::Borrowed(text) => {
             cut(text).map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
         }

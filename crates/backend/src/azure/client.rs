@@ -8,7 +8,7 @@ pub(super) use crate::request_error::problem;
 use std::time::{Duration, Instant};
 
 use reqwest::header::HeaderMap;
-use statectl_encryption::Secret;
+use statectl_net::Secret;
 use statectl_state::duration::Deadline;
 use tokio::sync::Mutex as AsyncMutex;
 use url::Url;
@@ -300,8 +300,8 @@ impl Client {
                 &self.account,
             )
             .await
-            .map(|key| (Secret::new(key), None)),
-            Credential::SharedKey(_) | Credential::Sas(_) => Ok((Secret::new(Vec::new()), None)),
+            .map(|key| (Secret::key(key), None)),
+            Credential::SharedKey(_) | Credential::Sas(_) => Ok((Secret::key(Vec::new()), None)),
         }
         .map_err(Failure::Credential)?;
         let token = fetched.0.clone();

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use serde::Deserialize;
-use statectl_encryption::Secret;
+use statectl_net::Secret;
 
 use super::settings::{Cloud, Identity, OidcToken};
 use super::{federated, managed_identity};
@@ -136,7 +136,7 @@ async fn client_credentials(
     })?;
     match answer.access_token {
         Some(access_token) if status == 200 && !access_token.is_empty() => Ok(Token {
-            secret: Secret::new(access_token.into_bytes()),
+            secret: Secret::key(access_token.into_bytes()),
             lifetime: lifetime(answer.expires_in.as_ref()),
             subscription: None,
         }),
@@ -240,7 +240,7 @@ fn cli_token(resource: &str, tenant: Option<&str>) -> Result<Token, String> {
     let answer: CliAnswer = serde_json::from_slice(&output.stdout)
         .map_err(|_| "the Azure CLI's `az account get-access-token` printed no token".to_owned())?;
     Ok(Token {
-        secret: Secret::new(answer.access_token.into_bytes()),
+        secret: Secret::key(answer.access_token.into_bytes()),
         lifetime: None,
         subscription: answer.subscription,
     })
@@ -308,7 +308,7 @@ pub(super) async fn list_key(
         .ok_or_else(|| {
             format!("storage account `{account}` listed no key with full permissions")
         })?;
-    statectl_state::secrets::register(key.trim());
+    statectl_net::secrets::register(key.trim());
     base64::engine::general_purpose::STANDARD
         .decode(key.trim())
         .map_err(|_| format!("the key listed for storage account `{account}` is not base64"))

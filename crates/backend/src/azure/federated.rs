@@ -7,7 +7,7 @@
 //! never carry the request token, even when the service echoes it.
 
 use serde_json::Value;
-use statectl_encryption::Secret;
+use statectl_net::Secret;
 use url::Url;
 
 use super::credentials::{read_answer, text};
@@ -104,7 +104,7 @@ async fn fetch(
     }
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     match value[field].as_str().map(str::trim) {
-        Some(token) if !token.is_empty() => Ok(Secret::new(token.as_bytes().to_vec())),
+        Some(token) if !token.is_empty() => Ok(Secret::key(token.as_bytes().to_vec())),
         _ => Err(format!(
             "{what} at {shown} answered {status} without a token (no `{field}`)"
         )),

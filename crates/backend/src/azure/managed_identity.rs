@@ -4,7 +4,7 @@
 //! client ID only for a user-assigned identity) with the `Metadata: true` header, answered with
 //! `access_token` and `expires_in` (seconds, as a string or a number).
 
-use statectl_encryption::Secret;
+use statectl_net::Secret;
 
 use super::credentials::{Token, lifetime, read_answer};
 
@@ -63,7 +63,7 @@ pub(super) async fn token(
         .filter(|token| !token.is_empty())
         .ok_or_else(|| format!("{what} answered {status} without an `access_token`"))?;
     Ok(Token {
-        secret: Secret::new(token.as_bytes().to_vec()),
+        secret: Secret::key(token.as_bytes().to_vec()),
         lifetime: lifetime(answer.get("expires_in")),
         subscription: None,
     })

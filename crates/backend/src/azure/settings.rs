@@ -10,7 +10,7 @@ use std::io::Read as _;
 
 use base64::Engine as _;
 use serde_json::Value;
-use statectl_encryption::Secret;
+use statectl_net::Secret;
 use statectl_state::state::store::StoreError;
 use url::Url;
 
@@ -455,7 +455,7 @@ fn identity(
         return Ok(Identity::ClientSecret {
             tenant,
             client,
-            secret: Secret::new(secret.into_bytes()),
+            secret: Secret::key(secret.into_bytes()),
         });
     }
     let use_oidc = config.bool("use_oidc")?.unwrap_or(false) || aks;
@@ -464,9 +464,9 @@ fn identity(
             .string("oidc_request_url")
             .zip(config.string("oidc_request_token"));
         let token = if !oidc_token.is_empty() {
-            Some(OidcToken::Given(Secret::new(oidc_token.into_bytes())))
+            Some(OidcToken::Given(Secret::key(oidc_token.into_bytes())))
         } else if let Some((url, bearer)) = request {
-            let bearer = Secret::new(bearer.into_bytes());
+            let bearer = Secret::key(bearer.into_bytes());
             Some(match config.string("ado_pipeline_service_connection_id") {
                 Some(connection) => OidcToken::AzureDevOps {
                     url,

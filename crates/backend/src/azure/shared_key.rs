@@ -36,7 +36,7 @@ pub(super) fn authorization(
     mac.update(text.as_bytes());
     let signature = base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes());
     // Good for this request only: kept among the last ones masked.
-    statectl_state::secrets::register_ephemeral(&signature);
+    statectl_net::secrets::register_ephemeral(&signature);
     format!("SharedKey {account}:{signature}")
 }
 

@@ -21,7 +21,8 @@ use serde_json::Value;
 
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
 use super::jwt;
-use super::settings::{Secret, Settings, Source};
+use super::settings::{Settings, Source};
+use statectl_net::Secret;
 
 /// The scopes Terraform's storage client asks for (Go's `storage.NewClient`), the one its
 /// `impersonate_service_account` asks for, and the one an impersonating token needs.
@@ -216,7 +217,7 @@ impl Credential {
                     .as_secs();
                 let assertion = jwt::sign(key, key_id, email, &scopes.join(" "), token_uri, now)?;
                 // Signed for this exchange only: kept among the last ones masked.
-                statectl_state::secrets::register_ephemeral(&assertion);
+                statectl_net::secrets::register_ephemeral(&assertion);
                 let form = [
                     ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"),
                     ("assertion", assertion.as_str()),
@@ -233,8 +234,8 @@ impl Credential {
                 let form = [
                     ("grant_type", "refresh_token"),
                     ("client_id", client_id.as_str()),
-                    ("client_secret", client_secret.text()),
-                    ("refresh_token", refresh_token.text()),
+                    ("client_secret", client_secret.expose_str()),
+                    ("refresh_token", refresh_token.expose_str()),
                 ];
                 exchange(http, token_uri, &form).await
             }
@@ -279,7 +280,7 @@ impl Credential {
                     .send_limited(true, MAX_TOKEN_BODY, |client| {
                         client
                             .post(url)
-                            .bearer_auth(token.text())
+                            .bearer_auth(token.expose_str())
                             .header(reqwest::header::CONTENT_TYPE, "application/json")
                             .body(body.clone())
                     })
@@ -287,7 +288,7 @@ impl Credential {
                     .map_err(|failure| format!("POST {url}: {failure}"))?;
                 let (impersonated, _) =
                     token_answer(url, answer.status, &answer.body, "accessToken", "")
-                        .map_err(|problem| without_secrets(problem, &[token.text()]))?;
+                        .map_err(|problem| without_secrets(problem, &[token.expose_str()]))?;
                 Ok((impersonated, Duration::from_secs(3600)))
             }
             Credential::External(account) => account.fetch(http, scopes).await,
@@ -356,10 +357,7 @@ fn token_answer(
         .filter(|token| !token.is_empty())
         .ok_or_else(|| format!("{url} answered without an access token"))?;
     let lifetime = value[lifetime_field].as_u64().unwrap_or(3600);
-    Ok((
-        Secret::new(token.as_bytes().to_vec()),
-        Duration::from_secs(lifetime),
-    ))
+    Ok((Secret::new(token), Duration::from_secs(lifetime)))
 }
 
 /// A credentials JSON, by its `type`.
@@ -388,7 +386,7 @@ fn from_json(
     match value["type"].as_str().unwrap_or_default() {
         "service_account" => {
             let pem = required("private_key")?;
-            statectl_state::secrets::register(&pem);
+            statectl_net::secrets::register(&pem);
             // Google writes PKCS#8; a key converted by hand may be PKCS#1.
             let key = RsaPrivateKey::from_pkcs8_pem(&pem)
                 .or_else(|_| RsaPrivateKey::from_pkcs1_pem(&pem))
@@ -403,8 +401,8 @@ fn from_json(
         }
         "authorized_user" => Ok(Credential::User {
             client_id: required("client_id")?,
-            client_secret: Secret::new(required("client_secret")?.into_bytes()),
-            refresh_token: Secret::new(required("refresh_token")?.into_bytes()),
+            client_secret: Secret::new(required("client_secret")?),
+            refresh_token: Secret::new(required("refresh_token")?),
             token_uri: token_uri(),
             from: from.to_owned(),
         }),

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::client::MAX_TOKEN_BODY;
 use super::external_account::ExternalAccount;
-use super::settings::Secret;
+use statectl_net::Secret;
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 const SHORTEST_TIMEOUT: Duration = Duration::from_secs(5);
@@ -266,6 +266,6 @@ fn answer(bytes: &[u8], what: &str, needs_expiry: bool) -> Result<Secret, Refusa
     value[field]
         .as_str()
         .filter(|token| !token.is_empty())
-        .map(|token| Secret::new(token.as_bytes().to_vec()))
+        .map(Secret::new)
         .ok_or_else(|| missing(field))
 }

@@ -13,9 +13,9 @@ use serde_json::Value;
 
 use super::auth::{CLOUD_PLATFORM_SCOPE, seconds_until};
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
-use super::settings::Secret;
 use super::subject_token::{Format, SubjectSource};
 use crate::request_error::without_secrets;
+use statectl_net::Secret;
 
 /// The grant and token types of RFC 8693's token exchange, as Google's STS takes them.
 const TOKEN_EXCHANGE_GRANT: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -95,7 +95,7 @@ impl ExternalAccount {
             None => None,
         };
         let client = match (text("client_id"), text("client_secret")) {
-            (Some(id), Some(secret)) => Some((id, Secret::new(secret.into_bytes()))),
+            (Some(id), Some(secret)) => Some((id, Secret::new(secret))),
             _ => None,
         };
         let user_project = text("workforce_pool_user_project");
@@ -171,7 +171,7 @@ impl ExternalAccount {
                 .append_pair("grant_type", TOKEN_EXCHANGE_GRANT)
                 .append_pair("requested_token_type", ACCESS_TOKEN_TYPE)
                 .append_pair("scope", &scopes.join(" "))
-                .append_pair("subject_token", subject.text())
+                .append_pair("subject_token", subject.expose_str())
                 .append_pair("subject_token_type", &self.subject_token_type);
             if let Some(project) = &self.user_project {
                 form.append_pair(
@@ -202,15 +202,17 @@ impl ExternalAccount {
                     .header("x-goog-api-client", &metrics)
                     .body(body.clone());
                 match &self.client {
-                    Some((id, secret)) => request.basic_auth(id, Some(secret.text())),
+                    Some((id, secret)) => request.basic_auth(id, Some(secret.expose_str())),
                     None => request,
                 }
             })
             .await
             .map_err(|failure| format!("POST {url} (the STS token exchange): {failure}"))?;
         let secrets = [
-            subject.text(),
-            self.client.as_ref().map_or("", |(_, secret)| secret.text()),
+            subject.expose_str(),
+            self.client
+                .as_ref()
+                .map_or("", |(_, secret)| secret.expose_str()),
         ];
         if !(200..300).contains(&answer.status) {
             return Err(without_secrets(
@@ -241,10 +243,7 @@ impl ExternalAccount {
             .ok_or_else(|| {
                 format!("the Security Token Service at {url} answered without a valid `expires_in` (a positive whole number of seconds)")
             })?;
-        Ok((
-            Secret::new(token.as_bytes().to_vec()),
-            Duration::from_secs(lifetime),
-        ))
+        Ok((Secret::new(token), Duration::from_secs(lifetime)))
     }
 }
 
@@ -265,7 +264,7 @@ async fn impersonate(
         .send_limited(true, MAX_TOKEN_BODY, |client| {
             client
                 .post(url)
-                .bearer_auth(federated.text())
+                .bearer_auth(federated.expose_str())
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(body.clone())
         })
@@ -278,7 +277,7 @@ async fn impersonate(
                 status_text(answer.status),
                 error_message(&answer.body)
             ),
-            &[federated.text()],
+            &[federated.expose_str()],
         ));
     }
     let value: Value = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
@@ -293,10 +292,7 @@ async fn impersonate(
     if left == 0 {
         return Err(format!("{url} answered a token that has already expired"));
     }
-    Ok((
-        Secret::new(token.as_bytes().to_vec()),
-        Duration::from_secs(left),
-    ))
+    Ok((Secret::new(token), Duration::from_secs(left)))
 }
 
 /// `x@p.iam.gserviceaccount.com` in `.../serviceAccounts/x@p.iam.gserviceaccount.com:generateAccessToken`.

@@ -32,9 +32,10 @@ use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
 
 use self::auth::{Credential, Tokens};
 use self::client::{Answer, Http, error_message, status_text};
-use self::settings::{Secret, Settings};
+use self::settings::Settings;
 use crate::config::{self, BackendConfig};
 use crate::runtime::Runtime;
+use statectl_net::Secret;
 
 /// A state in a Google Cloud Storage bucket.
 #[derive(Debug)]
@@ -135,10 +136,10 @@ fn with_key(request: reqwest::RequestBuilder, key: Option<&Secret>) -> reqwest::
     let encode = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
     request
         .header("x-goog-encryption-algorithm", "AES256")
-        .header("x-goog-encryption-key", encode(key.bytes()))
+        .header("x-goog-encryption-key", encode(key.expose()))
         .header(
             "x-goog-encryption-key-sha256",
-            encode(&Sha256::digest(key.bytes())),
+            encode(&Sha256::digest(key.expose())),
         )
 }
 
@@ -213,7 +214,7 @@ impl Backend {
         })?;
         self.http
             .send(repeatable, |client| match &token {
-                Some(token) => make(client).bearer_auth(token.text()),
+                Some(token) => make(client).bearer_auth(token.expose_str()),
                 None => make(client),
             })
             .await

@@ -66,7 +66,7 @@ impl Backend {
         doing: &str,
         query: &[(&str, &str)],
         bytes: &[u8],
-        key: Option<&super::Secret>,
+        key: Option<&statectl_net::Secret>,
     ) -> Result<super::Answer, StoreError> {
         let name = query
             .iter()

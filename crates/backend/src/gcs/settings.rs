@@ -11,6 +11,7 @@
 use base64::Engine as _;
 use url::Url;
 
+use statectl_net::Secret;
 use statectl_state::state::store::StoreError;
 
 use crate::config::BackendConfig;
@@ -50,38 +51,6 @@ pub(super) enum Source {
     Json { json: String, from: String },
     /// Google's application default credentials.
     Default,
-}
-
-/// A value never shown in a message or a `Debug` line, and registered with the run's masks when
-/// made with [`Secret::new`] (a token, a key), so that an echo of it is masked wherever it is shown.
-/// The bytes are private: [`Secret::new`] is the only way to make one, so none goes unregistered.
-#[derive(Clone, PartialEq, Eq)]
-pub(super) struct Secret(Vec<u8>);
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("<redacted>")
-    }
-}
-
-impl Secret {
-    /// A token (text) or a key (bytes), registered with the run's masks.
-    pub(super) fn new(bytes: Vec<u8>) -> Secret {
-        match std::str::from_utf8(&bytes) {
-            Ok(text) => statectl_state::secrets::register(text),
-            Err(_) => statectl_state::secrets::register_bytes(&bytes),
-        }
-        Secret(bytes)
-    }
-
-    pub(super) fn text(&self) -> &str {
-        std::str::from_utf8(&self.0).unwrap_or_default()
-    }
-
-    /// The bytes (a customer-supplied key).
-    pub(super) fn bytes(&self) -> &[u8] {
-        &self.0
-    }
 }
 
 // Not derived: the keys and tokens must never reach a log line.
@@ -252,7 +221,7 @@ fn credentials(
             variable
         };
         Source::AccessToken {
-            token: Secret::new(token.into_bytes()),
+            token: Secret::new(token),
             from,
         }
     } else if let Some((value, variable)) = lookup(
@@ -347,7 +316,7 @@ fn encryption_key(
             .invalid("encryption_key", "a base64-encoded 32-byte AES-256 key")
             .with_hint("`openssl rand -base64 32` makes one; it must be the key the state was written with"));
     }
-    Ok(Secret::new(bytes))
+    Ok(Secret::key(bytes))
 }
 
 /// The JSON API on the emulator STORAGE_EMULATOR_HOST names, as Go's storage client makes it: the
@@ -491,7 +460,7 @@ mod tests {
     fn encryption_keys_are_checked_and_never_both() {
         let key = base64::engine::general_purpose::STANDARD.encode([7u8; 32]);
         let settings = read(json!({"bucket": "b", "encryption_key": key}), &[]).unwrap();
-        assert_eq!(settings.encryption_key, Some(Secret(vec![7; 32])));
+        assert_eq!(settings.encryption_key, Some(Secret::key(vec![7; 32])));
         assert!(!format!("{settings:?}").contains(&key));
         let short = base64::engine::general_purpose::STANDARD.encode([7u8; 16]);
         let error = read(json!({"bucket": "b", "encryption_key": short}), &[]).unwrap_err();

@@ -12,8 +12,8 @@ use serde_json::Value;
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
 use super::executable::Executable;
 use super::external_account::{ExternalAccount, format_of};
-use super::settings::Secret;
 use crate::request_error::without_secrets;
+use statectl_net::Secret;
 
 /// How the token is written where it comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,9 +79,9 @@ impl SubjectSource {
                                 && ["bearer", "basic"]
                                     .contains(&scheme.to_ascii_lowercase().as_str())
                             {
-                                statectl_state::secrets::register(credential);
+                                statectl_net::secrets::register(credential);
                             }
-                            (name.clone(), Secret::new(value.as_bytes().to_vec()))
+                            (name.clone(), Secret::new(value))
                         })
                         .collect()
                 })
@@ -141,7 +141,7 @@ impl SubjectSource {
                         headers
                             .iter()
                             .fold(client.get(url), |request, (name, value)| {
-                                request.header(name.as_str(), value.text())
+                                request.header(name.as_str(), value.expose_str())
                             })
                     })
                     .await
@@ -153,7 +153,7 @@ impl SubjectSource {
                     let secrets: Vec<&str> = headers
                         .iter()
                         .flat_map(|(_, value)| {
-                            let value = value.text();
+                            let value = value.expose_str();
                             [value, value.split_once(' ').map_or("", |(_, token)| token)]
                         })
                         .collect();
@@ -225,7 +225,7 @@ pub(super) fn from_bytes(bytes: &[u8], format: &Format, what: &str) -> Result<Se
     if token.is_empty() {
         return Err(format!("{what} holds no token (it is empty)"));
     }
-    Ok(Secret::new(token.into_bytes()))
+    Ok(Secret::new(token))
 }
 
 /// `https://host/path` of a URL, without a query that may carry a request's parameters.

@@ -100,7 +100,7 @@ impl Settings {
                 .ok_or_else(|| no_token(config, &hostname, &host))?,
         };
         // Also when it came from a CLI configuration file.
-        statectl_state::secrets::register(&token);
+        statectl_net::secrets::register(&token);
         Ok(Settings {
             hostname,
             host,

@@ -101,8 +101,8 @@ impl Settings {
     pub(super) fn register_basic(&self) {
         if !self.password.is_empty() {
             let pair = format!("{}:{}", self.username, self.password);
-            statectl_state::secrets::register(&pair);
-            statectl_state::secrets::register(
+            statectl_net::secrets::register(&pair);
+            statectl_net::secrets::register(
                 &base64::engine::general_purpose::STANDARD.encode(&pair),
             );
         }

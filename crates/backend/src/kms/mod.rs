@@ -335,7 +335,7 @@ impl KeyProvider for AwsKms {
             .ciphertext_blob
             .ok_or_else(|| self.missing("the encrypted data key"))?;
         let meta = marshal_meta(ciphertext.as_ref(), &self.options.encryption_context);
-        Ok((Secret::new(plaintext.into_inner()), meta))
+        Ok((Secret::key(plaintext.into_inner()), meta))
     }
 
     fn decryption_key(
@@ -365,7 +365,7 @@ impl KeyProvider for AwsKms {
         let plaintext = output
             .plaintext
             .ok_or_else(|| self.missing("the data key"))?;
-        Ok(Some(Secret::new(plaintext.into_inner())))
+        Ok(Some(Secret::key(plaintext.into_inner())))
     }
 }
 

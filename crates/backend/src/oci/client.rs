@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
-use statectl_reconcile::reconcile::auth::oci_signature::OciSigner;
+use statectl_net::oci::signature::OciSigner;
 
 use crate::runtime::Runtime;
 
@@ -198,7 +198,7 @@ impl Client {
                     .http
                     .request(method.clone(), url.clone())
                     .header("date", &date)
-                    .header("authorization", signed.authorization.expose());
+                    .header("authorization", signed.authorization.expose_str());
                 for (name, value) in &call.headers {
                     request = request.header(*name, value);
                 }

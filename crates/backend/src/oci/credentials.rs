@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use statectl_reconcile::reconcile::auth::Secret;
-use statectl_reconcile::reconcile::auth::oci_config::{self, OciProfile};
-use statectl_reconcile::reconcile::auth::oci_signature::OciSigner;
+use statectl_net::Secret;
+use statectl_net::oci::config::{self as oci_config, OciProfile};
+use statectl_net::oci::signature::OciSigner;
 use statectl_state::state::store::StoreError;
 
 use super::settings::Settings;
@@ -185,7 +185,7 @@ fn load_session(
     let pem = statectl_state::state::bytes::read_text(&session.key_file)
         .map_err(|error| failed(format!("{}: {error}", session.key_file.display())))?;
     // The session token is the keyId every request carries: a credential.
-    statectl_state::secrets::register(token.trim());
+    statectl_net::secrets::register(token.trim());
     let described = format!("the session of profile {name} in {}", file.display());
     let signer = OciSigner::from_pem(format!("ST${}", token.trim()), &Secret::new(pem))
         .map_err(|error| failed(format!("{}: {error}", session.key_file.display())))?;
@@ -277,7 +277,12 @@ mod tests {
             key.described
         );
         let signed = key.signer.sign("GET", "h", "/", "d", None);
-        assert!(signed.authorization.expose().contains("keyId=\"t/u1/11\""));
+        assert!(
+            signed
+                .authorization
+                .expose_str()
+                .contains("keyId=\"t/u1/11\"")
+        );
 
         let error = load(
             &settings(json!({"bucket": "b", "namespace": "n", "config_file_profile": "PROD"})),
@@ -322,7 +327,7 @@ mod tests {
         assert!(
             signed
                 .authorization
-                .expose()
+                .expose_str()
                 .contains("keyId=\"ST$eyJ.token\"")
         );
         std::fs::remove_file(home.path().join(".oci/sessions/dev/token")).unwrap();

@@ -1,4 +1,4 @@
-//! What the AWS SDK resolves and signs, registered with the run's masks (`statectl_state::secrets`):
+//! What the AWS SDK resolves and signs, registered with the run's masks (`statectl_net::secrets`):
 //! the secret access key and session token of whichever credentials the chain gives (static keys,
 //! a profile, `credential_process`, SSO, web identity, `assume_role`, instance metadata), the moment
 //! they are resolved; and each request's SigV4 signature, once it is signed (good for that request
@@ -7,7 +7,7 @@
 use aws_credential_types::provider::{ProvideCredentials, SharedCredentialsProvider, future};
 use aws_sdk_s3::config::interceptors::BeforeTransmitInterceptorContextRef;
 use aws_sdk_s3::config::{ConfigBag, Intercept, RuntimeComponents};
-use statectl_state::secrets;
+use statectl_net::secrets;
 
 /// A credential provider that registers what the one it wraps provides.
 #[derive(Debug)]

@@ -17,7 +17,7 @@ use super::KeyProvider;
 use crate::config::KeyProviderConfig;
 use crate::error::Error;
 use crate::gojson::{decode_base64, push_value};
-use crate::secret::Secret;
+use statectl_net::Secret;
 
 /// OpenTofu gives the command one minute.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(60);
@@ -246,7 +246,7 @@ impl External {
 
     fn key(&self, which: &str, text: &str) -> Result<Secret, Error> {
         decode_base64(text.as_bytes())
-            .map(Secret::new)
+            .map(Secret::key)
             .map_err(|_| Error::KeyProvider {
                 provider: self.at.clone(),
                 detail: format!("the external command's {which} is not valid base64"),

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::config::KeyProviderConfig;
 use crate::error::Error;
-use crate::secret::Secret;
+use statectl_net::Secret;
 
 /// A source of keys, as OpenTofu's `keyprovider.KeyProvider`, split in its two uses so that a
 /// read derives only the key it needs.

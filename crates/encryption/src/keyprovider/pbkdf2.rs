@@ -13,7 +13,7 @@ use super::{KeyProvider, integer, string};
 use crate::config::{KeyProviderConfig, reference};
 use crate::error::Error;
 use crate::gojson::{decode_base64, encode_base64};
-use crate::secret::Secret;
+use statectl_net::Secret;
 
 /// OpenTofu's `MinimumPassphraseLength`, in bytes (Go's `len` of a string).
 pub const MINIMUM_PASSPHRASE_LENGTH: usize = 16;
@@ -119,7 +119,7 @@ impl Pbkdf2 {
                 }
             }
         }
-        let passphrase = passphrase.filter(|p| !p.is_empty()).map(Secret::new);
+        let passphrase = passphrase.filter(|p| !p.is_empty()).map(Secret::key);
         let bad = |detail: &str| Error::Config {
             at: at.clone(),
             detail: detail.to_owned(),

@@ -7,11 +7,11 @@ use std::time::SystemTime;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
-use crate::reconcile::auth::Secret;
-use crate::reconcile::auth::oci_config;
-use crate::reconcile::auth::oci_signature::OciSigner;
 use crate::reconcile::http::HttpRequest;
 use crate::reconcile::profile::Auth;
+use statectl_net::Secret;
+use statectl_net::oci::config as oci_config;
+use statectl_net::oci::signature::OciSigner;
 
 /// Ready-to-use credentials for one profile.
 #[derive(Debug, Clone)]
@@ -44,7 +44,7 @@ pub enum CredentialsError {
     #[error("{}: {source}", file.display())]
     OciKey {
         file: PathBuf,
-        source: crate::reconcile::auth::oci_signature::OciKeyError,
+        source: statectl_net::oci::signature::OciKeyError,
     },
 }
 
@@ -74,7 +74,7 @@ impl Credentials {
                     .unwrap_or(&token)
                     .trim()
                     .to_owned();
-                statectl_state::secrets::register(&token);
+                statectl_net::secrets::register(&token);
                 Credentials::Header {
                     name: "authorization".into(),
                     value: Secret::new(format!("Bearer {token}")),
@@ -88,7 +88,7 @@ impl Credentials {
                 let pair = format!("{}:{password}", read(username_env)?);
                 let encoded = STANDARD.encode(&pair);
                 for secret in [&password, &pair, &encoded] {
-                    statectl_state::secrets::register(secret);
+                    statectl_net::secrets::register(secret);
                 }
                 Credentials::Header {
                     name: "authorization".into(),
@@ -214,7 +214,7 @@ mod tests {
         .unwrap();
         let mut sent = request();
         bearer.apply(&mut sent, SystemTime::now());
-        assert_eq!(sent.secret_headers[0].1.expose(), "Bearer abc");
+        assert_eq!(sent.secret_headers[0].1.expose_str(), "Bearer abc");
         let basic = Credentials::load(
             &Auth::Basic {
                 username_env: "U".into(),
@@ -227,7 +227,7 @@ mod tests {
         let mut sent = request();
         basic.apply(&mut sent, SystemTime::now());
         assert_eq!(
-            sent.secret_headers[0].1.expose(),
+            sent.secret_headers[0].1.expose_str(),
             "Basic YnJva2VyOnMzY3JldA=="
         );
         assert!(!format!("{basic:?}").contains("YnJva2Vy"));

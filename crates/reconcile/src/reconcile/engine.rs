@@ -488,7 +488,7 @@ async fn side_request(
 fn settled_with(patch: Patch, settled: impl FnOnce(Option<Value>) -> Outcome) -> Outcome {
     let echoed = patch.changes.iter().find(|change| {
         serde_json::to_string(&change.new)
-            .is_ok_and(|text| statectl_state::secrets::holds_secret(&text))
+            .is_ok_and(|text| statectl_net::secrets::holds_secret(&text))
     });
     if let Some(change) = echoed {
         return Outcome::Error {

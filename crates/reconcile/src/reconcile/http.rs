@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-use crate::reconcile::auth::Secret;
+use statectl_net::Secret;
 
 /// The largest body read; status documents are small, and an endless body must not exhaust memory.
 const MAX_BODY: usize = 4 << 20;
@@ -118,7 +118,7 @@ impl HttpClient {
             builder = builder.header(name, value);
         }
         for (name, value) in &request.secret_headers {
-            builder = builder.header(name, value.expose());
+            builder = builder.header(name, value.expose_str());
         }
         if let Some(body) = &request.body {
             builder = builder.body(body.clone());

@@ -2,7 +2,6 @@
 //! profiles that speak the async protocols directly, and the provider plugins over gRPC), both returning
 //! the same per-instance outcome. The only module that talks to the network.
 
-pub mod auth;
 pub mod credentials;
 pub mod engine;
 pub mod http;

@@ -90,7 +90,7 @@ impl fmt::Display for Outcome {
 /// that a mask of the whole would have caught.
 pub fn excerpt(body: &[u8], limit: usize) -> String {
     let text = String::from_utf8_lossy(body);
-    let text = statectl_state::secrets::mask_message(&text);
+    let text = statectl_net::secrets::mask_message(&text);
     let mut out = String::new();
     for character in text.chars().take(limit) {
         if character.is_control() {

@@ -26,7 +26,7 @@ fn token_of(credential: &Credential) -> Result<String, String> {
     let http = Http::new().unwrap();
     runtime()
         .block_on(credential.fetch(&http, &STORAGE_SCOPES))
-        .map(|(token, _)| token.text().to_owned())
+        .map(|(token, _)| token.expose_str().to_owned())
 }
 
 fn settings(values: Value) -> Settings {
@@ -272,8 +272,8 @@ fn a_token_is_kept_until_it_nearly_expires() {
     ]);
     let credential = Credential::User {
         client_id: "c".to_owned(),
-        client_secret: Secret::new(b"s".to_vec()),
-        refresh_token: Secret::new(b"r".to_vec()),
+        client_secret: Secret::new("s"),
+        refresh_token: Secret::new("r"),
         token_uri: format!("{url}/token"),
         from: "a test".to_owned(),
     };
@@ -287,7 +287,7 @@ fn a_token_is_kept_until_it_nearly_expires() {
                 .block_on(tokens.token(&http))
                 .unwrap()
                 .unwrap()
-                .text()
+                .expose_str()
                 .to_owned(),
         );
     }
@@ -339,8 +339,8 @@ fn any_lifetime_a_server_gives_is_taken_without_a_panic() {
         let (url, seen) = fake(vec![(200, answer.clone()), (200, answer)]);
         let tokens = Tokens::new(Credential::User {
             client_id: "c".to_owned(),
-            client_secret: Secret::new(b"s".to_vec()),
-            refresh_token: Secret::new(b"r".to_vec()),
+            client_secret: Secret::new("s"),
+            refresh_token: Secret::new("r"),
             token_uri: format!("{url}/token"),
             from: "a test".to_owned(),
         });
@@ -352,7 +352,7 @@ fn any_lifetime_a_server_gives_is_taken_without_a_panic() {
                     .block_on(tokens.token(&http))
                     .unwrap()
                     .expect("a token, not the emulator's none")
-                    .text(),
+                    .expose_str(),
                 "t",
                 "{lifetime}"
             );

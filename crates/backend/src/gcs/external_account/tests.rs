@@ -48,7 +48,7 @@ fn fetch(credential: &Credential) -> Result<(String, Duration), String> {
     let http = Http::new().unwrap();
     runtime()
         .block_on(credential.fetch(&http, &STORAGE_SCOPES))
-        .map(|(token, lifetime)| (token.text().to_owned(), lifetime))
+        .map(|(token, lifetime)| (token.expose_str().to_owned(), lifetime))
 }
 
 /// An external account file over `source`, exchanged at `url`'s `/sts`.
@@ -428,7 +428,7 @@ fn hostile_sts_answers_are_refused_and_an_absurd_lifetime_does_not_overflow() {
     let runtime = runtime();
     for _ in 0..2 {
         let token = runtime.block_on(tokens.token(&http)).unwrap().unwrap();
-        assert_eq!(token.text(), "forever");
+        assert_eq!(token.expose_str(), "forever");
     }
 }
 

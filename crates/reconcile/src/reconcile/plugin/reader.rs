@@ -304,7 +304,7 @@ async fn start(
 fn register_sensitive_arguments(config: &Value, block: &value::Block) {
     fn strings(value: &Value) {
         match value {
-            Value::String(text) => statectl_state::secrets::register(text),
+            Value::String(text) => statectl_net::secrets::register(text),
             Value::Array(items) => items.iter().for_each(strings),
             Value::Object(fields) => fields.values().for_each(strings),
             _ => {}
@@ -543,7 +543,7 @@ mod tests {
             &block,
         );
         assert_eq!(
-            statectl_state::secrets::mask("eu-central-1 provider-secret-marker"),
+            statectl_net::secrets::mask("eu-central-1 provider-secret-marker"),
             "eu-central-1 ***"
         );
     }

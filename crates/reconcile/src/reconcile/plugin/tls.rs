@@ -87,8 +87,8 @@ impl ClientIdentity {
         ];
         let certificate = params.self_signed(&key).map_err(failed)?;
         // The key never leaves the process, but a plugin's output is shown: mask it there too.
-        statectl_state::secrets::register(&key.serialize_pem());
-        statectl_state::secrets::register_bytes(&key.serialize_der());
+        statectl_net::secrets::register(&key.serialize_pem());
+        statectl_net::secrets::register_bytes(&key.serialize_der());
         Ok(ClientIdentity {
             certificate_pem: certificate.pem(),
             certificate: certificate.der().clone(),

@@ -104,7 +104,7 @@ fn redirect_message(response: &HttpResponse) -> String {
     let target = response.header("location").map(|location| {
         let location = location.split(['?', '#']).next().unwrap_or_default();
         // Masked before the cut: a cut through a URL's userinfo would leave half a password.
-        let location = statectl_state::secrets::mask_message(location);
+        let location = statectl_net::secrets::mask_message(location);
         let shown: String = location.chars().take(200).collect();
         format!(" to `{}`", shown.escape_default())
     });

@@ -21,7 +21,6 @@ use std::fmt;
 use super::query::select;
 use serde_json::Value;
 
-use crate::reconcile::auth::Secret;
 use crate::reconcile::http::HttpRequest;
 use crate::reconcile::profile::endpoint::check_base;
 use crate::reconcile::profile::template::{Lookup, TemplateError};
@@ -29,6 +28,7 @@ use crate::reconcile::profile::{
     Endpoint, ListedAs, Patch, Profile, RequestTemplate, Status, When, encode, mapping, path,
 };
 use crate::state::attr_path::Step;
+use statectl_net::Secret;
 
 /// The state of one poll of one instance.
 pub struct Context<'a> {

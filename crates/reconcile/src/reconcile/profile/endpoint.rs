@@ -85,7 +85,7 @@ pub(crate) fn check_base(url: &Url) -> Result<(), EndpointError> {
     }
     if !url.username().is_empty() || url.password().is_some() {
         // Refused, but typed: whatever echoes the argument (clap's own error) masks it.
-        statectl_state::secrets::register_url(url.as_str());
+        statectl_net::secrets::register_url(url.as_str());
         return Err(EndpointError::Credentials);
     }
     if url.query().is_some() || url.fragment().is_some() {

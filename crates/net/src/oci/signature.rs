@@ -13,7 +13,7 @@ use rsa::pkcs8::DecodePrivateKey;
 use rsa::sha2::{Digest, Sha256};
 use rsa::signature::{SignatureEncoding, Signer};
 
-use crate::reconcile::auth::secret::Secret;
+use crate::secret::Secret;
 
 /// A loaded API signing key and its `keyId`.
 #[derive(Clone)]
@@ -49,8 +49,8 @@ pub struct OciKeyError;
 impl OciSigner {
     /// From a PEM private key (PKCS#1 `RSA PRIVATE KEY` or PKCS#8 `PRIVATE KEY`, unencrypted).
     pub fn from_pem(key_id: String, pem: &Secret) -> Result<OciSigner, OciKeyError> {
-        let key = RsaPrivateKey::from_pkcs1_pem(pem.expose())
-            .or_else(|_| RsaPrivateKey::from_pkcs8_pem(pem.expose()))
+        let key = RsaPrivateKey::from_pkcs1_pem(pem.expose_str())
+            .or_else(|_| RsaPrivateKey::from_pkcs8_pem(pem.expose_str()))
             .map_err(|_| OciKeyError)?;
         Ok(OciSigner {
             key_id,
@@ -86,7 +86,7 @@ impl OciSigner {
         }
         let signature = STANDARD.encode(self.key.sign(lines.join("\n").as_bytes()).to_bytes());
         // Good for this request only (its date and target): kept among the last ones masked.
-        statectl_state::secrets::register_ephemeral(&signature);
+        crate::secrets::register_ephemeral(&signature);
         let authorization = format!(
             "Signature version=\"1\",keyId=\"{}\",algorithm=\"rsa-sha256\",headers=\"{}\",signature=\"{signature}\"",
             self.key_id,
@@ -130,7 +130,7 @@ mod tests {
             date,
             None,
         );
-        let header = signed.authorization.expose();
+        let header = signed.authorization.expose_str();
         assert!(header.starts_with("Signature version=\"1\",keyId=\"tenancy/user/aa:bb\",algorithm=\"rsa-sha256\",headers=\"date (request-target) host\",signature=\""), "{header}");
         let encoded = header
             .rsplit("signature=\"")
@@ -160,7 +160,7 @@ mod tests {
         );
         let signer = OciSigner::from_pem("t/u/f".into(), &pem).unwrap();
         let signed = signer.sign("POST", "h", "/x", "d", Some(b"{}"));
-        assert!(signed.authorization.expose().contains(
+        assert!(signed.authorization.expose_str().contains(
             "headers=\"date (request-target) host content-length content-type x-content-sha256\""
         ));
         assert_eq!(
