@@ -15,7 +15,6 @@ pub mod http;
 pub mod kms;
 pub mod listing;
 pub mod oci;
-mod request_error;
 pub mod runtime;
 pub mod s3;
 mod secret_settings;

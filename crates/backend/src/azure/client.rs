@@ -4,11 +4,13 @@
 //! 5xx or a 429, with short connect and silence timeouts so that an endpoint down or silent ends
 //! soon.
 
-pub(super) use crate::request_error::problem;
+pub(super) use statectl_net::http::error_text::problem;
 use std::time::{Duration, Instant};
 
 use reqwest::header::HeaderMap;
 use statectl_net::Secret;
+use statectl_net::http::body::{self, BodyError};
+use statectl_net::http::client::{self, Timeouts};
 use statectl_state::duration::Deadline;
 use tokio::sync::Mutex as AsyncMutex;
 use url::Url;
@@ -30,7 +32,7 @@ const READ_TIMEOUT: Duration = Duration::from_secs(5);
 /// The pause before a retry, doubled each time.
 const FIRST_PAUSE: Duration = Duration::from_millis(200);
 /// The largest answer read.
-const MAX_BODY: usize = 1 << 30;
+const MAX_BODY: u64 = 1 << 30;
 /// An Azure AD token is renewed this long before it expires.
 const MARGIN: Duration = Duration::from_secs(60);
 /// The longest a token is kept, whatever lifetime an endpoint claims for it.
@@ -106,13 +108,14 @@ impl Client {
     pub(super) fn new(settings: &Settings) -> Result<Client, String> {
         let runtime =
             Runtime::new().map_err(|error| format!("cannot start the HTTP client: {error}"))?;
-        let http = reqwest::Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .read_timeout(READ_TIMEOUT)
-            // A redirect would carry the signature or token elsewhere; Azure Storage sends none.
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")))
-            .build()
+        // No redirect followed: it would carry the signature or token elsewhere; Azure Storage
+        // sends none.
+        let http = client::builder(Timeouts {
+            connect: Some(CONNECT_TIMEOUT),
+            read: Some(READ_TIMEOUT),
+            attempt: None,
+        })
+        .build()
             .map_err(|error| format!("cannot set up the HTTP client: {}", problem(&error)))?;
         Ok(Client {
             http,
@@ -252,24 +255,15 @@ impl Client {
             .map_err(|error| Failure::Unreachable(problem(&error)))?;
         let status = response.status().as_u16();
         let headers = std::mem::take(response.headers_mut());
-        let mut bytes = Vec::new();
-        loop {
-            match response.chunk().await {
-                Ok(Some(chunk)) => {
-                    if bytes.len() + chunk.len() > MAX_BODY {
-                        return Err(Failure::TooLarge);
-                    }
-                    bytes.extend_from_slice(&chunk);
-                }
-                Ok(None) => break,
-                Err(error) => return Err(Failure::Unreachable(problem(&error))),
-            }
+        match body::read_capped(&mut response, MAX_BODY).await {
+            Ok(body) => Ok(Answer {
+                status,
+                headers,
+                body,
+            }),
+            Err(BodyError::TooLarge { .. }) => Err(Failure::TooLarge),
+            Err(BodyError::Broken(error)) => Err(Failure::Unreachable(problem(&error))),
         }
-        Ok(Answer {
-            status,
-            headers,
-            body: bytes,
-        })
     }
 
     /// The bearer token or the listed key, fetched on first use and kept; a token that says when

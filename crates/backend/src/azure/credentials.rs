@@ -14,10 +14,11 @@ use std::time::Duration;
 use base64::Engine as _;
 use serde::Deserialize;
 use statectl_net::Secret;
+use statectl_net::http::body::{self, BodyError};
 
 use super::settings::{Cloud, Identity, OidcToken};
 use super::{federated, managed_identity};
-use crate::request_error::without_secrets;
+use statectl_net::http::error_text::without_secrets;
 
 /// The management API version Terraform's storage accounts client uses.
 const MANAGEMENT_API_VERSION: &str = "2023-01-01";
@@ -170,29 +171,16 @@ pub(super) fn lifetime(value: Option<&serde_json::Value>) -> Option<Duration> {
 
 /// The whole answer, when it is no larger than [`MAX_ANSWER`]; else why not (`is larger than ...`).
 pub(super) async fn read_answer(mut response: reqwest::Response) -> Result<Vec<u8>, String> {
-    let too_large = || {
-        format!(
-            "is larger than {} KiB; statectl stops there",
-            MAX_ANSWER >> 10
-        )
-    };
-    if response
-        .content_length()
-        .is_some_and(|length| length > MAX_ANSWER as u64)
-    {
-        return Err(too_large());
-    }
-    let mut body = Vec::new();
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) if body.len() + chunk.len() > MAX_ANSWER => return Err(too_large()),
-            Ok(Some(chunk)) => body.extend_from_slice(&chunk),
-            Ok(None) => return Ok(body),
-            Err(error) => {
-                return Err(format!("broke off: {}", super::client::problem(&error)));
+    body::read_capped(&mut response, MAX_ANSWER as u64)
+        .await
+        .map_err(|error| match error {
+            BodyError::TooLarge { limit } => {
+                format!("is larger than {} KiB; statectl stops there", limit >> 10)
             }
-        }
-    }
+            BodyError::Broken(error) => {
+                format!("broke off: {}", super::client::problem(&error))
+            }
+        })
 }
 
 /// `AADSTS7000215: Invalid client secret provided. ...`: the code and the first sentence, without

@@ -3,6 +3,7 @@
 //! backend (a missing container or account, refused credentials), and a hint naming the argument
 //! to check. Never the key, the SAS token or a bearer token.
 
+pub(super) use statectl_net::http::status_text;
 use statectl_state::state::store::StoreError;
 
 use super::client::{Answer, Failure};
@@ -148,13 +149,3 @@ fn permission_hint(credential: &Credential) -> &'static str {
     }
 }
 
-/// `404 Not Found`.
-pub(super) fn status_text(status: u16) -> String {
-    match reqwest::StatusCode::from_u16(status)
-        .ok()
-        .and_then(|status| status.canonical_reason())
-    {
-        Some(reason) => format!("{status} {reason}"),
-        None => status.to_string(),
-    }
-}

@@ -11,7 +11,7 @@ use statectl_net::Secret;
 use url::Url;
 
 use super::credentials::{read_answer, text};
-use crate::request_error::{excerpt, without_secrets};
+use statectl_net::http::error_text::{excerpt, without_secrets};
 
 /// The audience GitHub's token service is asked for, as go-azure-sdk asks.
 const FEDERATED_AUDIENCE: &str = "api://AzureADTokenExchange";

@@ -55,7 +55,7 @@ pub(super) async fn token(
             (Some(code), None) => format!(": {code}"),
             _ => String::new(),
         };
-        let said = crate::request_error::excerpt(&said, 200);
+        let said = statectl_net::http::error_text::excerpt(&said, 200);
         return Err(format!("{what} answered {status}{said}"));
     }
     let token = answer["access_token"]

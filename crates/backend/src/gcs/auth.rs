@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::external_account::ExternalAccount;
-use crate::request_error::without_secrets;
+use statectl_net::http::error_text::without_secrets;
 use statectl_state::duration::Deadline;
 
 use rsa::RsaPrivateKey;

@@ -3,10 +3,12 @@
 //! read timeout, a cap on the answer's size, a few quick retries of what may be retried (no answer
 //! at all, 429 and 5xx, as Google's retry strategy does), and nothing followed to another host.
 
-pub(super) use crate::request_error::problem;
+pub(super) use statectl_net::http::status_text;
+pub(super) use statectl_net::http::error_text::problem;
 use std::time::Duration;
 
-use reqwest::redirect;
+use statectl_net::http::body::{self, BodyError};
+use statectl_net::http::client::{self, Timeouts};
 
 /// The largest answer read: states of hundreds of megabytes exist; an endless body does not stop.
 pub(super) const MAX_BODY: u64 = 1 << 30;
@@ -67,14 +69,13 @@ impl std::fmt::Display for Failure {
 
 impl Http {
     pub(super) fn new() -> Result<Http, String> {
-        let client = reqwest::Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .read_timeout(READ_TIMEOUT)
-            .timeout(ATTEMPT_TIMEOUT)
-            // A redirect would carry the bearer token along; Google's APIs do not redirect.
-            .redirect(redirect::Policy::none())
-            .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")))
-            .build()
+        // No redirect followed: it would carry the bearer token along; Google's APIs do not redirect.
+        let client = client::builder(Timeouts {
+            connect: Some(CONNECT_TIMEOUT),
+            read: Some(READ_TIMEOUT),
+            attempt: Some(ATTEMPT_TIMEOUT),
+        })
+        .build()
             .map_err(|error| format!("cannot start the HTTP client: {}", problem(&error)))?;
         Ok(Http { client })
     }
@@ -126,29 +127,12 @@ fn retried_status(status: u16) -> bool {
 
 /// Reads the whole answer, up to `limit` bytes.
 async fn read(mut response: reqwest::Response, limit: u64) -> Result<Answer, Failure> {
-    if response
-        .content_length()
-        .is_some_and(|length| length > limit)
-    {
-        return Err(Failure::TooLarge(limit));
-    }
     let status = response.status().as_u16();
-    let expected = response.content_length().unwrap_or(0);
-    let mut body =
-        Vec::with_capacity(usize::try_from(expected.min(limit).min(64 << 20)).unwrap_or(0));
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
-                if (body.len() + chunk.len()) as u64 > limit {
-                    return Err(Failure::TooLarge(limit));
-                }
-                body.extend_from_slice(&chunk);
-            }
-            Ok(None) => break,
-            Err(error) => return Err(Failure::BodyBroken(problem(&error))),
-        }
+    match body::read_capped(&mut response, limit).await {
+        Ok(body) => Ok(Answer { status, body }),
+        Err(BodyError::TooLarge { limit }) => Err(Failure::TooLarge(limit)),
+        Err(BodyError::Broken(error)) => Err(Failure::BodyBroken(problem(&error))),
     }
-    Ok(Answer { status, body })
 }
 
 /// The message in a Google API error answer (`{"error": {"message": ...}}`, or OAuth2's
@@ -171,18 +155,7 @@ pub(super) fn error_message(body: &[u8]) -> String {
 
 /// The first line, masked, then cut at 200 characters.
 fn one_line(text: &str) -> String {
-    crate::request_error::excerpt(text, 200)
-}
-
-/// `404 Not Found`.
-pub(super) fn status_text(status: u16) -> String {
-    match reqwest::StatusCode::from_u16(status)
-        .ok()
-        .and_then(|status| status.canonical_reason())
-    {
-        Some(reason) => format!("{status} {reason}"),
-        None => status.to_string(),
-    }
+    statectl_net::http::error_text::excerpt(text, 200)
 }
 
 #[cfg(test)]

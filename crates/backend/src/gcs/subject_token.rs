@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
 use super::executable::Executable;
 use super::external_account::{ExternalAccount, format_of};
-use crate::request_error::without_secrets;
+use statectl_net::http::error_text::without_secrets;
 use statectl_net::Secret;
 
 /// How the token is written where it comes from.

@@ -6,9 +6,12 @@
 //! does), never from https to http. Unlike go-tfe, statectl bounds the whole: at most 20 s of
 //! pauses, two retries for a connection that fails, a connect and a read timeout.
 
+pub(super) use statectl_net::http::status_text;
 use std::time::Duration;
 
 use reqwest::redirect;
+use statectl_net::http::body::{self, BodyError};
+use statectl_net::http::client::{self, Timeouts};
 use url::Url;
 
 use crate::runtime::Runtime;
@@ -103,17 +106,6 @@ fn tries(attempts: u32) -> String {
     }
 }
 
-/// `404 Not Found`.
-pub(super) fn status_text(status: u16) -> String {
-    match reqwest::StatusCode::from_u16(status)
-        .ok()
-        .and_then(|status| status.canonical_reason())
-    {
-        Some(reason) => format!("{status} {reason}"),
-        None => status.to_string(),
-    }
-}
-
 /// One request to send.
 #[derive(Debug)]
 pub(super) struct Call<'a> {
@@ -144,12 +136,12 @@ impl Client {
     pub(super) fn new(token: String) -> Result<Client, String> {
         let runtime =
             Runtime::new().map_err(|error| format!("cannot start the HTTP client: {error}"))?;
-        let mut builder = reqwest::Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .read_timeout(READ_TIMEOUT)
-            .timeout(ATTEMPT_TIMEOUT)
-            .redirect(redirect::Policy::custom(no_downgrade))
-            .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")));
+        let mut builder = client::builder(Timeouts {
+            connect: Some(CONNECT_TIMEOUT),
+            read: Some(READ_TIMEOUT),
+            attempt: Some(ATTEMPT_TIMEOUT),
+        })
+        .redirect(redirect::Policy::custom(no_downgrade));
         // Go on Linux takes SSL_CERT_FILE as the only roots: Terraform trusts what it names.
         if let Some(path) = crate::config::env("SSL_CERT_FILE") {
             let pem = std::fs::read(&path)
@@ -206,7 +198,7 @@ impl Client {
                         if attempt >= MAX_NETWORK_RETRIES
                             || error.is_timeout()
                             || error.is_redirect()
-                            || crate::request_error::chain(&error).to_ascii_lowercase().contains("certificate")
+                            || statectl_net::http::error_text::chain(&error).to_ascii_lowercase().contains("certificate")
                         {
                             return Err(Failure::Unreachable {
                                 problem: problem(&error),
@@ -252,28 +244,14 @@ fn pause_for(status: u16, headers: &reqwest::header::HeaderMap, attempt: u32) ->
 
 /// Reads the whole answer, up to [`MAX_BODY`].
 async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
-    let too_large = || Failure::Broken(format!("larger than {} GiB", MAX_BODY >> 30));
-    if response
-        .content_length()
-        .is_some_and(|length| length > MAX_BODY)
-    {
-        return Err(too_large());
-    }
     let status = response.status().as_u16();
-    let mut body = Vec::new();
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
-                if (body.len() + chunk.len()) as u64 > MAX_BODY {
-                    return Err(too_large());
-                }
-                body.extend_from_slice(&chunk);
-            }
-            Ok(None) => break,
-            Err(error) => return Err(Failure::Broken(problem(&error))),
+    match body::read_capped(&mut response, MAX_BODY).await {
+        Ok(body) => Ok(Answer { status, body }),
+        Err(BodyError::TooLarge { limit }) => {
+            Err(Failure::Broken(format!("larger than {} GiB", limit >> 30)))
         }
+        Err(BodyError::Broken(error)) => Err(Failure::Broken(problem(&error))),
     }
-    Ok(Answer { status, body })
 }
 
 /// Follows redirects as Go's client does for Terraform, up to 10, but never from https to http;
@@ -298,7 +276,7 @@ fn problem(error: &reqwest::Error) -> String {
     if error.is_timeout() {
         return format!("no answer in {} s (timed out)", READ_TIMEOUT.as_secs());
     }
-    crate::request_error::problem(error)
+    statectl_net::http::error_text::problem(error)
 }
 
 #[cfg(test)]

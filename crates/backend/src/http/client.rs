@@ -3,12 +3,14 @@
 //! go-retryablehttp retries it, and bounded where Terraform is not: a connect and a read timeout, a
 //! cap on the answer's size, and no redirect to another host (it would take the credentials along).
 
-use crate::request_error::problem;
+use statectl_net::http::error_text::problem;
 use std::time::{Duration, SystemTime};
 
 use base64::Engine as _;
 use md5::Digest as _;
 use reqwest::redirect;
+use statectl_net::http::body::{self, BodyError};
+use statectl_net::http::client::{self, Timeouts};
 use url::Url;
 
 use super::retry;
@@ -70,12 +72,12 @@ impl Client {
     pub(super) fn new(settings: &Settings) -> Result<Client, String> {
         let runtime =
             Runtime::new().map_err(|error| format!("cannot start the HTTP client: {error}"))?;
-        let builder = reqwest::Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .read_timeout(READ_TIMEOUT)
-            .timeout(ATTEMPT_TIMEOUT)
-            .redirect(redirect::Policy::custom(same_host_only))
-            .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")));
+        let builder = client::builder(Timeouts {
+            connect: Some(CONNECT_TIMEOUT),
+            read: Some(READ_TIMEOUT),
+            attempt: Some(ATTEMPT_TIMEOUT),
+        })
+        .redirect(redirect::Policy::custom(same_host_only));
         let http = with_tls(builder, &settings.tls)?
             .build()
             .map_err(|error| format!("cannot set up TLS: {}", problem(&error)))?;
@@ -164,38 +166,21 @@ impl Client {
 /// [`MAX_ERROR_BODY`] bytes.
 async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
     let status = response.status();
-    if status.is_success()
-        && response
-            .content_length()
-            .is_some_and(|length| length > MAX_BODY)
-    {
-        return Err(Failure::TooLarge);
-    }
     let headers = std::mem::take(response.headers_mut());
-    let expected = response.content_length().unwrap_or(0);
-    let mut body = Vec::with_capacity(usize::try_from(expected.min(64 << 20)).unwrap_or(0));
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
-                if !status.is_success() && body.len() + chunk.len() > MAX_ERROR_BODY {
-                    let room = MAX_ERROR_BODY - body.len();
-                    body.extend_from_slice(&chunk[..room]);
-                    break;
-                }
-                if (body.len() + chunk.len()) as u64 > MAX_BODY {
-                    return Err(Failure::TooLarge);
-                }
-                body.extend_from_slice(&chunk);
-            }
-            Ok(None) => break,
-            Err(error) => return Err(Failure::BodyBroken(problem(&error))),
-        }
+    let body = if status.is_success() {
+        body::read_capped(&mut response, MAX_BODY).await
+    } else {
+        body::read_head(&mut response, MAX_ERROR_BODY).await
+    };
+    match body {
+        Ok(body) => Ok(Answer {
+            status,
+            headers,
+            body,
+        }),
+        Err(BodyError::TooLarge { .. }) => Err(Failure::TooLarge),
+        Err(BodyError::Broken(error)) => Err(Failure::BodyBroken(problem(&error))),
     }
-    Ok(Answer {
-        status,
-        headers,
-        body,
-    })
 }
 
 /// The TLS arguments as Terraform applies them: no verification at all, only the given CA (not
@@ -247,7 +232,7 @@ fn same_host_only(attempt: redirect::Attempt<'_>) -> redirect::Action {
 fn worth_retrying(error: &reqwest::Error) -> bool {
     !(error.is_redirect()
         || error.is_builder()
-        || crate::request_error::chain(error)
+        || statectl_net::http::error_text::chain(error)
             .to_ascii_lowercase()
             .contains("certificate"))
 }

@@ -13,6 +13,7 @@ mod settings;
 
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
+use statectl_net::http::status_text;
 use url::Url;
 
 use self::client::{Answer, Client, Failure};
@@ -73,7 +74,7 @@ impl HttpState {
         match failure {
             Failure::GaveUp { status, attempts } => StoreError::new(format!(
                 "{location}: cannot {doing}: {request} answered {} ({})",
-                status_text(status),
+                status_text(status.as_u16()),
                 tries(attempts)
             ))
             .with_hint("the server is failing; try again later (`retry_max`, `retry_wait_min` and `retry_wait_max` set how long statectl insists)"),
@@ -107,7 +108,7 @@ impl HttpState {
         let status = answer.status;
         let base = format!(
             "{location}: cannot {doing}: {request} answered {}",
-            status_text(status)
+            status_text(status.as_u16())
         );
         match status.as_u16() {
             401 => StoreError::new(format!("{base}: the server asks for credentials")).with_hint(
@@ -130,14 +131,6 @@ impl HttpState {
             }
             _ => StoreError::new(base),
         }
-    }
-}
-
-/// `500 Internal Server Error`.
-fn status_text(status: reqwest::StatusCode) -> String {
-    match status.canonical_reason() {
-        Some(reason) => format!("{} {reason}", status.as_u16()),
-        None => status.as_u16().to_string(),
     }
 }
 
@@ -250,7 +243,7 @@ impl RemoteState for HttpState {
                 Err(StoreError::new(format!(
                     "{}: cannot write the state: {method} answered {}: the server says another lock holds the state{holder}",
                     self.location,
-                    status_text(answer.status)
+                    status_text(answer.status.as_u16())
                 )))
             }
             _ => Err(self.refused(doing, method, &answer)),

@@ -5,6 +5,8 @@
 
 use std::time::{Duration, SystemTime};
 
+use statectl_net::http::retry_after;
+
 use super::settings::Retry;
 
 /// Whether an answer with `status` is tried again.
@@ -24,23 +26,13 @@ pub(super) fn pause(
     now: SystemTime,
 ) -> Duration {
     if matches!(status, Some(429 | 503))
-        && let Some(asked) = retry_after.and_then(|value| parse_retry_after(value, now))
+        && let Some(asked) = retry_after.and_then(|value| retry_after::parse_as_go(value, now))
     {
         return asked.min(retry.wait_max);
     }
     2u32.checked_pow(attempt)
         .and_then(|factor| retry.wait_min.checked_mul(factor))
         .map_or(retry.wait_max, |wait| wait.min(retry.wait_max))
-}
-
-/// `Retry-After: 120` or `Retry-After: <HTTP date>` (a date in the past means now).
-fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(seconds) = value.parse::<i64>() {
-        return u64::try_from(seconds).ok().map(Duration::from_secs);
-    }
-    let when = httpdate::parse_http_date(value).ok()?;
-    Some(when.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use statectl_net::http::body::{self, BodyError};
+use statectl_net::http::client::{self, Timeouts};
 use statectl_net::oci::signature::OciSigner;
 
 use crate::runtime::Runtime;
@@ -124,23 +126,20 @@ impl Client {
     ) -> Result<Client, String> {
         let runtime =
             Runtime::new().map_err(|error| format!("cannot start the client: {error}"))?;
-        let http = reqwest::Client::builder()
-            .connect_timeout(connect_timeout)
-            .read_timeout(request_timeout)
+        // No redirect followed: Object Storage does not redirect, and following one would carry the
+        // signature elsewhere.
+        let http = client::builder(Timeouts {
+            connect: Some(connect_timeout),
+            read: Some(request_timeout),
             // Long enough for a large state at a slow link; a server that stops reading still ends.
-            .timeout(request_timeout.max(Duration::from_secs(900)))
-            // Object Storage does not redirect; following one would carry the signature elsewhere.
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!(
-                "statectl/",
-                env!("CARGO_PKG_VERSION"),
-                " Oracle-TerraformBackend"
-            ))
-            .build()
+            attempt: Some(request_timeout.max(Duration::from_secs(900))),
+        })
+        .user_agent(format!("{} Oracle-TerraformBackend", client::USER_AGENT))
+        .build()
             .map_err(|error| {
                 format!(
                     "cannot set up TLS: {}",
-                    crate::request_error::problem(&error)
+                    statectl_net::http::error_text::problem(&error)
                 )
             })?;
         Ok(Client {
@@ -210,7 +209,7 @@ impl Client {
                 let response = request
                     .send()
                     .await
-                    .map_err(|error| Failure::Unreachable(crate::request_error::problem(&error)))?;
+                    .map_err(|error| Failure::Unreachable(statectl_net::http::error_text::problem(&error)))?;
                 let status = response.status().as_u16();
                 if !RETRIED.contains(&status) {
                     return read(response, call.max_body).await;
@@ -247,41 +246,25 @@ impl Client {
 
 /// Reads the whole answer, up to `max_body` bytes.
 async fn read(mut response: reqwest::Response, max_body: u64) -> Result<Answer, Failure> {
-    let too_large = || {
-        Failure::BodyBroken(if max_body >= 1 << 30 {
-            format!("it is larger than {} GiB", max_body >> 30)
-        } else {
-            format!("it is larger than {} KiB", max_body >> 10)
-        })
-    };
-    if response
-        .content_length()
-        .is_some_and(|length| length > max_body)
-    {
-        return Err(too_large());
-    }
     let status = response.status().as_u16();
     let headers = std::mem::take(response.headers_mut());
-    let mut body = Vec::new();
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
-                if (body.len() + chunk.len()) as u64 > max_body {
-                    return Err(too_large());
-                }
-                body.extend_from_slice(&chunk);
-            }
-            Ok(None) => break,
-            Err(error) => {
-                return Err(Failure::BodyBroken(crate::request_error::problem(&error)));
-            }
-        }
+    match body::read_capped(&mut response, max_body).await {
+        Ok(body) => Ok(Answer {
+            status,
+            headers,
+            body,
+        }),
+        Err(BodyError::TooLarge { limit }) if limit >= 1 << 30 => Err(Failure::BodyBroken(
+            format!("it is larger than {} GiB", limit >> 30),
+        )),
+        Err(BodyError::TooLarge { limit }) => Err(Failure::BodyBroken(format!(
+            "it is larger than {} KiB",
+            limit >> 10
+        ))),
+        Err(BodyError::Broken(error)) => Err(Failure::BodyBroken(
+            statectl_net::http::error_text::problem(&error),
+        )),
     }
-    Ok(Answer {
-        status,
-        headers,
-        body,
-    })
 }
 
 #[cfg(test)]

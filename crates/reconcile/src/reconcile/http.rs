@@ -9,9 +9,11 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 use statectl_net::Secret;
+use statectl_net::http::body::{self, BodyError};
+use statectl_net::http::client::Timeouts;
 
 /// The largest body read; status documents are small, and an endless body must not exhaust memory.
-const MAX_BODY: usize = 4 << 20;
+const MAX_BODY: u64 = 4 << 20;
 
 /// One request, ready to send.
 #[derive(Debug, Clone)]
@@ -72,10 +74,8 @@ pub struct HttpClientError(#[source] reqwest::Error);
 
 impl HttpClient {
     pub fn new(per_host_limit: usize) -> Result<HttpClient, HttpClientError> {
-        let client = reqwest::Client::builder()
-            .user_agent(concat!("statectl/", env!("CARGO_PKG_VERSION")))
-            // Redirects could carry a signed request or a token to another host: never follow.
-            .redirect(reqwest::redirect::Policy::none())
+        // No redirect followed: it could carry a signed request or a token to another host.
+        let client = statectl_net::http::client::builder(Timeouts::default())
             .build()
             .map_err(HttpClientError)?;
         Ok(HttpClient {
@@ -148,16 +148,15 @@ impl HttpClient {
                 )
             })
             .collect();
-        let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(classify)? {
-            if body.len() + chunk.len() > MAX_BODY {
-                return Err(TransportError {
+        let body = body::read_capped(&mut response, MAX_BODY)
+            .await
+            .map_err(|error| match error {
+                BodyError::TooLarge { limit } => TransportError {
                     kind: TransportKind::Other,
-                    message: format!("the response body is larger than {} MB", MAX_BODY >> 20),
-                });
-            }
-            body.extend_from_slice(&chunk);
-        }
+                    message: format!("the response body is larger than {} MB", limit >> 20),
+                },
+                BodyError::Broken(error) => classify(error),
+            })?;
         Ok(HttpResponse {
             status,
             headers,

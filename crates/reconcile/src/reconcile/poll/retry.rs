@@ -5,6 +5,8 @@
 
 use std::time::{Duration, SystemTime};
 
+use statectl_net::http::retry_after;
+
 use super::observation::Observation;
 use crate::reconcile::http::{HttpResponse, TransportError, TransportKind};
 
@@ -56,23 +58,10 @@ pub fn retry_after(headers: &[(String, String)], now: SystemTime) -> Option<Dura
             .find(|(key, _)| key.eq_ignore_ascii_case(name))
             .map(|(_, value)| value.trim())
     };
-    if let Some(millis) = header("x-amz-retry-after").and_then(parse_digits) {
+    if let Some(millis) = header("x-amz-retry-after").and_then(retry_after::delta_seconds) {
         return Some(Duration::from_millis(millis));
     }
-    let value = header("retry-after")?;
-    if let Some(seconds) = parse_digits(value) {
-        return Some(Duration::from_secs(seconds));
-    }
-    let date = httpdate::parse_http_date(value).ok()?;
-    Some(date.duration_since(now).unwrap_or(Duration::ZERO))
-}
-
-/// `1*DIGIT`, nothing else: no sign, no fraction (RFC 9110 delta-seconds).
-fn parse_digits(value: &str) -> Option<u64> {
-    if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
-        return None;
-    }
-    value.parse().ok()
+    retry_after::parse(header("retry-after")?, now)
 }
 
 /// Turns an HTTP answer into an observation; `read` maps a 2xx body to a state (or to whatever the

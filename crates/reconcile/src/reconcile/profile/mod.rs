@@ -457,7 +457,7 @@ target = ["active"]
         assert_eq!(request.secret_headers.len(), 1);
         assert_eq!(
             format!("{:?}", request.secret_headers),
-            r#"[("X-Tenant", (redacted))]"#
+            r#"[("X-Tenant", Secret(8 bytes))]"#
         );
     }
 

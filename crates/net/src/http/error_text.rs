@@ -1,12 +1,12 @@
-//! What a failed HTTP request says, for every backend's one-line errors: the innermost cause
+//! What a failed HTTP request says, for every client's one-line errors: the innermost cause
 //! (`connection refused`, `invalid peer certificate: UnknownIssuer`), never the URL reqwest's own
 //! text repeats (it may carry a SAS token, a password or a signed query), nor a secret an endpoint
-//! echoes back in its error: an excerpt of an answer is masked (`statectl_net::secrets`) before
+//! echoes back in its error: an excerpt of an answer is masked (`crate::secrets`) before
 //! it is cut, so that a cut never leaves a piece of a secret the masks can no longer recognise.
 
 /// What went wrong, from the innermost cause (`connection refused`, `invalid peer certificate:
 /// UnknownIssuer`), without the URL the outer errors repeat (it may hold credentials).
-pub(crate) fn problem(error: &reqwest::Error) -> String {
+pub fn problem(error: &reqwest::Error) -> String {
     if error.is_timeout() {
         return "no answer in time (timed out)".to_owned();
     }
@@ -37,7 +37,7 @@ pub(crate) fn problem(error: &reqwest::Error) -> String {
 }
 
 /// Every cause's text, for classifying an error.
-pub(crate) fn chain(error: &reqwest::Error) -> String {
+pub fn chain(error: &reqwest::Error) -> String {
     let mut text = String::new();
     let mut next: Option<&dyn std::error::Error> = Some(error);
     while let Some(cause) = next {
@@ -50,7 +50,7 @@ pub(crate) fn chain(error: &reqwest::Error) -> String {
 
 /// `text` with every occurrence of each non-empty secret replaced: a token endpoint that echoes the
 /// assertion, token or client secret it was sent must not put it in a message.
-pub(crate) fn without_secrets(text: String, secrets: &[&str]) -> String {
+pub fn without_secrets(text: String, secrets: &[&str]) -> String {
     secrets
         .iter()
         .filter(|secret| !secret.is_empty())
@@ -60,8 +60,8 @@ pub(crate) fn without_secrets(text: String, secrets: &[&str]) -> String {
 /// The first line of a server's answer, masked against the run's secrets and the credential
 /// patterns, then cut at `limit` characters (`...` marking the cut). Masking first matters: the
 /// cut may split an echoed token, and half a token is no longer one the masks know.
-pub(crate) fn excerpt(text: &str, limit: usize) -> String {
-    let text = statectl_net::secrets::mask_message(text);
+pub fn excerpt(text: &str, limit: usize) -> String {
+    let text = crate::secrets::mask_message(text);
     let line = text.lines().next().unwrap_or_default().trim();
     if line.chars().count() > limit {
         format!("{}...", line.chars().take(limit).collect::<String>())
@@ -77,7 +77,7 @@ mod tests {
     #[test]
     fn an_excerpt_is_masked_before_it_is_cut() {
         let token = "excerpt-test-token-0123456789abcdefghijklmnopqrstuvwxyz";
-        statectl_net::secrets::register(token);
+        crate::secrets::register(token);
         let answer = format!("{} echoed: {token}\nsecond line", "x".repeat(20));
         // Cut inside the token: what is left of it would no longer match the registered value.
         let shown = excerpt(&answer, 50);
