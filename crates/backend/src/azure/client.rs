@@ -116,7 +116,7 @@ impl Client {
             attempt: None,
         })
         .build()
-            .map_err(|error| format!("cannot set up the HTTP client: {}", problem(&error)))?;
+        .map_err(|error| format!("cannot set up the HTTP client: {}", problem(&error)))?;
         Ok(Client {
             http,
             runtime,

@@ -148,4 +148,3 @@ fn permission_hint(credential: &Credential) -> &'static str {
         }
     }
 }
-

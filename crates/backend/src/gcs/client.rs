@@ -3,8 +3,8 @@
 //! read timeout, a cap on the answer's size, a few quick retries of what may be retried (no answer
 //! at all, 429 and 5xx, as Google's retry strategy does), and nothing followed to another host.
 
-pub(super) use statectl_net::http::status_text;
 pub(super) use statectl_net::http::error_text::problem;
+pub(super) use statectl_net::http::status_text;
 use std::time::Duration;
 
 use statectl_net::http::body::{self, BodyError};
@@ -76,7 +76,7 @@ impl Http {
             attempt: Some(ATTEMPT_TIMEOUT),
         })
         .build()
-            .map_err(|error| format!("cannot start the HTTP client: {}", problem(&error)))?;
+        .map_err(|error| format!("cannot start the HTTP client: {}", problem(&error)))?;
         Ok(Http { client })
     }
 

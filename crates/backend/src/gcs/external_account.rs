@@ -14,8 +14,8 @@ use serde_json::Value;
 use super::auth::{CLOUD_PLATFORM_SCOPE, seconds_until};
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
 use super::subject_token::{Format, SubjectSource};
-use statectl_net::http::error_text::without_secrets;
 use statectl_net::Secret;
+use statectl_net::http::error_text::without_secrets;
 
 /// The grant and token types of RFC 8693's token exchange, as Google's STS takes them.
 const TOKEN_EXCHANGE_GRANT: &str = "urn:ietf:params:oauth:grant-type:token-exchange";

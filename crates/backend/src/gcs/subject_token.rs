@@ -12,8 +12,8 @@ use serde_json::Value;
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
 use super::executable::Executable;
 use super::external_account::{ExternalAccount, format_of};
-use statectl_net::http::error_text::without_secrets;
 use statectl_net::Secret;
+use statectl_net::http::error_text::without_secrets;
 
 /// How the token is written where it comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,11 +8,10 @@
 //! (Terraform Enterprise v202306-1 and before), sends them base64 in `state`, as Terraform 1.15
 //! does; `actions/unlock` releases the lock.
 //!
-//! `settings` resolves the block, `credentials` finds the token, `client` makes the requests,
+//! `settings` resolves the block, `statectl_net::cliconfig::credentials` finds the token, `client` makes the requests,
 //! `workspace` finds the workspace and its lock holder, `versions` writes state versions.
 
 mod client;
-mod credentials;
 mod settings;
 mod versions;
 mod workspace;
@@ -20,6 +19,7 @@ mod workspace;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
+use statectl_net::cliconfig::{self, credentials};
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
 use url::Url;
@@ -62,7 +62,7 @@ impl HcpState {
     /// through the host's service discovery with the token Terraform would use.
     pub fn open(config: &BackendConfig) -> Result<HcpState, StoreError> {
         let home = config::env("HOME").map(PathBuf::from);
-        let files = credentials::config_files(&config::env, home.as_deref());
+        let files = cliconfig::config_files(&config::env, home.as_deref());
         // `vars()` would panic on a variable that is not UTF-8; such a one cannot name a host.
         let vars = std::env::vars_os().filter_map(|(name, value)| {
             Some((name.into_string().ok()?, value.into_string().ok()?))

@@ -13,9 +13,9 @@
 
 use statectl_state::state::store::StoreError;
 
-use super::credentials::{self, Source};
 use crate::config::BackendConfig;
 use crate::discover::DEFAULT_WORKSPACE;
+use statectl_net::cliconfig::credentials::{self, Source};
 
 /// HCP Terraform's own host: the default of both blocks.
 pub(super) const DEFAULT_HOSTNAME: &str = "app.terraform.io";

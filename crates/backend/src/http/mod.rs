@@ -11,9 +11,9 @@ pub(crate) mod client;
 mod retry;
 mod settings;
 
+use statectl_net::http::status_text;
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
-use statectl_net::http::status_text;
 use url::Url;
 
 use self::client::{Answer, Client, Failure};

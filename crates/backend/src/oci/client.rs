@@ -136,12 +136,12 @@ impl Client {
         })
         .user_agent(format!("{} Oracle-TerraformBackend", client::USER_AGENT))
         .build()
-            .map_err(|error| {
-                format!(
-                    "cannot set up TLS: {}",
-                    statectl_net::http::error_text::problem(&error)
-                )
-            })?;
+        .map_err(|error| {
+            format!(
+                "cannot set up TLS: {}",
+                statectl_net::http::error_text::problem(&error)
+            )
+        })?;
         Ok(Client {
             http,
             runtime: Arc::new(runtime),
@@ -206,10 +206,9 @@ impl Client {
                         .header("content-type", "application/json")
                         .body(body.clone());
                 }
-                let response = request
-                    .send()
-                    .await
-                    .map_err(|error| Failure::Unreachable(statectl_net::http::error_text::problem(&error)))?;
+                let response = request.send().await.map_err(|error| {
+                    Failure::Unreachable(statectl_net::http::error_text::problem(&error))
+                })?;
                 let status = response.status().as_u16();
                 if !RETRIED.contains(&status) {
                     return read(response, call.max_body).await;

@@ -49,7 +49,10 @@ mod tests {
             parse("Sun, 06 Nov 1994 08:50:37 GMT", now),
             Some(Duration::from_secs(60))
         );
-        assert_eq!(parse("Sun, 06 Nov 1994 08:00:00 GMT", now), Some(Duration::ZERO));
+        assert_eq!(
+            parse("Sun, 06 Nov 1994 08:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
         assert_eq!(parse("+5", now), None);
         assert_eq!(parse_as_go("+5", now), Some(Duration::from_secs(5)));
         assert_eq!(parse("-5", now), None);

@@ -148,15 +148,16 @@ impl HttpClient {
                 )
             })
             .collect();
-        let body = body::read_capped(&mut response, MAX_BODY)
-            .await
-            .map_err(|error| match error {
-                BodyError::TooLarge { limit } => TransportError {
-                    kind: TransportKind::Other,
-                    message: format!("the response body is larger than {} MB", limit >> 20),
-                },
-                BodyError::Broken(error) => classify(error),
-            })?;
+        let body =
+            body::read_capped(&mut response, MAX_BODY)
+                .await
+                .map_err(|error| match error {
+                    BodyError::TooLarge { limit } => TransportError {
+                        kind: TransportKind::Other,
+                        message: format!("the response body is larger than {} MB", limit >> 20),
+                    },
+                    BodyError::Broken(error) => classify(error),
+                })?;
         Ok(HttpResponse {
             status,
             headers,

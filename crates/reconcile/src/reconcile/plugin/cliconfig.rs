@@ -1,14 +1,13 @@
 //! The part of Terraform's CLI configuration that changes which provider binary runs:
 //! `provider_installation { dev_overrides { "NAMESPACE/TYPE" = "DIR" } }`, read from the files
-//! Terraform reads (the file `TF_CLI_CONFIG_FILE` names, else `~/.terraformrc` and every `*.tfrc`
-//! and `*.tfrc.json` in `~/.terraform.d/`), in HCL or, as Terraform's HCL 1 parser tells it by a
+//! Terraform reads (`statectl_net::cliconfig::config_files`), in HCL or, as Terraform's HCL 1 parser tells it by a
 //! leading `{`, JSON. A provider under a dev override runs from that directory, unverified, as
 //! in Terraform. The installation methods (`filesystem_mirror`, `direct`, `plugin_cache_dir`) only
 //! tell `terraform init` where to get packages from: Terraform itself runs providers from
 //! `.terraform/providers` (a cache directory is linked from there), and so does statectl.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value;
 
@@ -26,35 +25,8 @@ pub enum CliConfigError {
     Parse { path: PathBuf, message: String },
 }
 
-/// The CLI configuration files Terraform reads, in order: `TF_CLI_CONFIG_FILE` alone when set,
-/// else `~/.terraformrc` then `~/.terraform.d/*.tfrc` and `*.tfrc.json` in name order.
-#[expect(
-    clippy::case_sensitive_file_extension_comparisons,
-    reason = "Terraform matches `*.tfrc` and `*.tfrc.json` with Go's case-sensitive filepath.Match"
-)]
-pub fn config_files(env: &dyn Fn(&str) -> Option<String>, home: Option<&Path>) -> Vec<PathBuf> {
-    if let Some(path) = env("TF_CLI_CONFIG_FILE").filter(|path| !path.is_empty()) {
-        return vec![PathBuf::from(path)];
-    }
-    let Some(home) = home else {
-        return Vec::new();
-    };
-    let mut files = vec![home.join(".terraformrc")];
-    let mut found: Vec<PathBuf> = std::fs::read_dir(home.join(".terraform.d"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name.ends_with(".tfrc") || name.ends_with(".tfrc.json"))
-        })
-        .collect();
-    found.sort();
-    files.extend(found);
-    files
-}
+/// The CLI configuration files Terraform reads, found as it finds them (one reader for statectl).
+pub use statectl_net::cliconfig::config_files;
 
 /// The dev overrides of `files` (a missing file holds none), by provider; a later file's override
 /// of a provider replaces an earlier one's.
@@ -209,30 +181,5 @@ mod tests {
         let error = dev_overrides(&[file]).unwrap_err().to_string();
         assert!(error.starts_with("the CLI configuration `"), "{error}");
         assert!(!error.contains('\n'), "{error}");
-    }
-
-    #[test]
-    fn the_variable_replaces_every_other_file() {
-        let home = tempfile::tempdir().unwrap();
-        std::fs::create_dir(home.path().join(".terraform.d")).unwrap();
-        std::fs::write(home.path().join(".terraform.d/b.tfrc"), "").unwrap();
-        std::fs::write(home.path().join(".terraform.d/a.tfrc"), "").unwrap();
-        std::fs::write(home.path().join(".terraform.d/credentials.tfrc.json"), "{}").unwrap();
-        std::fs::write(home.path().join(".terraform.d/notes.txt"), "").unwrap();
-        let none = |_: &str| None;
-        assert_eq!(
-            config_files(&none, Some(home.path())),
-            [
-                home.path().join(".terraformrc"),
-                home.path().join(".terraform.d/a.tfrc"),
-                home.path().join(".terraform.d/b.tfrc"),
-                home.path().join(".terraform.d/credentials.tfrc.json"),
-            ]
-        );
-        let set = |name: &str| (name == "TF_CLI_CONFIG_FILE").then(|| "/etc/tf.rc".to_owned());
-        assert_eq!(
-            config_files(&set, Some(home.path())),
-            [PathBuf::from("/etc/tf.rc")]
-        );
     }
 }

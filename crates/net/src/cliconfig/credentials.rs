@@ -1,8 +1,7 @@
-//! The API token for an HCP Terraform or Terraform Enterprise host, found where Terraform finds it:
-//! the block's `token` argument, else a `TF_TOKEN_<host>` variable, else a `credentials "<host>"`
-//! block of the CLI configuration (the file `TF_CLI_CONFIG_FILE` names, or `~/.terraformrc` and
-//! every `*.tfrc`/`*.tfrc.json` in `~/.terraform.d/`, where `terraform login` writes
-//! `credentials.tfrc.json`). Hosts are compared as Terraform's `svchost` compares them: lowercase,
+//! The API token for a Terraform host (HCP Terraform, Terraform Enterprise), found where Terraform
+//! finds it: a `TF_TOKEN_<host>` variable, else a `credentials "<host>"` block of the CLI
+//! configuration files ([`super::config_files`]; `terraform login` writes `credentials.tfrc.json`
+//! among them). Hosts are compared as Terraform's `svchost` compares them: lowercase,
 //! internationalised names in Punycode, the port kept (`:443` dropped).
 
 use std::path::{Path, PathBuf};
@@ -11,7 +10,7 @@ use serde_json::Value;
 
 /// Where a token came from, for messages (never the token itself).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Source {
+pub enum Source {
     Config,
     Env(String),
     File(PathBuf),
@@ -28,7 +27,7 @@ impl std::fmt::Display for Source {
 }
 
 /// `host` as Terraform compares hostnames, or `None` when it is not a hostname.
-pub(super) fn for_comparison(host: &str) -> Option<String> {
+pub fn for_comparison(host: &str) -> Option<String> {
     let host = host.trim();
     if host.is_empty() || host.contains(['/', '@', '?', '#', ' ']) {
         return None;
@@ -50,12 +49,12 @@ pub(super) fn for_comparison(host: &str) -> Option<String> {
 }
 
 /// The variable a user sets for `host`: dots as `_`, hyphens as `__` (both spellings are read).
-pub(super) fn env_name(host: &str) -> String {
+pub fn env_name(host: &str) -> String {
     format!("TF_TOKEN_{}", host.replace('-', "__").replace('.', "_"))
 }
 
 /// The token for `host` (already [`for_comparison`]) from the variables in `vars`.
-pub(super) fn from_env(
+pub fn from_env(
     host: &str,
     vars: impl Iterator<Item = (String, String)>,
 ) -> Option<(String, Source)> {
@@ -73,49 +72,9 @@ pub(super) fn from_env(
     None
 }
 
-/// The CLI configuration files Terraform reads, in the order it merges them (a later file's
-/// `credentials` block for a host replaces an earlier one's).
-pub(super) fn config_files(
-    env: &dyn Fn(&str) -> Option<String>,
-    home: Option<&Path>,
-) -> Vec<PathBuf> {
-    let overridden = env("TF_CLI_CONFIG_FILE").or_else(|| env("TERRAFORM_CONFIG"));
-    let mut files = Vec::new();
-    match (&overridden, home) {
-        (Some(path), _) => files.push(PathBuf::from(path)),
-        (None, Some(home)) => files.push(home.join(".terraformrc")),
-        (None, None) => {}
-    }
-    // With the file overridden, Terraform reads no other configuration.
-    if overridden.is_none()
-        && let Some(home) = home
-    {
-        let dir = home.join(".terraform.d");
-        let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|entry| entry.path())
-            .filter(|path| {
-                path.file_name()
-                    .and_then(|name| name.to_str())
-                    // `*.tfrc` and `*.tfrc.json`, case-sensitive as Go's filepath.Match.
-                    .is_some_and(|name| {
-                        let name = name.strip_suffix(".json").unwrap_or(name);
-                        Path::new(name).extension().is_some_and(|ext| ext == "tfrc")
-                    })
-            })
-            .collect();
-        // Go's ReadDir lists names in order.
-        found.sort();
-        files.extend(found);
-    }
-    files
-}
-
 /// The token a `credentials "<host>"` block of `files` gives `host`; a file that cannot be read
 /// or parsed is skipped, as Terraform skips it for credentials (it warns and goes on).
-pub(super) fn from_files(host: &str, files: &[PathBuf]) -> Option<(String, Source)> {
+pub fn from_files(host: &str, files: &[PathBuf]) -> Option<(String, Source)> {
     let mut found = None;
     for file in files {
         let Ok(text) = std::fs::read_to_string(file) else {
@@ -167,6 +126,7 @@ fn credentials_blocks(file: &Path, text: &str) -> Option<Vec<(String, Value)>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::config_files;
     use super::*;
 
     #[test]
