@@ -5,6 +5,7 @@
 //! that made them read them (`oci`: the config file and request signing; `cliconfig`: Terraform's
 //! CLI configuration and its host credentials; `aws`: the assume-role options of the AWS provider).
 
+pub mod aws;
 pub mod cliconfig;
 pub mod http;
 pub mod oci;

@@ -4,14 +4,13 @@
 //! environment fallbacks. Options statectl cannot honour are refused, never ignored.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 use statectl_encryption::Error;
 
-use crate::s3::settings::{
-    AssumeRole, CredentialSettings, StaticKeys, WebIdentity, go_duration, with_scheme,
-};
+use statectl_net::aws::{self, Checks, RoleOptionError};
+
+use crate::s3::settings::{CredentialSettings, StaticKeys, with_scheme};
 
 /// The data key specs `GenerateDataKey` takes (the SDK's `DataKeySpec` values).
 pub(crate) const KEY_SPECS: [&str; 2] = ["AES_256", "AES_128"];
@@ -345,171 +344,43 @@ pub(crate) fn read(
         .map(|url| with_scheme(&url));
     options.kms_endpoint = env("AWS_ENDPOINT_URL_KMS").or_else(|| env("AWS_ENDPOINT_URL"));
     if let Some(block) = assume_role_block {
-        options.credentials.assume_role = Some(assume_role(&r, block)?);
+        options.credentials.assume_role = Some(
+            aws::assume_role(block, Checks::Strict)
+                .map_err(|error| role_option_error(&r, error))?,
+        );
     }
     if let Some(block) = web_identity_block {
-        options.credentials.web_identity = Some(web_identity(&r, block, env)?);
+        options.credentials.web_identity = Some(
+            aws::web_identity(block, Checks::Strict, env)
+                .map_err(|error| role_option_error(&r, error))?,
+        );
     }
     Ok(options)
 }
 
-/// `duration` as OpenTofu checks it: a Go duration between 15 minutes and 12 hours.
-fn duration(r: &Reader<'_>, key: &str, value: Option<&Value>) -> Result<Option<Duration>, Error> {
-    let Some(text) = value
-        .map(|value| r.string(key, value))
-        .transpose()?
-        .flatten()
-    else {
-        return Ok(None);
-    };
-    let Some(duration) = go_duration(&text) else {
-        return Err(r.error(key, format!("invalid assume_role duration {text:?}")));
-    };
-    if duration < Duration::from_secs(15 * 60) || duration > Duration::from_secs(12 * 3600) {
-        return Err(r.error(
-            key,
-            format!("assume_role duration must be between 15m0s and 12h0m0s, had {text}"),
-        ));
-    }
-    Ok(Some(duration))
-}
-
-/// `policy_arns` as OpenTofu checks them: IAM policy ARNs.
-fn policy_arns(r: &Reader<'_>, key: &str, value: Option<&Value>) -> Result<Vec<String>, Error> {
-    let arns = match value {
-        Some(value) => r.strings(key, value)?,
-        None => Vec::new(),
-    };
-    for arn in &arns {
-        // arn:partition:service:region:account:resource
-        let resource = arn.splitn(6, ':').nth(5);
-        if !arn.starts_with("arn:") || !resource.is_some_and(|r| r.starts_with("policy/")) {
-            return Err(r.error(
-                key,
-                format!("arn must be a valid IAM Policy ARN, got {arn:?}"),
-            ));
-        }
-    }
-    Ok(arns)
-}
-
-fn assume_role(r: &Reader<'_>, block: &Map<String, Value>) -> Result<AssumeRole, Error> {
-    let b = r.nested(
-        "assume_role",
-        block,
-        &[
-            "role_arn",
-            "duration",
-            "external_id",
-            "policy",
-            "policy_arns",
-            "session_name",
-            "tags",
-            "transitive_tag_keys",
-        ],
-    )?;
-    let text = |key: &str| -> Result<Option<String>, Error> {
-        b.get(key)
-            .map(|value| r.string(&format!("assume_role.{key}"), value))
-            .transpose()
-            .map(Option::flatten)
-    };
-    let Some(role_arn) = text("role_arn")? else {
-        return Err(r.error(
-            "assume_role.role_arn",
-            "the role_arn of assume_role is required",
-        ));
-    };
-    if let Some(keys) = b.get("transitive_tag_keys")
-        && !r
-            .strings("assume_role.transitive_tag_keys", keys)?
-            .is_empty()
-    {
-        return Err(r.error(
-            "assume_role.transitive_tag_keys",
-            "statectl does not support transitive session tags; remove transitive_tag_keys (the role is still assumed with its tags)",
-        ));
-    }
-    let tags = match b.get("tags") {
-        Some(value) => r
-            .string_map("assume_role.tags", value)?
-            .into_iter()
-            .collect(),
-        None => Vec::new(),
-    };
-    Ok(AssumeRole {
-        role_arn,
-        session_name: text("session_name")?,
-        external_id: text("external_id")?,
-        duration: duration(r, "assume_role.duration", b.get("duration"))?,
-        policy: text("policy")?.map(|policy| policy.trim().to_owned()),
-        policy_arns: policy_arns(r, "assume_role.policy_arns", b.get("policy_arns"))?,
-        tags,
-    })
-}
-
-fn web_identity(
-    r: &Reader<'_>,
-    block: &Map<String, Value>,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Result<WebIdentity, Error> {
-    const AT: &str = "assume_role_with_web_identity";
-    let b = r.nested(
-        AT,
-        block,
-        &[
-            "role_arn",
-            "duration",
-            "policy",
-            "policy_arns",
-            "session_name",
-            "web_identity_token",
-            "web_identity_token_file",
-        ],
-    )?;
-    let text = |key: &str| -> Result<Option<String>, Error> {
-        b.get(key)
-            .map(|value| r.string(&format!("{AT}.{key}"), value))
-            .transpose()
-            .map(Option::flatten)
-    };
-    let inline = text("web_identity_token")?;
-    let file = text("web_identity_token_file")?;
-    if inline.is_some() && file.is_some() {
-        return Err(r.error(
-            AT,
-            "conflicting config attributes: only web_identity_token or web_identity_token_file can be specified, not both",
-        ));
-    }
-    if inline.is_some() || (file.is_none() && env("AWS_WEB_IDENTITY_TOKEN").is_some()) {
-        return Err(Error::KeyService {
+/// A role option that cannot be used, in this key provider's words.
+fn role_option_error(r: &Reader<'_>, error: RoleOptionError) -> Error {
+    match error {
+        RoleOptionError::Invalid { key, detail } => r.error(&key, detail),
+        RoleOptionError::NoRoleArn => r.error("assume_role.role_arn", error.to_string()),
+        RoleOptionError::NoWebIdentity { .. } => r.error(
+            "assume_role_with_web_identity",
+            "needs role_arn and web_identity_token_file (or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE)",
+        ),
+        RoleOptionError::InlineToken => Error::KeyService {
             provider: r.at.to_owned(),
-            detail: format!("{AT}: statectl does not take the web identity token inline"),
+            detail: error.to_string(),
             hint: Some(
                 "write the token to a file and set web_identity_token_file (or AWS_WEB_IDENTITY_TOKEN_FILE)".into(),
             ),
-        });
+        },
     }
-    let token_file = file.or_else(|| env("AWS_WEB_IDENTITY_TOKEN_FILE"));
-    let role_arn = text("role_arn")?.or_else(|| env("AWS_ROLE_ARN"));
-    let (Some(role_arn), Some(token_file)) = (role_arn, token_file) else {
-        return Err(r.error(
-            AT,
-            "needs role_arn and web_identity_token_file (or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE)",
-        ));
-    };
-    Ok(WebIdentity {
-        role_arn,
-        session_name: text("session_name")?.or_else(|| env("AWS_ROLE_SESSION_NAME")),
-        token_file,
-        duration: duration(r, &format!("{AT}.duration"), b.get("duration"))?,
-        policy: text("policy")?.map(|policy| policy.trim().to_owned()),
-        policy_arns: policy_arns(r, &format!("{AT}.policy_arns"), b.get("policy_arns"))?,
-    })
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use serde_json::json;
 
     use super::*;

@@ -26,7 +26,9 @@ use aws_runtime::env_config::file::{EnvConfigFileKind, EnvConfigFiles};
 use statectl_state::state::store::StoreError;
 
 use super::registered::{RegisterSignature, RegisteringProvider};
-use super::settings::{AssumeRole, CredentialSettings, Settings};
+use statectl_net::aws::AssumeRole;
+
+use super::settings::{CredentialSettings, Settings};
 
 /// How many times a request is tried in all (Terraform's default `max_retries` is 5; statectl keeps
 /// a dead endpoint's failure short).

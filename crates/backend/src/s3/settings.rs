@@ -3,10 +3,9 @@
 //! workspace, the endpoints with their deprecated spellings and environment variables in Terraform's
 //! order, the encryption and lock settings, and the credential settings handed to the AWS SDK.
 
-use std::time::Duration;
-
 use base64::Engine as _;
 use serde_json::{Map, Value};
+use statectl_net::aws::{self, AssumeRole, Checks, RoleOptionError, WebIdentity};
 use statectl_state::state::store::StoreError;
 
 use crate::config::{BackendConfig, env};
@@ -83,29 +82,6 @@ impl std::fmt::Debug for StaticKeys {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter.write_str("StaticKeys(..)")
     }
-}
-
-/// The `assume_role` block.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct AssumeRole {
-    pub role_arn: String,
-    pub session_name: Option<String>,
-    pub external_id: Option<String>,
-    pub duration: Option<Duration>,
-    pub policy: Option<String>,
-    pub policy_arns: Vec<String>,
-    pub tags: Vec<(String, String)>,
-}
-
-/// The `assume_role_with_web_identity` block.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct WebIdentity {
-    pub role_arn: String,
-    pub session_name: Option<String>,
-    pub token_file: String,
-    pub duration: Option<Duration>,
-    pub policy: Option<String>,
-    pub policy_arns: Vec<String>,
 }
 
 impl Settings {
@@ -286,16 +262,6 @@ fn nested_string(object: &Map<String, Value>, key: &str) -> Option<String> {
     }
 }
 
-fn nested_strings(object: &Map<String, Value>, key: &str) -> Vec<String> {
-    match object.get(key) {
-        Some(Value::Array(items)) => items
-            .iter()
-            .filter_map(|item| item.as_str().map(str::to_owned))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// `encrypt`, `kms_key_id` and the customer key (`sse_customer_key`, else `AWS_SSE_CUSTOMER_KEY`),
 /// checked as Terraform checks them. Terraform uses a customer key only with `encrypt = true`, and
 /// prefers the KMS key when both are somehow given.
@@ -353,37 +319,15 @@ fn customer_key(text: &str) -> Result<Vec<u8>, &'static str> {
         .map_err(|_| "base64-encoded (44 characters, a 256-bit key)")
 }
 
-/// A duration as Go's `time.ParseDuration` spells the common ones (`1h`, `15m`, `900s`, `1h30m`),
-/// read by statectl's one duration parser (an absurd one, `1000...0h`, is refused, not a panic).
-/// Terraform ignores one it cannot parse; so does statectl.
-pub(crate) fn go_duration(text: &str) -> Option<Duration> {
-    statectl_state::duration::parse_duration(text).ok()
-}
-
+/// The `assume_role` block (Terraform 1.5 and older took `role_arn` and friends at the top level;
+/// 1.6+ only the block).
 fn assume_role(config: &BackendConfig) -> Result<Option<AssumeRole>, StoreError> {
-    // Terraform 1.5 and older took `role_arn` and friends at the top level; 1.6+ only the block.
     let Some(block) = config.object("assume_role")? else {
         return Ok(None);
     };
-    let Some(role_arn) = nested_string(block, "role_arn") else {
-        return Err(config.invalid("assume_role", "an object with `role_arn` set"));
-    };
-    let tags = match block.get("tags") {
-        Some(Value::Object(tags)) => tags
-            .iter()
-            .filter_map(|(key, value)| value.as_str().map(|value| (key.clone(), value.to_owned())))
-            .collect(),
-        _ => Vec::new(),
-    };
-    Ok(Some(AssumeRole {
-        role_arn,
-        session_name: nested_string(block, "session_name"),
-        external_id: nested_string(block, "external_id"),
-        duration: nested_string(block, "duration").and_then(|text| go_duration(&text)),
-        policy: nested_string(block, "policy").map(|policy| policy.trim().to_owned()),
-        policy_arns: nested_strings(block, "policy_arns"),
-        tags,
-    }))
+    aws::assume_role(block, Checks::Lenient)
+        .map(Some)
+        .map_err(|error| role_option_error(config, &error))
 }
 
 /// The `assume_role_with_web_identity` block; its role and token file default to `AWS_ROLE_ARN` and
@@ -395,26 +339,26 @@ fn web_identity(
     let Some(block) = config.object("assume_role_with_web_identity")? else {
         return Ok(None);
     };
-    let token_file = nested_string(block, "web_identity_token_file")
-        .or_else(|| env("AWS_WEB_IDENTITY_TOKEN_FILE"));
-    let role_arn = nested_string(block, "role_arn").or_else(|| env("AWS_ROLE_ARN"));
-    let (Some(role_arn), Some(token_file)) = (role_arn, token_file) else {
-        let inline = nested_string(block, "web_identity_token").is_some();
-        return Err(StoreError::new(format!(
+    aws::web_identity(block, Checks::Lenient, env)
+        .map(Some)
+        .map_err(|error| role_option_error(config, &error))
+}
+
+/// A role option that cannot be used, in this backend's words.
+fn role_option_error(config: &BackendConfig, error: &RoleOptionError) -> StoreError {
+    match error {
+        RoleOptionError::NoRoleArn => config.invalid("assume_role", "an object with `role_arn` set"),
+        RoleOptionError::NoWebIdentity { inline } => StoreError::new(format!(
             "{}: backend \"s3\": `assume_role_with_web_identity` needs `role_arn` and `web_identity_token_file` (or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE){}",
             config.origin,
-            if inline { "; statectl does not take the token inline" } else { "" }
+            if *inline { "; statectl does not take the token inline" } else { "" }
         ))
-        .with_hint("write the token to a file and set `web_identity_token_file` (or AWS_WEB_IDENTITY_TOKEN_FILE)"));
-    };
-    Ok(Some(WebIdentity {
-        role_arn,
-        session_name: nested_string(block, "session_name"),
-        token_file,
-        duration: nested_string(block, "duration").and_then(|text| go_duration(&text)),
-        policy: nested_string(block, "policy").map(|policy| policy.trim().to_owned()),
-        policy_arns: nested_strings(block, "policy_arns"),
-    }))
+        .with_hint("write the token to a file and set `web_identity_token_file` (or AWS_WEB_IDENTITY_TOKEN_FILE)"),
+        // Lenient reading leaves out what it cannot use; these come only from strict checks.
+        RoleOptionError::Invalid { .. } | RoleOptionError::InlineToken => {
+            StoreError::new(format!("{}: backend \"s3\": {error}", config.origin))
+        }
+    }
 }
 
 /// Settings for other modules' tests.
@@ -440,6 +384,8 @@ pub(crate) mod tests_support {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use serde_json::json;
 
     use super::*;
@@ -666,17 +612,6 @@ mod tests {
             )
             .is_err()
         );
-    }
-
-    #[test]
-    fn go_durations() {
-        assert_eq!(go_duration("15m"), Some(Duration::from_secs(900)));
-        assert_eq!(go_duration("1h"), Some(Duration::from_secs(3600)));
-        assert_eq!(go_duration("1.5s"), Some(Duration::from_millis(1500)));
-        assert_eq!(go_duration("15"), None);
-        assert_eq!(go_duration("x"), None);
-        // Was a panic converting an infinite number of seconds.
-        assert_eq!(go_duration(&format!("1{}h", "0".repeat(400))), None);
     }
 
     #[test]
