@@ -1,8 +1,8 @@
-//! statectl's reconciliation: the one crate that talks to the network. It asks provider APIs about
-//! stale instances through HTTP profiles (the poller, retries, credentials, OCI request signing) and
-//! reads instances through the provider plugins themselves (go-plugin handshake, gRPC over mutual TLS,
-//! the cty value codec). It depends on the state engine only; the `statectl` package re-exports it
-//! as `statectl::reconcile`.
+//! statectl's reconciliation. It asks provider APIs about stale instances through HTTP profiles
+//! (the poller, retries, credentials) and reads instances through the provider plugins themselves
+//! (go-plugin handshake, gRPC over mutual TLS, the cty value codec). It depends on the state engine
+//! and on `statectl-net` (the HTTP pieces, the one `Secret`, OCI request signing, Terraform's CLI
+//! configuration); the `statectl` package re-exports it as `statectl::reconcile`.
 
 pub mod reconcile;
 

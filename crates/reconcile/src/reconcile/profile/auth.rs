@@ -1,6 +1,7 @@
 //! How a profile authenticates, by name and settings only: the profile says which scheme and where the
-//! credentials are (environment variable names, an OCI config profile); `reconcile::auth` reads them
-//! and signs. A profile never holds a secret itself, so profile files can be shared and checked in.
+//! credentials are (environment variable names, an OCI config profile); `reconcile::credentials`
+//! reads them and `statectl_net::oci` signs. A profile never holds a secret itself, so profile files
+//! can be shared and checked in.
 
 /// A profile's authentication scheme and its settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
