@@ -170,7 +170,7 @@ pub fn go_duration(text: &str) -> Option<Duration> {
 /// One block's values, read as `checks` says.
 struct Block<'a> {
     at: &'static str,
-    block: &'a Map<String, Value>,
+    values: &'a Map<String, Value>,
     checks: Checks,
 }
 
@@ -181,7 +181,11 @@ impl<'a> Block<'a> {
         checks: Checks,
         known: &[&str],
     ) -> Result<Block<'a>, RoleOptionError> {
-        let b = Block { at, block, checks };
+        let b = Block {
+            at,
+            values: block,
+            checks,
+        };
         if checks == Checks::Strict
             && let Some(name) = block.keys().find(|name| !known.contains(&name.as_str()))
         {
@@ -206,7 +210,7 @@ impl<'a> Block<'a> {
 
     /// A string; the empty string is no value.
     fn text(&self, key: &str) -> Result<Option<String>, RoleOptionError> {
-        match self.block.get(key) {
+        match self.values.get(key) {
             Some(Value::String(text)) if !text.is_empty() => Ok(Some(text.clone())),
             None | Some(Value::Null | Value::String(_)) => Ok(None),
             Some(_) if self.strict() => Err(self.error(key, "expected a string")),
@@ -215,7 +219,7 @@ impl<'a> Block<'a> {
     }
 
     fn strings(&self, key: &str) -> Result<Vec<String>, RoleOptionError> {
-        match self.block.get(key) {
+        match self.values.get(key) {
             Some(Value::Array(items)) if self.strict() => items
                 .iter()
                 .map(|item| {
@@ -235,7 +239,7 @@ impl<'a> Block<'a> {
     }
 
     fn string_map(&self, key: &str) -> Result<BTreeMap<String, String>, RoleOptionError> {
-        match self.block.get(key) {
+        match self.values.get(key) {
             Some(Value::Object(map)) if self.strict() => map
                 .iter()
                 .map(|(name, value)| {
@@ -302,7 +306,10 @@ mod tests {
     use super::*;
 
     fn block(value: Value) -> Map<String, Value> {
-        value.as_object().unwrap().clone()
+        let Value::Object(map) = value else {
+            panic!("not an object: {value}")
+        };
+        map
     }
 
     #[test]
