@@ -7,6 +7,7 @@
 //! lives here, on the S3 backend's credential chain.
 
 pub mod azure;
+mod client_error;
 pub mod config;
 pub mod discover;
 pub mod gcs;

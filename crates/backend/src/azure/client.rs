@@ -18,6 +18,7 @@ use url::Url;
 use super::credentials;
 use super::settings::{Credential, STORAGE_RESOURCE, Settings};
 use super::shared_key;
+use crate::client_error::ClientError;
 use crate::runtime::Runtime;
 
 /// The Blob service version Terraform's client (giovanni `2023-11-03`) speaks.
@@ -105,9 +106,8 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
-    pub(super) fn new(settings: &Settings) -> Result<Client, String> {
-        let runtime =
-            Runtime::new().map_err(|error| format!("cannot start the HTTP client: {error}"))?;
+    pub(super) fn new(settings: &Settings) -> Result<Client, ClientError> {
+        let runtime = Runtime::new().map_err(ClientError::Runtime)?;
         // No redirect followed: it would carry the signature or token elsewhere; Azure Storage
         // sends none.
         let http = client::builder(Timeouts {
@@ -116,7 +116,7 @@ impl Client {
             attempt: None,
         })
         .build()
-        .map_err(|error| format!("cannot set up the HTTP client: {}", problem(&error)))?;
+        .map_err(ClientError::SetUp)?;
         Ok(Client {
             http,
             runtime,

@@ -8,6 +8,8 @@ pub(super) use statectl_net::http::status_text;
 use std::time::Duration;
 
 use statectl_net::http::body::{self, BodyError};
+
+use crate::client_error::ClientError;
 use statectl_net::http::client::{self, Timeouts};
 
 /// The largest answer read: states of hundreds of megabytes exist; an endless body does not stop.
@@ -68,7 +70,7 @@ impl std::fmt::Display for Failure {
 }
 
 impl Http {
-    pub(super) fn new() -> Result<Http, String> {
+    pub(super) fn new() -> Result<Http, ClientError> {
         // No redirect followed: it would carry the bearer token along; Google's APIs do not redirect.
         let client = client::builder(Timeouts {
             connect: Some(CONNECT_TIMEOUT),
@@ -76,7 +78,7 @@ impl Http {
             attempt: Some(ATTEMPT_TIMEOUT),
         })
         .build()
-        .map_err(|error| format!("cannot start the HTTP client: {}", problem(&error)))?;
+        .map_err(ClientError::Start)?;
         Ok(Http { client })
     }
 

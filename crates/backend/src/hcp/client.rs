@@ -14,6 +14,7 @@ use statectl_net::http::body::{self, BodyError};
 use statectl_net::http::client::{self, Timeouts};
 use url::Url;
 
+use crate::client_error::ClientError;
 use crate::runtime::Runtime;
 
 /// go-tfe's `RetryMax`.
@@ -133,9 +134,8 @@ impl std::fmt::Debug for Client {
 
 impl Client {
     /// A client that sends `token`; the error says what is wrong with the TLS set-up.
-    pub(super) fn new(token: String) -> Result<Client, String> {
-        let runtime =
-            Runtime::new().map_err(|error| format!("cannot start the HTTP client: {error}"))?;
+    pub(super) fn new(token: String) -> Result<Client, ClientError> {
+        let runtime = Runtime::new().map_err(ClientError::Runtime)?;
         let mut builder = client::builder(Timeouts {
             connect: Some(CONNECT_TIMEOUT),
             read: Some(READ_TIMEOUT),
@@ -144,17 +144,17 @@ impl Client {
         .redirect(redirect::Policy::custom(no_downgrade));
         // Go on Linux takes SSL_CERT_FILE as the only roots: Terraform trusts what it names.
         if let Some(path) = crate::config::env("SSL_CERT_FILE") {
-            let pem = std::fs::read(&path)
-                .map_err(|error| format!("SSL_CERT_FILE `{path}`: {}", error.kind()))?;
+            let pem = std::fs::read(&path).map_err(|source| ClientError::CertFileUnreadable {
+                path: path.clone(),
+                source,
+            })?;
             let roots = reqwest::Certificate::from_pem_bundle(&pem)
                 .ok()
                 .filter(|roots| !roots.is_empty())
-                .ok_or_else(|| format!("SSL_CERT_FILE `{path}` holds no PEM certificate"))?;
+                .ok_or(ClientError::CertFileEmpty { path })?;
             builder = builder.tls_certs_only(roots);
         }
-        let http = builder
-            .build()
-            .map_err(|error| format!("cannot set up TLS: {}", problem(&error)))?;
+        let http = builder.build().map_err(ClientError::Tls)?;
         Ok(Client {
             http,
             runtime,

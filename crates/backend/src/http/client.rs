@@ -15,6 +15,7 @@ use url::Url;
 
 use super::retry;
 use super::settings::{Retry, Settings, Tls};
+use crate::client_error::ClientError;
 use crate::runtime::Runtime;
 
 /// The largest answer read: states of hundreds of megabytes exist; an endless body does not stop.
@@ -69,9 +70,8 @@ pub(super) enum Failure {
 
 impl Client {
     /// The client for `settings`; the error is what is wrong with the TLS arguments.
-    pub(super) fn new(settings: &Settings) -> Result<Client, String> {
-        let runtime =
-            Runtime::new().map_err(|error| format!("cannot start the HTTP client: {error}"))?;
+    pub(super) fn new(settings: &Settings) -> Result<Client, ClientError> {
+        let runtime = Runtime::new().map_err(ClientError::Runtime)?;
         let builder = client::builder(Timeouts {
             connect: Some(CONNECT_TIMEOUT),
             read: Some(READ_TIMEOUT),
@@ -80,7 +80,7 @@ impl Client {
         .redirect(redirect::Policy::custom(same_host_only));
         let http = with_tls(builder, &settings.tls)?
             .build()
-            .map_err(|error| format!("cannot set up TLS: {}", problem(&error)))?;
+            .map_err(ClientError::Tls)?;
         Ok(Client {
             http,
             runtime,
@@ -188,7 +188,7 @@ async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
 fn with_tls(
     mut builder: reqwest::ClientBuilder,
     tls: &Tls,
-) -> Result<reqwest::ClientBuilder, String> {
+) -> Result<reqwest::ClientBuilder, ClientError> {
     if tls.skip_verification {
         builder = builder.tls_danger_accept_invalid_certs(true);
     }
@@ -196,14 +196,14 @@ fn with_tls(
         let certificates = reqwest::Certificate::from_pem_bundle(pem.as_bytes())
             .ok()
             .filter(|certificates| !certificates.is_empty())
-            .ok_or("`client_ca_certificate_pem` holds no PEM certificate")?;
+            .ok_or(ClientError::NoCaCertificate)?;
         builder = builder.tls_certs_only(certificates);
     }
     if let (Some(certificate), Some(key)) =
         (&tls.client_certificate_pem, &tls.client_private_key_pem)
     {
         let identity = reqwest::Identity::from_pem(format!("{certificate}\n{key}").as_bytes())
-            .map_err(|error| format!("cannot load the client certificate: {}", problem(&error)))?;
+            .map_err(ClientError::ClientCertificate)?;
         builder = builder.identity(identity);
     }
     Ok(builder)

@@ -12,6 +12,7 @@ use statectl_net::http::body::{self, BodyError};
 use statectl_net::http::client::{self, Timeouts};
 use statectl_net::oci::signature::OciSigner;
 
+use crate::client_error::ClientError;
 use crate::runtime::Runtime;
 
 /// The largest answer read: a state beyond 1 GiB is not one statectl reads.
@@ -123,9 +124,8 @@ impl Client {
         signer: OciSigner,
         connect_timeout: Duration,
         request_timeout: Duration,
-    ) -> Result<Client, String> {
-        let runtime =
-            Runtime::new().map_err(|error| format!("cannot start the client: {error}"))?;
+    ) -> Result<Client, ClientError> {
+        let runtime = Runtime::new().map_err(ClientError::ClientRuntime)?;
         // No redirect followed: Object Storage does not redirect, and following one would carry the
         // signature elsewhere.
         let http = client::builder(Timeouts {
@@ -136,12 +136,7 @@ impl Client {
         })
         .user_agent(format!("{} Oracle-TerraformBackend", client::USER_AGENT))
         .build()
-        .map_err(|error| {
-            format!(
-                "cannot set up TLS: {}",
-                statectl_net::http::error_text::problem(&error)
-            )
-        })?;
+        .map_err(ClientError::Tls)?;
         Ok(Client {
             http,
             runtime: Arc::new(runtime),
