@@ -169,17 +169,23 @@ pub(super) fn lifetime(value: Option<&serde_json::Value>) -> Option<Duration> {
     (seconds > 0).then(|| Duration::from_secs(seconds))
 }
 
-/// The whole answer, when it is no larger than [`MAX_ANSWER`]; else why not (`is larger than ...`).
-pub(super) async fn read_answer(mut response: reqwest::Response) -> Result<Vec<u8>, String> {
+/// Why an answer of a token or key endpoint was not read, worded to follow what it answers
+/// (`the answer of ... is larger than ...`).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum AnswerError {
+    #[error("is larger than {} KiB; statectl stops there", .limit >> 10)]
+    TooLarge { limit: u64 },
+    #[error("broke off: {}", super::client::problem(.0))]
+    Broken(#[source] reqwest::Error),
+}
+
+/// The whole answer, when it is no larger than [`MAX_ANSWER`]; else why not.
+pub(super) async fn read_answer(mut response: reqwest::Response) -> Result<Vec<u8>, AnswerError> {
     body::read_capped(&mut response, MAX_ANSWER as u64)
         .await
         .map_err(|error| match error {
-            BodyError::TooLarge { limit } => {
-                format!("is larger than {} KiB; statectl stops there", limit >> 10)
-            }
-            BodyError::Broken(error) => {
-                format!("broke off: {}", super::client::problem(&error))
-            }
+            BodyError::TooLarge { limit } => AnswerError::TooLarge { limit },
+            BodyError::Broken(error) => AnswerError::Broken(error),
         })
 }
 

@@ -281,7 +281,10 @@ fn join(prefix: &str, name: &str) -> String {
 }
 
 /// Terraform's `readPathOrContents`: a path (`~` expanded) when such a file exists, else the text.
-fn path_or_contents(value: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+fn path_or_contents(
+    value: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<String, std::io::Error> {
     let path = match value.strip_prefix('~') {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => match env("HOME") {
             Some(home) => format!("{home}{rest}"),
@@ -291,7 +294,7 @@ fn path_or_contents(value: &str, env: &dyn Fn(&str) -> Option<String>) -> Result
     };
     let path = std::path::Path::new(&path);
     if path.exists() {
-        return std::fs::read_to_string(path).map_err(|error| error.to_string());
+        return std::fs::read_to_string(path);
     }
     Ok(value.to_owned())
 }

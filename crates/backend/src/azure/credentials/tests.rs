@@ -381,3 +381,11 @@ fn azure_ad_errors_keep_the_code_and_the_first_sentence() {
     );
     assert_eq!(first_sentence("short"), "short");
 }
+
+#[test]
+fn an_oversized_answer_says_so_in_the_words_it_always_had() {
+    assert_eq!(
+        AnswerError::TooLarge { limit: 1 << 20 }.to_string(),
+        "is larger than 1024 KiB; statectl stops there"
+    );
+}
