@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::cli::object_diff::{colorize, object_diff_values};
-use crate::cli::{Printer, exit, load};
+use crate::cli::style::{Style, paint};
+use crate::cli::{Printer, load};
 use crate::diff::{self, Action, Header, ObjectChange, OutputChange, StateDiff};
 use crate::state::State;
 use crate::state::mutate::object_of;
@@ -53,7 +55,7 @@ pub enum DiffFormat {
     Markdown,
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     if args.stat && args.format != DiffFormat::Text {
         return Err(CliError::new("`--stat` summarizes the text format only")
             .with_hint("drop `--stat`; JSON and Markdown carry the summary already"));
@@ -109,9 +111,9 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         DiffFormat::Markdown => printer.out(&markdown(&found, &states))?,
     }
     Ok(if found.is_equal() {
-        exit::SUCCESS
+        ExitStatus::Success
     } else {
-        exit::FINDINGS
+        ExitStatus::Findings
     })
 }
 
@@ -228,15 +230,12 @@ fn output_line(output: &OutputChange) -> String {
 /// `+`, `-` or `~`, then the address, colored for a terminal.
 fn sign_line(action: Action, address: &str, color: bool) -> String {
     let line = format!("{} {address}", action.sign());
-    if !color {
-        return line;
-    }
-    let code = match action {
-        Action::Added => "\x1b[32m",
-        Action::Removed => "\x1b[31m",
-        Action::Changed => "\x1b[33m",
+    let style = match action {
+        Action::Added => Style::Added,
+        Action::Removed => Style::Removed,
+        Action::Changed => Style::Changed,
     };
-    format!("{code}{line}\x1b[0m")
+    paint(style, &line, color)
 }
 
 /// The readable format: header changes, outputs, then each object with the diff of its JSON.

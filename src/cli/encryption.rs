@@ -10,6 +10,7 @@ use std::sync::Arc;
 use statectl_encryption::{EncryptionConfig, Registry, StateEncryption, Status};
 
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::policy::config::ConfigError;
 use crate::policy::config::encryption::{EncryptionBlock, parse_env, read_block};
 use crate::policy::config::values::{Inputs, Values};
@@ -121,7 +122,7 @@ pub(crate) fn encryption_error(
     CliError {
         message: sanitize(&message),
         hint: error.hint(),
-        code: crate::cli::exit::ERROR,
+        code: ExitStatus::Error,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::cli::exit;
+use crate::cli::exit::ExitStatus;
 use crate::state::StateError;
 use crate::state::error::{Location, shorten};
 use crate::state::source::Source;
@@ -11,7 +11,7 @@ use crate::state::source::Source;
 pub struct CliError {
     pub message: String,
     pub hint: Option<String>,
-    pub code: i32,
+    pub code: ExitStatus,
 }
 
 impl CliError {
@@ -19,7 +19,7 @@ impl CliError {
         CliError {
             message: message.into(),
             hint: None,
-            code: exit::ERROR,
+            code: ExitStatus::Error,
         }
     }
 
@@ -28,7 +28,7 @@ impl CliError {
         CliError {
             message: sanitize(message),
             hint,
-            code: exit::ERROR,
+            code: ExitStatus::Error,
         }
     }
 
@@ -47,7 +47,7 @@ impl CliError {
         CliError {
             message: error.describe(&source.to_string()),
             hint: error.hint.clone(),
-            code: exit::ERROR,
+            code: ExitStatus::Error,
         }
     }
 }
@@ -191,7 +191,7 @@ mod tests {
             cli.hint.as_deref(),
             Some("see README, \"Rules file\", for the format")
         );
-        assert_eq!(cli.code, exit::ERROR);
+        assert_eq!(cli.code, ExitStatus::Error);
 
         let policy = crate::policy::file::Policy::load(&path, true).unwrap_err();
         let line = policy.to_string();

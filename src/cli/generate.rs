@@ -7,7 +7,8 @@ use clap::{CommandFactory, Parser};
 use clap_complete::{Generator, Shell};
 
 use crate::cli::error::CliError;
-use crate::cli::{Cli, Printer, exit};
+use crate::cli::exit::ExitStatus;
+use crate::cli::{Cli, Printer};
 
 /// Write shell completions and man pages (for packaging; checked in under completions/ and man/).
 #[derive(Debug, Parser)]
@@ -93,24 +94,24 @@ pub(super) fn main() -> i32 {
         Err(error) => {
             let _ = error.print();
             return if error.use_stderr() {
-                exit::ERROR
+                ExitStatus::Error.code()
             } else {
-                exit::SUCCESS
+                ExitStatus::Success.code()
             };
         }
     };
-    let mut printer = Printer::new(crate::cli::ColorChoice::Never);
-    let outcome = run(&args, &mut printer).and_then(|code| printer.flush().map(|()| code));
+    let mut printer = Printer::new(crate::cli::ColorChoice::Never, false);
+    let outcome = run(&args, &mut printer).and_then(|status| printer.flush().map(|()| status));
     match outcome {
-        Ok(code) => code,
+        Ok(status) => status.code(),
         Err(error) => {
             printer.error(&error);
-            error.code
+            error.code.code()
         }
     }
 }
 
-fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let mut stale = Vec::new();
     for (relative, content) in generated_files()? {
         let path = args.root.join(&relative);
@@ -130,13 +131,13 @@ fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         printer.line(&relative.display().to_string())?;
     }
     if stale.is_empty() {
-        return Ok(exit::SUCCESS);
+        return Ok(ExitStatus::Success);
     }
     for file in &stale {
         printer.line(file)?;
     }
     Err(CliError {
-        code: exit::FINDINGS,
+        code: ExitStatus::Findings,
         ..CliError::new(format!("{} generated files are stale", stale.len()))
     }
     .with_hint("run `cargo run -- generate` and commit the result"))

@@ -61,7 +61,7 @@ impl LifecycleConfig {
     /// to be applied, so that an earlier error stays the one line it should be.
     pub(super) fn say(&self, printer: &mut Printer) {
         match &self.said {
-            Some(Said::Read(line)) => printer.to_stderr(&format!("{line}\n")),
+            Some(Said::Read(line)) => printer.note(line),
             Some(Said::Off) => printer.warning(
                 "the lifecycle rules of the configuration were not applied (`--no-config`)",
             ),

@@ -7,8 +7,9 @@ use serde_json::{Value, json};
 use std::path::Path;
 
 use crate::cli::error::{CliError, echo, sanitized};
+use crate::cli::exit::ExitStatus;
 use crate::cli::filter::Pattern;
-use crate::cli::{Format, Printer, StateArg, exit, load};
+use crate::cli::{Format, Printer, StateArg, load};
 use crate::state::address::{InstanceKey, Mode, Target};
 use crate::state::model::Resource;
 use crate::state::order::{InstanceGroup, instance_groups};
@@ -70,7 +71,7 @@ fn address_for_a_state(error: CliError, arg: Option<&Path>) -> CliError {
     ))
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let patterns = args
         .patterns
         .iter()
@@ -132,7 +133,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
         )?;
     }
-    Ok(exit::SUCCESS)
+    Ok(ExitStatus::Success)
 }
 
 fn parse_module(text: &str) -> Result<Target, CliError> {

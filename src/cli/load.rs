@@ -38,7 +38,7 @@ pub(super) fn read_at(
         .map_err(|error| CliError::state(&source, &error))?;
     // Once read: an error already names the state, and stays the one line it should be.
     if let Some(note) = &located.note {
-        printer.to_stderr(&format!("{note}\n"));
+        printer.note(note);
     }
     // The read alone, apart from the parse: what a remote backend's speed is judged by.
     tracing::debug!(

@@ -125,8 +125,8 @@ pub(crate) fn listed(
         );
     }
     let count = listing.keys.len();
-    printer.to_stderr(&format!(
-        "{count} state{} under {}\n",
+    printer.note(&format!(
+        "{count} state{} under {}",
         if count == 1 { "" } else { "s" },
         config.origin
     ));
@@ -192,7 +192,7 @@ pub(crate) fn skipped_note(empty: &[String]) -> Option<String> {
         more => format!(" and {more} more"),
     };
     Some(format!(
-        "skipped {} empty object{} (no state yet, as Terraform reads them): {}{more}\n",
+        "skipped {} empty object{} (no state yet, as Terraform reads them): {}{more}",
         empty.len(),
         if empty.len() == 1 { "" } else { "s" },
         shown.join(", "),

@@ -256,7 +256,7 @@ mod tests {
             r#"{"endpoints": [{"ec2": "http://127.0.0.1:5000"}]}"#,
         )
         .unwrap();
-        let mut printer = Printer::new(crate::cli::ColorChoice::Never);
+        let mut printer = Printer::new(crate::cli::ColorChoice::Never, false);
         let arguments = provider_arguments(
             Some(folder.path()),
             &Inputs::default(),
@@ -275,7 +275,7 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let file = folder.path().join("aws.json");
         std::fs::write(&file, "[1]").unwrap();
-        let mut printer = Printer::new(crate::cli::ColorChoice::Never);
+        let mut printer = Printer::new(crate::cli::ColorChoice::Never, false);
         let error = provider_arguments(
             None,
             &Inputs::default(),

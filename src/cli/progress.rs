@@ -1,6 +1,6 @@
 //! Progress of a refresh on stderr: an indicatif bar on a terminal (done/total, in flight, retries),
 //! and with `-v` a log line every few seconds; nothing when stderr is not a terminal and no `-v`
-//! was given, so CI logs stay clean.
+//! was given, so CI logs stay clean; nothing at all with `--quiet`.
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -27,11 +27,12 @@ pub(super) struct ProgressView {
 }
 
 impl ProgressView {
-    pub(super) fn start(progress: Arc<Progress>, verbosity: u8) -> ProgressView {
+    /// `verbosity` is `None` under `--quiet`.
+    pub(super) fn start(progress: Arc<Progress>, verbosity: Option<u8>) -> ProgressView {
         let (stop, stopped) = mpsc::channel::<()>();
         let total = progress.snapshot().total;
         let terminal = std::io::stderr().is_terminal();
-        if total == 0 || (!terminal && verbosity == 0) {
+        if total == 0 || verbosity.is_none_or(|verbosity| !terminal && verbosity == 0) {
             return ProgressView {
                 stop: None,
                 drawer: None,

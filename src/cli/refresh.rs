@@ -13,12 +13,13 @@ use serde_json::json;
 
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::cli::plugin_inputs::{Reader, parse_provider_config, parse_reader, provider_arguments};
 use crate::cli::plugin_refresh::{read_job, refreshed_changes};
 use crate::cli::progress::ProgressView;
 use crate::cli::rewrite::{LockMode, WriteArgs, WriteRequest, finish, open};
 use crate::cli::settings::{RefreshSettings, ReportTo, at_least_one};
-use crate::cli::{Format, Printer, exit, load};
+use crate::cli::{Format, Printer, load};
 use crate::reconcile::credentials::Credentials;
 use crate::reconcile::engine::{Job, RunSettings, run_all};
 use crate::reconcile::http::HttpClient;
@@ -106,10 +107,14 @@ pub struct Args {
     pub rewrite: WriteArgs,
 }
 
-pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(
+    args: &Args,
+    verbosity: u8,
+    printer: &mut Printer,
+) -> Result<ExitStatus, CliError> {
     if args.profiles_format {
         printer.out(crate::reconcile::profile::FORMAT)?;
-        return Ok(exit::SUCCESS);
+        return Ok(ExitStatus::Success);
     }
     let settings = RefreshSettings::resolve(args)?;
     let profiles = match &args.profiles {
@@ -166,7 +171,8 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         per_host,
         args,
         &progress,
-        verbosity,
+        // `--quiet` (which `-v` cannot come with) draws no progress.
+        (!printer.quiet()).then_some(verbosity),
     )?;
     let Some(outcomes) = outcomes else {
         let so_far = progress.outcomes();
@@ -177,7 +183,7 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         )?;
         printer
             .warning("interrupted: the outcomes above are those known so far; nothing was written");
-        return Ok(exit::INTERRUPTED);
+        return Ok(ExitStatus::Interrupted);
     };
     let (http_outcomes, refreshed) = outcomes;
     for (row, one) in plugin_rows.iter().zip(&refreshed) {
@@ -208,15 +214,15 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
 /// The run's exit code from the write's (`code`): an error or a skipped instance makes it 2; an
 /// instance still pending at the deadline was not resolved, which makes it 1 at least, whatever else
 /// was written.
-fn run_code(code: i32, failed: bool, outcomes: &[Option<Outcome>]) -> i32 {
+fn run_code(code: ExitStatus, failed: bool, outcomes: &[Option<Outcome>]) -> ExitStatus {
     let unresolved = outcomes
         .iter()
         .flatten()
         .any(|outcome| matches!(outcome, Outcome::Pending { .. }));
     if failed {
-        exit::ERROR.max(code)
+        code.and(ExitStatus::Error)
     } else if unresolved {
-        exit::FINDINGS.max(code)
+        code.and(ExitStatus::Findings)
     } else {
         code
     }
@@ -234,7 +240,7 @@ fn ask_everyone(
     per_host: usize,
     args: &Args,
     progress: &Arc<Progress>,
-    verbosity: u8,
+    verbosity: Option<u8>,
 ) -> Result<Option<Answers>, CliError> {
     let http_count = jobs.len();
     let client = Arc::new(HttpClient::new(per_host)?);
@@ -553,7 +559,7 @@ fn report(printer: &mut Printer, to: ReportTo, text: &str) -> Result<(), CliErro
     match to {
         ReportTo::Stdout => printer.out(text),
         ReportTo::Stderr => {
-            printer.to_stderr(text);
+            printer.report_on_stderr(text);
             Ok(())
         }
     }

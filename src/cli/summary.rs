@@ -9,8 +9,9 @@ use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::json;
 
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
-use crate::cli::{Format, Printer, exit, load};
+use crate::cli::{Format, Printer, load};
 use crate::state::address::{Mode, ModulePath};
 use crate::state::legacy::StateBytes;
 use crate::state::model::State;
@@ -165,7 +166,7 @@ impl Tally {
     }
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let keys = KeyFilter::new(&args.keys)?;
     let encryption = crate::cli::encryption::load(&args.config)?;
     let found = crate::cli::scan::sources(&args.paths, &args.backend, &keys, printer)?;
@@ -224,7 +225,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             }
         }
     }
-    Ok(exit::SUCCESS)
+    Ok(ExitStatus::Success)
 }
 
 /// One state of many: its counts and the Terraform version that wrote it (`None`: an empty
@@ -251,7 +252,7 @@ fn run_many(
     found: &[Found],
     encryption: &statectl_encryption::StateEncryption,
     printer: &mut Printer,
-) -> Result<i32, CliError> {
+) -> Result<ExitStatus, CliError> {
     let mut total = Tally::default();
     let mut by_version = Counts::new();
     let mut failures = Vec::new();
@@ -273,7 +274,7 @@ fn run_many(
         },
     );
     if let Some(note) = skipped_note(&empty) {
-        printer.to_stderr(&note);
+        printer.note(&note);
     }
     let read = found.len() - failures.len() - empty.len();
     let prefix = args
@@ -338,9 +339,9 @@ fn run_many(
         printer.error(error);
     }
     Ok(if failures.is_empty() {
-        exit::SUCCESS
+        ExitStatus::Success
     } else {
-        exit::ERROR
+        ExitStatus::Error
     })
 }
 

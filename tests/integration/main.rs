@@ -22,6 +22,7 @@ mod discovery;
 mod docs;
 mod edges;
 mod encryption;
+mod exit_status;
 mod gcs_backend;
 mod gcs_credentials;
 mod generated;

@@ -36,7 +36,7 @@ pub(super) fn render(result: &Audit, state: &str, args: &Args, with_plan: bool) 
         "plan": args.plan.as_ref().map(|path| path.display().to_string()),
         "mode": if with_plan { "plan" } else { "destroy" },
         "fail_on": args.fail_on.as_str(),
-        "exit_code": exit_code(result, args.fail_on),
+        "exit_code": exit_code(result, args.fail_on).code(),
         "summary": {
             "objects": result.entries.len(),
             "destroy": count("destroy"),

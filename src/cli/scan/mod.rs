@@ -8,10 +8,11 @@ mod table;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
+use crate::cli::Printer;
 use crate::cli::error::CliError;
+use crate::cli::exit::ExitStatus;
 use crate::cli::findings::{FailOn, Hints, Render, Report, ReportFormat, Tool, renderer};
 use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
-use crate::cli::{Printer, exit};
 use crate::reconcile::profile::Profiles;
 use crate::scan::discover::{Entry, state_files};
 use crate::scan::{Rule, Rules, scan};
@@ -60,7 +61,7 @@ pub struct Args {
     pub jobs: Option<usize>,
 }
 
-pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
     let keys = KeyFilter::new(&args.keys)?;
@@ -113,7 +114,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         },
     );
     if let Some(note) = skipped_note(&empty) {
-        printer.to_stderr(&note);
+        printer.note(&note);
     }
     written?;
     writer.finish_into(printer)?;
@@ -124,11 +125,11 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         printer.hints(&hints.lines());
     }
     Ok(if !unread.is_empty() {
-        exit::ERROR
+        ExitStatus::Error
     } else if reached {
-        exit::FINDINGS
+        ExitStatus::Findings
     } else {
-        exit::SUCCESS
+        ExitStatus::Success
     })
 }
 
@@ -185,7 +186,7 @@ pub(crate) fn sources(
     let located = |arg: Option<&std::path::Path>, printer: &mut Printer| {
         let located = crate::cli::state_source::locate(arg, backend)?;
         if let Some(note) = &located.note {
-            printer.to_stderr(&format!("{note}\n"));
+            printer.note(note);
         }
         Ok::<Found, CliError>(Found::Named(located.source))
     };

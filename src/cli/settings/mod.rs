@@ -64,7 +64,7 @@ mod tests {
             Some("a1")
         );
         let error = deposed_key(Some("a1"), Some("b2")).unwrap_err();
-        assert_eq!(error.code, 2);
+        assert_eq!(error.code, crate::cli::ExitStatus::Error);
         assert_eq!(
             error.message,
             "`--deposed a1` names another deposed object than the address does (`b2`)"

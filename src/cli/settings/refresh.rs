@@ -94,7 +94,7 @@ mod tests {
             }
         };
         RefreshSettings::resolve(&args).map_err(|error| {
-            assert_eq!(error.code, 2);
+            assert_eq!(error.code, crate::cli::ExitStatus::Error);
             error.message
         })
     }

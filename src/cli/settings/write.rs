@@ -164,7 +164,7 @@ mod tests {
             format!("usage: {:?}", error.kind())
         })?;
         WriteSettings::resolve(&args, intent).map_err(|error| {
-            assert_eq!(error.code, 2);
+            assert_eq!(error.code, crate::cli::ExitStatus::Error);
             error.message
         })
     }
