@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
 use crate::cli::object_diff::{colorize, object_diff_values};
+use crate::cli::settings::{DiffOutput, DiffSettings};
 use crate::cli::style::{Style, paint};
 use crate::cli::{Printer, load};
 use crate::diff::{self, Action, Header, ObjectChange, OutputChange, StateDiff};
@@ -56,25 +57,16 @@ pub enum DiffFormat {
 }
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
-    if args.stat && args.format != DiffFormat::Text {
-        return Err(CliError::new("`--stat` summarizes the text format only")
-            .with_hint("drop `--stat`; JSON and Markdown carry the summary already"));
-    }
-    let stdin = Path::new("-");
-    if args.old == stdin && args.new == stdin {
-        return Err(CliError::new(
-            "OLD and NEW cannot both be `-`: standard input holds one state",
-        ));
-    }
+    let settings = DiffSettings::resolve(args)?;
     let encryption = crate::cli::encryption::load(&args.config)?;
     let (old_source, old_bytes) = load::read_at(
-        Some(&args.old),
+        Some(&settings.old),
         &crate::cli::BackendArgs::default(),
         &encryption,
         printer,
     )?;
     let (new_source, new_bytes) = load::read_at(
-        Some(&args.new),
+        Some(&settings.new),
         &crate::cli::BackendArgs::default(),
         &encryption,
         printer,
@@ -88,7 +80,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
     });
     let (old, new) = (old?, new?);
     let mut found = diff::diff(&old, &new);
-    let reveal = args.show_sensitive;
+    let reveal = settings.reveal;
     if !reveal {
         found.mask_sensitive();
     }
@@ -98,23 +90,19 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         reveal,
     };
     let color = printer.color_stdout();
-    match args.format {
-        DiffFormat::Text if found.is_equal() => {}
-        DiffFormat::Text if args.stat => printer.out(&stat(&found, color))?,
-        DiffFormat::Text => printer.out(&text(&found, &states, color))?,
-        DiffFormat::Json => {
-            let document = document(&found, args, &old, &new);
+    match settings.output {
+        DiffOutput::Text | DiffOutput::Stat if found.is_equal() => {}
+        DiffOutput::Stat => printer.out(&stat(&found, color))?,
+        DiffOutput::Text => printer.out(&text(&found, &states, color))?,
+        DiffOutput::Json => {
+            let document = document(&found, &settings, &old, &new);
             printer.line(
                 &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
             )?;
         }
-        DiffFormat::Markdown => printer.out(&markdown(&found, &states))?,
+        DiffOutput::Markdown => printer.out(&markdown(&found, &states))?,
     }
-    Ok(if found.is_equal() {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Findings
-    })
+    Ok(ExitStatus::findings_if(!found.is_equal()))
 }
 
 /// The two states, for rendering the objects' text diffs.
@@ -350,7 +338,7 @@ fn totals(found: &StateDiff) -> String {
 
 /// The `diff --format json` document (schema version 1); values already masked unless
 /// `--show-sensitive`.
-fn document(found: &StateDiff, args: &Args, old: &State<'_>, new: &State<'_>) -> Value {
+fn document(found: &StateDiff, settings: &DiffSettings, old: &State<'_>, new: &State<'_>) -> Value {
     let side = |path: &Path, state: &State<'_>| {
         json!({
             "path": path.to_string_lossy(),
@@ -416,9 +404,9 @@ fn document(found: &StateDiff, args: &Args, old: &State<'_>, new: &State<'_>) ->
     json!({
         "schema_version": 1,
         "equal": found.is_equal(),
-        "sensitive_masked": !args.show_sensitive,
-        "old": side(&args.old, old),
-        "new": side(&args.new, new),
+        "sensitive_masked": !settings.reveal,
+        "old": side(&settings.old, old),
+        "new": side(&settings.new, new),
         "changes": changes,
         "outputs": {
             "added": outputs(Action::Added),

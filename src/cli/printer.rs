@@ -13,6 +13,7 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use statectl_state::secrets::{mask, mask_message};
 
 use crate::cli::error::{CliError, sanitize};
@@ -111,6 +112,25 @@ impl Printer {
     /// Whether `--quiet` was given: a caller with something to draw (a progress bar) asks.
     pub fn quiet(&self) -> bool {
         self.quiet
+    }
+
+    /// A progress bar of `total` steps on stderr, drawn with `template` (indicatif's), or `None`
+    /// when stderr is not a terminal or under `--quiet`. The `-v` log writes above it.
+    pub fn progress_bar(&self, total: usize, template: &str) -> Option<ProgressBar> {
+        if self.quiet || !io::stderr().is_terminal() {
+            return None;
+        }
+        let bar = ProgressBar::with_draw_target(
+            Some(total as u64),
+            ProgressDrawTarget::stderr_with_hz(10),
+        );
+        bar.set_style(
+            ProgressStyle::with_template(template)
+                .expect("the template is valid")
+                .progress_chars("=> "),
+        );
+        crate::cli::log::set_bar(Some(bar.clone()));
+        Some(bar)
     }
 
     /// Writes a report for people to stderr because stdout carries a state (a refresh's outcomes,

@@ -16,7 +16,7 @@ use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
 use crate::cli::plugin_inputs::{Reader, parse_provider_config, parse_reader, provider_arguments};
 use crate::cli::plugin_refresh::{read_job, refreshed_changes};
-use crate::cli::progress::ProgressView;
+use crate::cli::progress::{ProgressView, REFRESH_BAR};
 use crate::cli::rewrite::{LockMode, WriteArgs, WriteRequest, finish, open};
 use crate::cli::settings::{RefreshSettings, ReportTo, at_least_one};
 use crate::cli::{Format, Printer, load};
@@ -34,6 +34,7 @@ use crate::state::State;
 use crate::state::address::{InstanceAddr, Target};
 use crate::state::mutate::Mutation;
 use crate::state::write::Change;
+use indicatif::ProgressBar;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -171,8 +172,7 @@ pub(super) fn run(
         per_host,
         args,
         &progress,
-        // `--quiet` (which `-v` cannot come with) draws no progress.
-        (!printer.quiet()).then_some(verbosity),
+        (verbosity, printer.progress_bar(total, REFRESH_BAR)),
     )?;
     let Some(outcomes) = outcomes else {
         let so_far = progress.outcomes();
@@ -240,7 +240,7 @@ fn ask_everyone(
     per_host: usize,
     args: &Args,
     progress: &Arc<Progress>,
-    verbosity: Option<u8>,
+    (verbosity, bar): (u8, Option<ProgressBar>),
 ) -> Result<Option<Answers>, CliError> {
     let http_count = jobs.len();
     let client = Arc::new(HttpClient::new(per_host)?);
@@ -254,7 +254,7 @@ fn ask_everyone(
         .enable_all()
         .build()
         .map_err(|error| CliError::new(format!("cannot start the async runtime: {error}")))?;
-    let view = ProgressView::start(progress.clone(), verbosity);
+    let view = ProgressView::start(progress.clone(), verbosity, bar);
     let read_by_plugins = async {
         match reader_settings {
             Some(settings) => {

@@ -10,10 +10,9 @@ use serde_json::json;
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
-use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
+use crate::cli::many::{Bar, Found, KeyArgs, KeyFilter, for_each_state, skipped_note};
 use crate::cli::{Format, Printer, load};
 use crate::state::address::{Mode, ModulePath};
-use crate::state::legacy::StateBytes;
 use crate::state::model::State;
 use crate::state::order::instance_groups;
 
@@ -182,9 +181,8 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         return run_many(args, &found, &encryption, printer);
     };
     let source = &found.source();
-    let stored =
-        read_found(found, source)?.ok_or_else(|| CliError::new(format!("{source}: no state")))?;
-    let bytes = StateBytes::new(crate::cli::encryption::open(&encryption, source, stored)?);
+    let bytes = load::open_found(found, source, &encryption)?
+        .ok_or_else(|| CliError::new(format!("{source}: no state")))?;
     let state = load::parse_state(source, &bytes)?;
     let tally = Tally::of(&state);
     match args.format {
@@ -234,10 +232,9 @@ type Outcome = Result<Option<(Tally, Option<String>)>, CliError>;
 
 fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -> Outcome {
     let source = found.source();
-    let Some(stored) = read_found(found, &source)? else {
+    let Some(bytes) = load::open_found(found, &source, encryption)? else {
         return Ok(None);
     };
-    let bytes = StateBytes::new(crate::cli::encryption::open(encryption, &source, stored)?);
     let state = load::parse_state(&source, &bytes)?;
     Ok(Some((
         Tally::of(&state),
@@ -260,7 +257,7 @@ fn run_many(
     for_each_state(
         found,
         args.jobs,
-        "summary",
+        &Bar::start(found.len(), "summary", printer),
         |found| summarize(found, encryption),
         |found, outcome| match outcome {
             Ok(Some((tally, version))) => {

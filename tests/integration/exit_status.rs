@@ -52,8 +52,7 @@ fn a_lock_that_cannot_be_released_does_not_hide_a_block() {
     let last = output
         .stderr
         .lines()
-        .filter(|line| line.starts_with("error: "))
-        .last();
+        .rfind(|line| line.starts_with("error: "));
     assert!(
         last.is_some_and(|line| line.contains("lock")),
         "the unreleased lock is said last: {}",

@@ -12,11 +12,10 @@ use crate::cli::Printer;
 use crate::cli::error::CliError;
 use crate::cli::exit::ExitStatus;
 use crate::cli::findings::{FailOn, Hints, Render, Report, ReportFormat, Tool, renderer};
-use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
+use crate::cli::many::{Bar, Found, KeyArgs, KeyFilter, for_each_state, skipped_note};
 use crate::reconcile::profile::Profiles;
 use crate::scan::discover::{Entry, state_files};
 use crate::scan::{Rule, Rules, scan};
-use crate::state::legacy::StateBytes;
 use crate::state::source::Source;
 use statectl_encryption::StateEncryption;
 
@@ -90,7 +89,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
     for_each_state(
         &sources,
         args.jobs,
-        "scan",
+        &Bar::start(sources.len(), "scan", printer),
         |found| scan_one(found, &rules, &encryption),
         |_, scanned| {
             let report = match scanned {
@@ -270,18 +269,14 @@ fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Scann
             error: Some(error),
         })
     };
-    let bytes = match read_found(found, &source) {
+    let bytes = match crate::cli::load::open_found(found, &source, encryption) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Scanned::Empty(name),
         Err(error) => return failed(error),
     };
-    let bytes = match crate::cli::encryption::open(encryption, &source, bytes) {
-        Ok(plaintext) => StateBytes::new(plaintext),
-        Err(error) => return failed(error),
-    };
-    let state = match bytes.parse() {
+    let state = match crate::cli::load::parse_state(&source, &bytes) {
         Ok(state) => state,
-        Err(error) => return failed(CliError::state(&source, &error)),
+        Err(error) => return failed(error),
     };
     let findings = match scan(&state, rules) {
         Ok(findings) => findings,

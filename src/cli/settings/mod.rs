@@ -2,9 +2,11 @@
 //! the command will do. Contradictory flags stop here as usage errors (exit 2), so no command can
 //! half-honour them (a `--dry-run` that writes, a table in front of the state on `-o -`).
 
+mod diff;
 mod refresh;
 mod write;
 
+pub(super) use diff::{DiffOutput, DiffSettings};
 pub(super) use refresh::{RefreshSettings, ReportTo};
 pub(super) use write::{Destination, WriteIntent, WriteSettings};
 
