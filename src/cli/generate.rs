@@ -1,5 +1,6 @@
-//! `statectl generate`: writes the shell completions and man pages that are checked in under
-//! `completions/` and `man/`. `--check` compares instead of writing, for the test that keeps them fresh.
+//! `statectl generate`: writes the shell completions, man pages and report schemas that are checked
+//! in under `completions/`, `man/` and `schema/`. `--check` compares instead of writing, for the test
+//! that keeps them fresh.
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +11,8 @@ use crate::cli::error::CliError;
 use crate::cli::exit::ExitStatus;
 use crate::cli::{Cli, Printer};
 
-/// Write shell completions and man pages (for packaging; checked in under completions/ and man/).
+/// Write shell completions, man pages and the JSON reports' schemas (for packaging; checked in under
+/// completions/, man/ and schema/).
 #[derive(Debug, Parser)]
 #[command(name = "statectl generate", bin_name = "statectl generate")]
 pub(super) struct Args {
@@ -83,6 +85,9 @@ pub(super) fn generated_files() -> Result<Vec<(PathBuf, Vec<u8>)>, CliError> {
             CliError::new(format!("cannot render the man page {name}: {error}"))
         })?;
         files.push((Path::new("man").join(format!("{name}.1")), content));
+    }
+    for (name, content) in crate::cli::findings::document::schemas() {
+        files.push((Path::new("schema").join(name), content.into_bytes()));
     }
     Ok(files)
 }

@@ -49,6 +49,7 @@ mod properties;
 mod readme_demo;
 mod refresh;
 mod remote_refresh;
+mod report_schema;
 mod reports;
 mod rewrite;
 mod rewrite_crash;
