@@ -29,7 +29,7 @@ use crate::reconcile::plugin::discover::{SearchPaths, verify_providers};
 use crate::reconcile::plugin::reader::{ReadJob, ReaderSettings, Refreshed, read_all};
 use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_override};
 use crate::reconcile::progress::Progress;
-use crate::scan::select::{Selected, Selection, select};
+use crate::scan::select::{Selected, select};
 use crate::state::State;
 use crate::state::address::{InstanceAddr, Target};
 use crate::state::mutate::Mutation;
@@ -118,24 +118,30 @@ pub(super) fn run(
         return Ok(ExitStatus::Success);
     }
     let settings = RefreshSettings::resolve(args)?;
-    let profiles = match &args.profiles {
+    refresh(&settings, verbosity, printer)
+}
+
+/// The refresh the settings describe.
+fn refresh(
+    settings: &RefreshSettings,
+    verbosity: u8,
+    printer: &mut Printer,
+) -> Result<ExitStatus, CliError> {
+    let profiles = match &settings.profiles {
         Some(path) => Profiles::load(path),
         None => Ok(Profiles::builtin()),
     }
-    .and_then(|profiles| profiles.check_overrides(&args.endpoints).map(|()| profiles))?;
+    .and_then(|profiles| {
+        profiles
+            .check_overrides(&settings.endpoints)
+            .map(|()| profiles)
+    })?;
     let mut loaded = open(&settings.write, "refresh", LockMode::ReadFirst, printer)?;
     let locked = loaded.locked.take();
     let state = load::parse_state(&loaded.source, &loaded.bytes)?;
     settings.readers.check_names(&state)?;
     let rules = crate::cli::scan::load_rules(None)?;
-    let selected = select(
-        &state,
-        &rules,
-        &Selection {
-            targets: args.targets.clone(),
-            types: args.types.clone(),
-        },
-    )?;
+    let selected = select(&state, &rules, &settings.selection)?;
     tracing::debug!(selected = selected.len(), "stale instances selected");
     let Prepared {
         jobs,
@@ -143,7 +149,7 @@ pub(super) fn run(
         plugin_rows,
         mut rows,
         per_host,
-    } = prepare(&selected, &state, &profiles, &settings, args)?;
+    } = prepare(&selected, &state, &profiles, settings)?;
     tracing::debug!(
         jobs = jobs.len(),
         plugin_reads = plugin_jobs.len(),
@@ -156,12 +162,7 @@ pub(super) fn run(
     let reader_settings = if plugin_jobs.is_empty() {
         None
     } else {
-        Some(plugin_reader_settings(
-            args,
-            &settings,
-            &plugin_jobs,
-            printer,
-        )?)
+        Some(plugin_reader_settings(settings, &plugin_jobs, printer)?)
     };
     let total = jobs.len() + plugin_jobs.len();
     let progress = Arc::new(Progress::new(total));
@@ -170,7 +171,7 @@ pub(super) fn run(
         plugin_jobs,
         reader_settings.as_ref(),
         per_host,
-        args,
+        settings,
         &progress,
         (verbosity, printer.progress_bar(total, REFRESH_BAR)),
     )?;
@@ -196,7 +197,14 @@ pub(super) fn run(
         .chain(refreshed.iter().map(|one| one.outcome.clone()))
         .map(Some)
         .collect();
-    let proposed = proposed_mutations(&rows, &selected, &outcomes, &refreshed, &state, args);
+    let proposed = proposed_mutations(
+        &rows,
+        &selected,
+        &outcomes,
+        &refreshed,
+        &state,
+        settings.untaint_healthy,
+    );
     let table = render_outcomes(&rows, &outcomes, settings.format);
     report(printer, settings.report_to, &table)?;
     let request = WriteRequest {
@@ -238,15 +246,15 @@ fn ask_everyone(
     plugin_jobs: Vec<ReadJob>,
     reader_settings: Option<&ReaderSettings>,
     per_host: usize,
-    args: &Args,
+    settings: &RefreshSettings,
     progress: &Arc<Progress>,
     (verbosity, bar): (u8, Option<ProgressBar>),
 ) -> Result<Option<Answers>, CliError> {
     let http_count = jobs.len();
     let client = Arc::new(HttpClient::new(per_host)?);
     let run_settings = RunSettings {
-        parallelism: args.parallelism,
-        deadline: args.timeout,
+        parallelism: settings.parallelism,
+        deadline: settings.timeout,
     };
     // One thread: the work is waiting on the network, and on a small machine a second worker costs
     // more in wake-ups than it gains (measured with benches/refresh_bench.sh).
@@ -306,7 +314,6 @@ fn prepare(
     state: &State<'_>,
     profiles: &Profiles,
     settings: &RefreshSettings,
-    args: &Args,
 ) -> Result<Prepared, CliError> {
     let env = |name: &str| std::env::var(name).ok();
     let readers = &settings.readers;
@@ -340,7 +347,7 @@ fn prepare(
         let endpoint = if let Some(endpoint) = endpoints.get(&profile.type_name) {
             endpoint.clone()
         } else {
-            let endpoint = Arc::new(profile.endpoint(&args.endpoints, &env)?);
+            let endpoint = Arc::new(profile.endpoint(&settings.endpoints, &env)?);
             endpoints.insert(profile.type_name.clone(), endpoint.clone());
             endpoint
         };
@@ -386,7 +393,6 @@ fn prepare(
 /// Every provider's package is found and checked against the lock file here, before any is
 /// launched: a package Terraform would refuse stops the run.
 fn plugin_reader_settings(
-    args: &Args,
     settings: &RefreshSettings,
     plugin_jobs: &[ReadJob],
     printer: &mut Printer,
@@ -399,7 +405,7 @@ fn plugin_reader_settings(
     let configs = provider_arguments(
         settings.write.config.as_deref(),
         &settings.write.inputs,
-        &args.provider_configs,
+        &settings.plugins.provider_configs,
         printer,
     )?
     .into_iter()
@@ -421,7 +427,7 @@ fn plugin_reader_settings(
         )));
     }
     let mut paths = SearchPaths {
-        plugin_dirs: args.plugin_dirs.clone(),
+        plugin_dirs: settings.plugins.dirs.clone(),
         config_dir,
         data_dir: std::env::var_os("TF_DATA_DIR")
             .filter(|dir| !dir.is_empty())
@@ -437,9 +443,9 @@ fn plugin_reader_settings(
     Ok(ReaderSettings {
         paths,
         configs,
-        parallelism: args.parallelism,
-        timeout: args.timeout,
-        start_timeout: args.start_timeout,
+        parallelism: settings.parallelism,
+        timeout: settings.timeout,
+        start_timeout: settings.plugins.start_timeout,
     })
 }
 
@@ -460,9 +466,8 @@ fn proposed_mutations(
     outcomes: &[Option<Outcome>],
     refreshed: &[Refreshed],
     state: &State<'_>,
-    args: &Args,
+    untaint_healthy: bool,
 ) -> Proposed {
-    let untaint_healthy = args.untaint_healthy;
     let http_count = outcomes.len() - refreshed.len();
     let tainted: HashSet<InstanceAddr> = state
         .instances()
