@@ -10,6 +10,7 @@ mod escape;
 pub mod exit;
 mod filter;
 mod findings;
+mod flag_value;
 mod forget;
 mod generate;
 mod interrupt;

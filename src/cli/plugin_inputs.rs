@@ -3,6 +3,7 @@
 //! configured with: the literal arguments of its `provider` block in `--config DIR`, with
 //! `--provider-config NAME=FILE` (a JSON object) laid over them member by member.
 
+use crate::cli::flag_value::FlagValueError;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -25,20 +26,16 @@ pub enum Reader {
 
 /// `--reader http|plugin` for the run, or `--reader NAME=http|plugin` for one provider (its local
 /// name, `aws`); the last word for a provider wins.
-pub(super) fn parse_reader(text: &str) -> Result<(Option<String>, Reader), String> {
+pub(super) fn parse_reader(text: &str) -> Result<(Option<String>, Reader), FlagValueError> {
     let (provider, reader) = match text.split_once('=') {
         Some((provider, reader)) if !provider.is_empty() => (Some(provider.to_owned()), reader),
-        Some(_) => return Err("a provider name must come before `=`, e.g. `aws=plugin`".into()),
+        Some(_) => return Err(FlagValueError::ReaderWithoutProvider),
         None => (None, text),
     };
     let reader = match reader {
         "http" => Reader::Http,
         "plugin" => Reader::Plugin,
-        other => {
-            return Err(format!(
-                "`{other}` is not a reader: use `http` or `plugin`, for the run or as NAME=READER"
-            ));
-        }
+        other => return Err(FlagValueError::UnknownReader(other.to_owned())),
     };
     Ok((provider, reader))
 }
@@ -121,12 +118,12 @@ pub(super) fn local_name(source: &str) -> &str {
 }
 
 /// `NAME=FILE` of `--provider-config`.
-pub(super) fn parse_provider_config(text: &str) -> Result<(String, PathBuf), String> {
+pub(super) fn parse_provider_config(text: &str) -> Result<(String, PathBuf), FlagValueError> {
     match text.split_once('=') {
         Some((name, file)) if !name.is_empty() && !file.is_empty() => {
             Ok((name.to_owned(), PathBuf::from(file)))
         }
-        _ => Err("expected NAME=FILE, e.g. `aws=aws-provider.json`".into()),
+        _ => Err(FlagValueError::NotNameEqualsFile),
     }
 }
 
@@ -237,6 +234,7 @@ mod tests {
         assert!(
             parse_reader("grpc")
                 .unwrap_err()
+                .to_string()
                 .contains("`grpc` is not a reader")
         );
         assert!(parse_reader("=plugin").is_err());

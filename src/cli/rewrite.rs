@@ -68,14 +68,11 @@ pub struct WriteArgs {
     pub show_sensitive: bool,
 }
 
-fn only_stdout(value: &str) -> Result<String, String> {
+fn only_stdout(value: &str) -> Result<String, crate::cli::flag_value::FlagValueError> {
     if value == "-" {
         Ok(value.to_owned())
     } else {
-        Err(
-            "only `-` (standard output) is supported; to write another file, copy the state first"
-                .to_owned(),
-        )
+        Err(crate::cli::flag_value::FlagValueError::OnlyStandardOutput)
     }
 }
 
