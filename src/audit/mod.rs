@@ -7,7 +7,7 @@
 pub mod plan;
 pub mod rules;
 
-use crate::policy::config::{Config, ConfigResource};
+use statectl_tfconfig::{Config, ConfigResource};
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
 use crate::scan::hint;
@@ -542,7 +542,7 @@ fn not_in_config(
 fn removed_block<'c>(
     config: &'c Config,
     address: &ObjectAddr,
-) -> Option<&'c crate::policy::config::RemovedBlock> {
+) -> Option<&'c statectl_tfconfig::RemovedBlock> {
     let resource = &address.instance.resource;
     let modules: Vec<&str> = resource
         .module

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::cli::Printer;
 use crate::cli::error::{CliError, sanitize};
-use crate::policy::config::{Config, holds_configuration};
+use statectl_tfconfig::{Config, holds_configuration};
 use crate::policy::file::Policy;
 use crate::scan::rules::{FILE_NAME, Rules};
 

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::policy::config::{Config, ConfigResource};
+use statectl_tfconfig::{Config, ConfigResource};
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
 use crate::scan::status::{RemoteStatus, RulePathError, remote_status};

@@ -2,6 +2,5 @@
 //! own flags, the configuration's `lifecycle` blocks (`--config`), the remote status the scan catalog
 //! reads, and a policy file's protections.
 
-pub mod config;
 pub mod file;
 pub mod lifecycle;

@@ -16,7 +16,8 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use hcl::eval::{Context, Evaluate};
 use serde_json::Value;
 
-use super::{ConfigError, module_files};
+use crate::ConfigError;
+use crate::module::Module;
 
 /// The flags that give a root module's variables values (`--var`, `--var-file`).
 #[derive(Clone, Default)]
@@ -102,18 +103,18 @@ impl Values {
         }
     }
 
-    /// Reads the `variable` and `locals` blocks of the root module in `dir` and the values
-    /// `inputs` and the tfvars files give.
-    pub fn load(dir: &Path, inputs: &Inputs) -> Result<Values, ConfigError> {
+    /// Reads the `variable` and `locals` blocks of the root module `root` and the values
+    /// `inputs` and the tfvars files in its folder give.
+    pub fn load(root: &Module, inputs: &Inputs) -> Result<Values, ConfigError> {
+        let dir = root.dir();
         let mut declarations = BTreeMap::new();
         let mut local_exprs: Vec<(String, hcl::Expression, String)> = Vec::new();
-        let files = module_files(dir).unwrap_or_default();
-        for file in &files {
-            let text = read(file)?;
-            if is_json(file) {
-                json_declarations(file, &text, &mut declarations, &mut local_exprs)?;
+        for file in root.files() {
+            if file.is_json() {
+                json_declarations(&file.path, file.json()?, &mut declarations, &mut local_exprs);
             } else {
-                native_declarations(file, &text, &mut declarations, &mut local_exprs)?;
+                let body: hcl::Body = file.native()?.clone().into();
+                native_declarations(&file.path, &body, &mut declarations, &mut local_exprs);
             }
         }
         let mut vars = hcl::Map::new();
@@ -270,11 +271,11 @@ fn first_root(expr: &hcl::Expression) -> Option<String> {
 }
 
 fn read(file: &Path) -> Result<String, ConfigError> {
-    crate::state::bytes::read_text(file).map_err(|error| {
+    statectl_state::state::bytes::read_text(file).map_err(|error| {
         ConfigError::new(format!(
             "{}: cannot read: {}",
             file.display(),
-            crate::state::source::problem(&error)
+            statectl_state::state::source::problem(&error)
         ))
     })
 }
@@ -388,7 +389,7 @@ fn tfvars(
 }
 
 /// Parses a native-syntax file into hcl-rs's structure, naming the place of a syntax error.
-pub(super) fn parse_native(file: &Path, text: &str) -> Result<hcl::Body, ConfigError> {
+pub(crate) fn parse_native(file: &Path, text: &str) -> Result<hcl::Body, ConfigError> {
     let body = hcl::edit::parser::parse_body(text).map_err(|error| {
         let location = error.location();
         ConfigError::new(format!(
@@ -404,11 +405,10 @@ pub(super) fn parse_native(file: &Path, text: &str) -> Result<hcl::Body, ConfigE
 
 fn native_declarations(
     file: &Path,
-    text: &str,
+    body: &hcl::Body,
     declarations: &mut BTreeMap<String, Declaration>,
     locals: &mut Vec<(String, hcl::Expression, String)>,
-) -> Result<(), ConfigError> {
-    let body = parse_native(file, text)?;
+) {
     for block in body.blocks() {
         match block.identifier() {
             "variable" => {
@@ -442,7 +442,6 @@ fn native_declarations(
             _ => {}
         }
     }
-    Ok(())
 }
 
 fn set_type(declaration: &mut Declaration, written: &str) {
@@ -461,18 +460,10 @@ fn set_type(declaration: &mut Declaration, written: &str) {
 
 fn json_declarations(
     file: &Path,
-    text: &str,
+    value: &Value,
     declarations: &mut BTreeMap<String, Declaration>,
     locals: &mut Vec<(String, hcl::Expression, String)>,
-) -> Result<(), ConfigError> {
-    let value: Value = serde_json::from_str(text).map_err(|error| {
-        ConfigError::new(format!(
-            "{}:{}:{}: invalid JSON",
-            file.display(),
-            error.line(),
-            error.column()
-        ))
-    })?;
+) {
     for variables in each_object(value.get("variable")) {
         for (name, body) in variables {
             for body in each_object(Some(body)) {
@@ -501,11 +492,10 @@ fn json_declarations(
             locals.push((name.clone(), expr, file.display().to_string()));
         }
     }
-    Ok(())
 }
 
 /// An object, or each object of an array of them (HCL JSON's repeated blocks).
-pub(super) fn each_object(value: Option<&Value>) -> Vec<&serde_json::Map<String, Value>> {
+pub(crate) fn each_object(value: Option<&Value>) -> Vec<&serde_json::Map<String, Value>> {
     match value {
         Some(Value::Object(object)) => vec![object],
         Some(Value::Array(items)) => items.iter().filter_map(Value::as_object).collect(),
@@ -548,11 +538,11 @@ fn from_string(
     })
 }
 
-pub(super) fn from_json(value: &Value) -> hcl::Value {
+pub(crate) fn from_json(value: &Value) -> hcl::Value {
     hcl::to_value(value).unwrap_or(hcl::Value::Null)
 }
 
-pub(super) fn to_json(value: &hcl::Value) -> Value {
+pub(crate) fn to_json(value: &hcl::Value) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
@@ -597,7 +587,7 @@ mod tests {
                 ("n".into(), "600000".into()),
             ],
         };
-        let values = Values::load(dir.path(), &inputs).unwrap();
+        let values = Values::load(&Module::read(dir.path()).unwrap(), &inputs).unwrap();
         assert_eq!(value_of(&values, "var.a"), "default");
         assert_eq!(value_of(&values, "var.b"), "tfvars");
         assert_eq!(value_of(&values, "var.c"), "auto-b");
@@ -612,14 +602,14 @@ mod tests {
             "main.tf",
             "locals {\n  b = \"${local.a}-b\"\n  a = \"${var.x}-a\"\n}\nvariable \"x\" { default = \"x\" }\n",
         )]);
-        let values = Values::load(dir.path(), &Inputs::default()).unwrap();
+        let values = Values::load(&Module::read(dir.path()).unwrap(), &Inputs::default()).unwrap();
         assert_eq!(value_of(&values, "local.b"), "x-a-b");
     }
 
     #[test]
     fn a_missing_variable_is_named_without_any_value() {
         let dir = folder(&[("main.tf", "variable \"secret\" {}\n")]);
-        let values = Values::load(dir.path(), &Inputs::default()).unwrap();
+        let values = Values::load(&Module::read(dir.path()).unwrap(), &Inputs::default()).unwrap();
         let expr: hcl::Expression = "var.secret".parse().unwrap();
         let error = values.evaluate(&expr, "main.tf: passphrase").unwrap_err();
         assert_eq!(
@@ -635,7 +625,7 @@ mod tests {
             "main.tf",
             "variable \"p\" { default = \"hunter2hunter2hunter2\" }\n",
         )]);
-        let values = Values::load(dir.path(), &Inputs::default()).unwrap();
+        let values = Values::load(&Module::read(dir.path()).unwrap(), &Inputs::default()).unwrap();
         let expr: hcl::Expression = "var.p + 1".parse().unwrap();
         let error = values.evaluate(&expr, "at").unwrap_err();
         assert!(!error.message.contains("hunter2"), "{}", error.message);

@@ -6,11 +6,13 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
-use super::{Config, ConfigError, ConfigResource, RemovedBlock, SkippedModule};
-use crate::state::address::{Mode, ResourceAddr};
+use statectl_state::state::address::{Mode, ResourceAddr};
+
+use super::{Config, ConfigResource, RemovedBlock, SkippedModule};
+use crate::ConfigError;
 
 fn realistic() -> (PathBuf, Config) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/config/realistic");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/config/realistic");
     let config = Config::read(&dir).unwrap();
     (dir, config)
 }
@@ -456,8 +458,8 @@ fn tofu_files_are_read_and_hide_the_tf_file_of_the_same_name() {
             .resource(&ResourceAddr::parse("terraform_data.ignored").unwrap())
             .is_none()
     );
-    assert!(super::holds_configuration(folder(&[("x.tofu", "")]).path()));
-    assert!(!super::holds_configuration(
+    assert!(crate::holds_configuration(folder(&[("x.tofu", "")]).path()));
+    assert!(!crate::holds_configuration(
         folder(&[("x.tfvars", ""), ("override.tf", "")]).path()
     ));
 }

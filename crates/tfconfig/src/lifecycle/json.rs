@@ -4,15 +4,17 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::lifecycle::{Lifecycle, managed_only, not_literal, string_bool};
-use super::{Call, ConfigError, Declarations, Place, RemovedBlock};
-use crate::state::address::Mode;
+use statectl_state::state::address::Mode;
+
+use super::arguments::{Lifecycle, managed_only, not_literal, string_bool};
+use super::{Call, Declarations, Place, RemovedBlock};
+use crate::ConfigError;
 
 /// One `.tf.json` file in Terraform's JSON syntax, where every block level may be one object or an
 /// array of them, and `"//"` properties are comments.
 pub(super) fn read_json(
     file: &Path,
-    text: &str,
+    root: &Value,
     module: &[String],
     found: &mut Declarations,
 ) -> Result<(), ConfigError> {
@@ -22,17 +24,6 @@ pub(super) fn read_json(
             file.display()
         ))
     };
-    let root: Value = serde_json::from_str(text).map_err(|error| {
-        let full = error.to_string();
-        let position = format!(" at line {} column {}", error.line(), error.column());
-        ConfigError::new(format!(
-            "{}:{}:{}: invalid configuration: {}",
-            file.display(),
-            error.line(),
-            error.column(),
-            full.strip_suffix(&position).unwrap_or(&full)
-        ))
-    })?;
     let Value::Object(root) = root else {
         return Err(invalid("the top level must be an object"));
     };

@@ -10,8 +10,9 @@ use hcl::edit::Span;
 use hcl::edit::structure::Body as EditBody;
 use serde_json::{Map, Value};
 
-use super::values::{Values, each_object, parse_native};
-use super::{ConfigError, module_files};
+use crate::ConfigError;
+use crate::module::Module;
+use crate::values::{Values, each_object, parse_native};
 
 /// One evaluated `encryption` block and where it came from (`main.tf:3`, `TF_ENCRYPTION`).
 #[derive(Clone, PartialEq)]
@@ -29,34 +30,24 @@ impl std::fmt::Debug for EncryptionBlock {
     }
 }
 
-/// The `encryption` block of the root module in `dir`, if any: `Ok(None)` when the folder has no
+/// The `encryption` block of the root module `root`, if any: `Ok(None)` when it has no
 /// configuration or no block. `values` is built only when a block is found (reading tfvars files
 /// is needless otherwise).
 pub fn read_block(
-    dir: &Path,
+    root: &Module,
     values: impl FnOnce() -> Result<Values, ConfigError>,
 ) -> Result<Option<EncryptionBlock>, ConfigError> {
-    let Ok(files) = module_files(dir) else {
-        return Ok(None);
-    };
     let mut found: Option<(String, Found)> = None;
-    for file in &files {
-        let text = crate::state::bytes::read_text(file).map_err(|error| {
-            ConfigError::new(format!(
-                "{}: cannot read: {}",
-                file.display(),
-                crate::state::source::problem(&error)
-            ))
-        })?;
+    for file in root.files() {
         // A file that cannot hold the block is not parsed: statectl also runs in folders whose
         // configuration uses syntax newer than its HCL parser, and only this block matters here.
-        if !may_hold_block(&text) {
+        if !may_hold_block(&file.text) {
             continue;
         }
-        let blocks = if file.extension().is_some_and(|e| e == "json") {
-            json_blocks(file, &text)?
+        let blocks = if file.is_json() {
+            json_blocks(&file.path, file.json()?)
         } else {
-            native_blocks(file, &text)?
+            native_blocks(&file.path, &file.text, file.native()?)
         };
         for (place, block) in blocks {
             if let Some((first, _)) = &found {
@@ -117,18 +108,8 @@ enum Found {
     Json(Value),
 }
 
-fn native_blocks(file: &Path, text: &str) -> Result<Vec<(String, Found)>, ConfigError> {
-    // hcl-edit keeps the spans that give the block its line; hcl-rs's structure evaluates.
-    let body: EditBody = hcl::edit::parser::parse_body(text).map_err(|error| {
-        let location = error.location();
-        ConfigError::new(format!(
-            "{}:{}:{}: invalid configuration: {}",
-            file.display(),
-            location.line(),
-            location.column(),
-            error.message().lines().next().unwrap_or_default()
-        ))
-    })?;
+/// hcl-edit's `body` keeps the spans that give the block its line; hcl-rs's structure evaluates.
+fn native_blocks(file: &Path, text: &str, body: &EditBody) -> Vec<(String, Found)> {
     let mut out = Vec::new();
     for terraform in body.get_blocks("terraform") {
         for encryption in terraform.body.get_blocks("encryption") {
@@ -139,18 +120,10 @@ fn native_blocks(file: &Path, text: &str) -> Result<Vec<(String, Found)>, Config
             out.push((format!("{}:{line}", file.display()), Found::Native(inner)));
         }
     }
-    Ok(out)
+    out
 }
 
-fn json_blocks(file: &Path, text: &str) -> Result<Vec<(String, Found)>, ConfigError> {
-    let value: Value = serde_json::from_str(text).map_err(|error| {
-        ConfigError::new(format!(
-            "{}:{}:{}: invalid JSON",
-            file.display(),
-            error.line(),
-            error.column()
-        ))
-    })?;
+fn json_blocks(file: &Path, value: &Value) -> Vec<(String, Found)> {
     let mut out = Vec::new();
     for terraform in each_object(value.get("terraform")) {
         for encryption in each_object(terraform.get("encryption")) {
@@ -160,7 +133,7 @@ fn json_blocks(file: &Path, text: &str) -> Result<Vec<(String, Found)>, ConfigEr
             ));
         }
     }
-    Ok(out)
+    out
 }
 
 /// Whether `text` is a reference to another part of the block (`key_provider.x.y`,
@@ -247,7 +220,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::policy::config::values::Inputs;
+    use crate::values::Inputs;
 
     #[test]
     fn the_native_block_becomes_the_json_shape_with_values_evaluated() {
@@ -277,7 +250,8 @@ terraform {
             env: vec![("passphrase".into(), "correct-horse-battery-staple".into())],
             ..Inputs::default()
         };
-        let block = read_block(dir.path(), || Values::load(dir.path(), &inputs))
+        let root = Module::read(dir.path()).unwrap();
+        let block = read_block(&root, || Values::load(&root, &inputs))
             .unwrap()
             .unwrap();
         assert!(block.source.ends_with("main.tf:4"), "{}", block.source);
@@ -324,9 +298,9 @@ terraform {
             "resource \"x\" \"y\" { server_side_encryption = true\n",
         )
         .unwrap();
-        assert!(read_block(dir.path(), || unreachable!()).unwrap().is_none());
+        assert!(read_block(&Module::read(dir.path()).unwrap(), || unreachable!()).unwrap().is_none());
         std::fs::write(dir.path().join("main.tf"), "terraform {\n  encryption {\n").unwrap();
-        let error = read_block(dir.path(), || unreachable!()).unwrap_err();
+        let error = read_block(&Module::read(dir.path()).unwrap(), || unreachable!()).unwrap_err();
         assert!(error.message.contains("main.tf:"), "{}", error.message);
     }
 
@@ -334,7 +308,7 @@ terraform {
     fn no_configuration_is_no_block() {
         let dir = tempfile::tempdir().unwrap();
         assert!(
-            read_block(dir.path(), || unreachable!("no block, no values"))
+            read_block(&Module::read(dir.path()).unwrap(), || unreachable!("no block, no values"))
                 .unwrap()
                 .is_none()
         );

@@ -1,7 +1,8 @@
 //! The `lifecycle` arguments that say something about destroying, and how their values are read.
 
+use statectl_state::state::address::Mode;
+
 use super::{ConfigResource, Place};
-use crate::state::address::Mode;
 
 /// The lifecycle arguments this module reads. Others (`ignore_changes`, `replace_triggered_by`,
 /// conditions) say nothing about destroying.

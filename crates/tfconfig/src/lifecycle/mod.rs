@@ -13,10 +13,12 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::state::address::{Mode, ResourceAddr};
+use statectl_state::state::address::{Mode, ResourceAddr};
+
+use crate::ConfigError;
+use crate::module::Module;
 
 /// Lifecycle settings of the resources a configuration declares, read from the root module's `.tf`
 /// (and `.tf.json`) files and those of the local modules it calls.
@@ -71,48 +73,14 @@ pub struct SkippedModule {
     pub source: String,
 }
 
-/// One line: what is wrong, where (file:line:column when known), and an optional hint.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError {
-    pub message: String,
-    pub hint: Option<String>,
-}
-
-impl ConfigError {
-    fn new(message: impl Into<String>) -> ConfigError {
-        ConfigError {
-            message: message.into(),
-            hint: None,
-        }
-    }
-
-    fn with_hint(mut self, hint: impl Into<String>) -> ConfigError {
-        self.hint = Some(hint.into());
-        self
-    }
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 const ROOT_HINT: &str = "--config takes the root module's folder";
 
 impl Config {
-    /// Reads the configuration in `dir` (a root module folder).
+    /// Reads the configuration in `dir` (a root module folder) and the local modules it calls.
     pub fn read(dir: &Path) -> Result<Config, ConfigError> {
-        let files = module_files(dir).map_err(|error| {
-            ConfigError::new(format!(
-                "{}: cannot read the folder: {error}",
-                dir.display()
-            ))
-            .with_hint(ROOT_HINT)
-        })?;
-        if files.is_empty() {
+        let root = Module::read(dir).map_err(|error| error.with_hint(ROOT_HINT))?;
+        if root.is_empty() {
             return Err(ConfigError::new(format!(
                 "{}: no Terraform configuration files (*.tf, *.tofu) here",
                 dir.display()
@@ -130,7 +98,7 @@ impl Config {
             folder,
             module: Vec::new(),
         }];
-        read_module(&mut config, dir, &files, &[], &mut chain)?;
+        read_module(&mut config, &root, &[], &mut chain)?;
         Ok(config)
     }
 
@@ -200,23 +168,17 @@ impl fmt::Display for Place {
 
 fn read_module(
     config: &mut Config,
-    dir: &Path,
-    files: &[PathBuf],
+    source: &Module,
     module: &[String],
     chain: &mut Vec<Frame>,
 ) -> Result<(), ConfigError> {
+    let dir = source.dir();
     let mut found = Declarations::default();
-    for file in files {
-        let text = crate::state::bytes::read_text(file).map_err(|error| {
-            ConfigError::new(format!("{}: cannot read: {error}", file.display()))
-        })?;
-        if file
-            .extension()
-            .is_some_and(|extension| extension == "json")
-        {
-            read_json(file, &text, module, &mut found)?;
+    for file in source.files() {
+        if file.is_json() {
+            read_json(&file.path, file.json()?, module, &mut found)?;
         } else {
-            Native::new(file, &text).read(module, &mut found)?;
+            Native::new(&file.path, &file.text).read(file.native()?, module, &mut found)?;
         }
     }
 
@@ -285,17 +247,12 @@ fn read_module(
             ))
             .with_hint("a module cannot call itself, directly or through the modules it calls"));
         }
-        let files = module_files(&child_dir).map_err(|error| {
-            ConfigError::new(format!(
-                "{}: cannot read the folder: {error}",
-                child_dir.display()
-            ))
-        })?;
+        let files = Module::read(&child_dir)?;
         chain.push(Frame {
             folder,
             module: child.clone(),
         });
-        read_module(config, &child_dir, &files, &child, chain)?;
+        read_module(config, &files, &child, chain)?;
         chain.pop();
     }
     Ok(())
@@ -309,87 +266,9 @@ fn describe_module(module: &[String]) -> String {
     format!("`{}`", path.join("."))
 }
 
-/// The configuration files of a module folder as Terraform and OpenTofu pick them: `*.tf`,
-/// `*.tf.json`, `*.tofu` and `*.tofu.json` directly in it, not hidden, sorted by name; where
-/// `NAME.tofu` (`NAME.tofu.json`) sits beside `NAME.tf` (`NAME.tf.json`), only the `.tofu` file,
-/// as OpenTofu loads it. (Terraform also ignores editor leftovers such as `main.tf~` and
-/// `#main.tf#`, which the extension already rules out.) Override files are left out: they patch
-/// blocks declared in other files, and reading them would need Terraform's merge rules.
-fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else {
-            continue;
-        };
-        let Some((stem, _)) = config_file_stem(name) else {
-            continue;
-        };
-        if name.starts_with('.') || stem == "override" || stem.ends_with("_override") {
-            continue;
-        }
-        let path = entry.path();
-        if path.is_file() {
-            files.push(path);
-        }
-    }
-    // OpenTofu's extension precedence: `main.tofu` hides `main.tf`, `main.tofu.json` hides
-    // `main.tf.json`.
-    let shadowed: Vec<PathBuf> = files
-        .iter()
-        .filter_map(|path| {
-            let name = path.file_name()?.to_str()?;
-            let (stem, tofu) = config_file_stem(name)?;
-            let json = Path::new(name)
-                .extension()
-                .is_some_and(|extension| extension == "json");
-            (!tofu).then(|| {
-                path.with_file_name(format!("{stem}.tofu{}", if json { ".json" } else { "" }))
-            })
-        })
-        .filter(|tofu| files.contains(tofu))
-        .map(|tofu| {
-            let name = tofu
-                .file_name()
-                .and_then(|name| name.to_str())
-                .unwrap_or_default();
-            tofu.with_file_name(name.replacen(".tofu", ".tf", 1))
-        })
-        .collect();
-    files.retain(|path| !shadowed.contains(path));
-    files.sort();
-    Ok(files)
-}
-
-/// The name without its configuration extension, and whether it is OpenTofu's own (`.tofu`,
-/// `.tofu.json`); `None` for any other file.
-fn config_file_stem(name: &str) -> Option<(&str, bool)> {
-    if let Some(stem) = name
-        .strip_suffix(".tofu.json")
-        .or_else(|| name.strip_suffix(".tofu"))
-    {
-        return Some((stem, true));
-    }
-    name.strip_suffix(".tf.json")
-        .or_else(|| name.strip_suffix(".tf"))
-        .map(|stem| (stem, false))
-}
-
-/// Whether `dir` holds any configuration file Terraform or OpenTofu would load (`*.tf`,
-/// `*.tf.json`, `*.tofu`, `*.tofu.json`): a working directory that is a root module.
-pub fn holds_configuration(dir: &Path) -> bool {
-    module_files(dir).is_ok_and(|files| !files.is_empty())
-}
-
-pub mod encryption;
+mod arguments;
 mod json;
-mod lifecycle;
 mod native;
-mod providers;
-pub mod values;
-
-pub use providers::{ProviderBlock, read_provider_blocks, read_provider_blocks_with};
 
 use json::read_json;
 use native::Native;

@@ -14,8 +14,9 @@ use hcl::edit::expr::{Expression, ObjectKey};
 use hcl::edit::structure::{Body, Structure};
 use serde_json::{Map, Value};
 
-use super::values::Values;
-use super::{ConfigError, module_files};
+use crate::ConfigError;
+use crate::module::Module;
+use crate::values::Values;
 
 /// One `provider "NAME" { ... }` block of the root module.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,35 +43,18 @@ impl ProviderBlock {
     }
 }
 
-/// Every `provider` block in the `.tf` and `.tf.json` files of the root module in `dir`, literals
-/// only.
-pub fn read_provider_blocks(dir: &Path) -> Result<Vec<ProviderBlock>, ConfigError> {
-    read_provider_blocks_with(dir, &Values::empty())
-}
-
-/// [`read_provider_blocks`] with `var.` and `local.` references evaluated from `values`.
-pub fn read_provider_blocks_with(
-    dir: &Path,
+/// Every `provider` block in the `.tf` and `.tf.json` files of the root module `root`: literals,
+/// and `var.` and `local.` references evaluated from `values` (`Values::empty()` for literals only).
+pub fn read_provider_blocks(
+    root: &Module,
     values: &Values,
 ) -> Result<Vec<ProviderBlock>, ConfigError> {
-    let files = module_files(dir).map_err(|error| {
-        ConfigError::new(format!(
-            "{}: cannot read the folder: {error}",
-            dir.display()
-        ))
-    })?;
     let mut blocks = Vec::new();
-    for file in files {
-        let text = crate::state::bytes::read_text(&file).map_err(|error| {
-            ConfigError::new(format!("{}: cannot read: {error}", file.display()))
-        })?;
-        if file
-            .extension()
-            .is_some_and(|extension| extension == "json")
-        {
-            read_json(&file, &text, values, &mut blocks)?;
+    for file in root.files() {
+        if file.is_json() {
+            read_json(&file.path, file.json()?, values, &mut blocks)?;
         } else {
-            read_native(&file, &text, values, &mut blocks)?;
+            read_native(&file.path, &file.text, file.native()?, values, &mut blocks)?;
         }
     }
     Ok(blocks)
@@ -79,19 +63,10 @@ pub fn read_provider_blocks_with(
 fn read_native(
     file: &Path,
     text: &str,
+    body: &Body,
     values: &Values,
     blocks: &mut Vec<ProviderBlock>,
 ) -> Result<(), ConfigError> {
-    let body = hcl::edit::parser::parse_body(text).map_err(|error| {
-        let location = error.location();
-        ConfigError::new(format!(
-            "{}:{}:{}: invalid configuration: {}",
-            file.display(),
-            location.line(),
-            location.column(),
-            error.message().lines().next().unwrap_or_default()
-        ))
-    })?;
     for block in body
         .blocks()
         .filter(|block| block.ident.as_str() == "provider")
@@ -218,18 +193,10 @@ fn take_string(arguments: &mut Map<String, Value>, key: &str) -> Option<String> 
 /// are templates, not literals.
 fn read_json(
     file: &Path,
-    text: &str,
+    document: &Value,
     values: &Values,
     blocks: &mut Vec<ProviderBlock>,
 ) -> Result<(), ConfigError> {
-    let document: Value = serde_json::from_str(text).map_err(|error| {
-        ConfigError::new(format!(
-            "{}:{}:{}: invalid JSON configuration: {error}",
-            file.display(),
-            error.line(),
-            error.column()
-        ))
-    })?;
     let Some(Value::Object(providers)) = document.get("provider") else {
         return Ok(());
     };
@@ -310,7 +277,7 @@ mod tests {
     fn blocks_of(name: &str, text: &str) -> Vec<ProviderBlock> {
         let folder = tempfile::tempdir().unwrap();
         fs::write(folder.path().join(name), text).unwrap();
-        read_provider_blocks(folder.path()).unwrap()
+        read_provider_blocks(&Module::read(folder.path()).unwrap(), &Values::empty()).unwrap()
     }
 
     #[test]
@@ -406,13 +373,14 @@ provider "aws" {
             r#"{"provider": {"google": {"project": "${var.profile}", "zone": "${data.x.y}"}}}"#,
         )
         .unwrap();
-        let inputs = crate::policy::config::values::Inputs {
+        let inputs = crate::values::Inputs {
             vars: vec!["profile=ops".into()],
             env: vec![("port".into(), "4566".into())],
             ..Default::default()
         };
-        let values = Values::load(folder.path(), &inputs).unwrap();
-        let blocks = read_provider_blocks_with(folder.path(), &values).unwrap();
+        let root = Module::read(folder.path()).unwrap();
+        let values = Values::load(&root, &inputs).unwrap();
+        let blocks = read_provider_blocks(&root, &values).unwrap();
         assert_eq!(
             Value::Object(blocks[1].arguments.clone()),
             json!({
@@ -431,7 +399,7 @@ provider "aws" {
     fn a_provider_block_without_a_name_is_one_clear_error() {
         let folder = tempfile::tempdir().unwrap();
         fs::write(folder.path().join("main.tf"), "\nprovider {\n}\n").unwrap();
-        let error = read_provider_blocks(folder.path()).unwrap_err();
+        let error = read_provider_blocks(&Module::read(folder.path()).unwrap(), &Values::empty()).unwrap_err();
         assert!(
             error
                 .message

@@ -8,9 +8,11 @@ use hcl::edit::Span;
 use hcl::edit::expr::{Expression, TraversalOperator};
 use hcl::edit::structure::{Block, BlockLabel, Body};
 
-use super::lifecycle::{Lifecycle, managed_only, not_literal, string_bool};
-use super::{Call, ConfigError, Declarations, Place, RemovedBlock};
-use crate::state::address::Mode;
+use statectl_state::state::address::Mode;
+
+use super::arguments::{Lifecycle, managed_only, not_literal, string_bool};
+use super::{Call, Declarations, Place, RemovedBlock};
+use crate::ConfigError;
 
 /// One `.tf` file in the native syntax.
 pub(super) struct Native<'a> {
@@ -33,21 +35,13 @@ impl<'a> Native<'a> {
         }
     }
 
+    /// The blocks of `body`, this file's parse.
     pub(super) fn read(
         &self,
+        body: &Body,
         module: &[String],
         found: &mut Declarations,
     ) -> Result<(), ConfigError> {
-        let body = hcl::edit::parser::parse_body(self.text).map_err(|error| {
-            let location = error.location();
-            ConfigError::new(format!(
-                "{}:{}:{}: invalid configuration: {}",
-                self.file.display(),
-                location.line(),
-                location.column(),
-                error.message().lines().next().unwrap_or_default()
-            ))
-        })?;
         for block in body.blocks() {
             let place = self.place(block.span());
             match block.ident.as_str() {
