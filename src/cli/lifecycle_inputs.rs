@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
+use statectl_analysis::policy::file::Policy;
+use statectl_analysis::scan::rules::{FILE_NAME, Rules};
+use statectl_tfconfig::{Config, holds_configuration};
+
 use crate::cli::Printer;
 use crate::cli::error::{CliError, sanitize};
-use statectl_tfconfig::{Config, holds_configuration};
-use crate::policy::file::Policy;
-use crate::scan::rules::{FILE_NAME, Rules};
 
 /// `--policy FILE`, or the `[[protect]]` tables of the `.statectl.toml` the rules came from.
 pub(super) fn load_policy(explicit: Option<&Path>, rules: &Rules) -> Result<Policy, CliError> {

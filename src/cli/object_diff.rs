@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 use similar::TextDiff;
+use statectl_analysis::diff::mask_paths;
 
-use crate::diff::mask_paths;
 use crate::json::Cursor;
 use crate::state::sensitive;
 

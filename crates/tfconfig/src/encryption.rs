@@ -298,7 +298,11 @@ terraform {
             "resource \"x\" \"y\" { server_side_encryption = true\n",
         )
         .unwrap();
-        assert!(read_block(&Module::read(dir.path()).unwrap(), || unreachable!()).unwrap().is_none());
+        assert!(
+            read_block(&Module::read(dir.path()).unwrap(), || unreachable!())
+                .unwrap()
+                .is_none()
+        );
         std::fs::write(dir.path().join("main.tf"), "terraform {\n  encryption {\n").unwrap();
         let error = read_block(&Module::read(dir.path()).unwrap(), || unreachable!()).unwrap_err();
         assert!(error.message.contains("main.tf:"), "{}", error.message);
@@ -308,9 +312,11 @@ terraform {
     fn no_configuration_is_no_block() {
         let dir = tempfile::tempdir().unwrap();
         assert!(
-            read_block(&Module::read(dir.path()).unwrap(), || unreachable!("no block, no values"))
-                .unwrap()
-                .is_none()
+            read_block(&Module::read(dir.path()).unwrap(), || unreachable!(
+                "no block, no values"
+            ))
+            .unwrap()
+            .is_none()
         );
     }
 }

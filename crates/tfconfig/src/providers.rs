@@ -399,7 +399,8 @@ provider "aws" {
     fn a_provider_block_without_a_name_is_one_clear_error() {
         let folder = tempfile::tempdir().unwrap();
         fs::write(folder.path().join("main.tf"), "\nprovider {\n}\n").unwrap();
-        let error = read_provider_blocks(&Module::read(folder.path()).unwrap(), &Values::empty()).unwrap_err();
+        let error = read_provider_blocks(&Module::read(folder.path()).unwrap(), &Values::empty())
+            .unwrap_err();
         assert!(
             error
                 .message

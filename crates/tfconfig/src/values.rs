@@ -111,7 +111,12 @@ impl Values {
         let mut local_exprs: Vec<(String, hcl::Expression, String)> = Vec::new();
         for file in root.files() {
             if file.is_json() {
-                json_declarations(&file.path, file.json()?, &mut declarations, &mut local_exprs);
+                json_declarations(
+                    &file.path,
+                    file.json()?,
+                    &mut declarations,
+                    &mut local_exprs,
+                );
             } else {
                 let body: hcl::Body = file.native()?.clone().into();
                 native_declarations(&file.path, &body, &mut declarations, &mut local_exprs);

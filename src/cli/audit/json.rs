@@ -1,8 +1,8 @@
 //! `--format json`: the audit's documented, versioned schema (README, "audit JSON").
 
 use serde_json::{Value, json};
+use statectl_analysis::audit::Audit;
 
-use crate::audit::Audit;
 use crate::cli::audit::{Args, exit_code};
 use crate::cli::findings::finding_json;
 

@@ -3,11 +3,11 @@
 //! once every state is in.
 
 use serde_json::{Value, json};
+use statectl_analysis::scan::Severity;
 
 use crate::cli::error::CliError;
 use crate::cli::findings::out::PrettyArray;
 use crate::cli::findings::{FailOn, Out, Render, Report, finding_json};
-use crate::scan::Severity;
 
 #[derive(Debug)]
 pub(super) struct Writer {

@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use serde_json::{Map, Value};
-
 use statectl_state::state::address::Mode;
 
 use super::arguments::{Lifecycle, managed_only, not_literal, string_bool};

@@ -73,7 +73,6 @@ pub struct SkippedModule {
     pub source: String,
 }
 
-
 const ROOT_HINT: &str = "--config takes the root module's folder";
 
 impl Config {

@@ -7,7 +7,6 @@ use std::path::Path;
 use hcl::edit::Span;
 use hcl::edit::expr::{Expression, TraversalOperator};
 use hcl::edit::structure::{Block, BlockLabel, Body};
-
 use statectl_state::state::address::Mode;
 
 use super::arguments::{Lifecycle, managed_only, not_literal, string_bool};

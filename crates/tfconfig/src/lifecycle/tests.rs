@@ -4,9 +4,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tempfile::TempDir;
-
 use statectl_state::state::address::{Mode, ResourceAddr};
+use tempfile::TempDir;
 
 use super::{Config, ConfigResource, RemovedBlock, SkippedModule};
 use crate::ConfigError;

@@ -7,17 +7,18 @@
 pub mod plan;
 pub mod rules;
 
+use statectl_state::state::address::{Mode, ObjectAddr};
+use statectl_state::state::attr_path::Attributes;
+use statectl_state::state::model::{Instance, Resource, State};
+use statectl_state::state::mutate::Action;
+use statectl_state::state::order::instance_groups;
 use statectl_tfconfig::{Config, ConfigResource};
+
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
 use crate::scan::hint;
 use crate::scan::status::{Operation, RemoteStatus, RulePathError, remote_status};
 use crate::scan::{Evidence, Finding};
-use crate::state::address::{Mode, ObjectAddr};
-use crate::state::attr_path::Attributes;
-use crate::state::model::{Instance, Resource, State};
-use crate::state::mutate::Action;
-use crate::state::order::instance_groups;
 
 pub use plan::{Plan, PlannedAction, PlannedChange};
 pub use rules::Rule;
@@ -501,7 +502,7 @@ fn policy_file(policy: &Policy) -> String {
 /// any more (a `removed` block with `destroy = false` aside, which keeps them).
 fn not_in_config(
     config: &Config,
-    groups: &[crate::state::order::InstanceGroup<'_, '_>],
+    groups: &[statectl_state::state::order::InstanceGroup<'_, '_>],
     audit: &mut Audit,
 ) {
     for group in groups {

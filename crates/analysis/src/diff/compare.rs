@@ -90,9 +90,9 @@ pub(super) fn same_json(left: Option<&str>, right: Option<&str>) -> bool {
 }
 
 /// Parses text the state parser has already validated, as Go reads it and as deep as the state
-/// parser allows ([`crate::json::parse_value`]); `None` never happens for such text.
+/// parser allows ([`statectl_state::json::parse_value`]); `None` never happens for such text.
 pub(super) fn parse(text: &str) -> Option<Value> {
-    crate::json::parse_value(text).ok()
+    statectl_state::json::parse_value(text).ok()
 }
 
 /// Every difference between two attribute trees, by path, in the old tree's order with additions after.

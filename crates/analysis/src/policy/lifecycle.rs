@@ -4,15 +4,16 @@
 
 use std::fmt;
 
+use statectl_state::state::address::ObjectAddr;
+use statectl_state::state::attr_path::Attributes;
+use statectl_state::state::model::State;
+use statectl_state::state::mutate::{Action, Plan, Step, object_of};
+use statectl_state::state::write::Change;
 use statectl_tfconfig::{Config, ConfigResource};
+
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
 use crate::scan::status::{RemoteStatus, RulePathError, remote_status};
-use crate::state::address::ObjectAddr;
-use crate::state::attr_path::Attributes;
-use crate::state::model::State;
-use crate::state::mutate::{Action, Plan, Step, object_of};
-use crate::state::write::Change;
 
 /// What the rules read besides the state: the status catalog, the configuration's lifecycle blocks
 /// (`--config`), and the policy's protections.
@@ -271,8 +272,8 @@ fn place(block: &ConfigResource) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::mutate::{Mutation, plan};
     use crate::test_support::scan_fixture as fixture;
+    use statectl_state::state::mutate::{Mutation, plan};
 
     /// A refresh that learned the object failed proposes a taint: judged by the new status (no
     /// longer mid-operation), and by every rule a taint answers to.
@@ -286,14 +287,15 @@ mod tests {
             policy: &policy,
         };
         let bytes = fixture("oci-async-provisioning.tfstate");
-        let state = crate::state::parse(&bytes).unwrap();
+        let state = statectl_state::state::parse(&bytes).unwrap();
         let (_, instance) = state
             .instances()
             .find(|(resource, _)| resource.address.type_name == "oci_core_instance")
             .unwrap();
         let old = instance.attributes_json(state.source).unwrap();
         let failed = old.replace("\"PROVISIONING\"", "\"TERMINATED\"");
-        let address: crate::state::address::InstanceAddr = "oci_core_instance.app".parse().unwrap();
+        let address: statectl_state::state::address::InstanceAddr =
+            "oci_core_instance.app".parse().unwrap();
         let refresh = |attributes: &str, taint: bool| {
             plan(
                 &state,
@@ -320,8 +322,8 @@ mod tests {
         );
         // A tainting refresh of an OpenTofu skip_destroy object is refused like a taint.
         let bytes = fixture("opentofu-skip-destroy.tfstate");
-        let state = crate::state::parse(&bytes).unwrap();
-        let bucket: crate::state::address::InstanceAddr =
+        let state = statectl_state::state::parse(&bytes).unwrap();
+        let bucket: statectl_state::state::address::InstanceAddr =
             "aws_s3_bucket.audit_logs".parse().unwrap();
         let plan = plan(
             &state,

@@ -6,8 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
-
-use crate::state::attr_path::AttrPath;
+use statectl_state::state::attr_path::AttrPath;
 
 /// The built-in catalog, compiled in.
 const BUILTIN: &str = include_str!("catalog.toml");
@@ -86,7 +85,7 @@ pub enum CatalogError {
     #[error("resource type `{type_name}`: {source}")]
     Path {
         type_name: String,
-        source: crate::state::attr_path::AttrPathError,
+        source: statectl_state::state::attr_path::AttrPathError,
     },
     #[error(
         "resource type `{type_name}`: give a `path` (with `pending` or `failed` values) or `required` attributes"
@@ -153,7 +152,7 @@ impl Catalog {
     }
 }
 
-pub use crate::state::attr_path::listed;
+pub use statectl_state::state::attr_path::listed;
 
 #[cfg(test)]
 mod tests {

@@ -7,16 +7,17 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use statectl_state::state::address::{InstanceAddr, Mode, Target};
+use statectl_state::state::attr_path::Attributes;
+use statectl_state::state::error::shorten;
+use statectl_state::state::model::State;
+use statectl_state::state::order::instance_groups;
+use statectl_state::state::provider::ProviderConfig;
+
 use crate::glob::Glob;
 use crate::scan::rules::Rules;
 use crate::scan::status::{RulePathError, remote_status};
 use crate::scan::{Finding, Rule, scan};
-use crate::state::address::{InstanceAddr, Mode, Target};
-use crate::state::attr_path::Attributes;
-use crate::state::error::shorten;
-use crate::state::model::State;
-use crate::state::order::instance_groups;
-use crate::state::provider::ProviderConfig;
 
 /// The operation a stale instance was in: the scan's mapping (`scan::status`), so refresh, audit and
 /// scan agree on it.
@@ -31,7 +32,7 @@ pub struct Selected {
     /// Why it was picked: the scan rule ids, or `--target`.
     pub reasons: Vec<String>,
     /// Its current object's raw `attributes`, when it has an attributes object.
-    pub attributes: Option<crate::json::Span>,
+    pub attributes: Option<statectl_state::json::Span>,
     /// The provider configuration it belongs to (the instance's own in OpenTofu's provider
     /// `for_each`, else its resource's): what the plugin reader launches and configures.
     pub provider: Option<Arc<ProviderConfig>>,
@@ -39,8 +40,8 @@ pub struct Selected {
     /// were written with, its opaque `private` data, its raw `identity`.
     pub schema_version: u64,
     pub private: Option<String>,
-    pub sensitive_attributes: Option<crate::json::Span>,
-    pub identity: Option<crate::json::Span>,
+    pub sensitive_attributes: Option<statectl_state::json::Span>,
+    pub identity: Option<statectl_state::json::Span>,
     pub identity_schema_version: Option<u64>,
 }
 
@@ -199,8 +200,8 @@ impl Matcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::parse;
     use crate::test_support::scan_fixture as fixture;
+    use statectl_state::state::parse;
 
     #[test]
     fn picks_the_stale_instances_scan_finds_with_their_operation() {

@@ -19,11 +19,10 @@ mod path;
 use std::borrow::Cow;
 
 use serde_json::Value;
-
-use crate::state::State;
-use crate::state::address::ObjectAddr;
-use crate::state::order::ObjectRef;
-use crate::state::sensitive;
+use statectl_state::state::State;
+use statectl_state::state::address::ObjectAddr;
+use statectl_state::state::order::ObjectRef;
+use statectl_state::state::sensitive;
 
 pub use align::align;
 pub use mask::mask_paths;

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::json::LineColumn;
+use statectl_state::json::LineColumn;
 
 /// `path:line:column: invalid <what>: <message>`, for a TOML error in `text`, the file's content
 /// (the line and column left out when toml knows no place).

@@ -4,7 +4,7 @@
 pub(crate) fn scan_fixture(name: &str) -> Vec<u8> {
     std::fs::read(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("testdata/scan")
+            .join("../../testdata/scan")
             .join(name),
     )
     .unwrap()

@@ -2,17 +2,18 @@
 //! Attributes are read in place (trusted walks over the raw JSON), so scanning costs little more than
 //! parsing.
 
-use crate::json::LineColumn;
+use statectl_state::json::LineColumn;
+use statectl_state::state::address::Mode;
+use statectl_state::state::attr_path::{Attributes, Step, TooCostly, follow};
+use statectl_state::state::layout::Flavour;
+use statectl_state::state::model::{Instance, Resource, State};
+use statectl_state::state::order::{InstanceGroup, instance_groups};
+
 use crate::scan::catalog::Catalog;
 use crate::scan::finding::{Evidence, Finding, Rule};
 use crate::scan::hint;
 use crate::scan::rules::Rules;
 use crate::scan::status::{RemoteStatus, RulePathError, decoded_string, remote_status};
-use crate::state::address::Mode;
-use crate::state::attr_path::{Attributes, Step, TooCostly, follow};
-use crate::state::layout::Flavour;
-use crate::state::model::{Instance, Resource, State};
-use crate::state::order::{InstanceGroup, instance_groups};
 
 /// Below this many instances, one thread is as fast as two.
 const PARALLEL_FROM: usize = 4096;

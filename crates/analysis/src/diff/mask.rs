@@ -3,10 +3,10 @@
 //! its old secret), and the values of outputs marked sensitive on either side.
 
 use serde_json::Value;
+use statectl_state::state::sensitive::{self, MASK};
 
 use crate::diff::path::Sensitivity;
 use crate::diff::{AttributeChange, ObjectKind, StateDiff};
-use crate::state::sensitive::{self, MASK};
 
 impl StateDiff {
     /// Replaces every secret value with `(sensitive value)`, as `show` and Terraform print them.
@@ -57,7 +57,7 @@ mod tests {
 
     use crate::diff::path::{Path, Step};
     use crate::diff::{Action, AttributeChange};
-    use crate::state::sensitive::{self, MASK};
+    use statectl_state::state::sensitive::{self, MASK};
 
     #[test]
     fn masks_the_value_at_below_and_inside_a_sensitive_path() {

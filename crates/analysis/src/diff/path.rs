@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-use crate::state::sensitive;
+use statectl_state::state::sensitive;
 
-pub use crate::json::Step;
+pub use statectl_state::json::Step;
 
 /// A path from the attributes object; empty is the attributes object itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -107,7 +107,7 @@ fn is_identifier(key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{Path, Sensitivity, Step};
-    use crate::state::sensitive;
+    use statectl_state::state::sensitive;
 
     fn key(text: &str) -> Step {
         Step::Member(text.to_owned())

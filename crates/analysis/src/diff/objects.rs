@@ -9,18 +9,18 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use serde_json::{Map, Value};
+use statectl_state::json::Span;
+use statectl_state::state::address::{InstanceKey, ObjectAddr, ResourceAddr};
+use statectl_state::state::layout::{OPENTOFU_INSTANCE_ORDER, TERRAFORM_INSTANCE_ORDER};
+use statectl_state::state::model::{Instance, State, members};
+use statectl_state::state::mutate::object_of;
+use statectl_state::state::order::ObjectRef;
+use statectl_state::state::parse::canonical;
+use statectl_state::state::sensitive;
 
 use crate::diff::compare::{attribute_changes, parse, same_json, same_tokens};
 use crate::diff::path::Path;
 use crate::diff::{Action, AttributeChange, Changes, ObjectChange, ObjectKind};
-use crate::json::Span;
-use crate::state::address::{InstanceKey, ObjectAddr, ResourceAddr};
-use crate::state::layout::{OPENTOFU_INSTANCE_ORDER, TERRAFORM_INSTANCE_ORDER};
-use crate::state::model::{Instance, State, members};
-use crate::state::mutate::object_of;
-use crate::state::order::ObjectRef;
-use crate::state::parse::canonical;
-use crate::state::sensitive;
 
 /// Every object that differs, in Terraform's order.
 pub(super) fn objects(old: &State<'_>, new: &State<'_>) -> Vec<ObjectChange> {

@@ -3,8 +3,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-
-use crate::json::LineColumn;
+use statectl_state::json::LineColumn;
 
 /// How serious a finding is. Ordered: `Note < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

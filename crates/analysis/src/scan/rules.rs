@@ -81,10 +81,11 @@ impl From<String> for RulesError {
 impl Rules {
     /// The built-in catalog extended by the rules file at `path`. Errors are one line naming the file.
     pub fn load(path: &Path) -> Result<Rules, RulesError> {
-        let text = crate::state::bytes::read_text(path).map_err(|source| RulesError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text =
+            statectl_state::state::bytes::read_text(path).map_err(|source| RulesError::Read {
+                path: path.to_owned(),
+                source,
+            })?;
         let file: RulesFile = toml::from_str(&text)
             .map_err(|error| crate::toml_file::invalid(path, &text, "rules file", &error))?;
         let mut rules = Rules {

@@ -5,12 +5,13 @@
 //! (create, update, delete) a status says was in flight, the one mapping that refresh (what "not
 //! found" means), the audit and the scan's wording all read.
 
-use crate::json::Cursor;
+use statectl_state::json::Cursor;
+use statectl_state::state::attr_path::{Attributes, Step, TooCostly, follow};
+
 use crate::scan::catalog::{Catalog, listed};
 use crate::scan::finding::Evidence;
-use crate::state::attr_path::{Attributes, Step, TooCostly, follow};
 
-pub use crate::state::operation::Operation;
+pub use statectl_state::state::operation::Operation;
 
 /// The operation a status value names, from the providers' spellings: `CREATING`, `PROVISIONING`,
 /// `initializing`, `pending-install` are creates; `UPDATING`, `modifying`, `pending-upgrade`,

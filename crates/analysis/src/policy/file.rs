@@ -13,9 +13,9 @@
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use statectl_state::state::mutate::Action;
 
 use crate::glob::Glob;
-use crate::state::mutate::Action;
 
 #[derive(Debug, Default, Deserialize)]
 struct PolicyFile {
@@ -89,11 +89,12 @@ impl Policy {
     /// Reads the `[[protect]]` tables of the TOML file at `path`. In a policy file given with
     /// `--policy`, other keys are errors; in `.statectl.toml` they belong to scan.
     pub fn load(path: &Path, strict: bool) -> Result<Policy, PolicyFileError> {
-        let text =
-            crate::state::bytes::read_text(path).map_err(|source| PolicyFileError::Read {
+        let text = statectl_state::state::bytes::read_text(path).map_err(|source| {
+            PolicyFileError::Read {
                 path: path.to_owned(),
                 source,
-            })?;
+            }
+        })?;
         let invalid =
             |error: toml::de::Error| crate::toml_file::invalid(path, &text, "policy", &error);
         let file: PolicyFile = if strict {

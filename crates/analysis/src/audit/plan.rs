@@ -2,9 +2,8 @@
 //! audit needs, every `resource_changes` entry's address, deposed key and actions.
 
 use serde::Deserialize;
-
-use crate::json::LineColumn;
-use crate::state::address::{InstanceAddr, Mode, ObjectAddr};
+use statectl_state::json::LineColumn;
+use statectl_state::state::address::{InstanceAddr, Mode, ObjectAddr};
 
 /// What a plan does to one object, from its `change.actions`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -300,7 +299,7 @@ mod tests {
     fn refuses_a_plan_terraform_marked_errored() {
         let text = std::fs::read_to_string(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("testdata/audit/prevent-destroy/plan-destroy.json"),
+                .join("../../testdata/audit/prevent-destroy/plan-destroy.json"),
         )
         .unwrap();
         let error = Plan::parse(&text).unwrap_err();

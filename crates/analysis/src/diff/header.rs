@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+use statectl_state::json::Span;
+use statectl_state::state::model::{Output, State};
 
 use crate::diff::compare::{parse, same_json};
 use crate::diff::{Action, Header, OutputChange, OutputValue};
-use crate::json::Span;
-use crate::state::model::{Output, State};
 
 pub(super) fn header(old: &State<'_>, new: &State<'_>) -> Header {
     fn changed<T: PartialEq>(old: T, new: T) -> Option<(T, T)> {
