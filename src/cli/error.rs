@@ -67,18 +67,16 @@ impl From<crate::reconcile::profile::ProfileError> for CliError {
     }
 }
 
-/// A rules file that cannot be read or is invalid names the file (and the place) itself.
-impl From<statectl_analysis::scan::rules::RulesError> for CliError {
-    fn from(error: statectl_analysis::scan::rules::RulesError) -> CliError {
-        CliError::new(error.to_string()).with_hint("see README, \"Rules file\", for the format")
-    }
-}
-
-/// A policy file that cannot be read or is invalid names the file (and the place) itself.
-impl From<statectl_analysis::policy::file::PolicyFileError> for CliError {
-    fn from(error: statectl_analysis::policy::file::PolicyFileError) -> CliError {
-        CliError::new(error.to_string())
-            .with_hint("see README, \"Lifecycle rules\", for the policy format")
+/// A rules or policy file that cannot be read or is invalid names the file (and the place) itself;
+/// the hint points at the README section that documents what is wrong.
+impl From<statectl_analysis::settings_file::SettingsFileError> for CliError {
+    fn from(error: statectl_analysis::settings_file::SettingsFileError) -> CliError {
+        use statectl_analysis::settings_file::Section;
+        let hint = match error.section() {
+            Section::Rules => "see README, \"Rules file\", for the format",
+            Section::Policy => "see README, \"Lifecycle rules\", for the policy format",
+        };
+        CliError::new(error.to_string()).with_hint(hint)
     }
 }
 
@@ -193,7 +191,7 @@ mod tests {
         );
         assert_eq!(cli.code, exit::ERROR);
 
-        let policy = statectl_analysis::policy::file::Policy::load(&path, true).unwrap_err();
+        let policy = statectl_analysis::policy::file::Policy::load(&path).unwrap_err();
         let line = policy.to_string();
         let cli = CliError::from(policy);
         assert_eq!(cli.message, line);

@@ -14,4 +14,4 @@ pub mod policy;
 pub mod scan;
 #[cfg(test)]
 mod test_support;
-mod toml_file;
+pub mod settings_file;

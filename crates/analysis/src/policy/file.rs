@@ -16,16 +16,12 @@ use serde::Deserialize;
 use statectl_state::state::mutate::Action;
 
 use crate::glob::Glob;
+use crate::settings_file::{self, Given, Section, SettingsFileError};
 
-#[derive(Debug, Default, Deserialize)]
-struct PolicyFile {
-    #[serde(default)]
-    protect: Vec<ProtectFile>,
-}
-
+/// One `[[protect]]` table as written.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ProtectFile {
+pub(crate) struct ProtectFile {
     #[serde(default)]
     types: Vec<String>,
     #[serde(default)]
@@ -66,61 +62,30 @@ impl Protection {
     }
 }
 
-/// A policy file that cannot be used: unreadable, or invalid (one line naming the file, the place
-/// and what is wrong).
-#[derive(Debug, thiserror::Error)]
-pub enum PolicyFileError {
-    #[error("{}: cannot read the policy: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{0}")]
-    Invalid(String),
-}
-
-impl From<String> for PolicyFileError {
-    fn from(message: String) -> PolicyFileError {
-        PolicyFileError::Invalid(message)
-    }
-}
-
 impl Policy {
-    /// Reads the `[[protect]]` tables of the TOML file at `path`. In a policy file given with
-    /// `--policy`, other keys are errors; in `.statectl.toml` they belong to scan.
-    pub fn load(path: &Path, strict: bool) -> Result<Policy, PolicyFileError> {
-        let text = statectl_state::state::bytes::read_text(path).map_err(|source| {
-            PolicyFileError::Read {
-                path: path.to_owned(),
-                source,
-            }
-        })?;
-        let invalid =
-            |error: toml::de::Error| crate::toml_file::invalid(path, &text, "policy", &error);
-        let file: PolicyFile = if strict {
-            #[derive(Deserialize)]
-            #[serde(deny_unknown_fields)]
-            struct Strict {
-                #[serde(default)]
-                protect: Vec<ProtectFile>,
-            }
-            let strict: Strict = toml::from_str(&text).map_err(invalid)?;
-            PolicyFile {
-                protect: strict.protect,
-            }
-        } else {
-            toml::from_str(&text).map_err(invalid)?
-        };
+    /// Reads the `[[protect]]` tables of the policy file at `path` (`--policy FILE`, where other
+    /// keys are errors; those of `.statectl.toml` come with its rules, `Rules::policy`).
+    pub fn load(path: &Path) -> Result<Policy, SettingsFileError> {
+        let file = settings_file::read(path, Given::Policy)?;
+        Policy::from_tables(path, file.protect)
+    }
+
+    /// The protections of the `[[protect]]` tables read from `path`.
+    pub(crate) fn from_tables(
+        path: &Path,
+        tables: Vec<ProtectFile>,
+    ) -> Result<Policy, SettingsFileError> {
+        let invalid = |message: String| SettingsFileError::invalid(message, Section::Policy);
         let mut policy = Policy {
-            protect: Vec::with_capacity(file.protect.len()),
+            protect: Vec::with_capacity(tables.len()),
             source: Some(path.to_owned()),
         };
-        for (index, entry) in file.protect.into_iter().enumerate() {
+        for (index, entry) in tables.into_iter().enumerate() {
             let place = format!("{}: [[protect]] number {}", path.display(), index + 1);
             if entry.types.is_empty() && entry.addresses.is_empty() {
-                return Err(
-                    format!("{place}: give `types` or `addresses` (globs) to protect").into(),
-                );
+                return Err(invalid(format!(
+                    "{place}: give `types` or `addresses` (globs) to protect"
+                )));
             }
             let actions = match entry.actions {
                 None => vec![Action::Taint, Action::Forget],
@@ -128,9 +93,9 @@ impl Policy {
                     .iter()
                     .map(|name| {
                         action_named(name).ok_or_else(|| {
-                            format!(
+                            invalid(format!(
                                 "{place}: unknown action `{name}`; actions: taint, untaint, forget, refresh"
-                            )
+                            ))
                         })
                     })
                     .collect::<Result<_, _>>()?,
@@ -170,11 +135,17 @@ fn action_named(name: &str) -> Option<Action> {
 mod tests {
     use super::*;
 
+    /// The policy of `text` as a `--policy` file (`strict`) or as `.statectl.toml`.
     fn load(text: &str, strict: bool) -> Result<Policy, String> {
         let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join("policy.toml");
+        let path = folder.path().join(if strict { "policy.toml" } else { ".statectl.toml" });
         std::fs::write(&path, text).unwrap();
-        Policy::load(&path, strict).map_err(|error| {
+        let loaded = if strict {
+            Policy::load(&path)
+        } else {
+            crate::scan::Rules::load(&path).map(|rules| rules.policy)
+        };
+        loaded.map_err(|error| {
             error
                 .to_string()
                 .replace(&path.display().to_string(), "FILE")
@@ -227,17 +198,24 @@ mod tests {
         );
         let stray = load("ignore = [\"x\"]\n", true).unwrap_err();
         assert!(stray.starts_with("FILE:1:1: invalid policy:"), "{stray}");
-        // In .statectl.toml, scan's keys sit beside [[protect]].
+        // In .statectl.toml, scan's keys sit beside [[protect]], and a mistake in a table is the
+        // same refusal whichever command reads the file.
         assert!(load("ignore = [\"x\"]\n[[protect]]\ntypes = [\"a\"]\n", false).is_ok());
+        assert_eq!(
+            load("ignore = [\"x\"]\n[[protect]]\nreason = \"x\"\n", false).unwrap_err(),
+            "FILE: [[protect]] number 1: give `types` or `addresses` (globs) to protect"
+        );
+        let typo = load("[[protect]]\ntypes = [\"a\"]\nacions = [\"taint\"]\n", false).unwrap_err();
+        assert!(typo.starts_with("FILE:3:1: invalid rules file: unknown field `acions`"), "{typo}");
     }
 
     #[test]
     fn an_unreadable_policy_keeps_the_io_error_as_its_source() {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("missing.toml");
-        let error = Policy::load(&path, true).unwrap_err();
+        let error = Policy::load(&path).unwrap_err();
         assert!(
-            matches!(&error, PolicyFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            matches!(&error, SettingsFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
             "{error:?}"
         );
         let source = std::error::Error::source(&error).expect("the io::Error");

@@ -2,39 +2,14 @@
 //! extra catalog entries, severity overrides, ignores by address glob, and whether data sources are
 //! scanned.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
 use crate::glob::Glob;
-use crate::scan::catalog::{Catalog, EntryFile, GenericFile};
+use crate::policy::file::Policy;
+use crate::scan::catalog::Catalog;
 use crate::scan::finding::{Rule, Severity};
-
-/// The name of the file found upward from the working directory.
-pub const FILE_NAME: &str = ".statectl.toml";
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RulesFile {
-    #[serde(default)]
-    data_sources: bool,
-    #[serde(default)]
-    ignore: Vec<String>,
-    #[serde(default)]
-    severity: BTreeMap<String, Severity>,
-    #[serde(default)]
-    generic: Option<GenericFile>,
-    #[serde(default)]
-    resource: Vec<EntryFile>,
-    /// The lifecycle policy's tables (read by `policy::file`); scan only lets them be.
-    #[serde(default)]
-    #[expect(
-        dead_code,
-        reason = "read by `policy::file` from the same file; scan only accepts the table"
-    )]
-    protect: Option<toml::Value>,
-}
+use crate::settings_file::{self, FILE_NAME, Given, Section, SettingsFileError};
 
 /// Everything that decides what a scan reports.
 #[derive(Debug, Clone)]
@@ -45,6 +20,8 @@ pub struct Rules {
     pub data_sources: bool,
     /// The rules file these came from, if any.
     pub source: Option<PathBuf>,
+    /// The file's `[[protect]]` tables (a write judges by them when the file is `.statectl.toml`).
+    pub policy: Policy,
 }
 
 impl Default for Rules {
@@ -55,52 +32,30 @@ impl Default for Rules {
             ignore: Vec::new(),
             data_sources: false,
             source: None,
+            policy: Policy::default(),
         }
-    }
-}
-
-/// A rules file that cannot be used: unreadable, or invalid (one line naming the file, the place
-/// and what is wrong).
-#[derive(Debug, thiserror::Error)]
-pub enum RulesError {
-    #[error("{}: cannot read the rules file: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{0}")]
-    Invalid(String),
-}
-
-impl From<String> for RulesError {
-    fn from(message: String) -> RulesError {
-        RulesError::Invalid(message)
     }
 }
 
 impl Rules {
     /// The built-in catalog extended by the rules file at `path`. Errors are one line naming the file.
-    pub fn load(path: &Path) -> Result<Rules, RulesError> {
-        let text =
-            statectl_state::state::bytes::read_text(path).map_err(|source| RulesError::Read {
-                path: path.to_owned(),
-                source,
-            })?;
-        let file: RulesFile = toml::from_str(&text)
-            .map_err(|error| crate::toml_file::invalid(path, &text, "rules file", &error))?;
+    pub fn load(path: &Path) -> Result<Rules, SettingsFileError> {
+        let file = settings_file::read(path, Given::Rules)?;
+        let invalid = |message: String| SettingsFileError::invalid(message, Section::Rules);
         let mut rules = Rules {
             source: Some(path.to_owned()),
             data_sources: file.data_sources,
+            policy: Policy::from_tables(path, file.protect)?,
             ..Rules::default()
         };
         for (id, severity) in file.severity {
             let rule = Rule::from_id(&id).ok_or_else(|| {
                 let known: Vec<&str> = Rule::ALL.iter().map(|rule| rule.id()).collect();
-                format!(
+                invalid(format!(
                     "{}: unknown rule `{id}` in [severity]; rules: {}",
                     path.display(),
                     known.join(", ")
-                )
+                ))
             })?;
             rules.severity.insert(rule, severity);
         }
@@ -115,7 +70,7 @@ impl Rules {
                 generic: file.generic,
                 resource: file.resource,
             })
-            .map_err(|problem| format!("{}: {problem}", path.display()))?;
+            .map_err(|problem| invalid(format!("{}: {problem}", path.display())))?;
         Ok(rules)
     }
 
@@ -149,7 +104,7 @@ mod tests {
         let path = folder.path().join("missing.toml");
         let error = Rules::load(&path).unwrap_err();
         assert!(
-            matches!(&error, RulesError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+            matches!(&error, SettingsFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
             "{error:?}"
         );
         let source = std::error::Error::source(&error).expect("the io::Error");
@@ -165,7 +120,7 @@ mod tests {
         let path = folder.path().join(".statectl.toml");
         std::fs::write(&path, "[severity]\nno-such-rule = \"high\"\n").unwrap();
         let error = Rules::load(&path).unwrap_err();
-        assert!(matches!(error, RulesError::Invalid(_)), "{error:?}");
+        assert!(matches!(error, SettingsFileError::Invalid { .. }), "{error:?}");
         assert!(
             error
                 .to_string()
