@@ -12,6 +12,6 @@ pub mod diff;
 pub mod glob;
 pub mod policy;
 pub mod scan;
+pub mod settings_file;
 #[cfg(test)]
 mod test_support;
-pub mod settings_file;

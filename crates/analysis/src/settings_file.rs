@@ -68,9 +68,8 @@ impl SettingsFileError {
     /// The README section to point at.
     pub fn section(&self) -> Section {
         match self {
-            SettingsFileError::Read { section, .. } | SettingsFileError::Invalid { section, .. } => {
-                *section
-            }
+            SettingsFileError::Read { section, .. }
+            | SettingsFileError::Invalid { section, .. } => *section,
         }
     }
 }

@@ -44,7 +44,7 @@ impl ProviderBlock {
 }
 
 /// Every `provider` block in the `.tf` and `.tf.json` files of the root module `root`: literals,
-/// and `var.` and `local.` references evaluated from `values` (`Values::empty()` for literals only).
+/// and `var.` and `local.` references evaluated from `values` (`values` empty: literals only).
 pub fn read_provider_blocks(
     root: &Module,
     values: &Values,

@@ -91,11 +91,12 @@ impl std::fmt::Debug for Values {
 }
 
 /// Where an attribute is, for errors: `main.tf:12` or `TF_ENCRYPTION`.
-pub type At<'a> = &'a str;
+pub(crate) type At<'a> = &'a str;
 
 impl Values {
-    /// No variables, no locals: for a configuration given only through the environment.
-    pub fn empty() -> Values {
+    /// No variables, no locals: the provider blocks' literals only.
+    #[cfg(test)]
+    pub(crate) fn empty() -> Values {
         Values {
             vars: hcl::Map::new(),
             locals: hcl::Map::new(),
@@ -193,7 +194,11 @@ impl Values {
     }
 
     /// The value of `expr`, as JSON. `at` names the attribute in errors.
-    pub fn evaluate(&self, expr: &hcl::Expression, at: At<'_>) -> Result<Value, ConfigError> {
+    pub(crate) fn evaluate(
+        &self,
+        expr: &hcl::Expression,
+        at: At<'_>,
+    ) -> Result<Value, ConfigError> {
         let value = expr
             .evaluate(&self.context())
             .map_err(|error| self.explain(at, expr, &error))?;
@@ -201,7 +206,7 @@ impl Values {
     }
 
     /// A string of HCL's JSON syntax: a template, whose `${...}` are evaluated.
-    pub fn evaluate_template(&self, text: &str, at: At<'_>) -> Result<Value, ConfigError> {
+    pub(crate) fn evaluate_template(&self, text: &str, at: At<'_>) -> Result<Value, ConfigError> {
         if !text.contains("${") && !text.contains("%{") {
             return Ok(Value::String(text.to_owned()));
         }

@@ -4,8 +4,8 @@
 //! `skip_destroy`) or still mid-operation. Shares the lifecycle inputs of `policy`: the configuration's
 //! lifecycle blocks and the policy file.
 
-pub mod plan;
-pub mod rules;
+mod plan;
+mod rules;
 
 use statectl_state::state::address::{Mode, ObjectAddr};
 use statectl_state::state::attr_path::Attributes;

@@ -138,7 +138,11 @@ mod tests {
     /// The policy of `text` as a `--policy` file (`strict`) or as `.statectl.toml`.
     fn load(text: &str, strict: bool) -> Result<Policy, String> {
         let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join(if strict { "policy.toml" } else { ".statectl.toml" });
+        let path = folder.path().join(if strict {
+            "policy.toml"
+        } else {
+            ".statectl.toml"
+        });
         std::fs::write(&path, text).unwrap();
         let loaded = if strict {
             Policy::load(&path)
@@ -205,8 +209,15 @@ mod tests {
             load("ignore = [\"x\"]\n[[protect]]\nreason = \"x\"\n", false).unwrap_err(),
             "FILE: [[protect]] number 1: give `types` or `addresses` (globs) to protect"
         );
-        let typo = load("[[protect]]\ntypes = [\"a\"]\nacions = [\"taint\"]\n", false).unwrap_err();
-        assert!(typo.starts_with("FILE:3:1: invalid rules file: unknown field `acions`"), "{typo}");
+        let typo = load(
+            "[[protect]]\ntypes = [\"a\"]\nacions = [\"taint\"]\n",
+            false,
+        )
+        .unwrap_err();
+        assert!(
+            typo.starts_with("FILE:3:1: invalid rules file: unknown field `acions`"),
+            "{typo}"
+        );
     }
 
     #[test]

@@ -152,7 +152,7 @@ impl Catalog {
     }
 }
 
-pub use statectl_state::state::attr_path::listed;
+pub(crate) use statectl_state::state::attr_path::listed;
 
 #[cfg(test)]
 mod tests {

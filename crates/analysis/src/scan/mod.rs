@@ -3,10 +3,10 @@
 //! missing ids, failed checks, OpenTofu's `skip_destroy` at risk), as findings with a stable rule id,
 //! a severity, evidence and a hint naming the command that fixes it.
 
-pub mod catalog;
-pub mod detect;
+pub(crate) mod catalog;
+pub(crate) mod detect;
 pub mod discover;
-pub mod finding;
+pub(crate) mod finding;
 pub mod hint;
 pub mod rules;
 pub mod select;

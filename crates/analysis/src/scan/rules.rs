@@ -120,7 +120,10 @@ mod tests {
         let path = folder.path().join(".statectl.toml");
         std::fs::write(&path, "[severity]\nno-such-rule = \"high\"\n").unwrap();
         let error = Rules::load(&path).unwrap_err();
-        assert!(matches!(error, SettingsFileError::Invalid { .. }), "{error:?}");
+        assert!(
+            matches!(error, SettingsFileError::Invalid { .. }),
+            "{error:?}"
+        );
         assert!(
             error
                 .to_string()
