@@ -140,7 +140,7 @@ impl SourceFile {
 /// as OpenTofu loads it. (Terraform also ignores editor leftovers such as `main.tf~` and
 /// `#main.tf#`, which the extension already rules out.) Override files are left out: they patch
 /// blocks declared in other files, and reading them would need Terraform's merge rules.
-pub(crate) fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+fn module_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
