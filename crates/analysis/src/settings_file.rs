@@ -140,3 +140,27 @@ pub(crate) fn read(path: &Path, given: Given) -> Result<SettingsFile, SettingsFi
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unreadable_file_keeps_the_io_error_as_its_source_and_is_named_as_given() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("missing.toml");
+        for (given, what) in [(Given::Rules, "rules file"), (Given::Policy, "policy")] {
+            let error = read(&path, given).unwrap_err();
+            assert!(
+                matches!(&error, SettingsFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+                "{error:?}"
+            );
+            let source = std::error::Error::source(&error).expect("the io::Error");
+            assert!(source.downcast_ref::<std::io::Error>().is_some());
+            assert_eq!(
+                error.to_string(),
+                format!("{}: cannot read the {what}: {source}", path.display())
+            );
+        }
+    }
+}

@@ -219,21 +219,4 @@ mod tests {
             "{typo}"
         );
     }
-
-    #[test]
-    fn an_unreadable_policy_keeps_the_io_error_as_its_source() {
-        let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join("missing.toml");
-        let error = Policy::load(&path).unwrap_err();
-        assert!(
-            matches!(&error, SettingsFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
-            "{error:?}"
-        );
-        let source = std::error::Error::source(&error).expect("the io::Error");
-        assert!(source.downcast_ref::<std::io::Error>().is_some());
-        assert_eq!(
-            error.to_string(),
-            format!("{}: cannot read the policy: {source}", path.display())
-        );
-    }
 }

@@ -99,22 +99,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_unreadable_rules_file_keeps_the_io_error_as_its_source() {
-        let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join("missing.toml");
-        let error = Rules::load(&path).unwrap_err();
-        assert!(
-            matches!(&error, SettingsFileError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
-            "{error:?}"
-        );
-        let source = std::error::Error::source(&error).expect("the io::Error");
-        assert_eq!(
-            error.to_string(),
-            format!("{}: cannot read the rules file: {source}", path.display())
-        );
-    }
-
-    #[test]
     fn an_invalid_rules_file_names_the_file_and_place() {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join(".statectl.toml");
