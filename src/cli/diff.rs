@@ -1,11 +1,12 @@
 //! `statectl diff OLD NEW`: what differs between two states, readable (a unified diff of each changed
 //! object), as a summary (`--stat`), as JSON or as Markdown; exit 0 when they hold the same content,
-//! 1 when they differ. The comparison itself is `crate::diff`'s; this file only renders it.
+//! 1 when they differ. The comparison itself is `statectl_analysis::diff`'s; this file only renders it.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use statectl_analysis::diff::{self, Action, Header, ObjectChange, OutputChange, StateDiff};
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
@@ -13,7 +14,6 @@ use crate::cli::object_diff::{colorize, object_diff_values};
 use crate::cli::settings::{DiffOutput, DiffSettings};
 use crate::cli::style::{Style, paint};
 use crate::cli::{Printer, load};
-use crate::diff::{self, Action, Header, ObjectChange, OutputChange, StateDiff};
 use crate::state::State;
 use crate::state::mutate::object_of;
 

@@ -1,10 +1,9 @@
 //! `statectl list`: resource instance addresses in `terraform state list` order, with filters.
 
 use std::fmt::Write;
+use std::path::Path;
 
 use serde_json::{Value, json};
-
-use std::path::Path;
 
 use crate::cli::error::{CliError, echo, sanitized};
 use crate::cli::exit::ExitStatus;
@@ -67,7 +66,7 @@ fn address_for_a_state(error: CliError, arg: Option<&Path>) -> CliError {
     error.with_hint(format!(
         "`{}` looks like an address: the state comes first (`statectl list STATE {}`), or `-` to read standard input",
         echo(&text),
-        crate::scan::hint::shell_word(&text)
+        statectl_analysis::scan::hint::shell_word(&text)
     ))
 }
 

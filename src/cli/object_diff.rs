@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 use similar::TextDiff;
+use statectl_analysis::diff::mask_paths;
 
 use crate::cli::style::{Style, paint_into};
-use crate::diff::mask_paths;
 use crate::json::Cursor;
 use crate::state::sensitive;
 

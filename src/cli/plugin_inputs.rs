@@ -8,11 +8,11 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
+use statectl_tfconfig::values::{Inputs, Values};
+use statectl_tfconfig::{ConfigError, Module, ProviderBlock, read_provider_blocks};
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::printer::Printer;
-use crate::policy::config::values::{Inputs, Values};
-use crate::policy::config::{ProviderBlock, read_provider_blocks_with};
 use crate::state::State;
 
 /// How instances are asked about.
@@ -136,15 +136,16 @@ pub(super) fn provider_arguments(
     files: &[(String, PathBuf)],
     printer: &mut Printer,
 ) -> Result<HashMap<String, Map<String, Value>>, CliError> {
-    let said = |error: crate::policy::config::ConfigError| {
+    let said = |error: ConfigError| {
         let mut cli = CliError::new(sanitize(&error.message));
         cli.hint = error.hint;
         cli
     };
     let blocks: Vec<ProviderBlock> = match config_dir {
         Some(dir) => {
-            let values = Values::load(dir, inputs).map_err(said)?;
-            read_provider_blocks_with(dir, &values).map_err(said)?
+            let root = Module::read(dir).map_err(said)?;
+            let values = Values::load(&root, inputs).map_err(said)?;
+            read_provider_blocks(&root, &values).map_err(said)?
         }
         None => Vec::new(),
     };

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
+use statectl_analysis::scan::select::{Selected, select};
 
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
@@ -29,7 +30,6 @@ use crate::reconcile::plugin::discover::{SearchPaths, verify_providers};
 use crate::reconcile::plugin::reader::{ReadJob, ReaderSettings, Refreshed, read_all};
 use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_override};
 use crate::reconcile::progress::Progress;
-use crate::scan::select::{Selected, select};
 use crate::state::State;
 use crate::state::address::{InstanceAddr, Target};
 use crate::state::mutate::Mutation;
@@ -339,7 +339,7 @@ fn prepare(
             let skipped = format!(
                 "no profile for type `{}`; Terraform refreshes it: `{}`",
                 one.type_name,
-                crate::scan::hint::terraform_refresh_command(&address)
+                statectl_analysis::scan::hint::terraform_refresh_command(&address)
             );
             rows.push((address, None, Some(skipped)));
             continue;
@@ -553,7 +553,7 @@ fn still_tainted_hints(addresses: &[String]) -> Vec<String> {
             format!(
                 "`{}` is reconciled (its remote object is healthy) but still tainted, so the next `terraform apply` replaces it; to keep it: `{}` (or refresh with `--untaint-healthy`)",
                 sanitize(address),
-                crate::scan::hint::untaint_command(&sanitize(address))
+                statectl_analysis::scan::hint::untaint_command(&sanitize(address))
             )
         })
         .collect()

@@ -8,6 +8,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use statectl_analysis::policy::file::Policy;
+use statectl_analysis::policy::lifecycle::{Context, check};
+use statectl_analysis::scan::rules::Rules;
+
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
@@ -15,9 +19,6 @@ use crate::cli::lifecycle_inputs::{ConfigChoice, LifecycleConfig, load_config, l
 use crate::cli::object_diff::{colorize, object_diff};
 use crate::cli::settings::{Destination, WriteSettings};
 use crate::cli::{Printer, StateArg, load};
-use crate::policy::file::Policy;
-use crate::policy::lifecycle::{Context, check};
-use crate::scan::rules::Rules;
 use crate::state::address::ObjectAddr;
 use crate::state::legacy::{self, StateBytes};
 use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render};

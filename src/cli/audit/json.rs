@@ -1,6 +1,7 @@
 //! `--format json`: the audit's documented, versioned schema (README, "audit JSON").
 
-use crate::audit::Audit;
+use statectl_analysis::audit::Audit;
+
 use crate::cli::audit::{Args, exit_code};
 use crate::cli::findings::document::{
     AuditDocument, AuditMode, AuditObjectRecord, AuditTotals, FindingRecord, SCHEMA_VERSION,

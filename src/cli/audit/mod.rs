@@ -7,7 +7,8 @@ mod table;
 
 use std::path::PathBuf;
 
-use crate::audit::{Audit, Input, Plan, Rule, audit};
+use statectl_analysis::audit::{Audit, Input, Plan, Rule, audit};
+
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
 use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, render_all, renderer};

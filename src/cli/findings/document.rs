@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::findings::{FailOn, Report};
-use crate::scan::{Finding, Severity};
+use statectl_analysis::scan::{Finding, Severity};
 
 /// The version of both documents' shape: raised when a field changes meaning or goes away.
 pub(crate) const SCHEMA_VERSION: u32 = 1;

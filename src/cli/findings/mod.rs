@@ -15,9 +15,9 @@ pub(super) mod sarif;
 pub(super) mod totals;
 
 use clap::ValueEnum;
+use statectl_analysis::scan::{Finding, RuleInfo, Severity};
 
 use crate::cli::error::CliError;
-use crate::scan::{Finding, RuleInfo, Severity};
 pub(super) use out::Out;
 
 /// How many findings get their own `hint:` line on stderr; past that, one line per rule.

@@ -8,7 +8,7 @@ use crate::cli::findings::document::{
 };
 use crate::cli::findings::out::PrettyArray;
 use crate::cli::findings::{FailOn, Out, Render, Report};
-use crate::scan::Severity;
+use statectl_analysis::scan::Severity;
 
 #[derive(Debug)]
 pub(super) struct Writer {

@@ -8,16 +8,17 @@ mod table;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
+use statectl_analysis::scan::discover::{Entry, state_files};
+use statectl_analysis::scan::{Rule, Rules, scan};
+use statectl_encryption::StateEncryption;
+
 use crate::cli::Printer;
 use crate::cli::error::CliError;
 use crate::cli::exit::ExitStatus;
 use crate::cli::findings::{FailOn, Hints, Render, Report, ReportFormat, Tool, renderer};
 use crate::cli::many::{Bar, Found, KeyArgs, KeyFilter, for_each_state, skipped_note};
 use crate::reconcile::profile::Profiles;
-use crate::scan::discover::{Entry, state_files};
-use crate::scan::{Rule, Rules, scan};
 use crate::state::source::Source;
-use statectl_encryption::StateEncryption;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

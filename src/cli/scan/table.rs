@@ -6,12 +6,13 @@
 
 use std::fmt::Write;
 
+use statectl_analysis::scan::Severity;
+
 use crate::cli::error::sanitize;
 use crate::cli::findings::totals::{Totals, plural};
 use crate::cli::findings::{Render, Report};
 use crate::cli::layout::{line, widths, wrap};
 use crate::cli::style::{Style, paint};
-use crate::scan::Severity;
 
 /// How many clean states the closing line names.
 const CLEAN_NAMED: usize = 10;

@@ -13,7 +13,7 @@ use crate::cli::error::CliError;
 use crate::cli::plugin_inputs::{Reader, Readers};
 use crate::cli::refresh::Args;
 use crate::cli::settings::{WriteIntent, WriteSettings};
-use crate::scan::select::Selection;
+use statectl_analysis::scan::select::Selection;
 
 /// Where people-facing output (the outcome table, the diff) goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
