@@ -8,25 +8,25 @@
 //! the backend cache, `terraform apply` (local execution: the organization has no remote
 //! operations) writes the state, and each tool sees what the other wrote.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::ffi::OsString;
+use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Test, root, sim_binary};
+use crate::builder::{Test, root};
 use crate::oracle::terraform;
+use crate::simulator;
 use crate::workdir::cancel_statectl_lock;
 
 const TOKEN: &str = "sim-token.atlasv1.s3cret";
 
-/// A running `statectl-sim tfe`, killed on drop.
+/// A running `statectl-sim tfe`, stopped on drop.
 struct Tfe {
-    child: Child,
-    port: u16,
+    server: simulator::Server,
     tls: tempfile::TempDir,
 }
 
@@ -34,26 +34,21 @@ impl Tfe {
     /// The simulator with organization `acme`, the token [`TOKEN`], and `extra` arguments.
     fn start(extra: &[&str]) -> Tfe {
         let tls = tempfile::tempdir().unwrap();
-        let mut child = Command::new(sim_binary())
-            .arg("tfe")
-            .arg("--tls-dir")
-            .arg(tls.path())
-            .args(["--token", TOKEN])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the simulator starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("the simulator said {line:?}"));
-        Tfe { child, port, tls }
+        let mut args: Vec<OsString> = vec!["tfe".into(), "--tls-dir".into(), tls.path().into()];
+        args.extend(
+            ["--token", TOKEN]
+                .into_iter()
+                .chain(extra.iter().copied())
+                .map(OsString::from),
+        );
+        Tfe {
+            server: simulator::start(args),
+            tls,
+        }
+    }
+
+    fn port(&self) -> u16 {
+        self.server.address().port()
     }
 
     /// With workspace `prod` holding a copy of `count_for_each.tfstate`.
@@ -65,7 +60,7 @@ impl Tfe {
     }
 
     fn host(&self) -> String {
-        format!("localhost:{}", self.port)
+        format!("localhost:{}", self.port())
     }
 
     fn ca(&self) -> PathBuf {
@@ -74,21 +69,9 @@ impl Tfe {
 
     /// A `/_sim/` request over plain HTTP: the status and the body.
     fn control(&self, method: &str, target: &str, body: &str) -> (u16, String) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        write!(
-            stream,
-            "{method} /_sim/{target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let status = answer[9..12].parse().unwrap();
-        let body = answer.split_once("\r\n\r\n").unwrap().1.to_owned();
-        (status, body)
+        let target = format!("/_sim/{target}");
+        let (status, body) = simulator::control(self.port(), method, &target, body.as_bytes());
+        (status, String::from_utf8(body).unwrap())
     }
 
     fn versions(&self, workspace: &str) -> Vec<Value> {
@@ -125,13 +108,6 @@ impl Tfe {
             assert!(Instant::now() < deadline, "the lock never changed");
             std::thread::sleep(Duration::from_millis(50));
         }
-    }
-}
-
-impl Drop for Tfe {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -355,14 +331,10 @@ fn a_locked_workspace_is_refused_naming_the_holder_then_waited_for() {
 
     // Released a moment later: `--lock-timeout` waits for it.
     let unlocker = {
-        let port = tfe.port;
+        let port = tfe.port();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(1500));
-            let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-            stream
-                .write_all(b"DELETE /_sim/lock?workspace=prod HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                .unwrap();
-            let _ = stream.read_to_end(&mut Vec::new());
+            simulator::control(port, "DELETE", "/_sim/lock?workspace=prod", b"");
         })
     };
     statectl(&tfe, folder.path(), home.path())

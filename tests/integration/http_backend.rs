@@ -5,24 +5,23 @@
 //! through the backend so that Terraform sees the taint, and each tool is refused, naming the other,
 //! while the other holds the lock.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::builder::{Test, sim_binary};
+use crate::builder::Test;
 use crate::oracle::terraform;
+use crate::simulator;
 use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock};
 
 pub(crate) const USERNAME: &str = "gitlab-ci-token";
 pub(crate) const PASSWORD: &str = "glpat-e2e-s3cret";
 
-/// A running `statectl-sim http-backend` with basic auth, killed on drop.
+/// A running `statectl-sim http-backend` with basic auth, stopped on drop.
 pub(crate) struct Server {
-    child: Child,
-    port: u16,
+    server: simulator::Server,
 }
 
 impl Server {
@@ -32,51 +31,31 @@ impl Server {
 
     /// Starts the server with `extra` arguments (`--state FILE` to serve one from the start).
     pub(crate) fn start_with(extra: &[&std::ffi::OsStr]) -> Server {
-        let mut child = Command::new(sim_binary())
-            .args([
-                "http-backend",
-                "--username",
-                USERNAME,
-                "--password",
-                PASSWORD,
-            ])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the simulator starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("the simulator said {line:?}"));
-        Server { child, port }
+        let args = [
+            "http-backend",
+            "--username",
+            USERNAME,
+            "--password",
+            PASSWORD,
+        ];
+        let args = args
+            .iter()
+            .map(std::ffi::OsStr::new)
+            .chain(extra.iter().copied());
+        Server {
+            server: simulator::start(args),
+        }
     }
 
     pub(crate) fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/state", self.port)
+        format!("{}/state", self.server.url())
     }
 
     /// The lock info the server holds for the state, if any (`/_sim/lock`, no auth).
     pub(crate) fn lock(&self) -> Option<String> {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        stream
-            .write_all(
-                b"GET /_sim/lock?path=/state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-            )
-            .unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        answer
-            .starts_with("HTTP/1.1 200")
-            .then(|| answer.split_once("\r\n\r\n").unwrap().1.to_owned())
+        let port = self.server.address().port();
+        let (status, body) = simulator::control(port, "GET", "/_sim/lock?path=/state", b"");
+        (status == 200).then(|| String::from_utf8(body).unwrap())
     }
 
     /// Waits until the lock is taken (`true`) or free (`false`).
@@ -90,13 +69,6 @@ impl Server {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -56,6 +56,7 @@ mod s3_backend;
 mod sarif_schema;
 mod scan;
 mod signals;
+mod simulator;
 mod skip;
 mod snapshots;
 mod stand_in;

@@ -5,8 +5,8 @@
 //! that Terraform sees it, names and waits for Terraform's lock, holds one that Terraform is refused
 //! by, scans a prefix page by page; faults are one line each, exit 2, with no lock left behind.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::ffi::OsString;
+use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::builder::{Test, root, sim_binary};
+use crate::builder::{Test, root};
 use crate::oracle::terraform;
+use crate::simulator;
 use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock};
 
 const NAMESPACE: &str = "acme";
@@ -28,10 +29,9 @@ fn private_key() -> PathBuf {
     root().join("tests/sim/oci_test_key.pem")
 }
 
-/// A running `statectl-sim object-storage`, killed on drop.
+/// A running `statectl-sim object-storage`, stopped on drop.
 struct Sim {
-    child: Child,
-    port: u16,
+    server: simulator::Server,
 }
 
 impl Sim {
@@ -42,62 +42,40 @@ impl Sim {
     /// The simulator accepting the test key under `key_id`.
     fn start_as(key_id: &str, extra: &[&str]) -> Sim {
         let public_key = root().join("tests/sim/oci_test_key.pub.pem");
-        let mut child = Command::new(sim_binary())
-            .args([
-                "object-storage",
-                "--namespace",
-                NAMESPACE,
-                "--bucket",
-                BUCKET,
-            ])
-            .args(["--key-id", key_id])
-            .arg("--public-key")
-            .arg(&public_key)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the simulator starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("the simulator said {line:?}"));
-        Sim { child, port }
+        let mut args: Vec<OsString> = [
+            "object-storage",
+            "--namespace",
+            NAMESPACE,
+            "--bucket",
+            BUCKET,
+            "--key-id",
+            key_id,
+            "--public-key",
+        ]
+        .map(OsString::from)
+        .into();
+        args.push(public_key.into());
+        args.extend(extra.iter().map(OsString::from));
+        Sim {
+            server: simulator::start(args),
+        }
+    }
+
+    fn port(&self) -> u16 {
+        self.server.address().port()
     }
 
     /// `OCI_CLIENT_HOST_OVERRIDES`, as Terraform's backend and statectl read it.
     fn host_override(&self) -> String {
         format!(
             "oci_object_storage.ObjectStorageClient=http://127.0.0.1:{}",
-            self.port
+            self.port()
         )
     }
 
     /// One unsigned control request; the status and body.
     fn control(&self, method: &str, target: &str, body: &[u8]) -> (u16, Vec<u8>) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        let head = format!(
-            "{method} {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).unwrap();
-        stream.write_all(body).unwrap();
-        let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).unwrap();
-        let split = answer
-            .windows(4)
-            .position(|window| window == b"\r\n\r\n")
-            .unwrap();
-        let status = String::from_utf8_lossy(&answer[9..12]).parse().unwrap();
-        (status, answer[split + 4..].to_vec())
+        simulator::control(self.port(), method, target, body)
     }
 
     fn object(&self, name: &str) -> Option<Vec<u8>> {
@@ -133,13 +111,6 @@ impl Sim {
             assert!(Instant::now() < deadline, "{name} never became {present}");
             std::thread::sleep(Duration::from_millis(50));
         }
-    }
-}
-
-impl Drop for Sim {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -708,7 +679,7 @@ fn an_endpoint_down_or_silent_is_one_bounded_line() {
     assert!(started.elapsed() < Duration::from_secs(20), "{silent:?}");
 
     // Down: nothing listens on the port any more.
-    let port = sim.port;
+    let port = sim.port();
     drop(sim);
     by_url_port(port, home.path())
         .args(["list", &url])
