@@ -108,6 +108,11 @@ impl Test {
         self
     }
 
+    /// The arguments as a snapshot shows them, after `$ statectl`.
+    pub(crate) fn command_line(&self) -> String {
+        self.args.join(" ")
+    }
+
     /// Runs the binary with no user environment leaking in (no NO_COLOR, no config).
     pub(crate) fn run(self) -> Output {
         let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));

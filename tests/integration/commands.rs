@@ -280,13 +280,7 @@ fn summary_counts_by_type_module_provider_and_status() {
             .unwrap()
             >= 3
     );
-    Test::new()
-        .arg("summary")
-        .arg(&state)
-        .run()
-        .code(0)
-        .stdout_contains("│ terraform_data")
-        .stdout_contains("3 resources, 4 instances, and 1 deposed object");
+    statectl_snapshot!("summary-lifecycle", Test::new().arg("summary").arg(&state)).code(0);
 }
 
 /// Issue 25, item 11: on `lifecycle.tfstate` (a tainted `terraform_data.cbd` that still holds a
