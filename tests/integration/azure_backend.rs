@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::builder::{Output, Test, root};
-use crate::skip::tool;
+use crate::skip::require_tool;
 
 const ACCOUNT: &str = "devstoreaccount1";
 /// Azurite's well-known development key (public, in Azurite's documentation).
@@ -35,7 +35,7 @@ const TERRAFORM_LOCK_ID: &str = "8c6b1b7e-0f0b-4a8e-9d55-7a3b1f0c2d11";
 
 /// Azurite's blob service, from `STATECTL_AZURITE` or scripts/install-azurite.sh's place.
 fn azurite_blob() -> Option<PathBuf> {
-    tool(
+    require_tool(
         "STATECTL_AZURITE",
         "target/azurite/node_modules/.bin/azurite-blob",
         "scripts/install-azurite.sh",

@@ -10,17 +10,6 @@ pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The shared corpus beside the checkout, or `None` (with a note on stderr) when it is missing.
-pub(crate) fn corpus() -> Option<PathBuf> {
-    let corpus = root().join("../shared/corpus");
-    if corpus.is_dir() {
-        Some(corpus)
-    } else {
-        crate::skip::missing("../shared/corpus is not beside the checkout");
-        None
-    }
-}
-
 /// Every `.tfstate` file below `folder`, sorted.
 pub(crate) fn state_files(folder: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();

@@ -1,6 +1,7 @@
 //! The inspection commands on real states: list with its filters, show, query and summary.
 
-use crate::builder::{Test, corpus, root};
+use crate::builder::{Test, root};
+use crate::skip::require_corpus;
 
 fn testdata(name: &str) -> std::path::PathBuf {
     root().join("testdata/states").join(name)
@@ -386,7 +387,9 @@ fn summary_takes_folders_and_several_states_as_scan_does() {
 
 #[test]
 fn summary_of_the_synthetic_opentofu_state_uses_instance_providers() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let state =
         corpus.join("synthetic/SYNTHETIC-opentofu-1.12-skip_destroy-provider_foreach.tfstate");
     let json = Test::new()

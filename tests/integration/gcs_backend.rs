@@ -19,7 +19,7 @@ use statectl_state::state::store::{LockRefused, RemoteState};
 
 use crate::builder::Test;
 use crate::oracle::terraform;
-use crate::skip::tool;
+use crate::skip::require_tool;
 use crate::workdir::TerraformWorkdir;
 
 pub(crate) const BUCKET: &str = "tfstate";
@@ -35,7 +35,7 @@ pub(crate) struct Emulator {
 
 impl Emulator {
     pub(crate) fn start() -> Option<Emulator> {
-        let binary = tool(
+        let binary = require_tool(
             "STATECTL_GCS_EMULATOR",
             "target/gcs-emulator/fake-gcs-server",
             "scripts/install-gcs-emulator.sh",
