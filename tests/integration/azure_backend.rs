@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::workdir::scanned_states;
 use crate::builder::{Output, Test, root};
 use crate::skip::require_tool;
 
@@ -609,13 +610,7 @@ fn a_prefix_scans_every_blob_below_it_in_one_report() {
     };
     let all = run(&[]);
     assert_eq!(all.code, 2, "a blob that is not a state: {}", all.stderr);
-    let report: Value = serde_json::from_str(&all.stdout).unwrap();
-    let names: Vec<&str> = report["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|state| state["path"].as_str().unwrap())
-        .collect();
+    let names = scanned_states(&all.stdout);
     assert_eq!(
         names,
         [

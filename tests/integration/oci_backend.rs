@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::builder::{Test, root};
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock};
+use crate::workdir::{scanned_states, assert_refused_by_statectl_lock, cancel_statectl_lock};
 
 const NAMESPACE: &str = "acme";
 const BUCKET: &str = "states";
@@ -393,13 +393,7 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
         ])
         .run();
     assert!(scan.code == 0 || scan.code == 1, "{}", scan.stderr);
-    let report: Value = serde_json::from_str(&scan.stdout).unwrap();
-    let names: Vec<&str> = report["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|state| state["path"].as_str().unwrap())
-        .collect();
+    let names = scanned_states(&scan.stdout);
     assert_eq!(
         names,
         [

@@ -160,6 +160,18 @@ pub(crate) trait TerraformWorkdir {
     }
 }
 
+/// The `path` of each state a `scan --format json` report lists, in its order: what a prefix
+/// scan of each backend is checked by.
+pub(crate) fn scanned_states(report: &str) -> Vec<String> {
+    let report: serde_json::Value = serde_json::from_str(report).unwrap();
+    report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|state| state["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// Reads `child`'s stdout until it holds `text` (within 60 s); the rest is left unread.
 pub(crate) fn wait_for_text(child: &mut Child, text: &str) {
     let stdout = child.stdout.take().unwrap();
