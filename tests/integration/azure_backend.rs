@@ -22,9 +22,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::workdir::scanned_states;
 use crate::builder::{Output, Test, root};
 use crate::skip::require_tool;
+use crate::workdir::scanned_states;
 
 const ACCOUNT: &str = "devstoreaccount1";
 /// Azurite's well-known development key (public, in Azurite's documentation).

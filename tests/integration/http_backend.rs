@@ -7,14 +7,14 @@
 
 use std::io::Write;
 use std::os::unix::process::CommandExt as _;
-use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::builder::Test;
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock};
+use crate::workdir::{TerraformWorkdir, assert_refused_by_statectl_lock, cancel_statectl_lock};
 
 pub(crate) const USERNAME: &str = "gitlab-ci-token";
 pub(crate) const PASSWORD: &str = "glpat-e2e-s3cret";
@@ -72,16 +72,23 @@ impl Server {
     }
 }
 
-/// A directory with a `backend "http"` block for `server` (no password: it comes from
+/// A working folder with a `backend "http"` block for the server (no password: it comes from
 /// TF_HTTP_PASSWORD), initialised and applied by Terraform.
-fn applied(terraform: &Path, server: &Server) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    let url = server.url();
-    std::fs::write(
-        folder.path().join("main.tf"),
-        format!(
-            r#"terraform {{
-  backend "http" {{
+struct Workdir {
+    folder: tempfile::TempDir,
+    terraform: PathBuf,
+}
+
+impl Workdir {
+    fn applied(terraform: &Path, server: &Server) -> Workdir {
+        let workdir = Workdir {
+            folder: tempfile::tempdir().unwrap(),
+            terraform: terraform.to_owned(),
+        };
+        let url = server.url();
+        workdir.init_and_apply_resources(
+            &format!(
+                r#"  backend "http" {{
     address        = "{url}"
     lock_address   = "{url}/lock"
     unlock_address = "{url}/lock"
@@ -89,51 +96,47 @@ fn applied(terraform: &Path, server: &Server) -> tempfile::TempDir {
     unlock_method  = "DELETE"
     username       = "{USERNAME}"
   }}
-}}
-resource "terraform_data" "app" {{
-  input = "app"
-}}
-resource "terraform_data" "db" {{
-  count = 2
-  input = "db-${{count.index}}"
-}}
 "#
-        ),
-    )
-    .unwrap();
-    for args in [
-        &["init", "-input=false"][..],
-        &["apply", "-auto-approve", "-input=false"],
-    ] {
-        let output = run_terraform(terraform, folder.path(), args);
-        assert!(
-            output.status.success(),
-            "terraform {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr)
+            ),
+            r#"resource "terraform_data" "app" {
+  input = "app"
+}
+resource "terraform_data" "db" {
+  count = 2
+  input = "db-${count.index}"
+}
+"#,
         );
+        workdir
     }
-    folder
+
+    fn state_show(&self, address: &str) -> String {
+        self.terraform(&["state", "show", "-no-color", address])
+    }
 }
 
-fn terraform_command(terraform: &Path, folder: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(terraform);
-    command
-        .args(args)
-        .current_dir(folder)
-        .env("TF_HTTP_PASSWORD", PASSWORD)
-        .env("CHECKPOINT_DISABLE", "1")
-        .env("TF_IN_AUTOMATION", "1")
-        .env_remove("TF_WORKSPACE")
-        .env_remove("TF_DATA_DIR");
-    command
-}
+impl TerraformWorkdir for Workdir {
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
 
-fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {
-    terraform_command(terraform, folder, args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("terraform runs")
+    fn terraform_binary(&self) -> &Path {
+        &self.terraform
+    }
+
+    /// The password from its variable, for both tools; statectl's lock names user `statectl-e2e`.
+    fn environment(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("TF_HTTP_PASSWORD", PASSWORD.to_owned()),
+            ("USER", "statectl-e2e".to_owned()),
+            ("CHECKPOINT_DISABLE", "1".to_owned()),
+            ("TF_IN_AUTOMATION", "1".to_owned()),
+        ]
+    }
+
+    fn hidden_from_terraform(&self) -> &'static [&'static str] {
+        &["TF_DATA_DIR"]
+    }
 }
 
 fn statectl(folder: &Path) -> Test {
@@ -143,35 +146,16 @@ fn statectl(folder: &Path) -> Test {
         .env("USER", "statectl-e2e")
 }
 
-fn state_list(terraform: &Path, folder: &Path) -> String {
-    let output = run_terraform(terraform, folder, &["state", "list"]);
-    assert!(output.status.success());
-    String::from_utf8(output.stdout).unwrap()
-}
-
-fn state_show(terraform: &Path, folder: &Path, address: &str) -> String {
-    let output = run_terraform(terraform, folder, &["state", "show", "-no-color", address]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
 /// `terraform apply` with a change to make, stopped at its approval prompt: it holds the lock until
 /// its stdin says something.
-fn apply_waiting_at_the_prompt(terraform: &Path, folder: &Path) -> (Child, ChildStdin) {
-    let mut child = terraform_command(
-        terraform,
-        folder,
-        &["apply", "-no-color", "-replace=terraform_data.db[1]"],
-    )
-    .stdin(Stdio::piped())
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .expect("terraform runs");
+fn apply_waiting_at_the_prompt(workdir: &Workdir) -> (Child, ChildStdin) {
+    let mut child = workdir
+        .terraform_command(&["apply", "-no-color", "-replace=terraform_data.db[1]"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("terraform runs");
     let stdin = child.stdin.take().unwrap();
     (child, stdin)
 }
@@ -180,9 +164,9 @@ fn apply_waiting_at_the_prompt(terraform: &Path, folder: &Path) -> (Child, Child
 fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
     let Some(terraform) = terraform() else { return };
     let server = Server::start();
-    let folder = applied(&terraform, &server);
-    let folder = folder.path();
-    let expected = state_list(&terraform, folder);
+    let workdir = Workdir::applied(&terraform, &server);
+    let folder = workdir.path();
+    let expected = workdir.terraform(&["state", "list"]);
     assert_eq!(
         expected,
         "terraform_data.app\nterraform_data.db[0]\nterraform_data.db[1]\n"
@@ -208,10 +192,15 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
         .run()
         .code(0);
     assert!(
-        state_show(&terraform, folder, "terraform_data.app")
+        workdir
+            .state_show("terraform_data.app")
             .starts_with("# terraform_data.app: (tainted)"),
     );
-    assert!(!state_show(&terraform, folder, "terraform_data.db[0]").contains("(tainted)"));
+    assert!(
+        !workdir
+            .state_show("terraform_data.db[0]")
+            .contains("(tainted)")
+    );
     assert_eq!(server.lock(), None, "statectl released the lock");
     let backups: Vec<String> = std::fs::read_dir(folder)
         .unwrap()
@@ -223,12 +212,10 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
         1,
         "one local backup of the old state: {backups:?}"
     );
-    let plan = run_terraform(&terraform, folder, &["plan", "-no-color", "-input=false"]);
+    let plan = workdir.terraform(&["plan", "-no-color", "-input=false"]);
     assert!(
-        String::from_utf8_lossy(&plan.stdout)
-            .contains("terraform_data.app is tainted, so must be replaced"),
-        "{}",
-        String::from_utf8_lossy(&plan.stdout)
+        plan.contains("terraform_data.app is tainted, so must be replaced"),
+        "{plan}"
     );
 }
 
@@ -236,9 +223,9 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
 fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let Some(terraform) = terraform() else { return };
     let server = Server::start();
-    let folder = applied(&terraform, &server);
-    let folder = folder.path();
-    let (mut apply, mut answer) = apply_waiting_at_the_prompt(&terraform, folder);
+    let workdir = Workdir::applied(&terraform, &server);
+    let folder = workdir.path();
+    let (mut apply, mut answer) = apply_waiting_at_the_prompt(&workdir);
     server.wait_for_lock(true);
 
     let refused = statectl(folder)
@@ -255,7 +242,11 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
         "{}",
         refused.stderr
     );
-    assert!(!state_show(&terraform, folder, "terraform_data.app").contains("(tainted)"));
+    assert!(
+        !workdir
+            .state_show("terraform_data.app")
+            .contains("(tainted)")
+    );
 
     // Waiting: the taint goes through once the apply is answered `no` and lets the lock go.
     let waiting = std::thread::spawn({
@@ -272,7 +263,8 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let _ = apply.wait();
     waiting.join().unwrap().code(0);
     assert!(
-        state_show(&terraform, folder, "terraform_data.app")
+        workdir
+            .state_show("terraform_data.app")
             .starts_with("# terraform_data.app: (tainted)")
     );
     assert_eq!(server.lock(), None);
@@ -282,8 +274,8 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
 fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let Some(terraform) = terraform() else { return };
     let server = Server::start();
-    let folder = applied(&terraform, &server);
-    let folder = folder.path();
+    let workdir = Workdir::applied(&terraform, &server);
+    let folder = workdir.path();
     let holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "30"])
         // Its own process group, as a CI job is: the cancel reaches the command too.
@@ -298,18 +290,18 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
         .expect("statectl starts");
     server.wait_for_lock(true);
 
-    let output = run_terraform(
-        &terraform,
-        folder,
-        &[
+    let output = workdir
+        .terraform_command(&[
             "apply",
             "-auto-approve",
             "-input=false",
             "-no-color",
             "-lock-timeout=0s",
             "-replace=terraform_data.app",
-        ],
-    );
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("terraform runs");
     assert_refused_by_statectl_lock(&output);
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("Version:   statectl "),

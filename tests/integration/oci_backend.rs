@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::builder::{Test, root};
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{scanned_states, assert_refused_by_statectl_lock, cancel_statectl_lock};
+use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock, scanned_states};
 
 const NAMESPACE: &str = "acme";
 const BUCKET: &str = "states";

@@ -43,11 +43,17 @@ pub(crate) trait TerraformWorkdir {
     /// Writes `main.tf` (the backend block given, then two `terraform_data` instances), and has
     /// Terraform init and apply it.
     fn init_and_apply(&self, backend_block: &str) {
+        self.init_and_apply_resources(
+            backend_block,
+            "resource \"terraform_data\" \"web\" {\n  count = 2\n  input = \"v${count.index}\"\n}\n",
+        );
+    }
+
+    /// [`TerraformWorkdir::init_and_apply`] with `resources` of the test's own.
+    fn init_and_apply_resources(&self, backend_block: &str, resources: &str) {
         std::fs::write(
             self.path().join("main.tf"),
-            format!(
-                "terraform {{\n{backend_block}}}\n\nresource \"terraform_data\" \"web\" {{\n  count = 2\n  input = \"v${{count.index}}\"\n}}\n"
-            ),
+            format!("terraform {{\n{backend_block}}}\n\n{resources}"),
         )
         .unwrap();
         self.terraform(&["init", "-input=false", "-no-color"]);
