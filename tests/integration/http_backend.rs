@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::builder::Test;
@@ -146,20 +146,6 @@ fn statectl(folder: &Path) -> Test {
         .env("USER", "statectl-e2e")
 }
 
-/// `terraform apply` with a change to make, stopped at its approval prompt: it holds the lock until
-/// its stdin says something.
-fn apply_waiting_at_the_prompt(workdir: &Workdir) -> (Child, ChildStdin) {
-    let mut child = workdir
-        .terraform_command(&["apply", "-no-color", "-replace=terraform_data.db[1]"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("terraform runs");
-    let stdin = child.stdin.take().unwrap();
-    (child, stdin)
-}
-
 #[test]
 fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
     let Some(terraform) = terraform() else { return };
@@ -225,7 +211,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let server = Server::start();
     let workdir = Workdir::applied(&terraform, &server);
     let folder = workdir.path();
-    let (mut apply, mut answer) = apply_waiting_at_the_prompt(&workdir);
+    let (mut apply, mut answer) = workdir.apply_waiting_at_the_prompt("terraform_data.db[1]");
     server.wait_for_lock(true);
 
     let refused = statectl(folder)

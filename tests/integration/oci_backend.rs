@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -17,7 +17,9 @@ use serde_json::Value;
 use crate::builder::{Test, root};
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock, scanned_states};
+use crate::workdir::{
+    TerraformWorkdir, assert_refused_by_statectl_lock, cancel_statectl_lock, scanned_states,
+};
 
 const NAMESPACE: &str = "acme";
 const BUCKET: &str = "states";
@@ -119,10 +121,13 @@ impl Sim {
 struct Project {
     folder: tempfile::TempDir,
     home: tempfile::TempDir,
+    terraform: PathBuf,
+    /// `OCI_CLIENT_HOST_OVERRIDES`, pointing both tools at the simulator.
+    host_override: String,
 }
 
 impl Project {
-    fn new() -> Project {
+    fn new(terraform: &Path, sim: &Sim) -> Project {
         let folder = tempfile::tempdir().unwrap();
         std::fs::write(
             folder.path().join("main.tf"),
@@ -153,63 +158,49 @@ resource "terraform_data" "db" {{
         Project {
             folder,
             home: tempfile::tempdir().unwrap(),
+            terraform: terraform.to_owned(),
+            host_override: sim.host_override(),
         }
     }
 
-    fn path(&self) -> &Path {
-        self.folder.path()
-    }
-
-    fn terraform(&self, terraform: &Path, sim: &Sim, args: &[&str]) -> Command {
-        let mut command = Command::new(terraform);
-        command
-            .args(args)
-            .current_dir(self.path())
-            .env("HOME", self.home.path())
-            .env("OCI_CLIENT_HOST_OVERRIDES", sim.host_override())
-            .env("CHECKPOINT_DISABLE", "1")
-            .env("TF_IN_AUTOMATION", "1")
-            .env_remove("TF_WORKSPACE")
-            .env_remove("TF_DATA_DIR");
-        command
-    }
-
-    fn run_terraform(&self, terraform: &Path, sim: &Sim, args: &[&str]) -> Output {
-        self.terraform(terraform, sim, args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("terraform runs")
-    }
-
-    fn must(&self, terraform: &Path, sim: &Sim, args: &[&str]) -> String {
-        let output = self.run_terraform(terraform, sim, args);
-        assert!(
-            output.status.success(),
-            "terraform {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).unwrap()
-    }
-
-    fn statectl(&self, sim: &Sim) -> Test {
+    fn statectl_test(&self) -> Test {
         Test::new()
             .current_dir(self.path())
             .env("HOME", self.home.path())
-            .env("OCI_CLIENT_HOST_OVERRIDES", sim.host_override())
+            .env("OCI_CLIENT_HOST_OVERRIDES", &self.host_override)
             .env("USER", "statectl-e2e")
     }
 
     /// Initialised and applied by Terraform.
     fn applied(terraform: &Path, sim: &Sim) -> Project {
-        let project = Project::new();
-        project.must(terraform, sim, &["init", "-input=false", "-no-color"]);
-        project.must(
-            terraform,
-            sim,
-            &["apply", "-auto-approve", "-input=false", "-no-color"],
-        );
+        let project = Project::new(terraform, sim);
+        project.terraform_stdout(&["init", "-input=false", "-no-color"]);
+        project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
         project
+    }
+}
+
+impl TerraformWorkdir for Project {
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    fn terraform_binary(&self) -> &Path {
+        &self.terraform
+    }
+
+    /// A home of its own (no `~/.oci/config` of the machine's), the simulator as the endpoint.
+    fn environment(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("HOME", self.home.path().display().to_string()),
+            ("OCI_CLIENT_HOST_OVERRIDES", self.host_override.clone()),
+            ("CHECKPOINT_DISABLE", "1".to_owned()),
+            ("TF_IN_AUTOMATION", "1".to_owned()),
+        ]
+    }
+
+    fn hidden_from_terraform(&self) -> &'static [&'static str] {
+        &["TF_DATA_DIR"]
     }
 }
 
@@ -247,7 +238,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
     let project = Project::applied(&terraform, &sim);
-    let expected = project.must(&terraform, &sim, &["state", "list"]);
+    let expected = project.terraform_stdout(&["state", "list"]);
     assert_eq!(
         expected,
         "terraform_data.app\nterraform_data.db[0]\nterraform_data.db[1]\n"
@@ -255,7 +246,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
 
     // In the initialised directory, and by URL with the key from ~/.oci/config.
     let listed = project
-        .statectl(&sim)
+        .statectl_test()
         .arg("list")
         .run()
         .code(0)
@@ -273,15 +264,11 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         .stdout(&expected);
 
     project
-        .statectl(&sim)
+        .statectl_test()
         .args(["taint", "terraform_data.app"])
         .run()
         .code(0);
-    let shown = project.must(
-        &terraform,
-        &sim,
-        &["state", "show", "-no-color", "terraform_data.app"],
-    );
+    let shown = project.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
     assert!(
         shown.starts_with("# terraform_data.app: (tainted)"),
         "{shown}"
@@ -330,7 +317,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         })
         .all(|entry| entry["content_md5"].is_string());
     assert!(puts_with_md5, "every state PUT carries its Content-MD5");
-    let plan = project.must(&terraform, &sim, &["plan", "-no-color", "-input=false"]);
+    let plan = project.terraform_stdout(&["plan", "-no-color", "-input=false"]);
     assert!(
         plan.contains("terraform_data.app is tainted, so must be replaced"),
         "{plan}"
@@ -343,29 +330,25 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
     // Pages of one object: the scan has to follow `nextStartWith` through every one.
     let sim = Sim::start(&["--page-size", "1"]);
     let project = Project::applied(&terraform, &sim);
-    project.must(&terraform, &sim, &["workspace", "new", "-no-color", "dev"]);
-    project.must(
-        &terraform,
-        &sim,
-        &[
-            "apply",
-            "-auto-approve",
-            "-input=false",
-            "-no-color",
-            "-target=terraform_data.app",
-        ],
-    );
+    project.terraform_stdout(&["workspace", "new", "-no-color", "dev"]);
+    project.terraform_stdout(&[
+        "apply",
+        "-auto-approve",
+        "-input=false",
+        "-no-color",
+        "-target=terraform_data.app",
+    ]);
     assert!(sim.object("tf-state-env/dev/terraform.tfstate").is_some());
 
     // The selected workspace (the data directory's `environment`), then `default` by flag.
     project
-        .statectl(&sim)
+        .statectl_test()
         .arg("list")
         .run()
         .code(0)
         .stdout("terraform_data.app\n");
     project
-        .statectl(&sim)
+        .statectl_test()
         .args(["list", "--workspace", "default"])
         .run()
         .code(0)
@@ -419,34 +402,12 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
     assert_eq!(report["summary"]["states"], 1, "{}", narrowed.stderr);
 }
 
-/// `terraform apply` with a change to make, stopped at its approval prompt: it holds the lock until
-/// its stdin says something.
-fn apply_waiting_at_the_prompt(
-    terraform: &Path,
-    project: &Project,
-    sim: &Sim,
-) -> (Child, ChildStdin) {
-    let mut child = project
-        .terraform(
-            terraform,
-            sim,
-            &["apply", "-no-color", "-replace=terraform_data.db[1]"],
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("terraform runs");
-    let stdin = child.stdin.take().unwrap();
-    (child, stdin)
-}
-
 #[test]
 fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
     let project = Project::applied(&terraform, &sim);
-    let (mut apply, mut answer) = apply_waiting_at_the_prompt(&terraform, &project, &sim);
+    let (mut apply, mut answer) = project.apply_waiting_at_the_prompt("terraform_data.db[1]");
     sim.wait_for("terraform.tfstate.lock", true);
     // Terraform's own lock object: its lock info, `Path` the state object.
     let held: Value =
@@ -454,7 +415,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     assert_eq!(held["Path"], "terraform.tfstate");
 
     let refused = project
-        .statectl(&sim)
+        .statectl_test()
         .args(["taint", "terraform_data.app"])
         .run()
         .refused(&format!(
@@ -472,7 +433,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let waiting = std::thread::spawn({
         let test =
             project
-                .statectl(&sim)
+                .statectl_test()
                 .args(["taint", "terraform_data.app", "--lock-timeout", "30s"]);
         move || test.run()
     });
@@ -481,11 +442,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     drop(answer);
     let _ = apply.wait();
     waiting.join().unwrap().code(0);
-    let shown = project.must(
-        &terraform,
-        &sim,
-        &["state", "show", "-no-color", "terraform_data.app"],
-    );
+    let shown = project.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
     assert!(
         shown.starts_with("# terraform_data.app: (tainted)"),
         "{shown}"
@@ -520,28 +477,20 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     assert_eq!(ours["Path"], "terraform.tfstate");
     assert_eq!(ours["Operation"], "statectl lock");
 
-    let output = project.run_terraform(
-        &terraform,
-        &sim,
-        &[
-            "apply",
-            "-auto-approve",
-            "-input=false",
-            "-no-color",
-            "-lock-timeout=0s",
-            "-replace=terraform_data.app",
-        ],
-    );
+    let output = project.terraform_output(&[
+        "apply",
+        "-auto-approve",
+        "-input=false",
+        "-no-color",
+        "-lock-timeout=0s",
+        "-replace=terraform_data.app",
+    ]);
     assert_refused_by_statectl_lock(&output);
 
     cancel_statectl_lock(holder);
     sim.wait_for("terraform.tfstate.lock", false);
     // And Terraform takes it now.
-    project.must(
-        &terraform,
-        &sim,
-        &["plan", "-no-color", "-input=false", "-lock-timeout=0s"],
-    );
+    project.terraform_stdout(&["plan", "-no-color", "-input=false", "-lock-timeout=0s"]);
 }
 
 /// A state in the simulator put there directly (no Terraform needed), and a home with the key.

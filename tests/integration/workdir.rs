@@ -5,7 +5,7 @@
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -65,6 +65,26 @@ pub(crate) trait TerraformWorkdir {
         crate::oracle::run(&mut self.terraform_command(args))
     }
 
+    /// Runs Terraform with no input, whatever its status.
+    fn terraform_output(&self, args: &[&str]) -> std::process::Output {
+        self.terraform_command(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("terraform runs")
+    }
+
+    /// Runs Terraform with no input; it must succeed. Returns its stdout alone.
+    fn terraform_stdout(&self, args: &[&str]) -> String {
+        let output = self.terraform_output(args);
+        assert!(
+            output.status.success(),
+            "terraform {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+
     fn statectl(&self, args: &[&str]) -> Output {
         let mut test = Test::new().args(args).current_dir(self.path());
         for (name, value) in self.environment() {
@@ -97,6 +117,20 @@ pub(crate) trait TerraformWorkdir {
         );
         let plan = self.terraform(&["plan", "-input=false", "-no-color"]);
         assert!(plan.contains("must be replaced"), "{plan}");
+    }
+
+    /// `terraform apply -replace=ADDRESS`, stopped at its approval prompt: it holds the lock until
+    /// its stdin says something.
+    fn apply_waiting_at_the_prompt(&self, address: &str) -> (Child, ChildStdin) {
+        let mut child = self
+            .terraform_command(&["apply", "-no-color", &format!("-replace={address}")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("terraform runs");
+        let stdin = child.stdin.take().unwrap();
+        (child, stdin)
     }
 
     /// While Terraform waits at its approval prompt holding the lock, statectl's write is refused
