@@ -98,14 +98,7 @@ impl Workdir {
   }}
 "#
             ),
-            r#"resource "terraform_data" "app" {
-  input = "app"
-}
-resource "terraform_data" "db" {
-  count = 2
-  input = "db-${count.index}"
-}
-"#,
+            crate::workdir::APP_AND_DBS,
         );
         workdir
     }

@@ -11,6 +11,17 @@ use std::time::{Duration, Instant};
 
 use crate::builder::{Output, Test};
 
+/// The resources of the round trips that need three instances, one of them alone: what
+/// [`TerraformWorkdir::init_and_apply_resources`] takes.
+pub(crate) const APP_AND_DBS: &str = r#"resource "terraform_data" "app" {
+  input = "app"
+}
+resource "terraform_data" "db" {
+  count = 2
+  input = "db-${count.index}"
+}
+"#;
+
 pub(crate) trait TerraformWorkdir {
     /// The working folder (`main.tf`, `.terraform/`).
     fn path(&self) -> &Path;
