@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use crate::builder::{Test, root};
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::cancel_statectl_lock;
+use crate::workdir::{TerraformWorkdir, cancel_statectl_lock};
 
 const TOKEN: &str = "sim-token.atlasv1.s3cret";
 
@@ -513,33 +513,21 @@ fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
 struct Project {
     folder: tempfile::TempDir,
     home: tempfile::TempDir,
+    terraform: PathBuf,
+    /// The simulator's CA, which both tools trust.
+    ca: PathBuf,
 }
 
 impl Project {
-    fn new(tfe: &Tfe) -> Project {
+    fn new(tfe: &Tfe, terraform: &Path) -> Project {
         let folder = tempfile::tempdir().unwrap();
         let home = tempfile::tempdir().unwrap();
         let host = tfe.host();
         std::fs::write(
             folder.path().join("main.tf"),
             format!(
-                r#"terraform {{
-  cloud {{
-    hostname     = "{host}"
-    organization = "acme"
-    workspaces {{
-      name = "tf"
-    }}
-  }}
-}}
-resource "terraform_data" "app" {{
-  input = "app"
-}}
-resource "terraform_data" "db" {{
-  count = 2
-  input = "db-${{count.index}}"
-}}
-"#
+                "terraform {{\n  cloud {{\n    hostname     = \"{host}\"\n    organization = \"acme\"\n    workspaces {{\n      name = \"tf\"\n    }}\n  }}\n}}\n{}",
+                crate::workdir::APP_AND_DBS
             ),
         )
         .unwrap();
@@ -548,40 +536,48 @@ resource "terraform_data" "db" {{
             format!("credentials \"{host}\" {{\n  token = \"{TOKEN}\"\n}}\n"),
         )
         .unwrap();
-        Project { folder, home }
+        Project {
+            folder,
+            home,
+            terraform: terraform.to_owned(),
+            ca: tfe.ca(),
+        }
     }
 
-    fn terraform(&self, tfe: &Tfe, terraform: &Path, args: &[&str]) -> Output {
-        let output = Command::new(terraform)
-            .args(args)
-            .current_dir(self.folder.path())
-            .env("HOME", self.home.path())
-            .env("TF_CLI_CONFIG_FILE", self.home.path().join("cli.tfrc"))
-            .env("SSL_CERT_FILE", tfe.ca())
-            .env("CHECKPOINT_DISABLE", "1")
-            .env("TF_IN_AUTOMATION", "1")
-            .env_remove("TF_WORKSPACE")
-            .env_remove("TF_DATA_DIR")
-            .stdin(Stdio::null())
-            .output()
-            .expect("terraform runs");
-        assert!(
-            output.status.success(),
-            "terraform {}: {}\n{}",
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr),
-            String::from_utf8_lossy(&output.stdout)
-        );
-        output
+    fn statectl_test(&self) -> Test {
+        let mut test = Test::new().current_dir(self.path());
+        for (name, value) in self.environment() {
+            test = test.env(name, value);
+        }
+        test.env("USER", "statectl-e2e")
+    }
+}
+
+impl TerraformWorkdir for Project {
+    fn path(&self) -> &Path {
+        self.folder.path()
     }
 
-    fn statectl(&self, tfe: &Tfe) -> Test {
-        Test::new()
-            .current_dir(self.folder.path())
-            .env("SSL_CERT_FILE", tfe.ca())
-            .env("HOME", self.home.path())
-            .env("TF_CLI_CONFIG_FILE", self.home.path().join("cli.tfrc"))
-            .env("USER", "statectl-e2e")
+    fn terraform_binary(&self) -> &Path {
+        &self.terraform
+    }
+
+    /// A home of its own, the token in its CLI configuration, the simulator's CA.
+    fn environment(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("HOME", self.home.path().display().to_string()),
+            (
+                "TF_CLI_CONFIG_FILE",
+                self.home.path().join("cli.tfrc").display().to_string(),
+            ),
+            ("SSL_CERT_FILE", self.ca.display().to_string()),
+            ("CHECKPOINT_DISABLE", "1".to_owned()),
+            ("TF_IN_AUTOMATION", "1".to_owned()),
+        ]
+    }
+
+    fn hidden_from_terraform(&self) -> &'static [&'static str] {
+        &["TF_DATA_DIR"]
     }
 }
 
@@ -589,8 +585,8 @@ resource "terraform_data" "db" {{
 fn terraform_and_statectl_share_a_cloud_workspace() {
     let Some(terraform) = terraform() else { return };
     let tfe = Tfe::start(&[]);
-    let project = Project::new(&tfe);
-    project.terraform(&tfe, &terraform, &["init", "-input=false", "-no-color"]);
+    let project = Project::new(&tfe, &terraform);
+    project.terraform_stdout(&["init", "-input=false", "-no-color"]);
     // The backend cache as Terraform wrote it for the block.
     let cache: Value = serde_json::from_slice(
         &std::fs::read(project.folder.path().join(".terraform/terraform.tfstate")).unwrap(),
@@ -598,32 +594,24 @@ fn terraform_and_statectl_share_a_cloud_workspace() {
     .unwrap();
     assert_eq!(cache["backend"]["type"], "cloud", "{cache}");
     assert_eq!(cache["backend"]["config"]["workspaces"]["name"], "tf");
-    project.terraform(
-        &tfe,
-        &terraform,
-        &["apply", "-auto-approve", "-input=false", "-no-color"],
-    );
+    project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
     assert_eq!(tfe.versions("tf").len(), 1);
 
-    let listed = project
-        .terraform(&tfe, &terraform, &["state", "list"])
-        .stdout;
+    let listed = project.terraform_stdout(&["state", "list"]);
     project
-        .statectl(&tfe)
+        .statectl_test()
         .arg("list")
         .run()
         .code(0)
-        .stdout(&String::from_utf8(listed).unwrap());
+        .stdout(&listed);
 
     project
-        .statectl(&tfe)
+        .statectl_test()
         .args(["taint", "terraform_data.app", "--backup", "-"])
         .run()
         .code(0);
-    let pulled = project
-        .terraform(&tfe, &terraform, &["state", "pull"])
-        .stdout;
-    let pulled: Value = serde_json::from_slice(&pulled).unwrap();
+    let pulled: Value =
+        serde_json::from_str(&project.terraform_stdout(&["state", "pull"])).unwrap();
     let versions = tfe.versions("tf");
     assert_eq!(pulled["serial"], versions[1]["serial"]);
     assert_eq!(
@@ -640,12 +628,12 @@ fn terraform_and_statectl_share_a_cloud_workspace() {
     assert_eq!(tfe.holder("tf"), None);
 
     // Terraform's next apply replaces what statectl tainted, through the same workspace.
-    let applied = project.terraform(
-        &tfe,
-        &terraform,
-        &["apply", "-auto-approve", "-input=false", "-no-color"],
+    let applied =
+        project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+    assert!(
+        applied.contains("1 added, 0 changed, 1 destroyed"),
+        "{applied}"
     );
-    assert!(String::from_utf8_lossy(&applied.stdout).contains("1 added, 0 changed, 1 destroyed"));
     assert_eq!(tfe.versions("tf").len(), 3);
 }
 
@@ -654,7 +642,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
     let Some(terraform) = terraform() else { return };
     let state = format!("app-dev={}", seed().display());
     let tfe = Tfe::start(&["--workspace", "app-dev", "--state", &state]);
-    let project = Project::new(&tfe);
+    let project = Project::new(&tfe, &terraform);
     std::fs::write(
         project.folder.path().join("main.tf"),
         format!(
@@ -664,17 +652,11 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
     )
     .unwrap();
     let dev = |args: &[&str]| {
-        let mut command = Command::new(&terraform);
-        command
-            .args(args)
-            .current_dir(project.folder.path())
-            .env("HOME", project.home.path())
-            .env("TF_CLI_CONFIG_FILE", project.home.path().join("cli.tfrc"))
-            .env("SSL_CERT_FILE", tfe.ca())
-            .env("CHECKPOINT_DISABLE", "1")
+        let output = project
+            .terraform_command(args)
             .env("TF_WORKSPACE", "dev")
-            .env_remove("TF_DATA_DIR");
-        let output = command.output().expect("terraform runs");
+            .output()
+            .expect("terraform runs");
         assert!(
             output.status.success(),
             "{}",
@@ -686,7 +668,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
     let listed = dev(&["state", "list"]);
     assert_eq!(listed, local_list());
     project
-        .statectl(&tfe)
+        .statectl_test()
         .env("TF_WORKSPACE", "dev")
         .arg("list")
         .run()
@@ -697,7 +679,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
             tfe.host()
         ));
     project
-        .statectl(&tfe)
+        .statectl_test()
         .arg("list")
         .run()
         .refused("backend \"remote\" maps workspaces by the prefix `app-`, and has no `default` workspace")
