@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use crate::builder::{Output, Test, root};
 use crate::skip::require_tool;
-use crate::workdir::{TerraformWorkdir, scanned_states};
+use crate::workdir::{TerraformWorkdir, Workdir, scanned_states};
 
 const ACCOUNT: &str = "devstoreaccount1";
 /// Azurite's well-known development key (public, in Azurite's documentation).
@@ -1100,46 +1100,17 @@ impl AzureOnLoopback {
     }
 }
 
-/// A working folder with a `backend "azurerm"` block for account `tfacct`, where Terraform runs
-/// through the proxy.
-struct Workdir {
-    dir: tempfile::TempDir,
-    terraform: PathBuf,
-    env: Vec<(&'static str, String)>,
-}
-
-impl TerraformWorkdir for Workdir {
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn terraform_binary(&self) -> &Path {
-        &self.terraform
-    }
-
-    fn environment(&self) -> Vec<(&'static str, String)> {
-        let mut env = self.env.clone();
-        env.extend([
-            ("CHECKPOINT_DISABLE", "1".to_owned()),
-            ("TF_IN_AUTOMATION", "1".to_owned()),
-        ]);
-        env
-    }
-
-    /// The proxy must see Azure's own address, whatever the machine exempts.
-    fn hidden_from_terraform(&self) -> &'static [&'static str] {
-        &["NO_PROXY", "no_proxy", "TF_DATA_DIR"]
-    }
-}
-
-/// The working folder initialised and applied by Terraform; checks that Terraform only went to
-/// Azure's own address.
+/// A working folder with a `backend "azurerm"` block for account `tfacct`, initialised and applied
+/// by Terraform through the proxy; checks that Terraform only went to Azure's own address.
 fn applied(azure: &AzureOnLoopback, terraform: &Path) -> Workdir {
-    let workdir = Workdir {
-        dir: tempfile::tempdir().unwrap(),
-        terraform: terraform.to_owned(),
-        env: azure.env(),
-    };
+    let mut environment = azure.env();
+    environment.extend([
+        ("CHECKPOINT_DISABLE", "1".to_owned()),
+        ("TF_IN_AUTOMATION", "1".to_owned()),
+    ]);
+    // The proxy must see Azure's own address, whatever the machine exempts.
+    let hidden = &["NO_PROXY", "no_proxy", "TF_DATA_DIR"];
+    let workdir = Workdir::new(terraform, |_| environment, hidden);
     workdir.init_and_apply_resources(
         &format!(
             r#"  backend "azurerm" {{

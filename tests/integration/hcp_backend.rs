@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use crate::builder::{Test, root};
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{TerraformWorkdir, cancel_statectl_lock};
+use crate::workdir::{TerraformWorkdir, Workdir, cancel_statectl_lock};
 
 const TOKEN: &str = "sim-token.atlasv1.s3cret";
 
@@ -511,36 +511,43 @@ fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
 /// A directory with a `cloud` block for `tfe`'s workspace `tf`, its CLI configuration (the token in
 /// a `credentials` block, TF_CLI_CONFIG_FILE) beside it.
 struct Project {
-    folder: tempfile::TempDir,
-    home: tempfile::TempDir,
-    terraform: PathBuf,
-    /// The simulator's CA, which both tools trust.
-    ca: PathBuf,
+    workdir: Workdir,
+    /// Kept while the folder is used: the environment points into it.
+    _home: tempfile::TempDir,
 }
 
 impl Project {
     fn new(tfe: &Tfe, terraform: &Path) -> Project {
-        let folder = tempfile::tempdir().unwrap();
         let home = tempfile::tempdir().unwrap();
         let host = tfe.host();
         std::fs::write(
-            folder.path().join("main.tf"),
+            home.path().join("cli.tfrc"),
+            format!("credentials \"{host}\" {{\n  token = \"{TOKEN}\"\n}}\n"),
+        )
+        .unwrap();
+        // A home of its own, the token in its CLI configuration, the simulator's CA.
+        let environment = vec![
+            ("HOME", home.path().display().to_string()),
+            (
+                "TF_CLI_CONFIG_FILE",
+                home.path().join("cli.tfrc").display().to_string(),
+            ),
+            ("SSL_CERT_FILE", tfe.ca().display().to_string()),
+            ("CHECKPOINT_DISABLE", "1".to_owned()),
+            ("TF_IN_AUTOMATION", "1".to_owned()),
+        ];
+        let workdir = Workdir::new(terraform, |_| environment, &["TF_DATA_DIR"]);
+        std::fs::write(
+            workdir.path().join("main.tf"),
             format!(
                 "terraform {{\n  cloud {{\n    hostname     = \"{host}\"\n    organization = \"acme\"\n    workspaces {{\n      name = \"tf\"\n    }}\n  }}\n}}\n{}",
                 crate::workdir::APP_AND_DBS
             ),
         )
         .unwrap();
-        std::fs::write(
-            home.path().join("cli.tfrc"),
-            format!("credentials \"{host}\" {{\n  token = \"{TOKEN}\"\n}}\n"),
-        )
-        .unwrap();
         Project {
-            folder,
-            home,
-            terraform: terraform.to_owned(),
-            ca: tfe.ca(),
+            workdir,
+            _home: home,
         }
     }
 
@@ -553,31 +560,12 @@ impl Project {
     }
 }
 
-impl TerraformWorkdir for Project {
-    fn path(&self) -> &Path {
-        self.folder.path()
-    }
+/// The harness's methods, on the folder.
+impl std::ops::Deref for Project {
+    type Target = Workdir;
 
-    fn terraform_binary(&self) -> &Path {
-        &self.terraform
-    }
-
-    /// A home of its own, the token in its CLI configuration, the simulator's CA.
-    fn environment(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("HOME", self.home.path().display().to_string()),
-            (
-                "TF_CLI_CONFIG_FILE",
-                self.home.path().join("cli.tfrc").display().to_string(),
-            ),
-            ("SSL_CERT_FILE", self.ca.display().to_string()),
-            ("CHECKPOINT_DISABLE", "1".to_owned()),
-            ("TF_IN_AUTOMATION", "1".to_owned()),
-        ]
-    }
-
-    fn hidden_from_terraform(&self) -> &'static [&'static str] {
-        &["TF_DATA_DIR"]
+    fn deref(&self) -> &Workdir {
+        &self.workdir
     }
 }
 
@@ -589,7 +577,7 @@ fn terraform_and_statectl_share_a_cloud_workspace() {
     project.terraform_stdout(&["init", "-input=false", "-no-color"]);
     // The backend cache as Terraform wrote it for the block.
     let cache: Value = serde_json::from_slice(
-        &std::fs::read(project.folder.path().join(".terraform/terraform.tfstate")).unwrap(),
+        &std::fs::read(project.path().join(".terraform/terraform.tfstate")).unwrap(),
     )
     .unwrap();
     assert_eq!(cache["backend"]["type"], "cloud", "{cache}");
@@ -644,7 +632,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
     let tfe = Tfe::start(&["--workspace", "app-dev", "--state", &state]);
     let project = Project::new(&tfe, &terraform);
     std::fs::write(
-        project.folder.path().join("main.tf"),
+        project.path().join("main.tf"),
         format!(
             "terraform {{\n  backend \"remote\" {{\n    hostname     = \"{}\"\n    organization = \"acme\"\n    workspaces {{\n      prefix = \"app-\"\n    }}\n  }}\n}}\n",
             tfe.host()

@@ -7,14 +7,16 @@
 
 use std::io::Write;
 use std::os::unix::process::CommandExt as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::builder::Test;
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{TerraformWorkdir, assert_refused_by_statectl_lock, cancel_statectl_lock};
+use crate::workdir::{
+    TerraformWorkdir, Workdir, assert_refused_by_statectl_lock, cancel_statectl_lock,
+};
 
 pub(crate) const USERNAME: &str = "gitlab-ci-token";
 pub(crate) const PASSWORD: &str = "glpat-e2e-s3cret";
@@ -73,22 +75,25 @@ impl Server {
 }
 
 /// A working folder with a `backend "http"` block for the server (no password: it comes from
-/// TF_HTTP_PASSWORD), initialised and applied by Terraform.
-struct Workdir {
-    folder: tempfile::TempDir,
-    terraform: PathBuf,
-}
-
-impl Workdir {
-    fn applied(terraform: &Path, server: &Server) -> Workdir {
-        let workdir = Workdir {
-            folder: tempfile::tempdir().unwrap(),
-            terraform: terraform.to_owned(),
-        };
-        let url = server.url();
-        workdir.init_and_apply_resources(
-            &format!(
-                r#"  backend "http" {{
+/// TF_HTTP_PASSWORD, for both tools; statectl's lock names user `statectl-e2e`), initialised and
+/// applied by Terraform.
+fn applied(terraform: &Path, server: &Server) -> Workdir {
+    let workdir = Workdir::new(
+        terraform,
+        |_| {
+            vec![
+                ("TF_HTTP_PASSWORD", PASSWORD.to_owned()),
+                ("USER", "statectl-e2e".to_owned()),
+                ("CHECKPOINT_DISABLE", "1".to_owned()),
+                ("TF_IN_AUTOMATION", "1".to_owned()),
+            ]
+        },
+        &["TF_DATA_DIR"],
+    );
+    let url = server.url();
+    workdir.init_and_apply_resources(
+        &format!(
+            r#"  backend "http" {{
     address        = "{url}"
     lock_address   = "{url}/lock"
     unlock_address = "{url}/lock"
@@ -97,39 +102,14 @@ impl Workdir {
     username       = "{USERNAME}"
   }}
 "#
-            ),
-            crate::workdir::APP_AND_DBS,
-        );
-        workdir
-    }
-
-    fn state_show(&self, address: &str) -> String {
-        self.terraform(&["state", "show", "-no-color", address])
-    }
+        ),
+        crate::workdir::APP_AND_DBS,
+    );
+    workdir
 }
 
-impl TerraformWorkdir for Workdir {
-    fn path(&self) -> &Path {
-        self.folder.path()
-    }
-
-    fn terraform_binary(&self) -> &Path {
-        &self.terraform
-    }
-
-    /// The password from its variable, for both tools; statectl's lock names user `statectl-e2e`.
-    fn environment(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("TF_HTTP_PASSWORD", PASSWORD.to_owned()),
-            ("USER", "statectl-e2e".to_owned()),
-            ("CHECKPOINT_DISABLE", "1".to_owned()),
-            ("TF_IN_AUTOMATION", "1".to_owned()),
-        ]
-    }
-
-    fn hidden_from_terraform(&self) -> &'static [&'static str] {
-        &["TF_DATA_DIR"]
-    }
+fn state_show(workdir: &Workdir, address: &str) -> String {
+    workdir.terraform(&["state", "show", "-no-color", address])
 }
 
 fn statectl(folder: &Path) -> Test {
@@ -143,7 +123,7 @@ fn statectl(folder: &Path) -> Test {
 fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
     let Some(terraform) = terraform() else { return };
     let server = Server::start();
-    let workdir = Workdir::applied(&terraform, &server);
+    let workdir = applied(&terraform, &server);
     let folder = workdir.path();
     let expected = workdir.terraform(&["state", "list"]);
     assert_eq!(
@@ -171,15 +151,9 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
         .run()
         .code(0);
     assert!(
-        workdir
-            .state_show("terraform_data.app")
-            .starts_with("# terraform_data.app: (tainted)"),
+        state_show(&workdir, "terraform_data.app").starts_with("# terraform_data.app: (tainted)"),
     );
-    assert!(
-        !workdir
-            .state_show("terraform_data.db[0]")
-            .contains("(tainted)")
-    );
+    assert!(!state_show(&workdir, "terraform_data.db[0]").contains("(tainted)"));
     assert_eq!(server.lock(), None, "statectl released the lock");
     let backups: Vec<String> = std::fs::read_dir(folder)
         .unwrap()
@@ -202,7 +176,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
 fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let Some(terraform) = terraform() else { return };
     let server = Server::start();
-    let workdir = Workdir::applied(&terraform, &server);
+    let workdir = applied(&terraform, &server);
     let folder = workdir.path();
     let (mut apply, mut answer) = workdir.apply_waiting_at_the_prompt("terraform_data.db[1]");
     server.wait_for_lock(true);
@@ -221,11 +195,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
         "{}",
         refused.stderr
     );
-    assert!(
-        !workdir
-            .state_show("terraform_data.app")
-            .contains("(tainted)")
-    );
+    assert!(!state_show(&workdir, "terraform_data.app").contains("(tainted)"));
 
     // Waiting: the taint goes through once the apply is answered `no` and lets the lock go.
     let waiting = std::thread::spawn({
@@ -242,9 +212,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let _ = apply.wait();
     waiting.join().unwrap().code(0);
     assert!(
-        workdir
-            .state_show("terraform_data.app")
-            .starts_with("# terraform_data.app: (tainted)")
+        state_show(&workdir, "terraform_data.app").starts_with("# terraform_data.app: (tainted)")
     );
     assert_eq!(server.lock(), None);
 }
@@ -253,7 +221,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
 fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let Some(terraform) = terraform() else { return };
     let server = Server::start();
-    let workdir = Workdir::applied(&terraform, &server);
+    let workdir = applied(&terraform, &server);
     let folder = workdir.path();
     let holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "30"])

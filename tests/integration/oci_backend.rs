@@ -18,7 +18,8 @@ use crate::builder::{Test, root};
 use crate::oracle::terraform;
 use crate::simulator;
 use crate::workdir::{
-    TerraformWorkdir, assert_refused_by_statectl_lock, cancel_statectl_lock, scanned_states,
+    TerraformWorkdir, Workdir, assert_refused_by_statectl_lock, cancel_statectl_lock,
+    scanned_states,
 };
 
 const NAMESPACE: &str = "acme";
@@ -119,18 +120,22 @@ impl Sim {
 /// A folder with a `backend "oci"` block whose API key is given in the arguments, and an empty
 /// home (no `~/.oci/config` of the machine's is read).
 struct Project {
-    folder: tempfile::TempDir,
+    workdir: Workdir,
     home: tempfile::TempDir,
-    terraform: PathBuf,
-    /// `OCI_CLIENT_HOST_OVERRIDES`, pointing both tools at the simulator.
-    host_override: String,
 }
 
 impl Project {
     fn new(terraform: &Path, sim: &Sim) -> Project {
-        let folder = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let environment = vec![
+            ("HOME", home.path().display().to_string()),
+            ("OCI_CLIENT_HOST_OVERRIDES", sim.host_override()),
+            ("CHECKPOINT_DISABLE", "1".to_owned()),
+            ("TF_IN_AUTOMATION", "1".to_owned()),
+        ];
+        let workdir = Workdir::new(terraform, |_| environment, &["TF_DATA_DIR"]);
         std::fs::write(
-            folder.path().join("main.tf"),
+            workdir.path().join("main.tf"),
             format!(
                 r#"terraform {{
   backend "oci" {{
@@ -155,20 +160,15 @@ resource "terraform_data" "db" {{
             ),
         )
         .unwrap();
-        Project {
-            folder,
-            home: tempfile::tempdir().unwrap(),
-            terraform: terraform.to_owned(),
-            host_override: sim.host_override(),
-        }
+        Project { workdir, home }
     }
 
     fn statectl_test(&self) -> Test {
-        Test::new()
-            .current_dir(self.path())
-            .env("HOME", self.home.path())
-            .env("OCI_CLIENT_HOST_OVERRIDES", &self.host_override)
-            .env("USER", "statectl-e2e")
+        let mut test = Test::new().current_dir(self.path());
+        for (name, value) in self.environment() {
+            test = test.env(name, value);
+        }
+        test.env("USER", "statectl-e2e")
     }
 
     /// Initialised and applied by Terraform.
@@ -180,27 +180,12 @@ resource "terraform_data" "db" {{
     }
 }
 
-impl TerraformWorkdir for Project {
-    fn path(&self) -> &Path {
-        self.folder.path()
-    }
+/// The harness's methods, on the folder.
+impl std::ops::Deref for Project {
+    type Target = Workdir;
 
-    fn terraform_binary(&self) -> &Path {
-        &self.terraform
-    }
-
-    /// A home of its own (no `~/.oci/config` of the machine's), the simulator as the endpoint.
-    fn environment(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("HOME", self.home.path().display().to_string()),
-            ("OCI_CLIENT_HOST_OVERRIDES", self.host_override.clone()),
-            ("CHECKPOINT_DISABLE", "1".to_owned()),
-            ("TF_IN_AUTOMATION", "1".to_owned()),
-        ]
-    }
-
-    fn hidden_from_terraform(&self) -> &'static [&'static str] {
-        &["TF_DATA_DIR"]
+    fn deref(&self) -> &Workdir {
+        &self.workdir
     }
 }
 

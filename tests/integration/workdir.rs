@@ -4,7 +4,7 @@
 //! the lock). A backend's test gives the folder, Terraform and the environment; the rest is here.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -208,6 +208,51 @@ pub(crate) trait TerraformWorkdir {
         assert!(text.contains("Error acquiring the state lock"), "{text}");
         assert!(text.contains("statectl lock"), "{text}");
         assert!(held.wait().unwrap().success());
+    }
+}
+
+/// A backend's working folder with the harness given as values: Terraform, the environment both
+/// tools get, the variables of the test's own environment Terraform must not see. A backend whose
+/// emulator owns no folder needs nothing more than this and its backend block.
+pub(crate) struct Workdir {
+    folder: tempfile::TempDir,
+    terraform: PathBuf,
+    environment: Vec<(&'static str, String)>,
+    hidden: &'static [&'static str],
+}
+
+impl Workdir {
+    /// An empty folder; `environment` is told its path, for the variables that point into it.
+    pub(crate) fn new(
+        terraform: &Path,
+        environment: impl FnOnce(&Path) -> Vec<(&'static str, String)>,
+        hidden: &'static [&'static str],
+    ) -> Workdir {
+        let folder = tempfile::tempdir().unwrap();
+        Workdir {
+            environment: environment(folder.path()),
+            folder,
+            terraform: terraform.to_owned(),
+            hidden,
+        }
+    }
+}
+
+impl TerraformWorkdir for Workdir {
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    fn terraform_binary(&self) -> &Path {
+        &self.terraform
+    }
+
+    fn environment(&self) -> Vec<(&'static str, String)> {
+        self.environment.clone()
+    }
+
+    fn hidden_from_terraform(&self) -> &'static [&'static str] {
+        self.hidden
     }
 }
 
