@@ -24,6 +24,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -58,6 +60,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--deposed', '--deposed', [CompletionResultType]::ParameterName, 'Only instances that have deposed objects')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -74,6 +78,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values instead of masking them')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -89,6 +95,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print the result on one line')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -112,6 +120,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--data-sources', '--data-sources', [CompletionResultType]::ParameterName, 'Also scan data sources (skipped by default: they hold no remote object to fix)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -132,6 +142,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -154,6 +166,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -176,6 +190,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -200,6 +216,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -224,6 +242,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -260,6 +280,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -271,6 +293,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -285,6 +309,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values instead of masking them')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -303,6 +329,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not apply the configuration''s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -104,7 +104,7 @@ _statectl() {
 
     case "${cmd}" in
         statectl)
-            opts="-v -h -V --color --verbose --help --version list show query scan summary taint untaint forget rm refresh lock diff audit help"
+            opts="-v -q -h -V --color --verbose --quiet --help --version list show query scan summary taint untaint forget rm refresh lock diff audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -122,7 +122,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__audit)
-            opts="-v -h --workspace --backend-config --config --var --var-file --plan --policy --no-config --format --fail-on --color --verbose --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --plan --policy --no-config --format --fail-on --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -176,7 +176,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__diff)
-            opts="-v -h --stat --format --config --var --var-file --show-sensitive --color --verbose --help"
+            opts="-v -q -h --stat --format --config --var --var-file --show-sensitive --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -210,7 +210,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__forget)
-            opts="-o -v -h --deposed --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --state --color --verbose --help"
+            opts="-o -v -q -h --deposed --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --state --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -472,7 +472,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__list)
-            opts="-v -h --workspace --backend-config --config --var --var-file --type --module --tainted --deposed --format --color --verbose --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --type --module --tainted --deposed --format --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -522,7 +522,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__lock)
-            opts="-v -h --workspace --backend-config --lock-timeout --color --verbose --help"
+            opts="-v -q -h --workspace --backend-config --lock-timeout --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -552,7 +552,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__query)
-            opts="-v -h --workspace --backend-config --config --var --var-file --show-sensitive --compact --color --verbose --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --show-sensitive --compact --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -590,7 +590,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__refresh)
-            opts="-o -v -h --target --type --write --untaint-healthy --profiles --profiles-format --endpoint --parallelism --timeout --start-timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --help"
+            opts="-o -v -q -h --target --type --write --untaint-healthy --profiles --profiles-format --endpoint --parallelism --timeout --start-timeout --reader --plugin-dir --provider-config --format --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -692,7 +692,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__scan)
-            opts="-j -v -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --rules --format --fail-on --data-sources --parallelism --jobs --color --verbose --help"
+            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --rules --format --fail-on --data-sources --parallelism --jobs --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -766,7 +766,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__show)
-            opts="-v -h --workspace --backend-config --config --var --var-file --deposed --show-sensitive --format --color --verbose --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --deposed --show-sensitive --format --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -812,7 +812,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__summary)
-            opts="-j -v -h --workspace --backend-config --config --var --var-file --format --include --exclude --max-pages --parallelism --jobs --color --verbose --help"
+            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --format --include --exclude --max-pages --parallelism --jobs --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -878,7 +878,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__taint)
-            opts="-o -v -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --help"
+            opts="-o -v -q -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -936,7 +936,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__untaint)
-            opts="-o -v -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --help"
+            opts="-o -v -q -h --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -21,6 +21,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -54,6 +56,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --deposed 'Only instances that have deposed objects'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -69,6 +73,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --show-sensitive 'Show sensitive values instead of masking them'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -83,6 +89,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --compact 'Print the result on one line'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -105,6 +113,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --data-sources 'Also scan data sources (skipped by default: they hold no remote object to fix)'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -124,6 +134,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -145,6 +157,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -166,6 +180,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -189,6 +205,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -212,6 +230,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -247,6 +267,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -257,6 +279,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -270,6 +294,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --show-sensitive 'Show sensitive values instead of masking them'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -287,6 +313,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --no-config 'Do not apply the configuration''s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
             cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
             cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_statectl_global_optspecs
-    string join \n color= v/verbose h/help V/version
+    string join \n color= v/verbose q/quiet h/help V/version
 end
 
 function __fish_statectl_needs_command
@@ -28,6 +28,7 @@ complete -c statectl -n "__fish_statectl_needs_command" -l color -d 'When to col
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_needs_command" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_needs_command" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_needs_command" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_needs_command" -s V -l version -d 'Print version'
 complete -c statectl -n "__fish_statectl_needs_command" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
@@ -59,6 +60,7 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l tainted -d 'Only instances whose current object is tainted'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -l deposed -d 'Only instances that have deposed objects'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand list" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
@@ -73,6 +75,7 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand show" -l show-sensitive -d 'Show sensitive values instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand show" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
@@ -85,6 +88,7 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l show-sensitive -d 'Show sensitive values instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -l compact -d 'Print the result on one line'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand query" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand query" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
@@ -112,6 +116,7 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l data-sources -d 'Also scan data sources (skipped by default: they hold no remote object to fix)'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
@@ -128,6 +133,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d '
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
@@ -146,6 +152,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand taint" -l force -d 'Wr
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand taint" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand taint" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
@@ -164,6 +171,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l force -d '
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand untaint" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
@@ -184,6 +192,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand forget" -l force -d 'W
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand forget" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand forget" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l deposed -d 'Remove only this deposed object of the instance (its remote object stays, unmanaged)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
@@ -204,6 +213,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand rm" -l force -d 'Write
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand rm" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l target -d 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: the stale instances `statectl scan` finds' -r
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l type -d 'Only instances of these resource types (globs allowed); repeatable' -r
@@ -237,6 +247,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l force -d '
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -l show-sensitive -d 'Show sensitive values in the diff instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand refresh" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
@@ -245,6 +256,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand lock" -l color -d 'Whe
 always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand lock" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand lock" -s h -l help -d 'Print help'
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l format -d 'How to print the differences' -r -f -a "text\t'Header and output changes, then each object with the unified diff of its JSON (`table` is the same)'
 json\t'One document, `schema_version` 1 (see README)'
@@ -258,6 +270,7 @@ never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l stat -d 'One line per changed object saying what changed in it, then the totals'
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -l show-sensitive -d 'Show sensitive values instead of masking them'
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand diff" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l workspace -d 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`' -r
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l backend-config -d 'A backend setting over those `terraform init` recorded (or a URL\'s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win' -r
@@ -282,6 +295,7 @@ always\t''
 never\t''"
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -l no-config -d 'Do not apply the configuration\'s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -s v -l verbose -d 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+complete -c statectl -n "__fish_statectl_using_subcommand audit" -s q -l quiet -d 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
 complete -c statectl -n "__fish_statectl_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "list" -d 'List resource instances, one address a line, as `terraform state list` does'
 complete -c statectl -n "__fish_statectl_using_subcommand help; and not __fish_seen_subcommand_from list show query scan summary taint untaint forget refresh lock diff audit help" -f -a "show" -d 'Show one resource instance, sensitive values masked'

@@ -9,8 +9,8 @@ use std::fmt;
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
+use statectl_state::duration::{Deadline, humanize, parse_duration};
 
-use crate::duration::{Deadline, humanize, parse_duration};
 use crate::json::path::{Document, JsonPath, Limits};
 use crate::reconcile::http::HttpResponse;
 use crate::reconcile::plugin::value::{Type, decode, encode};

@@ -1,22 +1,14 @@
 //! statectl: find the asynchronous resources that a Terraform or OpenTofu state left half-created, ask
 //! the providers about them, and rewrite the state safely.
 //!
-//! Dependencies point one way: `cli` uses the engines, the engines use `state`, and `state` uses `json`.
-//! Only `cli` prints.
+//! This package is the CLI (`cli`); the engines are crates of their own (ARCHITECTURE.md). Only
+//! `cli` prints.
 
-pub mod audit;
 pub mod cli;
-pub mod diff;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod glob;
-pub mod policy;
-pub mod scan;
-#[cfg(test)]
-mod test_support;
-mod toml_file;
 
-// The state engine (crates/state) and the provider reconciliation (crates/reconcile) are crates of
-// their own; their modules keep their paths here.
+// The integration tests, the fuzz targets and the simulator's end-to-end tests reach the state
+// engine and the provider reconciliation by these paths.
 pub use statectl_reconcile::reconcile;
-pub use statectl_state::{duration, json, state};
+pub use statectl_state::{json, state};

@@ -1,16 +1,19 @@
 //! `statectl diff OLD NEW`: what differs between two states, readable (a unified diff of each changed
 //! object), as a summary (`--stat`), as JSON or as Markdown; exit 0 when they hold the same content,
-//! 1 when they differ. The comparison itself is `crate::diff`'s; this file only renders it.
+//! 1 when they differ. The comparison itself is `statectl_analysis::diff`'s; this file only renders it.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use statectl_analysis::diff::{self, Action, Header, ObjectChange, OutputChange, StateDiff};
 
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::cli::object_diff::{colorize, object_diff_values};
-use crate::cli::{Printer, exit, load};
-use crate::diff::{self, Action, Header, ObjectChange, OutputChange, StateDiff};
+use crate::cli::settings::{DiffOutput, DiffSettings};
+use crate::cli::style::{Style, paint};
+use crate::cli::{Printer, load};
 use crate::state::State;
 use crate::state::mutate::object_of;
 
@@ -53,26 +56,17 @@ pub enum DiffFormat {
     Markdown,
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
-    if args.stat && args.format != DiffFormat::Text {
-        return Err(CliError::new("`--stat` summarizes the text format only")
-            .with_hint("drop `--stat`; JSON and Markdown carry the summary already"));
-    }
-    let stdin = Path::new("-");
-    if args.old == stdin && args.new == stdin {
-        return Err(CliError::new(
-            "OLD and NEW cannot both be `-`: standard input holds one state",
-        ));
-    }
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
+    let settings = DiffSettings::resolve(args)?;
     let encryption = crate::cli::encryption::load(&args.config)?;
     let (old_source, old_bytes) = load::read_at(
-        Some(&args.old),
+        Some(&settings.old),
         &crate::cli::BackendArgs::default(),
         &encryption,
         printer,
     )?;
     let (new_source, new_bytes) = load::read_at(
-        Some(&args.new),
+        Some(&settings.new),
         &crate::cli::BackendArgs::default(),
         &encryption,
         printer,
@@ -86,7 +80,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     });
     let (old, new) = (old?, new?);
     let mut found = diff::diff(&old, &new);
-    let reveal = args.show_sensitive;
+    let reveal = settings.reveal;
     if !reveal {
         found.mask_sensitive();
     }
@@ -96,23 +90,19 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         reveal,
     };
     let color = printer.color_stdout();
-    match args.format {
-        DiffFormat::Text if found.is_equal() => {}
-        DiffFormat::Text if args.stat => printer.out(&stat(&found, color))?,
-        DiffFormat::Text => printer.out(&text(&found, &states, color))?,
-        DiffFormat::Json => {
-            let document = document(&found, args, &old, &new);
+    match settings.output {
+        DiffOutput::Text | DiffOutput::Stat if found.is_equal() => {}
+        DiffOutput::Stat => printer.out(&stat(&found, color))?,
+        DiffOutput::Text => printer.out(&text(&found, &states, color))?,
+        DiffOutput::Json => {
+            let document = document(&found, &settings, &old, &new);
             printer.line(
                 &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
             )?;
         }
-        DiffFormat::Markdown => printer.out(&markdown(&found, &states))?,
+        DiffOutput::Markdown => printer.out(&markdown(&found, &states))?,
     }
-    Ok(if found.is_equal() {
-        exit::SUCCESS
-    } else {
-        exit::FINDINGS
-    })
+    Ok(ExitStatus::findings_if(!found.is_equal()))
 }
 
 /// The two states, for rendering the objects' text diffs.
@@ -228,15 +218,12 @@ fn output_line(output: &OutputChange) -> String {
 /// `+`, `-` or `~`, then the address, colored for a terminal.
 fn sign_line(action: Action, address: &str, color: bool) -> String {
     let line = format!("{} {address}", action.sign());
-    if !color {
-        return line;
-    }
-    let code = match action {
-        Action::Added => "\x1b[32m",
-        Action::Removed => "\x1b[31m",
-        Action::Changed => "\x1b[33m",
+    let style = match action {
+        Action::Added => Style::Added,
+        Action::Removed => Style::Removed,
+        Action::Changed => Style::Changed,
     };
-    format!("{code}{line}\x1b[0m")
+    paint(style, &line, color)
 }
 
 /// The readable format: header changes, outputs, then each object with the diff of its JSON.
@@ -351,7 +338,7 @@ fn totals(found: &StateDiff) -> String {
 
 /// The `diff --format json` document (schema version 1); values already masked unless
 /// `--show-sensitive`.
-fn document(found: &StateDiff, args: &Args, old: &State<'_>, new: &State<'_>) -> Value {
+fn document(found: &StateDiff, settings: &DiffSettings, old: &State<'_>, new: &State<'_>) -> Value {
     let side = |path: &Path, state: &State<'_>| {
         json!({
             "path": path.to_string_lossy(),
@@ -417,9 +404,9 @@ fn document(found: &StateDiff, args: &Args, old: &State<'_>, new: &State<'_>) ->
     json!({
         "schema_version": 1,
         "equal": found.is_equal(),
-        "sensitive_masked": !args.show_sensitive,
-        "old": side(&args.old, old),
-        "new": side(&args.new, new),
+        "sensitive_masked": !settings.reveal,
+        "old": side(&settings.old, old),
+        "new": side(&settings.new, new),
         "changes": changes,
         "outputs": {
             "added": outputs(Action::Added),

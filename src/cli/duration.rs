@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
+use statectl_state::duration::parse_duration;
+
 use crate::cli::error::echo;
-use crate::duration::parse_duration;
 
 /// clap's `value_parser` for durations. Unlike a plain function, it words the whole error line, so
 /// a garbage value is echoed shortened (clap would echo all of it, twice).

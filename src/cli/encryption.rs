@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use statectl_encryption::{EncryptionConfig, Registry, StateEncryption, Status};
+use statectl_tfconfig::encryption::{EncryptionBlock, parse_env, read_block};
+use statectl_tfconfig::values::{Inputs, Values};
+use statectl_tfconfig::{ConfigError, Module};
 
 use crate::cli::error::{CliError, sanitize};
-use crate::policy::config::ConfigError;
-use crate::policy::config::encryption::{EncryptionBlock, parse_env, read_block};
-use crate::policy::config::values::{Inputs, Values};
+use crate::cli::exit::ExitStatus;
 use crate::state::bytes::Bytes;
 use crate::state::source::Source;
 
@@ -82,10 +83,11 @@ fn load_with(args: &ConfigArgs, env: Option<&str>) -> Result<StateEncryption, Cl
         .with_hint("--config takes the root module's folder"));
     }
     let inputs = Inputs::from_flags(&args.vars, &args.var_files);
-    let block = read_block(dir, || Values::load(dir, &inputs)).map_err(config_error)?;
+    let root = Module::read_if_listable(dir).map_err(config_error)?;
+    let block = read_block(&root, || Values::load(&root, &inputs)).map_err(config_error)?;
     let over = match env {
         Some(text) => {
-            let values = Values::load(dir, &inputs).map_err(config_error)?;
+            let values = Values::load(&root, &inputs).map_err(config_error)?;
             Some(parse_env(text, &values).map_err(config_error)?)
         }
         None => None,
@@ -121,7 +123,7 @@ pub(crate) fn encryption_error(
     CliError {
         message: sanitize(&message),
         hint: error.hint(),
-        code: crate::cli::exit::ERROR,
+        code: ExitStatus::Error,
     }
 }
 

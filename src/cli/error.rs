@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::cli::exit;
+use crate::cli::exit::ExitStatus;
 use crate::state::StateError;
 use crate::state::error::{Location, shorten};
 use crate::state::source::Source;
@@ -11,7 +11,7 @@ use crate::state::source::Source;
 pub struct CliError {
     pub message: String,
     pub hint: Option<String>,
-    pub code: i32,
+    pub code: ExitStatus,
 }
 
 impl CliError {
@@ -19,7 +19,7 @@ impl CliError {
         CliError {
             message: message.into(),
             hint: None,
-            code: exit::ERROR,
+            code: ExitStatus::Error,
         }
     }
 
@@ -28,7 +28,7 @@ impl CliError {
         CliError {
             message: sanitize(message),
             hint,
-            code: exit::ERROR,
+            code: ExitStatus::Error,
         }
     }
 
@@ -47,7 +47,7 @@ impl CliError {
         CliError {
             message: error.describe(&source.to_string()),
             hint: error.hint.clone(),
-            code: exit::ERROR,
+            code: ExitStatus::Error,
         }
     }
 }
@@ -67,18 +67,16 @@ impl From<crate::reconcile::profile::ProfileError> for CliError {
     }
 }
 
-/// A rules file that cannot be read or is invalid names the file (and the place) itself.
-impl From<crate::scan::rules::RulesError> for CliError {
-    fn from(error: crate::scan::rules::RulesError) -> CliError {
-        CliError::new(error.to_string()).with_hint("see README, \"Rules file\", for the format")
-    }
-}
-
-/// A policy file that cannot be read or is invalid names the file (and the place) itself.
-impl From<crate::policy::file::PolicyFileError> for CliError {
-    fn from(error: crate::policy::file::PolicyFileError) -> CliError {
-        CliError::new(error.to_string())
-            .with_hint("see README, \"Lifecycle rules\", for the policy format")
+/// A rules or policy file that cannot be read or is invalid names the file (and the place) itself;
+/// the hint points at the README section that documents what is wrong.
+impl From<statectl_analysis::settings_file::SettingsFileError> for CliError {
+    fn from(error: statectl_analysis::settings_file::SettingsFileError) -> CliError {
+        use statectl_analysis::settings_file::Section;
+        let hint = match error.section() {
+            Section::Rules => "see README, \"Rules file\", for the format",
+            Section::Policy => "see README, \"Lifecycle rules\", for the policy format",
+        };
+        CliError::new(error.to_string()).with_hint(hint)
     }
 }
 
@@ -98,10 +96,10 @@ impl From<crate::reconcile::credentials::CredentialsError> for CliError {
 
 /// A `--target` that does not parse, or a selection that picks nothing (the target is echoed, so it
 /// is escaped).
-impl From<crate::scan::select::SelectError> for CliError {
-    fn from(error: crate::scan::select::SelectError) -> CliError {
+impl From<statectl_analysis::scan::select::SelectError> for CliError {
+    fn from(error: statectl_analysis::scan::select::SelectError) -> CliError {
         match error {
-            crate::scan::select::SelectError::RulePath(error) => CliError::from(error),
+            statectl_analysis::scan::select::SelectError::RulePath(error) => CliError::from(error),
             other => CliError::new(sanitize(&other.to_string())),
         }
     }
@@ -109,8 +107,8 @@ impl From<crate::scan::select::SelectError> for CliError {
 
 /// A rules file's JSONPath that needs more work than an instance's attributes allow (the path and the
 /// address are echoed, so they are escaped).
-impl From<crate::scan::status::RulePathError> for CliError {
-    fn from(error: crate::scan::status::RulePathError) -> CliError {
+impl From<statectl_analysis::scan::status::RulePathError> for CliError {
+    fn from(error: statectl_analysis::scan::status::RulePathError) -> CliError {
         CliError::new(sanitize(&error.to_string())).with_hint(
             "the rules file (`.statectl.toml` or `--rules`) gives this `path`: name the attributes to follow rather than repeating `..` and `*`",
         )
@@ -183,7 +181,7 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("missing.toml");
 
-        let rules = crate::scan::rules::Rules::load(&path).unwrap_err();
+        let rules = statectl_analysis::scan::rules::Rules::load(&path).unwrap_err();
         let line = rules.to_string();
         let cli = CliError::from(rules);
         assert_eq!(cli.message, line);
@@ -191,9 +189,9 @@ mod tests {
             cli.hint.as_deref(),
             Some("see README, \"Rules file\", for the format")
         );
-        assert_eq!(cli.code, exit::ERROR);
+        assert_eq!(cli.code, ExitStatus::Error);
 
-        let policy = crate::policy::file::Policy::load(&path, true).unwrap_err();
+        let policy = statectl_analysis::policy::file::Policy::load(&path).unwrap_err();
         let line = policy.to_string();
         let cli = CliError::from(policy);
         assert_eq!(cli.message, line);
@@ -205,7 +203,7 @@ mod tests {
 
     #[test]
     fn a_target_echoed_in_an_error_is_escaped() {
-        let error = crate::scan::select::SelectError::Target {
+        let error = statectl_analysis::scan::select::SelectError::Target {
             target: "a\u{1b}[31m".to_owned(),
             reason: "bad".to_owned(),
         };

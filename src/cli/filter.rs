@@ -1,8 +1,9 @@
 //! Address filters for `list`: a Terraform address (a module contains its resources, a resource its
 //! instances, as `terraform state list ADDRESS` reads it) or a glob with `*` and `?`.
 
+use statectl_analysis::glob::Glob;
+
 use crate::cli::error::{CliError, echo};
-use crate::glob::Glob;
 use crate::state::address::{InstanceAddr, Target};
 
 #[derive(Debug)]

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::Printer;
 use crate::cli::error::{CliError, echo};
+use crate::cli::exit::ExitStatus;
 use crate::cli::rewrite::{WriteArgs, WriteRequest, rewrite};
 use crate::cli::settings::{WriteIntent, WriteSettings, deposed_key};
 use crate::state::address::{ObjectAddr, Target};
@@ -31,7 +32,7 @@ pub struct Args {
     pub write: WriteArgs,
 }
 
-pub(super) fn run(mut args: Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(mut args: Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     if args.write.state.state.is_none()
         && let Some(state) = split_state(&mut args.addresses)
     {

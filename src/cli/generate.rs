@@ -1,5 +1,6 @@
-//! `statectl generate`: writes the shell completions and man pages that are checked in under
-//! `completions/` and `man/`. `--check` compares instead of writing, for the test that keeps them fresh.
+//! `statectl generate`: writes the shell completions, man pages and report schemas that are checked
+//! in under `completions/`, `man/` and `schema/`. `--check` compares instead of writing, for the test
+//! that keeps them fresh.
 
 use std::path::{Path, PathBuf};
 
@@ -7,9 +8,11 @@ use clap::{CommandFactory, Parser};
 use clap_complete::{Generator, Shell};
 
 use crate::cli::error::CliError;
-use crate::cli::{Cli, Printer, exit};
+use crate::cli::exit::ExitStatus;
+use crate::cli::{Cli, Printer};
 
-/// Write shell completions and man pages (for packaging; checked in under completions/ and man/).
+/// Write shell completions, man pages and the JSON reports' schemas (for packaging; checked in under
+/// completions/, man/ and schema/).
 #[derive(Debug, Parser)]
 #[command(name = "statectl generate", bin_name = "statectl generate")]
 pub(super) struct Args {
@@ -83,6 +86,9 @@ pub(super) fn generated_files() -> Result<Vec<(PathBuf, Vec<u8>)>, CliError> {
         })?;
         files.push((Path::new("man").join(format!("{name}.1")), content));
     }
+    for (name, content) in crate::cli::findings::document::schemas() {
+        files.push((Path::new("schema").join(name), content.into_bytes()));
+    }
     Ok(files)
 }
 
@@ -93,24 +99,24 @@ pub(super) fn main() -> i32 {
         Err(error) => {
             let _ = error.print();
             return if error.use_stderr() {
-                exit::ERROR
+                ExitStatus::Error.code()
             } else {
-                exit::SUCCESS
+                ExitStatus::Success.code()
             };
         }
     };
-    let mut printer = Printer::new(crate::cli::ColorChoice::Never);
-    let outcome = run(&args, &mut printer).and_then(|code| printer.flush().map(|()| code));
+    let mut printer = Printer::new(crate::cli::ColorChoice::Never, false);
+    let outcome = run(&args, &mut printer).and_then(|status| printer.flush().map(|()| status));
     match outcome {
-        Ok(code) => code,
+        Ok(status) => status.code(),
         Err(error) => {
             printer.error(&error);
-            error.code
+            error.code.code()
         }
     }
 }
 
-fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let mut stale = Vec::new();
     for (relative, content) in generated_files()? {
         let path = args.root.join(&relative);
@@ -130,13 +136,13 @@ fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         printer.line(&relative.display().to_string())?;
     }
     if stale.is_empty() {
-        return Ok(exit::SUCCESS);
+        return Ok(ExitStatus::Success);
     }
     for file in &stale {
         printer.line(file)?;
     }
     Err(CliError {
-        code: exit::FINDINGS,
+        code: ExitStatus::Findings,
         ..CliError::new(format!("{} generated files are stale", stale.len()))
     }
     .with_hint("run `cargo run -- generate` and commit the result"))

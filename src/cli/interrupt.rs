@@ -13,6 +13,7 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cli::error::CliError;
+use crate::cli::exit::ExitStatus;
 use crate::cli::printer::{ColorChoice, Printer};
 use crate::state::store::interrupt::interrupt;
 
@@ -26,10 +27,6 @@ static COMMAND_OWNS_THE_END: AtomicBool = AtomicBool::new(false);
 pub(crate) fn defer_to_command() {
     COMMAND_OWNS_THE_END.store(true, Ordering::SeqCst);
 }
-
-/// The exit code of a run a signal ended: 128 and the signal's number, as a shell reports it.
-const SIGINT_EXIT: i32 = 130;
-const SIGTERM_EXIT: i32 = 143;
 
 /// Installs the handler, once, before a lock is taken; from then on an interrupt ends the write
 /// safely (see the module's comment) and the process; once [`defer_to_command`] was called, it
@@ -60,18 +57,17 @@ pub(crate) fn end_writes_safely_on_interrupt() {
                 let mut told = false;
                 let (code, name) = loop {
                     let heard = tokio::select! {
-                        _ = interrupt_signal.recv() => (SIGINT_EXIT, "SIGINT"),
-                        _ = terminate.recv() => (SIGTERM_EXIT, "SIGTERM"),
+                        _ = interrupt_signal.recv() => (ExitStatus::Interrupted, "SIGINT"),
+                        _ = terminate.recv() => (ExitStatus::Terminated, "SIGTERM"),
                     };
                     if !COMMAND_OWNS_THE_END.load(Ordering::SeqCst) {
                         break heard;
                     }
                     if !told {
                         told = true;
-                        let mut printer = Printer::new(ColorChoice::Never);
-                        printer.to_stderr(
-                            "statectl: interrupted; the lock stays until the command exits\n",
-                        );
+                        let mut printer = Printer::new(ColorChoice::Never, false);
+                        printer
+                            .note("statectl: interrupted; the lock stays until the command exits");
                         let _ = printer.flush();
                     }
                 };
@@ -80,7 +76,7 @@ pub(crate) fn end_writes_safely_on_interrupt() {
                 let cleaned = tokio::task::spawn_blocking(interrupt);
                 tokio::select! {
                     done = cleaned => {
-                        let mut printer = Printer::new(ColorChoice::Never);
+                        let mut printer = Printer::new(ColorChoice::Never, false);
                         if let Ok(done) = done {
                             for error in done.errors {
                                 printer.error(&CliError::from(error));
@@ -96,7 +92,7 @@ pub(crate) fn end_writes_safely_on_interrupt() {
                     _ = interrupt_signal.recv() => {}
                     _ = terminate.recv() => {}
                 }
-                std::process::exit(code);
+                std::process::exit(code.code());
             });
         });
         // The lock is taken only once the handler is in place.

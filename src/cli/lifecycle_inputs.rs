@@ -3,22 +3,24 @@
 
 use std::path::Path;
 
+use statectl_analysis::policy::file::Policy;
+use statectl_analysis::scan::rules::Rules;
+use statectl_analysis::settings_file::FILE_NAME;
+use statectl_tfconfig::{Config, holds_configuration};
+
 use crate::cli::Printer;
 use crate::cli::error::{CliError, sanitize};
-use crate::policy::config::{Config, holds_configuration};
-use crate::policy::file::Policy;
-use crate::scan::rules::{FILE_NAME, Rules};
 
-/// `--policy FILE`, or the `[[protect]]` tables of the `.statectl.toml` the rules came from.
+/// `--policy FILE`, or the `[[protect]]` tables of the `.statectl.toml` the rules came from (read
+/// with them).
 pub(super) fn load_policy(explicit: Option<&Path>, rules: &Rules) -> Result<Policy, CliError> {
-    let loaded = match (explicit, &rules.source) {
-        (Some(path), _) => Policy::load(path, true),
+    match (explicit, &rules.source) {
+        (Some(path), _) => Ok(Policy::load(path)?),
         (None, Some(path)) if path.file_name().is_some_and(|name| name == FILE_NAME) => {
-            Policy::load(path, false)
+            Ok(rules.policy.clone())
         }
         _ => Ok(Policy::default()),
-    };
-    loaded.map_err(CliError::from)
+    }
 }
 
 /// Where the lifecycle rules of a configuration come from, as Terraform finds its configuration.
@@ -61,7 +63,7 @@ impl LifecycleConfig {
     /// to be applied, so that an earlier error stays the one line it should be.
     pub(super) fn say(&self, printer: &mut Printer) {
         match &self.said {
-            Some(Said::Read(line)) => printer.to_stderr(&format!("{line}\n")),
+            Some(Said::Read(line)) => printer.note(line),
             Some(Said::Off) => printer.warning(
                 "the lifecycle rules of the configuration were not applied (`--no-config`)",
             ),

@@ -1,14 +1,14 @@
 //! `statectl list`: resource instance addresses in `terraform state list` order, with filters.
 
 use std::fmt::Write;
+use std::path::Path;
 
 use serde_json::{Value, json};
 
-use std::path::Path;
-
 use crate::cli::error::{CliError, echo, sanitized};
+use crate::cli::exit::ExitStatus;
 use crate::cli::filter::Pattern;
-use crate::cli::{Format, Printer, StateArg, exit, load};
+use crate::cli::{Format, Printer, StateArg, load};
 use crate::state::address::{InstanceKey, Mode, Target};
 use crate::state::model::Resource;
 use crate::state::order::{InstanceGroup, instance_groups};
@@ -66,11 +66,11 @@ fn address_for_a_state(error: CliError, arg: Option<&Path>) -> CliError {
     error.with_hint(format!(
         "`{}` looks like an address: the state comes first (`statectl list STATE {}`), or `-` to read standard input",
         echo(&text),
-        crate::scan::hint::shell_word(&text)
+        statectl_analysis::scan::hint::shell_word(&text)
     ))
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let patterns = args
         .patterns
         .iter()
@@ -132,7 +132,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
         )?;
     }
-    Ok(exit::SUCCESS)
+    Ok(ExitStatus::Success)
 }
 
 fn parse_module(text: &str) -> Result<Target, CliError> {

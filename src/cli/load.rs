@@ -1,11 +1,15 @@
 //! Reading and parsing the state a command names, with errors that name the file; an
-//! OpenTofu-encrypted state is decrypted in memory between the read and the parse.
+//! OpenTofu-encrypted state is decrypted in memory between the read and the parse. The one path by
+//! which every reading command gets a state's plaintext: one named (`read`, `read_at`) and each of
+//! many a scan or summary found ([`open_found`]). Writes read under their lock instead (`rewrite`),
+//! keeping the stored bytes for the re-read check.
 
 use std::path::Path;
 
 use statectl_encryption::StateEncryption;
 
 use crate::cli::error::CliError;
+use crate::cli::many::{Found, read_found};
 use crate::cli::printer::Printer;
 use crate::cli::state_source::locate;
 use crate::cli::{BackendArgs, StateArg};
@@ -38,7 +42,7 @@ pub(super) fn read_at(
         .map_err(|error| CliError::state(&source, &error))?;
     // Once read: an error already names the state, and stays the one line it should be.
     if let Some(note) = &located.note {
-        printer.to_stderr(&format!("{note}\n"));
+        printer.note(note);
     }
     // The read alone, apart from the parse: what a remote backend's speed is judged by.
     tracing::debug!(
@@ -48,6 +52,20 @@ pub(super) fn read_at(
     );
     let plaintext = crate::cli::encryption::open(encryption, &source, bytes)?;
     Ok((source, StateBytes::new(plaintext)))
+}
+
+/// The plaintext of a state that `scan` or `summary` found (named, listed or unreadable): read,
+/// decrypted; `None` for a listed object that is empty (no state yet, as Terraform reads it).
+pub(super) fn open_found(
+    found: &Found,
+    source: &Source,
+    encryption: &StateEncryption,
+) -> Result<Option<StateBytes>, CliError> {
+    let Some(stored) = read_found(found, source)? else {
+        return Ok(None);
+    };
+    let plaintext = crate::cli::encryption::open(encryption, source, stored)?;
+    Ok(Some(StateBytes::new(plaintext)))
 }
 
 /// Parses bytes read by [`read`]; a format-3 state is upgraded in memory as Terraform upgrades it.

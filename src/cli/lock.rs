@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::cli::state_source::locate;
 use crate::cli::{BackendArgs, Printer};
 use crate::state::store::Locked;
@@ -34,14 +35,14 @@ pub struct Args {
     pub command: Vec<String>,
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let located = locate(args.state.as_deref(), &args.backend)?;
     // For every backend: an interrupt while the command runs must not end statectl (and with it a
     // local lock) before the command ends.
     crate::cli::interrupt::end_writes_safely_on_interrupt();
     let locked = Locked::acquire_source(&located.source, "statectl lock", args.lock_timeout)?;
     if let Some(note) = &located.note {
-        printer.to_stderr(&format!("{note}\n"));
+        printer.note(note);
     }
     let (program, arguments) = args.command.split_first().expect("clap requires a command");
     printer.flush()?;
@@ -51,9 +52,9 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         .status()
         .map_err(|error| CliError::new(format!("cannot run `{}`: {error}", sanitize(program))))?;
     locked.release()?;
-    Ok(status.code().unwrap_or_else(|| {
+    Ok(ExitStatus::Passed(status.code().unwrap_or_else(|| {
         // Killed by a signal: the shell's convention.
         use std::os::unix::process::ExitStatusExt;
         128 + status.signal().unwrap_or(0)
-    }))
+    })))
 }

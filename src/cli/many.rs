@@ -5,11 +5,10 @@
 //! result is handed on, in order, as soon as the ones before it are, then dropped.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::{Printer, log};
@@ -125,8 +124,8 @@ pub(crate) fn listed(
         );
     }
     let count = listing.keys.len();
-    printer.to_stderr(&format!(
-        "{count} state{} under {}\n",
+    printer.note(&format!(
+        "{count} state{} under {}",
         if count == 1 { "" } else { "s" },
         config.origin
     ));
@@ -192,7 +191,7 @@ pub(crate) fn skipped_note(empty: &[String]) -> Option<String> {
         more => format!(" and {more} more"),
     };
     Some(format!(
-        "skipped {} empty object{} (no state yet, as Terraform reads them): {}{more}\n",
+        "skipped {} empty object{} (no state yet, as Terraform reads them): {}{more}",
         empty.len(),
         if empty.len() == 1 { "" } else { "s" },
         shown.join(", "),
@@ -207,11 +206,10 @@ pub(crate) fn skipped_note(empty: &[String]) -> Option<String> {
 pub(crate) fn for_each_state<S: Sync, T: Send>(
     sources: &[S],
     jobs: Option<usize>,
-    verb: &str,
+    bar: &Bar,
     work: impl Fn(&S) -> T + Sync,
     mut each: impl FnMut(&S, T),
 ) {
-    let bar = Bar::start(sources.len(), verb);
     let workers = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .clamp(1, sources.len().max(1));
@@ -340,26 +338,20 @@ impl<T> Drop for WorkerExit<'_, T> {
 
 /// The progress bar of a many-state command, or nothing.
 #[derive(Debug)]
-struct Bar(Option<ProgressBar>);
+pub(crate) struct Bar(Option<ProgressBar>);
 
 impl Bar {
-    fn start(total: usize, verb: &str) -> Bar {
-        if total < 2 || !std::io::stderr().is_terminal() {
+    /// The printer's bar when there are several states.
+    pub(crate) fn start(total: usize, verb: &str, printer: &Printer) -> Bar {
+        if total < 2 {
             return Bar(None);
         }
-        let bar = ProgressBar::with_draw_target(
-            Some(total as u64),
-            ProgressDrawTarget::stderr_with_hz(10),
-        );
-        bar.set_style(
-            ProgressStyle::with_template(&format!(
+        Bar(printer.progress_bar(
+            total,
+            &format!(
                 "{{spinner}} {verb} [{{bar:30}}] {{pos}}/{{len}} states ({{elapsed}}, about {{eta}} left)"
-            ))
-            .expect("the template is valid")
-            .progress_chars("=> "),
-        );
-        log::set_bar(Some(bar.clone()));
-        Bar(Some(bar))
+            ),
+        ))
     }
 
     fn advance(&self) {
@@ -382,7 +374,7 @@ impl Drop for Bar {
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    use super::for_each_state;
+    use super::{Bar, for_each_state};
 
     #[test]
     fn results_come_in_order_and_the_workers_stay_within_the_window() {
@@ -392,7 +384,7 @@ mod tests {
         for_each_state(
             &sources,
             Some(3),
-            "test",
+            &Bar(None),
             |source| {
                 started.fetch_add(1, Ordering::SeqCst);
                 // Uneven work, so the workers finish out of order.
@@ -414,7 +406,7 @@ mod tests {
             for_each_state(
                 &sources,
                 Some(2),
-                "test",
+                &Bar(None),
                 |source| assert_ne!(*source, 7, "a broken worker"),
                 |_, ()| {},
             );

@@ -10,6 +10,7 @@ mod escape;
 pub mod exit;
 mod filter;
 mod findings;
+mod flag_value;
 mod forget;
 mod generate;
 mod interrupt;
@@ -34,6 +35,7 @@ pub(crate) mod scan;
 mod settings;
 mod show;
 mod state_source;
+mod style;
 mod summary;
 mod taint;
 
@@ -43,6 +45,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 pub use encryption::ConfigArgs;
 pub use error::CliError;
+pub use exit::ExitStatus;
 pub use printer::{ColorChoice, Printer};
 
 /// Find, refresh and safely rewrite the stale async resources in Terraform and OpenTofu state files.
@@ -57,6 +60,11 @@ pub struct Cli {
     /// Credentials are never logged.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+
+    /// Print only data, warnings and errors: no notes (where a state was found, what was written,
+    /// the backup), no progress, no hints beside findings.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
 
     #[command(subcommand)]
     pub command: Command,
@@ -175,13 +183,13 @@ pub fn run() -> i32 {
             // that holds a credential (`--endpoint cf=http://admin:PW@...`) is echoed masked.
             print_clap_error(&error);
             return if error.use_stderr() {
-                exit::ERROR
+                ExitStatus::Error.code()
             } else {
-                exit::SUCCESS
+                ExitStatus::Success.code()
             };
         }
     };
-    let mut printer = Printer::new(cli.color);
+    let mut printer = Printer::new(cli.color, cli.quiet);
     log::init(cli.verbose);
     let outcome = match cli.command {
         Command::List(args) => list::run(&args, &mut printer),
@@ -197,23 +205,20 @@ pub fn run() -> i32 {
         Command::Diff(args) => diff::run(&args, &mut printer),
         Command::Audit(args) => audit::run(&args, &mut printer),
     };
-    let outcome = outcome.and_then(|code| printer.flush().map(|()| code));
-    let code = match outcome {
-        Ok(code) => code,
+    let outcome = outcome.and_then(|status| printer.flush().map(|()| status));
+    let mut status = match outcome {
+        Ok(status) => status,
         Err(error) => {
             printer.error(&error);
             error.code
         }
     };
     // A remote lock that an error path could not release: said last, with its ID and the
-    // `force-unlock` command, because it needs a person's attention.
-    let unreleased = crate::state::store::remote::take_release_failures();
-    for error in &unreleased {
-        printer.error(&CliError::from(error.clone()));
+    // `force-unlock` command, because it needs a person's attention. It is an error of its own,
+    // which does not hide a block or an interrupt that came first (see `exit`).
+    for error in crate::state::store::remote::take_release_failures() {
+        printer.error(&CliError::from(error));
+        status = status.and(ExitStatus::Error);
     }
-    if unreleased.is_empty() {
-        code
-    } else {
-        exit::ERROR
-    }
+    status.code()
 }

@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 use similar::TextDiff;
+use statectl_analysis::diff::mask_paths;
 
-use crate::diff::mask_paths;
+use crate::cli::style::{Style, paint_into};
 use crate::json::Cursor;
 use crate::state::sensitive;
 
@@ -180,27 +181,25 @@ fn digest(bytes: &[u8]) -> u64 {
 pub(super) fn colorize(diff: &str) -> String {
     let mut out = String::with_capacity(diff.len() + diff.len() / 4);
     for line in diff.split_inclusive('\n') {
-        let color = if line.starts_with("+++") || line.starts_with("---") {
-            "\x1b[1m"
+        let style = if line.starts_with("+++") || line.starts_with("---") {
+            Some(Style::Strong)
         } else if line.starts_with('+') {
-            "\x1b[32m"
+            Some(Style::Added)
         } else if line.starts_with('-') {
-            "\x1b[31m"
+            Some(Style::Removed)
         } else if line.starts_with("@@") {
-            "\x1b[36m"
+            Some(Style::Info)
         } else {
-            ""
+            None
         };
-        if color.is_empty() {
-            out.push_str(line);
-        } else {
+        if let Some(style) = style {
             let (text, newline) = line
                 .strip_suffix('\n')
                 .map_or((line, ""), |text| (text, "\n"));
-            out.push_str(color);
-            out.push_str(text);
-            out.push_str("\x1b[0m");
+            paint_into(&mut out, style, text, true);
             out.push_str(newline);
+        } else {
+            out.push_str(line);
         }
     }
     out

@@ -3,15 +3,16 @@
 //! configured with: the literal arguments of its `provider` block in `--config DIR`, with
 //! `--provider-config NAME=FILE` (a JSON object) laid over them member by member.
 
+use crate::cli::flag_value::FlagValueError;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
+use statectl_tfconfig::values::{Inputs, Values};
+use statectl_tfconfig::{ConfigError, Module, ProviderBlock, read_provider_blocks};
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::printer::Printer;
-use crate::policy::config::values::{Inputs, Values};
-use crate::policy::config::{ProviderBlock, read_provider_blocks_with};
 use crate::state::State;
 
 /// How instances are asked about.
@@ -25,20 +26,16 @@ pub enum Reader {
 
 /// `--reader http|plugin` for the run, or `--reader NAME=http|plugin` for one provider (its local
 /// name, `aws`); the last word for a provider wins.
-pub(super) fn parse_reader(text: &str) -> Result<(Option<String>, Reader), String> {
+pub(super) fn parse_reader(text: &str) -> Result<(Option<String>, Reader), FlagValueError> {
     let (provider, reader) = match text.split_once('=') {
         Some((provider, reader)) if !provider.is_empty() => (Some(provider.to_owned()), reader),
-        Some(_) => return Err("a provider name must come before `=`, e.g. `aws=plugin`".into()),
+        Some(_) => return Err(FlagValueError::ReaderWithoutProvider),
         None => (None, text),
     };
     let reader = match reader {
         "http" => Reader::Http,
         "plugin" => Reader::Plugin,
-        other => {
-            return Err(format!(
-                "`{other}` is not a reader: use `http` or `plugin`, for the run or as NAME=READER"
-            ));
-        }
+        other => return Err(FlagValueError::UnknownReader(other.to_owned())),
     };
     Ok((provider, reader))
 }
@@ -121,12 +118,12 @@ pub(super) fn local_name(source: &str) -> &str {
 }
 
 /// `NAME=FILE` of `--provider-config`.
-pub(super) fn parse_provider_config(text: &str) -> Result<(String, PathBuf), String> {
+pub(super) fn parse_provider_config(text: &str) -> Result<(String, PathBuf), FlagValueError> {
     match text.split_once('=') {
         Some((name, file)) if !name.is_empty() && !file.is_empty() => {
             Ok((name.to_owned(), PathBuf::from(file)))
         }
-        _ => Err("expected NAME=FILE, e.g. `aws=aws-provider.json`".into()),
+        _ => Err(FlagValueError::NotNameEqualsFile),
     }
 }
 
@@ -139,15 +136,16 @@ pub(super) fn provider_arguments(
     files: &[(String, PathBuf)],
     printer: &mut Printer,
 ) -> Result<HashMap<String, Map<String, Value>>, CliError> {
-    let said = |error: crate::policy::config::ConfigError| {
+    let said = |error: ConfigError| {
         let mut cli = CliError::new(sanitize(&error.message));
         cli.hint = error.hint;
         cli
     };
     let blocks: Vec<ProviderBlock> = match config_dir {
         Some(dir) => {
-            let values = Values::load(dir, inputs).map_err(said)?;
-            read_provider_blocks_with(dir, &values).map_err(said)?
+            let root = Module::read(dir).map_err(said)?;
+            let values = Values::load(&root, inputs).map_err(said)?;
+            read_provider_blocks(&root, &values).map_err(said)?
         }
         None => Vec::new(),
     };
@@ -237,6 +235,7 @@ mod tests {
         assert!(
             parse_reader("grpc")
                 .unwrap_err()
+                .to_string()
                 .contains("`grpc` is not a reader")
         );
         assert!(parse_reader("=plugin").is_err());
@@ -256,7 +255,7 @@ mod tests {
             r#"{"endpoints": [{"ec2": "http://127.0.0.1:5000"}]}"#,
         )
         .unwrap();
-        let mut printer = Printer::new(crate::cli::ColorChoice::Never);
+        let mut printer = Printer::new(crate::cli::ColorChoice::Never, false);
         let arguments = provider_arguments(
             Some(folder.path()),
             &Inputs::default(),
@@ -275,7 +274,7 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let file = folder.path().join("aws.json");
         std::fs::write(&file, "[1]").unwrap();
-        let mut printer = Printer::new(crate::cli::ColorChoice::Never);
+        let mut printer = Printer::new(crate::cli::ColorChoice::Never, false);
         let error = provider_arguments(
             None,
             &Inputs::default(),

@@ -4,9 +4,9 @@
 //! new proposes nothing.
 
 use serde_json::Value;
+use statectl_analysis::scan::select::Selected;
 
 use crate::reconcile::plugin::reader::{ReadJob, RefreshedObject, StoredIdentity};
-use crate::scan::select::Selected;
 use crate::state::write::Change;
 
 /// The read job for `one`, whose provider configuration is `provider` (as the state writes it).
@@ -110,8 +110,8 @@ pub(super) fn refreshed_changes(
 mod tests {
     use super::*;
     use crate::json::Span;
-    use crate::scan::select::Operation;
     use crate::state::address::InstanceAddr;
+    use statectl_analysis::scan::select::Operation;
 
     /// An instance whose object is `object` (its fields found by text search, as spans into it).
     fn selected(object: &str) -> Selected {

@@ -1,5 +1,9 @@
-//! The printer owns stdout and stderr: stdout carries only data, stderr carries errors and hints. A
-//! closed pipe (`statectl list | head`) ends output quietly instead of failing.
+//! The printer owns stdout and stderr: stdout carries only data, stderr carries what people read, on
+//! channels of its own: errors, warnings, notes (where a state was found, what was written), hints
+//! beside findings and reports moved off stdout because stdout carries a state. `--quiet` silences
+//! the notes and the hints beside findings (and the progress bar, `progress`); warnings and errors
+//! always print, because a rule that could not be applied is said, never skipped silently. A closed
+//! pipe (`statectl list | head`) ends output quietly instead of failing.
 //!
 //! Every text goes through the secret masks on its way out (`statectl_state::secrets`): data on
 //! stdout is masked against the run's registered secrets, and what stderr says to people against
@@ -9,10 +13,12 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use statectl_state::secrets::{mask, mask_message};
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::escape::invisible_escaped;
+use crate::cli::style::Style;
 
 /// When to use color, from `--color` and `NO_COLOR`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -27,11 +33,13 @@ pub struct Printer {
     stdout: BufWriter<io::Stdout>,
     color_stdout: bool,
     color_stderr: bool,
+    /// `--quiet`: no notes, no hints beside findings, no progress.
+    quiet: bool,
     pipe_closed: bool,
 }
 
 impl Printer {
-    pub fn new(color: ColorChoice) -> Printer {
+    pub fn new(color: ColorChoice, quiet: bool) -> Printer {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
         let (color_stdout, color_stderr) = match color {
             ColorChoice::Always => (true, true),
@@ -45,6 +53,7 @@ impl Printer {
             stdout: BufWriter::with_capacity(1 << 16, io::stdout()),
             color_stdout,
             color_stderr,
+            quiet,
             pipe_closed: false,
         }
     }
@@ -100,8 +109,46 @@ impl Printer {
         self.color_stderr
     }
 
-    /// Writes text for people to stderr (a diff when stdout carries a state, a summary line).
-    pub fn to_stderr(&mut self, text: &str) {
+    /// Whether `--quiet` was given: a caller with something to draw (a progress bar) asks.
+    pub fn quiet(&self) -> bool {
+        self.quiet
+    }
+
+    /// A progress bar of `total` steps on stderr, drawn with `template` (indicatif's), or `None`
+    /// when stderr is not a terminal or under `--quiet`. The `-v` log writes above it.
+    pub fn progress_bar(&self, total: usize, template: &str) -> Option<ProgressBar> {
+        if self.quiet || !io::stderr().is_terminal() {
+            return None;
+        }
+        let bar = ProgressBar::with_draw_target(
+            Some(total as u64),
+            ProgressDrawTarget::stderr_with_hz(10),
+        );
+        bar.set_style(
+            ProgressStyle::with_template(template)
+                .expect("the template is valid")
+                .progress_chars("=> "),
+        );
+        crate::cli::log::set_bar(Some(bar.clone()));
+        Some(bar)
+    }
+
+    /// Writes a report for people to stderr because stdout carries a state (a refresh's outcomes,
+    /// the diff of a write piped on with `-o -`): data displaced, so `--quiet` keeps it.
+    pub fn report_on_stderr(&mut self, text: &str) {
+        self.stderr_text(text);
+    }
+
+    /// Writes a note for people to stderr, one line: where the state was found, what a write did,
+    /// how many states a listing found. `--quiet` silences it.
+    pub fn note(&mut self, line: &str) {
+        if !self.quiet {
+            self.stderr_text(&format!("{line}\n"));
+        }
+    }
+
+    /// Text for stderr, after the data written so far, masked and with invisible characters escaped.
+    fn stderr_text(&mut self, text: &str) {
         let _ = self.stdout.flush();
         let masked = mask_message(text);
         let text = invisible_escaped(&masked);
@@ -110,67 +157,57 @@ impl Printer {
 
     /// Prints a `warning:` line to stderr.
     pub fn warning(&mut self, message: &str) {
-        self.labelled("\x1b[1;33m", "warning", &sanitize(message));
+        self.labelled(Style::WarningLabel, "warning", &sanitize(message));
     }
 
     /// Prints an `error:` line to stderr without ending the command (one of several problems).
     pub fn error_line(&mut self, message: &str) {
-        self.labelled("\x1b[1;31m", "error", &sanitize(message));
+        self.labelled(Style::ErrorLabel, "error", &sanitize(message));
     }
 
-    /// `label: message` on stderr, the label in `color` where stderr wants color.
-    fn labelled(&mut self, color: &str, label: &str, message: &str) {
+    /// `label: message` on stderr, the label in its style where stderr wants color.
+    fn labelled(&mut self, style: Style, label: &str, message: &str) {
         let _ = self.stdout.flush();
-        let (color, reset) = if self.color_stderr {
-            (color, "\x1b[0m")
-        } else {
-            ("", "")
-        };
+        let label = self.label(style, label);
         let message = mask_message(message);
-        let _ = writeln!(io::stderr().lock(), "{color}{label}{reset}: {message}");
+        let _ = writeln!(io::stderr().lock(), "{label}: {message}");
     }
 
-    /// Prints `hint:` lines to stderr, for people.
+    /// `label` in `style` where stderr wants color.
+    fn label(&self, style: Style, label: &str) -> String {
+        crate::cli::style::paint(style, label, self.color_stderr)
+    }
+
+    /// Prints the `hint:` lines beside findings to stderr, for people; `--quiet` silences them (an
+    /// error's own hint is part of the error and always prints).
     pub fn hints(&mut self, hints: &[String]) {
+        if self.quiet {
+            return;
+        }
         let _ = self.stdout.flush();
-        let (cyan, reset) = if self.color_stderr {
-            ("\x1b[1;36m", "\x1b[0m")
-        } else {
-            ("", "")
-        };
+        let label = self.label(Style::HintLabel, "hint");
         let mut stderr = io::stderr().lock();
         // A hint names the finding's address, which may hold anything a state holds.
         for hint in hints {
-            let _ = writeln!(
-                stderr,
-                "{cyan}hint{reset}: {}",
-                sanitize(&mask_message(hint))
-            );
+            let _ = writeln!(stderr, "{label}: {}", sanitize(&mask_message(hint)));
         }
     }
 
     /// Prints an error, and its hint, to stderr.
     pub fn error(&mut self, error: &CliError) {
         let _ = self.stdout.flush();
-        let (red, cyan, reset) = if self.color_stderr {
-            ("\x1b[1;31m", "\x1b[1;36m", "\x1b[0m")
-        } else {
-            ("", "", "")
-        };
+        let error_label = self.label(Style::ErrorLabel, "error");
+        let hint_label = self.label(Style::HintLabel, "hint");
         let mut stderr = io::stderr().lock();
         // The last line of defence: a file name or argument with control characters in it never
         // reaches the terminal raw, whichever message carries it.
         let _ = writeln!(
             stderr,
-            "{red}error{reset}: {}",
+            "{error_label}: {}",
             mask_message(&sanitize(&error.message))
         );
         if let Some(hint) = &error.hint {
-            let _ = writeln!(
-                stderr,
-                "{cyan}hint{reset}: {}",
-                mask_message(&sanitize(hint))
-            );
+            let _ = writeln!(stderr, "{hint_label}: {}", mask_message(&sanitize(hint)));
         }
     }
 }

@@ -1,17 +1,20 @@
-//! Progress of a refresh on stderr: an indicatif bar on a terminal (done/total, in flight, retries),
+//! Progress of a refresh on stderr: the printer's bar on a terminal (done/total, in flight, retries),
 //! and with `-v` a log line every few seconds; nothing when stderr is not a terminal and no `-v`
-//! was given, so CI logs stay clean.
+//! was given, so CI logs stay clean; nothing at all with `--quiet`.
 
-use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::cli::log;
 use crate::reconcile::progress::Progress;
+
+/// The bar's template (indicatif's).
+pub(super) const REFRESH_BAR: &str =
+    "{spinner} refresh [{bar:30}] {pos}/{len} done, {msg} ({elapsed})";
 
 /// How often the bar is redrawn from the counters.
 const TICK: Duration = Duration::from_millis(100);
@@ -27,31 +30,20 @@ pub(super) struct ProgressView {
 }
 
 impl ProgressView {
-    pub(super) fn start(progress: Arc<Progress>, verbosity: u8) -> ProgressView {
+    /// Draws on `bar` (from [`Printer::progress_bar`](crate::cli::Printer::progress_bar): a
+    /// terminal, not `--quiet`), else logs every few seconds at `-v`, else draws nothing.
+    pub(super) fn start(
+        progress: Arc<Progress>,
+        verbosity: u8,
+        bar: Option<ProgressBar>,
+    ) -> ProgressView {
         let (stop, stopped) = mpsc::channel::<()>();
-        let total = progress.snapshot().total;
-        let terminal = std::io::stderr().is_terminal();
-        if total == 0 || (!terminal && verbosity == 0) {
+        if progress.snapshot().total == 0 || (bar.is_none() && verbosity == 0) {
             return ProgressView {
                 stop: None,
                 drawer: None,
             };
         }
-        let bar = terminal.then(|| {
-            let bar = ProgressBar::with_draw_target(
-                Some(total as u64),
-                ProgressDrawTarget::stderr_with_hz(10),
-            );
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} refresh [{bar:30}] {pos}/{len} done, {msg} ({elapsed})",
-                )
-                .expect("the template is valid")
-                .progress_chars("=> "),
-            );
-            log::set_bar(Some(bar.clone()));
-            bar
-        });
         let drawer = std::thread::spawn(move || {
             let mut logged = Instant::now();
             loop {

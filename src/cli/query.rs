@@ -4,7 +4,8 @@
 //! by the state's size, and a path that needs more fails with one line naming it.
 
 use crate::cli::error::{CliError, echo, sanitize};
-use crate::cli::{Printer, StateArg, exit, load};
+use crate::cli::exit::ExitStatus;
+use crate::cli::{Printer, StateArg, load};
 use crate::json::path::{Exceeded, JsonPath, Limits, PrintError, SyntaxError};
 
 #[derive(Debug, clap::Args)]
@@ -25,7 +26,7 @@ pub struct Args {
     pub compact: bool,
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     // A typo fails before a 250 MB state is read.
     let path = JsonPath::parse(&args.path).map_err(|error| invalid(&args.path, &error))?;
     let (source, bytes) = load::read(&args.state, printer)?;
@@ -60,7 +61,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         }
     }
     printer.out("\n")?;
-    Ok(exit::SUCCESS)
+    Ok(ExitStatus::Success)
 }
 
 /// `invalid JSONPath `$.[` at column 3: expected ...`, with how a path starts.

@@ -10,15 +10,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
+use statectl_analysis::scan::select::{Selected, select};
 
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::cli::plugin_inputs::{Reader, parse_provider_config, parse_reader, provider_arguments};
 use crate::cli::plugin_refresh::{read_job, refreshed_changes};
-use crate::cli::progress::ProgressView;
+use crate::cli::progress::{ProgressView, REFRESH_BAR};
 use crate::cli::rewrite::{LockMode, WriteArgs, WriteRequest, finish, open};
 use crate::cli::settings::{RefreshSettings, ReportTo, at_least_one};
-use crate::cli::{Format, Printer, exit, load};
+use crate::cli::{Format, Printer, load};
 use crate::reconcile::credentials::Credentials;
 use crate::reconcile::engine::{Job, RunSettings, run_all};
 use crate::reconcile::http::HttpClient;
@@ -28,11 +30,11 @@ use crate::reconcile::plugin::discover::{SearchPaths, verify_providers};
 use crate::reconcile::plugin::reader::{ReadJob, ReaderSettings, Refreshed, read_all};
 use crate::reconcile::profile::{Endpoint, Profile, Profiles, parse_endpoint_override};
 use crate::reconcile::progress::Progress;
-use crate::scan::select::{Selected, Selection, select};
 use crate::state::State;
 use crate::state::address::{InstanceAddr, Target};
 use crate::state::mutate::Mutation;
 use crate::state::write::Change;
+use indicatif::ProgressBar;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -106,30 +108,40 @@ pub struct Args {
     pub rewrite: WriteArgs,
 }
 
-pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(
+    args: &Args,
+    verbosity: u8,
+    printer: &mut Printer,
+) -> Result<ExitStatus, CliError> {
     if args.profiles_format {
         printer.out(crate::reconcile::profile::FORMAT)?;
-        return Ok(exit::SUCCESS);
+        return Ok(ExitStatus::Success);
     }
     let settings = RefreshSettings::resolve(args)?;
-    let profiles = match &args.profiles {
+    refresh(&settings, verbosity, printer)
+}
+
+/// The refresh the settings describe.
+fn refresh(
+    settings: &RefreshSettings,
+    verbosity: u8,
+    printer: &mut Printer,
+) -> Result<ExitStatus, CliError> {
+    let profiles = match &settings.profiles {
         Some(path) => Profiles::load(path),
         None => Ok(Profiles::builtin()),
     }
-    .and_then(|profiles| profiles.check_overrides(&args.endpoints).map(|()| profiles))?;
+    .and_then(|profiles| {
+        profiles
+            .check_overrides(&settings.endpoints)
+            .map(|()| profiles)
+    })?;
     let mut loaded = open(&settings.write, "refresh", LockMode::ReadFirst, printer)?;
     let locked = loaded.locked.take();
     let state = load::parse_state(&loaded.source, &loaded.bytes)?;
     settings.readers.check_names(&state)?;
     let rules = crate::cli::scan::load_rules(None)?;
-    let selected = select(
-        &state,
-        &rules,
-        &Selection {
-            targets: args.targets.clone(),
-            types: args.types.clone(),
-        },
-    )?;
+    let selected = select(&state, &rules, &settings.selection)?;
     tracing::debug!(selected = selected.len(), "stale instances selected");
     let Prepared {
         jobs,
@@ -137,7 +149,7 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         plugin_rows,
         mut rows,
         per_host,
-    } = prepare(&selected, &state, &profiles, &settings, args)?;
+    } = prepare(&selected, &state, &profiles, settings)?;
     tracing::debug!(
         jobs = jobs.len(),
         plugin_reads = plugin_jobs.len(),
@@ -150,12 +162,7 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
     let reader_settings = if plugin_jobs.is_empty() {
         None
     } else {
-        Some(plugin_reader_settings(
-            args,
-            &settings,
-            &plugin_jobs,
-            printer,
-        )?)
+        Some(plugin_reader_settings(settings, &plugin_jobs, printer)?)
     };
     let total = jobs.len() + plugin_jobs.len();
     let progress = Arc::new(Progress::new(total));
@@ -164,9 +171,9 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         plugin_jobs,
         reader_settings.as_ref(),
         per_host,
-        args,
+        settings,
         &progress,
-        verbosity,
+        (verbosity, printer.progress_bar(total, REFRESH_BAR)),
     )?;
     let Some(outcomes) = outcomes else {
         let so_far = progress.outcomes();
@@ -177,7 +184,7 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         )?;
         printer
             .warning("interrupted: the outcomes above are those known so far; nothing was written");
-        return Ok(exit::INTERRUPTED);
+        return Ok(ExitStatus::Interrupted);
     };
     let (http_outcomes, refreshed) = outcomes;
     for (row, one) in plugin_rows.iter().zip(&refreshed) {
@@ -190,7 +197,14 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
         .chain(refreshed.iter().map(|one| one.outcome.clone()))
         .map(Some)
         .collect();
-    let proposed = proposed_mutations(&rows, &selected, &outcomes, &refreshed, &state, args);
+    let proposed = proposed_mutations(
+        &rows,
+        &selected,
+        &outcomes,
+        &refreshed,
+        &state,
+        settings.untaint_healthy,
+    );
     let table = render_outcomes(&rows, &outcomes, settings.format);
     report(printer, settings.report_to, &table)?;
     let request = WriteRequest {
@@ -208,15 +222,15 @@ pub(super) fn run(args: &Args, verbosity: u8, printer: &mut Printer) -> Result<i
 /// The run's exit code from the write's (`code`): an error or a skipped instance makes it 2; an
 /// instance still pending at the deadline was not resolved, which makes it 1 at least, whatever else
 /// was written.
-fn run_code(code: i32, failed: bool, outcomes: &[Option<Outcome>]) -> i32 {
+fn run_code(code: ExitStatus, failed: bool, outcomes: &[Option<Outcome>]) -> ExitStatus {
     let unresolved = outcomes
         .iter()
         .flatten()
         .any(|outcome| matches!(outcome, Outcome::Pending { .. }));
     if failed {
-        exit::ERROR.max(code)
+        code.and(ExitStatus::Error)
     } else if unresolved {
-        exit::FINDINGS.max(code)
+        code.and(ExitStatus::Findings)
     } else {
         code
     }
@@ -232,15 +246,15 @@ fn ask_everyone(
     plugin_jobs: Vec<ReadJob>,
     reader_settings: Option<&ReaderSettings>,
     per_host: usize,
-    args: &Args,
+    settings: &RefreshSettings,
     progress: &Arc<Progress>,
-    verbosity: u8,
+    (verbosity, bar): (u8, Option<ProgressBar>),
 ) -> Result<Option<Answers>, CliError> {
     let http_count = jobs.len();
     let client = Arc::new(HttpClient::new(per_host)?);
     let run_settings = RunSettings {
-        parallelism: args.parallelism,
-        deadline: args.timeout,
+        parallelism: settings.parallelism,
+        deadline: settings.timeout,
     };
     // One thread: the work is waiting on the network, and on a small machine a second worker costs
     // more in wake-ups than it gains (measured with benches/refresh_bench.sh).
@@ -248,7 +262,7 @@ fn ask_everyone(
         .enable_all()
         .build()
         .map_err(|error| CliError::new(format!("cannot start the async runtime: {error}")))?;
-    let view = ProgressView::start(progress.clone(), verbosity);
+    let view = ProgressView::start(progress.clone(), verbosity, bar);
     let read_by_plugins = async {
         match reader_settings {
             Some(settings) => {
@@ -300,7 +314,6 @@ fn prepare(
     state: &State<'_>,
     profiles: &Profiles,
     settings: &RefreshSettings,
-    args: &Args,
 ) -> Result<Prepared, CliError> {
     let env = |name: &str| std::env::var(name).ok();
     let readers = &settings.readers;
@@ -326,7 +339,7 @@ fn prepare(
             let skipped = format!(
                 "no profile for type `{}`; Terraform refreshes it: `{}`",
                 one.type_name,
-                crate::scan::hint::terraform_refresh_command(&address)
+                statectl_analysis::scan::hint::terraform_refresh_command(&address)
             );
             rows.push((address, None, Some(skipped)));
             continue;
@@ -334,7 +347,7 @@ fn prepare(
         let endpoint = if let Some(endpoint) = endpoints.get(&profile.type_name) {
             endpoint.clone()
         } else {
-            let endpoint = Arc::new(profile.endpoint(&args.endpoints, &env)?);
+            let endpoint = Arc::new(profile.endpoint(&settings.endpoints, &env)?);
             endpoints.insert(profile.type_name.clone(), endpoint.clone());
             endpoint
         };
@@ -380,7 +393,6 @@ fn prepare(
 /// Every provider's package is found and checked against the lock file here, before any is
 /// launched: a package Terraform would refuse stops the run.
 fn plugin_reader_settings(
-    args: &Args,
     settings: &RefreshSettings,
     plugin_jobs: &[ReadJob],
     printer: &mut Printer,
@@ -393,7 +405,7 @@ fn plugin_reader_settings(
     let configs = provider_arguments(
         settings.write.config.as_deref(),
         &settings.write.inputs,
-        &args.provider_configs,
+        &settings.plugins.provider_configs,
         printer,
     )?
     .into_iter()
@@ -415,7 +427,7 @@ fn plugin_reader_settings(
         )));
     }
     let mut paths = SearchPaths {
-        plugin_dirs: args.plugin_dirs.clone(),
+        plugin_dirs: settings.plugins.dirs.clone(),
         config_dir,
         data_dir: std::env::var_os("TF_DATA_DIR")
             .filter(|dir| !dir.is_empty())
@@ -431,9 +443,9 @@ fn plugin_reader_settings(
     Ok(ReaderSettings {
         paths,
         configs,
-        parallelism: args.parallelism,
-        timeout: args.timeout,
-        start_timeout: args.start_timeout,
+        parallelism: settings.parallelism,
+        timeout: settings.timeout,
+        start_timeout: settings.plugins.start_timeout,
     })
 }
 
@@ -454,9 +466,8 @@ fn proposed_mutations(
     outcomes: &[Option<Outcome>],
     refreshed: &[Refreshed],
     state: &State<'_>,
-    args: &Args,
+    untaint_healthy: bool,
 ) -> Proposed {
-    let untaint_healthy = args.untaint_healthy;
     let http_count = outcomes.len() - refreshed.len();
     let tainted: HashSet<InstanceAddr> = state
         .instances()
@@ -542,7 +553,7 @@ fn still_tainted_hints(addresses: &[String]) -> Vec<String> {
             format!(
                 "`{}` is reconciled (its remote object is healthy) but still tainted, so the next `terraform apply` replaces it; to keep it: `{}` (or refresh with `--untaint-healthy`)",
                 sanitize(address),
-                crate::scan::hint::untaint_command(&sanitize(address))
+                statectl_analysis::scan::hint::untaint_command(&sanitize(address))
             )
         })
         .collect()
@@ -553,7 +564,7 @@ fn report(printer: &mut Printer, to: ReportTo, text: &str) -> Result<(), CliErro
     match to {
         ReportTo::Stdout => printer.out(text),
         ReportTo::Stderr => {
-            printer.to_stderr(text);
+            printer.report_on_stderr(text);
             Ok(())
         }
     }

@@ -8,15 +8,17 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use statectl_analysis::policy::file::Policy;
+use statectl_analysis::policy::lifecycle::{Context, check};
+use statectl_analysis::scan::rules::Rules;
+
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::cli::lifecycle_inputs::{ConfigChoice, LifecycleConfig, load_config, load_policy};
 use crate::cli::object_diff::{colorize, object_diff};
 use crate::cli::settings::{Destination, WriteSettings};
-use crate::cli::{Printer, StateArg, exit, load};
-use crate::policy::file::Policy;
-use crate::policy::lifecycle::{Context, check};
-use crate::scan::rules::Rules;
+use crate::cli::{Printer, StateArg, load};
 use crate::state::address::ObjectAddr;
 use crate::state::legacy::{self, StateBytes};
 use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render};
@@ -67,14 +69,11 @@ pub struct WriteArgs {
     pub show_sensitive: bool,
 }
 
-fn only_stdout(value: &str) -> Result<String, String> {
+fn only_stdout(value: &str) -> Result<String, crate::cli::flag_value::FlagValueError> {
     if value == "-" {
         Ok(value.to_owned())
     } else {
-        Err(
-            "only `-` (standard output) is supported; to write another file, copy the state first"
-                .to_owned(),
-        )
+        Err(crate::cli::flag_value::FlagValueError::OnlyStandardOutput)
     }
 }
 
@@ -122,7 +121,7 @@ pub(super) fn rewrite(
     settings: &WriteSettings,
     request: &WriteRequest,
     printer: &mut Printer,
-) -> Result<i32, CliError> {
+) -> Result<ExitStatus, CliError> {
     let mut loaded = open(settings, request.operation, LockMode::LockFirst, printer)?;
     let locked = loaded.locked.take();
     let state = load::parse_state(&loaded.source, &loaded.bytes)?;
@@ -176,7 +175,7 @@ pub(super) fn open(
     let bytes = StateBytes::new(plaintext);
     // Once read: an error already names the state, and stays the one line it should be.
     if let Some(note) = &settings.source_note {
-        printer.to_stderr(&format!("{note}\n"));
+        printer.note(note);
     }
     Ok(Loaded {
         source,
@@ -222,7 +221,7 @@ pub(super) fn finish(
     locked: Option<Locked>,
     state: &State<'_>,
     printer: &mut Printer,
-) -> Result<i32, CliError> {
+) -> Result<ExitStatus, CliError> {
     let (source, rules, policy, config) = (
         &loaded.source,
         &loaded.rules,
@@ -246,7 +245,7 @@ pub(super) fn finish(
                     unchanged.address
                 ),
                 hint: None,
-                code: exit::FINDINGS,
+                code: ExitStatus::Findings,
             });
         }
         printer.warning(&format!(
@@ -283,7 +282,7 @@ pub(super) fn finish(
                 None => printer.out_bytes(state.source.as_bytes())?,
             }
         }
-        return Ok(exit::SUCCESS);
+        return Ok(ExitStatus::Success);
     }
     if let Some(warning) = request.warning {
         printer.warning(warning);
@@ -335,7 +334,7 @@ fn write_out(
     plan: &Plan,
     new_text: String,
     printer: &mut Printer,
-) -> Result<i32, CliError> {
+) -> Result<ExitStatus, CliError> {
     let source = &loaded.source;
     // What is stored for the new state: encrypted by the primary method when one encrypts,
     // so plaintext never reaches a file, a backend or standard output.
@@ -351,16 +350,16 @@ fn write_out(
     };
     let backup = match &settings.destination {
         Destination::Nothing => {
-            printer.to_stderr(&format!(
-                "{}; nothing written ({})\n",
+            printer.note(&format!(
+                "{}; nothing written ({})",
                 would(plan),
                 settings.nothing_written_because
             ));
-            return Ok(exit::FINDINGS);
+            return Ok(ExitStatus::Findings);
         }
         Destination::Stdout => {
             printer.out_bytes(sealed.as_deref().unwrap_or_default())?;
-            return Ok(exit::SUCCESS);
+            return Ok(ExitStatus::Success);
         }
         Destination::File(backup) => backup,
     };
@@ -385,13 +384,13 @@ fn write_out(
             loaded.stored.is_some(),
         ));
     }
-    printer.to_stderr(&format!(
-        "{}; serial {} -> {}; {backup_note}\n",
+    printer.note(&format!(
+        "{}; serial {} -> {}; {backup_note}",
         summary(plan),
         state.serial,
         state.serial + 1
     ));
-    Ok(exit::SUCCESS)
+    Ok(ExitStatus::Success)
 }
 
 /// Checks the lifecycle rules on `plan`: a violation refuses the write (exit 3) unless `force`, which
@@ -429,7 +428,7 @@ fn enforce_rules(
                     count(violations.len(), "change", "changes")
                 ),
                 hint: None,
-                code: exit::BLOCKED,
+                code: ExitStatus::Blocked,
             });
         }
         for violation in &violations {
@@ -521,7 +520,7 @@ fn show_diff(
         } else {
             text
         };
-        printer.to_stderr(&colored);
+        printer.report_on_stderr(&colored);
         Ok(())
     } else {
         let colored = if printer.color_stdout() {
@@ -621,7 +620,7 @@ mod tests {
         std::fs::write(&path, &original).unwrap();
         let state_arg = path.to_string_lossy().into_owned();
         let args = write_settings(&["statectl", "taint", "x.y", &state_arg, "--backup", "-"]);
-        let mut printer = Printer::new(ColorChoice::Never);
+        let mut printer = Printer::new(ColorChoice::Never, false);
         let mut loaded = open(&args, "refresh", LockMode::ReadFirst, &mut printer).unwrap();
         assert!(
             loaded.locked.is_none(),
@@ -646,7 +645,7 @@ mod tests {
             show_diff: true,
         };
         let error = finish(&args, &request, &loaded, locked, &state, &mut printer).unwrap_err();
-        assert_eq!(error.code, exit::ERROR);
+        assert_eq!(error.code, ExitStatus::Error);
         assert!(
             error
                 .message
@@ -661,7 +660,7 @@ mod tests {
         let state = parse(&loaded.bytes).unwrap();
         assert_eq!(
             finish(&args, &request, &loaded, None, &state, &mut printer).unwrap(),
-            exit::SUCCESS
+            ExitStatus::Success
         );
         assert!(
             std::fs::read_to_string(&path)

@@ -9,10 +9,10 @@ use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::json;
 
 use crate::cli::error::{CliError, sanitize};
-use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
-use crate::cli::{Format, Printer, exit, load};
+use crate::cli::exit::ExitStatus;
+use crate::cli::many::{Bar, Found, KeyArgs, KeyFilter, for_each_state, skipped_note};
+use crate::cli::{Format, Printer, load};
 use crate::state::address::{Mode, ModulePath};
-use crate::state::legacy::StateBytes;
 use crate::state::model::State;
 use crate::state::order::instance_groups;
 
@@ -165,7 +165,7 @@ impl Tally {
     }
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let keys = KeyFilter::new(&args.keys)?;
     let encryption = crate::cli::encryption::load(&args.config)?;
     let found = crate::cli::scan::sources(&args.paths, &args.backend, &keys, printer)?;
@@ -181,9 +181,8 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         return run_many(args, &found, &encryption, printer);
     };
     let source = &found.source();
-    let stored =
-        read_found(found, source)?.ok_or_else(|| CliError::new(format!("{source}: no state")))?;
-    let bytes = StateBytes::new(crate::cli::encryption::open(&encryption, source, stored)?);
+    let bytes = load::open_found(found, source, &encryption)?
+        .ok_or_else(|| CliError::new(format!("{source}: no state")))?;
     let state = load::parse_state(source, &bytes)?;
     let tally = Tally::of(&state);
     match args.format {
@@ -224,7 +223,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             }
         }
     }
-    Ok(exit::SUCCESS)
+    Ok(ExitStatus::Success)
 }
 
 /// One state of many: its counts and the Terraform version that wrote it (`None`: an empty
@@ -233,10 +232,9 @@ type Outcome = Result<Option<(Tally, Option<String>)>, CliError>;
 
 fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -> Outcome {
     let source = found.source();
-    let Some(stored) = read_found(found, &source)? else {
+    let Some(bytes) = load::open_found(found, &source, encryption)? else {
         return Ok(None);
     };
-    let bytes = StateBytes::new(crate::cli::encryption::open(encryption, &source, stored)?);
     let state = load::parse_state(&source, &bytes)?;
     Ok(Some((
         Tally::of(&state),
@@ -251,7 +249,7 @@ fn run_many(
     found: &[Found],
     encryption: &statectl_encryption::StateEncryption,
     printer: &mut Printer,
-) -> Result<i32, CliError> {
+) -> Result<ExitStatus, CliError> {
     let mut total = Tally::default();
     let mut by_version = Counts::new();
     let mut failures = Vec::new();
@@ -259,7 +257,7 @@ fn run_many(
     for_each_state(
         found,
         args.jobs,
-        "summary",
+        &Bar::start(found.len(), "summary", printer),
         |found| summarize(found, encryption),
         |found, outcome| match outcome {
             Ok(Some((tally, version))) => {
@@ -273,7 +271,7 @@ fn run_many(
         },
     );
     if let Some(note) = skipped_note(&empty) {
-        printer.to_stderr(&note);
+        printer.note(&note);
     }
     let read = found.len() - failures.len() - empty.len();
     let prefix = args
@@ -338,9 +336,9 @@ fn run_many(
         printer.error(error);
     }
     Ok(if failures.is_empty() {
-        exit::SUCCESS
+        ExitStatus::Success
     } else {
-        exit::ERROR
+        ExitStatus::Error
     })
 }
 

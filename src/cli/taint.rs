@@ -4,6 +4,7 @@
 
 use crate::cli::Printer;
 use crate::cli::error::{CliError, echo};
+use crate::cli::exit::ExitStatus;
 use crate::cli::rewrite::{WriteArgs, WriteRequest, rewrite};
 use crate::cli::settings::{WriteIntent, WriteSettings};
 use crate::state::address::InstanceAddr;
@@ -19,11 +20,11 @@ pub struct Args {
     pub write: WriteArgs,
 }
 
-pub(super) fn run_taint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run_taint(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     mark(args, "taint", Mutation::Taint, printer)
 }
 
-pub(super) fn run_untaint(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run_untaint(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     mark(args, "untaint", Mutation::Untaint, printer)
 }
 
@@ -33,7 +34,7 @@ fn mark(
     operation: &'static str,
     mutation: fn(InstanceAddr) -> Mutation,
     printer: &mut Printer,
-) -> Result<i32, CliError> {
+) -> Result<ExitStatus, CliError> {
     let settings = WriteSettings::resolve(&args.write, WriteIntent::ByDefault)?;
     let address = instance_address(&args.address)?;
     rewrite(

@@ -201,6 +201,35 @@ pending = ["prod-eu-west-1-1"]
     );
 }
 
+/// `.statectl.toml` is read by one reader: a mistake in its `[[protect]]` tables stops a scan as it
+/// stops a taint, with the same line and hint (scan let the tables be, unread).
+#[test]
+fn statectl_toml_is_refused_alike_by_scan_and_by_a_write() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        states("lifecycle.tfstate"),
+        folder.path().join("terraform.tfstate"),
+    )
+    .unwrap();
+    std::fs::write(
+        folder.path().join(".statectl.toml"),
+        "ignore = [\"x.*\"]\n\n[[protect]]\ntypes = [\"terraform_data\"]\nacions = [\"taint\"]\n",
+    )
+    .unwrap();
+    let expected = ".statectl.toml:5:1: invalid rules file: unknown field `acions`";
+    let scan = Test::new()
+        .args(["scan"])
+        .current_dir(folder.path())
+        .run()
+        .refused(expected);
+    let taint = Test::new()
+        .args(["taint", "terraform_data.cbd", "--dry-run"])
+        .current_dir(folder.path())
+        .run()
+        .refused(expected);
+    assert_eq!(scan.stderr, taint.stderr);
+}
+
 #[test]
 fn rules_file_is_found_upward_and_bad_ones_are_refused() {
     let folder = tempfile::tempdir().unwrap();

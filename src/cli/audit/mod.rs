@@ -7,11 +7,13 @@ mod table;
 
 use std::path::PathBuf;
 
-use crate::audit::{Audit, Input, Plan, Rule, audit};
+use statectl_analysis::audit::{Audit, Input, Plan, Rule, audit};
+
 use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, render_all, renderer};
 use crate::cli::lifecycle_inputs::{ConfigChoice, load_config, load_policy};
-use crate::cli::{Printer, StateArg, exit, load};
+use crate::cli::{Printer, StateArg, load};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -50,7 +52,7 @@ fn tool() -> Tool {
     }
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let rules = crate::cli::scan::load_rules(None)?;
     let policy = load_policy(args.policy.as_deref(), &rules)?;
     // A plan that cannot be audited is refused before anything else is said.
@@ -97,17 +99,17 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
 }
 
 /// 3 when a rule is violated, 1 when a finding reaches `fail_on`, else 0.
-pub(super) fn exit_code(result: &Audit, fail_on: FailOn) -> i32 {
+pub(super) fn exit_code(result: &Audit, fail_on: FailOn) -> ExitStatus {
     if result.violations() > 0 {
-        exit::BLOCKED
+        ExitStatus::Blocked
     } else if result
         .findings
         .iter()
         .any(|finding| fail_on.reached_by(finding.severity))
     {
-        exit::FINDINGS
+        ExitStatus::Findings
     } else {
-        exit::SUCCESS
+        ExitStatus::Success
     }
 }
 
@@ -158,7 +160,7 @@ fn read_plan(path: &std::path::Path) -> Result<Plan, CliError> {
         CliError {
             message: format!("{}{place}: {}", path.display(), sanitize(&error.message)),
             hint: error.hint,
-            code: exit::ERROR,
+            code: ExitStatus::Error,
         }
     })
 }

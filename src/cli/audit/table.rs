@@ -6,12 +6,13 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use crate::audit::{Audit, Entry, Outcome};
+use statectl_analysis::audit::{Audit, Entry, Outcome};
+use statectl_analysis::scan::{Finding, RuleInfo};
+
 use crate::cli::error::sanitize;
 use crate::cli::escape::{markdown_code, markdown_text};
 use crate::cli::findings::markdown::{BODY_LIMIT, LeftOut, Names, cap, what_to_do};
 use crate::cli::layout::{line, widths, wrap};
-use crate::scan::{Finding, RuleInfo};
 
 pub(super) fn render(result: &Audit, with_plan: bool, width: Option<usize>) -> String {
     let mut out = String::new();

@@ -5,11 +5,12 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
+use statectl_analysis::scan::Severity;
+
 use crate::cli::error::sanitize;
 use crate::cli::escape::{github_data, github_property};
 use crate::cli::findings::paths::repository_path;
 use crate::cli::findings::{Render, Report, Tool};
-use crate::scan::Severity;
 
 #[derive(Debug)]
 pub(crate) struct Github {

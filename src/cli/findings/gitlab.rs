@@ -10,11 +10,11 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
+use statectl_analysis::scan::Severity;
 
 use crate::cli::error::sanitize;
 use crate::cli::findings::paths::{fingerprint_path, repository_path};
 use crate::cli::findings::{Render, Report, Tool};
-use crate::scan::Severity;
 
 /// The `check_name` of a state that could not be read.
 const UNREADABLE: &str = "unreadable-state";

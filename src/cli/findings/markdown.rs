@@ -8,10 +8,11 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+use statectl_analysis::scan::RuleInfo;
+
 use crate::cli::escape::{markdown_code, markdown_text};
 use crate::cli::findings::totals::{Totals, plural};
 use crate::cli::findings::{Render, Report, Tool};
-use crate::scan::RuleInfo;
 
 /// GitHub's limit for a comment's body, in characters (a byte count is never less).
 pub(crate) const COMMENT_LIMIT: usize = 65_536;

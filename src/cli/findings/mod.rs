@@ -4,6 +4,7 @@
 //! state at a time ([`Render`]), so a many-state command prints a state's part once it is read and
 //! drops the state's report.
 
+pub(super) mod document;
 pub(super) mod github;
 pub(super) mod gitlab;
 pub(super) mod junit;
@@ -14,10 +15,9 @@ pub(super) mod sarif;
 pub(super) mod totals;
 
 use clap::ValueEnum;
-use serde_json::{Value, json};
+use statectl_analysis::scan::{Finding, RuleInfo, Severity};
 
 use crate::cli::error::CliError;
-use crate::scan::{Finding, RuleInfo, Severity};
 pub(super) use out::Out;
 
 /// How many findings get their own `hint:` line on stderr; past that, one line per rule.
@@ -166,25 +166,9 @@ pub(super) fn renderer(
     Some(renderer)
 }
 
-/// One finding in the JSON schemas of scan and audit (README, "scan JSON", "audit JSON").
-pub(super) fn finding_json(finding: &Finding) -> Value {
-    json!({
-        "rule": finding.rule.id,
-        "severity": finding.severity.as_str(),
-        "address": finding.address,
-        "resource_type": finding.resource_type,
-        "message": finding.message,
-        "evidence": finding.evidence.iter().map(|item| json!({
-            "path": item.path,
-            // The value as the state holds it, decoded (a string, number, null...).
-            "value": serde_json::from_str::<Value>(&item.value).unwrap_or(Value::String(item.value.clone())),
-        })).collect::<Vec<_>>(),
-        "hint": finding.hint,
-        "location": finding.location.map(|location| json!({ "line": location.line, "column": location.column })),
-    })
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// The lowest severity that fails the run (exit 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum FailOn {
     Error,
     Warning,

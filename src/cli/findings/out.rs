@@ -129,8 +129,8 @@ impl PrettyArray {
         Value::String(PLACE.to_owned())
     }
 
-    pub(crate) fn push(&mut self, element: &Value) -> Result<(), CliError> {
-        let text = serde_json::to_string_pretty(element).expect("JSON values always serialize");
+    pub(crate) fn push(&mut self, element: &impl serde::Serialize) -> Result<(), CliError> {
+        let text = serde_json::to_string_pretty(element).expect("a report always serializes");
         let mut indented = String::with_capacity(text.len() + text.len() / 8 + 2);
         indented.push_str(if self.elements == 0 { "\n" } else { ",\n" });
         for (number, line) in text.split('\n').enumerate() {
@@ -148,8 +148,12 @@ impl PrettyArray {
     /// Writes `document` (holding [`PrettyArray::place`] once, `depth` levels in) pretty-printed,
     /// the array's elements where the placeholder is, and a newline: the bytes of the whole
     /// document printed at once.
-    pub(crate) fn write_in(self, document: &Value, out: &mut dyn Out) -> Result<(), CliError> {
-        let text = serde_json::to_string_pretty(document).expect("JSON values always serialize");
+    pub(crate) fn write_in(
+        self,
+        document: &impl serde::Serialize,
+        out: &mut dyn Out,
+    ) -> Result<(), CliError> {
+        let text = serde_json::to_string_pretty(document).expect("a report always serializes");
         let quoted = format!("\"{PLACE}\"");
         let (before, after) = text
             .split_once(&quoted)

@@ -8,11 +8,11 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
+use statectl_analysis::scan::Severity;
 
 use crate::cli::error::sanitize;
 use crate::cli::findings::paths::{fingerprint_path, repository_path};
 use crate::cli::findings::{Render, Report, Tool};
-use crate::scan::Severity;
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";

@@ -3,8 +3,9 @@
 
 use std::fmt::Write;
 
+use statectl_analysis::scan::Severity;
+
 use crate::cli::findings::Report;
-use crate::scan::Severity;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Totals {

@@ -2,12 +2,13 @@
 //! the states, so each state's record is set aside as it is reported, and the document is written
 //! once every state is in.
 
-use serde_json::{Value, json};
-
 use crate::cli::error::CliError;
+use crate::cli::findings::document::{
+    SCHEMA_VERSION, ScanDocument, ScanStateRecord, ScanTotals, ToolRecord,
+};
 use crate::cli::findings::out::PrettyArray;
-use crate::cli::findings::{FailOn, Out, Render, Report, finding_json};
-use crate::scan::Severity;
+use crate::cli::findings::{FailOn, Out, Render, Report};
+use statectl_analysis::scan::Severity;
 
 #[derive(Debug)]
 pub(super) struct Writer {
@@ -52,7 +53,7 @@ impl Render for Writer {
             .iter()
             .any(|finding| self.fail_on.reached_by(finding.severity));
         if self.spool_error.is_none()
-            && let Err(error) = self.states.push(&state(report))
+            && let Err(error) = self.states.push(&ScanStateRecord::of(report))
         {
             self.spool_error = Some(error);
         }
@@ -70,25 +71,21 @@ impl Render for Writer {
         if let Some(error) = self.spool_error.take() {
             return Err(error);
         }
-        let document = json!({
-            "schema_version": 1,
-            "tool": { "name": "statectl", "version": env!("CARGO_PKG_VERSION") },
-            "fail_on": self.fail_on.as_str(),
+        let document = ScanDocument {
+            schema_version: SCHEMA_VERSION,
+            tool: ToolRecord::statectl(),
+            fail_on: self.fail_on,
             // As the exit code: a finding reached `--fail-on`, or a state could not be read.
-            "failed": self.reached || self.unreadable > 0,
-            "summary": { "states": self.count, "unreadable": self.unreadable, "errors": self.errors, "warnings": self.warnings, "notes": self.notes },
-            "states": PrettyArray::place(),
-        });
+            failed: self.reached || self.unreadable > 0,
+            summary: ScanTotals {
+                states: self.count,
+                unreadable: self.unreadable,
+                errors: self.errors,
+                warnings: self.warnings,
+                notes: self.notes,
+            },
+            states: PrettyArray::place(),
+        };
         std::mem::replace(&mut self.states, PrettyArray::new(1)).write_in(&document, out)
     }
-}
-
-fn state(report: &Report) -> Value {
-    json!({
-        "path": report.name,
-        "instances": report.instances,
-        "error": report.error.as_ref().map(|error| json!({ "message": error.message, "hint": error.hint })),
-        "summary": { "errors": report.count(Severity::Error), "warnings": report.count(Severity::Warning), "notes": report.count(Severity::Note) },
-        "findings": report.findings.iter().map(finding_json).collect::<Vec<_>>(),
-    })
 }

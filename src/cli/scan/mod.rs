@@ -8,16 +8,17 @@ mod table;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use crate::cli::error::CliError;
-use crate::cli::findings::{FailOn, Hints, Render, Report, ReportFormat, Tool, renderer};
-use crate::cli::many::{Found, KeyArgs, KeyFilter, for_each_state, read_found, skipped_note};
-use crate::cli::{Printer, exit};
-use crate::reconcile::profile::Profiles;
-use crate::scan::discover::{Entry, state_files};
-use crate::scan::{Rule, Rules, scan};
-use crate::state::legacy::StateBytes;
-use crate::state::source::Source;
+use statectl_analysis::scan::discover::{Entry, state_files};
+use statectl_analysis::scan::{Rule, Rules, scan};
 use statectl_encryption::StateEncryption;
+
+use crate::cli::Printer;
+use crate::cli::error::CliError;
+use crate::cli::exit::ExitStatus;
+use crate::cli::findings::{FailOn, Hints, Render, Report, ReportFormat, Tool, renderer};
+use crate::cli::many::{Bar, Found, KeyArgs, KeyFilter, for_each_state, skipped_note};
+use crate::reconcile::profile::Profiles;
+use crate::state::source::Source;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -60,7 +61,7 @@ pub struct Args {
     pub jobs: Option<usize>,
 }
 
-pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
     let keys = KeyFilter::new(&args.keys)?;
@@ -89,7 +90,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
     for_each_state(
         &sources,
         args.jobs,
-        "scan",
+        &Bar::start(sources.len(), "scan", printer),
         |found| scan_one(found, &rules, &encryption),
         |_, scanned| {
             let report = match scanned {
@@ -113,7 +114,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         },
     );
     if let Some(note) = skipped_note(&empty) {
-        printer.to_stderr(&note);
+        printer.note(&note);
     }
     written?;
     writer.finish_into(printer)?;
@@ -124,11 +125,11 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
         printer.hints(&hints.lines());
     }
     Ok(if !unread.is_empty() {
-        exit::ERROR
+        ExitStatus::Error
     } else if reached {
-        exit::FINDINGS
+        ExitStatus::Findings
     } else {
-        exit::SUCCESS
+        ExitStatus::Success
     })
 }
 
@@ -185,7 +186,7 @@ pub(crate) fn sources(
     let located = |arg: Option<&std::path::Path>, printer: &mut Printer| {
         let located = crate::cli::state_source::locate(arg, backend)?;
         if let Some(note) = &located.note {
-            printer.to_stderr(&format!("{note}\n"));
+            printer.note(note);
         }
         Ok::<Found, CliError>(Found::Named(located.source))
     };
@@ -269,18 +270,14 @@ fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Scann
             error: Some(error),
         })
     };
-    let bytes = match read_found(found, &source) {
+    let bytes = match crate::cli::load::open_found(found, &source, encryption) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Scanned::Empty(name),
         Err(error) => return failed(error),
     };
-    let bytes = match crate::cli::encryption::open(encryption, &source, bytes) {
-        Ok(plaintext) => StateBytes::new(plaintext),
-        Err(error) => return failed(error),
-    };
-    let state = match bytes.parse() {
+    let state = match crate::cli::load::parse_state(&source, &bytes) {
         Ok(state) => state,
-        Err(error) => return failed(CliError::state(&source, &error)),
+        Err(error) => return failed(error),
     };
     let findings = match scan(&state, rules) {
         Ok(findings) => findings,

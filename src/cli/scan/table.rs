@@ -6,11 +6,13 @@
 
 use std::fmt::Write;
 
+use statectl_analysis::scan::Severity;
+
 use crate::cli::error::sanitize;
 use crate::cli::findings::totals::{Totals, plural};
 use crate::cli::findings::{Render, Report};
 use crate::cli::layout::{line, widths, wrap};
-use crate::scan::Severity;
+use crate::cli::style::{Style, paint};
 
 /// How many clean states the closing line names.
 const CLEAN_NAMED: usize = 10;
@@ -48,12 +50,8 @@ impl Table {
         sanitize(relative.unwrap_or(name))
     }
 
-    fn paint(&self, code: &str, text: &str) -> String {
-        if self.color {
-            format!("{code}{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
+    fn paint(&self, style: Style, text: &str) -> String {
+        paint(style, text, self.color)
     }
 }
 
@@ -83,7 +81,7 @@ impl Render for Table {
             self.shown(&report.name),
             plural(report.instances, "instance")
         );
-        let _ = writeln!(out, "{}", self.paint("\x1b[1m", &heading));
+        let _ = writeln!(out, "{}", self.paint(Style::Strong, &heading));
         // Aligned within the state: severity, rule id, address.
         let rows: Vec<Vec<String>> = report
             .findings
@@ -100,9 +98,9 @@ impl Render for Table {
         let message_indent = 2 + widths[0] + 2;
         for (finding, row) in report.findings.iter().zip(&rows) {
             let color = match finding.severity {
-                Severity::Error => "\x1b[31m",
-                Severity::Warning => "\x1b[33m",
-                Severity::Note => "\x1b[36m",
+                Severity::Error => Style::Removed,
+                Severity::Warning => Style::Changed,
+                Severity::Note => Style::Info,
             };
             out.push_str(&line(row, &widths, "  ", &|column, cell| {
                 if column == 0 {

@@ -2,13 +2,16 @@
 //! the command will do. Contradictory flags stop here as usage errors (exit 2), so no command can
 //! half-honour them (a `--dry-run` that writes, a table in front of the state on `-o -`).
 
+mod diff;
 mod refresh;
 mod write;
 
+pub(super) use diff::{DiffOutput, DiffSettings};
 pub(super) use refresh::{RefreshSettings, ReportTo};
 pub(super) use write::{Destination, WriteIntent, WriteSettings};
 
 use crate::cli::error::{CliError, echo};
+use crate::cli::flag_value::FlagValueError;
 
 /// The deposed key named by `--deposed` and by the address (`ADDR (deposed object KEY)`): either
 /// one, or both when they agree; two different keys are a usage error.
@@ -28,11 +31,10 @@ pub(super) fn deposed_key(
 }
 
 /// A count flag (`--parallelism`, `--jobs`): at least one, since zero workers would never finish.
-pub(super) fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".to_owned()),
-        Ok(count) => Ok(count),
-        Err(error) => Err(error.to_string()),
+pub(super) fn at_least_one(text: &str) -> Result<usize, FlagValueError> {
+    match text.parse::<usize>()? {
+        0 => Err(FlagValueError::Zero),
+        count => Ok(count),
     }
 }
 
@@ -42,8 +44,11 @@ mod tests {
 
     #[test]
     fn counts_start_at_one() {
-        assert_eq!(at_least_one("1"), Ok(1));
-        assert_eq!(at_least_one("0").unwrap_err(), "must be at least 1");
+        assert_eq!(at_least_one("1").unwrap(), 1);
+        assert_eq!(
+            at_least_one("0").unwrap_err().to_string(),
+            "must be at least 1"
+        );
         assert!(at_least_one("-1").is_err());
         assert!(at_least_one("two").is_err());
     }
@@ -64,7 +69,7 @@ mod tests {
             Some("a1")
         );
         let error = deposed_key(Some("a1"), Some("b2")).unwrap_err();
-        assert_eq!(error.code, 2);
+        assert_eq!(error.code, crate::cli::ExitStatus::Error);
         assert_eq!(
             error.message,
             "`--deposed a1` names another deposed object than the address does (`b2`)"

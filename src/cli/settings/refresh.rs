@@ -5,11 +5,15 @@
 //! `statectl refresh - --write -o - | terraform state push -` receives a state: the outcome table,
 //! the diff and every note go to stderr, and `--format json` (which would need stdout too) is refused.
 
+use std::path::PathBuf;
+use std::time::Duration;
+
 use crate::cli::Format;
 use crate::cli::error::CliError;
 use crate::cli::plugin_inputs::{Reader, Readers};
 use crate::cli::refresh::Args;
 use crate::cli::settings::{WriteIntent, WriteSettings};
+use statectl_analysis::scan::select::Selection;
 
 /// Where people-facing output (the outcome table, the diff) goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,7 +23,7 @@ pub(crate) enum ReportTo {
     Stderr,
 }
 
-/// The resolved flags of `refresh`.
+/// The resolved flags of `refresh`: all the run sees of its command line.
 #[derive(Debug, Clone)]
 pub(crate) struct RefreshSettings {
     pub write: WriteSettings,
@@ -28,6 +32,30 @@ pub(crate) struct RefreshSettings {
     /// The diff of each changed object is shown with the text table only (JSON leaves it out).
     pub show_diff: bool,
     pub readers: Readers,
+    /// The instances asked about: `--target` and `--type`, else the stale ones scan finds.
+    pub selection: Selection,
+    /// A profiles file over the built-in ones (`--profiles`).
+    pub profiles: Option<PathBuf>,
+    /// Profile endpoints overridden (`--endpoint NAME=URL`).
+    pub endpoints: Vec<(String, String)>,
+    /// How many instances are asked about at once.
+    pub parallelism: usize,
+    /// The longest wait for one instance, over the profiles' own.
+    pub timeout: Option<Duration>,
+    /// The provider plugins' search folders, configurations and start timeout.
+    pub plugins: PluginSettings,
+    /// `--untaint-healthy`: a tainted instance reported healthy has its taint cleared.
+    pub untaint_healthy: bool,
+}
+
+/// How provider plugins are found, configured and started (`--reader plugin`).
+#[derive(Debug, Clone)]
+pub(crate) struct PluginSettings {
+    /// `--plugin-dir`, instead of `.terraform/providers`.
+    pub dirs: Vec<PathBuf>,
+    /// `--provider-config NAME=FILE`, laid over the `provider` blocks' literal arguments.
+    pub provider_configs: Vec<(String, PathBuf)>,
+    pub start_timeout: Duration,
 }
 
 impl RefreshSettings {
@@ -69,6 +97,20 @@ impl RefreshSettings {
             report_to,
             readers: Readers::new(&args.readers),
             write,
+            selection: Selection {
+                targets: args.targets.clone(),
+                types: args.types.clone(),
+            },
+            profiles: args.profiles.clone(),
+            endpoints: args.endpoints.clone(),
+            parallelism: args.parallelism,
+            timeout: args.timeout,
+            plugins: PluginSettings {
+                dirs: args.plugin_dirs.clone(),
+                provider_configs: args.provider_configs.clone(),
+                start_timeout: args.start_timeout,
+            },
+            untaint_healthy: args.untaint_healthy,
         })
     }
 }
@@ -94,7 +136,7 @@ mod tests {
             }
         };
         RefreshSettings::resolve(&args).map_err(|error| {
-            assert_eq!(error.code, 2);
+            assert_eq!(error.code, crate::cli::ExitStatus::Error);
             error.message
         })
     }

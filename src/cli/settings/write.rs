@@ -58,7 +58,7 @@ pub(crate) struct WriteSettings {
     /// How the state is stored: opened after the read, applied again before the write.
     pub encryption: std::sync::Arc<statectl_encryption::StateEncryption>,
     /// `--var`, `--var-file` and `TF_VAR_*`: what the configuration's `var.` references take.
-    pub inputs: crate::policy::config::values::Inputs,
+    pub inputs: statectl_tfconfig::values::Inputs,
 }
 
 impl WriteSettings {
@@ -120,7 +120,7 @@ impl WriteSettings {
                 "`--write` applies it"
             },
             encryption,
-            inputs: crate::policy::config::values::Inputs::from_flags(
+            inputs: statectl_tfconfig::values::Inputs::from_flags(
                 &args.state.config.vars,
                 &args.state.config.var_files,
             ),
@@ -164,7 +164,7 @@ mod tests {
             format!("usage: {:?}", error.kind())
         })?;
         WriteSettings::resolve(&args, intent).map_err(|error| {
-            assert_eq!(error.code, 2);
+            assert_eq!(error.code, crate::cli::ExitStatus::Error);
             error.message
         })
     }

@@ -12,6 +12,7 @@ use statectl_reconcile::reconcile::plugin::value::{
     Attribute, AttributeKind, Block, NestedAttributes, Nesting, Type,
 };
 
+use crate::cli::style::{RESET, Style, paint_into};
 use crate::state::go_text::{attribute_name, is_go_printable, quote};
 use crate::state::sensitive::{CtyStep, MASK};
 
@@ -385,7 +386,11 @@ impl<'s> Render<'s> {
             return;
         }
         match value {
-            Value::Null if self.color => out.push_str("\x1b[90mnull\x1b[0m\x1b[0m"),
+            Value::Null if self.color => {
+                paint_into(out, Style::Faint, "null", true);
+                // Terraform's colorizer ends its whole output with one more reset.
+                out.push_str(RESET);
+            }
             Value::Null => out.push_str("null"),
             Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
             Value::Number(number) => {

@@ -11,8 +11,9 @@ use serde_json::{Value, json};
 use statectl_reconcile::reconcile::plugin::value::{Attribute, AttributeKind, Block, Type};
 
 use crate::cli::error::{CliError, echo, sanitize};
+use crate::cli::exit::ExitStatus;
 use crate::cli::settings::deposed_key;
-use crate::cli::{Format, Printer, StateArg, exit, load};
+use crate::cli::{Format, Printer, StateArg, load};
 use crate::state::address::{Mode, ObjectAddr};
 use crate::state::go_text::quote;
 use crate::state::model::{Instance, State};
@@ -42,7 +43,7 @@ pub struct Args {
     pub format: Format,
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
+pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let wanted: ObjectAddr = args.address.parse().map_err(|error| {
         CliError::new(format!("invalid address `{}`: {error}", echo(&args.address)))
             .with_hint("an instance address looks like `aws_instance.web`, `aws_instance.web[0]` or `module.app.aws_instance.web[\"a\"]`")
@@ -139,7 +140,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<i32, CliError> {
             )?;
         }
     }
-    Ok(exit::SUCCESS)
+    Ok(ExitStatus::Success)
 }
 
 /// The instance's attributes as JSON and its sensitive paths. Legacy flatmap attributes are the

@@ -7,7 +7,7 @@
 //! (`backends`), and state encryption (`encryption`).
 
 mod backends;
-mod echo;
+pub(crate) mod echo;
 mod encryption;
 mod federated;
 mod refresh;

@@ -16,15 +16,15 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Number, Value};
 
-use super::msgpack::{Msg, Writer, read};
+use super::msgpack::{Msg, MsgpackError, Writer, read};
 use super::ty::{Type, TypeError};
 
 /// A value that does not fit its cty type, in either direction, or msgpack that does not decode.
 #[derive(Debug, thiserror::Error)]
 pub enum ValueError {
     /// The msgpack decoder's reason.
-    #[error("{0}")]
-    Msgpack(String),
+    #[error(transparent)]
+    Msgpack(#[from] MsgpackError),
     /// `at` names the attribute path (`the value` at the top), never the value.
     #[error("{at}: {problem}")]
     At { at: String, problem: ValueProblem },

@@ -20,15 +20,33 @@ pub(super) enum Msg {
 
 const MAX_DEPTH: usize = 512;
 
+/// Why bytes are not one MessagePack value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MsgpackError {
+    #[error("the value ends early, at byte {0}")]
+    EndsEarly(usize),
+    #[error("{0} bytes left over after the value")]
+    LeftOver(usize),
+    #[error("values nest deeper than {MAX_DEPTH} levels")]
+    TooDeep,
+    #[error("byte 0xc1 is never used in MessagePack")]
+    NeverUsed,
+    #[error("a string is not UTF-8")]
+    NotUtf8,
+    #[error("an array claims more elements than the bytes left")]
+    ArrayTooLong,
+    #[error("a map claims more entries than the bytes left")]
+    MapTooLong,
+    #[error("a length does not fit in memory")]
+    LengthTooLarge,
+}
+
 /// Reads one value that must fill `bytes` exactly.
-pub(super) fn read(bytes: &[u8]) -> Result<Msg, String> {
+pub(super) fn read(bytes: &[u8]) -> Result<Msg, MsgpackError> {
     let mut reader = Reader { bytes, at: 0 };
     let value = reader.value(0)?;
     if reader.at != bytes.len() {
-        return Err(format!(
-            "{} bytes left over after the value",
-            bytes.len() - reader.at
-        ));
+        return Err(MsgpackError::LeftOver(bytes.len() - reader.at));
     }
     Ok(value)
 }
@@ -39,27 +57,27 @@ struct Reader<'b> {
 }
 
 impl Reader<'_> {
-    fn take(&mut self, count: usize) -> Result<&[u8], String> {
+    fn take(&mut self, count: usize) -> Result<&[u8], MsgpackError> {
         let end = self
             .at
             .checked_add(count)
             .filter(|end| *end <= self.bytes.len())
-            .ok_or_else(|| format!("the value ends early, at byte {}", self.bytes.len()))?;
+            .ok_or(MsgpackError::EndsEarly(self.bytes.len()))?;
         let taken = &self.bytes[self.at..end];
         self.at = end;
         Ok(taken)
     }
 
-    fn uint(&mut self, width: usize) -> Result<u64, String> {
+    fn uint(&mut self, width: usize) -> Result<u64, MsgpackError> {
         Ok(self
             .take(width)?
             .iter()
             .fold(0u64, |value, byte| (value << 8) | u64::from(*byte)))
     }
 
-    fn value(&mut self, depth: usize) -> Result<Msg, String> {
+    fn value(&mut self, depth: usize) -> Result<Msg, MsgpackError> {
         if depth > MAX_DEPTH {
-            return Err(format!("values nest deeper than {MAX_DEPTH} levels"));
+            return Err(MsgpackError::TooDeep);
         }
         let marker = self.take(1)?[0];
         Ok(match marker {
@@ -108,21 +126,21 @@ impl Reader<'_> {
                 self.map(length_of(length)?, depth)?
             }
             0xe0..=0xff => Msg::Int(i128::from(marker.cast_signed())),
-            0xc1 => return Err("byte 0xc1 is never used in MessagePack".into()),
+            0xc1 => return Err(MsgpackError::NeverUsed),
         })
     }
 
-    fn string(&mut self, length: usize) -> Result<Msg, String> {
+    fn string(&mut self, length: usize) -> Result<Msg, MsgpackError> {
         let bytes = self.take(length)?;
         String::from_utf8(bytes.to_vec())
             .map(Msg::Str)
-            .map_err(|_| "a string is not UTF-8".to_owned())
+            .map_err(|_| MsgpackError::NotUtf8)
     }
 
-    fn array(&mut self, length: usize, depth: usize) -> Result<Msg, String> {
+    fn array(&mut self, length: usize, depth: usize) -> Result<Msg, MsgpackError> {
         // Each element takes at least one byte: a length beyond the bytes left is a lie.
         if length > self.bytes.len() - self.at {
-            return Err("an array claims more elements than the bytes left".into());
+            return Err(MsgpackError::ArrayTooLong);
         }
         let mut items = Vec::with_capacity(length);
         for _ in 0..length {
@@ -131,9 +149,9 @@ impl Reader<'_> {
         Ok(Msg::Array(items))
     }
 
-    fn map(&mut self, length: usize, depth: usize) -> Result<Msg, String> {
+    fn map(&mut self, length: usize, depth: usize) -> Result<Msg, MsgpackError> {
         if length.saturating_mul(2) > self.bytes.len() - self.at {
-            return Err("a map claims more entries than the bytes left".into());
+            return Err(MsgpackError::MapTooLong);
         }
         let mut entries = Vec::with_capacity(length);
         for _ in 0..length {
@@ -145,8 +163,8 @@ impl Reader<'_> {
     }
 }
 
-fn length_of(length: u64) -> Result<usize, String> {
-    usize::try_from(length).map_err(|_| "a length does not fit in memory".to_owned())
+fn length_of(length: u64) -> Result<usize, MsgpackError> {
+    usize::try_from(length).map_err(|_| MsgpackError::LengthTooLarge)
 }
 
 /// Appends MessagePack to a buffer, each value in its most compact form.
@@ -274,16 +292,18 @@ mod tests {
 
     #[test]
     fn bad_bytes_are_errors_never_panics_or_huge_allocations() {
-        assert!(read(&[0xa3, b'a']).unwrap_err().contains("ends early"));
-        assert!(
-            read(&[0xdd, 0xff, 0xff, 0xff, 0xff])
-                .unwrap_err()
-                .contains("more elements")
+        assert_eq!(read(&[0xa3, b'a']), Err(MsgpackError::EndsEarly(2)));
+        assert_eq!(
+            read(&[0xdd, 0xff, 0xff, 0xff, 0xff]),
+            Err(MsgpackError::ArrayTooLong)
         );
-        assert!(read(&[0xc1]).is_err());
-        assert!(read(&[0xc0, 0xc0]).unwrap_err().contains("left over"));
+        assert_eq!(read(&[0xc1]), Err(MsgpackError::NeverUsed));
+        assert_eq!(
+            read(&[0xc0, 0xc0]).unwrap_err().to_string(),
+            "1 bytes left over after the value"
+        );
         let deep = vec![0x91; 10_000];
-        assert!(read(&deep).unwrap_err().contains("nest deeper"));
+        assert_eq!(read(&deep), Err(MsgpackError::TooDeep));
     }
 
     #[test]

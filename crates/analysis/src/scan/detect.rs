@@ -1,0 +1,532 @@
+//! The detectors: one pass over a parsed state's instances, in Terraform's order, producing findings.
+//! Attributes are read in place (trusted walks over the raw JSON), so scanning costs little more than
+//! parsing.
+
+use statectl_state::json::LineColumn;
+use statectl_state::state::address::Mode;
+use statectl_state::state::attr_path::{Attributes, Step, TooCostly, follow};
+use statectl_state::state::layout::Flavour;
+use statectl_state::state::model::{Instance, Resource, State};
+use statectl_state::state::order::{InstanceGroup, instance_groups};
+
+use crate::scan::catalog::Catalog;
+use crate::scan::finding::{Evidence, Finding, Rule};
+use crate::scan::hint;
+use crate::scan::rules::Rules;
+use crate::scan::status::{RemoteStatus, RulePathError, decoded_string, remote_status};
+
+/// Below this many instances, one thread is as fast as two.
+const PARALLEL_FROM: usize = 4096;
+
+/// Scans one parsed state. A rules file's JSONPath that needs more work than an instance's
+/// attributes allow stops the scan with an error that names it.
+pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Vec<Finding>, RulePathError> {
+    let groups = instance_groups(state);
+    // Detection allocates little, so (unlike parsing) it splits well over two threads.
+    let (mut findings, offsets) = if groups.len() >= PARALLEL_FROM {
+        let (first, second) = groups.split_at(groups.len() / 2);
+        let (first, second) = std::thread::scope(|scope| {
+            let second = scope.spawn(|| scan_groups(state, rules, second));
+            let first = scan_groups(state, rules, first);
+            (first, second.join().expect("a scan thread does not panic"))
+        });
+        let ((mut findings, mut offsets), (more, more_offsets)) = (first?, second?);
+        let shift = findings.len();
+        findings.extend(more);
+        offsets.extend(
+            more_offsets
+                .into_iter()
+                .map(|(index, offset)| (index + shift, offset)),
+        );
+        (findings, offsets)
+    } else {
+        scan_groups(state, rules, &groups)?
+    };
+    check_results(state, rules, &mut findings);
+    locate(state.source, &offsets, &mut findings);
+    Ok(findings)
+}
+
+/// Findings, and for each the byte offset of its instance object.
+type Located = (Vec<Finding>, Vec<(usize, usize)>);
+
+/// The findings for `groups`, and for each the byte offset of its instance object.
+fn scan_groups(
+    state: &State<'_>,
+    rules: &Rules,
+    groups: &[InstanceGroup<'_, '_>],
+) -> Result<Located, RulePathError> {
+    let mut findings = Vec::new();
+    let mut offsets = Vec::new();
+    for group in groups {
+        let resource = group.resource;
+        if resource.address.mode == Mode::Data && !rules.data_sources {
+            continue;
+        }
+        // The address is formatted only when needed: for ignores, or once something is found.
+        let mut address = String::new();
+        if !rules.ignore.is_empty() {
+            address = group.address().to_string();
+            if rules.ignored(&address) {
+                continue;
+            }
+        }
+        if let Some(current) = group.current {
+            let before = findings.len();
+            current_object(state, rules, resource, current, &mut findings).map_err(|error| {
+                RulePathError::new(&resource.address.type_name, &group.address(), error)
+            })?;
+            if findings.len() > before && address.is_empty() {
+                address = group.address().to_string();
+            }
+            for (index, finding) in findings.iter_mut().enumerate().skip(before) {
+                finding.address.clone_from(&address);
+                if let Some(rule) = Rule::from_id(finding.rule.id) {
+                    finding.hint =
+                        hint_for(&rules.catalog, rule, &address, &resource.address.type_name);
+                    // The catalog's word on what fixes this type's pending or failed object.
+                    if matches!(rule, Rule::TransitionalState | Rule::TaintedAfterTimeout)
+                        && let Some(extra) = rules
+                            .catalog
+                            .entries(&resource.address.type_name)
+                            .iter()
+                            .find_map(|entry| entry.hint.as_deref())
+                    {
+                        finding.hint = format!("{extra}; {}", finding.hint);
+                    }
+                }
+                offsets.push((index, current.span.start));
+            }
+        }
+        for deposed in &group.deposed {
+            if address.is_empty() {
+                address = group.address().to_string();
+            }
+            findings.push(deposed_object(state, rules, resource, deposed, &address));
+            offsets.push((findings.len() - 1, deposed.span.start));
+        }
+    }
+    Ok((findings, offsets))
+}
+
+/// A deposed object, with its key and remote id.
+fn deposed_object(
+    state: &State<'_>,
+    rules: &Rules,
+    resource: &Resource<'_>,
+    deposed: &Instance<'_>,
+    address: &str,
+) -> Finding {
+    let key = deposed.deposed.as_deref().unwrap_or_default();
+    let id = deposed.attributes_json(state.source).and_then(|raw| {
+        follow(raw, &[Step::Member("id".into())]).map(|span| span.of(raw).to_owned())
+    });
+    let mut evidence = vec![Evidence {
+        path: "deposed".into(),
+        value: format!("\"{key}\""),
+    }];
+    if let Some(id) = &id {
+        evidence.push(Evidence {
+            path: "id".into(),
+            value: id.clone(),
+        });
+    }
+    let remote = id
+        .as_deref()
+        .and_then(decoded_string)
+        .unwrap_or_else(|| "unknown".into());
+    let mut finding = finding(
+        rules,
+        Rule::DeposedObject,
+        format!("{address} (deposed object {key})"),
+        resource,
+        format!(
+            "deposed object {key} (remote id {remote}) is still in state and will be destroyed by the next apply"
+        ),
+        evidence,
+    );
+    finding.hint = format!(
+        "the next `terraform apply` destroys it; if its remote object is already gone, or must stay, `{}` drops it from the state",
+        hint::forget_command(address, Some(key))
+    );
+    finding
+}
+
+/// The hint for a finding on the current object at `address`, naming the commands that act on it.
+fn hint_for(catalog: &Catalog, rule: Rule, address: &str, type_name: &str) -> String {
+    match rule {
+        Rule::TransitionalState | Rule::TransitionalStateGeneric => format!(
+            "refresh it to learn whether the operation finished: `{}`",
+            hint::refresh_command(catalog, address, type_name)
+        ),
+        Rule::FailedState => format!(
+            "inspect the remote object; if it is broken, `{}` and the next `terraform apply` replaces it",
+            hint::taint_command(address)
+        ),
+        Rule::MissingComputedAttribute => format!(
+            "refresh it: a finished create fills these attributes (`{}`)",
+            hint::refresh_command(catalog, address, type_name)
+        ),
+        Rule::Tainted => format!(
+            "if the remote object is healthy, `{}`; otherwise the next `terraform apply` replaces it",
+            hint::untaint_command(address)
+        ),
+        Rule::TaintedAfterTimeout => format!(
+            "refresh first (`{}`): if the remote object finished creating, `{}` instead of letting `terraform apply` replace it",
+            hint::refresh_command(catalog, address, type_name),
+            hint::untaint_command(address)
+        ),
+        Rule::MissingId => format!(
+            "re-import the object (`{}`) or remove the instance (`{}`)",
+            hint::import_command(address),
+            hint::forget_command(address, None)
+        ),
+        Rule::DeposedObject | Rule::CheckFailed | Rule::SkipDestroyAtRisk => rule.help().to_owned(),
+    }
+}
+
+fn finding(
+    rules: &Rules,
+    rule: Rule,
+    address: String,
+    resource: &Resource<'_>,
+    message: String,
+    evidence: Vec<Evidence>,
+) -> Finding {
+    Finding {
+        rule: rule.info(),
+        severity: rules.severity_of(rule),
+        address,
+        resource_type: Some(resource.address.type_name.clone()),
+        message,
+        evidence,
+        hint: rule.help().to_owned(),
+        location: None,
+    }
+}
+
+/// The detectors that look at an instance's current object.
+fn current_object(
+    state: &State<'_>,
+    rules: &Rules,
+    resource: &Resource<'_>,
+    instance: &Instance<'_>,
+    findings: &mut Vec<Finding>,
+) -> Result<(), TooCostly> {
+    let attributes = instance.attributes_json(state.source).map(Attributes::new);
+    let entries = rules.catalog.entries(&resource.address.type_name);
+    let RemoteStatus {
+        transitional,
+        failed,
+        generic,
+    } = match &attributes {
+        Some(attributes) => remote_status(&rules.catalog, &resource.address.type_name, attributes)?,
+        None => RemoteStatus::default(),
+    };
+    taint_and_transition(
+        rules,
+        resource,
+        instance,
+        attributes.as_ref(),
+        &transitional,
+        generic,
+        findings,
+    );
+    if !failed.is_empty() {
+        let message = format!(
+            "{}: the remote object reported a failure",
+            describe(&failed)
+        );
+        findings.push(finding(
+            rules,
+            Rule::FailedState,
+            String::new(),
+            resource,
+            message,
+            failed.clone(),
+        ));
+    }
+    if let Some(attributes) = &attributes {
+        missing_computed(
+            attributes,
+            entries,
+            instance,
+            !transitional.is_empty() || !failed.is_empty(),
+            rules,
+            resource,
+            findings,
+        );
+    }
+    missing_id(
+        state,
+        instance,
+        attributes.as_ref(),
+        rules,
+        resource,
+        findings,
+    );
+    if instance.skip_destroy {
+        let written_by = match state.style.flavour {
+            Flavour::OpenTofu => "this state",
+            Flavour::Terraform => "this state, which looks last written by Terraform,",
+        };
+        findings.push(finding(
+            rules,
+            Rule::SkipDestroyAtRisk,
+            String::new(),
+            resource,
+            format!("{written_by} carries OpenTofu's `skip_destroy` (lifecycle destroy = false); Terraform drops the flag when it writes the state, and a destroy then deletes the object"),
+            vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
+        ));
+    }
+    Ok(())
+}
+
+/// The evidence as a list for a message: `path = value, path = value`.
+fn describe(evidence: &[Evidence]) -> String {
+    evidence
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Tainted (after a timed-out create when the status is transitional), or a status that shows an
+/// unfinished operation: one finding at most, the most specific.
+fn taint_and_transition(
+    rules: &Rules,
+    resource: &Resource<'_>,
+    instance: &Instance<'_>,
+    attributes: Option<&Attributes<'_>>,
+    transitional: &[Evidence],
+    generic: bool,
+    findings: &mut Vec<Finding>,
+) {
+    if instance.tainted && !transitional.is_empty() {
+        let message = format!(
+            "tainted while {}: the create timed out or its wait failed, the remote object may be healthy, and the next apply would replace it",
+            describe(transitional)
+        );
+        findings.push(finding(
+            rules,
+            Rule::TaintedAfterTimeout,
+            String::new(),
+            resource,
+            message,
+            transitional.to_vec(),
+        ));
+    } else if instance.tainted {
+        findings.push(finding(
+            rules,
+            Rule::Tainted,
+            String::new(),
+            resource,
+            "tainted: the next apply destroys and re-creates it".into(),
+            vec![Evidence {
+                path: "status".into(),
+                value: "\"tainted\"".into(),
+            }],
+        ));
+    } else if !transitional.is_empty() {
+        let rule = if generic {
+            Rule::TransitionalStateGeneric
+        } else {
+            Rule::TransitionalState
+        };
+        // Names the operation the status shows, as refresh and the audit read it.
+        let status = RemoteStatus {
+            transitional: transitional.to_vec(),
+            failed: Vec::new(),
+            generic,
+        };
+        let message = attributes.map_or_else(
+            || describe(transitional),
+            |attributes| {
+                format!(
+                    "the remote object was {} when Terraform saved the state",
+                    status.describe(attributes)
+                )
+            },
+        );
+        findings.push(finding(
+            rules,
+            rule,
+            String::new(),
+            resource,
+            message,
+            transitional.to_vec(),
+        ));
+    }
+}
+
+/// Computed attributes a finished create fills, missing (null or "") on an instance created
+/// asynchronously (`async = true`) or whose status shows an unfinished or failed operation, or that is
+/// tainted. A steady instance is not checked: a private OCI instance has no public IP by design.
+fn missing_computed(
+    attributes: &Attributes<'_>,
+    entries: &[crate::scan::catalog::Entry],
+    instance: &Instance<'_>,
+    unfinished: bool,
+    rules: &Rules,
+    resource: &Resource<'_>,
+    findings: &mut Vec<Finding>,
+) {
+    let required: Vec<&String> = entries.iter().flat_map(|entry| &entry.required).collect();
+    if required.is_empty() {
+        return;
+    }
+    let is_async = attributes.get("async") == Some("true");
+    if !(is_async || unfinished || instance.tainted) {
+        return;
+    }
+    let evidence: Vec<Evidence> = required
+        .iter()
+        .filter_map(|name| {
+            let value = attributes.get(name).unwrap_or("null");
+            (value == "null" || value == "\"\"").then(|| Evidence {
+                path: (*name).clone(),
+                value: value.to_owned(),
+            })
+        })
+        .collect();
+    if evidence.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = evidence.iter().map(|item| item.path.as_str()).collect();
+    let how = if is_async {
+        "created with `async = true`; "
+    } else {
+        ""
+    };
+    let message = format!(
+        "{how}{} still missing: {}",
+        if names.len() == 1 {
+            "a computed attribute is"
+        } else {
+            "computed attributes are"
+        },
+        names.join(", ")
+    );
+    findings.push(finding(
+        rules,
+        Rule::MissingComputedAttribute,
+        String::new(),
+        resource,
+        message,
+        evidence,
+    ));
+}
+
+/// A managed instance whose `id` is present but null or empty. (A schema without `id`, as some
+/// plugin-framework resources have, is not a finding.)
+fn missing_id(
+    state: &State<'_>,
+    instance: &Instance<'_>,
+    attributes: Option<&Attributes<'_>>,
+    rules: &Rules,
+    resource: &Resource<'_>,
+    findings: &mut Vec<Finding>,
+) {
+    if resource.address.mode != Mode::Managed {
+        return;
+    }
+    let flat = instance
+        .attributes_flat
+        .map(|span| Attributes::new(span.of(state.source)));
+    let Some(value) = attributes
+        .or(flat.as_ref())
+        .and_then(|attributes| attributes.get("id"))
+    else {
+        return;
+    };
+    if value == "null" || value == "\"\"" {
+        findings.push(finding(
+            rules,
+            Rule::MissingId,
+            String::new(),
+            resource,
+            format!("`id` is {value}: Terraform cannot refresh or destroy this object"),
+            vec![Evidence {
+                path: "id".into(),
+                value: value.to_owned(),
+            }],
+        ));
+    }
+}
+
+/// Failed or errored checks, preconditions and postconditions from `check_results`.
+fn check_results(state: &State<'_>, rules: &Rules, findings: &mut Vec<Finding>) {
+    let Some(span) = state.check_results else {
+        return;
+    };
+    let Ok(serde_json::Value::Array(entries)) =
+        serde_json::from_str::<serde_json::Value>(span.of(state.source))
+    else {
+        return;
+    };
+    let location = Some(LineColumn::of(state.source.as_bytes(), span.start));
+    for entry in &entries {
+        let config = entry["config_addr"].as_str().unwrap_or("?");
+        let objects = entry["objects"].as_array().cloned().unwrap_or_default();
+        for object in objects
+            .iter()
+            .filter(|object| matches!(object["status"].as_str(), Some("fail" | "error")))
+        {
+            let address = object["object_addr"].as_str().unwrap_or(config).to_owned();
+            if rules.ignored(&address) {
+                continue;
+            }
+            let status = object["status"].as_str().unwrap_or_default();
+            let messages: Vec<String> = object["failure_messages"]
+                .as_array()
+                .map(|messages| {
+                    messages
+                        .iter()
+                        .filter_map(|message| message.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let kind = entry["object_kind"].as_str().unwrap_or("check");
+            let summary = if messages.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", messages.join("; "))
+            };
+            findings.push(Finding {
+                rule: Rule::CheckFailed.info(),
+                severity: rules.severity_of(Rule::CheckFailed),
+                address,
+                resource_type: None,
+                message: format!("{kind} condition status `{status}`{summary}"),
+                evidence: std::iter::once(Evidence {
+                    path: "status".into(),
+                    value: format!("\"{status}\""),
+                })
+                .chain(messages.iter().map(|message| Evidence {
+                    path: "failure_messages".into(),
+                    value: serde_json::Value::String(message.clone()).to_string(),
+                }))
+                .collect(),
+                hint: Rule::CheckFailed.help().to_owned(),
+                location,
+            });
+        }
+    }
+}
+
+/// Sets each finding's line and column, counting newlines once through the file in offset order.
+fn locate(source: &str, offsets: &[(usize, usize)], findings: &mut [Finding]) {
+    let mut sorted: Vec<(usize, usize)> = offsets.to_vec();
+    sorted.sort_by_key(|&(_, offset)| offset);
+    let bytes = source.as_bytes();
+    let (mut line, mut line_start, mut counted_to) = (1, 0, 0);
+    for (index, offset) in sorted {
+        for newline in memchr::memchr_iter(b'\n', &bytes[counted_to..offset]) {
+            line += 1;
+            line_start = counted_to + newline + 1;
+        }
+        counted_to = offset;
+        let column = source[line_start..offset].chars().count() + 1;
+        findings[index].location = Some(LineColumn { line, column });
+    }
+}
