@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::builder::{Output, Test, root};
-use crate::skip::tool;
+use crate::skip::require_tool;
+use crate::workdir::{TerraformWorkdir, Workdir, scanned_states};
 
 const ACCOUNT: &str = "devstoreaccount1";
 /// Azurite's well-known development key (public, in Azurite's documentation).
@@ -35,7 +36,7 @@ const TERRAFORM_LOCK_ID: &str = "8c6b1b7e-0f0b-4a8e-9d55-7a3b1f0c2d11";
 
 /// Azurite's blob service, from `STATECTL_AZURITE` or scripts/install-azurite.sh's place.
 fn azurite_blob() -> Option<PathBuf> {
-    tool(
+    require_tool(
         "STATECTL_AZURITE",
         "target/azurite/node_modules/.bin/azurite-blob",
         "scripts/install-azurite.sh",
@@ -609,13 +610,7 @@ fn a_prefix_scans_every_blob_below_it_in_one_report() {
     };
     let all = run(&[]);
     assert_eq!(all.code, 2, "a blob that is not a state: {}", all.stderr);
-    let report: Value = serde_json::from_str(&all.stdout).unwrap();
-    let names: Vec<&str> = report["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|state| state["path"].as_str().unwrap())
-        .collect();
+    let names = scanned_states(&all.stdout);
     assert_eq!(
         names,
         [
@@ -1093,33 +1088,6 @@ impl AzureOnLoopback {
         ]
     }
 
-    fn terraform(&self, terraform: &Path, folder: &Path, args: &[&str]) -> Command {
-        let mut command = Command::new(terraform);
-        command
-            .args(args)
-            .current_dir(folder)
-            .envs(self.env())
-            .env("CHECKPOINT_DISABLE", "1")
-            .env("TF_IN_AUTOMATION", "1")
-            .env_remove("NO_PROXY")
-            .env_remove("no_proxy")
-            .env_remove("TF_WORKSPACE")
-            .env_remove("TF_DATA_DIR");
-        command
-    }
-
-    fn run_terraform(
-        &self,
-        terraform: &Path,
-        folder: &Path,
-        args: &[&str],
-    ) -> std::process::Output {
-        self.terraform(terraform, folder, args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("terraform runs")
-    }
-
     fn statectl(&self, folder: &Path, args: &[&str]) -> Test {
         let mut test = Test::new()
             .current_dir(folder)
@@ -1132,50 +1100,29 @@ impl AzureOnLoopback {
     }
 }
 
-#[track_caller]
-fn succeeded(output: &std::process::Output) -> String {
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-/// A directory with a `backend "azurerm"` block for account `tfacct`, initialised and applied by
-/// Terraform through the proxy; checks that Terraform only went to Azure's own address.
-fn applied(azure: &AzureOnLoopback, terraform: &Path) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path();
-    std::fs::write(
-        folder.join("main.tf"),
-        format!(
-            r#"terraform {{
-  backend "azurerm" {{
+/// A working folder with a `backend "azurerm"` block for account `tfacct`, initialised and applied
+/// by Terraform through the proxy; checks that Terraform only went to Azure's own address.
+fn applied(azure: &AzureOnLoopback, terraform: &Path) -> Workdir {
+    let mut environment = azure.env();
+    environment.extend([
+        ("CHECKPOINT_DISABLE", "1".to_owned()),
+        ("TF_IN_AUTOMATION", "1".to_owned()),
+    ]);
+    // The proxy must see Azure's own address, whatever the machine exempts.
+    let hidden = &["NO_PROXY", "no_proxy", "TF_DATA_DIR"];
+    let workdir = Workdir::new(terraform, |_| environment, hidden);
+    workdir.init_and_apply_resources(
+        &format!(
+            r#"  backend "azurerm" {{
     storage_account_name = "{TF_ACCOUNT}"
     container_name       = "{CONTAINER}"
     key                  = "prod.tfstate"
   }}
-}}
-resource "terraform_data" "app" {{
-  input = "app"
-}}
-resource "terraform_data" "db" {{
-  count = 2
-  input = "db-${{count.index}}"
-}}
 "#
         ),
-    )
-    .unwrap();
-    succeeded(&azure.run_terraform(terraform, folder, &["init", "-input=false", "-no-color"]));
-    succeeded(&azure.run_terraform(
-        terraform,
-        folder,
-        &["apply", "-auto-approve", "-input=false", "-no-color"],
-    ));
-    let expected = succeeded(&azure.run_terraform(terraform, folder, &["state", "list"]));
+        crate::workdir::APP_AND_DBS,
+    );
+    let expected = workdir.terraform_stdout(&["state", "list"]);
     assert_eq!(
         expected,
         "terraform_data.app\nterraform_data.db[0]\nterraform_data.db[1]\n"
@@ -1190,8 +1137,7 @@ resource "terraform_data" "db" {{
             .all(|host| host == "tfacct.blob.core.windows.net:443"),
         "Terraform went to Azure's address only"
     );
-
-    dir
+    workdir
 }
 
 /// Terraform 1.15.5's own azurerm backend and statectl on one state in Azurite, each unchanged:
@@ -1207,9 +1153,9 @@ fn terraform_writes_and_statectl_lists_and_taints_an_azurerm_state() {
     let Some(azure) = AzureOnLoopback::start() else {
         return;
     };
-    let dir = applied(&azure, &terraform);
-    let folder = dir.path();
-    let expected = succeeded(&azure.run_terraform(&terraform, folder, &["state", "list"]));
+    let workdir = applied(&azure, &terraform);
+    let folder = workdir.path();
+    let expected = workdir.terraform_stdout(&["state", "list"]);
     let listed = azure.statectl(folder, &["list"]).run().code(0);
     assert_eq!(listed.stdout, expected);
     assert!(
@@ -1224,34 +1170,21 @@ fn terraform_writes_and_statectl_lists_and_taints_an_azurerm_state() {
         .statectl(folder, &["taint", "terraform_data.app"])
         .run()
         .code(0);
-    let shown = succeeded(&azure.run_terraform(
-        &terraform,
-        folder,
-        &["state", "show", "-no-color", "terraform_data.app"],
-    ));
+    let shown = workdir.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
     assert!(
         shown.starts_with("# terraform_data.app: (tainted)"),
         "{shown}"
     );
-    let plan =
-        succeeded(&azure.run_terraform(&terraform, folder, &["plan", "-no-color", "-input=false"]));
+    let plan = workdir.terraform_stdout(&["plan", "-no-color", "-input=false"]);
     assert!(
         plan.contains("terraform_data.app is tainted, so must be replaced"),
         "{plan}"
     );
 
     // A second workspace: Terraform makes blob `prod.tfstateenv:dev`; statectl reads it there.
-    succeeded(&azure.run_terraform(
-        &terraform,
-        folder,
-        &["workspace", "new", "-no-color", "dev"],
-    ));
-    succeeded(&azure.run_terraform(
-        &terraform,
-        folder,
-        &["apply", "-auto-approve", "-input=false", "-no-color"],
-    ));
-    let dev = succeeded(&azure.run_terraform(&terraform, folder, &["state", "list"]));
+    workdir.terraform_stdout(&["workspace", "new", "-no-color", "dev"]);
+    workdir.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+    let dev = workdir.terraform_stdout(&["state", "list"]);
     let listed = azure.statectl(folder, &["list"]).run().code(0);
     assert_eq!(listed.stdout, dev);
     assert!(
@@ -1273,22 +1206,11 @@ fn statectl_names_terraforms_lease_and_waits_for_it() {
     let Some(azure) = AzureOnLoopback::start() else {
         return;
     };
-    let dir = applied(&azure, &terraform);
-    let folder = dir.path();
+    let workdir = applied(&azure, &terraform);
+    let folder = workdir.path();
     // Terraform holds the lease (an apply waiting at its prompt): statectl is refused, naming it,
     // then waits for it.
-    let mut apply = azure
-        .terraform(
-            &terraform,
-            folder,
-            &["apply", "-no-color", "-replace=terraform_data.db[1]"],
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut answer = apply.stdin.take().unwrap();
+    let (mut apply, mut answer) = workdir.apply_waiting_at_the_prompt("terraform_data.db[1]");
     let deadline = Instant::now() + Duration::from_secs(60);
     while azure.azurite.properties("prod.tfstate")["lease"] != "leased" {
         assert!(Instant::now() < deadline, "Terraform never took the lease");
@@ -1319,11 +1241,7 @@ fn statectl_names_terraforms_lease_and_waits_for_it() {
     drop(answer);
     let _ = apply.wait();
     waiting.join().unwrap().code(0);
-    let shown = succeeded(&azure.run_terraform(
-        &terraform,
-        folder,
-        &["state", "show", "-no-color", "terraform_data.app"],
-    ));
+    let shown = workdir.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
     // The taint waited for the lease and wrote after Terraform's apply.
     assert!(shown.contains("(tainted)"), "{shown}");
 }
@@ -1337,8 +1255,8 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_the_lease() {
     let Some(azure) = AzureOnLoopback::start() else {
         return;
     };
-    let dir = applied(&azure, &terraform);
-    let folder = dir.path();
+    let workdir = applied(&azure, &terraform);
+    let folder = workdir.path();
     // statectl holds the lease: Terraform is refused, naming statectl.
     let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "60"])
@@ -1357,17 +1275,13 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_the_lease() {
         assert!(Instant::now() < deadline, "statectl never took the lease");
         std::thread::sleep(Duration::from_millis(100));
     }
-    let output = azure.run_terraform(
-        &terraform,
-        folder,
-        &[
-            "apply",
-            "-auto-approve",
-            "-input=false",
-            "-no-color",
-            "-lock-timeout=0s",
-        ],
-    );
+    let output = workdir.terraform_output(&[
+        "apply",
+        "-auto-approve",
+        "-input=false",
+        "-no-color",
+        "-lock-timeout=0s",
+    ]);
     // SIGTERM: statectl releases the lease before it goes.
     Command::new("kill")
         .args(["-TERM", "--", &format!("-{}", holder.id())])

@@ -12,18 +12,26 @@ fn minimal_with_instances(instances: &str) -> String {
     )
 }
 
-/// Runs `statectl list` on `bytes` written to a file in a fresh folder; checks the refusal and that
-/// the folder holds nothing new afterwards.
+/// Runs `statectl list` on `bytes` written to a file in a fresh folder; checks the refusal, pins
+/// its whole output (a snapshot named after the test) and that the folder holds nothing new
+/// afterwards.
 #[track_caller]
 fn refused(bytes: &[u8], expected: &str) -> String {
+    refused_as(bytes, expected, true)
+}
+
+#[track_caller]
+fn refused_as(bytes: &[u8], expected: &str, pinned: bool) -> String {
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("terraform.tfstate");
     std::fs::write(&path, bytes).unwrap();
-    let output = Test::new()
-        .arg("list")
-        .current_dir(folder.path())
-        .run()
-        .refused(expected);
+    let list = Test::new().arg("list").current_dir(folder.path());
+    let output = if pinned {
+        statectl_snapshot!(list)
+    } else {
+        list.run()
+    };
+    let output = output.refused(expected);
     assert!(
         output.stderr.starts_with("error: terraform.tfstate"),
         "the error names the file: {}",
@@ -42,7 +50,7 @@ fn refused(bytes: &[u8], expected: &str) -> String {
 /// A refusal whose stderr is exactly `error: terraform.tfstate<line>` and the hint, if any.
 #[track_caller]
 fn refused_exactly(bytes: &[u8], line: &str, hint: Option<&str>) {
-    let stderr = refused(bytes, line);
+    let stderr = refused_as(bytes, line, false);
     assert_eq!(stderr, expected_stderr("terraform.tfstate", line, hint));
 }
 

@@ -10,42 +10,6 @@ pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The provider simulator's binary (`crates/sim`), beside statectl's: a plain `cargo test` builds it;
-/// a run limited to this package (`cargo test --test integration`) builds it here, once.
-pub(crate) fn sim_binary() -> PathBuf {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let statectl = PathBuf::from(env!("CARGO_BIN_EXE_statectl"));
-            let sim = statectl.with_file_name("statectl-sim");
-            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let mut build = Command::new(cargo);
-            build
-                .current_dir(root())
-                .args(["build", "--quiet", "-p", "statectl-sim"]);
-            if statectl.parent().and_then(Path::file_name) == Some("release".as_ref()) {
-                build.arg("--release");
-            }
-            // Cheap when it is up to date; it keeps a stale simulator from answering the tests.
-            let status = build.status().expect("cargo runs");
-            assert!(status.success(), "cargo build -p statectl-sim failed");
-            assert!(sim.is_file(), "no simulator at {}", sim.display());
-            sim
-        })
-        .clone()
-}
-
-/// The shared corpus beside the checkout, or `None` (with a note on stderr) when it is missing.
-pub(crate) fn corpus() -> Option<PathBuf> {
-    let corpus = root().join("../shared/corpus");
-    if corpus.is_dir() {
-        Some(corpus)
-    } else {
-        crate::skip::missing("../shared/corpus is not beside the checkout");
-        None
-    }
-}
-
 /// Every `.tfstate` file below `folder`, sorted.
 pub(crate) fn state_files(folder: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -131,6 +95,11 @@ impl Test {
     pub(crate) fn current_dir(mut self, folder: impl Into<PathBuf>) -> Test {
         self.current_dir = folder.into();
         self
+    }
+
+    /// The arguments as a snapshot shows them, after `$ statectl`.
+    pub(crate) fn command_line(&self) -> String {
+        self.args.join(" ")
     }
 
     /// Runs the binary with no user environment leaking in (no NO_COLOR, no config).

@@ -13,11 +13,12 @@ use statectl::state::layout::{Evidence, Flavour, detect_flavour};
 use statectl::state::write::render_instance;
 use statectl::state::{State, parse};
 
-use crate::builder::{Test, corpus, root, state_files};
+use crate::builder::{Test, root, state_files};
 use crate::oracle::terraform;
 use crate::rewrite_oracle::{
     assert_same_state, copy_of, run_terraform, statectl_result, terraform_result,
 };
+use crate::skip::require_corpus;
 
 /// Written by `terraform taint` (1.15.5) after its provider addresses were moved to
 /// `registry.opentofu.org` (testdata/regen.sh).
@@ -83,7 +84,7 @@ fn the_writer_is_judged_from_the_file_on_every_corpus_and_testdata_state() {
         .into_iter()
         .map(|path| (path, Flavour::Terraform))
         .collect();
-    if let Some(corpus) = corpus() {
+    if let Some(corpus) = require_corpus() {
         for (folder, flavour) in [
             ("terraform", Flavour::Terraform),
             ("opentofu", Flavour::OpenTofu),
@@ -262,7 +263,9 @@ fn statectl_on_older(corpus: &Path) -> Vec<(PathBuf, &'static str, String, &'sta
 
 #[test]
 fn on_older_files_statectl_changes_only_the_object_and_serial() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     for (path, taint, tainted, forget, forgotten) in statectl_on_older(&corpus) {
         assert_taint_changed_only_the_instance_and_serial(&path, taint, &tainted);
         assert_forget_removed_only_the_object_and_raised_serial(&path, forget, &forgotten);
@@ -272,7 +275,9 @@ fn on_older_files_statectl_changes_only_the_object_and_serial() {
 #[test]
 fn terraform_takes_statectls_result_on_older_files_as_the_next_version() {
     let Some(terraform) = terraform() else { return };
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     for (path, taint, tainted, forget, forgotten) in statectl_on_older(&corpus) {
         for (change, ours) in [
             (format!("taint {taint}"), tainted),
@@ -500,7 +505,9 @@ fn terraform_rewrites_older_files_in_each_way_the_readme_says() {
         );
     }
     let Some(terraform) = terraform() else { return };
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     for (file, taint, forget) in OLDER {
         let path = corpus.join(file);
         let input = Document::new(std::fs::read_to_string(&path).unwrap());

@@ -1,6 +1,7 @@
 //! The inspection commands on real states: list with its filters, show, query and summary.
 
-use crate::builder::{Test, corpus, root};
+use crate::builder::{Test, root};
+use crate::skip::require_corpus;
 
 fn testdata(name: &str) -> std::path::PathBuf {
     root().join("testdata/states").join(name)
@@ -280,13 +281,7 @@ fn summary_counts_by_type_module_provider_and_status() {
             .unwrap()
             >= 3
     );
-    Test::new()
-        .arg("summary")
-        .arg(&state)
-        .run()
-        .code(0)
-        .stdout_contains("│ terraform_data")
-        .stdout_contains("3 resources, 4 instances, and 1 deposed object");
+    statectl_snapshot!("summary-lifecycle", Test::new().arg("summary").arg(&state)).code(0);
 }
 
 /// Issue 25, item 11: on `lifecycle.tfstate` (a tainted `terraform_data.cbd` that still holds a
@@ -392,7 +387,9 @@ fn summary_takes_folders_and_several_states_as_scan_does() {
 
 #[test]
 fn summary_of_the_synthetic_opentofu_state_uses_instance_providers() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let state =
         corpus.join("synthetic/SYNTHETIC-opentofu-1.12-skip_destroy-provider_foreach.tfstate");
     let json = Test::new()

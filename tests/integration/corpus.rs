@@ -4,7 +4,8 @@
 use statectl::state::legacy::StateBytes;
 use statectl::state::{parse, write};
 
-use crate::builder::{Test, corpus, state_files};
+use crate::builder::{Test, state_files};
+use crate::skip::require_corpus;
 
 /// The refusals the corpus README names, by a fragment of the file name.
 const REFUSED: &[(&str, &str)] = &[
@@ -33,7 +34,9 @@ fn refusal_for(name: &str) -> Option<&'static str> {
 
 #[test]
 fn every_corpus_file_gets_its_named_outcome() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let files = state_files(&corpus);
     assert!(
         files.len() >= 40,
@@ -70,7 +73,9 @@ fn every_corpus_file_gets_its_named_outcome() {
 
 #[test]
 fn legacy_refusals_say_how_to_upgrade() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let file = corpus
         .join("terraform/internal__states__statefile__testdata__roundtrip__v1-simple.in.tfstate");
     Test::new()
@@ -98,7 +103,9 @@ fn legacy_refusals_say_how_to_upgrade() {
 
 #[test]
 fn the_last_duplicate_key_wins_as_in_go() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let bytes = std::fs::read(corpus.join(
         "opentofu/internal__states__statefile__testdata__roundtrip__v4-legacy-modules.out.tfstate",
     ))
@@ -114,7 +121,9 @@ fn the_last_duplicate_key_wins_as_in_go() {
 
 #[test]
 fn opentofu_fields_are_read() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let bytes = std::fs::read(
         corpus.join("synthetic/SYNTHETIC-opentofu-1.12-skip_destroy-provider_foreach.tfstate"),
     )
@@ -136,7 +145,9 @@ fn opentofu_fields_are_read() {
 
 #[test]
 fn terraform_112_features_are_read() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let bytes =
         std::fs::read(corpus.join("synthetic/SYNTHETIC-terraform-1.12plus-features.tfstate"))
             .unwrap();

@@ -37,7 +37,11 @@ fn write(folder: &Path, name: &str, state: &Value) -> PathBuf {
 }
 
 fn diff(old: &Path, new: &Path, flags: &[&str]) -> Output {
-    Test::new().arg("diff").arg(old).arg(new).args(flags).run()
+    diff_test(old, new, flags).run()
+}
+
+fn diff_test(old: &Path, new: &Path, flags: &[&str]) -> Test {
+    Test::new().arg("diff").arg(old).arg(new).args(flags)
 }
 
 /// The `--format json` document.
@@ -260,10 +264,11 @@ fn a_tainted_instance_is_a_status_change() {
             "attributes": [],
         }])
     );
-    diff(&testdata("lifecycle.tfstate"), &new, &[])
-        .code(1)
-        .stdout_contains("~ terraform_data.uses_cbd\n")
-        .stdout_contains("\n+  \"status\": \"tainted\",\n");
+    statectl_snapshot!(
+        "diff-tainted",
+        diff_test(&testdata("lifecycle.tfstate"), &new, &[])
+    )
+    .code(1);
 }
 
 #[test]
@@ -440,9 +445,7 @@ fn sensitive_values_are_masked_unless_asked() {
             );
         }
     }
-    diff(&old, &new, &[])
-        .code(1)
-        .stdout_contains("~ output.password: \"(sensitive value)\" -> \"(sensitive value)\"\n");
+    statectl_snapshot!("diff-sensitive-masked", diff_test(&old, &new, &[])).code(1);
     let document = json_diff(&old, &new, &[]);
     let connection = &document["objects"][0];
     assert_eq!(connection["address"], "terraform_data.connection");
@@ -484,36 +487,16 @@ fn markdown_has_a_table_and_a_diff_block() {
     instances(&mut state, "workers")[0]["attributes"]["input"]["value"] = json!("worker zero");
     instances(&mut state, "uses_cbd").clear();
     let new = write(folder.path(), "new.tfstate", &state);
-    let output = diff(
-        &testdata("lifecycle.tfstate"),
-        &new,
-        &["--format", "markdown"],
+    statectl_snapshot!(
+        "diff-markdown",
+        diff_test(
+            &testdata("lifecycle.tfstate"),
+            &new,
+            &["--format", "markdown"]
+        )
     )
     .code(1)
     .no_stderr();
-    let markdown = output.stdout;
-    assert!(
-        markdown.starts_with("**0 added, 1 removed, 1 changed**\n\n- `serial`: 8 -> 9\n"),
-        "{markdown}"
-    );
-    assert!(
-        markdown.contains(
-            "| action | address | what changed |\n|---|---|---|\n\
-             | removed | `terraform_data.uses_cbd` |  |\n\
-             | changed | `terraform_data.workers[0]` | 1 attribute |\n"
-        ),
-        "{markdown}"
-    );
-    assert!(
-        markdown
-            .contains("\n```diff\n--- terraform_data.workers[0]\n+++ terraform_data.workers[0]\n"),
-        "{markdown}"
-    );
-    assert!(
-        markdown.contains("+      \"value\": \"worker zero\",\n"),
-        "{markdown}"
-    );
-    assert!(markdown.ends_with("```\n"), "{markdown}");
     let state = testdata("lifecycle.tfstate");
     diff(&state, &state, &["--format", "markdown"])
         .code(0)
@@ -589,10 +572,11 @@ fn colors_only_when_asked_or_on_a_terminal() {
     let old = testdata("lifecycle.tfstate");
     let plain = diff(&old, &new, &[]).code(1);
     assert!(!plain.stdout.contains('\x1b'), "{}", plain.stdout);
-    diff(&old, &new, &["--color", "always"])
-        .code(1)
-        .stdout_contains("\x1b[33m~ terraform_data.uses_cbd\x1b[0m\n")
-        .stdout_contains("\x1b[32m+  \"status\": \"tainted\"\x1b[0m\n");
+    statectl_snapshot!(
+        "diff-color-always",
+        diff_test(&old, &new, &["--color", "always"])
+    )
+    .code(1);
 }
 
 #[test]

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use crate::builder::{Output, Test, root};
 use crate::moto::{Moto, moto_server};
-use crate::skip::tool;
+use crate::skip::require_tool;
 
 const PASSPHRASE: &str = "correct-horse-battery-staple";
 const OTHER_PASSPHRASE: &str = "a-new-passphrase-after-rotation";
@@ -26,7 +26,7 @@ const ITERATIONS: &str = "200000";
 const PROVIDER: &str = "key_provider.pbkdf2.main";
 
 fn python() -> Option<PathBuf> {
-    tool(
+    require_tool(
         "STATECTL_CRYPTO_PYTHON",
         "target/crypto-oracle/venv/bin/python",
         "scripts/install-crypto-oracle.sh",

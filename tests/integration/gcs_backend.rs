@@ -19,8 +19,8 @@ use statectl_state::state::store::{LockRefused, RemoteState};
 
 use crate::builder::Test;
 use crate::oracle::terraform;
-use crate::skip::tool;
-use crate::workdir::TerraformWorkdir;
+use crate::skip::require_tool;
+use crate::workdir::{TerraformWorkdir, scanned_states};
 
 pub(crate) const BUCKET: &str = "tfstate";
 /// Any string: the emulator takes every token, and Terraform sends this one as it is.
@@ -35,7 +35,7 @@ pub(crate) struct Emulator {
 
 impl Emulator {
     pub(crate) fn start() -> Option<Emulator> {
-        let binary = tool(
+        let binary = require_tool(
             "STATECTL_GCS_EMULATOR",
             "target/gcs-emulator/fake-gcs-server",
             "scripts/install-gcs-emulator.sh",
@@ -443,13 +443,7 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
     };
     let all = run(&[]);
     assert_eq!(all.code, 2, "an object that is not a state: {}", all.stderr);
-    let report: Value = serde_json::from_str(&all.stdout).unwrap();
-    let names: Vec<&str> = report["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|state| state["path"].as_str().unwrap())
-        .collect();
+    let names = scanned_states(&all.stdout);
     assert_eq!(
         names,
         [
@@ -582,13 +576,7 @@ fn terraform_and_statectl_share_a_gcs_state_and_its_lock() {
         &format!("storage_custom_endpoint={}", workdir.gcs.endpoint()),
     ]);
     assert_ne!(scanned.code, 2, "{}", scanned.stderr);
-    let report: Value = serde_json::from_str(&scanned.stdout).unwrap();
-    let names: Vec<&str> = report["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|state| state["path"].as_str().unwrap())
-        .collect();
+    let names = scanned_states(&scanned.stdout);
     assert_eq!(
         names,
         [

@@ -8,25 +8,25 @@
 //! the backend cache, `terraform apply` (local execution: the organization has no remote
 //! operations) writes the state, and each tool sees what the other wrote.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::ffi::OsString;
+use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Test, root, sim_binary};
+use crate::builder::{Test, root};
 use crate::oracle::terraform;
-use crate::workdir::cancel_statectl_lock;
+use crate::simulator;
+use crate::workdir::{TerraformWorkdir, Workdir, cancel_statectl_lock};
 
 const TOKEN: &str = "sim-token.atlasv1.s3cret";
 
-/// A running `statectl-sim tfe`, killed on drop.
+/// A running `statectl-sim tfe`, stopped on drop.
 struct Tfe {
-    child: Child,
-    port: u16,
+    server: simulator::Server,
     tls: tempfile::TempDir,
 }
 
@@ -34,26 +34,21 @@ impl Tfe {
     /// The simulator with organization `acme`, the token [`TOKEN`], and `extra` arguments.
     fn start(extra: &[&str]) -> Tfe {
         let tls = tempfile::tempdir().unwrap();
-        let mut child = Command::new(sim_binary())
-            .arg("tfe")
-            .arg("--tls-dir")
-            .arg(tls.path())
-            .args(["--token", TOKEN])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the simulator starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("the simulator said {line:?}"));
-        Tfe { child, port, tls }
+        let mut args: Vec<OsString> = vec!["tfe".into(), "--tls-dir".into(), tls.path().into()];
+        args.extend(
+            ["--token", TOKEN]
+                .into_iter()
+                .chain(extra.iter().copied())
+                .map(OsString::from),
+        );
+        Tfe {
+            server: simulator::start(args),
+            tls,
+        }
+    }
+
+    fn port(&self) -> u16 {
+        self.server.address().port()
     }
 
     /// With workspace `prod` holding a copy of `count_for_each.tfstate`.
@@ -65,7 +60,7 @@ impl Tfe {
     }
 
     fn host(&self) -> String {
-        format!("localhost:{}", self.port)
+        format!("localhost:{}", self.port())
     }
 
     fn ca(&self) -> PathBuf {
@@ -74,21 +69,9 @@ impl Tfe {
 
     /// A `/_sim/` request over plain HTTP: the status and the body.
     fn control(&self, method: &str, target: &str, body: &str) -> (u16, String) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        write!(
-            stream,
-            "{method} /_sim/{target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let status = answer[9..12].parse().unwrap();
-        let body = answer.split_once("\r\n\r\n").unwrap().1.to_owned();
-        (status, body)
+        let target = format!("/_sim/{target}");
+        let (status, body) = simulator::control(self.port(), method, &target, body.as_bytes());
+        (status, String::from_utf8(body).unwrap())
     }
 
     fn versions(&self, workspace: &str) -> Vec<Value> {
@@ -125,13 +108,6 @@ impl Tfe {
             assert!(Instant::now() < deadline, "the lock never changed");
             std::thread::sleep(Duration::from_millis(50));
         }
-    }
-}
-
-impl Drop for Tfe {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -355,14 +331,10 @@ fn a_locked_workspace_is_refused_naming_the_holder_then_waited_for() {
 
     // Released a moment later: `--lock-timeout` waits for it.
     let unlocker = {
-        let port = tfe.port;
+        let port = tfe.port();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(1500));
-            let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-            stream
-                .write_all(b"DELETE /_sim/lock?workspace=prod HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                .unwrap();
-            let _ = stream.read_to_end(&mut Vec::new());
+            simulator::control(port, "DELETE", "/_sim/lock?workspace=prod", b"");
         })
     };
     statectl(&tfe, folder.path(), home.path())
@@ -539,77 +511,61 @@ fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
 /// A directory with a `cloud` block for `tfe`'s workspace `tf`, its CLI configuration (the token in
 /// a `credentials` block, TF_CLI_CONFIG_FILE) beside it.
 struct Project {
-    folder: tempfile::TempDir,
-    home: tempfile::TempDir,
+    workdir: Workdir,
+    /// Kept while the folder is used: the environment points into it.
+    _home: tempfile::TempDir,
 }
 
 impl Project {
-    fn new(tfe: &Tfe) -> Project {
-        let folder = tempfile::tempdir().unwrap();
+    fn new(tfe: &Tfe, terraform: &Path) -> Project {
         let home = tempfile::tempdir().unwrap();
         let host = tfe.host();
-        std::fs::write(
-            folder.path().join("main.tf"),
-            format!(
-                r#"terraform {{
-  cloud {{
-    hostname     = "{host}"
-    organization = "acme"
-    workspaces {{
-      name = "tf"
-    }}
-  }}
-}}
-resource "terraform_data" "app" {{
-  input = "app"
-}}
-resource "terraform_data" "db" {{
-  count = 2
-  input = "db-${{count.index}}"
-}}
-"#
-            ),
-        )
-        .unwrap();
         std::fs::write(
             home.path().join("cli.tfrc"),
             format!("credentials \"{host}\" {{\n  token = \"{TOKEN}\"\n}}\n"),
         )
         .unwrap();
-        Project { folder, home }
+        // A home of its own, the token in its CLI configuration, the simulator's CA.
+        let environment = vec![
+            ("HOME", home.path().display().to_string()),
+            (
+                "TF_CLI_CONFIG_FILE",
+                home.path().join("cli.tfrc").display().to_string(),
+            ),
+            ("SSL_CERT_FILE", tfe.ca().display().to_string()),
+            ("CHECKPOINT_DISABLE", "1".to_owned()),
+            ("TF_IN_AUTOMATION", "1".to_owned()),
+        ];
+        let workdir = Workdir::new(terraform, |_| environment, &["TF_DATA_DIR"]);
+        std::fs::write(
+            workdir.path().join("main.tf"),
+            format!(
+                "terraform {{\n  cloud {{\n    hostname     = \"{host}\"\n    organization = \"acme\"\n    workspaces {{\n      name = \"tf\"\n    }}\n  }}\n}}\n{}",
+                crate::workdir::APP_AND_DBS
+            ),
+        )
+        .unwrap();
+        Project {
+            workdir,
+            _home: home,
+        }
     }
 
-    fn terraform(&self, tfe: &Tfe, terraform: &Path, args: &[&str]) -> Output {
-        let output = Command::new(terraform)
-            .args(args)
-            .current_dir(self.folder.path())
-            .env("HOME", self.home.path())
-            .env("TF_CLI_CONFIG_FILE", self.home.path().join("cli.tfrc"))
-            .env("SSL_CERT_FILE", tfe.ca())
-            .env("CHECKPOINT_DISABLE", "1")
-            .env("TF_IN_AUTOMATION", "1")
-            .env_remove("TF_WORKSPACE")
-            .env_remove("TF_DATA_DIR")
-            .stdin(Stdio::null())
-            .output()
-            .expect("terraform runs");
-        assert!(
-            output.status.success(),
-            "terraform {}: {}\n{}",
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr),
-            String::from_utf8_lossy(&output.stdout)
-        );
-        output
+    fn statectl_test(&self) -> Test {
+        let mut test = Test::new().current_dir(self.path());
+        for (name, value) in self.environment() {
+            test = test.env(name, value);
+        }
+        test.env("USER", "statectl-e2e")
     }
+}
 
-    fn statectl(&self, tfe: &Tfe) -> Test {
-        Test::new()
-            .current_dir(self.folder.path())
-            .env("SSL_CERT_FILE", tfe.ca())
-            .env("HOME", self.home.path())
-            .env("TF_CLI_CONFIG_FILE", self.home.path().join("cli.tfrc"))
-            .env("USER", "statectl-e2e")
+/// The harness's methods, on the folder.
+impl std::ops::Deref for Project {
+    type Target = Workdir;
+
+    fn deref(&self) -> &Workdir {
+        &self.workdir
     }
 }
 
@@ -617,41 +573,33 @@ resource "terraform_data" "db" {{
 fn terraform_and_statectl_share_a_cloud_workspace() {
     let Some(terraform) = terraform() else { return };
     let tfe = Tfe::start(&[]);
-    let project = Project::new(&tfe);
-    project.terraform(&tfe, &terraform, &["init", "-input=false", "-no-color"]);
+    let project = Project::new(&tfe, &terraform);
+    project.terraform_stdout(&["init", "-input=false", "-no-color"]);
     // The backend cache as Terraform wrote it for the block.
     let cache: Value = serde_json::from_slice(
-        &std::fs::read(project.folder.path().join(".terraform/terraform.tfstate")).unwrap(),
+        &std::fs::read(project.path().join(".terraform/terraform.tfstate")).unwrap(),
     )
     .unwrap();
     assert_eq!(cache["backend"]["type"], "cloud", "{cache}");
     assert_eq!(cache["backend"]["config"]["workspaces"]["name"], "tf");
-    project.terraform(
-        &tfe,
-        &terraform,
-        &["apply", "-auto-approve", "-input=false", "-no-color"],
-    );
+    project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
     assert_eq!(tfe.versions("tf").len(), 1);
 
-    let listed = project
-        .terraform(&tfe, &terraform, &["state", "list"])
-        .stdout;
+    let listed = project.terraform_stdout(&["state", "list"]);
     project
-        .statectl(&tfe)
+        .statectl_test()
         .arg("list")
         .run()
         .code(0)
-        .stdout(&String::from_utf8(listed).unwrap());
+        .stdout(&listed);
 
     project
-        .statectl(&tfe)
+        .statectl_test()
         .args(["taint", "terraform_data.app", "--backup", "-"])
         .run()
         .code(0);
-    let pulled = project
-        .terraform(&tfe, &terraform, &["state", "pull"])
-        .stdout;
-    let pulled: Value = serde_json::from_slice(&pulled).unwrap();
+    let pulled: Value =
+        serde_json::from_str(&project.terraform_stdout(&["state", "pull"])).unwrap();
     let versions = tfe.versions("tf");
     assert_eq!(pulled["serial"], versions[1]["serial"]);
     assert_eq!(
@@ -668,12 +616,12 @@ fn terraform_and_statectl_share_a_cloud_workspace() {
     assert_eq!(tfe.holder("tf"), None);
 
     // Terraform's next apply replaces what statectl tainted, through the same workspace.
-    let applied = project.terraform(
-        &tfe,
-        &terraform,
-        &["apply", "-auto-approve", "-input=false", "-no-color"],
+    let applied =
+        project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+    assert!(
+        applied.contains("1 added, 0 changed, 1 destroyed"),
+        "{applied}"
     );
-    assert!(String::from_utf8_lossy(&applied.stdout).contains("1 added, 0 changed, 1 destroyed"));
     assert_eq!(tfe.versions("tf").len(), 3);
 }
 
@@ -682,9 +630,9 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
     let Some(terraform) = terraform() else { return };
     let state = format!("app-dev={}", seed().display());
     let tfe = Tfe::start(&["--workspace", "app-dev", "--state", &state]);
-    let project = Project::new(&tfe);
+    let project = Project::new(&tfe, &terraform);
     std::fs::write(
-        project.folder.path().join("main.tf"),
+        project.path().join("main.tf"),
         format!(
             "terraform {{\n  backend \"remote\" {{\n    hostname     = \"{}\"\n    organization = \"acme\"\n    workspaces {{\n      prefix = \"app-\"\n    }}\n  }}\n}}\n",
             tfe.host()
@@ -692,17 +640,11 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
     )
     .unwrap();
     let dev = |args: &[&str]| {
-        let mut command = Command::new(&terraform);
-        command
-            .args(args)
-            .current_dir(project.folder.path())
-            .env("HOME", project.home.path())
-            .env("TF_CLI_CONFIG_FILE", project.home.path().join("cli.tfrc"))
-            .env("SSL_CERT_FILE", tfe.ca())
-            .env("CHECKPOINT_DISABLE", "1")
+        let output = project
+            .terraform_command(args)
             .env("TF_WORKSPACE", "dev")
-            .env_remove("TF_DATA_DIR");
-        let output = command.output().expect("terraform runs");
+            .output()
+            .expect("terraform runs");
         assert!(
             output.status.success(),
             "{}",
@@ -714,7 +656,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
     let listed = dev(&["state", "list"]);
     assert_eq!(listed, local_list());
     project
-        .statectl(&tfe)
+        .statectl_test()
         .env("TF_WORKSPACE", "dev")
         .arg("list")
         .run()
@@ -725,7 +667,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
             tfe.host()
         ));
     project
-        .statectl(&tfe)
+        .statectl_test()
         .arg("list")
         .run()
         .refused("backend \"remote\" maps workspaces by the prefix `app-`, and has no `default` workspace")

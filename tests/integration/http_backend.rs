@@ -5,24 +5,25 @@
 //! through the backend so that Terraform sees the taint, and each tool is refused, naming the other,
 //! while the other holds the lock.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::builder::{Test, sim_binary};
+use crate::builder::Test;
 use crate::oracle::terraform;
-use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock};
+use crate::simulator;
+use crate::workdir::{
+    TerraformWorkdir, Workdir, assert_refused_by_statectl_lock, cancel_statectl_lock,
+};
 
 pub(crate) const USERNAME: &str = "gitlab-ci-token";
 pub(crate) const PASSWORD: &str = "glpat-e2e-s3cret";
 
-/// A running `statectl-sim http-backend` with basic auth, killed on drop.
+/// A running `statectl-sim http-backend` with basic auth, stopped on drop.
 pub(crate) struct Server {
-    child: Child,
-    port: u16,
+    server: simulator::Server,
 }
 
 impl Server {
@@ -32,51 +33,31 @@ impl Server {
 
     /// Starts the server with `extra` arguments (`--state FILE` to serve one from the start).
     pub(crate) fn start_with(extra: &[&std::ffi::OsStr]) -> Server {
-        let mut child = Command::new(sim_binary())
-            .args([
-                "http-backend",
-                "--username",
-                USERNAME,
-                "--password",
-                PASSWORD,
-            ])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the simulator starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("the simulator said {line:?}"));
-        Server { child, port }
+        let args = [
+            "http-backend",
+            "--username",
+            USERNAME,
+            "--password",
+            PASSWORD,
+        ];
+        let args = args
+            .iter()
+            .map(std::ffi::OsStr::new)
+            .chain(extra.iter().copied());
+        Server {
+            server: simulator::start(args),
+        }
     }
 
     pub(crate) fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/state", self.port)
+        format!("{}/state", self.server.url())
     }
 
     /// The lock info the server holds for the state, if any (`/_sim/lock`, no auth).
     pub(crate) fn lock(&self) -> Option<String> {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        stream
-            .write_all(
-                b"GET /_sim/lock?path=/state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-            )
-            .unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        answer
-            .starts_with("HTTP/1.1 200")
-            .then(|| answer.split_once("\r\n\r\n").unwrap().1.to_owned())
+        let port = self.server.address().port();
+        let (status, body) = simulator::control(port, "GET", "/_sim/lock?path=/state", b"");
+        (status == 200).then(|| String::from_utf8(body).unwrap())
     }
 
     /// Waits until the lock is taken (`true`) or free (`false`).
@@ -93,23 +74,26 @@ impl Server {
     }
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A directory with a `backend "http"` block for `server` (no password: it comes from
-/// TF_HTTP_PASSWORD), initialised and applied by Terraform.
-fn applied(terraform: &Path, server: &Server) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
+/// A working folder with a `backend "http"` block for the server (no password: it comes from
+/// TF_HTTP_PASSWORD, for both tools; statectl's lock names user `statectl-e2e`), initialised and
+/// applied by Terraform.
+fn applied(terraform: &Path, server: &Server) -> Workdir {
+    let workdir = Workdir::new(
+        terraform,
+        |_| {
+            vec![
+                ("TF_HTTP_PASSWORD", PASSWORD.to_owned()),
+                ("USER", "statectl-e2e".to_owned()),
+                ("CHECKPOINT_DISABLE", "1".to_owned()),
+                ("TF_IN_AUTOMATION", "1".to_owned()),
+            ]
+        },
+        &["TF_DATA_DIR"],
+    );
     let url = server.url();
-    std::fs::write(
-        folder.path().join("main.tf"),
-        format!(
-            r#"terraform {{
-  backend "http" {{
+    workdir.init_and_apply_resources(
+        &format!(
+            r#"  backend "http" {{
     address        = "{url}"
     lock_address   = "{url}/lock"
     unlock_address = "{url}/lock"
@@ -117,51 +101,15 @@ fn applied(terraform: &Path, server: &Server) -> tempfile::TempDir {
     unlock_method  = "DELETE"
     username       = "{USERNAME}"
   }}
-}}
-resource "terraform_data" "app" {{
-  input = "app"
-}}
-resource "terraform_data" "db" {{
-  count = 2
-  input = "db-${{count.index}}"
-}}
 "#
         ),
-    )
-    .unwrap();
-    for args in [
-        &["init", "-input=false"][..],
-        &["apply", "-auto-approve", "-input=false"],
-    ] {
-        let output = run_terraform(terraform, folder.path(), args);
-        assert!(
-            output.status.success(),
-            "terraform {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-    folder
+        crate::workdir::APP_AND_DBS,
+    );
+    workdir
 }
 
-fn terraform_command(terraform: &Path, folder: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(terraform);
-    command
-        .args(args)
-        .current_dir(folder)
-        .env("TF_HTTP_PASSWORD", PASSWORD)
-        .env("CHECKPOINT_DISABLE", "1")
-        .env("TF_IN_AUTOMATION", "1")
-        .env_remove("TF_WORKSPACE")
-        .env_remove("TF_DATA_DIR");
-    command
-}
-
-fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {
-    terraform_command(terraform, folder, args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("terraform runs")
+fn state_show(workdir: &Workdir, address: &str) -> String {
+    workdir.terraform(&["state", "show", "-no-color", address])
 }
 
 fn statectl(folder: &Path) -> Test {
@@ -171,46 +119,13 @@ fn statectl(folder: &Path) -> Test {
         .env("USER", "statectl-e2e")
 }
 
-fn state_list(terraform: &Path, folder: &Path) -> String {
-    let output = run_terraform(terraform, folder, &["state", "list"]);
-    assert!(output.status.success());
-    String::from_utf8(output.stdout).unwrap()
-}
-
-fn state_show(terraform: &Path, folder: &Path, address: &str) -> String {
-    let output = run_terraform(terraform, folder, &["state", "show", "-no-color", address]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
-/// `terraform apply` with a change to make, stopped at its approval prompt: it holds the lock until
-/// its stdin says something.
-fn apply_waiting_at_the_prompt(terraform: &Path, folder: &Path) -> (Child, ChildStdin) {
-    let mut child = terraform_command(
-        terraform,
-        folder,
-        &["apply", "-no-color", "-replace=terraform_data.db[1]"],
-    )
-    .stdin(Stdio::piped())
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .expect("terraform runs");
-    let stdin = child.stdin.take().unwrap();
-    (child, stdin)
-}
-
 #[test]
 fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
     let Some(terraform) = terraform() else { return };
     let server = Server::start();
-    let folder = applied(&terraform, &server);
-    let folder = folder.path();
-    let expected = state_list(&terraform, folder);
+    let workdir = applied(&terraform, &server);
+    let folder = workdir.path();
+    let expected = workdir.terraform(&["state", "list"]);
     assert_eq!(
         expected,
         "terraform_data.app\nterraform_data.db[0]\nterraform_data.db[1]\n"
@@ -236,10 +151,9 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
         .run()
         .code(0);
     assert!(
-        state_show(&terraform, folder, "terraform_data.app")
-            .starts_with("# terraform_data.app: (tainted)"),
+        state_show(&workdir, "terraform_data.app").starts_with("# terraform_data.app: (tainted)"),
     );
-    assert!(!state_show(&terraform, folder, "terraform_data.db[0]").contains("(tainted)"));
+    assert!(!state_show(&workdir, "terraform_data.db[0]").contains("(tainted)"));
     assert_eq!(server.lock(), None, "statectl released the lock");
     let backups: Vec<String> = std::fs::read_dir(folder)
         .unwrap()
@@ -251,12 +165,10 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
         1,
         "one local backup of the old state: {backups:?}"
     );
-    let plan = run_terraform(&terraform, folder, &["plan", "-no-color", "-input=false"]);
+    let plan = workdir.terraform(&["plan", "-no-color", "-input=false"]);
     assert!(
-        String::from_utf8_lossy(&plan.stdout)
-            .contains("terraform_data.app is tainted, so must be replaced"),
-        "{}",
-        String::from_utf8_lossy(&plan.stdout)
+        plan.contains("terraform_data.app is tainted, so must be replaced"),
+        "{plan}"
     );
 }
 
@@ -264,9 +176,9 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
 fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let Some(terraform) = terraform() else { return };
     let server = Server::start();
-    let folder = applied(&terraform, &server);
-    let folder = folder.path();
-    let (mut apply, mut answer) = apply_waiting_at_the_prompt(&terraform, folder);
+    let workdir = applied(&terraform, &server);
+    let folder = workdir.path();
+    let (mut apply, mut answer) = workdir.apply_waiting_at_the_prompt("terraform_data.db[1]");
     server.wait_for_lock(true);
 
     let refused = statectl(folder)
@@ -283,7 +195,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
         "{}",
         refused.stderr
     );
-    assert!(!state_show(&terraform, folder, "terraform_data.app").contains("(tainted)"));
+    assert!(!state_show(&workdir, "terraform_data.app").contains("(tainted)"));
 
     // Waiting: the taint goes through once the apply is answered `no` and lets the lock go.
     let waiting = std::thread::spawn({
@@ -300,8 +212,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let _ = apply.wait();
     waiting.join().unwrap().code(0);
     assert!(
-        state_show(&terraform, folder, "terraform_data.app")
-            .starts_with("# terraform_data.app: (tainted)")
+        state_show(&workdir, "terraform_data.app").starts_with("# terraform_data.app: (tainted)")
     );
     assert_eq!(server.lock(), None);
 }
@@ -310,8 +221,8 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
 fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let Some(terraform) = terraform() else { return };
     let server = Server::start();
-    let folder = applied(&terraform, &server);
-    let folder = folder.path();
+    let workdir = applied(&terraform, &server);
+    let folder = workdir.path();
     let holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "--", "sleep", "30"])
         // Its own process group, as a CI job is: the cancel reaches the command too.
@@ -326,18 +237,18 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
         .expect("statectl starts");
     server.wait_for_lock(true);
 
-    let output = run_terraform(
-        &terraform,
-        folder,
-        &[
+    let output = workdir
+        .terraform_command(&[
             "apply",
             "-auto-approve",
             "-input=false",
             "-no-color",
             "-lock-timeout=0s",
             "-replace=terraform_data.app",
-        ],
-    );
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("terraform runs");
     assert_refused_by_statectl_lock(&output);
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("Version:   statectl "),

@@ -14,8 +14,9 @@ use jsonpath_rust::JsonPath as _;
 use serde_json::{Value, json};
 use statectl::json::path::{Document, JsonPath, Limits};
 
-use crate::builder::{Output, Test, corpus, root, state_files};
+use crate::builder::{Output, Test, root, state_files};
 use crate::properties::mutations;
+use crate::skip::require_corpus;
 
 /// A version-4 state with one `terraform_data` whose attributes are `attributes` (raw JSON).
 fn state_with(attributes: &str) -> String {
@@ -245,7 +246,7 @@ fn both(text: &str, value: &Value, path: &str) -> (String, String) {
 #[test]
 fn selects_what_jsonpath_rust_selects_on_real_states() {
     let mut files = state_files(&root().join("testdata"));
-    if let Some(corpus) = corpus() {
+    if let Some(corpus) = require_corpus() {
         files.extend(state_files(&corpus));
     }
     let mut compared = 0;

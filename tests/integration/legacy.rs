@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use statectl::json::LineColumn;
 use statectl::state::legacy::{as_terraform_writes, upgrade_v3};
 
-use crate::builder::{Test, corpus, root, state_files};
+use crate::builder::{Test, root, state_files};
 use crate::oracle::{terraform, terraform_state_list};
 use crate::rewrite_oracle::{copy_of, run_terraform};
+use crate::skip::require_corpus;
 
 /// The project's own format-3 state: modules, counted instances, tainted, deposed, data sources,
 /// outputs, every provider form.
@@ -27,7 +28,7 @@ fn format_3_states() -> Vec<PathBuf> {
     if let Some(folder) = std::env::var_os("STATECTL_LEGACY_STATES") {
         states.extend(state_files(Path::new(&folder)));
     }
-    if let Some(corpus) = corpus() {
+    if let Some(corpus) = require_corpus() {
         states.extend(state_files(&corpus).into_iter().filter(|path| {
             let name = path.file_name().unwrap().to_string_lossy();
             (name.contains("roundtrip__v3-") && name.contains(".in."))
@@ -149,7 +150,9 @@ fn mutations_write_what_terraform_writes() {
 #[test]
 fn the_corpus_format_3_states_take_a_taint_as_terraform_does() {
     let Some(terraform) = terraform() else { return };
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let cases = [
         ("v3-simple", "null_resource.foo[1]"),
         ("v3-bigint", "module.child.null_resource.foo"),

@@ -6,6 +6,10 @@
     reason = "the crash tests report their seed and counts on stderr"
 )]
 
+// First: the `statectl_snapshot!` macro is visible to the modules declared after it.
+#[macro_use]
+mod snapshot;
+
 mod audit;
 mod azure_backend;
 mod azure_credentials;
@@ -58,6 +62,7 @@ mod s3_backend;
 mod sarif_schema;
 mod scan;
 mod signals;
+mod simulator;
 mod skip;
 mod snapshots;
 mod stand_in;

@@ -1,7 +1,7 @@
 //! moto's server (scripts/install-moto.sh) on a free loopback port, shared by the tests that need
 //! AWS on loopback (the plugin stack, the S3 backend): started per test, killed when dropped, with
 //! boto3 from moto's own venv to arrange what a test needs behind everyone's back. The tools these
-//! tests need are found by `crate::skip::tool`: a missing one skips the test, except under CI, where it fails.
+//! tests need are found by `crate::skip::require_tool`: a missing one skips the test, except under CI, where it fails.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 /// moto's server, from `STATECTL_MOTO_SERVER` or scripts/install-moto.sh's place.
 pub(crate) fn moto_server() -> Option<PathBuf> {
-    crate::skip::tool(
+    crate::skip::require_tool(
         "STATECTL_MOTO_SERVER",
         "target/moto/venv/bin/moto_server",
         "scripts/install-moto.sh",

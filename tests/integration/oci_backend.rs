@@ -5,18 +5,22 @@
 //! that Terraform sees it, names and waits for Terraform's lock, holds one that Terraform is refused
 //! by, scans a prefix page by page; faults are one line each, exit 2, with no lock left behind.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::ffi::OsString;
+use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::builder::{Test, root, sim_binary};
+use crate::builder::{Test, root};
 use crate::oracle::terraform;
-use crate::workdir::{assert_refused_by_statectl_lock, cancel_statectl_lock};
+use crate::simulator;
+use crate::workdir::{
+    TerraformWorkdir, Workdir, assert_refused_by_statectl_lock, cancel_statectl_lock,
+    scanned_states,
+};
 
 const NAMESPACE: &str = "acme";
 const BUCKET: &str = "states";
@@ -28,10 +32,9 @@ fn private_key() -> PathBuf {
     root().join("tests/sim/oci_test_key.pem")
 }
 
-/// A running `statectl-sim object-storage`, killed on drop.
+/// A running `statectl-sim object-storage`, stopped on drop.
 struct Sim {
-    child: Child,
-    port: u16,
+    server: simulator::Server,
 }
 
 impl Sim {
@@ -42,62 +45,40 @@ impl Sim {
     /// The simulator accepting the test key under `key_id`.
     fn start_as(key_id: &str, extra: &[&str]) -> Sim {
         let public_key = root().join("tests/sim/oci_test_key.pub.pem");
-        let mut child = Command::new(sim_binary())
-            .args([
-                "object-storage",
-                "--namespace",
-                NAMESPACE,
-                "--bucket",
-                BUCKET,
-            ])
-            .args(["--key-id", key_id])
-            .arg("--public-key")
-            .arg(&public_key)
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the simulator starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("the simulator said {line:?}"));
-        Sim { child, port }
+        let mut args: Vec<OsString> = [
+            "object-storage",
+            "--namespace",
+            NAMESPACE,
+            "--bucket",
+            BUCKET,
+            "--key-id",
+            key_id,
+            "--public-key",
+        ]
+        .map(OsString::from)
+        .into();
+        args.push(public_key.into());
+        args.extend(extra.iter().map(OsString::from));
+        Sim {
+            server: simulator::start(args),
+        }
+    }
+
+    fn port(&self) -> u16 {
+        self.server.address().port()
     }
 
     /// `OCI_CLIENT_HOST_OVERRIDES`, as Terraform's backend and statectl read it.
     fn host_override(&self) -> String {
         format!(
             "oci_object_storage.ObjectStorageClient=http://127.0.0.1:{}",
-            self.port
+            self.port()
         )
     }
 
     /// One unsigned control request; the status and body.
     fn control(&self, method: &str, target: &str, body: &[u8]) -> (u16, Vec<u8>) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        let head = format!(
-            "{method} {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).unwrap();
-        stream.write_all(body).unwrap();
-        let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).unwrap();
-        let split = answer
-            .windows(4)
-            .position(|window| window == b"\r\n\r\n")
-            .unwrap();
-        let status = String::from_utf8_lossy(&answer[9..12]).parse().unwrap();
-        (status, answer[split + 4..].to_vec())
+        simulator::control(self.port(), method, target, body)
     }
 
     fn object(&self, name: &str) -> Option<Vec<u8>> {
@@ -136,25 +117,25 @@ impl Sim {
     }
 }
 
-impl Drop for Sim {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A folder with a `backend "oci"` block whose API key is given in the arguments, and an empty
 /// home (no `~/.oci/config` of the machine's is read).
 struct Project {
-    folder: tempfile::TempDir,
+    workdir: Workdir,
     home: tempfile::TempDir,
 }
 
 impl Project {
-    fn new() -> Project {
-        let folder = tempfile::tempdir().unwrap();
+    fn new(terraform: &Path, sim: &Sim) -> Project {
+        let home = tempfile::tempdir().unwrap();
+        let environment = vec![
+            ("HOME", home.path().display().to_string()),
+            ("OCI_CLIENT_HOST_OVERRIDES", sim.host_override()),
+            ("CHECKPOINT_DISABLE", "1".to_owned()),
+            ("TF_IN_AUTOMATION", "1".to_owned()),
+        ];
+        let workdir = Workdir::new(terraform, |_| environment, &["TF_DATA_DIR"]);
         std::fs::write(
-            folder.path().join("main.tf"),
+            workdir.path().join("main.tf"),
             format!(
                 r#"terraform {{
   backend "oci" {{
@@ -179,66 +160,32 @@ resource "terraform_data" "db" {{
             ),
         )
         .unwrap();
-        Project {
-            folder,
-            home: tempfile::tempdir().unwrap(),
+        Project { workdir, home }
+    }
+
+    fn statectl_test(&self) -> Test {
+        let mut test = Test::new().current_dir(self.path());
+        for (name, value) in self.environment() {
+            test = test.env(name, value);
         }
-    }
-
-    fn path(&self) -> &Path {
-        self.folder.path()
-    }
-
-    fn terraform(&self, terraform: &Path, sim: &Sim, args: &[&str]) -> Command {
-        let mut command = Command::new(terraform);
-        command
-            .args(args)
-            .current_dir(self.path())
-            .env("HOME", self.home.path())
-            .env("OCI_CLIENT_HOST_OVERRIDES", sim.host_override())
-            .env("CHECKPOINT_DISABLE", "1")
-            .env("TF_IN_AUTOMATION", "1")
-            .env_remove("TF_WORKSPACE")
-            .env_remove("TF_DATA_DIR");
-        command
-    }
-
-    fn run_terraform(&self, terraform: &Path, sim: &Sim, args: &[&str]) -> Output {
-        self.terraform(terraform, sim, args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("terraform runs")
-    }
-
-    fn must(&self, terraform: &Path, sim: &Sim, args: &[&str]) -> String {
-        let output = self.run_terraform(terraform, sim, args);
-        assert!(
-            output.status.success(),
-            "terraform {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).unwrap()
-    }
-
-    fn statectl(&self, sim: &Sim) -> Test {
-        Test::new()
-            .current_dir(self.path())
-            .env("HOME", self.home.path())
-            .env("OCI_CLIENT_HOST_OVERRIDES", sim.host_override())
-            .env("USER", "statectl-e2e")
+        test.env("USER", "statectl-e2e")
     }
 
     /// Initialised and applied by Terraform.
     fn applied(terraform: &Path, sim: &Sim) -> Project {
-        let project = Project::new();
-        project.must(terraform, sim, &["init", "-input=false", "-no-color"]);
-        project.must(
-            terraform,
-            sim,
-            &["apply", "-auto-approve", "-input=false", "-no-color"],
-        );
+        let project = Project::new(terraform, sim);
+        project.terraform_stdout(&["init", "-input=false", "-no-color"]);
+        project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
         project
+    }
+}
+
+/// The harness's methods, on the folder.
+impl std::ops::Deref for Project {
+    type Target = Workdir;
+
+    fn deref(&self) -> &Workdir {
+        &self.workdir
     }
 }
 
@@ -276,7 +223,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
     let project = Project::applied(&terraform, &sim);
-    let expected = project.must(&terraform, &sim, &["state", "list"]);
+    let expected = project.terraform_stdout(&["state", "list"]);
     assert_eq!(
         expected,
         "terraform_data.app\nterraform_data.db[0]\nterraform_data.db[1]\n"
@@ -284,7 +231,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
 
     // In the initialised directory, and by URL with the key from ~/.oci/config.
     let listed = project
-        .statectl(&sim)
+        .statectl_test()
         .arg("list")
         .run()
         .code(0)
@@ -302,15 +249,11 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         .stdout(&expected);
 
     project
-        .statectl(&sim)
+        .statectl_test()
         .args(["taint", "terraform_data.app"])
         .run()
         .code(0);
-    let shown = project.must(
-        &terraform,
-        &sim,
-        &["state", "show", "-no-color", "terraform_data.app"],
-    );
+    let shown = project.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
     assert!(
         shown.starts_with("# terraform_data.app: (tainted)"),
         "{shown}"
@@ -359,7 +302,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         })
         .all(|entry| entry["content_md5"].is_string());
     assert!(puts_with_md5, "every state PUT carries its Content-MD5");
-    let plan = project.must(&terraform, &sim, &["plan", "-no-color", "-input=false"]);
+    let plan = project.terraform_stdout(&["plan", "-no-color", "-input=false"]);
     assert!(
         plan.contains("terraform_data.app is tainted, so must be replaced"),
         "{plan}"
@@ -372,29 +315,25 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
     // Pages of one object: the scan has to follow `nextStartWith` through every one.
     let sim = Sim::start(&["--page-size", "1"]);
     let project = Project::applied(&terraform, &sim);
-    project.must(&terraform, &sim, &["workspace", "new", "-no-color", "dev"]);
-    project.must(
-        &terraform,
-        &sim,
-        &[
-            "apply",
-            "-auto-approve",
-            "-input=false",
-            "-no-color",
-            "-target=terraform_data.app",
-        ],
-    );
+    project.terraform_stdout(&["workspace", "new", "-no-color", "dev"]);
+    project.terraform_stdout(&[
+        "apply",
+        "-auto-approve",
+        "-input=false",
+        "-no-color",
+        "-target=terraform_data.app",
+    ]);
     assert!(sim.object("tf-state-env/dev/terraform.tfstate").is_some());
 
     // The selected workspace (the data directory's `environment`), then `default` by flag.
     project
-        .statectl(&sim)
+        .statectl_test()
         .arg("list")
         .run()
         .code(0)
         .stdout("terraform_data.app\n");
     project
-        .statectl(&sim)
+        .statectl_test()
         .args(["list", "--workspace", "default"])
         .run()
         .code(0)
@@ -422,13 +361,7 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
         ])
         .run();
     assert!(scan.code == 0 || scan.code == 1, "{}", scan.stderr);
-    let report: Value = serde_json::from_str(&scan.stdout).unwrap();
-    let names: Vec<&str> = report["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|state| state["path"].as_str().unwrap())
-        .collect();
+    let names = scanned_states(&scan.stdout);
     assert_eq!(
         names,
         [
@@ -454,34 +387,12 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
     assert_eq!(report["summary"]["states"], 1, "{}", narrowed.stderr);
 }
 
-/// `terraform apply` with a change to make, stopped at its approval prompt: it holds the lock until
-/// its stdin says something.
-fn apply_waiting_at_the_prompt(
-    terraform: &Path,
-    project: &Project,
-    sim: &Sim,
-) -> (Child, ChildStdin) {
-    let mut child = project
-        .terraform(
-            terraform,
-            sim,
-            &["apply", "-no-color", "-replace=terraform_data.db[1]"],
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("terraform runs");
-    let stdin = child.stdin.take().unwrap();
-    (child, stdin)
-}
-
 #[test]
 fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
     let project = Project::applied(&terraform, &sim);
-    let (mut apply, mut answer) = apply_waiting_at_the_prompt(&terraform, &project, &sim);
+    let (mut apply, mut answer) = project.apply_waiting_at_the_prompt("terraform_data.db[1]");
     sim.wait_for("terraform.tfstate.lock", true);
     // Terraform's own lock object: its lock info, `Path` the state object.
     let held: Value =
@@ -489,7 +400,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     assert_eq!(held["Path"], "terraform.tfstate");
 
     let refused = project
-        .statectl(&sim)
+        .statectl_test()
         .args(["taint", "terraform_data.app"])
         .run()
         .refused(&format!(
@@ -507,7 +418,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let waiting = std::thread::spawn({
         let test =
             project
-                .statectl(&sim)
+                .statectl_test()
                 .args(["taint", "terraform_data.app", "--lock-timeout", "30s"]);
         move || test.run()
     });
@@ -516,11 +427,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     drop(answer);
     let _ = apply.wait();
     waiting.join().unwrap().code(0);
-    let shown = project.must(
-        &terraform,
-        &sim,
-        &["state", "show", "-no-color", "terraform_data.app"],
-    );
+    let shown = project.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
     assert!(
         shown.starts_with("# terraform_data.app: (tainted)"),
         "{shown}"
@@ -555,28 +462,20 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     assert_eq!(ours["Path"], "terraform.tfstate");
     assert_eq!(ours["Operation"], "statectl lock");
 
-    let output = project.run_terraform(
-        &terraform,
-        &sim,
-        &[
-            "apply",
-            "-auto-approve",
-            "-input=false",
-            "-no-color",
-            "-lock-timeout=0s",
-            "-replace=terraform_data.app",
-        ],
-    );
+    let output = project.terraform_output(&[
+        "apply",
+        "-auto-approve",
+        "-input=false",
+        "-no-color",
+        "-lock-timeout=0s",
+        "-replace=terraform_data.app",
+    ]);
     assert_refused_by_statectl_lock(&output);
 
     cancel_statectl_lock(holder);
     sim.wait_for("terraform.tfstate.lock", false);
     // And Terraform takes it now.
-    project.must(
-        &terraform,
-        &sim,
-        &["plan", "-no-color", "-input=false", "-lock-timeout=0s"],
-    );
+    project.terraform_stdout(&["plan", "-no-color", "-input=false", "-lock-timeout=0s"]);
 }
 
 /// A state in the simulator put there directly (no Terraform needed), and a home with the key.
@@ -708,7 +607,7 @@ fn an_endpoint_down_or_silent_is_one_bounded_line() {
     assert!(started.elapsed() < Duration::from_secs(20), "{silent:?}");
 
     // Down: nothing listens on the port any more.
-    let port = sim.port;
+    let port = sim.port();
     drop(sim);
     by_url_port(port, home.path())
         .args(["list", &url])

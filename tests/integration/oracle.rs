@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::builder::{Test, corpus, root, state_files};
+use crate::builder::{Test, root, state_files};
+use crate::skip::require_corpus;
 
 /// Runs `command` (Terraform, mostly), which must succeed; returns its stdout and stderr.
 pub(crate) fn run(command: &mut Command) -> String {
@@ -24,7 +25,7 @@ pub(crate) fn run(command: &mut Command) -> String {
 /// The AWS provider's filesystem mirror (scripts/install-aws-provider.sh, or
 /// `STATECTL_AWS_PROVIDER_MIRROR`), absolute; `None` (the test skips) without it, except under CI.
 pub(crate) fn aws_provider_mirror() -> Option<PathBuf> {
-    crate::skip::tool(
+    crate::skip::require_tool(
         "STATECTL_AWS_PROVIDER_MIRROR",
         "target/aws-provider/mirror",
         "scripts/install-aws-provider.sh",
@@ -33,7 +34,7 @@ pub(crate) fn aws_provider_mirror() -> Option<PathBuf> {
 }
 
 pub(crate) fn terraform() -> Option<PathBuf> {
-    let found = crate::skip::tool(
+    let found = crate::skip::require_tool(
         "STATECTL_TERRAFORM",
         "target/terraform/bin/terraform",
         "scripts/install-terraform.sh",
@@ -77,7 +78,9 @@ fn list_matches_terraform_on_every_testdata_state() {
 #[test]
 fn list_matches_terraform_on_corpus_states() {
     let Some(terraform) = terraform() else { return };
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let (mut compared, mut mismatches) = (0, Vec::new());
     for state in state_files(&corpus) {
         let ours = Test::new().arg("list").arg(&state).run();
@@ -288,7 +291,7 @@ fn show_matches_terraform_on_corpus_states_and_odd_spellings() {
     );
     std::fs::write(&odd, state).unwrap();
     let mut states = vec![odd];
-    if let Some(corpus) = corpus() {
+    if let Some(corpus) = require_corpus() {
         states.extend(state_files(&corpus));
     }
     let (compared, mismatches) = compare_show(&terraform, &states);

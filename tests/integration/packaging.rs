@@ -1,5 +1,6 @@
 //! What `cargo install --path .` installs: the `statectl` binary alone. The simulator is a workspace
-//! member that is never published, so tests and demos can build it without users getting it.
+//! member that is never published, so tests and demos can build it without users getting it; the
+//! tests start it in-process, so it is statectl's dev-dependency and nothing more.
 
 use std::process::Command;
 
@@ -53,6 +54,18 @@ fn cargo_install_gets_statectl_only_and_the_simulator_is_unpublished() {
     };
     // `cargo install --path .` installs the binaries of the package at the root.
     assert_eq!(binaries(&package("statectl")), ["statectl"]);
+    let statectl_sim: Vec<Value> = package("statectl")["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|dependency| dependency["name"] == "statectl-sim")
+        .map(|dependency| dependency["kind"].clone())
+        .collect();
+    assert_eq!(
+        statectl_sim,
+        [serde_json::json!("dev")],
+        "for the tests only"
+    );
     let sim = package("statectl-sim");
     assert_eq!(binaries(&sim), ["statectl-sim"]);
     assert_eq!(sim["publish"], serde_json::json!([]), "publish = false");

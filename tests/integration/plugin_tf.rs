@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::builder::root;
 use crate::oracle::{run, terraform};
-use crate::skip::tool;
+use crate::skip::require_tool;
 
 /// The provider's address, as `required_providers` names it.
 const SOURCE: &str = "statectl.example/test/pyasync";
@@ -36,7 +36,7 @@ impl Stack {
 
     fn apply_with_identity(identity_version: Option<u8>) -> Option<Stack> {
         let terraform = terraform()?;
-        let python = tool(
+        let python = require_tool(
             "STATECTL_TF_PYTHON",
             "target/tf-provider/venv/bin/python",
             "scripts/install-tf-provider.sh",

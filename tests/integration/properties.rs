@@ -4,7 +4,8 @@
 
 use statectl::fuzzing;
 
-use crate::builder::{corpus, root, state_files};
+use crate::builder::{root, state_files};
+use crate::skip::require_corpus;
 
 /// Deterministic mutations of `seed`: the same every run, so a failure reproduces.
 pub(crate) fn mutations(seed: &[u8], count: usize, rng_seed: u64) -> Vec<Vec<u8>> {
@@ -58,7 +59,7 @@ pub(crate) fn mutations(seed: &[u8], count: usize, rng_seed: u64) -> Vec<Vec<u8>
 
 fn seed_states() -> Vec<Vec<u8>> {
     let mut files = state_files(&root().join("testdata"));
-    if let Some(corpus) = corpus() {
+    if let Some(corpus) = require_corpus() {
         files.extend(state_files(&corpus));
     }
     assert!(files.len() > 20, "the test data holds states");

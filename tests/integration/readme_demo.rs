@@ -1,14 +1,15 @@
 //! The README's refresh demo, run as written: the simulator block and the command block are read from
 //! README.md and run by bash in the repository root, so the documented demo cannot drift from the
-//! binary and the demo files. Only three things are substituted: `cargo run ... --` by the binaries
-//! this test run built (the same code, without a nested build per line), the port by a free one, and
-//! `/tmp/demo.tfstate` by a file in a temporary folder.
+//! binary and the demo files. The simulator's line is started in-process with the arguments it
+//! gives (`cargo run -p statectl-sim --` is the library's binary, the same code); in the commands,
+//! `cargo run ... --` becomes the statectl this test run built, the port the one the simulator got,
+//! and `/tmp/demo.tfstate` a file in a temporary folder.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
-use crate::builder::{root, sim_binary};
+use crate::builder::root;
+use crate::simulator;
 
 /// The first ```sh block after the line holding `marker`.
 fn block_after(readme: &str, marker: &str) -> String {
@@ -24,55 +25,38 @@ fn block_after(readme: &str, marker: &str) -> String {
     rest[open..open + close].to_owned()
 }
 
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn the_readme_refresh_demo_works_as_written() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let folder = tempfile::tempdir().unwrap();
     let demo_state = folder.path().join("demo.tfstate");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+
+    let simulator = block_after(&readme, "<!-- readme-demo:simulator");
+    assert_eq!(simulator.lines().count(), 1, "one command: {simulator}");
+    let args = simulator
+        .trim()
+        .strip_prefix("cargo run -p statectl-sim -- ")
+        .unwrap_or_else(|| panic!("the simulator is run by cargo: {simulator}"));
+    assert!(args.contains("--listen 127.0.0.1:8787"), "{simulator}");
+    // Any free port instead of 8787, which another program may hold.
+    let args = args.replace("127.0.0.1:8787", "127.0.0.1:0");
+    // The README's paths are relative to the repository root, where the commands run.
+    let sim = simulator::start(args.split_whitespace().map(|arg| {
+        if arg.contains('/') {
+            root().join(arg).into_os_string()
+        } else {
+            arg.into()
+        }
+    }));
+    let port = sim.address().port();
     let substitute = |text: &str| {
         text.replace(
-            "cargo run -p statectl-sim --",
-            &sim_binary().display().to_string(),
-        )
-        .replace(
             "cargo run --bin statectl --",
             env!("CARGO_BIN_EXE_statectl"),
         )
         .replace("127.0.0.1:8787", &format!("127.0.0.1:{port}"))
         .replace("/tmp/demo.tfstate", &demo_state.display().to_string())
     };
-
-    let simulator = block_after(&readme, "<!-- readme-demo:simulator");
-    assert_eq!(simulator.lines().count(), 1, "one command: {simulator}");
-    assert!(simulator.contains("127.0.0.1:8787"), "{simulator}");
-    let mut child = Command::new("bash")
-        .arg("-c")
-        .arg(format!("exec {}", substitute(simulator.trim())))
-        .current_dir(root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let sim = Killed(child);
-    assert_eq!(line.trim(), format!("listening on http://127.0.0.1:{port}"));
 
     // Each command line is followed by a marker line on stderr with its exit code; the comment
     // `# exit N` on a line is what the README promises.

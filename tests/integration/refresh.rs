@@ -4,71 +4,40 @@
 //! (exit 1, nothing written) and the safe write with it. Requests are counted by the simulator and
 //! bounded here.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::builder::{root, sim_binary};
+use crate::builder::root;
+use crate::simulator;
 
-/// A running simulator; killed when dropped.
+/// A running simulator; stopped when dropped.
 pub(crate) struct Sim {
-    child: Child,
-    address: String,
+    server: simulator::Server,
 }
 
 impl Sim {
+    /// The simulator serving `scenario` (written to `folder`).
     pub(crate) fn start(folder: &Path, scenario: &str) -> Sim {
         let path = folder.join("scenario.toml");
         std::fs::write(&path, scenario).unwrap();
-        let mut child = Command::new(sim_binary())
-            .arg("--scenario")
-            .arg(&path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let address = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .unwrap_or_else(|| panic!("the simulator said {line:?}"))
-            .to_owned();
-        assert!(
-            address.starts_with("127.0.0.1:"),
-            "loopback only: {address}"
-        );
-        Sim { child, address }
+        Sim {
+            server: simulator::start([OsStr::new("--scenario"), path.as_os_str()]),
+        }
     }
 
     pub(crate) fn url(&self) -> String {
-        format!("http://{}", self.address)
+        self.server.url()
     }
 
-    /// `/_sim/stats`, read with a plain HTTP/1.0 request.
+    /// `/_sim/stats`.
     fn stats(&self) -> Value {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        write!(
-            stream,
-            "GET /_sim/stats HTTP/1.0\r\nHost: {}\r\n\r\n",
-            self.address
-        )
-        .unwrap();
-        let mut text = String::new();
-        stream.read_to_string(&mut text).unwrap();
-        serde_json::from_str(text.split("\r\n\r\n").nth(1).unwrap()).unwrap()
-    }
-}
-
-impl Drop for Sim {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let port = self.server.address().port();
+        let (status, body) = simulator::control(port, "GET", "/_sim/stats", b"");
+        assert_eq!(status, 200);
+        serde_json::from_slice(&body).unwrap()
     }
 }
 

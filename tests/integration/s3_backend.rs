@@ -19,7 +19,7 @@ use statectl_state::state::store::{LockRefused, RemoteState};
 use crate::builder::Test;
 use crate::moto::{Moto, moto_server};
 use crate::oracle::terraform;
-use crate::workdir::TerraformWorkdir;
+use crate::workdir::{TerraformWorkdir, scanned_states};
 
 const BUCKET: &str = "tfstate";
 const TABLE: &str = "locks";
@@ -552,13 +552,7 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
     };
     let all = run(&[]);
     assert_eq!(all.code, 2, "a key that is not a state: {}", all.stderr);
-    let report: Value = serde_json::from_str(&all.stdout).unwrap();
-    let names: Vec<&str> = report["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|state| state["path"].as_str().unwrap())
-        .collect();
+    let names = scanned_states(&all.stdout);
     assert_eq!(
         names,
         [
@@ -580,6 +574,7 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
         "{}",
         all.stderr
     );
+    let report: Value = serde_json::from_str(&all.stdout).unwrap();
     let staging = &report["states"][0];
     assert!(
         staging["findings"]

@@ -351,12 +351,7 @@ fn many_states_and_folders_are_scanned_with_a_summary_each() {
         .run()
         .code(1);
     let document = json(&output);
-    let paths: Vec<&str> = document["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|state| state["path"].as_str().unwrap())
-        .collect();
+    let paths = crate::workdir::scanned_states(&output.stdout);
     assert_eq!(
         paths,
         ["./dev/app/terraform.tfstate", "./prod/terraform.tfstate"],

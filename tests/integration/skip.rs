@@ -1,6 +1,7 @@
 //! The one skip policy of the integration tests. A test that needs what this machine lacks (real
-//! Terraform, an emulator, a provider, Python, the shared corpus) calls [`tool`] or [`missing`]
-//! and returns early when told to; a documented example that cannot run here is [`example`].
+//! Terraform, an emulator, a provider, Python, the shared corpus) finds it with [`require_tool`]
+//! or [`require_corpus`] (or, for anything else, calls [`missing`]) and returns early when told
+//! to; a documented example that cannot run here is [`example`].
 //!
 //! - Under CI (`CI` set) a missing tool is a failure, never a silent pass.
 //! - Elsewhere the test skips, and says so where people look: a `skipped:` line straight to the
@@ -18,14 +19,37 @@ use std::path::{Path, PathBuf};
 
 use crate::builder::root;
 
-/// A tool a test needs: from `variable`, else `default` below the checkout. `None` means the test
-/// skips (recorded); under CI a missing tool fails the test.
-pub(crate) fn tool(variable: &str, default: &str, script: &str) -> Option<PathBuf> {
-    let path = std::env::var_os(variable).map_or_else(|| root().join(default), PathBuf::from);
+/// A tool a test needs: from `variable`, else `default`, a path below the checkout (where the
+/// install script puts it) or a bare program name looked up on `PATH`. `None` means the test skips
+/// (recorded); under CI a missing tool fails the test.
+pub(crate) fn require_tool(variable: &str, default: &str, script: &str) -> Option<PathBuf> {
+    let path = match std::env::var_os(variable) {
+        Some(path) => PathBuf::from(path),
+        None if !default.contains('/') => on_path(default).unwrap_or_else(|| default.into()),
+        None => root().join(default),
+    };
     if path.exists() {
         return Some(path);
     }
     missing(&format!("no {} ({variable}); run {script}", path.display()));
+    None
+}
+
+/// `program` in a folder of `PATH`.
+fn on_path(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|folder| folder.join(program))
+        .find(|path| path.is_file())
+}
+
+/// The shared corpus beside the checkout (`../shared/corpus`); `None` means the test skips, or
+/// does without it (recorded); under CI a missing corpus fails the test.
+pub(crate) fn require_corpus() -> Option<PathBuf> {
+    let corpus = root().join("../shared/corpus");
+    if corpus.is_dir() {
+        return Some(corpus);
+    }
+    missing("../shared/corpus is not beside the checkout");
     None
 }
 
@@ -90,4 +114,19 @@ fn record(test: &str, why: &str) {
         // One write per entry: tests on other threads append to the same file.
         let _ = file.write_all(entry.as_bytes());
     }
+}
+
+#[test]
+fn a_tool_is_found_where_its_variable_points_or_on_path() {
+    // `CARGO_MANIFEST_DIR` is set for every test run: a variable naming a path that exists.
+    assert_eq!(
+        require_tool("CARGO_MANIFEST_DIR", "no/such/tool", "nothing"),
+        Some(root())
+    );
+    let shell = require_tool("STATECTL_TEST_UNSET_VARIABLE", "sh", "nothing").unwrap();
+    assert!(
+        shell.is_absolute() && shell.ends_with("sh"),
+        "{}",
+        shell.display()
+    );
 }

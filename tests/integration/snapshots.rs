@@ -11,21 +11,7 @@ use crate::builder::{Test, root};
 /// Runs statectl in `folder` and pins what it printed under `name`.
 #[track_caller]
 fn pin(name: &str, folder: &Path, args: &[&str]) {
-    let output = Test::new().current_dir(folder).args(args).run();
-    let text = format!(
-        "$ statectl {}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
-        args.join(" "),
-        output.code,
-        output.stdout,
-        output.stderr
-    );
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(root().join("tests/integration/snapshots"));
-    settings.set_prepend_module_to_snapshot(false);
-    settings.add_filter(r"\.\d{10}\.backup", ".[UNIX-SECONDS].backup");
-    settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]");
-    settings.add_filter(r"/tmp/\.tmp[A-Za-z0-9]+", "[TMP]");
-    settings.bind(|| insta::assert_snapshot!(name, text));
+    statectl_snapshot!(name, Test::new().current_dir(folder).args(args));
 }
 
 /// A copy of `fixture` as `terraform.tfstate` in a fresh folder, for the commands that write.

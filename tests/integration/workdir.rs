@@ -4,12 +4,23 @@
 //! the lock). A backend's test gives the folder, Terraform and the environment; the rest is here.
 
 use std::io::{Read, Write};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::builder::{Output, Test};
+
+/// The resources of the round trips that need three instances, one of them alone: what
+/// [`TerraformWorkdir::init_and_apply_resources`] takes.
+pub(crate) const APP_AND_DBS: &str = r#"resource "terraform_data" "app" {
+  input = "app"
+}
+resource "terraform_data" "db" {
+  count = 2
+  input = "db-${count.index}"
+}
+"#;
 
 pub(crate) trait TerraformWorkdir {
     /// The working folder (`main.tf`, `.terraform/`).
@@ -43,11 +54,17 @@ pub(crate) trait TerraformWorkdir {
     /// Writes `main.tf` (the backend block given, then two `terraform_data` instances), and has
     /// Terraform init and apply it.
     fn init_and_apply(&self, backend_block: &str) {
+        self.init_and_apply_resources(
+            backend_block,
+            "resource \"terraform_data\" \"web\" {\n  count = 2\n  input = \"v${count.index}\"\n}\n",
+        );
+    }
+
+    /// [`TerraformWorkdir::init_and_apply`] with `resources` of the test's own.
+    fn init_and_apply_resources(&self, backend_block: &str, resources: &str) {
         std::fs::write(
             self.path().join("main.tf"),
-            format!(
-                "terraform {{\n{backend_block}}}\n\nresource \"terraform_data\" \"web\" {{\n  count = 2\n  input = \"v${{count.index}}\"\n}}\n"
-            ),
+            format!("terraform {{\n{backend_block}}}\n\n{resources}"),
         )
         .unwrap();
         self.terraform(&["init", "-input=false", "-no-color"]);
@@ -57,6 +74,26 @@ pub(crate) trait TerraformWorkdir {
     /// Runs Terraform; it must succeed. Returns stdout and stderr.
     fn terraform(&self, args: &[&str]) -> String {
         crate::oracle::run(&mut self.terraform_command(args))
+    }
+
+    /// Runs Terraform with no input, whatever its status.
+    fn terraform_output(&self, args: &[&str]) -> std::process::Output {
+        self.terraform_command(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("terraform runs")
+    }
+
+    /// Runs Terraform with no input; it must succeed. Returns its stdout alone.
+    fn terraform_stdout(&self, args: &[&str]) -> String {
+        let output = self.terraform_output(args);
+        assert!(
+            output.status.success(),
+            "terraform {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
     }
 
     fn statectl(&self, args: &[&str]) -> Output {
@@ -91,6 +128,20 @@ pub(crate) trait TerraformWorkdir {
         );
         let plan = self.terraform(&["plan", "-input=false", "-no-color"]);
         assert!(plan.contains("must be replaced"), "{plan}");
+    }
+
+    /// `terraform apply -replace=ADDRESS`, stopped at its approval prompt: it holds the lock until
+    /// its stdin says something.
+    fn apply_waiting_at_the_prompt(&self, address: &str) -> (Child, ChildStdin) {
+        let mut child = self
+            .terraform_command(&["apply", "-no-color", &format!("-replace={address}")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("terraform runs");
+        let stdin = child.stdin.take().unwrap();
+        (child, stdin)
     }
 
     /// While Terraform waits at its approval prompt holding the lock, statectl's write is refused
@@ -158,6 +209,63 @@ pub(crate) trait TerraformWorkdir {
         assert!(text.contains("statectl lock"), "{text}");
         assert!(held.wait().unwrap().success());
     }
+}
+
+/// A backend's working folder with the harness given as values: Terraform, the environment both
+/// tools get, the variables of the test's own environment Terraform must not see. A backend whose
+/// emulator owns no folder needs nothing more than this and its backend block.
+pub(crate) struct Workdir {
+    folder: tempfile::TempDir,
+    terraform: PathBuf,
+    environment: Vec<(&'static str, String)>,
+    hidden: &'static [&'static str],
+}
+
+impl Workdir {
+    /// An empty folder; `environment` is told its path, for the variables that point into it.
+    pub(crate) fn new(
+        terraform: &Path,
+        environment: impl FnOnce(&Path) -> Vec<(&'static str, String)>,
+        hidden: &'static [&'static str],
+    ) -> Workdir {
+        let folder = tempfile::tempdir().unwrap();
+        Workdir {
+            environment: environment(folder.path()),
+            folder,
+            terraform: terraform.to_owned(),
+            hidden,
+        }
+    }
+}
+
+impl TerraformWorkdir for Workdir {
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    fn terraform_binary(&self) -> &Path {
+        &self.terraform
+    }
+
+    fn environment(&self) -> Vec<(&'static str, String)> {
+        self.environment.clone()
+    }
+
+    fn hidden_from_terraform(&self) -> &'static [&'static str] {
+        self.hidden
+    }
+}
+
+/// The `path` of each state a `scan --format json` report lists, in its order: what a prefix
+/// scan of each backend is checked by.
+pub(crate) fn scanned_states(report: &str) -> Vec<String> {
+    let report: serde_json::Value = serde_json::from_str(report).unwrap();
+    report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|state| state["path"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 /// Reads `child`'s stdout until it holds `text` (within 60 s); the rest is left unread.

@@ -4,7 +4,8 @@
 use statectl::state::parse;
 use statectl::state::write::{Change, Splice, render_instance, rerender_all};
 
-use crate::builder::{corpus, root, state_files};
+use crate::builder::{root, state_files};
+use crate::skip::require_corpus;
 
 /// The corpus files its README calls writer-exact: byte for byte what Go's writer produces. Not
 /// `roundtrip__v4-cbd.in`, which the README lists too: it has `create_before_destroy` before
@@ -56,7 +57,9 @@ fn assert_rerender_is_identity(path: &std::path::Path) {
 
 #[test]
 fn forced_rerender_of_writer_exact_corpus_files_is_byte_identical() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     for file in WRITER_EXACT {
         assert_rerender_is_identity(&corpus.join(file));
     }
@@ -80,7 +83,9 @@ fn forced_rerender_of_real_terraform_states_is_byte_identical() {
 
 #[test]
 fn a_changed_instance_is_spliced_and_the_rest_stays_identical() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = require_corpus() else {
+        return;
+    };
     let path = corpus.join("terraform/internal__command__testdata__state-identities-backend-default__terraform.tfstate");
     let bytes = std::fs::read(path).unwrap();
     let state = parse(&bytes).unwrap();
@@ -143,16 +148,18 @@ fn forced_rerender_of_a_generated_state_is_byte_identical() {
     // lack: identity, private, dependencies, deposed objects, nested modules and big attribute sets.
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("generated.tfstate");
-    let Ok(status) = std::process::Command::new("python3")
+    let Some(python) =
+        crate::skip::require_tool("STATECTL_PYTHON", "python3", "apt-get install python3")
+    else {
+        return;
+    };
+    let status = std::process::Command::new(python)
         .arg(root().join("benches/gen_state.py"))
         .args(["--instances", "1000", "--seed", "7", "--out"])
         .arg(&path)
         .stderr(std::process::Stdio::null())
         .status()
-    else {
-        crate::skip::missing("python3 is not available to generate a state");
-        return;
-    };
+        .expect("python3 runs");
     assert!(status.success(), "gen_state.py runs");
     assert_rerender_is_identity(&path);
     // Every resource and instance object is in the model, in file order.

@@ -4,10 +4,10 @@
 //! listening), a body that is not a state, and TLS with a CA, client certificates and
 //! `skip_cert_verification`.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -21,62 +21,22 @@ const STATE: &str = r#"{"version":4,"terraform_version":"1.15.5","serial":3,"lin
 const NEW_STATE: &str = r#"{"version":4,"terraform_version":"1.15.5","serial":4,"lineage":"6a1c7c2e-0000-4000-8000-000000000001","outputs":{},"resources":[],"check_results":null}
 "#;
 
-/// The simulator, built once per test run; it sits beside this test's own binary's folder.
-fn sim_binary() -> PathBuf {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let exe = std::env::current_exe().unwrap();
-            // target/<profile>/deps/http-<hash>
-            let profile = exe.parent().and_then(Path::parent).unwrap();
-            let mut build =
-                Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-            build.current_dir(env!("CARGO_MANIFEST_DIR")).args([
-                "build",
-                "--quiet",
-                "-p",
-                "statectl-sim",
-            ]);
-            if profile.file_name() == Some("release".as_ref()) {
-                build.arg("--release");
-            }
-            assert!(
-                build.status().unwrap().success(),
-                "cargo build -p statectl-sim failed"
-            );
-            let sim = profile.join("statectl-sim");
-            assert!(sim.is_file(), "no simulator at {}", sim.display());
-            sim
-        })
-        .clone()
-}
-
-/// A running `statectl-sim http-backend`, killed on drop.
+/// A running `statectl-sim http-backend`, in-process, stopped on drop.
 struct Server {
-    child: Child,
+    _sim: statectl_sim::Server,
     /// `http://127.0.0.1:PORT`
     base: String,
 }
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(sim_binary())
-            .arg("http-backend")
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("the simulator said {line:?}"))
-            .to_owned();
-        Server { child, base }
+        let args = std::iter::once("http-backend").chain(args.iter().copied());
+        let sim = statectl_sim::Server::start(args)
+            .unwrap_or_else(|error| panic!("the simulator starts: {error}"));
+        Server {
+            base: sim.url(),
+            _sim: sim,
+        }
     }
 
     fn port(&self) -> u16 {
@@ -139,13 +99,6 @@ impl Server {
 
     fn raw(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         self.control(method, path, body)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -1,339 +1,49 @@
-//! `statectl-sim`: a provider simulator for `statectl refresh`'s tests and demos. It serves, on
-//! loopback, an OCI-like Core Services API, a Cloud Foundry v3 Cloud Controller and an Open Service
-//! Broker, whose objects move through scripted lifecycles while faults are injected, and it checks
-//! credentials the way the real services do. See SCENARIO.md for the scenario file.
-//!
-//! On start it prints one line on stdout, `listening on http://127.0.0.1:PORT`, so that a test can
-//! start it on port 0 and read where it went; it then serves until it is killed (or interrupted).
+//! The `statectl-sim` binary, for demos: starts the simulator the arguments describe (see the
+//! library and SCENARIO.md), prints one line on stdout, `listening on http://127.0.0.1:PORT`, so
+//! that a script can start it on port 0 and read where it went, then serves until interrupted.
 //! With `-v` it logs one line a request on stderr. A bad scenario is one `error:` line and exit 2.
-//!
-//! `statectl-sim http-backend` serves Terraform states instead, as GitLab's managed state does, for
-//! the http backend's tests (see `state_backend`); it announces itself the same way.
-//! `statectl-sim tfe` serves HCP Terraform's state API over HTTPS (see `tfe`).
-//! `statectl-sim object-storage` serves OCI Object Storage's object API for the oci backend's
-//! (see `object_storage`).
-
-mod cf;
-mod clock;
-#[cfg(test)]
-mod end_to_end;
-mod faults;
-mod http;
-mod lifecycle;
-mod object_storage;
-mod oci;
-mod oci_signature;
-mod osb;
-mod scenario;
-mod server;
-mod state_backend;
-mod stats;
-mod tfe;
 
 use std::io::Write;
-use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use clap::Parser;
-use tokio::net::TcpListener;
-
-use crate::scenario::Scenario;
-use crate::server::Sim;
-
-/// Simulate the provider APIs that `statectl refresh` polls: OCI, Cloud Foundry v3 and an Open
-/// Service Broker, with scripted lifecycles and injected faults.
-#[derive(Debug, Parser)]
-#[command(
-    name = "statectl-sim",
-    version,
-    args_conflicts_with_subcommands = true,
-    subcommand_negates_reqs = true
-)]
-struct Args {
-    #[command(subcommand)]
-    mode: Option<Mode>,
-    /// The scenario: objects, lifecycles, credentials and faults (TOML; see SCENARIO.md).
-    #[arg(long, value_name = "FILE", required = true)]
-    scenario: Option<PathBuf>,
-    /// The address to listen on; port 0 takes a free port.
-    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:0")]
-    listen: SocketAddr,
-    /// Log each request (method, target, status) to stderr.
-    #[arg(short, long)]
-    verbose: bool,
-}
+use statectl_sim::{Server, StartError};
 
 #[expect(
     clippy::print_stderr,
     reason = "the binary's one error line; there is no printer outside the library's CLI"
 )]
 fn main() -> ExitCode {
-    let args = Args::parse();
-    let result = match &args.mode {
-        Some(Mode::HttpBackend(backend)) => run_http_backend(backend),
-        Some(Mode::Tfe(tfe)) => run_tfe(tfe),
-        Some(Mode::ObjectStorage(storage)) => run_object_storage(storage),
-        None => run(&args),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
+    let server = match Server::start(std::env::args_os().skip(1)) {
+        Ok(server) => server,
+        Err(StartError::Usage(error)) => error.exit(),
+        Err(StartError::Setup(error)) => {
             eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(error) = announce(&server) {
+        eprintln!("error: cannot write to stdout: {error}");
+        return ExitCode::from(2);
+    }
+    let waited = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map(|runtime| runtime.block_on(tokio::signal::ctrl_c()));
+    drop(server);
+    match waited {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(error)) | Err(error) => {
+            eprintln!("error: cannot wait for Ctrl-C: {error}");
             ExitCode::from(2)
         }
     }
 }
 
-fn run(args: &Args) -> Result<(), String> {
-    let path = args.scenario.as_deref().ok_or("--scenario is required")?;
-    let scenario = Scenario::load(path).map_err(|error| error.to_string())?;
-    let sim = Sim::new(&scenario, args.verbose)
-        .map_err(|error| format!("`{}`: {error}", path.display()))?;
-    serve_until_interrupted(args.listen, "http", None, |listener| {
-        server::serve(listener, Arc::new(sim))
-    })
-}
-
-/// The other servers.
-#[derive(Debug, clap::Subcommand)]
-enum Mode {
-    /// Serve Terraform states over the http backend's protocol, as GitLab's managed state does.
-    HttpBackend(HttpBackendArgs),
-    /// Serve HCP Terraform's state API (discovery, workspaces, locks, state versions) over HTTPS.
-    Tfe(TfeArgs),
-    /// Serve OCI Object Storage's object API, signed requests only, for the oci backend.
-    ObjectStorage(ObjectStorageArgs),
-}
-
-#[derive(Debug, clap::Args)]
-struct TfeArgs {
-    /// The address to listen on; port 0 takes a free port.
-    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:0")]
-    listen: SocketAddr,
-    /// Writes a CA (`ca.pem`) and the server's certificate for `localhost` here.
-    #[arg(long, value_name = "DIR")]
-    tls_dir: PathBuf,
-    /// The API token every API request must carry.
-    #[arg(long)]
-    token: String,
-    /// The user the token belongs to (who holds the locks it takes).
-    #[arg(long, default_value = "sim-user")]
-    user: String,
-    #[arg(long, default_value = "acme")]
-    organization: String,
-    /// A workspace, `NAME` or `NAME:TAG,TAG`. Repeatable.
-    #[arg(long, value_name = "SPEC")]
-    workspace: Vec<String>,
-    /// `WORKSPACE=FILE`: its first state version. Repeatable.
-    #[arg(long, value_name = "SPEC")]
-    state: Vec<String>,
-    /// Answer as Terraform Enterprise v202306-1 and before: state versions take `state` inline.
-    #[arg(long)]
-    no_upload: bool,
-    /// `METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]`. Repeatable.
-    #[arg(long, value_name = "SPEC")]
-    fault: Vec<String>,
-    /// A hostile tagged-workspaces list: every page repeats the first and offers another, up to
-    /// page N (0: for ever).
-    #[arg(long, value_name = "N")]
-    tag_pages_repeat: Option<usize>,
-    /// An injected fault's error echoes the whole request (its headers, credentials included,
-    /// and body), as a careless or hostile server might: for the tests that no secret is shown.
-    #[arg(long)]
-    echo_faults: bool,
-    /// Log each request (method, target, status) to stderr.
-    #[arg(short, long)]
-    verbose: bool,
-}
-
-#[derive(Debug, clap::Args)]
-struct ObjectStorageArgs {
-    /// The address to listen on; port 0 takes a free port.
-    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:0")]
-    listen: SocketAddr,
-    /// The tenancy's Object Storage namespace.
-    #[arg(long, default_value = "statectl")]
-    namespace: String,
-    /// A bucket that exists (repeatable); any other is `BucketNotFound`.
-    #[arg(long = "bucket", value_name = "NAME")]
-    buckets: Vec<String>,
-    /// The API key's `keyId` (`<tenancy>/<user>/<fingerprint>`) and its public key (PEM).
-    #[arg(long, value_name = "KEY_ID")]
-    key_id: String,
-    #[arg(long, value_name = "FILE")]
-    public_key: PathBuf,
-    /// The most objects a ListObjects page holds (the client's `limit` may ask for fewer).
-    #[arg(long, default_value_t = 1000)]
-    page_size: usize,
-    /// `METHOD[:PATH-SUFFIX]=STATUS|reset|silent|slow:MS`, with an optional `*COUNT`. Repeatable.
-    #[arg(long, value_name = "SPEC")]
-    fault: Vec<String>,
-    /// Log each request (method, target, status) to stderr.
-    #[arg(short, long)]
-    verbose: bool,
-}
-
-fn run_tfe(args: &TfeArgs) -> Result<(), String> {
-    let faults = args
-        .fault
-        .iter()
-        .map(|spec| tfe::Fault::parse(spec))
-        .collect::<Result<Vec<_>, _>>()?;
-    let tls = tfe::self_signed(&args.tls_dir)?;
-    let server = tfe::Tfe::new(tfe::Options {
-        token: args.token.clone(),
-        user: args.user.clone(),
-        organization: args.organization.clone(),
-        workspaces: args.workspace.clone(),
-        states: tfe::read_states(&args.state)?,
-        upload_flow: !args.no_upload,
-        faults,
-        tag_pages_repeat: args.tag_pages_repeat,
-        echo_faults: args.echo_faults,
-        verbose: args.verbose,
-    })?;
-    serve_until_interrupted(args.listen, "https", Some(2), |listener| {
-        tfe::serve(listener, Arc::new(server), tls)
-    })
-}
-
-fn run_object_storage(args: &ObjectStorageArgs) -> Result<(), String> {
-    let faults = args
-        .fault
-        .iter()
-        .map(|spec| object_storage::Fault::parse(spec))
-        .collect::<Result<Vec<_>, _>>()?;
-    let pem = std::fs::read_to_string(&args.public_key)
-        .map_err(|error| format!("`{}`: {error}", args.public_key.display()))?;
-    let key = oci_signature::OciKey::from_pem(args.key_id.clone(), &pem)
-        .map_err(|error| format!("`{}`: {error}", args.public_key.display()))?;
-    let store = object_storage::Store::new(object_storage::Options {
-        namespace: args.namespace.clone(),
-        buckets: args.buckets.clone(),
-        key,
-        faults,
-        page_size: args.page_size,
-        verbose: args.verbose,
-    });
-    serve_until_interrupted(args.listen, "http", Some(2), |listener| {
-        object_storage::serve(listener, Arc::new(store))
-    })
-}
-
-#[derive(Debug, clap::Args)]
-struct HttpBackendArgs {
-    /// The address to listen on; port 0 takes a free port.
-    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:0")]
-    listen: SocketAddr,
-    /// Require basic auth with this username (and `--password`).
-    #[arg(long, requires = "password")]
-    username: Option<String>,
-    #[arg(long, requires = "username")]
-    password: Option<String>,
-    /// A state to serve at `/state` from the start.
-    #[arg(long, value_name = "FILE")]
-    state: Option<PathBuf>,
-    /// `METHOD=STATUS` or `METHOD=reset`, with an optional `*COUNT`: answer that status, or drop
-    /// the connection, for requests with that method. Repeatable.
-    #[arg(long, value_name = "SPEC")]
-    fault: Vec<String>,
-    /// The status of a LOCK refused because another holds the lock (409 as GitLab, or 423).
-    #[arg(long, value_name = "STATUS", default_value_t = 409, value_parser = clap::value_parser!(u16).range(409..=423))]
-    conflict_status: u16,
-    /// Serve HTTPS with this certificate (PEM, the chain) and `--tls-key`.
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
-    tls_cert: Option<PathBuf>,
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    tls_key: Option<PathBuf>,
-    /// Require a client certificate signed by this CA (PEM).
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    client_ca: Option<PathBuf>,
-    /// Log each request (method, target, status) to stderr.
-    #[arg(short, long)]
-    verbose: bool,
-}
-
-fn run_http_backend(args: &HttpBackendArgs) -> Result<(), String> {
-    let faults = args
-        .fault
-        .iter()
-        .map(|spec| state_backend::Fault::parse(spec))
-        .collect::<Result<Vec<_>, _>>()?;
-    let initial = args
-        .state
-        .as_deref()
-        .map(|path| std::fs::read(path).map_err(|error| format!("`{}`: {error}", path.display())))
-        .transpose()?;
-    let tls = match (&args.tls_cert, &args.tls_key) {
-        (Some(certificate), Some(key)) => Some(state_backend::tls_acceptor(
-            certificate,
-            key,
-            args.client_ca.as_deref(),
-        )?),
-        _ => None,
-    };
-    let backend = state_backend::Backend::new(state_backend::Options {
-        credentials: args.username.clone().zip(args.password.clone()),
-        faults,
-        initial,
-        conflict_status: args.conflict_status,
-        verbose: args.verbose,
-    });
-    let scheme = if tls.is_some() { "https" } else { "http" };
-    serve_until_interrupted(args.listen, scheme, Some(2), |listener| {
-        state_backend::serve(listener, Arc::new(backend), tls)
-    })
-}
-
-/// Runs a server on `at` until Ctrl-C: its own runtime (`workers` threads, or one per CPU), the
-/// listener, the announced address, then `serve` with the listener.
-fn serve_until_interrupted<F, Fut>(
-    at: SocketAddr,
-    scheme: &str,
-    workers: Option<usize>,
-    serve: F,
-) -> Result<(), String>
-where
-    F: FnOnce(TcpListener) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    let mut builder = tokio::runtime::Builder::new_multi_thread();
-    if let Some(workers) = workers {
-        builder.worker_threads(workers);
-    }
-    let runtime = builder
-        .enable_all()
-        .build()
-        .map_err(|error| format!("cannot start the runtime: {error}"))?;
-    runtime.block_on(async {
-        let (listener, address) = listen(at).await?;
-        announce(scheme, address).map_err(|error| format!("cannot write to stdout: {error}"))?;
-        tokio::select! {
-            () = serve(listener) => {}
-            _ = tokio::signal::ctrl_c() => {}
-        }
-        Ok(())
-    })
-}
-
-/// A listener on `at` (port 0: one the system picks) and the address it got.
-async fn listen(at: SocketAddr) -> Result<(TcpListener, SocketAddr), String> {
-    let listener = TcpListener::bind(at)
-        .await
-        .map_err(|error| format!("cannot listen on `{at}`: {error}"))?;
-    let address = listener
-        .local_addr()
-        .map_err(|error| format!("cannot read the listening address: {error}"))?;
-    Ok((listener, address))
-}
-
 #[expect(
     clippy::print_stdout,
-    reason = "the one line a test reads to find the port; flushed, since stdout is a pipe there"
+    reason = "the one line a script reads to find the port; flushed, since stdout is a pipe there"
 )]
-fn announce(scheme: &str, address: SocketAddr) -> std::io::Result<()> {
-    println!("listening on {scheme}://{address}");
+fn announce(server: &Server) -> std::io::Result<()> {
+    println!("listening on {}", server.url());
     std::io::stdout().flush()
 }

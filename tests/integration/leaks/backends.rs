@@ -4,13 +4,13 @@
 //! `-v` and `-vv`. s3 and http also serve the state and echo only the lock and the write, so the
 //! write path's errors are checked too. HCP Terraform's API is the simulator's, its faults echoing.
 
-use std::io::{BufRead, BufReader};
+use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 
 use super::echo::{Echo, Reply};
 use super::{Run, assert_nothing_shown, marker, run};
-use crate::builder::{root, sim_binary};
+use crate::builder::root;
+use crate::simulator;
 
 const ADDRESS: &str = "aws_security_group.db";
 
@@ -354,41 +354,28 @@ fn the_http_backends_password_in_the_address_and_in_settings_is_never_shown() {
 
 /// `statectl-sim tfe` whose every API answer is a 401 or a 422 echoing the request.
 struct Tfe {
-    child: Child,
-    port: u16,
+    server: simulator::Server,
     tls: tempfile::TempDir,
 }
 
 impl Tfe {
     fn start(token: &str, fault: &str) -> Tfe {
         let tls = tempfile::tempdir().unwrap();
-        let mut child = Command::new(sim_binary())
-            .arg("tfe")
-            .arg("--tls-dir")
-            .arg(tls.path())
-            .args(["--token", token, "--workspace", "prod", "--echo-faults"])
-            .args(["--fault", fault])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the simulator starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("the simulator said {line:?}"));
-        Tfe { child, port, tls }
-    }
-}
-
-impl Drop for Tfe {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let mut args: Vec<OsString> = vec!["tfe".into(), "--tls-dir".into(), tls.path().into()];
+        let rest = [
+            "--token",
+            token,
+            "--workspace",
+            "prod",
+            "--echo-faults",
+            "--fault",
+            fault,
+        ];
+        args.extend(rest.map(OsString::from));
+        Tfe {
+            server: simulator::start(args),
+            tls,
+        }
     }
 }
 
@@ -397,7 +384,7 @@ fn an_hcp_terraform_token_echoed_back_is_never_shown() {
     let token = marker("hcpTOKEN", 60);
     for fault in ["GET:/api/v2/=401", "GET:/api/v2/=422", "POST:/api/v2/=422"] {
         let tfe = Tfe::start(&token, fault);
-        let host = format!("localhost:{}", tfe.port);
+        let host = format!("localhost:{}", tfe.server.address().port());
         let folder = tempfile::tempdir().unwrap();
         std::fs::create_dir(folder.path().join(".terraform.d")).unwrap();
         std::fs::write(
