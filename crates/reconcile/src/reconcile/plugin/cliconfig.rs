@@ -21,8 +21,38 @@ pub enum CliConfigError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("the CLI configuration `{}` is not valid: {message}", path.display())]
-    Parse { path: PathBuf, message: String },
+    #[error("the CLI configuration `{}` is not valid: {}", path.display(), first_line(source))]
+    Parse { path: PathBuf, source: SyntaxError },
+    #[error("the CLI configuration `{}` is not valid: the dev override of `{provider}` must be a directory path", path.display())]
+    DevOverride { path: PathBuf, provider: String },
+}
+
+/// Why a CLI configuration file does not parse, as JSON or as HCL.
+#[derive(Debug, thiserror::Error)]
+pub enum SyntaxError {
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error(transparent)]
+    Hcl(#[from] hcl::Error),
+}
+
+/// The parser's first line, without the markers of its multi-line report.
+fn first_line(error: &SyntaxError) -> String {
+    error
+        .to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches([' ', '-', '>'])
+        .to_owned()
+}
+
+fn parse(text: &str) -> Result<Value, SyntaxError> {
+    if text.trim_start().starts_with('{') {
+        return Ok(serde_json::from_str(text)?);
+    }
+    let value = hcl::from_str::<hcl::Value>(&as_hcl2(text))?;
+    Ok(serde_json::to_value(value)?)
 }
 
 /// The CLI configuration files Terraform reads, found as it finds them (one reader for statectl).
@@ -45,21 +75,9 @@ pub fn dev_overrides(
                 });
             }
         };
-        let parsed: Result<Value, String> = if text.trim_start().starts_with('{') {
-            serde_json::from_str(&text).map_err(|error| error.to_string())
-        } else {
-            hcl::from_str::<hcl::Value>(&as_hcl2(&text))
-                .map_err(|error| error.to_string())
-                .and_then(|value| serde_json::to_value(value).map_err(|error| error.to_string()))
-        };
-        let parsed = parsed.map_err(|message| CliConfigError::Parse {
+        let parsed = parse(&text).map_err(|source| CliConfigError::Parse {
             path: path.clone(),
-            message: message
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .trim_start_matches([' ', '-', '>'])
-                .to_owned(),
+            source,
         })?;
         // A block appears as an object, or a list of objects when repeated.
         let each = |value: &Value| -> Vec<Value> {
@@ -76,11 +94,9 @@ pub fn dev_overrides(
                 };
                 for (source, dir) in entries {
                     let Value::String(dir) = dir else {
-                        return Err(CliConfigError::Parse {
+                        return Err(CliConfigError::DevOverride {
                             path: path.clone(),
-                            message: format!(
-                                "the dev override of `{source}` must be a directory path"
-                            ),
+                            provider: source.clone(),
                         });
                     };
                     overrides.insert(ProviderSource::parse(&source), PathBuf::from(dir));

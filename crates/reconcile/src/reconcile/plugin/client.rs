@@ -9,6 +9,7 @@
 //! else it answered (as in Terraform); warnings come back with the answer.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use tonic::transport::Channel;
@@ -176,7 +177,7 @@ impl ProviderClient {
     /// identities.
     pub async fn identity_schemas(
         &mut self,
-    ) -> Result<HashMap<String, Result<IdentitySchema, String>>, ClientError> {
+    ) -> Result<HashMap<String, Result<IdentitySchema, Arc<SchemaError>>>, ClientError> {
         const RPC: &str = "GetResourceIdentitySchemas";
         let (schemas, diagnostics) = on_either_protocol!(self, |client, pb, schema| {
             match client

@@ -23,7 +23,7 @@ use tonic::transport::Channel;
 use crate::duration::humanize;
 use crate::reconcile::outcome::excerpt;
 use crate::reconcile::plugin::channel::{chain, connect};
-use crate::reconcile::plugin::handshake::{Handshake, PROTOCOL_VERSIONS};
+use crate::reconcile::plugin::handshake::{Handshake, HandshakeError, PROTOCOL_VERSIONS};
 use crate::reconcile::plugin::proto::go_plugin;
 use crate::reconcile::plugin::tls::{ClientIdentity, client_config};
 
@@ -174,7 +174,7 @@ impl Plugin {
             Ok(handshake) => handshake,
             Err(error) => {
                 return Err(LaunchError::Start(
-                    failed(binary, &error, &mut child, &group, &mut stderr).await,
+                    failed(binary, &error.to_string(), &mut child, &group, &mut stderr).await,
                 ));
             }
         };
@@ -248,23 +248,38 @@ impl Plugin {
     }
 }
 
+/// Why a plugin's first line of output is not a usable handshake.
+#[derive(Debug, thiserror::Error)]
+enum NoHandshake {
+    #[error("it printed no handshake within {}", humanize(*.0))]
+    Timeout(Duration),
+    #[error("cannot read its output: {0}")]
+    Read(#[source] std::io::Error),
+    #[error("it closed its output without a handshake")]
+    Closed,
+    /// `line` is the first line, cut short.
+    #[error("its first line `{line}` is not a plugin handshake: {source}")]
+    Invalid {
+        line: String,
+        source: HandshakeError,
+    },
+}
+
 async fn read_handshake(
     stdout: &mut BufReader<impl AsyncRead + Unpin>,
     limit: Duration,
-) -> Result<Handshake, String> {
+) -> Result<Handshake, NoHandshake> {
     let mut line = String::new();
     let read = tokio::time::timeout(limit, stdout.read_line(&mut line))
         .await
-        .map_err(|_| format!("it printed no handshake within {}", humanize(limit)))?
-        .map_err(|error| format!("cannot read its output: {error}"))?;
+        .map_err(|_| NoHandshake::Timeout(limit))?
+        .map_err(NoHandshake::Read)?;
     if read == 0 {
-        return Err("it closed its output without a handshake".into());
+        return Err(NoHandshake::Closed);
     }
-    Handshake::parse(&line).map_err(|error| {
-        format!(
-            "its first line `{}` is not a plugin handshake: {error}",
-            excerpt(line.trim_end().as_bytes(), 120)
-        )
+    Handshake::parse(&line).map_err(|source| NoHandshake::Invalid {
+        line: excerpt(line.trim_end().as_bytes(), 120),
+        source,
     })
 }
 

@@ -21,12 +21,12 @@ use tokio::task::JoinSet;
 
 use crate::duration::humanize;
 use crate::reconcile::outcome::Outcome;
-use crate::reconcile::plugin::client::{ProviderClient, ReadRequest};
+use crate::reconcile::plugin::client::{ClientError, ProviderClient, ReadRequest};
 use crate::reconcile::plugin::diagnostics::Diagnostic;
-use crate::reconcile::plugin::discover::{ProviderSource, SearchPaths, find_binary};
-use crate::reconcile::plugin::launch::{Plugin, START_TIMEOUT};
-use crate::reconcile::plugin::schema::{IdentitySchema, ProviderSchema};
-use crate::reconcile::plugin::value;
+use crate::reconcile::plugin::discover::{DiscoverError, ProviderSource, SearchPaths, find_binary};
+use crate::reconcile::plugin::launch::{LaunchError, Plugin, START_TIMEOUT};
+use crate::reconcile::plugin::schema::{IdentitySchema, ProviderSchema, SchemaError};
+use crate::reconcile::plugin::value::{self, ValueError};
 use crate::state::provider::ProviderConfig;
 
 /// The `status` a reconciled outcome carries for a plugin read.
@@ -218,7 +218,73 @@ struct Deadlines {
 struct Session {
     client: ProviderClient,
     schema: ProviderSchema,
-    identities: HashMap<String, Result<IdentitySchema, String>>,
+    identities: HashMap<String, Result<IdentitySchema, Arc<SchemaError>>>,
+}
+
+/// Why a provider's plugin could not be started and configured; every instance it reads reports it.
+#[derive(Debug, thiserror::Error)]
+enum StartError {
+    #[error(transparent)]
+    Source(DiscoverError),
+    #[error("provider {provider}: {source}")]
+    Find {
+        provider: String,
+        source: DiscoverError,
+    },
+    #[error("provider {provider}: {source}")]
+    Launch {
+        provider: String,
+        source: LaunchError,
+    },
+    #[error("provider {provider}: {source}")]
+    Client {
+        provider: String,
+        source: ClientError,
+    },
+    #[error("provider {provider}: configuring it: {source}")]
+    Configure {
+        provider: String,
+        source: ClientError,
+    },
+    #[error(
+        "provider {provider}: plugin `{plugin}` did not answer {call} within {} (--start-timeout)",
+        humanize(*limit)
+    )]
+    Timeout {
+        provider: String,
+        plugin: String,
+        call: &'static str,
+        limit: Duration,
+    },
+}
+
+/// Why one instance could not be read; the reader prefixes its address.
+#[derive(Debug, thiserror::Error)]
+enum ReadError {
+    #[error(transparent)]
+    Schema(#[from] SchemaError),
+    #[error("its `private` is not base64: {0}")]
+    Private(#[source] base64::DecodeError),
+    #[error("the identity schema: {0}")]
+    IdentitySchema(#[source] Arc<SchemaError>),
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error("cannot decode the provider's answer: {0}")]
+    DecodeState(#[source] ValueError),
+    #[error("cannot decode the provider's identity: {0}")]
+    DecodeIdentity(#[source] ValueError),
+    #[error("the provider returned an identity for a resource type without an identity schema")]
+    UnexpectedIdentity,
+    #[error("cannot encode its identity: {0}")]
+    EncodeIdentity(#[source] ValueError),
+    #[error(
+        "its identity was stored by a newer provider version (identity schema version {stored}, this provider's is {current})"
+    )]
+    NewerIdentity { stored: i64, current: i64 },
+    #[error("the provider's upgraded identity does not fit its schema: {0}")]
+    UpgradedIdentity(#[source] ValueError),
+    #[error("no answer within {}", humanize(*.0))]
+    Timeout(Duration),
 }
 
 /// Everything for one provider configuration: start, configure, read its instances, stop.
@@ -254,7 +320,7 @@ async fn read_provider(
             let refreshed = match deadlines.read {
                 Some(limit) => tokio::time::timeout(limit, read)
                     .await
-                    .unwrap_or_else(|_| Err(format!("no answer within {}", humanize(limit)))),
+                    .unwrap_or(Err(ReadError::Timeout(limit))),
                 None => read.await,
             };
             let refreshed =
@@ -281,13 +347,18 @@ async fn start(
     config: &Value,
     paths: &SearchPaths,
     limit: Duration,
-) -> Result<(Plugin, Session), String> {
-    let source = ProviderSource::from_state(provider).map_err(|error| error.to_string())?;
-    let in_provider = |error: &dyn fmt::Display| format!("provider {provider}: {error}");
-    let binary = find_binary(&source, paths).map_err(|error| in_provider(&error))?;
+) -> Result<(Plugin, Session), StartError> {
+    let source = ProviderSource::from_state(provider).map_err(StartError::Source)?;
+    let binary = find_binary(&source, paths).map_err(|source| StartError::Find {
+        provider: provider.to_owned(),
+        source,
+    })?;
     let plugin = Plugin::launch_within(&binary, limit)
         .await
-        .map_err(|error| in_provider(&error))?;
+        .map_err(|source| StartError::Launch {
+            provider: provider.to_owned(),
+            source,
+        })?;
     match prepare(provider, config, &plugin, limit).await {
         Ok(session) => Ok((plugin, session)),
         Err(error) => {
@@ -337,21 +408,23 @@ async fn prepare(
     config: &Value,
     plugin: &Plugin,
     limit: Duration,
-) -> Result<Session, String> {
-    let in_provider = |error: &dyn fmt::Display| format!("provider {provider}: {error}");
-    let within = |call: &str| {
-        format!(
-            "provider {provider}: plugin `{}` did not answer {call} within {} (--start-timeout)",
-            plugin.name,
-            humanize(limit)
-        )
+) -> Result<Session, StartError> {
+    let in_provider = |source: ClientError| StartError::Client {
+        provider: provider.to_owned(),
+        source,
+    };
+    let within = |call: &'static str| StartError::Timeout {
+        provider: provider.to_owned(),
+        plugin: plugin.name.clone(),
+        call,
+        limit,
     };
     let mut client = ProviderClient::new(plugin.channel.clone(), plugin.protocol_version)
-        .map_err(|error| in_provider(&error))?;
+        .map_err(in_provider)?;
     let schema = tokio::time::timeout(limit, client.schema())
         .await
         .map_err(|_| within("GetProviderSchema"))?
-        .map_err(|error| in_provider(&error))?;
+        .map_err(in_provider)?;
     for warning in &schema.diagnostics {
         tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");
     }
@@ -359,12 +432,15 @@ async fn prepare(
     let identities = tokio::time::timeout(limit, client.identity_schemas())
         .await
         .map_err(|_| within("GetResourceIdentitySchemas"))?
-        .map_err(|error| in_provider(&error))?;
+        .map_err(in_provider)?;
     register_sensitive_arguments(config, &schema.provider);
     let warnings = tokio::time::timeout(limit, client.configure(&schema.provider, config))
         .await
         .map_err(|_| within("ConfigureProvider"))?
-        .map_err(|error| in_provider(&format!("configuring it: {error}")))?;
+        .map_err(|source| StartError::Configure {
+            provider: provider.to_owned(),
+            source,
+        })?;
     for warning in &warnings {
         tracing::debug!(target: "statectl::plugin", "{provider}: {warning}");
     }
@@ -376,20 +452,15 @@ async fn prepare(
 }
 
 /// Upgrades and reads one instance, and decodes what came back.
-async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String> {
-    let resource = session
-        .schema
-        .resource(&job.resource_type)
-        .map_err(|error| error.to_string())?;
+async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, ReadError> {
+    let resource = session.schema.resource(&job.resource_type)?;
     let private = match &job.private {
-        Some(text) if !text.is_empty() => STANDARD
-            .decode(text)
-            .map_err(|error| format!("its `private` is not base64: {error}"))?,
+        Some(text) if !text.is_empty() => STANDARD.decode(text).map_err(ReadError::Private)?,
         _ => Vec::new(),
     };
     let identity_schema = match session.identities.get(&job.resource_type) {
         Some(Ok(schema)) => Some(schema),
-        Some(Err(error)) => return Err(format!("the identity schema: {error}")),
+        Some(Err(error)) => return Err(ReadError::IdentitySchema(Arc::clone(error))),
         None => None,
     };
     let mut client = session.client.clone();
@@ -400,8 +471,7 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
             job.schema_version,
             job.attributes.as_bytes().to_vec(),
         )
-        .await
-        .map_err(|error| error.to_string())?;
+        .await?;
     let read = client
         .read(
             &job.resource_type,
@@ -412,8 +482,7 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
                 provider_meta: session.schema.provider_meta.is_some(),
             },
         )
-        .await
-        .map_err(|error| error.to_string())?;
+        .await?;
     warnings.extend(upgraded.diagnostics);
     warnings.extend(read.diagnostics);
     let Some(new_state) = read.new_state else {
@@ -423,21 +492,15 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, String>
             warnings,
         });
     };
-    let attributes = value::decode(&new_state, &resource.implied_type)
-        .map_err(|error| format!("cannot decode the provider's answer: {error}"))?;
+    let attributes =
+        value::decode(&new_state, &resource.implied_type).map_err(ReadError::DecodeState)?;
     // What ReadResource returned is the identity, as in Terraform: none when it returned none.
     let identity = match (read.identity, identity_schema) {
         (Some(msgpack), Some(schema)) => Some(StoredIdentity {
-            value: value::decode(&msgpack, &schema.ty)
-                .map_err(|error| format!("cannot decode the provider's identity: {error}"))?,
+            value: value::decode(&msgpack, &schema.ty).map_err(ReadError::DecodeIdentity)?,
             schema_version: schema.version,
         }),
-        (Some(_), None) => {
-            return Err(
-                "the provider returned an identity for a resource type without an identity schema"
-                    .to_owned(),
-            );
-        }
+        (Some(_), None) => return Err(ReadError::UnexpectedIdentity),
         (None, _) => None,
     };
     let sensitive_attributes = value::sensitive_paths_after_refresh(
@@ -471,20 +534,20 @@ async fn current_identity(
     client: &mut ProviderClient,
     job: &ReadJob,
     schema: Option<&IdentitySchema>,
-) -> Result<(Option<Vec<u8>>, Vec<Diagnostic>), String> {
+) -> Result<(Option<Vec<u8>>, Vec<Diagnostic>), ReadError> {
     let (Some(stored), Some(schema)) = (&job.identity, schema) else {
         return Ok((None, Vec::new()));
     };
     match stored.schema_version.cmp(&schema.version) {
         std::cmp::Ordering::Equal => {
-            let msgpack = value::encode(&stored.value, &schema.ty)
-                .map_err(|error| format!("cannot encode its identity: {error}"))?;
+            let msgpack =
+                value::encode(&stored.value, &schema.ty).map_err(ReadError::EncodeIdentity)?;
             Ok((Some(msgpack), Vec::new()))
         }
-        std::cmp::Ordering::Greater => Err(format!(
-            "its identity was stored by a newer provider version (identity schema version {}, this provider's is {})",
-            stored.schema_version, schema.version
-        )),
+        std::cmp::Ordering::Greater => Err(ReadError::NewerIdentity {
+            stored: stored.schema_version,
+            current: schema.version,
+        }),
         std::cmp::Ordering::Less => {
             let upgraded = client
                 .upgrade_identity(
@@ -492,13 +555,10 @@ async fn current_identity(
                     stored.schema_version,
                     stored.value.to_string().into_bytes(),
                 )
-                .await
-                .map_err(|error| error.to_string())?;
+                .await?;
             // An identity that does not fit the current schema is the provider's bug; say so here
             // rather than send it on.
-            value::decode(&upgraded.state, &schema.ty).map_err(|error| {
-                format!("the provider's upgraded identity does not fit its schema: {error}")
-            })?;
+            value::decode(&upgraded.state, &schema.ty).map_err(ReadError::UpgradedIdentity)?;
             Ok((Some(upgraded.state), upgraded.diagnostics))
         }
     }

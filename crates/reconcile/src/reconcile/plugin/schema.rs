@@ -203,7 +203,7 @@ macro_rules! convert_protocol {
 
             pub(crate) fn identity_schemas(
                 schemas: std::collections::HashMap<String, $protocol::ResourceIdentitySchema>,
-            ) -> HashMap<String, Result<IdentitySchema, String>> {
+            ) -> HashMap<String, Result<IdentitySchema, Arc<SchemaError>>> {
                 schemas
                     .into_iter()
                     .map(|(name, schema)| {
@@ -215,13 +215,13 @@ macro_rules! convert_protocol {
                                 Ok((attribute.name, ty))
                             })
                             .collect();
-                        // The reader reports it with the instance, as text.
+                        // The reader reports it with each instance of the type.
                         let identity = fields
                             .map(|fields| IdentitySchema {
                                 version: schema.version,
                                 ty: Type::Object(fields),
                             })
-                            .map_err(|error| error.to_string());
+                            .map_err(Arc::new);
                         (name, identity)
                     })
                     .collect()

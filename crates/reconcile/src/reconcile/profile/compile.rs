@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::Range;
 
+use jsonpath_rust::parser::errors::JsonPathError;
 use jsonpath_rust::parser::parse_json_path;
 use toml::Spanned;
 
@@ -514,27 +515,47 @@ fn refuse_endpoint(
     }
 }
 
-fn check_header_name(name: &str, auth: &Auth) -> Result<(), String> {
+/// A header name or a JSONPath that a profile field cannot take; the caller adds the place.
+#[derive(Debug, thiserror::Error)]
+enum FieldError {
+    #[error("`{0}` is not an HTTP header name")]
+    HeaderName(String),
+    #[error("header `{0}` is set by the HTTP client")]
+    ReservedHeader(String),
+    #[error("header `{name}` is set by the `{scheme}` auth; credentials never go in `headers`")]
+    AuthHeader { name: String, scheme: &'static str },
+    #[error("`{0}` is not a JSONPath: it starts at `$`, e.g. `$.lifecycleState`")]
+    NotJsonPath(String),
+    /// jsonpath-rust's reason, on one line.
+    #[error("invalid JSONPath `{path}`: {}", one_line(&source.to_string()))]
+    JsonPath {
+        path: String,
+        #[source]
+        source: JsonPathError,
+    },
+}
+
+fn check_header_name(name: &str, auth: &Auth) -> Result<(), FieldError> {
     let token = !name.is_empty()
         && name.chars().all(|character| {
             character.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(character)
         });
     if !token {
-        return Err(format!("`{name}` is not an HTTP header name"));
+        return Err(FieldError::HeaderName(name.to_owned()));
     }
     if RESERVED_HEADERS
         .iter()
         .any(|reserved| reserved.eq_ignore_ascii_case(name))
     {
-        return Err(format!("header `{name}` is set by the HTTP client"));
+        return Err(FieldError::ReservedHeader(name.to_owned()));
     }
     if let Some(owned) = auth.header()
         && owned.eq_ignore_ascii_case(name)
     {
-        return Err(format!(
-            "header `{name}` is set by the `{}` auth; credentials never go in `headers`",
-            auth.scheme()
-        ));
+        return Err(FieldError::AuthHeader {
+            name: name.to_owned(),
+            scheme: auth.scheme(),
+        });
     }
     Ok(())
 }
@@ -812,19 +833,17 @@ fn parse(value: &Spanned<String>, source: &ProfileText<'_>) -> Result<Template, 
 }
 
 /// An RFC 9535 JSONPath, compiled once here so a typo fails at load.
-fn check_jsonpath(text: &str) -> Result<(), String> {
+fn check_jsonpath(text: &str) -> Result<(), FieldError> {
     let text = text.trim();
     if !text.starts_with('$') {
-        return Err(format!(
-            "`{text}` is not a JSONPath: it starts at `$`, e.g. `$.lifecycleState`"
-        ));
+        return Err(FieldError::NotJsonPath(text.to_owned()));
     }
-    parse_json_path(text).map(|_| ()).map_err(|error| {
-        format!(
-            "invalid JSONPath `{text}`: {}",
-            one_line(&error.to_string())
-        )
-    })
+    parse_json_path(text)
+        .map(|_| ())
+        .map_err(|source| FieldError::JsonPath {
+            path: text.to_owned(),
+            source,
+        })
 }
 
 fn listing<T: AsRef<str>>(names: impl IntoIterator<Item = T>) -> String {

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::reconcile::http::HttpRequest;
 use crate::reconcile::profile::endpoint::check_base;
-use crate::reconcile::profile::template::{Lookup, TemplateError};
+use crate::reconcile::profile::template::{Lookup, LookupError, TemplateError};
 use crate::reconcile::profile::{
     Endpoint, ListedAs, Patch, Profile, RequestTemplate, Status, When, encode, mapping, path,
 };
@@ -236,37 +236,43 @@ impl Lookup for Context<'_> {
         (self.env)(name)
     }
 
-    fn variable(&self, name: &str) -> Result<Value, String> {
+    fn variable(&self, name: &str) -> Result<Value, LookupError> {
         let template = self
             .profile
             .variables
             .get(name)
-            .ok_or_else(|| format!("no variable `{name}`"))?;
+            .ok_or_else(|| LookupError::UnknownVariable(name.to_owned()))?;
         template
             .value(self)
-            .map_err(|problem| format!("variable `{name}`: {problem}"))
+            .map_err(|problem| LookupError::Variable {
+                name: name.to_owned(),
+                source: Box::new(problem),
+            })
     }
 
-    fn endpoint(&self) -> Result<String, String> {
+    fn endpoint(&self) -> Result<String, LookupError> {
         let url = match self.endpoint {
             Endpoint::Fixed(url) => url.clone(),
             Endpoint::PerInstance(template) => {
                 let url = encode::render_url(template, self)
-                    .map_err(|problem| format!("default_url: {problem}"))?;
-                check_base(&url).map_err(|problem| problem.to_string())?;
+                    .map_err(|problem| LookupError::DefaultUrl(Box::new(problem)))?;
+                check_base(&url)?;
                 url
             }
-            Endpoint::Unused => return Err("the profile names no endpoint".to_owned()),
+            Endpoint::Unused => return Err(LookupError::NoEndpoint),
         };
         Ok(url.as_str().trim_end_matches('/').to_owned())
     }
 
-    fn response(&self, request: &str, path: &str) -> Result<Option<Value>, String> {
+    fn response(&self, request: &str, path: &str) -> Result<Option<Value>, LookupError> {
         let document = self
             .responses
             .get(request)
-            .ok_or_else(|| format!("request `{request}` has not answered yet"))?;
-        let found = select(document, path).map_err(|problem| format!("`{path}`: {problem}"))?;
+            .ok_or_else(|| LookupError::NotAnswered(request.to_owned()))?;
+        let found = select(document, path).map_err(|source| LookupError::Query {
+            path: path.to_owned(),
+            source,
+        })?;
         Ok(found.into_iter().next().cloned())
     }
 }

@@ -18,7 +18,7 @@ use reqwest::Url;
 use serde_json::Value;
 
 use crate::reconcile::profile::template::{
-    Lookup, Part, Ref, Slot, Template, TemplateError, text_of,
+    Lookup, LookupError, Part, Ref, Slot, Template, TemplateError, text_of,
 };
 
 /// Everything but RFC 3986's unreserved characters.
@@ -162,7 +162,7 @@ pub(crate) fn render_url(template: &Template, lookup: &dyn Lookup) -> Result<Url
                     Position::Endpoint => out.push_str(
                         lookup
                             .endpoint()
-                            .map_err(TemplateError::Endpoint)?
+                            .map_err(|problem| TemplateError::Endpoint(Box::new(problem)))?
                             .trim_end_matches('/'),
                     ),
                     Position::HostLabel => out.push_str(&host_label(slot, lookup)?),
@@ -329,13 +329,13 @@ pub(super) fn check_json(template: &Template) -> Result<(), TemplateError> {
         fn env(&self, _: &str) -> Option<String> {
             None
         }
-        fn variable(&self, _: &str) -> Result<Value, String> {
+        fn variable(&self, _: &str) -> Result<Value, LookupError> {
             Ok(Value::Null)
         }
-        fn endpoint(&self) -> Result<String, String> {
+        fn endpoint(&self) -> Result<String, LookupError> {
             Ok(String::new())
         }
-        fn response(&self, _: &str, _: &str) -> Result<Option<Value>, String> {
+        fn response(&self, _: &str, _: &str) -> Result<Option<Value>, LookupError> {
             Ok(None)
         }
     }

@@ -46,9 +46,10 @@ pub use endpoint::{
 pub use gone::{GoneAction, GoneRule, GoneRules};
 pub use limits::Limits;
 pub use mapping::{AttributeChange, Mapping, Patch, Skipped, apply as apply_mappings};
+pub use path::PathError;
 pub use poll::{JitterAmount, PollSettings, PollValueError, parse_duration, parse_jitter};
 pub use status::{ListedAs, Status, StatusError, StatusRule};
-pub use template::{Template, TemplateError};
+pub use template::{LookupError, Template, TemplateError};
 
 use crate::state::operation::Operation;
 

@@ -6,16 +6,26 @@
 
 use serde_json::Value;
 
-use crate::state::attr_path::{AttrPath, Step};
+use crate::state::attr_path::{AttrPath, AttrPathError, Step};
+
+/// An attribute path a template or mapping cannot use.
+#[derive(Debug, thiserror::Error)]
+pub enum PathError {
+    #[error(transparent)]
+    Syntax(#[from] AttrPathError),
+    /// The path as written: it holds wildcards or a query.
+    #[error(
+        "`{0}` is not a plain attribute path: write names and indices, e.g. `last_operation.state` or `create_vnic_details[0].subnet_id`"
+    )]
+    NotPlain(String),
+}
 
 /// Parses a simple attribute path (names and indices; no wildcards, since a template reads one value
 /// and a mapping writes one place).
-pub(super) fn parse(text: &str) -> Result<Vec<Step>, String> {
-    match AttrPath::parse(text).map_err(|error| error.to_string())? {
+pub(super) fn parse(text: &str) -> Result<Vec<Step>, PathError> {
+    match AttrPath::parse(text)? {
         AttrPath::Steps(steps) => Ok(steps),
-        AttrPath::Query(_) => Err(format!(
-            "`{text}` is not a plain attribute path: write names and indices, e.g. `last_operation.state` or `create_vnic_details[0].subnet_id`"
-        )),
+        AttrPath::Query(_) => Err(PathError::NotPlain(text.to_owned())),
     }
 }
 

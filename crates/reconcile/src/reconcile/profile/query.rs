@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use jsonpath_rust::parser::errors::JsonPathError;
 use jsonpath_rust::parser::model::JpQuery;
 use jsonpath_rust::parser::parse_json_path;
 use jsonpath_rust::query::js_path_process;
@@ -17,23 +18,21 @@ thread_local! {
 
 /// Every value `path` selects in `document`, in document order; an error names what is wrong with the
 /// path (profiles are checked when loaded, so this is rare).
-pub(super) fn select<'v>(document: &'v Value, path: &str) -> Result<Vec<&'v Value>, String> {
+pub(super) fn select<'v>(document: &'v Value, path: &str) -> Result<Vec<&'v Value>, JsonPathError> {
     let parsed = PARSED.with(|cache| {
         if let Some(parsed) = cache.borrow().get(path) {
             return Ok(parsed.clone());
         }
-        let parsed = Rc::new(parse_json_path(path).map_err(|error| error.to_string())?);
+        let parsed = Rc::new(parse_json_path(path)?);
         cache.borrow_mut().insert(path.to_owned(), parsed.clone());
-        Ok::<_, String>(parsed)
+        Ok::<_, JsonPathError>(parsed)
     })?;
-    js_path_process(&parsed, document)
-        .map(|found| {
-            found
-                .into_iter()
-                .map(jsonpath_rust::query::QueryRef::val)
-                .collect()
-        })
-        .map_err(|error| error.to_string())
+    js_path_process(&parsed, document).map(|found| {
+        found
+            .into_iter()
+            .map(jsonpath_rust::query::QueryRef::val)
+            .collect()
+    })
 }
 
 /// The first value `path` selects, if any.

@@ -9,10 +9,12 @@
 //! writes a literal `{` anywhere. This file parses templates and finds placeholder values; where a value
 //! lands (a URL path, a query, a header, a JSON body) decides its encoding, which is `encode`'s job.
 
+use jsonpath_rust::parser::errors::JsonPathError;
 use jsonpath_rust::parser::parse_json_path;
 use serde_json::Value;
 
-use crate::reconcile::profile::path;
+use crate::reconcile::profile::endpoint::EndpointError;
+use crate::reconcile::profile::path::{self, PathError};
 use crate::state::attr_path::Step;
 
 /// A parsed template.
@@ -79,7 +81,7 @@ pub enum TemplateError {
     EndpointAlone { slot: String },
     /// A required placeholder's one alternative has no value; `problem` says why.
     #[error("`{slot}`: {problem}")]
-    NoValue { slot: String, problem: String },
+    NoValue { slot: String, problem: LookupError },
     /// `names` lists the alternatives, quoted.
     #[error("`{slot}`: none of {names} has a value")]
     NoneHasValue { slot: String, names: String },
@@ -87,7 +89,7 @@ pub enum TemplateError {
     #[error("`{slot}` is {kind}; only strings, numbers and booleans fit here")]
     NotScalar { slot: String, kind: &'static str },
     #[error("`{slot}`: {problem}")]
-    AttrPath { slot: String, problem: String },
+    AttrPath { slot: String, problem: PathError },
     #[error("`{slot}`: `{name}` is not an environment variable name (letters, digits and `_`)")]
     EnvName { slot: String, name: String },
     #[error("`{slot}`: `{name}` is not a variable name (letters, digits, `_` and `-`)")]
@@ -134,8 +136,8 @@ pub enum TemplateError {
     PathCharacter(char),
     /// The endpoint's base URL cannot be had (the profile names none, or its default URL does not
     /// render).
-    #[error("{0}")]
-    Endpoint(String),
+    #[error(transparent)]
+    Endpoint(Box<LookupError>),
     /// The URL parser's reason.
     #[error("`{template}` is not a valid URL: {reason}")]
     InvalidUrl { template: String, reason: String },
@@ -166,16 +168,50 @@ pub enum TemplateError {
     Missing { slot: String },
 }
 
+/// Why one alternative of a placeholder has no value for this instance.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    #[error("attribute `{0}` is null, empty or missing")]
+    NoAttribute(String),
+    #[error("environment variable `{0}` is not set")]
+    NoEnv(String),
+    #[error("variable `{0}` is empty")]
+    EmptyVariable(String),
+    #[error("`{path}` selects no value in the response of `{request}`")]
+    NoResponseValue { request: String, path: String },
+    #[error("the endpoint has no URL")]
+    NoEndpointUrl,
+    #[error("no variable `{0}`")]
+    UnknownVariable(String),
+    /// One of the variable's own placeholders has no value.
+    #[error("variable `{name}`: {source}")]
+    Variable {
+        name: String,
+        source: Box<TemplateError>,
+    },
+    /// The endpoint's default URL does not render for this instance.
+    #[error("default_url: {0}")]
+    DefaultUrl(#[source] Box<TemplateError>),
+    #[error(transparent)]
+    Base(#[from] EndpointError),
+    #[error("the profile names no endpoint")]
+    NoEndpoint,
+    #[error("request `{0}` has not answered yet")]
+    NotAnswered(String),
+    #[error("`{path}`: {source}")]
+    Query { path: String, source: JsonPathError },
+}
+
 /// Where placeholder values come from, for one instance at one moment of a poll.
 pub(crate) trait Lookup {
     fn attribute(&self, steps: &[Step]) -> Option<Value>;
     fn env(&self, name: &str) -> Option<String>;
     /// A profile variable's value; an error when one of its own placeholders has none.
-    fn variable(&self, name: &str) -> Result<Value, String>;
+    fn variable(&self, name: &str) -> Result<Value, LookupError>;
     /// The endpoint's base URL, without a trailing `/`.
-    fn endpoint(&self) -> Result<String, String>;
+    fn endpoint(&self) -> Result<String, LookupError>;
     /// The first value `path` selects in `request`'s response.
-    fn response(&self, request: &str, path: &str) -> Result<Option<Value>, String>;
+    fn response(&self, request: &str, path: &str) -> Result<Option<Value>, LookupError>;
 }
 
 impl Template {
@@ -311,10 +347,12 @@ impl Slot {
         if self.optional {
             return Ok(None);
         }
-        if let [one] = problems.as_slice() {
+        if problems.len() == 1
+            && let Some(one) = problems.pop()
+        {
             return Err(TemplateError::NoValue {
                 slot: self.text.clone(),
-                problem: one.clone(),
+                problem: one,
             });
         }
         let names: Vec<String> = self
@@ -337,15 +375,16 @@ fn has_value(value: &Value) -> bool {
     }
 }
 
-fn missing(reference: &Ref) -> String {
+fn missing(reference: &Ref) -> LookupError {
     match reference {
-        Ref::Attr { path, .. } => format!("attribute `{path}` is null, empty or missing"),
-        Ref::Env(name) => format!("environment variable `{name}` is not set"),
-        Ref::Var(name) => format!("variable `{name}` is empty"),
-        Ref::Response { request, path } => {
-            format!("`{path}` selects no value in the response of `{request}`")
-        }
-        Ref::Endpoint => "the endpoint has no URL".to_owned(),
+        Ref::Attr { path, .. } => LookupError::NoAttribute(path.clone()),
+        Ref::Env(name) => LookupError::NoEnv(name.clone()),
+        Ref::Var(name) => LookupError::EmptyVariable(name.clone()),
+        Ref::Response { request, path } => LookupError::NoResponseValue {
+            request: request.clone(),
+            path: path.clone(),
+        },
+        Ref::Endpoint => LookupError::NoEndpointUrl,
     }
 }
 
@@ -527,25 +566,26 @@ pub(crate) mod tests {
         fn env(&self, name: &str) -> Option<String> {
             self.env.get(name).cloned()
         }
-        fn variable(&self, name: &str) -> Result<Value, String> {
+        fn variable(&self, name: &str) -> Result<Value, LookupError> {
             self.variables
                 .get(name)
                 .cloned()
-                .ok_or_else(|| format!("no variable `{name}`"))
+                .ok_or_else(|| LookupError::UnknownVariable(name.to_owned()))
         }
-        fn endpoint(&self) -> Result<String, String> {
-            self.endpoint
-                .clone()
-                .ok_or_else(|| "no endpoint".to_owned())
+        fn endpoint(&self) -> Result<String, LookupError> {
+            self.endpoint.clone().ok_or(LookupError::NoEndpoint)
         }
-        fn response(&self, request: &str, path: &str) -> Result<Option<Value>, String> {
+        fn response(&self, request: &str, path: &str) -> Result<Option<Value>, LookupError> {
             use jsonpath_rust::JsonPath;
             let Some(document) = self.responses.get(request) else {
-                return Err(format!("request `{request}` has not run"));
+                return Err(LookupError::NotAnswered(request.to_owned()));
             };
             Ok(document
                 .query(path)
-                .map_err(|error| error.to_string())?
+                .map_err(|source| LookupError::Query {
+                    path: path.to_owned(),
+                    source,
+                })?
                 .first()
                 .map(|value| (*value).clone()))
         }
