@@ -3,14 +3,25 @@
 //! spelling of a whole number in range works (`1e3`, `007`, `1.0`) and
 //! anything else is rejected, with no rounding on the way.
 
+/// Why a number literal is not an instance key: the rest of a sentence that names the key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub(super) enum NumberError {
+    #[error("is not a valid number")]
+    Invalid,
+    #[error("is not a whole number")]
+    NotWhole,
+    #[error("is too large; the largest allowed is {}", i64::MAX)]
+    TooLarge,
+}
+
 /// The integer an HCL number literal denotes, if it is a whole number that
 /// fits Go's `int`, which is what Terraform converts instance keys to. HCL
 /// reads literals as decimal floating point, so `1e3`, `007` and `1.0` are
-/// all valid integer keys. On failure returns the rest of an error sentence.
-pub(super) fn whole_number(text: &str) -> Result<i64, String> {
-    let invalid = || "is not a valid number".to_string();
-    let not_whole = || "is not a whole number".to_string();
-    let too_large = || format!("is too large; the largest allowed is {}", i64::MAX);
+/// all valid integer keys.
+pub(super) fn whole_number(text: &str) -> Result<i64, NumberError> {
+    let invalid = || NumberError::Invalid;
+    let not_whole = || NumberError::NotWhole;
+    let too_large = || NumberError::TooLarge;
 
     let (mantissa, exponent) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
     let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
@@ -103,7 +114,8 @@ mod tests {
         ];
         for (text, expected) in cases {
             let expected = expected.map_err(str::to_string);
-            assert_eq!(whole_number(text), expected, "{text:?}");
+            let found = whole_number(text).map_err(|error| error.to_string());
+            assert_eq!(found, expected, "{text:?}");
         }
     }
 }

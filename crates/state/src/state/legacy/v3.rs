@@ -580,13 +580,41 @@ struct LegacyKey<'k> {
     index: Option<i64>,
 }
 
+/// Why a format-3 resource key, provider or instance cannot be upgraded: the end of a sentence
+/// that names it.
+#[derive(Debug, thiserror::Error)]
+enum UpgradeError {
+    #[error("it must be TYPE.NAME, TYPE.NAME.INDEX or data.TYPE.NAME[.INDEX]")]
+    KeyShape,
+    #[error("the index {0:?} is not an integer")]
+    KeyIndex(String),
+    #[error(
+        "an alias holding `${{...}}` was never valid (Terraform 0.11 did not check it); rename the provider alias in Terraform 0.11 and apply before upgrading"
+    )]
+    InterpolatedAlias,
+    #[error("it is not a provider address")]
+    NotProviderAddress,
+    #[error("a provider address cannot hold module indexes")]
+    ModuleIndex,
+    #[error("`module.` must be followed by a module name")]
+    NoModuleName,
+    #[error("extra steps after the provider alias")]
+    AfterAlias,
+    #[error("`provider.` must be followed by a provider type and an optional alias")]
+    NoProviderType,
+    #[error("a provider address begins with `provider.`")]
+    NotProvider,
+    #[error("a provider type is followed by a dot and an alias")]
+    AliasIndex,
+    #[error("`meta.schema_version` {0} is out of range")]
+    SchemaVersionRange(f64),
+}
+
 impl<'k> LegacyKey<'k> {
-    fn parse(key: &'k str) -> std::result::Result<LegacyKey<'k>, String> {
+    fn parse(key: &'k str) -> std::result::Result<LegacyKey<'k>, UpgradeError> {
         let mut parts: Vec<&str> = key.split('.').collect();
         if !(2..=4).contains(&parts.len()) {
-            return Err(
-                "it must be TYPE.NAME, TYPE.NAME.INDEX or data.TYPE.NAME[.INDEX]".to_owned(),
-            );
+            return Err(UpgradeError::KeyShape);
         }
         let mut mode = "managed";
         if parts.len() > 2 && parts[0] == "data" {
@@ -594,15 +622,12 @@ impl<'k> LegacyKey<'k> {
             parts.remove(0);
         }
         if parts.len() > 3 {
-            return Err(
-                "it must be TYPE.NAME, TYPE.NAME.INDEX or data.TYPE.NAME[.INDEX]".to_owned(),
-            );
+            return Err(UpgradeError::KeyShape);
         }
         let index = match parts.get(2) {
             None => None,
             Some(text) => Some(
-                go::parse_int(text)
-                    .ok_or_else(|| format!("the index {text:?} is not an integer"))?,
+                go::parse_int(text).ok_or_else(|| UpgradeError::KeyIndex((*text).to_owned()))?,
             ),
         };
         Ok(LegacyKey {
@@ -693,12 +718,12 @@ fn provider_address(
     text: &str,
     resource_module: &[String],
     type_name: &str,
-) -> std::result::Result<String, String> {
+) -> std::result::Result<String, UpgradeError> {
     let interpolated = || {
         if text.contains("${") {
-            "an alias holding `${...}` was never valid (Terraform 0.11 did not check it); rename the provider alias in Terraform 0.11 and apply before upgrading".to_owned()
+            UpgradeError::InterpolatedAlias
         } else {
-            "it is not a provider address".to_owned()
+            UpgradeError::NotProviderAddress
         }
     };
     let (modules, provider, alias): (Vec<String>, String, Option<String>) = if text
@@ -712,10 +737,10 @@ fn provider_address(
         {
             match &rest[1..] {
                 [Step::Name(_), Step::Index, ..] => {
-                    return Err("a provider address cannot hold module indexes".to_owned());
+                    return Err(UpgradeError::ModuleIndex);
                 }
                 [Step::Name(name), ..] => modules.push(name.clone()),
-                _ => return Err("`module.` must be followed by a module name".to_owned()),
+                _ => return Err(UpgradeError::NoModuleName),
             }
             rest = &rest[2..];
         }
@@ -727,15 +752,12 @@ fn provider_address(
                 (modules, provider.clone(), Some(alias.clone()))
             }
             [Step::Name(word), _, _, _, ..] if word == "provider" => {
-                return Err("extra steps after the provider alias".to_owned());
+                return Err(UpgradeError::AfterAlias);
             }
             [Step::Name(word), _, ..] if word == "provider" => {
-                return Err(
-                    "`provider.` must be followed by a provider type and an optional alias"
-                        .to_owned(),
-                );
+                return Err(UpgradeError::NoProviderType);
             }
-            _ => return Err("a provider address begins with `provider.`".to_owned()),
+            _ => return Err(UpgradeError::NotProvider),
         }
     } else if text.is_empty() {
         let implied = type_name.split('_').next().unwrap_or_default();
@@ -747,7 +769,7 @@ fn provider_address(
             None => None,
             Some(Step::Name(alias)) => Some(alias.clone()),
             Some(Step::Index) => {
-                return Err("a provider type is followed by a dot and an alias".to_owned());
+                return Err(UpgradeError::AliasIndex);
             }
         };
         let Some(Step::Name(local)) = steps.into_iter().next() else {
@@ -775,7 +797,7 @@ fn instance(
     old: &InstanceV3,
     index: Option<i64>,
     deposed: Option<String>,
-) -> std::result::Result<InstanceOut, String> {
+) -> std::result::Result<InstanceOut, UpgradeError> {
     // The pre-0.12 SDK kept the schema version in `meta`, as a string; anything else unreadable
     // stays in `private` with the rest of `meta`.
     let mut schema_version = None;
@@ -800,7 +822,7 @@ fn instance(
                 Some(number.trunc() as u64)
             }
             Value::Number(number) => {
-                return Err(format!("`meta.schema_version` {number} is out of range"));
+                return Err(UpgradeError::SchemaVersionRange(*number));
             }
             _ => None,
         };
