@@ -12,6 +12,7 @@ use tokio::net::TcpListener;
 
 use crate::scenario::Scenario;
 use crate::server::Sim;
+use crate::setup::SetupError;
 use crate::{object_storage, oci_signature, server, state_backend, tfe};
 
 /// What to serve: where to listen, the scheme to announce, the runtime's worker threads (or one
@@ -43,7 +44,7 @@ impl Plan {
 
 /// The plan for these arguments (the mode's setup done: scenario read, keys and certificates
 /// loaded), or the one line that says what is wrong with them.
-pub(crate) fn plan(args: &Args) -> Result<Plan, String> {
+pub(crate) fn plan(args: &Args) -> Result<Plan, SetupError> {
     match &args.mode {
         Some(Mode::HttpBackend(backend)) => serve_http_backend(backend),
         Some(Mode::Tfe(tfe)) => serve_tfe(tfe),
@@ -75,11 +76,13 @@ pub(crate) struct Args {
     verbose: bool,
 }
 
-fn serve_scenario(args: &Args) -> Result<Plan, String> {
-    let path = args.scenario.as_deref().ok_or("--scenario is required")?;
-    let scenario = Scenario::load(path).map_err(|error| error.to_string())?;
-    let sim = Sim::new(&scenario, args.verbose)
-        .map_err(|error| format!("`{}`: {error}", path.display()))?;
+fn serve_scenario(args: &Args) -> Result<Plan, SetupError> {
+    let path = args.scenario.as_deref().ok_or(SetupError::NoScenario)?;
+    let scenario = Scenario::load(path)?;
+    let sim = Sim::new(&scenario, args.verbose).map_err(|source| SetupError::Sim {
+        path: path.to_owned(),
+        source,
+    })?;
     Ok(Plan::new(args.listen, "http", None, move |listener| {
         server::serve(listener, Arc::new(sim))
     }))
@@ -164,7 +167,7 @@ struct ObjectStorageArgs {
     verbose: bool,
 }
 
-fn serve_tfe(args: &TfeArgs) -> Result<Plan, String> {
+fn serve_tfe(args: &TfeArgs) -> Result<Plan, SetupError> {
     let faults = args
         .fault
         .iter()
@@ -188,16 +191,23 @@ fn serve_tfe(args: &TfeArgs) -> Result<Plan, String> {
     }))
 }
 
-fn serve_object_storage(args: &ObjectStorageArgs) -> Result<Plan, String> {
+fn serve_object_storage(args: &ObjectStorageArgs) -> Result<Plan, SetupError> {
     let faults = args
         .fault
         .iter()
         .map(|spec| object_storage::Fault::parse(spec))
         .collect::<Result<Vec<_>, _>>()?;
-    let pem = std::fs::read_to_string(&args.public_key)
-        .map_err(|error| format!("`{}`: {error}", args.public_key.display()))?;
-    let key = oci_signature::OciKey::from_pem(args.key_id.clone(), &pem)
-        .map_err(|error| format!("`{}`: {error}", args.public_key.display()))?;
+    let path = &args.public_key;
+    let pem = std::fs::read_to_string(path).map_err(|source| SetupError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let key = oci_signature::OciKey::from_pem(args.key_id.clone(), &pem).map_err(|source| {
+        SetupError::Key {
+            path: path.clone(),
+            source,
+        }
+    })?;
     let store = object_storage::Store::new(object_storage::Options {
         namespace: args.namespace.clone(),
         buckets: args.buckets.clone(),
@@ -244,7 +254,7 @@ struct HttpBackendArgs {
     verbose: bool,
 }
 
-fn serve_http_backend(args: &HttpBackendArgs) -> Result<Plan, String> {
+fn serve_http_backend(args: &HttpBackendArgs) -> Result<Plan, SetupError> {
     let faults = args
         .fault
         .iter()
@@ -253,7 +263,12 @@ fn serve_http_backend(args: &HttpBackendArgs) -> Result<Plan, String> {
     let initial = args
         .state
         .as_deref()
-        .map(|path| std::fs::read(path).map_err(|error| format!("`{}`: {error}", path.display())))
+        .map(|path| {
+            std::fs::read(path).map_err(|source| SetupError::Read {
+                path: path.to_owned(),
+                source,
+            })
+        })
         .transpose()?;
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(certificate), Some(key)) => Some(state_backend::tls_acceptor(

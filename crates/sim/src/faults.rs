@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime};
 
 use serde::Deserialize;
 
-use crate::lifecycle::parse_duration;
+use crate::lifecycle::{LifecycleError, parse_duration};
 use crate::scenario::ScenarioError;
 
 /// The `[faults]` table and each `[[faults.path]]` entry: the same fields, so that a path rule can
@@ -86,12 +86,35 @@ struct Rule {
     slow_body: Duration,
 }
 
+/// A `[faults]` table whose values do not make a rule; `context` names the table.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum RuleError {
+    #[error("{context}: {source}")]
+    Duration {
+        context: String,
+        source: LifecycleError,
+    },
+    #[error("{context}: `{name} = {rate}` is not a probability between 0 and 1")]
+    Rate {
+        context: String,
+        name: &'static str,
+        rate: f64,
+    },
+    #[error(
+        "{context}: the rates add up to {sum}, more than 1 (one request meets at most one of them)"
+    )]
+    Sum { context: String, sum: f64 },
+}
+
 impl Rule {
     /// `base` with the fields `table` sets replaced; `context` names the table in errors.
-    fn resolve(base: &Rule, table: &FaultTable, context: &str) -> Result<Rule, String> {
+    fn resolve(base: &Rule, table: &FaultTable, context: &str) -> Result<Rule, RuleError> {
         let duration = |value: &Option<String>, default: Duration| {
             value.as_deref().map_or(Ok(default), |text| {
-                parse_duration(text).map_err(|error| format!("{context}: {error}"))
+                parse_duration(text).map_err(|source| RuleError::Duration {
+                    context: context.to_owned(),
+                    source,
+                })
             })
         };
         let rule = Rule {
@@ -115,16 +138,19 @@ impl Rule {
         ];
         for (name, rate) in rates {
             if !(0.0..=1.0).contains(&rate) {
-                return Err(format!(
-                    "{context}: `{name} = {rate}` is not a probability between 0 and 1"
-                ));
+                return Err(RuleError::Rate {
+                    context: context.to_owned(),
+                    name,
+                    rate,
+                });
             }
         }
         let sum: f64 = rates.iter().map(|(_, rate)| rate).sum();
         if sum > 1.0 {
-            return Err(format!(
-                "{context}: the rates add up to {sum}, more than 1 (one request meets at most one of them)"
-            ));
+            return Err(RuleError::Sum {
+                context: context.to_owned(),
+                sum,
+            });
         }
         Ok(rule)
     }

@@ -25,6 +25,7 @@ mod oci_signature;
 mod osb;
 mod scenario;
 mod server;
+mod setup;
 mod state_backend;
 mod stats;
 mod tfe;
@@ -38,6 +39,8 @@ use clap::Parser;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
+pub use setup::SetupFailed;
+
 /// Why a simulator did not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -46,8 +49,8 @@ pub enum StartError {
     Usage(#[from] clap::Error),
     /// The arguments parse but the server cannot start: a bad scenario, key or certificate, or
     /// no address to listen on.
-    #[error("{0}")]
-    Setup(String),
+    #[error(transparent)]
+    Setup(#[from] SetupFailed),
 }
 
 /// A running simulator: its own runtime on a thread of its own, serving until dropped.
@@ -70,8 +73,8 @@ impl Server {
     {
         let program = std::iter::once(OsString::from("statectl-sim"));
         let args = cli::Args::try_parse_from(program.chain(args.into_iter().map(Into::into)))?;
-        let plan = cli::plan(&args).map_err(StartError::Setup)?;
-        Server::run(plan).map_err(StartError::Setup)
+        let plan = cli::plan(&args).map_err(SetupFailed::from)?;
+        Ok(Server::run(plan).map_err(SetupFailed::from)?)
     }
 
     /// The address it listens on.
@@ -84,7 +87,7 @@ impl Server {
         format!("{}://{}", self.scheme, self.address)
     }
 
-    fn run(plan: cli::Plan) -> Result<Server, String> {
+    fn run(plan: cli::Plan) -> Result<Server, setup::SetupError> {
         let mut builder = tokio::runtime::Builder::new_multi_thread();
         if let Some(workers) = plan.workers {
             builder.worker_threads(workers);
@@ -92,7 +95,7 @@ impl Server {
         let runtime = builder
             .enable_all()
             .build()
-            .map_err(|error| format!("cannot start the runtime: {error}"))?;
+            .map_err(setup::SetupError::Runtime)?;
         let (listener, address) = runtime.block_on(listen(plan.at))?;
         let (stop, stopped) = oneshot::channel::<()>();
         let serve = plan.serve;
@@ -108,7 +111,7 @@ impl Server {
                 // Connections still open (a hung answer, a slow body) end here, not with the test.
                 runtime.shutdown_timeout(Duration::from_secs(1));
             })
-            .map_err(|error| format!("cannot start the server's thread: {error}"))?;
+            .map_err(setup::SetupError::Thread)?;
         Ok(Server {
             address,
             scheme: plan.scheme,
@@ -130,12 +133,10 @@ impl Drop for Server {
 }
 
 /// A listener on `at` (port 0: one the system picks) and the address it got.
-async fn listen(at: SocketAddr) -> Result<(TcpListener, SocketAddr), String> {
+async fn listen(at: SocketAddr) -> Result<(TcpListener, SocketAddr), setup::SetupError> {
     let listener = TcpListener::bind(at)
         .await
-        .map_err(|error| format!("cannot listen on `{at}`: {error}"))?;
-    let address = listener
-        .local_addr()
-        .map_err(|error| format!("cannot read the listening address: {error}"))?;
+        .map_err(|source| setup::SetupError::Listen { at, source })?;
+    let address = listener.local_addr().map_err(setup::SetupError::Address)?;
     Ok((listener, address))
 }

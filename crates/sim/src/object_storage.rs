@@ -35,6 +35,7 @@ use tokio::net::TcpListener;
 
 use crate::http::{ReadError, Request, Response, read_request_with_body, write_response};
 use crate::oci_signature::OciKey;
+use crate::setup::{self, SetupError};
 
 /// The largest object accepted: the benchmarks write states of some 50 MB.
 const MAX_OBJECT: u64 = 512 << 20;
@@ -62,40 +63,25 @@ enum Action {
 impl Fault {
     /// `GET=503`, `PUT=429*2`, `GET=reset*1`, `GET=silent`, `GET=slow:1500*1`, and
     /// `PUT:.tfstate=500` for the requests whose path ends with `.tfstate`.
-    pub(crate) fn parse(spec: &str) -> Result<Fault, String> {
-        let bad = || {
-            format!(
-                "`{spec}` is not a fault: METHOD[:PATH-SUFFIX]=STATUS, reset, silent or slow:MS, with an optional *COUNT"
-            )
-        };
-        let (method, rest) = spec.trim().split_once('=').ok_or_else(bad)?;
-        let (method, suffix) = method.split_once(':').unwrap_or((method, ""));
-        let (action, count) = match rest.rsplit_once('*') {
-            Some((action, count)) => (action, Some(count.parse().map_err(|_| bad())?)),
-            None => (rest, None),
-        };
-        let action = match action {
-            "reset" => Action::Reset,
-            "silent" => Action::Silent,
-            _ => {
-                if let Some(millis) = action.strip_prefix("slow:") {
-                    Action::Slow(Duration::from_millis(millis.parse().map_err(|_| bad())?))
-                } else {
-                    match action.parse() {
-                        Ok(status @ 100..=599) => Action::Status(status),
-                        _ => return Err(bad()),
-                    }
-                }
-            }
-        };
-        if method.is_empty() {
-            return Err(bad());
-        }
-        Ok(Fault {
-            method: method.to_ascii_uppercase(),
-            suffix: suffix.to_owned(),
-            action,
-            remaining: count,
+    pub(crate) fn parse(spec: &str) -> Result<Fault, SetupError> {
+        const GRAMMAR: &str =
+            "METHOD[:PATH-SUFFIX]=STATUS, reset, silent or slow:MS, with an optional *COUNT";
+        setup::fault(spec, GRAMMAR, |target, action, remaining| {
+            let (method, suffix) = target.split_once(':').unwrap_or((target, ""));
+            let action = match action {
+                "reset" => Action::Reset,
+                "silent" => Action::Silent,
+                _ => match action.strip_prefix("slow:") {
+                    Some(millis) => Action::Slow(Duration::from_millis(millis.parse().ok()?)),
+                    None => Action::Status(setup::status(action)?),
+                },
+            };
+            (!method.is_empty()).then(|| Fault {
+                method: method.to_ascii_uppercase(),
+                suffix: suffix.to_owned(),
+                action,
+                remaining,
+            })
         })
     }
 }
@@ -287,7 +273,7 @@ impl Store {
                     inner.faults.push(fault);
                     empty(200)
                 }
-                Err(message) => Response::json(400, &json!({ "error": message })),
+                Err(message) => Response::json(400, &json!({ "error": message.to_string() })),
             },
             ("DELETE", "fault") => {
                 inner.faults.clear();

@@ -180,8 +180,9 @@ impl OciKey {
 
 /// `Signature a="1",b="x"` as pairs. Values are quoted and hold no quotes (base64, ids and header
 /// names), so a value ends at the next quote.
-fn parse_authorization(value: &str) -> Result<Vec<(&str, &str)>, String> {
-    let malformed = || "the Authorization header is not `Signature key=\"value\",...`".to_owned();
+fn parse_authorization(value: &str) -> Result<Vec<(&str, &str)>, SignatureError> {
+    let malformed =
+        || SignatureError::from("the Authorization header is not `Signature key=\"value\",...`");
     let mut rest = value
         .strip_prefix("Signature ")
         .ok_or_else(malformed)?

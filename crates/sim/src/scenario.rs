@@ -225,6 +225,8 @@ pub(crate) enum ScenarioError {
     KeyChoice,
     #[error("{0}")]
     Invalid(String),
+    #[error(transparent)]
+    Faults(#[from] crate::faults::RuleError),
 }
 
 impl From<String> for ScenarioError {

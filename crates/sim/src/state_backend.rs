@@ -28,6 +28,7 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::net::TcpListener;
 
 use crate::http::{ReadError, Request, Response, read_request_with_body, write_response};
+use crate::setup::{self, SetupError};
 
 /// The largest state accepted: the benchmarks write states of some 50 MB.
 const MAX_STATE: u64 = 512 << 20;
@@ -50,34 +51,21 @@ enum Action {
 
 impl Fault {
     /// `GET=500`, `LOCK=reset*2`, `POST=503*1`, `GET=redirect:http://localhost:8080/state`.
-    pub(crate) fn parse(spec: &str) -> Result<Fault, String> {
-        let bad = || {
-            format!(
-                "`{spec}` is not a fault: METHOD=STATUS or METHOD=reset, with an optional *COUNT"
-            )
-        };
-        let (method, rest) = spec.trim().split_once('=').ok_or_else(bad)?;
-        let (action, count) = match rest.rsplit_once('*') {
-            Some((action, count)) => (action, Some(count.parse().map_err(|_| bad())?)),
-            None => (rest, None),
-        };
-        let action = if action == "reset" {
-            Action::Reset
-        } else if let Some(url) = action.strip_prefix("redirect:") {
-            Action::Redirect(url.to_owned())
-        } else {
-            match action.parse() {
-                Ok(status @ 100..=599) => Action::Status(status),
-                _ => return Err(bad()),
-            }
-        };
-        if method.is_empty() {
-            return Err(bad());
-        }
-        Ok(Fault {
-            method: method.to_ascii_uppercase(),
-            action,
-            remaining: count,
+    pub(crate) fn parse(spec: &str) -> Result<Fault, SetupError> {
+        const GRAMMAR: &str = "METHOD=STATUS or METHOD=reset, with an optional *COUNT";
+        setup::fault(spec, GRAMMAR, |method, action, remaining| {
+            let action = if action == "reset" {
+                Action::Reset
+            } else if let Some(url) = action.strip_prefix("redirect:") {
+                Action::Redirect(url.to_owned())
+            } else {
+                Action::Status(setup::status(action)?)
+            };
+            (!method.is_empty()).then(|| Fault {
+                method: method.to_ascii_uppercase(),
+                action,
+                remaining,
+            })
         })
     }
 }
@@ -233,7 +221,7 @@ impl Backend {
                     inner.faults.push(fault);
                     empty(200)
                 }
-                Err(message) => Response::json(400, &json!({ "error": message })),
+                Err(message) => Response::json(400, &json!({ "error": message.to_string() })),
             },
             ("DELETE", "fault") => {
                 inner.faults.clear();
@@ -418,44 +406,48 @@ pub(crate) fn tls_acceptor(
     certificate: &std::path::Path,
     key: &std::path::Path,
     client_ca: Option<&std::path::Path>,
-) -> Result<tokio_rustls::TlsAcceptor, String> {
+) -> Result<tokio_rustls::TlsAcceptor, SetupError> {
     use rustls::pki_types::pem::PemObject as _;
     use rustls::pki_types::{CertificateDer, PrivateKeyDer};
     let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
     let chain = CertificateDer::pem_file_iter(certificate)
         .and_then(Iterator::collect::<Result<Vec<_>, _>>)
-        .map_err(|error| format!("`{}`: {error}", certificate.display()))?;
-    let key = PrivateKeyDer::from_pem_file(key)
-        .map_err(|error| format!("`{}`: {error}", key.display()))?;
+        .map_err(|source| pem_error(certificate, source))?;
+    let key = PrivateKeyDer::from_pem_file(key).map_err(|source| pem_error(key, source))?;
     let builder = rustls::ServerConfig::builder_with_provider(Arc::clone(&provider))
-        .with_safe_default_protocol_versions()
-        .map_err(|error| error.to_string())?;
+        .with_safe_default_protocol_versions()?;
     let builder = match client_ca {
         None => builder.with_no_client_auth(),
         Some(path) => {
             let mut roots = rustls::RootCertStore::empty();
-            for certificate in CertificateDer::pem_file_iter(path)
-                .map_err(|error| format!("`{}`: {error}", path.display()))?
+            for certificate in
+                CertificateDer::pem_file_iter(path).map_err(|source| pem_error(path, source))?
             {
-                let certificate =
-                    certificate.map_err(|error| format!("`{}`: {error}", path.display()))?;
-                roots
-                    .add(certificate)
-                    .map_err(|error| format!("`{}`: {error}", path.display()))?;
+                let certificate = certificate.map_err(|source| pem_error(path, source))?;
+                roots.add(certificate).map_err(|source| SetupError::Ca {
+                    path: path.to_owned(),
+                    source,
+                })?;
             }
             let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
                 Arc::new(roots),
                 provider,
             )
-            .build()
-            .map_err(|error| error.to_string())?;
+            .build()?;
             builder.with_client_cert_verifier(verifier)
         }
     };
     let config = builder
         .with_single_cert(chain, key)
-        .map_err(|error| format!("the certificate and key do not make a pair: {error}"))?;
+        .map_err(SetupError::Pair)?;
     Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+}
+
+fn pem_error(path: &std::path::Path, source: rustls::pki_types::pem::Error) -> SetupError {
+    SetupError::Pem {
+        path: path.to_owned(),
+        source,
+    }
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::net::TcpListener;
 
 use crate::http::{ReadError, Request, Response, read_request_with_body, write_response};
+use crate::setup::{self, SetupError};
 
 const MAX_STATE: u64 = 512 << 20;
 const JSON_API: &str = "application/vnd.api+json";
@@ -56,26 +57,20 @@ pub(crate) struct Fault {
 
 impl Fault {
     /// `GET:current-state-version=503*2`, `POST:actions/lock=429`, `GET:/api/v2/=hang`.
-    pub(crate) fn parse(spec: &str) -> Result<Fault, String> {
-        let bad = || format!("`{spec}` is not a fault: METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]");
-        let (target, rest) = spec.trim().split_once('=').ok_or_else(bad)?;
-        let (method, fragment) = target.split_once(':').ok_or_else(bad)?;
-        let (action, count) = match rest.rsplit_once('*') {
-            Some((action, count)) => (action, Some(count.parse().map_err(|_| bad())?)),
-            None => (rest, None),
-        };
-        let status = match action {
-            "hang" => None,
-            status => match status.parse() {
-                Ok(status @ 100..=599) => Some(status),
-                _ => return Err(bad()),
-            },
-        };
-        Ok(Fault {
-            method: method.to_ascii_uppercase(),
-            fragment: fragment.to_owned(),
-            status,
-            remaining: count,
+    pub(crate) fn parse(spec: &str) -> Result<Fault, SetupError> {
+        const GRAMMAR: &str = "METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]";
+        setup::fault(spec, GRAMMAR, |target, action, remaining| {
+            let (method, fragment) = target.split_once(':')?;
+            let status = match action {
+                "hang" => None,
+                status => Some(setup::status(status)?),
+            };
+            Some(Fault {
+                method: method.to_ascii_uppercase(),
+                fragment: fragment.to_owned(),
+                status,
+                remaining,
+            })
         })
     }
 }
@@ -174,7 +169,7 @@ enum Answer {
 }
 
 impl Tfe {
-    pub(crate) fn new(options: Options) -> Result<Tfe, String> {
+    pub(crate) fn new(options: Options) -> Result<Tfe, SetupError> {
         let mut inner = Inner {
             faults: options.faults,
             ..Inner::default()
@@ -196,7 +191,7 @@ impl Tfe {
         for (name, state) in options.states {
             let index = inner
                 .workspace_by_name(&name)
-                .ok_or_else(|| format!("--state {name}=...: no workspace `{name}`"))?;
+                .ok_or_else(|| SetupError::NoWorkspace(name.clone()))?;
             let meta: Value = serde_json::from_slice(&state).unwrap_or(Value::Null);
             let id = inner.id("sv");
             let workspace = inner.workspaces[index].id.clone();
@@ -325,7 +320,7 @@ impl Tfe {
                     inner.faults.push(fault);
                     empty(204)
                 }
-                Err(message) => error(400, "bad fault", &message),
+                Err(message) => error(400, "bad fault", &message.to_string()),
             },
             _ => error(404, "not found", "no such control"),
         }
@@ -789,9 +784,9 @@ where
 
 /// A CA and a certificate for `localhost` and `127.0.0.1` it signed, written to `dir` (`ca.pem`,
 /// `server.pem`, `server.key`); the acceptor serves with them.
-pub(crate) fn self_signed(dir: &Path) -> Result<tokio_rustls::TlsAcceptor, String> {
+pub(crate) fn self_signed(dir: &Path) -> Result<tokio_rustls::TlsAcceptor, SetupError> {
     use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
-    let fail = |error: rcgen::Error| format!("cannot make a certificate: {error}");
+    let fail = SetupError::Certificate;
     let ca_key = KeyPair::generate().map_err(fail)?;
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).map_err(fail)?;
     ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
@@ -806,8 +801,8 @@ pub(crate) fn self_signed(dir: &Path) -> Result<tokio_rustls::TlsAcceptor, Strin
         .signed_by(&server_key, &issuer)
         .map_err(fail)?;
     let write = |name: &str, text: String| {
-        std::fs::write(dir.join(name), text)
-            .map_err(|error| format!("`{}`: {error}", dir.join(name).display()))
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|source| SetupError::Read { path, source })
     };
     write("ca.pem", ca.pem())?;
     write("server.pem", server.pem())?;
@@ -816,13 +811,16 @@ pub(crate) fn self_signed(dir: &Path) -> Result<tokio_rustls::TlsAcceptor, Strin
 }
 
 /// The states to start with, `workspace=FILE`.
-pub(crate) fn read_states(specs: &[String]) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub(crate) fn read_states(specs: &[String]) -> Result<Vec<(String, Vec<u8>)>, SetupError> {
     let mut states = HashMap::new();
     for spec in specs {
         let (name, path) = spec
             .split_once('=')
-            .ok_or_else(|| format!("`{spec}` is not WORKSPACE=FILE"))?;
-        let bytes = std::fs::read(path).map_err(|error| format!("`{path}`: {error}"))?;
+            .ok_or_else(|| SetupError::StateSpec(spec.clone()))?;
+        let bytes = std::fs::read(path).map_err(|source| SetupError::Read {
+            path: path.into(),
+            source,
+        })?;
         states.insert(name.to_owned(), bytes);
     }
     Ok(states.into_iter().collect())

@@ -1,0 +1,103 @@
+//! Why a simulator cannot start once its arguments parse: a bad scenario, fault, key, state file or
+//! certificate, or no address to listen on. One line each, which `statectl-sim` prints after
+//! `error:`; the `--fault` specs of the three state servers are read here too, by one grammar.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use crate::oci_signature::SignatureError;
+use crate::scenario::ScenarioError;
+
+/// Why a simulator did not start once its arguments parsed, for the library's callers.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct SetupFailed(#[from] SetupError);
+
+/// What stops a simulator from starting.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SetupError {
+    #[error("--scenario is required")]
+    NoScenario,
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// The scenario at `path` does not make a simulator.
+    #[error("`{}`: {source}", path.display())]
+    Sim {
+        path: PathBuf,
+        source: ScenarioError,
+    },
+    /// `grammar` is the mode's fault syntax.
+    #[error("`{spec}` is not a fault: {grammar}")]
+    Fault { spec: String, grammar: &'static str },
+    #[error("`{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("`{}`: {source}", path.display())]
+    Key {
+        path: PathBuf,
+        source: SignatureError,
+    },
+    #[error("`{0}` is not WORKSPACE=FILE")]
+    StateSpec(String),
+    #[error("--state {0}=...: no workspace `{0}`")]
+    NoWorkspace(String),
+    #[error("cannot make a certificate: {0}")]
+    Certificate(#[source] rcgen::Error),
+    /// A PEM file that does not read.
+    #[error("`{}`: {source}", path.display())]
+    Pem {
+        path: PathBuf,
+        source: rustls::pki_types::pem::Error,
+    },
+    /// A CA certificate the client verifier refuses.
+    #[error("`{}`: {source}", path.display())]
+    Ca {
+        path: PathBuf,
+        source: rustls::Error,
+    },
+    #[error(transparent)]
+    Tls(#[from] rustls::Error),
+    #[error(transparent)]
+    Verifier(#[from] rustls::server::VerifierBuilderError),
+    #[error("the certificate and key do not make a pair: {0}")]
+    Pair(#[source] rustls::Error),
+    #[error("cannot start the runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    #[error("cannot start the server's thread: {0}")]
+    Thread(#[source] std::io::Error),
+    #[error("cannot listen on `{at}`: {source}")]
+    Listen {
+        at: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("cannot read the listening address: {0}")]
+    Address(#[source] std::io::Error),
+}
+
+/// A `--fault` spec, `TARGET=ACTION[*COUNT]`: `read` makes the fault of the target, the action and
+/// the count, or `None` when they are not the mode's `grammar`.
+pub(crate) fn fault<T>(
+    spec: &str,
+    grammar: &'static str,
+    read: impl FnOnce(&str, &str, Option<u32>) -> Option<T>,
+) -> Result<T, SetupError> {
+    let bad = || SetupError::Fault {
+        spec: spec.to_owned(),
+        grammar,
+    };
+    let (target, rest) = spec.trim().split_once('=').ok_or_else(bad)?;
+    let (action, count) = match rest.rsplit_once('*') {
+        Some((action, count)) => (action, Some(count.parse().map_err(|_| bad())?)),
+        None => (rest, None),
+    };
+    read(target, action, count).ok_or_else(bad)
+}
+
+/// An HTTP status a fault may answer with: 100 to 599.
+pub(crate) fn status(text: &str) -> Option<u16> {
+    text.parse()
+        .ok()
+        .filter(|status| (100..=599).contains(status))
+}
