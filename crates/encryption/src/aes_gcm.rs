@@ -16,6 +16,17 @@ pub(crate) const TAG_LEN: usize = 16;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct BadKeyLength(pub(crate) usize);
 
+/// Why AES-GCM did not encrypt.
+#[derive(Debug, thiserror::Error)]
+pub enum SealError {
+    #[error("AES-GCM takes 16, 24 or 32-byte keys, not {0}")]
+    KeyLength(usize),
+    #[error("could not generate a nonce")]
+    Nonce,
+    #[error("AES-GCM refused the data (too long?)")]
+    Refused,
+}
+
 fn key(key: &Secret) -> Result<LessSafeKey, BadKeyLength> {
     let algorithm = match key.len() {
         16 => &AES_128_GCM,
@@ -35,7 +46,7 @@ pub(crate) fn check_key(k: &Secret) -> Result<(), BadKeyLength> {
 /// Encrypts `plaintext` under a fresh random nonce into a buffer of its own (the tests'; a
 /// write seals the state's own buffer through [`seal_in_place`]).
 #[cfg(test)]
-pub(crate) fn seal(k: &Secret, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, String> {
+pub(crate) fn seal(k: &Secret, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, SealError> {
     let mut data = plaintext.to_vec();
     let nonce = seal_in_place(k, aad, &mut data)?;
     Ok([&nonce[..], &data].concat())
@@ -48,14 +59,13 @@ pub(crate) fn seal_in_place(
     k: &Secret,
     aad: &[u8],
     data: &mut Vec<u8>,
-) -> Result<[u8; NONCE_LEN], String> {
-    let k = key(k)
-        .map_err(|BadKeyLength(n)| format!("AES-GCM takes 16, 24 or 32-byte keys, not {n}"))?;
+) -> Result<[u8; NONCE_LEN], SealError> {
+    let k = key(k).map_err(|BadKeyLength(n)| SealError::KeyLength(n))?;
     let mut nonce = [0u8; NONCE_LEN];
-    aws_lc_rs::rand::fill(&mut nonce).map_err(|_| "could not generate a nonce".to_owned())?;
+    aws_lc_rs::rand::fill(&mut nonce).map_err(|_| SealError::Nonce)?;
     let tag = k
         .seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad), data)
-        .map_err(|_| "AES-GCM refused the data (too long?)".to_owned())?;
+        .map_err(|_| SealError::Refused)?;
     data.extend_from_slice(tag.as_ref());
     Ok(nonce)
 }

@@ -122,6 +122,9 @@ pub enum Error {
     /// Encrypting failed (randomness unavailable, or the plaintext is not a state).
     #[error("cannot encrypt the state: {detail}")]
     EncryptFailed { detail: String },
+    /// The cipher refused (a bad key length, no randomness, too much data).
+    #[error("cannot encrypt the state: {0}")]
+    Seal(#[from] crate::aes_gcm::SealError),
 }
 
 /// One method's failed attempt at opening an envelope.

@@ -16,6 +16,7 @@ mod method;
 
 mod state;
 
+pub use aes_gcm::SealError;
 pub use config::EncryptionConfig;
 pub use envelope::Envelope;
 pub use error::{Attempt, AttemptFailure, Error};

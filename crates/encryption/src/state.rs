@@ -401,8 +401,7 @@ impl StateEncryption {
             data.len() + aes_gcm::TAG_LEN,
         );
         data.reserve_exact(envelope_len.saturating_sub(data.len()));
-        let nonce = aes_gcm::seal_in_place(key, aad, &mut data)
-            .map_err(|detail| Error::EncryptFailed { detail })?;
+        let nonce = aes_gcm::seal_in_place(key, aad, &mut data)?;
         Ok(envelope::write_in_place(
             serial, lineage, meta, &nonce, data,
         ))
