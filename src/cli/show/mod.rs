@@ -14,11 +14,12 @@ use crate::cli::error::{CliError, echo, sanitize};
 use crate::cli::exit::ExitStatus;
 use crate::cli::settings::deposed_key;
 use crate::cli::{Format, Printer, StateArg, load};
+use crate::json::JsonErrorKind;
 use crate::state::address::{Mode, ObjectAddr};
 use crate::state::go_text::quote;
 use crate::state::model::{Instance, State};
 use crate::state::order::instance_groups;
-use crate::state::sensitive::{self, CtyStep};
+use crate::state::sensitive::{self, CtyStep, SensitivePathsError};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -143,22 +144,29 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
     Ok(ExitStatus::Success)
 }
 
+/// Why an instance's stored attributes cannot be shown; the caller names the state and instance.
+#[derive(Debug, thiserror::Error)]
+enum AttributesError {
+    #[error("cannot decode attributes: {0}")]
+    Json(JsonErrorKind),
+    #[error(transparent)]
+    SensitivePaths(#[from] SensitivePathsError),
+}
+
 /// The instance's attributes as JSON and its sensitive paths. Legacy flatmap attributes are the
 /// flat string map they are.
 fn attributes(
     state: &State<'_>,
     object: &Instance<'_>,
-) -> Result<(Value, Vec<Vec<CtyStep>>), String> {
+) -> Result<(Value, Vec<Vec<CtyStep>>), AttributesError> {
     let raw = object
         .attributes_json(state.source)
         .or_else(|| object.attributes_flat.map(|span| span.of(state.source)))
         .unwrap_or("{}");
-    let value: Value = crate::json::parse_value(raw)
-        .map_err(|error| format!("cannot decode attributes: {}", error.kind))?;
+    let value: Value =
+        crate::json::parse_value(raw).map_err(|error| AttributesError::Json(error.kind))?;
     let paths = match object.sensitive_attributes {
-        Some(span) => {
-            sensitive::parse_paths(span.of(state.source)).map_err(|error| error.to_string())?
-        }
+        Some(span) => sensitive::parse_paths(span.of(state.source))?,
         None => Vec::new(),
     };
     Ok((value, paths))
