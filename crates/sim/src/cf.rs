@@ -14,9 +14,9 @@ use serde_json::{Value, json};
 
 use crate::clock::rfc3339;
 use crate::http::{Request, Response};
-use crate::lifecycle::{GONE, Lifecycle, Progress};
-use crate::scenario::ScenarioError;
+use crate::lifecycle::{GONE, Progress};
 use crate::scenario::{CfJob, CfSection, CfServiceInstance};
+use crate::scenario::{ScenarioError, insert_once};
 use crate::server::{Context, Service};
 
 const LAST_OPERATION_STATES: &[&str] = &["initial", "in progress", "succeeded", "failed"];
@@ -61,35 +61,32 @@ impl Cf {
                         "{context}: `deleted = true` answers 404 from the first GET, so it takes no lifecycle; for a delete that finishes later, end the lifecycle with `{GONE}`"
                     ).into());
                 }
-                (false, _) => {
-                    let lifecycle = Lifecycle::parse(&spec.lifecycle, LAST_OPERATION_STATES)
-                        .map_err(|error| format!("{context}: {error}"))?;
-                    Some(Mutex::new(Progress::new(lifecycle)))
-                }
+                (false, _) => Some(Progress::of(
+                    &spec.lifecycle,
+                    LAST_OPERATION_STATES,
+                    &context,
+                )?),
             };
             let instance = ServiceInstance {
                 spec: spec.clone(),
                 progress,
             };
-            if service_instances
-                .insert(spec.guid.clone(), instance)
-                .is_some()
-            {
-                return Err(format!("{context}: the guid is used twice").into());
-            }
+            insert_once(
+                &mut service_instances,
+                &spec.guid,
+                instance,
+                &context,
+                "guid",
+            )?;
         }
         let mut jobs = HashMap::new();
         for spec in &section.job {
             let context = format!("[[cf.job]] `{}`", spec.guid);
-            let lifecycle = Lifecycle::parse(&spec.lifecycle, JOB_STATES)
-                .map_err(|error| format!("{context}: {error}"))?;
             let job = Job {
                 spec: spec.clone(),
-                progress: Mutex::new(Progress::new(lifecycle)),
+                progress: Progress::of(&spec.lifecycle, JOB_STATES, &context)?,
             };
-            if jobs.insert(spec.guid.clone(), job).is_some() {
-                return Err(format!("{context}: the guid is used twice").into());
-            }
+            insert_once(&mut jobs, &spec.guid, job, &context, "guid")?;
         }
         Ok(Cf {
             token: section.token.clone(),

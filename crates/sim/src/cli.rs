@@ -13,7 +13,7 @@ use tokio::net::TcpListener;
 use crate::scenario::Scenario;
 use crate::server::Sim;
 use crate::setup::SetupError;
-use crate::{object_storage, oci_signature, server, state_backend, tfe};
+use crate::{object_storage, oci_signature, server, state_backend, tfe, wire_faults};
 
 /// What to serve: where to listen, the scheme to announce, the runtime's worker threads (or one
 /// per CPU), and the server, ready to run on the listener.
@@ -168,11 +168,7 @@ struct ObjectStorageArgs {
 }
 
 fn serve_tfe(args: &TfeArgs) -> Result<Plan, SetupError> {
-    let faults = args
-        .fault
-        .iter()
-        .map(|spec| tfe::Fault::parse(spec))
-        .collect::<Result<Vec<_>, _>>()?;
+    let faults = wire_faults::parse_all(&args.fault, tfe::Fault::parse)?;
     let tls = tfe::self_signed(&args.tls_dir)?;
     let server = tfe::Tfe::new(tfe::Options {
         token: args.token.clone(),
@@ -192,11 +188,7 @@ fn serve_tfe(args: &TfeArgs) -> Result<Plan, SetupError> {
 }
 
 fn serve_object_storage(args: &ObjectStorageArgs) -> Result<Plan, SetupError> {
-    let faults = args
-        .fault
-        .iter()
-        .map(|spec| object_storage::Fault::parse(spec))
-        .collect::<Result<Vec<_>, _>>()?;
+    let faults = wire_faults::parse_all(&args.fault, object_storage::Fault::parse)?;
     let path = &args.public_key;
     let pem = std::fs::read_to_string(path).map_err(|source| SetupError::Read {
         path: path.clone(),
@@ -255,11 +247,7 @@ struct HttpBackendArgs {
 }
 
 fn serve_http_backend(args: &HttpBackendArgs) -> Result<Plan, SetupError> {
-    let faults = args
-        .fault
-        .iter()
-        .map(|spec| state_backend::Fault::parse(spec))
-        .collect::<Result<Vec<_>, _>>()?;
+    let faults = wire_faults::parse_all(&args.fault, state_backend::Fault::parse)?;
     let initial = args
         .state
         .as_deref()

@@ -8,6 +8,7 @@
 //! refused.
 
 use std::fmt::Write as _;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use percent_encoding::percent_decode_str;
@@ -218,6 +219,11 @@ async fn read_head<R: AsyncBufRead + Unpin>(
     Ok((request, length))
 }
 
+/// A server's memory, locked; a panic in another request's handler does not stop the rest.
+pub(crate) fn locked<T>(memory: &Mutex<T>) -> MutexGuard<'_, T> {
+    memory.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// `a=1&b=x%20y` as pairs, decoded the way Go's `url.ParseQuery` (and so most brokers) decode a
 /// query: `+` is a space, `%XX` a byte.
 pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
@@ -245,6 +251,15 @@ pub(crate) struct Response {
 }
 
 impl Response {
+    /// An answer without a body.
+    pub(crate) fn empty(status: u16) -> Response {
+        Response {
+            status,
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
     /// A JSON answer.
     pub(crate) fn json(status: u16, body: &Value) -> Response {
         Response {

@@ -29,6 +29,7 @@ mod setup;
 mod state_backend;
 mod stats;
 mod tfe;
+mod wire_faults;
 
 use std::ffi::OsString;
 use std::net::SocketAddr;

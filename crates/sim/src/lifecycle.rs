@@ -5,7 +5,10 @@
 //! The clock of an object starts at its first poll, not at the simulator's start, so a scenario plays
 //! the same however long the client took to come round to that object.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use crate::scenario::ScenarioError;
 
 /// The state that means "this object no longer exists" (404 or, for an OSB deprovision, 410).
 pub(crate) const GONE: &str = "gone";
@@ -150,6 +153,18 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
+    /// A scenario object's progress through `steps` (of the `allowed` states), shared by the
+    /// requests that poll it; an error starts with `context`, which names the object.
+    pub(crate) fn of(
+        steps: &[String],
+        allowed: &[&str],
+        context: &str,
+    ) -> Result<Mutex<Progress>, ScenarioError> {
+        let lifecycle =
+            Lifecycle::parse(steps, allowed).map_err(|error| format!("{context}: {error}"))?;
+        Ok(Mutex::new(Progress::new(lifecycle)))
+    }
+
     pub(crate) fn new(lifecycle: Lifecycle) -> Progress {
         Progress {
             lifecycle,

@@ -22,7 +22,7 @@
 
 use std::collections::BTreeMap;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use base64::Engine as _;
@@ -33,9 +33,10 @@ use sha2::Sha256;
 use tokio::io::BufReader;
 use tokio::net::TcpListener;
 
-use crate::http::{ReadError, Request, Response, read_request_with_body, write_response};
+use crate::http::{ReadError, Request, Response, locked, read_request_with_body, write_response};
 use crate::oci_signature::OciKey;
-use crate::setup::{self, SetupError};
+use crate::setup::SetupError;
+use crate::wire_faults;
 
 /// The largest object accepted: the benchmarks write states of some 50 MB.
 const MAX_OBJECT: u64 = 512 << 20;
@@ -66,14 +67,14 @@ impl Fault {
     pub(crate) fn parse(spec: &str) -> Result<Fault, SetupError> {
         const GRAMMAR: &str =
             "METHOD[:PATH-SUFFIX]=STATUS, reset, silent or slow:MS, with an optional *COUNT";
-        setup::fault(spec, GRAMMAR, |target, action, remaining| {
+        wire_faults::fault(spec, GRAMMAR, |target, action, remaining| {
             let (method, suffix) = target.split_once(':').unwrap_or((target, ""));
             let action = match action {
                 "reset" => Action::Reset,
                 "silent" => Action::Silent,
                 _ => match action.strip_prefix("slow:") {
                     Some(millis) => Action::Slow(Duration::from_millis(millis.parse().ok()?)),
-                    None => Action::Status(setup::status(action)?),
+                    None => Action::Status(wire_faults::status(action)?),
                 },
             };
             (!method.is_empty()).then(|| Fault {
@@ -135,14 +136,6 @@ fn error(status: u16, code: &str, message: &str) -> Response {
     Response::json(status, &json!({"code": code, "message": message}))
 }
 
-fn empty(status: u16) -> Response {
-    Response {
-        status,
-        headers: Vec::new(),
-        body: Vec::new(),
-    }
-}
-
 /// The service's code for an injected status.
 fn code_for(status: u16) -> &'static str {
     match status {
@@ -178,34 +171,22 @@ impl Store {
         }
     }
 
-    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     fn handle(&self, request: &Request, body: &[u8]) -> Answer {
         if let Some(control) = request.path.strip_prefix("/_sim/") {
             return Answer::Respond(self.control(control, request, body));
         }
-        let mut inner = self.inner();
+        let mut inner = locked(&self.inner);
         inner.requests += 1;
         let request_id = format!("sim-{}", inner.requests);
-        let injected = inner
-            .faults
-            .iter_mut()
-            .find(|fault| {
-                fault.method == request.method
-                    && request.path.ends_with(&fault.suffix)
-                    && fault.remaining != Some(0)
-            })
-            .map(|fault| {
-                if let Some(remaining) = &mut fault.remaining {
-                    *remaining -= 1;
-                }
-                fault.action.clone()
-            });
+        let injected = wire_faults::take(
+            &mut inner.faults,
+            |fault| &mut fault.remaining,
+            |fault| fault.method == request.method && request.path.ends_with(&fault.suffix),
+        )
+        .map(|fault| fault.action.clone());
         let answer = match injected {
             Some(Action::Reset) => Answer::Reset,
-            Some(Action::Silent) => Answer::Later(SILENCE, empty(503)),
+            Some(Action::Silent) => Answer::Later(SILENCE, Response::empty(503)),
             Some(Action::Status(status)) => {
                 Answer::Respond(error(status, code_for(status), "injected by the simulator"))
             }
@@ -242,7 +223,7 @@ impl Store {
     }
 
     fn control(&self, what: &str, request: &Request, body: &[u8]) -> Response {
-        let mut inner = self.inner();
+        let mut inner = locked(&self.inner);
         let bucket = request.query("bucket").unwrap_or_default().to_owned();
         let name = request.query("name").unwrap_or_default().to_owned();
         match (request.method.as_str(), what) {
@@ -253,31 +234,23 @@ impl Store {
                     headers: vec![("etag".to_owned(), object.etag.clone())],
                     body: object.body.clone(),
                 },
-                None => empty(404),
+                None => Response::empty(404),
             },
             ("PUT", "object") => match inner.buckets.get_mut(&bucket) {
                 Some(objects) => {
                     objects.insert(name, stored(body));
-                    empty(200)
+                    Response::empty(200)
                 }
-                None => empty(404),
+                None => Response::empty(404),
             },
             ("DELETE", "object") => {
                 if let Some(objects) = inner.buckets.get_mut(&bucket) {
                     objects.remove(&name);
                 }
-                empty(204)
+                Response::empty(204)
             }
-            ("POST", "fault") => match Fault::parse(&String::from_utf8_lossy(body)) {
-                Ok(fault) => {
-                    inner.faults.push(fault);
-                    empty(200)
-                }
-                Err(message) => Response::json(400, &json!({ "error": message.to_string() })),
-            },
-            ("DELETE", "fault") => {
-                inner.faults.clear();
-                empty(200)
+            (method, "fault") => {
+                wire_faults::control(method, &mut inner.faults, body, Fault::parse)
             }
             _ => Response::json(404, &json!({"error": "no such control endpoint"})),
         }
@@ -441,7 +414,7 @@ fn serve_object(
                     Vec::new()
                 },
             },
-            None if request.method == "HEAD" => empty(404),
+            None if request.method == "HEAD" => Response::empty(404),
             None => not_found(),
         },
         "PUT" => {
@@ -465,12 +438,12 @@ fn serve_object(
             let etag = object.etag.clone();
             let md5 = object.md5.clone();
             objects.insert(name.to_owned(), object);
-            empty(200)
+            Response::empty(200)
                 .with_header("etag", etag)
                 .with_header("opc-content-md5", md5)
         }
         "DELETE" => match objects.remove(name) {
-            Some(_) => empty(204),
+            Some(_) => Response::empty(204),
             None => not_found(),
         },
         _ => error(405, "MethodNotAllowed", "GET, HEAD, PUT or DELETE"),
@@ -487,14 +460,9 @@ fn log_line(method: &str, target: &str, status: &Value) {
 
 /// Serves `store` on `listener` until the task is dropped.
 pub(crate) async fn serve(listener: TcpListener, store: Arc<Store>) {
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
+    wire_faults::accept_each(listener, |stream| {
         let store = Arc::clone(&store);
-        tokio::spawn(async move {
+        async move {
             let mut stream = BufReader::new(stream);
             loop {
                 let (request, body) = match read_request_with_body(&mut stream, MAX_OBJECT).await {
@@ -525,8 +493,9 @@ pub(crate) async fn serve(listener: TcpListener, store: Arc<Store>) {
                     return;
                 }
             }
-        });
-    }
+        }
+    })
+    .await;
 }
 
 #[cfg(test)]

@@ -15,10 +15,10 @@ use serde_json::{Map, Value, json};
 
 use crate::faults::fnv1a;
 use crate::http::{Request, Response};
-use crate::lifecycle::{GONE, Lifecycle, Progress};
+use crate::lifecycle::{GONE, Progress};
 use crate::oci_signature::OciKey;
-use crate::scenario::ScenarioError;
 use crate::scenario::{OciInstance, OciSection, OciWorkRequest};
+use crate::scenario::{ScenarioError, insert_once};
 use crate::server::{Context, Service};
 
 const PREFIX: &str = "/20160918/";
@@ -89,25 +89,17 @@ impl Oci {
         let mut work_requests = HashMap::new();
         for spec in &section.work_request {
             let context = format!("[[oci.work_request]] `{}`", spec.id);
-            let lifecycle = Lifecycle::parse(&spec.lifecycle, WORK_REQUEST_STATES)
-                .map_err(|error| format!("{context}: {error}"))?;
             let work_request = WorkRequest {
                 spec: spec.clone(),
                 instance_ids: Vec::new(),
-                progress: Mutex::new(Progress::new(lifecycle)),
+                progress: Progress::of(&spec.lifecycle, WORK_REQUEST_STATES, &context)?,
             };
-            if work_requests
-                .insert(spec.id.clone(), work_request)
-                .is_some()
-            {
-                return Err(format!("{context}: the id is used twice").into());
-            }
+            insert_once(&mut work_requests, &spec.id, work_request, &context, "id")?;
         }
         let mut instances: Vec<Instance> = Vec::new();
         for spec in &section.instance {
             let context = format!("[[oci.instance]] `{}`", spec.id);
-            let lifecycle = Lifecycle::parse(&spec.lifecycle, INSTANCE_STATES)
-                .map_err(|error| format!("{context}: {error}"))?;
+            let progress = Progress::of(&spec.lifecycle, INSTANCE_STATES, &context)?;
             if instances.iter().any(|instance| instance.spec.id == spec.id) {
                 return Err(format!("{context}: the id is used twice").into());
             }
@@ -123,7 +115,7 @@ impl Oci {
                 boot_volume_id: derived_id(&spec.id, "bootvolume"),
                 boot_attachment_id: derived_id(&spec.id, "bootvolumeattachment"),
                 spec: spec.clone(),
-                progress: Mutex::new(Progress::new(lifecycle)),
+                progress,
             });
         }
         Ok(Oci {

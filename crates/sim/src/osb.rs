@@ -20,9 +20,9 @@ use serde_json::{Map, Value, json};
 
 use crate::faults::RetryAfter;
 use crate::http::{Request, Response};
-use crate::lifecycle::{GONE, Lifecycle, Progress};
-use crate::scenario::ScenarioError;
+use crate::lifecycle::{GONE, Progress};
 use crate::scenario::{OsbInstance, OsbKind, OsbSection};
+use crate::scenario::{ScenarioError, insert_once};
 use crate::server::{Context, Service};
 
 const STATES: &[&str] = &["in progress", "succeeded", "failed"];
@@ -47,8 +47,7 @@ impl Osb {
         let mut instances = HashMap::new();
         for spec in &section.instance {
             let context = format!("[[osb.instance]] `{}`", spec.id);
-            let lifecycle = Lifecycle::parse(&spec.lifecycle, STATES)
-                .map_err(|error| format!("{context}: {error}"))?;
+            let progress = Progress::of(&spec.lifecycle, STATES, &context)?;
             // The spec sends these two only after a failed update (or, instance_usable, a failed
             // deprovision); a scenario that sets them elsewhere is a mistake worth naming.
             if spec.instance_usable.is_some() && spec.kind == OsbKind::Provision {
@@ -64,11 +63,9 @@ impl Osb {
             }
             let instance = Instance {
                 spec: spec.clone(),
-                progress: Mutex::new(Progress::new(lifecycle)),
+                progress,
             };
-            if instances.insert(spec.id.clone(), instance).is_some() {
-                return Err(format!("{context}: the id is used twice").into());
-            }
+            insert_once(&mut instances, &spec.id, instance, &context, "id")?;
         }
         Ok(Osb {
             credentials: format!("{}:{}", section.username, section.password),
@@ -236,28 +233,24 @@ mod tests {
 
     #[test]
     fn refuses_fields_the_spec_does_not_send_for_the_operation() {
-        let error = osb("kind = \"provision\"\nlifecycle = [\"failed\"]\ninstance_usable = false")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            error.contains("`instance_usable` is for a failed update or deprovision"),
-            "{error}"
-        );
-        let error =
-            osb("kind = \"deprovision\"\nlifecycle = [\"failed\"]\nupdate_repeatable = true")
-                .unwrap_err()
-                .to_string();
-        assert!(
-            error.contains("`update_repeatable` is for a failed update"),
-            "{error}"
-        );
-        let error = osb("kind = \"update\"\nlifecycle = [\"in_progress:1\", \"succeeded\"]")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            error.contains("`in_progress` is not a state here"),
-            "{error}"
-        );
+        let refused = [
+            (
+                "kind = \"provision\"\nlifecycle = [\"failed\"]\ninstance_usable = false",
+                "`instance_usable` is for a failed update or deprovision",
+            ),
+            (
+                "kind = \"deprovision\"\nlifecycle = [\"failed\"]\nupdate_repeatable = true",
+                "`update_repeatable` is for a failed update",
+            ),
+            (
+                "kind = \"update\"\nlifecycle = [\"in_progress:1\", \"succeeded\"]",
+                "`in_progress` is not a state here",
+            ),
+        ];
+        for (instance, says) in refused {
+            let error = osb(instance).unwrap_err().to_string();
+            assert!(error.contains(says), "{instance}: {error}");
+        }
         assert!(osb("kind = \"update\"\nlifecycle = [\"failed\"]\nupdate_repeatable = true\ninstance_usable = true").is_ok());
     }
 }

@@ -235,6 +235,21 @@ impl From<String> for ScenarioError {
     }
 }
 
+/// Files `value` under `key`, refusing a key `context` (the object) already used: `what` names
+/// the key (`id`, `guid`).
+pub(crate) fn insert_once<V>(
+    map: &mut std::collections::HashMap<String, V>,
+    key: &str,
+    value: V,
+    context: &str,
+    what: &str,
+) -> Result<(), ScenarioError> {
+    if map.insert(key.to_owned(), value).is_some() {
+        return Err(format!("{context}: the {what} is used twice").into());
+    }
+    Ok(())
+}
+
 impl Scenario {
     /// Reads the scenario at `path`; a relative `public_key_file` is read from beside it.
     pub(crate) fn load(path: &Path) -> Result<Scenario, ScenarioError> {

@@ -220,17 +220,7 @@ impl Sim {
 
 /// Serves `sim` on `listener` until the task is dropped.
 pub(crate) async fn serve(listener: TcpListener, sim: Arc<Sim>) {
-    loop {
-        // An accept error (too many open files, say) is about one connection; keep serving.
-        let Ok((stream, _)) = listener.accept().await else {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            continue;
-        };
-        // A response goes out as a head write and a body write: with Nagle's algorithm and the
-        // client's delayed ACK, the body would wait some 40 ms each time.
-        let _ = stream.set_nodelay(true);
-        tokio::spawn(connection(stream, Arc::clone(&sim)));
-    }
+    crate::wire_faults::accept_each(listener, |stream| connection(stream, Arc::clone(&sim))).await;
 }
 
 /// Serves `sim` on a free loopback port in the background, for tests.

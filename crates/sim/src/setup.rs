@@ -1,6 +1,6 @@
 //! Why a simulator cannot start once its arguments parse: a bad scenario, fault, key, state file or
 //! certificate, or no address to listen on. One line each, which `statectl-sim` prints after
-//! `error:`; the `--fault` specs of the three state servers are read here too, by one grammar.
+//! `error:`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -74,30 +74,4 @@ pub(crate) enum SetupError {
     },
     #[error("cannot read the listening address: {0}")]
     Address(#[source] std::io::Error),
-}
-
-/// A `--fault` spec, `TARGET=ACTION[*COUNT]`: `read` makes the fault of the target, the action and
-/// the count, or `None` when they are not the mode's `grammar`.
-pub(crate) fn fault<T>(
-    spec: &str,
-    grammar: &'static str,
-    read: impl FnOnce(&str, &str, Option<u32>) -> Option<T>,
-) -> Result<T, SetupError> {
-    let bad = || SetupError::Fault {
-        spec: spec.to_owned(),
-        grammar,
-    };
-    let (target, rest) = spec.trim().split_once('=').ok_or_else(bad)?;
-    let (action, count) = match rest.rsplit_once('*') {
-        Some((action, count)) => (action, Some(count.parse().map_err(|_| bad())?)),
-        None => (rest, None),
-    };
-    read(target, action, count).ok_or_else(bad)
-}
-
-/// An HTTP status a fault may answer with: 100 to 599.
-pub(crate) fn status(text: &str) -> Option<u16> {
-    text.parse()
-        .ok()
-        .filter(|status| (100..=599).contains(status))
 }

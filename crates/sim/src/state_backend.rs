@@ -18,7 +18,7 @@
 //!   spec as the body), `DELETE /_sim/fault` (clears them).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -27,8 +27,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::net::TcpListener;
 
-use crate::http::{ReadError, Request, Response, read_request_with_body, write_response};
-use crate::setup::{self, SetupError};
+use crate::http::{ReadError, Request, Response, locked, read_request_with_body, write_response};
+use crate::setup::SetupError;
+use crate::wire_faults;
 
 /// The largest state accepted: the benchmarks write states of some 50 MB.
 const MAX_STATE: u64 = 512 << 20;
@@ -53,13 +54,13 @@ impl Fault {
     /// `GET=500`, `LOCK=reset*2`, `POST=503*1`, `GET=redirect:http://localhost:8080/state`.
     pub(crate) fn parse(spec: &str) -> Result<Fault, SetupError> {
         const GRAMMAR: &str = "METHOD=STATUS or METHOD=reset, with an optional *COUNT";
-        setup::fault(spec, GRAMMAR, |method, action, remaining| {
+        wire_faults::fault(spec, GRAMMAR, |method, action, remaining| {
             let action = if action == "reset" {
                 Action::Reset
             } else if let Some(url) = action.strip_prefix("redirect:") {
                 Action::Redirect(url.to_owned())
             } else {
-                Action::Status(setup::status(action)?)
+                Action::Status(wire_faults::status(action)?)
             };
             (!method.is_empty()).then(|| Fault {
                 method: method.to_ascii_uppercase(),
@@ -134,29 +135,23 @@ impl Backend {
         }
     }
 
-    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     fn handle(&self, request: &Request, body: &[u8]) -> Answer {
         if let Some(control) = request.path.strip_prefix("/_sim/") {
             return Answer::Respond(self.control(control, request, body));
         }
-        let mut inner = self.inner();
-        let fault = inner
-            .faults
-            .iter_mut()
-            .find(|fault| fault.method == request.method && fault.remaining != Some(0));
-        let injected = fault.map(|fault| {
-            if let Some(remaining) = &mut fault.remaining {
-                *remaining -= 1;
-            }
-            fault.action.clone()
-        });
+        let mut inner = locked(&self.inner);
+        let injected = wire_faults::take(
+            &mut inner.faults,
+            |fault| &mut fault.remaining,
+            |fault| fault.method == request.method,
+        )
+        .map(|fault| fault.action.clone());
         let answer = match injected {
             Some(Action::Reset) => Answer::Reset,
-            Some(Action::Status(status)) => Answer::Respond(empty(status)),
-            Some(Action::Redirect(url)) => Answer::Respond(empty(307).with_header("location", url)),
+            Some(Action::Status(status)) => Answer::Respond(Response::empty(status)),
+            Some(Action::Redirect(url)) => {
+                Answer::Respond(Response::empty(307).with_header("location", url))
+            }
             None => Answer::Respond(match self.authorized(request) {
                 Err(refused) => refused,
                 Ok(()) => inner.serve(request, body, self.conflict_status),
@@ -202,7 +197,7 @@ impl Backend {
     }
 
     fn control(&self, what: &str, request: &Request, body: &[u8]) -> Response {
-        let mut inner = self.inner();
+        let mut inner = locked(&self.inner);
         match (request.method.as_str(), what) {
             ("GET", "log") => Response::json(200, &Value::Array(inner.log.clone())),
             ("GET", "lock") => {
@@ -213,19 +208,11 @@ impl Backend {
                     .and_then(|stored| stored.lock.clone())
                 {
                     Some(lock) => Response::json(200, &lock),
-                    None => empty(204),
+                    None => Response::empty(204),
                 }
             }
-            ("POST", "fault") => match Fault::parse(&String::from_utf8_lossy(body)) {
-                Ok(fault) => {
-                    inner.faults.push(fault);
-                    empty(200)
-                }
-                Err(message) => Response::json(400, &json!({ "error": message.to_string() })),
-            },
-            ("DELETE", "fault") => {
-                inner.faults.clear();
-                empty(200)
+            (method, "fault") => {
+                wire_faults::control(method, &mut inner.faults, body, Fault::parse)
             }
             _ => Response::json(404, &json!({"error": "no such control endpoint"})),
         }
@@ -251,7 +238,7 @@ impl Inner {
                     headers: vec![("content-type".to_owned(), "application/json".to_owned())],
                     body: state.clone(),
                 },
-                None => empty(204),
+                None => Response::empty(204),
             },
             "POST" | "PUT" | "DELETE" => {
                 if let Some(holder) = &stored.lock
@@ -261,7 +248,7 @@ impl Inner {
                 }
                 if request.method == "DELETE" {
                     stored.state = None;
-                    return empty(200);
+                    return Response::empty(200);
                 }
                 if let Some(sent) = request.header("content-md5")
                     && sent != base64::engine::general_purpose::STANDARD.encode(md5_of(body))
@@ -272,7 +259,7 @@ impl Inner {
                     );
                 }
                 stored.state = Some(body.to_vec());
-                empty(200)
+                Response::empty(200)
             }
             _ => method_not_allowed("GET, POST, PUT, DELETE"),
         }
@@ -293,7 +280,7 @@ fn lock(stored: &mut Stored, body: &[u8], conflict_status: u16) -> Response {
         return Response::json(conflict_status, holder);
     }
     stored.lock = Some(info);
-    empty(200)
+    Response::empty(200)
 }
 
 fn unlock(stored: &mut Stored, body: &[u8], query_id: Option<&str>) -> Response {
@@ -307,16 +294,8 @@ fn unlock(stored: &mut Stored, body: &[u8], query_id: Option<&str>) -> Response 
         }
         _ => {
             stored.lock = None;
-            empty(200)
+            Response::empty(200)
         }
-    }
-}
-
-fn empty(status: u16) -> Response {
-    Response {
-        status,
-        headers: Vec::new(),
-        body: Vec::new(),
     }
 }
 
@@ -344,15 +323,10 @@ pub(crate) async fn serve(
     backend: Arc<Backend>,
     tls: Option<tokio_rustls::TlsAcceptor>,
 ) {
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
+    wire_faults::accept_each(listener, |stream| {
         let backend = Arc::clone(&backend);
         let tls = tls.clone();
-        tokio::spawn(async move {
+        async move {
             match tls {
                 None => {
                     let mut stream = BufReader::new(stream);
@@ -368,8 +342,9 @@ pub(crate) async fn serve(
                     }
                 }
             }
-        });
-    }
+        }
+    })
+    .await;
 }
 
 /// Answers requests on `stream` until it closes; `true` when a fault asked for a reset.

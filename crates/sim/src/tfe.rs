@@ -30,7 +30,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -39,8 +39,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::net::TcpListener;
 
-use crate::http::{ReadError, Request, Response, read_request_with_body, write_response};
-use crate::setup::{self, SetupError};
+use crate::http::{ReadError, Request, Response, locked, read_request_with_body, write_response};
+use crate::setup::SetupError;
+use crate::wire_faults;
 
 const MAX_STATE: u64 = 512 << 20;
 const JSON_API: &str = "application/vnd.api+json";
@@ -59,11 +60,11 @@ impl Fault {
     /// `GET:current-state-version=503*2`, `POST:actions/lock=429`, `GET:/api/v2/=hang`.
     pub(crate) fn parse(spec: &str) -> Result<Fault, SetupError> {
         const GRAMMAR: &str = "METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]";
-        setup::fault(spec, GRAMMAR, |target, action, remaining| {
+        wire_faults::fault(spec, GRAMMAR, |target, action, remaining| {
             let (method, fragment) = target.split_once(':')?;
             let status = match action {
                 "hang" => None,
-                status => Some(setup::status(status)?),
+                status => Some(wire_faults::status(status)?),
             };
             Some(Fault {
                 method: method.to_ascii_uppercase(),
@@ -216,27 +217,18 @@ impl Tfe {
         })
     }
 
-    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     fn handle(&self, request: &Request, body: &[u8]) -> Answer {
         if let Some(control) = request.path.strip_prefix("/_sim/") {
             return Answer::Respond(self.control(control, request, body));
         }
         let fault = {
-            let mut inner = self.inner();
-            let hit = inner.faults.iter_mut().find(|fault| {
-                fault.method == request.method
-                    && request.target.contains(&fault.fragment)
-                    && fault.remaining != Some(0)
-            });
-            hit.map(|fault| {
-                if let Some(count) = &mut fault.remaining {
-                    *count -= 1;
-                }
-                fault.status
-            })
+            let mut inner = locked(&self.inner);
+            wire_faults::take(
+                &mut inner.faults,
+                |fault| &mut fault.remaining,
+                |fault| fault.method == request.method && request.target.contains(&fault.fragment),
+            )
+            .map(|fault| fault.status)
         };
         let answer = match fault {
             Some(None) => Answer::Hang,
@@ -263,7 +255,7 @@ impl Tfe {
         if self.verbose {
             log_line(&request.method, &request.target, &status);
         }
-        self.inner().log.push(json!({
+        locked(&self.inner).log.push(json!({
             "method": request.method,
             "target": request.target,
             "status": status,
@@ -273,7 +265,7 @@ impl Tfe {
     }
 
     fn control(&self, control: &str, request: &Request, body: &[u8]) -> Response {
-        let mut inner = self.inner();
+        let mut inner = locked(&self.inner);
         let workspace = request
             .query("workspace")
             .and_then(|name| inner.workspace_by_name(name));
@@ -298,7 +290,7 @@ impl Tfe {
             ("GET", "lock") => {
                 match workspace.and_then(|i| inner.workspaces[i].locked_by.clone()) {
                     Some(user) => Response::json(200, &json!(user)),
-                    None => empty(204),
+                    None => Response::empty(204),
                 }
             }
             ("POST", "lock") => {
@@ -307,18 +299,18 @@ impl Tfe {
                 };
                 let user = request.query("user").unwrap_or("someone-else").to_owned();
                 inner.workspaces[index].locked_by = Some(user);
-                empty(204)
+                Response::empty(204)
             }
             ("DELETE", "lock") => {
                 if let Some(index) = workspace {
                     inner.workspaces[index].locked_by = None;
                 }
-                empty(204)
+                Response::empty(204)
             }
             ("POST", "fault") => match Fault::parse(&String::from_utf8_lossy(body)) {
                 Ok(fault) => {
                     inner.faults.push(fault);
-                    empty(204)
+                    Response::empty(204)
                 }
                 Err(message) => error(400, "bad fault", &message.to_string()),
             },
@@ -339,10 +331,10 @@ impl Tfe {
         }
         if path.starts_with("/_archivist/upload-json/") {
             // Terraform also uploads the state's JSON representation; it is accepted and dropped.
-            return empty(200);
+            return Response::empty(200);
         }
         if let Some(id) = path.strip_prefix("/_archivist/download/") {
-            let inner = self.inner();
+            let inner = locked(&self.inner);
             return match inner
                 .versions
                 .iter()
@@ -373,7 +365,7 @@ impl Tfe {
         let parts: Vec<&str> = api.split('/').collect();
         let method = request.method.as_str();
         let response = match (method, parts.as_slice()) {
-            ("GET", ["ping"]) => empty(204),
+            ("GET", ["ping"]) => Response::empty(204),
             ("GET", ["organizations", org]) if *org == self.organization => jsonapi(
                 200,
                 &json!({"data": {"id": org, "type": "organizations",
@@ -395,7 +387,7 @@ impl Tfe {
                 self.create(body)
             }
             ("GET", ["organizations", org, "workspaces", name]) if *org == self.organization => {
-                let inner = self.inner();
+                let inner = locked(&self.inner);
                 match inner.workspace_by_name(name) {
                     Some(index) => workspace_json(&inner, index, false),
                     None => error(404, "not found", "workspace not found"),
@@ -405,7 +397,7 @@ impl Tfe {
                 self.workspace(method, id, rest, request, body, &host)
             }
             ("GET", ["state-versions", id]) => {
-                let inner = self.inner();
+                let inner = locked(&self.inner);
                 match inner.versions.iter().find(|v| v.id == *id) {
                     Some(version) => version_json(version, &host),
                     None => error(404, "not found", "state version not found"),
@@ -419,7 +411,7 @@ impl Tfe {
                 } else {
                     host.replacen("127.0.0.1", "localhost", 1)
                 };
-                let mut response = empty(307);
+                let mut response = Response::empty(307);
                 response.headers.push((
                     "location".to_owned(),
                     format!("https://{other}/_archivist/download/{id}"),
@@ -432,7 +424,7 @@ impl Tfe {
     }
 
     fn list(&self, request: &Request) -> Response {
-        let inner = self.inner();
+        let inner = locked(&self.inner);
         let wanted: Vec<&str> = request
             .query("search[tags]")
             .map(|tags| tags.split(',').filter(|t| !t.is_empty()).collect())
@@ -485,7 +477,7 @@ impl Tfe {
         let Some(name) = body["data"]["attributes"]["name"].as_str() else {
             return error(422, "invalid attribute", "Name can't be blank");
         };
-        let mut inner = self.inner();
+        let mut inner = locked(&self.inner);
         if inner.workspace_by_name(name).is_some() {
             return error(422, "invalid attribute", "Name has already been taken");
         }
@@ -511,7 +503,7 @@ impl Tfe {
         body: &[u8],
         host: &str,
     ) -> Response {
-        let mut inner = self.inner();
+        let mut inner = locked(&self.inner);
         let Some(index) = inner.workspace_by_id(id) else {
             return error(404, "not found", "workspace not found");
         };
@@ -620,7 +612,7 @@ impl Tfe {
         if request.method != "PUT" {
             return error(405, "method not allowed", "PUT the state");
         }
-        let mut inner = self.inner();
+        let mut inner = locked(&self.inner);
         let Some(version) = inner.versions.iter_mut().find(|v| v.id == id) else {
             return error(404, "not found", "no such upload");
         };
@@ -635,7 +627,7 @@ impl Tfe {
             );
         }
         version.state = Some(body.to_vec());
-        empty(200)
+        Response::empty(200)
     }
 }
 
@@ -708,14 +700,6 @@ fn jsonapi(status: u16, body: &Value) -> Response {
     }
 }
 
-fn empty(status: u16) -> Response {
-    Response {
-        status,
-        headers: Vec::new(),
-        body: Vec::new(),
-    }
-}
-
 fn hex_md5(data: &[u8]) -> String {
     format!("{:x}", md5::Md5::digest(data))
 }
@@ -731,15 +715,10 @@ fn log_line(method: &str, target: &str, status: &Value) {
 
 /// Serves `tfe` over TLS on `listener` (plain HTTP too, for tests) until the task is dropped.
 pub(crate) async fn serve(listener: TcpListener, tfe: Arc<Tfe>, tls: tokio_rustls::TlsAcceptor) {
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
+    wire_faults::accept_each(listener, |stream| {
         let tfe = Arc::clone(&tfe);
         let tls = tls.clone();
-        tokio::spawn(async move {
+        async move {
             // A TLS handshake opens with 0x16; anything else is plain HTTP, which tests use for
             // `/_sim/...` without a TLS client of their own.
             let mut first = [0u8; 1];
@@ -748,8 +727,9 @@ pub(crate) async fn serve(listener: TcpListener, tfe: Arc<Tfe>, tls: tokio_rustl
             } else if let Ok(secure) = tls.accept(stream).await {
                 serve_stream(&mut BufReader::new(secure), &tfe).await;
             }
-        });
-    }
+        }
+    })
+    .await;
 }
 
 async fn serve_stream<S>(stream: &mut BufReader<S>, tfe: &Tfe)
