@@ -219,13 +219,8 @@ impl<'a> Cursor<'a> {
                 self.expect(b':', "':' after an object key")?;
                 self.skip_whitespace();
                 member(self, key, key_span)?;
-                match self.peek() {
-                    Some(b',') => self.position += 1,
-                    Some(b'}') => {
-                        self.position += 1;
-                        break;
-                    }
-                    _ => return Err(self.unexpected("',' or '}' in an object").into()),
+                if self.closes(b'}', "',' or '}' in an object")? {
+                    break;
                 }
             }
         }
@@ -249,18 +244,29 @@ impl<'a> Cursor<'a> {
             loop {
                 self.skip_whitespace();
                 element(self)?;
-                match self.peek() {
-                    Some(b',') => self.position += 1,
-                    Some(b']') => {
-                        self.position += 1;
-                        break;
-                    }
-                    _ => return Err(self.unexpected("',' or ']' in an array").into()),
+                if self.closes(b']', "',' or ']' in an array")? {
+                    break;
                 }
             }
         }
         self.depth -= 1;
         Ok(Span::new(start, self.position))
+    }
+
+    /// After a member or an element: `,` (another follows: `false`) or `close` (the container
+    /// ends: `true`), consumed; anything else is an error expecting `expected`.
+    fn closes(&mut self, close: u8, expected: &'static str) -> Result<bool> {
+        match self.peek() {
+            Some(b',') => {
+                self.position += 1;
+                Ok(false)
+            }
+            Some(byte) if byte == close => {
+                self.position += 1;
+                Ok(true)
+            }
+            _ => Err(self.unexpected(expected)),
+        }
     }
 
     fn enter(&mut self) -> Result<()> {

@@ -61,8 +61,26 @@ pub fn elements(text: &str, start: usize) -> impl Iterator<Item = Span> + '_ {
     })
 }
 
+/// The offset after the number or literal (`true`, `false`, `null`) at `at`: its first delimiter.
+pub(crate) fn end_of_scalar(bytes: &[u8], mut at: usize) -> usize {
+    while !matches!(
+        bytes.get(at),
+        None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+    ) {
+        at += 1;
+    }
+    at
+}
+
 /// The offset after the closing quote of the string whose content starts at `at`.
-pub(crate) fn end_of_string(bytes: &[u8], mut at: usize) -> usize {
+pub(crate) fn end_of_string(bytes: &[u8], at: usize) -> usize {
+    string_end(bytes, at).0
+}
+
+/// The offset after the closing quote of the string whose content starts at `at`, and whether the
+/// string holds an escape (found on the way at no extra cost).
+pub(crate) fn string_end(bytes: &[u8], mut at: usize) -> (usize, bool) {
+    let mut escaped = false;
     loop {
         // Eight bytes at a time to the next quote or backslash.
         while let Some(word) = word_at(bytes, at) {
@@ -74,10 +92,13 @@ pub(crate) fn end_of_string(bytes: &[u8], mut at: usize) -> usize {
             at += 8;
         }
         match bytes.get(at) {
-            Some(b'"') => return at + 1,
-            Some(b'\\') => at += 2,
+            Some(b'"') => return (at + 1, escaped),
+            Some(b'\\') => {
+                escaped = true;
+                at += 2;
+            }
             Some(_) => at += 1,
-            None => return bytes.len(),
+            None => return (bytes.len(), escaped),
         }
     }
 }
@@ -125,17 +146,7 @@ pub fn end_of_value(bytes: &[u8], at: usize) -> usize {
                 }
             }
         }
-        // A number or literal ends at the first delimiter.
-        _ => {
-            let mut at = at;
-            while !matches!(
-                bytes.get(at),
-                None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
-            ) {
-                at += 1;
-            }
-            at
-        }
+        _ => end_of_scalar(bytes, at),
     }
 }
 

@@ -257,32 +257,48 @@ mod tests {
     const OPENTOFU: &str = "registry.opentofu.org";
     const TERRAFORM: &str = "registry.terraform.io";
 
+    /// Each case: its name, the registry the state's providers name, one instance object, and
+    /// the writer and evidence the state is judged by.
+    fn judges(cases: &[(&str, &str, &str, (Flavour, Evidence))]) {
+        for (case, registry, instance, expected) in cases {
+            assert_eq!(judged(&state_text(registry, instance)), *expected, "{case}");
+        }
+    }
+
     #[test]
     fn terraforms_key_order_beats_the_opentofu_registry() {
-        let instance = r#"{"schema_version": 0, "attributes": {}, "sensitive_attributes": [], "identity_schema_version": 0, "private": "cA=="}"#;
-        assert_eq!(
-            judged(&state_text(OPENTOFU, instance)),
-            (Flavour::Terraform, Evidence::KeyOrder)
-        );
-        let identity = r#"{"schema_version": 0, "attributes": {}, "identity_schema_version": 1, "identity": {"id": "i"}}"#;
-        assert_eq!(
-            judged(&state_text(OPENTOFU, identity)),
-            (Flavour::Terraform, Evidence::KeyOrder)
-        );
+        judges(&[
+            (
+                "private last",
+                OPENTOFU,
+                r#"{"schema_version": 0, "attributes": {}, "sensitive_attributes": [], "identity_schema_version": 0, "private": "cA=="}"#,
+                (Flavour::Terraform, Evidence::KeyOrder),
+            ),
+            (
+                "identity after its version",
+                OPENTOFU,
+                r#"{"schema_version": 0, "attributes": {}, "identity_schema_version": 1, "identity": {"id": "i"}}"#,
+                (Flavour::Terraform, Evidence::KeyOrder),
+            ),
+        ]);
     }
 
     #[test]
     fn opentofus_key_order_beats_the_terraform_registry() {
-        let provider_first = r#"{"provider": "provider[\"registry.terraform.io/hashicorp/aws\"]", "schema_version": 0, "attributes": {}}"#;
-        assert_eq!(
-            judged(&state_text(TERRAFORM, provider_first)),
-            (Flavour::OpenTofu, Evidence::KeyOrder)
-        );
-        let identity_last = r#"{"schema_version": 0, "attributes": {}, "private": "cA==", "identity": {"id": "i"}, "identity_schema_version": 0}"#;
-        assert_eq!(
-            judged(&state_text(TERRAFORM, identity_last)),
-            (Flavour::OpenTofu, Evidence::KeyOrder)
-        );
+        judges(&[
+            (
+                "provider first",
+                TERRAFORM,
+                r#"{"provider": "provider[\"registry.terraform.io/hashicorp/aws\"]", "schema_version": 0, "attributes": {}}"#,
+                (Flavour::OpenTofu, Evidence::KeyOrder),
+            ),
+            (
+                "identity before its version",
+                TERRAFORM,
+                r#"{"schema_version": 0, "attributes": {}, "private": "cA==", "identity": {"id": "i"}, "identity_schema_version": 0}"#,
+                (Flavour::OpenTofu, Evidence::KeyOrder),
+            ),
+        ]);
     }
 
     #[test]
@@ -317,16 +333,20 @@ mod tests {
     fn fields_only_one_writer_writes_decide_when_the_order_does_not() {
         // Terraform 1.12+ writes identity_schema_version on every object; OpenTofu only beside an
         // identity. No pair of fields here stands differently in the two orders.
-        let terraform = r#"{"schema_version": 0, "attributes": {}, "sensitive_attributes": [], "identity_schema_version": 0}"#;
-        assert_eq!(
-            judged(&state_text(OPENTOFU, terraform)),
-            (Flavour::Terraform, Evidence::Fields)
-        );
-        let skip_destroy = r#"{"schema_version": 0, "attributes": {}, "skip_destroy": true}"#;
-        assert_eq!(
-            judged(&state_text(TERRAFORM, skip_destroy)),
-            (Flavour::OpenTofu, Evidence::Fields)
-        );
+        judges(&[
+            (
+                "identity_schema_version without an identity",
+                OPENTOFU,
+                r#"{"schema_version": 0, "attributes": {}, "sensitive_attributes": [], "identity_schema_version": 0}"#,
+                (Flavour::Terraform, Evidence::Fields),
+            ),
+            (
+                "skip_destroy",
+                TERRAFORM,
+                r#"{"schema_version": 0, "attributes": {}, "skip_destroy": true}"#,
+                (Flavour::OpenTofu, Evidence::Fields),
+            ),
+        ]);
     }
 
     #[test]

@@ -14,10 +14,10 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::json::bytes::{equal_to, first_marked, skip_layout, word_at};
+use crate::json::bytes::skip_layout;
 use crate::json::path::budget::{Budget, Exceeded, Limits};
 use crate::json::path::iregexp::RegexCache;
-use crate::json::trusted::{end_of_string, next_structural};
+use crate::json::trusted::{end_of_scalar, end_of_string, next_structural, string_end};
 use crate::json::{Cursor, JsonError, Span};
 
 /// Containers at least this long have their end remembered once scanned.
@@ -319,16 +319,7 @@ impl<'d, 't> Walker<'d, 't> {
                 }
                 self.scan_container(start, *next_known)
             }
-            _ => {
-                let mut at = start;
-                while !matches!(
-                    bytes.get(at),
-                    None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
-                ) {
-                    at += 1;
-                }
-                Ok(at)
-            }
+            _ => Ok(end_of_scalar(bytes, start)),
         }
     }
 
@@ -511,7 +502,7 @@ impl ChildCursor {
                 self.done = true;
                 return Ok(None);
             }
-            let (key_end, escaped) = key_end(bytes, start + 1);
+            let (key_end, escaped) = string_end(bytes, start + 1);
             let value_start = skip_layout(bytes, skip_layout(bytes, key_end) + 1);
             (
                 Some(Span::new(start + 1, key_end - 1)),
@@ -535,31 +526,6 @@ impl ChildCursor {
             escaped,
             value: Span::new(value_start, end),
         }))
-    }
-}
-
-/// The offset after the closing quote of the key whose text starts at `at`, and whether the key
-/// holds an escape (found on the way at no extra cost).
-fn key_end(bytes: &[u8], mut at: usize) -> (usize, bool) {
-    let mut escaped = false;
-    loop {
-        while let Some(word) = word_at(bytes, at) {
-            let found = equal_to(word, b'"') | equal_to(word, b'\\');
-            if found != 0 {
-                at += first_marked(found);
-                break;
-            }
-            at += 8;
-        }
-        match bytes.get(at) {
-            Some(b'"') => return (at + 1, escaped),
-            Some(b'\\') => {
-                escaped = true;
-                at += 2;
-            }
-            Some(_) => at += 1,
-            None => return (bytes.len(), escaped),
-        }
     }
 }
 

@@ -38,3 +38,18 @@ pub use resource::{InstanceAddr, Mode, ObjectAddr, ResourceAddr};
 pub use target::Target;
 pub(crate) use unicode::identifier_length;
 pub use unicode::{is_go_printable, is_identifier};
+
+/// `FromStr` by each address type's own `parse`, so that clap and `str::parse` read addresses
+/// exactly as the rest of statectl does.
+macro_rules! from_str_by_parse {
+    ($($address:ty),+) => {$(
+        impl std::str::FromStr for $address {
+            type Err = AddressError;
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                <$address>::parse(text)
+            }
+        }
+    )+};
+}
+
+from_str_by_parse!(ModulePath, ResourceAddr, InstanceAddr, ObjectAddr, Target);

@@ -4,7 +4,6 @@
 
 use std::cmp::Ordering;
 use std::fmt::{self, Write as _};
-use std::str::FromStr;
 
 use super::key::InstanceKey;
 use super::{AddressError, parse};
@@ -93,15 +92,9 @@ impl fmt::Display for ModulePath {
     }
 }
 
-impl FromStr for ModulePath {
-    type Err = AddressError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ModulePath::parse(s)
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::rejects;
     use super::ModulePath;
 
     #[test]
@@ -116,19 +109,19 @@ mod tests {
             let p: ModulePath = s.parse().unwrap();
             assert_eq!(p.to_string(), s);
         }
-        let e = ModulePath::parse("aws_x.y").unwrap_err();
-        assert_eq!(
-            e.message,
-            "a module path must start with \"module.\", found name \"aws_x\""
+        rejects(
+            ModulePath::parse,
+            "aws_x.y",
+            "a module path must start with \"module.\", found name \"aws_x\"",
+            Some(0),
         );
-        assert_eq!(e.offset, 0);
-        let e = ModulePath::parse("module.a.aws_x.y").unwrap_err();
-        assert_eq!(e.message, "unexpected name \"aws_x\" after the module path");
-        assert_eq!(e.offset, 8);
+        rejects(
+            ModulePath::parse,
+            "module.a.aws_x.y",
+            "unexpected name \"aws_x\" after the module path",
+            Some(8),
+        );
         // Terraform parses any non-empty field, and blanks are not an address.
-        assert_eq!(
-            ModulePath::parse("  ").unwrap_err().message,
-            "the address is empty"
-        );
+        rejects(ModulePath::parse, "  ", "the address is empty", None);
     }
 }

@@ -4,7 +4,6 @@
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::str::FromStr;
 
 use super::key::InstanceKey;
 use super::module::ModulePath;
@@ -75,13 +74,6 @@ impl fmt::Display for ResourceAddr {
     }
 }
 
-impl FromStr for ResourceAddr {
-    type Err = AddressError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ResourceAddr::parse(s)
-    }
-}
-
 /// One instance of a resource: the unit `terraform state list` prints.
 ///
 /// The derived order (resource, then key with no key first) is Terraform's
@@ -108,13 +100,6 @@ impl fmt::Display for InstanceAddr {
             Some(key) => write!(f, "{key}"),
             None => Ok(()),
         }
-    }
-}
-
-impl FromStr for InstanceAddr {
-    type Err = AddressError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        InstanceAddr::parse(s)
     }
 }
 
@@ -150,17 +135,10 @@ impl fmt::Display for ObjectAddr {
     }
 }
 
-impl FromStr for ObjectAddr {
-    type Err = AddressError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ObjectAddr::parse(s)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{
-        assert_round_trip_instance, instance, res, step, str_key, target,
+        assert_round_trip_instance, instance, rejects, res, step, str_key, target,
     };
     use super::super::{InstanceKey, ModulePath, Target};
     use super::{InstanceAddr, Mode, ObjectAddr, ResourceAddr};
@@ -237,34 +215,36 @@ mod tests {
 
     #[test]
     fn specific_parsers_reject_the_wrong_kind() {
-        let e = InstanceAddr::parse("  module.a").unwrap_err();
-        assert_eq!(
-            e.message,
-            "expected a resource instance address, but this is a module path"
+        rejects(
+            InstanceAddr::parse,
+            "  module.a",
+            "expected a resource instance address, but this is a module path",
+            Some(2),
         );
-        assert_eq!(e.offset, 2);
-        let e = ResourceAddr::parse("aws_x.y [0]").unwrap_err();
-        assert_eq!(
-            e.message,
-            "expected a resource address, but this names one instance of it"
+        rejects(
+            ResourceAddr::parse,
+            "aws_x.y [0]",
+            "expected a resource address, but this names one instance of it",
+            Some(8),
         );
-        assert_eq!(e.offset, 8);
-        let e = ResourceAddr::parse("module.a").unwrap_err();
-        assert_eq!(
-            e.message,
-            "expected a resource address, but this is a module path"
+        rejects(
+            ResourceAddr::parse,
+            "module.a",
+            "expected a resource address, but this is a module path",
+            None,
         );
-        let e = ObjectAddr::parse("module.a (deposed object 01234567)").unwrap_err();
-        assert_eq!(
-            e.message,
-            "a deposed object needs a resource instance address, but this is a module path"
+        rejects(
+            ObjectAddr::parse,
+            "module.a (deposed object 01234567)",
+            "a deposed object needs a resource instance address, but this is a module path",
+            None,
         );
-        let e = InstanceAddr::parse("aws_x.y (deposed object 01234567)").unwrap_err();
-        assert_eq!(
-            e.message,
-            "expected \".\", \"[\" or the end of the address, found \"(\""
+        rejects(
+            InstanceAddr::parse,
+            "aws_x.y (deposed object 01234567)",
+            "expected \".\", \"[\" or the end of the address, found \"(\"",
+            Some(8),
         );
-        assert_eq!(e.offset, 8);
     }
 
     /// Terraform prints a managed resource whose type is a keyword without

@@ -3,7 +3,6 @@
 //! selects, as `terraform state list` decides it.
 
 use std::fmt;
-use std::str::FromStr;
 
 use super::module::ModulePath;
 use super::resource::{InstanceAddr, ResourceAddr};
@@ -78,13 +77,6 @@ impl fmt::Display for Target {
     }
 }
 
-impl FromStr for Target {
-    type Err = AddressError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Target::parse(s)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{instance, res, step, target};
@@ -121,56 +113,70 @@ mod tests {
         assert_eq!(instance("aws_x.y").key, None);
     }
 
+    /// Each case: a target, an instance, and whether the target covers it.
+    fn covers(cases: &[(&str, &str, bool)]) {
+        for &(wanted, instance_text, expected) in cases {
+            assert_eq!(
+                target(wanted).matches(&instance(instance_text)),
+                expected,
+                "{wanted} covers {instance_text}"
+            );
+        }
+    }
+
     /// Expectations follow command/state_meta.go lookupResourceInstanceAddr.
     #[test]
     fn module_targets_match_like_state_list() {
-        let matches = |t: &str, i: &str| target(t).matches(&instance(i));
-        // The module itself and everything below it.
-        assert!(matches("module.a", "module.a.x.y"));
-        assert!(matches("module.a", "module.a.module.b.module.c.x.y[0]"));
-        // No key covers every instance of the call (IsAncestor and
-        // TargetContains both treat a missing key that way).
-        assert!(matches("module.a", "module.a[0].x.y"));
-        assert!(matches("module.a", r#"module.a["k"].module.b.x.y"#));
-        // Names are compared whole, and only as a prefix of the path.
-        assert!(!matches("module.a", "module.ab.x.y"));
-        assert!(!matches("module.a", "x.y"));
-        assert!(!matches("module.a", "module.b.module.a.x.y"));
-        // A key selects just that instance.
-        assert!(matches("module.a[0]", "module.a[0].x.y"));
-        assert!(matches("module.a[0]", "module.a[0].module.c.x.y"));
-        assert!(!matches("module.a[0]", "module.a[1].x.y"));
-        assert!(!matches("module.a[0]", r#"module.a["0"].x.y"#));
-        assert!(!matches("module.a[0]", "module.a.x.y"));
-        // The asymmetry: for a module at the target's own depth only the last
-        // step may omit its key (TargetContains); deeper modules go through
-        // IsAncestor, where every step may.
-        assert!(matches("module.a.module.b", "module.a.module.b.x.y"));
-        assert!(matches("module.a.module.b", "module.a.module.b[0].x.y"));
-        assert!(matches(
-            "module.a.module.b",
-            "module.a[0].module.b.module.c.x.y"
-        ));
-        assert!(!matches("module.a.module.b", "module.a[0].module.b.x.y"));
+        covers(&[
+            // The module itself and everything below it.
+            ("module.a", "module.a.x.y", true),
+            ("module.a", "module.a.module.b.module.c.x.y[0]", true),
+            // No key covers every instance of the call (IsAncestor and
+            // TargetContains both treat a missing key that way).
+            ("module.a", "module.a[0].x.y", true),
+            ("module.a", r#"module.a["k"].module.b.x.y"#, true),
+            // Names are compared whole, and only as a prefix of the path.
+            ("module.a", "module.ab.x.y", false),
+            ("module.a", "x.y", false),
+            ("module.a", "module.b.module.a.x.y", false),
+            // A key selects just that instance.
+            ("module.a[0]", "module.a[0].x.y", true),
+            ("module.a[0]", "module.a[0].module.c.x.y", true),
+            ("module.a[0]", "module.a[1].x.y", false),
+            ("module.a[0]", r#"module.a["0"].x.y"#, false),
+            ("module.a[0]", "module.a.x.y", false),
+            // The asymmetry: for a module at the target's own depth only the last
+            // step may omit its key (TargetContains); deeper modules go through
+            // IsAncestor, where every step may.
+            ("module.a.module.b", "module.a.module.b.x.y", true),
+            ("module.a.module.b", "module.a.module.b[0].x.y", true),
+            (
+                "module.a.module.b",
+                "module.a[0].module.b.module.c.x.y",
+                true,
+            ),
+            ("module.a.module.b", "module.a[0].module.b.x.y", false),
+        ]);
         // A root "target" (not parseable, only constructible) covers everything.
         assert!(Target::Module(ModulePath::root()).matches(&instance("module.a[0].x.y")));
     }
 
     #[test]
     fn resource_and_instance_targets_match_exactly() {
-        let matches = |t: &str, i: &str| target(t).matches(&instance(i));
-        assert!(matches("aws_x.y", "aws_x.y"));
-        assert!(matches("aws_x.y", "aws_x.y[0]"));
-        assert!(matches("aws_x.y", r#"aws_x.y["k"]"#));
-        assert!(!matches("aws_x.y", "aws_x.yy"));
-        assert!(!matches("aws_x.y", "data.aws_x.y"));
-        assert!(!matches("aws_x.y", "module.a.aws_x.y"));
-        // state.Resource looks the module up by its exact instance address.
-        assert!(!matches("module.a.aws_x.y", "module.a[0].aws_x.y"));
-        assert!(matches("module.a[0].aws_x.y", "module.a[0].aws_x.y[3]"));
-        assert!(matches("aws_x.y[0]", "aws_x.y[0]"));
-        assert!(!matches("aws_x.y[0]", "aws_x.y"));
-        assert!(!matches("aws_x.y[0]", r#"aws_x.y["0"]"#));
-        assert!(!matches("aws_x.y[0]", "aws_x.y[1]"));
+        covers(&[
+            ("aws_x.y", "aws_x.y", true),
+            ("aws_x.y", "aws_x.y[0]", true),
+            ("aws_x.y", r#"aws_x.y["k"]"#, true),
+            ("aws_x.y", "aws_x.yy", false),
+            ("aws_x.y", "data.aws_x.y", false),
+            ("aws_x.y", "module.a.aws_x.y", false),
+            // state.Resource looks the module up by its exact instance address.
+            ("module.a.aws_x.y", "module.a[0].aws_x.y", false),
+            ("module.a[0].aws_x.y", "module.a[0].aws_x.y[3]", true),
+            ("aws_x.y[0]", "aws_x.y[0]", true),
+            ("aws_x.y[0]", "aws_x.y", false),
+            ("aws_x.y[0]", r#"aws_x.y["0"]"#, false),
+            ("aws_x.y[0]", "aws_x.y[1]", false),
+        ]);
     }
 }

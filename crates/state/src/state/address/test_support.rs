@@ -21,6 +21,23 @@ pub(super) fn target_err(s: &str) -> AddressError {
     }
 }
 
+/// Checks that `parse` refuses `text` with `message`, at `offset` when one is given.
+pub(super) fn rejects<T: std::fmt::Debug>(
+    parse: fn(&str) -> Result<T, AddressError>,
+    text: &str,
+    message: &str,
+    offset: Option<usize>,
+) {
+    let error = match parse(text) {
+        Ok(parsed) => panic!("{text:?} should be rejected, parsed as {parsed:?}"),
+        Err(error) => error,
+    };
+    assert_eq!(error.message, message, "{text:?}");
+    if let Some(offset) = offset {
+        assert_eq!(error.offset, offset, "{text:?}");
+    }
+}
+
 pub(super) fn str_key(s: &str) -> InstanceKey {
     InstanceKey::Str(s.to_string())
 }

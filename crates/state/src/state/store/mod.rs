@@ -277,6 +277,15 @@ mod tests {
         (folder, state)
     }
 
+    /// Locks the state at `path`, reads it and commits `NEW` over it, without a backup.
+    fn write_new(path: &Path) {
+        let locked = Locked::acquire(path, "test", Duration::ZERO).unwrap();
+        let bytes = locked.read().unwrap();
+        locked
+            .commit(&bytes, NEW.as_bytes(), &Backup::Skip)
+            .unwrap();
+    }
+
     #[test]
     fn refuses_to_commit_over_a_state_that_changed_since_it_was_read() {
         let (_folder, state) = folder_with_state(OLD);
@@ -306,11 +315,7 @@ mod tests {
         let (_folder, state) = folder_with_state(OLD);
         // A reader (or a lock waiter) that opened the state before the write.
         let waiting = std::fs::File::open(&state).unwrap();
-        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
-        let bytes = locked.read().unwrap();
-        locked
-            .commit(&bytes, NEW.as_bytes(), &Backup::Skip)
-            .unwrap();
+        write_new(&state);
         assert_eq!(std::fs::read_to_string(&state).unwrap(), NEW);
         let mut seen = vec![0; OLD.len().max(POISON.len())];
         let read = waiting.read_at(&mut seen, 0).unwrap();
@@ -327,11 +332,7 @@ mod tests {
         let (folder, state) = folder_with_state(OLD);
         let other_name = folder.path().join("hard-link.tfstate");
         std::fs::hard_link(&state, &other_name).unwrap();
-        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
-        let bytes = locked.read().unwrap();
-        locked
-            .commit(&bytes, NEW.as_bytes(), &Backup::Skip)
-            .unwrap();
+        write_new(&state);
         assert_eq!(std::fs::read_to_string(&other_name).unwrap(), OLD);
     }
 
@@ -371,11 +372,7 @@ mod tests {
         std::fs::write(&leftover, "half a state").unwrap();
         let unrelated = folder.path().join(".other.tfstate.statectl-1.tmp");
         std::fs::write(&unrelated, "not ours").unwrap();
-        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
-        let bytes = locked.read().unwrap();
-        locked
-            .commit(&bytes, NEW.as_bytes(), &Backup::Skip)
-            .unwrap();
+        write_new(&state);
         assert!(!leftover.exists());
         assert!(unrelated.exists());
     }
