@@ -132,6 +132,28 @@ pub struct Cursor<'a> {
     stack: Vec<bool>,
 }
 
+/// The brackets of a container and what an error expects at them.
+struct Container {
+    open: u8,
+    close: u8,
+    name: &'static str,
+    after_item: &'static str,
+}
+
+impl Container {
+    const BRACES: Container = Container::of(b'{', b'}', "an object", "',' or '}' in an object");
+    const BRACKETS: Container = Container::of(b'[', b']', "an array", "',' or ']' in an array");
+
+    const fn of(open: u8, close: u8, name: &'static str, after_item: &'static str) -> Container {
+        Container {
+            open,
+            close,
+            name,
+            after_item,
+        }
+    }
+}
+
 impl<'a> Cursor<'a> {
     pub fn new(source: &'a str) -> Cursor<'a> {
         Cursor {
@@ -204,47 +226,44 @@ impl<'a> Cursor<'a> {
         &mut self,
         mut member: impl FnMut(&mut Self, Cow<'a, str>, Span) -> std::result::Result<(), E>,
     ) -> std::result::Result<Span, E> {
-        self.skip_whitespace();
-        let start = self.position;
-        self.expect(b'{', "an object")?;
-        self.enter()?;
-        if self.peek() == Some(b'}') {
-            self.position += 1;
-        } else {
-            loop {
-                if self.peek() != Some(b'"') {
-                    return Err(self.unexpected("a string key").into());
-                }
-                let (key, key_span) = self.string()?;
-                self.expect(b':', "':' after an object key")?;
-                self.skip_whitespace();
-                member(self, key, key_span)?;
-                if self.closes(b'}', "',' or '}' in an object")? {
-                    break;
-                }
+        self.container(&Container::BRACES, |cursor| {
+            if cursor.peek() != Some(b'"') {
+                return Err(cursor.unexpected("a string key").into());
             }
-        }
-        self.depth -= 1;
-        Ok(Span::new(start, self.position))
+            let (key, key_span) = cursor.string()?;
+            cursor.expect(b':', "':' after an object key")?;
+            cursor.skip_whitespace();
+            member(cursor, key, key_span)
+        })
     }
 
     /// Reads an array, calling `element` with the cursor placed before each element; `element` must
     /// consume it. Returns the span of the whole array, brackets included.
     pub fn array<E: From<JsonError>>(
         &mut self,
-        mut element: impl FnMut(&mut Self) -> std::result::Result<(), E>,
+        element: impl FnMut(&mut Self) -> std::result::Result<(), E>,
+    ) -> std::result::Result<Span, E> {
+        self.container(&Container::BRACKETS, element)
+    }
+
+    /// Reads an object or array, calling `item` with the cursor placed (whitespace skipped) before
+    /// each member or element; `item` must consume it. Returns the span, brackets included.
+    fn container<E: From<JsonError>>(
+        &mut self,
+        kind: &Container,
+        mut item: impl FnMut(&mut Self) -> std::result::Result<(), E>,
     ) -> std::result::Result<Span, E> {
         self.skip_whitespace();
         let start = self.position;
-        self.expect(b'[', "an array")?;
+        self.expect(kind.open, kind.name)?;
         self.enter()?;
-        if self.peek() == Some(b']') {
+        if self.peek() == Some(kind.close) {
             self.position += 1;
         } else {
             loop {
                 self.skip_whitespace();
-                element(self)?;
-                if self.closes(b']', "',' or ']' in an array")? {
+                item(self)?;
+                if self.closes(kind.close, kind.after_item)? {
                     break;
                 }
             }
@@ -552,24 +571,17 @@ impl<'a> Cursor<'a> {
         'value: loop {
             self.skip_whitespace();
             match self.bytes.get(self.position) {
-                Some(b'{') => {
+                Some(&bracket @ (b'{' | b'[')) => {
+                    let object = bracket == b'{';
                     self.position += 1;
-                    self.open(stack, base_depth, true)?;
-                    if self.peek() == Some(b'}') {
+                    self.open(stack, base_depth, object)?;
+                    if self.peek() == Some(if object { b'}' } else { b']' }) {
                         self.position += 1;
                         stack.pop();
                     } else {
-                        self.member_key()?;
-                        continue 'value;
-                    }
-                }
-                Some(b'[') => {
-                    self.position += 1;
-                    self.open(stack, base_depth, false)?;
-                    if self.peek() == Some(b']') {
-                        self.position += 1;
-                        stack.pop();
-                    } else {
+                        if object {
+                            self.member_key()?;
+                        }
                         continue 'value;
                     }
                 }

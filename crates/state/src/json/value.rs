@@ -29,25 +29,23 @@ fn read(cursor: &mut Cursor<'_>) -> Result<Value, JsonError> {
     let mut open: Vec<Open> = Vec::new();
     'value: loop {
         let mut value = match cursor.peek() {
-            Some(b'{') => {
+            Some(bracket @ (b'{' | b'[')) => {
+                let object = bracket == b'{';
                 deeper(cursor, &open)?;
                 cursor.seek(cursor.position() + 1);
-                if cursor.peek() == Some(b'}') {
+                if cursor.peek() == Some(if object { b'}' } else { b']' }) {
                     cursor.seek(cursor.position() + 1);
-                    Value::Object(Map::new())
+                    if object {
+                        Value::Object(Map::new())
+                    } else {
+                        Value::Array(Vec::new())
+                    }
                 } else {
-                    open.push(Open::Object(Map::new(), key(cursor)?));
-                    continue 'value;
-                }
-            }
-            Some(b'[') => {
-                deeper(cursor, &open)?;
-                cursor.seek(cursor.position() + 1);
-                if cursor.peek() == Some(b']') {
-                    cursor.seek(cursor.position() + 1);
-                    Value::Array(Vec::new())
-                } else {
-                    open.push(Open::Array(Vec::new()));
+                    open.push(if object {
+                        Open::Object(Map::new(), key(cursor)?)
+                    } else {
+                        Open::Array(Vec::new())
+                    });
                     continue 'value;
                 }
             }

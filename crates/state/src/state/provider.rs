@@ -159,24 +159,29 @@ fn identifier_length(text: &str) -> usize {
         .map_or(text.len(), |(at, _)| at)
 }
 
+/// What follows the closing quote of the string whose content (after its `"`) starts `quoted`;
+/// `None` when the string is never closed. `\\` escapes the next character.
+pub(crate) fn after_quoted(quoted: &str) -> Option<&str> {
+    let mut escaped = false;
+    for (at, character) in quoted.char_indices() {
+        match character {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return Some(&quoted[at + 1..]),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Skips an instance key `[0]` or `["text"]` and returns what follows it.
 fn skip_key(text: &str) -> Result<&str, ProviderAddressError> {
     let inner = &text[1..];
     if let Some(quoted) = inner.strip_prefix('"') {
-        let mut escaped = false;
-        for (at, character) in quoted.char_indices() {
-            match character {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => {
-                    return quoted[at + 1..]
-                        .strip_prefix(']')
-                        .ok_or(ProviderAddressError::KeyEnd);
-                }
-                _ => {}
-            }
-        }
-        return Err(ProviderAddressError::UnterminatedKey);
+        return after_quoted(quoted)
+            .ok_or(ProviderAddressError::UnterminatedKey)?
+            .strip_prefix(']')
+            .ok_or(ProviderAddressError::KeyEnd);
     }
     let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {

@@ -35,6 +35,15 @@ impl fmt::Display for InstanceKey {
     }
 }
 
+/// Writes `key` after a module or resource name, nothing when there is none (`module.a`,
+/// `aws_x.y[0]`).
+pub(super) fn write_optional(f: &mut fmt::Formatter<'_>, key: Option<&InstanceKey>) -> fmt::Result {
+    match key {
+        Some(key) => write!(f, "{key}"),
+        None => Ok(()),
+    }
+}
+
 /// Writes `s` as an HCL quoted string the way Terraform's `toHCLQuotedString`
 /// does, so that our output is byte-identical to `terraform state list` and
 /// still parses back as a literal (no accidental template sequences).

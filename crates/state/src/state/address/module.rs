@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::fmt::{self, Write as _};
 
-use super::key::InstanceKey;
+use super::key::{InstanceKey, write_optional};
 use super::{AddressError, parse};
 
 /// One `module.NAME` or `module.NAME[KEY]` step of a module path.
@@ -21,10 +21,7 @@ pub struct ModuleStep {
 impl fmt::Display for ModuleStep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "module.{}", self.name)?;
-        match &self.key {
-            Some(key) => write!(f, "{key}"),
-            None => Ok(()),
-        }
+        write_optional(f, self.key.as_ref())
     }
 }
 

@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::key::InstanceKey;
+use super::key::{InstanceKey, write_optional};
 use super::module::ModulePath;
 use super::{AddressError, parse};
 
@@ -96,10 +96,7 @@ impl InstanceAddr {
 impl fmt::Display for InstanceAddr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.resource)?;
-        match &self.key {
-            Some(key) => write!(f, "{key}"),
-            None => Ok(()),
-        }
+        write_optional(f, self.key.as_ref())
     }
 }
 

@@ -27,6 +27,7 @@ use crate::json::Cursor;
 use crate::state::address::{identifier_length, is_identifier};
 use crate::state::error::StateError;
 use crate::state::parse::canonical;
+use crate::state::provider::after_quoted;
 
 type Result<T> = std::result::Result<T, StateError>;
 
@@ -274,18 +275,7 @@ fn object(
     what: &str,
     mut member: impl FnMut(&mut Cursor<'_>, &str) -> Result<()>,
 ) -> Result<()> {
-    cursor.skip_whitespace();
-    if cursor.peek() != Some(b'{') {
-        return Err(StateError::at(
-            cursor.position(),
-            format!("{what} must be a JSON object"),
-        ));
-    }
-    cursor.object(|cursor, key, _| {
-        cursor.skip_whitespace();
-        member(cursor, &key)
-    })?;
-    Ok(())
+    members(cursor, what, |cursor, key, _| member(cursor, key))
 }
 
 /// A map field (`null` empties it, as Go sets the map to nil); `entry` reads each value, given the
@@ -293,20 +283,30 @@ fn object(
 fn map_into(
     cursor: &mut Cursor<'_>,
     field: &str,
-    mut entry: impl FnMut(&mut Cursor<'_>, &str, usize) -> Result<()>,
+    entry: impl FnMut(&mut Cursor<'_>, &str, usize) -> Result<()>,
 ) -> Result<()> {
     if cursor.null() {
         return Ok(());
     }
+    members(cursor, &format!("`{field}`"), entry)
+}
+
+/// An object (`what` names it in the error when it is something else) whose members `member`
+/// reads, given the decoded key and the key's offset.
+fn members(
+    cursor: &mut Cursor<'_>,
+    what: &str,
+    mut member: impl FnMut(&mut Cursor<'_>, &str, usize) -> Result<()>,
+) -> Result<()> {
     if cursor.peek() != Some(b'{') {
         return Err(StateError::at(
             cursor.position(),
-            format!("`{field}` must be a JSON object"),
+            format!("{what} must be a JSON object"),
         ));
     }
     cursor.object(|cursor, key, key_span| {
         cursor.skip_whitespace();
-        entry(cursor, &key, key_span.start)
+        member(cursor, &key, key_span.start)
     })?;
     Ok(())
 }
@@ -694,16 +694,7 @@ fn traversal(text: &str) -> Option<Vec<Step>> {
 /// Skips a number or a quoted string inside `[...]`.
 fn skip_key(text: &str) -> Option<&str> {
     if let Some(quoted) = text.strip_prefix('"') {
-        let mut escaped = false;
-        for (at, character) in quoted.char_indices() {
-            match character {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => return Some(&quoted[at + 1..]),
-                _ => {}
-            }
-        }
-        return None;
+        return after_quoted(quoted);
     }
     let length = text
         .bytes()
