@@ -23,6 +23,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::FILES;
+    use crate::reconcile::profile::mapping::tests::changed;
     use crate::reconcile::profile::{Endpoint, GoneAction, ListedAs, Profiles};
     use crate::state::operation::Operation;
 
@@ -179,13 +180,8 @@ mod tests {
         context.record(boot, boots.to_string().as_bytes()).unwrap();
         let patch = context.patch();
         assert!(patch.skipped.is_empty(), "{:?}", patch.skipped);
-        let changed: Vec<&str> = patch
-            .changes
-            .iter()
-            .map(|change| change.path.as_str())
-            .collect();
         assert_eq!(
-            changed,
+            changed(&patch),
             [
                 "state",
                 "boot_volume_id",
@@ -295,13 +291,8 @@ mod tests {
             .unwrap();
         assert_eq!(context.status().unwrap().class, ListedAs::Target);
         let patch = context.patch();
-        let changed: Vec<&str> = patch
-            .changes
-            .iter()
-            .map(|change| change.path.as_str())
-            .collect();
         assert_eq!(
-            changed,
+            changed(&patch),
             [
                 "last_operation.state",
                 "last_operation.description",

@@ -200,12 +200,21 @@ fn kind(value: &Value) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::collections::HashMap;
 
     use serde_json::json;
 
     use super::*;
+
+    /// The paths a patch changes, in its order.
+    pub(crate) fn changed(patch: &Patch) -> Vec<&str> {
+        patch
+            .changes
+            .iter()
+            .map(|change| change.path.as_str())
+            .collect()
+    }
 
     fn mapping(request: &str, from: &str, to: &str) -> Mapping {
         Mapping {
@@ -261,13 +270,8 @@ mod tests {
                 "create_vnic_details": [{"subnet_id": "ocid1.subnet.oc1.phx.efgh", "private_ip": "10.0.0.12"}]
             })
         );
-        let changed: Vec<&str> = patch
-            .changes
-            .iter()
-            .map(|change| change.path.as_str())
-            .collect();
         assert_eq!(
-            changed,
+            changed(&patch),
             [
                 "state",
                 "private_ip",

@@ -61,6 +61,20 @@ pub enum ValueProblem {
 }
 
 /// The error for `problem` at `path`.
+/// A tuple value holds one item for each of the tuple type's elements.
+fn tuple_length(path: &[String], elements: usize, items: usize) -> Result<(), ValueError> {
+    if elements == items {
+        return Ok(());
+    }
+    Err(fail(
+        path,
+        ValueProblem::TupleLength {
+            wanted: elements,
+            found: items,
+        },
+    ))
+}
+
 fn fail(path: &[String], problem: ValueProblem) -> ValueError {
     ValueError::At {
         at: at(path),
@@ -132,15 +146,7 @@ fn write(
             }
         }
         (Type::Tuple(elements), Value::Array(items)) => {
-            if elements.len() != items.len() {
-                return Err(fail(
-                    path,
-                    ValueProblem::TupleLength {
-                        wanted: elements.len(),
-                        found: items.len(),
-                    },
-                ));
-            }
+            tuple_length(path, elements.len(), items.len())?;
             out.array(items.len());
             for (index, (item, element)) in items.iter().zip(elements).enumerate() {
                 path.push(format!("[{index}]"));
@@ -256,15 +262,7 @@ fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, Va
                 .collect::<Result<_, _>>()?,
         ),
         (Type::Tuple(elements), Msg::Array(items)) => {
-            if elements.len() != items.len() {
-                return Err(fail(
-                    path,
-                    ValueProblem::TupleLength {
-                        wanted: elements.len(),
-                        found: items.len(),
-                    },
-                ));
-            }
+            tuple_length(path, elements.len(), items.len())?;
             let mut out = Vec::with_capacity(items.len());
             for (index, (item, element)) in items.iter().zip(elements).enumerate() {
                 path.push(format!("[{index}]"));

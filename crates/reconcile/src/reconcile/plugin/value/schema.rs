@@ -121,6 +121,25 @@ pub(super) mod tests {
         }
     }
 
+    /// An optional attribute of nested attributes (protocol 6), not itself sensitive.
+    pub(crate) fn nested_attribute(
+        name: &str,
+        nesting: Nesting,
+        attributes: Vec<Attribute>,
+    ) -> Attribute {
+        Attribute {
+            name: name.into(),
+            kind: AttributeKind::Nested(NestedAttributes {
+                attributes,
+                nesting,
+            }),
+            sensitive: false,
+            optional: true,
+            computed: false,
+            required: false,
+        }
+    }
+
     pub(crate) fn nested(name: &str, nesting: Nesting, block: Block) -> NestedBlock {
         NestedBlock {
             name: name.into(),
@@ -144,17 +163,11 @@ pub(super) mod tests {
         let block = Block {
             attributes: vec![
                 attribute("id", Type::String, false),
-                Attribute {
-                    name: "rules".into(),
-                    kind: AttributeKind::Nested(NestedAttributes {
-                        attributes: vec![attribute("port", Type::Number, false)],
-                        nesting: Nesting::Map,
-                    }),
-                    sensitive: false,
-                    optional: true,
-                    computed: false,
-                    required: false,
-                },
+                nested_attribute(
+                    "rules",
+                    Nesting::Map,
+                    vec![attribute("port", Type::Number, false)],
+                ),
             ],
             blocks: vec![
                 nested("one", Nesting::Single, inner.clone()),

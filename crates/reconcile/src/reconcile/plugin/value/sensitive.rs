@@ -245,8 +245,7 @@ fn step_order(left: &Value, right: &Value) -> Ordering {
 
 #[cfg(test)]
 mod tests {
-    use super::super::schema::tests::{attribute, nested};
-    use super::super::schema::{Attribute, NestedAttributes};
+    use super::super::schema::tests::{attribute, nested, nested_attribute};
     use super::*;
 
     #[test]
@@ -284,17 +283,11 @@ mod tests {
         let block = Block {
             attributes: vec![
                 attribute("id", Type::String, false),
-                Attribute {
-                    name: "users".into(),
-                    kind: AttributeKind::Nested(NestedAttributes {
-                        attributes: vec![attribute("key", Type::String, true)],
-                        nesting: Nesting::Map,
-                    }),
-                    sensitive: false,
-                    optional: true,
-                    computed: false,
-                    required: false,
-                },
+                nested_attribute(
+                    "users",
+                    Nesting::Map,
+                    vec![attribute("key", Type::String, true)],
+                ),
             ],
             blocks: vec![
                 nested("env", Nesting::List, secret.clone()),
