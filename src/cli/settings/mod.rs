@@ -4,10 +4,13 @@
 
 mod diff;
 mod refresh;
+mod states;
 mod write;
 
 pub(super) use diff::{DiffOutput, DiffSettings};
 pub(super) use refresh::{RefreshSettings, ReportTo};
+pub(super) use states::StatesArgs;
+pub(super) use states::StatesSettings;
 pub(super) use write::{Destination, WriteIntent, WriteSettings};
 
 use crate::cli::error::{CliError, echo};
