@@ -75,13 +75,9 @@ pub(super) fn run(
     settings: &ListSettings<'_>,
     printer: &mut Printer,
 ) -> Result<ExitStatus, CliError> {
-    let ListSettings {
-        state: state_arg,
-        filter,
-        format,
-    } = settings;
-    let (source, bytes) = load::read(state_arg, printer)
-        .map_err(|error| address_for_a_state(error, state_arg.state.as_deref()))?;
+    let filter = &settings.filter;
+    let (source, bytes) = load::read(settings.state, printer)
+        .map_err(|error| address_for_a_state(error, settings.state.state.as_deref()))?;
     let state = load::parse_state(&source, &bytes)?;
     let mut listed = Vec::new();
     let needs_address = !filter.patterns.is_empty() || filter.module.is_some();
@@ -123,14 +119,14 @@ pub(super) fn run(
                 continue;
             }
         }
-        match format {
+        match settings.format {
             // A name or key from the state may hold control characters: escaped, so an address
             // stays one line and cannot restyle the terminal (the JSON keeps them, escaped as JSON).
             Format::Text => printer.line(&sanitized(&printed))?,
             Format::Json => listed.push(describe(&group, &printed)),
         }
     }
-    if *format == Format::Json {
+    if settings.format == Format::Json {
         let document =
             json!({ "schema_version": 1, "state": source.to_string(), "instances": listed });
         printer.line(

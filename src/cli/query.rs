@@ -31,16 +31,10 @@ pub(super) fn run(
     settings: &QuerySettings<'_>,
     printer: &mut Printer,
 ) -> Result<ExitStatus, CliError> {
-    let QuerySettings {
-        state: state_arg,
-        path,
-        text,
-        reveal,
-        compact,
-    } = settings;
-    let (source, bytes) = load::read(state_arg, printer)?;
+    let (text, compact) = (settings.text, settings.compact);
+    let (source, bytes) = load::read(settings.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
-    let document = crate::state::query::document(&state, *reveal).map_err(|problem| {
+    let document = crate::state::query::document(&state, settings.reveal).map_err(|problem| {
         CliError::new(format!("{source}: {}", sanitize(&problem.to_string())))
     })?;
     let limits = Limits::for_document(document.len());
@@ -54,14 +48,17 @@ pub(super) fn run(
             "name the members to follow (`$.resources[*].instances[*].attributes.id`) rather than repeating `..` and `*`",
         )
     };
-    let mut selection = path.select(&document, limits).map_err(too_costly)?;
+    let mut selection = settings
+        .path
+        .select(&document, limits)
+        .map_err(too_costly)?;
     let printed = selection.print(!compact, |piece| printer.out(piece));
     match printed {
         Ok(()) => {}
         Err(PrintError::Write(error)) => return Err(error),
         Err(PrintError::TooLong(exceeded)) => {
             let error = too_costly(exceeded);
-            return Err(if *compact {
+            return Err(if compact {
                 error
             } else {
                 error.with_hint("`--compact` prints the results on one line, without indentation")

@@ -47,14 +47,8 @@ pub(super) fn run(
     settings: &ShowSettings<'_>,
     printer: &mut Printer,
 ) -> Result<ExitStatus, CliError> {
-    let ShowSettings {
-        state: state_arg,
-        instance: wanted,
-        deposed,
-        reveal,
-        format,
-    } = settings;
-    let (source, bytes) = load::read(state_arg, printer)?;
+    let wanted = &settings.instance;
+    let (source, bytes) = load::read(settings.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     let groups = instance_groups(&state);
     let Some(group) = groups.iter().find(|group| group.address() == *wanted) else {
@@ -64,7 +58,7 @@ pub(super) fn run(
         ))
         .with_hint("`statectl list` prints every address the state holds"));
     };
-    let object = match deposed {
+    let object = match &settings.deposed {
         None => group.current.ok_or_else(|| {
             let keys: Vec<&str> = group
                 .deposed
@@ -93,9 +87,9 @@ pub(super) fn run(
     };
     let (attributes, paths) = attributes(&state, object)
         .map_err(|problem| CliError::new(format!("{source}: {wanted}: {problem}")))?;
-    let paths = if *reveal { Vec::new() } else { paths };
+    let paths = if settings.reveal { Vec::new() } else { paths };
     let address = wanted.to_string();
-    match format {
+    match settings.format {
         Format::Text => {
             let provider = State::provider_of(group.resource, object)
                 .map(|provider| provider.text.as_ref())
@@ -130,7 +124,7 @@ pub(super) fn run(
                 "skip_destroy": object.skip_destroy,
                 "dependencies": object.dependencies,
                 "attributes": attributes,
-                "sensitive_masked": !reveal,
+                "sensitive_masked": !settings.reveal,
             });
             printer.line(
                 &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
