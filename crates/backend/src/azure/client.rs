@@ -15,6 +15,7 @@ use statectl_state::duration::Deadline;
 use tokio::sync::Mutex as AsyncMutex;
 use url::Url;
 
+use super::credential_error::CredentialError;
 use super::credentials;
 use super::settings::{Credential, STORAGE_RESOURCE, Settings};
 use super::shared_key;
@@ -71,12 +72,12 @@ impl Answer {
 }
 
 /// Why there is no answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub(super) enum Failure {
     /// No answer from the Blob service after every attempt: what went wrong last.
     Unreachable(String),
     /// The credential could not be had (an Azure AD token, the listed key): why.
-    Credential(String),
+    Credential(CredentialError),
     /// The answer is larger than statectl reads.
     TooLarge,
 }

@@ -10,6 +10,7 @@ use serde_json::Value;
 use statectl_net::Secret;
 use url::Url;
 
+use super::credential_error::CredentialError;
 use super::credentials::{read_answer, text};
 use statectl_net::http::error_text::{excerpt, without_secrets};
 
@@ -23,7 +24,7 @@ pub(super) async fn github(
     http: &reqwest::Client,
     url: &str,
     bearer: &Secret,
-) -> Result<Secret, String> {
+) -> Result<Secret, CredentialError> {
     let what = "GitHub's OIDC token service (`oidc_request_url`, ACTIONS_ID_TOKEN_REQUEST_URL)";
     let mut url = parse(url, what)?;
     if !url.query_pairs().any(|(name, _)| name == "audience") {
@@ -44,7 +45,7 @@ pub(super) async fn azure_devops(
     url: &str,
     bearer: &Secret,
     connection: &str,
-) -> Result<Secret, String> {
+) -> Result<Secret, CredentialError> {
     let what = "Azure DevOps' OIDC token service (`oidc_request_url`, SYSTEM_OIDCREQUESTURI)";
     let mut url = parse(url, what)?;
     let has = |url: &Url, wanted: &str| url.query_pairs().any(|(name, _)| name == wanted);
@@ -69,44 +70,55 @@ pub(super) async fn azure_devops(
     fetch(request, &url, what, bearer, "oidcToken").await
 }
 
-fn parse(url: &str, what: &str) -> Result<Url, String> {
+fn parse(url: &str, what: &'static str) -> Result<Url, CredentialError> {
     Url::parse(url)
         .ok()
         .filter(|url| matches!(url.scheme(), "http" | "https"))
-        .ok_or_else(|| format!("the URL of {what} is not an http(s) URL"))
+        .ok_or(CredentialError::OidcUrl { what })
 }
 
 /// Sends `request` and takes the token in the answer's `field`.
 async fn fetch(
     request: reqwest::RequestBuilder,
     url: &Url,
-    what: &str,
+    what: &'static str,
     bearer: &Secret,
-    field: &str,
-) -> Result<Secret, String> {
+    field: &'static str,
+) -> Result<Secret, CredentialError> {
     let shown = format!("{}{}", url.origin().ascii_serialization(), url.path());
-    let response = request.send().await.map_err(|error| {
-        format!(
-            "cannot fetch the OIDC token from {what} at {shown}: {}",
-            super::client::problem(&error)
-        )
-    })?;
+    let response = request
+        .send()
+        .await
+        .map_err(|source| CredentialError::OidcUnreachable {
+            what,
+            shown: shown.clone(),
+            source,
+        })?;
     let status = response.status().as_u16();
     let body = read_answer(response)
         .await
-        .map_err(|problem| format!("the answer of {what} at {shown} {problem}"))?;
+        .map_err(|source| CredentialError::OidcAnswer {
+            what,
+            shown: shown.clone(),
+            source,
+        })?;
     if !(200..300).contains(&status) {
         let said = excerpt(&String::from_utf8_lossy(&body), 200);
-        return Err(without_secrets(
-            format!("{what} at {shown} answered {status}: {said}"),
-            &[text(bearer).trim()],
-        ));
+        return Err(CredentialError::OidcRefused {
+            what,
+            shown,
+            status,
+            said: without_secrets(said, &[text(bearer).trim()]),
+        });
     }
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     match value[field].as_str().map(str::trim) {
         Some(token) if !token.is_empty() => Ok(Secret::key(token.as_bytes().to_vec())),
-        _ => Err(format!(
-            "{what} at {shown} answered {status} without a token (no `{field}`)"
-        )),
+        _ => Err(CredentialError::OidcWithoutToken {
+            what,
+            shown,
+            status,
+            field,
+        }),
     }
 }

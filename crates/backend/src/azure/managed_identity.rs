@@ -6,6 +6,7 @@
 
 use statectl_net::Secret;
 
+use super::credential_error::CredentialError;
 use super::credentials::{Token, lifetime, read_answer};
 
 /// The metadata service's API version go-azure-sdk asks for.
@@ -16,7 +17,7 @@ pub(super) async fn token(
     endpoint: &str,
     client: Option<&str>,
     resource: &str,
-) -> Result<Token, String> {
+) -> Result<Token, CredentialError> {
     // go-azure-sdk's query, its keys in Go's sorted order.
     let query = {
         let mut query = url::form_urlencoded::Serializer::new(String::new());
@@ -28,22 +29,22 @@ pub(super) async fn token(
         query.finish()
     };
     let url = format!("{endpoint}?{query}");
-    let what = format!("the managed identity endpoint {endpoint}");
     let response = http
         .get(&url)
         .header("metadata", "true")
         .send()
         .await
-        .map_err(|error| {
-            format!(
-                "{what} gave no token ({}); statectl is not on an Azure machine with a managed identity, or `msi_endpoint` is wrong",
-                super::client::problem(&error)
-            )
+        .map_err(|source| CredentialError::ManagedUnreachable {
+            endpoint: endpoint.to_owned(),
+            source,
         })?;
     let status = response.status().as_u16();
     let body = read_answer(response)
         .await
-        .map_err(|problem| format!("the answer of {what} {problem}"))?;
+        .map_err(|source| CredentialError::ManagedAnswer {
+            endpoint: endpoint.to_owned(),
+            source,
+        })?;
     let answer: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
     if !(200..300).contains(&status) {
         // The metadata service says `{"error": "invalid_request", "error_description": "..."}`.
@@ -56,12 +57,19 @@ pub(super) async fn token(
             _ => String::new(),
         };
         let said = statectl_net::http::error_text::excerpt(&said, 200);
-        return Err(format!("{what} answered {status}{said}"));
+        return Err(CredentialError::ManagedRefused {
+            endpoint: endpoint.to_owned(),
+            status,
+            said,
+        });
     }
     let token = answer["access_token"]
         .as_str()
         .filter(|token| !token.is_empty())
-        .ok_or_else(|| format!("{what} answered {status} without an `access_token`"))?;
+        .ok_or_else(|| CredentialError::ManagedWithoutToken {
+            endpoint: endpoint.to_owned(),
+            status,
+        })?;
     Ok(Token {
         secret: Secret::key(token.as_bytes().to_vec()),
         lifetime: lifetime(answer.get("expires_in")),

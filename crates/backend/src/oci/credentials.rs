@@ -16,6 +16,19 @@ use statectl_state::state::store::StoreError;
 
 use super::settings::Settings;
 
+/// Why the profile of the OCI config file could not be read.
+#[derive(Debug, thiserror::Error)]
+enum ProfileError {
+    #[error("{}: {source}", .file.display())]
+    Unreadable {
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Invalid(#[from] oci_config::OciConfigError),
+}
+
 /// The signer, the region it found, and how to name the key in messages.
 pub(crate) struct Key {
     pub signer: OciSigner,
@@ -66,15 +79,17 @@ pub(crate) fn load(
     let file = config_file(env);
     // A named profile must exist, as Terraform's `checkProfile` insists; `DEFAULT` may be absent
     // when the arguments or the variables give the rest.
-    let profile: Option<Result<OciProfile, String>> = if from_arguments {
+    let profile: Option<Result<OciProfile, ProfileError>> = if from_arguments {
         None
     } else {
         file.as_ref().map(|file| {
-            statectl_state::state::bytes::read_text(file)
-                .map_err(|error| format!("{}: {error}", file.display()))
-                .and_then(|text| {
-                    oci_config::parse(&text, file, &profile_name).map_err(|error| error.to_string())
-                })
+            let text = statectl_state::state::bytes::read_text(file).map_err(|source| {
+                ProfileError::Unreadable {
+                    file: file.clone(),
+                    source,
+                }
+            })?;
+            Ok(oci_config::parse(&text, file, &profile_name)?)
         })
     };
     let loaded = match &profile {
@@ -117,7 +132,7 @@ pub(crate) fn load(
         (tenancy, user, fingerprint, pem)
     else {
         let why = match (&profile, &file) {
-            (Some(Err(problem)), _) => problem.clone(),
+            (Some(Err(problem)), _) => problem.to_string(),
             (_, None) => "no OCI config file (~/.oci/config, OCI_CONFIG_FILE)".to_owned(),
             _ => "the profile and the arguments leave parts of the key out".to_owned(),
         };

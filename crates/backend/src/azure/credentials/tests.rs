@@ -61,6 +61,7 @@ fn storage_token(settings: &Settings) -> Result<(String, Option<Duration>), Stri
             STORAGE_RESOURCE,
         ))
         .map(|token| (text(&token.secret).to_owned(), token.lifetime))
+        .map_err(|error| error.to_string())
 }
 
 fn ids() -> Vec<(&'static str, &'static str)> {

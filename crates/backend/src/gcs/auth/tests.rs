@@ -27,6 +27,7 @@ fn token_of(credential: &Credential) -> Result<String, String> {
     runtime()
         .block_on(credential.fetch(&http, &STORAGE_SCOPES))
         .map(|(token, _)| token.expose_str().to_owned())
+        .map_err(|error| error.to_string())
 }
 
 fn settings(values: Value) -> Settings {
@@ -148,7 +149,9 @@ fn google_application_credentials_comes_before_gclouds_file_and_the_metadata_ser
     let key_text = key.display().to_string();
     let env =
         move |name: &str| (name == "GOOGLE_APPLICATION_CREDENTIALS").then(|| key_text.clone());
-    let error = Credential::find(&settings(json!({"bucket": "b"})), &env).unwrap_err();
+    let error = Credential::find(&settings(json!({"bucket": "b"})), &env)
+        .unwrap_err()
+        .to_string();
     assert!(
         error.starts_with(&format!(
             "the credentials in GOOGLE_APPLICATION_CREDENTIALS ({}) are of type `external_account_authorized_user`",
@@ -158,7 +161,9 @@ fn google_application_credentials_comes_before_gclouds_file_and_the_metadata_ser
     );
     let missing =
         |name: &str| (name == "GOOGLE_APPLICATION_CREDENTIALS").then(|| "/no/such.json".to_owned());
-    let error = Credential::find(&settings(json!({"bucket": "b"})), &missing).unwrap_err();
+    let error = Credential::find(&settings(json!({"bucket": "b"})), &missing)
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         error,
         "cannot read GOOGLE_APPLICATION_CREDENTIALS (/no/such.json): no such file"
@@ -302,7 +307,8 @@ fn a_broken_key_file_is_one_line_naming_where_it_came_from() {
         "GOOGLE_CREDENTIALS",
         &no_env,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert_eq!(
         error,
         "the `private_key` in GOOGLE_CREDENTIALS is not an RSA key in PEM"
@@ -312,7 +318,8 @@ fn a_broken_key_file_is_one_line_naming_where_it_came_from() {
         "`credentials`",
         &no_env,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert_eq!(
         error,
         "the credentials in `credentials` have no `refresh_token`"

@@ -42,6 +42,7 @@ fn credential(file: &Value, env: &[(&str, &str)]) -> Result<Credential, String> 
         json!({"bucket": "b", "credentials": file.to_string()}),
     );
     Credential::find(&Settings::read(&config, &lookup).unwrap(), &lookup)
+        .map_err(|error| error.to_string())
 }
 
 fn fetch(credential: &Credential) -> Result<(String, Duration), String> {
@@ -49,6 +50,7 @@ fn fetch(credential: &Credential) -> Result<(String, Duration), String> {
     runtime()
         .block_on(credential.fetch(&http, &STORAGE_SCOPES))
         .map(|(token, lifetime)| (token.expose_str().to_owned(), lifetime))
+        .map_err(|error| error.to_string())
 }
 
 /// An external account file over `source`, exchanged at `url`'s `/sts`.
