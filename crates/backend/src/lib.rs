@@ -9,6 +9,7 @@
 pub mod azure;
 mod client_error;
 pub mod config;
+mod debug;
 pub mod discover;
 pub mod gcs;
 pub mod hcp;
@@ -66,14 +67,7 @@ impl Listing {
     }
 }
 
-impl std::fmt::Debug for Listing {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Listing")
-            .field("keys", &self.keys.len())
-            .field("warnings", &self.warnings)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Listing: keys.len(), warnings);
 
 /// Every state below `prefix` in the backend `config` describes (s3, gcs, azurerm, oci), whose keys
 /// `options` keeps, within its page limit.

@@ -96,15 +96,7 @@ pub(super) struct Client {
     secret: AsyncMutex<Option<(Secret, Option<Deadline>)>>,
 }
 
-impl std::fmt::Debug for Client {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("Client")
-            .field("service", &self.service.as_str())
-            .field("credential", &self.credential)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Client: service.as_str(), credential);
 
 impl Client {
     pub(super) fn new(settings: &Settings) -> Result<Client, ClientError> {

@@ -309,19 +309,9 @@ fn is_workforce_pool(audience: &str) -> bool {
         .is_some_and(|(location, rest)| !location.is_empty() && rest.starts_with("workforcePools/"))
 }
 
-impl std::fmt::Debug for ExternalAccount {
-    /// Never the client secret nor a header of the source.
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("ExternalAccount")
-            .field("audience", &self.audience)
-            .field("token_url", &self.token_url)
-            .field("impersonation", &self.impersonation)
-            .field("source", &self.source.kind())
-            .field("from", &self.from)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(
+    ExternalAccount: audience, token_url, impersonation, source.kind(), from
+);
 
 /// What the subject token's format says, for the parse of `credential_source.format`.
 pub(super) fn format_of(value: &Value, from: &str) -> Result<Format, CredentialError> {

@@ -42,14 +42,7 @@ pub(super) struct Client {
     signer: OciSigner,
 }
 
-impl std::fmt::Debug for Client {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("Client")
-            .field("endpoint", &self.endpoint)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Client: endpoint);
 
 /// A final answer: a status that is not retried, or the last retried one's.
 #[derive(Debug)]

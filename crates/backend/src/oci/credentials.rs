@@ -37,14 +37,7 @@ pub(crate) struct Key {
     pub described: String,
 }
 
-impl std::fmt::Debug for Key {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("Key")
-            .field("described", &self.described)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Key: described);
 
 /// The config file Terraform's backend reads: `<home>/.oci/config` (home: `OCI_HOME_OVERRIDE`, else
 /// `HOME`), else the one the SDK's or the CLI's variable names.
