@@ -12,16 +12,15 @@ pub(super) enum CredentialError {
         "no Azure AD credential is configured (a client secret, OIDC with `use_oidc`, a managed identity with `use_msi`, or `use_cli`)"
     )]
     NotConfigured,
+    /// A request for a token or a key that got no whole answer.
+    #[error("{}", unanswered(.asked, .failure))]
+    Unanswered {
+        asked: Asked,
+        #[source]
+        failure: Unanswered,
+    },
 
     // Azure AD's token endpoint.
-    #[error("cannot reach Azure AD at {login}: {}", problem(.source))]
-    AzureAdUnreachable {
-        login: String,
-        #[source]
-        source: reqwest::Error,
-    },
-    #[error("Azure AD's answer to the token request {0}")]
-    AzureAdAnswer(#[source] AnswerError),
     #[error("Azure AD answered {status} with no token (not the JSON of a token answer)")]
     AzureAdNotJson { status: u16 },
     /// `code` and `description` (its first sentence, after `: `) are masked against the secret sent.
@@ -35,20 +34,6 @@ pub(super) enum CredentialError {
     // A CI's OIDC token (`what` names the service: GitHub's or Azure DevOps').
     #[error("the URL of {what} is not an http(s) URL")]
     OidcUrl { what: &'static str },
-    #[error("cannot fetch the OIDC token from {what} at {shown}: {}", problem(.source))]
-    OidcUnreachable {
-        what: &'static str,
-        shown: String,
-        #[source]
-        source: reqwest::Error,
-    },
-    #[error("the answer of {what} at {shown} {source}")]
-    OidcAnswer {
-        what: &'static str,
-        shown: String,
-        #[source]
-        source: AnswerError,
-    },
     #[error("{what} at {shown} answered {status}: {said}")]
     OidcRefused {
         what: &'static str,
@@ -65,21 +50,6 @@ pub(super) enum CredentialError {
     },
 
     // A managed identity's endpoint.
-    #[error(
-        "the managed identity endpoint {endpoint} gave no token ({}); statectl is not on an Azure machine with a managed identity, or `msi_endpoint` is wrong",
-        problem(.source)
-    )]
-    ManagedUnreachable {
-        endpoint: String,
-        #[source]
-        source: reqwest::Error,
-    },
-    #[error("the answer of the managed identity endpoint {endpoint} {source}")]
-    ManagedAnswer {
-        endpoint: String,
-        #[source]
-        source: AnswerError,
-    },
     /// `said` is `: code: description` (or less), cut to one short line.
     #[error("the managed identity endpoint {endpoint} answered {status}{said}")]
     ManagedRefused {
@@ -107,18 +77,6 @@ pub(super) enum CredentialError {
         "`subscription_id` is not set (nor ARM_SUBSCRIPTION_ID), which listing the account's key needs"
     )]
     NoSubscription,
-    #[error("cannot reach the management API at {management}: {}", problem(.source))]
-    ManagementUnreachable {
-        management: String,
-        #[source]
-        source: reqwest::Error,
-    },
-    #[error("the answer listing the keys of storage account `{account}` {source}")]
-    KeysAnswer {
-        account: String,
-        #[source]
-        source: AnswerError,
-    },
     /// `code` is ` (TheCode)` when the answer names one.
     #[error(
         "listing the keys of storage account `{account}` in resource group `{resource_group}` answered {status}{code}"
@@ -133,4 +91,55 @@ pub(super) enum CredentialError {
     NoFullKey { account: String },
     #[error("the key listed for storage account `{account}` is not base64")]
     KeyNotBase64 { account: String },
+}
+
+/// Who was asked for a token or a key, as the messages name them.
+#[derive(Debug, Clone)]
+pub(super) enum Asked {
+    /// Azure AD's token endpoint, at the cloud's `login` host.
+    AzureAd { login: String },
+    /// A CI's OIDC token service (`what`), at `shown` (its URL without the query).
+    Oidc { what: &'static str, shown: String },
+    /// A managed identity's endpoint.
+    Managed { endpoint: String },
+    /// The management API, listing the keys of storage account `account`.
+    Keys { management: String, account: String },
+}
+
+/// Why a request got no whole answer: none came, or it broke off or was too large.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum Unanswered {
+    #[error("{}", problem(.0))]
+    Unreachable(#[source] reqwest::Error),
+    #[error("{0}")]
+    Answer(#[source] AnswerError),
+}
+
+fn unanswered(asked: &Asked, failure: &Unanswered) -> String {
+    match (asked, failure) {
+        (Asked::AzureAd { login }, Unanswered::Unreachable(_)) => {
+            format!("cannot reach Azure AD at {login}: {failure}")
+        }
+        (Asked::AzureAd { .. }, Unanswered::Answer(_)) => {
+            format!("Azure AD's answer to the token request {failure}")
+        }
+        (Asked::Oidc { what, shown }, Unanswered::Unreachable(_)) => {
+            format!("cannot fetch the OIDC token from {what} at {shown}: {failure}")
+        }
+        (Asked::Oidc { what, shown }, Unanswered::Answer(_)) => {
+            format!("the answer of {what} at {shown} {failure}")
+        }
+        (Asked::Managed { endpoint }, Unanswered::Unreachable(_)) => format!(
+            "the managed identity endpoint {endpoint} gave no token ({failure}); statectl is not on an Azure machine with a managed identity, or `msi_endpoint` is wrong"
+        ),
+        (Asked::Managed { endpoint }, Unanswered::Answer(_)) => {
+            format!("the answer of the managed identity endpoint {endpoint} {failure}")
+        }
+        (Asked::Keys { management, .. }, Unanswered::Unreachable(_)) => {
+            format!("cannot reach the management API at {management}: {failure}")
+        }
+        (Asked::Keys { account, .. }, Unanswered::Answer(_)) => {
+            format!("the answer listing the keys of storage account `{account}` {failure}")
+        }
+    }
 }

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use statectl_net::Secret;
 use statectl_net::http::body::{self, BodyError};
 
-use super::credential_error::CredentialError;
+use super::credential_error::{Asked, CredentialError, Unanswered};
 use super::settings::{Cloud, Identity, OidcToken};
 use super::{federated, managed_identity};
 use statectl_net::http::error_text::without_secrets;
@@ -115,21 +115,15 @@ async fn client_credentials(
         (form.finish(), secret)
     };
     let url = format!("{}/{tenant}/oauth2/v2.0/token", cloud.login);
-    let response = http
+    let request = http
         .post(&url)
         .header("content-type", "application/x-www-form-urlencoded")
         .header("accept", "application/json")
-        .body(body)
-        .send()
-        .await
-        .map_err(|source| CredentialError::AzureAdUnreachable {
-            login: cloud.login.to_owned(),
-            source,
-        })?;
-    let status = response.status().as_u16();
-    let body = read_answer(response)
-        .await
-        .map_err(CredentialError::AzureAdAnswer)?;
+        .body(body);
+    let asked = Asked::AzureAd {
+        login: cloud.login.to_owned(),
+    };
+    let (status, body) = exchange(request, asked).await?;
     let answer: TokenAnswer =
         serde_json::from_slice(&body).map_err(|_| CredentialError::AzureAdNotJson { status })?;
     match answer.access_token {
@@ -177,6 +171,26 @@ pub(super) enum AnswerError {
 }
 
 /// The whole answer, when it is no larger than [`MAX_ANSWER`]; else why not.
+/// Sends `request` to `asked` and reads its answer whole: the status and the body.
+pub(super) async fn exchange(
+    request: reqwest::RequestBuilder,
+    asked: Asked,
+) -> Result<(u16, Vec<u8>), CredentialError> {
+    let unanswered = |failure| CredentialError::Unanswered {
+        asked: asked.clone(),
+        failure,
+    };
+    let response = request
+        .send()
+        .await
+        .map_err(|error| unanswered(Unanswered::Unreachable(error)))?;
+    let status = response.status().as_u16();
+    let body = read_answer(response)
+        .await
+        .map_err(|error| unanswered(Unanswered::Answer(error)))?;
+    Ok((status, body))
+}
+
 pub(super) async fn read_answer(mut response: reqwest::Response) -> Result<Vec<u8>, AnswerError> {
     body::read_capped(&mut response, MAX_ANSWER as u64)
         .await
@@ -257,23 +271,15 @@ pub(super) async fn list_key(
         "{}subscriptions/{subscription}/resourceGroups/{resource_group}/providers/Microsoft.Storage/storageAccounts/{account}/listKeys?api-version={MANAGEMENT_API_VERSION}&$expand=kerb",
         cloud.management
     );
-    let response = http
+    let request = http
         .post(&url)
         .bearer_auth(text(&token.secret))
-        .header("content-length", "0")
-        .send()
-        .await
-        .map_err(|source| CredentialError::ManagementUnreachable {
-            management: cloud.management.to_owned(),
-            source,
-        })?;
-    let status = response.status().as_u16();
-    let body = read_answer(response)
-        .await
-        .map_err(|source| CredentialError::KeysAnswer {
-            account: account.to_owned(),
-            source,
-        })?;
+        .header("content-length", "0");
+    let asked = Asked::Keys {
+        management: cloud.management.to_owned(),
+        account: account.to_owned(),
+    };
+    let (status, body) = exchange(request, asked).await?;
     if status != 200 {
         let code = serde_json::from_slice::<Failed>(&body)
             .ok()

@@ -6,8 +6,8 @@
 
 use statectl_net::Secret;
 
-use super::credential_error::CredentialError;
-use super::credentials::{Token, lifetime, read_answer};
+use super::credential_error::{Asked, CredentialError};
+use super::credentials::{Token, exchange, lifetime};
 
 /// The metadata service's API version go-azure-sdk asks for.
 const API_VERSION: &str = "2018-02-01";
@@ -29,22 +29,11 @@ pub(super) async fn token(
         query.finish()
     };
     let url = format!("{endpoint}?{query}");
-    let response = http
-        .get(&url)
-        .header("metadata", "true")
-        .send()
-        .await
-        .map_err(|source| CredentialError::ManagedUnreachable {
-            endpoint: endpoint.to_owned(),
-            source,
-        })?;
-    let status = response.status().as_u16();
-    let body = read_answer(response)
-        .await
-        .map_err(|source| CredentialError::ManagedAnswer {
-            endpoint: endpoint.to_owned(),
-            source,
-        })?;
+    let request = http.get(&url).header("metadata", "true");
+    let asked = Asked::Managed {
+        endpoint: endpoint.to_owned(),
+    };
+    let (status, body) = exchange(request, asked).await?;
     let answer: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
     if !(200..300).contains(&status) {
         // The metadata service says `{"error": "invalid_request", "error_description": "..."}`.

@@ -11,17 +11,10 @@ use super::*;
 use crate::azure::client::{Client, Request};
 use crate::azure::settings::{Credential, STORAGE_RESOURCE, Settings};
 use crate::config::BackendConfig;
-use crate::gcs::fake::fake;
+use crate::gcs::fake::{fake, runtime};
 
 const TENANT: &str = "00000000-1111-2222-3333-444444444444";
 const CLIENT: &str = "55555555-6666-7777-8888-999999999999";
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 /// The backend's settings for `values` and `vars`, its Azure AD login at `login` (the fake).
 fn settings(values: &Value, vars: &[(&str, &str)], login: &str) -> Settings {

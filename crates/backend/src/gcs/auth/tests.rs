@@ -13,14 +13,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::config::BackendConfig;
-use crate::gcs::fake::fake;
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
+use crate::gcs::fake::{fake, runtime};
 
 fn token_of(credential: &Credential) -> Result<String, String> {
     let http = Http::new().unwrap();

@@ -12,19 +12,12 @@ use serde_json::{Value, json};
 use crate::config::BackendConfig;
 use crate::gcs::auth::{Credential, STORAGE_SCOPES, Tokens};
 use crate::gcs::client::Http;
-use crate::gcs::fake::fake;
+use crate::gcs::fake::{fake, runtime};
 use crate::gcs::settings::Settings;
 
 const AUDIENCE: &str =
     "//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/ci/providers/gh";
 const JWT_TYPE: &str = "urn:ietf:params:oauth:token-type:jwt";
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 /// The credential for a credentials JSON given as `credentials`, with `env` for the variables.
 fn credential(file: &Value, env: &[(&str, &str)]) -> Result<Credential, String> {
