@@ -242,14 +242,12 @@ impl Client {
         if let Some(body) = body {
             builder = builder.body(body.clone());
         }
-        let mut response = builder
+        let response = builder
             .send()
             .await
             .map_err(|error| Failure::Unreachable(problem(&error)))?;
-        let status = response.status().as_u16();
-        let headers = std::mem::take(response.headers_mut());
-        match body::read_capped(&mut response, MAX_BODY).await {
-            Ok(body) => Ok(Answer {
+        match body::read_whole(response, MAX_BODY).await {
+            Ok((status, headers, body)) => Ok(Answer {
                 status,
                 headers,
                 body,
