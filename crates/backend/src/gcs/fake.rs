@@ -15,6 +15,11 @@ pub(crate) fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// One scripted answer: `status` with `body`.
+pub(crate) fn answer(status: u16, body: &str) -> (u16, String) {
+    (status, body.to_owned())
+}
+
 /// One request as the fake saw it.
 #[derive(Debug, Clone)]
 pub(crate) struct Seen {

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::config::BackendConfig;
 use crate::gcs::auth::{Credential, STORAGE_SCOPES, Tokens};
 use crate::gcs::client::Http;
-use crate::gcs::fake::{fake, runtime};
+use crate::gcs::fake::{answer, fake, runtime};
 use crate::gcs::settings::Settings;
 
 const AUDIENCE: &str =
@@ -64,16 +64,14 @@ fn file_over(url: &str, source: &Value) -> Value {
 #[test]
 fn github_actions_file_fetches_the_oidc_token_exchanges_it_and_impersonates() {
     let (url, seen) = fake(vec![
-        (200, r#"{"count": 1, "value": "gh.oidc.jwt"}"#.to_owned()),
-        (
+        answer(200, r#"{"count": 1, "value": "gh.oidc.jwt"}"#),
+        answer(
             200,
-            r#"{"access_token": "federated", "issued_token_type": "urn:ietf:params:oauth:token-type:access_token", "token_type": "Bearer", "expires_in": 3599}"#
-                .to_owned(),
+            r#"{"access_token": "federated", "issued_token_type": "urn:ietf:params:oauth:token-type:access_token", "token_type": "Bearer", "expires_in": 3599}"#,
         ),
-        (
+        answer(
             200,
-            r#"{"accessToken": "ya29.impersonated", "expireTime": "2099-01-01T00:00:00Z"}"#
-                .to_owned(),
+            r#"{"accessToken": "ya29.impersonated", "expireTime": "2099-01-01T00:00:00Z"}"#,
         ),
     ]);
     let mut file = file_over(
@@ -138,14 +136,8 @@ fn github_actions_file_fetches_the_oidc_token_exchanges_it_and_impersonates() {
 #[test]
 fn gitlab_token_file_is_read_afresh_and_exchanged_for_the_storage_scopes() {
     let (url, seen) = fake(vec![
-        (
-            200,
-            r#"{"access_token": "sts-1", "expires_in": 3600}"#.to_owned(),
-        ),
-        (
-            200,
-            r#"{"access_token": "sts-2", "expires_in": 1800}"#.to_owned(),
-        ),
+        answer(200, r#"{"access_token": "sts-1", "expires_in": 3600}"#),
+        answer(200, r#"{"access_token": "sts-2", "expires_in": 1800}"#),
     ]);
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("gitlab_oidc_token");
@@ -199,13 +191,10 @@ fn gitlab_token_file_is_read_afresh_and_exchanged_for_the_storage_scopes() {
 #[test]
 fn workforce_options_and_a_configured_lifetime_are_sent() {
     let (url, seen) = fake(vec![
-        (
+        answer(200, r#"{"access_token": "sts", "expires_in": 3600}"#),
+        answer(
             200,
-            r#"{"access_token": "sts", "expires_in": 3600}"#.to_owned(),
-        ),
-        (
-            200,
-            r#"{"accessToken": "sa", "expireTime": "2099-01-01T00:00:00.5Z"}"#.to_owned(),
+            r#"{"accessToken": "sa", "expireTime": "2099-01-01T00:00:00.5Z"}"#,
         ),
     ]);
     let folder = tempfile::tempdir().unwrap();
@@ -244,14 +233,8 @@ fn workforce_options_and_a_configured_lifetime_are_sent() {
 #[test]
 fn an_executable_runs_only_when_allowed_and_its_output_file_is_reused() {
     let (url, seen) = fake(vec![
-        (
-            200,
-            r#"{"access_token": "from-exec", "expires_in": 3600}"#.to_owned(),
-        ),
-        (
-            200,
-            r#"{"access_token": "from-file", "expires_in": 3600}"#.to_owned(),
-        ),
+        answer(200, r#"{"access_token": "from-exec", "expires_in": 3600}"#),
+        answer(200, r#"{"access_token": "from-file", "expires_in": 3600}"#),
     ]);
     let folder = tempfile::tempdir().unwrap();
     let script = folder.path().join("token.sh");
@@ -373,19 +356,16 @@ fn a_bad_token_file_is_one_line_naming_it_and_nothing_is_sent() {
 fn hostile_sts_answers_are_refused_and_an_absurd_lifetime_does_not_overflow() {
     let huge = format!(r#"{{"access_token": "{}"}}"#, "x".repeat(2 << 20));
     let (url, _) = fake(vec![
-        (200, "<html>gateway</html>".to_owned()),
+        answer(200, "<html>gateway</html>"),
         (200, huge),
-        (200, r#"{"access_token": "t"}"#.to_owned()),
-        (200, r#"{"access_token": "t", "expires_in": 0}"#.to_owned()),
-        (200, r#"{"access_token": "t", "expires_in": -5}"#.to_owned()),
-        (
+        answer(200, r#"{"access_token": "t"}"#),
+        answer(200, r#"{"access_token": "t", "expires_in": 0}"#),
+        answer(200, r#"{"access_token": "t", "expires_in": -5}"#),
+        answer(200, r#"{"access_token": "t", "expires_in": 1e30}"#),
+        answer(200, r#"{"expires_in": 3600}"#),
+        answer(
             200,
-            r#"{"access_token": "t", "expires_in": 1e30}"#.to_owned(),
-        ),
-        (200, r#"{"expires_in": 3600}"#.to_owned()),
-        (
-            200,
-            r#"{"access_token": "forever", "expires_in": 18446744073709551615}"#.to_owned(),
+            r#"{"access_token": "forever", "expires_in": 18446744073709551615}"#,
         ),
     ]);
     let folder = tempfile::tempdir().unwrap();
@@ -432,12 +412,11 @@ fn hostile_sts_answers_are_refused_and_an_absurd_lifetime_does_not_overflow() {
 #[test]
 fn a_token_echoed_in_an_error_is_redacted() {
     let (url, _) = fake(vec![
-        (
+        answer(
             400,
-            r#"{"error": "invalid_grant", "error_description": "The token secret.oidc.jwt does not match the audience; client sts-client-secret"}"#
-                .to_owned(),
+            r#"{"error": "invalid_grant", "error_description": "The token secret.oidc.jwt does not match the audience; client sts-client-secret"}"#,
         ),
-        (401, "token gh-request-token-123 is not valid\n".to_owned()),
+        answer(401, "token gh-request-token-123 is not valid\n"),
     ]);
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("token");
