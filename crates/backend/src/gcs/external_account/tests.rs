@@ -4,6 +4,7 @@
 //! and each hostile answer (garbage, a huge body, an absurd lifetime, an error echoing the token) is
 //! one line without the token.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -44,6 +45,16 @@ fn fetch(credential: &Credential) -> Result<(String, Duration), String> {
         .block_on(credential.fetch(&http, &STORAGE_SCOPES))
         .map(|(token, lifetime)| (token.expose_str().to_owned(), lifetime))
         .map_err(|error| error.to_string())
+}
+
+/// A subject token file `name` holding `token` (its folder removed when the guard is dropped),
+/// and the external account file that reads it, exchanged at `url`'s `/sts`.
+fn over_token_file(url: &str, name: &str, token: &str) -> (tempfile::TempDir, PathBuf, Value) {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join(name);
+    std::fs::write(&path, token).unwrap();
+    let file = file_over(url, &json!({"file": path.to_str().unwrap()}));
+    (folder, path, file)
 }
 
 /// An external account file over `source`, exchanged at `url`'s `/sts`.
@@ -139,10 +150,8 @@ fn gitlab_token_file_is_read_afresh_and_exchanged_for_the_storage_scopes() {
         answer(200, r#"{"access_token": "sts-1", "expires_in": 3600}"#),
         answer(200, r#"{"access_token": "sts-2", "expires_in": 1800}"#),
     ]);
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("gitlab_oidc_token");
-    std::fs::write(&path, "  gitlab.jwt.one \n").unwrap();
-    let mut file = file_over(&url, &json!({"file": path.to_str().unwrap()}));
+    let (_folder, path, mut file) =
+        over_token_file(&url, "gitlab_oidc_token", "  gitlab.jwt.one \n");
     file["client_id"] = json!("cid");
     file["client_secret"] = json!("csecret");
     let credential = credential(&file, &[]).unwrap();
@@ -368,14 +377,8 @@ fn hostile_sts_answers_are_refused_and_an_absurd_lifetime_does_not_overflow() {
             r#"{"access_token": "forever", "expires_in": 18446744073709551615}"#,
         ),
     ]);
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("token");
-    std::fs::write(&path, "jwt").unwrap();
-    let credential = credential(
-        &file_over(&url, &json!({"file": path.to_str().unwrap()})),
-        &[],
-    )
-    .unwrap();
+    let (_folder, _, file) = over_token_file(&url, "token", "jwt");
+    let credential = credential(&file, &[]).unwrap();
     let sts = format!("{url}/sts");
     assert_eq!(
         fetch(&credential).unwrap_err(),
@@ -418,10 +421,7 @@ fn a_token_echoed_in_an_error_is_redacted() {
         ),
         answer(401, "token gh-request-token-123 is not valid\n"),
     ]);
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("token");
-    std::fs::write(&path, "secret.oidc.jwt").unwrap();
-    let mut file = file_over(&url, &json!({"file": path.to_str().unwrap()}));
+    let (_folder, _, mut file) = over_token_file(&url, "token", "secret.oidc.jwt");
     file["client_id"] = json!("cid");
     file["client_secret"] = json!("sts-client-secret");
     let credential = credential(&file, &[]).unwrap();
