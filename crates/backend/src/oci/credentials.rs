@@ -244,7 +244,7 @@ mod tests {
     use super::*;
     use crate::config::BackendConfig;
 
-    const PRIVATE_KEY: &str = include_str!("../../../../tests/sim/oci_test_key.pem");
+    use crate::oci::tests::{PRIVATE_KEY, key_file};
 
     fn settings(values: serde_json::Value) -> Settings {
         let config = BackendConfig::for_tests("oci", values);
@@ -357,9 +357,7 @@ mod tests {
 
     #[test]
     fn arguments_alone_need_no_file_and_no_key_is_one_line() {
-        let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join("key.pem");
-        std::fs::write(&path, PRIVATE_KEY).unwrap();
+        let (_folder, path) = key_file();
         let key = load(
             &settings(json!({"bucket": "b", "namespace": "n", "tenancy_ocid": "t", "user_ocid": "u", "fingerprint": "ff", "private_key_path": path.display().to_string(), "region": "r"})),
             "oci://n/b/k",
