@@ -64,3 +64,28 @@ fn the_analyses_and_the_configuration_reader_depend_only_on_pure_crates() {
         );
     }
 }
+
+/// The line of `name` in the `[dependencies]` table of `manifest`, trimmed.
+fn dependency_line<'a>(manifest: &'a str, name: &str) -> Option<&'a str> {
+    manifest.lines().map(str::trim).find(|line| {
+        line.split_once('=')
+            .is_some_and(|(key, _)| key.trim() == name)
+    })
+}
+
+#[test]
+fn the_encryption_crate_takes_the_secret_without_an_http_client() {
+    let read = |path: &str| std::fs::read_to_string(root().join(path)).unwrap();
+    let workspace = read("Cargo.toml");
+    let entry = dependency_line(&workspace, "statectl-net").unwrap();
+    assert!(entry.contains("default-features = false"), "{entry}");
+    let net = read("crates/net/Cargo.toml");
+    for http_only in ["reqwest", "httpdate"] {
+        let line = dependency_line(&net, http_only).unwrap();
+        assert!(line.contains("optional = true"), "{line}");
+    }
+    assert!(net.contains("http = [\"dep:reqwest\", \"dep:httpdate\"]"));
+    let encryption = read("crates/encryption/Cargo.toml");
+    let line = dependency_line(&encryption, "statectl-net").unwrap();
+    assert!(!line.contains("http"), "{line}");
+}
