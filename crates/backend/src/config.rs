@@ -98,10 +98,7 @@ impl BackendConfig {
     /// An error in this backend's configuration: `<origin>: backend "<kind>": <problem>`. Every
     /// backend's configuration errors are built here, so the prefix is written once.
     pub fn error(&self, problem: impl fmt::Display) -> StoreError {
-        StoreError::new(format!(
-            "{}: backend \"{}\": {problem}",
-            self.origin, self.kind
-        ))
+        backend_error(&self.origin, &self.kind, problem)
     }
 
     /// The error for an argument of the wrong kind, naming it and where it came from.
@@ -114,6 +111,12 @@ impl BackendConfig {
         self.error(format_args!("`{key}` is not set"))
             .with_hint(format!("add `--backend-config {key}=VALUE`"))
     }
+}
+
+/// `<at>: backend "<kind>": <problem>`, the one shape of a backend's own errors, for those raised
+/// where only the state's location is at hand (after the configuration was read).
+pub(crate) fn backend_error(at: &str, kind: &str, problem: impl fmt::Display) -> StoreError {
+    StoreError::new(format!("{at}: backend \"{kind}\": {problem}"))
 }
 
 /// Go's `strconv.ParseBool`.
