@@ -1,6 +1,8 @@
 //! A backend's configuration as Terraform recorded it: its type, its arguments (the backend cache's
 //! `config` object after every `-backend-config` merge, nulls for unset arguments), and the workspace.
 
+use std::fmt;
+
 use serde_json::{Map, Value};
 
 use statectl_state::state::store::StoreError;
@@ -93,22 +95,28 @@ impl BackendConfig {
         }
     }
 
+    /// An error in this backend's configuration: `<origin>: backend "<kind>": <problem>`. Every
+    /// backend's configuration errors are built here, so the prefix is written once.
+    pub fn error(&self, problem: impl fmt::Display) -> StoreError {
+        backend_error(&self.origin, &self.kind, problem)
+    }
+
     /// The error for an argument of the wrong kind, naming it and where it came from.
     pub fn invalid(&self, key: &str, expected: &str) -> StoreError {
-        StoreError::new(format!(
-            "{}: backend \"{}\": `{key}` must be {expected}",
-            self.origin, self.kind
-        ))
+        self.error(format_args!("`{key}` must be {expected}"))
     }
 
     /// The error for a required argument that is missing.
     pub fn missing(&self, key: &str) -> StoreError {
-        StoreError::new(format!(
-            "{}: backend \"{}\": `{key}` is not set",
-            self.origin, self.kind
-        ))
-        .with_hint(format!("add `--backend-config {key}=VALUE`"))
+        self.error(format_args!("`{key}` is not set"))
+            .with_hint(format!("add `--backend-config {key}=VALUE`"))
     }
+}
+
+/// `<at>: backend "<kind>": <problem>`, the one shape of a backend's own errors, for those raised
+/// where only the state's location is at hand (after the configuration was read).
+pub(crate) fn backend_error(at: &str, kind: &str, problem: impl fmt::Display) -> StoreError {
+    StoreError::new(format!("{at}: backend \"{kind}\": {problem}"))
 }
 
 /// Go's `strconv.ParseBool`.

@@ -295,11 +295,9 @@ fn with_defaults(config: &BackendConfig, env: &dyn Fn(&str) -> Option<String>) -
 }
 
 fn unsupported(config: &BackendConfig, what: &str, hint: &str) -> StoreError {
-    StoreError::new(format!(
-        "{}: backend \"azurerm\": {what} is not supported by statectl",
-        config.origin
-    ))
-    .with_hint(hint.to_owned())
+    config
+        .error(format_args!("{what} is not supported by statectl"))
+        .with_hint(hint.to_owned())
 }
 
 /// The cloud `environment` names; `metadata_host` (a cloud described by its own metadata service)
@@ -394,10 +392,7 @@ fn credential(
         return Ok(Credential::AzureAd(identity));
     }
     let Some(resource_group) = config.string("resource_group_name") else {
-        return Err(StoreError::new(format!(
-            "{}: backend \"azurerm\": one of `access_key`, `sas_token`, `use_azuread_auth` and `resource_group_name` must be set",
-            config.origin
-        ))
+        return Err(config.error("one of `access_key`, `sas_token`, `use_azuread_auth` and `resource_group_name` must be set")
         .with_hint("Terraform asks the same; for example `--backend-config access_key=...` or set ARM_ACCESS_KEY"));
     };
     Ok(Credential::LookedUpKey {
@@ -530,11 +525,9 @@ fn matching(
         .chain(other.map(|v| (format!("{key} from AKS"), v)))
     {
         if !value.is_empty() && value != found {
-            return Err(StoreError::new(format!(
-                "{}: backend \"azurerm\": `{key}` and `{source}` disagree",
-                config.origin
-            ))
-            .with_hint("remove one of them, or make them match (Terraform refuses this too)"));
+            return Err(config
+                .error(format_args!("`{key}` and `{source}` disagree"))
+                .with_hint("remove one of them, or make them match (Terraform refuses this too)"));
         }
         value = found;
     }
@@ -544,12 +537,8 @@ fn matching(
 /// An OIDC token file (`oidc_token_file_path`, AKS's AZURE_FEDERATED_TOKEN_FILE): at most 1 MiB,
 /// and not empty (an empty one would only send the job to the next method, the Azure CLI).
 fn read_token_file(config: &BackendConfig, key: &str, path: &str) -> Result<String, StoreError> {
-    let failed = |problem: String| {
-        StoreError::new(format!(
-            "{}: backend \"azurerm\": cannot read `{key}` {path}: {problem}",
-            config.origin
-        ))
-    };
+    let failed =
+        |problem: String| config.error(format_args!("cannot read `{key}` {path}: {problem}"));
     let file = std::fs::File::open(path)
         .map_err(|error| failed(statectl_state::state::source::problem(&error)))?;
     let mut bytes = Vec::new();
@@ -575,9 +564,8 @@ fn read_trimmed(config: &BackendConfig, key: &str, path: &str) -> Result<String,
     std::fs::read_to_string(path)
         .map(|text| text.trim().to_owned())
         .map_err(|error| {
-            StoreError::new(format!(
-                "{}: backend \"azurerm\": cannot read `{key}` {path}: {}",
-                config.origin,
+            config.error(format_args!(
+                "cannot read `{key}` {path}: {}",
                 statectl_state::state::source::problem(&error)
             ))
         })

@@ -111,10 +111,7 @@ impl Settings {
         // Terraform refuses both keys in the configuration, even both empty.
         let set = |key: &str| config.values.get(key).is_some_and(|value| !value.is_null());
         if set("encryption_key") && set("kms_encryption_key") {
-            return Err(StoreError::new(format!(
-                "{}: backend \"gcs\": can't set both `encryption_key` and `kms_encryption_key`",
-                config.origin
-            ))
+            return Err(config.error("can't set both `encryption_key` and `kms_encryption_key`")
             .with_hint("a state object is encrypted with a customer-supplied key or a Cloud KMS key, not both"));
         }
         let encryption_key = lookup(config, "encryption_key", &["GOOGLE_ENCRYPTION_KEY"], env)
@@ -128,10 +125,7 @@ impl Settings {
         )
         .map(|(value, _)| value);
         if encryption_key.is_some() && kms_key_name.is_some() {
-            return Err(StoreError::new(format!(
-                "{}: backend \"gcs\": can't set both `encryption_key` and `kms_encryption_key` (one comes from a GOOGLE_* variable)",
-                config.origin
-            )));
+            return Err(config.error("can't set both `encryption_key` and `kms_encryption_key` (one comes from a GOOGLE_* variable)"));
         }
 
         let emulator = env("STORAGE_EMULATOR_HOST");
@@ -225,17 +219,16 @@ fn credentials(
             variable.to_owned()
         };
         let json = path_or_contents(&value, env).map_err(|problem| {
-            StoreError::new(format!(
-                "{}: backend \"gcs\": cannot read the credentials file in {from}: {problem}",
-                config.origin
+            config.error(format_args!(
+                "cannot read the credentials file in {from}: {problem}"
             ))
         })?;
         if serde_json::from_str::<serde_json::Value>(&json).is_err() {
-            return Err(StoreError::new(format!(
-                "{}: backend \"gcs\": {from} is neither JSON nor the path of a file",
-                config.origin
-            ))
-            .with_hint("give a service account key (its JSON, or the path of its file)"));
+            return Err(config
+                .error(format_args!(
+                    "{from} is neither JSON nor the path of a file"
+                ))
+                .with_hint("give a service account key (its JSON, or the path of its file)"));
         }
         Source::Json { json, from }
     } else {
@@ -295,9 +288,8 @@ fn encryption_key(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Secret, StoreError> {
     let text = path_or_contents(value, env).map_err(|problem| {
-        StoreError::new(format!(
-            "{}: backend \"gcs\": cannot read the file in `encryption_key`: {problem}",
-            config.origin
+        config.error(format_args!(
+            "cannot read the file in `encryption_key`: {problem}"
         ))
     })?;
     let bytes = base64::engine::general_purpose::STANDARD

@@ -108,14 +108,12 @@ fn no_token(config: &BackendConfig, hostname: &str, host: &str) -> StoreError {
     } else {
         format!("terraform login {hostname}")
     };
-    StoreError::new(format!(
-        "{}: backend \"{}\": no API token for {hostname}",
-        config.origin, config.kind
-    ))
-    .with_hint(format!(
-        "run `{login}`, or set {}",
-        credentials::env_name(host)
-    ))
+    config
+        .error(format_args!("no API token for {hostname}"))
+        .with_hint(format!(
+            "run `{login}`, or set {}",
+            credentials::env_name(host)
+        ))
 }
 
 /// The remote workspace the selected one maps to.
@@ -150,9 +148,9 @@ fn target(
                 ))
                 .with_hint("select one with `--workspace NAME` (or TF_WORKSPACE); `terraform workspace list` shows them")),
             },
-            _ => Err(StoreError::new(format!(
-                "{origin}: backend \"remote\": `workspaces` needs exactly one of `name` and `prefix`"
-            ))),
+            _ => Err(config.error(
+                "`workspaces` needs exactly one of `name` and `prefix`",
+            )),
         };
     }
     let tags = tags(config, workspaces)?;

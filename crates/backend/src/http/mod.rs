@@ -42,9 +42,7 @@ impl HttpState {
         let settings = Settings::read(config, &config::env)?;
         settings.register_basic();
         let location = address::redacted(&settings.address);
-        let client = Client::new(&settings).map_err(|problem| {
-            StoreError::new(format!("{}: backend \"http\": {problem}", config.origin))
-        })?;
+        let client = Client::new(&settings).map_err(|problem| config.error(problem))?;
         Ok(HttpState {
             settings,
             client,

@@ -155,9 +155,8 @@ impl Settings {
                 None => Ok(default),
                 Some((value, from)) => whole_number(&value).ok_or_else(|| match from {
                     Found::Config => config.invalid(key, "a whole number"),
-                    Found::Env(variable) => StoreError::new(format!(
-                        "{}: backend \"http\": {variable} must be a whole number, not `{value}`",
-                        config.origin
+                    Found::Env(variable) => config.error(format_args!(
+                        "{variable} must be a whole number, not `{value}`"
                     )),
                 }),
             })
@@ -189,17 +188,11 @@ impl Settings {
         };
         match (&tls.client_certificate_pem, &tls.client_private_key_pem) {
             (Some(_), None) => {
-                return Err(StoreError::new(format!(
-                    "{}: backend \"http\": `client_certificate_pem` is set but `client_private_key_pem` is not",
-                    config.origin
-                ))
+                return Err(config.error("`client_certificate_pem` is set but `client_private_key_pem` is not")
                 .with_hint("a client certificate needs its private key (`client_private_key_pem` or TF_HTTP_CLIENT_PRIVATE_KEY_PEM)"));
             }
             (None, Some(_)) => {
-                return Err(StoreError::new(format!(
-                    "{}: backend \"http\": `client_private_key_pem` is set but `client_certificate_pem` is not",
-                    config.origin
-                ))
+                return Err(config.error("`client_private_key_pem` is set but `client_certificate_pem` is not")
                 .with_hint("a private key needs its certificate (`client_certificate_pem` or TF_HTTP_CLIENT_CERTIFICATE_PEM)"));
             }
             _ => {}
@@ -222,16 +215,11 @@ impl Settings {
 /// An address argument: a URL whose scheme is `http` or `https`. The value itself is never shown,
 /// since it may carry a password or a token.
 fn parse_url(config: &BackendConfig, key: &str, value: &str) -> Result<Url, StoreError> {
-    let url = Url::parse(value).map_err(|error| {
-        StoreError::new(format!(
-            "{}: backend \"http\": `{key}` is not a URL ({error})",
-            config.origin
-        ))
-    })?;
+    let url = Url::parse(value)
+        .map_err(|error| config.error(format_args!("`{key}` is not a URL ({error})")))?;
     if url.scheme() != "http" && url.scheme() != "https" {
-        return Err(StoreError::new(format!(
-            "{}: backend \"http\": `{key}` must be an http:// or https:// URL, not {}://",
-            config.origin,
+        return Err(config.error(format_args!(
+            "`{key}` must be an http:// or https:// URL, not {}://",
             url.scheme()
         )));
     }

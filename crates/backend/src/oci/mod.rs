@@ -50,9 +50,10 @@ impl OciState {
             (Some(endpoint), _) => endpoint.clone(),
             (None, Some(region)) => format!("https://objectstorage.{region}.oraclecloud.com"),
             (None, None) => {
-                return Err(StoreError::new(format!(
-                    "{location}: backend \"oci\": no region: neither `region` nor the OCI config file's profile names one"
-                ))
+                return Err(oci_error(
+                    &location,
+                    "no region: neither `region` nor the OCI config file's profile names one",
+                )
                 .with_hint("add `--backend-config region=REGION` (for example `eu-frankfurt-1`)"));
             }
         };
@@ -62,7 +63,7 @@ impl OciState {
             settings.connect_timeout,
             settings.request_timeout,
         )
-        .map_err(|problem| StoreError::new(format!("{location}: backend \"oci\": {problem}")))?;
+        .map_err(|problem| oci_error(&location, problem))?;
         Ok(OciState {
             settings,
             client,
@@ -280,6 +281,11 @@ impl RemoteState for OciState {
         call.headers.push(("if-match", etag));
         self.expect(&call, &doing, &[200, 204])
     }
+}
+
+/// An error of this backend at the state's `location`: `<location>: backend "oci": <problem>`.
+fn oci_error(location: &str, problem: impl std::fmt::Display) -> StoreError {
+    config::backend_error(location, "oci", problem)
 }
 
 #[cfg(test)]

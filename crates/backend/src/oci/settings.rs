@@ -100,12 +100,7 @@ impl Settings {
                 .or_else(|| env(&format!("OCI_{name}")))
                 .or_else(|| env(name))
         };
-        let invalid = |name: &str, why: &str| {
-            StoreError::new(format!(
-                "{}: backend \"oci\": `{name}` {why}",
-                config.origin
-            ))
-        };
+        let invalid = |name: &str, why: &str| config.error(format_args!("`{name}` {why}"));
         let bucket = value("bucket").ok_or_else(|| config.missing("bucket"))?;
         if !bucket
             .chars()
@@ -161,7 +156,7 @@ impl Settings {
         let endpoint = env("OCI_CLIENT_HOST_OVERRIDES")
             .or_else(|| env("CLIENT_HOST_OVERRIDES"))
             .and_then(|overrides| host_override(&overrides));
-        let (connect_timeout, request_timeout) = timeouts(&value, &config.origin)?;
+        let (connect_timeout, request_timeout) = timeouts(&value, config)?;
         Ok(Settings {
             namespace,
             bucket,
@@ -244,7 +239,7 @@ fn check_auth(
 /// durations as Terraform reads them.
 fn timeouts(
     value: &dyn Fn(&str) -> Option<String>,
-    origin: &str,
+    config: &BackendConfig,
 ) -> Result<(Duration, Duration), StoreError> {
     let request_timeout = match value("HTTP_REQUEST_TIMEOUT") {
         None => REQUEST_TIMEOUT,
@@ -252,8 +247,8 @@ fn timeouts(
             .ok()
             .filter(|timeout| !timeout.is_zero())
             .ok_or_else(|| {
-                StoreError::new(format!(
-                    "{origin}: backend \"oci\": OCI_HTTP_REQUEST_TIMEOUT `{text}` is not a duration such as `30s`"
+                config.error(format_args!(
+                    "OCI_HTTP_REQUEST_TIMEOUT `{text}` is not a duration such as `30s`"
                 ))
             })?,
     };

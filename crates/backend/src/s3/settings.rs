@@ -273,27 +273,27 @@ fn encryption(
     let customer = match config.string("sse_customer_key") {
         Some(key) => {
             if kms_key_id.is_some() {
-                return Err(StoreError::new(format!(
-                    "{}: backend \"s3\": `kms_key_id` and `sse_customer_key` cannot be set together",
-                    config.origin
-                )));
+                return Err(
+                    config.error("`kms_key_id` and `sse_customer_key` cannot be set together")
+                );
             }
             Some(customer_key(&key).map_err(|problem| {
-                config.invalid("sse_customer_key", &format!("{problem} (got {} characters)", key.len()))
+                config.invalid(
+                    "sse_customer_key",
+                    &format!("{problem} (got {} characters)", key.len()),
+                )
             })?)
         }
         None => match env("AWS_SSE_CUSTOMER_KEY") {
             Some(_) if kms_key_id.is_some() => {
-                return Err(StoreError::new(format!(
-                    "{}: backend \"s3\": `kms_key_id` is set and so is the environment variable AWS_SSE_CUSTOMER_KEY; only one encryption key can apply",
-                    config.origin
-                ))
+                return Err(config.error(
+                    "`kms_key_id` is set and so is the environment variable AWS_SSE_CUSTOMER_KEY; only one encryption key can apply",
+                )
                 .with_hint("unset AWS_SSE_CUSTOMER_KEY, or remove `kms_key_id`"));
             }
             Some(key) => Some(customer_key(&key).map_err(|problem| {
-                StoreError::new(format!(
-                    "{}: backend \"s3\": the environment variable AWS_SSE_CUSTOMER_KEY must be {problem}",
-                    config.origin
+                config.error(format_args!(
+                    "the environment variable AWS_SSE_CUSTOMER_KEY must be {problem}"
                 ))
             })?),
             None => None,
@@ -348,15 +348,14 @@ fn web_identity(
 fn role_option_error(config: &BackendConfig, error: &RoleOptionError) -> StoreError {
     match error {
         RoleOptionError::NoRoleArn => config.invalid("assume_role", "an object with `role_arn` set"),
-        RoleOptionError::NoWebIdentity { inline } => StoreError::new(format!(
-            "{}: backend \"s3\": `assume_role_with_web_identity` needs `role_arn` and `web_identity_token_file` (or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE){}",
-            config.origin,
+        RoleOptionError::NoWebIdentity { inline } => config.error(format_args!(
+            "`assume_role_with_web_identity` needs `role_arn` and `web_identity_token_file` (or AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE){}",
             if *inline { "; statectl does not take the token inline" } else { "" }
         ))
         .with_hint("write the token to a file and set `web_identity_token_file` (or AWS_WEB_IDENTITY_TOKEN_FILE)"),
         // Lenient reading leaves out what it cannot use; these come only from strict checks.
         RoleOptionError::Invalid { .. } | RoleOptionError::InlineToken => {
-            StoreError::new(format!("{}: backend \"s3\": {error}", config.origin))
+            config.error(error)
         }
     }
 }
