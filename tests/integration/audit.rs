@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, assert_lacks, folder_with_state, root};
 use crate::sarif_schema::validate_sarif;
 
 fn case(name: &str) -> PathBuf {
@@ -114,10 +114,7 @@ fn prevent_destroy_blocks_the_destroy_where_terraform_fails() {
     assert_eq!(blocked[0].2, vec!["destroy-blocked"]);
     // Terraform's own refusal names the same block, at the same line.
     let refusal = std::fs::read_to_string(case("prevent-destroy/plan-error.txt")).unwrap();
-    assert!(
-        refusal.contains("Instance cannot be destroyed"),
-        "{refusal}"
-    );
+    assert_contains(&refusal, "Instance cannot be destroyed");
     let line = refusal
         .split("main.tf line ")
         .nth(1)
@@ -238,18 +235,8 @@ fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
         "{}",
         output.stdout
     );
-    assert!(
-        output
-            .stdout
-            .contains("12 objects: 12 destroy; 3 violations"),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output.stderr.contains("hint: delete-protected:"),
-        "{}",
-        output.stderr
-    );
+    assert_contains(&output.stdout, "12 objects: 12 destroy; 3 violations");
+    assert_contains(&output.stderr, "hint: delete-protected:");
     // An instance still being created, and one tainted while it was.
     let output = Test::new()
         .args([
@@ -275,11 +262,7 @@ fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
         .args(["audit", "testdata/scan/cf-tainted-in-progress.tfstate"])
         .run()
         .code(3);
-    assert!(
-        output.stdout.contains("tainted-after-timeout"),
-        "{}",
-        output.stdout
-    );
+    assert_contains(&output.stdout, "tainted-after-timeout");
 }
 
 /// A copy of a scan fixture (`testdata/scan/...`) with one instance's status attribute set to
@@ -299,9 +282,7 @@ fn with_status(
         .find(|resource| resource["type"] == type_name && resource["mode"] == "managed")
         .unwrap();
     resource["instances"][0]["attributes"][attribute] = Value::String(value.to_owned());
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, serde_json::to_string_pretty(&state).unwrap()).unwrap();
+    let (folder, path) = folder_with_state(serde_json::to_string_pretty(&state).unwrap());
     (folder, path)
 }
 
@@ -463,10 +444,7 @@ fn the_sarif_and_junit_reports_are_valid_and_carry_the_findings() {
         document.root_element().attribute("name"),
         Some("statectl audit")
     );
-    assert!(
-        junit.contains("classname=\"statectl.delete-skip-destroy\""),
-        "{junit}"
-    );
+    assert_contains(&junit, "classname=\"statectl.delete-skip-destroy\"");
     // The github and markdown reports are pinned whole by the `audit-skip-destroy-*` snapshots.
 }
 
@@ -533,28 +511,18 @@ fn the_table_gives_each_reason_and_the_hint_only_what_the_policy_allows() {
         "{}",
         output.stdout
     );
-    assert!(
-        !output.stderr.contains("statectl forget"),
-        "{}",
-        output.stderr
-    );
-    assert!(
-        output
-            .stderr
-            .contains("keep it out of the destroy (`-target` the rest), or change the policy"),
-        "{}",
-        output.stderr
+    assert_lacks(&output.stderr, "statectl forget");
+    assert_contains(
+        &output.stderr,
+        "keep it out of the destroy (`-target` the rest), or change the policy",
     );
     // A policy that guards against taints only: forgetting first is the way out, and said so.
     let output = audit(
         "[[protect]]\naddresses = [\"terraform_data.plain\"]\nactions = [\"taint\"]\nreason = \"by hand\"\n",
     );
-    assert!(
-        output.stderr.contains(
-            "hint: delete-protected: remove it from the destroy (`-target` the rest, or `statectl forget terraform_data.plain` first), or change the policy"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "hint: delete-protected: remove it from the destroy (`-target` the rest, or `statectl forget terraform_data.plain` first), or change the policy",
     );
 }
 

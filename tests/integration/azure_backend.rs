@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_contains, file_names, root};
 use crate::skip::require_tool;
 use crate::workdir::{TerraformWorkdir, Workdir, scanned_states};
 
@@ -282,9 +282,8 @@ fn listed_locally(file: &Path) -> String {
 }
 
 fn backups(folder: &Path) -> Vec<String> {
-    std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+    file_names(folder)
+        .into_iter()
         .filter(|name| name.ends_with(".backup"))
         .collect()
 }
@@ -782,12 +781,9 @@ fn faults_are_one_line_each_and_bounded() {
         .code(2);
     let took = started.elapsed();
     assert!(took < Duration::from_secs(25), "{took:?}");
-    assert!(
-        output
-            .stderr
-            .contains("cannot read the state: Get Blob got no answer from the Blob service at"),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "cannot read the state: Get Blob got no answer from the Blob service at",
     );
     drop(silent);
     assert_eq!(azurite.properties("prod.tfstate")["lease"], "available");
@@ -865,11 +861,8 @@ fn the_azure_cli_login_is_a_bearer_token_for_storage() {
         head.starts_with("get /acct/tfstate/prod.tfstate http/1.1\r\n"),
         "{head}"
     );
-    assert!(
-        head.contains("\r\nauthorization: bearer tok-from-cli\r\n"),
-        "{head}"
-    );
-    assert!(head.contains("\r\nx-ms-version: 2023-11-03\r\n"), "{head}");
+    assert_contains(&head, "\r\nauthorization: bearer tok-from-cli\r\n");
+    assert_contains(&head, "\r\nx-ms-version: 2023-11-03\r\n");
     assert_eq!(
         std::fs::read_to_string(bin.path().join("args")).unwrap(),
         "account get-access-token --resource https://storage.azure.com/ -o json "
@@ -1176,10 +1169,7 @@ fn terraform_writes_and_statectl_lists_and_taints_an_azurerm_state() {
         "{shown}"
     );
     let plan = workdir.terraform_stdout(&["plan", "-no-color", "-input=false"]);
-    assert!(
-        plan.contains("terraform_data.app is tainted, so must be replaced"),
-        "{plan}"
-    );
+    assert_contains(&plan, "terraform_data.app is tainted, so must be replaced");
 
     // A second workspace: Terraform makes blob `prod.tfstateenv:dev`; statectl reads it there.
     workdir.terraform_stdout(&["workspace", "new", "-no-color", "dev"]);
@@ -1243,7 +1233,7 @@ fn statectl_names_terraforms_lease_and_waits_for_it() {
     waiting.join().unwrap().code(0);
     let shown = workdir.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
     // The taint waited for the lease and wrote after Terraform's apply.
-    assert!(shown.contains("(tainted)"), "{shown}");
+    assert_contains(&shown, "(tainted)");
 }
 
 /// `statectl lock` holds the lease: Terraform is refused, naming statectl; SIGTERM releases it.

@@ -16,7 +16,7 @@ use base64::Engine as _;
 use serde_json::json;
 
 use crate::azure_backend::{Azurite, Proxy, pki};
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains};
 use crate::oracle::terraform;
 use crate::stand_in::{Request, Route, StandIn, reply};
 use crate::workdir::TerraformWorkdir;
@@ -216,7 +216,7 @@ fn both_tools(azure: &Azure, blob: &str, variables: Vec<(&'static str, String)>)
     let statectl_aad = azure.aad.seen();
     let statectl_ci = azure.ci.seen();
     let shown = scenario.terraform(&["state", "show", "-no-color", "terraform_data.web[1]"]);
-    assert!(shown.contains("(tainted)"), "{shown}");
+    assert_contains(&shown, "(tainted)");
 
     // Each command of statectl's asked once (the token kept for its lease, write and release);
     // Terraform's requests are alike.
@@ -412,11 +412,8 @@ fn a_missing_metadata_service_is_one_line_with_a_hint() {
         .refused(&format!(
             "error: azurerm://acct/tfstate/prod.tfstate: cannot read the state: no credential for the Blob service: the managed identity endpoint {nowhere} gave no token ("
         ));
-    assert!(
-        output.stderr.contains(
-            "); statectl is not on an Azure machine with a managed identity, or `msi_endpoint` is wrong\nhint: run on an Azure machine with a managed identity"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "); statectl is not on an Azure machine with a managed identity, or `msi_endpoint` is wrong\nhint: run on an Azure machine with a managed identity",
     );
 }

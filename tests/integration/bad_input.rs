@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, folder_with_state, root};
 
 fn minimal_with_instances(instances: &str) -> String {
     format!(
@@ -22,9 +22,7 @@ fn refused(bytes: &[u8], expected: &str) -> String {
 
 #[track_caller]
 fn refused_as(bytes: &[u8], expected: &str, pinned: bool) -> String {
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, bytes).unwrap();
+    let (folder, path) = folder_with_state(bytes);
     let list = Test::new().arg("list").current_dir(folder.path());
     let output = if pinned {
         statectl_snapshot!(list)
@@ -65,9 +63,7 @@ fn expected_stderr(file: &str, line: &str, hint: Option<&str>) -> String {
 /// backup, lock or sidecar left beside it.
 #[track_caller]
 fn mutation_refused(bytes: &[u8], expected: &str) {
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, bytes).unwrap();
+    let (folder, path) = folder_with_state(bytes);
     Test::new()
         .args(["taint", "t.n"])
         .current_dir(folder.path())
@@ -297,7 +293,7 @@ fn invalid_utf8() {
         b"{\"version\": 4,\n \"lineage\": \"\xff\"}",
         "not valid UTF-8",
     );
-    assert!(stderr.contains(":2:14:"), "{stderr}");
+    assert_contains(&stderr, ":2:14:");
 }
 
 #[test]
@@ -353,7 +349,7 @@ fn deposed_key_not_eight_characters() {
 fn status_other_than_tainted() {
     let state = minimal_with_instances(r#"{"status": "broken", "attributes": {}}"#);
     let stderr = refused(state.as_bytes(), "invalid instance `status` \"broken\"");
-    assert!(stderr.contains("terraform.tfstate:1:"), "{stderr}");
+    assert_contains(&stderr, "terraform.tfstate:1:");
 }
 
 #[test]
@@ -613,9 +609,7 @@ fn an_unreadable_file_is_named() {
         crate::skip::not_here("root reads files whatever their mode");
         return;
     }
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, "{}").unwrap();
+    let (folder, path) = folder_with_state("{}");
     std::fs::set_permissions(
         &path,
         <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o000),
@@ -837,9 +831,7 @@ fn deep_objects_get_a_diff_line() {
         "[".repeat(200),
         "]".repeat(200)
     ));
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, &deep).unwrap();
+    let (folder, path) = folder_with_state(&deep);
     Test::new()
         .args(["taint", "t.n", "--dry-run"])
         .current_dir(folder.path())

@@ -197,3 +197,38 @@ impl Output {
         output
     }
 }
+
+/// Asserts that `text` contains `expected`, showing the whole text when it does not.
+#[track_caller]
+pub(crate) fn assert_contains(text: &str, expected: &str) {
+    assert!(text.contains(expected), "lacks {expected:?}:\n{text}");
+}
+
+/// Asserts that `text` does not contain `unexpected`, showing the whole text when it does.
+#[track_caller]
+pub(crate) fn assert_lacks(text: &str, unexpected: &str) {
+    assert!(!text.contains(unexpected), "has {unexpected:?}:\n{text}");
+}
+
+/// A temporary folder holding `bytes` as its `terraform.tfstate`, and that file's path.
+pub(crate) fn folder_with_state(bytes: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("terraform.tfstate");
+    std::fs::write(&path, bytes).unwrap();
+    (folder, path)
+}
+
+/// A temporary folder holding a copy of `state` as its `terraform.tfstate`.
+pub(crate) fn folder_with_copy(state: impl AsRef<Path>) -> tempfile::TempDir {
+    folder_with_state(std::fs::read(state).unwrap()).0
+}
+
+/// The name of every entry of `folder`, sorted.
+pub(crate) fn file_names(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

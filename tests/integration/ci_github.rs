@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::root;
+use crate::builder::{assert_contains, assert_lacks, root};
 
 /// A fake runner: a folder for the files GitHub gives a step.
 struct Runner {
@@ -135,9 +135,9 @@ fn the_scan_step_uploads_sarif_summarizes_annotates_and_reports_the_exit_code() 
         ),
         "{summary}"
     );
-    assert!(
-        summary.contains("**1 state with no findings**: `testdata/scan/clean.tfstate`"),
-        "{summary}"
+    assert_contains(
+        &summary,
+        "**1 state with no findings**: `testdata/scan/clean.tfstate`",
     );
     // The log: one annotation per finding, on the state file's line.
     let annotations: Vec<&str> = step
@@ -185,14 +185,12 @@ fn fail_on_never_passes_and_options_reach_statectl() {
     // exit 2 (an argument statectl could not use), proving the arguments reached it.
     assert_eq!(step.code, 0, "{}{}", step.stdout, step.stderr);
     assert_eq!(runner.output("exit-code").as_deref(), Some("2"));
-    assert!(
-        step.stderr
-            .contains("`--include` and `--exclude` choose keys below a prefix URL"),
-        "{}",
-        step.stderr
+    assert_contains(
+        &step.stderr,
+        "`--include` and `--exclude` choose keys below a prefix URL",
     );
     assert_eq!(runner.file("summary"), "", "no summary when it is off");
-    assert!(!step.stdout.contains("::warning"), "{}", step.stdout);
+    assert_lacks(&step.stdout, "::warning");
 
     let runner = Runner::new();
     let step = runner.step(

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, root};
 
 const SCHEMA: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -258,10 +258,7 @@ fn the_component_script_writes_the_reports_and_fails_by_fail_on() {
     let (code, stdout, stderr) = run_template(project.path(), &variables);
     assert_eq!(code, 1, "{stdout}{stderr}");
     // The job log: the table, grouped per state, relative to what was scanned.
-    assert!(
-        stdout.contains("prod/oci.tfstate (3 instances)\n"),
-        "{stdout}"
-    );
+    assert_contains(&stdout, "prod/oci.tfstate (3 instances)\n");
     assert!(
         stdout.ends_with("5 findings: 5 warnings, in 2 of 2 states\n"),
         "{stdout}"

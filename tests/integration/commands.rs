@@ -1,6 +1,8 @@
 //! The inspection commands on real states: list with its filters, show, query and summary.
 
-use crate::builder::{Test, root};
+use crate::builder::{
+    Test, assert_contains, assert_lacks, folder_with_copy, folder_with_state, root,
+};
 use crate::skip::require_corpus;
 
 fn testdata(name: &str) -> std::path::PathBuf {
@@ -22,8 +24,7 @@ fn list_reads_standard_input_and_the_default_file() {
         .run()
         .code(0)
         .stdout(&from_file.stdout);
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("terraform.tfstate"), bytes).unwrap();
+    let (folder, _) = folder_with_state(bytes);
     Test::new()
         .arg("list")
         .current_dir(folder.path())
@@ -132,11 +133,7 @@ fn show_masks_sensitive_values_unless_asked() {
         "{}",
         masked.stdout
     );
-    assert!(
-        masked.stdout.contains("(sensitive value)"),
-        "{}",
-        masked.stdout
-    );
+    assert_contains(&masked.stdout, "(sensitive value)");
     let revealed = Test::new()
         .args([
             "show",
@@ -233,11 +230,7 @@ fn query_runs_rfc9535_paths_and_masks_secrets() {
         .arg(&secret_state)
         .run()
         .code(0);
-    assert!(
-        secrets.stdout.contains("(sensitive value)"),
-        "{}",
-        secrets.stdout
-    );
+    assert_contains(&secrets.stdout, "(sensitive value)");
     Test::new()
         .args(["query", "$[?"])
         .arg(&state)
@@ -253,16 +246,8 @@ fn query_keeps_big_numbers_exact() {
         .arg(&state)
         .run()
         .code(0);
-    assert!(
-        numbers.stdout.contains("123456789012345678901234567890"),
-        "{}",
-        numbers.stdout
-    );
-    assert!(
-        numbers.stdout.contains("9007199254740993"),
-        "{}",
-        numbers.stdout
-    );
+    assert_contains(&numbers.stdout, "123456789012345678901234567890");
+    assert_contains(&numbers.stdout, "9007199254740993");
 }
 
 #[test]
@@ -437,12 +422,7 @@ fn list_with_an_address_where_the_state_goes_says_the_order() {
 /// same object"). `rewrite_oracle` compares the bytes with Terraform's.
 #[test]
 fn forget_takes_several_addresses_in_one_write() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        testdata("modules.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(testdata("modules.tfstate"));
     Test::new()
         .args([
             "forget",
@@ -463,9 +443,9 @@ fn forget_takes_several_addresses_in_one_write() {
         .run()
         .code(0)
         .stdout;
-    assert!(!listed.contains("module.shard[1]."), "{listed}");
-    assert!(!listed.contains(r#"module.app["blue"]"#), "{listed}");
-    assert!(listed.contains("module.shard[2]."), "{listed}");
+    assert_lacks(&listed, "module.shard[1].");
+    assert_lacks(&listed, r#"module.app["blue"]"#);
+    assert_contains(&listed, "module.shard[2].");
 }
 
 /// Issue 25, item 15: the lock holder showed as `0@vm` when `$USER` was unset (root in a container);
@@ -473,12 +453,7 @@ fn forget_takes_several_addresses_in_one_write() {
 /// statectl with no `$USER` and no `$HOME`.
 #[test]
 fn the_lock_holder_is_named_from_the_system_without_user_set() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        testdata("lifecycle.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(testdata("lifecycle.tfstate"));
     let output = Test::new()
         .args(["lock", "--", "cat", ".terraform.tfstate.lock.info"])
         .current_dir(folder.path())
@@ -509,12 +484,8 @@ fn a_verbose_run_in_color_logs_without_complaint() {
         .arg(testdata("lifecycle.tfstate"))
         .run()
         .code(0);
-    assert!(
-        !output.stderr.contains("tracing-subscriber"),
-        "{}",
-        output.stderr
-    );
-    assert!(output.stderr.contains("state read"), "{}", output.stderr);
+    assert_lacks(&output.stderr, "tracing-subscriber");
+    assert_contains(&output.stderr, "state read");
     assert!(!output.stderr.contains('\u{1b}'), "{}", output.stderr);
 }
 
@@ -523,12 +494,7 @@ fn a_verbose_run_in_color_logs_without_complaint() {
 /// naming the providers the state has.
 #[test]
 fn a_reader_for_a_provider_the_state_lacks_is_refused() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join("testdata/scan/cf-tainted-in-progress.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(root().join("testdata/scan/cf-tainted-in-progress.tfstate"));
     for (flag, name) in [("cf=plugin", "cf"), ("nosuch=http", "nosuch")] {
         Test::new()
             .args(["refresh", "--reader", flag, "--endpoint", "cf=http://127.0.0.1:9"])

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_contains, root};
 
 /// Success and differences say nothing on stderr.
 trait NoStderr {
@@ -191,17 +191,10 @@ fn finds_nested_list_and_map_changes_by_path() {
         "{}",
         text.stdout
     );
-    assert!(
-        text.stdout
-            .contains("\n-              2,\n+              20,\n"),
-        "{}",
-        text.stdout
-    );
-    assert!(
-        text.stdout
-            .contains("\n-          \"b\": 2\n+          \"b\": 3,\n"),
-        "{}",
-        text.stdout
+    assert_contains(&text.stdout, "\n-              2,\n+              20,\n");
+    assert_contains(
+        &text.stdout,
+        "\n-          \"b\": 2\n+          \"b\": 3,\n",
     );
 }
 
@@ -465,7 +458,7 @@ fn sensitive_values_are_masked_unless_asked() {
         "swordfish-3",
         "swordfish-host",
     ] {
-        assert!(revealed.stdout.contains(secret), "{}", revealed.stdout);
+        assert_contains(&revealed.stdout, secret);
     }
     let document = json_diff(&old, &new, &["--show-sensitive"]);
     assert_eq!(document["sensitive_masked"], false);

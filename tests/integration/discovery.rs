@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains};
 use crate::oracle::terraform;
 use crate::rewrite_oracle::run_terraform;
 
@@ -120,7 +120,7 @@ fn a_taint_in_a_workspace_writes_the_state_terraform_reads_there() {
         &["state", "show", "terraform_data.db[1]"],
     );
     let shown = String::from_utf8(output.stdout).unwrap();
-    assert!(shown.contains("(tainted)"), "{shown}");
+    assert_contains(&shown, "(tainted)");
     // The default workspace's state is untouched.
     let default = std::fs::read_to_string(folder.path().join("states/prod.tfstate")).unwrap();
     assert!(!default.contains("tainted"));
@@ -136,9 +136,9 @@ fn a_taint_in_a_workspace_writes_the_state_terraform_reads_there() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(
-        plan.contains("terraform_data.db[1] is tainted, so must be replaced"),
-        "{plan}"
+    assert_contains(
+        &plan,
+        "terraform_data.db[1] is tainted, so must be replaced",
     );
 }
 

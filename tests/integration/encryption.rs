@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, file_names, root};
 use crate::moto::{Moto, moto_server};
 use crate::skip::require_tool;
 
@@ -111,16 +111,6 @@ fn no_secret(output: &Output) {
             output.stderr
         );
     }
-}
-
-/// Every file of `dir`, by name.
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]
@@ -252,7 +242,7 @@ fn taint_writes_an_envelope_the_oracle_opens_to_what_taint_writes_on_the_plainte
         envelope
     );
     assert_eq!(
-        files(dir.path()),
+        file_names(dir.path()),
         ["enc.backup", "enc.tfstate", "main.tf", "terraform.tfvars"]
     );
     // `-o -` puts the envelope on stdout (the diff on stderr); it opens to the same state.

@@ -17,7 +17,7 @@ use statectl_backend::BackendConfig;
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState};
 
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains};
 use crate::oracle::terraform;
 use crate::skip::require_tool;
 use crate::workdir::{TerraformWorkdir, scanned_states};
@@ -217,7 +217,7 @@ fn the_lock_object_excludes_others_names_the_holder_by_generation_and_checks_the
     );
     // Someone else's ID does not release it.
     let error = backend.unlock(&theirs).unwrap_err();
-    assert!(error.message.contains("not by lock"), "{}", error.message);
+    assert_contains(&error.message, "not by lock");
     assert!(gcs.object("team/app/default.tflock").is_some());
 
     // A write under the lock, read back; the lock is gone once released.
@@ -403,12 +403,9 @@ fn no_credentials_at_all_is_one_line_with_a_hint() {
         .refused(&format!(
             "error: gs://tfstate/app/default.tfstate: cannot get a Google access token for the metadata server's service account (application default credentials) while reading the state: no credentials were given or found, and the metadata server at http://{nowhere}/computeMetadata/v1/instance/service-accounts/default/token gave none (no answer: "
         ));
-    assert!(
-        output.stderr.contains(
-            "hint: give credentials: `credentials` (a service account key) or `access_token`"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "hint: give credentials: `credentials` (a service account key) or `access_token`",
     );
     assert!(started.elapsed() < Duration::from_secs(10));
 }
@@ -457,12 +454,7 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
         "{}",
         all.stderr
     );
-    assert!(
-        all.stderr
-            .contains("error: gs://tfstate/org/notes/readme.txt:"),
-        "{}",
-        all.stderr
-    );
+    assert_contains(&all.stderr, "error: gs://tfstate/org/notes/readme.txt:");
     assert!(!all.stderr.contains(TOKEN));
     let chosen = run(&[
         "--include",

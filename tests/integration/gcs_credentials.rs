@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, assert_lacks, root};
 use crate::gcs_backend::{BUCKET, Emulator};
 use crate::oracle::terraform;
 use crate::stand_in::{Request, StandIn, reply};
@@ -157,10 +157,10 @@ fn terraform_and_statectl_exchange_a_github_actions_token_alike() {
     let tainted = workdir
         .statectl(&["taint", "terraform_data.web[0]"])
         .code(0);
-    assert!(!tainted.stderr.contains(IMPERSONATED), "{}", tainted.stderr);
+    assert_lacks(&tainted.stderr, IMPERSONATED);
     let by_statectl = google.seen();
     let shown = workdir.terraform(&["state", "show", "-no-color", "terraform_data.web[0]"]);
-    assert!(shown.contains("(tainted)"), "{shown}");
+    assert_contains(&shown, "(tainted)");
     assert_eq!(workdir.statectl(&["list"]).code(0).stdout, listed);
 
     // One exchange for the whole command: the token is kept for the lock, the write, the release.
@@ -375,7 +375,7 @@ fn a_hostile_sts_is_one_line_without_the_token() {
     let echoed = run("/echo").refused(
         "refused the exchange (400 Bad Request: invalid_grant: token *** is not from an allowed issuer)",
     );
-    assert!(!echoed.stderr.contains(OIDC_JWT), "{}", echoed.stderr);
+    assert_lacks(&echoed.stderr, OIDC_JWT);
 }
 
 /// STORAGE_EMULATOR_HOST, as Google's libraries honour it: `statectl list gs://...` reaches the

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, root};
 use crate::oracle::terraform;
 use crate::simulator;
 use crate::workdir::{TerraformWorkdir, Workdir, cancel_statectl_lock};
@@ -618,10 +618,7 @@ fn terraform_and_statectl_share_a_cloud_workspace() {
     // Terraform's next apply replaces what statectl tainted, through the same workspace.
     let applied =
         project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
-    assert!(
-        applied.contains("1 added, 0 changed, 1 destroyed"),
-        "{applied}"
-    );
+    assert_contains(&applied, "1 added, 0 changed, 1 destroyed");
     assert_eq!(tfe.versions("tf").len(), 3);
 }
 

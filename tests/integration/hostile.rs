@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::builder::root;
+use crate::builder::{assert_contains, folder_with_copy, root};
 
 const TOKEN: &str = "hostile-t0ken-never-printed";
 
@@ -328,18 +328,13 @@ fn a_status_that_would_forge_a_log_line_is_escaped_in_the_log() {
         )
         .into_boxed_str(),
     );
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join("testdata/scan/cf-tainted-in-progress.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(root().join("testdata/scan/cf-tainted-in-progress.tfstate"));
     let (endpoint, _) = serve(Answer::Fixed(answer));
     let (code, stdout, stderr, _) = refresh(folder.path(), &endpoint, &["-v"]);
     assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(
-        stderr.contains("outcome=error: unexpected state `weird\\r\\nFORGED \\u{1b}[31mred`"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "outcome=error: unexpected state `weird\\r\\nFORGED \\u{1b}[31mred`",
     );
     for text in [&stdout, &stderr] {
         assert!(!text.contains('\r') && !text.contains('\u{1b}'), "{text}");

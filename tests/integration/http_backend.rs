@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains, file_names};
 use crate::oracle::terraform;
 use crate::simulator;
 use crate::workdir::{
@@ -74,6 +74,20 @@ impl Server {
     }
 }
 
+/// The statectl binary with nothing of the user's environment but `PATH`, and the http backend's
+/// settings for the state at `url` (credentials, lock and unlock addresses) as TF_HTTP_* variables.
+pub(crate) fn statectl_for(url: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+    command
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("TF_HTTP_USERNAME", USERNAME)
+        .env("TF_HTTP_PASSWORD", PASSWORD)
+        .env("TF_HTTP_LOCK_ADDRESS", format!("{url}/lock"))
+        .env("TF_HTTP_UNLOCK_ADDRESS", format!("{url}/lock"));
+    command
+}
+
 /// A working folder with a `backend "http"` block for the server (no password: it comes from
 /// TF_HTTP_PASSWORD, for both tools; statectl's lock names user `statectl-e2e`), initialised and
 /// applied by Terraform.
@@ -134,7 +148,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
     // In the initialised directory: the backend Terraform recorded, the password from the
     // environment, and a note naming the state without it.
     let listed = statectl(folder).arg("list").run().code(0).stdout(&expected);
-    assert!(listed.stderr.contains(&server.url()), "{}", listed.stderr);
+    assert_contains(&listed.stderr, &server.url());
     assert!(!listed.stderr.contains(PASSWORD));
 
     // By URL, with the credentials from TF_HTTP_*.
@@ -155,9 +169,8 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
     );
     assert!(!state_show(&workdir, "terraform_data.db[0]").contains("(tainted)"));
     assert_eq!(server.lock(), None, "statectl released the lock");
-    let backups: Vec<String> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+    let backups: Vec<String> = file_names(folder)
+        .into_iter()
         .filter(|name| name.starts_with("state.") && name.ends_with(".backup"))
         .collect();
     assert_eq!(
@@ -166,10 +179,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
         "one local backup of the old state: {backups:?}"
     );
     let plan = workdir.terraform(&["plan", "-no-color", "-input=false"]);
-    assert!(
-        plan.contains("terraform_data.app is tainted, so must be replaced"),
-        "{plan}"
-    );
+    assert_contains(&plan, "terraform_data.app is tainted, so must be replaced");
 }
 
 #[test]

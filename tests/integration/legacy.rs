@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use statectl::json::LineColumn;
 use statectl::state::legacy::{as_terraform_writes, upgrade_v3};
 
-use crate::builder::{Test, root, state_files};
+use crate::builder::{Test, file_names, folder_with_state, root, state_files};
 use crate::oracle::{terraform, terraform_state_list};
 use crate::rewrite_oracle::{copy_of, run_terraform};
 use crate::skip::require_corpus;
@@ -38,15 +38,6 @@ fn format_3_states() -> Vec<PathBuf> {
         }));
     }
     states
-}
-
-fn folder_listing(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]
@@ -139,7 +130,7 @@ fn mutations_write_what_terraform_writes() {
             "{ours_command} {address}"
         );
         // The backup holds the format-3 file as it was; no lock is left behind.
-        let listing = folder_listing(ours_folder.path());
+        let listing = file_names(ours_folder.path());
         assert_eq!(listing.len(), 2, "{listing:?}");
         let backup = ours_folder.path().join(&listing[1]);
         assert!(listing[1].ends_with(".backup"), "{listing:?}");
@@ -201,14 +192,13 @@ fn a_refused_mutation_leaves_the_folder_as_it_was() {
             std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
             original
         );
-        assert_eq!(folder_listing(folder.path()), ["terraform.tfstate"]);
+        assert_eq!(file_names(folder.path()), ["terraform.tfstate"]);
     }
     // A format-3 file that cannot be upgraded is refused before anything else happens.
     let broken = String::from_utf8(original)
         .unwrap()
         .replace("\"dns-zone\"", "\"dns zone\"");
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("terraform.tfstate"), &broken).unwrap();
+    let (folder, _) = folder_with_state(&broken);
     let output = Test::new()
         .args(["taint", "aws_instance.web[10]", "terraform.tfstate"])
         .current_dir(folder.path())
@@ -230,7 +220,7 @@ fn a_refused_mutation_leaves_the_folder_as_it_was() {
         std::fs::read_to_string(folder.path().join("terraform.tfstate")).unwrap(),
         broken
     );
-    assert_eq!(folder_listing(folder.path()), ["terraform.tfstate"]);
+    assert_eq!(file_names(folder.path()), ["terraform.tfstate"]);
 }
 
 #[test]

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, root};
 use crate::oracle::terraform;
 use crate::simulator;
 use crate::workdir::{
@@ -236,11 +236,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         .run()
         .code(0)
         .stdout(&expected);
-    assert!(
-        listed.stderr.contains(&state_url("terraform.tfstate")),
-        "{}",
-        listed.stderr
-    );
+    assert_contains(&listed.stderr, &state_url("terraform.tfstate"));
     let home = home_with_profile();
     by_url(&sim, home.path())
         .args(["list", &state_url("terraform.tfstate")])
@@ -303,10 +299,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         .all(|entry| entry["content_md5"].is_string());
     assert!(puts_with_md5, "every state PUT carries its Content-MD5");
     let plan = project.terraform_stdout(&["plan", "-no-color", "-input=false"]);
-    assert!(
-        plan.contains("terraform_data.app is tainted, so must be replaced"),
-        "{plan}"
-    );
+    assert_contains(&plan, "terraform_data.app is tainted, so must be replaced");
 }
 
 #[test]
@@ -407,12 +400,9 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
             "{}: the state is locked by `",
             state_url("terraform.tfstate")
         ));
-    assert!(
-        refused
-            .stderr
-            .contains("(Terraform 1.15.5, operation `OperationTypeApply`, since "),
-        "{}",
-        refused.stderr
+    assert_contains(
+        &refused.stderr,
+        "(Terraform 1.15.5, operation `OperationTypeApply`, since ",
     );
 
     let waiting = std::thread::spawn({
@@ -512,13 +502,7 @@ fn faults_are_one_line_each_and_leave_no_lock() {
     let refused = run(&["taint", "oci_core_instance.app", &url]).refused(&format!(
         "{url}: the state is locked by `ana@ci-runner` (Terraform 1.15.5, operation `OperationTypeApply`"
     ));
-    assert!(
-        refused
-            .stderr
-            .contains("5b1a7f0e-3f4c-4c8e-9a43-111111111111"),
-        "{}",
-        refused.stderr
-    );
+    assert_contains(&refused.stderr, "5b1a7f0e-3f4c-4c8e-9a43-111111111111");
     assert_eq!(
         sim.object("app/terraform.tfstate").unwrap(),
         before,
@@ -579,13 +563,12 @@ fn a_key_the_service_refuses_is_named_by_fingerprint_never_shown() {
         .args(["list", &state_url("terraform.tfstate")])
         .run()
         .refused("answered 401 NotAuthenticated");
-    assert!(
-        refused.stderr.contains(&format!(
+    assert_contains(
+        &refused.stderr,
+        &format!(
             "the service did not accept the signature of the API key with fingerprint {FINGERPRINT} of profile DEFAULT in {}",
             home.path().join(".oci/config").display()
-        )),
-        "{}",
-        refused.stderr
+        ),
     );
     let key = std::fs::read_to_string(private_key()).unwrap();
     let body_line = key.lines().nth(1).unwrap();

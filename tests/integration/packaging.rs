@@ -8,18 +8,13 @@ use serde_json::Value;
 
 use crate::builder::root;
 
-#[test]
-fn cargo_install_gets_statectl_only_and_the_simulator_is_unpublished() {
+/// The workspace member `name` as `cargo metadata` describes it.
+pub(crate) fn cargo_package(name: &str) -> Value {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(root())
-        .args([
-            "metadata",
-            "--no-deps",
-            "--format-version",
-            "1",
-            "--offline",
-        ])
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .arg("--offline")
         .output()
         .unwrap();
     assert!(
@@ -28,15 +23,18 @@ fn cargo_install_gets_statectl_only_and_the_simulator_is_unpublished() {
         String::from_utf8_lossy(&output.stderr)
     );
     let metadata: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let package = |name: &str| {
-        metadata["packages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|package| package["name"] == name)
-            .unwrap_or_else(|| panic!("no package {name}"))
-            .clone()
-    };
+    metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|package| package["name"] == name)
+        .unwrap_or_else(|| panic!("no package {name}"))
+        .clone()
+}
+
+#[test]
+fn cargo_install_gets_statectl_only_and_the_simulator_is_unpublished() {
+    let package = cargo_package;
     let binaries = |package: &Value| -> Vec<String> {
         package["targets"]
             .as_array()

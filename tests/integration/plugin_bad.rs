@@ -5,6 +5,7 @@
 //! Each is one clear per-instance error naming the plugin and what it did; exit 2; not a byte of
 //! the state written and no lock left behind.
 
+use crate::builder::assert_contains;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Command;
@@ -129,10 +130,7 @@ fn a_plugin_that_prints_nothing_is_cut_off_at_the_start_timeout() {
     let folder = folder_with_plugin("exec sleep 30\n");
     let started = std::time::Instant::now();
     let detail = refresh_detail_with(folder.path(), &["--start-timeout", "1s"]);
-    assert!(
-        detail.contains("it printed no handshake within 1s"),
-        "{detail}"
-    );
+    assert_contains(&detail, "it printed no handshake within 1s");
     // The deadline, not the plugin's sleep, ended it (and the plugin was killed with it).
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
@@ -168,10 +166,7 @@ fn a_plugin_cut_off_at_its_timeout_takes_the_processes_it_started_with_it() {
         "echo $$ > plugin.pid\nsleep 600 &\necho $! > child.pid\nexec sleep 30\n",
     );
     let detail = refresh_detail_with(folder.path(), &["--start-timeout", "1s"]);
-    assert!(
-        detail.contains("it printed no handshake within 1s"),
-        "{detail}"
-    );
+    assert_contains(&detail, "it printed no handshake within 1s");
     let read_pid = |name: &str| -> u32 {
         std::fs::read_to_string(folder.path().join(name))
             .unwrap()

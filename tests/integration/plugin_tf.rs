@@ -11,7 +11,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::root;
+use crate::builder::{assert_contains, root};
 use crate::oracle::{run, terraform};
 use crate::skip::require_tool;
 
@@ -243,8 +243,8 @@ fn refresh_through_a_protocol_6_plugin_writes_what_terraform_refresh_only_writes
         crate::builder::has_row(&stdout, &["pyasync_job.build", "reconciled (refreshed)"]),
         "{stdout}"
     );
-    assert!(stdout.contains("+    \"status\": \"ready\","), "{stdout}");
-    assert!(stdout.contains("+        \"state\": \"done\""), "{stdout}");
+    assert_contains(&stdout, "+    \"status\": \"ready\",");
+    assert_contains(&stdout, "+        \"state\": \"done\"");
     assert!(!stdout.contains("s3cret-token") && !stderr.contains("s3cret-token"));
     assert_eq!(stack.state_bytes("work"), before);
 
@@ -450,10 +450,7 @@ fn a_provider_that_hangs_at_start_or_answers_badly_is_one_clear_error() {
         detail.ends_with("did not answer GetProviderSchema within 2s (--start-timeout)"),
         "{detail}"
     );
-    assert!(
-        detail.contains("plugin `terraform-provider-pyasync_v1.0.0`"),
-        "{detail}"
-    );
+    assert_contains(&detail, "plugin `terraform-provider-pyasync_v1.0.0`");
     // Bounded by the deadline, not by the provider's hour-long sleep.
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 
@@ -484,7 +481,7 @@ fn the_provider_is_found_in_the_data_directory_tf_data_dir_names() {
         &["--target", "pyasync_job.build", "--format", "json"],
     );
     assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(stderr.contains(".terraform/providers`"), "{stderr}");
+    assert_contains(&stderr, ".terraform/providers`");
 
     stack
         .env

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use statectl::reconcile::plugin::discover::{ProviderSource, SearchPaths, find_binary};
 use statectl::reconcile::plugin::verify::{package_hash, zip_hash};
 
-use crate::builder::root;
+use crate::builder::{assert_contains, file_names, root};
 use crate::oracle::{aws_provider_mirror, run, terraform};
 
 const AWS: &str = r#"provider["registry.terraform.io/hashicorp/aws"]"#;
@@ -375,8 +375,8 @@ fn ctrl_c_while_plugin_reads_are_in_flight_leaves_no_plugin_no_write_and_no_lock
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
-    assert!(stderr.contains("nothing was written"), "{stderr}");
-    assert!(stdout.contains("interrupted"), "{stdout}");
+    assert_contains(&stderr, "nothing was written");
+    assert_contains(&stdout, "interrupted");
     // Every plugin process is gone (given a moment for the kill to land), by PID.
     let waited = Instant::now();
     while plugins.iter().any(|pid| running(*pid)) {
@@ -392,10 +392,7 @@ fn ctrl_c_while_plugin_reads_are_in_flight_leaves_no_plugin_no_write_and_no_lock
         before
     );
     assert!(!stack.path().join(".terraform.tfstate.lock.info").exists());
-    let names: Vec<String> = std::fs::read_dir(stack.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let names: Vec<String> = file_names(stack.path());
     assert!(
         names.iter().all(|name| !name.contains("backup")),
         "{names:?}"
@@ -529,14 +526,8 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
         .args(["validate", "-no-color"])
         .current_dir(folder.path())
         .env("TF_CLI_CONFIG_FILE", &cli_config));
-    assert!(
-        said.contains("Provider development overrides are in effect"),
-        "{said}"
-    );
-    assert!(
-        said.contains(&format!(" - hashicorp/aws in {}", dir.display())),
-        "{said}"
-    );
+    assert_contains(&said, "Provider development overrides are in effect");
+    assert_contains(&said, &format!(" - hashicorp/aws in {}", dir.display()));
 
     // statectl too: the plugin runs (its own error about the refused endpoint proves it), with
     // the same warning.
@@ -570,13 +561,13 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
         detail.starts_with("error: aws_instance.web[0]: ReadResource: "),
         "{detail}"
     );
-    assert!(detail.contains("connection refused"), "{detail}");
-    assert!(
-        stderr.contains(&format!(
+    assert_contains(&detail, "connection refused");
+    assert_contains(
+        &stderr,
+        &format!(
             "warning: Provider development overrides are in effect: hashicorp/aws in {}; the behavior may therefore not match any released version of the provider",
             dir.display()
-        )),
-        "{stderr}"
+        ),
     );
     assert_eq!(
         std::fs::read(stack.path().join("terraform.tfstate")).unwrap(),

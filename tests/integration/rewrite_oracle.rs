@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, folder_with_copy, root};
 use crate::oracle::{split_check_results, terraform};
 
 /// Runs Terraform with `args` in `folder`, as CI runs it.
@@ -24,8 +24,7 @@ pub(crate) fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> O
 
 /// A folder holding a copy of `state` as `terraform.tfstate`.
 pub(crate) fn copy_of(state: &Path) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(state, folder.path().join("terraform.tfstate")).unwrap();
+    let folder = folder_with_copy(state);
     folder
 }
 
@@ -241,7 +240,7 @@ fn terraform_state_push_takes_statectls_output_and_refuses_an_unraised_serial() 
         "terraform state push took a state whose serial was not raised"
     );
     let message = String::from_utf8_lossy(&refused.stderr);
-    assert!(message.contains("serial"), "{message}");
+    assert_contains(&message, "serial");
 
     let accepted = run_terraform(&terraform, folder.path(), &["state", "push", "new.tfstate"]);
     assert!(
@@ -311,10 +310,7 @@ fn terraform_plans_no_replacement_after_statectl_untaint() {
     let tainted = plan(folder.path());
     let text = String::from_utf8_lossy(&tainted.stdout);
     assert_eq!(tainted.status.code(), Some(2), "{text}");
-    assert!(
-        text.contains(&format!("{address} is tainted, so must be replaced")),
-        "{text}"
-    );
+    assert_contains(&text, &format!("{address} is tainted, so must be replaced"));
 
     Test::new()
         .args(["untaint", address])
@@ -396,12 +392,9 @@ fn statectl_names_terraform_holding_the_lock_and_waits_for_it_with_lock_timeout(
         .current_dir(folder.path())
         .run()
         .refused("terraform.tfstate: the state is locked by `");
-    assert!(
-        refused
-            .stderr
-            .contains("(Terraform 1.15.5, operation `OperationTypeApply`"),
-        "{}",
-        refused.stderr
+    assert_contains(
+        &refused.stderr,
+        "(Terraform 1.15.5, operation `OperationTypeApply`",
     );
     // Waiting for Terraform, then changing what it wrote: both updates are in the state.
     Test::new()
@@ -457,13 +450,10 @@ fn terraform_fails_to_acquire_the_lock_statectl_holds() {
         Some(1),
         "terraform's exit code, passed through: {stderr}"
     );
-    assert!(
-        stderr.contains("Error acquiring the state lock"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "Error acquiring the state lock");
     // Terraform read statectl's lock info to name the holder.
-    assert!(stderr.contains("Operation: statectl lock"), "{stderr}");
-    assert!(stderr.contains("statectl 0."), "{stderr}");
+    assert_contains(&stderr, "Operation: statectl lock");
+    assert_contains(&stderr, "statectl 0.");
     assert_eq!(
         std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
         before

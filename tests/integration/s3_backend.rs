@@ -16,7 +16,7 @@ use statectl_backend::BackendConfig;
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState};
 
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains};
 use crate::moto::{Moto, moto_server};
 use crate::oracle::terraform;
 use crate::workdir::{TerraformWorkdir, scanned_states};
@@ -177,13 +177,10 @@ fn each_lock_kind_excludes_others_names_the_holder_and_checks_the_id_on_release(
                 "Path"
             ]
         );
-        assert!(
-            stored.contains(&format!("\"Path\":\"{BUCKET}/{key}\"")),
-            "{stored}"
-        );
+        assert_contains(&stored, &format!("\"Path\":\"{BUCKET}/{key}\""));
         // Someone else's ID does not release it.
         let error = backend.unlock(&theirs).unwrap_err();
-        assert!(error.message.contains("not by lock"), "{}", error.message);
+        assert_contains(&error.message, "not by lock");
         backend.unlock(&ours).unwrap();
         assert_eq!(aws.object(&format!("{key}.tflock")), None);
         assert_eq!(aws.item(&format!("{BUCKET}/{key}"), "Info"), None);
@@ -568,12 +565,7 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
         "{}",
         all.stderr
     );
-    assert!(
-        all.stderr
-            .contains("error: s3://tfstate/org/notes/readme.txt:"),
-        "{}",
-        all.stderr
-    );
+    assert_contains(&all.stderr, "error: s3://tfstate/org/notes/readme.txt:");
     let report: Value = serde_json::from_str(&all.stdout).unwrap();
     let staging = &report["states"][0];
     assert!(
@@ -600,12 +592,9 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
         .statectl(&["scan", &format!("s3://{BUCKET}/org/ci/terraform.tfstate")])
         .run();
     assert_eq!(alone.code, 2, "{}", alone.stderr);
-    assert!(
-        alone
-            .stderr
-            .contains("s3://tfstate/org/ci/terraform.tfstate: there is no state there"),
-        "{}",
-        alone.stderr
+    assert_contains(
+        &alone.stderr,
+        "s3://tfstate/org/ci/terraform.tfstate: there is no state there",
     );
 
     summary_adds_up_the_states_under(&aws, &scan);
@@ -635,12 +624,9 @@ fn summary_adds_up_the_states_under(aws: &Aws, scan: &Path) {
     );
     let with_readme = summary(&[]);
     assert_eq!(with_readme.code, 2, "{}", with_readme.stderr);
-    assert!(
-        with_readme
-            .stderr
-            .contains("error: s3://tfstate/org/notes/readme.txt:"),
-        "{}",
-        with_readme.stderr
+    assert_contains(
+        &with_readme.stderr,
+        "error: s3://tfstate/org/notes/readme.txt:",
     );
     let states = summary(&["--include", "**/*.tfstate"]);
     assert_eq!(states.code, 0, "{}", states.stderr);

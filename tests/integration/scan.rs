@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_contains, folder_with_copy, root};
 
 fn states(name: &str) -> std::path::PathBuf {
     root().join("testdata/states").join(name)
@@ -205,12 +205,7 @@ pending = ["prod-eu-west-1-1"]
 /// stops a taint, with the same line and hint (scan let the tables be, unread).
 #[test]
 fn statectl_toml_is_refused_alike_by_scan_and_by_a_write() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        states("lifecycle.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(states("lifecycle.tfstate"));
     std::fs::write(
         folder.path().join(".statectl.toml"),
         "ignore = [\"x.*\"]\n\n[[protect]]\ntypes = [\"terraform_data\"]\nacions = [\"taint\"]\n",
@@ -260,7 +255,7 @@ fn rules_file_is_found_upward_and_bad_ones_are_refused() {
         .current_dir(&nested)
         .run()
         .refused(".statectl.toml:2:11: invalid rules file");
-    assert!(output.stderr.contains("fatal"), "{}", output.stderr);
+    assert_contains(&output.stderr, "fatal");
     std::fs::write(
         folder.path().join(".statectl.toml"),
         "[severity]\nno-such-rule = \"error\"\n",
@@ -513,11 +508,7 @@ fn github_annotations_escape_and_point_at_the_line() {
         "{}",
         output.stdout
     );
-    assert!(
-        lines[0].contains("title=statectl tainted%3A terraform_data.cbd::"),
-        "{}",
-        lines[0]
-    );
+    assert_contains(&lines[0], "title=statectl tainted%3A terraform_data.cbd::");
 }
 
 #[test]
@@ -557,18 +548,11 @@ fn markdown_is_a_pull_request_comment() {
         "{}",
         output.stdout
     );
-    assert!(
-        output
-            .stdout
-            .contains("| warning | `deposed-object` | `terraform_data.cbd (deposed object "),
-        "{}",
-        output.stdout
+    assert_contains(
+        &output.stdout,
+        "| warning | `deposed-object` | `terraform_data.cbd (deposed object ",
     );
-    assert!(
-        output.stdout.contains("**What to do**"),
-        "{}",
-        output.stdout
-    );
+    assert_contains(&output.stdout, "**What to do**");
 }
 
 #[test]
@@ -818,24 +802,18 @@ fn stderr_hints_carry_each_findings_address_quoted_for_a_shell() {
         .arg(root().join("testdata/scan/real/hcloud-tainted-running.tfstate"))
         .run()
         .code(1);
-    assert!(
-        output.stderr.contains(
-            "hint: tainted: if the remote object is healthy, `statectl untaint 'hcloud_server.workers[\"k8swk2\"]'`"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "hint: tainted: if the remote object is healthy, `statectl untaint 'hcloud_server.workers[\"k8swk2\"]'`",
     );
     let output = Test::new()
         .args(["scan"])
         .arg(fixture("oci-async-provisioning"))
         .run()
         .code(1);
-    assert!(
-        output.stderr.contains(
-            "hint: transitional-state: refresh it to learn whether the operation finished: `statectl refresh --target oci_core_instance.app --write`"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "hint: transitional-state: refresh it to learn whether the operation finished: `statectl refresh --target oci_core_instance.app --write`",
     );
     let output = Test::new().args(["scan", "testdata/scan"]).run().code(1);
     assert!(

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, folder_with_copy, root};
 
 /// Runs statectl in `folder` and pins what it printed under `name`.
 #[track_caller]
@@ -16,12 +16,7 @@ fn pin(name: &str, folder: &Path, args: &[&str]) {
 
 /// A copy of `fixture` as `terraform.tfstate` in a fresh folder, for the commands that write.
 fn scratch(fixture: &str) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join(fixture),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(root().join(fixture));
     folder
 }
 

@@ -9,7 +9,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::builder::{Output, Test};
+use crate::builder::{Output, Test, assert_contains, assert_lacks};
 
 /// The resources of the round trips that need three instances, one of them alone: what
 /// [`TerraformWorkdir::init_and_apply_resources`] takes.
@@ -122,12 +122,9 @@ pub(crate) trait TerraformWorkdir {
         assert_eq!(listed.stdout, self.terraform(&["state", "list"]));
         self.statectl(&["taint", address]).code(0);
         let shown = self.terraform(&["state", "show", "-no-color", address]);
-        assert!(
-            shown.contains(&format!("# {address}: (tainted)")),
-            "{shown}"
-        );
+        assert_contains(&shown, &format!("# {address}: (tainted)"));
         let plan = self.terraform(&["plan", "-input=false", "-no-color"]);
-        assert!(plan.contains("must be replaced"), "{plan}");
+        assert_contains(&plan, "must be replaced");
     }
 
     /// `terraform apply -replace=ADDRESS`, stopped at its approval prompt: it holds the lock until
@@ -179,7 +176,7 @@ pub(crate) trait TerraformWorkdir {
             String::from_utf8_lossy(&output.stderr)
         );
         let shown = self.terraform(&["state", "show", "-no-color", address]);
-        assert!(shown.contains("(tainted)"), "{shown}");
+        assert_contains(&shown, "(tainted)");
         refused
     }
 
@@ -205,8 +202,8 @@ pub(crate) trait TerraformWorkdir {
             .unwrap();
         let text = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success());
-        assert!(text.contains("Error acquiring the state lock"), "{text}");
-        assert!(text.contains("statectl lock"), "{text}");
+        assert_contains(&text, "Error acquiring the state lock");
+        assert_contains(&text, "statectl lock");
         assert!(held.wait().unwrap().success());
     }
 }
@@ -307,15 +304,9 @@ pub(crate) fn assert_refused_by_statectl_lock(output: &std::process::Output) {
     let account = account_name();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
-    assert!(
-        stderr.contains("Error acquiring the state lock"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("Operation: statectl lock"), "{stderr}");
-    assert!(
-        stderr.contains(&format!("Who:       {account}@")),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "Error acquiring the state lock");
+    assert_contains(&stderr, "Operation: statectl lock");
+    assert_contains(&stderr, &format!("Who:       {account}@"));
 }
 
 /// Cancels `statectl lock -- COMMAND` as a CI job's cancel does (SIGTERM to its process group) and
@@ -334,5 +325,5 @@ pub(crate) fn cancel_statectl_lock(mut holder: Child) {
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    assert!(!stderr.contains("still held"), "{stderr}");
+    assert_lacks(&stderr, "still held");
 }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_contains, assert_lacks, root};
 
 /// A scratch copy of `testdata/audit/prevent-destroy` (its `main.tf` sets `prevent_destroy` on
 /// `terraform_data.protected`), as a user's working directory.
@@ -87,17 +87,9 @@ fn no_config_leaves_the_rules_out_and_says_so() {
         "{}",
         output.stderr
     );
-    assert!(
-        !output.stderr.contains("lifecycle rules from"),
-        "{}",
-        output.stderr
-    );
+    assert_lacks(&output.stderr, "lifecycle rules from");
     let audit = run_in(folder.path(), &["audit", "--no-config", "--format", "json"]).code(0);
-    assert!(
-        audit.stderr.contains("were not applied (`--no-config`)"),
-        "{}",
-        audit.stderr
-    );
+    assert_contains(&audit.stderr, "were not applied (`--no-config`)");
     // `--no-config` with `--config` contradicts itself.
     run_in(folder.path(), &["audit", "--no-config", "--config", "."])
         .code(2)
@@ -118,11 +110,7 @@ fn config_dir_chooses_another_folder_and_a_folder_without_configuration_reads_no
         &["taint", "terraform_data.protected", state, "--dry-run"],
     )
     .code(1);
-    assert!(
-        !output.stderr.contains("lifecycle rules"),
-        "{}",
-        output.stderr
-    );
+    assert_lacks(&output.stderr, "lifecycle rules");
     let output = Test::new()
         .args([
             "taint",
@@ -188,12 +176,9 @@ fn an_errored_plan_is_refused_and_a_finished_one_gets_the_right_hint() {
         .replace("\"errored\": true", "\"errored\": false");
     std::fs::write(folder.path().join("finished.json"), finished).unwrap();
     let output = run_in(folder.path(), &["audit", "--plan", "finished.json"]).code(3);
-    assert!(
-        output
-            .stderr
-            .contains("Terraform refuses to plan this delete while `prevent_destroy` is set"),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "Terraform refuses to plan this delete while `prevent_destroy` is set",
     );
     assert!(!output.stderr.contains("is not the one that protects it"));
 }

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::echo::{Echo, Received, Reply};
 use super::{Run, assert_nothing_shown, marker, run};
-use crate::builder::root;
+use crate::builder::{folder_with_copy, root};
 
 /// A successful answer of the profile at `path`, every free-text field the echo.
 fn echoing_success(received: &Received) -> Reply {
@@ -101,12 +101,7 @@ fn check_profile(
 }
 
 fn folder_with(fixture: &str) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join("testdata/scan").join(fixture),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(root().join("testdata/scan").join(fixture));
     folder
 }
 
