@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::builder::{Test, assert_contains, assert_lacks, folder_with_state, root};
+use crate::builder::{
+    Test, assert_contains, assert_lacks, assert_starts_with, find_by, folder_with,
+    folder_with_state, root,
+};
 use crate::sarif_schema::validate_sarif;
 
 fn case(name: &str) -> PathBuf {
@@ -120,12 +123,7 @@ fn prevent_destroy_blocks_the_destroy_where_terraform_fails() {
         .nth(1)
         .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
         .unwrap();
-    let why = document["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|object| object["outcome"] == "blocked")
-        .unwrap()["why"]
+    let why = find_by(&document["objects"], "outcome", "blocked")["why"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -216,12 +214,10 @@ fn replacements_keep_the_plans_order_and_deposed_objects_are_risks() {
 
 #[test]
 fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("policy.toml"),
+    let folder = folder_with(
+        "policy.toml",
         "[[protect]]\naddresses = [\"module.app[\\\"blue\\\"]*\"]\nreason = \"blue serves traffic\"\n",
-    )
-    .unwrap();
+    );
     let output = Test::new()
         .arg("audit")
         .arg(case("destroy/terraform.tfstate"))
@@ -248,12 +244,7 @@ fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
         .run()
         .code(3);
     let document: Value = serde_json::from_str(&output.stdout).unwrap();
-    let finding = document["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|finding| finding["rule"] == "delete-mid-operation")
-        .unwrap();
+    let finding = find_by(&document["findings"], "rule", "delete-mid-operation");
     assert_eq!(finding["address"], "oci_core_instance.app");
     // The value decoded, as scan prints it (it was the JSON text, `"\"PROVISIONING\""`).
     assert_eq!(finding["evidence"][0]["value"], "PROVISIONING");
@@ -282,8 +273,7 @@ fn with_status(
         .find(|resource| resource["type"] == type_name && resource["mode"] == "managed")
         .unwrap();
     resource["instances"][0]["attributes"][attribute] = Value::String(value.to_owned());
-    let (folder, path) = folder_with_state(serde_json::to_string_pretty(&state).unwrap());
-    (folder, path)
+    folder_with_state(serde_json::to_string_pretty(&state).unwrap())
 }
 
 /// The `delete-mid-operation` finding of an audit of `path`: (message, hint).
@@ -295,13 +285,7 @@ fn mid_operation(path: &std::path::Path) -> (String, String) {
         .run()
         .code(3);
     let document: Value = serde_json::from_str(&output.stdout).unwrap();
-    let finding = document["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|finding| finding["rule"] == "delete-mid-operation")
-        .unwrap()
-        .clone();
+    let finding = find_by(&document["findings"], "rule", "delete-mid-operation").clone();
     (
         finding["message"].as_str().unwrap().to_owned(),
         finding["hint"].as_str().unwrap().to_owned(),
@@ -336,11 +320,9 @@ fn delete_mid_operation_says_which_operation_the_status_shows() {
     // Update: a real Helm release left in pending-upgrade.
     let (message, _) =
         mid_operation(&root().join("testdata/scan/real/helm-pending-upgrade.tfstate"));
-    assert!(
-        message.starts_with(
-            "its remote object is still being updated (`status` = `pending-upgrade`);"
-        ),
-        "{message}"
+    assert_starts_with(
+        &message,
+        "its remote object is still being updated (`status` = `pending-upgrade`);",
     );
     // Delete: a real Hetzner server whose delete was running.
     let (_folder, path) = with_status(
@@ -450,13 +432,11 @@ fn the_sarif_and_junit_reports_are_valid_and_carry_the_findings() {
 
 #[test]
 fn bad_plans_get_one_line_and_exit_2() {
-    let folder = tempfile::tempdir().unwrap();
-    let broken = folder.path().join("broken.json");
-    std::fs::write(
-        &broken,
+    let folder = folder_with(
+        "broken.json",
         "{\n  \"resource_changes\": [\n    {\"address\": \n",
-    )
-    .unwrap();
+    );
+    let broken = folder.path().join("broken.json");
     Test::new()
         .arg("audit")
         .arg(case("destroy/terraform.tfstate"))

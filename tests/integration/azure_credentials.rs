@@ -16,7 +16,7 @@ use base64::Engine as _;
 use serde_json::json;
 
 use crate::azure_backend::{Azurite, Proxy, pki};
-use crate::builder::{Test, assert_contains};
+use crate::builder::{Test, assert_contains, folder_with};
 use crate::oracle::terraform;
 use crate::stand_in::{Request, Route, StandIn, reply};
 use crate::workdir::TerraformWorkdir;
@@ -326,9 +326,8 @@ fn oidc_federated_credentials_reach_azure_ad_as_terraforms_do() {
         "ado.federated.jwt".to_owned()
     )));
 
-    let token_folder = tempfile::tempdir().unwrap();
+    let token_folder = folder_with("azure-identity-token", "file.federated.jwt\n");
     let token_file = token_folder.path().join("azure-identity-token");
-    std::fs::write(&token_file, "file.federated.jwt\n").unwrap();
     let mut file = ids();
     file.push(("ARM_OIDC_TOKEN_FILE_PATH", token_file.display().to_string()));
     let seen = both_tools(&azure, "file.tfstate", file);

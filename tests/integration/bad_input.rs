@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::builder::{Test, assert_contains, folder_with_state, root};
+use crate::builder::{Test, assert_contains, folder_with, folder_with_state, root};
 
 fn minimal_with_instances(instances: &str) -> String {
     format!(
@@ -813,8 +813,7 @@ fn audit_names_a_binary_plan_and_refuses_a_device() {
 
 #[test]
 fn a_file_name_with_control_characters_is_escaped() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("e\u{1b}[31m.tfstate"), "test").unwrap();
+    let folder = folder_with("e\u{1b}[31m.tfstate", "test");
     Test::new()
         .args(["list", "e\u{1b}[31m.tfstate"])
         .current_dir(folder.path())

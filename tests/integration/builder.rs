@@ -153,21 +153,13 @@ impl Output {
 
     #[track_caller]
     pub(crate) fn stderr_contains(self, expected: &str) -> Output {
-        assert!(
-            self.stderr.contains(expected),
-            "stderr lacks {expected:?}:\n{}",
-            self.stderr
-        );
+        assert_contains(&self.stderr, expected);
         self
     }
 
     #[track_caller]
     pub(crate) fn stdout_contains(self, expected: &str) -> Output {
-        assert!(
-            self.stdout.contains(expected),
-            "stdout lacks {expected:?}:\n{}",
-            self.stdout
-        );
+        assert_contains(&self.stdout, expected);
         self
     }
 
@@ -231,4 +223,102 @@ pub(crate) fn file_names(folder: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// Asserts that a process (Terraform, a tool, statectl run by hand) succeeded, showing its stderr
+/// when it did not.
+#[track_caller]
+pub(crate) fn assert_success(output: &std::process::Output) {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Interrupts `child` (statectl mid-run) as Ctrl-C does and waits for it: it must exit 130.
+/// Returns its stdout and stderr.
+pub(crate) fn interrupted(child: std::process::Child) -> (String, String) {
+    rustix::process::kill_process(
+        rustix::process::Pid::from_child(&child),
+        rustix::process::Signal::INT,
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
+    (stdout, stderr)
+}
+
+/// The first element of the JSON array `array` whose `key` is `value` (a resource by name, a
+/// finding by rule); the array is shown when there is none.
+#[track_caller]
+pub(crate) fn find_by<'v>(
+    array: &'v serde_json::Value,
+    key: &str,
+    value: &str,
+) -> &'v serde_json::Value {
+    array
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {array}"))
+        .iter()
+        .find(|element| element[key] == value)
+        .unwrap_or_else(|| panic!("no element with {key} {value:?} in {array}"))
+}
+
+/// Asserts that `text` starts with `expected`, showing the whole text when it does not.
+#[track_caller]
+pub(crate) fn assert_starts_with(text: &str, expected: &str) {
+    assert!(
+        text.starts_with(expected),
+        "does not start with {expected:?}:\n{text}"
+    );
+}
+
+/// Waits (30 s at most) until a server (`what`, for the failure) listens on loopback `port`.
+#[track_caller]
+pub(crate) fn wait_for_port(port: u16, what: &str) {
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "{what} did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// A temporary folder holding one file, `name`, with `contents`.
+pub(crate) fn folder_with(name: &str, contents: impl AsRef<[u8]>) -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join(name), contents).unwrap();
+    folder
+}
+
+/// statectl started with `args` in `folder` (the environment inherited), its stdout dropped and
+/// its stderr kept: for a run a test signals or waits for.
+pub(crate) fn spawn_statectl(folder: impl AsRef<Path>, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_statectl"))
+        .args(args)
+        .current_dir(folder)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// A loopback port free a moment ago, for a server the test starts on it.
+pub(crate) fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `http://127.0.0.1:PORT` where nothing listens (the port was just let go): an endpoint that
+/// refuses connections.
+pub(crate) fn refusing_url() -> String {
+    format!("http://127.0.0.1:{}", free_port())
 }

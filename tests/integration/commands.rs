@@ -1,7 +1,8 @@
 //! The inspection commands on real states: list with its filters, show, query and summary.
 
 use crate::builder::{
-    Test, assert_contains, assert_lacks, folder_with_copy, folder_with_state, root,
+    Test, assert_contains, assert_lacks, assert_starts_with, folder_with_copy, folder_with_state,
+    root,
 };
 use crate::skip::require_corpus;
 
@@ -126,12 +127,9 @@ fn show_masks_sensitive_values_unless_asked() {
         .arg(&state)
         .run()
         .code(0);
-    assert!(
-        masked.stdout.starts_with(
-            "# terraform_data.password:\nresource \"terraform_data\" \"password\" {\n"
-        ),
-        "{}",
-        masked.stdout
+    assert_starts_with(
+        &masked.stdout,
+        "# terraform_data.password:\nresource \"terraform_data\" \"password\" {\n",
     );
     assert_contains(&masked.stdout, "(sensitive value)");
     let revealed = Test::new()
@@ -178,12 +176,9 @@ fn show_finds_deposed_objects_and_names_missing_ones() {
         .arg(&state)
         .run()
         .code(0);
-    assert!(
-        by_flag
-            .stdout
-            .starts_with(&format!("# terraform_data.cbd: (deposed object {key})\n")),
-        "{}",
-        by_flag.stdout
+    assert_starts_with(
+        &by_flag.stdout,
+        &format!("# terraform_data.cbd: (deposed object {key})\n"),
     );
     let by_address = Test::new()
         .args([
@@ -209,11 +204,7 @@ fn query_runs_rfc9535_paths_and_masks_secrets() {
         .arg(&state)
         .run()
         .code(0);
-    assert!(
-        types.stdout.starts_with("[\"terraform_data\""),
-        "{}",
-        types.stdout
-    );
+    assert_starts_with(&types.stdout, "[\"terraform_data\"");
     let counted = Test::new()
         .args([
             "query",
@@ -354,12 +345,12 @@ fn summary_takes_folders_and_several_states_as_scan_does() {
         .run()
         .code(0)
         .stdout;
-    assert!(
-        text.starts_with(&format!(
+    assert_starts_with(
+        &text,
+        &format!(
             "2 states under {}: 26 resources, 36 instances, and 1 deposed object\n",
             folder.path().display()
-        )),
-        "{text}"
+        ),
     );
     // What scan would find in the folder: it has the same count.
     let scanned = Test::new()

@@ -14,7 +14,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::builder::{Output, Test, assert_contains, file_names, root};
+use crate::builder::{
+    Output, Test, assert_contains, assert_starts_with, file_names, root, spawn_statectl,
+};
 use crate::http_backend::{PASSWORD, Server, USERNAME};
 
 const ADDRESS: &str = "aws_security_group.db";
@@ -193,13 +195,10 @@ fn a_lock_wait_past_the_clocks_end_waits_on_a_local_state() {
         .refused("the state is locked by `");
     }
     for value in ["18446744073709551615s", "3000000000000000h"] {
-        let child = Command::new(env!("CARGO_BIN_EXE_statectl"))
-            .args(["taint", ADDRESS, "st.tfstate", "--lock-timeout", value])
-            .current_dir(folder)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = spawn_statectl(
+            folder,
+            &["taint", ADDRESS, "st.tfstate", "--lock-timeout", value],
+        );
         assert!(still_waiting_after(child, Duration::from_millis(1500)));
     }
     release(holder);
@@ -444,19 +443,25 @@ fn hostile_423(who_bytes: usize, requests: usize) -> (String, Arc<AtomicUsize>) 
     (url, sent)
 }
 
+/// `statectl taint ADDRESS URL`, which must be refused (exit 2): its stderr.
+fn refused_taint(url: &str) -> String {
+    let output = remote(url, &["taint", ADDRESS]).output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    stderr
+}
+
 /// The same from an http backend: its 423 is read no further than 64 KiB.
 #[test]
 fn a_hostile_423_from_an_http_backend_is_read_no_further_than_its_start() {
     let (url, sent) = hostile_423(300 << 20, 1);
     let started = Instant::now();
-    let output = remote(&url, &["taint", ADDRESS]).output().unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.starts_with(&format!(
+    let stderr = refused_taint(&url);
+    assert_starts_with(
+        &stderr,
+        &format!(
             "error: {url}: the state is locked by another process (its lock info could not be read)"
-        )),
-        "{stderr}"
+        ),
     );
     assert!(stderr.len() < 1000, "{}", stderr.len());
     // What the kernel's buffers took before statectl hung up, not 300 MB.
@@ -466,9 +471,7 @@ fn a_hostile_423_from_an_http_backend_is_read_no_further_than_its_start() {
 
     // Under the limit, but long: every field shown is cut.
     let (url, _) = hostile_423(60_000, 1);
-    let output = remote(&url, &["taint", ADDRESS]).output().unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = refused_taint(&url);
     assert_contains(
         &stderr,
         &format!(

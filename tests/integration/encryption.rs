@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::builder::{Output, Test, file_names, root};
+use crate::builder::{Output, Test, assert_starts_with, file_names, folder_with, root};
 use crate::moto::{Moto, moto_server};
 use crate::skip::require_tool;
 
@@ -86,8 +86,7 @@ locals {
 
 /// A root module with [`MAIN_TF`] and the passphrase in `terraform.tfvars`.
 fn module() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("main.tf"), MAIN_TF).unwrap();
+    let dir = folder_with("main.tf", MAIN_TF);
     std::fs::write(
         dir.path().join("terraform.tfvars"),
         format!("passphrase = \"{PASSPHRASE}\"\n"),
@@ -398,9 +397,8 @@ fn tf_encryption_alone_in_hcl_or_json_configures_it() {
 #[test]
 fn a_fallback_opens_the_old_key_and_the_write_moves_to_the_new_one() {
     let Some(python) = python() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("main.tf"),
+    let dir = folder_with(
+        "main.tf",
         format!(
             r#"terraform {{
   encryption {{
@@ -422,8 +420,7 @@ fn a_fallback_opens_the_old_key_and_the_write_moves_to_the_new_one() {
 }}
 "#
         ),
-    )
-    .unwrap();
+    );
     let plain = fixture("clean.tfstate");
     let envelope = oracle(
         &python,
@@ -528,8 +525,7 @@ fn plaintext_is_migrated_refused_or_kept_as_opentofu_decides() {
     );
 
     // No configuration at all: plaintext in, plaintext out.
-    let bare = tempfile::tempdir().unwrap();
-    std::fs::write(bare.path().join("plain.tfstate"), &plain).unwrap();
+    let bare = folder_with("plain.tfstate", &plain);
     statectl(
         bare.path(),
         &[
@@ -638,8 +634,7 @@ fn a_wrong_key_a_missing_or_bad_configuration_and_an_encrypted_plan_are_one_line
     .refused("enc.tfstate: cannot decrypt the state: method.aes_gcm.main with key_provider.pbkdf2.main failed: the passphrase or key may be wrong");
     no_secret(&wrong);
     // An encrypted state with no configuration: where to give one.
-    let bare = tempfile::tempdir().unwrap();
-    std::fs::write(bare.path().join("enc.tfstate"), &envelope).unwrap();
+    let bare = folder_with("enc.tfstate", &envelope);
     let none = statectl(bare.path(), &["scan", "enc.tfstate"]);
     assert_eq!(none.code, 2);
     assert!(
@@ -835,10 +830,7 @@ fn an_aws_kms_key_encrypts_a_migrated_state_and_reads_it_back() {
         meta["key_provider.aws_kms.main"].as_str().unwrap(),
     ))
     .unwrap();
-    assert!(
-        metadata.starts_with("{\"ciphertext_blob\":\""),
-        "{metadata}"
-    );
+    assert_starts_with(&metadata, "{\"ciphertext_blob\":\"");
     run(&encrypted_only, &["show", "aws_security_group.db"])
         .code(0)
         .stdout_contains("tainted");

@@ -1,6 +1,6 @@
 //! The exit status a run reports when it has two outcomes (src/cli/exit.rs), and `--quiet`.
 
-use crate::builder::{Test, assert_contains, root};
+use crate::builder::{Test, assert_contains, folder_with, root};
 use crate::leaks::echo::{Echo, Reply};
 
 /// A state with an OCI instance still being created: a taint of it is blocked (exit 3).
@@ -61,12 +61,7 @@ fn a_lock_that_cannot_be_released_does_not_hide_a_block() {
 /// a write did and where its backup went, and the hints beside findings.
 #[test]
 fn quiet_drops_notes_and_finding_hints_but_keeps_data_and_warnings() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("terraform.tfstate"),
-        provisioning_state(),
-    )
-    .unwrap();
+    let folder = folder_with("terraform.tfstate", provisioning_state());
     let run = |args: &[&str]| Test::new().current_dir(folder.path()).args(args).run();
     let chatty = run(&["scan"]).code(1);
     let quiet = run(&["scan", "--quiet"]).code(1);

@@ -6,15 +6,15 @@
 //! STORAGE_EMULATOR_HOST, with which both tools reach the emulator with no credentials at all.
 //! Without fake-gcs-server (or Terraform) these tests skip, except under CI, where they fail.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::builder::{Test, assert_contains, assert_lacks, root};
+use crate::builder::{Test, assert_contains, assert_lacks, folder_with, root};
 use crate::gcs_backend::{BUCKET, Emulator};
 use crate::oracle::terraform;
 use crate::stand_in::{Request, StandIn, reply};
-use crate::workdir::TerraformWorkdir;
+use crate::workdir::{Served, TerraformWorkdir, Workdir};
 
 const AUDIENCE: &str =
     "//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/ci/providers/github";
@@ -91,41 +91,23 @@ fn only<'a>(seen: &'a [Request], prefix: &str) -> &'a Request {
 
 /// A Terraform folder whose gcs backend reaches the emulator through the stand-in, both tools
 /// given the credentials file by GOOGLE_APPLICATION_CREDENTIALS.
-struct Workdir {
-    gcs: Emulator,
-    terraform: PathBuf,
-    credentials: PathBuf,
-}
-
-impl TerraformWorkdir for Workdir {
-    fn path(&self) -> &Path {
-        self.gcs.path()
-    }
-
-    fn terraform_binary(&self) -> &Path {
-        &self.terraform
-    }
-
-    fn environment(&self) -> Vec<(&'static str, String)> {
+fn workdir(gcs: Emulator, terraform: &Path, credentials: &Path) -> Served<Emulator> {
+    let credentials = credentials.display().to_string();
+    let environment = |home: &Path| {
         vec![
-            (
-                "GOOGLE_APPLICATION_CREDENTIALS",
-                self.credentials.display().to_string(),
-            ),
-            ("HOME", self.path().display().to_string()),
+            ("GOOGLE_APPLICATION_CREDENTIALS", credentials),
+            ("HOME", home.display().to_string()),
             ("CHECKPOINT_DISABLE", "1".to_owned()),
         ]
-    }
-
-    fn hidden_from_terraform(&self) -> &'static [&'static str] {
-        &[
-            "GOOGLE_CREDENTIALS",
-            "GOOGLE_BACKEND_CREDENTIALS",
-            "GOOGLE_OAUTH_ACCESS_TOKEN",
-            "STORAGE_EMULATOR_HOST",
-            "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT",
-        ]
-    }
+    };
+    let hidden = &[
+        "GOOGLE_CREDENTIALS",
+        "GOOGLE_BACKEND_CREDENTIALS",
+        "GOOGLE_OAUTH_ACCESS_TOKEN",
+        "STORAGE_EMULATOR_HOST",
+        "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT",
+    ];
+    Served::new(gcs, Workdir::new(terraform, environment, hidden))
 }
 
 /// Terraform 1.15.5 applies through workload identity federation (the file GitHub Actions gets),
@@ -144,11 +126,7 @@ fn terraform_and_statectl_exchange_a_github_actions_token_alike() {
         "  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"app\"\n    storage_custom_endpoint = \"{}/storage/v1/\"\n  }}\n",
         google.url()
     );
-    let workdir = Workdir {
-        gcs,
-        terraform,
-        credentials,
-    };
+    let workdir = workdir(gcs, &terraform, &credentials);
     workdir.init_and_apply(&backend);
     let listed = workdir.terraform(&["state", "list"]);
     let by_terraform = google.seen();
@@ -427,12 +405,12 @@ fn storage_emulator_host_is_the_endpoint_and_no_credential_is_asked() {
 
     // Terraform with the same variable and no credentials lists the same state.
     let Some(terraform) = terraform() else { return };
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("main.tf"),
-        format!("terraform {{\n  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"team\"\n  }}\n}}\n"),
-    )
-    .unwrap();
+    let folder = folder_with(
+        "main.tf",
+        format!(
+            "terraform {{\n  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"team\"\n  }}\n}}\n"
+        ),
+    );
     forwarder.forget();
     let terraform_command = |args: &[&str]| {
         let mut command = std::process::Command::new(&terraform);

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Test, assert_contains, root};
+use crate::builder::{Output, Test, assert_contains, assert_success, find_by, root};
 use crate::oracle::terraform;
 use crate::simulator;
 use crate::workdir::{TerraformWorkdir, Workdir, cancel_statectl_lock};
@@ -221,12 +221,7 @@ fn reads_taints_and_locks_a_cloud_workspace_through_the_api() {
     assert_eq!(new["md5"], md5_hex(bytes.as_bytes()));
     let written: Value = serde_json::from_str(bytes).unwrap();
     assert_eq!(written["serial"], new["serial"]);
-    let single = written["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|resource| resource["name"] == "single")
-        .unwrap();
+    let single = find_by(&written["resources"], "name", "single");
     assert_eq!(single["instances"][0]["status"], "tainted");
     // The upload flow: created without the bytes, which went to the upload URL without the token.
     assert_eq!(tfe.count("PUT", "/_archivist/upload/"), 1);
@@ -467,6 +462,13 @@ fn throttling_and_server_errors_are_retried_and_an_old_server_takes_the_state_in
     assert_eq!(tfe.holder("prod"), None);
 }
 
+/// `statectl taint terraform_data.single --backup -` on the workspace of `folder`.
+fn taint_single(tfe: &Tfe, folder: &Path, home: &Path) -> Output {
+    statectl(tfe, folder, home)
+        .args(["taint", "terraform_data.single", "--backup", "-"])
+        .run()
+}
+
 #[test]
 fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
     let tfe = Tfe::with_prod(&["--fault", "POST:/state-versions=500"]);
@@ -474,9 +476,7 @@ fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
     let folder = cloud_dir(&tfe.host(), &named("prod"));
     let started = Instant::now();
     // The diff is on stdout before the write is tried; the failure is one line on stderr.
-    let output = statectl(&tfe, folder.path(), home.path())
-        .args(["taint", "terraform_data.single", "--backup", "-"])
-        .run()
+    let output = taint_single(&tfe, folder.path(), home.path())
         .code(2)
         .stderr_contains(
             "error: https://localhost:",
@@ -550,14 +550,6 @@ impl Project {
             _home: home,
         }
     }
-
-    fn statectl_test(&self) -> Test {
-        let mut test = Test::new().current_dir(self.path());
-        for (name, value) in self.environment() {
-            test = test.env(name, value);
-        }
-        test.env("USER", "statectl-e2e")
-    }
 }
 
 /// The harness's methods, on the folder.
@@ -606,12 +598,7 @@ fn terraform_and_statectl_share_a_cloud_workspace() {
         versions[1]["serial"],
         versions[0]["serial"].as_i64().unwrap() + 1
     );
-    let app = pulled["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|resource| resource["name"] == "app")
-        .unwrap();
+    let app = find_by(&pulled["resources"], "name", "app");
     assert_eq!(app["instances"][0]["status"], "tainted");
     assert_eq!(tfe.holder("tf"), None);
 
@@ -642,11 +629,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
             .env("TF_WORKSPACE", "dev")
             .output()
             .expect("terraform runs");
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_success(&output);
         String::from_utf8(output.stdout).unwrap()
     };
     dev(&["init", "-input=false", "-no-color"]);
@@ -676,9 +659,7 @@ fn a_lock_that_cannot_be_released_is_named_with_the_id_terraform_force_unlock_ta
     let tfe = Tfe::with_prod(&["--fault", "POST:actions/unlock=409"]);
     let home = home_with_token(&tfe.host(), TOKEN);
     let folder = cloud_dir(&tfe.host(), &named("prod"));
-    let output = statectl(&tfe, folder.path(), home.path())
-        .args(["taint", "terraform_data.single", "--backup", "-"])
-        .run()
+    let output = taint_single(&tfe, folder.path(), home.path())
         .code(2)
         .stderr_contains(
             "cannot unlock the workspace: the server answered 409 Conflict: injected fault: the simulator was told to fail; the lock acme/prod is still held\n",

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::builder::{Output, Test, assert_contains, assert_lacks};
+use crate::builder::{Output, Test, assert_contains, assert_lacks, folder_with};
 
 /// The text hidden in every name.
 const NASTY: &str = "\u{1b}[31m\u{7}\r\n\u{0}::error::%0A`|<!--]]>\u{202e}\u{9b}@everyone";
@@ -61,13 +61,10 @@ fn nasty_state() -> Value {
 
 /// A folder holding the state as `nasty.tfstate`, and a plain state beside it for `diff`.
 fn folder() -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("nasty.tfstate"),
+    folder_with(
+        "nasty.tfstate",
         serde_json::to_string_pretty(&nasty_state()).unwrap(),
     )
-    .unwrap();
-    folder
 }
 
 fn run(folder: &Path, args: &[&str]) -> Output {

@@ -6,17 +6,14 @@
 //! while the other holds the lock.
 
 use std::io::Write;
-use std::os::unix::process::CommandExt as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::builder::{Test, assert_contains, file_names};
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{
-    TerraformWorkdir, Workdir, assert_refused_by_statectl_lock, cancel_statectl_lock,
-};
+use crate::workdir::{Served, TerraformWorkdir, Workdir, cancel_statectl_lock};
 
 pub(crate) const USERNAME: &str = "gitlab-ci-token";
 pub(crate) const PASSWORD: &str = "glpat-e2e-s3cret";
@@ -91,9 +88,11 @@ pub(crate) fn statectl_for(url: &str) -> Command {
 /// A working folder with a `backend "http"` block for the server (no password: it comes from
 /// TF_HTTP_PASSWORD, for both tools; statectl's lock names user `statectl-e2e`), initialised and
 /// applied by Terraform.
-fn applied(terraform: &Path, server: &Server) -> Workdir {
+fn applied() -> Option<Served<Server>> {
+    let terraform = terraform()?;
+    let server = Server::start();
     let workdir = Workdir::new(
-        terraform,
+        &terraform,
         |_| {
             vec![
                 ("TF_HTTP_PASSWORD", PASSWORD.to_owned()),
@@ -119,7 +118,7 @@ fn applied(terraform: &Path, server: &Server) -> Workdir {
         ),
         crate::workdir::APP_AND_DBS,
     );
-    workdir
+    Some(Served::new(server, workdir))
 }
 
 fn state_show(workdir: &Workdir, address: &str) -> String {
@@ -135,10 +134,8 @@ fn statectl(folder: &Path) -> Test {
 
 #[test]
 fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
-    let Some(terraform) = terraform() else { return };
-    let server = Server::start();
-    let workdir = applied(&terraform, &server);
-    let folder = workdir.path();
+    let Some(workdir) = applied() else { return };
+    let (server, folder) = (&workdir.server, workdir.path());
     let expected = workdir.terraform(&["state", "list"]);
     assert_eq!(
         expected,
@@ -184,10 +181,8 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
 
 #[test]
 fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
-    let Some(terraform) = terraform() else { return };
-    let server = Server::start();
-    let workdir = applied(&terraform, &server);
-    let folder = workdir.path();
+    let Some(workdir) = applied() else { return };
+    let (server, folder) = (&workdir.server, workdir.path());
     let (mut apply, mut answer) = workdir.apply_waiting_at_the_prompt("terraform_data.db[1]");
     server.wait_for_lock(true);
 
@@ -229,37 +224,12 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
 
 #[test]
 fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
-    let Some(terraform) = terraform() else { return };
-    let server = Server::start();
-    let workdir = applied(&terraform, &server);
-    let folder = workdir.path();
-    let holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(["lock", "--", "sleep", "30"])
-        // Its own process group, as a CI job is: the cancel reaches the command too.
-        .process_group(0)
-        .current_dir(folder)
-        .env("TF_HTTP_PASSWORD", PASSWORD)
-        .env("USER", "statectl-e2e")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("statectl starts");
+    let Some(workdir) = applied() else { return };
+    let server = &workdir.server;
+    let holder = workdir.statectl_lock_holder();
     server.wait_for_lock(true);
 
-    let output = workdir
-        .terraform_command(&[
-            "apply",
-            "-auto-approve",
-            "-input=false",
-            "-no-color",
-            "-lock-timeout=0s",
-            "-replace=terraform_data.app",
-        ])
-        .stdin(Stdio::null())
-        .output()
-        .expect("terraform runs");
-    assert_refused_by_statectl_lock(&output);
+    let output = workdir.terraform_refused_by_statectl_lock("terraform_data.app");
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("Version:   statectl "),
         "{output:?}"

@@ -7,20 +7,15 @@
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::builder::{Test, assert_contains, root};
+use crate::builder::{Test, assert_contains, assert_starts_with, root};
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{
-    TerraformWorkdir, Workdir, assert_refused_by_statectl_lock, cancel_statectl_lock,
-    scanned_states,
-};
+use crate::workdir::{TerraformWorkdir, Workdir, cancel_statectl_lock, scanned_states};
 
 const NAMESPACE: &str = "acme";
 const BUCKET: &str = "states";
@@ -121,7 +116,8 @@ impl Sim {
 /// home (no `~/.oci/config` of the machine's is read).
 struct Project {
     workdir: Workdir,
-    home: tempfile::TempDir,
+    /// Kept while the folder is used: the environment points into it.
+    _home: tempfile::TempDir,
 }
 
 impl Project {
@@ -160,15 +156,10 @@ resource "terraform_data" "db" {{
             ),
         )
         .unwrap();
-        Project { workdir, home }
-    }
-
-    fn statectl_test(&self) -> Test {
-        let mut test = Test::new().current_dir(self.path());
-        for (name, value) in self.environment() {
-            test = test.env(name, value);
+        Project {
+            workdir,
+            _home: home,
         }
-        test.env("USER", "statectl-e2e")
     }
 
     /// Initialised and applied by Terraform.
@@ -250,10 +241,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         .run()
         .code(0);
     let shown = project.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
-    assert!(
-        shown.starts_with("# terraform_data.app: (tainted)"),
-        "{shown}"
-    );
+    assert_starts_with(&shown, "# terraform_data.app: (tainted)");
     assert_eq!(
         sim.object("terraform.tfstate.lock"),
         None,
@@ -418,10 +406,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let _ = apply.wait();
     waiting.join().unwrap().code(0);
     let shown = project.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
-    assert!(
-        shown.starts_with("# terraform_data.app: (tainted)"),
-        "{shown}"
-    );
+    assert_starts_with(&shown, "# terraform_data.app: (tainted)");
     assert_eq!(sim.object("terraform.tfstate.lock"), None);
 }
 
@@ -430,21 +415,7 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
     let project = Project::applied(&terraform, &sim);
-    let holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(["lock", "--", "sleep", "30"])
-        // Its own process group, as a CI job is: the cancel reaches the command too.
-        .process_group(0)
-        .current_dir(project.path())
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", project.home.path())
-        .env("OCI_CLIENT_HOST_OVERRIDES", sim.host_override())
-        .env("USER", "statectl-e2e")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("statectl starts");
+    let holder = project.statectl_lock_holder();
     sim.wait_for("terraform.tfstate.lock", true);
     // statectl's lock object is Terraform's: its lock info, `Path` the state object.
     let ours: Value =
@@ -452,15 +423,7 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     assert_eq!(ours["Path"], "terraform.tfstate");
     assert_eq!(ours["Operation"], "statectl lock");
 
-    let output = project.terraform_output(&[
-        "apply",
-        "-auto-approve",
-        "-input=false",
-        "-no-color",
-        "-lock-timeout=0s",
-        "-replace=terraform_data.app",
-    ]);
-    assert_refused_by_statectl_lock(&output);
+    project.terraform_refused_by_statectl_lock("terraform_data.app");
 
     cancel_statectl_lock(holder);
     sim.wait_for("terraform.tfstate.lock", false);

@@ -6,7 +6,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::root;
+use crate::builder::{assert_success, root};
 
 /// The workspace member `name` as `cargo metadata` describes it.
 pub(crate) fn cargo_package(name: &str) -> Value {
@@ -17,11 +17,7 @@ pub(crate) fn cargo_package(name: &str) -> Value {
         .arg("--offline")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     let metadata: Value = serde_json::from_slice(&output.stdout).unwrap();
     metadata["packages"]
         .as_array()

@@ -5,7 +5,7 @@
 //! Each is one clear per-instance error naming the plugin and what it did; exit 2; not a byte of
 //! the state written and no lock left behind.
 
-use crate::builder::assert_contains;
+use crate::builder::{assert_contains, assert_starts_with};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Command;
@@ -17,20 +17,9 @@ const STATE: &str = "terraform.tfstate";
 /// A folder with a one-instance AWS state and `plugins/terraform-provider-aws` running `script`.
 fn folder_with_plugin(script: &str) -> tempfile::TempDir {
     let folder = tempfile::tempdir().unwrap();
-    let state = json!({
-        "version": 4,
-        "terraform_version": "1.15.5",
-        "serial": 3,
-        "lineage": "6d1f3c8e-2b7a-4c55-9e0f-1a2b3c4d5e6f",
-        "outputs": {},
-        "resources": [{
-            "mode": "managed",
-            "type": "aws_instance",
-            "name": "web",
-            "provider": r#"provider["registry.terraform.io/hashicorp/aws"]"#,
-            "instances": [{"schema_version": 1, "attributes": {"id": "i-1"}, "sensitive_attributes": []}]
-        }]
-    });
+    let state = crate::plugin_trust::aws_instances(&[
+        json!({"schema_version": 1, "attributes": {"id": "i-1"}, "sensitive_attributes": []}),
+    ]);
     std::fs::write(
         folder.path().join(STATE),
         serde_json::to_string_pretty(&state).unwrap(),
@@ -82,47 +71,35 @@ fn refresh_detail_with(folder: &Path, extra: &[&str]) -> String {
     assert_eq!(instances.len(), 1, "{stdout}");
     assert_eq!(instances[0]["outcome"], "error", "{stdout}");
     let detail = instances[0]["detail"].as_str().unwrap().to_owned();
-    assert!(
-        detail.starts_with(
-            "error: aws_instance.web: provider provider[\"registry.terraform.io/hashicorp/aws\"]: provider plugin `plugins/terraform-provider-aws` did not start: "
-        ),
-        "{detail}"
+    assert_starts_with(
+        &detail,
+        "error: aws_instance.web: provider provider[\"registry.terraform.io/hashicorp/aws\"]: provider plugin `plugins/terraform-provider-aws` did not start: ",
     );
     detail
 }
 
+/// A plugin that exits during the handshake is named with its exit and last words; a line that is
+/// no handshake is quoted; one that speaks only protocol 4 is refused.
 #[test]
-fn a_plugin_that_exits_during_the_handshake_is_named_with_its_exit_and_last_words() {
-    let folder = folder_with_plugin("echo 'panic: no credentials' >&2\nexit 3\n");
-    let detail = refresh_detail(folder.path());
-    assert!(
-        detail.ends_with(
-            "it closed its output without a handshake (exit status 3); it said: panic: no credentials"
+fn a_plugin_that_fails_its_handshake_is_named_with_what_it_did() {
+    for (script, ending) in [
+        (
+            "echo 'panic: no credentials' >&2\nexit 3\n",
+            "it closed its output without a handshake (exit status 3); it said: panic: no credentials",
         ),
-        "{detail}"
-    );
-}
-
-#[test]
-fn a_line_that_is_no_handshake_is_quoted() {
-    let folder = folder_with_plugin("echo 'This binary is a plugin.'\nexec sleep 30\n");
-    let detail = refresh_detail(folder.path());
-    assert!(
-        detail.ends_with(
-            "its first line `This binary is a plugin.` is not a plugin handshake: expected `CORE|PROTOCOL|NETWORK|ADDRESS|grpc|CERTIFICATE`, got 1 field(s)"
+        (
+            "echo 'This binary is a plugin.'\nexec sleep 30\n",
+            "its first line `This binary is a plugin.` is not a plugin handshake: expected `CORE|PROTOCOL|NETWORK|ADDRESS|grpc|CERTIFICATE`, got 1 field(s)",
         ),
-        "{detail}"
-    );
-}
-
-#[test]
-fn a_plugin_that_speaks_only_protocol_4_is_refused() {
-    let folder = folder_with_plugin("echo '1|4|unix|/tmp/plugin.sock|grpc|'\nexec sleep 30\n");
-    let detail = refresh_detail(folder.path());
-    assert!(
-        detail.ends_with("plugin protocol version `4` is not one statectl speaks (5 or 6)"),
-        "{detail}"
-    );
+        (
+            "echo '1|4|unix|/tmp/plugin.sock|grpc|'\nexec sleep 30\n",
+            "plugin protocol version `4` is not one statectl speaks (5 or 6)",
+        ),
+    ] {
+        let folder = folder_with_plugin(script);
+        let detail = refresh_detail(folder.path());
+        assert!(detail.ends_with(ending), "plugin {script:?}: {detail}");
+    }
 }
 
 #[test]

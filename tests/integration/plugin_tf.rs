@@ -185,6 +185,19 @@ impl Stack {
     }
 
     /// A copy of `work/` as `folder`, sharing its `.terraform`.
+    /// `terraform apply -refresh-only` in a copy of the work folder named `oracle`, and statectl's
+    /// refresh with `--write` in the work folder: the two states are the same bytes.
+    fn writes_as_terraform_refreshes(&self, oracle: &str) {
+        self.copy(oracle);
+        self.terraform_refresh(oracle);
+        let (code, stdout, stderr) = self.statectl("work", &["--write", "--backup", "-"]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert_eq!(
+            String::from_utf8_lossy(&self.state_bytes("work")),
+            String::from_utf8_lossy(&self.state_bytes(oracle))
+        );
+    }
+
     fn copy(&self, folder: &str) {
         let copy = self.path().join(folder);
         std::fs::create_dir_all(&copy).unwrap();
@@ -292,14 +305,7 @@ fn identities_are_read_and_upgraded_as_terraform_does() {
     assert!(job(&stack.state("work")).get("identity").is_none());
 
     // The provider returns the object's first identity (version 0) from ReadResource.
-    stack.copy("oracle0");
-    stack.terraform_refresh("oracle0");
-    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(
-        String::from_utf8_lossy(&stack.state_bytes("work")),
-        String::from_utf8_lossy(&stack.state_bytes("oracle0"))
-    );
+    stack.writes_as_terraform_refreshes("oracle0");
     let stored = stack.state("work");
     assert_eq!(
         job(&stored)["identity"],
@@ -311,14 +317,7 @@ fn identities_are_read_and_upgraded_as_terraform_does() {
     stack.identity_version.set(Some(1));
     stack.remote(finish);
     std::fs::remove_dir_all(stack.path().join("oracle0")).unwrap();
-    stack.copy("oracle1");
-    stack.terraform_refresh("oracle1");
-    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(
-        String::from_utf8_lossy(&stack.state_bytes("work")),
-        String::from_utf8_lossy(&stack.state_bytes("oracle1"))
-    );
+    stack.writes_as_terraform_refreshes("oracle1");
     let upgraded = stack.state("work");
     assert_eq!(
         job(&upgraded)["identity"],

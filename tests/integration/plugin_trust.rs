@@ -17,10 +17,19 @@ use serde_json::{Value, json};
 use statectl::reconcile::plugin::discover::{ProviderSource, SearchPaths, find_binary};
 use statectl::reconcile::plugin::verify::{package_hash, zip_hash};
 
-use crate::builder::{assert_contains, file_names, root};
+use crate::builder::{assert_contains, assert_starts_with, file_names, root};
 use crate::oracle::{aws_provider_mirror, run, terraform};
 
 const AWS: &str = r#"provider["registry.terraform.io/hashicorp/aws"]"#;
+
+/// A refresh of the one EC2 instance that writes, its report as JSON.
+const WRITE_AS_JSON: [&str; 5] = [
+    "--target",
+    "aws_instance.web",
+    "--write",
+    "--format",
+    "json",
+];
 
 /// A configuration folder `terraform init` installed the AWS provider into, from the mirror.
 struct Initialised {
@@ -95,21 +104,8 @@ impl Initialised {
                 })
             })
             .collect();
-        let state = json!({
-            "version": 4,
-            "terraform_version": "1.15.5",
-            "serial": 3,
-            "lineage": "6d1f3c8e-2b7a-4c55-9e0f-1a2b3c4d5e6f",
-            "outputs": {},
-            "resources": [{
-                "mode": "managed",
-                "type": "aws_instance",
-                "name": "web",
-                "provider": AWS,
-                "instances": instances
-            }],
-            "check_results": null
-        });
+        let mut state = aws_instances(&instances);
+        state["check_results"] = Value::Null;
         let mut text = serde_json::to_string_pretty(&state).unwrap();
         text.push('\n');
         std::fs::write(self.path().join("terraform.tfstate"), &text).unwrap();
@@ -366,15 +362,7 @@ fn ctrl_c_while_plugin_reads_are_in_flight_leaves_no_plugin_no_write_and_no_lock
     }
     let plugins = children_of(child.id());
     assert!(!plugins.is_empty(), "no plugin process under statectl");
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
+    let (stdout, stderr) = crate::builder::interrupted(child);
     assert_contains(&stderr, "nothing was written");
     assert_contains(&stdout, "interrupted");
     // Every plugin process is gone (given a moment for the kill to land), by PID.
@@ -468,19 +456,8 @@ fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
     );
 
     // EC2 refuses the connection: the provider's own error diagnostic, for each instance.
-    let refused = TcpListener::bind("127.0.0.1:0").unwrap();
-    let endpoint = format!("http://{}", refused.local_addr().unwrap());
-    drop(refused);
-    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(
-        &endpoint,
-        &[
-            "--target",
-            "aws_instance.web",
-            "--write",
-            "--format",
-            "json",
-        ],
-    ));
+    let endpoint = crate::builder::refusing_url();
+    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(&endpoint, &WRITE_AS_JSON));
     assert_eq!(code, 2, "{stdout}{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     for (index, instance) in report["instances"].as_array().unwrap().iter().enumerate() {
@@ -537,31 +514,17 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
         mirror: PathBuf::new(),
     };
     let before = stack.write_state(1);
-    let refused = TcpListener::bind("127.0.0.1:0").unwrap();
-    let endpoint = format!("http://{}", refused.local_addr().unwrap());
-    drop(refused);
+    let endpoint = crate::builder::refusing_url();
     let (code, stdout, stderr) = output_of(
         stack
-            .statectl_refresh(
-                &endpoint,
-                &[
-                    "--target",
-                    "aws_instance.web",
-                    "--write",
-                    "--format",
-                    "json",
-                ],
-            )
+            .statectl_refresh(&endpoint, &WRITE_AS_JSON)
             .env("TF_CLI_CONFIG_FILE", &cli_config),
     );
     assert_eq!(code, 2, "{stdout}{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let detail = report["instances"][0]["detail"].as_str().unwrap();
-    assert!(
-        detail.starts_with("error: aws_instance.web[0]: ReadResource: "),
-        "{detail}"
-    );
-    assert_contains(&detail, "connection refused");
+    assert_starts_with(detail, "error: aws_instance.web[0]: ReadResource: ");
+    assert_contains(detail, "connection refused");
     assert_contains(
         &stderr,
         &format!(
@@ -629,4 +592,23 @@ fn a_package_linked_from_the_plugin_cache_is_verified_through_the_link() {
             .ends_with("does not match any of the checksums recorded in the dependency lock file"),
         "{error}"
     );
+}
+
+/// A state (format 4, serial 3) whose one resource `aws_instance.web` of the AWS provider has
+/// `instances`.
+pub(crate) fn aws_instances(instances: &[Value]) -> Value {
+    json!({
+        "version": 4,
+        "terraform_version": "1.15.5",
+        "serial": 3,
+        "lineage": "6d1f3c8e-2b7a-4c55-9e0f-1a2b3c4d5e6f",
+        "outputs": {},
+        "resources": [{
+            "mode": "managed",
+            "type": "aws_instance",
+            "name": "web",
+            "provider": AWS,
+            "instances": instances
+        }]
+    })
 }

@@ -10,7 +10,9 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::builder::{assert_contains, assert_lacks, file_names, folder_with_state, root};
+use crate::builder::{
+    assert_contains, assert_lacks, assert_starts_with, file_names, find_by, folder_with_state, root,
+};
 use crate::simulator;
 
 /// A running simulator; stopped when dropped.
@@ -70,13 +72,7 @@ fn scratch_with(fixture: &str) -> (tempfile::TempDir, PathBuf) {
 
 fn attributes(state: &Path, name: &str) -> Value {
     let document: Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
-    document["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|resource| resource["name"] == name)
-        .unwrap()["instances"][0]["attributes"]
-        .clone()
+    find_by(&document["resources"], "name", name)["instances"][0]["attributes"].clone()
 }
 
 pub(crate) const CF_SCENARIO: &str = r#"
@@ -150,13 +146,7 @@ fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_writ
 
 fn status(state: &Path, name: &str) -> Value {
     let document: Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
-    document["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|resource| resource["name"] == name)
-        .unwrap()["instances"][0]["status"]
-        .clone()
+    find_by(&document["resources"], "name", name)["instances"][0]["status"].clone()
 }
 
 /// A tainted instance the provider reports healthy stays tainted after `refresh --write`, and the
@@ -499,15 +489,7 @@ fn ctrl_c_stops_the_run_reports_what_is_known_and_writes_nothing() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     std::thread::sleep(std::time::Duration::from_millis(100));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
+    let (stdout, stderr) = crate::builder::interrupted(child);
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let outcomes: Vec<&str> = report["instances"]
         .as_array()
@@ -840,7 +822,7 @@ fn the_profile_format_is_printed_by_the_binary_and_named_by_the_hint() {
     let (folder, _state) = scratch_with("oci-async-provisioning.tfstate");
     let (code, stdout, stderr) = statectl(folder.path(), &["refresh", "--profiles-format"], &[]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.starts_with("# Provider profiles\n"), "{stdout}");
+    assert_starts_with(&stdout, "# Provider profiles\n");
     assert_contains(&stdout, "## Extending a profile");
     assert_lacks(&stdout, "crates/");
     let (code, stdout, _) = statectl(

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::builder::{Test, assert_contains, file_names, folder_with_state, root};
+use crate::builder::{
+    Test, assert_contains, assert_starts_with, file_names, folder_with_state, root, spawn_statectl,
+};
 
 /// A scratch folder with a copy of `testdata/<relative>` as `terraform.tfstate`.
 struct Scratch {
@@ -82,12 +84,9 @@ fn taint_raises_the_serial_keeps_the_lineage_backs_up_and_keeps_the_mode() {
     std::fs::set_permissions(scratch.state(), std::fs::Permissions::from_mode(0o600)).unwrap();
     let before = json(&String::from_utf8(scratch.original.clone()).unwrap());
     let output = scratch.run(["taint", "aws_security_group.db"]).code(0);
-    assert!(
-        output
-            .stdout
-            .starts_with("--- aws_security_group.db\n+++ aws_security_group.db\n"),
-        "{}",
-        output.stdout
+    assert_starts_with(
+        &output.stdout,
+        "--- aws_security_group.db\n+++ aws_security_group.db\n",
     );
     assert_contains(&output.stdout, "\n+  \"status\": \"tainted\",\n");
     assert_contains(
@@ -189,13 +188,7 @@ fn dry_run_shows_the_diff_exits_1_and_writes_nothing() {
     let output = scratch
         .run(["forget", "oci_core_vcn.main", "--dry-run"])
         .code(1);
-    assert!(
-        output
-            .stdout
-            .starts_with("--- oci_core_vcn.main\n+++ /dev/null\n"),
-        "{}",
-        output.stdout
-    );
+    assert_starts_with(&output.stdout, "--- oci_core_vcn.main\n+++ /dev/null\n");
     assert_contains(
         &output.stderr,
         "Would remove `oci_core_vcn.main`; nothing written (--dry-run)",
@@ -251,12 +244,9 @@ fn forget_deposed_removes_only_that_object() {
     let output = scratch
         .run(["forget", "aws_instance.web", "--deposed", "1a2b3c4d"])
         .code(0);
-    assert!(
-        output
-            .stdout
-            .starts_with("--- aws_instance.web (deposed object 1a2b3c4d)\n+++ /dev/null\n"),
-        "{}",
-        output.stdout
+    assert_starts_with(
+        &output.stdout,
+        "--- aws_instance.web (deposed object 1a2b3c4d)\n+++ /dev/null\n",
     );
     assert_contains(&output.stderr, "remote object stays");
     let after = scratch.read();
@@ -568,13 +558,10 @@ fn data_sources_cannot_be_tainted() {
 
 /// Starts `statectl lock STATE -- sleep SECONDS` and returns once it holds the lock.
 fn hold_lock(scratch: &Scratch, seconds: &str) -> std::process::Child {
-    let child = Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(["lock", "terraform.tfstate", "--", "sleep", seconds])
-        .current_dir(scratch.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_statectl(
+        scratch.path(),
+        &["lock", "terraform.tfstate", "--", "sleep", seconds],
+    );
     let sidecar = scratch.path().join(".terraform.tfstate.lock.info");
     let deadline = Instant::now() + Duration::from_secs(10);
     while !sidecar.exists() {
@@ -667,15 +654,8 @@ fn two_writers_at_once_one_wins_the_other_names_the_holder_and_no_update_is_lost
     let mut conflicts = 0;
     for round in 0..6 {
         let scratch = Scratch::with(big.as_bytes());
-        let spawn = |address: &str| {
-            Command::new(env!("CARGO_BIN_EXE_statectl"))
-                .args(["taint", address, "--backup", "-"])
-                .current_dir(scratch.path())
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        };
+        let spawn =
+            |address: &str| spawn_statectl(scratch.path(), &["taint", address, "--backup", "-"]);
         let (first, second) = (spawn("aws_instance.node[1]"), spawn("aws_instance.node[2]"));
         let outputs = [
             first.wait_with_output().unwrap(),

@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::builder::{Test, assert_contains, folder_with_copy, root};
+use crate::builder::{
+    Test, assert_contains, assert_success, find_by, folder_with, folder_with_copy, root,
+};
 use crate::oracle::{split_check_results, terraform};
 
 /// Runs Terraform with `args` in `folder`, as CI runs it.
@@ -24,8 +26,7 @@ pub(crate) fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> O
 
 /// A folder holding a copy of `state` as `terraform.tfstate`.
 pub(crate) fn copy_of(state: &Path) -> tempfile::TempDir {
-    let folder = folder_with_copy(state);
-    folder
+    folder_with_copy(state)
 }
 
 /// The state Terraform leaves after `terraform <command...> ADDRESS` on a copy of `state`.
@@ -281,11 +282,7 @@ fn terraform_plans_no_replacement_after_statectl_untaint() {
     )
     .unwrap();
     let init = run_terraform(&terraform, folder.path(), &["init", "-no-color"]);
-    assert!(
-        init.status.success(),
-        "{}",
-        String::from_utf8_lossy(&init.stderr)
-    );
+    assert_success(&init);
     let plan = |folder: &Path| {
         run_terraform(
             &terraform,
@@ -329,9 +326,8 @@ fn terraform_plans_no_replacement_after_statectl_untaint() {
 /// A root module whose apply holds the state lock for `pause` seconds (a provisioner sleeps), beside
 /// a resource for statectl to change meanwhile; applied once, so the state exists.
 fn slow_apply_folder(terraform: &Path) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("main.tf"),
+    let folder = folder_with(
+        "main.tf",
         r#"variable "pause" {
   type    = number
   default = 0
@@ -348,18 +344,13 @@ resource "terraform_data" "other" {
   input = "statectl changes this one"
 }
 "#,
-    )
-    .unwrap();
+    );
     for args in [
         &["init", "-no-color"][..],
         &["apply", "-auto-approve", "-no-color"],
     ] {
         let output = run_terraform(terraform, folder.path(), args);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_success(&output);
     }
     folder
 }
@@ -403,23 +394,11 @@ fn statectl_names_terraform_holding_the_lock_and_waits_for_it_with_lock_timeout(
         .run()
         .code(0);
     let applied = apply.wait_with_output().unwrap();
-    assert!(
-        applied.status.success(),
-        "{}",
-        String::from_utf8_lossy(&applied.stderr)
-    );
+    assert_success(&applied);
     let state: serde_json::Value =
         serde_json::from_slice(&std::fs::read(folder.path().join("terraform.tfstate")).unwrap())
             .unwrap();
-    let resource = |name: &str| {
-        state["resources"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|resource| resource["name"] == name)
-            .unwrap()
-            .clone()
-    };
+    let resource = |name: &str| find_by(&state["resources"], "name", name).clone();
     assert_eq!(
         resource("slow")["instances"][0]["attributes"]["triggers_replace"]["value"],
         3,
@@ -500,23 +479,12 @@ fn a_terraform_waiting_on_the_lock_while_statectl_writes_never_loses_its_update_
     let statectl = statectl_taint.wait_with_output().unwrap();
     let theirs = terraform_taint.wait_with_output().unwrap();
     assert!(holder.wait_with_output().unwrap().status.success());
-    assert!(
-        statectl.status.success(),
-        "{}",
-        String::from_utf8_lossy(&statectl.stderr)
-    );
+    assert_success(&statectl);
     let state: serde_json::Value =
         serde_json::from_slice(&std::fs::read(folder.path().join("terraform.tfstate")).unwrap())
             .unwrap();
-    let status = |name: &str| {
-        state["resources"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|resource| resource["name"] == name)
-            .unwrap()["instances"][0]["status"]
-            .clone()
-    };
+    let status =
+        |name: &str| find_by(&state["resources"], "name", name)["instances"][0]["status"].clone();
     assert_eq!(status("other"), "tainted");
     if theirs.status.success() {
         assert_eq!(

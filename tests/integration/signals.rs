@@ -11,10 +11,12 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::builder::{Test, file_names, folder_with_state};
+use crate::builder::{
+    Test, assert_success, file_names, folder_with, folder_with_state, spawn_statectl,
+};
 use crate::http_backend::{PASSWORD, Server, USERNAME};
 use crate::rewrite_crash::generated_state;
 
@@ -208,15 +210,7 @@ fn a_signal_during_a_local_taint_releases_the_lock_and_leaves_the_old_state_or_t
         .run()
         .code(0)
         .stdout;
-    let spawn = || {
-        Command::new(env!("CARGO_BIN_EXE_statectl"))
-            .args(["taint", ADDRESS, "--backup", "-"])
-            .current_dir(folder.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
+    let spawn = || spawn_statectl(folder.path(), &["taint", ADDRESS, "--backup", "-"]);
     let started = Instant::now();
     assert!(spawn().wait().unwrap().success());
     let whole_run = started.elapsed();
@@ -278,9 +272,8 @@ fn remote_state(server: &Server) -> Vec<u8> {
 #[test]
 fn a_signal_during_a_remote_taint_releases_the_lock_and_leaves_the_old_state_or_the_new_one() {
     let old = generated_state(4000);
-    let folder = tempfile::tempdir().unwrap();
+    let folder = folder_with("seed.tfstate", &old);
     let seed = folder.path().join("seed.tfstate");
-    std::fs::write(&seed, &old).unwrap();
     let new = Test::new()
         .args(["taint", ADDRESS, "-o", "-"])
         .arg(&seed)
@@ -300,11 +293,7 @@ fn a_signal_during_a_remote_taint_releases_the_lock_and_leaves_the_old_state_or_
     };
     let started = Instant::now();
     let first = spawn_at(&server.url()).wait_with_output().unwrap();
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert_success(&first);
     let whole_run = started.elapsed();
     assert_eq!(remote_state(&server), new.as_bytes());
     eprintln!(

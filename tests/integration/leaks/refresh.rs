@@ -101,8 +101,7 @@ fn check_profile(
 }
 
 fn folder_with(fixture: &str) -> tempfile::TempDir {
-    let folder = folder_with_copy(root().join("testdata/scan").join(fixture));
-    folder
+    folder_with_copy(root().join("testdata/scan").join(fixture))
 }
 
 #[test]
