@@ -1067,16 +1067,13 @@ fn applied() -> Option<Served<AzureOnLoopback>> {
     // The proxy must see Azure's own address, whatever the machine exempts.
     let hidden = &["NO_PROXY", "no_proxy", "TF_DATA_DIR"];
     let workdir = Workdir::new(&terraform, |_| environment, hidden);
-    workdir.init_and_apply_resources(
-        &format!(
-            r#"  backend "azurerm" {{
-    storage_account_name = "{TF_ACCOUNT}"
-    container_name       = "{CONTAINER}"
-    key                  = "prod.tfstate"
-  }}
-"#
-        ),
-        crate::workdir::APP_AND_DBS,
+    workdir.init_and_apply_backend(
+        "azurerm",
+        &[
+            ["storage_account_name", TF_ACCOUNT],
+            ["container_name", CONTAINER],
+            ["key", "prod.tfstate"],
+        ],
     );
     let expected = workdir.terraform_stdout(&["state", "list"]);
     assert_eq!(

@@ -264,6 +264,14 @@ fn ids() -> Vec<(&'static str, String)> {
 /// (`SYSTEM_OIDCREQUESTURI`, `SYSTEM_ACCESSTOKEN` and the service connection) and a token file
 /// (`ARM_OIDC_TOKEN_FILE_PATH`): the federated token is the client assertion of Azure AD's
 /// client-credentials grant, for Storage's scope, as Terraform sends it.
+/// The first request `seen` sent to `prefix`; `what` names the service in the failure.
+#[track_caller]
+fn first_to<'a>(seen: &'a [Request], prefix: &str, what: &str) -> &'a Request {
+    seen.iter()
+        .find(|request| request.target.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{what}"))
+}
+
 #[test]
 fn oidc_federated_credentials_reach_azure_ad_as_terraforms_do() {
     let Some(azure) = Azure::start() else { return };
@@ -280,10 +288,7 @@ fn oidc_federated_credentials_reach_azure_ad_as_terraforms_do() {
         ),
     ]);
     let seen = both_tools(&azure, "github.tfstate", github);
-    let token_service = seen
-        .iter()
-        .find(|request| request.target.starts_with("/github"))
-        .expect("GitHub's token service was asked");
+    let token_service = first_to(&seen, "/github", "GitHub's token service was asked");
     assert_eq!(
         token_service.target,
         "/github/_apis/token?api-version=2.0&audience=api%3A%2F%2FAzureADTokenExchange"
@@ -355,10 +360,7 @@ fn a_managed_identity_asks_the_metadata_service_as_terraform_does() {
             ("ARM_CLIENT_ID", CLIENT.to_owned()),
         ],
     );
-    let asked = seen
-        .iter()
-        .find(|request| request.target.starts_with("/msi"))
-        .expect("the metadata service was asked");
+    let asked = first_to(&seen, "/msi", "the metadata service was asked");
     assert_eq!(
         asked.target,
         format!(

@@ -44,6 +44,12 @@ pub(crate) fn has_row(text: &str, cells: &[&str]) -> bool {
     })
 }
 
+/// Asserts [`has_row`], showing the whole text when it does not.
+#[track_caller]
+pub(crate) fn assert_row(text: &str, cells: &[&str]) {
+    assert!(has_row(text, cells), "no row {cells:?}:\n{text}");
+}
+
 #[must_use]
 pub(crate) struct Test {
     args: Vec<String>,
@@ -321,4 +327,68 @@ pub(crate) fn free_port() -> u16 {
 /// refuses connections.
 pub(crate) fn refusing_url() -> String {
     format!("http://127.0.0.1:{}", free_port())
+}
+
+/// Runs `command` to its end: its exit code (-1 for a signal), stdout and stderr.
+pub(crate) fn output_of(command: &mut Command) -> (i32, String, String) {
+    let output = command.output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// Runs `command` with `input` on its stdin, to its end, stdout and stderr kept.
+pub(crate) fn fed(command: &mut Command, input: &[u8]) -> std::process::Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|error| panic!("{command:?} starts: {error}"));
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The sum of the counts of a JSON object's members (a summary's `by_status`, say).
+pub(crate) fn sum_of_counts(object: &serde_json::Value) -> u64 {
+    object
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {object}"))
+        .values()
+        .map(|count| count.as_u64().unwrap())
+        .sum()
+}
+
+/// Every process `/proc` shows: its PID and the fields of its `stat` after the command (`STATE PPID
+/// PGRP ...`; the command may hold spaces and parentheses, so it is cut at the last `) `).
+pub(crate) fn processes() -> Vec<(u32, Vec<String>)> {
+    let mut processes = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, after)) = stat.rsplit_once(") ") else {
+            continue;
+        };
+        processes.push((pid, after.split_whitespace().map(str::to_owned).collect()));
+    }
+    processes
+}
+
+/// A Terraform CLI configuration that installs the providers of `include` (a source address) from
+/// the filesystem mirror at `mirror`, written to `path`.
+pub(crate) fn write_mirror_config(path: &Path, mirror: &Path, include: &str) {
+    std::fs::write(
+        path,
+        format!(
+            "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"{include}\"]\n  }}\n}}\n",
+            mirror.display()
+        ),
+    )
+    .unwrap();
 }

@@ -278,12 +278,7 @@ fn every_command_counts_the_instances_terraform_lists() {
     let summary: serde_json::Value = serde_json::from_str(&summary.stdout).unwrap();
     assert_eq!(summary["instances"], instances);
     assert_eq!(summary["deposed_objects"], 1);
-    let statuses: u64 = summary["by_status"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|count| count.as_u64().unwrap())
-        .sum();
+    let statuses: u64 = crate::builder::sum_of_counts(&summary["by_status"]);
     assert_eq!(statuses, 4, "{}", summary["by_status"]);
     let scan = Test::new()
         .args(["scan", "--format", "json"])

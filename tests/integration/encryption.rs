@@ -9,9 +9,8 @@
 //! The oracle's Python comes from `STATECTL_CRYPTO_PYTHON` (or scripts/install-crypto-oracle.sh's
 //! place); without it these tests skip, except under CI, where they fail.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -35,17 +34,13 @@ fn python() -> Option<PathBuf> {
 
 /// Runs the oracle: `encrypt` a plaintext state or `decrypt` an envelope.
 fn oracle(python: &Path, mode: &str, provider: &str, passphrase: &str, input: &[u8]) -> Vec<u8> {
-    let mut child = Command::new(python)
-        .arg(root().join("crates/encryption/testdata/oracle.py"))
-        .args([mode, "--provider", provider, "--iterations", ITERATIONS])
-        .env("ORACLE_PASSPHRASE", passphrase)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the oracle runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::builder::fed(
+        Command::new(python)
+            .arg(root().join("crates/encryption/testdata/oracle.py"))
+            .args([mode, "--provider", provider, "--iterations", ITERATIONS])
+            .env("ORACLE_PASSPHRASE", passphrase),
+        input,
+    );
     assert!(
         out.status.success(),
         "oracle {mode}: {}",

@@ -439,9 +439,25 @@ fn applied() -> Option<Served<Emulator>> {
         "  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"app\"\n    storage_custom_endpoint = \"{}\"\n  }}\n",
         gcs.endpoint()
     );
+    let workdir = gcs_workdir(
+        gcs,
+        &terraform,
+        ("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN.to_owned()),
+    );
+    workdir.init_and_apply(&backend);
+    Some(workdir)
+}
+
+/// A working folder for both tools on `gcs`, given `credential` (a variable and its value) and a
+/// home of the folder's own; the test's own Google variables are hidden from Terraform.
+pub(crate) fn gcs_workdir(
+    gcs: Emulator,
+    terraform: &Path,
+    credential: (&'static str, String),
+) -> Served<Emulator> {
     let environment = |home: &Path| {
         vec![
-            ("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN.to_owned()),
+            credential,
             ("HOME", home.display().to_string()),
             ("CHECKPOINT_DISABLE", "1".to_owned()),
         ]
@@ -450,10 +466,11 @@ fn applied() -> Option<Served<Emulator>> {
         "GOOGLE_APPLICATION_CREDENTIALS",
         "GOOGLE_CREDENTIALS",
         "GOOGLE_BACKEND_CREDENTIALS",
+        "GOOGLE_OAUTH_ACCESS_TOKEN",
+        "STORAGE_EMULATOR_HOST",
+        "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT",
     ];
-    let workdir = Served::new(gcs, Workdir::new(&terraform, environment, hidden));
-    workdir.init_and_apply(&backend);
-    Some(workdir)
+    Served::new(gcs, Workdir::new(terraform, environment, hidden))
 }
 
 #[test]

@@ -14,7 +14,7 @@ use crate::builder::{Test, assert_contains, assert_lacks, folder_with, root};
 use crate::gcs_backend::{BUCKET, Emulator};
 use crate::oracle::terraform;
 use crate::stand_in::{Request, StandIn, reply};
-use crate::workdir::{Served, TerraformWorkdir, Workdir};
+use crate::workdir::{Served, TerraformWorkdir};
 
 const AUDIENCE: &str =
     "//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/ci/providers/github";
@@ -80,6 +80,21 @@ fn storage_calls(seen: &[Request]) -> Vec<&Request> {
         .collect()
 }
 
+/// `wif.json` in `folder`: workload identity federation whose token `token_url` exchanges the
+/// subject token in `token_file`.
+fn federation_file(folder: &Path, token_url: &str, token_file: &Path) -> std::path::PathBuf {
+    let credentials = folder.join("wif.json");
+    let file = json!({
+        "type": "external_account",
+        "audience": AUDIENCE,
+        "subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
+        "token_url": token_url,
+        "credential_source": {"file": token_file.display().to_string()},
+    });
+    std::fs::write(&credentials, file.to_string()).unwrap();
+    credentials
+}
+
 fn only<'a>(seen: &'a [Request], prefix: &str) -> &'a Request {
     let matching: Vec<&Request> = seen
         .iter()
@@ -93,21 +108,11 @@ fn only<'a>(seen: &'a [Request], prefix: &str) -> &'a Request {
 /// given the credentials file by GOOGLE_APPLICATION_CREDENTIALS.
 fn workdir(gcs: Emulator, terraform: &Path, credentials: &Path) -> Served<Emulator> {
     let credentials = credentials.display().to_string();
-    let environment = |home: &Path| {
-        vec![
-            ("GOOGLE_APPLICATION_CREDENTIALS", credentials),
-            ("HOME", home.display().to_string()),
-            ("CHECKPOINT_DISABLE", "1".to_owned()),
-        ]
-    };
-    let hidden = &[
-        "GOOGLE_CREDENTIALS",
-        "GOOGLE_BACKEND_CREDENTIALS",
-        "GOOGLE_OAUTH_ACCESS_TOKEN",
-        "STORAGE_EMULATOR_HOST",
-        "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT",
-    ];
-    Served::new(gcs, Workdir::new(terraform, environment, hidden))
+    crate::gcs_backend::gcs_workdir(
+        gcs,
+        terraform,
+        ("GOOGLE_APPLICATION_CREDENTIALS", credentials),
+    )
 }
 
 /// Terraform 1.15.5 applies through workload identity federation (the file GitHub Actions gets),
@@ -231,19 +236,7 @@ fn a_gitlab_token_file_given_as_credentials_reads_and_writes_a_gs_url() {
     );
     let token_file = gcs.path().join(".gitlab_oidc_token");
     std::fs::write(&token_file, "gitlab.id.token\n").unwrap();
-    let credentials = gcs.path().join("wif.json");
-    std::fs::write(
-        &credentials,
-        json!({
-            "type": "external_account",
-            "audience": AUDIENCE,
-            "subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
-            "token_url": format!("{}/sts", google.url()),
-            "credential_source": {"file": token_file.display().to_string()},
-        })
-        .to_string(),
-    )
-    .unwrap();
+    let credentials = federation_file(gcs.path(), &format!("{}/sts", google.url()), &token_file);
     let url = format!("gs://{BUCKET}/team/prod.tfstate");
     let run = |args: &[&str]| {
         Test::new()
@@ -317,19 +310,8 @@ fn a_hostile_sts_is_one_line_without_the_token() {
     let token_file = folder.path().join("token");
     std::fs::write(&token_file, OIDC_JWT).unwrap();
     let run = |path: &str| {
-        let credentials = folder.path().join("wif.json");
-        std::fs::write(
-            &credentials,
-            json!({
-                "type": "external_account",
-                "audience": AUDIENCE,
-                "subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
-                "token_url": format!("{}{path}", sts.url()),
-                "credential_source": {"file": token_file.display().to_string()},
-            })
-            .to_string(),
-        )
-        .unwrap();
+        let credentials =
+            federation_file(folder.path(), &format!("{}{path}", sts.url()), &token_file);
         Test::new()
             .current_dir(folder.path())
             .args(["list", "gs://tfstate/app/default.tfstate"])

@@ -9,7 +9,6 @@
 //! operations) writes the state, and each tool sees what the other wrote.
 
 use std::ffi::OsString;
-use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -243,13 +242,7 @@ fn reads_taints_and_locks_a_cloud_workspace_through_the_api() {
 
 /// The MD5 of `bytes` in hex, from coreutils' `md5sum`, so that the test does not trust statectl's.
 fn md5_hex(bytes: &[u8]) -> String {
-    let mut child = Command::new("md5sum")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("md5sum runs");
-    child.stdin.take().unwrap().write_all(bytes).unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = crate::builder::fed(&mut Command::new("md5sum"), bytes);
     String::from_utf8(output.stdout).unwrap()[..32].to_owned()
 }
 
@@ -509,63 +502,41 @@ fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
 }
 
 /// A directory with a `cloud` block for `tfe`'s workspace `tf`, its CLI configuration (the token in
-/// a `credentials` block, TF_CLI_CONFIG_FILE) beside it.
-struct Project {
-    workdir: Workdir,
-    /// Kept while the folder is used: the environment points into it.
-    _home: tempfile::TempDir,
-}
-
-impl Project {
-    fn new(tfe: &Tfe, terraform: &Path) -> Project {
-        let home = tempfile::tempdir().unwrap();
-        let host = tfe.host();
+/// a `credentials` block, TF_CLI_CONFIG_FILE) in a home of its own, with the simulator's CA.
+fn project(tfe: &Tfe, terraform: &Path) -> Workdir {
+    let host = tfe.host();
+    let environment = |home: &Path| {
+        let config = home.join("cli.tfrc");
         std::fs::write(
-            home.path().join("cli.tfrc"),
+            &config,
             format!("credentials \"{host}\" {{\n  token = \"{TOKEN}\"\n}}\n"),
         )
         .unwrap();
-        // A home of its own, the token in its CLI configuration, the simulator's CA.
-        let environment = vec![
-            ("HOME", home.path().display().to_string()),
-            (
-                "TF_CLI_CONFIG_FILE",
-                home.path().join("cli.tfrc").display().to_string(),
-            ),
+        vec![
+            ("HOME", home.display().to_string()),
+            ("TF_CLI_CONFIG_FILE", config.display().to_string()),
             ("SSL_CERT_FILE", tfe.ca().display().to_string()),
             ("CHECKPOINT_DISABLE", "1".to_owned()),
             ("TF_IN_AUTOMATION", "1".to_owned()),
-        ];
-        let workdir = Workdir::new(terraform, |_| environment, &["TF_DATA_DIR"]);
-        std::fs::write(
-            workdir.path().join("main.tf"),
-            format!(
-                "terraform {{\n  cloud {{\n    hostname     = \"{host}\"\n    organization = \"acme\"\n    workspaces {{\n      name = \"tf\"\n    }}\n  }}\n}}\n{}",
-                crate::workdir::APP_AND_DBS
-            ),
-        )
-        .unwrap();
-        Project {
-            workdir,
-            _home: home,
-        }
-    }
-}
-
-/// The harness's methods, on the folder.
-impl std::ops::Deref for Project {
-    type Target = Workdir;
-
-    fn deref(&self) -> &Workdir {
-        &self.workdir
-    }
+        ]
+    };
+    let workdir = Workdir::with_home(terraform, &["TF_DATA_DIR"], environment);
+    std::fs::write(
+        workdir.path().join("main.tf"),
+        format!(
+            "terraform {{\n  cloud {{\n    hostname     = \"{host}\"\n    organization = \"acme\"\n    workspaces {{\n      name = \"tf\"\n    }}\n  }}\n}}\n{}",
+            crate::workdir::APP_AND_DBS
+        ),
+    )
+    .unwrap();
+    workdir
 }
 
 #[test]
 fn terraform_and_statectl_share_a_cloud_workspace() {
     let Some(terraform) = terraform() else { return };
     let tfe = Tfe::start(&[]);
-    let project = Project::new(&tfe, &terraform);
+    let project = project(&tfe, &terraform);
     project.terraform_stdout(&["init", "-input=false", "-no-color"]);
     // The backend cache as Terraform wrote it for the block.
     let cache: Value = serde_json::from_slice(
@@ -614,7 +585,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
     let Some(terraform) = terraform() else { return };
     let state = format!("app-dev={}", seed().display());
     let tfe = Tfe::start(&["--workspace", "app-dev", "--state", &state]);
-    let project = Project::new(&tfe, &terraform);
+    let project = project(&tfe, &terraform);
     std::fs::write(
         project.path().join("main.tf"),
         format!(

@@ -102,21 +102,16 @@ fn answer_one(mut stream: TcpStream, answer: Answer) {
 /// stdout, stderr and how long it took.
 fn refresh(folder: &Path, endpoint: &str, extra: &[&str]) -> (i32, String, String, Duration) {
     let started = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(["refresh", "--endpoint", &format!("cf={endpoint}")])
-        .args(extra)
-        .current_dir(folder)
-        .env_clear()
-        .env("CF_ACCESS_TOKEN", format!("bearer {TOKEN}"))
-        .env("COLUMNS", "300")
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-        started.elapsed(),
-    )
+    let (code, stdout, stderr) = crate::builder::output_of(
+        Command::new(env!("CARGO_BIN_EXE_statectl"))
+            .args(["refresh", "--endpoint", &format!("cf={endpoint}")])
+            .args(extra)
+            .current_dir(folder)
+            .env_clear()
+            .env("CF_ACCESS_TOKEN", format!("bearer {TOKEN}"))
+            .env("COLUMNS", "300"),
+    );
+    (code, stdout, stderr, started.elapsed())
 }
 
 /// One hostile answer: the outcome line the table must hold, and how long the run may take at most.

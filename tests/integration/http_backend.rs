@@ -104,19 +104,17 @@ fn applied() -> Option<Served<Server>> {
         &["TF_DATA_DIR"],
     );
     let url = server.url();
-    workdir.init_and_apply_resources(
-        &format!(
-            r#"  backend "http" {{
-    address        = "{url}"
-    lock_address   = "{url}/lock"
-    unlock_address = "{url}/lock"
-    lock_method    = "POST"
-    unlock_method  = "DELETE"
-    username       = "{USERNAME}"
-  }}
-"#
-        ),
-        crate::workdir::APP_AND_DBS,
+    let lock = format!("{url}/lock");
+    workdir.init_and_apply_backend(
+        "http",
+        &[
+            ["address", &url],
+            ["lock_address", &lock],
+            ["unlock_address", &lock],
+            ["lock_method", "POST"],
+            ["unlock_method", "DELETE"],
+            ["username", USERNAME],
+        ],
     );
     Some(Served::new(server, workdir))
 }

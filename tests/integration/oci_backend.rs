@@ -113,71 +113,31 @@ impl Sim {
 }
 
 /// A folder with a `backend "oci"` block whose API key is given in the arguments, and an empty
-/// home (no `~/.oci/config` of the machine's is read).
-struct Project {
-    workdir: Workdir,
-    /// Kept while the folder is used: the environment points into it.
-    _home: tempfile::TempDir,
-}
-
-impl Project {
-    fn new(terraform: &Path, sim: &Sim) -> Project {
-        let home = tempfile::tempdir().unwrap();
-        let environment = vec![
-            ("HOME", home.path().display().to_string()),
+/// home (no `~/.oci/config` of the machine's is read), initialised and applied by Terraform.
+fn applied(terraform: &Path, sim: &Sim) -> Workdir {
+    let environment = |home: &Path| {
+        vec![
+            ("HOME", home.display().to_string()),
             ("OCI_CLIENT_HOST_OVERRIDES", sim.host_override()),
             ("CHECKPOINT_DISABLE", "1".to_owned()),
             ("TF_IN_AUTOMATION", "1".to_owned()),
-        ];
-        let workdir = Workdir::new(terraform, |_| environment, &["TF_DATA_DIR"]);
-        std::fs::write(
-            workdir.path().join("main.tf"),
-            format!(
-                r#"terraform {{
-  backend "oci" {{
-    bucket           = "{BUCKET}"
-    namespace        = "{NAMESPACE}"
-    region           = "eu-frankfurt-1"
-    tenancy_ocid     = "{TENANCY}"
-    user_ocid        = "{USER}"
-    fingerprint      = "{FINGERPRINT}"
-    private_key_path = "{}"
-  }}
-}}
-resource "terraform_data" "app" {{
-  input = "app"
-}}
-resource "terraform_data" "db" {{
-  count = 2
-  input = "db-${{count.index}}"
-}}
-"#,
-                private_key().display()
-            ),
-        )
-        .unwrap();
-        Project {
-            workdir,
-            _home: home,
-        }
-    }
-
-    /// Initialised and applied by Terraform.
-    fn applied(terraform: &Path, sim: &Sim) -> Project {
-        let project = Project::new(terraform, sim);
-        project.terraform_stdout(&["init", "-input=false", "-no-color"]);
-        project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
-        project
-    }
-}
-
-/// The harness's methods, on the folder.
-impl std::ops::Deref for Project {
-    type Target = Workdir;
-
-    fn deref(&self) -> &Workdir {
-        &self.workdir
-    }
+        ]
+    };
+    let workdir = Workdir::with_home(terraform, &["TF_DATA_DIR"], environment);
+    let key = private_key().display().to_string();
+    workdir.init_and_apply_backend(
+        "oci",
+        &[
+            ["bucket", BUCKET],
+            ["namespace", NAMESPACE],
+            ["region", "eu-frankfurt-1"],
+            ["tenancy_ocid", TENANCY],
+            ["user_ocid", USER],
+            ["fingerprint", FINGERPRINT],
+            ["private_key_path", &key],
+        ],
+    );
+    workdir
 }
 
 /// A home whose `~/.oci/config` names the test key in its `DEFAULT` profile, with the region.
@@ -213,7 +173,7 @@ fn state_url(object: &str) -> String {
 fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
-    let project = Project::applied(&terraform, &sim);
+    let project = applied(&terraform, &sim);
     let expected = project.terraform_stdout(&["state", "list"]);
     assert_eq!(
         expected,
@@ -295,7 +255,7 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
     let Some(terraform) = terraform() else { return };
     // Pages of one object: the scan has to follow `nextStartWith` through every one.
     let sim = Sim::start(&["--page-size", "1"]);
-    let project = Project::applied(&terraform, &sim);
+    let project = applied(&terraform, &sim);
     project.terraform_stdout(&["workspace", "new", "-no-color", "dev"]);
     project.terraform_stdout(&[
         "apply",
@@ -372,7 +332,7 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
 fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
-    let project = Project::applied(&terraform, &sim);
+    let project = applied(&terraform, &sim);
     let (mut apply, mut answer) = project.apply_waiting_at_the_prompt("terraform_data.db[1]");
     sim.wait_for("terraform.tfstate.lock", true);
     // Terraform's own lock object: its lock info, `Path` the state object.
@@ -414,7 +374,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
 fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
-    let project = Project::applied(&terraform, &sim);
+    let project = applied(&terraform, &sim);
     let holder = project.statectl_lock_holder();
     sim.wait_for("terraform.tfstate.lock", true);
     // statectl's lock object is Terraform's: its lock info, `Path` the state object.

@@ -115,24 +115,13 @@ fn a_plugin_that_prints_nothing_is_cut_off_at_the_start_timeout() {
 /// The processes whose process group is `group` and that are not zombies (a zombie has ended; in a
 /// container nobody may reap it).
 fn live_members(group: u32) -> Vec<u32> {
-    let mut members = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `pid (comm) state ppid pgrp ...`: the command may hold spaces and parentheses.
-        let Some((_, after)) = stat.rsplit_once(") ") else {
-            continue;
-        };
-        let fields: Vec<&str> = after.split_whitespace().collect();
-        if fields.len() > 2 && fields[0] != "Z" && fields[2] == group.to_string() {
-            members.push(pid);
-        }
-    }
-    members
+    crate::builder::processes()
+        .into_iter()
+        .filter(|(_, fields)| {
+            fields.len() > 2 && fields[0] != "Z" && fields[2] == group.to_string()
+        })
+        .map(|(pid, _)| pid)
+        .collect()
 }
 
 /// Was a `sleep 600` left running, orphaned, after the plugin that started it was cut off: the

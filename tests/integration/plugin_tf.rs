@@ -60,14 +60,11 @@ impl Stack {
         let mut permissions = std::fs::metadata(&binary).unwrap().permissions();
         std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
         std::fs::set_permissions(&binary, permissions).unwrap();
-        std::fs::write(
-            folder.path().join("cli.tfrc"),
-            format!(
-                "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"{SOURCE}\"]\n  }}\n}}\n",
-                folder.path().join("mirror").display()
-            ),
-        )
-        .unwrap();
+        crate::builder::write_mirror_config(
+            &folder.path().join("cli.tfrc"),
+            &folder.path().join("mirror"),
+            SOURCE,
+        );
         std::fs::copy(
             root().join("testdata/plugin-tf/main.tf"),
             folder.path().join("work/main.tf"),
@@ -252,10 +249,7 @@ fn refresh_through_a_protocol_6_plugin_writes_what_terraform_refresh_only_writes
     let before = stack.state_bytes("work");
     let (code, stdout, stderr) = stack.statectl("work", &[]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(
-        crate::builder::has_row(&stdout, &["pyasync_job.build", "reconciled (refreshed)"]),
-        "{stdout}"
-    );
+    crate::builder::assert_row(&stdout, &["pyasync_job.build", "reconciled (refreshed)"]);
     assert_contains(&stdout, "+    \"status\": \"ready\",");
     assert_contains(&stdout, "+        \"state\": \"done\"");
     assert!(!stdout.contains("s3cret-token") && !stderr.contains("s3cret-token"));
@@ -288,10 +282,7 @@ fn refresh_through_a_protocol_6_plugin_writes_what_terraform_refresh_only_writes
     std::fs::write(stack.path().join("remote.json"), "{}").unwrap();
     let (code, stdout, stderr) = stack.statectl("work", &["--target", "pyasync_job.build"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(
-        crate::builder::has_row(&stdout, &["pyasync_job.build", "gone"]),
-        "{stdout}"
-    );
+    crate::builder::assert_row(&stdout, &["pyasync_job.build", "gone"]);
 }
 
 /// Identities: the first one ReadResource returns, and one stored under an older identity schema

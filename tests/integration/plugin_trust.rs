@@ -67,14 +67,11 @@ impl Initialised {
             folder.join("main.tf"),
         )
         .unwrap();
-        std::fs::write(
-            folder.join("cli.tfrc"),
-            format!(
-                "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"registry.terraform.io/hashicorp/aws\"]\n  }}\n}}\n",
-                self.mirror.display()
-            ),
-        )
-        .unwrap();
+        crate::builder::write_mirror_config(
+            &folder.join("cli.tfrc"),
+            &self.mirror,
+            "registry.terraform.io/hashicorp/aws",
+        );
     }
 
     fn terraform_command(&self, folder: &Path) -> Command {
@@ -151,15 +148,6 @@ fn locked_hashes(folder: &Path) -> Vec<String> {
         .step_by(2)
         .map(str::to_owned)
         .collect()
-}
-
-fn output_of(command: &mut Command) -> (i32, String, String) {
-    let output = command.output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
 }
 
 /// `terraform providers lock`, on its own from the mirror's zip, records `h1` (and, when it records
@@ -239,7 +227,7 @@ fn the_installed_package_verifies_and_a_tampered_or_unlisted_one_is_refused() {
     drop(bytes);
 
     let before = stack.write_state(2);
-    let (code, stdout, stderr) = output_of(
+    let (code, stdout, stderr) = crate::builder::output_of(
         stack
             .statectl_refresh(
                 "http://127.0.0.1:9",
@@ -277,7 +265,7 @@ fn the_installed_package_verifies_and_a_tampered_or_unlisted_one_is_refused() {
         ),
     )
     .unwrap();
-    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(
+    let (code, stdout, stderr) = crate::builder::output_of(&mut stack.statectl_refresh(
         "http://127.0.0.1:9",
         &["--target", "aws_instance.web", "--write"],
     ));
@@ -299,22 +287,11 @@ fn the_installed_package_verifies_and_a_tampered_or_unlisted_one_is_refused() {
 
 /// The processes whose parent is `pid`.
 fn children_of(pid: u32) -> Vec<u32> {
-    let mut children = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `PID (COMM) STATE PPID …`: the command may hold spaces and parentheses.
-        let after = &stat[stat.rfind(')').unwrap_or(0) + 1..];
-        let parent = after.split_whitespace().nth(1);
-        if parent.and_then(|parent| parent.parse::<u32>().ok()) == Some(pid) {
-            children.push(child);
-        }
-    }
-    children
+    crate::builder::processes()
+        .into_iter()
+        .filter(|(_, fields)| fields.get(1) == Some(&pid.to_string()))
+        .map(|(child, _)| child)
+        .collect()
 }
 
 /// Whether `pid` is a live process (a zombie has already exited and only waits to be reaped).
@@ -419,7 +396,7 @@ fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
     // The provider never hears back from EC2: each read ends at the --timeout deadline.
     let (endpoint, accepted) = black_hole();
     let started = Instant::now();
-    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(
+    let (code, stdout, stderr) = crate::builder::output_of(&mut stack.statectl_refresh(
         &endpoint,
         &[
             "--target",
@@ -457,7 +434,8 @@ fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
 
     // EC2 refuses the connection: the provider's own error diagnostic, for each instance.
     let endpoint = crate::builder::refusing_url();
-    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(&endpoint, &WRITE_AS_JSON));
+    let (code, stdout, stderr) =
+        crate::builder::output_of(&mut stack.statectl_refresh(&endpoint, &WRITE_AS_JSON));
     assert_eq!(code, 2, "{stdout}{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     for (index, instance) in report["instances"].as_array().unwrap().iter().enumerate() {
@@ -515,7 +493,7 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
     };
     let before = stack.write_state(1);
     let endpoint = crate::builder::refusing_url();
-    let (code, stdout, stderr) = output_of(
+    let (code, stdout, stderr) = crate::builder::output_of(
         stack
             .statectl_refresh(&endpoint, &WRITE_AS_JSON)
             .env("TF_CLI_CONFIG_FILE", &cli_config),

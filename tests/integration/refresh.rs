@@ -359,10 +359,7 @@ fn a_terminated_instance_is_gone_and_its_removal_is_proposed() {
     let env = [("OCI_CLI_CONFIG_FILE", config.as_str())];
     let (code, stdout, _) = statectl(folder.path(), &["refresh", "--endpoint", &endpoint], &env);
     assert_eq!(code, 1, "{stdout}");
-    assert!(
-        crate::builder::has_row(&stdout, &["oci_core_instance.app", "gone"]),
-        "{stdout}"
-    );
+    crate::builder::assert_row(&stdout, &["oci_core_instance.app", "gone"]);
     assert_contains(&stdout, "+++ /dev/null");
     let (code, _, stderr) = statectl(
         folder.path(),

@@ -488,11 +488,8 @@ fn a_policy_protects_types_and_addresses_and_every_violation_is_listed() {
     let output = bucket
         .run(["taint", "aws_s3_bucket.audit_logs", "--policy", "p.toml"])
         .code(3);
-    assert!(
-        output.stderr.contains("[skip-destroy]") && output.stderr.contains("[protected]"),
-        "{}",
-        output.stderr
-    );
+    assert_contains(&output.stderr, "[skip-destroy]");
+    assert_contains(&output.stderr, "[protected]");
 }
 
 #[test]

@@ -576,12 +576,7 @@ fn summary_adds_up_the_states_under(aws: &Aws, scan: &Path) {
                 "{type_name}"
             );
         }
-        let versions: u64 = total["by_terraform_version"]
-            .as_object()
-            .unwrap()
-            .values()
-            .map(|count| count.as_u64().unwrap())
-            .sum();
+        let versions: u64 = crate::builder::sum_of_counts(&total["by_terraform_version"]);
         assert_eq!(versions, 2);
     }
     let unreadable = &serde_json::from_str::<Value>(&with_readme.stdout).unwrap()["unreadable"];

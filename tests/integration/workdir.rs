@@ -61,6 +61,18 @@ pub(crate) trait TerraformWorkdir {
         );
     }
 
+    /// [`TerraformWorkdir::init_and_apply_resources`] with [`APP_AND_DBS`] and a `backend "KIND"`
+    /// block whose settings (name, then value) are all strings: a backend's whole description.
+    fn init_and_apply_backend(&self, kind: &str, settings: &[[&str; 2]]) {
+        use std::fmt::Write as _;
+        let mut block = format!("  backend \"{kind}\" {{\n");
+        for [name, value] in settings {
+            writeln!(block, "    {name} = \"{value}\"").unwrap();
+        }
+        block.push_str("  }\n");
+        self.init_and_apply_resources(&block, APP_AND_DBS);
+    }
+
     /// [`TerraformWorkdir::init_and_apply`] with `resources` of the test's own.
     fn init_and_apply_resources(&self, backend_block: &str, resources: &str) {
         std::fs::write(
@@ -264,6 +276,8 @@ pub(crate) trait TerraformWorkdir {
 /// emulator owns no folder needs nothing more than this and its backend block.
 pub(crate) struct Workdir {
     folder: tempfile::TempDir,
+    /// A home of the folder's own, where the environment points into one; kept as long as it is.
+    _home: Option<tempfile::TempDir>,
     terraform: PathBuf,
     environment: Vec<(&'static str, String)>,
     hidden: &'static [&'static str],
@@ -280,8 +294,24 @@ impl Workdir {
         Workdir {
             environment: environment(folder.path()),
             folder,
+            _home: None,
             terraform: terraform.to_owned(),
             hidden,
+        }
+    }
+
+    /// [`Workdir::new`] with a home folder apart from the working folder (the tools' own files,
+    /// outside what they read as configuration): `environment` is told its path.
+    pub(crate) fn with_home(
+        terraform: &Path,
+        hidden: &'static [&'static str],
+        environment: impl FnOnce(&Path) -> Vec<(&'static str, String)>,
+    ) -> Workdir {
+        let home = tempfile::tempdir().unwrap();
+        let workdir = Workdir::new(terraform, |_| environment(home.path()), hidden);
+        Workdir {
+            _home: Some(home),
+            ..workdir
         }
     }
 }
