@@ -6,10 +6,8 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::builder::{
-    Test, assert_contains, assert_lacks, assert_starts_with, find_by, folder_with,
-    folder_with_state, root,
-};
+use crate::builder::{Test, assert_contains, assert_lacks, assert_starts_with, find_by, root};
+use crate::files::{folder_with, folder_with_state};
 use crate::sarif_schema::validate_sarif;
 
 fn case(name: &str) -> PathBuf {

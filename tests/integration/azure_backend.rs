@@ -21,9 +21,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::builder::{
-    Output, Test, assert_contains, assert_starts_with, file_names, folder_with, root,
-};
+use crate::builder::{Output, Test, assert_contains, assert_starts_with, root};
+use crate::files::{file_names, folder_with};
 use crate::skip::require_tool;
 use crate::workdir::{Served, TerraformWorkdir, Workdir, assert_prefix_scan, cancel_statectl_lock};
 
@@ -102,7 +101,7 @@ impl Azurite {
             .expect("azurite-blob lies in node_modules/.bin")
             .to_owned();
         let folder = tempfile::tempdir().unwrap();
-        let port = crate::builder::free_port();
+        let port = crate::processes::free_port();
         let log = std::fs::File::create(folder.path().join("azurite.log")).unwrap();
         let mut command = Command::new(&binary);
         command
@@ -137,7 +136,7 @@ impl Azurite {
             key: key.to_owned(),
             tls: tls.map(|tls| tls.join("ca.pem")),
         };
-        crate::builder::wait_for_port(port, "Azurite");
+        crate::processes::wait_for_port(port, "Azurite");
         azurite.node(&format!(
             "await service.getContainerClient('{CONTAINER}').create();"
         ));
@@ -721,7 +720,7 @@ fn faults_are_one_line_each_and_bounded() {
         ));
 
     // An endpoint that is down: bounded.
-    let dead = format!("{}/{ACCOUNT}", crate::builder::refusing_url());
+    let dead = format!("{}/{ACCOUNT}", crate::processes::refusing_url());
     let started = Instant::now();
     let down = azurite
         .statectl(&["taint", "x.y", &url("prod.tfstate")])

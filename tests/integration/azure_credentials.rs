@@ -16,7 +16,8 @@ use base64::Engine as _;
 use serde_json::json;
 
 use crate::azure_backend::{Azurite, Proxy, pki};
-use crate::builder::{Test, assert_contains, folder_with};
+use crate::builder::{Test, assert_contains};
+use crate::files::folder_with;
 use crate::oracle::terraform;
 use crate::stand_in::{Request, Route, StandIn, reply};
 use crate::workdir::TerraformWorkdir;

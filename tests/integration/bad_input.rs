@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use crate::builder::{Test, assert_contains, folder_with, folder_with_state, root};
+use crate::builder::{Test, assert_contains, root};
+use crate::files::{folder_with, folder_with_state};
 
 fn minimal_with_instances(instances: &str) -> String {
     format!(

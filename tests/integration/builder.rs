@@ -1,5 +1,7 @@
 //! A small builder for running the real `statectl` binary in a scrubbed environment and checking its
-//! exit code, stdout and stderr together.
+//! exit code, stdout and stderr together, and the assertions on what it printed (text that
+//! contains or starts with, table rows, JSON elements and counts), each showing the whole text
+//! when it fails.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -208,55 +210,6 @@ pub(crate) fn assert_lacks(text: &str, unexpected: &str) {
     assert!(!text.contains(unexpected), "has {unexpected:?}:\n{text}");
 }
 
-/// A temporary folder holding `bytes` as its `terraform.tfstate`, and that file's path.
-pub(crate) fn folder_with_state(bytes: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, bytes).unwrap();
-    (folder, path)
-}
-
-/// A temporary folder holding a copy of `state` as its `terraform.tfstate`.
-pub(crate) fn folder_with_copy(state: impl AsRef<Path>) -> tempfile::TempDir {
-    folder_with_state(std::fs::read(state).unwrap()).0
-}
-
-/// The name of every entry of `folder`, sorted.
-pub(crate) fn file_names(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-/// Asserts that a process (Terraform, a tool, statectl run by hand) succeeded, showing its stderr
-/// when it did not.
-#[track_caller]
-pub(crate) fn assert_success(output: &std::process::Output) {
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-/// Interrupts `child` (statectl mid-run) as Ctrl-C does and waits for it: it must exit 130.
-/// Returns its stdout and stderr.
-pub(crate) fn interrupted(child: std::process::Child) -> (String, String) {
-    rustix::process::kill_process(
-        rustix::process::Pid::from_child(&child),
-        rustix::process::Signal::INT,
-    )
-    .unwrap();
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
-    (stdout, stderr)
-}
-
 /// The first element of the JSON array `array` whose `key` is `value` (a resource by name, a
 /// finding by rule); the array is shown when there is none.
 #[track_caller]
@@ -282,75 +235,6 @@ pub(crate) fn assert_starts_with(text: &str, expected: &str) {
     );
 }
 
-/// Waits (30 s at most) until a server (`what`, for the failure) listens on loopback `port`.
-#[track_caller]
-pub(crate) fn wait_for_port(port: u16, what: &str) {
-    let started = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(30),
-            "{what} did not start"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-}
-
-/// A temporary folder holding one file, `name`, with `contents`.
-pub(crate) fn folder_with(name: &str, contents: impl AsRef<[u8]>) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join(name), contents).unwrap();
-    folder
-}
-
-/// statectl started with `args` in `folder` (the environment inherited), its stdout dropped and
-/// its stderr kept: for a run a test signals or waits for.
-pub(crate) fn spawn_statectl(folder: impl AsRef<Path>, args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(args)
-        .current_dir(folder)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-/// A loopback port free a moment ago, for a server the test starts on it.
-pub(crate) fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// `http://127.0.0.1:PORT` where nothing listens (the port was just let go): an endpoint that
-/// refuses connections.
-pub(crate) fn refusing_url() -> String {
-    format!("http://127.0.0.1:{}", free_port())
-}
-
-/// Runs `command` to its end: its exit code (-1 for a signal), stdout and stderr.
-pub(crate) fn output_of(command: &mut Command) -> (i32, String, String) {
-    let output = command.output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
-/// Runs `command` with `input` on its stdin, to its end, stdout and stderr kept.
-pub(crate) fn fed(command: &mut Command, input: &[u8]) -> std::process::Output {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|error| panic!("{command:?} starts: {error}"));
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
-}
-
 /// The sum of the counts of a JSON object's members (a summary's `by_status`, say).
 pub(crate) fn sum_of_counts(object: &serde_json::Value) -> u64 {
     object
@@ -359,36 +243,4 @@ pub(crate) fn sum_of_counts(object: &serde_json::Value) -> u64 {
         .values()
         .map(|count| count.as_u64().unwrap())
         .sum()
-}
-
-/// Every process `/proc` shows: its PID and the fields of its `stat` after the command (`STATE PPID
-/// PGRP ...`; the command may hold spaces and parentheses, so it is cut at the last `) `).
-pub(crate) fn processes() -> Vec<(u32, Vec<String>)> {
-    let mut processes = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        let Some((_, after)) = stat.rsplit_once(") ") else {
-            continue;
-        };
-        processes.push((pid, after.split_whitespace().map(str::to_owned).collect()));
-    }
-    processes
-}
-
-/// A Terraform CLI configuration that installs the providers of `include` (a source address) from
-/// the filesystem mirror at `mirror`, written to `path`.
-pub(crate) fn write_mirror_config(path: &Path, mirror: &Path, include: &str) {
-    std::fs::write(
-        path,
-        format!(
-            "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"{include}\"]\n  }}\n}}\n",
-            mirror.display()
-        ),
-    )
-    .unwrap();
 }

@@ -9,7 +9,8 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
-use crate::builder::{Test, assert_contains, folder_with, root};
+use crate::builder::{Test, assert_contains, root};
+use crate::files::folder_with;
 
 const SCHEMA: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),

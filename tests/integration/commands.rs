@@ -1,9 +1,7 @@
 //! The inspection commands on real states: list with its filters, show, query and summary.
 
-use crate::builder::{
-    Test, assert_contains, assert_lacks, assert_starts_with, folder_with_copy, folder_with_state,
-    root,
-};
+use crate::builder::{Test, assert_contains, assert_lacks, assert_starts_with, root};
+use crate::files::{folder_with_copy, folder_with_state};
 use crate::skip::require_corpus;
 
 fn testdata(name: &str) -> std::path::PathBuf {

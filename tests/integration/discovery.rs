@@ -5,8 +5,10 @@
 
 use std::path::Path;
 
-use crate::builder::{Test, assert_contains, assert_success, folder_with};
+use crate::builder::{Test, assert_contains};
+use crate::files::folder_with;
 use crate::oracle::terraform;
+use crate::processes::assert_success;
 use crate::rewrite_oracle::run_terraform;
 
 /// A configuration with a configured local backend and two `terraform_data` resources, applied in the

@@ -14,10 +14,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::builder::{
-    Output, Test, assert_contains, assert_starts_with, file_names, root, spawn_statectl,
-};
+use crate::builder::{Output, Test, assert_contains, assert_starts_with, root};
+use crate::files::file_names;
 use crate::http_backend::{PASSWORD, Server, USERNAME};
+use crate::processes::spawn_statectl;
 
 const ADDRESS: &str = "aws_security_group.db";
 

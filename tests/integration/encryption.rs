@@ -14,7 +14,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::{Output, Test, assert_starts_with, file_names, folder_with, root};
+use crate::builder::{Output, Test, assert_starts_with, root};
+use crate::files::{file_names, folder_with};
 use crate::moto::{Moto, moto_server};
 use crate::skip::require_tool;
 
@@ -34,7 +35,7 @@ fn python() -> Option<PathBuf> {
 
 /// Runs the oracle: `encrypt` a plaintext state or `decrypt` an envelope.
 fn oracle(python: &Path, mode: &str, provider: &str, passphrase: &str, input: &[u8]) -> Vec<u8> {
-    let out = crate::builder::fed(
+    let out = crate::processes::fed(
         Command::new(python)
             .arg(root().join("crates/encryption/testdata/oracle.py"))
             .args([mode, "--provider", provider, "--iterations", ITERATIONS])

@@ -1,6 +1,7 @@
 //! The exit status a run reports when it has two outcomes (src/cli/exit.rs), and `--quiet`.
 
-use crate::builder::{Test, assert_contains, folder_with, root};
+use crate::builder::{Test, assert_contains, root};
+use crate::files::folder_with;
 use crate::leaks::echo::{Echo, Reply};
 
 /// A state with an OCI instance still being created: a taint of it is blocked (exit 3).

@@ -41,7 +41,7 @@ impl Emulator {
             "scripts/install-gcs-emulator.sh",
         )?;
         let folder = tempfile::tempdir().unwrap();
-        let port = crate::builder::free_port();
+        let port = crate::processes::free_port();
         let log = std::fs::File::create(folder.path().join("emulator.log")).unwrap();
         // `-public-host` is the host Terraform's reads name (`GET /<bucket>/<object>`, the XML API).
         let child = Command::new(binary)
@@ -65,7 +65,7 @@ impl Emulator {
             port,
             folder,
         };
-        crate::builder::wait_for_port(port, "the emulator");
+        crate::processes::wait_for_port(port, "the emulator");
         let (status, body) = emulator.request(
             "POST",
             "/storage/v1/b",
@@ -277,7 +277,7 @@ fn faults_are_one_line_naming_the_bucket_and_the_credential_never_the_token() {
     );
 
     // A dead endpoint: a few quick attempts, then one line naming it; the lock is refused alike.
-    let dead = crate::builder::refusing_url();
+    let dead = crate::processes::refusing_url();
     let started = Instant::now();
     let backend = with_endpoint(&gcs, &format!("{dead}/storage/v1/"));
     let error = backend.get().unwrap_err();

@@ -10,7 +10,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::builder::{Test, assert_contains, assert_lacks, folder_with, root};
+use crate::builder::{Test, assert_contains, assert_lacks, root};
+use crate::files::folder_with;
 use crate::gcs_backend::{BUCKET, Emulator};
 use crate::oracle::terraform;
 use crate::stand_in::{Request, StandIn, reply};

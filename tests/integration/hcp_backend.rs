@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Output, Test, assert_contains, assert_success, find_by, root};
+use crate::builder::{Output, Test, assert_contains, find_by, root};
 use crate::oracle::terraform;
+use crate::processes::assert_success;
 use crate::simulator;
 use crate::workdir::{TerraformWorkdir, Workdir, cancel_statectl_lock};
 
@@ -242,7 +243,7 @@ fn reads_taints_and_locks_a_cloud_workspace_through_the_api() {
 
 /// The MD5 of `bytes` in hex, from coreutils' `md5sum`, so that the test does not trust statectl's.
 fn md5_hex(bytes: &[u8]) -> String {
-    let output = crate::builder::fed(&mut Command::new("md5sum"), bytes);
+    let output = crate::processes::fed(&mut Command::new("md5sum"), bytes);
     String::from_utf8(output.stdout).unwrap()[..32].to_owned()
 }
 

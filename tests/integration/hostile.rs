@@ -13,7 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::builder::{assert_contains, folder_with_copy, root};
+use crate::builder::{assert_contains, root};
+use crate::files::folder_with_copy;
 
 const TOKEN: &str = "hostile-t0ken-never-printed";
 
@@ -102,7 +103,7 @@ fn answer_one(mut stream: TcpStream, answer: Answer) {
 /// stdout, stderr and how long it took.
 fn refresh(folder: &Path, endpoint: &str, extra: &[&str]) -> (i32, String, String, Duration) {
     let started = Instant::now();
-    let (code, stdout, stderr) = crate::builder::output_of(
+    let (code, stdout, stderr) = crate::processes::output_of(
         Command::new(env!("CARGO_BIN_EXE_statectl"))
             .args(["refresh", "--endpoint", &format!("cf={endpoint}")])
             .args(extra)

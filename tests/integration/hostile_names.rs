@@ -10,7 +10,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::builder::{Output, Test, assert_contains, assert_lacks, folder_with};
+use crate::builder::{Output, Test, assert_contains, assert_lacks};
+use crate::files::folder_with;
 
 /// The text hidden in every name.
 const NASTY: &str = "\u{1b}[31m\u{7}\r\n\u{0}::error::%0A`|<!--]]>\u{202e}\u{9b}@everyone";

@@ -10,7 +10,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::builder::{Test, assert_contains, file_names};
+use crate::builder::{Test, assert_contains};
+use crate::files::file_names;
 use crate::oracle::terraform;
 use crate::simulator;
 use crate::workdir::{Served, TerraformWorkdir, Workdir, cancel_statectl_lock};

@@ -14,7 +14,8 @@ use jsonpath_rust::JsonPath as _;
 use serde_json::{Value, json};
 use statectl::json::path::{Document, JsonPath, Limits};
 
-use crate::builder::{Output, Test, assert_starts_with, folder_with, root, state_files};
+use crate::builder::{Output, Test, assert_starts_with, root, state_files};
+use crate::files::folder_with;
 use crate::properties::mutations;
 use crate::skip::require_corpus;
 

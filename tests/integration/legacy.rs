@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use statectl::json::LineColumn;
 use statectl::state::legacy::{as_terraform_writes, upgrade_v3};
 
-use crate::builder::{Test, assert_starts_with, file_names, folder_with_state, root, state_files};
+use crate::builder::{Test, assert_starts_with, root, state_files};
+use crate::files::{file_names, folder_with_state};
 use crate::oracle::terraform;
 use crate::rewrite_oracle::{copy_of, run_terraform};
 use crate::skip::require_corpus;

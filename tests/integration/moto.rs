@@ -26,7 +26,7 @@ pub(crate) struct Moto {
 impl Moto {
     /// Starts the server; its log goes to `folder/moto.log`.
     pub(crate) fn start(server: &Path, folder: &Path) -> Moto {
-        let port = crate::builder::free_port();
+        let port = crate::processes::free_port();
         let log = std::fs::File::create(folder.join("moto.log")).unwrap();
         let child = Command::new(server)
             .args(["-H", "127.0.0.1", "-p", &port.to_string()])
@@ -34,7 +34,7 @@ impl Moto {
             .stderr(log)
             .spawn()
             .unwrap();
-        crate::builder::wait_for_port(port, "moto");
+        crate::processes::wait_for_port(port, "moto");
         Moto {
             child,
             port,

@@ -6,7 +6,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::{assert_success, root};
+use crate::builder::root;
+use crate::processes::assert_success;
 
 /// The workspace member `name` as `cargo metadata` describes it.
 pub(crate) fn cargo_package(name: &str) -> Value {

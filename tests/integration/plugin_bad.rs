@@ -115,7 +115,7 @@ fn a_plugin_that_prints_nothing_is_cut_off_at_the_start_timeout() {
 /// The processes whose process group is `group` and that are not zombies (a zombie has ended; in a
 /// container nobody may reap it).
 fn live_members(group: u32) -> Vec<u32> {
-    crate::builder::processes()
+    crate::processes::list()
         .into_iter()
         .filter(|(_, fields)| {
             fields.len() > 2 && fields[0] != "Z" && fields[2] == group.to_string()

@@ -33,7 +33,7 @@ impl Stack {
             folder.path().join("main.tf"),
         )
         .unwrap();
-        crate::builder::write_mirror_config(
+        crate::files::write_mirror_config(
             &folder.path().join("cli.tfrc"),
             &mirror,
             "registry.terraform.io/hashicorp/aws",
@@ -90,7 +90,7 @@ impl Stack {
             serde_json::json!({"endpoints": [endpoints]}).to_string(),
         )
         .unwrap();
-        crate::builder::output_of(
+        crate::processes::output_of(
             Command::new(env!("CARGO_BIN_EXE_statectl"))
                 .args(["refresh", "--reader", "plugin", "--config", "."])
                 .arg("--provider-config")

@@ -60,7 +60,7 @@ impl Stack {
         let mut permissions = std::fs::metadata(&binary).unwrap().permissions();
         std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
         std::fs::set_permissions(&binary, permissions).unwrap();
-        crate::builder::write_mirror_config(
+        crate::files::write_mirror_config(
             &folder.path().join("cli.tfrc"),
             &folder.path().join("mirror"),
             SOURCE,

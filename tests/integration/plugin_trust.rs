@@ -17,7 +17,8 @@ use serde_json::{Value, json};
 use statectl::reconcile::plugin::discover::{ProviderSource, SearchPaths, find_binary};
 use statectl::reconcile::plugin::verify::{package_hash, zip_hash};
 
-use crate::builder::{assert_contains, assert_starts_with, file_names, root};
+use crate::builder::{assert_contains, assert_starts_with, root};
+use crate::files::file_names;
 use crate::oracle::{aws_provider_mirror, run, terraform};
 
 const AWS: &str = r#"provider["registry.terraform.io/hashicorp/aws"]"#;
@@ -67,7 +68,7 @@ impl Initialised {
             folder.join("main.tf"),
         )
         .unwrap();
-        crate::builder::write_mirror_config(
+        crate::files::write_mirror_config(
             &folder.join("cli.tfrc"),
             &self.mirror,
             "registry.terraform.io/hashicorp/aws",
@@ -227,7 +228,7 @@ fn the_installed_package_verifies_and_a_tampered_or_unlisted_one_is_refused() {
     drop(bytes);
 
     let before = stack.write_state(2);
-    let (code, stdout, stderr) = crate::builder::output_of(
+    let (code, stdout, stderr) = crate::processes::output_of(
         stack
             .statectl_refresh(
                 "http://127.0.0.1:9",
@@ -265,7 +266,7 @@ fn the_installed_package_verifies_and_a_tampered_or_unlisted_one_is_refused() {
         ),
     )
     .unwrap();
-    let (code, stdout, stderr) = crate::builder::output_of(&mut stack.statectl_refresh(
+    let (code, stdout, stderr) = crate::processes::output_of(&mut stack.statectl_refresh(
         "http://127.0.0.1:9",
         &["--target", "aws_instance.web", "--write"],
     ));
@@ -287,7 +288,7 @@ fn the_installed_package_verifies_and_a_tampered_or_unlisted_one_is_refused() {
 
 /// The processes whose parent is `pid`.
 fn children_of(pid: u32) -> Vec<u32> {
-    crate::builder::processes()
+    crate::processes::list()
         .into_iter()
         .filter(|(_, fields)| fields.get(1) == Some(&pid.to_string()))
         .map(|(child, _)| child)
@@ -339,7 +340,7 @@ fn ctrl_c_while_plugin_reads_are_in_flight_leaves_no_plugin_no_write_and_no_lock
     }
     let plugins = children_of(child.id());
     assert!(!plugins.is_empty(), "no plugin process under statectl");
-    let (stdout, stderr) = crate::builder::interrupted(child);
+    let (stdout, stderr) = crate::processes::interrupted(child);
     assert_contains(&stderr, "nothing was written");
     assert_contains(&stdout, "interrupted");
     // Every plugin process is gone (given a moment for the kill to land), by PID.
@@ -396,7 +397,7 @@ fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
     // The provider never hears back from EC2: each read ends at the --timeout deadline.
     let (endpoint, accepted) = black_hole();
     let started = Instant::now();
-    let (code, stdout, stderr) = crate::builder::output_of(&mut stack.statectl_refresh(
+    let (code, stdout, stderr) = crate::processes::output_of(&mut stack.statectl_refresh(
         &endpoint,
         &[
             "--target",
@@ -433,9 +434,9 @@ fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
     );
 
     // EC2 refuses the connection: the provider's own error diagnostic, for each instance.
-    let endpoint = crate::builder::refusing_url();
+    let endpoint = crate::processes::refusing_url();
     let (code, stdout, stderr) =
-        crate::builder::output_of(&mut stack.statectl_refresh(&endpoint, &WRITE_AS_JSON));
+        crate::processes::output_of(&mut stack.statectl_refresh(&endpoint, &WRITE_AS_JSON));
     assert_eq!(code, 2, "{stdout}{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     for (index, instance) in report["instances"].as_array().unwrap().iter().enumerate() {
@@ -492,8 +493,8 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
         mirror: PathBuf::new(),
     };
     let before = stack.write_state(1);
-    let endpoint = crate::builder::refusing_url();
-    let (code, stdout, stderr) = crate::builder::output_of(
+    let endpoint = crate::processes::refusing_url();
+    let (code, stdout, stderr) = crate::processes::output_of(
         stack
             .statectl_refresh(&endpoint, &WRITE_AS_JSON)
             .env("TF_CLI_CONFIG_FILE", &cli_config),

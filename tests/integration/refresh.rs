@@ -10,9 +10,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::builder::{
-    assert_contains, assert_lacks, assert_starts_with, file_names, find_by, folder_with_state, root,
-};
+use crate::builder::{assert_contains, assert_lacks, assert_starts_with, find_by, root};
+use crate::files::{file_names, folder_with_state};
 use crate::simulator;
 
 /// A running simulator; stopped when dropped.
@@ -486,7 +485,7 @@ fn ctrl_c_stops_the_run_reports_what_is_known_and_writes_nothing() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     std::thread::sleep(std::time::Duration::from_millis(100));
-    let (stdout, stderr) = crate::builder::interrupted(child);
+    let (stdout, stderr) = crate::processes::interrupted(child);
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let outcomes: Vec<&str> = report["instances"]
         .as_array()

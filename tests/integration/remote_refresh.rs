@@ -6,7 +6,8 @@ use std::ffi::OsStr;
 
 use serde_json::Value;
 
-use crate::builder::{Test, assert_contains, file_names, root};
+use crate::builder::{Test, assert_contains, root};
+use crate::files::file_names;
 use crate::http_backend::{PASSWORD, Server, USERNAME};
 use crate::refresh::{CF_SCENARIO, Sim};
 

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::builder::{Test, folder_with, root};
+use crate::builder::{Test, root};
+use crate::files::folder_with;
 
 /// GitHub's limit for a comment's body.
 const COMMENT_LIMIT: usize = 65_536;

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::builder::{
-    Test, assert_contains, assert_starts_with, file_names, folder_with_state, root, spawn_statectl,
-};
+use crate::builder::{Test, assert_contains, assert_starts_with, root};
+use crate::files::{file_names, folder_with_state};
+use crate::processes::spawn_statectl;
 
 /// A scratch folder with a copy of `testdata/<relative>` as `terraform.tfstate`.
 struct Scratch {

@@ -8,7 +8,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::builder::{Test, file_names, folder_with_state};
+use crate::builder::Test;
+use crate::files::{file_names, folder_with_state};
 
 /// A state as Terraform writes it with one `aws_instance.node` resource of `count` instances.
 pub(crate) fn generated_state(count: usize) -> String {

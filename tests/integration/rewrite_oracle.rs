@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::builder::{
-    Test, assert_contains, assert_success, find_by, folder_with, folder_with_copy, root,
-};
+use crate::builder::{Test, assert_contains, find_by, root};
+use crate::files::{folder_with, folder_with_copy};
 use crate::oracle::{split_check_results, terraform};
+use crate::processes::assert_success;
 
 /// Runs Terraform with `args` in `folder`, as CI runs it.
 pub(crate) fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {

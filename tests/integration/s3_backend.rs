@@ -318,7 +318,7 @@ fn faults_are_one_line_naming_the_bucket_the_region_and_the_caller() {
     );
 
     // A dead endpoint: a few quick attempts, then one line naming it.
-    let dead = crate::builder::refusing_url();
+    let dead = crate::processes::refusing_url();
     let started = Instant::now();
     let error = aws
         .open("k.tfstate", &json!({"endpoints": {"s3": dead}}))

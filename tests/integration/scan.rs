@@ -3,9 +3,8 @@
 
 use serde_json::Value;
 
-use crate::builder::{
-    Output, Test, assert_contains, assert_starts_with, find_by, folder_with, folder_with_copy, root,
-};
+use crate::builder::{Output, Test, assert_contains, assert_starts_with, find_by, root};
+use crate::files::{folder_with, folder_with_copy};
 
 fn states(name: &str) -> std::path::PathBuf {
     root().join("testdata/states").join(name)

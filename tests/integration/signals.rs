@@ -14,10 +14,10 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::builder::{
-    Test, assert_success, file_names, folder_with, folder_with_state, spawn_statectl,
-};
+use crate::builder::Test;
+use crate::files::{file_names, folder_with, folder_with_state};
 use crate::http_backend::{PASSWORD, Server, USERNAME};
+use crate::processes::{assert_success, spawn_statectl};
 use crate::rewrite_crash::generated_state;
 
 const RUNS: usize = 30;

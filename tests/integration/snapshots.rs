@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use crate::builder::{Test, folder_with_copy, root};
+use crate::builder::{Test, root};
+use crate::files::folder_with_copy;
 
 /// Runs statectl in `folder` and pins what it printed under `name`.
 #[track_caller]

@@ -1,7 +1,9 @@
-//! A Terraform working folder whose state lives in a remote backend, driven by both Terraform and
-//! statectl: the round trip each backend's test proves the same way (the listing equals `terraform
-//! state list`, a taint Terraform plans from, each tool refused or waiting while the other holds
-//! the lock). A backend's test gives the folder, Terraform and the environment; the rest is here.
+//! The contract every backend's end-to-end test runs: a Terraform working folder whose state lives
+//! in a remote backend, driven by both Terraform and statectl. The round trip each backend proves
+//! the same way (the listing equals `terraform state list`, a taint Terraform plans from, a second
+//! workspace, each tool refused or waiting while the other holds the lock) and the prefix scan are
+//! here; a backend's test gives its server, its backend block (kind and settings), the environment
+//! both tools get and what its lock looks like, and keeps only what is its own.
 
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt as _;
@@ -10,7 +12,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::builder::{Output, Test, assert_contains, assert_lacks, assert_success};
+use crate::builder::{Output, Test, assert_contains, assert_lacks};
+use crate::processes::assert_success;
 
 /// The resources of the round trips that need three instances, one of them alone: what
 /// [`TerraformWorkdir::init_and_apply_resources`] takes.

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use super::echo::{Echo, Reply};
 use super::{Run, assert_nothing_shown, marker, run};
-use crate::builder::{folder_with, root};
+use crate::builder::root;
+use crate::files::folder_with;
 use crate::simulator;
 
 const ADDRESS: &str = "aws_security_group.db";

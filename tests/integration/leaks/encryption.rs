@@ -9,7 +9,8 @@ use std::process::Command;
 
 use super::echo::{Echo, Reply};
 use super::{Run, assert_nothing_shown, marker, run};
-use crate::builder::{assert_contains, folder_with_copy, root};
+use crate::builder::{assert_contains, root};
+use crate::files::folder_with_copy;
 
 const ADDRESS: &str = "aws_security_group.db";
 

@@ -10,7 +10,8 @@ use serde_json::json;
 
 use super::echo::{Echo, Received, Reply};
 use super::{Run, assert_nothing_shown, marker, run};
-use crate::builder::{folder_with_copy, root};
+use crate::builder::root;
+use crate::files::folder_with_copy;
 
 /// A successful answer of the profile at `path`, every free-text field the echo.
 fn echoing_success(received: &Received) -> Reply {
