@@ -41,24 +41,14 @@ case "$LOCKS" in
   *) echo "remote bench: --locks takes lockfile, dynamodb or both" >&2; exit 2 ;;
 esac
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="$ROOT/target/bench"
-mkdir -p "$OUT"
-log() { printf '%s\n' "$*" >&2; }
+BENCH="remote bench"
+# shellcheck source=benches/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 TF="${TERRAFORM:-$ROOT/target/terraform/bin/terraform}"
-MOTO="${MOTO_SERVER:-$ROOT/target/moto/venv/bin/moto_server}"
-PY="$(dirname "$MOTO")/python"
-for tool in "$TF" "$MOTO" "$PY"; do
-  [[ -x "$tool" ]] || { log "remote bench: $tool is missing (scripts/install-terraform.sh, scripts/install-moto.sh)"; exit 2; }
-done
-command -v curl >/dev/null || { log "remote bench: curl is needed for the plain GET"; exit 2; }
+require_tools "scripts/install-terraform.sh, scripts/install-moto.sh" "$TF" "$MOTO" "$PY"
 
-if [[ -z "${STATECTL:-}" ]]; then
-  log "remote bench: cargo build --release"
-  (cd "$ROOT" && cargo build --release >&2)
-  STATECTL="$ROOT/target/release/statectl"
-fi
+release_statectl
 
 STATE="$OUT/state-20k.tfstate"
 if [[ ! -s "$STATE" ]]; then
@@ -68,15 +58,7 @@ fi
 
 # --- moto and the working directory ---------------------------------------------------------------
 WORK="$(mktemp -d "$OUT/remote.XXXXXX")"
-PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$MOTO" -H 127.0.0.1 -p "$PORT" >/dev/null 2>"$WORK/moto.log" &
-MOTO_PID=$!
-trap 'kill "$MOTO_PID" 2>/dev/null; wait "$MOTO_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
-URL="http://127.0.0.1:$PORT"
-for _ in $(seq 100); do curl -s -o /dev/null "$URL" && break; sleep 0.1; done
-
-export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_EC2_METADATA_DISABLED=true
-export AWS_CONFIG_FILE="$WORK/none" AWS_SHARED_CREDENTIALS_FILE="$WORK/none" CHECKPOINT_DISABLE=1
+start_moto "$WORK"
 KEY="bench/terraform.tfstate"
 
 boto() { # boto PYTHON: runs PYTHON with `client(service)` for moto's server

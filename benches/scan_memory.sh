@@ -48,26 +48,16 @@ for value in "$STATES" "$RUNS" "$JOBS"; do
   [[ "$value" =~ ^[1-9][0-9]*$ ]] || { echo "memory bench: \`$value\` is not a positive integer" >&2; exit 2; }
 done
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="$ROOT/target/bench"
-mkdir -p "$OUT"
-log() { printf '%s\n' "$*" >&2; }
+BENCH="memory bench"
+# shellcheck source=benches/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-MOTO="${MOTO_SERVER:-$ROOT/target/moto/venv/bin/moto_server}"
-PY="$(dirname "$MOTO")/python"
-for tool in "$MOTO" "$PY" /usr/bin/time; do
-  [[ -x "$tool" ]] || { log "memory bench: $tool is missing (scripts/install-moto.sh, GNU time)"; exit 2; }
-done
-command -v curl >/dev/null || { log "memory bench: curl is needed to wait for moto"; exit 2; }
+require_tools "scripts/install-moto.sh, GNU time" "$MOTO" "$PY" /usr/bin/time
 [[ -z "$BEFORE" || -x "$BEFORE" ]] || { log "memory bench: --before $BEFORE is not a program"; exit 2; }
 
-if [[ -z "${STATECTL:-}" ]]; then
-  log "memory bench: cargo build --release"
-  (cd "$ROOT" && cargo build --release >&2)
-  STATECTL="$ROOT/target/release/statectl"
-fi
+release_statectl
 
 # --- the states: one small state each, tainted or not ----------------------------------------------
 STATES_DIR="$OUT/memory-$STATES"
@@ -100,15 +90,7 @@ fi
 
 # --- moto and the bucket ---------------------------------------------------------------------------
 WORK="$(mktemp -d "$OUT/scan-memory.XXXXXX")"
-PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$MOTO" -H 127.0.0.1 -p "$PORT" >/dev/null 2>"$WORK/moto.log" &
-MOTO_PID=$!
-trap 'kill "$MOTO_PID" 2>/dev/null; wait "$MOTO_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
-URL="http://127.0.0.1:$PORT"
-for _ in $(seq 100); do curl -s -o /dev/null "$URL" && break; sleep 0.1; done
-
-export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_EC2_METADATA_DISABLED=true
-export AWS_CONFIG_FILE="$WORK/none" AWS_SHARED_CREDENTIALS_FILE="$WORK/none"
+start_moto "$WORK"
 export AWS_REGION=us-east-1 AWS_ENDPOINT_URL_S3="$URL"
 
 SETS="finding"

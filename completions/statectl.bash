@@ -692,7 +692,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__scan)
-            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --rules --format --fail-on --data-sources --parallelism --jobs --color --verbose --quiet --help"
+            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --parallelism --jobs --rules --format --fail-on --data-sources --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -730,18 +730,6 @@ _statectl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --rules)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json sarif github gitlab junit markdown" -- "${cur}"))
-                    return 0
-                    ;;
-                --fail-on)
-                    COMPREPLY=($(compgen -W "error warning note never" -- "${cur}"))
-                    return 0
-                    ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -752,6 +740,18 @@ _statectl() {
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json sarif github gitlab junit markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "error warning note never" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -812,7 +812,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__summary)
-            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --format --include --exclude --max-pages --parallelism --jobs --color --verbose --quiet --help"
+            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --parallelism --jobs --format --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -838,10 +838,6 @@ _statectl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 --include)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -864,6 +860,10 @@ _statectl() {
                     ;;
                 -j)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)

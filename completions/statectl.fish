@@ -98,6 +98,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand scan" -l var-file -d '
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l max-pages -d 'With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever' -r
+complete -c statectl -n "__fish_statectl_using_subcommand scan" -s j -l jobs -l parallelism -d 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l rules -d 'A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l format -d 'How to print the findings' -r -f -a "text\t'For people: findings grouped per state, hints on stderr (`table` is the same)'
 json\t'One JSON document with a `schema_version`, for scripts'
@@ -110,7 +111,6 @@ complete -c statectl -n "__fish_statectl_using_subcommand scan" -l fail-on -d 'E
 warning\t''
 note\t''
 never\t''"
-complete -c statectl -n "__fish_statectl_using_subcommand scan" -s j -l jobs -l parallelism -d 'How many states to read and scan at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand scan" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -123,12 +123,12 @@ complete -c statectl -n "__fish_statectl_using_subcommand summary" -l backend-co
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l config -d 'The root module\'s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l var -d 'A value for a variable the configuration\'s encryption block uses, as `tofu -var`; repeatable; later ones win' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l var-file -d 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it' -r -F
-complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -d 'How to print the counts' -r -f -a "text\t'For people: lines and tables (`table` is the same)'
-json\t'One JSON document with a `schema_version`, for scripts'"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l include -d 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l exclude -d 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped' -r
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l max-pages -d 'With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever' -r
-complete -c statectl -n "__fish_statectl_using_subcommand summary" -s j -l jobs -l parallelism -d 'With several states: how many to read at once (default: the number of CPUs)' -r
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -s j -l jobs -l parallelism -d 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state' -r
+complete -c statectl -n "__fish_statectl_using_subcommand summary" -l format -d 'How to print the counts' -r -f -a "text\t'For people: lines and tables (`table` is the same)'
+json\t'One JSON document with a `schema_version`, for scripts'"
 complete -c statectl -n "__fish_statectl_using_subcommand summary" -l color -d 'When to color output: auto (a terminal without NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

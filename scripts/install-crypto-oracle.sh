@@ -6,14 +6,11 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/venv.sh
+source scripts/venv.sh
 VENV="$(pwd)/target/crypto-oracle/venv"
 VERSION="48.0.0"
 
-if ! "$VENV/bin/python" -c 'import sys, importlib.metadata as m; sys.exit(m.version("cryptography") != sys.argv[1])' \
-        "$VERSION" 2>/dev/null; then
-    echo "installing cryptography==$VERSION into $VENV" >&2
-    "${PYTHON:-python3}" -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check "cryptography==$VERSION" >&2
-fi
+venv_with "$VENV" cryptography "$VERSION"
 
 echo "$VENV/bin/python"

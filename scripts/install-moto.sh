@@ -5,14 +5,11 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/venv.sh
+source scripts/venv.sh
 VENV="$(pwd)/target/moto/venv"
 VERSION="5.2.1"
 
-if ! "$VENV/bin/python" -c 'import sys, importlib.metadata as m; sys.exit(m.version("moto") != sys.argv[1])' \
-        "$VERSION" 2>/dev/null; then
-    echo "installing moto[server]==$VERSION into $VENV" >&2
-    "${PYTHON:-python3}" -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$VERSION" >&2
-fi
+venv_with "$VENV" moto "$VERSION" "moto[server]"
 
 echo "$VENV/bin/moto_server"

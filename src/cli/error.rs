@@ -182,23 +182,23 @@ mod tests {
         let path = folder.path().join("missing.toml");
 
         let rules = statectl_analysis::scan::rules::Rules::load(&path).unwrap_err();
-        let line = rules.to_string();
-        let cli = CliError::from(rules);
-        assert_eq!(cli.message, line);
-        assert_eq!(
-            cli.hint.as_deref(),
-            Some("see README, \"Rules file\", for the format")
-        );
-        assert_eq!(cli.code, ExitStatus::Error);
-
         let policy = statectl_analysis::policy::file::Policy::load(&path).unwrap_err();
-        let line = policy.to_string();
-        let cli = CliError::from(policy);
-        assert_eq!(cli.message, line);
-        assert_eq!(
-            cli.hint.as_deref(),
-            Some("see README, \"Lifecycle rules\", for the policy format")
-        );
+        for (line, cli, hint) in [
+            (
+                rules.to_string(),
+                CliError::from(rules),
+                "see README, \"Rules file\", for the format",
+            ),
+            (
+                policy.to_string(),
+                CliError::from(policy),
+                "see README, \"Lifecycle rules\", for the policy format",
+            ),
+        ] {
+            assert_eq!(cli.message, line);
+            assert_eq!(cli.hint.as_deref(), Some(hint));
+            assert_eq!(cli.code, ExitStatus::Error);
+        }
     }
 
     #[test]

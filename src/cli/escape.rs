@@ -13,28 +13,33 @@ use crate::cli::error::{needs_escape, sanitize};
 /// line breaks the report itself put there (encoded as the runner decodes them); any other control
 /// character, which only a state or a server could have put there, is shown as an escape.
 pub(crate) fn github_data(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for character in text.chars() {
-        match character {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            other => push_visible(other, &mut out),
-        }
-    }
-    out
+    github_encoded(text, |character| match character {
+        '%' => Some("%25"),
+        '\r' => Some("%0D"),
+        '\n' => Some("%0A"),
+        _ => None,
+    })
 }
 
 /// A workflow command's property (`file`, `title`): as [`github_data`], and `:` and `,`, which end a
 /// property, encoded too. A property is one line: a line break in it is shown as `\n`.
 pub(crate) fn github_property(text: &str) -> String {
+    github_encoded(text, |character| match character {
+        '%' => Some("%25"),
+        ':' => Some("%3A"),
+        ',' => Some("%2C"),
+        _ => None,
+    })
+}
+
+/// `text` with the characters `encoded` names percent-encoded and every other control character
+/// shown as an escape.
+fn github_encoded(text: &str, encoded: impl Fn(char) -> Option<&'static str>) -> String {
     let mut out = String::with_capacity(text.len());
     for character in text.chars() {
-        match character {
-            '%' => out.push_str("%25"),
-            ':' => out.push_str("%3A"),
-            ',' => out.push_str("%2C"),
-            other => push_visible(other, &mut out),
+        match encoded(character) {
+            Some(code) => out.push_str(code),
+            None => push_visible(character, &mut out),
         }
     }
     out

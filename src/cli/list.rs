@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use crate::cli::error::{CliError, echo, sanitized};
 use crate::cli::exit::ExitStatus;
 use crate::cli::filter::Pattern;
+use crate::cli::settings::ListSettings;
 use crate::cli::{Format, Printer, StateArg, load};
 use crate::state::address::{InstanceKey, Mode, Target};
 use crate::state::model::Resource;
@@ -70,27 +71,25 @@ fn address_for_a_state(error: CliError, arg: Option<&Path>) -> CliError {
     ))
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
-    let patterns = args
-        .patterns
-        .iter()
-        .map(|text| Pattern::parse(text))
-        .collect::<Result<Vec<_>, _>>()?;
-    let module = args.module.as_deref().map(parse_module).transpose()?;
-    let (source, bytes) = load::read(&args.state, printer)
-        .map_err(|error| address_for_a_state(error, args.state.state.as_deref()))?;
+pub(super) fn run(
+    settings: &ListSettings<'_>,
+    printer: &mut Printer,
+) -> Result<ExitStatus, CliError> {
+    let filter = &settings.filter;
+    let (source, bytes) = load::read(settings.state, printer)
+        .map_err(|error| address_for_a_state(error, settings.state.state.as_deref()))?;
     let state = load::parse_state(&source, &bytes)?;
     let mut listed = Vec::new();
-    let needs_address = !patterns.is_empty() || module.is_some();
+    let needs_address = !filter.patterns.is_empty() || filter.module.is_some();
     // The printed resource address, kept while consecutive instances share the resource: formatting
     // an address per line was a sixth of `list`'s time on large states.
     let mut prefix: Option<(&Resource<'_>, String)> = None;
     let mut printed = String::new();
     for group in instance_groups(&state) {
-        let wanted = (args.types.is_empty()
-            || args.types.contains(&group.resource.address.type_name))
-            && (!args.tainted || group.tainted())
-            && (!args.deposed || !group.deposed.is_empty());
+        let wanted = (filter.types.is_empty()
+            || filter.types.contains(&group.resource.address.type_name))
+            && (!filter.tainted || group.tainted())
+            && (!filter.deposed || !group.deposed.is_empty());
         if !wanted {
             continue;
         }
@@ -107,25 +106,27 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         }
         if needs_address {
             let address = group.address();
-            let matched = (patterns.is_empty()
-                || patterns
+            let matched = (filter.patterns.is_empty()
+                || filter
+                    .patterns
                     .iter()
                     .any(|pattern| pattern.matches(&address, &printed)))
-                && module
+                && filter
+                    .module
                     .as_ref()
                     .is_none_or(|module| module.matches(&address));
             if !matched {
                 continue;
             }
         }
-        match args.format {
+        match settings.format {
             // A name or key from the state may hold control characters: escaped, so an address
             // stays one line and cannot restyle the terminal (the JSON keeps them, escaped as JSON).
             Format::Text => printer.line(&sanitized(&printed))?,
             Format::Json => listed.push(describe(&group, &printed)),
         }
     }
-    if args.format == Format::Json {
+    if settings.format == Format::Json {
         let document =
             json!({ "schema_version": 1, "state": source.to_string(), "instances": listed });
         printer.line(
@@ -133,16 +134,6 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         )?;
     }
     Ok(ExitStatus::Success)
-}
-
-fn parse_module(text: &str) -> Result<Target, CliError> {
-    match Pattern::parse(text)? {
-        Pattern::Address(target @ Target::Module(_)) => Ok(target),
-        _ => Err(
-            CliError::new(format!("`--module {text}` is not a module address"))
-                .with_hint("write it as `module.NAME`, e.g. `module.app` or `module.app[\"eu\"]`"),
-        ),
-    }
 }
 
 /// The JSON record of one instance (the `list --format json` schema, version 1).

@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
+use crate::cli::settings::LockSettings;
 use crate::cli::state_source::locate;
 use crate::cli::{BackendArgs, Printer};
 use crate::state::store::Locked;
@@ -35,16 +36,19 @@ pub struct Args {
     pub command: Vec<String>,
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
-    let located = locate(args.state.as_deref(), &args.backend)?;
+pub(super) fn run(
+    settings: &LockSettings<'_>,
+    printer: &mut Printer,
+) -> Result<ExitStatus, CliError> {
+    let located = locate(settings.state, settings.backend)?;
     // For every backend: an interrupt while the command runs must not end statectl (and with it a
     // local lock) before the command ends.
     crate::cli::interrupt::end_writes_safely_on_interrupt();
-    let locked = Locked::acquire_source(&located.source, "statectl lock", args.lock_timeout)?;
+    let locked = Locked::acquire_source(&located.source, "statectl lock", settings.timeout)?;
     if let Some(note) = &located.note {
         printer.note(note);
     }
-    let (program, arguments) = args.command.split_first().expect("clap requires a command");
+    let (program, arguments) = (settings.program, settings.arguments);
     printer.flush()?;
     crate::cli::interrupt::defer_to_command();
     let status = Command::new(program)

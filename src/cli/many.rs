@@ -10,6 +10,8 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use indicatif::ProgressBar;
 
+use statectl_analysis::scan::discover::{Entry, state_files};
+
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::{Printer, log};
 use crate::state::bytes::Bytes;
@@ -91,6 +93,83 @@ impl KeyFilter {
         self.include.as_ref().is_none_or(|set| set.is_match(key))
             && !self.exclude.as_ref().is_some_and(|set| set.is_match(key))
     }
+}
+
+/// The states named by a many-state command, folders expanded and prefix URLs listed; no argument
+/// means the state `terraform init` recorded.
+pub(crate) fn sources(
+    paths: &[PathBuf],
+    backend: &crate::cli::BackendArgs,
+    keys: &KeyFilter,
+    printer: &mut Printer,
+) -> Result<Vec<Found>, CliError> {
+    let located = |arg: Option<&std::path::Path>, printer: &mut Printer| {
+        let located = crate::cli::state_source::locate(arg, backend)?;
+        if let Some(note) = &located.note {
+            printer.note(note);
+        }
+        Ok::<Found, CliError>(Found::Named(located.source))
+    };
+    if paths.is_empty() {
+        return Ok(vec![located(None, printer)?]);
+    }
+    let (urls, paths): (Vec<&PathBuf>, Vec<&PathBuf>) = paths
+        .iter()
+        .partition(|path| path.to_string_lossy().contains("://"));
+    let mut remote = Vec::new();
+    let mut any_listed = false;
+    for url in urls {
+        let text = url.to_string_lossy();
+        match listed(&text, backend, keys, printer)? {
+            Some(states) => {
+                any_listed = true;
+                remote.extend(states);
+            }
+            None => remote.push(located(Some(url), printer)?),
+        }
+    }
+    if !any_listed && !keys.is_empty() {
+        return Err(CliError::new(
+            "`--include` and `--exclude` choose keys below a prefix URL (`s3://bucket/prefix/`), and none is named",
+        ));
+    }
+    if remote.is_empty() && (backend.workspace.is_some() || !backend.backend_config.is_empty()) {
+        return Err(CliError::new(
+            "`--workspace` and `--backend-config` choose a backend's state, but only files are named",
+        )
+        .with_hint("leave the state arguments out to use the backend `terraform init` recorded here, or give a URL (`s3://bucket/key`)"));
+    }
+    if paths.is_empty() {
+        return Ok(remote);
+    }
+    let (stdin, files): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        paths.into_iter().partition(|path| path.as_os_str() == "-");
+    let files: Vec<PathBuf> = files.into_iter().cloned().collect();
+    let mut sources: Vec<Found> = state_files(&files)
+        .into_iter()
+        .map(|entry| match entry {
+            Entry::State(path) => Found::Named(Source::Path(path)),
+            Entry::Unreadable { path, problem } => Found::Unreadable {
+                problem: format!("{}: {problem}", path.display()),
+                path,
+            },
+        })
+        .collect();
+    if !stdin.is_empty() {
+        sources.insert(0, Found::Named(Source::Stdin));
+    }
+    sources.extend(remote);
+    if sources.is_empty() {
+        let named: Vec<String> = files
+            .iter()
+            .map(|path| path.display().to_string())
+            .collect();
+        return Err(
+            CliError::new(format!("no `*.tfstate` files under {}", named.join(", ")))
+                .with_hint("name state files, or folders that hold them"),
+        );
+    }
+    Ok(sources)
 }
 
 /// The states below `url` when it is a prefix URL (`s3://bucket/prefix/`), those `keys` keeps, in key

@@ -192,18 +192,24 @@ pub fn run() -> i32 {
     let mut printer = Printer::new(cli.color, cli.quiet);
     log::init(cli.verbose);
     let outcome = match cli.command {
-        Command::List(args) => list::run(&args, &mut printer),
-        Command::Show(args) => show::run(&args, &mut printer),
-        Command::Query(args) => query::run(&args, &mut printer),
+        Command::List(args) => {
+            settings::ListSettings::resolve(&args).and_then(|s| list::run(&s, &mut printer))
+        }
+        Command::Show(args) => {
+            settings::ShowSettings::resolve(&args).and_then(|s| show::run(&s, &mut printer))
+        }
+        Command::Query(args) => {
+            settings::QuerySettings::resolve(&args).and_then(|s| query::run(&s, &mut printer))
+        }
         Command::Scan(args) => scan::run(&args, &mut printer),
         Command::Summary(args) => summary::run(&args, &mut printer),
         Command::Taint(args) => taint::run_taint(&args, &mut printer),
         Command::Untaint(args) => taint::run_untaint(&args, &mut printer),
         Command::Forget(args) => forget::run(args, &mut printer),
-        Command::Lock(args) => lock::run(&args, &mut printer),
+        Command::Lock(args) => lock::run(&settings::LockSettings::resolve(&args), &mut printer),
         Command::Refresh(args) => refresh::run(&args, cli.verbose, &mut printer),
         Command::Diff(args) => diff::run(&args, &mut printer),
-        Command::Audit(args) => audit::run(&args, &mut printer),
+        Command::Audit(args) => audit::run(&settings::AuditSettings::resolve(&args), &mut printer),
     };
     let outcome = outcome.and_then(|status| printer.flush().map(|()| status));
     let mut status = match outcome {

@@ -511,26 +511,14 @@ fn proposed_mutations(
             Outcome::Reconciled { attributes, .. } if attributes.is_some() || untaint => {
                 proposed.mutations.push(Mutation::Refresh {
                     instance,
-                    changes: attributes
-                        .iter()
-                        .map(|attributes| Change::Set {
-                            field: "attributes",
-                            json: attributes.to_string(),
-                        })
-                        .collect(),
+                    changes: attributes_set(attributes.as_ref()),
                     taint: false,
                     untaint,
                 });
             }
             Outcome::Failed { attributes, .. } => proposed.mutations.push(Mutation::Refresh {
                 instance,
-                changes: attributes
-                    .iter()
-                    .map(|attributes| Change::Set {
-                        field: "attributes",
-                        json: attributes.to_string(),
-                    })
-                    .collect(),
+                changes: attributes_set(attributes.as_ref()),
                 taint: true,
                 untaint: false,
             }),
@@ -542,6 +530,17 @@ fn proposed_mutations(
         }
     }
     proposed
+}
+
+/// The change that stores an HTTP profile's answer as the instance's attributes, if it gave any.
+fn attributes_set(attributes: Option<&serde_json::Value>) -> Vec<Change> {
+    attributes
+        .map(|attributes| Change::Set {
+            field: "attributes",
+            json: attributes.to_string(),
+        })
+        .into_iter()
+        .collect()
 }
 
 /// What to run next for each instance the provider reports healthy that stays tainted: the next

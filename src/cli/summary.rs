@@ -3,14 +3,14 @@
 //! state below it, with how many states each Terraform version wrote.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::json;
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
-use crate::cli::many::{Bar, Found, KeyArgs, KeyFilter, for_each_state, skipped_note};
+use crate::cli::many::{Bar, Found, for_each_state, skipped_note};
+use crate::cli::settings::{StatesArgs, StatesSettings};
 use crate::cli::{Format, Printer, load};
 use crate::state::address::{Mode, ModulePath};
 use crate::state::model::State;
@@ -18,30 +18,12 @@ use crate::state::order::instance_groups;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// State files, or folders searched recursively for `*.tfstate` (skipping `.terraform/`), as
-    /// `scan` takes them: several add up. `-` reads standard input; URLs (`s3://bucket/key`,
-    /// `gs://...`, `azurerm://...`, `oci://...`, `https://...`) read remote states, and a prefix URL
-    /// ending in `/` (`s3://bucket/prefix/`) every state below it. Default: the state of the backend
-    /// `terraform init` recorded here (local: `terraform.tfstate`).
-    #[arg(value_name = "STATE")]
-    pub paths: Vec<PathBuf>,
-
     #[command(flatten)]
-    pub backend: crate::cli::BackendArgs,
-
-    #[command(flatten)]
-    pub config: crate::cli::ConfigArgs,
+    pub states: StatesArgs,
 
     /// How to print the counts.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-
-    #[command(flatten)]
-    pub keys: KeyArgs,
-
-    /// With several states: how many to read at once (default: the number of CPUs).
-    #[arg(long, short = 'j', visible_alias = "parallelism", value_name = "N", value_parser = crate::cli::settings::at_least_one)]
-    pub jobs: Option<usize>,
 }
 
 /// Instance counts under one grouping key.
@@ -140,12 +122,28 @@ impl Tally {
             .collect()
     }
 
-    /// The JSON object of the counts by module, in Terraform's order.
-    fn modules_json(&self) -> serde_json::Map<String, serde_json::Value> {
-        self.modules()
+    /// `--format json`'s document: `head` (what the state or states are), then the counts, with
+    /// how many states each Terraform version wrote when several were added up.
+    fn document(&self, head: serde_json::Value, by_version: Option<&Counts>) -> serde_json::Value {
+        let serde_json::Value::Object(mut document) = head else {
+            unreachable!("the head is an object literal")
+        };
+        document.insert("resources".into(), self.resources.into());
+        document.insert("instances".into(), self.instances.into());
+        document.insert("deposed_objects".into(), self.deposed_objects.into());
+        if let Some(by_version) = by_version {
+            document.insert("by_terraform_version".into(), json!(by_version));
+        }
+        let by_module: serde_json::Map<String, serde_json::Value> = self
+            .modules()
             .into_iter()
             .map(|(name, count)| (name, count.into()))
-            .collect()
+            .collect();
+        document.insert("by_type".into(), json!(self.by_type));
+        document.insert("by_module".into(), by_module.into());
+        document.insert("by_provider".into(), json!(self.by_provider));
+        document.insert("by_status".into(), json!(self.by_status));
+        document.into()
     }
 
     /// Each table's title and rows, in key order (modules in Terraform's).
@@ -166,41 +164,32 @@ impl Tally {
 }
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
-    let keys = KeyFilter::new(&args.keys)?;
-    let encryption = crate::cli::encryption::load(&args.config)?;
-    let found = crate::cli::scan::sources(&args.paths, &args.backend, &keys, printer)?;
+    let states = StatesSettings::resolve(&args.states)?;
+    let found = states.sources(printer)?;
     // One state named on its own (or none: the working directory's) gets its own details; several,
     // a folder or a prefix URL are added up.
-    let one = match (args.paths.as_slice(), found.as_slice()) {
-        ([] | [_], [found @ Found::Named(_)]) if !args.paths.iter().any(|path| path.is_dir()) => {
-            Some(found)
-        }
+    let one = match found.as_slice() {
+        [found @ Found::Named(_)] if states.names_one() => Some(found),
         _ => None,
     };
     let Some(found) = one else {
-        return run_many(args, &found, &encryption, printer);
+        return run_many(args.format, &states, &found, printer);
     };
     let source = &found.source();
-    let bytes = load::open_found(found, source, &encryption)?
+    let bytes = load::open_found(found, source, &states.encryption)?
         .ok_or_else(|| CliError::new(format!("{source}: no state")))?;
     let state = load::parse_state(source, &bytes)?;
     let tally = Tally::of(&state);
     match args.format {
         Format::Json => {
-            let document = json!({
+            let head = json!({
                 "schema_version": 1,
                 "state": source.to_string(),
                 "terraform_version": state.terraform_version,
                 "serial": state.serial,
                 "lineage": state.lineage,
-                "resources": tally.resources,
-                "instances": tally.instances,
-                "deposed_objects": tally.deposed_objects,
-                "by_type": tally.by_type,
-                "by_module": tally.modules_json(),
-                "by_provider": tally.by_provider,
-                "by_status": tally.by_status,
             });
+            let document = tally.document(head, None);
             printer.line(
                 &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
             )?;
@@ -245,9 +234,9 @@ fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -
 /// The counts over several states; a state that cannot be read is named on stderr (exit 2) and
 /// the others are still counted.
 fn run_many(
-    args: &Args,
+    format: Format,
+    states: &StatesSettings<'_>,
     found: &[Found],
-    encryption: &statectl_encryption::StateEncryption,
     printer: &mut Printer,
 ) -> Result<ExitStatus, CliError> {
     let mut total = Tally::default();
@@ -256,9 +245,9 @@ fn run_many(
     let mut empty = Vec::new();
     for_each_state(
         found,
-        args.jobs,
+        states.jobs,
         &Bar::start(found.len(), "summary", printer),
-        |found| summarize(found, encryption),
+        |found| summarize(found, &states.encryption),
         |found, outcome| match outcome {
             Ok(Some((tally, version))) => {
                 total.add(tally);
@@ -274,33 +263,26 @@ fn run_many(
         printer.note(&note);
     }
     let read = found.len() - failures.len() - empty.len();
-    let prefix = args
+    let prefix = states
         .paths
         .iter()
         .map(|arg| statectl_backend::discover::redact(&arg.to_string_lossy()))
         .collect::<Vec<_>>()
         .join(", ");
-    match args.format {
+    match format {
         Format::Json => {
             let unreadable: Vec<_> = failures
                 .iter()
                 .map(|(state, error)| json!({ "state": state, "message": error.message, "hint": error.hint }))
                 .collect();
-            let document = json!({
+            let head = json!({
                 "schema_version": 1,
                 "state": prefix,
                 "states": read,
                 "unreadable": unreadable,
                 "empty": empty,
-                "resources": total.resources,
-                "instances": total.instances,
-                "deposed_objects": total.deposed_objects,
-                "by_terraform_version": by_version,
-                "by_type": total.by_type,
-                "by_module": total.modules_json(),
-                "by_provider": total.by_provider,
-                "by_status": total.by_status,
             });
+            let document = total.document(head, Some(&by_version));
             printer.line(
                 &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
             )?;
@@ -308,7 +290,7 @@ fn run_many(
         Format::Text => {
             printer.line(&format!(
                 "{read} states {} {}: {} resources, {} instances{}{}",
-                if args.paths.len() > 1 {
+                if states.paths.len() > 1 {
                     "from"
                 } else {
                     "under"

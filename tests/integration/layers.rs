@@ -7,13 +7,14 @@
 use crate::builder::root;
 
 /// The names in the `[dependencies]` tables (target-specific ones too) of a crate's manifest;
-/// dev-dependencies are the tests' own.
+/// dev-dependencies are the tests' own, and `[workspace.dependencies]` only sets versions.
 fn dependencies(manifest: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut in_dependencies = false;
     for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
-            in_dependencies = line.ends_with(".dependencies]") || line == "[dependencies]";
+            in_dependencies = (line.ends_with(".dependencies]") || line == "[dependencies]")
+                && line != "[workspace.dependencies]";
             continue;
         }
         if !in_dependencies || line.is_empty() || line.starts_with('#') {
@@ -63,4 +64,56 @@ fn the_analyses_and_the_configuration_reader_depend_only_on_pure_crates() {
              needs tokio, or is reconcile, a backend or the CLI must never be one (ARCHITECTURE.md)"
         );
     }
+}
+
+/// The line of `name` in the `[dependencies]` table of `manifest`, trimmed.
+fn dependency_line<'a>(manifest: &'a str, name: &str) -> Option<&'a str> {
+    manifest.lines().map(str::trim).find(|line| {
+        line.split_once('=')
+            .is_some_and(|(key, _)| key.trim() == name)
+    })
+}
+
+#[test]
+fn the_encryption_crate_takes_the_secret_without_an_http_client() {
+    let read = |path: &str| std::fs::read_to_string(root().join(path)).unwrap();
+    let workspace = read("Cargo.toml");
+    let entry = dependency_line(&workspace, "statectl-net").unwrap();
+    assert!(entry.contains("default-features = false"), "{entry}");
+    let net = read("crates/net/Cargo.toml");
+    for http_only in ["reqwest", "httpdate"] {
+        let line = dependency_line(&net, http_only).unwrap();
+        assert!(line.contains("optional = true"), "{line}");
+    }
+    assert!(net.contains("http = [\"dep:reqwest\", \"dep:httpdate\"]"));
+    let encryption = read("crates/encryption/Cargo.toml");
+    let line = dependency_line(&encryption, "statectl-net").unwrap();
+    assert!(!line.contains("http"), "{line}");
+}
+
+/// statectl is installed from crates.io (the GitHub Action's `version`), and `cargo publish` takes
+/// a crate only when every crate it depends on is published too: none of the workspace crates it
+/// needs to build may say `publish = false` (the simulator, a dev-dependency, may).
+#[test]
+fn every_crate_statectl_is_built_from_can_be_published() {
+    let read = |path: &str| std::fs::read_to_string(root().join(path)).unwrap();
+    let mut pending = vec![".".to_owned()];
+    let mut seen = Vec::new();
+    while let Some(folder) = pending.pop() {
+        let manifest = read(&format!("{folder}/Cargo.toml"));
+        let unpublished = manifest
+            .lines()
+            .any(|line| line.trim().replace(' ', "") == "publish=false");
+        assert!(!unpublished, "{folder}/Cargo.toml says `publish = false`");
+        for name in dependencies(&manifest) {
+            if let Some(crate_folder) = name.strip_prefix("statectl-") {
+                let crate_folder = format!("crates/{crate_folder}");
+                if !seen.contains(&crate_folder) {
+                    seen.push(crate_folder.clone());
+                    pending.push(crate_folder);
+                }
+            }
+        }
+    }
+    assert!(seen.len() >= 7, "{seen:?}");
 }

@@ -104,10 +104,7 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
             ))
             .with_hint("for example `s3://my-bucket/path/to/terraform.tfstate`; `statectl scan` and `statectl summary` also take a prefix ending in `/`"));
         }
-        let mut values = Map::new();
-        values.insert("bucket".to_owned(), Value::String(bucket.to_owned()));
-        values.insert("key".to_owned(), Value::String(key.to_owned()));
-        ("s3", values)
+        ("s3", url_values(&[("bucket", bucket), ("key", key)]))
     } else if let Some(rest) = url.strip_prefix("gs://") {
         let (values, workspace) = crate::gcs::url::state(url, rest)?;
         named_workspace = Some(workspace);
@@ -117,9 +114,7 @@ pub fn from_url(url: &str, overrides: &Overrides) -> Result<Option<BackendConfig
     } else if let Some(rest) = url.strip_prefix("oci://") {
         ("oci", crate::oci::url::values(url, rest)?)
     } else if url.starts_with("http://") || url.starts_with("https://") {
-        let mut values = Map::new();
-        values.insert("address".to_owned(), Value::String(url.to_owned()));
-        ("http", values)
+        ("http", url_values(&[("address", url)]))
     } else {
         return Ok(None);
     };
@@ -401,15 +396,19 @@ fn azurerm_values(url: &str, rest: &str) -> Result<Map<String, Value>, StoreErro
         ))
         .with_hint("for example `azurerm://myaccount/tfstate/prod.terraform.tfstate`; `statectl scan` also takes a prefix ending in `/`"));
     }
-    let mut values = Map::new();
-    for (name, value) in [
+    Ok(url_values(&[
         ("storage_account_name", account),
         ("container_name", container),
         ("key", key),
-    ] {
-        values.insert(name.to_owned(), Value::String(value.to_owned()));
-    }
-    Ok(values)
+    ]))
+}
+
+/// The backend arguments a state URL gives, each a string.
+pub(crate) fn url_values(arguments: &[(&str, &str)]) -> Map<String, Value> {
+    arguments
+        .iter()
+        .map(|(name, value)| ((*name).to_owned(), Value::String((*value).to_owned())))
+        .collect()
 }
 
 /// A URL without the password or token it may carry, for every message.

@@ -9,6 +9,7 @@
 pub mod azure;
 mod client_error;
 pub mod config;
+mod debug;
 pub mod discover;
 pub mod gcs;
 pub mod hcp;
@@ -66,14 +67,7 @@ impl Listing {
     }
 }
 
-impl std::fmt::Debug for Listing {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Listing")
-            .field("keys", &self.keys.len())
-            .field("warnings", &self.warnings)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Listing: keys.len(), warnings);
 
 /// Every state below `prefix` in the backend `config` describes (s3, gcs, azurerm, oci), whose keys
 /// `options` keeps, within its page limit.
@@ -105,35 +99,22 @@ fn list_states(
     prefix: &str,
     options: ListOptions<'_>,
 ) -> Result<Listing, StoreError> {
+    // Each backend that lists: opened at the placeholder state, its keys under the prefix, and
+    // how to reopen it at one of them.
+    macro_rules! listed {
+        ($state:ty, $at:ident) => {{
+            let base = <$state>::open(config)?;
+            (
+                base.keys_under(prefix, options)?,
+                opener(base, <$state>::$at),
+            )
+        }};
+    }
     let (listed, open): (_, Opener) = match config.kind.as_str() {
-        "s3" => {
-            let base = s3::S3State::open(config)?;
-            (
-                base.keys_under(prefix, options)?,
-                opener(base, s3::S3State::at_key),
-            )
-        }
-        "gcs" => {
-            let base = gcs::GcsState::open(config)?;
-            (
-                base.keys_under(prefix, options)?,
-                opener(base, gcs::GcsState::at_object),
-            )
-        }
-        "azurerm" => {
-            let base = azure::AzureState::open(config)?;
-            (
-                base.keys_under(prefix, options)?,
-                opener(base, azure::AzureState::at_blob),
-            )
-        }
-        "oci" => {
-            let base = oci::OciState::open(config)?;
-            (
-                base.keys_under(prefix, options)?,
-                opener(base, oci::OciState::at_object),
-            )
-        }
+        "s3" => listed!(s3::S3State, at_key),
+        "gcs" => listed!(gcs::GcsState, at_object),
+        "azurerm" => listed!(azure::AzureState, at_blob),
+        "oci" => listed!(oci::OciState, at_object),
         other => {
             return Err(StoreError::new(format!(
                 "{}: listing the states of backend \"{other}\" is not supported; name each state",

@@ -23,13 +23,7 @@ pub struct ListOptions<'a> {
     pub max_pages: u32,
 }
 
-impl std::fmt::Debug for ListOptions<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ListOptions")
-            .field("max_pages", &self.max_pages)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(ListOptions<'_>: max_pages);
 
 /// What a listing found: the keys kept, in byte order, each once, and what was odd about it.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -57,15 +51,7 @@ pub(crate) struct Pages<'a> {
     went_round_after: Option<u32>,
 }
 
-impl std::fmt::Debug for Pages<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pages")
-            .field("location", &self.location)
-            .field("read", &self.read)
-            .field("keys", &self.keys.len())
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Pages<'_>: location, read, keys.len());
 
 impl<'a> Pages<'a> {
     pub(crate) fn new(location: &'a str, options: ListOptions<'a>) -> Pages<'a> {

@@ -7,6 +7,7 @@
 
 pub mod aws;
 pub mod cliconfig;
+#[cfg(feature = "http")]
 pub mod http;
 pub mod oci;
 pub mod secret;

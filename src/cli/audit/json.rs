@@ -2,13 +2,19 @@
 
 use statectl_analysis::audit::Audit;
 
-use crate::cli::audit::{Args, exit_code};
+use crate::cli::audit::exit_code;
 use crate::cli::findings::document::{
     AuditDocument, AuditMode, AuditObjectRecord, AuditTotals, FindingRecord, SCHEMA_VERSION,
     ToolRecord,
 };
+use crate::cli::settings::AuditSettings;
 
-pub(super) fn render(result: &Audit, state: &str, args: &Args, with_plan: bool) -> String {
+pub(super) fn render(
+    result: &Audit,
+    state: &str,
+    settings: &AuditSettings<'_>,
+    with_plan: bool,
+) -> String {
     let count = |wanted: &str| {
         result
             .entries
@@ -20,14 +26,14 @@ pub(super) fn render(result: &Audit, state: &str, args: &Args, with_plan: bool) 
         schema_version: SCHEMA_VERSION,
         tool: ToolRecord::statectl(),
         state,
-        plan: args.plan.as_ref().map(|path| path.display().to_string()),
+        plan: settings.plan.map(|path| path.display().to_string()),
         mode: if with_plan {
             AuditMode::Plan
         } else {
             AuditMode::Destroy
         },
-        fail_on: args.fail_on,
-        exit_code: exit_code(result, args.fail_on).code(),
+        fail_on: settings.fail_on,
+        exit_code: exit_code(result, settings.fail_on).code(),
         summary: AuditTotals {
             objects: result.entries.len(),
             destroy: count("destroy"),

@@ -12,7 +12,8 @@ use statectl_analysis::audit::{Audit, Input, Plan, Rule, audit};
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
 use crate::cli::findings::{FailOn, Report, ReportFormat, Tool, render_all, renderer};
-use crate::cli::lifecycle_inputs::{ConfigChoice, load_config, load_policy};
+use crate::cli::lifecycle_inputs::{load_config, load_policy};
+use crate::cli::settings::AuditSettings;
 use crate::cli::{Printer, StateArg, load};
 
 #[derive(Debug, clap::Args)]
@@ -52,16 +53,16 @@ fn tool() -> Tool {
     }
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
+pub(super) fn run(
+    settings: &AuditSettings<'_>,
+    printer: &mut Printer,
+) -> Result<ExitStatus, CliError> {
     let rules = crate::cli::scan::load_rules(None)?;
-    let policy = load_policy(args.policy.as_deref(), &rules)?;
+    let policy = load_policy(settings.policy, &rules)?;
     // A plan that cannot be audited is refused before anything else is said.
-    let plan = args.plan.as_deref().map(read_plan).transpose()?;
-    let config = load_config(
-        ConfigChoice::from_flags(args.state.config.config.as_deref(), args.no_config),
-        printer,
-    )?;
-    let (source, bytes) = load::read(&args.state, printer)?;
+    let plan = settings.plan.map(read_plan).transpose()?;
+    let config = load_config(settings.config, printer)?;
+    let (source, bytes) = load::read(settings.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     config.say(printer);
     let result = audit(&Input {
@@ -78,24 +79,24 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         error: None,
     };
     let reports = [report];
-    let text = match args.format {
+    let text = match settings.format {
         ReportFormat::Table => table::render(
             &result,
             plan.is_some(),
             crate::cli::layout::terminal_width(),
         ),
-        ReportFormat::Json => json::render(&result, &reports[0].name, args, plan.is_some()),
+        ReportFormat::Json => json::render(&result, &reports[0].name, settings, plan.is_some()),
         ReportFormat::Markdown => table::markdown(&result, plan.is_some()),
-        format => match renderer(format, &tool(), args.fail_on) {
+        format => match renderer(format, &tool(), settings.fail_on) {
             Some(mut renderer) => render_all(renderer.as_mut(), &reports)?,
             None => String::new(),
         },
     };
     printer.out(&text)?;
-    if args.format == ReportFormat::Table {
+    if settings.format == ReportFormat::Table {
         printer.hints(&hints(&result));
     }
-    Ok(exit_code(&result, args.fail_on))
+    Ok(exit_code(&result, settings.fail_on))
 }
 
 /// 3 when a rule is violated, 1 when a finding reaches `fail_on`, else 0.

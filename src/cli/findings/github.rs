@@ -64,6 +64,4 @@ impl Render for Github {
             );
         }
     }
-
-    fn finish(&mut self, _out: &mut String) {}
 }

@@ -112,14 +112,6 @@ impl Render for Junit {
         self.errors += errors;
     }
 
-    fn finish(&mut self, out: &mut String) {
-        // Every caller closes a report with `finish_into`; this is the same into one string, where
-        // only reading the spool back can fail (then the report stops where it failed).
-        let mut bytes = Vec::new();
-        let _ = self.finish_into(&mut bytes);
-        out.push_str(&String::from_utf8_lossy(&bytes));
-    }
-
     fn finish_into(&mut self, out: &mut dyn Out) -> Result<(), CliError> {
         if let Some(error) = self.spool_error.take() {
             return Err(error);

@@ -121,8 +121,9 @@ pub(super) trait Render {
     fn start(&mut self, _out: &mut String) {}
     /// One state's part.
     fn state(&mut self, report: &Report, out: &mut String);
-    /// What closes the report.
-    fn finish(&mut self, out: &mut String);
+    /// What closes the report. A format that overrides [`Render::finish_into`] (it spools the states'
+    /// parts) writes its closing there and leaves this alone.
+    fn finish(&mut self, _out: &mut String) {}
     /// Writes what closes the report to `out`. A format that sets the states' parts aside until
     /// its totals are known (JUnit) copies them from its spool here rather than into one string.
     fn finish_into(&mut self, out: &mut dyn Out) -> Result<(), CliError> {

@@ -8,7 +8,6 @@ mod table;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use statectl_analysis::scan::discover::{Entry, state_files};
 use statectl_analysis::scan::{Rule, Rules, scan};
 use statectl_encryption::StateEncryption;
 
@@ -16,28 +15,14 @@ use crate::cli::Printer;
 use crate::cli::error::CliError;
 use crate::cli::exit::ExitStatus;
 use crate::cli::findings::{FailOn, Hints, Render, Report, ReportFormat, Tool, renderer};
-use crate::cli::many::{Bar, Found, KeyArgs, KeyFilter, for_each_state, skipped_note};
+use crate::cli::many::{Bar, Found, for_each_state, skipped_note};
+use crate::cli::settings::{StatesArgs, StatesSettings};
 use crate::reconcile::profile::Profiles;
-use crate::state::source::Source;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// State files, or folders searched recursively for `*.tfstate` (skipping `.terraform/`); `-` reads
-    /// standard input; URLs (`s3://bucket/key`, `gs://...`, `azurerm://...`, `oci://...`,
-    /// `https://...`) read remote states, and a prefix URL ending in `/` (`s3://bucket/prefix/`) every
-    /// state below it. Default: the state of the backend `terraform init` recorded here (local:
-    /// `terraform.tfstate`).
-    #[arg(value_name = "STATE")]
-    pub paths: Vec<PathBuf>,
-
     #[command(flatten)]
-    pub backend: crate::cli::BackendArgs,
-
-    #[command(flatten)]
-    pub config: crate::cli::ConfigArgs,
-
-    #[command(flatten)]
-    pub keys: KeyArgs,
+    pub states: StatesArgs,
 
     /// A rules file (TOML). Default: `.statectl.toml` in the working directory or the nearest folder above.
     #[arg(long, value_name = "FILE")]
@@ -54,24 +39,18 @@ pub struct Args {
     /// Also scan data sources (skipped by default: they hold no remote object to fix).
     #[arg(long)]
     pub data_sources: bool,
-
-    /// How many states to read and scan at once (default: the number of CPUs; remote states wait on
-    /// the network, so more than that pays off with a prefix URL).
-    #[arg(long, short = 'j', visible_alias = "parallelism", value_name = "N", value_parser = crate::cli::settings::at_least_one)]
-    pub jobs: Option<usize>,
 }
 
 pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
-    let keys = KeyFilter::new(&args.keys)?;
-    let encryption = crate::cli::encryption::load(&args.config)?;
-    let sources = sources(&args.paths, &args.backend, &keys, printer)?;
+    let states = StatesSettings::resolve(&args.states)?;
+    let sources = states.sources(printer)?;
     let mut writer: Box<dyn Render> = match args.format {
         ReportFormat::Json => Box::new(json::Writer::new(args.fail_on)),
         format => renderer(format, &tool(), args.fail_on).unwrap_or_else(|| {
             Box::new(table::Table::new(
-                scanned_root(&args.paths),
+                scanned_root(states.paths),
                 printer.color_stdout(),
                 crate::cli::layout::terminal_width(),
             ))
@@ -89,9 +68,9 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
     let mut written = Ok(());
     for_each_state(
         &sources,
-        args.jobs,
+        states.jobs,
         &Bar::start(sources.len(), "scan", printer),
-        |found| scan_one(found, &rules, &encryption),
+        |found| scan_one(found, &rules, &states.encryption),
         |_, scanned| {
             let report = match scanned {
                 Scanned::Empty(name) => return empty.push(name),
@@ -173,83 +152,6 @@ fn statectl_refreshes() -> HashSet<String> {
         .iter()
         .map(|profile| profile.type_name.clone())
         .collect()
-}
-
-/// The states to scan, folders expanded; no argument means the state `terraform init` recorded.
-/// `summary` takes the same.
-pub(crate) fn sources(
-    paths: &[PathBuf],
-    backend: &crate::cli::BackendArgs,
-    keys: &KeyFilter,
-    printer: &mut Printer,
-) -> Result<Vec<Found>, CliError> {
-    let located = |arg: Option<&std::path::Path>, printer: &mut Printer| {
-        let located = crate::cli::state_source::locate(arg, backend)?;
-        if let Some(note) = &located.note {
-            printer.note(note);
-        }
-        Ok::<Found, CliError>(Found::Named(located.source))
-    };
-    if paths.is_empty() {
-        return Ok(vec![located(None, printer)?]);
-    }
-    let (urls, paths): (Vec<&PathBuf>, Vec<&PathBuf>) = paths
-        .iter()
-        .partition(|path| path.to_string_lossy().contains("://"));
-    let mut remote = Vec::new();
-    let mut listed = false;
-    for url in urls {
-        let text = url.to_string_lossy();
-        match crate::cli::many::listed(&text, backend, keys, printer)? {
-            Some(states) => {
-                listed = true;
-                remote.extend(states);
-            }
-            None => remote.push(located(Some(url), printer)?),
-        }
-    }
-    if !listed && !keys.is_empty() {
-        return Err(CliError::new(
-            "`--include` and `--exclude` choose keys below a prefix URL (`s3://bucket/prefix/`), and none is named",
-        ));
-    }
-    if remote.is_empty() && (backend.workspace.is_some() || !backend.backend_config.is_empty()) {
-        return Err(CliError::new(
-            "`--workspace` and `--backend-config` choose a backend's state, but only files are named",
-        )
-        .with_hint("leave the state arguments out to use the backend `terraform init` recorded here, or give a URL (`s3://bucket/key`)"));
-    }
-    if paths.is_empty() {
-        return Ok(remote);
-    }
-    let (stdin, files): (Vec<&PathBuf>, Vec<&PathBuf>) =
-        paths.into_iter().partition(|path| path.as_os_str() == "-");
-    let files: Vec<PathBuf> = files.into_iter().cloned().collect();
-    let mut sources: Vec<Found> = state_files(&files)
-        .into_iter()
-        .map(|entry| match entry {
-            Entry::State(path) => Found::Named(Source::Path(path)),
-            Entry::Unreadable { path, problem } => Found::Unreadable {
-                problem: format!("{}: {problem}", path.display()),
-                path,
-            },
-        })
-        .collect();
-    if !stdin.is_empty() {
-        sources.insert(0, Found::Named(Source::Stdin));
-    }
-    sources.extend(remote);
-    if sources.is_empty() {
-        let named: Vec<String> = files
-            .iter()
-            .map(|path| path.display().to_string())
-            .collect();
-        return Err(
-            CliError::new(format!("no `*.tfstate` files under {}", named.join(", ")))
-                .with_hint("name state files, or folders that hold them"),
-        );
-    }
-    Ok(sources)
 }
 
 /// What scanning one state gave.

@@ -2,12 +2,25 @@
 //! the command will do. Contradictory flags stop here as usage errors (exit 2), so no command can
 //! half-honour them (a `--dry-run` that writes, a table in front of the state on `-o -`).
 
+mod audit;
 mod diff;
+mod list;
+mod lock;
+mod query;
 mod refresh;
+mod show;
+mod states;
 mod write;
 
+pub(super) use audit::AuditSettings;
 pub(super) use diff::{DiffOutput, DiffSettings};
+pub(super) use list::ListSettings;
+pub(super) use lock::LockSettings;
+pub(super) use query::QuerySettings;
 pub(super) use refresh::{RefreshSettings, ReportTo};
+pub(super) use show::ShowSettings;
+pub(super) use states::StatesArgs;
+pub(super) use states::StatesSettings;
 pub(super) use write::{Destination, WriteIntent, WriteSettings};
 
 use crate::cli::error::{CliError, echo};

@@ -625,16 +625,7 @@ mod tests {
 
     use super::*;
 
-    fn attribute(name: &str, ty: Type) -> Attribute {
-        Attribute {
-            name: name.to_owned(),
-            kind: AttributeKind::Typed(ty),
-            sensitive: false,
-            optional: true,
-            computed: false,
-            required: false,
-        }
-    }
+    use crate::cli::show::schema::attribute;
 
     fn nested(name: &str, nesting: Nesting, block: Block) -> NestedBlock {
         NestedBlock {

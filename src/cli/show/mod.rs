@@ -12,9 +12,9 @@ use statectl_reconcile::reconcile::plugin::value::{Attribute, AttributeKind, Blo
 
 use crate::cli::error::{CliError, echo, sanitize};
 use crate::cli::exit::ExitStatus;
-use crate::cli::settings::deposed_key;
+use crate::cli::settings::ShowSettings;
 use crate::cli::{Format, Printer, StateArg, load};
-use crate::state::address::{Mode, ObjectAddr};
+use crate::state::address::Mode;
 use crate::state::go_text::quote;
 use crate::state::model::{Instance, State};
 use crate::state::order::instance_groups;
@@ -43,26 +43,22 @@ pub struct Args {
     pub format: Format,
 }
 
-pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
-    let wanted: ObjectAddr = args.address.parse().map_err(|error| {
-        CliError::new(format!("invalid address `{}`: {error}", echo(&args.address)))
-            .with_hint("an instance address looks like `aws_instance.web`, `aws_instance.web[0]` or `module.app.aws_instance.web[\"a\"]`")
-    })?;
-    let deposed = deposed_key(args.deposed.as_deref(), wanted.deposed.as_deref())?;
-    let (source, bytes) = load::read(&args.state, printer)?;
+pub(super) fn run(
+    settings: &ShowSettings<'_>,
+    printer: &mut Printer,
+) -> Result<ExitStatus, CliError> {
+    let wanted = &settings.instance;
+    let (source, bytes) = load::read(settings.state, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     let groups = instance_groups(&state);
-    let Some(group) = groups
-        .iter()
-        .find(|group| group.address() == wanted.instance)
-    else {
+    let Some(group) = groups.iter().find(|group| group.address() == *wanted) else {
         return Err(CliError::new(format!(
             "{source}: no resource instance `{}` in the state",
-            echo(&wanted.instance.to_string())
+            echo(&wanted.to_string())
         ))
         .with_hint("`statectl list` prints every address the state holds"));
     };
-    let object = match &deposed {
+    let object = match &settings.deposed {
         None => group.current.ok_or_else(|| {
             let keys: Vec<&str> = group
                 .deposed
@@ -70,8 +66,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
                 .filter_map(|instance| instance.deposed.as_deref())
                 .collect();
             CliError::new(format!(
-                "{source}: `{}` has no current object, only deposed ones",
-                wanted.instance
+                "{source}: `{wanted}` has no current object, only deposed ones"
             ))
             .with_hint(format!(
                 "show one with `--deposed KEY`; keys: {}",
@@ -85,20 +80,16 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
             .ok_or_else(|| {
                 CliError::new(format!(
                     "{source}: `{}` has no deposed object `{}`",
-                    echo(&wanted.instance.to_string()),
+                    echo(&wanted.to_string()),
                     echo(key)
                 ))
             })?,
     };
     let (attributes, paths) = attributes(&state, object)
-        .map_err(|problem| CliError::new(format!("{source}: {}: {problem}", wanted.instance)))?;
-    let paths = if args.show_sensitive {
-        Vec::new()
-    } else {
-        paths
-    };
-    let address = wanted.instance.to_string();
-    match args.format {
+        .map_err(|problem| CliError::new(format!("{source}: {wanted}: {problem}")))?;
+    let paths = if settings.reveal { Vec::new() } else { paths };
+    let address = wanted.to_string();
+    match settings.format {
         Format::Text => {
             let provider = State::provider_of(group.resource, object)
                 .map(|provider| provider.text.as_ref())
@@ -133,7 +124,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
                 "skip_destroy": object.skip_destroy,
                 "dependencies": object.dependencies,
                 "attributes": attributes,
-                "sensitive_masked": !args.show_sensitive,
+                "sensitive_masked": !settings.reveal,
             });
             printer.line(
                 &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),

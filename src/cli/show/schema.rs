@@ -38,7 +38,8 @@ pub(super) fn known(provider: &str, mode: Mode, type_name: &str) -> Option<Block
     })
 }
 
-fn attribute(name: &str, ty: Type) -> Attribute {
+/// An optional attribute of type `ty`, as the built-in provider declares them.
+pub(super) fn attribute(name: &str, ty: Type) -> Attribute {
     Attribute {
         name: name.to_owned(),
         kind: AttributeKind::Typed(ty),

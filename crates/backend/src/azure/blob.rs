@@ -138,11 +138,7 @@ impl Backend {
         let mut headers = lease_header(lease);
         headers.push(("x-ms-blob-type".to_owned(), "BlockBlob".to_owned()));
         headers.push(("content-type".to_owned(), "application/json".to_owned()));
-        headers.extend(
-            metadata
-                .iter()
-                .map(|(name, value)| (format!("{META}{name}"), value.clone())),
-        );
+        headers.extend(metadata_headers(metadata));
         let request = Request {
             method: "PUT",
             blob: Some(&self.settings.blob),
@@ -150,11 +146,7 @@ impl Backend {
             body: Some(bytes),
             ..Request::default()
         };
-        let answer = self.blob_request(request, doing, "Put Blob").await?;
-        match answer.status {
-            201 => Ok(()),
-            _ => Err(self.refused(doing, "Put Blob", &answer)),
-        }
+        self.expect(request, 201, doing, "Put Blob").await
     }
 
     /// Replaces the blob's metadata with `metadata`, under `lease`.
@@ -165,40 +157,41 @@ impl Backend {
         doing: &str,
     ) -> Result<(), StoreError> {
         let mut headers = lease_header(Some(lease));
-        headers.extend(
-            metadata
-                .iter()
-                .map(|(name, value)| (format!("{META}{name}"), value.clone())),
-        );
-        let request = Request {
-            method: "PUT",
-            blob: Some(&self.settings.blob),
-            query: vec![("comp", "metadata".to_owned())],
-            headers,
-            ..Request::default()
-        };
-        let answer = self
-            .blob_request(request, doing, "Set Blob Metadata")
-            .await?;
-        match answer.status {
-            200 => Ok(()),
-            _ => Err(self.refused(doing, "Set Blob Metadata", &answer)),
-        }
+        headers.extend(metadata_headers(metadata));
+        let request = self.blob_put("metadata", headers);
+        self.expect(request, 200, doing, "Set Blob Metadata").await
     }
 
     /// Snapshots the blob as it is, under `lease`.
     pub(super) async fn snapshot(&self, lease: &str, doing: &str) -> Result<(), StoreError> {
-        let request = Request {
+        let request = self.blob_put("snapshot", lease_header(Some(lease)));
+        self.expect(request, 201, doing, "Snapshot Blob").await
+    }
+
+    /// A PUT of the blob's `comp` (`metadata`, `snapshot`, `lease`) with `headers`.
+    fn blob_put(&self, comp: &str, headers: Vec<(String, String)>) -> Request<'_> {
+        Request {
             method: "PUT",
             blob: Some(&self.settings.blob),
-            query: vec![("comp", "snapshot".to_owned())],
-            headers: lease_header(Some(lease)),
+            query: vec![("comp", comp.to_owned())],
+            headers,
             ..Request::default()
-        };
-        let answer = self.blob_request(request, doing, "Snapshot Blob").await?;
-        match answer.status {
-            201 => Ok(()),
-            _ => Err(self.refused(doing, "Snapshot Blob", &answer)),
+        }
+    }
+
+    /// Sends `request` (the Blob operation `operation`), whose one good answer is `status`.
+    async fn expect(
+        &self,
+        request: Request<'_>,
+        status: u16,
+        doing: &str,
+        operation: &str,
+    ) -> Result<(), StoreError> {
+        let answer = self.blob_request(request, doing, operation).await?;
+        if answer.status == status {
+            Ok(())
+        } else {
+            Err(self.refused(doing, operation, &answer))
         }
     }
 
@@ -217,13 +210,14 @@ impl Backend {
         } else {
             headers.push(("x-ms-lease-id".to_owned(), id.to_owned()));
         }
-        let request = Request {
-            method: "PUT",
-            blob: Some(&self.settings.blob),
-            query: vec![("comp", "lease".to_owned())],
-            headers,
-            ..Request::default()
-        };
+        let request = self.blob_put("lease", headers);
         self.blob_request(request, doing, "Lease Blob").await
     }
+}
+
+/// The `x-ms-meta-*` headers that store `metadata`.
+fn metadata_headers(metadata: &[(String, String)]) -> impl Iterator<Item = (String, String)> + '_ {
+    metadata
+        .iter()
+        .map(|(name, value)| (format!("{META}{name}"), value.clone()))
 }

@@ -15,6 +15,7 @@ use statectl_state::duration::Deadline;
 use tokio::sync::Mutex as AsyncMutex;
 use url::Url;
 
+use super::credential_error::CredentialError;
 use super::credentials;
 use super::settings::{Credential, STORAGE_RESOURCE, Settings};
 use super::shared_key;
@@ -71,12 +72,12 @@ impl Answer {
 }
 
 /// Why there is no answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub(super) enum Failure {
     /// No answer from the Blob service after every attempt: what went wrong last.
     Unreachable(String),
     /// The credential could not be had (an Azure AD token, the listed key): why.
-    Credential(String),
+    Credential(CredentialError),
     /// The answer is larger than statectl reads.
     TooLarge,
 }
@@ -95,15 +96,7 @@ pub(super) struct Client {
     secret: AsyncMutex<Option<(Secret, Option<Deadline>)>>,
 }
 
-impl std::fmt::Debug for Client {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("Client")
-            .field("service", &self.service.as_str())
-            .field("credential", &self.credential)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Client: service.as_str(), credential);
 
 impl Client {
     pub(super) fn new(settings: &Settings) -> Result<Client, ClientError> {
@@ -249,14 +242,12 @@ impl Client {
         if let Some(body) = body {
             builder = builder.body(body.clone());
         }
-        let mut response = builder
+        let response = builder
             .send()
             .await
             .map_err(|error| Failure::Unreachable(problem(&error)))?;
-        let status = response.status().as_u16();
-        let headers = std::mem::take(response.headers_mut());
-        match body::read_capped(&mut response, MAX_BODY).await {
-            Ok(body) => Ok(Answer {
+        match body::read_whole(response, MAX_BODY).await {
+            Ok((status, headers, body)) => Ok(Answer {
                 status,
                 headers,
                 body,

@@ -16,6 +16,7 @@ use serde::Deserialize;
 use statectl_net::Secret;
 use statectl_net::http::body::{self, BodyError};
 
+use super::credential_error::{Asked, CredentialError, Unanswered};
 use super::settings::{Cloud, Identity, OidcToken};
 use super::{federated, managed_identity};
 use statectl_net::http::error_text::without_secrets;
@@ -39,12 +40,12 @@ pub(super) async fn token(
     cloud: &Cloud,
     identity: &Identity,
     resource: &str,
-) -> Result<Token, String> {
+) -> Result<Token, CredentialError> {
     // go-azure-sdk's resource identifiers have no trailing slash; its scopes are `<id>/.default`.
     let resource = resource.trim_end_matches('/');
     let scope = format!("{resource}/.default");
     let (tenant, client, credential) = match identity {
-        Identity::Missing(why) => return Err(why.clone()),
+        Identity::Missing => return Err(CredentialError::NotConfigured),
         Identity::Cli { tenant } => return cli_token(&format!("{resource}/"), tenant.as_deref()),
         Identity::Managed { endpoint, client } => {
             return managed_identity::token(http, endpoint, client.as_deref(), resource).await;
@@ -90,7 +91,7 @@ async fn client_credentials(
     client: &str,
     credential: &Credential,
     scope: &str,
-) -> Result<Token, String> {
+) -> Result<Token, CredentialError> {
     let (body, secret) = {
         let mut form = url::form_urlencoded::Serializer::new(String::new());
         let secret = match credential {
@@ -114,44 +115,34 @@ async fn client_credentials(
         (form.finish(), secret)
     };
     let url = format!("{}/{tenant}/oauth2/v2.0/token", cloud.login);
-    let response = http
+    let request = http
         .post(&url)
         .header("content-type", "application/x-www-form-urlencoded")
         .header("accept", "application/json")
-        .body(body)
-        .send()
-        .await
-        .map_err(|error| {
-            format!(
-                "cannot reach Azure AD at {}: {}",
-                cloud.login,
-                super::client::problem(&error)
-            )
-        })?;
-    let status = response.status().as_u16();
-    let body = read_answer(response)
-        .await
-        .map_err(|problem| format!("Azure AD's answer to the token request {problem}"))?;
-    let answer: TokenAnswer = serde_json::from_slice(&body).map_err(|_| {
-        format!("Azure AD answered {status} with no token (not the JSON of a token answer)")
-    })?;
+        .body(body);
+    let asked = Asked::AzureAd {
+        login: cloud.login.to_owned(),
+    };
+    let (status, body) = exchange(request, asked).await?;
+    let answer: TokenAnswer =
+        serde_json::from_slice(&body).map_err(|_| CredentialError::AzureAdNotJson { status })?;
     match answer.access_token {
         Some(access_token) if status == 200 && !access_token.is_empty() => Ok(Token {
             secret: Secret::key(access_token.into_bytes()),
             lifetime: lifetime(answer.expires_in.as_ref()),
             subscription: None,
         }),
-        _ => Err(without_secrets(
-            format!(
-                "Azure AD refused the token request ({status} {}){}",
-                answer.error.unwrap_or_default(),
+        _ => Err(CredentialError::AzureAdRefused {
+            status,
+            code: without_secrets(answer.error.unwrap_or_default(), &[text(secret)]),
+            description: without_secrets(
                 answer
                     .error_description
                     .map(|text| format!(": {}", first_sentence(&text)))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                &[text(secret)],
             ),
-            &[text(secret)],
-        )),
+        }),
     }
 }
 
@@ -180,6 +171,26 @@ pub(super) enum AnswerError {
 }
 
 /// The whole answer, when it is no larger than [`MAX_ANSWER`]; else why not.
+/// Sends `request` to `asked` and reads its answer whole: the status and the body.
+pub(super) async fn exchange(
+    request: reqwest::RequestBuilder,
+    asked: Asked,
+) -> Result<(u16, Vec<u8>), CredentialError> {
+    let unanswered = |failure| CredentialError::Unanswered {
+        asked: asked.clone(),
+        failure,
+    };
+    let response = request
+        .send()
+        .await
+        .map_err(|error| unanswered(Unanswered::Unreachable(error)))?;
+    let status = response.status().as_u16();
+    let body = read_answer(response)
+        .await
+        .map_err(|error| unanswered(Unanswered::Answer(error)))?;
+    Ok((status, body))
+}
+
 pub(super) async fn read_answer(mut response: reqwest::Response) -> Result<Vec<u8>, AnswerError> {
     body::read_capped(&mut response, MAX_ANSWER as u64)
         .await
@@ -200,7 +211,7 @@ fn first_sentence(text: &str) -> String {
 }
 
 /// `az account get-access-token --resource <resource> [--tenant <tenant>] -o json`.
-fn cli_token(resource: &str, tenant: Option<&str>) -> Result<Token, String> {
+fn cli_token(resource: &str, tenant: Option<&str>) -> Result<Token, CredentialError> {
     let mut command = std::process::Command::new("az");
     command.args([
         "account",
@@ -215,9 +226,9 @@ fn cli_token(resource: &str, tenant: Option<&str>) -> Result<Token, String> {
     }
     let output = command.output().map_err(|error| {
         if error.kind() == std::io::ErrorKind::NotFound {
-            "the Azure CLI (`az`), the last way Terraform tries, is not installed, and no client secret or OIDC token is set".to_owned()
+            CredentialError::CliMissing
         } else {
-            format!("cannot run the Azure CLI (`az`): {error}")
+            CredentialError::CliUnrunnable(error)
         }
     })?;
     if !output.status.success() {
@@ -227,12 +238,12 @@ fn cli_token(resource: &str, tenant: Option<&str>) -> Result<Token, String> {
             .map(str::trim)
             .find(|line| !line.is_empty())
             .unwrap_or("no message");
-        return Err(format!(
-            "the Azure CLI gave no token (`az account get-access-token` failed: {line})"
-        ));
+        return Err(CredentialError::CliFailed {
+            line: line.to_owned(),
+        });
     }
-    let answer: CliAnswer = serde_json::from_slice(&output.stdout)
-        .map_err(|_| "the Azure CLI's `az account get-access-token` printed no token".to_owned())?;
+    let answer: CliAnswer =
+        serde_json::from_slice(&output.stdout).map_err(|_| CredentialError::CliWithoutToken)?;
     Ok(Token {
         secret: Secret::key(answer.access_token.into_bytes()),
         lifetime: None,
@@ -249,34 +260,26 @@ pub(super) async fn list_key(
     subscription: Option<&str>,
     resource_group: &str,
     account: &str,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, CredentialError> {
     let token = token(http, cloud, identity, cloud.management).await?;
     // With the CLI's login Terraform takes the CLI's default subscription.
     let subscription = subscription
         .map(str::to_owned)
         .or(token.subscription)
-        .ok_or("`subscription_id` is not set (nor ARM_SUBSCRIPTION_ID), which listing the account's key needs")?;
+        .ok_or(CredentialError::NoSubscription)?;
     let url = format!(
         "{}subscriptions/{subscription}/resourceGroups/{resource_group}/providers/Microsoft.Storage/storageAccounts/{account}/listKeys?api-version={MANAGEMENT_API_VERSION}&$expand=kerb",
         cloud.management
     );
-    let response = http
+    let request = http
         .post(&url)
         .bearer_auth(text(&token.secret))
-        .header("content-length", "0")
-        .send()
-        .await
-        .map_err(|error| {
-            format!(
-                "cannot reach the management API at {}: {}",
-                cloud.management,
-                super::client::problem(&error)
-            )
-        })?;
-    let status = response.status().as_u16();
-    let body = read_answer(response).await.map_err(|problem| {
-        format!("the answer listing the keys of storage account `{account}` {problem}")
-    })?;
+        .header("content-length", "0");
+    let asked = Asked::Keys {
+        management: cloud.management.to_owned(),
+        account: account.to_owned(),
+    };
+    let (status, body) = exchange(request, asked).await?;
     if status != 200 {
         let code = serde_json::from_slice::<Failed>(&body)
             .ok()
@@ -284,9 +287,12 @@ pub(super) async fn list_key(
             .and_then(|error| error.code)
             .map(|code| format!(" ({code})"))
             .unwrap_or_default();
-        return Err(format!(
-            "listing the keys of storage account `{account}` in resource group `{resource_group}` answered {status}{code}"
-        ));
+        return Err(CredentialError::KeysRefused {
+            account: account.to_owned(),
+            resource_group: resource_group.to_owned(),
+            status,
+            code,
+        });
     }
     let key = serde_json::from_slice::<Keys>(&body)
         .ok()
@@ -299,13 +305,15 @@ pub(super) async fn list_key(
                 .is_some_and(|permissions| permissions.eq_ignore_ascii_case("full"))
         })
         .and_then(|key| key.value)
-        .ok_or_else(|| {
-            format!("storage account `{account}` listed no key with full permissions")
+        .ok_or_else(|| CredentialError::NoFullKey {
+            account: account.to_owned(),
         })?;
     statectl_net::secrets::register(key.trim());
     base64::engine::general_purpose::STANDARD
         .decode(key.trim())
-        .map_err(|_| format!("the key listed for storage account `{account}` is not base64"))
+        .map_err(|_| CredentialError::KeyNotBase64 {
+            account: account.to_owned(),
+        })
 }
 
 /// Azure AD's answer to a token request.

@@ -94,7 +94,7 @@ pub(super) fn refused(
 fn no_token_hint(credential: &Credential) -> &'static str {
     let identity = match credential {
         Credential::AzureAd(identity) | Credential::LookedUpKey { identity, .. } => identity,
-        Credential::SharedKey(_) | Credential::Sas(_) => &Identity::Missing(String::new()),
+        Credential::SharedKey(_) | Credential::Sas(_) => &Identity::Missing,
     };
     match identity {
         Identity::Oidc {
@@ -112,7 +112,7 @@ fn no_token_hint(credential: &Credential) -> &'static str {
         Identity::ClientSecret { .. } => {
             "check ARM_TENANT_ID, ARM_CLIENT_ID and ARM_CLIENT_SECRET (or the `client_*` arguments)"
         }
-        Identity::Cli { .. } | Identity::Missing(_) => {
+        Identity::Cli { .. } | Identity::Missing => {
             "set `access_key` (ARM_ACCESS_KEY) or `sas_token` (ARM_SAS_TOKEN), or sign in with `az login`, or set ARM_CLIENT_ID and ARM_TENANT_ID with ARM_CLIENT_SECRET, ARM_USE_OIDC=true or ARM_USE_MSI=true"
         }
     }

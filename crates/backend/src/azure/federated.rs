@@ -10,7 +10,8 @@ use serde_json::Value;
 use statectl_net::Secret;
 use url::Url;
 
-use super::credentials::{read_answer, text};
+use super::credential_error::{Asked, CredentialError};
+use super::credentials::{exchange, text};
 use statectl_net::http::error_text::{excerpt, without_secrets};
 
 /// The audience GitHub's token service is asked for, as go-azure-sdk asks.
@@ -23,13 +24,9 @@ pub(super) async fn github(
     http: &reqwest::Client,
     url: &str,
     bearer: &Secret,
-) -> Result<Secret, String> {
+) -> Result<Secret, CredentialError> {
     let what = "GitHub's OIDC token service (`oidc_request_url`, ACTIONS_ID_TOKEN_REQUEST_URL)";
-    let mut url = parse(url, what)?;
-    if !url.query_pairs().any(|(name, _)| name == "audience") {
-        url.query_pairs_mut()
-            .append_pair("audience", FEDERATED_AUDIENCE);
-    }
+    let url = parse(url, what, &[("audience", FEDERATED_AUDIENCE)])?;
     let request = http
         .get(url.clone())
         .bearer_auth(text(bearer))
@@ -44,22 +41,17 @@ pub(super) async fn azure_devops(
     url: &str,
     bearer: &Secret,
     connection: &str,
-) -> Result<Secret, String> {
+) -> Result<Secret, CredentialError> {
     let what = "Azure DevOps' OIDC token service (`oidc_request_url`, SYSTEM_OIDCREQUESTURI)";
-    let mut url = parse(url, what)?;
-    let has = |url: &Url, wanted: &str| url.query_pairs().any(|(name, _)| name == wanted);
-    if !has(&url, "api-version") {
-        url.query_pairs_mut()
-            .append_pair("api-version", AZURE_DEVOPS_API_VERSION);
-    }
-    if !has(&url, "audience") {
-        url.query_pairs_mut()
-            .append_pair("audience", FEDERATED_AUDIENCE);
-    }
-    if !has(&url, "serviceConnectionId") {
-        url.query_pairs_mut()
-            .append_pair("serviceConnectionId", connection);
-    }
+    let url = parse(
+        url,
+        what,
+        &[
+            ("api-version", AZURE_DEVOPS_API_VERSION),
+            ("audience", FEDERATED_AUDIENCE),
+            ("serviceConnectionId", connection),
+        ],
+    )?;
     let request = http
         .post(url.clone())
         .bearer_auth(text(bearer))
@@ -69,44 +61,51 @@ pub(super) async fn azure_devops(
     fetch(request, &url, what, bearer, "oidcToken").await
 }
 
-fn parse(url: &str, what: &str) -> Result<Url, String> {
-    Url::parse(url)
+/// The service's URL, with each of `defaults` its query does not set appended in order.
+fn parse(url: &str, what: &'static str, defaults: &[(&str, &str)]) -> Result<Url, CredentialError> {
+    let mut url = Url::parse(url)
         .ok()
         .filter(|url| matches!(url.scheme(), "http" | "https"))
-        .ok_or_else(|| format!("the URL of {what} is not an http(s) URL"))
+        .ok_or(CredentialError::OidcUrl { what })?;
+    for (wanted, value) in defaults {
+        if !url.query_pairs().any(|(name, _)| name == *wanted) {
+            url.query_pairs_mut().append_pair(wanted, value);
+        }
+    }
+    Ok(url)
 }
 
 /// Sends `request` and takes the token in the answer's `field`.
 async fn fetch(
     request: reqwest::RequestBuilder,
     url: &Url,
-    what: &str,
+    what: &'static str,
     bearer: &Secret,
-    field: &str,
-) -> Result<Secret, String> {
+    field: &'static str,
+) -> Result<Secret, CredentialError> {
     let shown = format!("{}{}", url.origin().ascii_serialization(), url.path());
-    let response = request.send().await.map_err(|error| {
-        format!(
-            "cannot fetch the OIDC token from {what} at {shown}: {}",
-            super::client::problem(&error)
-        )
-    })?;
-    let status = response.status().as_u16();
-    let body = read_answer(response)
-        .await
-        .map_err(|problem| format!("the answer of {what} at {shown} {problem}"))?;
+    let asked = Asked::Oidc {
+        what,
+        shown: shown.clone(),
+    };
+    let (status, body) = exchange(request, asked).await?;
     if !(200..300).contains(&status) {
         let said = excerpt(&String::from_utf8_lossy(&body), 200);
-        return Err(without_secrets(
-            format!("{what} at {shown} answered {status}: {said}"),
-            &[text(bearer).trim()],
-        ));
+        return Err(CredentialError::OidcRefused {
+            what,
+            shown,
+            status,
+            said: without_secrets(said, &[text(bearer).trim()]),
+        });
     }
     let value: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     match value[field].as_str().map(str::trim) {
         Some(token) if !token.is_empty() => Ok(Secret::key(token.as_bytes().to_vec())),
-        _ => Err(format!(
-            "{what} at {shown} answered {status} without a token (no `{field}`)"
-        )),
+        _ => Err(CredentialError::OidcWithoutToken {
+            what,
+            shown,
+            status,
+            field,
+        }),
     }
 }

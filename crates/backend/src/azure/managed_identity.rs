@@ -6,7 +6,8 @@
 
 use statectl_net::Secret;
 
-use super::credentials::{Token, lifetime, read_answer};
+use super::credential_error::{Asked, CredentialError};
+use super::credentials::{Token, exchange, lifetime};
 
 /// The metadata service's API version go-azure-sdk asks for.
 const API_VERSION: &str = "2018-02-01";
@@ -16,7 +17,7 @@ pub(super) async fn token(
     endpoint: &str,
     client: Option<&str>,
     resource: &str,
-) -> Result<Token, String> {
+) -> Result<Token, CredentialError> {
     // go-azure-sdk's query, its keys in Go's sorted order.
     let query = {
         let mut query = url::form_urlencoded::Serializer::new(String::new());
@@ -28,22 +29,11 @@ pub(super) async fn token(
         query.finish()
     };
     let url = format!("{endpoint}?{query}");
-    let what = format!("the managed identity endpoint {endpoint}");
-    let response = http
-        .get(&url)
-        .header("metadata", "true")
-        .send()
-        .await
-        .map_err(|error| {
-            format!(
-                "{what} gave no token ({}); statectl is not on an Azure machine with a managed identity, or `msi_endpoint` is wrong",
-                super::client::problem(&error)
-            )
-        })?;
-    let status = response.status().as_u16();
-    let body = read_answer(response)
-        .await
-        .map_err(|problem| format!("the answer of {what} {problem}"))?;
+    let request = http.get(&url).header("metadata", "true");
+    let asked = Asked::Managed {
+        endpoint: endpoint.to_owned(),
+    };
+    let (status, body) = exchange(request, asked).await?;
     let answer: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
     if !(200..300).contains(&status) {
         // The metadata service says `{"error": "invalid_request", "error_description": "..."}`.
@@ -56,12 +46,19 @@ pub(super) async fn token(
             _ => String::new(),
         };
         let said = statectl_net::http::error_text::excerpt(&said, 200);
-        return Err(format!("{what} answered {status}{said}"));
+        return Err(CredentialError::ManagedRefused {
+            endpoint: endpoint.to_owned(),
+            status,
+            said,
+        });
     }
     let token = answer["access_token"]
         .as_str()
         .filter(|token| !token.is_empty())
-        .ok_or_else(|| format!("{what} answered {status} without an `access_token`"))?;
+        .ok_or_else(|| CredentialError::ManagedWithoutToken {
+            endpoint: endpoint.to_owned(),
+            status,
+        })?;
     Ok(Token {
         secret: Secret::key(token.as_bytes().to_vec()),
         lifetime: lifetime(answer.get("expires_in")),

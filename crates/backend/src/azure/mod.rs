@@ -10,6 +10,7 @@
 
 mod blob;
 mod client;
+mod credential_error;
 mod credentials;
 mod errors;
 mod federated;

@@ -196,8 +196,8 @@ pub(super) enum Identity {
     },
     /// `az account get-access-token`.
     Cli { tenant: Option<String> },
-    /// Nothing usable was configured; the reason, for the error when a token is needed.
-    Missing(String),
+    /// Nothing usable was configured (the error when a token is needed says so).
+    Missing,
 }
 
 /// Where the federated token comes from.
@@ -499,9 +499,7 @@ fn identity(
             tenant: (!tenant.is_empty()).then_some(tenant),
         });
     }
-    Ok(Identity::Missing(
-        "no Azure AD credential is configured (a client secret, OIDC with `use_oidc`, a managed identity with `use_msi`, or `use_cli`)".to_owned(),
-    ))
+    Ok(Identity::Missing)
 }
 
 /// An argument that may also come from a file (or AKS's variables); both given must agree, as

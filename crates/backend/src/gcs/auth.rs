@@ -20,6 +20,7 @@ use rsa::pkcs8::DecodePrivateKey;
 use serde_json::Value;
 
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
+use super::credential_error::CredentialError;
 use super::jwt;
 use super::settings::{Settings, Source};
 use statectl_net::Secret;
@@ -92,7 +93,7 @@ impl Credential {
     pub(super) fn find(
         settings: &Settings,
         env: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<Credential, String> {
+    ) -> Result<Credential, CredentialError> {
         if let Some(host) = &settings.emulator {
             return Ok(Credential::Emulator { host: host.clone() });
         }
@@ -201,7 +202,7 @@ impl Credential {
         &self,
         http: &Http,
         scopes: &[&str],
-    ) -> Result<(Secret, Duration), String> {
+    ) -> Result<(Secret, Duration), CredentialError> {
         match self {
             Credential::Token { token, .. } => Ok((token.clone(), Duration::from_secs(3600))),
             Credential::ServiceAccount {
@@ -248,15 +249,16 @@ impl Credential {
                             .timeout(Duration::from_secs(3))
                     })
                     .await
-                    .map_err(|failure| {
-                        format!("no credentials were given or found, and the metadata server at {url} gave none ({failure})")
+                    .map_err(|failure| CredentialError::MetadataUnanswered {
+                        url: url.clone(),
+                        failure,
                     })?;
                 token_answer(
                     url,
                     answer.status,
                     &answer.body,
-                    "access_token",
-                    "expires_in",
+                    ("access_token", "expires_in"),
+                    &[],
                 )
             }
             Credential::Impersonated {
@@ -274,25 +276,25 @@ impl Credential {
                     "delegates": delegates,
                     "scope": [IMPERSONATED_SCOPE],
                     "lifetime": "3600s",
-                })
-                .to_string();
-                let answer = http
-                    .send_limited(true, MAX_TOKEN_BODY, |client| {
-                        client
-                            .post(url)
-                            .bearer_auth(token.expose_str())
-                            .header(reqwest::header::CONTENT_TYPE, "application/json")
-                            .body(body.clone())
-                    })
-                    .await
-                    .map_err(|failure| format!("POST {url}: {failure}"))?;
-                let (impersonated, _) =
-                    token_answer(url, answer.status, &answer.body, "accessToken", "")
-                        .map_err(|problem| without_secrets(problem, &[token.expose_str()]))?;
+                });
+                let answer =
+                    http.post_token_request(url, &token, &body)
+                        .await
+                        .map_err(|failure| CredentialError::PostUnanswered {
+                            url: url.clone(),
+                            failure,
+                        })?;
+                let (impersonated, _) = token_answer(
+                    url,
+                    answer.status,
+                    &answer.body,
+                    ("accessToken", ""),
+                    &[token.expose_str()],
+                )?;
                 Ok((impersonated, Duration::from_secs(3600)))
             }
             Credential::External(account) => account.fetch(http, scopes).await,
-            Credential::Emulator { .. } => Err("no token is asked for an emulator".to_owned()),
+            Credential::Emulator { .. } => Err(CredentialError::Emulator),
         }
     }
 }
@@ -302,7 +304,7 @@ async fn exchange(
     http: &Http,
     token_uri: &str,
     form: &[(&str, &str)],
-) -> Result<(Secret, Duration), String> {
+) -> Result<(Secret, Duration), CredentialError> {
     let body: String = url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(form)
         .finish();
@@ -317,45 +319,48 @@ async fn exchange(
                 .body(body.clone())
         })
         .await
-        .map_err(|failure| format!("POST {token_uri}: {failure}"))?;
+        .map_err(|failure| CredentialError::PostUnanswered {
+            url: token_uri.to_owned(),
+            failure,
+        })?;
+    // The secrets sent (assertion, refresh token, client secret), not the names of things.
+    let sent: Vec<&str> = form
+        .iter()
+        .filter(|(name, _)| !matches!(*name, "grant_type" | "client_id"))
+        .map(|(_, value)| *value)
+        .collect();
     token_answer(
         token_uri,
         answer.status,
         &answer.body,
-        "access_token",
-        "expires_in",
+        ("access_token", "expires_in"),
+        &sent,
     )
-    .map_err(|problem| {
-        // The secrets sent (assertion, refresh token, client secret), not the names of things.
-        let sent: Vec<&str> = form
-            .iter()
-            .filter(|(name, _)| !matches!(*name, "grant_type" | "client_id"))
-            .map(|(_, value)| *value)
-            .collect();
-        without_secrets(problem, &sent)
-    })
 }
 
-/// The token in an answer, or what the endpoint said instead.
+/// The token in an answer (its fields: the token's, the lifetime's), or what the endpoint said
+/// instead, without the `sent` secrets it may echo.
 fn token_answer(
     url: &str,
     status: u16,
     body: &[u8],
-    token_field: &str,
-    lifetime_field: &str,
-) -> Result<(Secret, Duration), String> {
+    (token_field, lifetime_field): (&str, &str),
+    sent: &[&str],
+) -> Result<(Secret, Duration), CredentialError> {
     if status != 200 {
-        return Err(format!(
-            "{url} answered {}: {}",
-            status_text(status),
-            error_message(body)
-        ));
+        return Err(CredentialError::TokenRefused {
+            url: url.to_owned(),
+            status: status_text(status),
+            said: without_secrets(error_message(body), sent),
+        });
     }
     let value: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
     let token = value[token_field]
         .as_str()
         .filter(|token| !token.is_empty())
-        .ok_or_else(|| format!("{url} answered without an access token"))?;
+        .ok_or_else(|| CredentialError::NoAccessToken {
+            url: url.to_owned(),
+        })?;
     let lifetime = value[lifetime_field].as_u64().unwrap_or(3600);
     Ok((Secret::new(token), Duration::from_secs(lifetime)))
 }
@@ -365,16 +370,21 @@ fn from_json(
     json: &str,
     from: &str,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Result<Credential, String> {
-    let value: Value =
-        serde_json::from_str(json).map_err(|error| format!("{from} is not JSON: {error}"))?;
+) -> Result<Credential, CredentialError> {
+    let value: Value = serde_json::from_str(json).map_err(|source| CredentialError::NotJson {
+        from: from.to_owned(),
+        source,
+    })?;
     let field = |name: &str| value[name].as_str().unwrap_or_default().to_owned();
     let required = |name: &str| {
         value[name]
             .as_str()
             .filter(|text| !text.is_empty())
             .map(ToOwned::to_owned)
-            .ok_or_else(|| format!("the credentials in {from} have no `{name}`"))
+            .ok_or_else(|| CredentialError::Missing {
+                from: from.to_owned(),
+                name: name.to_owned(),
+            })
     };
     let token_uri = || {
         value["token_uri"]
@@ -390,7 +400,9 @@ fn from_json(
             // Google writes PKCS#8; a key converted by hand may be PKCS#1.
             let key = RsaPrivateKey::from_pkcs8_pem(&pem)
                 .or_else(|_| RsaPrivateKey::from_pkcs1_pem(&pem))
-                .map_err(|_| format!("the `private_key` in {from} is not an RSA key in PEM"))?;
+                .map_err(|_| CredentialError::NotRsaKey {
+                    from: from.to_owned(),
+                })?;
             Ok(Credential::ServiceAccount {
                 email: required("client_email")?,
                 key: Box::new(key),
@@ -438,24 +450,25 @@ fn from_json(
         "external_account" => Ok(Credential::External(Box::new(ExternalAccount::parse(
             &value, from, env,
         )?))),
-        "" => Err(format!(
-            "the credentials in {from} have no `type` (a service account key has `\"type\": \"service_account\"`)"
-        )),
-        other => Err(format!(
-            "the credentials in {from} are of type `{other}`, which statectl does not read yet (it reads service account keys, gcloud's user credentials, impersonated service accounts and workload identity federation's external accounts)"
-        )),
+        "" => Err(CredentialError::NoType {
+            from: from.to_owned(),
+        }),
+        other => Err(CredentialError::UnknownType {
+            from: from.to_owned(),
+            kind: other.to_owned(),
+        }),
     }
 }
 
 /// Google's application default credentials: GOOGLE_APPLICATION_CREDENTIALS, then gcloud's file,
 /// then the metadata server.
-fn default_credential(env: &dyn Fn(&str) -> Option<String>) -> Result<Credential, String> {
+fn default_credential(env: &dyn Fn(&str) -> Option<String>) -> Result<Credential, CredentialError> {
     if let Some(path) = env("GOOGLE_APPLICATION_CREDENTIALS") {
-        let json = std::fs::read_to_string(&path).map_err(|error| {
-            format!(
-                "cannot read GOOGLE_APPLICATION_CREDENTIALS ({path}): {}",
-                statectl_state::state::source::problem(&error)
-            )
+        let json = std::fs::read_to_string(&path).map_err(|source| {
+            CredentialError::DefaultUnreadable {
+                path: path.clone(),
+                source,
+            }
         })?;
         return from_json(
             &json,
@@ -498,7 +511,7 @@ impl Tokens {
     }
 
     /// A token good for a minute at least; none for an emulator.
-    pub(super) async fn token(&self, http: &Http) -> Result<Option<Secret>, String> {
+    pub(super) async fn token(&self, http: &Http) -> Result<Option<Secret>, CredentialError> {
         if matches!(self.credential, Credential::Emulator { .. }) {
             return Ok(None);
         }

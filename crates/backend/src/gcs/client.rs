@@ -7,6 +7,7 @@ pub(super) use statectl_net::http::error_text::problem;
 pub(super) use statectl_net::http::status_text;
 use std::time::Duration;
 
+use statectl_net::Secret;
 use statectl_net::http::body::{self, BodyError};
 
 use crate::client_error::ClientError;
@@ -49,6 +50,8 @@ pub(super) enum Failure {
     /// The answer is larger than the limit (in bytes) the request was sent with.
     TooLarge(u64),
 }
+
+impl std::error::Error for Failure {}
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -119,6 +122,25 @@ impl Http {
             pause *= 2;
             attempt += 1;
         }
+    }
+
+    /// POSTs the JSON `body` of a token request (the IAM credentials API's
+    /// `generateAccessToken`) with `bearer`, the token that asks.
+    pub(super) async fn post_token_request(
+        &self,
+        url: &str,
+        bearer: &Secret,
+        body: &serde_json::Value,
+    ) -> Result<Answer, Failure> {
+        let body = body.to_string();
+        self.send_limited(true, MAX_TOKEN_BODY, |client| {
+            client
+                .post(url)
+                .bearer_auth(bearer.expose_str())
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body.clone())
+        })
+        .await
     }
 }
 

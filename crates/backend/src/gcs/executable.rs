@@ -12,6 +12,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::Value;
 
 use super::client::MAX_TOKEN_BODY;
+use super::credential_error::CredentialError;
 use super::external_account::ExternalAccount;
 use statectl_net::Secret;
 
@@ -32,16 +33,18 @@ pub(super) struct Executable {
 /// Why an answer gives no token; a `stale` one (expired, or a failure the command reported) in
 /// the output file means the command is run instead.
 struct Refusal {
-    message: String,
+    error: CredentialError,
     stale: bool,
 }
 
 impl Executable {
-    pub(super) fn parse(value: &Value, from: &str) -> Result<Executable, String> {
+    pub(super) fn parse(value: &Value, from: &str) -> Result<Executable, CredentialError> {
         let command = value["command"]
             .as_str()
             .filter(|command| !command.trim().is_empty())
-            .ok_or_else(|| format!("`credential_source.executable` in {from} has no `command`"))?
+            .ok_or_else(|| CredentialError::NoCommand {
+                from: from.to_owned(),
+            })?
             .to_owned();
         let timeout = match &value["timeout_millis"] {
             Value::Null => DEFAULT_TIMEOUT,
@@ -49,9 +52,9 @@ impl Executable {
                 Some(Duration::ZERO) => DEFAULT_TIMEOUT,
                 Some(timeout) if (SHORTEST_TIMEOUT..=LONGEST_TIMEOUT).contains(&timeout) => timeout,
                 _ => {
-                    return Err(format!(
-                        "`credential_source.executable.timeout_millis` in {from} must be between 5000 and 120000"
-                    ));
+                    return Err(CredentialError::ExecutableTimeout {
+                        from: from.to_owned(),
+                    });
                 }
             },
         };
@@ -67,7 +70,7 @@ impl Executable {
     }
 
     /// The token from the output file while it is fresh, else from a run of the command.
-    pub(super) async fn token(&self, account: &ExternalAccount) -> Result<Secret, String> {
+    pub(super) async fn token(&self, account: &ExternalAccount) -> Result<Secret, CredentialError> {
         if let Some(path) = &self.output_file
             && let Some(bytes) = read_small(path)
             && !bytes.is_empty()
@@ -76,15 +79,14 @@ impl Executable {
             match answer(&bytes, &what, true) {
                 Ok(token) => return Ok(token),
                 Err(refusal) if refusal.stale => {}
-                Err(refusal) => return Err(refusal.message),
+                Err(refusal) => return Err(refusal.error),
             }
         }
         if !account.executables_allowed {
-            return Err(format!(
-                "the external account credentials in {} get their token by running `{}`, which Google's libraries do only with GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES=1",
-                account.from,
-                self.program()
-            ));
+            return Err(CredentialError::ExecutablesNotAllowed {
+                from: account.from.clone(),
+                program: self.program().to_owned(),
+            });
         }
         let mut variables = vec![
             (
@@ -109,12 +111,14 @@ impl Executable {
         let this = self.clone();
         let output = tokio::task::spawn_blocking(move || this.run(&variables))
             .await
-            .map_err(|_| format!("`{}` could not be run", self.program()))??;
+            .map_err(|_| CredentialError::NotRun {
+                program: self.program().to_owned(),
+            })??;
         let what = format!(
             "the answer of `{}` (`credential_source.executable`)",
             self.program()
         );
-        answer(&output, &what, self.output_file.is_some()).map_err(|refusal| refusal.message)
+        answer(&output, &what, self.output_file.is_some()).map_err(|refusal| refusal.error)
     }
 
     /// The program's name, for messages (its arguments may hold anything).
@@ -123,7 +127,7 @@ impl Executable {
     }
 
     /// Runs the command within its timeout; its output (stdout, else stderr), trimmed.
-    fn run(&self, variables: &[(&str, String)]) -> Result<Vec<u8>, String> {
+    fn run(&self, variables: &[(&str, String)]) -> Result<Vec<u8>, CredentialError> {
         let program = self.program();
         let mut child = Command::new(program)
             .args(self.command.split_whitespace().skip(1))
@@ -132,11 +136,9 @@ impl Executable {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|error| {
-                format!(
-                    "cannot run `{program}` (`credential_source.executable`): {}",
-                    statectl_state::state::source::problem(&error)
-                )
+            .map_err(|source| CredentialError::CannotRun {
+                program: program.to_owned(),
+                source,
             })?;
         let stdout = child.stdout.take().map(reader);
         let stderr = child.stderr.take().map(reader);
@@ -148,10 +150,10 @@ impl Executable {
                 Ok(None) | Err(_) => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Err(format!(
-                        "`{program}` (`credential_source.executable`) gave no answer within {} s",
-                        self.timeout.as_secs()
-                    ));
+                    return Err(CredentialError::NoAnswerWithin {
+                        program: program.to_owned(),
+                        seconds: self.timeout.as_secs(),
+                    });
                 }
             }
         };
@@ -162,13 +164,10 @@ impl Executable {
             .and_then(|thread| thread.join().ok())
             .unwrap_or_default();
         if !status.success() {
+            let program = program.to_owned();
             return Err(match status.code() {
-                Some(code) => format!(
-                    "`{program}` (`credential_source.executable`) failed with exit code {code}"
-                ),
-                None => {
-                    format!("`{program}` (`credential_source.executable`) was killed by a signal")
-                }
+                Some(code) => CredentialError::ExitCode { program, code },
+                None => CredentialError::Killed { program },
             });
         }
         let output = if stdout.trim_ascii().is_empty() {
@@ -202,13 +201,19 @@ fn read_small(path: &str) -> Option<Vec<u8>> {
 
 /// The token in an executable's JSON answer, checked as Google's libraries check it.
 fn answer(bytes: &[u8], what: &str, needs_expiry: bool) -> Result<Secret, Refusal> {
-    let refuse = |message: String| Refusal {
-        message,
+    let named = || what.to_owned();
+    let refuse = |error| Refusal {
+        error,
         stale: false,
     };
-    let value: Value =
-        serde_json::from_slice(bytes).map_err(|_| refuse(format!("{what} is not JSON")))?;
-    let missing = |field: &str| refuse(format!("{what} has no `{field}`"));
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|_| refuse(CredentialError::AnswerNotJson { what: named() }))?;
+    let missing = |field: &str| {
+        refuse(CredentialError::AnswerWithout {
+            what: named(),
+            field: field.to_owned(),
+        })
+    };
     let version = value["version"].as_i64().filter(|version| *version != 0);
     let Some(version) = version else {
         return Err(missing("version"));
@@ -220,19 +225,24 @@ fn answer(bytes: &[u8], what: &str, needs_expiry: bool) -> Result<Secret, Refusa
         let (Some(code), Some(message)) = (value["code"].as_str(), value["message"].as_str())
         else {
             return Err(Refusal {
-                message: format!("{what} says it failed, without a `code` and a `message`"),
+                error: CredentialError::AnswerFailedSilently { what: named() },
                 stale: true,
             });
         };
         return Err(Refusal {
-            message: format!("{what} says it failed: ({code}) {message}"),
+            error: CredentialError::AnswerFailed {
+                what: named(),
+                code: code.to_owned(),
+                message: message.to_owned(),
+            },
             stale: true,
         });
     }
     if version != 1 {
-        return Err(refuse(format!(
-            "{what} is of version {version}; Google's libraries read version 1"
-        )));
+        return Err(refuse(CredentialError::AnswerVersion {
+            what: named(),
+            version,
+        }));
     }
     let expires = value["expiration_time"].as_i64().unwrap_or(0);
     if expires == 0 && needs_expiry {
@@ -248,7 +258,7 @@ fn answer(bytes: &[u8], what: &str, needs_expiry: bool) -> Result<Secret, Refusa
         });
     if expires != 0 && expires < now {
         return Err(Refusal {
-            message: format!("{what}: the token has expired"),
+            error: CredentialError::AnswerExpired { what: named() },
             stale: true,
         });
     }
@@ -258,9 +268,10 @@ fn answer(bytes: &[u8], what: &str, needs_expiry: bool) -> Result<Secret, Refusa
         }
         "urn:ietf:params:oauth:token-type:saml2" => "saml_response",
         other => {
-            return Err(refuse(format!(
-                "{what} has a token of type `{other}`, which Google's libraries do not take"
-            )));
+            return Err(refuse(CredentialError::AnswerTokenType {
+                what: named(),
+                kind: other.to_owned(),
+            }));
         }
     };
     value[field]

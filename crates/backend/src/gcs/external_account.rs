@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::auth::{CLOUD_PLATFORM_SCOPE, seconds_until};
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
+use super::credential_error::CredentialError;
 use super::subject_token::{Format, SubjectSource};
 use statectl_net::Secret;
 use statectl_net::http::error_text::without_secrets;
@@ -59,7 +60,7 @@ impl ExternalAccount {
         value: &Value,
         from: &str,
         env: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<ExternalAccount, String> {
+    ) -> Result<ExternalAccount, CredentialError> {
         let text = |name: &str| {
             value[name]
                 .as_str()
@@ -67,8 +68,9 @@ impl ExternalAccount {
                 .map(ToOwned::to_owned)
         };
         let required = |name: &str| {
-            text(name).ok_or_else(|| {
-                format!("the external account credentials in {from} have no `{name}`")
+            text(name).ok_or_else(|| CredentialError::ExternalMissing {
+                from: from.to_owned(),
+                name: name.to_owned(),
             })
         };
         let audience = required("audience")?;
@@ -82,9 +84,12 @@ impl ExternalAccount {
                 let configured = &value["service_account_impersonation"]["token_lifetime_seconds"];
                 let lifetime = match configured {
                     Value::Null => DEFAULT_LIFETIME,
-                    number => number.as_u64().filter(|seconds| *seconds > 0).ok_or_else(|| {
-                        format!("`service_account_impersonation.token_lifetime_seconds` in {from} is not a positive whole number of seconds")
-                    })?,
+                    number => number
+                        .as_u64()
+                        .filter(|seconds| *seconds > 0)
+                        .ok_or_else(|| CredentialError::ImpersonationLifetime {
+                            from: from.to_owned(),
+                        })?,
                 };
                 Some(Impersonation {
                     url,
@@ -100,9 +105,9 @@ impl ExternalAccount {
         };
         let user_project = text("workforce_pool_user_project");
         if user_project.is_some() && !is_workforce_pool(&audience) {
-            return Err(format!(
-                "the external account credentials in {from} set `workforce_pool_user_project`, which only a workforce pool's audience takes"
-            ));
+            return Err(CredentialError::UserProjectWithoutWorkforcePool {
+                from: from.to_owned(),
+            });
         }
         let user_project = user_project.filter(|_| text("client_id").is_none());
         let source = SubjectSource::parse(&value["credential_source"], from)?;
@@ -139,7 +144,7 @@ impl ExternalAccount {
         &self,
         http: &Http,
         scopes: &[&str],
-    ) -> Result<(Secret, Duration), String> {
+    ) -> Result<(Secret, Duration), CredentialError> {
         let subject = self.source.token(http, self).await?;
         let Some(impersonation) = &self.impersonation else {
             return self.exchange(http, &subject, scopes).await;
@@ -164,7 +169,7 @@ impl ExternalAccount {
         http: &Http,
         subject: &Secret,
         scopes: &[&str],
-    ) -> Result<(Secret, Duration), String> {
+    ) -> Result<(Secret, Duration), CredentialError> {
         let body = {
             let mut form = url::form_urlencoded::Serializer::new(String::new());
             form.append_pair("audience", &self.audience)
@@ -207,7 +212,10 @@ impl ExternalAccount {
                 }
             })
             .await
-            .map_err(|failure| format!("POST {url} (the STS token exchange): {failure}"))?;
+            .map_err(|failure| CredentialError::StsUnanswered {
+                url: url.clone(),
+                failure,
+            })?;
         let secrets = [
             subject.expose_str(),
             self.client
@@ -215,34 +223,26 @@ impl ExternalAccount {
                 .map_or("", |(_, secret)| secret.expose_str()),
         ];
         if !(200..300).contains(&answer.status) {
-            return Err(without_secrets(
-                format!(
-                    "the Security Token Service at {url} refused the exchange ({}: {})",
-                    status_text(answer.status),
-                    error_message(&answer.body)
-                ),
-                &secrets,
-            ));
+            return Err(CredentialError::StsRefused {
+                url: url.clone(),
+                status: status_text(answer.status),
+                said: without_secrets(error_message(&answer.body), &secrets),
+            });
         }
-        let value: Value = serde_json::from_slice(&answer.body).map_err(|_| {
-            format!(
-                "the Security Token Service at {url} answered {} with no token (not JSON)",
-                answer.status
-            )
-        })?;
+        let value: Value =
+            serde_json::from_slice(&answer.body).map_err(|_| CredentialError::StsNotJson {
+                url: url.clone(),
+                status: answer.status,
+            })?;
         let token = value["access_token"]
             .as_str()
             .filter(|token| !token.is_empty())
-            .ok_or_else(|| {
-                format!("the Security Token Service at {url} answered without an `access_token`")
-            })?;
+            .ok_or_else(|| CredentialError::StsWithoutToken { url: url.clone() })?;
         // Google's libraries refuse a missing, zero or negative lifetime too.
         let lifetime = value["expires_in"]
             .as_u64()
             .filter(|seconds| *seconds > 0)
-            .ok_or_else(|| {
-                format!("the Security Token Service at {url} answered without a valid `expires_in` (a positive whole number of seconds)")
-            })?;
+            .ok_or_else(|| CredentialError::StsWithoutLifetime { url: url.clone() })?;
         Ok((Secret::new(token), Duration::from_secs(lifetime)))
     }
 }
@@ -254,43 +254,42 @@ async fn impersonate(
     lifetime: u64,
     federated: &Secret,
     scopes: &[&str],
-) -> Result<(Secret, Duration), String> {
+) -> Result<(Secret, Duration), CredentialError> {
     let body = serde_json::json!({
         "lifetime": format!("{lifetime}s"),
         "scope": scopes,
-    })
-    .to_string();
+    });
     let answer = http
-        .send_limited(true, MAX_TOKEN_BODY, |client| {
-            client
-                .post(url)
-                .bearer_auth(federated.expose_str())
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.clone())
-        })
+        .post_token_request(url, federated, &body)
         .await
-        .map_err(|failure| format!("POST {url} (the service account impersonation): {failure}"))?;
+        .map_err(|failure| CredentialError::ImpersonationUnanswered {
+            url: url.to_owned(),
+            failure,
+        })?;
     if !(200..300).contains(&answer.status) {
-        return Err(without_secrets(
-            format!(
-                "{url} refused the impersonation ({}: {})",
-                status_text(answer.status),
-                error_message(&answer.body)
-            ),
-            &[federated.expose_str()],
-        ));
+        return Err(CredentialError::ImpersonationRefused {
+            url: url.to_owned(),
+            status: status_text(answer.status),
+            said: without_secrets(error_message(&answer.body), &[federated.expose_str()]),
+        });
     }
     let value: Value = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
     let token = value["accessToken"]
         .as_str()
         .filter(|token| !token.is_empty())
-        .ok_or_else(|| format!("{url} answered without an `accessToken`"))?;
+        .ok_or_else(|| CredentialError::ImpersonationWithoutToken {
+            url: url.to_owned(),
+        })?;
     let left = value["expireTime"]
         .as_str()
         .and_then(seconds_until)
-        .ok_or_else(|| format!("{url} answered without a valid `expireTime`"))?;
+        .ok_or_else(|| CredentialError::ImpersonationWithoutExpiry {
+            url: url.to_owned(),
+        })?;
     if left == 0 {
-        return Err(format!("{url} answered a token that has already expired"));
+        return Err(CredentialError::ImpersonationExpired {
+            url: url.to_owned(),
+        });
     }
     Ok((Secret::new(token), Duration::from_secs(left)))
 }
@@ -310,34 +309,25 @@ fn is_workforce_pool(audience: &str) -> bool {
         .is_some_and(|(location, rest)| !location.is_empty() && rest.starts_with("workforcePools/"))
 }
 
-impl std::fmt::Debug for ExternalAccount {
-    /// Never the client secret nor a header of the source.
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("ExternalAccount")
-            .field("audience", &self.audience)
-            .field("token_url", &self.token_url)
-            .field("impersonation", &self.impersonation)
-            .field("source", &self.source.kind())
-            .field("from", &self.from)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(
+    ExternalAccount: audience, token_url, impersonation, source.kind(), from
+);
 
 /// What the subject token's format says, for the parse of `credential_source.format`.
-pub(super) fn format_of(value: &Value, from: &str) -> Result<Format, String> {
+pub(super) fn format_of(value: &Value, from: &str) -> Result<Format, CredentialError> {
     match value["type"].as_str().unwrap_or_default() {
         "" | "text" => Ok(Format::Text),
         "json" => value["subject_token_field_name"]
             .as_str()
             .filter(|name| !name.is_empty())
             .map(|name| Format::Json(name.to_owned()))
-            .ok_or_else(|| {
-                format!("`credential_source.format` in {from} is JSON but names no `subject_token_field_name`")
+            .ok_or_else(|| CredentialError::FormatWithoutField {
+                from: from.to_owned(),
             }),
-        other => Err(format!(
-            "`credential_source.format.type` in {from} is `{other}`; Google's libraries take `text` or `json`"
-        )),
+        other => Err(CredentialError::FormatType {
+            from: from.to_owned(),
+            kind: other.to_owned(),
+        }),
     }
 }
 

@@ -7,6 +7,19 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
+/// The runtime a test drives the client on, against the fake.
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// One scripted answer: `status` with `body`.
+pub(crate) fn answer(status: u16, body: &str) -> (u16, String) {
+    (status, body.to_owned())
+}
+
 /// One request as the fake saw it.
 #[derive(Debug, Clone)]
 pub(crate) struct Seen {

@@ -8,6 +8,8 @@ use rsa::pkcs1v15::SigningKey;
 use rsa::sha2::Sha256;
 use rsa::signature::{SignatureEncoding, Signer};
 
+use super::credential_error::CredentialError;
+
 /// The JWT for `email`'s key, asking `scope` at `audience`, issued at `now` (Unix seconds).
 pub(super) fn sign(
     key: &RsaPrivateKey,
@@ -16,7 +18,7 @@ pub(super) fn sign(
     scope: &str,
     audience: &str,
     now: u64,
-) -> Result<String, String> {
+) -> Result<String, CredentialError> {
     let encode = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
     let mut header = serde_json::json!({"alg": "RS256", "typ": "JWT"});
     if !key_id.is_empty() {
@@ -36,7 +38,7 @@ pub(super) fn sign(
     );
     let signature = SigningKey::<Sha256>::new(key.clone())
         .try_sign(signed.as_bytes())
-        .map_err(|error| format!("cannot sign with the service account key: {error}"))?;
+        .map_err(CredentialError::Sign)?;
     Ok(format!("{signed}.{}", encode(&signature.to_bytes())))
 }
 

@@ -192,19 +192,19 @@ impl Backend {
 /// The `generation` of an object resource (a string of digits in the JSON API).
 /// The object's size in bytes, from its metadata (the JSON API gives it as a string).
 fn size(body: &[u8]) -> Option<u64> {
-    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
-    match &value["size"] {
-        serde_json::Value::String(text) => text.parse().ok(),
-        serde_json::Value::Number(number) => number.as_u64(),
-        _ => None,
-    }
+    whole_number(body, "size")
 }
 
 fn generation(body: &[u8]) -> Option<i64> {
+    whole_number(body, "generation")
+}
+
+/// A whole-number `field` of an object resource, given as a string or a JSON number.
+fn whole_number<T: std::str::FromStr>(body: &[u8], field: &str) -> Option<T> {
     let value: serde_json::Value = serde_json::from_slice(body).ok()?;
-    match &value["generation"] {
+    match &value[field] {
         serde_json::Value::String(text) => text.parse().ok(),
-        serde_json::Value::Number(number) => number.as_i64(),
+        serde_json::Value::Number(number) => number.to_string().parse().ok(),
         _ => None,
     }
 }

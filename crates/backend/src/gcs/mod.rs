@@ -12,6 +12,7 @@
 
 mod auth;
 mod client;
+mod credential_error;
 mod executable;
 mod external_account;
 #[cfg(test)]

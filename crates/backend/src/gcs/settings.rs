@@ -54,20 +54,9 @@ pub(super) enum Source {
 }
 
 // Not derived: the keys and tokens must never reach a log line.
-impl std::fmt::Debug for Settings {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("Settings")
-            .field("bucket", &self.bucket)
-            .field("object", &self.object)
-            .field("lock_object", &self.lock_object)
-            .field("impersonate", &self.impersonate)
-            .field("kms_key_name", &self.kms_key_name)
-            .field("endpoint", &self.endpoint.as_str())
-            .field("emulator", &self.emulator)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(
+    Settings: bucket, object, lock_object, impersonate, kms_key_name, endpoint.as_str(), emulator
+);
 
 /// One argument: the configuration's value unless unset or empty, else the first variable set.
 fn lookup(

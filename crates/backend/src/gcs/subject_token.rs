@@ -10,6 +10,7 @@ use std::io::Read as _;
 use serde_json::Value;
 
 use super::client::{Http, MAX_TOKEN_BODY, error_message, status_text};
+use super::credential_error::CredentialError;
 use super::executable::Executable;
 use super::external_account::{ExternalAccount, format_of};
 use statectl_net::Secret;
@@ -43,11 +44,11 @@ pub(super) enum SubjectSource {
 impl SubjectSource {
     /// Reads `credential_source` as Google's libraries choose among its fields: `file`, then
     /// `url`, then `executable`; AWS and certificate sources are refused by name.
-    pub(super) fn parse(value: &Value, from: &str) -> Result<SubjectSource, String> {
+    pub(super) fn parse(value: &Value, from: &str) -> Result<SubjectSource, CredentialError> {
         if value.is_null() {
-            return Err(format!(
-                "the external account credentials in {from} have no `credential_source`"
-            ));
+            return Err(CredentialError::NoCredentialSource {
+                from: from.to_owned(),
+            });
         }
         let text = |name: &str| {
             value[name]
@@ -56,9 +57,9 @@ impl SubjectSource {
                 .map(ToOwned::to_owned)
         };
         if text("environment_id").is_some_and(|id| id.starts_with("aws")) {
-            return Err(format!(
-                "the external account credentials in {from} take their token from AWS (`environment_id`), which statectl does not read yet"
-            ));
+            return Err(CredentialError::FromAws {
+                from: from.to_owned(),
+            });
         }
         if let Some(path) = text("file") {
             return Ok(SubjectSource::File {
@@ -99,13 +100,13 @@ impl SubjectSource {
             )?));
         }
         if value["certificate"].is_object() {
-            return Err(format!(
-                "the external account credentials in {from} authenticate with an X.509 certificate, which statectl does not read yet"
-            ));
+            return Err(CredentialError::Certificate {
+                from: from.to_owned(),
+            });
         }
-        Err(format!(
-            "the `credential_source` in {from} names no `file`, `url` or `executable`"
-        ))
+        Err(CredentialError::NoSubjectSource {
+            from: from.to_owned(),
+        })
     }
 
     /// `file`, `url` or `executable`, as Google's metrics header names the source.
@@ -122,7 +123,7 @@ impl SubjectSource {
         &self,
         http: &Http,
         account: &ExternalAccount,
-    ) -> Result<Secret, String> {
+    ) -> Result<Secret, CredentialError> {
         match self {
             SubjectSource::File { path, format } => {
                 let what = format!("the subject token file `{path}` (`credential_source.file`)");
@@ -145,8 +146,9 @@ impl SubjectSource {
                             })
                     })
                     .await
-                    .map_err(|failure| {
-                        format!("GET {shown} (`credential_source.url`): {failure}")
+                    .map_err(|failure| CredentialError::SubjectUnanswered {
+                        shown: shown.to_owned(),
+                        failure,
                     })?;
                 if !(200..300).contains(&answer.status) {
                     // Each header's value, and its credentials without their scheme (`Bearer `).
@@ -157,14 +159,11 @@ impl SubjectSource {
                             [value, value.split_once(' ').map_or("", |(_, token)| token)]
                         })
                         .collect();
-                    return Err(without_secrets(
-                        format!(
-                            "{what} answered {}: {}",
-                            status_text(answer.status),
-                            error_message(&answer.body)
-                        ),
-                        &secrets,
-                    ));
+                    return Err(CredentialError::SubjectRefused {
+                        what,
+                        status: status_text(answer.status),
+                        said: without_secrets(error_message(&answer.body), &secrets),
+                    });
                 }
                 from_bytes(&answer.body, format, &what)
             }
@@ -174,56 +173,64 @@ impl SubjectSource {
 }
 
 /// The file's bytes, at most 1 MiB.
-fn read_file(path: &str, what: &str) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|error| {
-        format!(
-            "cannot read {what}: {}",
-            statectl_state::state::source::problem(&error)
-        )
-    })?;
+fn read_file(path: &str, what: &str) -> Result<Vec<u8>, CredentialError> {
+    let unreadable = |source| CredentialError::SubjectUnreadable {
+        what: what.to_owned(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut bytes = Vec::new();
     file.take(MAX_TOKEN_BODY + 1)
         .read_to_end(&mut bytes)
-        .map_err(|error| {
-            format!(
-                "cannot read {what}: {}",
-                statectl_state::state::source::problem(&error)
-            )
-        })?;
+        .map_err(unreadable)?;
     if bytes.len() as u64 > MAX_TOKEN_BODY {
-        return Err(format!(
-            "{what} is larger than {} KiB; a token is a few kilobytes",
-            MAX_TOKEN_BODY >> 10
-        ));
+        return Err(CredentialError::SubjectTooLarge {
+            what: what.to_owned(),
+        });
     }
     Ok(bytes)
 }
 
 /// The token in `bytes`, as `format` says, trimmed; an empty one is refused here rather than by
 /// the STS.
-pub(super) fn from_bytes(bytes: &[u8], format: &Format, what: &str) -> Result<Secret, String> {
+pub(super) fn from_bytes(
+    bytes: &[u8],
+    format: &Format,
+    what: &str,
+) -> Result<Secret, CredentialError> {
     let text = std::str::from_utf8(bytes)
-        .map_err(|_| format!("{what} is not text"))?
+        .map_err(|_| CredentialError::SubjectNotText {
+            what: what.to_owned(),
+        })?
         .trim();
     let token = match format {
         Format::Text => text.to_owned(),
         Format::Json(field) => {
-            let value: Value = serde_json::from_str(text).map_err(|_| {
-                format!("{what} is not JSON, which `credential_source.format` says it is")
-            })?;
+            let value: Value =
+                serde_json::from_str(text).map_err(|_| CredentialError::SubjectNotJson {
+                    what: what.to_owned(),
+                })?;
             match &value[field.as_str()] {
                 Value::String(token) => token.trim().to_owned(),
                 Value::Null => {
-                    return Err(format!(
-                        "{what} has no `{field}` (`subject_token_field_name`)"
-                    ));
+                    return Err(CredentialError::SubjectWithoutField {
+                        what: what.to_owned(),
+                        field: field.clone(),
+                    });
                 }
-                _ => return Err(format!("{what}: its `{field}` is not a string")),
+                _ => {
+                    return Err(CredentialError::SubjectFieldNotText {
+                        what: what.to_owned(),
+                        field: field.clone(),
+                    });
+                }
             }
         }
     };
     if token.is_empty() {
-        return Err(format!("{what} holds no token (it is empty)"));
+        return Err(CredentialError::SubjectEmpty {
+            what: what.to_owned(),
+        });
     }
     Ok(Secret::new(token))
 }

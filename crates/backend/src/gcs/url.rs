@@ -18,9 +18,7 @@ pub fn state(url: &str, rest: &str) -> Result<(Map<String, Value>, String), Stor
         ))
         .with_hint("for example `gs://my-bucket/path/to/default.tfstate` (the gcs backend's `<prefix>/<workspace>.tfstate`); `statectl scan` also takes a prefix ending in `/`"));
     }
-    let mut values = Map::new();
-    values.insert("bucket".to_owned(), Value::String(bucket.to_owned()));
-    values.insert("prefix".to_owned(), Value::String(prefix.to_owned()));
+    let values = crate::discover::url_values(&[("bucket", bucket), ("prefix", prefix)]);
     Ok((values, workspace.to_owned()))
 }
 

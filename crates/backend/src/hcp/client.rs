@@ -126,11 +126,7 @@ pub(super) struct Client {
     token: String,
 }
 
-impl std::fmt::Debug for Client {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.debug_struct("Client").finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Client: );
 
 impl Client {
     /// A client that sends `token`; the error says what is wrong with the TLS set-up.

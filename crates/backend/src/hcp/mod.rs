@@ -48,14 +48,7 @@ pub struct HcpState {
     location: String,
 }
 
-impl std::fmt::Debug for HcpState {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("HcpState")
-            .field("location", &self.location)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(HcpState: location);
 
 impl HcpState {
     /// The workspace `config` (a `cloud` or `remote` backend) maps the selected one to, found

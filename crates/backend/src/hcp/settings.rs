@@ -45,17 +45,7 @@ pub(super) struct Settings {
     pub token_source: Source,
 }
 
-impl std::fmt::Debug for Settings {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("Settings")
-            .field("hostname", &self.hostname)
-            .field("organization", &self.organization)
-            .field("target", &self.target)
-            .field("token_source", &self.token_source)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Settings: hostname, organization, target, token_source);
 
 impl Settings {
     /// Reads `config` (kind `cloud` or `remote`) with the variables `env` gives and the CLI

@@ -27,14 +27,7 @@ pub struct HttpState {
     location: String,
 }
 
-impl std::fmt::Debug for HttpState {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("HttpState")
-            .field("location", &self.location)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(HttpState: location);
 
 impl HttpState {
     /// The backend `config` describes, with the `TF_HTTP_*` variables of this process.

@@ -338,66 +338,74 @@ mod tests {
                 wait_max: Duration::from_secs(2)
             }
         );
-        let error = Settings::read(
-            &config(json!({"address": "http://h/s", "retry_max": "2.5"})),
-            &no_env,
-        )
-        .unwrap_err();
-        assert_eq!(
-            error.message,
-            ".terraform/terraform.tfstate: backend \"http\": `retry_max` must be a whole number"
-        );
-        let env = |name: &str| (name == "TF_HTTP_RETRY_WAIT_MAX").then(|| "soon".to_owned());
-        let error = Settings::read(&config(json!({"address": "http://h/s"})), &env).unwrap_err();
-        assert_eq!(
-            error.message,
-            ".terraform/terraform.tfstate: backend \"http\": TF_HTTP_RETRY_WAIT_MAX must be a whole number, not `soon`"
-        );
     }
 
+    /// Each bad argument or variable is one line naming it, never echoing a secret it holds.
     #[test]
-    fn addresses_must_be_http_urls_and_are_never_echoed() {
-        let error = Settings::read(&config(json!({})), &no_env).unwrap_err();
-        assert_eq!(
-            error.message,
-            ".terraform/terraform.tfstate: backend \"http\": `address` is not set"
-        );
-        let error = Settings::read(
-            &config(json!({"address": "ftp://user:secret@h/s"})),
-            &no_env,
-        )
-        .unwrap_err();
-        assert_eq!(
-            error.message,
-            ".terraform/terraform.tfstate: backend \"http\": `address` must be an http:// or https:// URL, not ftp://"
-        );
-        let error = Settings::read(
-            &config(json!({"address": "http://h/s", "lock_address": "not a url secret"})),
-            &no_env,
-        )
-        .unwrap_err();
-        assert!(!error.message.contains("secret"), "{}", error.message);
-        assert!(error.message.contains("`lock_address` is not a URL"));
-    }
-
-    #[test]
-    fn a_client_certificate_needs_its_key_and_the_other_way_round() {
-        let error = Settings::read(
-            &config(json!({"address": "https://h/s", "client_certificate_pem": "-----BEGIN CERTIFICATE-----"})),
-            &no_env,
-        )
-        .unwrap_err();
-        assert_eq!(
-            error.message,
-            ".terraform/terraform.tfstate: backend \"http\": `client_certificate_pem` is set but `client_private_key_pem` is not"
-        );
-        let env = |name: &str| (name == "TF_HTTP_CLIENT_PRIVATE_KEY_PEM").then(|| "key".to_owned());
-        let error = Settings::read(&config(json!({"address": "https://h/s"})), &env).unwrap_err();
-        assert!(
-            error
-                .message
-                .ends_with("`client_private_key_pem` is set but `client_certificate_pem` is not")
-        );
+    fn bad_settings_are_one_line_naming_the_argument() {
+        let cases = [
+            (
+                "a fractional retry_max",
+                json!({"address": "http://h/s", "retry_max": "2.5"}),
+                None,
+                "`retry_max` must be a whole number",
+            ),
+            (
+                "a wait that is not a number",
+                json!({"address": "http://h/s"}),
+                Some(("TF_HTTP_RETRY_WAIT_MAX", "soon")),
+                "TF_HTTP_RETRY_WAIT_MAX must be a whole number, not `soon`",
+            ),
+            ("no address", json!({}), None, "`address` is not set"),
+            (
+                "an ftp address",
+                json!({"address": "ftp://user:secret@h/s"}),
+                None,
+                "`address` must be an http:// or https:// URL, not ftp://",
+            ),
+            (
+                "a lock address that is not a URL",
+                json!({"address": "http://h/s", "lock_address": "not a url secret"}),
+                None,
+                "`lock_address` is not a URL (relative URL without a base)",
+            ),
+            (
+                "a certificate without its key",
+                json!({"address": "https://h/s", "client_certificate_pem": "-----BEGIN CERTIFICATE-----"}),
+                None,
+                "`client_certificate_pem` is set but `client_private_key_pem` is not",
+            ),
+            (
+                "a key without its certificate",
+                json!({"address": "https://h/s"}),
+                Some(("TF_HTTP_CLIENT_PRIVATE_KEY_PEM", "key")),
+                "`client_private_key_pem` is set but `client_certificate_pem` is not",
+            ),
+            (
+                "a method that is not one",
+                json!({"address": "http://h/s", "update_method": "PU T"}),
+                None,
+                "`update_method` must be an HTTP method name (`POST`, `PUT`, `LOCK`, ...)",
+            ),
+        ];
+        for (case, values, variable, expected) in cases {
+            let env = |name: &str| {
+                variable
+                    .filter(|(wanted, _)| *wanted == name)
+                    .map(|(_, value)| value.to_owned())
+            };
+            let error = Settings::read(&config(values), &env).unwrap_err();
+            assert_eq!(
+                error.message,
+                format!(".terraform/terraform.tfstate: backend \"http\": {expected}"),
+                "{case}"
+            );
+            assert!(
+                !error.message.contains("secret"),
+                "{case}: {}",
+                error.message
+            );
+        }
     }
 
     #[test]
@@ -409,16 +417,6 @@ mod tests {
         .unwrap();
         assert_eq!(settings.update_method, "POST");
         assert_eq!(settings.lock_method, "GET");
-        let error = Settings::read(
-            &config(json!({"address": "http://h/s", "update_method": "PU T"})),
-            &no_env,
-        )
-        .unwrap_err();
-        assert!(
-            error.message.ends_with(
-                "`update_method` must be an HTTP method name (`POST`, `PUT`, `LOCK`, ...)"
-            )
-        );
     }
 
     #[test]

@@ -42,14 +42,7 @@ pub(super) struct Client {
     signer: OciSigner,
 }
 
-impl std::fmt::Debug for Client {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("Client")
-            .field("endpoint", &self.endpoint)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Client: endpoint);
 
 /// A final answer: a status that is not retried, or the last retried one's.
 #[derive(Debug)]
@@ -239,11 +232,9 @@ impl Client {
 }
 
 /// Reads the whole answer, up to `max_body` bytes.
-async fn read(mut response: reqwest::Response, max_body: u64) -> Result<Answer, Failure> {
-    let status = response.status().as_u16();
-    let headers = std::mem::take(response.headers_mut());
-    match body::read_capped(&mut response, max_body).await {
-        Ok(body) => Ok(Answer {
+async fn read(response: reqwest::Response, max_body: u64) -> Result<Answer, Failure> {
+    match body::read_whole(response, max_body).await {
+        Ok((status, headers, body)) => Ok(Answer {
             status,
             headers,
             body,

@@ -16,6 +16,19 @@ use statectl_state::state::store::StoreError;
 
 use super::settings::Settings;
 
+/// Why the profile of the OCI config file could not be read.
+#[derive(Debug, thiserror::Error)]
+enum ProfileError {
+    #[error("{}: {source}", .file.display())]
+    Unreadable {
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Invalid(#[from] oci_config::OciConfigError),
+}
+
 /// The signer, the region it found, and how to name the key in messages.
 pub(crate) struct Key {
     pub signer: OciSigner,
@@ -24,14 +37,7 @@ pub(crate) struct Key {
     pub described: String,
 }
 
-impl std::fmt::Debug for Key {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("Key")
-            .field("described", &self.described)
-            .finish_non_exhaustive()
-    }
-}
+crate::debug::shown_in_debug!(Key: described);
 
 /// The config file Terraform's backend reads: `<home>/.oci/config` (home: `OCI_HOME_OVERRIDE`, else
 /// `HOME`), else the one the SDK's or the CLI's variable names.
@@ -66,15 +72,17 @@ pub(crate) fn load(
     let file = config_file(env);
     // A named profile must exist, as Terraform's `checkProfile` insists; `DEFAULT` may be absent
     // when the arguments or the variables give the rest.
-    let profile: Option<Result<OciProfile, String>> = if from_arguments {
+    let profile: Option<Result<OciProfile, ProfileError>> = if from_arguments {
         None
     } else {
         file.as_ref().map(|file| {
-            statectl_state::state::bytes::read_text(file)
-                .map_err(|error| format!("{}: {error}", file.display()))
-                .and_then(|text| {
-                    oci_config::parse(&text, file, &profile_name).map_err(|error| error.to_string())
-                })
+            let text = statectl_state::state::bytes::read_text(file).map_err(|source| {
+                ProfileError::Unreadable {
+                    file: file.clone(),
+                    source,
+                }
+            })?;
+            Ok(oci_config::parse(&text, file, &profile_name)?)
         })
     };
     let loaded = match &profile {
@@ -117,7 +125,7 @@ pub(crate) fn load(
         (tenancy, user, fingerprint, pem)
     else {
         let why = match (&profile, &file) {
-            (Some(Err(problem)), _) => problem.clone(),
+            (Some(Err(problem)), _) => problem.to_string(),
             (_, None) => "no OCI config file (~/.oci/config, OCI_CONFIG_FILE)".to_owned(),
             _ => "the profile and the arguments leave parts of the key out".to_owned(),
         };
@@ -236,7 +244,7 @@ mod tests {
     use super::*;
     use crate::config::BackendConfig;
 
-    const PRIVATE_KEY: &str = include_str!("../../../../tests/sim/oci_test_key.pem");
+    use crate::oci::tests::{PRIVATE_KEY, key_file};
 
     fn settings(values: serde_json::Value) -> Settings {
         let config = BackendConfig::for_tests("oci", values);
@@ -349,9 +357,7 @@ mod tests {
 
     #[test]
     fn arguments_alone_need_no_file_and_no_key_is_one_line() {
-        let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join("key.pem");
-        std::fs::write(&path, PRIVATE_KEY).unwrap();
+        let (_folder, path) = key_file();
         let key = load(
             &settings(json!({"bucket": "b", "namespace": "n", "tenancy_ocid": "t", "user_ocid": "u", "fingerprint": "ff", "private_key_path": path.display().to_string(), "region": "r"})),
             "oci://n/b/k",

@@ -80,6 +80,24 @@ impl OciState {
         }
     }
 
+    /// Sends `call`, whose good answers are the `accepted` statuses.
+    fn expect(
+        &self,
+        call: &Call<'_>,
+        doing: &Doing<'_>,
+        accepted: &[u16],
+    ) -> Result<(), StoreError> {
+        let answer = self
+            .client
+            .send(call)
+            .map_err(|failure| doing.failed(failure))?;
+        if accepted.contains(&answer.status) {
+            Ok(())
+        } else {
+            Err(doing.refused(&answer))
+        }
+    }
+
     fn object_path(&self, object: &str) -> String {
         client::object_path(&self.settings.namespace, &self.settings.bucket, object)
     }
@@ -238,14 +256,7 @@ impl RemoteState for OciState {
             Encryption::Default => {}
         }
         call.body = Some(bytes);
-        let answer = self
-            .client
-            .send(&call)
-            .map_err(|failure| doing.failed(failure))?;
-        match answer.status {
-            200 | 201 => Ok(()),
-            _ => Err(doing.refused(&answer)),
-        }
+        self.expect(&call, &doing, &[200, 201])
     }
 
     fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {
@@ -267,14 +278,7 @@ impl RemoteState for OciState {
         let mut call = Call::new("DELETE", self.object_path(&object));
         // Deleted only as read: a lock replaced in between is not ours to remove.
         call.headers.push(("if-match", etag));
-        let answer = self
-            .client
-            .send(&call)
-            .map_err(|failure| doing.failed(failure))?;
-        match answer.status {
-            200 | 204 => Ok(()),
-            _ => Err(doing.refused(&answer)),
-        }
+        self.expect(&call, &doing, &[200, 204])
     }
 }
 

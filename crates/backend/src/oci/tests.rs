@@ -7,7 +7,15 @@ use statectl_state::state::store::RemoteState;
 use super::OciState;
 use crate::config::BackendConfig;
 
-const PRIVATE_KEY: &str = include_str!("../../../../tests/sim/oci_test_key.pem");
+pub(super) const PRIVATE_KEY: &str = include_str!("../../../../tests/sim/oci_test_key.pem");
+
+/// The test key as a PEM file `key.pem`, in a folder removed when the guard is dropped.
+pub(super) fn key_file() -> (tempfile::TempDir, std::path::PathBuf) {
+    let folder = tempfile::tempdir().unwrap();
+    let key = folder.path().join("key.pem");
+    std::fs::write(&key, PRIVATE_KEY).unwrap();
+    (folder, key)
+}
 
 /// A configuration whose API key comes from the arguments, so no config file is read.
 fn open(
@@ -29,9 +37,7 @@ fn open(
 
 #[test]
 fn workspaces_locks_and_backups_are_named_as_terraform_names_them() {
-    let folder = tempfile::tempdir().unwrap();
-    let key = folder.path().join("key.pem");
-    std::fs::write(&key, PRIVATE_KEY).unwrap();
+    let (_folder, key) = key_file();
     let state = open(
         "default",
         &json!({"region": "eu-frankfurt-1", "key": "app/prod.tfstate"}),
@@ -59,9 +65,7 @@ fn workspaces_locks_and_backups_are_named_as_terraform_names_them() {
 
 #[test]
 fn no_region_is_one_line() {
-    let folder = tempfile::tempdir().unwrap();
-    let key = folder.path().join("key.pem");
-    std::fs::write(&key, PRIVATE_KEY).unwrap();
+    let (_folder, key) = key_file();
     let error = open("default", &json!({}), &key).unwrap_err();
     assert_eq!(
         error,

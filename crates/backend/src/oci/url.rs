@@ -17,11 +17,11 @@ pub(crate) fn values(url: &str, rest: &str) -> Result<Map<String, Value>, StoreE
     if namespace.is_empty() || bucket.is_empty() || key.is_empty() || key.ends_with('/') {
         return Err(url_error(url));
     }
-    let mut values = Map::new();
-    values.insert("namespace".to_owned(), Value::String(namespace.to_owned()));
-    values.insert("bucket".to_owned(), Value::String(bucket.to_owned()));
-    values.insert("key".to_owned(), Value::String(key.to_owned()));
-    Ok(values)
+    Ok(discover::url_values(&[
+        ("namespace", namespace),
+        ("bucket", bucket),
+        ("key", key),
+    ]))
 }
 
 fn url_error(url: &str) -> StoreError {

@@ -111,27 +111,32 @@ impl Backend {
 
     /// The lock info in the `.tflock` object, if it can be read.
     async fn object_holder(&self, key: &str) -> Option<LockInfo> {
+        let output = self.get_lock_object(key).await.ok()?;
+        lock_info_in(output.body).await
+    }
+
+    /// Gets the `.tflock` object `key` with the settings every read takes.
+    async fn get_lock_object(
+        &self,
+        key: &str,
+    ) -> Result<
+        aws_sdk_s3::operation::get_object::GetObjectOutput,
+        aws_sdk_s3::error::SdkError<aws_sdk_s3::operation::get_object::GetObjectError>,
+    > {
         let request = self
             .clients
             .s3
             .get_object()
             .bucket(&self.settings.bucket)
             .key(key);
-        let output = get_settings!(request, &self.settings).send().await.ok()?;
-        lock_info_in(output.body).await
+        get_settings!(request, &self.settings).send().await
     }
 
     /// Removes the `.tflock` object if it still holds lock `id`.
     async fn unlock_object(&self, id: &str) -> Result<(), StoreError> {
         let settings = &self.settings;
         let key = settings.lock_object_key();
-        let request = self
-            .clients
-            .s3
-            .get_object()
-            .bucket(&settings.bucket)
-            .key(&key);
-        let holder = match get_settings!(request, settings).send().await {
+        let holder = match self.get_lock_object(&key).await {
             Ok(output) => lock_info_in(output.body).await,
             Err(error) => {
                 if error

@@ -97,15 +97,18 @@ mod tests {
         assert_eq!(config_files(&vars(&[]), None), Vec::<PathBuf>::new());
     }
 
+    /// The files read with the variables `pairs`, in a home with the five default files.
+    fn files_with(pairs: &'static [(&'static str, &'static str)]) -> Vec<PathBuf> {
+        config_files(&vars(pairs), Some(home_with_files().path()))
+    }
+
     #[test]
     fn tf_cli_config_file_replaces_every_other_file_and_wins_over_terraform_config() {
-        let home = home_with_files();
-        let both = vars(&[
-            ("TF_CLI_CONFIG_FILE", "/etc/tf.rc"),
-            ("TERRAFORM_CONFIG", "/etc/old.rc"),
-        ]);
         assert_eq!(
-            config_files(&both, Some(home.path())),
+            files_with(&[
+                ("TF_CLI_CONFIG_FILE", "/etc/tf.rc"),
+                ("TERRAFORM_CONFIG", "/etc/old.rc"),
+            ]),
             [PathBuf::from("/etc/tf.rc")]
         );
     }
@@ -113,10 +116,8 @@ mod tests {
     // The plugin reader ignored TERRAFORM_CONFIG; Terraform reads it when TF_CLI_CONFIG_FILE is unset.
     #[test]
     fn terraform_config_is_read_when_tf_cli_config_file_is_unset() {
-        let home = home_with_files();
-        let old = vars(&[("TERRAFORM_CONFIG", "/etc/old.rc")]);
         assert_eq!(
-            config_files(&old, Some(home.path())),
+            files_with(&[("TERRAFORM_CONFIG", "/etc/old.rc")]),
             [PathBuf::from("/etc/old.rc")]
         );
     }
@@ -126,16 +127,16 @@ mod tests {
     // the plugin reader stopped there, never looking at TERRAFORM_CONFIG.
     #[test]
     fn an_empty_variable_counts_as_unset() {
-        let home = home_with_files();
-        let empty_then_old = vars(&[
-            ("TF_CLI_CONFIG_FILE", ""),
-            ("TERRAFORM_CONFIG", "/etc/old.rc"),
-        ]);
         assert_eq!(
-            config_files(&empty_then_old, Some(home.path())),
+            files_with(&[
+                ("TF_CLI_CONFIG_FILE", ""),
+                ("TERRAFORM_CONFIG", "/etc/old.rc")
+            ]),
             [PathBuf::from("/etc/old.rc")]
         );
-        let both_empty = vars(&[("TF_CLI_CONFIG_FILE", ""), ("TERRAFORM_CONFIG", "")]);
-        assert_eq!(config_files(&both_empty, Some(home.path())).len(), 5);
+        assert_eq!(
+            files_with(&[("TF_CLI_CONFIG_FILE", ""), ("TERRAFORM_CONFIG", "")]).len(),
+            5
+        );
     }
 }

@@ -36,6 +36,17 @@ pub async fn read_capped(
     Ok(body)
 }
 
+/// The status, the headers and the whole body (at most `limit` bytes) of `response`.
+pub async fn read_whole(
+    mut response: reqwest::Response,
+    limit: u64,
+) -> Result<(u16, reqwest::header::HeaderMap, Vec<u8>), BodyError> {
+    let status = response.status().as_u16();
+    let headers = std::mem::take(response.headers_mut());
+    let body = read_capped(&mut response, limit).await?;
+    Ok((status, headers, body))
+}
+
 /// The first `limit` bytes of the body, the rest left unread (an error answer's text).
 pub async fn read_head(
     response: &mut reqwest::Response,

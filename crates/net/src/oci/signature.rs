@@ -108,20 +108,21 @@ mod tests {
 
     use super::*;
 
-    fn test_key() -> RsaPrivateKey {
+    /// A signer with a fresh key, and the key (to verify with).
+    fn test_signer(key_id: &str) -> (OciSigner, RsaPrivateKey) {
         // A small throwaway key keeps the test fast; real keys are 2048 bits or more.
-        RsaPrivateKey::new(&mut rsa::rand_core::OsRng, 1024).unwrap()
-    }
-
-    #[test]
-    fn signs_the_string_oci_verifies() {
-        let key = test_key();
+        let key = RsaPrivateKey::new(&mut rsa::rand_core::OsRng, 1024).unwrap();
         let pem = Secret::new(
             key.to_pkcs8_pem(rsa::pkcs8::LineEnding::LF)
                 .unwrap()
                 .to_string(),
         );
-        let signer = OciSigner::from_pem("tenancy/user/aa:bb".into(), &pem).unwrap();
+        (OciSigner::from_pem(key_id.into(), &pem).unwrap(), key)
+    }
+
+    #[test]
+    fn signs_the_string_oci_verifies() {
+        let (signer, key) = test_signer("tenancy/user/aa:bb");
         let date = "Sun, 22 Nov 2026 08:00:00 GMT";
         let signed = signer.sign(
             "GET",
@@ -152,13 +153,7 @@ mod tests {
 
     #[test]
     fn a_body_adds_its_digest_and_headers() {
-        let key = test_key();
-        let pem = Secret::new(
-            key.to_pkcs8_pem(rsa::pkcs8::LineEnding::LF)
-                .unwrap()
-                .to_string(),
-        );
-        let signer = OciSigner::from_pem("t/u/f".into(), &pem).unwrap();
+        let (signer, _) = test_signer("t/u/f");
         let signed = signer.sign("POST", "h", "/x", "d", Some(b"{}"));
         assert!(signed.authorization.expose_str().contains(
             "headers=\"date (request-target) host content-length content-type x-content-sha256\""

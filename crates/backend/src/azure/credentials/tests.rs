@@ -11,17 +11,10 @@ use super::*;
 use crate::azure::client::{Client, Request};
 use crate::azure::settings::{Credential, STORAGE_RESOURCE, Settings};
 use crate::config::BackendConfig;
-use crate::gcs::fake::fake;
+use crate::gcs::fake::{answer, fake, runtime};
 
 const TENANT: &str = "00000000-1111-2222-3333-444444444444";
 const CLIENT: &str = "55555555-6666-7777-8888-999999999999";
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 /// The backend's settings for `values` and `vars`, its Azure AD login at `login` (the fake).
 fn settings(values: &Value, vars: &[(&str, &str)], login: &str) -> Settings {
@@ -61,6 +54,7 @@ fn storage_token(settings: &Settings) -> Result<(String, Option<Duration>), Stri
             STORAGE_RESOURCE,
         ))
         .map(|token| (text(&token.secret).to_owned(), token.lifetime))
+        .map_err(|error| error.to_string())
 }
 
 fn ids() -> Vec<(&'static str, &'static str)> {
@@ -71,10 +65,9 @@ fn ids() -> Vec<(&'static str, &'static str)> {
 /// client assertion, in go-azure-sdk's form (keys sorted, v2 scope), at the tenant's endpoint.
 #[test]
 fn a_given_oidc_token_is_the_client_assertion_for_the_storage_scope() {
-    let (url, seen) = fake(vec![(
+    let (url, seen) = fake(vec![answer(
         200,
-        r#"{"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599, "access_token": "aad.storage"}"#
-            .to_owned(),
+        r#"{"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599, "access_token": "aad.storage"}"#,
     )]);
     let mut vars = ids();
     vars.extend([("ARM_USE_OIDC", "true"), ("ARM_OIDC_TOKEN", "ci.oidc.jwt")]);
@@ -106,13 +99,10 @@ fn a_given_oidc_token_is_the_client_assertion_for_the_storage_scope() {
 #[test]
 fn github_actions_token_service_is_asked_with_azures_audience() {
     let (url, seen) = fake(vec![
-        (200, r#"{"count": 1, "value": "gh.jwt"}"#.to_owned()),
-        (
-            200,
-            r#"{"access_token": "aad.1", "expires_in": "3600"}"#.to_owned(),
-        ),
-        (200, r#"{"value": "gh.jwt.2"}"#.to_owned()),
-        (200, r#"{"access_token": "aad.2"}"#.to_owned()),
+        answer(200, r#"{"count": 1, "value": "gh.jwt"}"#),
+        answer(200, r#"{"access_token": "aad.1", "expires_in": "3600"}"#),
+        answer(200, r#"{"value": "gh.jwt.2"}"#),
+        answer(200, r#"{"access_token": "aad.2"}"#),
     ]);
     let oidc = format!("{url}/_apis/token?api-version=2.0");
     let mut vars = ids();
@@ -158,8 +148,8 @@ fn github_actions_token_service_is_asked_with_azures_audience() {
 #[test]
 fn azure_devops_oidc_names_the_service_connection() {
     let (url, seen) = fake(vec![
-        (200, r#"{"oidcToken": "ado.jwt"}"#.to_owned()),
-        (200, r#"{"access_token": "aad.ado"}"#.to_owned()),
+        answer(200, r#"{"oidcToken": "ado.jwt"}"#),
+        answer(200, r#"{"access_token": "aad.ado"}"#),
     ]);
     let oidc = format!("{url}/org/_apis/distributedtask/hubs/build/plans/p/jobs/j/oidctoken");
     let mut vars = ids();
@@ -191,12 +181,11 @@ fn azure_devops_oidc_names_the_service_connection() {
 #[test]
 fn a_managed_identity_asks_the_metadata_service() {
     let (url, seen) = fake(vec![
-        (
+        answer(
             200,
-            r#"{"access_token": "msi.token", "expires_in": "86399", "expires_on": "1900000000", "resource": "https://storage.azure.com", "token_type": "Bearer"}"#
-                .to_owned(),
+            r#"{"access_token": "msi.token", "expires_in": "86399", "expires_on": "1900000000", "resource": "https://storage.azure.com", "token_type": "Bearer"}"#,
         ),
-        (200, r#"{"access_token": "msi.system"}"#.to_owned()),
+        answer(200, r#"{"access_token": "msi.system"}"#),
     ]);
     let endpoint = format!("{url}/metadata/identity/oauth2/token");
     let user_assigned = settings(
@@ -238,24 +227,22 @@ fn a_managed_identity_asks_the_metadata_service() {
 fn hostile_answers_are_one_line_without_the_secrets() {
     let huge = format!(r#"{{"access_token": "{}"}}"#, "x".repeat(2 << 20));
     let (url, _) = fake(vec![
-        (200, "<html>proxy error</html>".to_owned()),
+        answer(200, "<html>proxy error</html>"),
         (200, huge),
-        (
+        answer(
             401,
-            r#"{"error": "invalid_client", "error_description": "AADSTS700024: Client assertion ci.oidc.jwt is not within its valid time range. Trace ID: 1"}"#
-                .to_owned(),
+            r#"{"error": "invalid_client", "error_description": "AADSTS700024: Client assertion ci.oidc.jwt is not within its valid time range. Trace ID: 1"}"#,
         ),
-        (
+        answer(
             401,
-            r#"{"error": "invalid_client", "error_description": "AADSTS7000215: Invalid client secret the-client-secret provided."}"#
-                .to_owned(),
+            r#"{"error": "invalid_client", "error_description": "AADSTS7000215: Invalid client secret the-client-secret provided."}"#,
         ),
-        (403, "request token gh-request-token refused\n".to_owned()),
-        (
+        answer(403, "request token gh-request-token refused\n"),
+        answer(
             400,
-            r#"{"error": "invalid_request", "error_description": "Identity not found"}"#.to_owned(),
+            r#"{"error": "invalid_request", "error_description": "Identity not found"}"#,
         ),
-        (200, r#"{"access_token": ""}"#.to_owned()),
+        answer(200, r#"{"access_token": ""}"#),
     ]);
     let mut vars = ids();
     vars.extend([("ARM_USE_OIDC", "true"), ("ARM_OIDC_TOKEN", "ci.oidc.jwt")]);
@@ -327,17 +314,14 @@ fn lifetimes_are_whole_positive_seconds() {
 #[test]
 fn the_blob_client_renews_a_token_about_to_expire() {
     let (url, seen) = fake(vec![
-        (
+        answer(200, r#"{"access_token": "short", "expires_in": 30}"#),
+        answer(200, "{}"),
+        answer(
             200,
-            r#"{"access_token": "short", "expires_in": 30}"#.to_owned(),
+            r#"{"access_token": "long", "expires_in": 18446744073709551615}"#,
         ),
-        (200, "{}".to_owned()),
-        (
-            200,
-            r#"{"access_token": "long", "expires_in": 18446744073709551615}"#.to_owned(),
-        ),
-        (200, "{}".to_owned()),
-        (200, "{}".to_owned()),
+        answer(200, "{}"),
+        answer(200, "{}"),
     ]);
     let mut vars = ids();
     vars.extend([("ARM_USE_OIDC", "true"), ("ARM_OIDC_TOKEN", "jwt")]);

@@ -13,20 +13,14 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::config::BackendConfig;
-use crate::gcs::fake::fake;
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
+use crate::gcs::fake::{answer, fake, runtime};
 
 fn token_of(credential: &Credential) -> Result<String, String> {
     let http = Http::new().unwrap();
     runtime()
         .block_on(credential.fetch(&http, &STORAGE_SCOPES))
         .map(|(token, _)| token.expose_str().to_owned())
+        .map_err(|error| error.to_string())
 }
 
 fn settings(values: Value) -> Settings {
@@ -39,9 +33,9 @@ fn no_env(_: &str) -> Option<String> {
 
 #[test]
 fn a_service_account_key_signs_a_jwt_for_its_token_uri() {
-    let (url, seen) = fake(vec![(
+    let (url, seen) = fake(vec![answer(
         200,
-        r#"{"access_token": "ya29.sa", "expires_in": 3599, "token_type": "Bearer"}"#.to_owned(),
+        r#"{"access_token": "ya29.sa", "expires_in": 3599, "token_type": "Bearer"}"#,
     )]);
     let key = RsaPrivateKey::new(&mut rsa::rand_core::OsRng, 1024).unwrap();
     let pem = key.to_pkcs8_pem(LineEnding::LF).unwrap();
@@ -97,8 +91,11 @@ fn a_service_account_key_signs_a_jwt_for_its_token_uri() {
 #[test]
 fn application_default_credentials_refresh_a_users_token_and_errors_name_no_secret() {
     let (url, seen) = fake(vec![
-        (200, r#"{"access_token": "ya29.user", "expires_in": 3599}"#.to_owned()),
-        (400, r#"{"error": "invalid_grant", "error_description": "Token has been expired or revoked."}"#.to_owned()),
+        answer(200, r#"{"access_token": "ya29.user", "expires_in": 3599}"#),
+        answer(
+            400,
+            r#"{"error": "invalid_grant", "error_description": "Token has been expired or revoked."}"#,
+        ),
     ]);
     let home = tempfile::tempdir().unwrap();
     let folder = home.path().join(".config/gcloud");
@@ -148,7 +145,9 @@ fn google_application_credentials_comes_before_gclouds_file_and_the_metadata_ser
     let key_text = key.display().to_string();
     let env =
         move |name: &str| (name == "GOOGLE_APPLICATION_CREDENTIALS").then(|| key_text.clone());
-    let error = Credential::find(&settings(json!({"bucket": "b"})), &env).unwrap_err();
+    let error = Credential::find(&settings(json!({"bucket": "b"})), &env)
+        .unwrap_err()
+        .to_string();
     assert!(
         error.starts_with(&format!(
             "the credentials in GOOGLE_APPLICATION_CREDENTIALS ({}) are of type `external_account_authorized_user`",
@@ -158,16 +157,18 @@ fn google_application_credentials_comes_before_gclouds_file_and_the_metadata_ser
     );
     let missing =
         |name: &str| (name == "GOOGLE_APPLICATION_CREDENTIALS").then(|| "/no/such.json".to_owned());
-    let error = Credential::find(&settings(json!({"bucket": "b"})), &missing).unwrap_err();
+    let error = Credential::find(&settings(json!({"bucket": "b"})), &missing)
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         error,
         "cannot read GOOGLE_APPLICATION_CREDENTIALS (/no/such.json): no such file"
     );
 
     // Nothing given or found: the metadata server, asked with its header.
-    let (url, seen) = fake(vec![(
+    let (url, seen) = fake(vec![answer(
         200,
-        r#"{"access_token": "ya29.gce", "expires_in": 100}"#.to_owned(),
+        r#"{"access_token": "ya29.gce", "expires_in": 100}"#,
     )]);
     let host = url.trim_start_matches("http://").to_owned();
     let empty_home = folder.path().display().to_string();
@@ -201,9 +202,9 @@ fn google_application_credentials_comes_before_gclouds_file_and_the_metadata_ser
 
 #[test]
 fn impersonation_asks_generate_access_token_with_the_first_token() {
-    let (url, seen) = fake(vec![(
+    let (url, seen) = fake(vec![answer(
         200,
-        r#"{"accessToken": "ya29.impersonated", "expireTime": "2030-01-01T00:00:00Z"}"#.to_owned(),
+        r#"{"accessToken": "ya29.impersonated", "expireTime": "2030-01-01T00:00:00Z"}"#,
     )]);
     let found = Credential::find(
         &settings(json!({
@@ -257,18 +258,9 @@ fn impersonation_asks_generate_access_token_with_the_first_token() {
 #[test]
 fn a_token_is_kept_until_it_nearly_expires() {
     let (url, seen) = fake(vec![
-        (
-            200,
-            r#"{"access_token": "first", "expires_in": 3600}"#.to_owned(),
-        ),
-        (
-            200,
-            r#"{"access_token": "second", "expires_in": 30}"#.to_owned(),
-        ),
-        (
-            200,
-            r#"{"access_token": "third", "expires_in": 3600}"#.to_owned(),
-        ),
+        answer(200, r#"{"access_token": "first", "expires_in": 3600}"#),
+        answer(200, r#"{"access_token": "second", "expires_in": 30}"#),
+        answer(200, r#"{"access_token": "third", "expires_in": 3600}"#),
     ]);
     let credential = Credential::User {
         client_id: "c".to_owned(),
@@ -302,7 +294,8 @@ fn a_broken_key_file_is_one_line_naming_where_it_came_from() {
         "GOOGLE_CREDENTIALS",
         &no_env,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert_eq!(
         error,
         "the `private_key` in GOOGLE_CREDENTIALS is not an RSA key in PEM"
@@ -312,7 +305,8 @@ fn a_broken_key_file_is_one_line_naming_where_it_came_from() {
         "`credentials`",
         &no_env,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert_eq!(
         error,
         "the credentials in `credentials` have no `refresh_token`"

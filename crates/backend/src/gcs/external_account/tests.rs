@@ -4,6 +4,7 @@
 //! and each hostile answer (garbage, a huge body, an absurd lifetime, an error echoing the token) is
 //! one line without the token.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -12,19 +13,12 @@ use serde_json::{Value, json};
 use crate::config::BackendConfig;
 use crate::gcs::auth::{Credential, STORAGE_SCOPES, Tokens};
 use crate::gcs::client::Http;
-use crate::gcs::fake::fake;
+use crate::gcs::fake::{answer, fake, runtime};
 use crate::gcs::settings::Settings;
 
 const AUDIENCE: &str =
     "//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/ci/providers/gh";
 const JWT_TYPE: &str = "urn:ietf:params:oauth:token-type:jwt";
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 /// The credential for a credentials JSON given as `credentials`, with `env` for the variables.
 fn credential(file: &Value, env: &[(&str, &str)]) -> Result<Credential, String> {
@@ -42,6 +36,7 @@ fn credential(file: &Value, env: &[(&str, &str)]) -> Result<Credential, String> 
         json!({"bucket": "b", "credentials": file.to_string()}),
     );
     Credential::find(&Settings::read(&config, &lookup).unwrap(), &lookup)
+        .map_err(|error| error.to_string())
 }
 
 fn fetch(credential: &Credential) -> Result<(String, Duration), String> {
@@ -49,6 +44,17 @@ fn fetch(credential: &Credential) -> Result<(String, Duration), String> {
     runtime()
         .block_on(credential.fetch(&http, &STORAGE_SCOPES))
         .map(|(token, lifetime)| (token.expose_str().to_owned(), lifetime))
+        .map_err(|error| error.to_string())
+}
+
+/// A subject token file `name` holding `token` (its folder removed when the guard is dropped),
+/// and the external account file that reads it, exchanged at `url`'s `/sts`.
+fn over_token_file(url: &str, name: &str, token: &str) -> (tempfile::TempDir, PathBuf, Value) {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join(name);
+    std::fs::write(&path, token).unwrap();
+    let file = file_over(url, &json!({"file": path.to_str().unwrap()}));
+    (folder, path, file)
 }
 
 /// An external account file over `source`, exchanged at `url`'s `/sts`.
@@ -69,16 +75,14 @@ fn file_over(url: &str, source: &Value) -> Value {
 #[test]
 fn github_actions_file_fetches_the_oidc_token_exchanges_it_and_impersonates() {
     let (url, seen) = fake(vec![
-        (200, r#"{"count": 1, "value": "gh.oidc.jwt"}"#.to_owned()),
-        (
+        answer(200, r#"{"count": 1, "value": "gh.oidc.jwt"}"#),
+        answer(
             200,
-            r#"{"access_token": "federated", "issued_token_type": "urn:ietf:params:oauth:token-type:access_token", "token_type": "Bearer", "expires_in": 3599}"#
-                .to_owned(),
+            r#"{"access_token": "federated", "issued_token_type": "urn:ietf:params:oauth:token-type:access_token", "token_type": "Bearer", "expires_in": 3599}"#,
         ),
-        (
+        answer(
             200,
-            r#"{"accessToken": "ya29.impersonated", "expireTime": "2099-01-01T00:00:00Z"}"#
-                .to_owned(),
+            r#"{"accessToken": "ya29.impersonated", "expireTime": "2099-01-01T00:00:00Z"}"#,
         ),
     ]);
     let mut file = file_over(
@@ -143,19 +147,11 @@ fn github_actions_file_fetches_the_oidc_token_exchanges_it_and_impersonates() {
 #[test]
 fn gitlab_token_file_is_read_afresh_and_exchanged_for_the_storage_scopes() {
     let (url, seen) = fake(vec![
-        (
-            200,
-            r#"{"access_token": "sts-1", "expires_in": 3600}"#.to_owned(),
-        ),
-        (
-            200,
-            r#"{"access_token": "sts-2", "expires_in": 1800}"#.to_owned(),
-        ),
+        answer(200, r#"{"access_token": "sts-1", "expires_in": 3600}"#),
+        answer(200, r#"{"access_token": "sts-2", "expires_in": 1800}"#),
     ]);
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("gitlab_oidc_token");
-    std::fs::write(&path, "  gitlab.jwt.one \n").unwrap();
-    let mut file = file_over(&url, &json!({"file": path.to_str().unwrap()}));
+    let (_folder, path, mut file) =
+        over_token_file(&url, "gitlab_oidc_token", "  gitlab.jwt.one \n");
     file["client_id"] = json!("cid");
     file["client_secret"] = json!("csecret");
     let credential = credential(&file, &[]).unwrap();
@@ -204,13 +200,10 @@ fn gitlab_token_file_is_read_afresh_and_exchanged_for_the_storage_scopes() {
 #[test]
 fn workforce_options_and_a_configured_lifetime_are_sent() {
     let (url, seen) = fake(vec![
-        (
+        answer(200, r#"{"access_token": "sts", "expires_in": 3600}"#),
+        answer(
             200,
-            r#"{"access_token": "sts", "expires_in": 3600}"#.to_owned(),
-        ),
-        (
-            200,
-            r#"{"accessToken": "sa", "expireTime": "2099-01-01T00:00:00.5Z"}"#.to_owned(),
+            r#"{"accessToken": "sa", "expireTime": "2099-01-01T00:00:00.5Z"}"#,
         ),
     ]);
     let folder = tempfile::tempdir().unwrap();
@@ -249,14 +242,8 @@ fn workforce_options_and_a_configured_lifetime_are_sent() {
 #[test]
 fn an_executable_runs_only_when_allowed_and_its_output_file_is_reused() {
     let (url, seen) = fake(vec![
-        (
-            200,
-            r#"{"access_token": "from-exec", "expires_in": 3600}"#.to_owned(),
-        ),
-        (
-            200,
-            r#"{"access_token": "from-file", "expires_in": 3600}"#.to_owned(),
-        ),
+        answer(200, r#"{"access_token": "from-exec", "expires_in": 3600}"#),
+        answer(200, r#"{"access_token": "from-file", "expires_in": 3600}"#),
     ]);
     let folder = tempfile::tempdir().unwrap();
     let script = folder.path().join("token.sh");
@@ -378,29 +365,20 @@ fn a_bad_token_file_is_one_line_naming_it_and_nothing_is_sent() {
 fn hostile_sts_answers_are_refused_and_an_absurd_lifetime_does_not_overflow() {
     let huge = format!(r#"{{"access_token": "{}"}}"#, "x".repeat(2 << 20));
     let (url, _) = fake(vec![
-        (200, "<html>gateway</html>".to_owned()),
+        answer(200, "<html>gateway</html>"),
         (200, huge),
-        (200, r#"{"access_token": "t"}"#.to_owned()),
-        (200, r#"{"access_token": "t", "expires_in": 0}"#.to_owned()),
-        (200, r#"{"access_token": "t", "expires_in": -5}"#.to_owned()),
-        (
+        answer(200, r#"{"access_token": "t"}"#),
+        answer(200, r#"{"access_token": "t", "expires_in": 0}"#),
+        answer(200, r#"{"access_token": "t", "expires_in": -5}"#),
+        answer(200, r#"{"access_token": "t", "expires_in": 1e30}"#),
+        answer(200, r#"{"expires_in": 3600}"#),
+        answer(
             200,
-            r#"{"access_token": "t", "expires_in": 1e30}"#.to_owned(),
-        ),
-        (200, r#"{"expires_in": 3600}"#.to_owned()),
-        (
-            200,
-            r#"{"access_token": "forever", "expires_in": 18446744073709551615}"#.to_owned(),
+            r#"{"access_token": "forever", "expires_in": 18446744073709551615}"#,
         ),
     ]);
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("token");
-    std::fs::write(&path, "jwt").unwrap();
-    let credential = credential(
-        &file_over(&url, &json!({"file": path.to_str().unwrap()})),
-        &[],
-    )
-    .unwrap();
+    let (_folder, _, file) = over_token_file(&url, "token", "jwt");
+    let credential = credential(&file, &[]).unwrap();
     let sts = format!("{url}/sts");
     assert_eq!(
         fetch(&credential).unwrap_err(),
@@ -437,17 +415,13 @@ fn hostile_sts_answers_are_refused_and_an_absurd_lifetime_does_not_overflow() {
 #[test]
 fn a_token_echoed_in_an_error_is_redacted() {
     let (url, _) = fake(vec![
-        (
+        answer(
             400,
-            r#"{"error": "invalid_grant", "error_description": "The token secret.oidc.jwt does not match the audience; client sts-client-secret"}"#
-                .to_owned(),
+            r#"{"error": "invalid_grant", "error_description": "The token secret.oidc.jwt does not match the audience; client sts-client-secret"}"#,
         ),
-        (401, "token gh-request-token-123 is not valid\n".to_owned()),
+        answer(401, "token gh-request-token-123 is not valid\n"),
     ]);
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("token");
-    std::fs::write(&path, "secret.oidc.jwt").unwrap();
-    let mut file = file_over(&url, &json!({"file": path.to_str().unwrap()}));
+    let (_folder, _, mut file) = over_token_file(&url, "token", "secret.oidc.jwt");
     file["client_id"] = json!("cid");
     file["client_secret"] = json!("sts-client-secret");
     let credential = credential(&file, &[]).unwrap();
