@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, assert_lacks, assert_starts_with, find_by, root};
+use crate::files::{folder_with, folder_with_state};
 use crate::sarif_schema::validate_sarif;
 
 fn case(name: &str) -> PathBuf {
@@ -114,21 +115,13 @@ fn prevent_destroy_blocks_the_destroy_where_terraform_fails() {
     assert_eq!(blocked[0].2, vec!["destroy-blocked"]);
     // Terraform's own refusal names the same block, at the same line.
     let refusal = std::fs::read_to_string(case("prevent-destroy/plan-error.txt")).unwrap();
-    assert!(
-        refusal.contains("Instance cannot be destroyed"),
-        "{refusal}"
-    );
+    assert_contains(&refusal, "Instance cannot be destroyed");
     let line = refusal
         .split("main.tf line ")
         .nth(1)
         .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
         .unwrap();
-    let why = document["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|object| object["outcome"] == "blocked")
-        .unwrap()["why"]
+    let why = find_by(&document["objects"], "outcome", "blocked")["why"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -219,12 +212,10 @@ fn replacements_keep_the_plans_order_and_deposed_objects_are_risks() {
 
 #[test]
 fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("policy.toml"),
+    let folder = folder_with(
+        "policy.toml",
         "[[protect]]\naddresses = [\"module.app[\\\"blue\\\"]*\"]\nreason = \"blue serves traffic\"\n",
-    )
-    .unwrap();
+    );
     let output = Test::new()
         .arg("audit")
         .arg(case("destroy/terraform.tfstate"))
@@ -238,18 +229,8 @@ fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
         "{}",
         output.stdout
     );
-    assert!(
-        output
-            .stdout
-            .contains("12 objects: 12 destroy; 3 violations"),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output.stderr.contains("hint: delete-protected:"),
-        "{}",
-        output.stderr
-    );
+    assert_contains(&output.stdout, "12 objects: 12 destroy; 3 violations");
+    assert_contains(&output.stderr, "hint: delete-protected:");
     // An instance still being created, and one tainted while it was.
     let output = Test::new()
         .args([
@@ -261,12 +242,7 @@ fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
         .run()
         .code(3);
     let document: Value = serde_json::from_str(&output.stdout).unwrap();
-    let finding = document["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|finding| finding["rule"] == "delete-mid-operation")
-        .unwrap();
+    let finding = find_by(&document["findings"], "rule", "delete-mid-operation");
     assert_eq!(finding["address"], "oci_core_instance.app");
     // The value decoded, as scan prints it (it was the JSON text, `"\"PROVISIONING\""`).
     assert_eq!(finding["evidence"][0]["value"], "PROVISIONING");
@@ -275,11 +251,7 @@ fn the_policy_and_unfinished_objects_are_violations_of_a_destroy() {
         .args(["audit", "testdata/scan/cf-tainted-in-progress.tfstate"])
         .run()
         .code(3);
-    assert!(
-        output.stdout.contains("tainted-after-timeout"),
-        "{}",
-        output.stdout
-    );
+    assert_contains(&output.stdout, "tainted-after-timeout");
 }
 
 /// A copy of a scan fixture (`testdata/scan/...`) with one instance's status attribute set to
@@ -299,10 +271,7 @@ fn with_status(
         .find(|resource| resource["type"] == type_name && resource["mode"] == "managed")
         .unwrap();
     resource["instances"][0]["attributes"][attribute] = Value::String(value.to_owned());
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, serde_json::to_string_pretty(&state).unwrap()).unwrap();
-    (folder, path)
+    folder_with_state(serde_json::to_string_pretty(&state).unwrap())
 }
 
 /// The `delete-mid-operation` finding of an audit of `path`: (message, hint).
@@ -314,13 +283,7 @@ fn mid_operation(path: &std::path::Path) -> (String, String) {
         .run()
         .code(3);
     let document: Value = serde_json::from_str(&output.stdout).unwrap();
-    let finding = document["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|finding| finding["rule"] == "delete-mid-operation")
-        .unwrap()
-        .clone();
+    let finding = find_by(&document["findings"], "rule", "delete-mid-operation").clone();
     (
         finding["message"].as_str().unwrap().to_owned(),
         finding["hint"].as_str().unwrap().to_owned(),
@@ -355,11 +318,9 @@ fn delete_mid_operation_says_which_operation_the_status_shows() {
     // Update: a real Helm release left in pending-upgrade.
     let (message, _) =
         mid_operation(&root().join("testdata/scan/real/helm-pending-upgrade.tfstate"));
-    assert!(
-        message.starts_with(
-            "its remote object is still being updated (`status` = `pending-upgrade`);"
-        ),
-        "{message}"
+    assert_starts_with(
+        &message,
+        "its remote object is still being updated (`status` = `pending-upgrade`);",
     );
     // Delete: a real Hetzner server whose delete was running.
     let (_folder, path) = with_status(
@@ -463,22 +424,17 @@ fn the_sarif_and_junit_reports_are_valid_and_carry_the_findings() {
         document.root_element().attribute("name"),
         Some("statectl audit")
     );
-    assert!(
-        junit.contains("classname=\"statectl.delete-skip-destroy\""),
-        "{junit}"
-    );
+    assert_contains(&junit, "classname=\"statectl.delete-skip-destroy\"");
     // The github and markdown reports are pinned whole by the `audit-skip-destroy-*` snapshots.
 }
 
 #[test]
 fn bad_plans_get_one_line_and_exit_2() {
-    let folder = tempfile::tempdir().unwrap();
-    let broken = folder.path().join("broken.json");
-    std::fs::write(
-        &broken,
+    let folder = folder_with(
+        "broken.json",
         "{\n  \"resource_changes\": [\n    {\"address\": \n",
-    )
-    .unwrap();
+    );
+    let broken = folder.path().join("broken.json");
     Test::new()
         .arg("audit")
         .arg(case("destroy/terraform.tfstate"))
@@ -533,28 +489,18 @@ fn the_table_gives_each_reason_and_the_hint_only_what_the_policy_allows() {
         "{}",
         output.stdout
     );
-    assert!(
-        !output.stderr.contains("statectl forget"),
-        "{}",
-        output.stderr
-    );
-    assert!(
-        output
-            .stderr
-            .contains("keep it out of the destroy (`-target` the rest), or change the policy"),
-        "{}",
-        output.stderr
+    assert_lacks(&output.stderr, "statectl forget");
+    assert_contains(
+        &output.stderr,
+        "keep it out of the destroy (`-target` the rest), or change the policy",
     );
     // A policy that guards against taints only: forgetting first is the way out, and said so.
     let output = audit(
         "[[protect]]\naddresses = [\"terraform_data.plain\"]\nactions = [\"taint\"]\nreason = \"by hand\"\n",
     );
-    assert!(
-        output.stderr.contains(
-            "hint: delete-protected: remove it from the destroy (`-target` the rest, or `statectl forget terraform_data.plain` first), or change the policy"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "hint: delete-protected: remove it from the destroy (`-target` the rest, or `statectl forget terraform_data.plain` first), or change the policy",
     );
 }
 

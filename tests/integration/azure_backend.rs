@@ -15,16 +15,16 @@
 //! they fail.
 
 use std::net::TcpListener;
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_contains, assert_starts_with, root};
+use crate::files::{file_names, folder_with};
 use crate::skip::require_tool;
-use crate::workdir::{TerraformWorkdir, Workdir, scanned_states};
+use crate::workdir::{Served, TerraformWorkdir, Workdir, assert_prefix_scan, cancel_statectl_lock};
 
 const ACCOUNT: &str = "devstoreaccount1";
 /// Azurite's well-known development key (public, in Azurite's documentation).
@@ -73,8 +73,7 @@ pub(crate) fn pki(names: &[&str]) -> tempfile::TempDir {
         .unwrap()
         .signed_by(&key, &issuer)
         .unwrap();
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("ca.pem"), ca.pem()).unwrap();
+    let folder = folder_with("ca.pem", ca.pem());
     std::fs::write(folder.path().join("cert.pem"), certificate.pem()).unwrap();
     std::fs::write(folder.path().join("key.pem"), key.serialize_pem()).unwrap();
     folder
@@ -102,11 +101,7 @@ impl Azurite {
             .expect("azurite-blob lies in node_modules/.bin")
             .to_owned();
         let folder = tempfile::tempdir().unwrap();
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = crate::processes::free_port();
         let log = std::fs::File::create(folder.path().join("azurite.log")).unwrap();
         let mut command = Command::new(&binary);
         command
@@ -141,14 +136,7 @@ impl Azurite {
             key: key.to_owned(),
             tls: tls.map(|tls| tls.join("ca.pem")),
         };
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "Azurite did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        crate::processes::wait_for_port(port, "Azurite");
         azurite.node(&format!(
             "await service.getContainerClient('{CONTAINER}').create();"
         ));
@@ -282,9 +270,8 @@ fn listed_locally(file: &Path) -> String {
 }
 
 fn backups(folder: &Path) -> Vec<String> {
-    std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+    file_names(folder)
+        .into_iter()
         .filter(|name| name.ends_with(".backup"))
         .collect()
 }
@@ -608,36 +595,19 @@ fn a_prefix_scans_every_blob_below_it_in_one_report() {
             .args(extra)
             .run()
     };
-    let all = run(&[]);
-    assert_eq!(all.code, 2, "a blob that is not a state: {}", all.stderr);
-    let names = scanned_states(&all.stdout);
-    assert_eq!(
-        names,
-        [
-            url("org/network.tfstate"),
-            url("org/network.tfstateenv:staging"),
-            url("org/notes/readme.txt"),
-        ]
-    );
-    assert!(
-        all.stderr.starts_with(&format!(
+    assert_prefix_scan(
+        &run(&[]),
+        &[
+            url("org/network.tfstate").as_str(),
+            url("org/network.tfstateenv:staging").as_str(),
+            url("org/notes/readme.txt").as_str(),
+        ],
+        &format!(
             "4 states under azurerm://devstoreaccount1/tfstate/org/\nskipped 1 empty object (no state yet, as Terraform reads them): {}\n",
             url("org/ci.tfstate")
-        )),
-        "{}",
-        all.stderr
-    );
-    let chosen = run(&["--include", "org/*.tfstateenv:*"]);
-    assert_eq!(chosen.code, 1, "{}", chosen.stderr);
-    let report: Value = serde_json::from_str(&chosen.stdout).unwrap();
-    assert_eq!(report["summary"]["states"], 1);
-    assert!(
-        report["states"][0]["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|finding| finding["rule"] == "tainted-after-timeout"),
-        "{report}"
+        ),
+        &run(&["--include", "org/*.tfstateenv:*"]),
+        None,
     );
 }
 
@@ -677,13 +647,12 @@ fn a_sas_token_reads_and_writes_and_a_read_only_one_is_refused_with_nothing_left
 
     let read_only = sas(&azurite, "rl");
     let refused = run(&read_only, &["untaint", &address, &url("prod.tfstate")]).code(2);
-    assert!(
-        refused.stderr.starts_with(&format!(
+    assert_starts_with(
+        &refused.stderr,
+        &format!(
             "error: {}: cannot lock the state: Lease Blob (acquire) answered 403 Forbidden (AuthorizationPermissionMismatch): the credentials are not allowed to do this\nhint: the SAS token needs",
             url("prod.tfstate")
-        )),
-        "{}",
-        refused.stderr
+        ),
     );
     assert_eq!(refused.stderr.lines().count(), 2, "{}", refused.stderr);
     let signature = read_only.split("sig=").nth(1).unwrap();
@@ -751,9 +720,7 @@ fn faults_are_one_line_each_and_bounded() {
         ));
 
     // An endpoint that is down: bounded.
-    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
-    let dead = format!("http://{}/{ACCOUNT}", closed.local_addr().unwrap());
-    drop(closed);
+    let dead = format!("{}/{ACCOUNT}", crate::processes::refusing_url());
     let started = Instant::now();
     let down = azurite
         .statectl(&["taint", "x.y", &url("prod.tfstate")])
@@ -761,13 +728,12 @@ fn faults_are_one_line_each_and_bounded() {
         .run()
         .code(2);
     assert!(started.elapsed() < Duration::from_secs(20));
-    assert!(
-        down.stderr.starts_with(&format!(
+    assert_starts_with(
+        &down.stderr,
+        &format!(
             "error: {}: cannot lock the state: Get Blob Properties got no answer from the Blob service at {dead}/: ",
             url("prod.tfstate")
-        )),
-        "{}",
-        down.stderr
+        ),
     );
     assert_eq!(down.stderr.lines().count(), 2, "{}", down.stderr);
 
@@ -782,12 +748,9 @@ fn faults_are_one_line_each_and_bounded() {
         .code(2);
     let took = started.elapsed();
     assert!(took < Duration::from_secs(25), "{took:?}");
-    assert!(
-        output
-            .stderr
-            .contains("cannot read the state: Get Blob got no answer from the Blob service at"),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "cannot read the state: Get Blob got no answer from the Blob service at",
     );
     drop(silent);
     assert_eq!(azurite.properties("prod.tfstate")["lease"], "available");
@@ -861,15 +824,9 @@ fn the_azure_cli_login_is_a_bearer_token_for_storage() {
     let listed = run(&endpoint).code(0);
     assert_eq!(listed.stdout, listed_locally(&modules_state()));
     let head = served.join().unwrap().to_ascii_lowercase();
-    assert!(
-        head.starts_with("get /acct/tfstate/prod.tfstate http/1.1\r\n"),
-        "{head}"
-    );
-    assert!(
-        head.contains("\r\nauthorization: bearer tok-from-cli\r\n"),
-        "{head}"
-    );
-    assert!(head.contains("\r\nx-ms-version: 2023-11-03\r\n"), "{head}");
+    assert_starts_with(&head, "get /acct/tfstate/prod.tfstate http/1.1\r\n");
+    assert_contains(&head, "\r\nauthorization: bearer tok-from-cli\r\n");
+    assert_contains(&head, "\r\nx-ms-version: 2023-11-03\r\n");
     assert_eq!(
         std::fs::read_to_string(bin.path().join("args")).unwrap(),
         "account get-access-token --resource https://storage.azure.com/ -o json "
@@ -952,13 +909,9 @@ fn an_initialised_directory_reads_its_azurerm_workspace() {
         .run()
         .code(0);
     assert_eq!(listed.stdout, listed_locally(&state));
-    assert!(
-        listed.stderr.starts_with(&format!(
-            "state {} (backend \"azurerm\"",
-            url("prod.tfstateenv:dev")
-        )),
-        "{}",
-        listed.stderr
+    assert_starts_with(
+        &listed.stderr,
+        &format!("state {} (backend \"azurerm\"", url("prod.tfstateenv:dev")),
     );
 }
 
@@ -1102,7 +1055,9 @@ impl AzureOnLoopback {
 
 /// A working folder with a `backend "azurerm"` block for account `tfacct`, initialised and applied
 /// by Terraform through the proxy; checks that Terraform only went to Azure's own address.
-fn applied(azure: &AzureOnLoopback, terraform: &Path) -> Workdir {
+fn applied() -> Option<Served<AzureOnLoopback>> {
+    let terraform = crate::oracle::terraform()?;
+    let azure = AzureOnLoopback::start()?;
     let mut environment = azure.env();
     environment.extend([
         ("CHECKPOINT_DISABLE", "1".to_owned()),
@@ -1110,17 +1065,14 @@ fn applied(azure: &AzureOnLoopback, terraform: &Path) -> Workdir {
     ]);
     // The proxy must see Azure's own address, whatever the machine exempts.
     let hidden = &["NO_PROXY", "no_proxy", "TF_DATA_DIR"];
-    let workdir = Workdir::new(terraform, |_| environment, hidden);
-    workdir.init_and_apply_resources(
-        &format!(
-            r#"  backend "azurerm" {{
-    storage_account_name = "{TF_ACCOUNT}"
-    container_name       = "{CONTAINER}"
-    key                  = "prod.tfstate"
-  }}
-"#
-        ),
-        crate::workdir::APP_AND_DBS,
+    let workdir = Workdir::new(&terraform, |_| environment, hidden);
+    workdir.init_and_apply_backend(
+        "azurerm",
+        &[
+            ["storage_account_name", TF_ACCOUNT],
+            ["container_name", CONTAINER],
+            ["key", "prod.tfstate"],
+        ],
     );
     let expected = workdir.terraform_stdout(&["state", "list"]);
     assert_eq!(
@@ -1137,7 +1089,7 @@ fn applied(azure: &AzureOnLoopback, terraform: &Path) -> Workdir {
             .all(|host| host == "tfacct.blob.core.windows.net:443"),
         "Terraform went to Azure's address only"
     );
-    workdir
+    Some(Served::new(azure, workdir))
 }
 
 /// Terraform 1.15.5's own azurerm backend and statectl on one state in Azurite, each unchanged:
@@ -1147,23 +1099,16 @@ fn applied(azure: &AzureOnLoopback, terraform: &Path) -> Workdir {
 /// blob Terraform made for it.
 #[test]
 fn terraform_writes_and_statectl_lists_and_taints_an_azurerm_state() {
-    let Some(terraform) = crate::oracle::terraform() else {
-        return;
-    };
-    let Some(azure) = AzureOnLoopback::start() else {
-        return;
-    };
-    let workdir = applied(&azure, &terraform);
-    let folder = workdir.path();
+    let Some(workdir) = applied() else { return };
+    let (azure, folder) = (&workdir.server, workdir.path());
     let expected = workdir.terraform_stdout(&["state", "list"]);
     let listed = azure.statectl(folder, &["list"]).run().code(0);
     assert_eq!(listed.stdout, expected);
-    assert!(
-        listed.stderr.starts_with(&format!(
+    assert_starts_with(
+        &listed.stderr,
+        &format!(
             "state azurerm://{TF_ACCOUNT}/{CONTAINER}/prod.tfstate (backend \"azurerm\" from .terraform/terraform.tfstate"
-        )),
-        "{}",
-        listed.stderr
+        ),
     );
 
     azure
@@ -1171,15 +1116,9 @@ fn terraform_writes_and_statectl_lists_and_taints_an_azurerm_state() {
         .run()
         .code(0);
     let shown = workdir.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
-    assert!(
-        shown.starts_with("# terraform_data.app: (tainted)"),
-        "{shown}"
-    );
+    assert_starts_with(&shown, "# terraform_data.app: (tainted)");
     let plan = workdir.terraform_stdout(&["plan", "-no-color", "-input=false"]);
-    assert!(
-        plan.contains("terraform_data.app is tainted, so must be replaced"),
-        "{plan}"
-    );
+    assert_contains(&plan, "terraform_data.app is tainted, so must be replaced");
 
     // A second workspace: Terraform makes blob `prod.tfstateenv:dev`; statectl reads it there.
     workdir.terraform_stdout(&["workspace", "new", "-no-color", "dev"]);
@@ -1187,12 +1126,9 @@ fn terraform_writes_and_statectl_lists_and_taints_an_azurerm_state() {
     let dev = workdir.terraform_stdout(&["state", "list"]);
     let listed = azure.statectl(folder, &["list"]).run().code(0);
     assert_eq!(listed.stdout, dev);
-    assert!(
-        listed.stderr.starts_with(&format!(
-            "state azurerm://{TF_ACCOUNT}/{CONTAINER}/prod.tfstateenv:dev (backend"
-        )),
-        "{}",
-        listed.stderr
+    assert_starts_with(
+        &listed.stderr,
+        &format!("state azurerm://{TF_ACCOUNT}/{CONTAINER}/prod.tfstateenv:dev (backend"),
     );
 }
 
@@ -1200,14 +1136,8 @@ fn terraform_writes_and_statectl_lists_and_taints_an_azurerm_state() {
 /// waits for it with `--lock-timeout`.
 #[test]
 fn statectl_names_terraforms_lease_and_waits_for_it() {
-    let Some(terraform) = crate::oracle::terraform() else {
-        return;
-    };
-    let Some(azure) = AzureOnLoopback::start() else {
-        return;
-    };
-    let workdir = applied(&azure, &terraform);
-    let folder = workdir.path();
+    let Some(workdir) = applied() else { return };
+    let (azure, folder) = (&workdir.server, workdir.path());
     // Terraform holds the lease (an apply waiting at its prompt): statectl is refused, naming it,
     // then waits for it.
     let (mut apply, mut answer) = workdir.apply_waiting_at_the_prompt("terraform_data.db[1]");
@@ -1243,61 +1173,26 @@ fn statectl_names_terraforms_lease_and_waits_for_it() {
     waiting.join().unwrap().code(0);
     let shown = workdir.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
     // The taint waited for the lease and wrote after Terraform's apply.
-    assert!(shown.contains("(tainted)"), "{shown}");
+    assert_contains(&shown, "(tainted)");
 }
 
 /// `statectl lock` holds the lease: Terraform is refused, naming statectl; SIGTERM releases it.
 #[test]
 fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_the_lease() {
-    let Some(terraform) = crate::oracle::terraform() else {
-        return;
-    };
-    let Some(azure) = AzureOnLoopback::start() else {
-        return;
-    };
-    let workdir = applied(&azure, &terraform);
-    let folder = workdir.path();
+    let Some(workdir) = applied() else { return };
+    let azure = &workdir.server;
     // statectl holds the lease: Terraform is refused, naming statectl.
-    let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(["lock", "--", "sleep", "60"])
-        // Its own process group, as a CI job is: the cancel reaches the command too.
-        .process_group(0)
-        .current_dir(folder)
-        .envs(azure.env())
-        .env("USER", "statectl-e2e")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let holder = workdir.statectl_lock_holder();
     let deadline = Instant::now() + Duration::from_secs(30);
     while azure.azurite.properties("prod.tfstate")["lease"] != "leased" {
         assert!(Instant::now() < deadline, "statectl never took the lease");
         std::thread::sleep(Duration::from_millis(100));
     }
-    let output = workdir.terraform_output(&[
-        "apply",
-        "-auto-approve",
-        "-input=false",
-        "-no-color",
-        "-lock-timeout=0s",
-    ]);
-    // SIGTERM: statectl releases the lease before it goes.
-    Command::new("kill")
-        .args(["-TERM", "--", &format!("-{}", holder.id())])
-        .status()
-        .unwrap();
-    let _ = holder.wait();
+    workdir.terraform_refused_by_statectl_lock("terraform_data.app");
+    // SIGTERM to its process group: statectl releases the lease before it goes.
+    cancel_statectl_lock(holder);
     assert_eq!(
         azure.azurite.properties("prod.tfstate")["lease"],
         "available"
-    );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success());
-    assert!(
-        stderr.contains("Error acquiring the state lock")
-            && stderr.contains("statectl lock")
-            && stderr.contains(&format!("{}@", crate::workdir::account_name())),
-        "{stderr}"
     );
 }

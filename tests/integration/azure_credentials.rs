@@ -16,7 +16,8 @@ use base64::Engine as _;
 use serde_json::json;
 
 use crate::azure_backend::{Azurite, Proxy, pki};
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains};
+use crate::files::folder_with;
 use crate::oracle::terraform;
 use crate::stand_in::{Request, Route, StandIn, reply};
 use crate::workdir::TerraformWorkdir;
@@ -216,7 +217,7 @@ fn both_tools(azure: &Azure, blob: &str, variables: Vec<(&'static str, String)>)
     let statectl_aad = azure.aad.seen();
     let statectl_ci = azure.ci.seen();
     let shown = scenario.terraform(&["state", "show", "-no-color", "terraform_data.web[1]"]);
-    assert!(shown.contains("(tainted)"), "{shown}");
+    assert_contains(&shown, "(tainted)");
 
     // Each command of statectl's asked once (the token kept for its lease, write and release);
     // Terraform's requests are alike.
@@ -264,6 +265,14 @@ fn ids() -> Vec<(&'static str, String)> {
 /// (`SYSTEM_OIDCREQUESTURI`, `SYSTEM_ACCESSTOKEN` and the service connection) and a token file
 /// (`ARM_OIDC_TOKEN_FILE_PATH`): the federated token is the client assertion of Azure AD's
 /// client-credentials grant, for Storage's scope, as Terraform sends it.
+/// The first request `seen` sent to `prefix`; `what` names the service in the failure.
+#[track_caller]
+fn first_to<'a>(seen: &'a [Request], prefix: &str, what: &str) -> &'a Request {
+    seen.iter()
+        .find(|request| request.target.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{what}"))
+}
+
 #[test]
 fn oidc_federated_credentials_reach_azure_ad_as_terraforms_do() {
     let Some(azure) = Azure::start() else { return };
@@ -280,10 +289,7 @@ fn oidc_federated_credentials_reach_azure_ad_as_terraforms_do() {
         ),
     ]);
     let seen = both_tools(&azure, "github.tfstate", github);
-    let token_service = seen
-        .iter()
-        .find(|request| request.target.starts_with("/github"))
-        .expect("GitHub's token service was asked");
+    let token_service = first_to(&seen, "/github", "GitHub's token service was asked");
     assert_eq!(
         token_service.target,
         "/github/_apis/token?api-version=2.0&audience=api%3A%2F%2FAzureADTokenExchange"
@@ -326,9 +332,8 @@ fn oidc_federated_credentials_reach_azure_ad_as_terraforms_do() {
         "ado.federated.jwt".to_owned()
     )));
 
-    let token_folder = tempfile::tempdir().unwrap();
+    let token_folder = folder_with("azure-identity-token", "file.federated.jwt\n");
     let token_file = token_folder.path().join("azure-identity-token");
-    std::fs::write(&token_file, "file.federated.jwt\n").unwrap();
     let mut file = ids();
     file.push(("ARM_OIDC_TOKEN_FILE_PATH", token_file.display().to_string()));
     let seen = both_tools(&azure, "file.tfstate", file);
@@ -356,10 +361,7 @@ fn a_managed_identity_asks_the_metadata_service_as_terraform_does() {
             ("ARM_CLIENT_ID", CLIENT.to_owned()),
         ],
     );
-    let asked = seen
-        .iter()
-        .find(|request| request.target.starts_with("/msi"))
-        .expect("the metadata service was asked");
+    let asked = first_to(&seen, "/msi", "the metadata service was asked");
     assert_eq!(
         asked.target,
         format!(
@@ -412,11 +414,8 @@ fn a_missing_metadata_service_is_one_line_with_a_hint() {
         .refused(&format!(
             "error: azurerm://acct/tfstate/prod.tfstate: cannot read the state: no credential for the Blob service: the managed identity endpoint {nowhere} gave no token ("
         ));
-    assert!(
-        output.stderr.contains(
-            "); statectl is not on an Azure machine with a managed identity, or `msi_endpoint` is wrong\nhint: run on an Azure machine with a managed identity"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "); statectl is not on an Azure machine with a managed identity, or `msi_endpoint` is wrong\nhint: run on an Azure machine with a managed identity",
     );
 }

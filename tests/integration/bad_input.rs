@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, root};
+use crate::files::{folder_with, folder_with_state};
 
 fn minimal_with_instances(instances: &str) -> String {
     format!(
@@ -22,9 +23,7 @@ fn refused(bytes: &[u8], expected: &str) -> String {
 
 #[track_caller]
 fn refused_as(bytes: &[u8], expected: &str, pinned: bool) -> String {
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, bytes).unwrap();
+    let (folder, path) = folder_with_state(bytes);
     let list = Test::new().arg("list").current_dir(folder.path());
     let output = if pinned {
         statectl_snapshot!(list)
@@ -65,9 +64,7 @@ fn expected_stderr(file: &str, line: &str, hint: Option<&str>) -> String {
 /// backup, lock or sidecar left beside it.
 #[track_caller]
 fn mutation_refused(bytes: &[u8], expected: &str) {
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, bytes).unwrap();
+    let (folder, path) = folder_with_state(bytes);
     Test::new()
         .args(["taint", "t.n"])
         .current_dir(folder.path())
@@ -297,7 +294,7 @@ fn invalid_utf8() {
         b"{\"version\": 4,\n \"lineage\": \"\xff\"}",
         "not valid UTF-8",
     );
-    assert!(stderr.contains(":2:14:"), "{stderr}");
+    assert_contains(&stderr, ":2:14:");
 }
 
 #[test]
@@ -353,7 +350,7 @@ fn deposed_key_not_eight_characters() {
 fn status_other_than_tainted() {
     let state = minimal_with_instances(r#"{"status": "broken", "attributes": {}}"#);
     let stderr = refused(state.as_bytes(), "invalid instance `status` \"broken\"");
-    assert!(stderr.contains("terraform.tfstate:1:"), "{stderr}");
+    assert_contains(&stderr, "terraform.tfstate:1:");
 }
 
 #[test]
@@ -613,9 +610,7 @@ fn an_unreadable_file_is_named() {
         crate::skip::not_here("root reads files whatever their mode");
         return;
     }
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, "{}").unwrap();
+    let (folder, path) = folder_with_state("{}");
     std::fs::set_permissions(
         &path,
         <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o000),
@@ -819,8 +814,7 @@ fn audit_names_a_binary_plan_and_refuses_a_device() {
 
 #[test]
 fn a_file_name_with_control_characters_is_escaped() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("e\u{1b}[31m.tfstate"), "test").unwrap();
+    let folder = folder_with("e\u{1b}[31m.tfstate", "test");
     Test::new()
         .args(["list", "e\u{1b}[31m.tfstate"])
         .current_dir(folder.path())
@@ -837,9 +831,7 @@ fn deep_objects_get_a_diff_line() {
         "[".repeat(200),
         "]".repeat(200)
     ));
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("terraform.tfstate");
-    std::fs::write(&path, &deep).unwrap();
+    let (folder, path) = folder_with_state(&deep);
     Test::new()
         .args(["taint", "t.n", "--dry-run"])
         .current_dir(folder.path())

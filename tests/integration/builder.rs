@@ -1,5 +1,7 @@
 //! A small builder for running the real `statectl` binary in a scrubbed environment and checking its
-//! exit code, stdout and stderr together.
+//! exit code, stdout and stderr together, and the assertions on what it printed (text that
+//! contains or starts with, table rows, JSON elements and counts), each showing the whole text
+//! when it fails.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -42,6 +44,12 @@ pub(crate) fn has_row(text: &str, cells: &[&str]) -> bool {
             .collect();
         columns == cells
     })
+}
+
+/// Asserts [`has_row`], showing the whole text when it does not.
+#[track_caller]
+pub(crate) fn assert_row(text: &str, cells: &[&str]) {
+    assert!(has_row(text, cells), "no row {cells:?}:\n{text}");
 }
 
 #[must_use]
@@ -153,21 +161,13 @@ impl Output {
 
     #[track_caller]
     pub(crate) fn stderr_contains(self, expected: &str) -> Output {
-        assert!(
-            self.stderr.contains(expected),
-            "stderr lacks {expected:?}:\n{}",
-            self.stderr
-        );
+        assert_contains(&self.stderr, expected);
         self
     }
 
     #[track_caller]
     pub(crate) fn stdout_contains(self, expected: &str) -> Output {
-        assert!(
-            self.stdout.contains(expected),
-            "stdout lacks {expected:?}:\n{}",
-            self.stdout
-        );
+        assert_contains(&self.stdout, expected);
         self
     }
 
@@ -196,4 +196,51 @@ impl Output {
         );
         output
     }
+}
+
+/// Asserts that `text` contains `expected`, showing the whole text when it does not.
+#[track_caller]
+pub(crate) fn assert_contains(text: &str, expected: &str) {
+    assert!(text.contains(expected), "lacks {expected:?}:\n{text}");
+}
+
+/// Asserts that `text` does not contain `unexpected`, showing the whole text when it does.
+#[track_caller]
+pub(crate) fn assert_lacks(text: &str, unexpected: &str) {
+    assert!(!text.contains(unexpected), "has {unexpected:?}:\n{text}");
+}
+
+/// The first element of the JSON array `array` whose `key` is `value` (a resource by name, a
+/// finding by rule); the array is shown when there is none.
+#[track_caller]
+pub(crate) fn find_by<'v>(
+    array: &'v serde_json::Value,
+    key: &str,
+    value: &str,
+) -> &'v serde_json::Value {
+    array
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {array}"))
+        .iter()
+        .find(|element| element[key] == value)
+        .unwrap_or_else(|| panic!("no element with {key} {value:?} in {array}"))
+}
+
+/// Asserts that `text` starts with `expected`, showing the whole text when it does not.
+#[track_caller]
+pub(crate) fn assert_starts_with(text: &str, expected: &str) {
+    assert!(
+        text.starts_with(expected),
+        "does not start with {expected:?}:\n{text}"
+    );
+}
+
+/// The sum of the counts of a JSON object's members (a summary's `by_status`, say).
+pub(crate) fn sum_of_counts(object: &serde_json::Value) -> u64 {
+    object
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {object}"))
+        .values()
+        .map(|count| count.as_u64().unwrap())
+        .sum()
 }

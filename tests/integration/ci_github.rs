@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::root;
+use crate::builder::{assert_contains, assert_lacks, assert_starts_with, root};
 
 /// A fake runner: a folder for the files GitHub gives a step.
 struct Runner {
@@ -129,15 +129,13 @@ fn the_scan_step_uploads_sarif_summarizes_annotates_and_reports_the_exit_code() 
     );
     // The job summary: the Markdown report, findings first, the clean state on one line.
     let summary = runner.file("summary");
-    assert!(
-        summary.starts_with(
-            "## statectl scan\n\n**2 findings: 2 warnings, in 1 of 2 states (1 clean)**\n"
-        ),
-        "{summary}"
+    assert_starts_with(
+        &summary,
+        "## statectl scan\n\n**2 findings: 2 warnings, in 1 of 2 states (1 clean)**\n",
     );
-    assert!(
-        summary.contains("**1 state with no findings**: `testdata/scan/clean.tfstate`"),
-        "{summary}"
+    assert_contains(
+        &summary,
+        "**1 state with no findings**: `testdata/scan/clean.tfstate`",
     );
     // The log: one annotation per finding, on the state file's line.
     let annotations: Vec<&str> = step
@@ -146,12 +144,9 @@ fn the_scan_step_uploads_sarif_summarizes_annotates_and_reports_the_exit_code() 
         .filter(|line| line.starts_with("::"))
         .collect();
     assert_eq!(annotations.len(), 2, "{}", step.stdout);
-    assert!(
-        annotations[0].starts_with(
-            "::warning file=testdata/scan/oci-async-provisioning.tfstate,line=14,col=9,title=statectl transitional-state%3A oci_core_instance.app::"
-        ),
-        "{}",
-        annotations[0]
+    assert_starts_with(
+        annotations[0],
+        "::warning file=testdata/scan/oci-async-provisioning.tfstate,line=14,col=9,title=statectl transitional-state%3A oci_core_instance.app::",
     );
 
     // The last step fails the job on that exit code, and says why.
@@ -185,14 +180,12 @@ fn fail_on_never_passes_and_options_reach_statectl() {
     // exit 2 (an argument statectl could not use), proving the arguments reached it.
     assert_eq!(step.code, 0, "{}{}", step.stdout, step.stderr);
     assert_eq!(runner.output("exit-code").as_deref(), Some("2"));
-    assert!(
-        step.stderr
-            .contains("`--include` and `--exclude` choose keys below a prefix URL"),
-        "{}",
-        step.stderr
+    assert_contains(
+        &step.stderr,
+        "`--include` and `--exclude` choose keys below a prefix URL",
     );
     assert_eq!(runner.file("summary"), "", "no summary when it is off");
-    assert!(!step.stdout.contains("::warning"), "{}", step.stdout);
+    assert_lacks(&step.stdout, "::warning");
 
     let runner = Runner::new();
     let step = runner.step(
@@ -292,11 +285,7 @@ fn the_install_step_builds_the_checkout_or_the_version_asked_for() {
 fn the_action_runs_the_tested_scripts_with_its_declared_inputs() {
     let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
     assert!(action.contains("\n  using: composite\n"));
-    let declared: Vec<&str> = section(&action, "inputs:")
-        .lines()
-        .filter_map(|line| line.strip_prefix("  ")?.strip_suffix(':'))
-        .filter(|name| !name.starts_with(' '))
-        .collect();
+    let declared = crate::ci_gitlab::keys_at(section(&action, "inputs:"), "  ");
     assert_eq!(
         declared,
         [

@@ -9,7 +9,8 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, root};
+use crate::files::folder_with;
 
 const SCHEMA: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -23,15 +24,7 @@ static VALIDATOR: LazyLock<jsonschema::Validator> = LazyLock::new(|| {
 
 /// Every violation of GitLab's format, as `<JSON pointer>: <message>`.
 pub(crate) fn validate(report: &Value) -> Result<(), Vec<String>> {
-    let errors: Vec<String> = VALIDATOR
-        .iter_errors(report)
-        .map(|error| format!("{}: {error}", error.instance_path()))
-        .collect();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
+    crate::sarif_schema::violations(&VALIDATOR, report, "")
 }
 
 #[test]
@@ -129,8 +122,7 @@ fn scan_and_audit_speak_gitlab_code_quality() {
         .run()
         .code(0);
     assert_eq!(clean.stdout, "[]\n");
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("bad.tfstate"), "[]").unwrap();
+    let folder = folder_with("bad.tfstate", "[]");
     let broken = Test::new()
         .args(["scan", "--format", "gitlab", "bad.tfstate"])
         .current_dir(folder.path())
@@ -258,10 +250,7 @@ fn the_component_script_writes_the_reports_and_fails_by_fail_on() {
     let (code, stdout, stderr) = run_template(project.path(), &variables);
     assert_eq!(code, 1, "{stdout}{stderr}");
     // The job log: the table, grouped per state, relative to what was scanned.
-    assert!(
-        stdout.contains("prod/oci.tfstate (3 instances)\n"),
-        "{stdout}"
-    );
+    assert_contains(&stdout, "prod/oci.tfstate (3 instances)\n");
     assert!(
         stdout.ends_with("5 findings: 5 warnings, in 2 of 2 states\n"),
         "{stdout}"
@@ -296,6 +285,14 @@ fn the_component_script_writes_the_reports_and_fails_by_fail_on() {
     assert!(!project.path().join("gl-code-quality-report.json").exists());
 }
 
+/// The YAML keys of `text` at exactly `indent` (the names a mapping declares), in order.
+pub(crate) fn keys_at<'a>(text: &'a str, indent: &str) -> Vec<&'a str> {
+    text.lines()
+        .filter_map(|line| line.strip_prefix(indent)?.strip_suffix(':'))
+        .filter(|name| !name.starts_with(' '))
+        .collect()
+}
+
 /// The template's text: every input it uses is declared, each reaches the script as a variable,
 /// and the reports the script writes are the ones GitLab is told to read.
 #[test]
@@ -303,11 +300,7 @@ fn the_component_declares_what_it_uses() {
     let template = std::fs::read_to_string(root().join("templates/scan.yml")).unwrap();
     let (spec, job) = template.split_once("\n---\n").expect("spec, then the job");
     assert!(spec.contains("\nspec:\n  inputs:\n"));
-    let declared: Vec<&str> = spec
-        .lines()
-        .filter_map(|line| line.strip_prefix("    ")?.strip_suffix(':'))
-        .filter(|name| !name.starts_with(' '))
-        .collect();
+    let declared = keys_at(spec, "    ");
     assert_eq!(
         declared,
         [

@@ -1,6 +1,7 @@
 //! The inspection commands on real states: list with its filters, show, query and summary.
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, assert_lacks, assert_starts_with, root};
+use crate::files::{folder_with_copy, folder_with_state};
 use crate::skip::require_corpus;
 
 fn testdata(name: &str) -> std::path::PathBuf {
@@ -22,8 +23,7 @@ fn list_reads_standard_input_and_the_default_file() {
         .run()
         .code(0)
         .stdout(&from_file.stdout);
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("terraform.tfstate"), bytes).unwrap();
+    let (folder, _) = folder_with_state(bytes);
     Test::new()
         .arg("list")
         .current_dir(folder.path())
@@ -125,18 +125,11 @@ fn show_masks_sensitive_values_unless_asked() {
         .arg(&state)
         .run()
         .code(0);
-    assert!(
-        masked.stdout.starts_with(
-            "# terraform_data.password:\nresource \"terraform_data\" \"password\" {\n"
-        ),
-        "{}",
-        masked.stdout
+    assert_starts_with(
+        &masked.stdout,
+        "# terraform_data.password:\nresource \"terraform_data\" \"password\" {\n",
     );
-    assert!(
-        masked.stdout.contains("(sensitive value)"),
-        "{}",
-        masked.stdout
-    );
+    assert_contains(&masked.stdout, "(sensitive value)");
     let revealed = Test::new()
         .args([
             "show",
@@ -181,12 +174,9 @@ fn show_finds_deposed_objects_and_names_missing_ones() {
         .arg(&state)
         .run()
         .code(0);
-    assert!(
-        by_flag
-            .stdout
-            .starts_with(&format!("# terraform_data.cbd: (deposed object {key})\n")),
-        "{}",
-        by_flag.stdout
+    assert_starts_with(
+        &by_flag.stdout,
+        &format!("# terraform_data.cbd: (deposed object {key})\n"),
     );
     let by_address = Test::new()
         .args([
@@ -212,11 +202,7 @@ fn query_runs_rfc9535_paths_and_masks_secrets() {
         .arg(&state)
         .run()
         .code(0);
-    assert!(
-        types.stdout.starts_with("[\"terraform_data\""),
-        "{}",
-        types.stdout
-    );
+    assert_starts_with(&types.stdout, "[\"terraform_data\"");
     let counted = Test::new()
         .args([
             "query",
@@ -233,11 +219,7 @@ fn query_runs_rfc9535_paths_and_masks_secrets() {
         .arg(&secret_state)
         .run()
         .code(0);
-    assert!(
-        secrets.stdout.contains("(sensitive value)"),
-        "{}",
-        secrets.stdout
-    );
+    assert_contains(&secrets.stdout, "(sensitive value)");
     Test::new()
         .args(["query", "$[?"])
         .arg(&state)
@@ -253,16 +235,8 @@ fn query_keeps_big_numbers_exact() {
         .arg(&state)
         .run()
         .code(0);
-    assert!(
-        numbers.stdout.contains("123456789012345678901234567890"),
-        "{}",
-        numbers.stdout
-    );
-    assert!(
-        numbers.stdout.contains("9007199254740993"),
-        "{}",
-        numbers.stdout
-    );
+    assert_contains(&numbers.stdout, "123456789012345678901234567890");
+    assert_contains(&numbers.stdout, "9007199254740993");
 }
 
 #[test]
@@ -302,12 +276,7 @@ fn every_command_counts_the_instances_terraform_lists() {
     let summary: serde_json::Value = serde_json::from_str(&summary.stdout).unwrap();
     assert_eq!(summary["instances"], instances);
     assert_eq!(summary["deposed_objects"], 1);
-    let statuses: u64 = summary["by_status"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|count| count.as_u64().unwrap())
-        .sum();
+    let statuses: u64 = crate::builder::sum_of_counts(&summary["by_status"]);
     assert_eq!(statuses, 4, "{}", summary["by_status"]);
     let scan = Test::new()
         .args(["scan", "--format", "json"])
@@ -369,12 +338,12 @@ fn summary_takes_folders_and_several_states_as_scan_does() {
         .run()
         .code(0)
         .stdout;
-    assert!(
-        text.starts_with(&format!(
+    assert_starts_with(
+        &text,
+        &format!(
             "2 states under {}: 26 resources, 36 instances, and 1 deposed object\n",
             folder.path().display()
-        )),
-        "{text}"
+        ),
     );
     // What scan would find in the folder: it has the same count.
     let scanned = Test::new()
@@ -437,12 +406,7 @@ fn list_with_an_address_where_the_state_goes_says_the_order() {
 /// same object"). `rewrite_oracle` compares the bytes with Terraform's.
 #[test]
 fn forget_takes_several_addresses_in_one_write() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        testdata("modules.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(testdata("modules.tfstate"));
     Test::new()
         .args([
             "forget",
@@ -463,9 +427,9 @@ fn forget_takes_several_addresses_in_one_write() {
         .run()
         .code(0)
         .stdout;
-    assert!(!listed.contains("module.shard[1]."), "{listed}");
-    assert!(!listed.contains(r#"module.app["blue"]"#), "{listed}");
-    assert!(listed.contains("module.shard[2]."), "{listed}");
+    assert_lacks(&listed, "module.shard[1].");
+    assert_lacks(&listed, r#"module.app["blue"]"#);
+    assert_contains(&listed, "module.shard[2].");
 }
 
 /// Issue 25, item 15: the lock holder showed as `0@vm` when `$USER` was unset (root in a container);
@@ -473,12 +437,7 @@ fn forget_takes_several_addresses_in_one_write() {
 /// statectl with no `$USER` and no `$HOME`.
 #[test]
 fn the_lock_holder_is_named_from_the_system_without_user_set() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        testdata("lifecycle.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(testdata("lifecycle.tfstate"));
     let output = Test::new()
         .args(["lock", "--", "cat", ".terraform.tfstate.lock.info"])
         .current_dir(folder.path())
@@ -509,12 +468,8 @@ fn a_verbose_run_in_color_logs_without_complaint() {
         .arg(testdata("lifecycle.tfstate"))
         .run()
         .code(0);
-    assert!(
-        !output.stderr.contains("tracing-subscriber"),
-        "{}",
-        output.stderr
-    );
-    assert!(output.stderr.contains("state read"), "{}", output.stderr);
+    assert_lacks(&output.stderr, "tracing-subscriber");
+    assert_contains(&output.stderr, "state read");
     assert!(!output.stderr.contains('\u{1b}'), "{}", output.stderr);
 }
 
@@ -523,12 +478,7 @@ fn a_verbose_run_in_color_logs_without_complaint() {
 /// naming the providers the state has.
 #[test]
 fn a_reader_for_a_provider_the_state_lacks_is_refused() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join("testdata/scan/cf-tainted-in-progress.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(root().join("testdata/scan/cf-tainted-in-progress.tfstate"));
     for (flag, name) in [("cf=plugin", "cf"), ("nosuch=http", "nosuch")] {
         Test::new()
             .args(["refresh", "--reader", flag, "--endpoint", "cf=http://127.0.0.1:9"])

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains};
 
 /// The containers around an instance's attribute value: the document, `resources`, the resource,
 /// `instances`, the instance and `attributes`.
@@ -127,5 +127,5 @@ fn one_level_more_is_the_same_one_line_from_every_command() {
         .current_dir(folder.path())
         .run()
         .code(2);
-    assert!(scan.stderr.contains(&line), "{}", scan.stderr);
+    assert_contains(&scan.stderr, &line);
 }

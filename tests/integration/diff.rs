@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_contains, assert_starts_with, root};
 
 /// Success and differences say nothing on stderr.
 trait NoStderr {
@@ -49,6 +49,21 @@ fn json_diff(old: &Path, new: &Path, flags: &[&str]) -> Value {
     let output = diff(old, new, &[&["--format", "json"], flags].concat());
     assert!(output.stderr.is_empty(), "{}", output.stderr);
     serde_json::from_str(&output.stdout).unwrap()
+}
+
+/// `(element[first], element[second])` for each element of the JSON array `array`.
+fn pairs<'v>(array: &'v Value, first: &str, second: &str) -> Vec<(&'v str, &'v str)> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|element| {
+            (
+                element[first].as_str().unwrap(),
+                element[second].as_str().unwrap(),
+            )
+        })
+        .collect()
 }
 
 /// The instances array of the resource named `name`.
@@ -153,17 +168,7 @@ fn finds_nested_list_and_map_changes_by_path() {
     assert_eq!(objects[0]["address"], "terraform_data.types");
     assert_eq!(objects[0]["action"], "changed");
     assert_eq!(objects[0]["fields"], json!([]));
-    let changes: Vec<(&str, &str)> = objects[0]["attributes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|change| {
-            (
-                change["path"].as_str().unwrap(),
-                change["action"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let changes: Vec<(&str, &str)> = pairs(&objects[0]["attributes"], "path", "action");
     assert_eq!(
         changes,
         [
@@ -184,24 +189,14 @@ fn finds_nested_list_and_map_changes_by_path() {
     let text = diff(&testdata("values.tfstate"), &new, &[])
         .code(1)
         .no_stderr();
-    assert!(
-        text.stdout.starts_with(
-            "~ terraform_data.types\n--- terraform_data.types\n+++ terraform_data.types\n@@ "
-        ),
-        "{}",
-        text.stdout
+    assert_starts_with(
+        &text.stdout,
+        "~ terraform_data.types\n--- terraform_data.types\n+++ terraform_data.types\n@@ ",
     );
-    assert!(
-        text.stdout
-            .contains("\n-              2,\n+              20,\n"),
-        "{}",
-        text.stdout
-    );
-    assert!(
-        text.stdout
-            .contains("\n-          \"b\": 2\n+          \"b\": 3,\n"),
-        "{}",
-        text.stdout
+    assert_contains(&text.stdout, "\n-              2,\n+              20,\n");
+    assert_contains(
+        &text.stdout,
+        "\n-          \"b\": 2\n+          \"b\": 3,\n",
     );
 }
 
@@ -224,17 +219,7 @@ fn finds_added_and_removed_instances_in_terraform_order() {
             "- terraform_data.counted[3]\n+ terraform_data.keyed[\"zzz\"]\n1 added, 1 removed, 0 changed\n",
         );
     let document = json_diff(&new, &testdata("count_for_each.tfstate"), &[]);
-    let actions: Vec<(&str, &str)> = document["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|object| {
-            (
-                object["address"].as_str().unwrap(),
-                object["action"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let actions: Vec<(&str, &str)> = pairs(&document["objects"], "address", "action");
     assert_eq!(
         actions,
         [
@@ -281,12 +266,9 @@ fn deposed_objects_are_objects_of_their_own() {
     cbd[1]["attributes"]["input"]["value"] = json!("generation 1b");
     let changed = write(folder.path(), "changed.tfstate", &state);
     let text = diff(&old, &changed, &[]).code(1);
-    assert!(
-        text.stdout.starts_with(
-            "~ terraform_data.cbd (deposed object d452a61b)\n--- terraform_data.cbd (deposed object d452a61b)\n"
-        ),
-        "{}",
-        text.stdout
+    assert_starts_with(
+        &text.stdout,
+        "~ terraform_data.cbd (deposed object d452a61b)\n--- terraform_data.cbd (deposed object d452a61b)\n",
     );
     let document = json_diff(&old, &changed, &[]);
     assert_eq!(document["objects"][0]["address"], "terraform_data.cbd");
@@ -465,7 +447,7 @@ fn sensitive_values_are_masked_unless_asked() {
         "swordfish-3",
         "swordfish-host",
     ] {
-        assert!(revealed.stdout.contains(secret), "{}", revealed.stdout);
+        assert_contains(&revealed.stdout, secret);
     }
     let document = json_diff(&old, &new, &["--show-sensitive"]);
     assert_eq!(document["sensitive_masked"], false);

@@ -5,16 +5,17 @@
 
 use std::path::Path;
 
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains};
+use crate::files::folder_with;
 use crate::oracle::terraform;
+use crate::processes::assert_success;
 use crate::rewrite_oracle::run_terraform;
 
 /// A configuration with a configured local backend and two `terraform_data` resources, applied in the
 /// default workspace and in `blue` (which gets a third resource through a variable).
 fn initialised_with_workspaces(terraform: &Path) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("main.tf"),
+    let folder = folder_with(
+        "main.tf",
         r#"terraform {
   backend "local" {
     path          = "states/prod.tfstate"
@@ -32,8 +33,7 @@ resource "terraform_data" "db" {
   input = "db"
 }
 "#,
-    )
-    .unwrap();
+    );
     for args in [
         &["init", "-input=false"][..],
         &["apply", "-auto-approve", "-input=false"],
@@ -57,11 +57,7 @@ fn terraform_list(terraform: &Path, folder: &Path, workspace: &str) -> String {
         .env("TF_WORKSPACE", workspace)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     String::from_utf8(output.stdout).unwrap()
 }
 
@@ -120,7 +116,7 @@ fn a_taint_in_a_workspace_writes_the_state_terraform_reads_there() {
         &["state", "show", "terraform_data.db[1]"],
     );
     let shown = String::from_utf8(output.stdout).unwrap();
-    assert!(shown.contains("(tainted)"), "{shown}");
+    assert_contains(&shown, "(tainted)");
     // The default workspace's state is untouched.
     let default = std::fs::read_to_string(folder.path().join("states/prod.tfstate")).unwrap();
     assert!(!default.contains("tainted"));
@@ -130,15 +126,11 @@ fn a_taint_in_a_workspace_writes_the_state_terraform_reads_there() {
         folder.path(),
         &["plan", "-input=false", "-no-color", "-var=extra=1"],
     );
+    assert_success(&output);
     let plan = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(
-        plan.contains("terraform_data.db[1] is tainted, so must be replaced"),
-        "{plan}"
+    assert_contains(
+        &plan,
+        "terraform_data.db[1] is tainted, so must be replaced",
     );
 }
 

@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::builder::root;
+use crate::builder::{assert_contains, root};
 
 /// One command of an example and what it must do.
 #[derive(Debug)]
@@ -421,25 +421,7 @@ fn the_readmes_first_command_works_as_written() {
         .trim()
         .strip_prefix("cargo run --release -- ")
         .unwrap_or_else(|| panic!("the first command runs statectl through cargo: {block}"));
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let metadata = Command::new(cargo)
-        .current_dir(root())
-        .args([
-            "metadata",
-            "--no-deps",
-            "--format-version",
-            "1",
-            "--offline",
-        ])
-        .output()
-        .unwrap();
-    let metadata: serde_json::Value = serde_json::from_slice(&metadata.stdout).unwrap();
-    let statectl = metadata["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|package| package["name"] == "statectl")
-        .unwrap();
+    let statectl = crate::packaging::cargo_package("statectl");
     assert_eq!(
         statectl["default_run"], "statectl",
         "`cargo run` needs to know the binary"
@@ -448,16 +430,8 @@ fn the_readmes_first_command_works_as_written() {
         .args(arguments.split_whitespace())
         .run()
         .code(1);
-    assert!(
-        output.stdout.contains("azapi_resource.aks"),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output.stderr.contains("hint: tainted: "),
-        "{}",
-        output.stderr
-    );
+    assert_contains(&output.stdout, "azapi_resource.aks");
+    assert_contains(&output.stderr, "hint: tainted: ");
     assert!(
         !output.stderr.lines().any(|line| line.starts_with("error:")),
         "the first thing a new user sees has no error:\n{}",

@@ -14,8 +14,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_contains, assert_starts_with, root};
+use crate::files::file_names;
 use crate::http_backend::{PASSWORD, Server, USERNAME};
+use crate::processes::spawn_statectl;
 
 const ADDRESS: &str = "aws_security_group.db";
 
@@ -29,16 +31,6 @@ fn folder() -> (tempfile::TempDir, Vec<u8>) {
 
 fn run_in(folder: &Path, args: &[&str]) -> Output {
     Test::new().args(args).current_dir(folder).run()
-}
-
-/// Every file name in `folder`, sorted.
-fn names(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 /// `statectl lock st.tfstate -- sleep 60` in `folder`, in its own process group, once its lock info
@@ -170,7 +162,7 @@ fn every_duration_flag_takes_any_value_without_a_panic() {
         std::fs::read(folder.join("st.tfstate")).unwrap().len(),
         original.len()
     );
-    assert_eq!(names(folder), ["st.tfstate"]);
+    assert_eq!(file_names(folder), ["st.tfstate"]);
     // The first of each kind is taken, the absurd ones too.
     for value in ["1ns", "18446744073709551615s", "3000000000000000h"] {
         run_in(
@@ -203,13 +195,10 @@ fn a_lock_wait_past_the_clocks_end_waits_on_a_local_state() {
         .refused("the state is locked by `");
     }
     for value in ["18446744073709551615s", "3000000000000000h"] {
-        let child = Command::new(env!("CARGO_BIN_EXE_statectl"))
-            .args(["taint", ADDRESS, "st.tfstate", "--lock-timeout", value])
-            .current_dir(folder)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = spawn_statectl(
+            folder,
+            &["taint", ADDRESS, "st.tfstate", "--lock-timeout", value],
+        );
         assert!(still_waiting_after(child, Duration::from_millis(1500)));
     }
     release(holder);
@@ -249,16 +238,10 @@ fn port_of(url: &str) -> u16 {
 
 /// `statectl ARGS... URL` with the http backend's settings for `url` in the environment.
 fn remote(url: &str, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+    let mut command = crate::http_backend::statectl_for(url);
     command
         .args(args)
         .arg(url)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("TF_HTTP_USERNAME", USERNAME)
-        .env("TF_HTTP_PASSWORD", PASSWORD)
-        .env("TF_HTTP_LOCK_ADDRESS", format!("{url}/lock"))
-        .env("TF_HTTP_UNLOCK_ADDRESS", format!("{url}/lock"))
         .current_dir(std::env::temp_dir())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -288,10 +271,7 @@ fn a_lock_wait_past_the_clocks_end_waits_on_a_remote_state() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(
-            stderr.contains("the state is locked by `test@host`"),
-            "{stderr}"
-        );
+        assert_contains(&stderr, "the state is locked by `test@host`");
     }
     for value in ["18446744073709551615s", "3000000000000000h"] {
         let child = remote(&url, &["taint", ADDRESS, "--lock-timeout", value])
@@ -309,7 +289,7 @@ fn a_backup_path_that_is_the_state_its_lock_info_or_a_temporary_file_is_refused(
     std::os::unix::fs::symlink("st.tfstate", dir.join("link.tfstate")).unwrap();
     std::fs::hard_link(dir.join("st.tfstate"), dir.join("hard.tfstate")).unwrap();
     let absolute = dir.join("st.tfstate").display().to_string();
-    let before = names(dir);
+    let before = file_names(dir);
     for (backup, what) in [
         ("st.tfstate", "is the state itself"),
         ("./st.tfstate", "is the state itself"),
@@ -331,7 +311,7 @@ fn a_backup_path_that_is_the_state_its_lock_info_or_a_temporary_file_is_refused(
                 original,
                 "{backup}"
             );
-            assert_eq!(names(dir), before, "{backup}");
+            assert_eq!(file_names(dir), before, "{backup}");
         }
     }
     // Named through the link, the state's file is the state too.
@@ -380,7 +360,7 @@ fn a_serial_that_cannot_be_raised_is_refused_by_every_write() {
                 std::fs::read_to_string(dir.join("st.tfstate")).unwrap(),
                 state
             );
-            assert_eq!(names(dir), ["st.tfstate"]);
+            assert_eq!(file_names(dir), ["st.tfstate"]);
         }
     }
 }
@@ -463,19 +443,25 @@ fn hostile_423(who_bytes: usize, requests: usize) -> (String, Arc<AtomicUsize>) 
     (url, sent)
 }
 
+/// `statectl taint ADDRESS URL`, which must be refused (exit 2): its stderr.
+fn refused_taint(url: &str) -> String {
+    let output = remote(url, &["taint", ADDRESS]).output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    stderr
+}
+
 /// The same from an http backend: its 423 is read no further than 64 KiB.
 #[test]
 fn a_hostile_423_from_an_http_backend_is_read_no_further_than_its_start() {
     let (url, sent) = hostile_423(300 << 20, 1);
     let started = Instant::now();
-    let output = remote(&url, &["taint", ADDRESS]).output().unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.starts_with(&format!(
+    let stderr = refused_taint(&url);
+    assert_starts_with(
+        &stderr,
+        &format!(
             "error: {url}: the state is locked by another process (its lock info could not be read)"
-        )),
-        "{stderr}"
+        ),
     );
     assert!(stderr.len() < 1000, "{}", stderr.len());
     // What the kernel's buffers took before statectl hung up, not 300 MB.
@@ -485,15 +471,13 @@ fn a_hostile_423_from_an_http_backend_is_read_no_further_than_its_start() {
 
     // Under the limit, but long: every field shown is cut.
     let (url, _) = hostile_423(60_000, 1);
-    let output = remote(&url, &["taint", ADDRESS]).output().unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains(&format!(
+    let stderr = refused_taint(&url);
+    assert_contains(
+        &stderr,
+        &format!(
             "the state is locked by `{}... (60000 bytes in all)` (operation `apply`, lock ID hostile)",
             "w".repeat(200)
-        )),
-        "{stderr}"
+        ),
     );
     assert!(stderr.len() < 1000, "{}", stderr.len());
 }

@@ -9,13 +9,13 @@
 //! The oracle's Python comes from `STATECTL_CRYPTO_PYTHON` (or scripts/install-crypto-oracle.sh's
 //! place); without it these tests skip, except under CI, where they fail.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_starts_with, root};
+use crate::files::{file_names, folder_with};
 use crate::moto::{Moto, moto_server};
 use crate::skip::require_tool;
 
@@ -35,17 +35,13 @@ fn python() -> Option<PathBuf> {
 
 /// Runs the oracle: `encrypt` a plaintext state or `decrypt` an envelope.
 fn oracle(python: &Path, mode: &str, provider: &str, passphrase: &str, input: &[u8]) -> Vec<u8> {
-    let mut child = Command::new(python)
-        .arg(root().join("crates/encryption/testdata/oracle.py"))
-        .args([mode, "--provider", provider, "--iterations", ITERATIONS])
-        .env("ORACLE_PASSPHRASE", passphrase)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the oracle runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::processes::fed(
+        Command::new(python)
+            .arg(root().join("crates/encryption/testdata/oracle.py"))
+            .args([mode, "--provider", provider, "--iterations", ITERATIONS])
+            .env("ORACLE_PASSPHRASE", passphrase),
+        input,
+    );
     assert!(
         out.status.success(),
         "oracle {mode}: {}",
@@ -86,8 +82,7 @@ locals {
 
 /// A root module with [`MAIN_TF`] and the passphrase in `terraform.tfvars`.
 fn module() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("main.tf"), MAIN_TF).unwrap();
+    let dir = folder_with("main.tf", MAIN_TF);
     std::fs::write(
         dir.path().join("terraform.tfvars"),
         format!("passphrase = \"{PASSPHRASE}\"\n"),
@@ -111,16 +106,6 @@ fn no_secret(output: &Output) {
             output.stderr
         );
     }
-}
-
-/// Every file of `dir`, by name.
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]
@@ -252,7 +237,7 @@ fn taint_writes_an_envelope_the_oracle_opens_to_what_taint_writes_on_the_plainte
         envelope
     );
     assert_eq!(
-        files(dir.path()),
+        file_names(dir.path()),
         ["enc.backup", "enc.tfstate", "main.tf", "terraform.tfvars"]
     );
     // `-o -` puts the envelope on stdout (the diff on stderr); it opens to the same state.
@@ -408,9 +393,8 @@ fn tf_encryption_alone_in_hcl_or_json_configures_it() {
 #[test]
 fn a_fallback_opens_the_old_key_and_the_write_moves_to_the_new_one() {
     let Some(python) = python() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("main.tf"),
+    let dir = folder_with(
+        "main.tf",
         format!(
             r#"terraform {{
   encryption {{
@@ -432,8 +416,7 @@ fn a_fallback_opens_the_old_key_and_the_write_moves_to_the_new_one() {
 }}
 "#
         ),
-    )
-    .unwrap();
+    );
     let plain = fixture("clean.tfstate");
     let envelope = oracle(
         &python,
@@ -538,8 +521,7 @@ fn plaintext_is_migrated_refused_or_kept_as_opentofu_decides() {
     );
 
     // No configuration at all: plaintext in, plaintext out.
-    let bare = tempfile::tempdir().unwrap();
-    std::fs::write(bare.path().join("plain.tfstate"), &plain).unwrap();
+    let bare = folder_with("plain.tfstate", &plain);
     statectl(
         bare.path(),
         &[
@@ -648,8 +630,7 @@ fn a_wrong_key_a_missing_or_bad_configuration_and_an_encrypted_plan_are_one_line
     .refused("enc.tfstate: cannot decrypt the state: method.aes_gcm.main with key_provider.pbkdf2.main failed: the passphrase or key may be wrong");
     no_secret(&wrong);
     // An encrypted state with no configuration: where to give one.
-    let bare = tempfile::tempdir().unwrap();
-    std::fs::write(bare.path().join("enc.tfstate"), &envelope).unwrap();
+    let bare = folder_with("enc.tfstate", &envelope);
     let none = statectl(bare.path(), &["scan", "enc.tfstate"]);
     assert_eq!(none.code, 2);
     assert!(
@@ -845,10 +826,7 @@ fn an_aws_kms_key_encrypts_a_migrated_state_and_reads_it_back() {
         meta["key_provider.aws_kms.main"].as_str().unwrap(),
     ))
     .unwrap();
-    assert!(
-        metadata.starts_with("{\"ciphertext_blob\":\""),
-        "{metadata}"
-    );
+    assert_starts_with(&metadata, "{\"ciphertext_blob\":\"");
     run(&encrypted_only, &["show", "aws_security_group.db"])
         .code(0)
         .stdout_contains("tainted");

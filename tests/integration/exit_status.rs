@@ -1,6 +1,7 @@
 //! The exit status a run reports when it has two outcomes (src/cli/exit.rs), and `--quiet`.
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, root};
+use crate::files::folder_with;
 use crate::leaks::echo::{Echo, Reply};
 
 /// A state with an OCI instance still being created: a taint of it is blocked (exit 3).
@@ -42,12 +43,9 @@ fn a_lock_that_cannot_be_released_does_not_hide_a_block() {
         .code(3);
     assert!(server.saw("LOCK") && server.saw("UNLOCK"), "{output:?}");
     assert!(!server.saw("POST"), "nothing may be written: {output:?}");
-    assert!(
-        output
-            .stderr
-            .contains("refused by the lifecycle rules; nothing was written"),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "refused by the lifecycle rules; nothing was written",
     );
     let last = output
         .stderr
@@ -64,25 +62,16 @@ fn a_lock_that_cannot_be_released_does_not_hide_a_block() {
 /// a write did and where its backup went, and the hints beside findings.
 #[test]
 fn quiet_drops_notes_and_finding_hints_but_keeps_data_and_warnings() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("terraform.tfstate"),
-        provisioning_state(),
-    )
-    .unwrap();
+    let folder = folder_with("terraform.tfstate", provisioning_state());
     let run = |args: &[&str]| Test::new().current_dir(folder.path()).args(args).run();
     let chatty = run(&["scan"]).code(1);
     let quiet = run(&["scan", "--quiet"]).code(1);
     assert_eq!(quiet.stdout, chatty.stdout, "the data is the same");
-    assert!(chatty.stderr.contains("hint: "), "{}", chatty.stderr);
+    assert_contains(&chatty.stderr, "hint: ");
     assert_eq!(quiet.stderr, "");
 
     let tainted = run(&["taint", "oci_core_instance.app", "--force", "-q"]).code(0);
-    assert!(
-        tainted.stdout.contains("+  \"status\": \"tainted\","),
-        "{}",
-        tainted.stdout
-    );
+    assert_contains(&tainted.stdout, "+  \"status\": \"tainted\",");
     assert_eq!(
         tainted.stderr.lines().collect::<Vec<_>>(),
         [
@@ -93,11 +82,7 @@ fn quiet_drops_notes_and_finding_hints_but_keeps_data_and_warnings() {
         "the override is still said, the note of what was written is not"
     );
     let untainted = run(&["untaint", "oci_core_instance.app"]).code(0);
-    assert!(
-        untainted.stderr.contains("serial 8 -> 9; backup"),
-        "{}",
-        untainted.stderr
-    );
+    assert_contains(&untainted.stderr, "serial 8 -> 9; backup");
 }
 
 #[test]

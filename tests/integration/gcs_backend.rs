@@ -8,7 +8,7 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -17,10 +17,10 @@ use statectl_backend::BackendConfig;
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState};
 
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains, assert_starts_with};
 use crate::oracle::terraform;
 use crate::skip::require_tool;
-use crate::workdir::{TerraformWorkdir, scanned_states};
+use crate::workdir::{Served, TerraformWorkdir, Workdir, assert_prefix_scan, scanned_states};
 
 pub(crate) const BUCKET: &str = "tfstate";
 /// Any string: the emulator takes every token, and Terraform sends this one as it is.
@@ -41,11 +41,7 @@ impl Emulator {
             "scripts/install-gcs-emulator.sh",
         )?;
         let folder = tempfile::tempdir().unwrap();
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = crate::processes::free_port();
         let log = std::fs::File::create(folder.path().join("emulator.log")).unwrap();
         // `-public-host` is the host Terraform's reads name (`GET /<bucket>/<object>`, the XML API).
         let child = Command::new(binary)
@@ -69,14 +65,7 @@ impl Emulator {
             port,
             folder,
         };
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "the emulator did not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        crate::processes::wait_for_port(port, "the emulator");
         let (status, body) = emulator.request(
             "POST",
             "/storage/v1/b",
@@ -217,7 +206,7 @@ fn the_lock_object_excludes_others_names_the_holder_by_generation_and_checks_the
     );
     // Someone else's ID does not release it.
     let error = backend.unlock(&theirs).unwrap_err();
-    assert!(error.message.contains("not by lock"), "{}", error.message);
+    assert_contains(&error.message, "not by lock");
     assert!(gcs.object("team/app/default.tflock").is_some());
 
     // A write under the lock, read back; the lock is gone once released.
@@ -238,28 +227,12 @@ fn the_lock_object_excludes_others_names_the_holder_by_generation_and_checks_the
 
 /// A server that answers every request with `status` and a Google JSON error.
 fn canned_server(status: &str, message: &str) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/storage/v1/", listener.local_addr().unwrap());
     let body = json!({"error": {"code": 0, "message": message}}).to_string();
     let response = format!(
         "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(20) {
-            let Ok(mut stream) = stream else { return };
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 4096];
-            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
-                match stream.read(&mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(read) => request.extend_from_slice(&buffer[..read]),
-                }
-            }
-            let _ = stream.write_all(response.as_bytes());
-        }
-    });
-    url
+    format!("{}/storage/v1/", crate::stand_in::canned(response))
 }
 
 fn with_endpoint(gcs: &Emulator, endpoint: &str) -> std::sync::Arc<dyn RemoteState> {
@@ -304,19 +277,16 @@ fn faults_are_one_line_naming_the_bucket_and_the_credential_never_the_token() {
     );
 
     // A dead endpoint: a few quick attempts, then one line naming it; the lock is refused alike.
-    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
-    let dead = format!("http://{}", closed.local_addr().unwrap());
-    drop(closed);
+    let dead = crate::processes::refusing_url();
     let started = Instant::now();
     let backend = with_endpoint(&gcs, &format!("{dead}/storage/v1/"));
     let error = backend.get().unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert!(
-        error.message.starts_with(&format!(
+    assert_starts_with(
+        &error.message,
+        &format!(
             "gs://tfstate/app/default.tfstate: cannot reach Google Cloud Storage at {dead} while reading the state: no answer: "
-        )),
-        "{}",
-        error.message
+        ),
     );
     assert!(!error.message.contains('\n'));
     let info = lock_info("statectl taint", "ana@ci", &backend.lock_path());
@@ -403,12 +373,9 @@ fn no_credentials_at_all_is_one_line_with_a_hint() {
         .refused(&format!(
             "error: gs://tfstate/app/default.tfstate: cannot get a Google access token for the metadata server's service account (application default credentials) while reading the state: no credentials were given or found, and the metadata server at http://{nowhere}/computeMetadata/v1/instance/service-accounts/default/token gave none (no answer: "
         ));
-    assert!(
-        output.stderr.contains(
-            "hint: give credentials: `credentials` (a service account key) or `access_token`"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "hint: give credentials: `credentials` (a service account key) or `access_token`",
     );
     assert!(started.elapsed() < Duration::from_secs(10));
 }
@@ -442,103 +409,73 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
             .run()
     };
     let all = run(&[]);
-    assert_eq!(all.code, 2, "an object that is not a state: {}", all.stderr);
-    let names = scanned_states(&all.stdout);
-    assert_eq!(
-        names,
-        [
+    assert_prefix_scan(
+        &all,
+        &[
             "gs://tfstate/org/network/default.tfstate",
             "gs://tfstate/org/network/staging.tfstate",
             "gs://tfstate/org/notes/readme.txt",
-        ]
+        ],
+        "3 states under gs://tfstate/org/\n",
+        &run(&[
+            "--include",
+            "**/*.tfstate",
+            "--exclude",
+            "org/network/default*",
+        ]),
+        Some("gs://tfstate/org/network/staging.tfstate"),
     );
-    assert!(
-        all.stderr.starts_with("3 states under gs://tfstate/org/\n"),
-        "{}",
-        all.stderr
-    );
-    assert!(
-        all.stderr
-            .contains("error: gs://tfstate/org/notes/readme.txt:"),
-        "{}",
-        all.stderr
-    );
+    assert_contains(&all.stderr, "error: gs://tfstate/org/notes/readme.txt:");
     assert!(!all.stderr.contains(TOKEN));
-    let chosen = run(&[
-        "--include",
-        "**/*.tfstate",
-        "--exclude",
-        "org/network/default*",
-    ]);
-    assert_eq!(chosen.code, 1, "{}", chosen.stderr);
-    let report: Value = serde_json::from_str(&chosen.stdout).unwrap();
-    assert_eq!(report["summary"]["states"], 1);
-    assert_eq!(
-        report["states"][0]["path"],
-        "gs://tfstate/org/network/staging.tfstate"
-    );
-    assert!(
-        report["states"][0]["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|finding| finding["rule"] == "tainted-after-timeout"),
-        "{}",
-        report["states"][0]
-    );
 }
 
-/// A Terraform working folder whose backend is gcs on the emulator, and both tools run there.
-struct Workdir {
+/// A Terraform working folder whose backend is gcs on the emulator, initialised and applied. Both
+/// tools get the token from its variable (so the backend cache holds none), and no user gcloud
+/// files.
+fn applied() -> Option<Served<Emulator>> {
+    let terraform = terraform()?;
+    let gcs = Emulator::start()?;
+    let backend = format!(
+        "  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"app\"\n    storage_custom_endpoint = \"{}\"\n  }}\n",
+        gcs.endpoint()
+    );
+    let workdir = gcs_workdir(
+        gcs,
+        &terraform,
+        ("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN.to_owned()),
+    );
+    workdir.init_and_apply(&backend);
+    Some(workdir)
+}
+
+/// A working folder for both tools on `gcs`, given `credential` (a variable and its value) and a
+/// home of the folder's own; the test's own Google variables are hidden from Terraform.
+pub(crate) fn gcs_workdir(
     gcs: Emulator,
-    terraform: PathBuf,
-}
-
-impl Workdir {
-    fn init() -> Option<Workdir> {
-        let terraform = terraform()?;
-        let gcs = Emulator::start()?;
-        let backend = format!(
-            "  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"app\"\n    storage_custom_endpoint = \"{}\"\n  }}\n",
-            gcs.endpoint()
-        );
-        let workdir = Workdir { gcs, terraform };
-        workdir.init_and_apply(&backend);
-        Some(workdir)
-    }
-}
-
-impl TerraformWorkdir for Workdir {
-    fn path(&self) -> &Path {
-        self.gcs.path()
-    }
-
-    fn terraform_binary(&self) -> &Path {
-        &self.terraform
-    }
-
-    /// The environment both tools get: the token from its variable (so the backend cache holds
-    /// none), and no user gcloud files.
-    fn environment(&self) -> Vec<(&'static str, String)> {
+    terraform: &Path,
+    credential: (&'static str, String),
+) -> Served<Emulator> {
+    let environment = |home: &Path| {
         vec![
-            ("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN.to_owned()),
-            ("HOME", self.path().display().to_string()),
+            credential,
+            ("HOME", home.display().to_string()),
             ("CHECKPOINT_DISABLE", "1".to_owned()),
         ]
-    }
-
-    fn hidden_from_terraform(&self) -> &'static [&'static str] {
-        &[
-            "GOOGLE_APPLICATION_CREDENTIALS",
-            "GOOGLE_CREDENTIALS",
-            "GOOGLE_BACKEND_CREDENTIALS",
-        ]
-    }
+    };
+    let hidden = &[
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "GOOGLE_CREDENTIALS",
+        "GOOGLE_BACKEND_CREDENTIALS",
+        "GOOGLE_OAUTH_ACCESS_TOKEN",
+        "STORAGE_EMULATOR_HOST",
+        "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT",
+    ];
+    Served::new(gcs, Workdir::new(terraform, environment, hidden))
 }
 
 #[test]
 fn terraform_and_statectl_share_a_gcs_state_and_its_lock() {
-    let Some(workdir) = Workdir::init() else {
+    let Some(workdir) = applied() else {
         return;
     };
     workdir.list_taint_plan("terraform_data.web[0]");
@@ -556,16 +493,13 @@ fn terraform_and_statectl_share_a_gcs_state_and_its_lock() {
         refused.stderr
     );
     workdir.terraform_is_refused_while_statectl_holds_it();
-    assert_eq!(workdir.gcs.object("app/default.tflock"), None, "released");
-    // A second workspace: its own object `app/dev.tfstate`, found through `.terraform/environment`.
-    workdir.terraform(&["workspace", "new", "-no-color", "dev"]);
-    workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
-    assert!(workdir.gcs.object("app/dev.tfstate").is_some());
-    workdir.list_taint_plan("terraform_data.web[1]");
-    workdir
-        .statectl(&["list", "--workspace", "default"])
-        .code(0)
-        .stdout("terraform_data.web[0]\nterraform_data.web[1]\n");
+    assert_eq!(
+        workdir.server.object("app/default.tflock"),
+        None,
+        "released"
+    );
+    // A second workspace: its own object `app/dev.tfstate`.
+    workdir.second_workspace_round_trip(|| workdir.server.object("app/dev.tfstate").is_some());
     // Both workspaces in one scan of the prefix, each named by its object.
     let scanned = workdir.statectl(&[
         "scan",
@@ -573,7 +507,7 @@ fn terraform_and_statectl_share_a_gcs_state_and_its_lock() {
         "--format",
         "json",
         "--backend-config",
-        &format!("storage_custom_endpoint={}", workdir.gcs.endpoint()),
+        &format!("storage_custom_endpoint={}", workdir.server.endpoint()),
     ]);
     assert_ne!(scanned.code, 2, "{}", scanned.stderr);
     let names = scanned_states(&scanned.stdout);

@@ -6,15 +6,16 @@
 //! STORAGE_EMULATOR_HOST, with which both tools reach the emulator with no credentials at all.
 //! Without fake-gcs-server (or Terraform) these tests skip, except under CI, where they fail.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, assert_lacks, root};
+use crate::files::folder_with;
 use crate::gcs_backend::{BUCKET, Emulator};
 use crate::oracle::terraform;
 use crate::stand_in::{Request, StandIn, reply};
-use crate::workdir::TerraformWorkdir;
+use crate::workdir::{Served, TerraformWorkdir};
 
 const AUDIENCE: &str =
     "//iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/ci/providers/github";
@@ -80,6 +81,21 @@ fn storage_calls(seen: &[Request]) -> Vec<&Request> {
         .collect()
 }
 
+/// `wif.json` in `folder`: workload identity federation whose token `token_url` exchanges the
+/// subject token in `token_file`.
+fn federation_file(folder: &Path, token_url: &str, token_file: &Path) -> std::path::PathBuf {
+    let credentials = folder.join("wif.json");
+    let file = json!({
+        "type": "external_account",
+        "audience": AUDIENCE,
+        "subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
+        "token_url": token_url,
+        "credential_source": {"file": token_file.display().to_string()},
+    });
+    std::fs::write(&credentials, file.to_string()).unwrap();
+    credentials
+}
+
 fn only<'a>(seen: &'a [Request], prefix: &str) -> &'a Request {
     let matching: Vec<&Request> = seen
         .iter()
@@ -91,41 +107,13 @@ fn only<'a>(seen: &'a [Request], prefix: &str) -> &'a Request {
 
 /// A Terraform folder whose gcs backend reaches the emulator through the stand-in, both tools
 /// given the credentials file by GOOGLE_APPLICATION_CREDENTIALS.
-struct Workdir {
-    gcs: Emulator,
-    terraform: PathBuf,
-    credentials: PathBuf,
-}
-
-impl TerraformWorkdir for Workdir {
-    fn path(&self) -> &Path {
-        self.gcs.path()
-    }
-
-    fn terraform_binary(&self) -> &Path {
-        &self.terraform
-    }
-
-    fn environment(&self) -> Vec<(&'static str, String)> {
-        vec![
-            (
-                "GOOGLE_APPLICATION_CREDENTIALS",
-                self.credentials.display().to_string(),
-            ),
-            ("HOME", self.path().display().to_string()),
-            ("CHECKPOINT_DISABLE", "1".to_owned()),
-        ]
-    }
-
-    fn hidden_from_terraform(&self) -> &'static [&'static str] {
-        &[
-            "GOOGLE_CREDENTIALS",
-            "GOOGLE_BACKEND_CREDENTIALS",
-            "GOOGLE_OAUTH_ACCESS_TOKEN",
-            "STORAGE_EMULATOR_HOST",
-            "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT",
-        ]
-    }
+fn workdir(gcs: Emulator, terraform: &Path, credentials: &Path) -> Served<Emulator> {
+    let credentials = credentials.display().to_string();
+    crate::gcs_backend::gcs_workdir(
+        gcs,
+        terraform,
+        ("GOOGLE_APPLICATION_CREDENTIALS", credentials),
+    )
 }
 
 /// Terraform 1.15.5 applies through workload identity federation (the file GitHub Actions gets),
@@ -144,11 +132,7 @@ fn terraform_and_statectl_exchange_a_github_actions_token_alike() {
         "  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"app\"\n    storage_custom_endpoint = \"{}/storage/v1/\"\n  }}\n",
         google.url()
     );
-    let workdir = Workdir {
-        gcs,
-        terraform,
-        credentials,
-    };
+    let workdir = workdir(gcs, &terraform, &credentials);
     workdir.init_and_apply(&backend);
     let listed = workdir.terraform(&["state", "list"]);
     let by_terraform = google.seen();
@@ -157,10 +141,10 @@ fn terraform_and_statectl_exchange_a_github_actions_token_alike() {
     let tainted = workdir
         .statectl(&["taint", "terraform_data.web[0]"])
         .code(0);
-    assert!(!tainted.stderr.contains(IMPERSONATED), "{}", tainted.stderr);
+    assert_lacks(&tainted.stderr, IMPERSONATED);
     let by_statectl = google.seen();
     let shown = workdir.terraform(&["state", "show", "-no-color", "terraform_data.web[0]"]);
-    assert!(shown.contains("(tainted)"), "{shown}");
+    assert_contains(&shown, "(tainted)");
     assert_eq!(workdir.statectl(&["list"]).code(0).stdout, listed);
 
     // One exchange for the whole command: the token is kept for the lock, the write, the release.
@@ -253,19 +237,7 @@ fn a_gitlab_token_file_given_as_credentials_reads_and_writes_a_gs_url() {
     );
     let token_file = gcs.path().join(".gitlab_oidc_token");
     std::fs::write(&token_file, "gitlab.id.token\n").unwrap();
-    let credentials = gcs.path().join("wif.json");
-    std::fs::write(
-        &credentials,
-        json!({
-            "type": "external_account",
-            "audience": AUDIENCE,
-            "subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
-            "token_url": format!("{}/sts", google.url()),
-            "credential_source": {"file": token_file.display().to_string()},
-        })
-        .to_string(),
-    )
-    .unwrap();
+    let credentials = federation_file(gcs.path(), &format!("{}/sts", google.url()), &token_file);
     let url = format!("gs://{BUCKET}/team/prod.tfstate");
     let run = |args: &[&str]| {
         Test::new()
@@ -339,19 +311,8 @@ fn a_hostile_sts_is_one_line_without_the_token() {
     let token_file = folder.path().join("token");
     std::fs::write(&token_file, OIDC_JWT).unwrap();
     let run = |path: &str| {
-        let credentials = folder.path().join("wif.json");
-        std::fs::write(
-            &credentials,
-            json!({
-                "type": "external_account",
-                "audience": AUDIENCE,
-                "subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
-                "token_url": format!("{}{path}", sts.url()),
-                "credential_source": {"file": token_file.display().to_string()},
-            })
-            .to_string(),
-        )
-        .unwrap();
+        let credentials =
+            federation_file(folder.path(), &format!("{}{path}", sts.url()), &token_file);
         Test::new()
             .current_dir(folder.path())
             .args(["list", "gs://tfstate/app/default.tfstate"])
@@ -375,7 +336,7 @@ fn a_hostile_sts_is_one_line_without_the_token() {
     let echoed = run("/echo").refused(
         "refused the exchange (400 Bad Request: invalid_grant: token *** is not from an allowed issuer)",
     );
-    assert!(!echoed.stderr.contains(OIDC_JWT), "{}", echoed.stderr);
+    assert_lacks(&echoed.stderr, OIDC_JWT);
 }
 
 /// STORAGE_EMULATOR_HOST, as Google's libraries honour it: `statectl list gs://...` reaches the
@@ -427,12 +388,12 @@ fn storage_emulator_host_is_the_endpoint_and_no_credential_is_asked() {
 
     // Terraform with the same variable and no credentials lists the same state.
     let Some(terraform) = terraform() else { return };
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("main.tf"),
-        format!("terraform {{\n  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"team\"\n  }}\n}}\n"),
-    )
-    .unwrap();
+    let folder = folder_with(
+        "main.tf",
+        format!(
+            "terraform {{\n  backend \"gcs\" {{\n    bucket = \"{BUCKET}\"\n    prefix = \"team\"\n  }}\n}}\n"
+        ),
+    );
     forwarder.forget();
     let terraform_command = |args: &[&str]| {
         let mut command = std::process::Command::new(&terraform);

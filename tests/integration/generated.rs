@@ -1,14 +1,23 @@
 //! The checked-in completions and man pages match what the binary generates.
 
-use crate::builder::{Test, root};
+use std::path::Path;
+
+use crate::builder::{Output, Test, root};
+
+/// `statectl generate --root ROOT`, only checking the files there with `--check`.
+fn generate(root: &Path, check: bool) -> Output {
+    let check = if check { &["--check"][..] } else { &[] };
+    Test::new()
+        .arg("generate")
+        .args(check)
+        .arg("--root")
+        .arg(root)
+        .run()
+}
 
 #[test]
 fn completions_and_man_pages_are_fresh() {
-    Test::new()
-        .args(["generate", "--check", "--root"])
-        .arg(root())
-        .run()
-        .code(0);
+    generate(&root(), true).code(0);
     for file in [
         "completions/statectl.bash",
         "completions/_statectl",
@@ -28,16 +37,9 @@ fn completions_and_man_pages_are_fresh() {
 #[test]
 fn a_stale_file_is_reported() {
     let folder = tempfile::tempdir().unwrap();
-    Test::new()
-        .args(["generate", "--root"])
-        .arg(folder.path())
-        .run()
-        .code(0);
+    generate(folder.path(), false).code(0);
     std::fs::write(folder.path().join("man/statectl-list.1"), "stale").unwrap();
-    Test::new()
-        .args(["generate", "--check", "--root"])
-        .arg(folder.path())
-        .run()
+    generate(folder.path(), true)
         .code(1)
         .stdout("man/statectl-list.1\n")
         .stderr_contains("1 generated files are stale");

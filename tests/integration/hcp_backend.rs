@@ -9,7 +9,6 @@
 //! operations) writes the state, and each tool sees what the other wrote.
 
 use std::ffi::OsString;
-use std::io::Write;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -17,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Test, root};
+use crate::builder::{Output, Test, assert_contains, find_by, root};
 use crate::oracle::terraform;
+use crate::processes::assert_success;
 use crate::simulator;
 use crate::workdir::{TerraformWorkdir, Workdir, cancel_statectl_lock};
 
@@ -221,12 +221,7 @@ fn reads_taints_and_locks_a_cloud_workspace_through_the_api() {
     assert_eq!(new["md5"], md5_hex(bytes.as_bytes()));
     let written: Value = serde_json::from_str(bytes).unwrap();
     assert_eq!(written["serial"], new["serial"]);
-    let single = written["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|resource| resource["name"] == "single")
-        .unwrap();
+    let single = find_by(&written["resources"], "name", "single");
     assert_eq!(single["instances"][0]["status"], "tainted");
     // The upload flow: created without the bytes, which went to the upload URL without the token.
     assert_eq!(tfe.count("PUT", "/_archivist/upload/"), 1);
@@ -248,13 +243,7 @@ fn reads_taints_and_locks_a_cloud_workspace_through_the_api() {
 
 /// The MD5 of `bytes` in hex, from coreutils' `md5sum`, so that the test does not trust statectl's.
 fn md5_hex(bytes: &[u8]) -> String {
-    let mut child = Command::new("md5sum")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("md5sum runs");
-    child.stdin.take().unwrap().write_all(bytes).unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = crate::processes::fed(&mut Command::new("md5sum"), bytes);
     String::from_utf8(output.stdout).unwrap()[..32].to_owned()
 }
 
@@ -467,6 +456,13 @@ fn throttling_and_server_errors_are_retried_and_an_old_server_takes_the_state_in
     assert_eq!(tfe.holder("prod"), None);
 }
 
+/// `statectl taint terraform_data.single --backup -` on the workspace of `folder`.
+fn taint_single(tfe: &Tfe, folder: &Path, home: &Path) -> Output {
+    statectl(tfe, folder, home)
+        .args(["taint", "terraform_data.single", "--backup", "-"])
+        .run()
+}
+
 #[test]
 fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
     let tfe = Tfe::with_prod(&["--fault", "POST:/state-versions=500"]);
@@ -474,9 +470,7 @@ fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
     let folder = cloud_dir(&tfe.host(), &named("prod"));
     let started = Instant::now();
     // The diff is on stdout before the write is tried; the failure is one line on stderr.
-    let output = statectl(&tfe, folder.path(), home.path())
-        .args(["taint", "terraform_data.single", "--backup", "-"])
-        .run()
+    let output = taint_single(&tfe, folder.path(), home.path())
         .code(2)
         .stderr_contains(
             "error: https://localhost:",
@@ -509,71 +503,41 @@ fn a_failing_a_silent_and_a_missing_server_end_in_one_line_and_leave_no_lock() {
 }
 
 /// A directory with a `cloud` block for `tfe`'s workspace `tf`, its CLI configuration (the token in
-/// a `credentials` block, TF_CLI_CONFIG_FILE) beside it.
-struct Project {
-    workdir: Workdir,
-    /// Kept while the folder is used: the environment points into it.
-    _home: tempfile::TempDir,
-}
-
-impl Project {
-    fn new(tfe: &Tfe, terraform: &Path) -> Project {
-        let home = tempfile::tempdir().unwrap();
-        let host = tfe.host();
+/// a `credentials` block, TF_CLI_CONFIG_FILE) in a home of its own, with the simulator's CA.
+fn project(tfe: &Tfe, terraform: &Path) -> Workdir {
+    let host = tfe.host();
+    let environment = |home: &Path| {
+        let config = home.join("cli.tfrc");
         std::fs::write(
-            home.path().join("cli.tfrc"),
+            &config,
             format!("credentials \"{host}\" {{\n  token = \"{TOKEN}\"\n}}\n"),
         )
         .unwrap();
-        // A home of its own, the token in its CLI configuration, the simulator's CA.
-        let environment = vec![
-            ("HOME", home.path().display().to_string()),
-            (
-                "TF_CLI_CONFIG_FILE",
-                home.path().join("cli.tfrc").display().to_string(),
-            ),
+        vec![
+            ("HOME", home.display().to_string()),
+            ("TF_CLI_CONFIG_FILE", config.display().to_string()),
             ("SSL_CERT_FILE", tfe.ca().display().to_string()),
             ("CHECKPOINT_DISABLE", "1".to_owned()),
             ("TF_IN_AUTOMATION", "1".to_owned()),
-        ];
-        let workdir = Workdir::new(terraform, |_| environment, &["TF_DATA_DIR"]);
-        std::fs::write(
-            workdir.path().join("main.tf"),
-            format!(
-                "terraform {{\n  cloud {{\n    hostname     = \"{host}\"\n    organization = \"acme\"\n    workspaces {{\n      name = \"tf\"\n    }}\n  }}\n}}\n{}",
-                crate::workdir::APP_AND_DBS
-            ),
-        )
-        .unwrap();
-        Project {
-            workdir,
-            _home: home,
-        }
-    }
-
-    fn statectl_test(&self) -> Test {
-        let mut test = Test::new().current_dir(self.path());
-        for (name, value) in self.environment() {
-            test = test.env(name, value);
-        }
-        test.env("USER", "statectl-e2e")
-    }
-}
-
-/// The harness's methods, on the folder.
-impl std::ops::Deref for Project {
-    type Target = Workdir;
-
-    fn deref(&self) -> &Workdir {
-        &self.workdir
-    }
+        ]
+    };
+    let workdir = Workdir::with_home(terraform, &["TF_DATA_DIR"], environment);
+    std::fs::write(
+        workdir.path().join("main.tf"),
+        format!(
+            "terraform {{\n  cloud {{\n    hostname     = \"{host}\"\n    organization = \"acme\"\n    workspaces {{\n      name = \"tf\"\n    }}\n  }}\n}}\n{}",
+            crate::workdir::APP_AND_DBS
+        ),
+    )
+    .unwrap();
+    workdir
 }
 
 #[test]
 fn terraform_and_statectl_share_a_cloud_workspace() {
     let Some(terraform) = terraform() else { return };
     let tfe = Tfe::start(&[]);
-    let project = Project::new(&tfe, &terraform);
+    let project = project(&tfe, &terraform);
     project.terraform_stdout(&["init", "-input=false", "-no-color"]);
     // The backend cache as Terraform wrote it for the block.
     let cache: Value = serde_json::from_slice(
@@ -606,22 +570,14 @@ fn terraform_and_statectl_share_a_cloud_workspace() {
         versions[1]["serial"],
         versions[0]["serial"].as_i64().unwrap() + 1
     );
-    let app = pulled["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|resource| resource["name"] == "app")
-        .unwrap();
+    let app = find_by(&pulled["resources"], "name", "app");
     assert_eq!(app["instances"][0]["status"], "tainted");
     assert_eq!(tfe.holder("tf"), None);
 
     // Terraform's next apply replaces what statectl tainted, through the same workspace.
     let applied =
         project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
-    assert!(
-        applied.contains("1 added, 0 changed, 1 destroyed"),
-        "{applied}"
-    );
+    assert_contains(&applied, "1 added, 0 changed, 1 destroyed");
     assert_eq!(tfe.versions("tf").len(), 3);
 }
 
@@ -630,7 +586,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
     let Some(terraform) = terraform() else { return };
     let state = format!("app-dev={}", seed().display());
     let tfe = Tfe::start(&["--workspace", "app-dev", "--state", &state]);
-    let project = Project::new(&tfe, &terraform);
+    let project = project(&tfe, &terraform);
     std::fs::write(
         project.path().join("main.tf"),
         format!(
@@ -645,11 +601,7 @@ fn a_remote_backend_maps_the_selected_workspace_through_its_prefix() {
             .env("TF_WORKSPACE", "dev")
             .output()
             .expect("terraform runs");
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_success(&output);
         String::from_utf8(output.stdout).unwrap()
     };
     dev(&["init", "-input=false", "-no-color"]);
@@ -679,9 +631,7 @@ fn a_lock_that_cannot_be_released_is_named_with_the_id_terraform_force_unlock_ta
     let tfe = Tfe::with_prod(&["--fault", "POST:actions/unlock=409"]);
     let home = home_with_token(&tfe.host(), TOKEN);
     let folder = cloud_dir(&tfe.host(), &named("prod"));
-    let output = statectl(&tfe, folder.path(), home.path())
-        .args(["taint", "terraform_data.single", "--backup", "-"])
-        .run()
+    let output = taint_single(&tfe, folder.path(), home.path())
         .code(2)
         .stderr_contains(
             "cannot unlock the workspace: the server answered 409 Conflict: injected fault: the simulator was told to fail; the lock acme/prod is still held\n",

@@ -2,7 +2,7 @@
 //! default word (`text`, `table` taken as the same), `-o` named, `lock` not offering `-`, the hidden
 //! `generate` nowhere, the man synopsis as `--help` prints it, and the man pages' extra sections.
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, assert_lacks, root};
 
 #[test]
 fn every_format_flag_is_described_and_defaults_to_text_with_table_as_an_alias() {
@@ -33,20 +33,17 @@ fn every_format_flag_is_described_and_defaults_to_text_with_table_as_an_alias() 
 #[test]
 fn write_and_lock_help_name_what_they_take() {
     let taint = Test::new().args(["taint", "--help"]).run().code(0).stdout;
-    assert!(taint.contains("-o, --output <STDOUT>"), "{taint}");
-    assert!(!taint.contains("<->"), "{taint}");
+    assert_contains(&taint, "-o, --output <STDOUT>");
+    assert_lacks(&taint, "<->");
     let lock = Test::new().args(["lock", "--help"]).run().code(0).stdout;
-    assert!(!lock.contains("`-` for standard input"), "{lock}");
-    assert!(
-        lock.contains("Not `-`: standard input has no lock"),
-        "{lock}"
-    );
+    assert_lacks(&lock, "`-` for standard input");
+    assert_contains(&lock, "Not `-`: standard input has no lock");
 }
 
 #[test]
 fn generate_is_in_no_help_completion_or_man_page_and_the_synopsis_matches_help() {
     let help = Test::new().arg("--help").run().code(0).stdout;
-    assert!(!help.contains("generate"), "{help}");
+    assert_lacks(&help, "generate");
     for entry in std::fs::read_dir(root().join("completions")).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -108,22 +105,11 @@ fn a_refused_taint_of_an_untainted_instance_does_not_suggest_untaint() {
         ])
         .run()
         .code(3);
-    assert!(
-        output.stderr.contains("[mid-operation]"),
-        "{}",
-        output.stderr
-    );
-    assert!(
-        !output.stderr.contains("statectl untaint"),
-        "{}",
-        output.stderr
-    );
-    assert!(
-        output
-            .stderr
-            .contains("and taint it only if the remote object turns out broken"),
-        "{}",
-        output.stderr
+    assert_contains(&output.stderr, "[mid-operation]");
+    assert_lacks(&output.stderr, "statectl untaint");
+    assert_contains(
+        &output.stderr,
+        "and taint it only if the remote object turns out broken",
     );
 }
 

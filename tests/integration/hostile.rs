@@ -13,7 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::builder::root;
+use crate::builder::{assert_contains, root};
+use crate::files::folder_with_copy;
 
 const TOKEN: &str = "hostile-t0ken-never-printed";
 
@@ -102,21 +103,16 @@ fn answer_one(mut stream: TcpStream, answer: Answer) {
 /// stdout, stderr and how long it took.
 fn refresh(folder: &Path, endpoint: &str, extra: &[&str]) -> (i32, String, String, Duration) {
     let started = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(["refresh", "--endpoint", &format!("cf={endpoint}")])
-        .args(extra)
-        .current_dir(folder)
-        .env_clear()
-        .env("CF_ACCESS_TOKEN", format!("bearer {TOKEN}"))
-        .env("COLUMNS", "300")
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-        started.elapsed(),
-    )
+    let (code, stdout, stderr) = crate::processes::output_of(
+        Command::new(env!("CARGO_BIN_EXE_statectl"))
+            .args(["refresh", "--endpoint", &format!("cf={endpoint}")])
+            .args(extra)
+            .current_dir(folder)
+            .env_clear()
+            .env("CF_ACCESS_TOKEN", format!("bearer {TOKEN}"))
+            .env("COLUMNS", "300"),
+    );
+    (code, stdout, stderr, started.elapsed())
 }
 
 /// One hostile answer: the outcome line the table must hold, and how long the run may take at most.
@@ -328,18 +324,13 @@ fn a_status_that_would_forge_a_log_line_is_escaped_in_the_log() {
         )
         .into_boxed_str(),
     );
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join("testdata/scan/cf-tainted-in-progress.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(root().join("testdata/scan/cf-tainted-in-progress.tfstate"));
     let (endpoint, _) = serve(Answer::Fixed(answer));
     let (code, stdout, stderr, _) = refresh(folder.path(), &endpoint, &["-v"]);
     assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(
-        stderr.contains("outcome=error: unexpected state `weird\\r\\nFORGED \\u{1b}[31mred`"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "outcome=error: unexpected state `weird\\r\\nFORGED \\u{1b}[31mred`",
     );
     for text in [&stdout, &stderr] {
         assert!(!text.contains('\r') && !text.contains('\u{1b}'), "{text}");

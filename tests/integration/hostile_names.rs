@@ -10,7 +10,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::builder::{Output, Test};
+use crate::builder::{Output, Test, assert_contains, assert_lacks};
+use crate::files::folder_with;
 
 /// The text hidden in every name.
 const NASTY: &str = "\u{1b}[31m\u{7}\r\n\u{0}::error::%0A`|<!--]]>\u{202e}\u{9b}@everyone";
@@ -61,13 +62,10 @@ fn nasty_state() -> Value {
 
 /// A folder holding the state as `nasty.tfstate`, and a plain state beside it for `diff`.
 fn folder() -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("nasty.tfstate"),
+    folder_with(
+        "nasty.tfstate",
         serde_json::to_string_pretty(&nasty_state()).unwrap(),
     )
-    .unwrap();
-    folder
 }
 
 fn run(folder: &Path, args: &[&str]) -> Output {
@@ -122,19 +120,14 @@ fn list_show_summary_query_and_diff_escape_every_name() {
     // One line per instance, each one whole.
     let list = run(folder, &["list", "nasty.tfstate"]).code(0);
     assert_eq!(list.stdout.lines().count(), 3, "{}", list.stdout);
-    assert!(
-        list.stdout
-            .contains("aws_instance\\u{1b}[31m\\u{7}\\r\\n\\u{0}::error::"),
-        "{}",
-        list.stdout
+    assert_contains(
+        &list.stdout,
+        "aws_instance\\u{1b}[31m\\u{7}\\r\\n\\u{0}::error::",
     );
     // Terraform's own quoting of an odd key, byte for byte.
-    assert!(
-        list.stdout.contains(
-            r#"module.m["k\u001b[31m\u0007\r\n\u0000::error::%0A`|<!--]]>\u202e\u009b@everyone"]"#
-        ),
-        "{}",
-        list.stdout
+    assert_contains(
+        &list.stdout,
+        r#"module.m["k\u001b[31m\u0007\r\n\u0000::error::%0A`|<!--]]>\u202e\u009b@everyone"]"#,
     );
     run(folder, &["show", "aws_db_instance.db", "nasty.tfstate"]).code(0);
     run(folder, &["summary", "nasty.tfstate"]).code(0);
@@ -206,12 +199,8 @@ fn every_report_format_of_scan_and_audit_holds_its_structure() {
             let cells = line.replace("\\|", "").matches('|').count();
             assert_eq!(cells, 5, "{line}");
         }
-        assert!(!markdown.stdout.contains(" <!--"), "{}", markdown.stdout);
-        assert!(
-            !markdown.stdout.contains(" @everyone"),
-            "{}",
-            markdown.stdout
-        );
+        assert_lacks(&markdown.stdout, " <!--");
+        assert_lacks(&markdown.stdout, " @everyone");
 
         // JUnit: well-formed XML whose test names are the escaped addresses.
         let junit = format("junit");

@@ -6,17 +6,15 @@
 //! while the other holds the lock.
 
 use std::io::Write;
-use std::os::unix::process::CommandExt as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains};
+use crate::files::file_names;
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{
-    TerraformWorkdir, Workdir, assert_refused_by_statectl_lock, cancel_statectl_lock,
-};
+use crate::workdir::{Served, TerraformWorkdir, Workdir, cancel_statectl_lock};
 
 pub(crate) const USERNAME: &str = "gitlab-ci-token";
 pub(crate) const PASSWORD: &str = "glpat-e2e-s3cret";
@@ -74,12 +72,28 @@ impl Server {
     }
 }
 
+/// The statectl binary with nothing of the user's environment but `PATH`, and the http backend's
+/// settings for the state at `url` (credentials, lock and unlock addresses) as TF_HTTP_* variables.
+pub(crate) fn statectl_for(url: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+    command
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("TF_HTTP_USERNAME", USERNAME)
+        .env("TF_HTTP_PASSWORD", PASSWORD)
+        .env("TF_HTTP_LOCK_ADDRESS", format!("{url}/lock"))
+        .env("TF_HTTP_UNLOCK_ADDRESS", format!("{url}/lock"));
+    command
+}
+
 /// A working folder with a `backend "http"` block for the server (no password: it comes from
 /// TF_HTTP_PASSWORD, for both tools; statectl's lock names user `statectl-e2e`), initialised and
 /// applied by Terraform.
-fn applied(terraform: &Path, server: &Server) -> Workdir {
+fn applied() -> Option<Served<Server>> {
+    let terraform = terraform()?;
+    let server = Server::start();
     let workdir = Workdir::new(
-        terraform,
+        &terraform,
         |_| {
             vec![
                 ("TF_HTTP_PASSWORD", PASSWORD.to_owned()),
@@ -91,21 +105,19 @@ fn applied(terraform: &Path, server: &Server) -> Workdir {
         &["TF_DATA_DIR"],
     );
     let url = server.url();
-    workdir.init_and_apply_resources(
-        &format!(
-            r#"  backend "http" {{
-    address        = "{url}"
-    lock_address   = "{url}/lock"
-    unlock_address = "{url}/lock"
-    lock_method    = "POST"
-    unlock_method  = "DELETE"
-    username       = "{USERNAME}"
-  }}
-"#
-        ),
-        crate::workdir::APP_AND_DBS,
+    let lock = format!("{url}/lock");
+    workdir.init_and_apply_backend(
+        "http",
+        &[
+            ["address", &url],
+            ["lock_address", &lock],
+            ["unlock_address", &lock],
+            ["lock_method", "POST"],
+            ["unlock_method", "DELETE"],
+            ["username", USERNAME],
+        ],
     );
-    workdir
+    Some(Served::new(server, workdir))
 }
 
 fn state_show(workdir: &Workdir, address: &str) -> String {
@@ -121,10 +133,8 @@ fn statectl(folder: &Path) -> Test {
 
 #[test]
 fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
-    let Some(terraform) = terraform() else { return };
-    let server = Server::start();
-    let workdir = applied(&terraform, &server);
-    let folder = workdir.path();
+    let Some(workdir) = applied() else { return };
+    let (server, folder) = (&workdir.server, workdir.path());
     let expected = workdir.terraform(&["state", "list"]);
     assert_eq!(
         expected,
@@ -134,7 +144,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
     // In the initialised directory: the backend Terraform recorded, the password from the
     // environment, and a note naming the state without it.
     let listed = statectl(folder).arg("list").run().code(0).stdout(&expected);
-    assert!(listed.stderr.contains(&server.url()), "{}", listed.stderr);
+    assert_contains(&listed.stderr, &server.url());
     assert!(!listed.stderr.contains(PASSWORD));
 
     // By URL, with the credentials from TF_HTTP_*.
@@ -155,9 +165,8 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
     );
     assert!(!state_show(&workdir, "terraform_data.db[0]").contains("(tainted)"));
     assert_eq!(server.lock(), None, "statectl released the lock");
-    let backups: Vec<String> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+    let backups: Vec<String> = file_names(folder)
+        .into_iter()
         .filter(|name| name.starts_with("state.") && name.ends_with(".backup"))
         .collect();
     assert_eq!(
@@ -166,18 +175,13 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_http_backend() {
         "one local backup of the old state: {backups:?}"
     );
     let plan = workdir.terraform(&["plan", "-no-color", "-input=false"]);
-    assert!(
-        plan.contains("terraform_data.app is tainted, so must be replaced"),
-        "{plan}"
-    );
+    assert_contains(&plan, "terraform_data.app is tainted, so must be replaced");
 }
 
 #[test]
 fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
-    let Some(terraform) = terraform() else { return };
-    let server = Server::start();
-    let workdir = applied(&terraform, &server);
-    let folder = workdir.path();
+    let Some(workdir) = applied() else { return };
+    let (server, folder) = (&workdir.server, workdir.path());
     let (mut apply, mut answer) = workdir.apply_waiting_at_the_prompt("terraform_data.db[1]");
     server.wait_for_lock(true);
 
@@ -219,37 +223,12 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
 
 #[test]
 fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
-    let Some(terraform) = terraform() else { return };
-    let server = Server::start();
-    let workdir = applied(&terraform, &server);
-    let folder = workdir.path();
-    let holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(["lock", "--", "sleep", "30"])
-        // Its own process group, as a CI job is: the cancel reaches the command too.
-        .process_group(0)
-        .current_dir(folder)
-        .env("TF_HTTP_PASSWORD", PASSWORD)
-        .env("USER", "statectl-e2e")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("statectl starts");
+    let Some(workdir) = applied() else { return };
+    let server = &workdir.server;
+    let holder = workdir.statectl_lock_holder();
     server.wait_for_lock(true);
 
-    let output = workdir
-        .terraform_command(&[
-            "apply",
-            "-auto-approve",
-            "-input=false",
-            "-no-color",
-            "-lock-timeout=0s",
-            "-replace=terraform_data.app",
-        ])
-        .stdin(Stdio::null())
-        .output()
-        .expect("terraform runs");
-    assert_refused_by_statectl_lock(&output);
+    let output = workdir.terraform_refused_by_statectl_lock("terraform_data.app");
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("Version:   statectl "),
         "{output:?}"

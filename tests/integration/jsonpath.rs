@@ -14,7 +14,8 @@ use jsonpath_rust::JsonPath as _;
 use serde_json::{Value, json};
 use statectl::json::path::{Document, JsonPath, Limits};
 
-use crate::builder::{Output, Test, root, state_files};
+use crate::builder::{Output, Test, assert_starts_with, root, state_files};
+use crate::files::folder_with;
 use crate::properties::mutations;
 use crate::skip::require_corpus;
 
@@ -108,7 +109,7 @@ fn a_hostile_query_fails_in_one_line_within_its_budget() {
             "error: JSONPath `{path}` needs more work than this {}-byte state allows (more than ",
             text.len()
         );
-        assert!(output.stderr.starts_with(&prefix), "{}", output.stderr);
+        assert_starts_with(&output.stderr, &prefix);
         assert_eq!(output.stderr.lines().count(), 2, "{}", output.stderr);
         assert!(output.stderr.contains("\nhint: name the members to follow"));
         assert_eq!(output.stdout, "");
@@ -127,8 +128,7 @@ fn a_hostile_query_fails_in_one_line_within_its_budget() {
 /// instance and the expression, exit 2.
 #[test]
 fn a_hostile_rule_path_fails_the_scan_in_one_line() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("f.tfstate"), hostile_state()).unwrap();
+    let folder = folder_with("f.tfstate", hostile_state());
     std::fs::write(
         folder.path().join(".statectl.toml"),
         "[[resource]]\ntype = \"terraform_data\"\npath = \"$..*..*..*..*..*\"\npending = [\"x\"]\n",

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use statectl::json::LineColumn;
 use statectl::state::legacy::{as_terraform_writes, upgrade_v3};
 
-use crate::builder::{Test, root, state_files};
-use crate::oracle::{terraform, terraform_state_list};
+use crate::builder::{Test, assert_starts_with, root, state_files};
+use crate::files::{file_names, folder_with_state};
+use crate::oracle::terraform;
 use crate::rewrite_oracle::{copy_of, run_terraform};
 use crate::skip::require_corpus;
 
@@ -40,30 +41,14 @@ fn format_3_states() -> Vec<PathBuf> {
     states
 }
 
-fn folder_listing(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 #[test]
 fn list_equals_terraform_state_list_on_every_format_3_state() {
     let Some(terraform) = terraform() else { return };
     let states = format_3_states();
     assert!(!states.is_empty());
     for state in states {
-        let expected = terraform_state_list(&terraform, &state)
-            .unwrap_or_else(|| panic!("terraform reads {}", state.display()));
+        let expected = crate::oracle::lists_as_terraform_does(&terraform, &state);
         assert!(!expected.is_empty(), "{} lists something", state.display());
-        Test::new()
-            .arg("list")
-            .arg(&state)
-            .run()
-            .code(0)
-            .stdout(&expected);
     }
 }
 
@@ -139,7 +124,7 @@ fn mutations_write_what_terraform_writes() {
             "{ours_command} {address}"
         );
         // The backup holds the format-3 file as it was; no lock is left behind.
-        let listing = folder_listing(ours_folder.path());
+        let listing = file_names(ours_folder.path());
         assert_eq!(listing.len(), 2, "{listing:?}");
         let backup = ours_folder.path().join(&listing[1]);
         assert!(listing[1].ends_with(".backup"), "{listing:?}");
@@ -201,14 +186,13 @@ fn a_refused_mutation_leaves_the_folder_as_it_was() {
             std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
             original
         );
-        assert_eq!(folder_listing(folder.path()), ["terraform.tfstate"]);
+        assert_eq!(file_names(folder.path()), ["terraform.tfstate"]);
     }
     // A format-3 file that cannot be upgraded is refused before anything else happens.
     let broken = String::from_utf8(original)
         .unwrap()
         .replace("\"dns-zone\"", "\"dns zone\"");
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("terraform.tfstate"), &broken).unwrap();
+    let (folder, _) = folder_with_state(&broken);
     let output = Test::new()
         .args(["taint", "aws_instance.web[10]", "terraform.tfstate"])
         .current_dir(folder.path())
@@ -219,18 +203,15 @@ fn a_refused_mutation_leaves_the_folder_as_it_was() {
         .rfind('[')
         .unwrap();
     let position = LineColumn::of(broken.as_bytes(), path_at);
-    assert!(
-        output
-            .stderr
-            .starts_with(&format!("error: terraform.tfstate:{position}: ")),
-        "{}",
-        output.stderr
+    assert_starts_with(
+        &output.stderr,
+        &format!("error: terraform.tfstate:{position}: "),
     );
     assert_eq!(
         std::fs::read_to_string(folder.path().join("terraform.tfstate")).unwrap(),
         broken
     );
-    assert_eq!(folder_listing(folder.path()), ["terraform.tfstate"]);
+    assert_eq!(file_names(folder.path()), ["terraform.tfstate"]);
 }
 
 #[test]

@@ -343,18 +343,13 @@ fn scan(kind: Kind, script: Script, extra: &[&str]) -> (Output, Server) {
 }
 
 fn scanned_paths(output: &Output) -> Vec<String> {
-    let report: Value = serde_json::from_str(&output.stdout).unwrap_or_else(|error| {
+    if let Err(error) = serde_json::from_str::<Value>(&output.stdout) {
         panic!(
             "not JSON ({error}):\n{}\n--- stderr\n{}",
             output.stdout, output.stderr
-        )
-    });
-    report["states"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|state| state["path"].as_str().unwrap().to_owned())
-        .collect()
+        );
+    }
+    crate::workdir::scanned_states(&output.stdout)
 }
 
 const KINDS: [Kind; 4] = [Kind::S3, Kind::Gcs, Kind::Azure, Kind::Oci];
@@ -369,8 +364,7 @@ fn url_of(kind: Kind, key: &str) -> String {
 fn a_listing_that_goes_round_ends_with_a_warning_and_each_state_is_read_once() {
     for kind in KINDS {
         let (output, server) = scan(kind, Script::Alternating, &[]);
-        let output = output.code(0);
-        let prefix = kind.prefix();
+        let (output, prefix) = (output.code(0), kind.prefix());
         assert_eq!(
             scanned_paths(&output),
             ["org/a.tfstate", "org/b.tfstate", "org/c.tfstate"].map(|key| url_of(kind, key)),
@@ -397,8 +391,7 @@ fn a_listing_that_goes_round_ends_with_a_warning_and_each_state_is_read_once() {
 fn a_repeated_token_ends_the_listing_and_its_keys_are_read_once() {
     for kind in KINDS {
         let (output, server) = scan(kind, Script::Repeating, &[]);
-        let output = output.code(0);
-        let prefix = kind.prefix();
+        let (output, prefix) = (output.code(0), kind.prefix());
         assert_eq!(scanned_paths(&output).len(), 3, "{kind:?}");
         assert!(
             output.stderr.contains(&format!(

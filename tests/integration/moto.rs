@@ -3,10 +3,8 @@
 //! boto3 from moto's own venv to arrange what a test needs behind everyone's back. The tools these
 //! tests need are found by `crate::skip::require_tool`: a missing one skips the test, except under CI, where it fails.
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 /// moto's server, from `STATECTL_MOTO_SERVER` or scripts/install-moto.sh's place.
 pub(crate) fn moto_server() -> Option<PathBuf> {
@@ -28,11 +26,7 @@ pub(crate) struct Moto {
 impl Moto {
     /// Starts the server; its log goes to `folder/moto.log`.
     pub(crate) fn start(server: &Path, folder: &Path) -> Moto {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = crate::processes::free_port();
         let log = std::fs::File::create(folder.join("moto.log")).unwrap();
         let child = Command::new(server)
             .args(["-H", "127.0.0.1", "-p", &port.to_string()])
@@ -40,14 +34,7 @@ impl Moto {
             .stderr(log)
             .spawn()
             .unwrap();
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "moto did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        crate::processes::wait_for_port(port, "moto");
         Moto {
             child,
             port,

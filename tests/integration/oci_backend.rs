@@ -7,20 +7,15 @@
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, assert_starts_with, root};
 use crate::oracle::terraform;
 use crate::simulator;
-use crate::workdir::{
-    TerraformWorkdir, Workdir, assert_refused_by_statectl_lock, cancel_statectl_lock,
-    scanned_states,
-};
+use crate::workdir::{TerraformWorkdir, Workdir, cancel_statectl_lock, scanned_states};
 
 const NAMESPACE: &str = "acme";
 const BUCKET: &str = "states";
@@ -118,75 +113,31 @@ impl Sim {
 }
 
 /// A folder with a `backend "oci"` block whose API key is given in the arguments, and an empty
-/// home (no `~/.oci/config` of the machine's is read).
-struct Project {
-    workdir: Workdir,
-    home: tempfile::TempDir,
-}
-
-impl Project {
-    fn new(terraform: &Path, sim: &Sim) -> Project {
-        let home = tempfile::tempdir().unwrap();
-        let environment = vec![
-            ("HOME", home.path().display().to_string()),
+/// home (no `~/.oci/config` of the machine's is read), initialised and applied by Terraform.
+fn applied(terraform: &Path, sim: &Sim) -> Workdir {
+    let environment = |home: &Path| {
+        vec![
+            ("HOME", home.display().to_string()),
             ("OCI_CLIENT_HOST_OVERRIDES", sim.host_override()),
             ("CHECKPOINT_DISABLE", "1".to_owned()),
             ("TF_IN_AUTOMATION", "1".to_owned()),
-        ];
-        let workdir = Workdir::new(terraform, |_| environment, &["TF_DATA_DIR"]);
-        std::fs::write(
-            workdir.path().join("main.tf"),
-            format!(
-                r#"terraform {{
-  backend "oci" {{
-    bucket           = "{BUCKET}"
-    namespace        = "{NAMESPACE}"
-    region           = "eu-frankfurt-1"
-    tenancy_ocid     = "{TENANCY}"
-    user_ocid        = "{USER}"
-    fingerprint      = "{FINGERPRINT}"
-    private_key_path = "{}"
-  }}
-}}
-resource "terraform_data" "app" {{
-  input = "app"
-}}
-resource "terraform_data" "db" {{
-  count = 2
-  input = "db-${{count.index}}"
-}}
-"#,
-                private_key().display()
-            ),
-        )
-        .unwrap();
-        Project { workdir, home }
-    }
-
-    fn statectl_test(&self) -> Test {
-        let mut test = Test::new().current_dir(self.path());
-        for (name, value) in self.environment() {
-            test = test.env(name, value);
-        }
-        test.env("USER", "statectl-e2e")
-    }
-
-    /// Initialised and applied by Terraform.
-    fn applied(terraform: &Path, sim: &Sim) -> Project {
-        let project = Project::new(terraform, sim);
-        project.terraform_stdout(&["init", "-input=false", "-no-color"]);
-        project.terraform_stdout(&["apply", "-auto-approve", "-input=false", "-no-color"]);
-        project
-    }
-}
-
-/// The harness's methods, on the folder.
-impl std::ops::Deref for Project {
-    type Target = Workdir;
-
-    fn deref(&self) -> &Workdir {
-        &self.workdir
-    }
+        ]
+    };
+    let workdir = Workdir::with_home(terraform, &["TF_DATA_DIR"], environment);
+    let key = private_key().display().to_string();
+    workdir.init_and_apply_backend(
+        "oci",
+        &[
+            ["bucket", BUCKET],
+            ["namespace", NAMESPACE],
+            ["region", "eu-frankfurt-1"],
+            ["tenancy_ocid", TENANCY],
+            ["user_ocid", USER],
+            ["fingerprint", FINGERPRINT],
+            ["private_key_path", &key],
+        ],
+    );
+    workdir
 }
 
 /// A home whose `~/.oci/config` names the test key in its `DEFAULT` profile, with the region.
@@ -222,7 +173,7 @@ fn state_url(object: &str) -> String {
 fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
-    let project = Project::applied(&terraform, &sim);
+    let project = applied(&terraform, &sim);
     let expected = project.terraform_stdout(&["state", "list"]);
     assert_eq!(
         expected,
@@ -236,11 +187,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         .run()
         .code(0)
         .stdout(&expected);
-    assert!(
-        listed.stderr.contains(&state_url("terraform.tfstate")),
-        "{}",
-        listed.stderr
-    );
+    assert_contains(&listed.stderr, &state_url("terraform.tfstate"));
     let home = home_with_profile();
     by_url(&sim, home.path())
         .args(["list", &state_url("terraform.tfstate")])
@@ -254,10 +201,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         .run()
         .code(0);
     let shown = project.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
-    assert!(
-        shown.starts_with("# terraform_data.app: (tainted)"),
-        "{shown}"
-    );
+    assert_starts_with(&shown, "# terraform_data.app: (tainted)");
     assert_eq!(
         sim.object("terraform.tfstate.lock"),
         None,
@@ -303,10 +247,7 @@ fn terraform_writes_and_statectl_lists_and_taints_through_the_oci_backend() {
         .all(|entry| entry["content_md5"].is_string());
     assert!(puts_with_md5, "every state PUT carries its Content-MD5");
     let plan = project.terraform_stdout(&["plan", "-no-color", "-input=false"]);
-    assert!(
-        plan.contains("terraform_data.app is tainted, so must be replaced"),
-        "{plan}"
-    );
+    assert_contains(&plan, "terraform_data.app is tainted, so must be replaced");
 }
 
 #[test]
@@ -314,7 +255,7 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
     let Some(terraform) = terraform() else { return };
     // Pages of one object: the scan has to follow `nextStartWith` through every one.
     let sim = Sim::start(&["--page-size", "1"]);
-    let project = Project::applied(&terraform, &sim);
+    let project = applied(&terraform, &sim);
     project.terraform_stdout(&["workspace", "new", "-no-color", "dev"]);
     project.terraform_stdout(&[
         "apply",
@@ -391,7 +332,7 @@ fn workspaces_live_under_the_prefix_and_a_scan_finds_them_page_by_page() {
 fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
-    let project = Project::applied(&terraform, &sim);
+    let project = applied(&terraform, &sim);
     let (mut apply, mut answer) = project.apply_waiting_at_the_prompt("terraform_data.db[1]");
     sim.wait_for("terraform.tfstate.lock", true);
     // Terraform's own lock object: its lock info, `Path` the state object.
@@ -407,12 +348,9 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
             "{}: the state is locked by `",
             state_url("terraform.tfstate")
         ));
-    assert!(
-        refused
-            .stderr
-            .contains("(Terraform 1.15.5, operation `OperationTypeApply`, since "),
-        "{}",
-        refused.stderr
+    assert_contains(
+        &refused.stderr,
+        "(Terraform 1.15.5, operation `OperationTypeApply`, since ",
     );
 
     let waiting = std::thread::spawn({
@@ -428,10 +366,7 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
     let _ = apply.wait();
     waiting.join().unwrap().code(0);
     let shown = project.terraform_stdout(&["state", "show", "-no-color", "terraform_data.app"]);
-    assert!(
-        shown.starts_with("# terraform_data.app: (tainted)"),
-        "{shown}"
-    );
+    assert_starts_with(&shown, "# terraform_data.app: (tainted)");
     assert_eq!(sim.object("terraform.tfstate.lock"), None);
 }
 
@@ -439,22 +374,8 @@ fn statectl_names_terraforms_lock_and_waits_for_it_with_lock_timeout() {
 fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     let Some(terraform) = terraform() else { return };
     let sim = Sim::start(&[]);
-    let project = Project::applied(&terraform, &sim);
-    let holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(["lock", "--", "sleep", "30"])
-        // Its own process group, as a CI job is: the cancel reaches the command too.
-        .process_group(0)
-        .current_dir(project.path())
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", project.home.path())
-        .env("OCI_CLIENT_HOST_OVERRIDES", sim.host_override())
-        .env("USER", "statectl-e2e")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("statectl starts");
+    let project = applied(&terraform, &sim);
+    let holder = project.statectl_lock_holder();
     sim.wait_for("terraform.tfstate.lock", true);
     // statectl's lock object is Terraform's: its lock info, `Path` the state object.
     let ours: Value =
@@ -462,15 +383,7 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_it() {
     assert_eq!(ours["Path"], "terraform.tfstate");
     assert_eq!(ours["Operation"], "statectl lock");
 
-    let output = project.terraform_output(&[
-        "apply",
-        "-auto-approve",
-        "-input=false",
-        "-no-color",
-        "-lock-timeout=0s",
-        "-replace=terraform_data.app",
-    ]);
-    assert_refused_by_statectl_lock(&output);
+    project.terraform_refused_by_statectl_lock("terraform_data.app");
 
     cancel_statectl_lock(holder);
     sim.wait_for("terraform.tfstate.lock", false);
@@ -512,13 +425,7 @@ fn faults_are_one_line_each_and_leave_no_lock() {
     let refused = run(&["taint", "oci_core_instance.app", &url]).refused(&format!(
         "{url}: the state is locked by `ana@ci-runner` (Terraform 1.15.5, operation `OperationTypeApply`"
     ));
-    assert!(
-        refused
-            .stderr
-            .contains("5b1a7f0e-3f4c-4c8e-9a43-111111111111"),
-        "{}",
-        refused.stderr
-    );
+    assert_contains(&refused.stderr, "5b1a7f0e-3f4c-4c8e-9a43-111111111111");
     assert_eq!(
         sim.object("app/terraform.tfstate").unwrap(),
         before,
@@ -579,13 +486,12 @@ fn a_key_the_service_refuses_is_named_by_fingerprint_never_shown() {
         .args(["list", &state_url("terraform.tfstate")])
         .run()
         .refused("answered 401 NotAuthenticated");
-    assert!(
-        refused.stderr.contains(&format!(
+    assert_contains(
+        &refused.stderr,
+        &format!(
             "the service did not accept the signature of the API key with fingerprint {FINGERPRINT} of profile DEFAULT in {}",
             home.path().join(".oci/config").display()
-        )),
-        "{}",
-        refused.stderr
+        ),
     );
     let key = std::fs::read_to_string(private_key()).unwrap();
     let body_line = key.lines().nth(1).unwrap();

@@ -45,10 +45,17 @@ pub(crate) fn terraform() -> Option<PathBuf> {
 
 /// `terraform state list -state=FILE`, run in an empty folder so nothing lands in the checkout.
 pub(crate) fn terraform_state_list(terraform: &Path, state: &Path) -> Option<String> {
+    terraform_on(terraform, state, &["state", "list"], &[])
+}
+
+/// `terraform ARGS -state=STATE AFTER`, run in an empty folder so nothing lands in the checkout:
+/// its stdout, or `None` when it fails.
+fn terraform_on(terraform: &Path, state: &Path, args: &[&str], after: &[&str]) -> Option<String> {
     let folder = tempfile::tempdir().unwrap();
     let output = Command::new(terraform)
-        .args(["state", "list"])
+        .args(args)
         .arg(format!("-state={}", state.display()))
+        .args(after)
         .current_dir(folder.path())
         .output()
         .expect("terraform runs");
@@ -64,15 +71,22 @@ fn list_matches_terraform_on_every_testdata_state() {
     let states = state_files(&root().join("testdata/states"));
     assert!(states.len() >= 5);
     for state in states {
-        let expected = terraform_state_list(&terraform, &state)
-            .unwrap_or_else(|| panic!("terraform reads {}", state.display()));
-        Test::new()
-            .arg("list")
-            .arg(&state)
-            .run()
-            .code(0)
-            .stdout(&expected);
+        lists_as_terraform_does(&terraform, &state);
     }
+}
+
+/// `statectl list STATE` prints what `terraform state list` does, which reads `state`; returns
+/// that listing.
+pub(crate) fn lists_as_terraform_does(terraform: &Path, state: &Path) -> String {
+    let expected = terraform_state_list(terraform, state)
+        .unwrap_or_else(|| panic!("terraform reads {}", state.display()));
+    Test::new()
+        .arg("list")
+        .arg(state)
+        .run()
+        .code(0)
+        .stdout(&expected);
+    expected
 }
 
 #[test]
@@ -213,18 +227,12 @@ fn normalized(value: &serde_json::Value) -> serde_json::Value {
 /// `terraform state show -no-color -state=FILE ADDRESS`, run in an empty folder; `None` when
 /// Terraform cannot show it (a provider whose schema it has no plugin for, an address it refuses).
 fn terraform_state_show(terraform: &Path, state: &Path, address: &str) -> Option<String> {
-    let folder = tempfile::tempdir().unwrap();
-    let output = Command::new(terraform)
-        .args(["state", "show", "-no-color"])
-        .arg(format!("-state={}", state.display()))
-        .arg(address)
-        .current_dir(folder.path())
-        .output()
-        .expect("terraform runs");
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8(output.stdout).expect("UTF-8"))
+    terraform_on(
+        terraform,
+        state,
+        &["state", "show", "-no-color"],
+        &[address],
+    )
 }
 
 /// Compares `statectl show` with `terraform state show` for every instance of `states` Terraform

@@ -7,36 +7,31 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::builder::root;
+use crate::processes::assert_success;
 
-#[test]
-fn cargo_install_gets_statectl_only_and_the_simulator_is_unpublished() {
+/// The workspace member `name` as `cargo metadata` describes it.
+pub(crate) fn cargo_package(name: &str) -> Value {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(root())
-        .args([
-            "metadata",
-            "--no-deps",
-            "--format-version",
-            "1",
-            "--offline",
-        ])
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .arg("--offline")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     let metadata: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let package = |name: &str| {
-        metadata["packages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|package| package["name"] == name)
-            .unwrap_or_else(|| panic!("no package {name}"))
-            .clone()
-    };
+    metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|package| package["name"] == name)
+        .unwrap_or_else(|| panic!("no package {name}"))
+        .clone()
+}
+
+#[test]
+fn cargo_install_gets_statectl_only_and_the_simulator_is_unpublished() {
+    let package = cargo_package;
     let binaries = |package: &Value| -> Vec<String> {
         package["targets"]
             .as_array()

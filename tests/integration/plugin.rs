@@ -6,6 +6,7 @@
 //! Nothing here reaches AWS: the provider is configured against a loopback port nobody listens on,
 //! with every start-up check that would call out turned off.
 
+use crate::builder::assert_starts_with;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
@@ -105,7 +106,7 @@ async fn launches_configures_upgrades_and_stops_the_aws_provider() {
         .await
         .unwrap_err()
         .to_string();
-    assert!(error.starts_with("UpgradeResourceState"), "{error}");
+    assert_starts_with(&error, "UpgradeResourceState");
 
     client.stop().await.unwrap();
     let status = plugin.shutdown().await.unwrap();

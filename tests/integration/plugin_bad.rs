@@ -5,6 +5,7 @@
 //! Each is one clear per-instance error naming the plugin and what it did; exit 2; not a byte of
 //! the state written and no lock left behind.
 
+use crate::builder::{assert_contains, assert_starts_with};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Command;
@@ -16,20 +17,9 @@ const STATE: &str = "terraform.tfstate";
 /// A folder with a one-instance AWS state and `plugins/terraform-provider-aws` running `script`.
 fn folder_with_plugin(script: &str) -> tempfile::TempDir {
     let folder = tempfile::tempdir().unwrap();
-    let state = json!({
-        "version": 4,
-        "terraform_version": "1.15.5",
-        "serial": 3,
-        "lineage": "6d1f3c8e-2b7a-4c55-9e0f-1a2b3c4d5e6f",
-        "outputs": {},
-        "resources": [{
-            "mode": "managed",
-            "type": "aws_instance",
-            "name": "web",
-            "provider": r#"provider["registry.terraform.io/hashicorp/aws"]"#,
-            "instances": [{"schema_version": 1, "attributes": {"id": "i-1"}, "sensitive_attributes": []}]
-        }]
-    });
+    let state = crate::plugin_trust::aws_instances(&[
+        json!({"schema_version": 1, "attributes": {"id": "i-1"}, "sensitive_attributes": []}),
+    ]);
     std::fs::write(
         folder.path().join(STATE),
         serde_json::to_string_pretty(&state).unwrap(),
@@ -81,47 +71,35 @@ fn refresh_detail_with(folder: &Path, extra: &[&str]) -> String {
     assert_eq!(instances.len(), 1, "{stdout}");
     assert_eq!(instances[0]["outcome"], "error", "{stdout}");
     let detail = instances[0]["detail"].as_str().unwrap().to_owned();
-    assert!(
-        detail.starts_with(
-            "error: aws_instance.web: provider provider[\"registry.terraform.io/hashicorp/aws\"]: provider plugin `plugins/terraform-provider-aws` did not start: "
-        ),
-        "{detail}"
+    assert_starts_with(
+        &detail,
+        "error: aws_instance.web: provider provider[\"registry.terraform.io/hashicorp/aws\"]: provider plugin `plugins/terraform-provider-aws` did not start: ",
     );
     detail
 }
 
+/// A plugin that exits during the handshake is named with its exit and last words; a line that is
+/// no handshake is quoted; one that speaks only protocol 4 is refused.
 #[test]
-fn a_plugin_that_exits_during_the_handshake_is_named_with_its_exit_and_last_words() {
-    let folder = folder_with_plugin("echo 'panic: no credentials' >&2\nexit 3\n");
-    let detail = refresh_detail(folder.path());
-    assert!(
-        detail.ends_with(
-            "it closed its output without a handshake (exit status 3); it said: panic: no credentials"
+fn a_plugin_that_fails_its_handshake_is_named_with_what_it_did() {
+    for (script, ending) in [
+        (
+            "echo 'panic: no credentials' >&2\nexit 3\n",
+            "it closed its output without a handshake (exit status 3); it said: panic: no credentials",
         ),
-        "{detail}"
-    );
-}
-
-#[test]
-fn a_line_that_is_no_handshake_is_quoted() {
-    let folder = folder_with_plugin("echo 'This binary is a plugin.'\nexec sleep 30\n");
-    let detail = refresh_detail(folder.path());
-    assert!(
-        detail.ends_with(
-            "its first line `This binary is a plugin.` is not a plugin handshake: expected `CORE|PROTOCOL|NETWORK|ADDRESS|grpc|CERTIFICATE`, got 1 field(s)"
+        (
+            "echo 'This binary is a plugin.'\nexec sleep 30\n",
+            "its first line `This binary is a plugin.` is not a plugin handshake: expected `CORE|PROTOCOL|NETWORK|ADDRESS|grpc|CERTIFICATE`, got 1 field(s)",
         ),
-        "{detail}"
-    );
-}
-
-#[test]
-fn a_plugin_that_speaks_only_protocol_4_is_refused() {
-    let folder = folder_with_plugin("echo '1|4|unix|/tmp/plugin.sock|grpc|'\nexec sleep 30\n");
-    let detail = refresh_detail(folder.path());
-    assert!(
-        detail.ends_with("plugin protocol version `4` is not one statectl speaks (5 or 6)"),
-        "{detail}"
-    );
+        (
+            "echo '1|4|unix|/tmp/plugin.sock|grpc|'\nexec sleep 30\n",
+            "plugin protocol version `4` is not one statectl speaks (5 or 6)",
+        ),
+    ] {
+        let folder = folder_with_plugin(script);
+        let detail = refresh_detail(folder.path());
+        assert!(detail.ends_with(ending), "plugin {script:?}: {detail}");
+    }
 }
 
 #[test]
@@ -129,10 +107,7 @@ fn a_plugin_that_prints_nothing_is_cut_off_at_the_start_timeout() {
     let folder = folder_with_plugin("exec sleep 30\n");
     let started = std::time::Instant::now();
     let detail = refresh_detail_with(folder.path(), &["--start-timeout", "1s"]);
-    assert!(
-        detail.contains("it printed no handshake within 1s"),
-        "{detail}"
-    );
+    assert_contains(&detail, "it printed no handshake within 1s");
     // The deadline, not the plugin's sleep, ended it (and the plugin was killed with it).
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
@@ -140,24 +115,13 @@ fn a_plugin_that_prints_nothing_is_cut_off_at_the_start_timeout() {
 /// The processes whose process group is `group` and that are not zombies (a zombie has ended; in a
 /// container nobody may reap it).
 fn live_members(group: u32) -> Vec<u32> {
-    let mut members = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `pid (comm) state ppid pgrp ...`: the command may hold spaces and parentheses.
-        let Some((_, after)) = stat.rsplit_once(") ") else {
-            continue;
-        };
-        let fields: Vec<&str> = after.split_whitespace().collect();
-        if fields.len() > 2 && fields[0] != "Z" && fields[2] == group.to_string() {
-            members.push(pid);
-        }
-    }
-    members
+    crate::processes::list()
+        .into_iter()
+        .filter(|(_, fields)| {
+            fields.len() > 2 && fields[0] != "Z" && fields[2] == group.to_string()
+        })
+        .map(|(pid, _)| pid)
+        .collect()
 }
 
 /// Was a `sleep 600` left running, orphaned, after the plugin that started it was cut off: the
@@ -168,10 +132,7 @@ fn a_plugin_cut_off_at_its_timeout_takes_the_processes_it_started_with_it() {
         "echo $$ > plugin.pid\nsleep 600 &\necho $! > child.pid\nexec sleep 30\n",
     );
     let detail = refresh_detail_with(folder.path(), &["--start-timeout", "1s"]);
-    assert!(
-        detail.contains("it printed no handshake within 1s"),
-        "{detail}"
-    );
+    assert_contains(&detail, "it printed no handshake within 1s");
     let read_pid = |name: &str| -> u32 {
         std::fs::read_to_string(folder.path().join(name))
             .unwrap()

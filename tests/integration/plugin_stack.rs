@@ -11,7 +11,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::root;
+use crate::builder::{assert_contains, root};
 use crate::moto::{Moto, moto_server};
 use crate::oracle::{aws_provider_mirror, run, terraform};
 
@@ -33,14 +33,11 @@ impl Stack {
             folder.path().join("main.tf"),
         )
         .unwrap();
-        std::fs::write(
-            folder.path().join("cli.tfrc"),
-            format!(
-                "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"registry.terraform.io/hashicorp/aws\"]\n  }}\n}}\n",
-                mirror.display()
-            ),
-        )
-        .unwrap();
+        crate::files::write_mirror_config(
+            &folder.path().join("cli.tfrc"),
+            &mirror,
+            "registry.terraform.io/hashicorp/aws",
+        );
         let moto = Moto::start(&server, folder.path());
         let stack = Stack {
             folder,
@@ -93,21 +90,16 @@ impl Stack {
             serde_json::json!({"endpoints": [endpoints]}).to_string(),
         )
         .unwrap();
-        let output = Command::new(env!("CARGO_BIN_EXE_statectl"))
-            .args(["refresh", "--reader", "plugin", "--config", "."])
-            .arg("--provider-config")
-            .arg(format!("aws={}", config.display()))
-            .args(extra)
-            .current_dir(self.path())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("COLUMNS", "200")
-            .output()
-            .unwrap();
-        (
-            output.status.code().unwrap_or(-1),
-            String::from_utf8(output.stdout).unwrap(),
-            String::from_utf8(output.stderr).unwrap(),
+        crate::processes::output_of(
+            Command::new(env!("CARGO_BIN_EXE_statectl"))
+                .args(["refresh", "--reader", "plugin", "--config", "."])
+                .arg("--provider-config")
+                .arg(format!("aws={}", config.display()))
+                .args(extra)
+                .current_dir(self.path())
+                .env_clear()
+                .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                .env("COLUMNS", "200"),
         )
     }
 }
@@ -194,18 +186,9 @@ fn refresh_through_the_aws_plugin_writes_what_terraform_refresh_only_writes() {
     // The plan: three objects read, exit 1, nothing written, the secret masked.
     let (code, stdout, stderr) = stack.statectl_refresh(&["--type", "aws_*"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(
-        crate::builder::has_row(&stdout, &["aws_instance.web", "reconciled (refreshed)"]),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("-    \"instance_state\": \"pending\","),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("+    \"instance_state\": \"running\","),
-        "{stdout}"
-    );
+    crate::builder::assert_row(&stdout, &["aws_instance.web", "reconciled (refreshed)"]);
+    assert_contains(&stdout, "-    \"instance_state\": \"pending\",");
+    assert_contains(&stdout, "+    \"instance_state\": \"running\",");
     assert!(!stdout.contains("s3cret-orders-pw") && !stderr.contains("s3cret-orders-pw"));
     assert_eq!(stack.state(), stale);
 
@@ -238,10 +221,7 @@ fn refresh_through_the_aws_plugin_writes_what_terraform_refresh_only_writes() {
     ));
     let (code, stdout, stderr) = stack.statectl_refresh(&["--target", "aws_instance.web"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(
-        crate::builder::has_row(&stdout, &["aws_instance.web", "gone"]),
-        "{stdout}"
-    );
+    crate::builder::assert_row(&stdout, &["aws_instance.web", "gone"]);
     let (code, stdout, stderr) =
         stack.statectl_refresh(&["--target", "aws_instance.web", "--write", "--backup", "-"]);
     assert_eq!(code, 0, "{stdout}{stderr}");

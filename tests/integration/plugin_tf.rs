@@ -11,7 +11,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::root;
+use crate::builder::{assert_contains, root};
 use crate::oracle::{run, terraform};
 use crate::skip::require_tool;
 
@@ -60,14 +60,11 @@ impl Stack {
         let mut permissions = std::fs::metadata(&binary).unwrap().permissions();
         std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
         std::fs::set_permissions(&binary, permissions).unwrap();
-        std::fs::write(
-            folder.path().join("cli.tfrc"),
-            format!(
-                "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"{SOURCE}\"]\n  }}\n}}\n",
-                folder.path().join("mirror").display()
-            ),
-        )
-        .unwrap();
+        crate::files::write_mirror_config(
+            &folder.path().join("cli.tfrc"),
+            &folder.path().join("mirror"),
+            SOURCE,
+        );
         std::fs::copy(
             root().join("testdata/plugin-tf/main.tf"),
             folder.path().join("work/main.tf"),
@@ -185,6 +182,19 @@ impl Stack {
     }
 
     /// A copy of `work/` as `folder`, sharing its `.terraform`.
+    /// `terraform apply -refresh-only` in a copy of the work folder named `oracle`, and statectl's
+    /// refresh with `--write` in the work folder: the two states are the same bytes.
+    fn writes_as_terraform_refreshes(&self, oracle: &str) {
+        self.copy(oracle);
+        self.terraform_refresh(oracle);
+        let (code, stdout, stderr) = self.statectl("work", &["--write", "--backup", "-"]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert_eq!(
+            String::from_utf8_lossy(&self.state_bytes("work")),
+            String::from_utf8_lossy(&self.state_bytes(oracle))
+        );
+    }
+
     fn copy(&self, folder: &str) {
         let copy = self.path().join(folder);
         std::fs::create_dir_all(&copy).unwrap();
@@ -239,12 +249,9 @@ fn refresh_through_a_protocol_6_plugin_writes_what_terraform_refresh_only_writes
     let before = stack.state_bytes("work");
     let (code, stdout, stderr) = stack.statectl("work", &[]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(
-        crate::builder::has_row(&stdout, &["pyasync_job.build", "reconciled (refreshed)"]),
-        "{stdout}"
-    );
-    assert!(stdout.contains("+    \"status\": \"ready\","), "{stdout}");
-    assert!(stdout.contains("+        \"state\": \"done\""), "{stdout}");
+    crate::builder::assert_row(&stdout, &["pyasync_job.build", "reconciled (refreshed)"]);
+    assert_contains(&stdout, "+    \"status\": \"ready\",");
+    assert_contains(&stdout, "+        \"state\": \"done\"");
     assert!(!stdout.contains("s3cret-token") && !stderr.contains("s3cret-token"));
     assert_eq!(stack.state_bytes("work"), before);
 
@@ -275,10 +282,7 @@ fn refresh_through_a_protocol_6_plugin_writes_what_terraform_refresh_only_writes
     std::fs::write(stack.path().join("remote.json"), "{}").unwrap();
     let (code, stdout, stderr) = stack.statectl("work", &["--target", "pyasync_job.build"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(
-        crate::builder::has_row(&stdout, &["pyasync_job.build", "gone"]),
-        "{stdout}"
-    );
+    crate::builder::assert_row(&stdout, &["pyasync_job.build", "gone"]);
 }
 
 /// Identities: the first one ReadResource returns, and one stored under an older identity schema
@@ -292,14 +296,7 @@ fn identities_are_read_and_upgraded_as_terraform_does() {
     assert!(job(&stack.state("work")).get("identity").is_none());
 
     // The provider returns the object's first identity (version 0) from ReadResource.
-    stack.copy("oracle0");
-    stack.terraform_refresh("oracle0");
-    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(
-        String::from_utf8_lossy(&stack.state_bytes("work")),
-        String::from_utf8_lossy(&stack.state_bytes("oracle0"))
-    );
+    stack.writes_as_terraform_refreshes("oracle0");
     let stored = stack.state("work");
     assert_eq!(
         job(&stored)["identity"],
@@ -311,14 +308,7 @@ fn identities_are_read_and_upgraded_as_terraform_does() {
     stack.identity_version.set(Some(1));
     stack.remote(finish);
     std::fs::remove_dir_all(stack.path().join("oracle0")).unwrap();
-    stack.copy("oracle1");
-    stack.terraform_refresh("oracle1");
-    let (code, stdout, stderr) = stack.statectl("work", &["--write", "--backup", "-"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(
-        String::from_utf8_lossy(&stack.state_bytes("work")),
-        String::from_utf8_lossy(&stack.state_bytes("oracle1"))
-    );
+    stack.writes_as_terraform_refreshes("oracle1");
     let upgraded = stack.state("work");
     assert_eq!(
         job(&upgraded)["identity"],
@@ -450,10 +440,7 @@ fn a_provider_that_hangs_at_start_or_answers_badly_is_one_clear_error() {
         detail.ends_with("did not answer GetProviderSchema within 2s (--start-timeout)"),
         "{detail}"
     );
-    assert!(
-        detail.contains("plugin `terraform-provider-pyasync_v1.0.0`"),
-        "{detail}"
-    );
+    assert_contains(&detail, "plugin `terraform-provider-pyasync_v1.0.0`");
     // Bounded by the deadline, not by the provider's hour-long sleep.
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 
@@ -484,7 +471,7 @@ fn the_provider_is_found_in_the_data_directory_tf_data_dir_names() {
         &["--target", "pyasync_job.build", "--format", "json"],
     );
     assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(stderr.contains(".terraform/providers`"), "{stderr}");
+    assert_contains(&stderr, ".terraform/providers`");
 
     stack
         .env

@@ -17,10 +17,20 @@ use serde_json::{Value, json};
 use statectl::reconcile::plugin::discover::{ProviderSource, SearchPaths, find_binary};
 use statectl::reconcile::plugin::verify::{package_hash, zip_hash};
 
-use crate::builder::root;
+use crate::builder::{assert_contains, assert_starts_with, root};
+use crate::files::file_names;
 use crate::oracle::{aws_provider_mirror, run, terraform};
 
 const AWS: &str = r#"provider["registry.terraform.io/hashicorp/aws"]"#;
+
+/// A refresh of the one EC2 instance that writes, its report as JSON.
+const WRITE_AS_JSON: [&str; 5] = [
+    "--target",
+    "aws_instance.web",
+    "--write",
+    "--format",
+    "json",
+];
 
 /// A configuration folder `terraform init` installed the AWS provider into, from the mirror.
 struct Initialised {
@@ -58,14 +68,11 @@ impl Initialised {
             folder.join("main.tf"),
         )
         .unwrap();
-        std::fs::write(
-            folder.join("cli.tfrc"),
-            format!(
-                "provider_installation {{\n  filesystem_mirror {{\n    path    = \"{}\"\n    include = [\"registry.terraform.io/hashicorp/aws\"]\n  }}\n}}\n",
-                self.mirror.display()
-            ),
-        )
-        .unwrap();
+        crate::files::write_mirror_config(
+            &folder.join("cli.tfrc"),
+            &self.mirror,
+            "registry.terraform.io/hashicorp/aws",
+        );
     }
 
     fn terraform_command(&self, folder: &Path) -> Command {
@@ -95,21 +102,8 @@ impl Initialised {
                 })
             })
             .collect();
-        let state = json!({
-            "version": 4,
-            "terraform_version": "1.15.5",
-            "serial": 3,
-            "lineage": "6d1f3c8e-2b7a-4c55-9e0f-1a2b3c4d5e6f",
-            "outputs": {},
-            "resources": [{
-                "mode": "managed",
-                "type": "aws_instance",
-                "name": "web",
-                "provider": AWS,
-                "instances": instances
-            }],
-            "check_results": null
-        });
+        let mut state = aws_instances(&instances);
+        state["check_results"] = Value::Null;
         let mut text = serde_json::to_string_pretty(&state).unwrap();
         text.push('\n');
         std::fs::write(self.path().join("terraform.tfstate"), &text).unwrap();
@@ -155,15 +149,6 @@ fn locked_hashes(folder: &Path) -> Vec<String> {
         .step_by(2)
         .map(str::to_owned)
         .collect()
-}
-
-fn output_of(command: &mut Command) -> (i32, String, String) {
-    let output = command.output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
 }
 
 /// `terraform providers lock`, on its own from the mirror's zip, records `h1` (and, when it records
@@ -243,7 +228,7 @@ fn the_installed_package_verifies_and_a_tampered_or_unlisted_one_is_refused() {
     drop(bytes);
 
     let before = stack.write_state(2);
-    let (code, stdout, stderr) = output_of(
+    let (code, stdout, stderr) = crate::processes::output_of(
         stack
             .statectl_refresh(
                 "http://127.0.0.1:9",
@@ -281,7 +266,7 @@ fn the_installed_package_verifies_and_a_tampered_or_unlisted_one_is_refused() {
         ),
     )
     .unwrap();
-    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(
+    let (code, stdout, stderr) = crate::processes::output_of(&mut stack.statectl_refresh(
         "http://127.0.0.1:9",
         &["--target", "aws_instance.web", "--write"],
     ));
@@ -303,22 +288,11 @@ fn the_installed_package_verifies_and_a_tampered_or_unlisted_one_is_refused() {
 
 /// The processes whose parent is `pid`.
 fn children_of(pid: u32) -> Vec<u32> {
-    let mut children = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `PID (COMM) STATE PPID …`: the command may hold spaces and parentheses.
-        let after = &stat[stat.rfind(')').unwrap_or(0) + 1..];
-        let parent = after.split_whitespace().nth(1);
-        if parent.and_then(|parent| parent.parse::<u32>().ok()) == Some(pid) {
-            children.push(child);
-        }
-    }
-    children
+    crate::processes::list()
+        .into_iter()
+        .filter(|(_, fields)| fields.get(1) == Some(&pid.to_string()))
+        .map(|(child, _)| child)
+        .collect()
 }
 
 /// Whether `pid` is a live process (a zombie has already exited and only waits to be reaped).
@@ -366,17 +340,9 @@ fn ctrl_c_while_plugin_reads_are_in_flight_leaves_no_plugin_no_write_and_no_lock
     }
     let plugins = children_of(child.id());
     assert!(!plugins.is_empty(), "no plugin process under statectl");
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
-    assert!(stderr.contains("nothing was written"), "{stderr}");
-    assert!(stdout.contains("interrupted"), "{stdout}");
+    let (stdout, stderr) = crate::processes::interrupted(child);
+    assert_contains(&stderr, "nothing was written");
+    assert_contains(&stdout, "interrupted");
     // Every plugin process is gone (given a moment for the kill to land), by PID.
     let waited = Instant::now();
     while plugins.iter().any(|pid| running(*pid)) {
@@ -392,10 +358,7 @@ fn ctrl_c_while_plugin_reads_are_in_flight_leaves_no_plugin_no_write_and_no_lock
         before
     );
     assert!(!stack.path().join(".terraform.tfstate.lock.info").exists());
-    let names: Vec<String> = std::fs::read_dir(stack.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let names: Vec<String> = file_names(stack.path());
     assert!(
         names.iter().all(|name| !name.contains("backup")),
         "{names:?}"
@@ -434,7 +397,7 @@ fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
     // The provider never hears back from EC2: each read ends at the --timeout deadline.
     let (endpoint, accepted) = black_hole();
     let started = Instant::now();
-    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(
+    let (code, stdout, stderr) = crate::processes::output_of(&mut stack.statectl_refresh(
         &endpoint,
         &[
             "--target",
@@ -471,19 +434,9 @@ fn a_read_that_hangs_or_fails_is_a_per_instance_error_and_nothing_is_written() {
     );
 
     // EC2 refuses the connection: the provider's own error diagnostic, for each instance.
-    let refused = TcpListener::bind("127.0.0.1:0").unwrap();
-    let endpoint = format!("http://{}", refused.local_addr().unwrap());
-    drop(refused);
-    let (code, stdout, stderr) = output_of(&mut stack.statectl_refresh(
-        &endpoint,
-        &[
-            "--target",
-            "aws_instance.web",
-            "--write",
-            "--format",
-            "json",
-        ],
-    ));
+    let endpoint = crate::processes::refusing_url();
+    let (code, stdout, stderr) =
+        crate::processes::output_of(&mut stack.statectl_refresh(&endpoint, &WRITE_AS_JSON));
     assert_eq!(code, 2, "{stdout}{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     for (index, instance) in report["instances"].as_array().unwrap().iter().enumerate() {
@@ -529,14 +482,8 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
         .args(["validate", "-no-color"])
         .current_dir(folder.path())
         .env("TF_CLI_CONFIG_FILE", &cli_config));
-    assert!(
-        said.contains("Provider development overrides are in effect"),
-        "{said}"
-    );
-    assert!(
-        said.contains(&format!(" - hashicorp/aws in {}", dir.display())),
-        "{said}"
-    );
+    assert_contains(&said, "Provider development overrides are in effect");
+    assert_contains(&said, &format!(" - hashicorp/aws in {}", dir.display()));
 
     // statectl too: the plugin runs (its own error about the refused endpoint proves it), with
     // the same warning.
@@ -546,37 +493,23 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
         mirror: PathBuf::new(),
     };
     let before = stack.write_state(1);
-    let refused = TcpListener::bind("127.0.0.1:0").unwrap();
-    let endpoint = format!("http://{}", refused.local_addr().unwrap());
-    drop(refused);
-    let (code, stdout, stderr) = output_of(
+    let endpoint = crate::processes::refusing_url();
+    let (code, stdout, stderr) = crate::processes::output_of(
         stack
-            .statectl_refresh(
-                &endpoint,
-                &[
-                    "--target",
-                    "aws_instance.web",
-                    "--write",
-                    "--format",
-                    "json",
-                ],
-            )
+            .statectl_refresh(&endpoint, &WRITE_AS_JSON)
             .env("TF_CLI_CONFIG_FILE", &cli_config),
     );
     assert_eq!(code, 2, "{stdout}{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let detail = report["instances"][0]["detail"].as_str().unwrap();
-    assert!(
-        detail.starts_with("error: aws_instance.web[0]: ReadResource: "),
-        "{detail}"
-    );
-    assert!(detail.contains("connection refused"), "{detail}");
-    assert!(
-        stderr.contains(&format!(
+    assert_starts_with(detail, "error: aws_instance.web[0]: ReadResource: ");
+    assert_contains(detail, "connection refused");
+    assert_contains(
+        &stderr,
+        &format!(
             "warning: Provider development overrides are in effect: hashicorp/aws in {}; the behavior may therefore not match any released version of the provider",
             dir.display()
-        )),
-        "{stderr}"
+        ),
     );
     assert_eq!(
         std::fs::read(stack.path().join("terraform.tfstate")).unwrap(),
@@ -638,4 +571,23 @@ fn a_package_linked_from_the_plugin_cache_is_verified_through_the_link() {
             .ends_with("does not match any of the checksums recorded in the dependency lock file"),
         "{error}"
     );
+}
+
+/// A state (format 4, serial 3) whose one resource `aws_instance.web` of the AWS provider has
+/// `instances`.
+pub(crate) fn aws_instances(instances: &[Value]) -> Value {
+    json!({
+        "version": 4,
+        "terraform_version": "1.15.5",
+        "serial": 3,
+        "lineage": "6d1f3c8e-2b7a-4c55-9e0f-1a2b3c4d5e6f",
+        "outputs": {},
+        "resources": [{
+            "mode": "managed",
+            "type": "aws_instance",
+            "name": "web",
+            "provider": AWS,
+            "instances": instances
+        }]
+    })
 }

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::builder::root;
+use crate::builder::{find_by, root};
 use crate::simulator;
 
 /// The first ```sh block after the line holding `marker`.
@@ -108,12 +108,7 @@ fn the_readme_refresh_demo_works_as_written() {
     assert!(crate::builder::has_row(&stdout, &row), "{stdout}");
     let state: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&demo_state).unwrap()).unwrap();
-    let orders_db = state["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|resource| resource["name"] == "orders_db")
-        .unwrap();
+    let orders_db = find_by(&state["resources"], "name", "orders_db");
     let instance = &orders_db["instances"][0];
     assert_eq!(
         instance["attributes"]["last_operation"]["state"],

@@ -10,7 +10,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::builder::root;
+use crate::builder::{assert_contains, assert_lacks, assert_starts_with, find_by, root};
+use crate::files::{file_names, folder_with_state};
 use crate::simulator;
 
 /// A running simulator; stopped when dropped.
@@ -70,13 +71,7 @@ fn scratch_with(fixture: &str) -> (tempfile::TempDir, PathBuf) {
 
 fn attributes(state: &Path, name: &str) -> Value {
     let document: Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
-    document["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|resource| resource["name"] == name)
-        .unwrap()["instances"][0]["attributes"]
-        .clone()
+    find_by(&document["resources"], "name", name)["instances"][0]["attributes"].clone()
 }
 
 pub(crate) const CF_SCENARIO: &str = r#"
@@ -114,15 +109,9 @@ fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_writ
         ),
         "{stdout}"
     );
-    assert!(
-        stdout.contains("-      \"state\": \"in progress\","),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("+      \"state\": \"succeeded\","),
-        "{stdout}"
-    );
-    assert!(stderr.contains("nothing written"), "{stderr}");
+    assert_contains(&stdout, "-      \"state\": \"in progress\",");
+    assert_contains(&stdout, "+      \"state\": \"succeeded\",");
+    assert_contains(&stderr, "nothing written");
     assert_eq!(std::fs::read(&state).unwrap(), before);
     // Written: the state learns the operation finished; serial raised; the taint stays (untaint is
     // the user's call, and the hint says so).
@@ -147,8 +136,8 @@ fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_writ
     );
     let (code, stdout, _) = statectl(folder.path(), &["scan", "--format", "json"], &[]);
     assert_eq!(code, 1);
-    assert!(stdout.contains("\"rule\": \"tainted\""), "{stdout}");
-    assert!(!stdout.contains("tainted-after-timeout"), "{stdout}");
+    assert_contains(&stdout, "\"rule\": \"tainted\"");
+    assert_lacks(&stdout, "tainted-after-timeout");
     // Two polls in progress, one succeeded, per run: bounded.
     let requests = sim.stats()["requests"].as_u64().unwrap();
     assert!((4..=8).contains(&requests), "{requests} requests");
@@ -156,13 +145,7 @@ fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_writ
 
 fn status(state: &Path, name: &str) -> Value {
     let document: Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
-    document["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|resource| resource["name"] == name)
-        .unwrap()["instances"][0]["status"]
-        .clone()
+    find_by(&document["resources"], "name", name)["instances"][0]["status"].clone()
 }
 
 /// A tainted instance the provider reports healthy stays tainted after `refresh --write`, and the
@@ -191,14 +174,12 @@ fn a_reconciled_tainted_instance_gets_a_hint_or_with_untaint_healthy_loses_its_t
     let (code, stdout, stderr) =
         refresh(&[&target[..], &["--untaint-healthy", "--dry-run"]].concat());
     assert_eq!(code, 1, "{stderr}");
-    assert!(stdout.contains("-  \"status\": \"tainted\","), "{stdout}");
-    assert!(
-        stderr.contains(
-            "Would refresh and untaint `cloudfoundry_service_instance.orders_db`; nothing written"
-        ),
-        "{stderr}"
+    assert_contains(&stdout, "-  \"status\": \"tainted\",");
+    assert_contains(
+        &stderr,
+        "Would refresh and untaint `cloudfoundry_service_instance.orders_db`; nothing written",
     );
-    assert!(!stderr.contains("still tainted"), "{stderr}");
+    assert_lacks(&stderr, "still tainted");
     assert_eq!(std::fs::read(&state).unwrap(), before);
     let (code, _, stderr) = refresh(
         &[
@@ -208,10 +189,9 @@ fn a_reconciled_tainted_instance_gets_a_hint_or_with_untaint_healthy_loses_its_t
         .concat(),
     );
     assert_eq!(code, 0, "{stderr}");
-    assert!(
-        stderr
-            .contains("Refreshed and untainted `cloudfoundry_service_instance.orders_db`; serial"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "Refreshed and untainted `cloudfoundry_service_instance.orders_db`; serial",
     );
     assert_eq!(status(&state, "orders_db"), Value::Null);
     let (code, stdout, _) = statectl(folder.path(), &["scan", "--format", "json"], &[]);
@@ -244,7 +224,7 @@ fn untaint_healthy_is_judged_as_an_untaint_by_the_policy() {
         &[("CF_ACCESS_TOKEN", "bearer t0ken")],
     );
     assert_eq!(code, 3, "{stderr}");
-    assert!(stderr.contains("ask #data"), "{stderr}");
+    assert_contains(&stderr, "ask #data");
     assert_eq!(std::fs::read(&state).unwrap(), before);
 }
 
@@ -260,10 +240,7 @@ fn refused_credentials_are_an_error_at_once_and_nothing_is_written() {
         &[("CF_ACCESS_TOKEN", "wrong")],
     );
     assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(
-        stdout.contains("error: HTTP 401: the credentials were refused"),
-        "{stdout}"
-    );
+    assert_contains(&stdout, "error: HTTP 401: the credentials were refused");
     assert!(
         !stdout.contains("wrong") && !stderr.contains("wrong"),
         "the token never shows"
@@ -277,7 +254,7 @@ fn refused_credentials_are_an_error_at_once_and_nothing_is_written() {
     // No token at all: said before any request.
     let (code, _, stderr) = statectl(folder.path(), &["refresh", "--endpoint", &endpoint], &[]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("`CF_ACCESS_TOKEN` is not set"), "{stderr}");
+    assert_contains(&stderr, "`CF_ACCESS_TOKEN` is not set");
 }
 
 /// An OCI config whose API key is the simulator's throwaway test key.
@@ -343,7 +320,7 @@ fn an_oci_instance_launched_async_gets_its_state_and_ips_through_signed_requests
         &[("OCI_CLI_CONFIG_FILE", &config)],
     );
     assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains("reconciled (RUNNING)"), "{stdout}");
+    assert_contains(&stdout, "reconciled (RUNNING)");
     let after = attributes(&state, "app");
     assert_eq!(after["state"], "RUNNING");
     assert_eq!(after["private_ip"], "10.0.1.17");
@@ -381,11 +358,8 @@ fn a_terminated_instance_is_gone_and_its_removal_is_proposed() {
     let env = [("OCI_CLI_CONFIG_FILE", config.as_str())];
     let (code, stdout, _) = statectl(folder.path(), &["refresh", "--endpoint", &endpoint], &env);
     assert_eq!(code, 1, "{stdout}");
-    assert!(
-        crate::builder::has_row(&stdout, &["oci_core_instance.app", "gone"]),
-        "{stdout}"
-    );
-    assert!(stdout.contains("+++ /dev/null"), "{stdout}");
+    crate::builder::assert_row(&stdout, &["oci_core_instance.app", "gone"]);
+    assert_contains(&stdout, "+++ /dev/null");
     let (code, _, stderr) = statectl(
         folder.path(),
         &[
@@ -400,7 +374,7 @@ fn a_terminated_instance_is_gone_and_its_removal_is_proposed() {
     );
     assert_eq!(code, 0, "{stderr}");
     let (_, listed, _) = statectl(folder.path(), &["list"], &[]);
-    assert!(!listed.contains("oci_core_instance.app"), "{listed}");
+    assert_lacks(&listed, "oci_core_instance.app");
     assert!(state.exists());
 }
 
@@ -428,10 +402,7 @@ fn a_bad_signature_is_refused_by_the_simulator() {
         &[("OCI_CLI_CONFIG_FILE", &config)],
     );
     assert_eq!(code, 2, "{stdout}");
-    assert!(
-        stdout.contains("HTTP 401: the credentials were refused"),
-        "{stdout}"
-    );
+    assert_contains(&stdout, "HTTP 401: the credentials were refused");
     assert_eq!(sim.stats()["auth_rejected"], 1);
 }
 
@@ -514,15 +485,7 @@ fn ctrl_c_stops_the_run_reports_what_is_known_and_writes_nothing() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     std::thread::sleep(std::time::Duration::from_millis(100));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
+    let (stdout, stderr) = crate::processes::interrupted(child);
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let outcomes: Vec<&str> = report["instances"]
         .as_array()
@@ -535,14 +498,11 @@ fn ctrl_c_stops_the_run_reports_what_is_known_and_writes_nothing() {
         ["reconciled", "interrupted", "interrupted"],
         "{stdout}"
     );
-    assert!(stderr.contains("interrupted"), "{stderr}");
-    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert_contains(&stderr, "interrupted");
+    assert_contains(&stderr, "nothing was written");
     // Not a byte written, no backup, no lock left behind.
     assert_eq!(std::fs::read(&state).unwrap(), before);
-    let names: Vec<String> = std::fs::read_dir(folder.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let names: Vec<String> = file_names(folder.path());
     assert!(
         names
             .iter()
@@ -615,9 +575,7 @@ description = "quota exceeded"
 
 #[test]
 fn an_osb_deprovision_ending_in_410_is_removed_and_a_failed_provision_is_tainted() {
-    let folder = tempfile::tempdir().unwrap();
-    let state = folder.path().join("terraform.tfstate");
-    std::fs::write(&state, osb_state()).unwrap();
+    let (folder, state) = folder_with_state(osb_state());
     std::fs::write(folder.path().join("profiles.toml"), OSB_PROFILE).unwrap();
     let sim = Sim::start(folder.path(), OSB_SCENARIO);
     let endpoint = format!("osb={}", sim.url());
@@ -696,24 +654,17 @@ fn the_verbose_log_shows_requests_and_outcomes_but_never_the_token() {
     );
     assert_eq!(code, 1, "{stdout}{stderr}");
     // Requests by path, each answer, each outcome, the run's end; on stderr only.
-    assert!(
-        stderr.contains(
-            "sending method=GET host=\"127.0.0.1\" path=\"/v3/service_instances/89acda41-b1a3-40ea-a528-fe1445219c75\""
-        ),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "sending method=GET host=\"127.0.0.1\" path=\"/v3/service_instances/89acda41-b1a3-40ea-a528-fe1445219c75\"",
     );
-    assert!(stderr.contains("status=200"), "{stderr}");
-    assert!(
-        stderr.contains(
-            "instance=cloudfoundry_service_instance.orders_db outcome=reconciled (succeeded)"
-        ),
-        "{stderr}"
+    assert_contains(&stderr, "status=200");
+    assert_contains(
+        &stderr,
+        "instance=cloudfoundry_service_instance.orders_db outcome=reconciled (succeeded)",
     );
-    assert!(
-        stderr.contains("reconciled instances=1 retries=0"),
-        "{stderr}"
-    );
-    assert!(!stdout.contains("sending"), "{stdout}");
+    assert_contains(&stderr, "reconciled instances=1 retries=0");
+    assert_lacks(&stdout, "sending");
     for secret in ["t0ken", "uthorization", "earer"] {
         assert!(!stderr.contains(secret), "{secret} in {stderr}");
     }
@@ -770,7 +721,7 @@ fn with_the_state_on_stdout_the_outcomes_and_diff_go_to_stderr() {
         original["serial"].as_u64().unwrap() + 1
     );
     assert_eq!(refreshed["lineage"], original["lineage"]);
-    assert!(stdout.contains("\"state\": \"succeeded\""), "{stdout}");
+    assert_contains(&stdout, "\"state\": \"succeeded\"");
     assert!(
         crate::builder::has_row(
             &stderr,
@@ -867,9 +818,9 @@ fn the_profile_format_is_printed_by_the_binary_and_named_by_the_hint() {
     let (folder, _state) = scratch_with("oci-async-provisioning.tfstate");
     let (code, stdout, stderr) = statectl(folder.path(), &["refresh", "--profiles-format"], &[]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.starts_with("# Provider profiles\n"), "{stdout}");
-    assert!(stdout.contains("## Extending a profile"), "{stdout}");
-    assert!(!stdout.contains("crates/"), "{stdout}");
+    assert_starts_with(&stdout, "# Provider profiles\n");
+    assert_contains(&stdout, "## Extending a profile");
+    assert_lacks(&stdout, "crates/");
     let (code, stdout, _) = statectl(
         folder.path(),
         &["refresh", "--profiles-format", "--write"],
@@ -879,9 +830,9 @@ fn the_profile_format_is_printed_by_the_binary_and_named_by_the_hint() {
     std::fs::write(folder.path().join("bad.toml"), "[[profile]\n").unwrap();
     let (code, _, stderr) = statectl(folder.path(), &["refresh", "--profiles", "bad.toml"], &[]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("bad.toml:1:"), "{stderr}");
-    assert!(
-        stderr.contains("hint: `statectl refresh --profiles-format` prints the profile format"),
-        "{stderr}"
+    assert_contains(&stderr, "bad.toml:1:");
+    assert_contains(
+        &stderr,
+        "hint: `statectl refresh --profiles-format` prints the profile format",
     );
 }

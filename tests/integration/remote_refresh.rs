@@ -6,7 +6,8 @@ use std::ffi::OsStr;
 
 use serde_json::Value;
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, root};
+use crate::files::file_names;
 use crate::http_backend::{PASSWORD, Server, USERNAME};
 use crate::refresh::{CF_SCENARIO, Sim};
 
@@ -66,12 +67,9 @@ fn refresh_write_reads_asks_then_locks_compares_and_writes_through_the_backend()
     assert!(!output.stderr.contains(PASSWORD) && !output.stdout.contains(PASSWORD));
     let before: Value = serde_json::from_slice(&std::fs::read(&fixture).unwrap()).unwrap();
     let serial = before["serial"].as_u64().unwrap();
-    assert!(
-        output
-            .stderr
-            .contains(&format!("serial {serial} -> {}", serial + 1)),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        &format!("serial {serial} -> {}", serial + 1),
     );
     assert_eq!(
         served_state(&server)["attributes"]["last_operation"]["state"],
@@ -79,9 +77,8 @@ fn refresh_write_reads_asks_then_locks_compares_and_writes_through_the_backend()
     );
     assert_eq!(server.lock(), None, "the lock is released");
     // The old remote bytes, in the working directory, named after the address's last segment.
-    let backups: Vec<_> = std::fs::read_dir(folder.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+    let backups: Vec<_> = file_names(folder.path())
+        .into_iter()
         .filter(|name| name.starts_with("state.") && name.ends_with(".backup"))
         .collect();
     assert_eq!(backups.len(), 1, "{backups:?}");

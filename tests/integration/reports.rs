@@ -8,6 +8,7 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::builder::{Test, root};
+use crate::files::folder_with;
 
 /// GitHub's limit for a comment's body.
 const COMMENT_LIMIT: usize = 65_536;
@@ -138,12 +139,7 @@ fn the_markdown_comment_stays_within_githubs_limit_and_says_what_it_left_out() {
     assert!(comment.contains("\n**What to do**\n"));
 
     // One state with 20,000 findings: cut inside the state, the comment still whole.
-    let one = tempfile::tempdir().unwrap();
-    std::fs::write(
-        one.path().join("big.tfstate"),
-        tainted_state("module.big", 20_000),
-    )
-    .unwrap();
+    let one = folder_with("big.tfstate", tainted_state("module.big", 20_000));
     let output = Test::new()
         .args(["scan", "big.tfstate", "--format", "markdown"])
         .current_dir(one.path())

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, assert_starts_with, root};
+use crate::files::{file_names, folder_with_state};
+use crate::processes::spawn_statectl;
 
 /// A scratch folder with a copy of `testdata/<relative>` as `terraform.tfstate`.
 struct Scratch {
@@ -23,8 +25,7 @@ impl Scratch {
     }
 
     fn with(bytes: &[u8]) -> Scratch {
-        let folder = tempfile::tempdir().unwrap();
-        std::fs::write(folder.path().join("terraform.tfstate"), bytes).unwrap();
+        let (folder, _) = folder_with_state(bytes);
         Scratch {
             folder,
             original: bytes.to_vec(),
@@ -49,9 +50,8 @@ impl Scratch {
 
     /// Every file in the folder but the state, sorted.
     fn others(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(self.path())
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        let mut names: Vec<String> = file_names(self.path())
+            .into_iter()
             .filter(|name| name != "terraform.tfstate")
             .collect();
         names.sort();
@@ -84,26 +84,18 @@ fn taint_raises_the_serial_keeps_the_lineage_backs_up_and_keeps_the_mode() {
     std::fs::set_permissions(scratch.state(), std::fs::Permissions::from_mode(0o600)).unwrap();
     let before = json(&String::from_utf8(scratch.original.clone()).unwrap());
     let output = scratch.run(["taint", "aws_security_group.db"]).code(0);
-    assert!(
-        output
-            .stdout
-            .starts_with("--- aws_security_group.db\n+++ aws_security_group.db\n"),
-        "{}",
-        output.stdout
+    assert_starts_with(
+        &output.stdout,
+        "--- aws_security_group.db\n+++ aws_security_group.db\n",
     );
-    assert!(
-        output.stdout.contains("\n+  \"status\": \"tainted\",\n"),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output.stderr.contains(&format!(
+    assert_contains(&output.stdout, "\n+  \"status\": \"tainted\",\n");
+    assert_contains(
+        &output.stderr,
+        &format!(
             "Tainted `aws_security_group.db`; serial {} -> {}; backup `terraform.tfstate.",
             before["serial"],
             before["serial"].as_u64().unwrap() + 1
-        )),
-        "{}",
-        output.stderr
+        ),
     );
     let after = json(&scratch.read());
     assert_eq!(
@@ -186,7 +178,7 @@ fn backup_flag_names_the_backup_or_skips_it() {
     let output = scratch
         .run(["untaint", "aws_security_group.db", "--backup", "-"])
         .code(0);
-    assert!(output.stderr.contains("no backup"), "{}", output.stderr);
+    assert_contains(&output.stderr, "no backup");
     assert_eq!(scratch.others(), vec!["old.tfstate".to_owned()]);
 }
 
@@ -196,19 +188,10 @@ fn dry_run_shows_the_diff_exits_1_and_writes_nothing() {
     let output = scratch
         .run(["forget", "oci_core_vcn.main", "--dry-run"])
         .code(1);
-    assert!(
-        output
-            .stdout
-            .starts_with("--- oci_core_vcn.main\n+++ /dev/null\n"),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output
-            .stderr
-            .contains("Would remove `oci_core_vcn.main`; nothing written (--dry-run)"),
-        "{}",
-        output.stderr
+    assert_starts_with(&output.stdout, "--- oci_core_vcn.main\n+++ /dev/null\n");
+    assert_contains(
+        &output.stderr,
+        "Would remove `oci_core_vcn.main`; nothing written (--dry-run)",
     );
     scratch.untouched();
 }
@@ -226,11 +209,7 @@ fn output_to_stdout_writes_the_new_state_there_and_the_diff_to_stderr() {
         new["serial"].as_u64(),
         Some(before["serial"].as_u64().unwrap() + 1)
     );
-    assert!(
-        output.stderr.contains("+  \"status\": \"tainted\","),
-        "{}",
-        output.stderr
-    );
+    assert_contains(&output.stderr, "+  \"status\": \"tainted\",");
     // From standard input to standard output, as in `terraform state pull | ... | terraform state push -`.
     let piped = Test::new()
         .args(["taint", "terraform_data.release", "-", "-o", "-"])
@@ -265,18 +244,11 @@ fn forget_deposed_removes_only_that_object() {
     let output = scratch
         .run(["forget", "aws_instance.web", "--deposed", "1a2b3c4d"])
         .code(0);
-    assert!(
-        output
-            .stdout
-            .starts_with("--- aws_instance.web (deposed object 1a2b3c4d)\n+++ /dev/null\n"),
-        "{}",
-        output.stdout
+    assert_starts_with(
+        &output.stdout,
+        "--- aws_instance.web (deposed object 1a2b3c4d)\n+++ /dev/null\n",
     );
-    assert!(
-        output.stderr.contains("remote object stays"),
-        "{}",
-        output.stderr
-    );
+    assert_contains(&output.stderr, "remote object stays");
     let after = scratch.read();
     assert!(!after.contains("1a2b3c4d"));
     scratch
@@ -351,12 +323,9 @@ fn a_rewritten_instance_keeps_every_field_and_unknown_key() {
     let output = scratch
         .run(["taint", "aws_instance.kept", "--force"])
         .code(0);
-    assert!(
-        output
-            .stderr
-            .contains("warning: overriding taint `aws_instance.kept` [skip-destroy]"),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "warning: overriding taint `aws_instance.kept` [skip-destroy]",
     );
     let after = scratch.read();
     // The only differences: the serial, and the status line in OpenTofu's place for it.
@@ -410,11 +379,8 @@ fn never_taints_an_object_still_being_created() {
         &["taint", "oci_core_instance.app"],
         &["mid-operation"],
     );
-    assert!(
-        stderr.contains("still being created (`state` = `PROVISIONING`)"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("hint: refresh it first"), "{stderr}");
+    assert_contains(&stderr, "still being created (`state` = `PROVISIONING`)");
+    assert_contains(&stderr, "hint: refresh it first");
     blocked(
         "scan/rds-creating.tfstate",
         &["taint", "aws_db_instance.orders"],
@@ -435,9 +401,9 @@ fn a_cloud_foundry_instance_mid_operation_takes_no_mutation() {
             &[command, "cloudfoundry_service_instance.orders_db"],
             &["operation-in-progress"],
         );
-        assert!(
-            stderr.contains("Another operation for this service instance is in progress"),
-            "{stderr}"
+        assert_contains(
+            &stderr,
+            "Another operation for this service instance is in progress",
         );
     }
 }
@@ -460,11 +426,7 @@ fn config_prevent_destroy_and_destroy_false_protect_like_the_states_flags() {
         let output = scratch
             .run(args.iter().copied().chain(["--config", "config"]))
             .code(3);
-        assert!(
-            output.stderr.contains(&format!("[{rule}]")),
-            "{}",
-            output.stderr
-        );
+        assert_contains(&output.stderr, &format!("[{rule}]"));
         assert!(
             output.stderr.contains("main.tf:"),
             "names the block: {}",
@@ -502,17 +464,10 @@ fn a_policy_protects_types_and_addresses_and_every_violation_is_listed() {
     let output = scratch
         .run(["taint", "aws_db_instance.orders", "--policy", "policy.toml"])
         .code(3);
-    assert!(
-        output.stderr.contains("[mid-operation]"),
-        "{}",
-        output.stderr
-    );
-    assert!(
-        output.stderr.contains(
-            "[protected]: policy.toml protects `aws_db_instance`: restored from snapshots only"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(&output.stderr, "[mid-operation]");
+    assert_contains(
+        &output.stderr,
+        "[protected]: policy.toml protects `aws_db_instance`: restored from snapshots only",
     );
     // `.statectl.toml` found upward from the working directory carries the same tables.
     std::fs::rename(
@@ -533,11 +488,8 @@ fn a_policy_protects_types_and_addresses_and_every_violation_is_listed() {
     let output = bucket
         .run(["taint", "aws_s3_bucket.audit_logs", "--policy", "p.toml"])
         .code(3);
-    assert!(
-        output.stderr.contains("[skip-destroy]") && output.stderr.contains("[protected]"),
-        "{}",
-        output.stderr
-    );
+    assert_contains(&output.stderr, "[skip-destroy]");
+    assert_contains(&output.stderr, "[protected]");
 }
 
 #[test]
@@ -603,13 +555,10 @@ fn data_sources_cannot_be_tainted() {
 
 /// Starts `statectl lock STATE -- sleep SECONDS` and returns once it holds the lock.
 fn hold_lock(scratch: &Scratch, seconds: &str) -> std::process::Child {
-    let child = Command::new(env!("CARGO_BIN_EXE_statectl"))
-        .args(["lock", "terraform.tfstate", "--", "sleep", seconds])
-        .current_dir(scratch.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_statectl(
+        scratch.path(),
+        &["lock", "terraform.tfstate", "--", "sleep", seconds],
+    );
     let sidecar = scratch.path().join(".terraform.tfstate.lock.info");
     let deadline = Instant::now() + Duration::from_secs(10);
     while !sidecar.exists() {
@@ -635,16 +584,8 @@ fn a_held_lock_names_its_holder_and_lock_timeout_waits_for_it() {
     let refused = scratch
         .run(["taint", "aws_security_group.db"])
         .refused("the state is locked by `");
-    assert!(
-        refused.stderr.contains(&format!("lock ID {id}")),
-        "{}",
-        refused.stderr
-    );
-    assert!(
-        refused.stderr.contains("operation `statectl lock`"),
-        "{}",
-        refused.stderr
-    );
+    assert_contains(&refused.stderr, &format!("lock ID {id}"));
+    assert_contains(&refused.stderr, "operation `statectl lock`");
     assert!(
         refused
             .stderr
@@ -695,9 +636,9 @@ fn an_interrupt_keeps_the_lock_until_the_command_exits() {
     assert!(status.success(), "the command's own exit code: {status:?}");
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut holder.stderr.take().unwrap(), &mut stderr).unwrap();
-    assert!(
-        stderr.contains("statectl: interrupted; the lock stays until the command exits"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "statectl: interrupted; the lock stays until the command exits",
     );
     assert!(!scratch.path().join(".terraform.tfstate.lock.info").exists());
     scratch.run(["taint", "aws_security_group.db"]).code(0);
@@ -710,15 +651,8 @@ fn two_writers_at_once_one_wins_the_other_names_the_holder_and_no_update_is_lost
     let mut conflicts = 0;
     for round in 0..6 {
         let scratch = Scratch::with(big.as_bytes());
-        let spawn = |address: &str| {
-            Command::new(env!("CARGO_BIN_EXE_statectl"))
-                .args(["taint", address, "--backup", "-"])
-                .current_dir(scratch.path())
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        };
+        let spawn =
+            |address: &str| spawn_statectl(scratch.path(), &["taint", address, "--backup", "-"]);
         let (first, second) = (spawn("aws_instance.node[1]"), spawn("aws_instance.node[2]"));
         let outputs = [
             first.wait_with_output().unwrap(),

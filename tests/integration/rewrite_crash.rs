@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::builder::Test;
+use crate::files::{file_names, folder_with_state};
 
 /// A state as Terraform writes it with one `aws_instance.node` resource of `count` instances.
 pub(crate) fn generated_state(count: usize) -> String {
@@ -63,9 +64,7 @@ fn backups(folder: &Path) -> Vec<std::path::PathBuf> {
 fn sigkill_at_random_moments_leaves_the_old_state_or_the_new_one_with_its_backup() {
     const KILLS: usize = 200;
     let old = generated_state(4000);
-    let folder = tempfile::tempdir().unwrap();
-    let state = folder.path().join("terraform.tfstate");
-    std::fs::write(&state, &old).unwrap();
+    let (folder, state) = folder_with_state(&old);
     // The exact bytes a finished write leaves.
     let new = Test::new()
         .args(["taint", "aws_instance.node[7]", "-o", "-"])
@@ -131,9 +130,8 @@ fn sigkill_at_random_moments_leaves_the_old_state_or_the_new_one_with_its_backup
         .run()
         .code(0);
     assert_eq!(std::fs::read_to_string(&state).unwrap(), new);
-    let leftovers: Vec<String> = std::fs::read_dir(folder.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+    let leftovers: Vec<String> = file_names(folder.path())
+        .into_iter()
         .filter(|name| name != "terraform.tfstate" && !name.contains(".backup"))
         .collect();
     assert_eq!(leftovers, Vec::<String>::new());

@@ -7,8 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::builder::{Test, root};
+use crate::builder::{Test, assert_contains, find_by, root};
+use crate::files::{folder_with, folder_with_copy};
 use crate::oracle::{split_check_results, terraform};
+use crate::processes::assert_success;
 
 /// Runs Terraform with `args` in `folder`, as CI runs it.
 pub(crate) fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> Output {
@@ -24,9 +26,7 @@ pub(crate) fn run_terraform(terraform: &Path, folder: &Path, args: &[&str]) -> O
 
 /// A folder holding a copy of `state` as `terraform.tfstate`.
 pub(crate) fn copy_of(state: &Path) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(state, folder.path().join("terraform.tfstate")).unwrap();
-    folder
+    folder_with_copy(state)
 }
 
 /// The state Terraform leaves after `terraform <command...> ADDRESS` on a copy of `state`.
@@ -241,7 +241,7 @@ fn terraform_state_push_takes_statectls_output_and_refuses_an_unraised_serial() 
         "terraform state push took a state whose serial was not raised"
     );
     let message = String::from_utf8_lossy(&refused.stderr);
-    assert!(message.contains("serial"), "{message}");
+    assert_contains(&message, "serial");
 
     let accepted = run_terraform(&terraform, folder.path(), &["state", "push", "new.tfstate"]);
     assert!(
@@ -282,11 +282,7 @@ fn terraform_plans_no_replacement_after_statectl_untaint() {
     )
     .unwrap();
     let init = run_terraform(&terraform, folder.path(), &["init", "-no-color"]);
-    assert!(
-        init.status.success(),
-        "{}",
-        String::from_utf8_lossy(&init.stderr)
-    );
+    assert_success(&init);
     let plan = |folder: &Path| {
         run_terraform(
             &terraform,
@@ -311,10 +307,7 @@ fn terraform_plans_no_replacement_after_statectl_untaint() {
     let tainted = plan(folder.path());
     let text = String::from_utf8_lossy(&tainted.stdout);
     assert_eq!(tainted.status.code(), Some(2), "{text}");
-    assert!(
-        text.contains(&format!("{address} is tainted, so must be replaced")),
-        "{text}"
-    );
+    assert_contains(&text, &format!("{address} is tainted, so must be replaced"));
 
     Test::new()
         .args(["untaint", address])
@@ -333,9 +326,8 @@ fn terraform_plans_no_replacement_after_statectl_untaint() {
 /// A root module whose apply holds the state lock for `pause` seconds (a provisioner sleeps), beside
 /// a resource for statectl to change meanwhile; applied once, so the state exists.
 fn slow_apply_folder(terraform: &Path) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("main.tf"),
+    let folder = folder_with(
+        "main.tf",
         r#"variable "pause" {
   type    = number
   default = 0
@@ -352,18 +344,13 @@ resource "terraform_data" "other" {
   input = "statectl changes this one"
 }
 "#,
-    )
-    .unwrap();
+    );
     for args in [
         &["init", "-no-color"][..],
         &["apply", "-auto-approve", "-no-color"],
     ] {
         let output = run_terraform(terraform, folder.path(), args);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_success(&output);
     }
     folder
 }
@@ -396,12 +383,9 @@ fn statectl_names_terraform_holding_the_lock_and_waits_for_it_with_lock_timeout(
         .current_dir(folder.path())
         .run()
         .refused("terraform.tfstate: the state is locked by `");
-    assert!(
-        refused
-            .stderr
-            .contains("(Terraform 1.15.5, operation `OperationTypeApply`"),
-        "{}",
-        refused.stderr
+    assert_contains(
+        &refused.stderr,
+        "(Terraform 1.15.5, operation `OperationTypeApply`",
     );
     // Waiting for Terraform, then changing what it wrote: both updates are in the state.
     Test::new()
@@ -410,23 +394,11 @@ fn statectl_names_terraform_holding_the_lock_and_waits_for_it_with_lock_timeout(
         .run()
         .code(0);
     let applied = apply.wait_with_output().unwrap();
-    assert!(
-        applied.status.success(),
-        "{}",
-        String::from_utf8_lossy(&applied.stderr)
-    );
+    assert_success(&applied);
     let state: serde_json::Value =
         serde_json::from_slice(&std::fs::read(folder.path().join("terraform.tfstate")).unwrap())
             .unwrap();
-    let resource = |name: &str| {
-        state["resources"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|resource| resource["name"] == name)
-            .unwrap()
-            .clone()
-    };
+    let resource = |name: &str| find_by(&state["resources"], "name", name).clone();
     assert_eq!(
         resource("slow")["instances"][0]["attributes"]["triggers_replace"]["value"],
         3,
@@ -457,13 +429,10 @@ fn terraform_fails_to_acquire_the_lock_statectl_holds() {
         Some(1),
         "terraform's exit code, passed through: {stderr}"
     );
-    assert!(
-        stderr.contains("Error acquiring the state lock"),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "Error acquiring the state lock");
     // Terraform read statectl's lock info to name the holder.
-    assert!(stderr.contains("Operation: statectl lock"), "{stderr}");
-    assert!(stderr.contains("statectl 0."), "{stderr}");
+    assert_contains(&stderr, "Operation: statectl lock");
+    assert_contains(&stderr, "statectl 0.");
     assert_eq!(
         std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
         before
@@ -510,23 +479,12 @@ fn a_terraform_waiting_on_the_lock_while_statectl_writes_never_loses_its_update_
     let statectl = statectl_taint.wait_with_output().unwrap();
     let theirs = terraform_taint.wait_with_output().unwrap();
     assert!(holder.wait_with_output().unwrap().status.success());
-    assert!(
-        statectl.status.success(),
-        "{}",
-        String::from_utf8_lossy(&statectl.stderr)
-    );
+    assert_success(&statectl);
     let state: serde_json::Value =
         serde_json::from_slice(&std::fs::read(folder.path().join("terraform.tfstate")).unwrap())
             .unwrap();
-    let status = |name: &str| {
-        state["resources"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|resource| resource["name"] == name)
-            .unwrap()["instances"][0]["status"]
-            .clone()
-    };
+    let status =
+        |name: &str| find_by(&state["resources"], "name", name)["instances"][0]["status"].clone();
     assert_eq!(status("other"), "tainted");
     if theirs.status.success() {
         assert_eq!(

@@ -5,9 +5,8 @@
 //! and plans from, each tool refused (or waiting) while the other holds the lock, a second workspace.
 //! Without moto or Terraform these tests skip, except under CI, where they fail.
 
-use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,10 +15,10 @@ use statectl_backend::BackendConfig;
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState};
 
-use crate::builder::Test;
+use crate::builder::{Test, assert_contains, assert_starts_with, find_by};
 use crate::moto::{Moto, moto_server};
 use crate::oracle::terraform;
-use crate::workdir::{TerraformWorkdir, scanned_states};
+use crate::workdir::{Served, TerraformWorkdir, Workdir, assert_prefix_scan};
 
 const BUCKET: &str = "tfstate";
 const TABLE: &str = "locks";
@@ -177,13 +176,10 @@ fn each_lock_kind_excludes_others_names_the_holder_and_checks_the_id_on_release(
                 "Path"
             ]
         );
-        assert!(
-            stored.contains(&format!("\"Path\":\"{BUCKET}/{key}\"")),
-            "{stored}"
-        );
+        assert_contains(&stored, &format!("\"Path\":\"{BUCKET}/{key}\""));
         // Someone else's ID does not release it.
         let error = backend.unlock(&theirs).unwrap_err();
-        assert!(error.message.contains("not by lock"), "{}", error.message);
+        assert_contains(&error.message, "not by lock");
         backend.unlock(&ours).unwrap();
         assert_eq!(aws.object(&format!("{key}.tflock")), None);
         assert_eq!(aws.item(&format!("{BUCKET}/{key}"), "Info"), None);
@@ -246,12 +242,9 @@ fn a_write_keeps_encryption_and_records_the_digest_and_a_stale_digest_is_refused
     let started = Instant::now();
     let error = backend.get().unwrap_err();
     assert!(started.elapsed() >= Duration::from_secs(9));
-    assert!(
-        error.message.starts_with(
-            "s3://tfstate/app/terraform.tfstate: state data in S3 does not have the expected content: its MD5 is 99914b932bd37a50b983c5e7c90ae93b"
-        ),
-        "{}",
-        error.message
+    assert_starts_with(
+        &error.message,
+        "s3://tfstate/app/terraform.tfstate: state data in S3 does not have the expected content: its MD5 is 99914b932bd37a50b983c5e7c90ae93b",
     );
     assert!(
         error
@@ -263,23 +256,7 @@ fn a_write_keeps_encryption_and_records_the_digest_and_a_stale_digest_is_refused
 
 /// A server that answers every request with `response`, for the answers moto does not give.
 fn canned_server(response: String) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(20) {
-            let Ok(mut stream) = stream else { return };
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 4096];
-            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
-                match stream.read(&mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(read) => request.extend_from_slice(&buffer[..read]),
-                }
-            }
-            let _ = stream.write_all(response.as_bytes());
-        }
-    });
-    url
+    crate::stand_in::canned(response)
 }
 
 fn xml_error(status: &str, headers: &str, code: &str) -> String {
@@ -331,12 +308,9 @@ fn faults_are_one_line_naming_the_bucket_the_region_and_the_caller() {
         )
         .get()
         .unwrap_err();
-    assert!(
-        error.message.starts_with(
-            "s3://tfstate/env:/dev/k.tfstate: access denied to `env:/dev/k.tfstate` in bucket `tfstate` for `arn:aws:sts::"
-        ),
-        "{}",
-        error.message
+    assert_starts_with(
+        &error.message,
+        "s3://tfstate/env:/dev/k.tfstate: access denied to `env:/dev/k.tfstate` in bucket `tfstate` for `arn:aws:sts::",
     );
     assert_eq!(
         error.hint.as_deref(),
@@ -344,21 +318,16 @@ fn faults_are_one_line_naming_the_bucket_the_region_and_the_caller() {
     );
 
     // A dead endpoint: a few quick attempts, then one line naming it.
-    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
-    let dead = format!("http://{}", closed.local_addr().unwrap());
-    drop(closed);
+    let dead = crate::processes::refusing_url();
     let started = Instant::now();
     let error = aws
         .open("k.tfstate", &json!({"endpoints": {"s3": dead}}))
         .get()
         .unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(20));
-    assert!(
-        error.message.starts_with(&format!(
-            "s3://tfstate/k.tfstate: cannot reach S3 at {dead} while reading the state: "
-        )),
-        "{}",
-        error.message
+    assert_starts_with(
+        &error.message,
+        &format!("s3://tfstate/k.tfstate: cannot reach S3 at {dead} while reading the state: "),
     );
     assert!(!error.message.contains('\n'));
     assert!(
@@ -376,57 +345,38 @@ fn faults_are_one_line_naming_the_bucket_the_region_and_the_caller() {
         .unwrap_err();
     let took = started.elapsed();
     assert!(took < Duration::from_secs(25), "{took:?}");
-    assert!(
-        error.message.starts_with(&format!(
+    assert_starts_with(
+        &error.message,
+        &format!(
             "s3://tfstate/k.tfstate: cannot reach S3 at {silent_url} while reading the state: "
-        )),
-        "{}",
-        error.message
+        ),
     );
     drop(silent);
 }
 
-/// A Terraform working folder whose backend is S3 on moto, and both tools run there.
-struct Workdir {
-    aws: Aws,
-    terraform: PathBuf,
-}
-
-impl Workdir {
-    fn init(locks: &str) -> Option<Workdir> {
-        let terraform = terraform()?;
-        let aws = Aws::start()?;
-        let url = aws.moto.url();
-        let workdir = Workdir { aws, terraform };
-        workdir.init_and_apply(&format!(
-            "  backend \"s3\" {{\n    bucket = \"{BUCKET}\"\n    key = \"app/terraform.tfstate\"\n    region = \"us-east-1\"\n    endpoints = {{ s3 = \"{url}\", dynamodb = \"{url}\", sts = \"{url}\" }}\n    use_path_style = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_metadata_api_check = true\n{locks}  }}\n"
-        ));
-        Some(workdir)
-    }
-}
-
-impl TerraformWorkdir for Workdir {
-    fn path(&self) -> &Path {
-        self.aws.path()
-    }
-
-    fn terraform_binary(&self) -> &Path {
-        &self.terraform
-    }
-
-    /// The environment both tools get: moto's dummy keys, and no user AWS files or metadata.
-    fn environment(&self) -> Vec<(&'static str, String)> {
-        let nowhere = self.path().join("no-aws-files");
+/// A Terraform working folder whose backend is S3 on moto (with `locks`, the locking settings),
+/// initialised and applied. Both tools get moto's dummy keys, and no user AWS files or metadata.
+fn applied(locks: &str) -> Option<Served<Aws>> {
+    let terraform = terraform()?;
+    let aws = Aws::start()?;
+    let url = aws.moto.url();
+    let environment = |home: &Path| {
+        let nowhere = home.join("no-aws-files").display().to_string();
         vec![
             ("AWS_ACCESS_KEY_ID", "testing".to_owned()),
             ("AWS_SECRET_ACCESS_KEY", "testing".to_owned()),
-            ("AWS_CONFIG_FILE", nowhere.display().to_string()),
-            ("AWS_SHARED_CREDENTIALS_FILE", nowhere.display().to_string()),
+            ("AWS_CONFIG_FILE", nowhere.clone()),
+            ("AWS_SHARED_CREDENTIALS_FILE", nowhere),
             ("AWS_EC2_METADATA_DISABLED", "true".to_owned()),
-            ("HOME", self.path().display().to_string()),
+            ("HOME", home.display().to_string()),
             ("CHECKPOINT_DISABLE", "1".to_owned()),
         ]
-    }
+    };
+    let workdir = Served::new(aws, Workdir::new(&terraform, environment, &[]));
+    workdir.init_and_apply(&format!(
+        "  backend \"s3\" {{\n    bucket = \"{BUCKET}\"\n    key = \"app/terraform.tfstate\"\n    region = \"us-east-1\"\n    endpoints = {{ s3 = \"{url}\", dynamodb = \"{url}\", sts = \"{url}\" }}\n    use_path_style = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_metadata_api_check = true\n{locks}  }}\n"
+    ));
+    Some(workdir)
 }
 
 /// One round trip at a time: three at once, each with its own moto and Terraform, beside the rest of
@@ -438,27 +388,19 @@ fn terraform_round_trip(locks: &str) {
     let _one_at_a_time = ROUND_TRIPS
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let Some(workdir) = Workdir::init(locks) else {
+    let Some(workdir) = applied(locks) else {
         return;
     };
     workdir.list_taint_plan("terraform_data.web[0]");
     workdir.waits_for_terraforms_lock("terraform_data.web[1]");
     workdir.terraform_is_refused_while_statectl_holds_it();
-    // A second workspace: its own object under `env:/`, found through `.terraform/environment`.
-    workdir.terraform(&["workspace", "new", "-no-color", "dev"]);
-    workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
-    assert!(
+    // A second workspace: its own object under `env:/`.
+    workdir.second_workspace_round_trip(|| {
         workdir
-            .aws
+            .server
             .object("env:/dev/app/terraform.tfstate")
             .is_some()
-    );
-    workdir.list_taint_plan("terraform_data.web[1]");
-    // The default workspace's state is untouched by the dev one's taint.
-    workdir
-        .statectl(&["list", "--workspace", "default"])
-        .code(0)
-        .stdout("terraform_data.web[0]\nterraform_data.web[1]\n");
+    });
 }
 
 #[test]
@@ -551,47 +493,24 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
             .run()
     };
     let all = run(&[]);
-    assert_eq!(all.code, 2, "a key that is not a state: {}", all.stderr);
-    let names = scanned_states(&all.stdout);
-    assert_eq!(
-        names,
-        [
+    // Chosen, only the states: the staging workspace has findings (exit 1), nothing failed to read.
+    assert_prefix_scan(
+        &all,
+        &[
             "s3://tfstate/org/env:/staging/network/terraform.tfstate",
             "s3://tfstate/org/network/terraform.tfstate",
             "s3://tfstate/org/notes/readme.txt",
-        ]
+        ],
+        "5 states under s3://tfstate/org/\nskipped 2 empty objects (no state yet, as Terraform reads them): s3://tfstate/org/archive/, s3://tfstate/org/ci/terraform.tfstate\n",
+        &run(&["--include", "**/*.tfstate", "--exclude", "org/network/*"]),
+        Some("s3://tfstate/org/env:/staging/network/terraform.tfstate"),
     );
-    assert!(
-        all.stderr.starts_with(
-            "5 states under s3://tfstate/org/\nskipped 2 empty objects (no state yet, as Terraform reads them): s3://tfstate/org/archive/, s3://tfstate/org/ci/terraform.tfstate\n"
-        ),
-        "{}",
-        all.stderr
-    );
-    assert!(
-        all.stderr
-            .contains("error: s3://tfstate/org/notes/readme.txt:"),
-        "{}",
-        all.stderr
-    );
+    assert_contains(&all.stderr, "error: s3://tfstate/org/notes/readme.txt:");
     let report: Value = serde_json::from_str(&all.stdout).unwrap();
-    let staging = &report["states"][0];
-    assert!(
-        staging["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|finding| finding["rule"] == "tainted-after-timeout"),
-        "{staging}"
-    );
-    // Only the states: the staging workspace has findings (exit 1), nothing failed to read.
-    let chosen = run(&["--include", "**/*.tfstate", "--exclude", "org/network/*"]);
-    assert_eq!(chosen.code, 1, "{}", chosen.stderr);
-    let report: Value = serde_json::from_str(&chosen.stdout).unwrap();
-    assert_eq!(report["summary"]["states"], 1);
-    assert_eq!(
-        report["states"][0]["path"],
-        "s3://tfstate/org/env:/staging/network/terraform.tfstate"
+    find_by(
+        &report["states"][0]["findings"],
+        "rule",
+        "tainted-after-timeout",
     );
     run(&["--include", "*.nothing"])
         .refused("error: s3://tfstate/org/: no states there matching *.nothing\n");
@@ -600,12 +519,9 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
         .statectl(&["scan", &format!("s3://{BUCKET}/org/ci/terraform.tfstate")])
         .run();
     assert_eq!(alone.code, 2, "{}", alone.stderr);
-    assert!(
-        alone
-            .stderr
-            .contains("s3://tfstate/org/ci/terraform.tfstate: there is no state there"),
-        "{}",
-        alone.stderr
+    assert_contains(
+        &alone.stderr,
+        "s3://tfstate/org/ci/terraform.tfstate: there is no state there",
     );
 
     summary_adds_up_the_states_under(&aws, &scan);
@@ -635,12 +551,9 @@ fn summary_adds_up_the_states_under(aws: &Aws, scan: &Path) {
     );
     let with_readme = summary(&[]);
     assert_eq!(with_readme.code, 2, "{}", with_readme.stderr);
-    assert!(
-        with_readme
-            .stderr
-            .contains("error: s3://tfstate/org/notes/readme.txt:"),
-        "{}",
-        with_readme.stderr
+    assert_contains(
+        &with_readme.stderr,
+        "error: s3://tfstate/org/notes/readme.txt:",
     );
     let states = summary(&["--include", "**/*.tfstate"]);
     assert_eq!(states.code, 0, "{}", states.stderr);
@@ -663,12 +576,7 @@ fn summary_adds_up_the_states_under(aws: &Aws, scan: &Path) {
                 "{type_name}"
             );
         }
-        let versions: u64 = total["by_terraform_version"]
-            .as_object()
-            .unwrap()
-            .values()
-            .map(|count| count.as_u64().unwrap())
-            .sum();
+        let versions: u64 = crate::builder::sum_of_counts(&total["by_terraform_version"]);
         assert_eq!(versions, 2);
     }
     let unreadable = &serde_json::from_str::<Value>(&with_readme.stdout).unwrap()["unreadable"];

@@ -26,14 +26,21 @@ static SARIF_VALIDATOR: LazyLock<jsonschema::Validator> = LazyLock::new(|| {
 
 /// Every schema violation as `<instance JSON pointer>: <message>`.
 pub(crate) fn validate_sarif(document: &Value) -> Result<(), Vec<String>> {
-    let errors: Vec<String> = SARIF_VALIDATOR
+    violations(&SARIF_VALIDATOR, document, "(root)")
+}
+
+/// Every violation of `validator`'s schema by `document`, as `<instance JSON pointer>: <message>`
+/// (`root` naming the document itself).
+pub(crate) fn violations(
+    validator: &jsonschema::Validator,
+    document: &Value,
+    root: &str,
+) -> Result<(), Vec<String>> {
+    let errors: Vec<String> = validator
         .iter_errors(document)
         .map(|error| {
             let path = error.instance_path().to_string();
-            format!(
-                "{}: {error}",
-                if path.is_empty() { "(root)" } else { &path }
-            )
+            format!("{}: {error}", if path.is_empty() { root } else { &path })
         })
         .collect();
     if errors.is_empty() {

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_contains, assert_starts_with, find_by, root};
+use crate::files::{folder_with, folder_with_copy};
 
 fn states(name: &str) -> std::path::PathBuf {
     root().join("testdata/states").join(name)
@@ -53,12 +54,7 @@ fn finds_tainted_and_deposed_objects_in_a_real_terraform_state() {
             && address.starts_with("terraform_data.cbd (deposed object ")),
         "{found:?}"
     );
-    let deposed = document["states"][0]["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|finding| finding["rule"] == "deposed-object")
-        .unwrap();
+    let deposed = find_by(&document["states"][0]["findings"], "rule", "deposed-object");
     assert_eq!(deposed["evidence"][0]["path"], "deposed");
     assert_eq!(deposed["evidence"][1]["path"], "id");
     assert!(deposed["location"]["line"].as_u64().unwrap() > 1);
@@ -72,12 +68,7 @@ fn failed_checks_are_findings() {
         .run()
         .code(1);
     let document = json(&output);
-    let check = document["states"][0]["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|finding| finding["rule"] == "check-failed")
-        .unwrap();
+    let check = find_by(&document["states"][0]["findings"], "rule", "check-failed");
     assert_eq!(check["address"], "check.three_zones");
     assert!(
         check["message"]
@@ -104,26 +95,13 @@ fn a_clean_state_exits_zero() {
 #[test]
 fn fail_on_decides_the_exit_code() {
     let state = states("lifecycle.tfstate");
-    Test::new()
-        .args(["scan", "--fail-on", "warning"])
-        .arg(&state)
-        .run()
-        .code(1);
-    Test::new()
-        .args(["scan", "--fail-on", "error"])
-        .arg(&state)
-        .run()
-        .code(0);
-    Test::new()
-        .args(["scan", "--fail-on", "never"])
-        .arg(&state)
-        .run()
-        .code(0);
-    Test::new()
-        .args(["scan", "--fail-on", "note"])
-        .arg(&state)
-        .run()
-        .code(1);
+    for (level, code) in [("warning", 1), ("error", 0), ("never", 0), ("note", 1)] {
+        let output = Test::new()
+            .args(["scan", "--fail-on", level])
+            .arg(&state)
+            .run();
+        assert_eq!(output.code, code, "--fail-on {level}: {output:?}");
+    }
 }
 
 #[test]
@@ -147,10 +125,8 @@ fn table_output_has_no_width_limit_in_a_pipe() {
 
 #[test]
 fn rules_file_adds_types_overrides_severity_and_ignores() {
-    let folder = tempfile::tempdir().unwrap();
-    let rules = folder.path().join("rules.toml");
-    std::fs::write(
-        &rules,
+    let folder = folder_with(
+        "rules.toml",
         r#"
 ignore = ["terraform_data.cbd"]
 
@@ -162,8 +138,8 @@ type = "terraform_data"
 path = "$.input.value"
 pending = ["prod-eu-west-1-1"]
 "#,
-    )
-    .unwrap();
+    );
+    let rules = folder.path().join("rules.toml");
     let lifecycle = Test::new()
         .args(["scan", "--format", "json", "--rules"])
         .arg(&rules)
@@ -178,12 +154,7 @@ pending = ["prod-eu-west-1-1"]
             .any(|(_, address)| address.starts_with("terraform_data.cbd")),
         "ignored: {lifecycle_found:?}"
     );
-    let tainted = document["states"][0]["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|finding| finding["rule"] == "tainted")
-        .unwrap();
+    let tainted = find_by(&document["states"][0]["findings"], "rule", "tainted");
     assert_eq!(tainted["severity"], "error");
     let checks = Test::new()
         .args(["scan", "--format", "json", "--fail-on", "never", "--rules"])
@@ -205,12 +176,7 @@ pending = ["prod-eu-west-1-1"]
 /// stops a taint, with the same line and hint (scan let the tables be, unread).
 #[test]
 fn statectl_toml_is_refused_alike_by_scan_and_by_a_write() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        states("lifecycle.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(states("lifecycle.tfstate"));
     std::fs::write(
         folder.path().join(".statectl.toml"),
         "ignore = [\"x.*\"]\n\n[[protect]]\ntypes = [\"terraform_data\"]\nacions = [\"taint\"]\n",
@@ -250,44 +216,40 @@ fn rules_file_is_found_upward_and_bad_ones_are_refused() {
         .current_dir(&nested)
         .run()
         .code(0);
-    std::fs::write(
-        folder.path().join(".statectl.toml"),
-        "[severity]\ntainted = \"fatal\"\n",
-    )
-    .unwrap();
-    let output = Test::new()
-        .args(["scan"])
-        .current_dir(&nested)
-        .run()
-        .refused(".statectl.toml:2:11: invalid rules file");
-    assert!(output.stderr.contains("fatal"), "{}", output.stderr);
-    std::fs::write(
-        folder.path().join(".statectl.toml"),
-        "[severity]\nno-such-rule = \"error\"\n",
-    )
-    .unwrap();
-    Test::new()
-        .args(["scan"])
-        .current_dir(&nested)
-        .run()
-        .refused("unknown rule `no-such-rule`");
-    std::fs::write(
-        folder.path().join(".statectl.toml"),
-        "[[resource]]\ntype = \"x\"\npath = \"$[?\"\npending = [\"a\"]\n",
-    )
-    .unwrap();
-    Test::new()
-        .args(["scan"])
-        .current_dir(&nested)
-        .run()
-        .refused("resource type `x`: invalid JSONPath");
+    for (rules, refusal, also) in [
+        (
+            "[severity]\ntainted = \"fatal\"\n",
+            ".statectl.toml:2:11: invalid rules file",
+            "fatal",
+        ),
+        (
+            "[severity]\nno-such-rule = \"error\"\n",
+            "unknown rule `no-such-rule`",
+            "",
+        ),
+        (
+            "[[resource]]\ntype = \"x\"\npath = \"$[?\"\npending = [\"a\"]\n",
+            "resource type `x`: invalid JSONPath",
+            "",
+        ),
+    ] {
+        std::fs::write(folder.path().join(".statectl.toml"), rules).unwrap();
+        Test::new()
+            .args(["scan"])
+            .current_dir(&nested)
+            .run()
+            .refused(refusal)
+            .stderr_contains(also);
+    }
 }
 
 #[test]
 fn data_sources_are_skipped_unless_asked() {
-    let folder = tempfile::tempdir().unwrap();
+    let folder = folder_with(
+        "rules.toml",
+        "[[resource]]\ntype = \"terraform_remote_state\"\npath = \"backend\"\npending = [\"local\"]\n",
+    );
     let rules = folder.path().join("rules.toml");
-    std::fs::write(&rules, "[[resource]]\ntype = \"terraform_remote_state\"\npath = \"backend\"\npending = [\"local\"]\n").unwrap();
     let state = states("checks.tfstate");
     let without = json(
         &Test::new()
@@ -366,8 +328,7 @@ fn many_states_and_folders_are_scanned_with_a_summary_each() {
 
 #[test]
 fn an_unreadable_state_among_many_is_an_error_but_the_rest_is_reported() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("broken.tfstate"), "{\"version\": 4, ").unwrap();
+    let folder = folder_with("broken.tfstate", "{\"version\": 4, ");
     std::fs::copy(
         states("modules.tfstate"),
         folder.path().join("good.tfstate"),
@@ -394,13 +355,7 @@ fn an_unreadable_state_among_many_is_an_error_but_the_rest_is_reported() {
         document["summary"],
         serde_json::json!({"states": 2, "unreadable": 1, "errors": 0, "warnings": 0, "notes": 0})
     );
-    assert!(
-        output
-            .stderr
-            .starts_with("error: ./broken.tfstate:1:16: invalid JSON"),
-        "{}",
-        output.stderr
-    );
+    assert_starts_with(&output.stderr, "error: ./broken.tfstate:1:16: invalid JSON");
 }
 
 /// A folder below the one named whose path is longer than the system takes (PATH_MAX, 4096 bytes
@@ -466,11 +421,7 @@ fn a_path_too_long_to_open_is_an_error_entry_and_the_rest_is_scanned() {
     assert_eq!(states[1]["instances"], 32);
     assert_eq!(document["failed"], true);
     assert_eq!(document["summary"]["unreadable"], 1);
-    assert!(
-        output.stderr.starts_with("error: ./dddd"),
-        "{}",
-        output.stderr
-    );
+    assert_starts_with(&output.stderr, "error: ./dddd");
     // Every format has it: the table's totals count the good state read and the folder unreadable.
     let table = Test::new()
         .args(["scan", "."])
@@ -513,11 +464,7 @@ fn github_annotations_escape_and_point_at_the_line() {
         "{}",
         output.stdout
     );
-    assert!(
-        lines[0].contains("title=statectl tainted%3A terraform_data.cbd::"),
-        "{}",
-        lines[0]
-    );
+    assert_contains(lines[0], "title=statectl tainted%3A terraform_data.cbd::");
 }
 
 #[test]
@@ -552,23 +499,12 @@ fn markdown_is_a_pull_request_comment() {
         .arg(states("lifecycle.tfstate"))
         .run()
         .code(1);
-    assert!(
-        output.stdout.starts_with("## statectl scan\n"),
-        "{}",
-        output.stdout
+    assert_starts_with(&output.stdout, "## statectl scan\n");
+    assert_contains(
+        &output.stdout,
+        "| warning | `deposed-object` | `terraform_data.cbd (deposed object ",
     );
-    assert!(
-        output
-            .stdout
-            .contains("| warning | `deposed-object` | `terraform_data.cbd (deposed object "),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output.stdout.contains("**What to do**"),
-        "{}",
-        output.stdout
-    );
+    assert_contains(&output.stdout, "**What to do**");
 }
 
 #[test]
@@ -608,8 +544,7 @@ fn sarif_output_is_valid_against_the_official_schema() {
         );
     }
     // An unreadable state is an execution notification, and the document stays valid.
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("bad.tfstate"), "[]").unwrap();
+    let folder = folder_with("bad.tfstate", "[]");
     let broken = Test::new()
         .args(["scan", "--format", "sarif"])
         .arg(folder.path().join("bad.tfstate"))
@@ -818,24 +753,18 @@ fn stderr_hints_carry_each_findings_address_quoted_for_a_shell() {
         .arg(root().join("testdata/scan/real/hcloud-tainted-running.tfstate"))
         .run()
         .code(1);
-    assert!(
-        output.stderr.contains(
-            "hint: tainted: if the remote object is healthy, `statectl untaint 'hcloud_server.workers[\"k8swk2\"]'`"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "hint: tainted: if the remote object is healthy, `statectl untaint 'hcloud_server.workers[\"k8swk2\"]'`",
     );
     let output = Test::new()
         .args(["scan"])
         .arg(fixture("oci-async-provisioning"))
         .run()
         .code(1);
-    assert!(
-        output.stderr.contains(
-            "hint: transitional-state: refresh it to learn whether the operation finished: `statectl refresh --target oci_core_instance.app --write`"
-        ),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "hint: transitional-state: refresh it to learn whether the operation finished: `statectl refresh --target oci_core_instance.app --write`",
     );
     let output = Test::new().args(["scan", "testdata/scan"]).run().code(1);
     assert!(

@@ -9,14 +9,15 @@
 //! released) or the server's lock, and counts the signals sent while the lock was held; some must
 //! be, and the counts are printed. The delays are spread over 1.2 times a whole run, measured first.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Read;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::builder::Test;
+use crate::files::{file_names, folder_with, folder_with_state};
 use crate::http_backend::{PASSWORD, Server, USERNAME};
+use crate::processes::{assert_success, spawn_statectl};
 use crate::rewrite_crash::generated_state;
 
 const RUNS: usize = 30;
@@ -193,9 +194,8 @@ fn report(what: &str, signal: Signal, tally: &Tally) {
 
 /// The files beside the state that only a write in progress may have.
 fn leftovers(folder: &Path) -> Vec<String> {
-    std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+    file_names(folder)
+        .into_iter()
         .filter(|name| name.contains(".lock.info") || name.contains(".statectl-"))
         .collect()
 }
@@ -203,24 +203,14 @@ fn leftovers(folder: &Path) -> Vec<String> {
 #[test]
 fn a_signal_during_a_local_taint_releases_the_lock_and_leaves_the_old_state_or_the_new_one() {
     let old = generated_state(12_000);
-    let folder = tempfile::tempdir().unwrap();
-    let state = folder.path().join("terraform.tfstate");
-    std::fs::write(&state, &old).unwrap();
+    let (folder, state) = folder_with_state(&old);
     let new = Test::new()
         .args(["taint", ADDRESS, "-o", "-"])
         .current_dir(folder.path())
         .run()
         .code(0)
         .stdout;
-    let spawn = || {
-        Command::new(env!("CARGO_BIN_EXE_statectl"))
-            .args(["taint", ADDRESS, "--backup", "-"])
-            .current_dir(folder.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
+    let spawn = || spawn_statectl(folder.path(), &["taint", ADDRESS, "--backup", "-"]);
     let started = Instant::now();
     assert!(spawn().wait().unwrap().success());
     let whole_run = started.elapsed();
@@ -266,40 +256,24 @@ fn remote_state(server: &Server) -> Vec<u8> {
         .split('/')
         .next()
         .unwrap();
-    let mut stream = TcpStream::connect(("127.0.0.1", port.parse::<u16>().unwrap())).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
     // `USERNAME:PASSWORD` in base64.
     let credentials = "Z2l0bGFiLWNpLXRva2VuOmdscGF0LWUyZS1zM2NyZXQ=";
     assert_eq!(
         (USERNAME, PASSWORD),
         ("gitlab-ci-token", "glpat-e2e-s3cret")
     );
-    write!(
-        stream,
-        "GET /state HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {credentials}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).unwrap();
-    let split = answer
-        .windows(4)
-        .position(|window| window == b"\r\n\r\n")
-        .unwrap();
-    assert!(
-        answer.starts_with(b"HTTP/1.1 200"),
-        "the server has no state"
-    );
-    answer[split + 4..].to_vec()
+    let authorization = format!("Authorization: Basic {credentials}\r\n");
+    let port = port.parse::<u16>().unwrap();
+    let (status, body) = crate::simulator::request(port, "GET", "/state", &authorization, b"");
+    assert_eq!(status, 200, "the server has no state");
+    body
 }
 
 #[test]
 fn a_signal_during_a_remote_taint_releases_the_lock_and_leaves_the_old_state_or_the_new_one() {
     let old = generated_state(4000);
-    let folder = tempfile::tempdir().unwrap();
+    let folder = folder_with("seed.tfstate", &old);
     let seed = folder.path().join("seed.tfstate");
-    std::fs::write(&seed, &old).unwrap();
     let new = Test::new()
         .args(["taint", ADDRESS, "-o", "-"])
         .arg(&seed)
@@ -309,15 +283,9 @@ fn a_signal_during_a_remote_taint_releases_the_lock_and_leaves_the_old_state_or_
     let serve_seed = || Server::start_with(&["--state".as_ref(), seed.as_os_str()]);
     let server = serve_seed();
     let spawn_at = |url: &str| {
-        Command::new(env!("CARGO_BIN_EXE_statectl"))
+        crate::http_backend::statectl_for(url)
             .args(["taint", ADDRESS, url, "--backup", "-"])
             .current_dir(folder.path())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("TF_HTTP_USERNAME", USERNAME)
-            .env("TF_HTTP_PASSWORD", PASSWORD)
-            .env("TF_HTTP_LOCK_ADDRESS", format!("{url}/lock"))
-            .env("TF_HTTP_UNLOCK_ADDRESS", format!("{url}/lock"))
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -325,11 +293,7 @@ fn a_signal_during_a_remote_taint_releases_the_lock_and_leaves_the_old_state_or_
     };
     let started = Instant::now();
     let first = spawn_at(&server.url()).wait_with_output().unwrap();
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert_success(&first);
     let whole_run = started.elapsed();
     assert_eq!(remote_state(&server), new.as_bytes());
     eprintln!(

@@ -29,12 +29,23 @@ where
 /// One unsigned request to the server on loopback `port`, over plain HTTP/1.1 with the connection
 /// closed after it: the status and the body.
 pub(crate) fn control(port: u16, method: &str, target: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    request(port, method, target, "", body)
+}
+
+/// [`control`] with `headers` (each ending in CRLF) added to the request.
+pub(crate) fn request(
+    port: u16,
+    method: &str,
+    target: &str,
+    headers: &str,
+    body: &[u8],
+) -> (u16, Vec<u8>) {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream
-        .set_read_timeout(Some(Duration::from_secs(5)))
+        .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     let head = format!(
-        "{method} {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        "{method} {target} HTTP/1.1\r\nHost: x\r\n{headers}Connection: close\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes()).unwrap();

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use crate::builder::{Test, root};
+use crate::files::folder_with_copy;
 
 /// Runs statectl in `folder` and pins what it printed under `name`.
 #[track_caller]
@@ -14,125 +15,83 @@ fn pin(name: &str, folder: &Path, args: &[&str]) {
     statectl_snapshot!(name, Test::new().current_dir(folder).args(args));
 }
 
+/// Pins each case `(name, command line)` run in `folder` (the command line split at spaces).
+#[track_caller]
+fn pin_each(folder: &Path, cases: &[(&str, &str)]) {
+    for (name, command_line) in cases {
+        let args: Vec<&str> = command_line.split(' ').collect();
+        pin(name, folder, &args);
+    }
+}
+
 /// A copy of `fixture` as `terraform.tfstate` in a fresh folder, for the commands that write.
 fn scratch(fixture: &str) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join(fixture),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
-    folder
+    folder_with_copy(root().join(fixture))
 }
 
 #[test]
 fn reading_commands() {
-    let repo = root();
-    pin("list", &repo, &["list", "testdata/states/modules.tfstate"]);
-    pin(
-        "list-json-tainted",
-        &repo,
+    pin_each(
+        &root(),
         &[
-            "list",
-            "testdata/states/lifecycle.tfstate",
-            "--format",
-            "json",
-        ],
-    );
-    pin(
-        "show-masked",
-        &repo,
-        &[
-            "show",
-            "terraform_data.password",
-            "testdata/states/sensitive.tfstate",
-        ],
-    );
-    pin(
-        "query",
-        &repo,
-        &[
-            "query",
-            "$.resources[*].type",
-            "testdata/states/count_for_each.tfstate",
-            "--compact",
-        ],
-    );
-    pin(
-        "summary",
-        &repo,
-        &["summary", "testdata/states/modules.tfstate"],
-    );
-    pin(
-        "diff",
-        &repo,
-        &[
-            "diff",
-            "testdata/states/values.tfstate",
-            "testdata/states/lifecycle.tfstate",
-            "--stat",
+            ("list", "list testdata/states/modules.tfstate"),
+            (
+                "list-json-tainted",
+                "list testdata/states/lifecycle.tfstate --format json",
+            ),
+            (
+                "show-masked",
+                "show terraform_data.password testdata/states/sensitive.tfstate",
+            ),
+            (
+                "query",
+                "query $.resources[*].type testdata/states/count_for_each.tfstate --compact",
+            ),
+            ("summary", "summary testdata/states/modules.tfstate"),
+            (
+                "diff",
+                "diff testdata/states/values.tfstate testdata/states/lifecycle.tfstate --stat",
+            ),
         ],
     );
 }
 
 #[test]
 fn scan_and_audit() {
-    let repo = root();
-    pin("scan-folder", &repo, &["scan", "testdata/scan"]);
-    pin(
-        "scan-oci-json",
-        &repo,
+    pin_each(
+        &root(),
         &[
-            "scan",
-            "testdata/scan/oci-async-provisioning.tfstate",
-            "--format",
-            "json",
+            ("scan-folder", "scan testdata/scan"),
+            (
+                "scan-oci-json",
+                "scan testdata/scan/oci-async-provisioning.tfstate --format json",
+            ),
+            (
+                "scan-helm-github",
+                "scan testdata/scan/real/helm-pending-upgrade.tfstate --format github",
+            ),
+            (
+                "audit-destroy",
+                "audit testdata/audit/destroy/terraform.tfstate",
+            ),
+            // The audit's findings in JSON are scan's: evidence values decoded, a `location`.
+            (
+                "audit-oci-json",
+                "audit testdata/scan/oci-async-provisioning.tfstate --format json",
+            ),
+            (
+                "audit-skip-destroy-github",
+                "audit testdata/audit/skip-destroy/terraform.tfstate --plan testdata/audit/skip-destroy/plan.json --format github",
+            ),
+            (
+                "audit-skip-destroy-markdown",
+                "audit testdata/audit/skip-destroy/terraform.tfstate --plan testdata/audit/skip-destroy/plan.json --format markdown",
+            ),
+            (
+                "scan-lifecycle-table",
+                "scan testdata/states/lifecycle.tfstate",
+            ),
         ],
-    );
-    pin(
-        "scan-helm-github",
-        &repo,
-        &[
-            "scan",
-            "testdata/scan/real/helm-pending-upgrade.tfstate",
-            "--format",
-            "github",
-        ],
-    );
-    pin(
-        "audit-destroy",
-        &repo,
-        &["audit", "testdata/audit/destroy/terraform.tfstate"],
-    );
-    // The audit's findings in JSON are scan's: evidence values decoded, a `location`.
-    pin(
-        "audit-oci-json",
-        &repo,
-        &[
-            "audit",
-            "testdata/scan/oci-async-provisioning.tfstate",
-            "--format",
-            "json",
-        ],
-    );
-    for format in ["github", "markdown"] {
-        pin(
-            &format!("audit-skip-destroy-{format}"),
-            &repo,
-            &[
-                "audit",
-                "testdata/audit/skip-destroy/terraform.tfstate",
-                "--plan",
-                "testdata/audit/skip-destroy/plan.json",
-                "--format",
-                format,
-            ],
-        );
-    }
-    pin(
-        "scan-lifecycle-table",
-        &repo,
-        &["scan", "testdata/states/lifecycle.tfstate"],
     );
 }
 
@@ -170,30 +129,19 @@ fn scan_formats_over_several_states() {
 /// refuses.
 #[test]
 fn reports_for_people_and_ci() {
-    let repo = root();
-    pin(
-        "scan-clean",
-        &repo,
-        &["scan", "testdata/scan/clean.tfstate"],
-    );
-    pin(
-        "scan-folder-markdown",
-        &repo,
-        &["scan", "testdata/scan", "--format", "markdown"],
-    );
-    pin(
-        "scan-folder-gitlab",
-        &repo,
-        &["scan", "testdata/scan", "--format", "gitlab"],
-    );
-    pin(
-        "scan-lifecycle-junit",
-        &repo,
+    pin_each(
+        &root(),
         &[
-            "scan",
-            "testdata/states/lifecycle.tfstate",
-            "--format",
-            "junit",
+            ("scan-clean", "scan testdata/scan/clean.tfstate"),
+            (
+                "scan-folder-markdown",
+                "scan testdata/scan --format markdown",
+            ),
+            ("scan-folder-gitlab", "scan testdata/scan --format gitlab"),
+            (
+                "scan-lifecycle-junit",
+                "scan testdata/states/lifecycle.tfstate --format junit",
+            ),
         ],
     );
     let folder = scratch("testdata/audit/destroy/terraform.tfstate");
@@ -202,25 +150,19 @@ fn reports_for_people_and_ci() {
         folder.path().join("policy.toml"),
     )
     .unwrap();
-    pin(
-        "audit-policy-reason",
-        folder.path(),
-        &["audit", "--policy", "policy.toml"],
-    );
-    pin(
-        "audit-policy-reason-markdown",
-        folder.path(),
-        &["audit", "--policy", "policy.toml", "--format", "markdown"],
-    );
-    // The hint above does not suggest `statectl forget`, which this is:
-    pin(
-        "audit-policy-forget-refused",
+    pin_each(
         folder.path(),
         &[
-            "forget",
-            "module.app[\"blue\"].terraform_data.server",
-            "--policy",
-            "policy.toml",
+            ("audit-policy-reason", "audit --policy policy.toml"),
+            (
+                "audit-policy-reason-markdown",
+                "audit --policy policy.toml --format markdown",
+            ),
+            // The hint above does not suggest `statectl forget`, which this is:
+            (
+                "audit-policy-forget-refused",
+                "forget module.app[\"blue\"].terraform_data.server --policy policy.toml",
+            ),
         ],
     );
 }
@@ -228,33 +170,31 @@ fn reports_for_people_and_ci() {
 #[test]
 fn mutations() {
     let folder = scratch("testdata/scan/cf-tainted-in-progress.tfstate");
-    pin(
-        "untaint-blocked",
+    pin_each(
         folder.path(),
-        &["untaint", "cloudfoundry_service_instance.orders_db"],
+        &[(
+            "untaint-blocked",
+            "untaint cloudfoundry_service_instance.orders_db",
+        )],
     );
     let folder = scratch("testdata/scan/deposed.tfstate");
-    pin(
-        "forget-deposed-dry-run",
+    pin_each(
         folder.path(),
-        &[
-            "forget",
-            "aws_instance.web",
-            "--deposed",
-            "1a2b3c4d",
-            "--dry-run",
-        ],
+        &[(
+            "forget-deposed-dry-run",
+            "forget aws_instance.web --deposed 1a2b3c4d --dry-run",
+        )],
     );
     let folder = scratch("testdata/scan/clean.tfstate");
-    pin(
-        "taint-written",
+    pin_each(
         folder.path(),
-        &["taint", "terraform_data.release"],
-    );
-    pin(
-        "taint-contradictory-flags",
-        folder.path(),
-        &["taint", "terraform_data.release", "--dry-run", "-o", "-"],
+        &[
+            ("taint-written", "taint terraform_data.release"),
+            (
+                "taint-contradictory-flags",
+                "taint terraform_data.release --dry-run -o -",
+            ),
+        ],
     );
 }
 

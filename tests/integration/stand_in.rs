@@ -320,3 +320,26 @@ fn tls_config(pki: &Path) -> Arc<rustls::ServerConfig> {
         .unwrap();
     Arc::new(config)
 }
+
+/// A server on loopback that answers each of up to 20 requests with `response` (a whole HTTP
+/// answer), once the request's head has come: for answers no emulator gives. Returns its
+/// `http://` address.
+pub(crate) fn canned(response: String) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(20) {
+            let Ok(mut stream) = stream else { return };
+            let mut request = Vec::new();
+            let mut buffer = [0u8; 4096];
+            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
+                match stream.read(&mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(read) => request.extend_from_slice(&buffer[..read]),
+                }
+            }
+            let _ = stream.write_all(response.as_bytes());
+        }
+    });
+    url
+}

@@ -1,15 +1,19 @@
-//! A Terraform working folder whose state lives in a remote backend, driven by both Terraform and
-//! statectl: the round trip each backend's test proves the same way (the listing equals `terraform
-//! state list`, a taint Terraform plans from, each tool refused or waiting while the other holds
-//! the lock). A backend's test gives the folder, Terraform and the environment; the rest is here.
+//! The contract every backend's end-to-end test runs: a Terraform working folder whose state lives
+//! in a remote backend, driven by both Terraform and statectl. The round trip each backend proves
+//! the same way (the listing equals `terraform state list`, a taint Terraform plans from, a second
+//! workspace, each tool refused or waiting while the other holds the lock) and the prefix scan are
+//! here; a backend's test gives its server, its backend block (kind and settings), the environment
+//! both tools get and what its lock looks like, and keeps only what is its own.
 
 use std::io::{Read, Write};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::builder::{Output, Test};
+use crate::builder::{Output, Test, assert_contains, assert_lacks};
+use crate::processes::assert_success;
 
 /// The resources of the round trips that need three instances, one of them alone: what
 /// [`TerraformWorkdir::init_and_apply_resources`] takes.
@@ -60,6 +64,18 @@ pub(crate) trait TerraformWorkdir {
         );
     }
 
+    /// [`TerraformWorkdir::init_and_apply_resources`] with [`APP_AND_DBS`] and a `backend "KIND"`
+    /// block whose settings (name, then value) are all strings: a backend's whole description.
+    fn init_and_apply_backend(&self, kind: &str, settings: &[[&str; 2]]) {
+        use std::fmt::Write as _;
+        let mut block = format!("  backend \"{kind}\" {{\n");
+        for [name, value] in settings {
+            writeln!(block, "    {name} = \"{value}\"").unwrap();
+        }
+        block.push_str("  }\n");
+        self.init_and_apply_resources(&block, APP_AND_DBS);
+    }
+
     /// [`TerraformWorkdir::init_and_apply`] with `resources` of the test's own.
     fn init_and_apply_resources(&self, backend_block: &str, resources: &str) {
         std::fs::write(
@@ -104,6 +120,43 @@ pub(crate) trait TerraformWorkdir {
         test.run()
     }
 
+    /// statectl here with the environment both tools get, as user `statectl-e2e`.
+    fn statectl_test(&self) -> Test {
+        let mut test = Test::new().current_dir(self.path());
+        for (name, value) in self.environment() {
+            test = test.env(name, value);
+        }
+        test.env("USER", "statectl-e2e")
+    }
+
+    /// `statectl lock -- sleep 30` here as user `statectl-e2e`, in its own process group as a CI
+    /// job is (the cancel reaches the command too), its stderr kept for [`cancel_statectl_lock`].
+    fn statectl_lock_holder(&self) -> Child {
+        self.statectl_command(&["lock", "--", "sleep", "30"])
+            .process_group(0)
+            .env("USER", "statectl-e2e")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("statectl starts")
+    }
+
+    /// `terraform apply -replace=ADDRESS` without waiting for the lock, which statectl holds: it is
+    /// refused naming statectl ([`assert_refused_by_statectl_lock`]). Returns what it printed.
+    fn terraform_refused_by_statectl_lock(&self, address: &str) -> std::process::Output {
+        let output = self.terraform_output(&[
+            "apply",
+            "-auto-approve",
+            "-input=false",
+            "-no-color",
+            "-lock-timeout=0s",
+            &format!("-replace={address}"),
+        ]);
+        assert_refused_by_statectl_lock(&output);
+        output
+    }
+
     fn statectl_command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
         command
@@ -122,12 +175,9 @@ pub(crate) trait TerraformWorkdir {
         assert_eq!(listed.stdout, self.terraform(&["state", "list"]));
         self.statectl(&["taint", address]).code(0);
         let shown = self.terraform(&["state", "show", "-no-color", address]);
-        assert!(
-            shown.contains(&format!("# {address}: (tainted)")),
-            "{shown}"
-        );
+        assert_contains(&shown, &format!("# {address}: (tainted)"));
         let plan = self.terraform(&["plan", "-input=false", "-no-color"]);
-        assert!(plan.contains("must be replaced"), "{plan}");
+        assert_contains(&plan, "must be replaced");
     }
 
     /// `terraform apply -replace=ADDRESS`, stopped at its approval prompt: it holds the lock until
@@ -173,14 +223,27 @@ pub(crate) trait TerraformWorkdir {
         drop(stdin);
         let _ = apply.wait();
         let output = waiting.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_success(&output);
         let shown = self.terraform(&["state", "show", "-no-color", address]);
-        assert!(shown.contains("(tainted)"), "{shown}");
+        assert_contains(&shown, "(tainted)");
         refused
+    }
+
+    /// A second workspace `dev`, applied by Terraform into its own state (which `dev_state_exists`
+    /// finds on the server): statectl follows `.terraform/environment` to it for the list, taint
+    /// and plan round trip, and the default workspace's state is untouched by the dev one's taint
+    /// (after [`TerraformWorkdir::list_taint_plan`] tainted `terraform_data.web[0]` there).
+    fn second_workspace_round_trip(&self, dev_state_exists: impl FnOnce() -> bool) {
+        self.terraform(&["workspace", "new", "-no-color", "dev"]);
+        self.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+        assert!(
+            dev_state_exists(),
+            "Terraform wrote the dev workspace's state"
+        );
+        self.list_taint_plan("terraform_data.web[1]");
+        self.statectl(&["list", "--workspace", "default"])
+            .code(0)
+            .stdout("terraform_data.web[0]\nterraform_data.web[1]\n");
     }
 
     /// While `statectl lock` holds the lock, Terraform cannot take it and names statectl; the lock
@@ -205,8 +268,8 @@ pub(crate) trait TerraformWorkdir {
             .unwrap();
         let text = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success());
-        assert!(text.contains("Error acquiring the state lock"), "{text}");
-        assert!(text.contains("statectl lock"), "{text}");
+        assert_contains(&text, "Error acquiring the state lock");
+        assert_contains(&text, "statectl lock");
         assert!(held.wait().unwrap().success());
     }
 }
@@ -216,6 +279,8 @@ pub(crate) trait TerraformWorkdir {
 /// emulator owns no folder needs nothing more than this and its backend block.
 pub(crate) struct Workdir {
     folder: tempfile::TempDir,
+    /// A home of the folder's own, where the environment points into one; kept as long as it is.
+    _home: Option<tempfile::TempDir>,
     terraform: PathBuf,
     environment: Vec<(&'static str, String)>,
     hidden: &'static [&'static str],
@@ -232,8 +297,24 @@ impl Workdir {
         Workdir {
             environment: environment(folder.path()),
             folder,
+            _home: None,
             terraform: terraform.to_owned(),
             hidden,
+        }
+    }
+
+    /// [`Workdir::new`] with a home folder apart from the working folder (the tools' own files,
+    /// outside what they read as configuration): `environment` is told its path.
+    pub(crate) fn with_home(
+        terraform: &Path,
+        hidden: &'static [&'static str],
+        environment: impl FnOnce(&Path) -> Vec<(&'static str, String)>,
+    ) -> Workdir {
+        let home = tempfile::tempdir().unwrap();
+        let workdir = Workdir::new(terraform, |_| environment(home.path()), hidden);
+        Workdir {
+            _home: Some(home),
+            ..workdir
         }
     }
 }
@@ -256,6 +337,28 @@ impl TerraformWorkdir for Workdir {
     }
 }
 
+/// A backend's [`Workdir`] beside the server its state lives on (an emulator, the simulator):
+/// both tools reach `server`, which is stopped when this goes. Derefs to the workdir, so a test
+/// calls the round trips of [`TerraformWorkdir`] on it directly.
+pub(crate) struct Served<S> {
+    pub(crate) server: S,
+    workdir: Workdir,
+}
+
+impl<S> Served<S> {
+    pub(crate) fn new(server: S, workdir: Workdir) -> Served<S> {
+        Served { server, workdir }
+    }
+}
+
+impl<S> std::ops::Deref for Served<S> {
+    type Target = Workdir;
+
+    fn deref(&self) -> &Workdir {
+        &self.workdir
+    }
+}
+
 /// The `path` of each state a `scan --format json` report lists, in its order: what a prefix
 /// scan of each backend is checked by.
 pub(crate) fn scanned_states(report: &str) -> Vec<String> {
@@ -266,6 +369,33 @@ pub(crate) fn scanned_states(report: &str) -> Vec<String> {
         .iter()
         .map(|state| state["path"].as_str().unwrap().to_owned())
         .collect()
+}
+
+/// The prefix scan every backend gives. `all`, a scan of a prefix with one object in it that is
+/// not a state, exits 2, names `names` in order and its stderr starts with `header`; `chosen`, the
+/// scan narrowed by `--include`/`--exclude` to one state (at `chosen_path`, where given), exits 1
+/// and reports that state's `tainted-after-timeout` finding.
+pub(crate) fn assert_prefix_scan(
+    all: &Output,
+    names: &[&str],
+    header: &str,
+    chosen: &Output,
+    chosen_path: Option<&str>,
+) {
+    assert_eq!(all.code, 2, "an object that is not a state: {}", all.stderr);
+    assert_eq!(scanned_states(&all.stdout), names);
+    crate::builder::assert_starts_with(&all.stderr, header);
+    assert_eq!(chosen.code, 1, "{}", chosen.stderr);
+    let report: serde_json::Value = serde_json::from_str(&chosen.stdout).unwrap();
+    assert_eq!(report["summary"]["states"], 1);
+    if let Some(path) = chosen_path {
+        assert_eq!(report["states"][0]["path"], path);
+    }
+    crate::builder::find_by(
+        &report["states"][0]["findings"],
+        "rule",
+        "tainted-after-timeout",
+    );
 }
 
 /// Reads `child`'s stdout until it holds `text` (within 60 s); the rest is left unread.
@@ -307,15 +437,9 @@ pub(crate) fn assert_refused_by_statectl_lock(output: &std::process::Output) {
     let account = account_name();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
-    assert!(
-        stderr.contains("Error acquiring the state lock"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("Operation: statectl lock"), "{stderr}");
-    assert!(
-        stderr.contains(&format!("Who:       {account}@")),
-        "{stderr}"
-    );
+    assert_contains(&stderr, "Error acquiring the state lock");
+    assert_contains(&stderr, "Operation: statectl lock");
+    assert_contains(&stderr, &format!("Who:       {account}@"));
 }
 
 /// Cancels `statectl lock -- COMMAND` as a CI job's cancel does (SIGTERM to its process group) and
@@ -334,5 +458,5 @@ pub(crate) fn cancel_statectl_lock(mut holder: Child) {
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    assert!(!stderr.contains("still held"), "{stderr}");
+    assert_lacks(&stderr, "still held");
 }

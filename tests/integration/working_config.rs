@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::builder::{Output, Test, root};
+use crate::builder::{Output, Test, assert_contains, assert_lacks, assert_starts_with, root};
 
 /// A scratch copy of `testdata/audit/prevent-destroy` (its `main.tf` sets `prevent_destroy` on
 /// `terraform_data.protected`), as a user's working directory.
@@ -64,7 +64,7 @@ fn the_mutations_apply_the_lifecycle_rules_of_the_working_directory() {
         &["taint", "terraform_data.unprotected", "--dry-run"],
     )
     .code(1);
-    assert!(output.stderr.starts_with(READ_HERE), "{}", output.stderr);
+    assert_starts_with(&output.stderr, READ_HERE);
 }
 
 #[test]
@@ -80,24 +80,13 @@ fn no_config_leaves_the_rules_out_and_says_so() {
         ],
     )
     .code(1);
-    assert!(
-        output.stderr.starts_with(
-            "warning: the lifecycle rules of the configuration were not applied (`--no-config`)\n"
-        ),
-        "{}",
-        output.stderr
+    assert_starts_with(
+        &output.stderr,
+        "warning: the lifecycle rules of the configuration were not applied (`--no-config`)\n",
     );
-    assert!(
-        !output.stderr.contains("lifecycle rules from"),
-        "{}",
-        output.stderr
-    );
+    assert_lacks(&output.stderr, "lifecycle rules from");
     let audit = run_in(folder.path(), &["audit", "--no-config", "--format", "json"]).code(0);
-    assert!(
-        audit.stderr.contains("were not applied (`--no-config`)"),
-        "{}",
-        audit.stderr
-    );
+    assert_contains(&audit.stderr, "were not applied (`--no-config`)");
     // `--no-config` with `--config` contradicts itself.
     run_in(folder.path(), &["audit", "--no-config", "--config", "."])
         .code(2)
@@ -118,11 +107,7 @@ fn config_dir_chooses_another_folder_and_a_folder_without_configuration_reads_no
         &["taint", "terraform_data.protected", state, "--dry-run"],
     )
     .code(1);
-    assert!(
-        !output.stderr.contains("lifecycle rules"),
-        "{}",
-        output.stderr
-    );
+    assert_lacks(&output.stderr, "lifecycle rules");
     let output = Test::new()
         .args([
             "taint",
@@ -135,12 +120,9 @@ fn config_dir_chooses_another_folder_and_a_folder_without_configuration_reads_no
         .current_dir(elsewhere.path())
         .run()
         .code(3);
-    assert!(
-        output.stderr.starts_with(&format!(
-            "lifecycle rules from the configuration in `{config}`\n"
-        )),
-        "{}",
-        output.stderr
+    assert_starts_with(
+        &output.stderr,
+        &format!("lifecycle rules from the configuration in `{config}`\n"),
     );
 }
 
@@ -148,7 +130,7 @@ fn config_dir_chooses_another_folder_and_a_folder_without_configuration_reads_no
 fn audit_reads_the_working_directory_and_blocks_what_terraform_would() {
     let folder = working_copy();
     let output = run_in(folder.path(), &["audit", "--format", "json"]).code(1);
-    assert!(output.stderr.starts_with(READ_HERE), "{}", output.stderr);
+    assert_starts_with(&output.stderr, READ_HERE);
     let document: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
     assert_eq!(document["summary"]["blocked"], 1, "{document:#}");
 }
@@ -166,7 +148,7 @@ fn tofu_files_in_the_working_directory_count() {
         &["forget", "terraform_data.protected", "--dry-run"],
     )
     .code(3);
-    assert!(output.stderr.starts_with(READ_HERE), "{}", output.stderr);
+    assert_starts_with(&output.stderr, READ_HERE);
 }
 
 /// A plan Terraform saved although it errored (here `plan -destroy` stopped by `prevent_destroy`)
@@ -188,12 +170,9 @@ fn an_errored_plan_is_refused_and_a_finished_one_gets_the_right_hint() {
         .replace("\"errored\": true", "\"errored\": false");
     std::fs::write(folder.path().join("finished.json"), finished).unwrap();
     let output = run_in(folder.path(), &["audit", "--plan", "finished.json"]).code(3);
-    assert!(
-        output
-            .stderr
-            .contains("Terraform refuses to plan this delete while `prevent_destroy` is set"),
-        "{}",
-        output.stderr
+    assert_contains(
+        &output.stderr,
+        "Terraform refuses to plan this delete while `prevent_destroy` is set",
     );
     assert!(!output.stderr.contains("is not the one that protects it"));
 }

@@ -10,6 +10,7 @@ use std::path::Path;
 use super::echo::{Echo, Reply};
 use super::{Run, assert_nothing_shown, marker, run};
 use crate::builder::root;
+use crate::files::folder_with;
 use crate::simulator;
 
 const ADDRESS: &str = "aws_security_group.db";
@@ -431,12 +432,10 @@ fn an_hcp_terraform_token_echoed_back_is_never_shown() {
 /// `--endpoint` (clap's own message).
 #[test]
 fn a_short_password_in_an_endpoint_url_is_hidden_by_its_shape() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(
-        folder.path().join("backend.hcl"),
+    let folder = folder_with(
+        "backend.hcl",
         "endpoints = { s3 = \"http://u:Pw7@127.0.0.1:1\" }\nregion = \"us-east-1\"\n",
-    )
-    .unwrap();
+    );
     let inputs = ["backend.hcl"];
     let aws = [
         ("AWS_ACCESS_KEY_ID", "AKIAIOSFODNN7EXAMPLE"),

@@ -9,7 +9,8 @@ use std::process::Command;
 
 use super::echo::{Echo, Reply};
 use super::{Run, assert_nothing_shown, marker, run};
-use crate::builder::root;
+use crate::builder::{assert_contains, root};
+use crate::files::folder_with_copy;
 
 const ADDRESS: &str = "aws_security_group.db";
 
@@ -31,12 +32,7 @@ fn main_tf(migrating: bool) -> String {
 
 /// A folder with the plaintext fixture as `terraform.tfstate` and `main_tf(migrating)`.
 fn module(migrating: bool) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join("testdata/scan/clean.tfstate"),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
+    let folder = folder_with_copy(root().join("testdata/scan/clean.tfstate"));
     std::fs::write(folder.path().join("main.tf"), main_tf(migrating)).unwrap();
     folder
 }
@@ -149,7 +145,7 @@ fn a_var_file_from_process_substitution_is_read_once_for_every_reader() {
     for one in &runs {
         assert_eq!(one.code, 0, "{}: {}{}", one.label, one.stdout, one.stderr);
     }
-    assert!(runs[1].stdout.contains(ADDRESS), "{}", runs[1].stdout);
+    assert_contains(&runs[1].stdout, ADDRESS);
     let stored = std::fs::read_to_string(folder.path().join("terraform.tfstate")).unwrap();
     assert!(
         stored.contains("\"encryption_version\""),

@@ -11,6 +11,7 @@ use serde_json::json;
 use super::echo::{Echo, Received, Reply};
 use super::{Run, assert_nothing_shown, marker, run};
 use crate::builder::root;
+use crate::files::folder_with_copy;
 
 /// A successful answer of the profile at `path`, every free-text field the echo.
 fn echoing_success(received: &Received) -> Reply {
@@ -101,13 +102,7 @@ fn check_profile(
 }
 
 fn folder_with(fixture: &str) -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join("testdata/scan").join(fixture),
-        folder.path().join("terraform.tfstate"),
-    )
-    .unwrap();
-    folder
+    folder_with_copy(root().join("testdata/scan").join(fixture))
 }
 
 #[test]
