@@ -32,57 +32,23 @@ fn list_reads_standard_input_and_the_default_file() {
         .stdout(&from_file.stdout);
 }
 
+/// Each filter's whole output is pinned (`tests/integration/snapshots/commands-list-*.snap`); an
+/// address, `--module` and a module's address as the pattern list the same instances.
 #[test]
 fn list_filters_by_address_glob_type_and_module() {
     let state = testdata("modules.tfstate");
-    let module = Test::new()
-        .arg("list")
-        .arg(&state)
-        .arg("module.single")
-        .run()
-        .code(0);
-    assert!(
-        !module.stdout.is_empty()
-            && module
-                .stdout
-                .lines()
-                .all(|line| line.starts_with("module.single.")),
-        "{}",
-        module.stdout
-    );
-    let glob = Test::new()
-        .arg("list")
-        .arg(&state)
-        .arg("*.row[\"a\"]")
-        .run()
-        .code(0);
-    assert!(
-        !glob.stdout.is_empty()
-            && glob
-                .stdout
-                .lines()
-                .all(|line| line.ends_with(".row[\"a\"]")),
-        "{}",
-        glob.stdout
-    );
-    let by_module = Test::new()
-        .args(["list", "--module", "module.single"])
-        .arg(&state)
-        .run()
-        .code(0);
+    let list = |args: &[&str]| Test::new().arg("list").arg(&state).args(args);
+    let module = statectl_snapshot!("commands-list-module", list(&["module.single"])).code(0);
+    assert!(!module.stdout.is_empty());
+    statectl_snapshot!("commands-list-glob", list(&["*.row[\"a\"]"])).code(0);
+    let by_module = list(&["--module", "module.single"]).run().code(0);
     assert_eq!(by_module.stdout, module.stdout);
-    Test::new()
-        .args(["list", "--type", "nothing_like_this"])
-        .arg(&state)
-        .run()
-        .code(0)
-        .stdout("");
-    Test::new()
-        .arg("list")
-        .arg(&state)
-        .arg("module.")
-        .run()
-        .refused("invalid address `module.`");
+    statectl_snapshot!(
+        "commands-list-no-such-type",
+        list(&["--type", "nothing_like_this"])
+    )
+    .code(0);
+    statectl_snapshot!("commands-list-bad-address", list(&["module."])).code(2);
 }
 
 #[test]
@@ -194,37 +160,26 @@ fn show_finds_deposed_objects_and_names_missing_ones() {
         .refused("no resource instance `terraform_data.nope`");
 }
 
+/// Each query's whole output is pinned (`tests/integration/snapshots/commands-query-*.snap`).
 #[test]
 fn query_runs_rfc9535_paths_and_masks_secrets() {
-    let state = testdata("count_for_each.tfstate");
-    let types = Test::new()
-        .args(["query", "--compact", "$.resources[*].type"])
-        .arg(&state)
-        .run()
-        .code(0);
-    assert_starts_with(&types.stdout, "[\"terraform_data\"");
-    let counted = Test::new()
-        .args([
-            "query",
-            "--compact",
-            "$.resources[?@.name=='counted'].instances[*].index_key",
-        ])
-        .arg(&state)
-        .run()
-        .code(0);
-    assert_eq!(counted.stdout.trim(), "[0,1,2,3,4,5,6,7,8,9,10,11]");
-    let secret_state = testdata("sensitive.tfstate");
-    let secrets = Test::new()
-        .args(["query", "$..attributes.input"])
-        .arg(&secret_state)
-        .run()
-        .code(0);
-    assert_contains(&secrets.stdout, "(sensitive value)");
-    Test::new()
-        .args(["query", "$[?"])
-        .arg(&state)
-        .run()
-        .refused("invalid JSONPath");
+    let query =
+        |state: &str, args: &[&str]| Test::new().arg("query").args(args).arg(testdata(state));
+    let state = "count_for_each.tfstate";
+    statectl_snapshot!(
+        "commands-query-types",
+        query(state, &["--compact", "$.resources[*].type"])
+    )
+    .code(0);
+    let counted = "$.resources[?@.name=='counted'].instances[*].index_key";
+    statectl_snapshot!(
+        "commands-query-filter",
+        query(state, &["--compact", counted])
+    )
+    .code(0);
+    let secrets = query("sensitive.tfstate", &["$..attributes.input"]);
+    statectl_snapshot!("commands-query-masked", secrets).code(0);
+    statectl_snapshot!("commands-query-invalid", query(state, &["$[?"])).code(2);
 }
 
 #[test]
