@@ -127,7 +127,8 @@ impl States<'_, '_> {
             diff::align(before, after);
         }
         let label = sanitize(&object.address.to_string());
-        let text = object_diff_values(&label, before, after, self.reveal);
+        let type_name = &object.address.instance.resource.type_name;
+        let text = object_diff_values(&label, type_name, before, after, self.reveal);
         let mut safe = String::with_capacity(text.len());
         for line in text.lines() {
             safe.push_str(&sanitize(line));

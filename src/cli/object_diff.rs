@@ -17,6 +17,7 @@ use crate::state::sensitive;
 /// (a removal, or a creation).
 pub(super) fn object_diff(
     label: &str,
+    type_name: &str,
     before: Option<&str>,
     after: Option<&str>,
     reveal: bool,
@@ -30,7 +31,7 @@ pub(super) fn object_diff(
             "--- {label}\n+++ {label}\n(changed; not shown: its JSON cannot be decoded for a diff)\n"
         );
     }
-    object_diff_values(label, decoded_before, decoded_after, reveal)
+    object_diff_values(label, type_name, decoded_before, decoded_after, reveal)
 }
 
 /// Strings longer than this (in JSON text) show in a diff by their start, size and digest: a
@@ -92,6 +93,7 @@ fn shorten_long_strings(text: &str) -> Cow<'_, str> {
 /// spelling do not show as changes).
 pub(super) fn object_diff_values(
     label: &str,
+    type_name: &str,
     mut before: Option<Value>,
     mut after: Option<Value>,
     reveal: bool,
@@ -106,7 +108,8 @@ pub(super) fn object_diff_values(
         for object in [&before, &after].into_iter().flatten() {
             if let Some(listed) = object.get("sensitive_attributes") {
                 let raw = listed.to_string();
-                paths.extend(sensitive::parse_paths(&raw).unwrap_or_default());
+                let listed = sensitive::parse_paths(&raw).unwrap_or_default();
+                paths.extend(sensitive::with_copies(type_name, listed));
             }
         }
         for object in [&mut before, &mut after].into_iter().flatten() {
@@ -215,7 +218,13 @@ mod tests {
         let before = r#"{"attributes":{"id":"a","password":"hunter2"},"sensitive_attributes":[[{"type":"get_attr","value":"password"}]]}"#;
         // After a refresh the password is no longer marked; its old value must not show.
         let after = r#"{"status":"tainted","attributes":{"id":"a","password":"hunter3"},"sensitive_attributes":[]}"#;
-        let diff = object_diff("aws_db_instance.a", Some(before), Some(after), false);
+        let diff = object_diff(
+            "aws_db_instance.a",
+            "aws_db_instance",
+            Some(before),
+            Some(after),
+            false,
+        );
         assert!(!diff.contains("hunter"), "{diff}");
         assert!(diff.contains(MASK));
         assert!(diff.contains("+  \"status\": \"tainted\","), "{diff}");
@@ -223,13 +232,25 @@ mod tests {
             diff.starts_with("--- aws_db_instance.a\n+++ aws_db_instance.a\n"),
             "{diff}"
         );
-        let revealed = object_diff("aws_db_instance.a", Some(before), Some(after), true);
+        let revealed = object_diff(
+            "aws_db_instance.a",
+            "aws_db_instance",
+            Some(before),
+            Some(after),
+            true,
+        );
         assert!(revealed.contains("hunter2") && revealed.contains("hunter3"));
     }
 
     #[test]
     fn a_removal_diffs_against_nothing() {
-        let diff = object_diff("x.y", Some(r#"{"attributes":{"id":"a"}}"#), None, false);
+        let diff = object_diff(
+            "x.y",
+            "x",
+            Some(r#"{"attributes":{"id":"a"}}"#),
+            None,
+            false,
+        );
         assert!(diff.starts_with("--- x.y\n+++ /dev/null\n"), "{diff}");
         assert!(
             diff.lines().skip(3).all(|line| line.starts_with('-')),
@@ -241,13 +262,13 @@ mod tests {
     fn a_changed_private_blob_of_the_same_length_shows_as_changed() {
         let before = r#"{"attributes":{"id":"a"},"private":"AAAA"}"#;
         let after = r#"{"attributes":{"id":"a"},"private":"BBBB"}"#;
-        let diff = object_diff("x.y", Some(before), Some(after), false);
+        let diff = object_diff("x.y", "x", Some(before), Some(after), false);
         assert!(!diff.contains("AAAA") && !diff.contains("BBBB"), "{diff}");
         assert!(
             diff.contains("+  \"private\": \"(4 bytes of provider data, changed)\""),
             "{diff}"
         );
-        let same = object_diff("x.y", Some(before), Some(before), false);
+        let same = object_diff("x.y", "x", Some(before), Some(before), false);
         assert!(!same.contains("changed"), "{same}");
     }
 
@@ -264,7 +285,7 @@ mod tests {
             object(&long),
             object(&long).replacen("\"status\":\"\"", "\"status\":\"tainted\"", 1),
         );
-        let diff = object_diff("x.y", Some(&before), Some(&after), false);
+        let diff = object_diff("x.y", "x", Some(&before), Some(&after), false);
         assert!(diff.len() < 3 * LONG_STRING, "{} bytes of diff", diff.len());
         assert!(
             diff.contains(&format!(
@@ -277,7 +298,13 @@ mod tests {
         );
         assert!(diff.contains("+  \"status\": \"tainted\","));
         // A changed long value of the same size still shows as a change.
-        let changed = object_diff("x.y", Some(&object(&long)), Some(&object(&other)), true);
+        let changed = object_diff(
+            "x.y",
+            "x",
+            Some(&object(&long)),
+            Some(&object(&other)),
+            true,
+        );
         assert!(
             changed.contains("-    \"data\": ") && changed.contains("+    \"data\": "),
             "{changed:.2000}"
@@ -303,7 +330,7 @@ mod tests {
             "]".repeat(200)
         );
         let tainted = deep.replacen('{', r#"{"status":"tainted","#, 1);
-        let diff = object_diff("x.y", Some(&deep), Some(&tainted), false);
+        let diff = object_diff("x.y", "x", Some(&deep), Some(&tainted), false);
         assert!(
             diff.contains("\n+  \"status\": \"tainted\",\n"),
             "{diff:.2000}"
@@ -317,5 +344,26 @@ mod tests {
         assert!(colored.contains("\x1b[31m-x\x1b[0m\n"));
         assert!(colored.contains("\x1b[32m+y\x1b[0m\n"));
         assert!(colored.ends_with(" z\n"));
+    }
+
+    /// terraform_data copies `input` to `output`, and Terraform marks only `input`: the copy is
+    /// masked too.
+    #[test]
+    fn a_terraform_data_output_copied_from_a_sensitive_input_is_masked() {
+        let before = r#"{"attributes":{"input":{"value":"hunter2","type":"string"},"output":{"value":"hunter2","type":"string"}},"sensitive_attributes":[[{"type":"get_attr","value":"input"}]]}"#;
+        let after = r#"{"attributes":{"input":{"value":"hunter3","type":"string"},"output":{"value":"hunter3","type":"string"}},"sensitive_attributes":[[{"type":"get_attr","value":"input"}]]}"#;
+        let diff = object_diff(
+            "terraform_data.p",
+            "terraform_data",
+            Some(before),
+            Some(after),
+            false,
+        );
+        assert!(!diff.contains("hunter"), "{diff}");
+        let other = object_diff("x.p", "x_other", Some(before), Some(after), false);
+        assert!(
+            other.contains("hunter2"),
+            "only terraform_data's output is a copy: {other}"
+        );
     }
 }

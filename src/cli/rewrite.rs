@@ -509,6 +509,7 @@ fn show_diff(
             .flatten();
         text.push_str(&object_diff(
             &sanitize(&step.address.to_string()),
+            &step.address.instance.resource.type_name,
             Some(before),
             after_object,
             reveal,

@@ -179,6 +179,10 @@ fn query_runs_rfc9535_paths_and_masks_secrets() {
     .code(0);
     let secrets = query("sensitive.tfstate", &["$..attributes.input"]);
     statectl_snapshot!("commands-query-masked", secrets).code(0);
+    // terraform_data's `output` is a copy of its `input`, which Terraform alone marks.
+    let copies = query("sensitive.tfstate", &["$..attributes.output"]);
+    let copies = statectl_snapshot!("commands-query-masked-copies", copies).code(0);
+    assert_lacks(&copies.stdout, "hunter2");
     statectl_snapshot!("commands-query-invalid", query(state, &["$[?"])).code(2);
 }
 

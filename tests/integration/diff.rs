@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::builder::{Output, Test, assert_contains, assert_starts_with, root};
+use crate::builder::{Output, Test, assert_contains, assert_lacks, assert_starts_with, root};
 
 /// Success and differences say nothing on stderr.
 trait NoStderr {
@@ -582,4 +582,26 @@ fn refuses_what_it_cannot_read() {
         .run()
         .refused("OLD and NEW cannot both be `-`");
     diff(&state, &state, &["--stat", "--format", "json"]).refused("`--stat`");
+}
+
+/// terraform_data copies `input` to `output` and Terraform marks only `input`: a changed secret
+/// showed in clear under `output` in every format (the old binary printed it twice in each).
+#[test]
+fn a_terraform_data_output_copied_from_a_sensitive_input_is_masked_in_every_format() {
+    let old = root().join("testdata/states/sensitive.tfstate");
+    let text = std::fs::read_to_string(&old).unwrap();
+    assert!(text.contains("hunter2-s3cr3t"));
+    let folder = tempfile::tempdir().unwrap();
+    let new = folder.path().join("new.tfstate");
+    std::fs::write(&new, text.replace("hunter2-s3cr3t", "rotated-s3cr3t")).unwrap();
+    for format in ["text", "json", "markdown"] {
+        let output = Test::new()
+            .arg("diff")
+            .arg(&old)
+            .arg(&new)
+            .args(["--format", format])
+            .run()
+            .code(1);
+        assert_lacks(&output.stdout, "s3cr3t");
+    }
 }

@@ -86,7 +86,7 @@ pub(super) fn run(
                 ))
             })?,
     };
-    let (attributes, paths) = attributes(&state, object)
+    let (attributes, paths) = attributes(&state, &group.resource.address.type_name, object)
         .map_err(|problem| CliError::new(format!("{source}: {wanted}: {problem}")))?;
     let paths = if settings.reveal { Vec::new() } else { paths };
     let address = wanted.to_string();
@@ -144,10 +144,11 @@ enum AttributesError {
     SensitivePaths(#[from] SensitivePathsError),
 }
 
-/// The instance's attributes as JSON and its sensitive paths. Legacy flatmap attributes are the
-/// flat string map they are.
+/// The instance's attributes as JSON and the paths to mask in them (`sensitive::with_copies` of a
+/// `type_name` resource). Legacy flatmap attributes are the flat string map they are.
 fn attributes(
     state: &State<'_>,
+    type_name: &str,
     object: &Instance<'_>,
 ) -> Result<(Value, Vec<Vec<CtyStep>>), AttributesError> {
     let raw = object
@@ -160,7 +161,7 @@ fn attributes(
         Some(span) => sensitive::parse_paths(span.of(state.source))?,
         None => Vec::new(),
     };
-    Ok((value, paths))
+    Ok((value, sensitive::with_copies(type_name, paths)))
 }
 
 /// With no schema: every attribute the instance has, of a dynamic type, so that each is laid out

@@ -131,15 +131,20 @@ fn compare(
     let sensitive = if attributes.is_empty() {
         Vec::new()
     } else {
-        [(old.source, old_instance), (new.source, new_instance)]
-            .into_iter()
-            .filter_map(|(source, instance)| {
-                instance.sensitive_attributes.map(|span| span.of(source))
-            })
-            // The parser checked their shape; a path that still does not read (an index that is not
-            // a whole number) cannot point at anything.
-            .flat_map(|raw| sensitive::parse_paths(raw).unwrap_or_default())
-            .collect()
+        [
+            (old.source, old_resource, old_instance),
+            (new.source, new_resource, new_instance),
+        ]
+        .into_iter()
+        .filter_map(|(source, resource, instance)| {
+            let raw = instance.sensitive_attributes?.of(source);
+            // The parser checked their shape; a path that still does not read (an index that is
+            // not a whole number) cannot point at anything.
+            let paths = sensitive::parse_paths(raw).unwrap_or_default();
+            Some(sensitive::with_copies(&resource.address.type_name, paths))
+        })
+        .flatten()
+        .collect()
     };
     Some(Changes {
         fields,

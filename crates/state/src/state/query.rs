@@ -60,6 +60,7 @@ fn masked(state: &State<'_>, document: &Document<'_>) -> Result<Vec<usize>, Mask
                 address: address(),
                 source,
             })?;
+        let paths = sensitive::with_copies(&resource.address.type_name, paths);
         for path in &paths {
             follow(&mut walker, attributes, path, &mut starts).map_err(|source| {
                 MaskError::Costly {

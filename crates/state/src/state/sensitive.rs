@@ -136,6 +136,28 @@ fn step(raw: &Value) -> Result<CtyStep, SensitivePathsError> {
     }
 }
 
+/// The paths to mask in an instance of a resource of type `type_name`: its own
+/// `sensitive_attributes` paths and, for Terraform's built-in `terraform_data`, each path under
+/// `input` again under `output`. The provider copies `input` to `output` and Terraform marks only
+/// `input` (its `state show` prints `output` in clear); statectl masks the copy too.
+pub fn with_copies(type_name: &str, mut paths: Vec<Vec<CtyStep>>) -> Vec<Vec<CtyStep>> {
+    if type_name != "terraform_data" {
+        return paths;
+    }
+    let input = CtyStep::Attribute("input".to_owned());
+    let copies: Vec<Vec<CtyStep>> = paths
+        .iter()
+        .filter(|path| path.first() == Some(&input))
+        .map(|path| {
+            let mut copy = path.clone();
+            copy[0] = CtyStep::Attribute("output".to_owned());
+            copy
+        })
+        .collect();
+    paths.extend(copies);
+    paths
+}
+
 /// Replaces every value that `paths` point at with [`MASK`]. A path that does not resolve masks
 /// nothing. Dynamic-typed attributes (`terraform_data`'s `input`, for one) are written as
 /// `{"value": V, "type": T}` while their sensitive paths step straight into V, so a path is followed
@@ -214,5 +236,23 @@ mod tests {
         assert!(check_paths(r#"{"type":"get_attr"}"#).is_err());
         assert!(check_paths("[]").is_ok());
         assert!(check_paths(r#"[[{"type":"get_attr","value":"a"},{"value":{"value":1,"type":"number"},"type":"index"}]]"#).is_ok());
+    }
+
+    #[test]
+    fn terraform_data_masks_its_output_where_its_input_is_sensitive() {
+        let paths = parse_paths(
+            r#"[[{"type":"get_attr","value":"input"},{"type":"get_attr","value":"password"}],[{"type":"get_attr","value":"triggers_replace"}]]"#,
+        )
+        .unwrap();
+        let copied = with_copies("terraform_data", paths.clone());
+        assert_eq!(copied.len(), 3);
+        assert_eq!(
+            copied[2],
+            [
+                CtyStep::Attribute("output".to_owned()),
+                CtyStep::Attribute("password".to_owned())
+            ]
+        );
+        assert_eq!(with_copies("aws_instance", paths.clone()), paths);
     }
 }
