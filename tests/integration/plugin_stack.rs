@@ -79,28 +79,15 @@ impl Stack {
     /// `statectl refresh --reader plugin` here; the endpoint is a variable, which statectl cannot
     /// evaluate, so it comes in a --provider-config file.
     fn statectl_refresh(&self, extra: &[&str]) -> (i32, String, String) {
-        let endpoint = self.moto.url();
-        let endpoints: serde_json::Map<String, Value> = ["ec2", "rds", "s3", "sts", "iam"]
-            .into_iter()
-            .map(|service| (service.to_owned(), Value::String(endpoint.clone())))
-            .collect();
-        let config = self.path().join("aws-endpoints.json");
-        std::fs::write(
-            &config,
-            serde_json::json!({"endpoints": [endpoints]}).to_string(),
-        )
-        .unwrap();
-        crate::processes::output_of(
-            Command::new(env!("CARGO_BIN_EXE_statectl"))
-                .args(["refresh", "--reader", "plugin", "--config", "."])
-                .arg("--provider-config")
-                .arg(format!("aws={}", config.display()))
-                .args(extra)
-                .current_dir(self.path())
-                .env_clear()
-                .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-                .env("COLUMNS", "200"),
-        )
+        let services = ["ec2", "rds", "s3", "sts", "iam"];
+        let settings = serde_json::json!({});
+        crate::processes::output_of(&mut crate::processes::aws_plugin_refresh(
+            self.path(),
+            &self.moto.url(),
+            &services,
+            settings,
+            extra,
+        ))
     }
 }
 

@@ -112,27 +112,14 @@ impl Initialised {
 
     /// `statectl refresh --reader plugin` here, with every AWS endpoint at `endpoint`.
     fn statectl_refresh(&self, endpoint: &str, extra: &[&str]) -> Command {
-        let endpoints: serde_json::Map<String, Value> = ["ec2", "sts", "iam"]
-            .into_iter()
-            .map(|service| (service.to_owned(), Value::String(endpoint.to_owned())))
-            .collect();
-        let config = self.path().join("aws-endpoints.json");
-        std::fs::write(
-            &config,
-            json!({"endpoints": [endpoints], "max_retries": 0}).to_string(),
+        let settings = json!({"max_retries": 0});
+        crate::processes::aws_plugin_refresh(
+            self.path(),
+            endpoint,
+            &["ec2", "sts", "iam"],
+            settings,
+            extra,
         )
-        .unwrap();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
-        command
-            .args(["refresh", "--reader", "plugin", "--config", "."])
-            .arg("--provider-config")
-            .arg(format!("aws={}", config.display()))
-            .args(extra)
-            .current_dir(self.path())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("COLUMNS", "200");
-        command
     }
 }
 

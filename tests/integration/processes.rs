@@ -111,3 +111,35 @@ pub(crate) fn assert_success(output: &std::process::Output) {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// `statectl refresh --reader plugin --config .` in `folder`, in a clean environment (PATH and a
+/// wide terminal only), the AWS provider's endpoints (`services`, all at `endpoint`) and any other
+/// `settings` written to a `--provider-config` file: an endpoint held in a variable is beyond
+/// what statectl evaluates.
+pub(crate) fn aws_plugin_refresh(
+    folder: &Path,
+    endpoint: &str,
+    services: &[&str],
+    settings: serde_json::Value,
+    extra: &[&str],
+) -> Command {
+    let endpoints: serde_json::Map<String, serde_json::Value> = services
+        .iter()
+        .map(|service| ((*service).to_owned(), endpoint.into()))
+        .collect();
+    let mut config = settings;
+    config["endpoints"] = serde_json::json!([endpoints]);
+    let file = folder.join("aws-endpoints.json");
+    std::fs::write(&file, config.to_string()).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+    command
+        .args(["refresh", "--reader", "plugin", "--config", "."])
+        .arg("--provider-config")
+        .arg(format!("aws={}", file.display()))
+        .args(extra)
+        .current_dir(folder)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("COLUMNS", "200");
+    command
+}
