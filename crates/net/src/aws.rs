@@ -220,14 +220,9 @@ impl<'a> Block<'a> {
 
     fn strings(&self, key: &str) -> Result<Vec<String>, RoleOptionError> {
         match self.values.get(key) {
-            Some(Value::Array(items)) if self.strict() => items
-                .iter()
-                .map(|item| {
-                    item.as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| self.error(key, "expected a list of strings"))
-                })
-                .collect(),
+            Some(Value::Array(items)) if self.strict() => {
+                all_strings(items).ok_or_else(|| self.error(key, "expected a list of strings"))
+            }
             Some(Value::Array(items)) => Ok(items
                 .iter()
                 .filter_map(|item| item.as_str().map(str::to_owned))
@@ -297,6 +292,15 @@ impl<'a> Block<'a> {
         }
         Ok(arns)
     }
+}
+
+/// `items` as strings, when every one is a string: a list option read strictly (the AWS
+/// provider's and OpenTofu's `aws_kms` checks refuse a list with anything else in it).
+pub fn all_strings(items: &[Value]) -> Option<Vec<String>> {
+    items
+        .iter()
+        .map(|item| item.as_str().map(str::to_owned))
+        .collect()
 }
 
 #[cfg(test)]

@@ -101,14 +101,9 @@ impl Reader<'_> {
     fn strings(&self, key: &str, value: &Value) -> Result<Vec<String>, Error> {
         match value {
             Value::Null => Ok(Vec::new()),
-            Value::Array(items) => items
-                .iter()
-                .map(|item| {
-                    item.as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| self.error(key, "expected a list of strings"))
-                })
-                .collect(),
+            Value::Array(items) => {
+                aws::all_strings(items).ok_or_else(|| self.error(key, "expected a list of strings"))
+            }
             _ => Err(self.error(key, "expected a list of strings")),
         }
     }
@@ -508,6 +503,14 @@ mod tests {
             (
                 json!({"assume_role": {"duration": "1h"}}),
                 "the role_arn of assume_role is required",
+            ),
+            (
+                json!({"allowed_account_ids": ["1", 2]}),
+                "allowed_account_ids: expected a list of strings",
+            ),
+            (
+                json!({"assume_role": {"role_arn": "r", "policy_arns": [1]}}),
+                "assume_role.policy_arns: expected a list of strings",
             ),
             (
                 json!({"endpoints": [{"sts": "a"}, {"sts": "b"}]}),
