@@ -3,6 +3,8 @@
 
 mod audit;
 mod diff;
+mod drift;
+mod drift_report;
 mod duration;
 mod encryption;
 mod error;
@@ -100,6 +102,9 @@ pub enum Command {
     /// Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3
     /// when a rule is violated.
     Audit(audit::Args),
+    /// Read every managed instance through its provider plugin and report what changed outside
+    /// Terraform; never writes; exit 1 on drift.
+    Drift(drift::Args),
 }
 
 /// Output format of the listing commands.
@@ -210,6 +215,7 @@ pub fn run() -> i32 {
         Command::Refresh(args) => refresh::run(&args, cli.verbose, &mut printer),
         Command::Diff(args) => diff::run(&args, &mut printer),
         Command::Audit(args) => audit::run(&settings::AuditSettings::resolve(&args), &mut printer),
+        Command::Drift(args) => drift::run(&args, &mut printer),
     };
     let outcome = outcome.and_then(|status| printer.flush().map(|()| status));
     let mut status = match outcome {

@@ -149,6 +149,8 @@ mod tests {
                 schema_version: version,
             }),
             identity_schema_version: version,
+            prior: serde_json::json!({"id":"a"}),
+            computed_only: std::sync::Arc::default(),
         }
     }
 

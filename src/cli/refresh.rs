@@ -162,7 +162,17 @@ fn refresh(
     let reader_settings = if plugin_jobs.is_empty() {
         None
     } else {
-        Some(plugin_reader_settings(settings, &plugin_jobs, printer)?)
+        Some(plugin_reader_settings(
+            &PluginRun {
+                config: settings.write.config.as_deref(),
+                inputs: &settings.write.inputs,
+                plugins: &settings.plugins,
+                parallelism: settings.parallelism,
+                timeout: settings.timeout,
+            },
+            plugin_jobs.iter().map(|job| job.provider.as_str()),
+            printer,
+        )?)
     };
     let total = jobs.len() + plugin_jobs.len();
     let progress = Arc::new(Progress::new(total));
@@ -392,20 +402,18 @@ fn prepare(
 /// arguments of its `provider` block in `--config`, with `--provider-config` files laid over them.
 /// Every provider's package is found and checked against the lock file here, before any is
 /// launched: a package Terraform would refuse stops the run.
-fn plugin_reader_settings(
-    settings: &RefreshSettings,
-    plugin_jobs: &[ReadJob],
+pub(super) fn plugin_reader_settings<'p>(
+    run: &PluginRun<'_>,
+    providers: impl Iterator<Item = &'p str>,
     printer: &mut Printer,
 ) -> Result<ReaderSettings, CliError> {
-    let config_dir = settings
-        .write
+    let config_dir = run
         .config
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("."));
+        .map_or_else(|| PathBuf::from("."), std::path::Path::to_owned);
     let configs = provider_arguments(
-        settings.write.config.as_deref(),
-        &settings.write.inputs,
-        &settings.plugins.provider_configs,
+        run.config,
+        run.inputs,
+        &run.plugins.provider_configs,
         printer,
     )?
     .into_iter()
@@ -427,7 +435,7 @@ fn plugin_reader_settings(
         )));
     }
     let mut paths = SearchPaths {
-        plugin_dirs: settings.plugins.dirs.clone(),
+        plugin_dirs: run.plugins.dirs.clone(),
         config_dir,
         data_dir: std::env::var_os("TF_DATA_DIR")
             .filter(|dir| !dir.is_empty())
@@ -435,18 +443,25 @@ fn plugin_reader_settings(
         dev_overrides,
         ..SearchPaths::default()
     };
-    verify_providers(
-        plugin_jobs.iter().map(|job| job.provider.as_str()),
-        &mut paths,
-    )
-    .map_err(|error| CliError::said(&error.to_string(), error.hint()))?;
+    verify_providers(providers, &mut paths)
+        .map_err(|error| CliError::said(&error.to_string(), error.hint()))?;
     Ok(ReaderSettings {
         paths,
         configs,
-        parallelism: settings.parallelism,
-        timeout: settings.timeout,
-        start_timeout: settings.plugins.start_timeout,
+        parallelism: run.parallelism,
+        timeout: run.timeout,
+        start_timeout: run.plugins.start_timeout,
     })
+}
+
+/// What starting the provider plugins needs from a command's settings (`refresh`, `drift`).
+pub(super) struct PluginRun<'s> {
+    /// `--config DIR`: its `provider` blocks, and where `.terraform/providers` is.
+    pub config: Option<&'s std::path::Path>,
+    pub inputs: &'s statectl_tfconfig::values::Inputs,
+    pub plugins: &'s crate::cli::settings::PluginSettings,
+    pub parallelism: usize,
+    pub timeout: Option<Duration>,
 }
 
 /// What the outcomes propose to the state.

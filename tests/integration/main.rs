@@ -24,6 +24,8 @@ mod deep;
 mod diff;
 mod discovery;
 mod docs;
+mod drift;
+mod drift_oracle;
 mod edges;
 mod encryption;
 mod exit_status;

@@ -126,6 +126,25 @@ impl Stack {
         )
     }
 
+    /// `statectl drift --config . ARGS` in `folder`, in the same clean environment.
+    fn drift(&self, folder: &str, args: &[&str]) -> (i32, String, String) {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+        command
+            .args(["drift", "--config", "."])
+            .args(args)
+            .current_dir(self.path().join(folder))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("COLUMNS", "200");
+        self.environment(&mut command);
+        let output = command.output().unwrap();
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    }
+
     fn state_bytes(&self, folder: &str) -> Vec<u8> {
         std::fs::read(self.path().join(folder).join("terraform.tfstate")).unwrap()
     }
@@ -490,4 +509,156 @@ fn the_provider_is_found_in_the_data_directory_tf_data_dir_names() {
         String::from_utf8_lossy(&stack.state_bytes("work")),
         String::from_utf8_lossy(&stack.state_bytes("oracle"))
     );
+}
+
+/// The state's bytes and modification time: what a read-only command must leave as it found.
+fn untouched(stack: &Stack) -> (Vec<u8>, std::time::SystemTime) {
+    let path = stack.path().join("work/terraform.tfstate");
+    (
+        std::fs::read(&path).unwrap(),
+        std::fs::metadata(&path).unwrap().modified().unwrap(),
+    )
+}
+
+/// `statectl drift` over protocol 6: nothing changed is exit 0; changes only the provider makes
+/// (computed-only attributes) are noise, counted, unless `--include-computed`, and then they are
+/// exactly the paths Terraform's refresh-only plan reports in `resource_drift`; a value changed
+/// outside (the configured `name`, sensitive in the configuration) is drift, masked; a deleted
+/// object is gone; a provider that fails a read is exit 2. The state's bytes and modification time
+/// never change, with or without `--lock`.
+#[test]
+fn drift_over_protocol_6_reports_what_terraform_refresh_only_reports() {
+    let Some(stack) = Stack::apply() else { return };
+    let before = untouched(&stack);
+
+    let (code, stdout, stderr) = stack.drift("work", &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_contains(&stdout, "1 instance read; no drift");
+
+    // The job finishes: only computed-only attributes change.
+    stack.remote(finish);
+    let (code, stdout, stderr) = stack.drift("work", &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_contains(&stdout, "no drift\nignored by `computed-only`: 5 changes\n");
+    let (code, stdout, stderr) = stack.drift("work", &["--include-computed", "--format", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(!stdout.contains("s3cret-token") && !stderr.contains("s3cret-token"));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let terraform = crate::drift_oracle::terraform_drift(
+        |args| stack.terraform_command("work", args),
+        &stack.path().join("work"),
+    );
+    assert_eq!(crate::drift_oracle::statectl_drift(&report), terraform);
+    assert_eq!(
+        report["resource_drift"][0]["change"]["after"]["token"], "(sensitive value)",
+        "{stdout}"
+    );
+
+    // The name changed outside Terraform: drift, its value masked as the configuration marks it.
+    stack.remote(|job| job["name"] = "renamed-secret".into());
+    let (code, stdout, stderr) = stack.drift("work", &[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(
+        stdout.lines().take(2).collect::<Vec<_>>(),
+        [
+            "~ pyasync_job.build",
+            "    name: \"(sensitive value)\" -> \"(sensitive value)\""
+        ],
+        "{stdout}"
+    );
+    assert!(!stdout.contains("renamed-secret") && !stderr.contains("renamed-secret"));
+    let (code, _, _) = stack.drift("work", &["--ignore", "pyasync_*.name"]);
+    assert_eq!(code, 0);
+
+    // A read that fails is never "no drift".
+    stack
+        .env
+        .borrow_mut()
+        .push(("PYASYNC_MISBEHAVE".into(), "read-error".into()));
+    let (code, stdout, stderr) = stack.drift("work", &["--lock"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_contains(&stdout, "! pyasync_job.build: not read");
+    assert_contains(&stderr, "the job API refused the request");
+    stack.env.borrow_mut().clear();
+
+    // Deleted outside Terraform: gone, under the lock this time.
+    std::fs::write(stack.path().join("remote.json"), "{}").unwrap();
+    let (code, stdout, stderr) = stack.drift("work", &["--lock", "--format", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        report["resource_drift"][0]["change"]["actions"],
+        serde_json::json!(["delete"])
+    );
+    assert_eq!(report["resource_drift"][0]["change"]["after"], Value::Null);
+    assert!(
+        !stack
+            .path()
+            .join("work/.terraform.tfstate.lock.info")
+            .exists()
+    );
+    assert_eq!(untouched(&stack), before, "drift never writes the state");
+    assert_eq!(stack.providers_running(), Vec::<String>::new());
+}
+
+/// The state on a remote backend (the http backend, on loopback): `statectl drift URL` only ever
+/// GETs it; with `--lock` it locks and unlocks, and still writes nothing.
+#[test]
+fn drift_reads_a_remote_state_and_never_writes_or_locks_it_unasked() {
+    let Some(stack) = Stack::apply() else { return };
+    let state = stack.path().join("work/terraform.tfstate");
+    let server = crate::http_backend::Server::start_with(&[
+        std::ffi::OsStr::new("--state"),
+        state.as_os_str(),
+    ]);
+    let url = server.url();
+    stack.remote(|job| job["name"] = "renamed".into());
+    let port: u16 = url
+        .trim_start_matches("http://127.0.0.1:")
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let methods = || -> Vec<String> {
+        let (status, body) = crate::simulator::control(port, "GET", "/_sim/log", b"");
+        assert_eq!(status, 200);
+        let log: Value = serde_json::from_slice(&body).unwrap();
+        log.as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| {
+                format!(
+                    "{} {}",
+                    entry["method"].as_str().unwrap(),
+                    entry["target"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    let drift = |extra: &[&str]| {
+        let mut command = crate::http_backend::statectl_for(&url);
+        command
+            .args(["drift", &url, "--config", "."])
+            .args(extra)
+            .current_dir(stack.path().join("work"));
+        stack.environment(&mut command);
+        crate::processes::output_of(&mut command)
+    };
+    let (code, stdout, stderr) = drift(&[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_contains(&stdout, "~ pyasync_job.build\n");
+    assert_eq!(methods(), ["GET /state"]);
+    let (code, stdout, stderr) = drift(&["--lock"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(
+        methods(),
+        [
+            "GET /state",
+            "LOCK /state/lock",
+            "GET /state",
+            "UNLOCK /state/lock"
+        ]
+    );
+    assert_eq!(server.lock(), None);
 }

@@ -1,6 +1,7 @@
 //! statectl's analyses of a state, pure functions over the state model: `scan` (findings), `diff`
-//! (the semantic difference of two states), `policy` (the lifecycle rules a mutation is judged by)
-//! and `audit` (what a destroy or a plan would do to what is protected), with the one reader of
+//! (the semantic difference of two states), `policy` (the lifecycle rules a mutation is judged by),
+//! `audit` (what a destroy or a plan would do to what is protected) and `drift` (what a provider read
+//! says changed outside Terraform, less the known noise), with the one reader of
 //! `.statectl.toml` they share (`settings_file`) and address globs (`glob`).
 //!
 //! No network, no async runtime, no provider: the compiler holds this crate to the state engine and
@@ -9,6 +10,7 @@
 
 pub mod audit;
 pub mod diff;
+pub mod drift;
 pub mod glob;
 pub mod policy;
 pub mod scan;

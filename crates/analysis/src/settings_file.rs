@@ -1,6 +1,6 @@
 //! The one reader of statectl's TOML settings: `.statectl.toml` (found upward from the working
 //! directory; scan's rules and the lifecycle policy's `[[protect]]` tables side by side, so one file
-//! holds a team's settings), `--rules FILE` (the same keys) and `--policy FILE` (`[[protect]]`
+//! holds a team's settings, and `statectl drift`'s `[[drift.ignore]]`), `--rules FILE` (the same keys) and `--policy FILE` (`[[protect]]`
 //! only). One schema, one set of errors: a mistake anywhere in the file is refused by every command
 //! that reads it, with the same line naming the file, the place and what is wrong.
 
@@ -90,6 +90,16 @@ pub(crate) struct SettingsFile {
     pub(crate) resource: Vec<EntryFile>,
     #[serde(default)]
     pub(crate) protect: Vec<ProtectFile>,
+    #[serde(default)]
+    pub(crate) drift: DriftFile,
+}
+
+/// The `[drift]` table: `statectl drift`'s ignores, each with its reason.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DriftFile {
+    #[serde(default)]
+    pub(crate) ignore: Vec<crate::drift::IgnoreFile>,
 }
 
 /// What a `--policy` file may hold: the `[[protect]]` tables, nothing else.

@@ -4,6 +4,7 @@
 
 mod audit;
 mod diff;
+mod drift;
 mod list;
 mod lock;
 mod query;
@@ -14,10 +15,11 @@ mod write;
 
 pub(super) use audit::AuditSettings;
 pub(super) use diff::{DiffOutput, DiffSettings};
+pub(super) use drift::DriftSettings;
 pub(super) use list::ListSettings;
 pub(super) use lock::LockSettings;
 pub(super) use query::QuerySettings;
-pub(super) use refresh::{RefreshSettings, ReportTo};
+pub(super) use refresh::{PluginSettings, RefreshSettings, ReportTo};
 pub(super) use show::ShowSettings;
 pub(super) use states::StatesArgs;
 pub(super) use states::StatesSettings;

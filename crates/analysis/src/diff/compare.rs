@@ -96,7 +96,7 @@ pub(super) fn parse(text: &str) -> Option<Value> {
 }
 
 /// Every difference between two attribute trees, by path, in the old tree's order with additions after.
-pub(super) fn attribute_changes(old: &Value, new: &Value) -> Vec<AttributeChange> {
+pub(crate) fn attribute_changes(old: &Value, new: &Value) -> Vec<AttributeChange> {
     let mut changes = Vec::new();
     walk(&mut Vec::new(), old, new, &mut changes);
     changes

@@ -28,7 +28,8 @@ impl StateDiff {
     }
 }
 
-fn mask(change: &mut AttributeChange, secrets: &[Vec<sensitive::CtyStep>]) {
+/// Masks the values of one change that any of `secrets` covers, wholly or inside.
+pub(crate) fn mask(change: &mut AttributeChange, secrets: &[Vec<sensitive::CtyStep>]) {
     for secret in secrets {
         match change.path.sensitivity(secret) {
             Sensitivity::None => {}

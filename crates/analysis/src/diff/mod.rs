@@ -25,6 +25,8 @@ use statectl_state::state::order::ObjectRef;
 use statectl_state::state::sensitive;
 
 pub use align::align;
+pub(crate) use compare::attribute_changes;
+pub(crate) use mask::mask as mask_change;
 pub use mask::mask_paths;
 pub use path::{Path, Step};
 

@@ -22,6 +22,8 @@ pub struct Rules {
     pub source: Option<PathBuf>,
     /// The file's `[[protect]]` tables (a write judges by them when the file is `.statectl.toml`).
     pub policy: Policy,
+    /// The file's `[[drift.ignore]]` tables, for `statectl drift`.
+    pub drift_ignores: Vec<crate::drift::Ignore>,
 }
 
 impl Default for Rules {
@@ -33,6 +35,7 @@ impl Default for Rules {
             data_sources: false,
             source: None,
             policy: Policy::default(),
+            drift_ignores: Vec::new(),
         }
     }
 }
@@ -58,6 +61,13 @@ impl Rules {
                 ))
             })?;
             rules.severity.insert(rule, severity);
+        }
+        for table in file.drift.ignore {
+            let ignore = crate::drift::Ignore::parse(&table.attribute, Some(table.reason))
+                .map_err(|error| {
+                    invalid(format!("{}: [[drift.ignore]]: {error}", path.display()))
+                })?;
+            rules.drift_ignores.push(ignore);
         }
         rules.ignore = file
             .ignore

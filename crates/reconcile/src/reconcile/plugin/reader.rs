@@ -132,6 +132,11 @@ pub struct RefreshedObject {
     /// The provider's identity schema version for this type (0 without one), which Terraform
     /// writes as `identity_schema_version` whatever the identity.
     pub identity_schema_version: i64,
+    /// The stored attributes as UpgradeResourceState returned them: what Terraform compares the
+    /// read with when it reports drift (the stored JSON may predate the provider's normalising).
+    pub prior: Value,
+    /// The paths of the attributes only the provider sets in this resource type's schema.
+    pub computed_only: Arc<Vec<Vec<value::PatternStep>>>,
 }
 
 /// The names a `--provider-config` may give a provider configuration, most specific first: the
@@ -219,6 +224,26 @@ struct Session {
     client: ProviderClient,
     schema: ProviderSchema,
     identities: HashMap<String, Result<IdentitySchema, Arc<SchemaError>>>,
+    /// Each resource type's computed-only paths, worked out at its first read.
+    computed_only: std::sync::Mutex<HashMap<String, Arc<Vec<Vec<value::PatternStep>>>>>,
+}
+
+impl Session {
+    fn computed_only(
+        &self,
+        resource_type: &str,
+        block: &value::Block,
+    ) -> Arc<Vec<Vec<value::PatternStep>>> {
+        let mut known = self
+            .computed_only
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(
+            known
+                .entry(resource_type.to_owned())
+                .or_insert_with(|| Arc::new(value::computed_only_paths(block))),
+        )
+    }
 }
 
 /// Why a provider's plugin could not be started and configured; every instance it reads reports it.
@@ -271,6 +296,8 @@ enum ReadError {
     Client(#[from] ClientError),
     #[error("cannot decode the provider's answer: {0}")]
     DecodeState(#[source] ValueError),
+    #[error("cannot decode the provider's upgraded object: {0}")]
+    DecodeUpgraded(#[source] ValueError),
     #[error("cannot decode the provider's identity: {0}")]
     DecodeIdentity(#[source] ValueError),
     #[error("the provider returned an identity for a resource type without an identity schema")]
@@ -448,6 +475,7 @@ async fn prepare(
         client,
         schema,
         identities,
+        computed_only: std::sync::Mutex::default(),
     })
 }
 
@@ -463,6 +491,7 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, ReadErr
         Some(Err(error)) => return Err(ReadError::IdentitySchema(Arc::clone(error))),
         None => None,
     };
+    let computed_only = session.computed_only(&job.resource_type, &resource.block);
     let mut client = session.client.clone();
     let (identity, mut warnings) = current_identity(&mut client, job, identity_schema).await?;
     let upgraded = client
@@ -472,6 +501,8 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, ReadErr
             job.attributes.as_bytes().to_vec(),
         )
         .await?;
+    let prior = value::decode(&upgraded.state, &resource.implied_type)
+        .map_err(ReadError::DecodeUpgraded)?;
     let read = client
         .read(
             &job.resource_type,
@@ -522,6 +553,8 @@ async fn read_one(session: &Session, job: &ReadJob) -> Result<Refreshed, ReadErr
             sensitive_attributes,
             identity,
             identity_schema_version: identity_schema.map_or(0, |schema| schema.version),
+            prior,
+            computed_only,
         }),
         warnings,
     })

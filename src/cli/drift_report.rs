@@ -1,0 +1,410 @@
+//! `statectl drift`'s report: per drifted instance the attributes that changed (old -> new) or
+//! that its object is gone, the instances that could not be read, and what each ignore rule took
+//! out. The table is for people; `--format json` holds Terraform's `resource_drift` entries (as
+//! `terraform show -json` writes a refresh-only plan's), so tooling that reads those reads these.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+use statectl_analysis::diff::AttributeChange;
+use statectl_analysis::drift::{COMPUTED_ONLY, DriftRules, Muted};
+use statectl_analysis::scan::select::Selected;
+
+use crate::cli::error::{CliError, sanitize};
+use crate::cli::exit::ExitStatus;
+use crate::cli::findings::ReportFormat;
+use crate::cli::settings::DriftSettings;
+use crate::state::address::InstanceKey;
+use crate::state::sensitive::CtyStep;
+
+/// The version of the JSON report's shape.
+const SCHEMA_VERSION: u32 = 1;
+
+/// One instance in the report: drifted, gone, or not read.
+#[derive(Debug)]
+pub(super) struct Entry {
+    pub address: String,
+    pub module: String,
+    pub type_name: String,
+    pub name: String,
+    pub key: Option<InstanceKey>,
+    /// The provider's source address (`registry.terraform.io/hashicorp/aws`).
+    pub provider: Option<String>,
+    pub kind: EntryKind,
+}
+
+#[derive(Debug)]
+pub(super) enum EntryKind {
+    /// The provider's read differs in these attributes (after the rules), values masked;
+    /// `before`/`after` are the whole objects, masked.
+    Changed {
+        changes: Vec<AttributeChange>,
+        before: Value,
+        after: Value,
+        sensitive: Vec<Vec<CtyStep>>,
+    },
+    /// ReadResource returned no object: deleted outside Terraform.
+    Gone {
+        before: Value,
+        sensitive: Vec<Vec<CtyStep>>,
+    },
+    /// Not read: whether it drifted is unknown.
+    Error(String),
+}
+
+impl Entry {
+    pub(super) fn new(one: &Selected, kind: EntryKind) -> Entry {
+        let resource = &one.address.resource;
+        Entry {
+            address: one.address.to_string(),
+            module: resource.module.to_string(),
+            type_name: resource.type_name.clone(),
+            name: resource.name.clone(),
+            key: one.address.key.clone(),
+            provider: one
+                .provider
+                .as_ref()
+                .map(|provider| provider.source.clone()),
+            kind,
+        }
+    }
+
+    pub(super) fn error(one: &Selected, message: String) -> Entry {
+        Entry::new(one, EntryKind::Error(message))
+    }
+}
+
+/// What checking one state gave.
+#[derive(Debug)]
+pub(super) struct Report {
+    /// The state as named to the user.
+    pub name: String,
+    /// How many instances were chosen to be read.
+    pub instances: usize,
+    /// How many of them belong to Terraform's built-in provider (`terraform_data`): not read.
+    pub builtin: usize,
+    pub entries: Vec<Entry>,
+    pub muted: Muted,
+    /// The ignore rules (pattern, reason), in the order of `muted.by_ignore`.
+    pub ignores: Vec<(String, Option<String>)>,
+}
+
+impl Report {
+    pub(super) fn new(name: String, instances: usize, rules: &DriftRules) -> Report {
+        Report {
+            name,
+            instances,
+            builtin: 0,
+            entries: Vec::new(),
+            muted: Muted::new(rules),
+            ignores: rules
+                .ignores
+                .iter()
+                .map(|ignore| (ignore.pattern.clone(), ignore.reason.clone()))
+                .collect(),
+        }
+    }
+
+    /// The instances not read, with why.
+    pub(super) fn errors(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.entries.iter().filter_map(|entry| match &entry.kind {
+            EntryKind::Error(message) => Some((entry.address.as_str(), message.as_str())),
+            _ => None,
+        })
+    }
+
+    fn count(&self, pick: fn(&EntryKind) -> bool) -> usize {
+        self.entries
+            .iter()
+            .filter(|entry| pick(&entry.kind))
+            .count()
+    }
+
+    /// How many instances were read through a provider.
+    fn read(&self) -> usize {
+        self.instances - self.failed() - self.builtin
+    }
+
+    fn changed(&self) -> usize {
+        self.count(|kind| matches!(kind, EntryKind::Changed { .. }))
+    }
+
+    fn gone(&self) -> usize {
+        self.count(|kind| matches!(kind, EntryKind::Gone { .. }))
+    }
+
+    fn failed(&self) -> usize {
+        self.count(|kind| matches!(kind, EntryKind::Error(_)))
+    }
+
+    /// 2 when an instance was not read (its drift is unknown), else 1 on drift, else 0.
+    pub(super) fn exit_status(&self) -> ExitStatus {
+        if self.failed() > 0 {
+            ExitStatus::Error
+        } else if self.changed() + self.gone() > 0 {
+            ExitStatus::Findings
+        } else {
+            ExitStatus::Success
+        }
+    }
+
+    /// Each rule that took something out, with its count: the computed-only rule first.
+    fn muting(&self) -> Vec<(String, Option<&str>, usize)> {
+        let mut rules = Vec::new();
+        if self.muted.computed_only > 0 {
+            rules.push((COMPUTED_ONLY.to_owned(), None, self.muted.computed_only));
+        }
+        for ((pattern, reason), count) in self.ignores.iter().zip(&self.muted.by_ignore) {
+            rules.push((pattern.clone(), reason.as_deref(), *count));
+        }
+        rules
+    }
+}
+
+/// The report in the settings' format.
+pub(super) fn render(
+    report: &Report,
+    settings: &DriftSettings,
+    _color: bool,
+) -> Result<String, CliError> {
+    match settings.format {
+        ReportFormat::Json => Ok(json_report(report)),
+        ReportFormat::Table => Ok(table(report)),
+        other => Err(CliError::new(format!(
+            "`--format {}` is not yet supported by drift",
+            clap::ValueEnum::to_possible_value(&other)
+                .map_or_else(String::new, |value| value.get_name().to_owned())
+        ))
+        .with_hint("use `--format text` or `--format json`")),
+    }
+}
+
+/// A value as one line of JSON, escaped for the terminal.
+fn shown(value: Option<&Value>) -> String {
+    value.map_or_else(|| "(none)".to_owned(), |value| sanitize(&value.to_string()))
+}
+
+fn table(report: &Report) -> String {
+    let mut out = String::new();
+    for entry in &report.entries {
+        let address = sanitize(&entry.address);
+        match &entry.kind {
+            EntryKind::Changed { changes, .. } => {
+                let _ = writeln!(out, "~ {address}");
+                for change in changes {
+                    let _ = writeln!(
+                        out,
+                        "    {}: {} -> {}",
+                        sanitize(&change.path.to_string()),
+                        shown(change.old.as_ref()),
+                        shown(change.new.as_ref())
+                    );
+                }
+            }
+            EntryKind::Gone { .. } => {
+                let _ = writeln!(out, "- {address}: gone (deleted outside Terraform)");
+            }
+            EntryKind::Error(_) => {
+                let _ = writeln!(out, "! {address}: not read (see the error below)");
+            }
+        }
+    }
+    let (changed, gone, failed) = (report.changed(), report.gone(), report.failed());
+    let read = report.read();
+    let _ = write!(
+        out,
+        "{}: {read} instance{} read; ",
+        sanitize(&report.name),
+        if read == 1 { "" } else { "s" },
+    );
+    if changed + gone == 0 {
+        out.push_str("no drift");
+    } else {
+        let _ = write!(out, "{changed} changed, {gone} gone");
+    }
+    if failed > 0 {
+        let _ = write!(out, "; {failed} not read");
+    }
+    if report.builtin > 0 {
+        let _ = write!(
+            out,
+            "; {} built into Terraform (no remote object) not read",
+            report.builtin
+        );
+    }
+    out.push('\n');
+    for (rule, reason, count) in report.muting() {
+        let _ = write!(
+            out,
+            "ignored by `{}`: {count} change{}",
+            sanitize(&rule),
+            if count == 1 { "" } else { "s" }
+        );
+        if let Some(reason) = reason {
+            let _ = write!(out, " ({})", sanitize(reason));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn json_report(report: &Report) -> String {
+    let mut drift = Vec::new();
+    let mut errors = Vec::new();
+    for entry in &report.entries {
+        let (actions, before, after, sensitive, attributes) = match &entry.kind {
+            EntryKind::Changed {
+                changes,
+                before,
+                after,
+                sensitive,
+            } => (
+                "update",
+                before.clone(),
+                after.clone(),
+                sensitive,
+                changes.iter().map(change_json).collect(),
+            ),
+            EntryKind::Gone { before, sensitive } => {
+                ("delete", before.clone(), Value::Null, sensitive, Vec::new())
+            }
+            EntryKind::Error(message) => {
+                errors.push(json!({"address": entry.address, "message": message}));
+                continue;
+            }
+        };
+        let marks = sensitive_marks(sensitive);
+        let mut item = serde_json::Map::new();
+        item.insert("address".into(), json!(entry.address));
+        if !entry.module.is_empty() {
+            item.insert("module_address".into(), json!(entry.module));
+        }
+        item.insert("mode".into(), json!("managed"));
+        item.insert("type".into(), json!(entry.type_name));
+        item.insert("name".into(), json!(entry.name));
+        match &entry.key {
+            Some(InstanceKey::Int(index)) => {
+                item.insert("index".into(), json!(index));
+            }
+            Some(InstanceKey::Str(key)) => {
+                item.insert("index".into(), json!(key));
+            }
+            None => {}
+        }
+        item.insert("provider_name".into(), json!(entry.provider));
+        let after_sensitive = if after.is_null() {
+            json!(false)
+        } else {
+            marks.clone()
+        };
+        item.insert(
+            "change".into(),
+            json!({
+                "actions": [actions],
+                "before": before,
+                "after": after,
+                "after_unknown": {},
+                "before_sensitive": marks,
+                "after_sensitive": after_sensitive,
+            }),
+        );
+        item.insert("drifted_attributes".into(), Value::Array(attributes));
+        drift.push(Value::Object(item));
+    }
+    let ignored: Vec<Value> = report
+        .muting()
+        .into_iter()
+        .map(|(rule, reason, count)| json!({"rule": rule, "reason": reason, "count": count}))
+        .collect();
+    let document = json!({
+        "schema_version": SCHEMA_VERSION,
+        "state": report.name,
+        "summary": {
+            "instances": report.instances,
+            "read": report.read(),
+            "builtin": report.builtin,
+            "changed": report.changed(),
+            "gone": report.gone(),
+            "errors": report.failed(),
+        },
+        "resource_drift": drift,
+        "errors": errors,
+        "ignored": ignored,
+    });
+    let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
+    text.push('\n');
+    text
+}
+
+/// One drifted attribute: its path as Terraform writes references, and its values (masked).
+fn change_json(change: &AttributeChange) -> Value {
+    json!({
+        "path": change.path.to_string(),
+        "before": change.old,
+        "after": change.new,
+    })
+}
+
+/// `before_sensitive` as Terraform writes it: the object's shape with `true` where a value is
+/// sensitive (objects for attributes and keys, arrays for indexes); `{}` when nothing is.
+fn sensitive_marks(paths: &[Vec<CtyStep>]) -> Value {
+    let mut marks = json!({});
+    for path in paths {
+        mark(&mut marks, path);
+    }
+    marks
+}
+
+fn mark(at: &mut Value, path: &[CtyStep]) {
+    let Some((step, rest)) = path.split_first() else {
+        *at = Value::Bool(true);
+        return;
+    };
+    let next = match step {
+        CtyStep::Attribute(name) | CtyStep::Key(name) => {
+            if !at.is_object() {
+                *at = json!({});
+            }
+            at.as_object_mut()
+                .expect("made an object")
+                .entry(name.clone())
+                .or_insert(Value::Bool(false))
+        }
+        CtyStep::Index(index) => {
+            if !at.is_array() {
+                *at = json!([]);
+            }
+            let items = at.as_array_mut().expect("made an array");
+            let index = usize::try_from(*index).unwrap_or(usize::MAX).min(1 << 16);
+            while items.len() <= index {
+                items.push(Value::Bool(false));
+            }
+            &mut items[index]
+        }
+    };
+    if next == &Value::Bool(true) {
+        return;
+    }
+    mark(next, rest);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sensitive_marks_follow_the_paths() {
+        assert_eq!(sensitive_marks(&[]), json!({}));
+        assert_eq!(
+            sensitive_marks(&[
+                vec![CtyStep::Attribute("password".into())],
+                vec![
+                    CtyStep::Attribute("disk".into()),
+                    CtyStep::Index(1),
+                    CtyStep::Attribute("key".into())
+                ],
+            ]),
+            json!({"password": true, "disk": [false, {"key": true}]})
+        );
+    }
+}

@@ -1,0 +1,175 @@
+//! `statectl drift`'s flags resolved: the state (no destination: drift never writes), the
+//! instances chosen, the plugin readers' settings, the ignore rules (`--ignore` over the settings
+//! file's `[[drift.ignore]]`), the report format, and whether to take the lock (`--lock`).
+
+use std::time::Duration;
+
+use statectl_analysis::drift::{DriftRules, Ignore};
+use statectl_analysis::glob::Glob;
+use statectl_analysis::scan::select::Selection;
+use statectl_tfconfig::values::Inputs;
+
+use crate::cli::drift::Args;
+use crate::cli::error::{CliError, echo};
+use crate::cli::findings::ReportFormat;
+use crate::cli::settings::PluginSettings;
+use crate::cli::state_source::locate;
+use crate::state::source::Source;
+
+/// The resolved flags of `drift`: all the run sees of its command line.
+#[derive(Debug, Clone)]
+pub(crate) struct DriftSettings {
+    pub source: Source,
+    /// The note naming a state the user did not name by path (a backend's, a workspace's).
+    pub source_note: Option<String>,
+    pub encryption: std::sync::Arc<statectl_encryption::StateEncryption>,
+    /// `--config DIR`: its `provider` blocks, and where `.terraform/providers` is.
+    pub config: Option<std::path::PathBuf>,
+    pub inputs: Inputs,
+    /// The instances read: `--target` and `--type` (every managed instance when neither is given).
+    pub selection: Selection,
+    /// `--module`: only instances in these modules (or below them); globs allowed.
+    pub modules: Vec<Glob>,
+    pub plugins: PluginSettings,
+    pub parallelism: usize,
+    pub timeout: Option<Duration>,
+    pub rules: DriftRules,
+    pub format: ReportFormat,
+    pub show_sensitive: bool,
+    /// `--lock`: hold the state's lock for the run (`None`: no lock, the default).
+    pub lock: Option<Duration>,
+}
+
+impl DriftSettings {
+    pub(crate) fn resolve(args: &Args) -> Result<DriftSettings, CliError> {
+        let mut ignores = Vec::new();
+        for pattern in &args.ignores {
+            ignores.push(Ignore::parse(pattern, None).map_err(|error| {
+                CliError::new(format!("`--ignore {}`: {}", echo(pattern), echo(&error.to_string())))
+                    .with_hint("name the resource type first: `aws_instance.tags.LastScanned`, or `*.tags.LastScanned` for every type")
+            })?);
+        }
+        // The settings file's ignores after the flags', each with its reason.
+        let rules = crate::cli::scan::load_rules(None)?;
+        ignores.extend(rules.drift_ignores);
+        if args.lock_timeout.is_some() && !args.lock {
+            return Err(CliError::new(
+                "`--lock-timeout` waits for the lock, but drift takes no lock without `--lock`",
+            )
+            .with_hint("add `--lock`, or drop `--lock-timeout`"));
+        }
+        let encryption = crate::cli::encryption::load(&args.state.config)?;
+        let located = locate(args.state.state.as_deref(), &args.state.backend)?;
+        let (targets, mut types) = (args.targets.clone(), args.types.clone());
+        if targets.is_empty() && types.is_empty() {
+            // Every managed instance (without a choice, `select` would take the stale ones).
+            types.push("*".to_owned());
+        }
+        Ok(DriftSettings {
+            source: located.source,
+            source_note: located.note,
+            encryption,
+            config: args.state.config.config.clone(),
+            inputs: Inputs::from_flags(&args.state.config.vars, &args.state.config.var_files),
+            selection: Selection { targets, types },
+            modules: args
+                .modules
+                .iter()
+                .map(|module| Glob::new(module))
+                .collect(),
+            plugins: PluginSettings {
+                dirs: args.plugin_dirs.clone(),
+                provider_configs: args.provider_configs.clone(),
+                start_timeout: args.start_timeout,
+            },
+            parallelism: args.parallelism,
+            timeout: args.timeout,
+            rules: DriftRules {
+                ignores,
+                include_computed: args.include_computed,
+            },
+            format: args.format,
+            show_sensitive: args.show_sensitive,
+            lock: args
+                .lock
+                .then(|| args.lock_timeout.unwrap_or(Duration::ZERO)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    fn resolve(argv: &[&str]) -> Result<DriftSettings, String> {
+        let args = match Cli::try_parse_from(argv) {
+            Ok(Cli {
+                command: Command::Drift(args),
+                ..
+            }) => args,
+            Ok(other) => panic!("{other:?}"),
+            Err(error) => {
+                assert_eq!(error.exit_code(), 2);
+                return Err(format!("usage: {:?}", error.kind()));
+            }
+        };
+        DriftSettings::resolve(&args).map_err(|error| {
+            assert_eq!(error.code, crate::cli::ExitStatus::Error);
+            format!(
+                "{}\nhint: {}",
+                error.message,
+                error.hint.unwrap_or_default()
+            )
+        })
+    }
+
+    #[test]
+    fn every_managed_instance_unless_chosen() {
+        let all = resolve(&["statectl", "drift", "s.tfstate"]).unwrap();
+        assert_eq!(all.selection.types, ["*"]);
+        assert!(all.selection.targets.is_empty());
+        let some =
+            resolve(&["statectl", "drift", "s.tfstate", "--target", "aws_vpc.main"]).unwrap();
+        assert!(some.selection.types.is_empty());
+        assert!(all.lock.is_none(), "no lock by default");
+        let locked = resolve(&[
+            "statectl",
+            "drift",
+            "s.tfstate",
+            "--lock",
+            "--lock-timeout",
+            "5s",
+        ])
+        .unwrap();
+        assert_eq!(locked.lock, Some(Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn an_ignore_without_a_dot_is_refused_with_the_form() {
+        let error = resolve(&["statectl", "drift", "s.tfstate", "--ignore", "tags"]).unwrap_err();
+        assert_eq!(
+            error,
+            "`--ignore tags`: `tags` is not TYPE.PATH: a resource type, a dot, an attribute path\nhint: name the resource type first: `aws_instance.tags.LastScanned`, or `*.tags.LastScanned` for every type"
+        );
+    }
+
+    #[test]
+    fn no_write_path_and_no_lock_wait_without_the_lock() {
+        for flag in ["--write", "-o", "--dry-run", "--backup"] {
+            assert!(
+                resolve(&["statectl", "drift", "s.tfstate", flag, "-"])
+                    .unwrap_err()
+                    .starts_with("usage:"),
+                "{flag}"
+            );
+        }
+        assert!(
+            resolve(&["statectl", "drift", "s.tfstate", "--lock-timeout", "5s"])
+                .unwrap_err()
+                .starts_with("`--lock-timeout` waits for the lock")
+        );
+    }
+}

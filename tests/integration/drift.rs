@@ -1,0 +1,137 @@
+//! `statectl drift`'s refusals, which need no provider: every bad input is one line (and a hint
+//! where there is a fix), exit 2, nothing read through any plugin, never a panic. The runs against
+//! real providers are in plugin_tf.rs (protocol 6) and drift_stack.rs (the AWS provider on moto).
+
+use crate::builder::Test;
+
+/// A state of one VPC, as the AWS provider writes it, in a folder where `terraform init` never ran.
+const STATE: &str = r#"{
+  "version": 4,
+  "terraform_version": "1.15.5",
+  "serial": 3,
+  "lineage": "8d1bd1c4-1f0c-4a54-a7a4-1f2f2f7f0a11",
+  "outputs": {},
+  "resources": [
+    {
+      "mode": "managed",
+      "type": "aws_vpc",
+      "name": "main",
+      "provider": "provider[\"registry.terraform.io/hashicorp/aws\"]",
+      "instances": [
+        {
+          "schema_version": 1,
+          "attributes": {"id": "vpc-1", "cidr_block": "10.0.0.0/16", "tags": {"Name": "main"}},
+          "sensitive_attributes": [],
+          "private": "eyJzY2hlbWFfdmVyc2lvbiI6IjEifQ=="
+        }
+      ]
+    }
+  ],
+  "check_results": null
+}
+"#;
+
+fn state_folder() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("terraform.tfstate"), STATE).unwrap();
+    folder
+}
+
+#[test]
+fn drift_refuses_an_ignore_pattern_without_a_type() {
+    let folder = state_folder();
+    Test::new()
+        .current_dir(folder.path())
+        .args(["drift", "--ignore", "LastScanned"])
+        .run()
+        .refused("error: `--ignore LastScanned`: `LastScanned` is not TYPE.PATH");
+}
+
+#[test]
+fn drift_refuses_a_settings_file_ignore_without_a_reason() {
+    let folder = state_folder();
+    std::fs::write(
+        folder.path().join(".statectl.toml"),
+        "[[drift.ignore]]\nattribute = \"aws_instance.tags.LastScanned\"\n",
+    )
+    .unwrap();
+    let output = Test::new()
+        .current_dir(folder.path())
+        .args(["drift"])
+        .run()
+        .code(2);
+    let stderr = output.stderr;
+    assert!(
+        stderr.contains(".statectl.toml:1:1: invalid rules file: missing field `reason`"),
+        "{stderr}"
+    );
+    assert!(stderr.lines().count() <= 2, "{stderr}");
+}
+
+#[test]
+fn drift_has_no_write_path_and_knows_its_formats() {
+    let folder = state_folder();
+    for (args, message) in [
+        (&["drift", "--write"][..], "unexpected argument '--write'"),
+        (&["drift", "-o", "-"], "unexpected argument '-o'"),
+        (
+            &["drift", "--format", "yaml"],
+            "invalid value 'yaml' for '--format",
+        ),
+        (
+            &["drift", "--parallelism", "0"],
+            "invalid value '0' for '--parallelism",
+        ),
+        (
+            &["drift", "--lock-timeout", "5s"],
+            "`--lock-timeout` waits for the lock",
+        ),
+    ] {
+        let output = Test::new()
+            .current_dir(folder.path())
+            .args(args)
+            .run()
+            .code(2);
+        let stderr = output.stderr;
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+/// No provider to start (nothing installed by `terraform init`): one line naming the provider and
+/// what to run, exit 2, and the state untouched.
+#[test]
+fn drift_without_the_provider_installed_is_one_clear_error() {
+    let folder = state_folder();
+    let state = folder.path().join("terraform.tfstate");
+    let before = (
+        std::fs::read(&state).unwrap(),
+        std::fs::metadata(&state).unwrap().modified().unwrap(),
+    );
+    let output = Test::new()
+        .current_dir(folder.path())
+        .args(["drift"])
+        .run()
+        .code(2);
+    let stderr = output.stderr;
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(
+        (
+            std::fs::read(&state).unwrap(),
+            std::fs::metadata(&state).unwrap().modified().unwrap()
+        ),
+        before
+    );
+}
+
+#[test]
+fn drift_of_a_missing_state_is_one_clear_error() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = Test::new()
+        .current_dir(folder.path())
+        .args(["drift", "nowhere.tfstate"])
+        .run()
+        .code(2);
+    let stderr = output.stderr;
+    assert!(stderr.starts_with("error: nowhere.tfstate"), "{stderr}");
+}
