@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use statectl_analysis::diff::AttributeChange;
-use statectl_analysis::drift::{Muted, changed_attributes};
+use statectl_analysis::drift::{Muted, changed_attributes, gone_ignored};
 use statectl_analysis::scan::select::{Selected, select};
 
 use crate::cli::drift_report::{Entry, EntryKind, Report, render};
@@ -60,10 +60,11 @@ pub struct Args {
     #[arg(long = "ignore", value_name = "TYPE.PATH")]
     pub ignores: Vec<String>,
 
-    /// Also report changes in attributes only the provider sets (computed, neither optional nor
-    /// required in its schema), which are noise by default.
+    /// Report every change the read shows, as `terraform plan -refresh-only` does: no noise rules
+    /// (by default changes in attributes only the provider sets, and null <-> empty collections,
+    /// are counted, not reported); ignores still apply.
     #[arg(long)]
-    pub include_computed: bool,
+    pub all_changes: bool,
 
     /// How many instances are read at once, over all providers.
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = at_least_one)]
@@ -292,6 +293,7 @@ fn compare(
                 },
             ))
         }
+        (Outcome::Gone, _) if gone_ignored(&one.type_name, &settings.rules, muted) => None,
         (Outcome::Gone, _) => {
             let secrets = sensitive::with_copies(&one.type_name, secrets);
             let mut before = stored;

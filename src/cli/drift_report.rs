@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 use statectl_analysis::diff::AttributeChange;
-use statectl_analysis::drift::{COMPUTED_ONLY, DriftRules, Muted};
+use statectl_analysis::drift::{COMPUTED_ONLY, DriftRules, Muted, NULL_EMPTY};
 use statectl_analysis::scan::select::Selected;
 
 use crate::cli::error::{CliError, sanitize};
@@ -153,6 +153,9 @@ impl Report {
         let mut rules = Vec::new();
         if self.muted.computed_only > 0 {
             rules.push((COMPUTED_ONLY.to_owned(), None, self.muted.computed_only));
+        }
+        if self.muted.null_empty > 0 {
+            rules.push((NULL_EMPTY.to_owned(), None, self.muted.null_empty));
         }
         for ((pattern, reason), count) in self.ignores.iter().zip(&self.muted.by_ignore) {
             rules.push((pattern.clone(), reason.as_deref(), *count));

@@ -16,7 +16,15 @@ pub(crate) type Drift = BTreeMap<String, (String, BTreeSet<String>)>;
 
 /// Terraform's drift: `terraform plan -refresh-only -out=drift.tfplan` then `show -json`, run by
 /// `command` (which sets the folder and environment) with these arguments.
-pub(crate) fn terraform_drift(mut command: impl FnMut(&[&str]) -> Command, folder: &Path) -> Drift {
+pub(crate) fn terraform_drift(command: impl FnMut(&[&str]) -> Command, folder: &Path) -> Drift {
+    drift_of(&refresh_only_plan(command, folder), false)
+}
+
+/// `terraform plan -refresh-only -out=drift.tfplan` then `terraform show -json` of it.
+pub(crate) fn refresh_only_plan(
+    mut command: impl FnMut(&[&str]) -> Command,
+    folder: &Path,
+) -> Value {
     crate::oracle::run(&mut command(&[
         "plan",
         "-refresh-only",
@@ -27,7 +35,13 @@ pub(crate) fn terraform_drift(mut command: impl FnMut(&[&str]) -> Command, folde
     ]));
     let shown = crate::oracle::run(&mut command(&["show", "-json", "drift.tfplan"]));
     std::fs::remove_file(folder.join("drift.tfplan")).unwrap();
-    let plan: Value = serde_json::from_str(&shown).unwrap();
+    serde_json::from_str(&shown).unwrap()
+}
+
+/// The drift in a refresh-only plan's JSON; with `without_null_empty`, less the changes statectl's
+/// `null-empty` noise rule takes out (a null, or nothing, became an empty collection, or the
+/// reverse); an address left with no path is left out.
+pub(crate) fn drift_of(plan: &Value, without_null_empty: bool) -> Drift {
     let mut drift = Drift::new();
     for entry in plan["resource_drift"].as_array().into_iter().flatten() {
         let action = entry["change"]["actions"][0].as_str().unwrap().to_owned();
@@ -35,10 +49,13 @@ pub(crate) fn terraform_drift(mut command: impl FnMut(&[&str]) -> Command, folde
         if action == "update" {
             changed_paths(
                 &mut String::new(),
-                &entry["change"]["before"],
-                &entry["change"]["after"],
+                (&entry["change"]["before"], &entry["change"]["after"]),
+                without_null_empty,
                 &mut paths,
             );
+            if paths.is_empty() {
+                continue;
+            }
         }
         drift.insert(
             entry["address"].as_str().unwrap().to_owned(),
@@ -72,23 +89,29 @@ pub(crate) fn statectl_drift(report: &Value) -> Drift {
         .collect()
 }
 
-/// Each path cut at its first index (`ingress[2].cidr_blocks[0]` -> `ingress`): a set's elements
-/// have no order both sides must agree on, so which element changed is compared as the set.
-pub(crate) fn up_to_the_first_index(drift: &Drift) -> Drift {
-    drift
-        .iter()
-        .map(|(address, (action, paths))| {
-            let cut = paths
-                .iter()
-                .map(|path| path.split('[').next().unwrap_or(path).to_owned())
-                .collect();
-            (address.clone(), (action.clone(), cut))
-        })
-        .collect()
+/// Absent, null, or an empty array or object.
+fn null_or_empty(value: Option<&Value>) -> bool {
+    match value {
+        None | Some(Value::Null) => true,
+        Some(Value::Array(items)) => items.is_empty(),
+        Some(Value::Object(fields)) => fields.is_empty(),
+        Some(_) => false,
+    }
 }
 
 /// The leaves that differ, with every path spelled as Terraform writes references.
-fn changed_paths(path: &mut String, before: &Value, after: &Value, out: &mut BTreeSet<String>) {
+fn changed_paths(
+    path: &mut String,
+    (before, after): (&Value, &Value),
+    without_null_empty: bool,
+    out: &mut BTreeSet<String>,
+) {
+    let differ =
+        |path: &String, old: Option<&Value>, new: Option<&Value>, out: &mut BTreeSet<String>| {
+            if !(without_null_empty && null_or_empty(old) && null_or_empty(new)) {
+                out.insert(path.clone());
+            }
+        };
     match (before, after) {
         (Value::Object(old), Value::Object(new)) => {
             let keys: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
@@ -107,10 +130,10 @@ fn changed_paths(path: &mut String, before: &Value, after: &Value, out: &mut BTr
                     let _ = write!(path, "[{}]", serde_json::to_string(key).unwrap());
                 }
                 match (old.get(key), new.get(key)) {
-                    (Some(old), Some(new)) => changed_paths(path, old, new, out),
-                    _ => {
-                        out.insert(path.clone());
+                    (Some(old), Some(new)) => {
+                        changed_paths(path, (old, new), without_null_empty, out);
                     }
+                    (old, new) => differ(path, old, new, out),
                 }
                 path.truncate(length);
             }
@@ -120,17 +143,15 @@ fn changed_paths(path: &mut String, before: &Value, after: &Value, out: &mut BTr
                 let length = path.len();
                 let _ = write!(path, "[{index}]");
                 match (old.get(index), new.get(index)) {
-                    (Some(old), Some(new)) => changed_paths(path, old, new, out),
-                    _ => {
-                        out.insert(path.clone());
+                    (Some(old), Some(new)) => {
+                        changed_paths(path, (old, new), without_null_empty, out);
                     }
+                    (old, new) => differ(path, old, new, out),
                 }
                 path.truncate(length);
             }
         }
-        (old, new) if old != new => {
-            out.insert(path.clone());
-        }
+        (old, new) if old != new => differ(path, Some(old), Some(new), out),
         _ => {}
     }
 }

@@ -26,6 +26,7 @@ mod discovery;
 mod docs;
 mod drift;
 mod drift_oracle;
+mod drift_stack;
 mod edges;
 mod encryption;
 mod exit_status;

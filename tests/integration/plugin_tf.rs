@@ -521,7 +521,7 @@ fn untouched(stack: &Stack) -> (Vec<u8>, std::time::SystemTime) {
 }
 
 /// `statectl drift` over protocol 6: nothing changed is exit 0; changes only the provider makes
-/// (computed-only attributes) are noise, counted, unless `--include-computed`, and then they are
+/// (computed-only attributes) are noise, counted, unless `--all-changes`, and then they are
 /// exactly the paths Terraform's refresh-only plan reports in `resource_drift`; a value changed
 /// outside (the configured `name`, sensitive in the configuration) is drift, masked; a deleted
 /// object is gone; a provider that fails a read is exit 2. The state's bytes and modification time
@@ -540,7 +540,7 @@ fn drift_over_protocol_6_reports_what_terraform_refresh_only_reports() {
     let (code, stdout, stderr) = stack.drift("work", &[]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_contains(&stdout, "no drift\nignored by `computed-only`: 5 changes\n");
-    let (code, stdout, stderr) = stack.drift("work", &["--include-computed", "--format", "json"]);
+    let (code, stdout, stderr) = stack.drift("work", &["--all-changes", "--format", "json"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(!stdout.contains("s3cret-token") && !stderr.contains("s3cret-token"));
     let report: Value = serde_json::from_str(&stdout).unwrap();
@@ -569,6 +569,20 @@ fn drift_over_protocol_6_reports_what_terraform_refresh_only_reports() {
     assert!(!stdout.contains("renamed-secret") && !stderr.contains("renamed-secret"));
     let (code, _, _) = stack.drift("work", &["--ignore", "pyasync_*.name"]);
     assert_eq!(code, 0);
+    // The same from `.statectl.toml`, whose reason the report repeats beside the count.
+    let settings = stack.path().join("work/.statectl.toml");
+    std::fs::write(
+        &settings,
+        "[[drift.ignore]]\nattribute = \"pyasync_job.name\"\nreason = \"the scheduler renames jobs\"\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = stack.drift("work", &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_contains(
+        &stdout,
+        "ignored by `pyasync_job.name`: 1 change (the scheduler renames jobs)\n",
+    );
+    std::fs::remove_file(settings).unwrap();
 
     // A read that fails is never "no drift".
     stack

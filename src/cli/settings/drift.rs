@@ -86,7 +86,7 @@ impl DriftSettings {
             timeout: args.timeout,
             rules: DriftRules {
                 ignores,
-                include_computed: args.include_computed,
+                all_changes: args.all_changes,
             },
             format: args.format,
             show_sensitive: args.show_sensitive,

@@ -1,7 +1,8 @@
 //! Drift ignores: `TYPE.PATH` patterns (`aws_instance.tags.LastScanned`, `*.tags_all.*`), globs in
 //! both parts, from `--ignore` or `[[drift.ignore]]` in `.statectl.toml` (where a `reason` is
 //! required). A pattern matches an attribute path or anything below it: `aws_instance.tags` ignores
-//! every tag.
+//! every tag. A path part that matches the empty path (`*`) covers the whole object, so
+//! `aws_s3_bucket.*` also ignores a bucket deleted outside Terraform.
 
 use serde::Deserialize;
 
@@ -62,6 +63,14 @@ impl Ignore {
     }
 }
 
+impl Ignore {
+    /// Whether the rule covers a whole object of `type_name` (its path part matches the empty path,
+    /// as `*` does): a deleted object is then not drift either.
+    pub fn covers_object(&self, type_name: &str) -> bool {
+        self.type_glob.matches(type_name) && self.path_glob.matches("")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +102,12 @@ mod tests {
             "aws_security_group",
             &path(&["ingress", "0", "cidr_blocks", "1"])
         ));
+        assert!(
+            Ignore::parse("aws_s3_bucket.*", None)
+                .unwrap()
+                .covers_object("aws_s3_bucket")
+        );
+        assert!(!whole.covers_object("aws_security_group"));
         let indexed = Ignore::parse("aws_instance.ebs_block_device[*].tags", None).unwrap();
         assert!(indexed.matches(
             "aws_instance",

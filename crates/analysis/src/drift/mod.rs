@@ -1,9 +1,13 @@
 //! Drift: what a provider's read of an instance says changed outside Terraform. The read is
 //! compared with the stored object (as the provider upgraded it, which is what Terraform compares)
 //! attribute by attribute, and the known noise is taken out: the changes an ignore rule covers, and
-//! by default the changes in attributes only the provider sets (computed, neither optional nor
-//! required in the schema), which no configuration can hold and no plan would undo. Each rule's
-//! count of what it took out is kept so muting stays visible.
+//! by default two noise rules:
+//! - `computed-only`: changes in attributes only the provider sets (computed, neither optional nor
+//!   required in the schema), which no configuration can hold and no plan would undo;
+//! - `null-empty`: a null that became an empty list, set or map (or the reverse), which providers
+//!   on the legacy SDK do not tell apart and no plan proposes to change.
+//!
+//! Each rule's count of what it took out is kept so muting stays visible.
 
 mod ignore;
 
@@ -16,6 +20,8 @@ pub use ignore::{Ignore, IgnoreError};
 
 /// The rule id under which computed-only changes are counted.
 pub const COMPUTED_ONLY: &str = "computed-only";
+/// The rule id under which null <-> empty collection changes are counted.
+pub const NULL_EMPTY: &str = "null-empty";
 
 /// A step of a computed-only attribute's path: a name, or any element (`None`).
 pub type PatternStep = Option<String>;
@@ -25,8 +31,8 @@ pub type PatternStep = Option<String>;
 pub struct DriftRules {
     /// `--ignore` patterns, then the settings file's `[[drift.ignore]]`.
     pub ignores: Vec<Ignore>,
-    /// Report changes in computed-only attributes too (`--include-computed`).
-    pub include_computed: bool,
+    /// Report every change, as Terraform's refresh-only plan does: no noise rules (`--all-changes`).
+    pub all_changes: bool,
 }
 
 /// How many attribute changes each rule took out of the report.
@@ -34,6 +40,8 @@ pub struct DriftRules {
 pub struct Muted {
     /// By the computed-only rule.
     pub computed_only: usize,
+    /// By the null-empty rule.
+    pub null_empty: usize,
     /// By each ignore, in [`DriftRules::ignores`] order.
     pub by_ignore: Vec<usize>,
 }
@@ -42,6 +50,7 @@ impl Muted {
     pub fn new(rules: &DriftRules) -> Muted {
         Muted {
             computed_only: 0,
+            null_empty: 0,
             by_ignore: vec![0; rules.ignores.len()],
         }
     }
@@ -49,6 +58,7 @@ impl Muted {
     /// Adds another state's counts (same rules).
     pub fn add(&mut self, other: &Muted) {
         self.computed_only += other.computed_only;
+        self.null_empty += other.null_empty;
         for (mine, theirs) in self.by_ignore.iter_mut().zip(&other.by_ignore) {
             *mine += theirs;
         }
@@ -76,18 +86,45 @@ pub fn changed_attributes(
             muted.by_ignore[rule] += 1;
             continue;
         }
-        if !rules.include_computed
-            && computed_only
+        if !rules.all_changes {
+            if computed_only
                 .iter()
                 .any(|pattern| covers(pattern, &change.path))
-        {
-            muted.computed_only += 1;
-            continue;
+            {
+                muted.computed_only += 1;
+                continue;
+            }
+            if null_or_empty(change.old.as_ref()) && null_or_empty(change.new.as_ref()) {
+                muted.null_empty += 1;
+                continue;
+            }
         }
         mask_change(&mut change, sensitive);
         kept.push(change);
     }
     kept
+}
+
+/// Whether an ignore rule covers the deletion of an object of `type_name` (counted when one does).
+pub fn gone_ignored(type_name: &str, rules: &DriftRules, muted: &mut Muted) -> bool {
+    let rule = rules
+        .ignores
+        .iter()
+        .position(|ignore| ignore.covers_object(type_name));
+    if let Some(rule) = rule {
+        muted.by_ignore[rule] += 1;
+    }
+    rule.is_some()
+}
+
+/// Whether a side of a change is absent, null, or an empty list, set or map.
+fn null_or_empty(value: Option<&Value>) -> bool {
+    match value {
+        None | Some(Value::Null) => true,
+        Some(Value::Array(items)) => items.is_empty(),
+        Some(Value::Object(fields)) => fields.is_empty(),
+        Some(_) => false,
+    }
 }
 
 /// Whether `pattern` (a computed-only attribute) is `path` or one of its ancestors.
@@ -135,11 +172,26 @@ mod tests {
         let kept = changed_attributes("t", (&prior, &read), &computed, &[], &rules, &mut muted);
         assert_eq!(paths(&kept), ["tags.Env"]);
         assert_eq!(muted.computed_only, 2);
-        rules.include_computed = true;
+        rules.all_changes = true;
         let mut muted = Muted::new(&rules);
         let kept = changed_attributes("t", (&prior, &read), &computed, &[], &rules, &mut muted);
         assert_eq!(paths(&kept), ["arn", "tags.Env", "disk[0].id"]);
         assert_eq!(muted, Muted::new(&rules));
+    }
+
+    #[test]
+    fn null_and_an_empty_collection_are_the_same_unless_every_change_is_asked_for() {
+        let prior = json!({"tags": null, "rules": [], "name": ""});
+        let read = json!({"tags": {}, "rules": null, "name": null});
+        let mut rules = DriftRules::default();
+        let mut muted = Muted::new(&rules);
+        let kept = changed_attributes("t", (&prior, &read), &[], &[], &rules, &mut muted);
+        assert_eq!(paths(&kept), ["name"], "an empty string is a value");
+        assert_eq!(muted.null_empty, 2);
+        rules.all_changes = true;
+        let mut muted = Muted::new(&rules);
+        let kept = changed_attributes("t", (&prior, &read), &[], &[], &rules, &mut muted);
+        assert_eq!(paths(&kept), ["tags", "rules", "name"]);
     }
 
     #[test]
@@ -153,7 +205,7 @@ mod tests {
                 Ignore::parse("aws_instance.tags.LastScanned", None).unwrap(),
                 Ignore::parse("*.tags_all.*", Some("mirrors tags".into())).unwrap(),
             ],
-            include_computed: false,
+            all_changes: false,
         };
         let mut muted = Muted::new(&rules);
         let kept = changed_attributes(
