@@ -127,7 +127,7 @@ fn drift(settings: &DriftSettings, printer: &mut Printer) -> Result<ExitStatus, 
         locked.release()?;
     }
     let (report, interrupted) = result?;
-    let text = render(&report, settings, printer.color_stdout())?;
+    let text = render(&report, settings)?;
     printer.out(&text)?;
     for (address, message) in report.errors() {
         printer.error_line(&sanitize(&format!("{address}: {message}")));

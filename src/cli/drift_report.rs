@@ -1,18 +1,21 @@
 //! `statectl drift`'s report: per drifted instance the attributes that changed (old -> new) or
 //! that its object is gone, the instances that could not be read, and what each ignore rule took
 //! out. The table is for people; `--format json` holds Terraform's `resource_drift` entries (as
-//! `terraform show -json` writes a refresh-only plan's), so tooling that reads those reads these.
+//! `terraform show -json` writes a refresh-only plan's), so tooling that reads those reads these;
+//! SARIF, GitHub, GitLab, JUnit and Markdown are scan's and audit's report, one finding per
+//! drifted, deleted or unread instance.
 
 use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 use statectl_analysis::diff::AttributeChange;
-use statectl_analysis::drift::{COMPUTED_ONLY, DriftRules, Muted, NULL_EMPTY};
+use statectl_analysis::drift::{COMPUTED_ONLY, DriftRule, DriftRules, Muted, NULL_EMPTY};
 use statectl_analysis::scan::select::Selected;
+use statectl_analysis::scan::{Evidence, Finding};
 
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
-use crate::cli::findings::ReportFormat;
+use crate::cli::findings::{self, FailOn, ReportFormat, Tool, render_all, renderer};
 use crate::cli::settings::DriftSettings;
 use crate::state::address::InstanceKey;
 use crate::state::sensitive::CtyStep;
@@ -164,21 +167,86 @@ impl Report {
     }
 }
 
-/// The report in the settings' format.
-pub(super) fn render(
-    report: &Report,
-    settings: &DriftSettings,
-    _color: bool,
-) -> Result<String, CliError> {
+/// The report in the settings' format: the table, the JSON, or one of the formats scan and audit
+/// share (each drifted, deleted or unread instance a finding).
+pub(super) fn render(report: &Report, settings: &DriftSettings) -> Result<String, CliError> {
     match settings.format {
         ReportFormat::Json => Ok(json_report(report)),
         ReportFormat::Table => Ok(table(report)),
-        other => Err(CliError::new(format!(
-            "`--format {}` is not yet supported by drift",
-            clap::ValueEnum::to_possible_value(&other)
-                .map_or_else(String::new, |value| value.get_name().to_owned())
-        ))
-        .with_hint("use `--format text` or `--format json`")),
+        format => {
+            let tool = Tool {
+                command: "drift",
+                rules: DriftRule::ALL.iter().map(|rule| rule.info()).collect(),
+            };
+            let mut renderer =
+                renderer(format, &tool, FailOn::Warning).expect("a shared format has a renderer");
+            render_all(renderer.as_mut(), &[as_findings(report)])
+        }
+    }
+}
+
+/// The report as scan's and audit's: one finding per drifted, deleted or unread instance.
+fn as_findings(report: &Report) -> findings::Report {
+    let findings = report
+        .entries
+        .iter()
+        .map(|entry| {
+            let address = &entry.address;
+            let (rule, message, evidence, hint) = match &entry.kind {
+                EntryKind::Changed { changes, .. } => (
+                    DriftRule::Changed,
+                    format!(
+                        "changed outside Terraform: {}",
+                        changes
+                            .iter()
+                            .map(|change| change.path.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    changes
+                        .iter()
+                        .map(|change| Evidence {
+                            path: change.path.to_string(),
+                            value: change.new.as_ref().unwrap_or(&Value::Null).to_string(),
+                        })
+                        .collect(),
+                    format!(
+                        "`terraform apply -target='{address}'` restores it; `terraform apply -refresh-only -target='{address}'` accepts the change; `--ignore {}.PATH` if it is known noise",
+                        entry.type_name
+                    ),
+                ),
+                EntryKind::Gone { .. } => (
+                    DriftRule::Gone,
+                    "deleted outside Terraform".to_owned(),
+                    Vec::new(),
+                    format!(
+                        "`terraform apply -target='{address}'` creates it again; `terraform apply -refresh-only -target='{address}'` forgets it"
+                    ),
+                ),
+                EntryKind::Error(message) => (
+                    DriftRule::NotRead,
+                    format!("not read: {message}"),
+                    Vec::new(),
+                    DriftRule::NotRead.info().help.to_owned(),
+                ),
+            };
+            Finding {
+                rule: rule.info(),
+                severity: rule.severity(),
+                address: address.clone(),
+                resource_type: Some(entry.type_name.clone()),
+                message,
+                evidence,
+                hint,
+                location: None,
+            }
+        })
+        .collect();
+    findings::Report {
+        name: report.name.clone(),
+        instances: report.instances,
+        findings,
+        error: None,
     }
 }
 

@@ -567,6 +567,18 @@ fn drift_over_protocol_6_reports_what_terraform_refresh_only_reports() {
         "{stdout}"
     );
     assert!(!stdout.contains("renamed-secret") && !stderr.contains("renamed-secret"));
+    // The shared report formats: one finding, the value masked in each.
+    for format in ["sarif", "github", "gitlab", "junit", "markdown"] {
+        let (code, stdout, stderr) = stack.drift("work", &["--format", format]);
+        assert_eq!(code, 1, "{format}: {stdout}{stderr}");
+        assert_contains(&stdout, "drift-changed");
+        assert_contains(&stdout, "changed outside Terraform: name");
+        assert!(!stdout.contains("renamed-secret"), "{format}: {stdout}");
+        if format == "sarif" {
+            let document: Value = serde_json::from_str(&stdout).unwrap();
+            crate::sarif_schema::validate_sarif(&document).unwrap();
+        }
+    }
     let (code, _, _) = stack.drift("work", &["--ignore", "pyasync_*.name"]);
     assert_eq!(code, 0);
     // The same from `.statectl.toml`, whose reason the report repeats beside the count.

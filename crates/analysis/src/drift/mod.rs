@@ -10,6 +10,7 @@
 //! Each rule's count of what it took out is kept so muting stays visible.
 
 mod ignore;
+mod rules;
 
 use serde_json::Value;
 use statectl_state::state::sensitive::CtyStep;
@@ -17,6 +18,7 @@ use statectl_state::state::sensitive::CtyStep;
 use crate::diff::{AttributeChange, Path, Step, attribute_changes, mask_change};
 pub(crate) use ignore::IgnoreFile;
 pub use ignore::{Ignore, IgnoreError};
+pub use rules::DriftRule;
 
 /// The rule id under which computed-only changes are counted.
 pub const COMPUTED_ONLY: &str = "computed-only";
