@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('lock', 'lock', [CompletionResultType]::ParameterValue, 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated')
+            [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Read every managed instance through its provider plugin and report what changed outside Terraform; never writes; exit 1 on drift')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -335,6 +336,35 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'statectl;drift' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)')
+            [CompletionResult]::new('--var', '--var', [CompletionResultType]::ParameterName, 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win')
+            [CompletionResult]::new('--var-file', '--var-file', [CompletionResultType]::ParameterName, 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: every managed instance')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only instances of these resource types (globs allowed); repeatable')
+            [CompletionResult]::new('--module', '--module', [CompletionResultType]::ParameterName, 'Only instances in these modules or below them (`module.net`, globs allowed); repeatable')
+            [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Not drift: changes at this attribute path (or below it) of this resource type, globs in both parts (`aws_instance.tags.LastScanned`, `*.tags_all.*`); repeatable. `[[drift.ignore]]` in `.statectl.toml` adds more, each with its reason')
+            [CompletionResult]::new('--parallelism', '--parallelism', [CompletionResultType]::ParameterName, 'How many instances are read at once, over all providers')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long one instance''s read may take at most')
+            [CompletionResult]::new('--start-timeout', '--start-timeout', [CompletionResultType]::ParameterName, 'How long a provider plugin may take to start: its handshake, and each of its schema and configuration calls before the first read')
+            [CompletionResult]::new('--plugin-dir', '--plugin-dir', [CompletionResultType]::ParameterName, 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable')
+            [CompletionResult]::new('--provider-config', '--provider-config', [CompletionResultType]::ParameterName, 'A provider configuration''s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long `--lock` waits for the lock, as Terraform''s `-lock-timeout` (e.g. `30s`)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print the report')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('--all-changes', '--all-changes', [CompletionResultType]::ParameterName, 'Report every change the read shows, as `terraform plan -refresh-only` does: no noise rules (by default changes in attributes only the provider sets, and null <-> empty collections, are counted, not reported); ignores still apply')
+            [CompletionResult]::new('--lock', '--lock', [CompletionResultType]::ParameterName, 'Hold the state''s lock while reading (Terraform-compatible). Off by default: drift never writes, and a lock would block an apply meanwhile')
+            [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values instead of masking them')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'statectl;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List resource instances, one address a line, as `terraform state list` does')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one resource instance, sensitive values masked')
@@ -348,6 +378,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('lock', 'lock', [CompletionResultType]::ParameterValue, 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated')
+            [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Read every managed instance through its provider plugin and report what changed outside Terraform; never writes; exit 1 on drift')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -385,6 +416,9 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;help;audit' {
+            break
+        }
+        'statectl;help;drift' {
             break
         }
         'statectl;help;help' {

@@ -22,6 +22,9 @@ _statectl() {
             statectl,diff)
                 cmd="statectl__subcmd__diff"
                 ;;
+            statectl,drift)
+                cmd="statectl__subcmd__drift"
+                ;;
             statectl,forget)
                 cmd="statectl__subcmd__forget"
                 ;;
@@ -64,6 +67,9 @@ _statectl() {
             statectl__subcmd__help,diff)
                 cmd="statectl__subcmd__help__subcmd__diff"
                 ;;
+            statectl__subcmd__help,drift)
+                cmd="statectl__subcmd__help__subcmd__drift"
+                ;;
             statectl__subcmd__help,forget)
                 cmd="statectl__subcmd__help__subcmd__forget"
                 ;;
@@ -104,7 +110,7 @@ _statectl() {
 
     case "${cmd}" in
         statectl)
-            opts="-v -q -h -V --color --verbose --quiet --help --version list show query scan summary taint untaint forget rm refresh lock diff audit help"
+            opts="-v -q -h -V --color --verbose --quiet --help --version list show query scan summary taint untaint forget rm refresh lock diff audit drift help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -209,6 +215,88 @@ _statectl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        statectl__subcmd__drift)
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --target --type --module --ignore --all-changes --parallelism --timeout --start-timeout --plugin-dir --provider-config --lock --lock-timeout --format --show-sensitive --color --verbose --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --module)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parallelism)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plugin-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json sarif github gitlab junit markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         statectl__subcmd__forget)
             opts="-o -v -q -h --deposed --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --state --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -276,7 +364,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help)
-            opts="list show query scan summary taint untaint forget refresh lock diff audit help"
+            opts="list show query scan summary taint untaint forget refresh lock diff audit drift help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -304,6 +392,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__help__subcmd__drift)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -40,6 +40,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand lock 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
             cand diff 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
             cand audit 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
+            cand drift 'Read every managed instance through its provider plugin and report what changed outside Terraform; never writes; exit 1 on drift'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'statectl;list'= {
@@ -318,6 +319,34 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'statectl;drift'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
+            cand --config 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)'
+            cand --var 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win'
+            cand --var-file 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it'
+            cand --target 'Only these instances (addresses as `terraform state list` takes them, or globs); repeatable. Default: every managed instance'
+            cand --type 'Only instances of these resource types (globs allowed); repeatable'
+            cand --module 'Only instances in these modules or below them (`module.net`, globs allowed); repeatable'
+            cand --ignore 'Not drift: changes at this attribute path (or below it) of this resource type, globs in both parts (`aws_instance.tags.LastScanned`, `*.tags_all.*`); repeatable. `[[drift.ignore]]` in `.statectl.toml` adds more, each with its reason'
+            cand --parallelism 'How many instances are read at once, over all providers'
+            cand --timeout 'How long one instance''s read may take at most'
+            cand --start-timeout 'How long a provider plugin may take to start: its handshake, and each of its schema and configuration calls before the first read'
+            cand --plugin-dir 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable'
+            cand --provider-config 'A provider configuration''s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable'
+            cand --lock-timeout 'How long `--lock` waits for the lock, as Terraform''s `-lock-timeout` (e.g. `30s`)'
+            cand --format 'How to print the report'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --all-changes 'Report every change the read shows, as `terraform plan -refresh-only` does: no noise rules (by default changes in attributes only the provider sets, and null <-> empty collections, are counted, not reported); ignores still apply'
+            cand --lock 'Hold the state''s lock while reading (Terraform-compatible). Off by default: drift never writes, and a lock would block an apply meanwhile'
+            cand --show-sensitive 'Show sensitive values instead of masking them'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'statectl;help'= {
             cand list 'List resource instances, one address a line, as `terraform state list` does'
             cand show 'Show one resource instance, sensitive values masked'
@@ -331,6 +360,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand lock 'Hold the state lock (Terraform-compatible) while a command runs; exits with its code'
             cand diff 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
             cand audit 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
+            cand drift 'Read every managed instance through its provider plugin and report what changed outside Terraform; never writes; exit 1 on drift'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'statectl;help;list'= {
@@ -356,6 +386,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
         &'statectl;help;diff'= {
         }
         &'statectl;help;audit'= {
+        }
+        &'statectl;help;drift'= {
         }
         &'statectl;help;help'= {
         }

@@ -138,6 +138,16 @@ pub(super) fn examples(command: &str) -> &'static [Example] {
                 "statectl audit testdata/audit/removed-forget/terraform.tfstate --plan testdata/audit/removed-forget/plan.json --config testdata/audit/removed-forget",
             ),
         ],
+        "drift" => &[
+            example!(
+                "Instances of Terraform's built-in provider (terraform_data) have no remote object to read",
+                "statectl drift testdata/states/modules.tfstate",
+            ),
+            example!(
+                "An ignore names the resource type first (exit 2: refused)",
+                "statectl drift testdata/states/modules.tfstate --ignore tags",
+            ),
+        ],
         _ => &[],
     }
 }
