@@ -24,8 +24,8 @@ use crate::cli::findings::ReportFormat;
 use crate::cli::plugin_inputs::parse_provider_config;
 use crate::cli::plugin_refresh::read_job;
 use crate::cli::refresh::{PluginRun, plugin_reader_settings};
-use crate::cli::settings::{DriftSettings, at_least_one};
-use crate::cli::{Printer, StateArg, load};
+use crate::cli::settings::{DriftSettings, DriftTarget as Target, at_least_one};
+use crate::cli::{BackendArgs, ConfigArgs, Printer, load};
 use crate::reconcile::outcome::Outcome;
 use crate::reconcile::plugin::reader::{ReadJob, ReaderSettings, Refreshed, read_all};
 use crate::state::State;
@@ -38,8 +38,17 @@ const BUILTIN: &str = "terraform.io/builtin/terraform";
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// The states: files, `-`, URLs (`s3://bucket/key`, ...), or working directories where
+    /// `terraform init` ran (each one's backend state, read with its own providers and `provider`
+    /// blocks); several in one run, one report. Default: the working directory's state.
+    #[arg(value_name = "STATE|DIR")]
+    pub states: Vec<PathBuf>,
+
     #[command(flatten)]
-    pub state: StateArg,
+    pub backend: BackendArgs,
+
+    #[command(flatten)]
+    pub config: ConfigArgs,
 
     /// Only these instances (addresses as `terraform state list` takes them, or globs); repeatable.
     /// Default: every managed instance.
@@ -112,82 +121,181 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
     drift(&settings, printer)
 }
 
-/// The check the settings describe.
+/// The check the settings describe: the states in groups that share a configuration (each
+/// group's providers started once for all its states), one report.
 fn drift(settings: &DriftSettings, printer: &mut Printer) -> Result<ExitStatus, CliError> {
-    let locked = match settings.lock {
-        Some(timeout) => Some(Locked::acquire_source(
-            &settings.source,
-            "statectl drift",
-            timeout,
-        )?),
-        None => None,
-    };
-    let result = read_and_compare(settings, locked.as_ref(), printer);
-    if let Some(locked) = locked {
-        locked.release()?;
+    let mut groups: Vec<Vec<&Target>> = Vec::new();
+    for target in &settings.targets {
+        match groups
+            .iter_mut()
+            .find(|group| group[0].config == target.config)
+        {
+            Some(group) => group.push(target),
+            None => groups.push(vec![target]),
+        }
     }
-    let (report, interrupted) = result?;
-    let text = render(&report, settings)?;
+    let one = settings.targets.len() == 1;
+    let mut reports = Vec::new();
+    let mut interrupted = false;
+    for group in groups {
+        let (checked, stopped) = check_group(&group, settings, one, printer)?;
+        reports.extend(checked);
+        if stopped {
+            interrupted = true;
+            break;
+        }
+    }
+    let text = render(&reports, settings)?;
     printer.out(&text)?;
-    for (address, message) in report.errors() {
-        printer.error_line(&sanitize(&format!("{address}: {message}")));
+    for report in &reports {
+        if let Some(error) = &report.error {
+            printer.error_line(&sanitize(error));
+        }
+        for (address, message) in report.errors() {
+            printer.error_line(&sanitize(&format!("{address}: {message}")));
+        }
     }
     if interrupted {
         printer.warning("interrupted: the report above holds the instances read so far");
         return Ok(ExitStatus::Interrupted);
     }
-    Ok(report.exit_status())
+    Ok(reports
+        .iter()
+        .map(Report::exit_status)
+        .fold(ExitStatus::Success, ExitStatus::and))
 }
 
-/// Reads the state (under `locked` when held) and every chosen instance through its provider.
-/// `true` with the report when Ctrl-C cut the reads short.
-fn read_and_compare(
+/// A state read (under its lock with `--lock`), or why it could not be.
+struct Opened<'t> {
+    target: &'t Target,
+    bytes: Result<StateBytes, CliError>,
+    locked: Option<Locked>,
+}
+
+/// Reads the states of one group (the same configuration), then every chosen instance of them all
+/// through one set of provider processes. A state that cannot be read is an error of its own
+/// report; with a single state (`one`) it is the run's error. `true` with the reports when Ctrl-C
+/// cut the reads short.
+fn check_group(
+    group: &[&Target],
     settings: &DriftSettings,
-    locked: Option<&Locked>,
+    one: bool,
     printer: &mut Printer,
-) -> Result<(Report, bool), CliError> {
-    let stored = match locked {
-        Some(locked) => locked.read()?,
-        None => settings
-            .source
-            .read()
-            .map_err(|error| CliError::state(&settings.source, &error))?,
-    };
-    if let Some(note) = &settings.source_note {
-        printer.note(note);
+) -> Result<(Vec<Report>, bool), CliError> {
+    let mut opened = Vec::new();
+    for target in group {
+        let result = open(target, settings, printer);
+        let (bytes, locked) = match result {
+            Ok((bytes, locked)) => (Ok(bytes), locked),
+            Err(error) if one => return Err(error),
+            Err(error) => (Err(error), None),
+        };
+        opened.push(Opened {
+            target,
+            bytes,
+            locked,
+        });
     }
-    let plaintext = crate::cli::encryption::open(&settings.encryption, &settings.source, stored)?;
-    let bytes = StateBytes::new(plaintext);
-    let state = load::parse_state(&settings.source, &bytes)?;
-    let rules = crate::cli::scan::load_rules(None)?;
-    let selected: Vec<Selected> = select(&state, &rules, &settings.selection)?
-        .into_iter()
-        .filter(|one| in_modules(one, settings))
-        .collect();
-    let mut report = Report::new(settings.source.to_string(), selected.len(), &settings.rules);
-    let mut jobs = Vec::new();
-    let mut read = Vec::new();
-    for one in &selected {
-        match &one.provider {
-            // Terraform's own provider (`terraform_data`) is built into Terraform: no plugin to
-            // start, and no remote object to drift.
-            Some(provider) if provider.source == BUILTIN => report.builtin += 1,
-            Some(provider) => {
-                jobs.push(read_job(one, &provider.text, state.source));
-                read.push(one);
-            }
-            None => report.entries.push(Entry::error(
-                one,
-                "no provider in the state to read it with".to_owned(),
-            )),
+    let result = read_group(&opened, settings, one, printer);
+    for state in opened {
+        if let Some(locked) = state.locked {
+            locked.release()?;
         }
     }
+    result
+}
+
+/// The state of `target`, decrypted, and its lock when `--lock` asks for one.
+fn open(
+    target: &Target,
+    settings: &DriftSettings,
+    printer: &mut Printer,
+) -> Result<(StateBytes, Option<Locked>), CliError> {
+    let locked = match settings.lock {
+        Some(timeout) => Some(Locked::acquire_source(
+            &target.source,
+            "statectl drift",
+            timeout,
+        )?),
+        None => None,
+    };
+    let stored = match &locked {
+        Some(locked) => locked.read().map_err(CliError::from),
+        None => target
+            .source
+            .read()
+            .map_err(|error| CliError::state(&target.source, &error)),
+    };
+    let stored = match stored {
+        Ok(stored) => stored,
+        Err(error) => {
+            if let Some(locked) = locked {
+                locked.release()?;
+            }
+            return Err(error);
+        }
+    };
+    if let Some(note) = &target.note {
+        printer.note(note);
+    }
+    let plaintext = crate::cli::encryption::open(&settings.encryption, &target.source, stored)?;
+    Ok((StateBytes::new(plaintext), locked))
+}
+
+fn read_group(
+    opened: &[Opened<'_>],
+    settings: &DriftSettings,
+    one: bool,
+    printer: &mut Printer,
+) -> Result<(Vec<Report>, bool), CliError> {
+    let rules = crate::cli::scan::load_rules(None)?;
+    let mut reports = Vec::new();
+    let mut states: Vec<Option<(State<'_>, Vec<Selected>)>> = Vec::new();
+    let mut jobs = Vec::new();
+    // Which state and which of its chosen instances each job reads.
+    let mut read: Vec<(usize, usize)> = Vec::new();
+    for (position, state) in opened.iter().enumerate() {
+        let name = state.target.source.to_string();
+        let parsed = match &state.bytes {
+            Err(error) => Err(CliError::new(error.message.clone())),
+            Ok(bytes) => parse_and_choose(&state.target.source, bytes, &rules, settings),
+        };
+        let (parsed, selected) = match parsed {
+            Ok(parsed) => parsed,
+            Err(error) if one => return Err(error),
+            Err(error) => {
+                let mut report = Report::new(name, 0, &settings.rules);
+                report.error = Some(error.message);
+                reports.push(report);
+                states.push(None);
+                continue;
+            }
+        };
+        let mut report = Report::new(name, selected.len(), &settings.rules);
+        for (index, chosen) in selected.iter().enumerate() {
+            match &chosen.provider {
+                // Terraform's own provider (`terraform_data`) is built into Terraform: no plugin
+                // to start, and no remote object to drift.
+                Some(provider) if provider.source == BUILTIN => report.builtin += 1,
+                Some(provider) => {
+                    jobs.push(read_job(chosen, &provider.text, parsed.source));
+                    read.push((position, index));
+                }
+                None => report.entries.push(Entry::error(
+                    chosen,
+                    "no provider in the state to read it with".to_owned(),
+                )),
+            }
+        }
+        reports.push(report);
+        states.push(Some((parsed, selected)));
+    }
     if jobs.is_empty() {
-        return Ok((report, false));
+        return Ok((reports, false));
     }
     let reader = plugin_reader_settings(
         &PluginRun {
-            config: settings.config.as_deref(),
+            config: opened[0].target.config.as_deref(),
             inputs: &settings.inputs,
             plugins: &settings.plugins,
             parallelism: settings.parallelism,
@@ -197,18 +305,36 @@ fn read_and_compare(
         printer,
     )?;
     let Some(answers) = read_everything(jobs, &reader)? else {
-        return Ok((report, true));
+        return Ok((reports, true));
     };
-    for (one, answer) in read.iter().zip(answers) {
+    for ((position, index), answer) in read.into_iter().zip(answers) {
+        let Some((state, selected)) = &states[position] else {
+            continue;
+        };
+        let chosen = &selected[index];
         for warning in &answer.warnings {
-            printer.warning(&sanitize(&format!("{}: {warning}", one.address)));
+            printer.warning(&sanitize(&format!("{}: {warning}", chosen.address)));
         }
-        let entry = compare(one, &state, answer, settings, &mut report.muted);
-        if let Some(entry) = entry {
+        let report = &mut reports[position];
+        if let Some(entry) = compare(chosen, state, answer, settings, &mut report.muted) {
             report.entries.push(entry);
         }
     }
-    Ok((report, false))
+    Ok((reports, false))
+}
+/// The state in `bytes`, and the instances the settings choose in it.
+fn parse_and_choose<'b>(
+    source: &crate::state::source::Source,
+    bytes: &'b StateBytes,
+    rules: &statectl_analysis::scan::Rules,
+    settings: &DriftSettings,
+) -> Result<(State<'b>, Vec<Selected>), CliError> {
+    let parsed = load::parse_state(source, bytes)?;
+    let selected: Vec<Selected> = select(&parsed, rules, &settings.selection)?
+        .into_iter()
+        .filter(|one| in_modules(one, settings))
+        .collect();
+    Ok((parsed, selected))
 }
 
 /// Whether `one` is in a module `--module` names (or below it); every instance without the flag.

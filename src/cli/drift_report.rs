@@ -90,6 +90,8 @@ pub(super) struct Report {
     pub muted: Muted,
     /// The ignore rules (pattern, reason), in the order of `muted.by_ignore`.
     pub ignores: Vec<(String, Option<String>)>,
+    /// Why the state itself could not be checked (many states: the others still are).
+    pub error: Option<String>,
 }
 
 impl Report {
@@ -98,6 +100,7 @@ impl Report {
             name,
             instances,
             builtin: 0,
+            error: None,
             entries: Vec::new(),
             muted: Muted::new(rules),
             ignores: rules
@@ -142,7 +145,7 @@ impl Report {
 
     /// 2 when an instance was not read (its drift is unknown), else 1 on drift, else 0.
     pub(super) fn exit_status(&self) -> ExitStatus {
-        if self.failed() > 0 {
+        if self.failed() > 0 || self.error.is_some() {
             ExitStatus::Error
         } else if self.changed() + self.gone() > 0 {
             ExitStatus::Findings
@@ -169,10 +172,10 @@ impl Report {
 
 /// The report in the settings' format: the table, the JSON, or one of the formats scan and audit
 /// share (each drifted, deleted or unread instance a finding).
-pub(super) fn render(report: &Report, settings: &DriftSettings) -> Result<String, CliError> {
+pub(super) fn render(reports: &[Report], settings: &DriftSettings) -> Result<String, CliError> {
     match settings.format {
-        ReportFormat::Json => Ok(json_report(report)),
-        ReportFormat::Table => Ok(table(report)),
+        ReportFormat::Json => Ok(json_report(reports)),
+        ReportFormat::Table => Ok(reports.iter().map(table).collect::<Vec<_>>().join("\n")),
         format => {
             let tool = Tool {
                 command: "drift",
@@ -180,7 +183,8 @@ pub(super) fn render(report: &Report, settings: &DriftSettings) -> Result<String
             };
             let mut renderer =
                 renderer(format, &tool, FailOn::Warning).expect("a shared format has a renderer");
-            render_all(renderer.as_mut(), &[as_findings(report)])
+            let reports: Vec<findings::Report> = reports.iter().map(as_findings).collect();
+            render_all(renderer.as_mut(), &reports)
         }
     }
 }
@@ -246,7 +250,10 @@ fn as_findings(report: &Report) -> findings::Report {
         name: report.name.clone(),
         instances: report.instances,
         findings,
-        error: None,
+        error: report
+            .error
+            .as_ref()
+            .map(|message| CliError::new(message.clone())),
     }
 }
 
@@ -257,6 +264,14 @@ fn shown(value: Option<&Value>) -> String {
 
 fn table(report: &Report) -> String {
     let mut out = String::new();
+    if report.error.is_some() {
+        let _ = writeln!(
+            out,
+            "{}: not checked (see the error below)",
+            sanitize(&report.name)
+        );
+        return out;
+    }
     for entry in &report.entries {
         let address = sanitize(&entry.address);
         match &entry.kind {
@@ -319,92 +334,138 @@ fn table(report: &Report) -> String {
     out
 }
 
-fn json_report(report: &Report) -> String {
+fn json_report(reports: &[Report]) -> String {
     let mut drift = Vec::new();
     let mut errors = Vec::new();
-    for entry in &report.entries {
-        let (actions, before, after, sensitive, attributes) = match &entry.kind {
-            EntryKind::Changed {
-                changes,
-                before,
-                after,
-                sensitive,
-            } => (
-                "update",
-                before.clone(),
-                after.clone(),
-                sensitive,
-                changes.iter().map(change_json).collect(),
-            ),
-            EntryKind::Gone { before, sensitive } => {
-                ("delete", before.clone(), Value::Null, sensitive, Vec::new())
-            }
-            EntryKind::Error(message) => {
-                errors.push(json!({"address": entry.address, "message": message}));
-                continue;
-            }
-        };
-        let marks = sensitive_marks(sensitive);
-        let mut item = serde_json::Map::new();
-        item.insert("address".into(), json!(entry.address));
-        if !entry.module.is_empty() {
-            item.insert("module_address".into(), json!(entry.module));
-        }
-        item.insert("mode".into(), json!("managed"));
-        item.insert("type".into(), json!(entry.type_name));
-        item.insert("name".into(), json!(entry.name));
-        match &entry.key {
-            Some(InstanceKey::Int(index)) => {
-                item.insert("index".into(), json!(index));
-            }
-            Some(InstanceKey::Str(key)) => {
-                item.insert("index".into(), json!(key));
-            }
-            None => {}
-        }
-        item.insert("provider_name".into(), json!(entry.provider));
-        let after_sensitive = if after.is_null() {
-            json!(false)
-        } else {
-            marks.clone()
-        };
-        item.insert(
-            "change".into(),
-            json!({
-                "actions": [actions],
-                "before": before,
-                "after": after,
-                "after_unknown": {},
-                "before_sensitive": marks,
-                "after_sensitive": after_sensitive,
-            }),
-        );
-        item.insert("drifted_attributes".into(), Value::Array(attributes));
-        drift.push(Value::Object(item));
-    }
-    let ignored: Vec<Value> = report
-        .muting()
-        .into_iter()
-        .map(|(rule, reason, count)| json!({"rule": rule, "reason": reason, "count": count}))
-        .collect();
-    let document = json!({
-        "schema_version": SCHEMA_VERSION,
-        "state": report.name,
-        "summary": {
+    let mut states = Vec::new();
+    for report in reports {
+        states.push(json!({
+            "state": report.name,
             "instances": report.instances,
             "read": report.read(),
             "builtin": report.builtin,
             "changed": report.changed(),
             "gone": report.gone(),
             "errors": report.failed(),
+            "error": report.error,
+        }));
+        for entry in &report.entries {
+            match entry_json(entry) {
+                Ok(mut item) => {
+                    item.insert("state".into(), json!(report.name));
+                    drift.push(Value::Object(item));
+                }
+                Err(message) => errors.push(json!({
+                    "state": report.name,
+                    "address": entry.address,
+                    "message": message,
+                })),
+            }
+        }
+    }
+    let sum = |count: fn(&Report) -> usize| reports.iter().map(count).sum::<usize>();
+    let document = json!({
+        "schema_version": SCHEMA_VERSION,
+        "summary": {
+            "states": reports.len(),
+            "instances": sum(|report| report.instances),
+            "read": sum(Report::read),
+            "builtin": sum(|report| report.builtin),
+            "changed": sum(Report::changed),
+            "gone": sum(Report::gone),
+            "errors": sum(Report::failed) + sum(|report| usize::from(report.error.is_some())),
         },
         "resource_drift": drift,
         "errors": errors,
-        "ignored": ignored,
+        "ignored": ignored_json(reports),
+        "states": states,
     });
     let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
     text.push('\n');
     text
+}
+
+/// What each rule took out, over every state (they share the rules).
+fn ignored_json(reports: &[Report]) -> Vec<Value> {
+    let Some(first) = reports.first() else {
+        return Vec::new();
+    };
+    let mut total = Report {
+        name: String::new(),
+        instances: 0,
+        builtin: 0,
+        entries: Vec::new(),
+        muted: first.muted.clone(),
+        ignores: first.ignores.clone(),
+        error: None,
+    };
+    for report in &reports[1..] {
+        total.muted.add(&report.muted);
+    }
+    total
+        .muting()
+        .into_iter()
+        .map(|(rule, reason, count)| json!({"rule": rule, "reason": reason, "count": count}))
+        .collect()
+}
+
+/// One `resource_drift` entry, or the message of an instance not read.
+fn entry_json(entry: &Entry) -> Result<serde_json::Map<String, Value>, &str> {
+    let (actions, before, after, sensitive, attributes) = match &entry.kind {
+        EntryKind::Changed {
+            changes,
+            before,
+            after,
+            sensitive,
+        } => (
+            "update",
+            before.clone(),
+            after.clone(),
+            sensitive,
+            changes.iter().map(change_json).collect(),
+        ),
+        EntryKind::Gone { before, sensitive } => {
+            ("delete", before.clone(), Value::Null, sensitive, Vec::new())
+        }
+        EntryKind::Error(message) => return Err(message),
+    };
+    let marks = sensitive_marks(sensitive);
+    let mut item = serde_json::Map::new();
+    item.insert("address".into(), json!(entry.address));
+    if !entry.module.is_empty() {
+        item.insert("module_address".into(), json!(entry.module));
+    }
+    item.insert("mode".into(), json!("managed"));
+    item.insert("type".into(), json!(entry.type_name));
+    item.insert("name".into(), json!(entry.name));
+    match &entry.key {
+        Some(InstanceKey::Int(index)) => {
+            item.insert("index".into(), json!(index));
+        }
+        Some(InstanceKey::Str(key)) => {
+            item.insert("index".into(), json!(key));
+        }
+        None => {}
+    }
+    item.insert("provider_name".into(), json!(entry.provider));
+    let after_sensitive = if after.is_null() {
+        json!(false)
+    } else {
+        marks.clone()
+    };
+    item.insert(
+        "change".into(),
+        json!({
+            "actions": [actions],
+            "before": before,
+            "after": after,
+            "after_unknown": {},
+            "before_sensitive": marks,
+            "after_sensitive": after_sensitive,
+        }),
+    );
+    item.insert("drifted_attributes".into(), Value::Array(attributes));
+    Ok(item)
 }
 
 /// One drifted attribute: its path as Terraform writes references, and its values (masked).

@@ -21,7 +21,7 @@ pub(crate) struct Located {
 pub(crate) fn locate(arg: Option<&Path>, backend: &BackendArgs) -> Result<Located, CliError> {
     let overrides = overrides(backend);
     let Some(arg) = arg else {
-        return discovered(&overrides);
+        return discovered(Path::new("."), &overrides);
     };
     let text = arg.to_string_lossy();
     if let Some(config) = discover::from_url(&text, &overrides)? {
@@ -53,9 +53,14 @@ pub(crate) fn overrides(backend: &BackendArgs) -> Overrides {
     }
 }
 
-/// The state `terraform init` recorded for the working directory.
-fn discovered(overrides: &Overrides) -> Result<Located, CliError> {
-    match discover::in_directory(Path::new("."), overrides)? {
+/// The state `terraform init` recorded in the working directory `dir` (`drift DIR...`).
+pub(crate) fn locate_in(dir: &Path, backend: &BackendArgs) -> Result<Located, CliError> {
+    discovered(dir, &overrides(backend))
+}
+
+/// The state `terraform init` recorded for the working directory `dir`.
+fn discovered(dir: &Path, overrides: &Overrides) -> Result<Located, CliError> {
+    match discover::in_directory(dir, overrides)? {
         Found::Local { path, how } => Ok(Located {
             note: how.map(|how| format!("state {} ({how})", path.display())),
             source: Source::Path(path),

@@ -128,9 +128,16 @@ impl Stack {
 
     /// `statectl drift --config . ARGS` in `folder`, in the same clean environment.
     fn drift(&self, folder: &str, args: &[&str]) -> (i32, String, String) {
+        let mut all = vec!["--config", "."];
+        all.extend_from_slice(args);
+        self.drift_in(folder, &all)
+    }
+
+    /// `statectl drift ARGS` in `folder` (`""`: the stack's folder), in the same clean environment.
+    fn drift_in(&self, folder: &str, args: &[&str]) -> (i32, String, String) {
         let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
         command
-            .args(["drift", "--config", "."])
+            .arg("drift")
             .args(args)
             .current_dir(self.path().join(folder))
             .env_clear()
@@ -687,4 +694,65 @@ fn drift_reads_a_remote_state_and_never_writes_or_locks_it_unasked() {
         ]
     );
     assert_eq!(server.lock(), None);
+}
+
+/// Several states in one run, one report: two working directories (each read with its own
+/// configuration's providers), two state files of one configuration (its provider started once for
+/// both), and a state that cannot be read among them (reported, the others still checked, exit 2).
+#[test]
+fn drift_checks_many_states_in_one_run() {
+    let Some(stack) = Stack::apply() else { return };
+    stack.copy("second");
+    stack.remote(|job| job["name"] = "renamed".into());
+
+    let (code, stdout, stderr) = stack.drift_in("", &["work", "second", "--format", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["summary"]["states"], 2, "{stdout}");
+    assert_eq!(report["summary"]["changed"], 2, "{stdout}");
+    let states: Vec<&str> = report["resource_drift"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        states,
+        ["work/terraform.tfstate", "second/terraform.tfstate"]
+    );
+
+    let (code, stdout, stderr) = stack.drift_in(
+        "",
+        &[
+            "--config",
+            "work",
+            "work/terraform.tfstate",
+            "second/terraform.tfstate",
+            "-vv",
+        ],
+    );
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(stdout.matches("~ pyasync_job.build").count(), 2, "{stdout}");
+    assert_eq!(
+        stderr.matches("plugin started").count(),
+        1,
+        "one provider process for both states: {stderr}"
+    );
+
+    let (code, stdout, stderr) = stack.drift_in(
+        "",
+        &[
+            "--config",
+            "work",
+            "work/terraform.tfstate",
+            "missing.tfstate",
+        ],
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_contains(&stdout, "~ pyasync_job.build\n");
+    assert_contains(
+        &stdout,
+        "missing.tfstate: not checked (see the error below)\n",
+    );
+    assert_contains(&stderr, "error: missing.tfstate");
 }

@@ -1,7 +1,9 @@
-//! `statectl drift`'s flags resolved: the state (no destination: drift never writes), the
+//! `statectl drift`'s flags resolved: the states (no destination: drift never writes), each with
+//! the configuration its providers come from (a working directory named brings its own), the
 //! instances chosen, the plugin readers' settings, the ignore rules (`--ignore` over the settings
 //! file's `[[drift.ignore]]`), the report format, and whether to take the lock (`--lock`).
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use statectl_analysis::drift::{DriftRules, Ignore};
@@ -13,18 +15,26 @@ use crate::cli::drift::Args;
 use crate::cli::error::{CliError, echo};
 use crate::cli::findings::ReportFormat;
 use crate::cli::settings::PluginSettings;
-use crate::cli::state_source::locate;
+use crate::cli::state_source::{locate, locate_in};
 use crate::state::source::Source;
+
+/// One state to check, and where its providers come from.
+#[derive(Debug, Clone)]
+pub(crate) struct Target {
+    pub source: Source,
+    /// The note naming a state the user did not name by path (a backend's, a workspace's).
+    pub note: Option<String>,
+    /// The configuration: its `provider` blocks, and where `.terraform/providers` is (`--config`,
+    /// or the working directory named; `None`: the current one).
+    pub config: Option<PathBuf>,
+}
 
 /// The resolved flags of `drift`: all the run sees of its command line.
 #[derive(Debug, Clone)]
 pub(crate) struct DriftSettings {
-    pub source: Source,
-    /// The note naming a state the user did not name by path (a backend's, a workspace's).
-    pub source_note: Option<String>,
+    /// The states, in the order named (at least one).
+    pub targets: Vec<Target>,
     pub encryption: std::sync::Arc<statectl_encryption::StateEncryption>,
-    /// `--config DIR`: its `provider` blocks, and where `.terraform/providers` is.
-    pub config: Option<std::path::PathBuf>,
     pub inputs: Inputs,
     /// The instances read: `--target` and `--type` (every managed instance when neither is given).
     pub selection: Selection,
@@ -58,20 +68,21 @@ impl DriftSettings {
             )
             .with_hint("add `--lock`, or drop `--lock-timeout`"));
         }
-        let encryption = crate::cli::encryption::load(&args.state.config)?;
-        let located = locate(args.state.state.as_deref(), &args.state.backend)?;
-        let (targets, mut types) = (args.targets.clone(), args.types.clone());
-        if targets.is_empty() && types.is_empty() {
+        let encryption = crate::cli::encryption::load(&args.config)?;
+        let targets = targets(args)?;
+        let (chosen, mut types) = (args.targets.clone(), args.types.clone());
+        if chosen.is_empty() && types.is_empty() {
             // Every managed instance (without a choice, `select` would take the stale ones).
             types.push("*".to_owned());
         }
         Ok(DriftSettings {
-            source: located.source,
-            source_note: located.note,
+            targets,
             encryption,
-            config: args.state.config.config.clone(),
-            inputs: Inputs::from_flags(&args.state.config.vars, &args.state.config.var_files),
-            selection: Selection { targets, types },
+            inputs: Inputs::from_flags(&args.config.vars, &args.config.var_files),
+            selection: Selection {
+                targets: chosen,
+                types,
+            },
             modules: args
                 .modules
                 .iter()
@@ -95,6 +106,47 @@ impl DriftSettings {
                 .then(|| args.lock_timeout.unwrap_or(Duration::ZERO)),
         })
     }
+}
+
+/// The states named: files, URLs, and working directories (whose backend state is read, with their
+/// own providers); none is the current directory's state.
+fn targets(args: &Args) -> Result<Vec<Target>, CliError> {
+    let config = args.config.config.clone();
+    if args.states.is_empty() {
+        let located = locate(None, &args.backend)?;
+        return Ok(vec![Target {
+            source: located.source,
+            note: located.note,
+            config,
+        }]);
+    }
+    let mut targets = Vec::new();
+    for state in &args.states {
+        if state.is_dir() {
+            if let Some(config) = &config {
+                return Err(CliError::new(format!(
+                    "`--config {}` names the configuration of every state, but `{}` is a working directory with its own",
+                    echo(&config.display().to_string()),
+                    echo(&state.display().to_string())
+                ))
+                .with_hint("name working directories without `--config`, or state files and URLs with it"));
+            }
+            let located = locate_in(state, &args.backend)?;
+            targets.push(Target {
+                source: located.source,
+                note: located.note,
+                config: Some(state.clone()),
+            });
+        } else {
+            let located = locate(Some(state), &args.backend)?;
+            targets.push(Target {
+                source: located.source,
+                note: located.note,
+                config: config.clone(),
+            });
+        }
+    }
+    Ok(targets)
 }
 
 #[cfg(test)]
@@ -135,6 +187,7 @@ mod tests {
             resolve(&["statectl", "drift", "s.tfstate", "--target", "aws_vpc.main"]).unwrap();
         assert!(some.selection.types.is_empty());
         assert!(all.lock.is_none(), "no lock by default");
+        assert_eq!(all.targets.len(), 1);
         let locked = resolve(&[
             "statectl",
             "drift",
@@ -172,4 +225,48 @@ mod tests {
                 .starts_with("`--lock-timeout` waits for the lock")
         );
     }
+}
+
+#[test]
+fn working_directories_bring_their_own_configuration() {
+    let folder = tempfile::tempdir().unwrap();
+    let (a, b) = (folder.path().join("a"), folder.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let args = |extra: &[&str]| {
+        let mut argv = vec![
+            "statectl",
+            "drift",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "x.tfstate",
+        ];
+        argv.extend_from_slice(extra);
+        match <crate::cli::Cli as clap::Parser>::try_parse_from(argv)
+            .unwrap()
+            .command
+        {
+            crate::cli::Command::Drift(args) => args,
+            _ => unreachable!(),
+        }
+    };
+    let settings = DriftSettings::resolve(&args(&[])).unwrap();
+    let configs: Vec<Option<PathBuf>> = settings
+        .targets
+        .iter()
+        .map(|target| target.config.clone())
+        .collect();
+    assert_eq!(configs, [Some(a.clone()), Some(b.clone()), None]);
+    assert_eq!(
+        settings.targets[0].source.to_string(),
+        a.join("terraform.tfstate").display().to_string()
+    );
+    let error = DriftSettings::resolve(&args(&["--config", a.to_str().unwrap()])).unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("is a working directory with its own"),
+        "{}",
+        error.message
+    );
 }

@@ -15,7 +15,7 @@ mod write;
 
 pub(super) use audit::AuditSettings;
 pub(super) use diff::{DiffOutput, DiffSettings};
-pub(super) use drift::DriftSettings;
+pub(super) use drift::{DriftSettings, Target as DriftTarget};
 pub(super) use list::ListSettings;
 pub(super) use lock::LockSettings;
 pub(super) use query::QuerySettings;
