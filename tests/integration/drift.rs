@@ -135,3 +135,42 @@ fn drift_of_a_missing_state_is_one_clear_error() {
     let stderr = output.stderr;
     assert!(stderr.starts_with("error: nowhere.tfstate"), "{stderr}");
 }
+
+/// `--module` keeps the instances in a module and below it, `--type` and `--target` as in refresh;
+/// what is chosen here is all `terraform_data`, built into Terraform: counted, never read.
+#[test]
+fn drift_chooses_instances_by_module_type_and_target() {
+    for (args, chosen) in [
+        (&["--module", "module.single"][..], 5),
+        (&["--module", "module.app*"], 15),
+        (
+            &[
+                "--module",
+                "module.app*",
+                "--target",
+                "module.app[\"blue\"]",
+            ],
+            5,
+        ),
+    ] {
+        let output = Test::new()
+            .args(["drift", "testdata/states/modules.tfstate"])
+            .args(args)
+            .run()
+            .code(0);
+        let expected = format!(
+            "testdata/states/modules.tfstate: 0 instances read; no drift; {chosen} built into Terraform (no remote object) not read\n"
+        );
+        assert_eq!(output.stdout, expected, "{args:?}");
+    }
+    // A choice that matches nothing is a mistake, not "no drift".
+    Test::new()
+        .args([
+            "drift",
+            "testdata/states/modules.tfstate",
+            "--type",
+            "aws_*",
+        ])
+        .run()
+        .refused("error: no managed instance in the state matches the --target and --type given");
+}
