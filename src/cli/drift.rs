@@ -156,7 +156,7 @@ fn drift(settings: &DriftSettings, printer: &mut Printer) -> Result<ExitStatus, 
         }
     }
     if interrupted {
-        printer.warning("interrupted: the report above holds the instances read so far");
+        printer.warning("interrupted: the reads in flight were stopped, so the report above compared none of them; nothing was written");
         return Ok(ExitStatus::Interrupted);
     }
     Ok(reports
@@ -389,7 +389,8 @@ fn compare(
                 secrets.extend(paths);
             }
             let secrets = sensitive::with_copies(&one.type_name, secrets);
-            let reveal: &[Vec<CtyStep>] = if settings.show_sensitive {
+            // The paths whose values are masked: none with `--show-sensitive`.
+            let masked: &[Vec<CtyStep>] = if settings.show_sensitive {
                 &[]
             } else {
                 &secrets
@@ -398,7 +399,7 @@ fn compare(
                 &one.type_name,
                 (&object.prior, &object.attributes),
                 &object.computed_only,
-                reveal,
+                masked,
                 &settings.rules,
                 muted,
             );
@@ -407,7 +408,7 @@ fn compare(
             }
             let (mut before, mut after) = (object.prior, object.attributes);
             for side in [&mut before, &mut after] {
-                sensitive::mask(side, reveal);
+                sensitive::mask(side, masked);
             }
             Some(Entry::new(
                 one,
