@@ -78,7 +78,7 @@ timed() {
   local code=0
   /usr/bin/time -f '%e %M' -o "$OUT/time.out" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || code=$?
   if [[ " $ok " != *" $code "* ]]; then log "drift bench: $name exited $code, see $OUT/$name.err"; exit 1; fi
-  cat "$OUT/time.out"
+  tail -n 1 "$OUT/time.out"  # GNU time puts "Command exited with non-zero status N" first
 }
 
 tf_walls=() tf_kb=() all_walls=() all_kb=() narrow_walls=() narrow_kb=()
