@@ -69,6 +69,29 @@ fn drift_refuses_a_settings_file_ignore_without_a_reason() {
 }
 
 #[test]
+fn drift_refuses_a_settings_file_ignore_without_a_type() {
+    let folder = state_folder();
+    std::fs::write(
+        folder.path().join(".statectl.toml"),
+        "[[drift.ignore]]\nattribute = \"LastScanned\"\nreason = \"the scanner\"\n",
+    )
+    .unwrap();
+    let output = Test::new()
+        .current_dir(folder.path())
+        .args(["drift"])
+        .run()
+        .code(2);
+    assert!(
+        output.stderr.contains(
+            ".statectl.toml: [[drift.ignore]]: `LastScanned` is not TYPE.PATH: a resource type, a dot, an attribute path"
+        ),
+        "{}",
+        output.stderr
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
 fn drift_has_no_write_path_and_knows_its_formats() {
     let folder = state_folder();
     for (args, message) in [
