@@ -216,6 +216,10 @@ fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, C
 
 /// Plans `request` on `state` (parsed from `loaded.bytes`), checks the rules, shows the diff and
 /// writes as the arguments say. Returns the exit code.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the one flow from plan to commit, in order"
+)]
 pub(super) fn finish(
     settings: &WriteSettings,
     request: &WriteRequest,
