@@ -289,46 +289,7 @@ pub(super) fn finish(
     if let Some(warning) = request.warning {
         printer.warning(warning);
     }
-    let applied = render_tracked(state, &plan);
-    tracing::debug!(
-        bytes = applied.text.len(),
-        elapsed_ms = started.elapsed().as_millis(),
-        "rendered"
-    );
-    let new_text = if loaded.bytes.is_upgraded() {
-        // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
-        // or `state rm` writes it: the upgraded text is its writer's form already. That rewrite
-        // moves every byte, so the new state is checked by parsing it whole (such states are small).
-        let new_text = legacy::as_terraform_writes(&applied.text);
-        drop(applied);
-        let after = check_parsed(source, state, &plan, &new_text)?;
-        if request.show_diff {
-            let objects = objects_of_parsed(&plan, &after);
-            show_diff(
-                state,
-                &plan,
-                &objects,
-                settings.show_sensitive,
-                to_stdout,
-                printer,
-            )?;
-        }
-        new_text
-    } else {
-        let objects = check_rendered(source, state, &plan, &applied)?;
-        if request.show_diff {
-            show_diff(
-                state,
-                &plan,
-                &objects,
-                settings.show_sensitive,
-                to_stdout,
-                printer,
-            )?;
-        }
-        drop(objects);
-        applied.text
-    };
+    let new_text = checked_new_text(settings, request, loaded, state, &plan, printer)?;
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis(),
         "new state checked"
@@ -336,6 +297,59 @@ pub(super) fn finish(
     write_out(
         settings, request, loaded, locked, state, &plan, new_text, printer,
     )
+}
+
+/// The new state's text for `plan`, checked before any byte is written, and its diff shown when the
+/// request asks for one.
+fn checked_new_text(
+    settings: &WriteSettings,
+    request: &WriteRequest,
+    loaded: &Loaded,
+    state: &State<'_>,
+    plan: &Plan,
+    printer: &mut Printer,
+) -> Result<String, CliError> {
+    let (source, to_stdout) = (&loaded.source, settings.stdout_carries_state());
+    let started = std::time::Instant::now();
+    let applied = render_tracked(state, plan);
+    tracing::debug!(
+        bytes = applied.text.len(),
+        elapsed_ms = started.elapsed().as_millis(),
+        "rendered"
+    );
+    if loaded.bytes.is_upgraded() {
+        // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
+        // or `state rm` writes it: the upgraded text is its writer's form already. That rewrite
+        // moves every byte, so the new state is checked by parsing it whole (such states are small).
+        let new_text = legacy::as_terraform_writes(&applied.text);
+        drop(applied);
+        let after = check_parsed(source, state, plan, &new_text)?;
+        if request.show_diff {
+            let objects = objects_of_parsed(plan, &after);
+            show_diff(
+                state,
+                plan,
+                &objects,
+                settings.show_sensitive,
+                to_stdout,
+                printer,
+            )?;
+        }
+        return Ok(new_text);
+    }
+    let objects = check_rendered(source, state, plan, &applied)?;
+    if request.show_diff {
+        show_diff(
+            state,
+            plan,
+            &objects,
+            settings.show_sensitive,
+            to_stdout,
+            printer,
+        )?;
+    }
+    drop(objects);
+    Ok(applied.text)
 }
 
 /// Puts the new state where the settings say: nowhere (the change summarised), stdout, or the
