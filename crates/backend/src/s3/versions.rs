@@ -1,17 +1,18 @@
-//! The versions a versioned bucket keeps of the state object: `GetBucketVersioning` says whether it
-//! keeps any, `ListObjectVersions` (the key as prefix, only the key itself kept) lists them page by
+//! The versions a versioned bucket keeps of the state object: `ListObjectVersions` (the key as prefix, only the key itself kept) lists them page by
 //! page within the page limit, object versions and delete markers merged newest first; a version's
 //! bytes are a `GetObject` with its version id (and the SSE-C key, as for the state itself).
 
 use std::collections::HashSet;
 use std::time::SystemTime;
 
-use aws_sdk_s3::types::BucketVersioningStatus;
 use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
 use super::errors::Failure;
 use super::{Backend, S3State};
+
+/// S3's version id of an object written while the bucket's versioning was off.
+const NULL_VERSION: &str = "null";
 
 impl StateVersions for S3State {
     fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
@@ -31,48 +32,31 @@ impl StateVersions for S3State {
 }
 
 impl Backend {
+    /// The key's versions. A bucket that never kept versions lists one, `null`: S3's id for an
+    /// object written while versioning was off. That is read from the listing rather than from
+    /// `GetBucketVersioning`, which needs a permission of its own (and which moto answers in a
+    /// shape the SDK refuses): where every version is `null`, the bucket keeps no history of the
+    /// state, whatever its setting says.
     async fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
         let bucket = &self.settings.bucket;
-        let status = match self
-            .clients
-            .s3
-            .get_bucket_versioning()
-            .bucket(bucket)
-            .send()
-            .await
-        {
-            Ok(answer) => answer.status().cloned(),
-            Err(error) => {
-                let failure = Failure::from_sdk(&error);
-                return Err(self
-                    .s3_error(
-                        &failure,
-                        "",
-                        "reading whether the bucket keeps versions",
-                        "s3:GetBucketVersioning",
-                    )
-                    .await);
-            }
-        };
         let mut warnings = Vec::new();
-        match status {
-            Some(BucketVersioningStatus::Enabled) => {}
-            Some(BucketVersioningStatus::Suspended) => warnings.push(format!(
-                "versioning is suspended on bucket `{bucket}`: the versions kept before are listed, and each write since replaced the one version `null`"
-            )),
-            _ => {
-                return Ok(Kept::Nothing {
-                    why: format!(
-                        "{}: bucket `{bucket}` keeps no versions (versioning was never enabled), so the state has no history",
-                        self.location
-                    ),
-                    hint: Some(format!(
-                        "`aws s3api put-bucket-versioning --bucket {bucket} --versioning-configuration Status=Enabled` keeps every version from now on"
-                    )),
-                });
-            }
-        }
         let versions = self.listed_versions(max_pages, &mut warnings).await?;
+        if versions.iter().all(|version| version.id == NULL_VERSION) {
+            return Ok(Kept::Nothing {
+                why: format!(
+                    "{}: bucket `{bucket}` keeps no versions of the state (versioning is off, or was off for every write of it), so it has no history",
+                    self.location
+                ),
+                hint: Some(format!(
+                    "`aws s3api put-bucket-versioning --bucket {bucket} --versioning-configuration Status=Enabled` keeps every version from now on"
+                )),
+            });
+        }
+        if versions.iter().any(|version| version.id == NULL_VERSION) {
+            warnings.push(format!(
+                "some writes of the state were made while versioning was off or suspended on bucket `{bucket}`: each replaced the one version `{NULL_VERSION}`"
+            ));
+        }
         Ok(Kept::Versions { versions, warnings })
     }
 
@@ -118,7 +102,7 @@ impl Backend {
             for object in page.versions() {
                 if of_key(object.key()) {
                     versions.push(Version {
-                        id: object.version_id().unwrap_or("null").to_owned(),
+                        id: object.version_id().unwrap_or(NULL_VERSION).to_owned(),
                         time: object.last_modified().and_then(system_time),
                         size: object.size().and_then(|size| u64::try_from(size).ok()),
                         latest: object.is_latest() == Some(true),
@@ -138,7 +122,7 @@ impl Backend {
             for marker in page.delete_markers() {
                 if of_key(marker.key()) {
                     versions.push(Version {
-                        id: marker.version_id().unwrap_or("null").to_owned(),
+                        id: marker.version_id().unwrap_or(NULL_VERSION).to_owned(),
                         time: marker.last_modified().and_then(system_time),
                         size: None,
                         latest: marker.is_latest() == Some(true),
