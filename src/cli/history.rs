@@ -53,7 +53,8 @@ struct Row {
 
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let encryption = crate::cli::encryption::load(&args.state.config)?;
-    let located = crate::cli::state_source::locate(args.state.state.as_deref(), &args.state.backend)?;
+    let located =
+        crate::cli::state_source::locate(args.state.state.as_deref(), &args.state.backend)?;
     let source = &located.source;
     let keeper = Keeper::of(source)?;
     let kept = keeper.list()?;
@@ -197,9 +198,11 @@ fn changes(row: &Row) -> String {
 
 fn table(rows: &[Row]) -> String {
     let mut lines = vec![
-        ["", "VERSION", "TIME", "SERIAL", "LINEAGE", "SIZE", "CHANGES"]
-            .map(str::to_owned)
-            .to_vec(),
+        [
+            "", "VERSION", "TIME", "SERIAL", "LINEAGE", "SIZE", "CHANGES",
+        ]
+        .map(str::to_owned)
+        .to_vec(),
     ];
     for row in rows {
         let (serial, lineage) = match &row.held {

@@ -50,7 +50,12 @@ pub(super) fn read_at(
         let (version, bytes) = crate::cli::versions::read_version(&source, spec, encryption)?;
         let time = version
             .time
-            .map(|time| format!(", written {}", crate::state::store::lock_info::rfc3339_utc(time)))
+            .map(|time| {
+                format!(
+                    ", written {}",
+                    crate::state::store::lock_info::rfc3339_utc(time)
+                )
+            })
             .unwrap_or_default();
         printer.note(&format!(
             "{}version `{}` of {source}{time}",
@@ -81,13 +86,19 @@ pub(super) fn read_at(
     Ok((source, StateBytes::new(plaintext)))
 }
 
-/// The plaintext of a state that `scan` or `summary` found (named, listed or unreadable): read,
-/// decrypted; `None` for a listed object that is empty (no state yet, as Terraform reads it).
+/// The plaintext of a state that `scan` or `summary` found (named, listed or unreadable), or of its
+/// earlier `version` (of the one state named): read, decrypted; `None` for a listed object that is
+/// empty (no state yet, as Terraform reads it).
 pub(super) fn open_found(
     found: &Found,
     source: &Source,
     encryption: &StateEncryption,
+    version: Option<&str>,
 ) -> Result<Option<StateBytes>, CliError> {
+    if let Some(spec) = version {
+        let (_, bytes) = crate::cli::versions::read_version(source, spec, encryption)?;
+        return Ok(Some(bytes));
+    }
     let Some(stored) = read_found(found, source)? else {
         return Ok(None);
     };

@@ -202,7 +202,11 @@ fn is_missing_default(source: &Source) -> bool {
         if path.as_os_str() == crate::state::source::DEFAULT_STATE && !path.exists())
 }
 
-pub(super) fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
+pub(super) fn lock(
+    source: &Source,
+    operation: &str,
+    timeout: Duration,
+) -> Result<Locked, CliError> {
     // A signal from now on releases the lock and leaves the state old or new (exit 130 or 143).
     crate::cli::interrupt::end_writes_safely_on_interrupt();
     Ok(Locked::acquire_source(
@@ -405,8 +409,7 @@ pub(super) fn enforce_rules_on(
     if mutations.is_empty() {
         return Ok(());
     }
-    let plan =
-        plan(state, mutations).map_err(|error| CliError::state(&loaded.source, &error))?;
+    let plan = plan(state, mutations).map_err(|error| CliError::state(&loaded.source, &error))?;
     loaded.config.say(printer);
     let context = Context {
         catalog: &loaded.rules.catalog,

@@ -100,6 +100,33 @@ fn a_local_state_s_backups_are_its_history_and_restore_brings_one_back() {
             .stdout("terraform_data.a\nterraform_data.b\n")
             .stderr_contains(&format!("version `{oldest}` of terraform.tfstate"));
     }
+    // Every reading command takes `--version`.
+    let summary = json(
+        &run(&["summary", "--version", "~2", "--format", "json"])
+            .run()
+            .code(0)
+            .stdout,
+    );
+    assert_eq!(summary["serial"], 3);
+    run(&["query", "$.serial", "--version", "~1", "--compact"])
+        .run()
+        .code(0)
+        .stdout("[4]\n");
+    run(&["show", "terraform_data.b", "--version", &oldest])
+        .run()
+        .code(0)
+        .stdout_contains("b-id");
+    run(&["show", "terraform_data.b"]).run().code(2);
+    let scanned = json(
+        &run(&["scan", "--version", "~2", "--format", "json"])
+            .run()
+            .code(0)
+            .stdout,
+    );
+    assert_eq!(scanned["states"][0]["instances"], 2, "{scanned:#}");
+    run(&["scan", ".", "--version", "~1"]).run().refused(
+        "error: `--version` reads an earlier version of one state, but several are named\n",
+    );
     run(&["diff", "terraform.tfstate", "--old-version", "~2", "--stat"])
         .run()
         .code(1)
@@ -127,6 +154,51 @@ fn a_local_state_s_backups_are_its_history_and_restore_brings_one_back() {
     assert_eq!(history["versions"][0]["serial"], 6);
     assert_eq!(history["versions"][0]["changes"]["added"], 1);
     assert_eq!(history["versions"][1]["serial"], 5);
+}
+
+/// Lifecycle rules apply to a restore as to any write: an instance the restore would drop that
+/// the configuration protects (`prevent_destroy`) blocks it (exit 3, nothing written) unless
+/// `--force`, which names the rule it overrides.
+#[test]
+fn a_restore_that_drops_a_protected_instance_is_blocked() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("terraform.tfstate");
+    std::fs::write(&path, state(1, "lin-1", &["a"])).unwrap();
+    std::fs::write(
+        folder.path().join("main.tf"),
+        "resource \"terraform_data\" \"b\" {\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| Test::new().current_dir(folder.path()).args(args);
+    // The backup of the first state, then the state with `b` added.
+    std::fs::write(
+        folder.path().join("terraform.tfstate.100.backup"),
+        state(1, "lin-1", &["a"]),
+    )
+    .unwrap();
+    let current = state(2, "lin-1", &["a", "b"]);
+    std::fs::write(&path, &current).unwrap();
+    let blocked = run(&["restore", "--version", "terraform.tfstate.100.backup"])
+        .run()
+        .code(3);
+    assert_contains(&blocked.stderr, "prevent_destroy");
+    assert_contains(&blocked.stderr, "nothing was written");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), current);
+    run(&[
+        "restore",
+        "--version",
+        "terraform.tfstate.100.backup",
+        "--force",
+        "--backup",
+        "-",
+    ])
+    .run()
+    .code(0)
+    .stderr_contains("warning: overriding");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        state(3, "lin-1", &["a"])
+    );
 }
 
 /// Bad input on a local state: an unknown id, a backup that is not a state, `~N` past the oldest,
@@ -164,7 +236,9 @@ fn bad_versions_of_a_local_state_are_one_line_and_nothing_is_written() {
         .args(["list", "-", "--version", "~1"])
         .stdin(current.clone())
         .run()
-        .refused("error: standard input has no versions: name the state file or its backend's URL\n");
+        .refused(
+            "error: standard input has no versions: name the state file or its backend's URL\n",
+        );
     run(&["restore", "--version", "terraform.tfstate.100.backup"])
         .run()
         .refused("error: terraform.tfstate: version `terraform.tfstate.100.backup` has lineage `lin-other`, the current state `lin-1`: it is another state; nothing was written\nhint: `--force` restores it anyway");
@@ -182,7 +256,10 @@ fn bad_versions_of_a_local_state_are_one_line_and_nothing_is_written() {
     ])
     .run()
     .code(0);
-    assert_contains(&forced.stderr, "warning: overriding the lineage check: version `terraform.tfstate.100.backup` has lineage `lin-other`, the current state `lin-1`");
+    assert_contains(
+        &forced.stderr,
+        "warning: overriding the lineage check: version `terraform.tfstate.100.backup` has lineage `lin-other`, the current state `lin-1`",
+    );
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         state(8, "lin-other", &["z"])
@@ -275,12 +352,20 @@ fn s3_versions_delete_markers_and_an_unversioned_bucket() {
             ));
         aws.statectl(&[command, &url, "--version", "~1"])
             .run()
-            .refused(&format!("error: {url} (version `{}`):1:1: not JSON", ids[2]));
+            .refused(&format!(
+                "error: {url} (version `{}`):1:1: not JSON",
+                ids[2]
+            ));
     }
     assert_eq!(version_count(&aws, BUCKET, key), 5);
     // A bucket without versioning: history says so and exits 0; a version asked for is an error.
     let plain = "s3://plain/terraform.tfstate";
-    put(&aws, "plain", "terraform.tfstate", &state(1, "lin-1", &["a"]));
+    put(
+        &aws,
+        "plain",
+        "terraform.tfstate",
+        &state(1, "lin-1", &["a"]),
+    );
     let no_history = aws.statectl(&["history", plain]).run().code(0);
     assert_eq!(no_history.stdout, "");
     assert_contains(
@@ -335,12 +420,9 @@ fn terraform_s3_history_and_restore_round_trip() {
     );
     workdir.init_and_apply_resources(&block, FIRST);
     let first_list = workdir.terraform(&["state", "list"]);
-    assert_eq!(
-        first_list,
-        "terraform_data.dropped\nterraform_data.kept\n"
-    );
+    assert_eq!(first_list, "terraform_data.dropped\nterraform_data.kept\n");
     // The version the first apply left: the newest one now.
-    let after_first = json(&workdir.statectl(&["history", "--format", "json"]).code(0).stdout);
+    let after_first = history_json(&*workdir);
     let first = after_first["versions"][0].clone();
     let first_id = first["id"].as_str().unwrap().to_owned();
     let write_main = |resources: &str| {
@@ -350,14 +432,15 @@ fn terraform_s3_history_and_restore_round_trip() {
         )
         .unwrap();
     };
-    write_main(&FIRST.replace("\"one\"", "\"two\""));
-    workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
-    write_main(&FIRST.replace("\"one\"", "\"two\"").replace(
+    let third = FIRST.replace("\"one\"", "\"two\"").replace(
         "resource \"terraform_data\" \"dropped\" {\n  input = \"gone later\"\n}\n",
         "",
-    ));
-    workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
-    let history = json(&workdir.statectl(&["history", "--format", "json"]).code(0).stdout);
+    );
+    for resources in [FIRST.replace("\"one\"", "\"two\""), third.clone()] {
+        write_main(&resources);
+        workdir.terraform(&["apply", "-auto-approve", "-input=false", "-no-color"]);
+    }
+    let history = history_json(&*workdir);
     let versions = history["versions"].as_array().unwrap();
     assert!(versions.len() >= 3, "{history:#}");
     let serials: Vec<u64> = versions
@@ -381,43 +464,13 @@ fn terraform_s3_history_and_restore_round_trip() {
     assert_contains(&text, &first_id);
     let current_serial = serials[0];
     let version_count = versions.len();
-    let third = FIRST.replace("\"one\"", "\"two\"").replace(
-        "resource \"terraform_data\" \"dropped\" {\n  input = \"gone later\"\n}\n",
-        "",
-    );
     // Before the restore, the first apply's configuration plans to re-create what was removed.
     write_main(FIRST);
     let plan = workdir.terraform(&["plan", "-input=false", "-no-color"]);
     assert_contains(&plan, "terraform_data.dropped will be created");
     write_main(&third);
 
-    // While Terraform holds the lock (at its approval prompt), restore is refused naming it; with
-    // `--lock-timeout` it waits, and restores once Terraform lets go.
-    let mut apply = workdir
-        .terraform_command(&["apply", "-no-color", "-replace=terraform_data.kept"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = apply.stdin.take().unwrap();
-    wait_for_text(&mut apply, "Enter a value");
-    workdir
-        .statectl(&["restore", "--version", &first_id])
-        .code(2)
-        .stderr_contains("the state is locked by")
-        .stderr_contains("Terraform 1.15.5, operation `OperationTypeApply`");
-    let waiting = workdir
-        .statectl_command(&["restore", "--version", &first_id, "--lock-timeout", "60s"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    stdin.write_all(b"no\n").unwrap();
-    drop(stdin);
-    let _ = apply.wait();
-    let restored = waiting.wait_with_output().unwrap();
+    let restored = restore_waiting_for_terraform(&*workdir, &first_id);
     let said = String::from_utf8_lossy(&restored.stderr);
     assert!(restored.status.success(), "{said}");
     assert_contains(
@@ -440,9 +493,56 @@ fn terraform_s3_history_and_restore_round_trip() {
     let plan = workdir.terraform(&["plan", "-input=false", "-no-color"]);
     assert_contains(&plan, "No changes.");
     // The state replaced is a version of its own: nothing deleted.
-    let after = json(&workdir.statectl(&["history", "--format", "json"]).code(0).stdout);
-    assert_eq!(after["versions"].as_array().unwrap().len(), version_count + 1);
+    let after = history_json(&*workdir);
+    assert_eq!(
+        after["versions"].as_array().unwrap().len(),
+        version_count + 1
+    );
     assert_eq!(after["versions"][1]["serial"], current_serial);
     // While statectl holds the lock restore takes, Terraform is refused naming statectl.
     workdir.terraform_is_refused_while_statectl_holds_it();
+}
+
+/// `statectl history --format json` in the working folder.
+fn history_json(workdir: &impl TerraformWorkdir) -> Value {
+    json(
+        &workdir
+            .statectl(&["history", "--format", "json"])
+            .code(0)
+            .stdout,
+    )
+}
+
+/// While Terraform holds the lock (at its approval prompt), `restore --version ID` is refused
+/// naming it; with `--lock-timeout` it waits, and restores once Terraform lets go. Returns what the
+/// waiting restore printed.
+fn restore_waiting_for_terraform(
+    workdir: &impl TerraformWorkdir,
+    first_id: &str,
+) -> std::process::Output {
+    let mut apply = workdir
+        .terraform_command(&["apply", "-no-color", "-replace=terraform_data.kept"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = apply.stdin.take().unwrap();
+    wait_for_text(&mut apply, "Enter a value");
+    workdir
+        .statectl(&["restore", "--version", first_id])
+        .code(2)
+        .stderr_contains("the state is locked by")
+        .stderr_contains("Terraform 1.15.5, operation `OperationTypeApply`");
+    let waiting = workdir
+        .statectl_command(&["restore", "--version", first_id, "--lock-timeout", "60s"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    stdin.write_all(b"no\n").unwrap();
+    drop(stdin);
+    let _ = apply.wait();
+    waiting.wait_with_output().unwrap()
 }

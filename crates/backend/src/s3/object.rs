@@ -116,9 +116,7 @@ impl Backend {
                     None => ("reading the state", "s3:GetObject"),
                     Some(_) => ("reading a version of the state", "s3:GetObjectVersion"),
                 };
-                return Err(self
-                    .s3_error(&failure, &settings.key, doing, action)
-                    .await);
+                return Err(self.s3_error(&failure, &settings.key, doing, action).await);
             }
         };
         // Into one buffer of the announced size, chunk by chunk: collecting into the SDK's

@@ -154,7 +154,7 @@ impl Backend {
                     self.location,
                     versions.len()
                 ))
-                .with_hint("raise the limit with `--max-pages N` if the state really has that many versions"));
+                .with_hint("the server keeps answering with more pages; check the endpoint"));
             }
             markers = Some((next_key.to_owned(), next_version.to_owned()));
         }
