@@ -546,3 +546,32 @@ fn restore_waiting_for_terraform(
     let _ = apply.wait();
     waiting.wait_with_output().unwrap()
 }
+
+/// A server whose version listing never ends (every page truncated, pointing at the same next
+/// page) is followed once round, then stopped with a warning; the version it repeated is listed
+/// once.
+#[test]
+fn an_s3_version_listing_that_goes_round_is_stopped() {
+    let body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListVersionsResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>b</Name><Prefix>k.tfstate</Prefix><IsTruncated>true</IsTruncated><NextKeyMarker>k.tfstate</NextKeyMarker><NextVersionIdMarker>v1</NextVersionIdMarker><Version><Key>k.tfstate</Key><VersionId>v1</VersionId><IsLatest>true</IsLatest><LastModified>2026-11-28T00:00:00.000Z</LastModified><Size>3</Size></Version></ListVersionsResult>";
+    let url = crate::stand_in::canned(format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    let output = Test::new()
+        .args(["history", "s3://b/k.tfstate", "--format", "json"])
+        .args(["--backend-config", &format!("endpoints={{ s3 = \"{url}\" }}")])
+        .args(["--backend-config", "use_path_style=true"])
+        .args(["--backend-config", "region=us-east-1"])
+        .args(["--backend-config", "skip_credentials_validation=true"])
+        .args(["--backend-config", "skip_requesting_account_id=true"])
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .run()
+        .code(0);
+    assert_contains(
+        &output.stderr,
+        "warning: s3://b/k.tfstate: the version listing went round: after 2 pages the server pointed back to a page already read; statectl stopped there",
+    );
+    let history = json(&output.stdout);
+    assert_eq!(ids(&history), ["v1"]);
+}

@@ -70,6 +70,8 @@ impl Backend {
         let mut versions = Vec::new();
         let mut markers: Option<(String, String)> = None;
         let mut followed = HashSet::new();
+        // A version listed twice (a server repeating a page) is kept once.
+        let mut seen = HashSet::new();
         let mut pages = 0;
         loop {
             let (key_marker, version_marker) = markers.take().unzip();
@@ -100,7 +102,7 @@ impl Backend {
             pages += 1;
             let of_key = |listed: Option<&str>| listed == Some(key.as_str());
             for object in page.versions() {
-                if of_key(object.key()) {
+                if of_key(object.key()) && seen.insert(object.version_id().map(str::to_owned)) {
                     versions.push(Version {
                         id: object.version_id().unwrap_or(NULL_VERSION).to_owned(),
                         time: object.last_modified().and_then(system_time),
@@ -120,7 +122,7 @@ impl Backend {
                 }
             }
             for marker in page.delete_markers() {
-                if of_key(marker.key()) {
+                if of_key(marker.key()) && seen.insert(marker.version_id().map(str::to_owned)) {
                     versions.push(Version {
                         id: marker.version_id().unwrap_or(NULL_VERSION).to_owned(),
                         time: marker.last_modified().and_then(system_time),
