@@ -559,7 +559,10 @@ fn an_s3_version_listing_that_goes_round_is_stopped() {
     ));
     let output = Test::new()
         .args(["history", "s3://b/k.tfstate", "--format", "json"])
-        .args(["--backend-config", &format!("endpoints={{ s3 = \"{url}\" }}")])
+        .args([
+            "--backend-config",
+            &format!("endpoints={{ s3 = \"{url}\" }}"),
+        ])
         .args(["--backend-config", "use_path_style=true"])
         .args(["--backend-config", "region=us-east-1"])
         .args(["--backend-config", "skip_credentials_validation=true"])
@@ -574,4 +577,94 @@ fn an_s3_version_listing_that_goes_round_is_stopped() {
     );
     let history = json(&output.stdout);
     assert_eq!(ids(&history), ["v1"]);
+}
+
+/// GCS generations on fake-gcs-server (which keeps them when the bucket's `versioning.enabled`
+/// is set): history lists them newest first, the replaced ones noncurrent; `--version` reads one;
+/// `restore` writes it back under the gcs lock object as a new generation; a bucket without
+/// versioning says so (history exits 0, `--version` 2); an unknown generation is one line.
+#[test]
+fn gcs_generations_are_the_history_and_restore_writes_a_new_one() {
+    use crate::gcs_backend::{Emulator, TOKEN};
+    let Some(gcs) = Emulator::start() else { return };
+    let (status, body) = gcs.request(
+        "POST",
+        "/storage/v1/b",
+        r#"{"name": "vb", "versioning": {"enabled": true}}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let put = |bucket: &str, body: &str| {
+        let (status, answer) = gcs.request(
+            "POST",
+            &format!("/upload/storage/v1/b/{bucket}/o?uploadType=media&name=app%2Fdefault.tfstate"),
+            body,
+        );
+        assert_eq!(status, 200, "{answer}");
+    };
+    put("vb", &state(1, "lin-1", &["a"]));
+    put("vb", &state(2, "lin-1", &["a", "b"]));
+    put("tfstate", &state(1, "lin-1", &["a"]));
+    let run = |args: &[&str]| {
+        Test::new()
+            .current_dir(gcs.path())
+            .args(args)
+            .args([
+                "--backend-config",
+                &format!("storage_custom_endpoint={}", gcs.endpoint()),
+            ])
+            .env("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN)
+    };
+    let url = "gs://vb/app/default.tfstate";
+    let history = json(
+        &run(&["history", url, "--format", "json"])
+            .run()
+            .code(0)
+            .stdout,
+    );
+    let versions = history["versions"].as_array().unwrap();
+    assert_eq!(versions.len(), 2, "{history:#}");
+    assert_eq!(versions[0]["latest"], true);
+    assert_eq!(versions[0]["serial"], 2);
+    assert_eq!(versions[0]["changes"]["added"], 1);
+    assert_eq!(versions[1]["latest"], false);
+    assert!(versions[1]["extras"]["noncurrent_since"].is_string());
+    let ids = ids(&history);
+    run(&["list", url, "--version", &ids[1]])
+        .run()
+        .code(0)
+        .stdout("terraform_data.a\n");
+    run(&["list", url, "--version", "12345"])
+        .run()
+        .refused(&format!(
+            "error: {url}: there is no version `12345` of this state\n"
+        ));
+    run(&["restore", url, "--version", "~1", "--backup", "-"])
+        .run()
+        .code(0)
+        .stderr_contains(&format!(
+            "Restored version `{}` (serial 1) over serial 2, as serial 3; no backup",
+            ids[1]
+        ));
+    let history = json(
+        &run(&["history", url, "--format", "json"])
+            .run()
+            .code(0)
+            .stdout,
+    );
+    assert_eq!(history["versions"].as_array().unwrap().len(), 3);
+    assert_eq!(history["versions"][0]["serial"], 3);
+    assert_eq!(history["versions"][0]["changes"]["removed"], 1);
+    // The lock object is gone again: the restore released it.
+    let (status, _) = gcs.request("GET", "/storage/v1/b/vb/o/app%2Fdefault.tflock", "");
+    assert_eq!(status, 404);
+    let plain = "gs://tfstate/app/default.tfstate";
+    let said = run(&["history", plain]).run().code(0);
+    assert_eq!(said.stdout, "");
+    assert_contains(
+        &said.stderr,
+        "warning: gs://tfstate/app/default.tfstate: bucket `tfstate` keeps no versions (object versioning is off), so the state has no history\nhint: `gcloud storage buckets update gs://tfstate --versioning`",
+    );
+    run(&["list", plain, "--version", "~1"])
+        .run()
+        .refused("error: gs://tfstate/app/default.tfstate: bucket `tfstate` keeps no versions");
 }
