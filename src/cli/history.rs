@@ -196,14 +196,31 @@ fn changes(row: &Row) -> String {
     text
 }
 
+/// Who wrote a version, where the backend says (HCP Terraform: the user, and the run).
+fn written_by(version: &Version) -> Option<String> {
+    let extra = |name: &str| {
+        version
+            .extras
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| sanitize(value))
+    };
+    match (extra("user"), extra("run")) {
+        (None, None) => None,
+        (Some(user), None) => Some(user),
+        (None, Some(run)) => Some(format!("({run})")),
+        (Some(user), Some(run)) => Some(format!("{user} ({run})")),
+    }
+}
+
 fn table(rows: &[Row]) -> String {
-    let mut lines = vec![
-        [
-            "", "VERSION", "TIME", "SERIAL", "LINEAGE", "SIZE", "CHANGES",
-        ]
-        .map(str::to_owned)
-        .to_vec(),
-    ];
+    let by = rows.iter().any(|row| written_by(&row.version).is_some());
+    let mut header = vec!["", "VERSION", "TIME", "SERIAL", "LINEAGE", "SIZE"];
+    if by {
+        header.push("BY");
+    }
+    header.push("CHANGES");
+    let mut lines = vec![header.into_iter().map(str::to_owned).collect::<Vec<_>>()];
     for row in rows {
         let (serial, lineage) = match &row.held {
             Held::State {
@@ -211,7 +228,7 @@ fn table(rows: &[Row]) -> String {
             } => (serial.to_string(), sanitize(lineage)),
             _ => ("-".to_owned(), "-".to_owned()),
         };
-        lines.push(vec![
+        let mut line = vec![
             if row.version.latest { "*" } else { "" }.to_owned(),
             echo(&row.version.id),
             time(&row.version),
@@ -220,8 +237,12 @@ fn table(rows: &[Row]) -> String {
             row.version
                 .size
                 .map_or_else(|| "-".to_owned(), |size| size.to_string()),
-            changes(row),
-        ]);
+        ];
+        if by {
+            line.push(written_by(&row.version).unwrap_or_else(|| "-".to_owned()));
+        }
+        line.push(changes(row));
+        lines.push(line);
     }
     crate::cli::layout::columns(&lines, "", &|_, cell| cell.to_owned())
 }

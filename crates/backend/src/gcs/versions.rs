@@ -6,7 +6,6 @@
 //! delete markers: a deleted or replaced generation is noncurrent (`timeDeleted`).
 
 use std::collections::HashSet;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
@@ -131,7 +130,9 @@ impl Backend {
                     generation,
                     Version {
                         id: id.to_owned(),
-                        time: item["timeCreated"].as_str().and_then(system_time),
+                        time: item["timeCreated"]
+                            .as_str()
+                            .and_then(crate::rfc3339::system_time),
                         size: item["size"].as_str().and_then(|size| size.parse().ok()),
                         latest: item.get("timeDeleted").is_none(),
                         deleted: false,
@@ -205,9 +206,4 @@ impl Backend {
                 .await),
         }
     }
-}
-
-fn system_time(text: &str) -> Option<SystemTime> {
-    let seconds = u64::try_from(super::auth::unix_seconds(text)?).ok()?;
-    UNIX_EPOCH.checked_add(Duration::from_secs(seconds))
 }
