@@ -92,15 +92,21 @@ pub(crate) fn resolve<'v>(
         .iter()
         .find(|version| version.id == spec)
         .ok_or_else(|| {
+            let hint = if spec.starts_with('/') {
+                // `--version ~0` (and `~1` after a `pushd`) is a directory to the shell.
+                "the shell may have read `~N` as a directory: quote it, `--version '~1'`".to_owned()
+            } else {
+                format!(
+                    "`statectl history {source}` lists the {} version{} kept, with their ids",
+                    versions.len(),
+                    if versions.len() == 1 { "" } else { "s" }
+                )
+            };
             CliError::new(format!(
                 "{source}: there is no version `{}` of this state",
                 echo(spec)
             ))
-            .with_hint(format!(
-                "`statectl history {source}` lists the {} version{} kept, with their ids",
-                versions.len(),
-                if versions.len() == 1 { "" } else { "s" }
-            ))
+            .with_hint(hint)
         })?;
     if version.deleted {
         return Err(CliError::new(format!(

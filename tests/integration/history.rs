@@ -229,6 +229,10 @@ fn bad_versions_of_a_local_state_are_one_line_and_nothing_is_written() {
     run(&["show", "terraform_data.a", "--version", "~3"])
         .run()
         .refused("error: terraform.tfstate: there is no version `~3`: the backend keeps 3 versions with a state\n");
+    // `--version ~0` unquoted: bash made it the working directory.
+    run(&["list", "--version", "/home/ana/infra"]).run().refused(
+        "error: terraform.tfstate: there is no version `/home/ana/infra` of this state\nhint: the shell may have read `~N` as a directory: quote it, `--version '~1'`\n",
+    );
     run(&["restore", "--version", "x/../terraform.tfstate.backup"])
         .run()
         .refused("there is no version");
