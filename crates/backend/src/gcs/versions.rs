@@ -169,7 +169,7 @@ impl Backend {
             }
         }
         // Generations grow with each write: the highest is the newest.
-        versions.sort_by(|one, other| other.0.cmp(&one.0));
+        versions.sort_by_key(|(generation, _)| std::cmp::Reverse(*generation));
         Ok(versions.into_iter().map(|(_, version)| version).collect())
     }
 
