@@ -672,3 +672,104 @@ fn gcs_generations_are_the_history_and_restore_writes_a_new_one() {
         .run()
         .refused("error: gs://tfstate/app/default.tfstate: bucket `tfstate` keeps no versions");
 }
+
+/// A Blob service on loopback with versioning, in the REST API's documented shapes (Azurite has
+/// none): List Blobs with `include=versions` gives each version's `VersionId`,
+/// `IsCurrentVersion` and properties; Get Blob with `versionid` its bytes. History lists them newest
+/// first; `--version` reads one; an unknown id is one line. Bounded: the server answers at most 20
+/// requests.
+#[test]
+fn azure_blob_versions_from_the_rest_api_shapes() {
+    use std::io::{Read as _, Write as _};
+    let older = state(1, "lin-1", &["a"]);
+    let newer = state(2, "lin-1", &["a", "b"]);
+    let blob = |id: &str, current: bool, body: &str| {
+        format!(
+            "<Blob><Name>app.tfstate</Name><VersionId>{id}</VersionId>{}<Properties><Last-Modified>Sat, 28 Nov 2026 01:00:00 GMT</Last-Modified><Etag>0x8DC{}</Etag><Content-Length>{}</Content-Length><BlobType>BlockBlob</BlobType></Properties></Blob>",
+            if current {
+                "<IsCurrentVersion>true</IsCurrentVersion>"
+            } else {
+                ""
+            },
+            body.len(),
+            body.len()
+        )
+    };
+    let listing = format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?><EnumerationResults ServiceEndpoint=\"http://127.0.0.1/acct\" ContainerName=\"tfstate\"><Prefix>app.tfstate</Prefix><Blobs>{}{}<Blob><Name>app.tfstate.old</Name><VersionId>2026-11-28T02:00:00.0000000Z</VersionId><Properties><Content-Length>1</Content-Length></Properties></Blob></Blobs><NextMarker /></EnumerationResults>",
+        blob("2026-11-28T00:00:00.1000000Z", false, &older),
+        blob("2026-11-28T01:00:00.2000000Z", true, &newer),
+    );
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(20) {
+            let Ok(mut stream) = stream else { return };
+            let mut request = Vec::new();
+            let mut buffer = [0u8; 4096];
+            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
+                match stream.read(&mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(read) => request.extend_from_slice(&buffer[..read]),
+                }
+            }
+            let line = String::from_utf8_lossy(&request)
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            let (status, body) = if line.contains("include=versions") {
+                ("200 OK", listing.clone())
+            } else if line.contains("versionid=2026-11-28T00%3A00%3A00.1000000Z") {
+                ("200 OK", older.clone())
+            } else if line.contains("versionid=2026-11-28T01%3A00%3A00.2000000Z") {
+                ("200 OK", newer.clone())
+            } else if line.contains("versionid=") {
+                ("404 The specified blob does not exist.", String::new())
+            } else {
+                ("200 OK", newer.clone())
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    let run = |args: &[&str]| {
+        Test::new()
+            .args(args)
+            .args([
+                "--backend-config",
+                &format!("endpoint=http://127.0.0.1:{port}/acct"),
+            ])
+            .env("ARM_ACCESS_KEY", "c3RhdGVjdGwtbG9vcGJhY2sta2V5")
+    };
+    let url = "azurerm://acct/tfstate/app.tfstate";
+    let history = json(
+        &run(&["history", url, "--format", "json"])
+            .run()
+            .code(0)
+            .stdout,
+    );
+    assert_eq!(
+        ids(&history),
+        [
+            "2026-11-28T01:00:00.2000000Z",
+            "2026-11-28T00:00:00.1000000Z"
+        ]
+    );
+    assert_eq!(history["versions"][0]["latest"], true);
+    assert_eq!(history["versions"][0]["serial"], 2);
+    assert_eq!(history["versions"][0]["changes"]["added"], 1);
+    assert_eq!(history["versions"][1]["latest"], false);
+    assert_eq!(history["versions"][1]["time"], "2026-11-28T01:00:00Z");
+    assert!(history["versions"][1]["extras"]["etag"].is_string());
+    run(&["list", url, "--version", "~1"])
+        .run()
+        .code(0)
+        .stdout("terraform_data.a\n");
+    run(&["list", url, "--version", "2026-01-01T00:00:00.0000000Z"])
+        .run()
+        .refused("error: azurerm://acct/tfstate/app.tfstate: there is no version `2026-01-01T00:00:00.0000000Z` of this state\n");
+}
