@@ -31,7 +31,7 @@ impl Keeper<'_> {
             )),
             Source::Remote(backend) => backend.versions().map(Keeper::Remote).ok_or_else(|| {
                 CliError::new(format!(
-                    "{}: statectl does not read this backend's versions yet (it reads S3 object versions, GCS generations, Azure blob versions, HCP Terraform state versions and local backups)",
+                    "{}: statectl does not read this backend's versions yet (it reads S3, Azure and OCI object versions, GCS generations, HCP Terraform state versions and local backups)",
                     backend.location()
                 ))
             }),
