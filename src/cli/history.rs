@@ -10,7 +10,7 @@ use statectl_analysis::history::{Step, step};
 
 use crate::cli::error::{CliError, echo, sanitize};
 use crate::cli::exit::ExitStatus;
-use crate::cli::versions::{Keeper, read_checked};
+use crate::cli::versions::{Keeper, not_a_state, read_plaintext};
 use crate::cli::{Format, Printer, StateArg};
 use crate::state::legacy::StateBytes;
 use crate::state::source::Source;
@@ -122,24 +122,30 @@ fn read_rows(
         let read = if version.deleted {
             Err(Held::Deleted)
         } else {
-            read_checked(source, keeper, version, encryption)
+            read_plaintext(source, keeper, version, encryption)
                 .map_err(|error| Held::Unreadable(error.message))
         };
-        let (held, bytes) = match read {
-            Ok(bytes) => {
-                let state = bytes.parse().expect("read_checked parsed it");
+        // Each version is parsed twice at most: here, and as the newer side of the next step.
+        let parsed = read.and_then(|bytes| match bytes.parse() {
+            Ok(state) => {
                 let held = Held::State {
                     serial: state.serial,
                     lineage: state.lineage.to_string(),
                     terraform_version: state.terraform_version.as_deref().map(str::to_owned),
                 };
                 if let Some((row, newer)) = waiting.take() {
-                    let newer = newer.parse().expect("read_checked parsed it");
+                    let newer = newer.parse().expect("parsed when it was read");
                     rows[row].step = Some(step(&state, &newer));
                 }
                 drop(state);
-                (held, Some(bytes))
+                Ok((held, bytes))
             }
+            Err(error) => Err(Held::Unreadable(
+                not_a_state(source, version, &error).message,
+            )),
+        });
+        let (held, bytes) = match parsed {
+            Ok((held, bytes)) => (held, Some(bytes)),
             Err(held) => (held, None),
         };
         if index < shown {

@@ -134,8 +134,8 @@ pub(crate) fn read_version(
     Ok((version, bytes))
 }
 
-/// A listed version's plaintext, proven to be a state.
-pub(crate) fn read_checked(
+/// A listed version's plaintext, not yet parsed (`history` parses it once, for its step).
+pub(crate) fn read_plaintext(
     source: &Source,
     keeper: &Keeper<'_>,
     version: &Version,
@@ -143,7 +143,17 @@ pub(crate) fn read_checked(
 ) -> Result<StateBytes, CliError> {
     let stored = keeper.read(version)?;
     let plaintext = crate::cli::encryption::open(encryption, source, stored.into())?;
-    let bytes = StateBytes::new(plaintext);
+    Ok(StateBytes::new(plaintext))
+}
+
+/// A listed version's plaintext, proven to be a state.
+pub(crate) fn read_checked(
+    source: &Source,
+    keeper: &Keeper<'_>,
+    version: &Version,
+    encryption: &StateEncryption,
+) -> Result<StateBytes, CliError> {
+    let bytes = read_plaintext(source, keeper, version, encryption)?;
     if let Err(error) = bytes.parse() {
         return Err(not_a_state(source, version, &error));
     }
