@@ -69,8 +69,10 @@ pub(super) fn read_at(
         return Ok((source, bytes));
     }
     let started = std::time::Instant::now();
+    // Only reading commands come here (writes read under their lock, in `rewrite`): a large local
+    // state may be mapped rather than copied.
     let bytes = source
-        .read()
+        .read_only()
         .map_err(|error| CliError::state(&source, &error))?;
     // Once read: an error already names the state, and stays the one line it should be.
     if let Some(note) = &located.note {

@@ -253,7 +253,7 @@ pub(crate) fn read_found(found: &Found, source: &Source) -> Result<Option<Bytes>
     let read = match found {
         Found::Unreadable { problem, .. } => return Err(CliError::new(sanitize(problem))),
         Found::Listed { .. } => source.read_existing(),
-        Found::Named(_) => source.read().map(Some),
+        Found::Named(_) => source.read_only().map(Some),
     };
     read.map_err(|error| CliError::state(source, &error))
 }

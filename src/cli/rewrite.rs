@@ -21,9 +21,11 @@ use crate::cli::settings::{Destination, WriteSettings};
 use crate::cli::{Printer, StateArg, load};
 use crate::state::address::ObjectAddr;
 use crate::state::legacy::{self, StateBytes};
-use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render};
+use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render_tracked};
+use crate::state::parse::parse_instance;
 use crate::state::source::Source;
 use crate::state::store::Locked;
+use crate::state::write::{Applied, Change};
 use crate::state::{State, StateError, parse};
 
 /// The flags of every command that writes a state.
@@ -291,33 +293,50 @@ pub(super) fn finish(
     if let Some(warning) = request.warning {
         printer.warning(warning);
     }
-    let mut new_text = render(state, &plan);
-    if loaded.bytes.is_upgraded() {
-        // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
-        // or `state rm` writes it: the upgraded text is its writer's form already.
-        new_text = legacy::as_terraform_writes(&new_text);
-    }
+    let applied = render_tracked(state, &plan);
     tracing::debug!(
-        bytes = new_text.len(),
+        bytes = applied.text.len(),
         elapsed_ms = started.elapsed().as_millis(),
         "rendered"
     );
-    let after = check_written(source, state, &plan, &new_text)?;
+    let new_text = if loaded.bytes.is_upgraded() {
+        // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
+        // or `state rm` writes it: the upgraded text is its writer's form already. That rewrite
+        // moves every byte, so the new state is checked by parsing it whole (such states are small).
+        let new_text = legacy::as_terraform_writes(&applied.text);
+        drop(applied);
+        let after = check_parsed(source, state, &plan, &new_text)?;
+        if request.show_diff {
+            let objects = objects_of_parsed(&plan, &after);
+            show_diff(
+                state,
+                &plan,
+                &objects,
+                settings.show_sensitive,
+                to_stdout,
+                printer,
+            )?;
+        }
+        new_text
+    } else {
+        let objects = check_rendered(source, state, &plan, &applied)?;
+        if request.show_diff {
+            show_diff(
+                state,
+                &plan,
+                &objects,
+                settings.show_sensitive,
+                to_stdout,
+                printer,
+            )?;
+        }
+        drop(objects);
+        applied.text
+    };
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis(),
         "new state checked"
     );
-    if request.show_diff {
-        show_diff(
-            state,
-            &plan,
-            &after,
-            settings.show_sensitive,
-            to_stdout,
-            printer,
-        )?;
-    }
-    drop(after);
     write_out(
         settings, request, loaded, locked, state, &plan, new_text, printer,
     )
@@ -464,22 +483,94 @@ fn enforce_rules(
     Ok(())
 }
 
-/// Proves the new text is a state that holds what the plan says, before any byte is written: it
-/// parses, keeps the lineage, raises the serial by one, and holds exactly the objects not removed.
-fn check_written<'n>(
+fn internal_error(source: &Source, what: &str) -> CliError {
+    CliError::new(format!(
+        "{source}: internal error, nothing was written: the rewritten state {what}"
+    ))
+    .with_hint("please report this with the state's shape (not its values)")
+}
+
+/// Proves the spliced new text holds what the plan says, before any byte is written, without
+/// parsing it whole. The splice is checked by construction: every byte it did not replace is the
+/// original's, which parsed; removals cut at the element boundaries the parser itself found (the
+/// whole elements, with the separator on one side); the serial is a number statectl wrote; the
+/// lineage and every other member are untouched bytes. What remains to check is each re-rendered
+/// object, and each is parsed here as the state parser parses an instance: it must be one, with the
+/// same index key and deposed key as before, and the status the step set. That is the part a
+/// rendering bug could break, so the check is as strong as parsing the whole state again, at the
+/// cost of the changed objects only. Returns each step's new object text (`None` when removed).
+fn check_rendered<'t>(
+    source: &Source,
+    before: &State<'_>,
+    plan: &Plan,
+    applied: &'t Applied,
+) -> Result<Vec<Option<&'t str>>, CliError> {
+    if before.serial_span.is_none() {
+        return Err(internal_error(source, "has no serial to raise"));
+    }
+    let mut objects = Vec::with_capacity(plan.steps.len());
+    for step in &plan.steps {
+        if step.action == Action::Forget {
+            objects.push(None);
+            continue;
+        }
+        let (_, old) = object_of(before, step.object);
+        let name = sanitize(&step.address.to_string());
+        let text = applied
+            .rendered_text(old.span)
+            .ok_or_else(|| internal_error(source, &format!("lost `{name}`")))?;
+        let new = parse_instance(text).map_err(|error: StateError| {
+            internal_error(
+                source,
+                &format!(
+                    "has an object `{name}` that does not parse: {}",
+                    error.describe("object")
+                ),
+            )
+        })?;
+        if new.index_key != old.index_key
+            || new.deposed != old.deposed
+            || new.tainted != tainted_after(old.tainted, &step.changes)
+        {
+            return Err(internal_error(
+                source,
+                &format!("has `{name}` with another key or status"),
+            ));
+        }
+        objects.push(Some(text));
+    }
+    Ok(objects)
+}
+
+/// Whether an object is tainted once `changes` are made to it: the status is the one field that
+/// says so.
+fn tainted_after(tainted: bool, changes: &[Change]) -> bool {
+    changes
+        .iter()
+        .fold(tainted, |tainted, change| match change {
+            Change::Set {
+                field: "status",
+                json,
+            } => json == "\"tainted\"",
+            Change::Remove { field: "status" } => false,
+            _ => tainted,
+        })
+}
+
+/// Proves a new text rewritten beyond a splice (a format-3 state's) is a state that holds what the
+/// plan says, by parsing it whole: it parses, keeps the lineage, raises the serial by one, and holds
+/// exactly the objects not removed.
+fn check_parsed<'n>(
     source: &Source,
     before: &State<'_>,
     plan: &Plan,
     new_text: &'n str,
 ) -> Result<State<'n>, CliError> {
-    let internal = |what: String| {
-        CliError::new(format!(
-            "{source}: internal error, nothing was written: the rewritten state {what}"
-        ))
-        .with_hint("please report this with the state's shape (not its values)")
-    };
     let after = parse(new_text.as_bytes()).map_err(|error: StateError| {
-        internal(format!("does not parse: {}", error.describe("new state")))
+        internal_error(
+            source,
+            &format!("does not parse: {}", error.describe("new state")),
+        )
     })?;
     let removed = plan
         .steps
@@ -487,36 +578,33 @@ fn check_written<'n>(
         .filter(|step| step.action == Action::Forget)
         .count();
     if after.lineage != before.lineage {
-        return Err(internal("changed lineage".to_owned()));
+        return Err(internal_error(source, "changed lineage"));
     }
     if after.serial != before.serial + 1 {
-        return Err(internal(format!("has serial {}", after.serial)));
+        return Err(internal_error(
+            source,
+            &format!("has serial {}", after.serial),
+        ));
     }
     if after.order.len() + removed != before.order.len() {
-        return Err(internal(format!(
-            "holds {} objects where {} were expected",
-            after.order.len(),
-            before.order.len() - removed
-        )));
+        return Err(internal_error(
+            source,
+            &format!(
+                "holds {} objects where {} were expected",
+                after.order.len(),
+                before.order.len() - removed
+            ),
+        ));
     }
     Ok(after)
 }
 
-/// The unified diff of every object the plan changes: on stdout, or on stderr when stdout carries the
-/// new state.
-fn show_diff(
-    state: &State<'_>,
-    plan: &Plan,
-    after: &State<'_>,
-    reveal: bool,
-    to_stderr: bool,
-    printer: &mut Printer,
-) -> Result<(), CliError> {
-    let mut text = String::new();
+/// Each step's object text in a parsed new state (`None` when removed), in plan order.
+fn objects_of_parsed<'n>(plan: &Plan, after: &State<'n>) -> Vec<Option<&'n str>> {
     // The new state's objects by address, once: a refresh may change thousands.
     let changed: std::collections::HashSet<&ObjectAddr> =
         plan.steps.iter().map(|step| &step.address).collect();
-    let mut rendered: std::collections::HashMap<ObjectAddr, &str> =
+    let mut rendered: std::collections::HashMap<ObjectAddr, &'n str> =
         std::collections::HashMap::new();
     for (resource, candidate) in after.instances() {
         let address = ObjectAddr {
@@ -527,17 +615,34 @@ fn show_diff(
             rendered.insert(address, candidate.span.of(after.source));
         }
     }
-    for step in &plan.steps {
+    plan.steps
+        .iter()
+        .map(|step| {
+            (step.action != Action::Forget)
+                .then(|| rendered.get(&step.address).copied())
+                .flatten()
+        })
+        .collect()
+}
+
+/// The unified diff of every object the plan changes (`after`: each step's new object text, in plan
+/// order): on stdout, or on stderr when stdout carries the new state.
+fn show_diff(
+    state: &State<'_>,
+    plan: &Plan,
+    after: &[Option<&str>],
+    reveal: bool,
+    to_stderr: bool,
+    printer: &mut Printer,
+) -> Result<(), CliError> {
+    let mut text = String::new();
+    for (step, after_object) in plan.steps.iter().zip(after) {
         let (_, object) = object_of(state, step.object);
-        let before = object.span.of(state.source);
-        let after_object = (step.action != Action::Forget)
-            .then(|| rendered.get(&step.address).copied())
-            .flatten();
         text.push_str(&object_diff(
             &sanitize(&step.address.to_string()),
             &step.address.instance.resource.type_name,
-            Some(before),
-            after_object,
+            Some(object.span.of(state.source)),
+            *after_object,
             reveal,
         ));
     }
@@ -694,5 +799,58 @@ mod tests {
                 .unwrap()
                 .contains("\"status\": \"tainted\"")
         );
+    }
+
+    /// The check that replaces a second full parse must catch what a rendering bug could do to a
+    /// changed object: break its JSON, or lose its key or status.
+    #[test]
+    fn a_broken_rendering_of_a_changed_object_is_an_internal_error() {
+        let text = br#"{"version": 4, "serial": 1, "lineage": "l", "resources": [{"mode": "managed", "type": "a", "name": "b", "provider": "provider[\"registry.terraform.io/hashicorp/a\"]", "instances": [{"index_key": 0, "attributes": {}}]}]}"#;
+        let state = parse(text).unwrap();
+        let taint = [Mutation::Taint("a.b[0]".parse::<InstanceAddr>().unwrap())];
+        let plan = plan(&state, &taint).unwrap();
+        let source = Source::Path(PathBuf::from("s.tfstate"));
+        let applied = render_tracked(&state, &plan);
+        let objects = check_rendered(&source, &state, &plan, &applied).unwrap();
+        assert_eq!(
+            objects,
+            [Some(
+                r#"{"index_key":0,"status":"tainted","attributes":{}}"#
+            )]
+        );
+
+        let (old, new) = applied.rendered[0];
+        for (broken, says) in [
+            (
+                new.of(&applied.text).replacen('{', "[", 1),
+                "does not parse",
+            ),
+            (
+                new.of(&applied.text)
+                    .replace("\"index_key\":0", "\"index_key\":1"),
+                "another key or status",
+            ),
+            (
+                new.of(&applied.text).replace("\"status\":\"tainted\",", ""),
+                "another key or status",
+            ),
+        ] {
+            let mut text = applied.text.clone();
+            text.replace_range(new.start..new.end, &broken);
+            let end = new.start + broken.len();
+            let corrupted = Applied {
+                text,
+                rendered: vec![(old, crate::json::Span::new(new.start, end))],
+            };
+            let error = check_rendered(&source, &state, &plan, &corrupted).unwrap_err();
+            assert!(
+                error
+                    .message
+                    .starts_with("s.tfstate: internal error, nothing was written")
+                    && error.message.contains(says),
+                "{}",
+                error.message
+            );
+        }
     }
 }

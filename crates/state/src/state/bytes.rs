@@ -8,7 +8,7 @@ use std::ops::{Deref, DerefMut};
 use std::os::unix::fs::{FileExt, FileTypeExt};
 use std::path::Path;
 
-use memmap2::{MmapMut, MmapOptions};
+use memmap2::{Mmap, MmapMut, MmapOptions};
 
 /// Below this size, a plain heap buffer is as fast and simpler.
 const MAPPED_FROM: usize = 4 << 20;
@@ -17,11 +17,13 @@ const MAPPED_FROM: usize = 4 << 20;
 /// without a bound a pipe that never ends (`/dev/zero`, `yes`) would fill the memory.
 pub const MAX_STATE_BYTES: u64 = 4 << 30;
 
-/// A state's bytes: a heap buffer, or an anonymous mapping holding `length` bytes.
+/// A state's bytes: a heap buffer, an anonymous mapping holding `length` bytes, or the first `length`
+/// bytes of a read-only mapping of the file itself (reading commands only: see `mapped`).
 #[derive(Debug)]
 pub enum Bytes {
     Heap(Vec<u8>),
     Mapped { map: MmapMut, length: usize },
+    Shared { map: Mmap, length: usize },
 }
 
 impl Deref for Bytes {
@@ -31,15 +33,22 @@ impl Deref for Bytes {
         match self {
             Bytes::Heap(bytes) => bytes,
             Bytes::Mapped { map, length } => &map[..*length],
+            Bytes::Shared { map, length } => &map[..*length],
         }
     }
 }
 
+/// A file's own pages are never written: changing them makes a private copy first.
 impl DerefMut for Bytes {
     fn deref_mut(&mut self) -> &mut [u8] {
+        if let Bytes::Shared { map, length } = self {
+            *self = Bytes::copy_of(&map[..*length]);
+        }
         match self {
             Bytes::Heap(bytes) => bytes,
             Bytes::Mapped { map, length } => &mut map[..*length],
+            // Replaced by a copy just above.
+            Bytes::Shared { .. } => &mut [],
         }
     }
 }
@@ -105,7 +114,9 @@ impl Bytes {
     pub fn truncate(&mut self, length: usize) {
         match self {
             Bytes::Heap(bytes) => bytes.truncate(length),
-            Bytes::Mapped { length: kept, .. } => *kept = (*kept).min(length),
+            Bytes::Mapped { length: kept, .. } | Bytes::Shared { length: kept, .. } => {
+                *kept = (*kept).min(length);
+            }
         }
     }
 }
@@ -159,6 +170,23 @@ pub fn read_all(file: &File) -> io::Result<Bytes> {
         }
     }
     Ok(Bytes::Mapped { map, length })
+}
+
+/// Reads all of an open file for a command that only reads: a large regular file is mapped read-only
+/// (its pages are the page cache's: no copy and no memory beyond the file's), a small one read as
+/// [`read_all`] reads it. Never for a write: the store needs a private copy (see `mapped`).
+pub fn map_all(file: &File) -> io::Result<Bytes> {
+    let metadata = file.metadata()?;
+    regular_file(&metadata)?;
+    if metadata.len() > MAX_STATE_BYTES {
+        return Err(too_big(&format!("the file holds {} bytes", metadata.len())));
+    }
+    let size = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
+    if size < MAPPED_FROM {
+        return read_all(file);
+    }
+    let map = crate::state::mapped::map_read_only(file, size)?;
+    Ok(Bytes::Shared { map, length: size })
 }
 
 /// Refuses what is not a regular file, naming what it is: a device or a socket has no end to read

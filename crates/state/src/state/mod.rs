@@ -8,6 +8,7 @@ pub mod error;
 pub mod go_text;
 pub mod layout;
 pub mod legacy;
+mod mapped;
 pub mod model;
 pub mod mutate;
 pub mod operation;

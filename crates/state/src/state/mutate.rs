@@ -13,7 +13,7 @@ use crate::state::address::{InstanceAddr, InstanceKey, Mode, ObjectAddr, Resourc
 use crate::state::error::{StateError, shorten};
 use crate::state::model::{Instance, Resource, State, members};
 use crate::state::order::{InstanceGroup, ObjectRef, instance_groups};
-use crate::state::write::{Change, Splice};
+use crate::state::write::{Applied, Change, Splice};
 
 /// One requested change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -403,8 +403,17 @@ fn current_object<'g, 's, 'a>(
 /// The new state text: every step spliced in, resources left without instances removed, `serial`
 /// raised by one. An empty plan gives back the input.
 pub fn render(state: &State<'_>, plan: &Plan) -> String {
+    render_tracked(state, plan).text
+}
+
+/// [`render`], also saying where each changed instance landed in the new text (see
+/// [`Applied::rendered_text`]).
+pub fn render_tracked(state: &State<'_>, plan: &Plan) -> Applied {
     if plan.is_empty() {
-        return state.source.to_owned();
+        return Applied {
+            text: state.source.to_owned(),
+            rendered: Vec::new(),
+        };
     }
     let mut splice = Splice::new(state.source);
     let mut removed: Vec<Vec<bool>> = state
@@ -449,7 +458,7 @@ pub fn render(state: &State<'_>, plan: &Plan) -> String {
         remove_elements(&mut splice, array, &spans, &resource_removed);
     }
     splice.set_serial(state, state.serial + 1);
-    splice.apply()
+    splice.apply_tracked()
 }
 
 /// The span of the array value of member `name` of the object at `object` (the last such member, as

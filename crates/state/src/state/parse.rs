@@ -375,6 +375,15 @@ fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource
     })
 }
 
+/// Parses one instance object on its own, as [`parse`] parses each inside `instances`: for a write
+/// to check an object it rendered without parsing the whole new state again.
+pub fn parse_instance(text: &str) -> Result<Instance<'_>> {
+    let mut cursor = Cursor::new(text);
+    let instance = instance(&mut cursor, &mut Shared::default())?;
+    cursor.finish()?;
+    Ok(instance)
+}
+
 fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Instance<'a>> {
     let mut instance = Instance {
         index_key: None,

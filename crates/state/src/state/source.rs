@@ -47,12 +47,13 @@ impl Source {
         }
     }
 
-    /// [`Source::read`], but a remote backend's "no state there" is `Ok(None)`. For an object a
+    /// [`Source::read_only`], but a remote backend's "no state there" is `Ok(None)`. For an object a
     /// listing just found, that means an empty one (Terraform's azurerm lock leaves one behind; a
-    /// console's folder marker is one), which Terraform reads as no state at all.
+    /// console's folder marker is one), which Terraform reads as no state at all. Only for commands
+    /// that read (a scan, a summary): a local file may be mapped.
     pub fn read_existing(&self) -> Result<Option<Bytes>, StateError> {
         let Source::Remote(backend) = self else {
-            return self.read().map(Some);
+            return self.read_only().map(Some);
         };
         let Some(bytes) = backend
             .get()
@@ -69,6 +70,16 @@ impl Source {
     /// state (a device, an encrypted or compressed file) is refused from its first bytes, before the
     /// rest is read; a pipe or standard input is read up to [`bytes::MAX_STATE_BYTES`].
     pub fn read(&self) -> Result<Bytes, StateError> {
+        self.read_as(Access::Copied)
+    }
+
+    /// [`Source::read`] for a command that only reads: a large local file is mapped read-only
+    /// instead of copied (see `bytes::map_all`). The bytes must not be committed back.
+    pub fn read_only(&self) -> Result<Bytes, StateError> {
+        self.read_as(Access::Mapped)
+    }
+
+    fn read_as(&self, access: Access) -> Result<Bytes, StateError> {
         match self {
             Source::Remote(backend) => self.read_existing()?.ok_or_else(|| {
                 remote_error(
@@ -92,7 +103,7 @@ impl Source {
                 }
                 Ok(bytes)
             }
-            Source::Path(path) => read_path(path).map_err(|error| {
+            Source::Path(path) => read_path(path, access).map_err(|error| {
                 let error = match error {
                     Refused::Io(error) => StateError::new(format!(
                         "cannot read the state: {}",
@@ -128,6 +139,13 @@ fn remote_error(location: &str, error: crate::state::store::StoreError) -> State
     }
 }
 
+/// How a local file's bytes are held: copied (a write compares them with the file later) or mapped.
+#[derive(Debug, Clone, Copy)]
+enum Access {
+    Copied,
+    Mapped,
+}
+
 enum Refused {
     Io(std::io::Error),
     State(StateError),
@@ -136,7 +154,7 @@ enum Refused {
 /// A file by path: a regular file (mapped when large), or a pipe such as the `/dev/fd/63` of a
 /// shell's `<(terraform state pull)`, read as a stream. A named pipe elsewhere is refused before it is
 /// opened (opening one that has no writer would wait forever).
-fn read_path(path: &Path) -> Result<Bytes, Refused> {
+fn read_path(path: &Path, access: Access) -> Result<Bytes, Refused> {
     // `metadata` first: opening a socket fails with a puzzling "no such device or address".
     let metadata = std::fs::metadata(path).map_err(Refused::Io)?;
     let readable = bytes::readable(path, &metadata).map_err(|error| {
@@ -154,7 +172,11 @@ fn read_path(path: &Path) -> Result<Bytes, Refused> {
     sniff::bytes(&prefix, false).map_err(|error| Refused::State(error.located_in(&prefix)))?;
     match readable {
         bytes::Readable::Pipe => bytes::read_stream(file, prefix).map_err(Refused::Io),
-        bytes::Readable::File => bytes::read_all(&file).map_err(Refused::Io),
+        bytes::Readable::File => match access {
+            Access::Copied => bytes::read_all(&file),
+            Access::Mapped => bytes::map_all(&file),
+        }
+        .map_err(Refused::Io),
     }
 }
 

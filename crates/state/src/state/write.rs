@@ -201,9 +201,16 @@ impl<'s> Splice<'s> {
     }
 
     /// The new text: the original with every replacement made.
-    pub fn apply(mut self) -> String {
+    pub fn apply(self) -> String {
+        self.apply_tracked().text
+    }
+
+    /// [`Splice::apply`], also saying where in the new text each instance rendered by
+    /// [`Splice::render_when_applied`] landed, so a write can check those objects alone.
+    pub fn apply_tracked(mut self) -> Applied {
         self.edits.sort_by_key(|(span, _)| span.start);
         let mut out = String::with_capacity(self.source.len() + 1024);
+        let mut rendered = Vec::new();
         let mut copied_up_to = 0;
         for (span, edit) in &self.edits {
             assert!(
@@ -218,12 +225,38 @@ impl<'s> Splice<'s> {
                     state,
                     instance,
                     changes,
-                } => render_instance_into(state, instance, changes, &mut out),
+                } => {
+                    let start = out.len();
+                    render_instance_into(state, instance, changes, &mut out);
+                    rendered.push((*span, Span::new(start, out.len())));
+                }
             }
             copied_up_to = span.end;
         }
         out.push_str(&self.source[copied_up_to..]);
-        out
+        Applied {
+            text: out,
+            rendered,
+        }
+    }
+}
+
+/// A splice applied: the new text, and for each re-rendered instance its span in the original and
+/// its span in the new text, in the order they appear.
+#[derive(Debug)]
+pub struct Applied {
+    pub text: String,
+    pub rendered: Vec<(Span, Span)>,
+}
+
+impl Applied {
+    /// The new text of the instance whose span in the original was `old`, if it was re-rendered.
+    pub fn rendered_text(&self, old: Span) -> Option<&str> {
+        let at = self
+            .rendered
+            .binary_search_by_key(&old.start, |(original, _)| original.start)
+            .ok()?;
+        Some(self.rendered[at].1.of(&self.text))
     }
 }
 
