@@ -236,6 +236,12 @@ fn bad_versions_of_a_local_state_are_one_line_and_nothing_is_written() {
     run(&["restore", "--version", "x/../terraform.tfstate.backup"])
         .run()
         .refused("there is no version");
+    let empty = tempfile::tempdir().unwrap();
+    Test::new()
+        .current_dir(empty.path())
+        .args(["restore", "--version", "~1"])
+        .run()
+        .refused("error: terraform.tfstate: there is no state here, nor a backup of it\n");
     Test::new()
         .args(["list", "-", "--version", "~1"])
         .stdin(current.clone())

@@ -108,6 +108,15 @@ impl StateVersions for LocalBackups {
                 extras: Vec::new(),
             });
         }
+        if versions.is_empty() {
+            return Ok(Kept::Nothing {
+                why: format!(
+                    "{}: there is no state here, nor a backup of it",
+                    self.path.display()
+                ),
+                hint: Some("name the state file, or run where `terraform init` ran".to_owned()),
+            });
+        }
         // Newest first; the state itself before a backup written in the same instant, and a later
         // `.N.backup` before an earlier one.
         versions.sort_by(|one, other| {
@@ -215,5 +224,21 @@ mod tests {
         for refused in ["unrelated.backup", "../terraform.tfstate.backup"] {
             assert!(backups.version(refused).is_err(), "{refused}");
         }
+    }
+
+    #[test]
+    fn no_state_and_no_backup_is_no_history() {
+        let folder = tempfile::tempdir().unwrap();
+        let state = folder.path().join("terraform.tfstate");
+        let Kept::Nothing { why, .. } = LocalBackups::beside(&state).versions(1).unwrap() else {
+            panic!("nothing is kept")
+        };
+        assert_eq!(
+            why,
+            format!(
+                "{}: there is no state here, nor a backup of it",
+                state.display()
+            )
+        );
     }
 }
