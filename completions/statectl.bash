@@ -28,6 +28,9 @@ _statectl() {
             statectl,help)
                 cmd="statectl__subcmd__help"
                 ;;
+            statectl,history)
+                cmd="statectl__subcmd__history"
+                ;;
             statectl,list)
                 cmd="statectl__subcmd__list"
                 ;;
@@ -39,6 +42,9 @@ _statectl() {
                 ;;
             statectl,refresh)
                 cmd="statectl__subcmd__refresh"
+                ;;
+            statectl,restore)
+                cmd="statectl__subcmd__restore"
                 ;;
             statectl,rm)
                 cmd="statectl__subcmd__forget"
@@ -70,6 +76,9 @@ _statectl() {
             statectl__subcmd__help,help)
                 cmd="statectl__subcmd__help__subcmd__help"
                 ;;
+            statectl__subcmd__help,history)
+                cmd="statectl__subcmd__help__subcmd__history"
+                ;;
             statectl__subcmd__help,list)
                 cmd="statectl__subcmd__help__subcmd__list"
                 ;;
@@ -81,6 +90,9 @@ _statectl() {
                 ;;
             statectl__subcmd__help,refresh)
                 cmd="statectl__subcmd__help__subcmd__refresh"
+                ;;
+            statectl__subcmd__help,restore)
+                cmd="statectl__subcmd__help__subcmd__restore"
                 ;;
             statectl__subcmd__help,scan)
                 cmd="statectl__subcmd__help__subcmd__scan"
@@ -104,7 +116,7 @@ _statectl() {
 
     case "${cmd}" in
         statectl)
-            opts="-v -q -h -V --color --verbose --quiet --help --version list show query scan summary taint untaint forget rm refresh lock diff audit help"
+            opts="-v -q -h -V --color --verbose --quiet --help --version list show query scan summary taint untaint forget rm refresh lock diff audit history restore help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -122,7 +134,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__audit)
-            opts="-v -q -h --workspace --backend-config --config --var --var-file --plan --policy --no-config --format --fail-on --color --verbose --quiet --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --version --plan --policy --no-config --format --fail-on --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -145,6 +157,10 @@ _statectl() {
                     return 0
                     ;;
                 --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -176,12 +192,28 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__diff)
-            opts="-v -q -h --stat --format --config --var --var-file --show-sensitive --color --verbose --quiet --help"
+            opts="-v -q -h --old-version --new-version --workspace --backend-config --stat --format --config --var --var-file --show-sensitive --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --old-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --new-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json markdown" -- "${cur}"))
                     return 0
@@ -276,7 +308,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help)
-            opts="list show query scan summary taint untaint forget refresh lock diff audit help"
+            opts="list show query scan summary taint untaint forget refresh lock diff audit history restore help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -345,6 +377,20 @@ _statectl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        statectl__subcmd__help__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         statectl__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -388,6 +434,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help__subcmd__refresh)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__help__subcmd__restore)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -471,8 +531,8 @@ _statectl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        statectl__subcmd__list)
-            opts="-v -q -h --workspace --backend-config --config --var --var-file --type --module --tainted --deposed --format --color --verbose --quiet --help"
+        statectl__subcmd__history)
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --limit --format --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -495,6 +555,56 @@ _statectl() {
                     return 0
                     ;;
                 --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__list)
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --version --type --module --tainted --deposed --format --color --verbose --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -552,7 +662,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__query)
-            opts="-v -q -h --workspace --backend-config --config --var --var-file --show-sensitive --compact --color --verbose --quiet --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --version --show-sensitive --compact --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -575,6 +685,10 @@ _statectl() {
                     return 0
                     ;;
                 --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -691,8 +805,70 @@ _statectl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        statectl__subcmd__restore)
+            opts="-o -v -q -h --version --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         statectl__subcmd__scan)
-            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --parallelism --jobs --rules --format --fail-on --data-sources --color --verbose --quiet --help"
+            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --version --parallelism --jobs --rules --format --fail-on --data-sources --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -727,6 +903,10 @@ _statectl() {
                     return 0
                     ;;
                 --max-pages)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -766,7 +946,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__show)
-            opts="-v -q -h --workspace --backend-config --config --var --var-file --deposed --show-sensitive --format --color --verbose --quiet --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --version --deposed --show-sensitive --format --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -792,6 +972,10 @@ _statectl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --deposed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -812,7 +996,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__summary)
-            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --parallelism --jobs --format --color --verbose --quiet --help"
+            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --version --parallelism --jobs --format --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -847,6 +1031,10 @@ _statectl() {
                     return 0
                     ;;
                 --max-pages)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

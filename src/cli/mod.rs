@@ -13,6 +13,7 @@ mod findings;
 mod flag_value;
 mod forget;
 mod generate;
+mod history;
 mod interrupt;
 mod layout;
 mod lifecycle_inputs;
@@ -30,6 +31,7 @@ mod printer;
 mod progress;
 mod query;
 mod refresh;
+mod restore;
 mod rewrite;
 pub(crate) mod scan;
 mod settings;
@@ -38,6 +40,7 @@ mod state_source;
 mod style;
 mod summary;
 mod taint;
+mod versions;
 
 use std::path::PathBuf;
 
@@ -100,6 +103,12 @@ pub enum Command {
     /// Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3
     /// when a rule is violated.
     Audit(audit::Args),
+    /// The versions the state's backend keeps (S3 object versions, local backups), newest first,
+    /// with what changed from the version before.
+    History(history::Args),
+    /// Make an earlier version the current state: under the lock, lineage checked, serial raised
+    /// above the current one, the current state backed up (and kept as a version).
+    Restore(restore::Args),
 }
 
 /// Output format of the listing commands.
@@ -128,6 +137,16 @@ pub struct StateArg {
 
     #[command(flatten)]
     pub config: ConfigArgs,
+}
+
+/// `--version V` of the reading commands: an earlier version of the state, read instead of the
+/// current one.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct VersionArg {
+    /// Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a
+    /// backup's file name), or `~N` for N versions before the current one.
+    #[arg(long = "version", id = "state_version", value_name = "V")]
+    pub version: Option<String>,
 }
 
 /// How the state's backend is chosen beyond what `terraform init` recorded.
@@ -210,6 +229,8 @@ pub fn run() -> i32 {
         Command::Refresh(args) => refresh::run(&args, cli.verbose, &mut printer),
         Command::Diff(args) => diff::run(&args, &mut printer),
         Command::Audit(args) => audit::run(&settings::AuditSettings::resolve(&args), &mut printer),
+        Command::History(args) => history::run(&args, &mut printer),
+        Command::Restore(args) => restore::run(&args, &mut printer),
     };
     let outcome = outcome.and_then(|status| printer.flush().map(|()| status));
     let mut status = match outcome {

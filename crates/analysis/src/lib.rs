@@ -1,6 +1,7 @@
 //! statectl's analyses of a state, pure functions over the state model: `scan` (findings), `diff`
 //! (the semantic difference of two states), `policy` (the lifecycle rules a mutation is judged by)
-//! and `audit` (what a destroy or a plan would do to what is protected), with the one reader of
+//! `audit` (what a destroy or a plan would do to what is protected) and `history` (what changed
+//! from one version of a state to the next), with the one reader of
 //! `.statectl.toml` they share (`settings_file`) and address globs (`glob`).
 //!
 //! No network, no async runtime, no provider: the compiler holds this crate to the state engine and
@@ -10,6 +11,7 @@
 pub mod audit;
 pub mod diff;
 pub mod glob;
+pub mod history;
 pub mod policy;
 pub mod scan;
 pub mod settings_file;
