@@ -220,10 +220,6 @@ pub(super) fn lock(
 
 /// Plans `request` on `state` (parsed from `loaded.bytes`), checks the rules, shows the diff and
 /// writes as the arguments say. Returns the exit code.
-#[expect(
-    clippy::too_many_lines,
-    reason = "main's 08b420f grew it past the limit; its split is the owner's (kept as main has it)"
-)]
 pub(super) fn finish(
     settings: &WriteSettings,
     request: &WriteRequest,
