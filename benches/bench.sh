@@ -1,335 +1,331 @@
 #!/usr/bin/env bash
-# Benchmark of statectl against jq and Terraform on large generated states.
+# The speed benchmark: statectl against jq, real Terraform and the physical floor (reading the bytes
+# with `cat`; for a write, `cp` + `fsync` of the same file), every command of a state interleaved
+# round by round in one run, so a change in the machine's load moves them all alike. Prints one
+# Markdown table on stdout (medians of wall time and of peak RSS, and the ratios the speed goals are
+# written in); progress and skips go to stderr, so `bench.sh > results.md` keeps only the table.
 #
-# This script owns the benchmark procedure: build, generate the states (benches/gen_state.py),
-# time each tool on the same file in the same run, and print a Markdown table on stdout. Progress
-# and skip messages go to stderr, so `bench.sh > results.md` keeps only the table.
+#   benches/bench.sh [--runs R] [--large] [--sizes "20k 100k"] [--only GROUPS] [--no-terraform] [--regen]
 #
-#   benches/bench.sh [--runs R] [--large] [--regen] [--query-only]
+#   --runs R        timed rounds after one warm-up round (default 5)
+#   --large         also the 400k-instance state (about 1 GB)
+#   --sizes LIST    the generated states, by instance count: 20k (51 MB), 100k (257 MB), 400k (1 GB)
+#   --only GROUPS   some of: read query write encrypted many (comma-separated; default all)
+#   --no-terraform  leave Terraform out (its rows take most of the run on the large states)
+#   --regen         generate the states again (after a change to gen_state.py)
 #
-#   --runs R   timed runs per command after one warm-up (default 7)
-#   --large    also benchmark the 100k-instance (~250 MB) state
-#   --regen    regenerate the states even if they exist (after a change to gen_state.py)
-#   --query-only  only the `query` rows
+# The groups, per state: `read` (list, show, summary, scan; floor `cat`), `query` (three JSONPath
+# expressions against jq doing the same job; `terraform show -json`), `write` (taint and forget of a
+# fresh copy, the copy untimed; floor `cp` + `fsync`), `encrypted` (list and untaint of an OpenTofu
+# envelope at its defaults against the plaintext, and a ten-instance state to isolate the key
+# derivation). Once per run, `many`: scan of a folder of 2,070 generated states (178 MB, mixed sizes)
+# and of the real states in testdata/ and ../shared/corpus, floor `cat` of every file.
 #
-# Environment: TERRAFORM=/path/to/terraform picks the Terraform binary (otherwise
-# target/terraform/bin/terraform, then `terraform` on PATH).
-#
-# To benchmark another command, add one line to bench_file(): bench "NAME" CMD ARGS...
-# bench_many times a scan of 100 generated states of 1 MB in one run. bench_query times `query`
-# against jq on the same expressions (QUERIES), `cat` (the floor) and `terraform show -json`,
-# interleaved round by round.
+# Environment: STATECTL (default: `cargo build --release`), TERRAFORM (default:
+# target/terraform/bin/terraform, then `terraform` on PATH), STATECTL_BENCH_DIR (where the generated
+# states are kept; default target/bench).
 set -euo pipefail
 
-RUNS=7
-LARGE=0
+RUNS=5
+SIZES="20k 100k"
+ONLY="read,query,write,encrypted,many"
+USE_TERRAFORM=1
 REGEN=0
-QUERY_ONLY=0
 while (($#)); do
   case "$1" in
     --runs) RUNS="${2:?--runs needs a number}"; shift 2 ;;
-    --runs=*) RUNS="${1#--runs=}"; shift ;;
-    --large) LARGE=1; shift ;;
+    --large) SIZES="20k 100k 400k"; shift ;;
+    --sizes) SIZES="${2:?--sizes needs a list}"; shift 2 ;;
+    --only) ONLY="${2:?--only needs groups}"; shift 2 ;;
+    --no-terraform) USE_TERRAFORM=0; shift ;;
     --regen) REGEN=1; shift ;;
-    --query-only) QUERY_ONLY=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument \`$1\` (try --help)" >&2; exit 2 ;;
   esac
 done
-if ! [[ "$RUNS" =~ ^[1-9][0-9]*$ ]]; then
-  echo "bench: --runs must be a positive integer, got \`$RUNS\`" >&2
-  exit 2
-fi
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: --runs must be a positive integer, got \`$RUNS\`" >&2; exit 2; }
+for size in $SIZES; do
+  [[ "$size" =~ ^(20k|100k|400k)$ ]] || { echo "bench: unknown size \`$size\` (20k, 100k or 400k)" >&2; exit 2; }
+done
+for group in ${ONLY//,/ }; do
+  [[ "$group" =~ ^(read|query|write|encrypted|many)$ ]] || { echo "bench: unknown group \`$group\`" >&2; exit 2; }
+done
+wants() { [[ ",$ONLY," == *",$1,"* ]]; }
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="$ROOT/target/bench"
-mkdir -p "$OUT"
-
+DATA="${STATECTL_BENCH_DIR:-$ROOT/target/bench}"
+mkdir -p "$DATA"
 log() { printf '%s\n' "$*" >&2; }
 
-# --- prerequisites: explain, never install (installing is the user's call) ----------------------
+# --- prerequisites: explain, never install -------------------------------------------------------
 missing=0
-if ! /usr/bin/time --version 2>&1 | grep -q GNU; then
-  log "bench: GNU time is needed at /usr/bin/time for peak memory (%M)."
-  log "hint: sudo apt-get update && sudo apt-get install -y time"
-  missing=1
-fi
-if ! command -v jq >/dev/null; then
-  log "bench: jq is needed as a reference point."
-  log "hint: sudo apt-get update && sudo apt-get install -y jq"
-  missing=1
-fi
-if ! command -v python3 >/dev/null; then
-  log "bench: python3 (3.11+) is needed to generate the states."
-  missing=1
-fi
+/usr/bin/time --version 2>&1 | grep -q GNU || { log "bench: GNU time is needed at /usr/bin/time (peak RSS)"; log "hint: apt-get install -y time"; missing=1; }
+command -v jq >/dev/null || { log "bench: jq is needed as a reference point"; log "hint: apt-get install -y jq"; missing=1; }
+command -v python3 >/dev/null || { log "bench: python3 (3.11+) is needed to generate the states"; missing=1; }
 ((missing == 0)) || exit 2
+export CHECKPOINT_DISABLE=1   # Terraform asks checkpoint.hashicorp.com for updates otherwise
 
-# A sub-millisecond clock: GNU time's %e has a 10 ms resolution, too coarse for fast runs.
-# EPOCHREALTIME (bash >= 5) costs no fork; `date +%s.%N` is the fallback.
-if [[ -n "${EPOCHREALTIME:-}" ]]; then
-  now() { REPLY="${EPOCHREALTIME/,/.}"; }
-else
-  now() { REPLY="$(date +%s.%N)"; }
+STATECTL="${STATECTL:-}"
+if [[ -z "$STATECTL" ]]; then
+  log "bench: cargo build --release"
+  (cd "$ROOT" && cargo build --release --locked >&2)
+  STATECTL="$ROOT/target/release/statectl"
 fi
-
-# Terraform asks checkpoint.hashicorp.com for updates unless told not to; keep the network out of
-# the timings.
-export CHECKPOINT_DISABLE=1
-
-# --- build ---------------------------------------------------------------------------------------
-STATECTL=""
-log "bench: cargo build --release"
-if (cd "$ROOT" && cargo build --release >&2); then
-  if [[ -x "$ROOT/target/release/statectl" ]]; then
-    STATECTL="$ROOT/target/release/statectl"
-  else
-    log "bench: skipping statectl: the build succeeded but target/release/statectl is missing"
-  fi
-else
-  log "bench: skipping statectl: \`cargo build --release\` failed (see above); jq and terraform still run"
-fi
-
 TF=""
-if [[ -n "${TERRAFORM:-}" ]]; then
-  TF="$TERRAFORM"
-elif [[ -x "$ROOT/target/terraform/bin/terraform" ]]; then
-  TF="$ROOT/target/terraform/bin/terraform"
-elif command -v terraform >/dev/null; then
-  TF="$(command -v terraform)"
-fi
-if [[ -n "$TF" ]]; then
-  log "bench: terraform: $TF ($("$TF" version 2>/dev/null | head -n1 || true))"
-else
-  log "bench: skipping terraform: none found (set TERRAFORM, run scripts/install-terraform.sh, or put terraform on PATH)"
-fi
-
-# --- states ----------------------------------------------------------------------------------------
-gen() { # gen N FILE
-  if ((REGEN)) || [[ ! -s "$2" ]]; then
-    log "bench: generating $2"
-    python3 "$ROOT/benches/gen_state.py" --instances "$1" --out "$2"
+if ((USE_TERRAFORM)); then
+  if [[ -n "${TERRAFORM:-}" ]]; then TF="$TERRAFORM"
+  elif [[ -x "$ROOT/target/terraform/bin/terraform" ]]; then TF="$ROOT/target/terraform/bin/terraform"
+  elif command -v terraform >/dev/null; then TF="$(command -v terraform)"
+  else log "bench: skipping terraform: none found (TERRAFORM, scripts/install-terraform.sh, or PATH)"
   fi
+fi
+[[ -n "$TF" ]] && log "bench: terraform: $TF ($("$TF" version | head -n1))"
+
+# --- states -----------------------------------------------------------------------------------------
+state_of() { # state_of SIZE: the generated state's path, made when missing
+  local count="${1%k}000" file="$DATA/state-$1.tfstate"
+  if ((REGEN)) || [[ ! -s "$file" ]]; then
+    log "bench: generating $file"
+    python3 "$ROOT/benches/gen_state.py" --instances "$count" --out "$file"
+  fi
+  printf '%s' "$file"
 }
-FILES=("$OUT/state-20k.tfstate")
-gen 20000 "${FILES[0]}"
-if ((LARGE)); then
-  FILES+=("$OUT/state-100k.tfstate")
-  gen 100000 "${FILES[1]}"
-fi
 
-MANY="$OUT/many-100x1mb"
-if ((!QUERY_ONLY)) && { ((REGEN)) || [[ ! -d "$MANY" ]]; }; then
-  log "bench: generating 100 states of 1 MB in $MANY"
-  rm -rf "$MANY"
-  python3 "$ROOT/benches/gen_state.py" --many 100 --size-mb 1 --out-dir "$MANY"
-fi
-
-# --- measuring -------------------------------------------------------------------------------------
-# Run from an empty folder, so no terraform.tfstate, .terraform or *.tf nearby can change what a
-# tool does.
-WORK="$(mktemp -d "$OUT/work.XXXXXX")"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/statectl-bench.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
+cd "$WORK"   # no terraform.tfstate, .terraform or *.tf nearby to change what a tool does
 
-SEP=$'\x1f'       # field separator of ROWS: command names may contain "|"
-ROWS=()           # file, size (MB), name, wall (s), peak RSS (MB) per benchmarked command
-declare -A BASE_WALL BASE_RSS   # per file: the baseline (statectl list) of the ratio columns
-CUR_FILE=""
-CUR_SIZE=""
+# --- measuring --------------------------------------------------------------------------------------
+# A row is one piece of work on one input; each of its roles (statectl, jq, terraform, floor) is a
+# command line, with an optional untimed setup run before each timing (a fresh copy to write to).
+ROW_NAMES=() ROW_FILES=() ROW_BYTES=()
+declare -A CMD SETUP WALLS RSSS FAILED
+ROLES=(statectl jq terraform floor)
 
-median() { # median of the arguments
+row() { # row NAME FILE BYTES: starts a row; then role ROLE CMD [SETUP]
+  ROW_NAMES+=("$1"); ROW_FILES+=("$2"); ROW_BYTES+=("$3")
+}
+role() { # role ROLE COMMAND [SETUP]: shell text, run by bash -c
+  local r=$((${#ROW_NAMES[@]} - 1))
+  CMD[$r.$1]="$2"; SETUP[$r.$1]="${3:-}"
+}
+
+run_timed() { # run_timed KEY: one untimed setup, one timed run; sets WALL (s) and RSS (KB)
+  local t0 t1
+  [[ -n "${SETUP[$1]}" ]] && { bash -c "${SETUP[$1]}" >/dev/null 2>&1 || return 1; }
+  t0="${EPOCHREALTIME/,/.}"
+  /usr/bin/time -f '%M' -o "$WORK/time.out" bash -c "exec ${CMD[$1]}" >/dev/null 2>"$WORK/stderr" || return 1
+  t1="${EPOCHREALTIME/,/.}"
+  WALL="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
+  RSS="$(tail -n1 "$WORK/time.out")"
+}
+
+measure() { # measure FIRST LAST: rows FIRST..LAST interleaved, RUNS rounds after a warm-up
+  local round r key
+  for ((round = 0; round <= RUNS; round++)); do
+    for ((r = $1; r <= $2; r++)); do
+      for key in "${ROLES[@]}"; do
+        key="$r.$key"
+        [[ -n "${CMD[$key]:-}" && -z "${FAILED[$key]:-}" ]] || continue
+        if ! run_timed "$key"; then
+          FAILED[$key]=1
+          log "bench: ${ROW_NAMES[r]} ($key) failed; skipped. Its stderr:"
+          head -n 3 "$WORK/stderr" | sed 's/^/    /' >&2
+          continue
+        fi
+        ((round == 0)) && continue
+        WALLS[$key]+=" $WALL"; RSSS[$key]+=" $RSS"
+      done
+    done
+    log "bench: round $round of $RUNS done"
+  done
+}
+
+median() {
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
     if (NR % 2) printf "%.6f", v[(NR + 1) / 2]; else printf "%.6f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+# shellcheck disable=SC2086 # the lists are space-separated numbers
+med() { if [[ -n "${WALLS[$1]:-}" ]]; then median ${WALLS[$1]}; fi; }
+# shellcheck disable=SC2086
+med_rss() { if [[ -n "${RSSS[$1]:-}" ]]; then awk -v k="$(median ${RSSS[$1]})" 'BEGIN { printf "%.1f", k / 1024 }'; fi; }
 
-run_once() { # run_once CMD... ; sets WALL (s) and RSS (KB); returns the command's status
-  local t0 t1 rc=0
-  now; t0="$REPLY"
-  /usr/bin/time -f '%e %M' -o "$WORK/time.out" "$@" >/dev/null 2>"$WORK/stderr" || rc=$?
-  now; t1="$REPLY"
-  WALL="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')"
-  # On failure GNU time writes "Command exited with non-zero status N" first: the figures are last.
-  RSS="$(tail -n1 "$WORK/time.out" | awk '{ print $2 }')"
-  return "$rc"
+# --- the rows -------------------------------------------------------------------------------------
+q() { printf '%q' "$1"; }   # a path or argument quoted for bash -c
+
+read_rows() { # read_rows FILE BYTES
+  local f; f="$(q "$1")"
+  local address; address="$("$STATECTL" list "$1" | grep -v '\.data\.\|^data\.' | sed -n '1000p')"
+  local type_name; type_name="$(sed -E 's/^(module\.[^.]+\.)*//; s/\[.*$//' <<<"$address")"
+  row "list" "$1" "$2"
+  role statectl "$STATECTL list $f"
+  role jq "jq -r '.resources[] | .type + \".\" + .name' $f"
+  [[ -n "$TF" ]] && role terraform "$TF state list -state=$f"
+  role floor "cat $f"
+  row "show $address" "$1" "$2"
+  role statectl "$STATECTL show $(q "$address") $f"
+  role jq "jq '.resources[] | select(.type + \".\" + .name == \"$type_name\")' $f"
+  [[ -n "$TF" ]] && role terraform "$TF state show -state=$f $(q "$address")"
+  role floor "cat $f"
+  row "summary" "$1" "$2"
+  role statectl "$STATECTL summary $f"
+  role jq "jq '[.resources[] | .instances | length] | add' $f"
+  role floor "cat $f"
+  row "scan" "$1" "$2"
+  role statectl "$STATECTL scan --fail-on never --format json $f"
+  role floor "cat $f"
 }
 
-# bench NAME CMD... : one warm-up, then RUNS timed runs; records the medians as a table row.
-bench() {
-  local name="$1"; shift
-  local walls=() rsss=() i
-  if ! run_once "$@"; then
-    log "bench: $name failed on $(basename "$CUR_FILE"); skipped. Its stderr:"
-    head -n 5 "$WORK/stderr" | sed 's/^/    /' >&2
-    return 0
-  fi
-  for ((i = 1; i <= RUNS; i++)); do
-    if ! run_once "$@"; then
-      log "bench: $name failed on run $i; skipped"
-      return 0
-    fi
-    walls+=("$WALL"); rsss+=("$RSS")
-  done
-  local wall rss_mb
-  wall="$(median "${walls[@]}")"
-  rss_mb="$(awk -v k="$(median "${rsss[@]}")" 'BEGIN { printf "%.1f", k / 1024 }')"
-  log "bench: $name: ${wall}s, ${rss_mb} MB"
-  local file; file="$(basename "$CUR_FILE")"
-  if [[ "$name" == "statectl list" ]]; then
-    BASE_WALL[$file]="$wall"; BASE_RSS[$file]="$rss_mb"
-  fi
-  ROWS+=("$file$SEP$CUR_SIZE$SEP$name$SEP$wall$SEP$rss_mb")
-}
-
-bench_file() { # bench_file FILE: every command on the same file
-  CUR_FILE="$1"
-  CUR_SIZE="$(awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }')"
-  log "bench: $(basename "$1") ($CUR_SIZE MB), $RUNS runs each after one warm-up"
-  # statectl first: it is the baseline of the ratio columns.
-  if [[ -n "$STATECTL" ]]; then
-    bench "statectl list" "$STATECTL" list "$1"
-  fi
-  bench "jq '.resources|length'" jq '.resources|length' "$1"
-  if [[ -n "$TF" ]]; then
-    bench "terraform state list" "$TF" state list -state="$1"
-  fi
-  if [[ -n "$STATECTL" ]]; then
-    # --fail-on never: findings exit 1, which the harness would take for a failure.
-    bench "statectl scan" "$STATECTL" scan --fail-on never --format json "$1"
-  fi
-  # A write: each run taints one instance of a fresh copy (so there is always a change to make).
-  # The copy is part of every write's time, so it is timed alone as well.
-  local address
-  address="$("${STATECTL:-false}" list "$1" 2>/dev/null | sed -n '1000p')"
-  if [[ -n "$address" ]]; then
-    bench "cp (part of both taints)" cp "$1" "$WORK/write.tfstate"
-    bench "statectl taint" sh -c 'cp "$0" "$1" && exec "$2" taint "$3" "$1" --backup - >/dev/null' \
-      "$1" "$WORK/write.tfstate" "$STATECTL" "$address"
-    if [[ -n "$TF" ]]; then
-      bench "terraform taint" sh -c 'cp "$0" "$1" && exec "$2" taint -state="$1" -backup=- "$3"' \
-        "$1" "$WORK/write.tfstate" "$TF" "$address"
-    fi
-  fi
-}
-
-# The queries of the `query` rows: a JSONPath for statectl, a tab, the jq filter that does the same job.
+# JSONPath for statectl, a tab, the jq filter that does the same job.
 QUERIES=(
   '$.resources[*].instances[*].attributes.id'$'\t''[.resources[].instances[].attributes.id]'
   "\$.resources[?@.type=='aws_instance'].instances[*].attributes.id"$'\t''[.resources[] | select(.type == "aws_instance") | .instances[].attributes.id]'
   "\$..instances[?@.status=='tainted']"$'\t''[.. | objects | .instances? | arrays | .[] | select(.status? == "tainted")]'
 )
-QROWS=()          # per query row: file, size, name, wall, RSS (MB), wall of cat, wall of jq on the same query
-
-# bench_query FILE: each query by statectl and by jq, `cat` (the floor: reading the bytes) and
-# `terraform show -json` (the state as JSON, which is what one pipes into jq), interleaved: every
-# round runs each command once, so a change in the machine's load moves them all alike.
-bench_query() {
-  local file="$1" names=() cmds=() i round path filter
-  names+=("cat"); cmds+=("$(printf '%q ' cat "$file")")
+query_rows() { # query_rows FILE BYTES
+  local f path filter first=1; f="$(q "$1")"
   for query in "${QUERIES[@]}"; do
     IFS=$'\t' read -r path filter <<<"$query"
-    if [[ -n "$STATECTL" ]]; then
-      names+=("statectl query '$path'"); cmds+=("$(printf '%q ' "$STATECTL" query "$path" "$file")")
-    fi
-    names+=("jq '$filter'"); cmds+=("$(printf '%q ' jq "$filter" "$file")")
+    row "query $path" "$1" "$2"
+    role statectl "$STATECTL query $(q "$path") $f"
+    role jq "jq $(q "$filter") $f"
+    # `terraform show -json` is what one pipes into jq: the first query row carries it.
+    ((first)) && [[ -n "$TF" ]] && role terraform "$TF show -json $f"
+    role floor "cat $f"
+    first=0
   done
-  if [[ -n "$TF" ]]; then
-    names+=("terraform show -json"); cmds+=("$(printf '%q ' "$TF" show -json "$file")")
-  fi
-  log "bench: query rows on $(basename "$file"), $RUNS interleaved rounds after one warm-up"
-  local -a walls=() rsss=() failed=()
-  for i in "${!cmds[@]}"; do
-    if ! eval "run_once ${cmds[i]}"; then
-      log "bench: ${names[i]} failed on $(basename "$file"); skipped. Its stderr:"
-      head -n 5 "$WORK/stderr" | sed 's/^/    /' >&2
-      failed[i]=1
-    fi
-  done
-  for ((round = 1; round <= RUNS; round++)); do
-    for i in "${!cmds[@]}"; do
-      [[ -n "${failed[i]:-}" ]] && continue
-      if eval "run_once ${cmds[i]}"; then
-        walls[i]+=" $WALL"; rsss[i]+=" $RSS"
+}
+
+write_rows() { # write_rows FILE BYTES
+  local f w; f="$(q "$1")"; w="$(q "$WORK/write.tfstate")"
+  local address; address="$("$STATECTL" list "$1" | grep -v '\.data\.\|^data\.' | sed -n '1000p')"
+  local a; a="$(q "$address")"
+  row "taint" "$1" "$2"
+  role statectl "$STATECTL taint $a $w --backup -" "cp $f $w"
+  [[ -n "$TF" ]] && role terraform "$TF taint -state=$w -backup=- $a" "cp $f $w"
+  role floor "sh -c 'cp \"\$0\" \"\$1\" && sync \"\$1\"' $f $(q "$WORK/floor.tfstate")"
+  row "forget" "$1" "$2"
+  role statectl "$STATECTL forget $a $w --backup -" "cp $f $w"
+  [[ -n "$TF" ]] && role terraform "$TF state rm -state=$w -backup=- $a" "cp $f $w"
+  role floor "sh -c 'cp \"\$0\" \"\$1\" && sync \"\$1\"' $f $(q "$WORK/floor.tfstate")"
+}
+
+# OpenTofu's defaults: pbkdf2 (600,000 rounds of SHA-512) and aes_gcm; the fallback lets the setup
+# read the plaintext state and write it encrypted, as a migration does.
+export TF_ENCRYPTION_BENCH='key_provider "pbkdf2" "main" {
+  passphrase = "correct-horse-battery-staple"
+}
+method "aes_gcm" "main" {
+  keys = key_provider.pbkdf2.main
+}
+method "unencrypted" "old" {}
+state {
+  method = method.aes_gcm.main
+  fallback {
+    method = method.unencrypted.old
+  }
+}'
+encrypted_rows() { # encrypted_rows FILE BYTES
+  local kind src
+  for kind in plain enc; do
+    for src in "$1" "$(state_of_tiny)"; do
+      local copy; copy="$WORK/$(basename "$src" .tfstate)-$kind.tfstate"
+      cp "$src" "$copy"
+      local address; address="$("$STATECTL" list "$src" | grep -v '\.data\.\|^data\.' | sed -n '3p')"
+      printf '%s' "$address" > "$copy.address"
+      if [[ "$kind" == enc ]]; then
+        TF_ENCRYPTION="$TF_ENCRYPTION_BENCH" "$STATECTL" taint "$address" "$copy" --backup - >/dev/null
       else
-        failed[i]=1
+        "$STATECTL" taint "$address" "$copy" --backup - >/dev/null
       fi
     done
   done
-  local cat_wall="" jq_wall="" wall rss_mb
-  for i in "${!cmds[@]}"; do
-    [[ -n "${failed[i]:-}" ]] && continue
-    # shellcheck disable=SC2086 # the lists are space-separated numbers
-    wall="$(median ${walls[i]})"
-    # shellcheck disable=SC2086
-    rss_mb="$(awk -v k="$(median ${rsss[i]})" 'BEGIN { printf "%.1f", k / 1024 }')"
-    log "bench: ${names[i]}: ${wall}s, ${rss_mb} MB"
-    case "${names[i]}" in
-      cat) cat_wall="$wall" ;;
-      jq*) jq_wall="$wall" ;;
-    esac
-    # A statectl row is followed by the jq row of the same query: pair them when it comes.
-    QROWS+=("$(basename "$file")$SEP$CUR_SIZE$SEP${names[i]}$SEP$wall$SEP$rss_mb$SEP$cat_wall$SEP")
-    if [[ "${names[i]}" == jq* && ${#QROWS[@]} -ge 2 ]]; then
-      local previous="${QROWS[-2]}"
-      [[ "$previous" == *"${SEP}statectl query "* ]] && QROWS[-2]="${previous%"$SEP"}$SEP$jq_wall"
+  local big tiny; big="$(basename "$1" .tfstate)"; tiny="$(basename "$(state_of_tiny)" .tfstate)"
+  local env="TF_ENCRYPTION=\"\$TF_ENCRYPTION_BENCH\""
+  for src in "$big" "$tiny"; do
+    local plain="$WORK/$src-plain.tfstate" enc="$WORK/$src-enc.tfstate" w="$WORK/enc-write.tfstate"
+    local a; a="$(q "$(cat "$plain.address")")"
+    local file="$1" bytes="$2"
+    [[ "$src" == "$tiny" ]] && { file="$(state_of_tiny)"; bytes="$(stat -c %s "$file")"; }
+    # The floor of an encrypted row is the same command on the plaintext: the goal is that the
+    # envelope adds only its key derivation and the cipher (the ten-instance rows are the
+    # derivation alone).
+    row "list, encrypted" "$file" "$bytes"
+    role statectl "env $env $STATECTL list $(q "$enc")"
+    role floor "$STATECTL list $(q "$plain")"
+    row "untaint, encrypted" "$file" "$bytes"
+    role statectl "env $env $STATECTL untaint $a $(q "$w") --backup -" "cp $(q "$enc") $(q "$w")"
+    role floor "$STATECTL untaint $a $(q "$w") --backup -" "cp $(q "$plain") $(q "$w")"
+  done
+}
+state_of_tiny() {
+  local file="$DATA/state-10.tfstate"
+  [[ -s "$file" ]] || python3 "$ROOT/benches/gen_state.py" --instances 10 --out "$file" >&2
+  printf '%s' "$file"
+}
+
+many_rows() {
+  local many="$DATA/many-2070"
+  if ((REGEN)) || [[ ! -d "$many" ]]; then
+    log "bench: generating 2,070 states (178 MB) in $many"
+    rm -rf "$many"
+    python3 "$ROOT/benches/gen_state.py" --many 2070 --total-mb 178 --out-dir "$many" >&2
+  fi
+  # The real states others wrote: every file of testdata/ and the corpus that reads as a state.
+  local real="$WORK/real"
+  mkdir -p "$real"
+  local n=0 file
+  while IFS= read -r -d '' file; do
+    if "$STATECTL" list "$file" >/dev/null 2>&1; then
+      n=$((n + 1)); cp "$file" "$real/$n.tfstate"
     fi
+  done < <(find "$ROOT/testdata" "$ROOT/../shared/corpus" -type f \( -name '*.tfstate' -o -name '*.json' \) -print0 2>/dev/null)
+  local dir
+  for dir in "$many" "$real"; do
+    local count bytes; count="$(find "$dir" -name '*.tfstate' | wc -l)"; bytes="$(du -sb "$dir" | cut -f1)"
+    row "scan of $count states" "$dir" "$bytes"
+    role statectl "$STATECTL scan --fail-on never --format json $(q "$dir")"
+    role jq "jq '.resources | length' $(q "$dir")/*.tfstate"
+    role floor "cat $(q "$dir")/*.tfstate"
   done
 }
 
-bench_many() { # bench_many DIR: one run over every state in DIR (the CI case: many small states)
-  CUR_FILE="$1"
-  CUR_SIZE="$(du -sm "$1" | awk '{ print $1 }')"
-  local count; count="$(find "$1" -name '*.tfstate' | wc -l)"
-  log "bench: $count states in $(basename "$1") ($CUR_SIZE MB), $RUNS runs each after one warm-up"
-  if [[ -n "$STATECTL" ]]; then
-    bench "statectl scan ($count states)" "$STATECTL" scan --fail-on never --format json "$1"
-  fi
-  bench "jq '.resources|length' ($count files)" jq '.resources|length' "$1"/*.tfstate
-}
-
-for f in "${FILES[@]}"; do
-  if ((QUERY_ONLY)); then
-    CUR_FILE="$f"
-    CUR_SIZE="$(awk -v b="$(stat -c %s "$f")" 'BEGIN { printf "%.1f", b / 1e6 }')"
-  else
-    bench_file "$f"
-  fi
-  bench_query "$f"
+# --- run ------------------------------------------------------------------------------------------
+for size in $SIZES; do
+  file="$(state_of "$size")"
+  bytes="$(stat -c %s "$file")"
+  first=${#ROW_NAMES[@]}
+  wants read && read_rows "$file" "$bytes"
+  wants query && query_rows "$file" "$bytes"
+  wants write && write_rows "$file" "$bytes"
+  [[ "$size" == 20k ]] && wants encrypted && encrypted_rows "$file" "$bytes"
+  last=$((${#ROW_NAMES[@]} - 1))
+  ((last >= first)) || continue
+  log "bench: $(basename "$file") ($((bytes / 1000000)) MB): rows $first-$last, $RUNS rounds after a warm-up"
+  measure "$first" "$last"
 done
-((QUERY_ONLY)) || bench_many "$MANY"
+if wants many; then
+  first=${#ROW_NAMES[@]}
+  many_rows
+  measure "$first" $((${#ROW_NAMES[@]} - 1))
+fi
 
-# --- report ----------------------------------------------------------------------------------------
+# --- report ---------------------------------------------------------------------------------------
 ratio() { # ratio VALUE BASE
-  if [[ -z "$2" ]]; then echo "n/a"; else awk -v v="$1" -v b="$2" 'BEGIN { printf "%.1fx", v / b }'; fi
+  if [[ -z "$1" || -z "$2" ]]; then echo ""; else awk -v v="$1" -v b="$2" 'BEGIN { printf "%.1fx", v / b }'; fi
 }
-if ((${#ROWS[@]})); then
-  echo "| file | size (MB) | command | median wall (s) | median peak RSS (MB) | wall vs statectl | RSS vs statectl |"
-  echo "|---|---:|---|---:|---:|---:|---:|"
-  for row in "${ROWS[@]}"; do
-    IFS="$SEP" read -r file size name wall rss <<<"$row"
-    # A "|" inside a table cell must be escaped, even inside backticks (GitHub Markdown).
-    printf '| %s | %s | `%s` | %.3f | %s | %s | %s |\n' "$file" "$size" "${name//|/\\|}" "$wall" "$rss" \
-      "$(ratio "$wall" "${BASE_WALL[$file]:-}")" "$(ratio "$rss" "${BASE_RSS[$file]:-}")"
-  done
-  echo
-fi
-if ((${#QROWS[@]})); then
-  echo "| file | command | median wall (s) | median peak RSS (MB) | x cat (the floor) | RSS / file | jq / statectl, same query |"
-  echo "|---|---|---:|---:|---:|---:|---:|"
-  for row in "${QROWS[@]}"; do
-    IFS="$SEP" read -r file size name wall rss cat_wall jq_wall <<<"$row"
-    printf '| %s | `%s` | %.3f | %s | %s | %s | %s |\n' "$file" "${name//|/\\|}" "$wall" "$rss" \
-      "$(ratio "$wall" "$cat_wall")" "$(ratio "$rss" "$size")" \
-      "$([[ "$name" == statectl* ]] && ratio "$jq_wall" "$wall" || echo "")"
-  done
-fi
+secs() { if [[ -n "$1" ]]; then printf '%.3f' "$1"; fi; }
+echo "| state | MB | work | statectl (s) | jq (s) | terraform (s) | floor (s) | statectl / floor | jq / statectl | terraform / statectl | statectl RSS (MB) | RSS / file |"
+echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for r in "${!ROW_NAMES[@]}"; do
+  s="$(med "$r.statectl")"; j="$(med "$r.jq")"; t="$(med "$r.terraform")"; fl="$(med "$r.floor")"
+  rss="$(med_rss "$r.statectl")"
+  mb="$(awk -v b="${ROW_BYTES[r]}" 'BEGIN { printf "%.0f", b / 1e6 }')"
+  name="${ROW_NAMES[r]}"
+  printf '| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+    "$(basename "${ROW_FILES[r]}")" "$mb" "${name//|/\\|}" "$(secs "$s")" "$(secs "$j")" "$(secs "$t")" \
+    "$(secs "$fl")" "$(ratio "$s" "$fl")" "$(ratio "$j" "$s")" "$(ratio "$t" "$s")" "$rss" \
+    "$([[ -n "$rss" ]] && ratio "$rss" "$mb" || true)"
+done
 echo
-if ((${#ROWS[@]})); then
-  echo "_${RUNS} timed runs per command after one warm-up; $(nproc) CPUs; wall time by a sub-millisecond clock, peak RSS by GNU time; ratio = command / \`statectl list\` on the same file._"
-else
-  echo "_${RUNS} interleaved rounds after one warm-up; $(nproc) CPUs; wall time by a sub-millisecond clock, peak RSS by GNU time; ratios against \`cat\` and jq from the same rounds._"
-fi
-if [[ -z "$STATECTL" ]]; then
-  echo
-  echo "_statectl was not built: ratios are n/a._"
-fi
+echo "_Medians of $RUNS interleaved rounds after a warm-up; $(nproc) CPUs; wall time by bash's \`EPOCHREALTIME\`, peak RSS by GNU time. Floor: \`cat\` of the same bytes (reads), \`cp\` + \`sync FILE\` (writes), the same command on the plaintext (encrypted rows)._"

@@ -44,6 +44,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated')
             [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Read every managed instance through its provider plugin and report what changed outside Terraform; never writes; exit 1 on drift')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'The versions the state''s backend keeps (S3 object versions, local backups), newest first, with what changed from the version before')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Make an earlier version the current state: under the lock, lineage checked, serial raised above the current one, the current state backed up (and kept as a version)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -53,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)')
             [CompletionResult]::new('--var', '--var', [CompletionResultType]::ParameterName, 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win')
             [CompletionResult]::new('--var-file', '--var-file', [CompletionResultType]::ParameterName, 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only instances of this resource type (repeatable)')
             [CompletionResult]::new('--module', '--module', [CompletionResultType]::ParameterName, 'Only instances in this module or below it (`module.app`)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print the instances')
@@ -73,6 +76,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)')
             [CompletionResult]::new('--var', '--var', [CompletionResultType]::ParameterName, 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win')
             [CompletionResult]::new('--var-file', '--var-file', [CompletionResultType]::ParameterName, 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one')
             [CompletionResult]::new('--deposed', '--deposed', [CompletionResultType]::ParameterName, 'Show this deposed object instead of the current one')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print the instance')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
@@ -91,6 +95,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)')
             [CompletionResult]::new('--var', '--var', [CompletionResultType]::ParameterName, 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win')
             [CompletionResult]::new('--var-file', '--var-file', [CompletionResultType]::ParameterName, 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
             [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values instead of masking them')
             [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print the result on one line')
@@ -111,6 +116,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped')
             [CompletionResult]::new('--max-pages', '--max-pages', [CompletionResultType]::ParameterName, 'With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state')
             [CompletionResult]::new('--parallelism', '--parallelism', [CompletionResultType]::ParameterName, 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state')
@@ -136,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped')
             [CompletionResult]::new('--max-pages', '--max-pages', [CompletionResultType]::ParameterName, 'With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state')
             [CompletionResult]::new('--parallelism', '--parallelism', [CompletionResultType]::ParameterName, 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state')
@@ -301,6 +308,10 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;diff' {
+            [CompletionResult]::new('--old-version', '--old-version', [CompletionResultType]::ParameterName, 'Compare this earlier version of OLD (an id `statectl history` prints, or `~N`)')
+            [CompletionResult]::new('--new-version', '--new-version', [CompletionResultType]::ParameterName, 'Compare this earlier version of NEW (default: NEW''s current state)')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print the differences')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)')
             [CompletionResult]::new('--var', '--var', [CompletionResultType]::ParameterName, 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win')
@@ -322,6 +333,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)')
             [CompletionResult]::new('--var', '--var', [CompletionResultType]::ParameterName, 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win')
             [CompletionResult]::new('--var-file', '--var-file', [CompletionResultType]::ParameterName, 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one')
             [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything')
             [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print the audit')
@@ -365,6 +377,48 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'statectl;history' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)')
+            [CompletionResult]::new('--var', '--var', [CompletionResultType]::ParameterName, 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win')
+            [CompletionResult]::new('--var-file', '--var-file', [CompletionResultType]::ParameterName, 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show the newest N versions (each is read to tell its serial and changes); `0` shows all')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print the versions')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'statectl;restore' {
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'The version to make current: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`')
+            [CompletionResult]::new('--backend-config', '--backend-config', [CompletionResultType]::ParameterName, 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)')
+            [CompletionResult]::new('--var', '--var', [CompletionResultType]::ParameterName, 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win')
+            [CompletionResult]::new('--var-file', '--var-file', [CompletionResultType]::ParameterName, 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)')
+            [CompletionResult]::new('--backup', '--backup', [CompletionResultType]::ParameterName, 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup')
+            [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color output: auto (a terminal without NO_COLOR), always, never')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change and write nothing (exit 1 when something would change)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when lifecycle rules refuse the change; each override is printed')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not apply the configuration''s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory')
+            [CompletionResult]::new('--show-sensitive', '--show-sensitive', [CompletionResultType]::ParameterName, 'Show sensitive values in the diff instead of masking them')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'statectl;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List resource instances, one address a line, as `terraform state list` does')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one resource instance, sensitive values masked')
@@ -379,6 +433,8 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated')
             [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Read every managed instance through its provider plugin and report what changed outside Terraform; never writes; exit 1 on drift')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'The versions the state''s backend keeps (S3 object versions, local backups), newest first, with what changed from the version before')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Make an earlier version the current state: under the lock, lineage checked, serial raised above the current one, the current state backed up (and kept as a version)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -419,6 +475,12 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             break
         }
         'statectl;help;drift' {
+            break
+        }
+        'statectl;help;history' {
+            break
+        }
+        'statectl;help;restore' {
             break
         }
         'statectl;help;help' {

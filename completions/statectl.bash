@@ -31,6 +31,9 @@ _statectl() {
             statectl,help)
                 cmd="statectl__subcmd__help"
                 ;;
+            statectl,history)
+                cmd="statectl__subcmd__history"
+                ;;
             statectl,list)
                 cmd="statectl__subcmd__list"
                 ;;
@@ -42,6 +45,9 @@ _statectl() {
                 ;;
             statectl,refresh)
                 cmd="statectl__subcmd__refresh"
+                ;;
+            statectl,restore)
+                cmd="statectl__subcmd__restore"
                 ;;
             statectl,rm)
                 cmd="statectl__subcmd__forget"
@@ -76,6 +82,9 @@ _statectl() {
             statectl__subcmd__help,help)
                 cmd="statectl__subcmd__help__subcmd__help"
                 ;;
+            statectl__subcmd__help,history)
+                cmd="statectl__subcmd__help__subcmd__history"
+                ;;
             statectl__subcmd__help,list)
                 cmd="statectl__subcmd__help__subcmd__list"
                 ;;
@@ -87,6 +96,9 @@ _statectl() {
                 ;;
             statectl__subcmd__help,refresh)
                 cmd="statectl__subcmd__help__subcmd__refresh"
+                ;;
+            statectl__subcmd__help,restore)
+                cmd="statectl__subcmd__help__subcmd__restore"
                 ;;
             statectl__subcmd__help,scan)
                 cmd="statectl__subcmd__help__subcmd__scan"
@@ -110,7 +122,7 @@ _statectl() {
 
     case "${cmd}" in
         statectl)
-            opts="-v -q -h -V --color --verbose --quiet --help --version list show query scan summary taint untaint forget rm refresh lock diff audit drift help"
+            opts="-v -q -h -V --color --verbose --quiet --help --version list show query scan summary taint untaint forget rm refresh lock diff audit drift history restore help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -128,7 +140,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__audit)
-            opts="-v -q -h --workspace --backend-config --config --var --var-file --plan --policy --no-config --format --fail-on --color --verbose --quiet --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --version --plan --policy --no-config --format --fail-on --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -151,6 +163,10 @@ _statectl() {
                     return 0
                     ;;
                 --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -182,12 +198,28 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__diff)
-            opts="-v -q -h --stat --format --config --var --var-file --show-sensitive --color --verbose --quiet --help"
+            opts="-v -q -h --old-version --new-version --workspace --backend-config --stat --format --config --var --var-file --show-sensitive --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --old-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --new-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json markdown" -- "${cur}"))
                     return 0
@@ -364,7 +396,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help)
-            opts="list show query scan summary taint untaint forget refresh lock diff audit drift help"
+            opts="list show query scan summary taint untaint forget refresh lock diff audit drift history restore help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -447,6 +479,20 @@ _statectl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        statectl__subcmd__help__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         statectl__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -490,6 +536,20 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__help__subcmd__refresh)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__help__subcmd__restore)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -573,8 +633,8 @@ _statectl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        statectl__subcmd__list)
-            opts="-v -q -h --workspace --backend-config --config --var --var-file --type --module --tainted --deposed --format --color --verbose --quiet --help"
+        statectl__subcmd__history)
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --limit --format --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -597,6 +657,56 @@ _statectl() {
                     return 0
                     ;;
                 --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        statectl__subcmd__list)
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --version --type --module --tainted --deposed --format --color --verbose --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -654,7 +764,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__query)
-            opts="-v -q -h --workspace --backend-config --config --var --var-file --show-sensitive --compact --color --verbose --quiet --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --version --show-sensitive --compact --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -677,6 +787,10 @@ _statectl() {
                     return 0
                     ;;
                 --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -793,8 +907,70 @@ _statectl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        statectl__subcmd__restore)
+            opts="-o -v -q -h --version --workspace --backend-config --config --var --var-file --dry-run --force --lock-timeout --backup --output --policy --no-config --show-sensitive --color --verbose --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backend-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --var-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         statectl__subcmd__scan)
-            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --parallelism --jobs --rules --format --fail-on --data-sources --color --verbose --quiet --help"
+            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --version --parallelism --jobs --rules --format --fail-on --data-sources --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -829,6 +1005,10 @@ _statectl() {
                     return 0
                     ;;
                 --max-pages)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -868,7 +1048,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__show)
-            opts="-v -q -h --workspace --backend-config --config --var --var-file --deposed --show-sensitive --format --color --verbose --quiet --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --version --deposed --show-sensitive --format --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -894,6 +1074,10 @@ _statectl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --deposed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -914,7 +1098,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__summary)
-            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --parallelism --jobs --format --color --verbose --quiet --help"
+            opts="-j -v -q -h --workspace --backend-config --config --var --var-file --include --exclude --max-pages --version --parallelism --jobs --format --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -949,6 +1133,10 @@ _statectl() {
                     return 0
                     ;;
                 --max-pages)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -41,6 +41,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand diff 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
             cand audit 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
             cand drift 'Read every managed instance through its provider plugin and report what changed outside Terraform; never writes; exit 1 on drift'
+            cand history 'The versions the state''s backend keeps (S3 object versions, local backups), newest first, with what changed from the version before'
+            cand restore 'Make an earlier version the current state: under the lock, lineage checked, serial raised above the current one, the current state backed up (and kept as a version)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'statectl;list'= {
@@ -49,6 +51,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --config 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)'
             cand --var 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win'
             cand --var-file 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it'
+            cand --version 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one'
             cand --type 'Only instances of this resource type (repeatable)'
             cand --module 'Only instances in this module or below it (`module.app`)'
             cand --format 'How to print the instances'
@@ -68,6 +71,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --config 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)'
             cand --var 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win'
             cand --var-file 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it'
+            cand --version 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one'
             cand --deposed 'Show this deposed object instead of the current one'
             cand --format 'How to print the instance'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
@@ -85,6 +89,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --config 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)'
             cand --var 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win'
             cand --var-file 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it'
+            cand --version 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --show-sensitive 'Show sensitive values instead of masking them'
             cand --compact 'Print the result on one line'
@@ -104,6 +109,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --include 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match'
             cand --exclude 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped'
             cand --max-pages 'With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever'
+            cand --version 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one'
             cand -j 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state'
             cand --jobs 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state'
             cand --parallelism 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state'
@@ -128,6 +134,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --include 'With a prefix URL (`s3://bucket/prefix/`, `gs://bucket/prefix/`...): only the keys this glob matches (`*` within a path segment, `**` across them, e.g. `**/prod/*.tfstate`). Repeatable: any may match'
             cand --exclude 'With a prefix URL: skip the keys this glob matches. Repeatable. Lock objects (`*.tflock`) are always skipped'
             cand --max-pages 'With a prefix URL: the most pages of keys to list (1,000 keys a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever'
+            cand --version 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one'
             cand -j 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state'
             cand --jobs 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state'
             cand --parallelism 'How many states to read at once (default: the number of CPUs; remote states wait on the network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which counts the instances of one state'
@@ -286,6 +293,10 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --help 'Print help'
         }
         &'statectl;diff'= {
+            cand --old-version 'Compare this earlier version of OLD (an id `statectl history` prints, or `~N`)'
+            cand --new-version 'Compare this earlier version of NEW (default: NEW''s current state)'
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
             cand --format 'How to print the differences'
             cand --config 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)'
             cand --var 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win'
@@ -306,6 +317,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --config 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)'
             cand --var 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win'
             cand --var-file 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it'
+            cand --version 'Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one'
             cand --plan 'A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does instead of a destroy of everything'
             cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
             cand --format 'How to print the audit'
@@ -347,6 +359,46 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'statectl;history'= {
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
+            cand --config 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)'
+            cand --var 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win'
+            cand --var-file 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it'
+            cand --limit 'Show the newest N versions (each is read to tell its serial and changes); `0` shows all'
+            cand --format 'How to print the versions'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'statectl;restore'= {
+            cand --version 'The version to make current: an id `statectl history` prints (an S3 version id, a backup''s file name), or `~N` for N versions before the current one'
+            cand --workspace 'The workspace whose state to use, over `TF_WORKSPACE` and `terraform workspace select`'
+            cand --backend-config 'A backend setting over those `terraform init` recorded (or a URL''s): `KEY=VALUE`, or an HCL file of them, as `terraform init -backend-config` takes them. Repeatable; later ones win'
+            cand --config 'The root module''s folder (default: the working directory). Its `terraform { encryption { ... } }` block opens OpenTofu-encrypted states; `taint`, `untaint`, `forget`, `refresh` and `audit` also apply its `lifecycle` and `removed` blocks (`--no-config` leaves them out)'
+            cand --var 'A value for a variable the configuration''s encryption block uses, as `tofu -var`; repeatable; later ones win'
+            cand --var-file 'A tfvars file of variable values, as `tofu -var-file`; repeatable. `terraform.tfvars` and `*.auto.tfvars` in the configuration folder are read without it'
+            cand --lock-timeout 'How long to wait for the state lock, as Terraform''s `-lock-timeout` (e.g. `30s`, `2m`)'
+            cand --backup 'Where to back the old state up; `-` for no backup. Default: `<STATE>.<unix-seconds>.backup`, as `terraform state rm` writes'
+            cand -o 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup'
+            cand --output 'Write the new state to standard output instead of the file: `-o -`, the one value taken (e.g. for `terraform state push -`); no lock, no backup'
+            cand --policy 'A policy file protecting resource types or addresses. Default: the `[[protect]]` tables of the `.statectl.toml` found upward from the working directory'
+            cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
+            cand --dry-run 'Show what would change and write nothing (exit 1 when something would change)'
+            cand --force 'Write even when lifecycle rules refuse the change; each override is printed'
+            cand --no-config 'Do not apply the configuration''s lifecycle rules (`prevent_destroy`, `destroy = false`, `removed` blocks), which are otherwise read from `--config DIR` or the working directory'
+            cand --show-sensitive 'Show sensitive values in the diff instead of masking them'
+            cand -v 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand --verbose 'Log what statectl does to stderr: `-v` outcomes and progress, `-vv` every request. Credentials are never logged'
+            cand -q 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand --quiet 'Print only data, warnings and errors: no notes (where a state was found, what was written, the backup), no progress, no hints beside findings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'statectl;help'= {
             cand list 'List resource instances, one address a line, as `terraform state list` does'
             cand show 'Show one resource instance, sensitive values masked'
@@ -361,6 +413,8 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand diff 'Compare two states: instances added, removed and changed, attribute by attribute; exit 1 when they differ'
             cand audit 'Before a destroy: what it (or a plan) would do to each object, and what it must not do; exit 3 when a rule is violated'
             cand drift 'Read every managed instance through its provider plugin and report what changed outside Terraform; never writes; exit 1 on drift'
+            cand history 'The versions the state''s backend keeps (S3 object versions, local backups), newest first, with what changed from the version before'
+            cand restore 'Make an earlier version the current state: under the lock, lineage checked, serial raised above the current one, the current state backed up (and kept as a version)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'statectl;help;list'= {
@@ -388,6 +442,10 @@ set edit:completion:arg-completer[statectl] = {|@words|
         &'statectl;help;audit'= {
         }
         &'statectl;help;drift'= {
+        }
+        &'statectl;help;history'= {
+        }
+        &'statectl;help;restore'= {
         }
         &'statectl;help;help'= {
         }

@@ -23,9 +23,21 @@ pub struct Args {
     #[arg(value_name = "OLD")]
     pub old: PathBuf,
 
-    /// The new state; `-` reads standard input.
+    /// The new state; `-` reads standard input. Default: OLD again, for two versions of one state
+    /// (`--old-version`, `--new-version`).
     #[arg(value_name = "NEW")]
-    pub new: PathBuf,
+    pub new: Option<PathBuf>,
+
+    /// Compare this earlier version of OLD (an id `statectl history` prints, or `~N`).
+    #[arg(long, value_name = "V")]
+    pub old_version: Option<String>,
+
+    /// Compare this earlier version of NEW (default: NEW's current state).
+    #[arg(long, value_name = "V")]
+    pub new_version: Option<String>,
+
+    #[command(flatten)]
+    pub backend: crate::cli::BackendArgs,
 
     /// One line per changed object saying what changed in it, then the totals.
     #[arg(long)]
@@ -61,14 +73,16 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
     let encryption = crate::cli::encryption::load(&args.config)?;
     let (old_source, old_bytes) = load::read_at(
         Some(&settings.old),
-        &crate::cli::BackendArgs::default(),
+        &args.backend,
         &encryption,
+        args.old_version.as_deref(),
         printer,
     )?;
     let (new_source, new_bytes) = load::read_at(
         Some(&settings.new),
-        &crate::cli::BackendArgs::default(),
+        &args.backend,
         &encryption,
+        args.new_version.as_deref(),
         printer,
     )?;
     // The two parses are independent and most of the time on large states: one each on its own
@@ -225,6 +239,16 @@ fn sign_line(action: Action, address: &str, color: bool) -> String {
         Action::Changed => Style::Changed,
     };
     paint(style, &line, color)
+}
+
+/// The readable diff from `old` to `new` (masked unless `reveal`), as `statectl diff` prints it:
+/// what `restore` shows before it writes.
+pub(super) fn readable(old: &State<'_>, new: &State<'_>, reveal: bool, color: bool) -> String {
+    let mut found = diff::diff(old, new);
+    if !reveal {
+        found.mask_sensitive();
+    }
+    text(&found, &States { old, new, reveal }, color)
 }
 
 /// The readable format: header changes, outputs, then each object with the diff of its JSON.

@@ -19,6 +19,9 @@ pub struct Args {
     #[command(flatten)]
     pub state: StateArg,
 
+    #[command(flatten)]
+    pub version: crate::cli::VersionArg,
+
     /// Only instances inside these addresses (`module.app`, `aws_instance.web`) or matching these globs
     /// (`*_bucket.*`).
     #[arg(value_name = "ADDRESS")]
@@ -76,7 +79,7 @@ pub(super) fn run(
     printer: &mut Printer,
 ) -> Result<ExitStatus, CliError> {
     let filter = &settings.filter;
-    let (source, bytes) = load::read(settings.state, printer)
+    let (source, bytes) = load::read(settings.state, settings.version, printer)
         .map_err(|error| address_for_a_state(error, settings.state.state.as_deref()))?;
     let state = load::parse_state(&source, &bytes)?;
     let mut listed = Vec::new();

@@ -1,5 +1,6 @@
-//! Reading and parsing the state a command names, with errors that name the file; an
-//! OpenTofu-encrypted state is decrypted in memory between the read and the parse. The one path by
+//! Reading and parsing the state a command names (or, with `--version`, an earlier version of it),
+//! with errors that name the file; an OpenTofu-encrypted state is decrypted in memory between the
+//! read and the parse. The one path by
 //! which every reading command gets a state's plaintext: one named (`read`, `read_at`) and each of
 //! many a scan or summary found ([`open_found`]). Writes read under their lock instead (`rewrite`),
 //! keeping the stored bytes for the re-read check.
@@ -17,14 +18,22 @@ use crate::state::State;
 use crate::state::legacy::StateBytes;
 use crate::state::source::Source;
 
-/// The bytes of the state that `arg` names (found as Terraform finds it when there is none), and
-/// where they came from; a state the user did not name by path is named on stderr.
+/// The bytes of the state that `arg` names (found as Terraform finds it when there is none), or of
+/// its earlier `version`, and where they came from; a state the user did not name by path is named
+/// on stderr.
 pub(super) fn read(
     arg: &StateArg,
+    version: Option<&str>,
     printer: &mut Printer,
 ) -> Result<(Source, StateBytes), CliError> {
     let encryption = crate::cli::encryption::load(&arg.config)?;
-    read_at(arg.state.as_deref(), &arg.backend, &encryption, printer)
+    read_at(
+        arg.state.as_deref(),
+        &arg.backend,
+        &encryption,
+        version,
+        printer,
+    )
 }
 
 /// [`read`] for a command with its own state arguments (`diff`'s two).
@@ -32,10 +41,33 @@ pub(super) fn read_at(
     arg: Option<&Path>,
     backend: &BackendArgs,
     encryption: &StateEncryption,
+    version: Option<&str>,
     printer: &mut Printer,
 ) -> Result<(Source, StateBytes), CliError> {
     let located = locate(arg, backend)?;
     let source = located.source;
+    if let Some(spec) = version {
+        let (version, bytes) = crate::cli::versions::read_version(&source, spec, encryption)?;
+        let time = version
+            .time
+            .map(|time| {
+                format!(
+                    ", written {}",
+                    crate::state::store::lock_info::rfc3339_utc(time)
+                )
+            })
+            .unwrap_or_default();
+        printer.note(&format!(
+            "{}version `{}` of {source}{time}",
+            located
+                .note
+                .as_deref()
+                .map(|note| format!("{note}; "))
+                .unwrap_or_default(),
+            crate::cli::error::echo(&version.id)
+        ));
+        return Ok((source, bytes));
+    }
     let started = std::time::Instant::now();
     // Only reading commands come here (writes read under their lock, in `rewrite`): a large local
     // state may be mapped rather than copied.
@@ -56,13 +88,19 @@ pub(super) fn read_at(
     Ok((source, StateBytes::new(plaintext)))
 }
 
-/// The plaintext of a state that `scan` or `summary` found (named, listed or unreadable): read,
-/// decrypted; `None` for a listed object that is empty (no state yet, as Terraform reads it).
+/// The plaintext of a state that `scan` or `summary` found (named, listed or unreadable), or of its
+/// earlier `version` (of the one state named): read, decrypted; `None` for a listed object that is
+/// empty (no state yet, as Terraform reads it).
 pub(super) fn open_found(
     found: &Found,
     source: &Source,
     encryption: &StateEncryption,
+    version: Option<&str>,
 ) -> Result<Option<StateBytes>, CliError> {
+    if let Some(spec) = version {
+        let (_, bytes) = crate::cli::versions::read_version(source, spec, encryption)?;
+        return Ok(Some(bytes));
+    }
     let Some(stored) = read_found(found, source)? else {
         return Ok(None);
     };

@@ -148,6 +148,14 @@ pub(super) fn examples(command: &str) -> &'static [Example] {
                 "statectl drift testdata/states/modules.tfstate --ignore tags",
             ),
         ],
+        "history" => &[example!(
+            "The versions of a local state: the file and the backups beside it",
+            "statectl history testdata/tour/terraform.tfstate",
+        )],
+        "restore" => &[example!(
+            "What restoring the newest version would write, the serial raised (exit 1: a dry run that would change the state)",
+            "statectl restore testdata/tour/terraform.tfstate --version terraform.tfstate --dry-run",
+        )],
         _ => &[],
     }
 }

@@ -15,6 +15,7 @@ mod findings;
 mod flag_value;
 mod forget;
 mod generate;
+mod history;
 mod interrupt;
 mod layout;
 mod lifecycle_inputs;
@@ -32,6 +33,7 @@ mod printer;
 mod progress;
 mod query;
 mod refresh;
+mod restore;
 mod rewrite;
 pub(crate) mod scan;
 mod settings;
@@ -40,6 +42,7 @@ mod state_source;
 mod style;
 mod summary;
 mod taint;
+mod versions;
 
 use std::path::PathBuf;
 
@@ -105,6 +108,12 @@ pub enum Command {
     /// Read every managed instance through its provider plugin and report what changed outside
     /// Terraform; never writes; exit 1 on drift.
     Drift(drift::Args),
+    /// The versions the state's backend keeps (S3 object versions, local backups), newest first,
+    /// with what changed from the version before.
+    History(history::Args),
+    /// Make an earlier version the current state: under the lock, lineage checked, serial raised
+    /// above the current one, the current state backed up (and kept as a version).
+    Restore(restore::Args),
 }
 
 /// Output format of the listing commands.
@@ -133,6 +142,16 @@ pub struct StateArg {
 
     #[command(flatten)]
     pub config: ConfigArgs,
+}
+
+/// `--version V` of the reading commands: an earlier version of the state, read instead of the
+/// current one.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct VersionArg {
+    /// Read an earlier version of the state: an id `statectl history` prints (an S3 version id, a
+    /// backup's file name), or `~N` for N versions before the current one.
+    #[arg(long = "version", id = "state_version", value_name = "V")]
+    pub version: Option<String>,
 }
 
 /// How the state's backend is chosen beyond what `terraform init` recorded.
@@ -216,6 +235,8 @@ pub fn run() -> i32 {
         Command::Diff(args) => diff::run(&args, &mut printer),
         Command::Audit(args) => audit::run(&settings::AuditSettings::resolve(&args), &mut printer),
         Command::Drift(args) => drift::run(&args, &mut printer),
+        Command::History(args) => history::run(&args, &mut printer),
+        Command::Restore(args) => restore::run(&args, &mut printer),
     };
     let outcome = outcome.and_then(|status| printer.flush().map(|()| status));
     let mut status = match outcome {

@@ -18,6 +18,9 @@ pub struct Args {
     #[command(flatten)]
     pub state: StateArg,
 
+    #[command(flatten)]
+    pub version: crate::cli::VersionArg,
+
     /// Show sensitive values instead of masking them.
     #[arg(long)]
     pub show_sensitive: bool,
@@ -32,7 +35,7 @@ pub(super) fn run(
     printer: &mut Printer,
 ) -> Result<ExitStatus, CliError> {
     let (text, compact) = (settings.text, settings.compact);
-    let (source, bytes) = load::read(settings.state, printer)?;
+    let (source, bytes) = load::read(settings.state, settings.version, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     let document = crate::state::query::document(&state, settings.reveal).map_err(|problem| {
         CliError::new(format!("{source}: {}", sanitize(&problem.to_string())))

@@ -204,7 +204,11 @@ fn is_missing_default(source: &Source) -> bool {
         if path.as_os_str() == crate::state::source::DEFAULT_STATE && !path.exists())
 }
 
-fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, CliError> {
+pub(super) fn lock(
+    source: &Source,
+    operation: &str,
+    timeout: Duration,
+) -> Result<Locked, CliError> {
     // A signal from now on releases the lock and leaves the state old or new (exit 130 or 143).
     crate::cli::interrupt::end_writes_safely_on_interrupt();
     Ok(Locked::acquire_source(
@@ -216,10 +220,6 @@ fn lock(source: &Source, operation: &str, timeout: Duration) -> Result<Locked, C
 
 /// Plans `request` on `state` (parsed from `loaded.bytes`), checks the rules, shows the diff and
 /// writes as the arguments say. Returns the exit code.
-#[expect(
-    clippy::too_many_lines,
-    reason = "the one flow from plan to commit, in order"
-)]
 pub(super) fn finish(
     settings: &WriteSettings,
     request: &WriteRequest,
@@ -293,46 +293,7 @@ pub(super) fn finish(
     if let Some(warning) = request.warning {
         printer.warning(warning);
     }
-    let applied = render_tracked(state, &plan);
-    tracing::debug!(
-        bytes = applied.text.len(),
-        elapsed_ms = started.elapsed().as_millis(),
-        "rendered"
-    );
-    let new_text = if loaded.bytes.is_upgraded() {
-        // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
-        // or `state rm` writes it: the upgraded text is its writer's form already. That rewrite
-        // moves every byte, so the new state is checked by parsing it whole (such states are small).
-        let new_text = legacy::as_terraform_writes(&applied.text);
-        drop(applied);
-        let after = check_parsed(source, state, &plan, &new_text)?;
-        if request.show_diff {
-            let objects = objects_of_parsed(&plan, &after);
-            show_diff(
-                state,
-                &plan,
-                &objects,
-                settings.show_sensitive,
-                to_stdout,
-                printer,
-            )?;
-        }
-        new_text
-    } else {
-        let objects = check_rendered(source, state, &plan, &applied)?;
-        if request.show_diff {
-            show_diff(
-                state,
-                &plan,
-                &objects,
-                settings.show_sensitive,
-                to_stdout,
-                printer,
-            )?;
-        }
-        drop(objects);
-        applied.text
-    };
+    let new_text = checked_new_text(settings, request, loaded, state, &plan, printer)?;
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis(),
         "new state checked"
@@ -340,6 +301,59 @@ pub(super) fn finish(
     write_out(
         settings, request, loaded, locked, state, &plan, new_text, printer,
     )
+}
+
+/// The new state's text for `plan`, checked before any byte is written, and its diff shown when the
+/// request asks for one.
+fn checked_new_text(
+    settings: &WriteSettings,
+    request: &WriteRequest,
+    loaded: &Loaded,
+    state: &State<'_>,
+    plan: &Plan,
+    printer: &mut Printer,
+) -> Result<String, CliError> {
+    let (source, to_stdout) = (&loaded.source, settings.stdout_carries_state());
+    let started = std::time::Instant::now();
+    let applied = render_tracked(state, plan);
+    tracing::debug!(
+        bytes = applied.text.len(),
+        elapsed_ms = started.elapsed().as_millis(),
+        "rendered"
+    );
+    if loaded.bytes.is_upgraded() {
+        // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
+        // or `state rm` writes it: the upgraded text is its writer's form already. That rewrite
+        // moves every byte, so the new state is checked by parsing it whole (such states are small).
+        let new_text = legacy::as_terraform_writes(&applied.text);
+        drop(applied);
+        let after = check_parsed(source, state, plan, &new_text)?;
+        if request.show_diff {
+            let objects = objects_of_parsed(plan, &after);
+            show_diff(
+                state,
+                plan,
+                &objects,
+                settings.show_sensitive,
+                to_stdout,
+                printer,
+            )?;
+        }
+        return Ok(new_text);
+    }
+    let objects = check_rendered(source, state, plan, &applied)?;
+    if request.show_diff {
+        show_diff(
+            state,
+            plan,
+            &objects,
+            settings.show_sensitive,
+            to_stdout,
+            printer,
+        )?;
+    }
+    drop(objects);
+    Ok(applied.text)
 }
 
 /// Puts the new state where the settings say: nowhere (the change summarised), stdout, or the
@@ -414,6 +428,28 @@ fn write_out(
         state.serial + 1
     ));
     Ok(ExitStatus::Success)
+}
+
+/// Checks the lifecycle rules on `mutations` of `state` (the state `loaded` read), as a write of
+/// them would: for a write that replaces the whole state (`restore`), the objects it drops.
+pub(super) fn enforce_rules_on(
+    loaded: &Loaded,
+    state: &State<'_>,
+    mutations: &[Mutation],
+    force: bool,
+    printer: &mut Printer,
+) -> Result<(), CliError> {
+    if mutations.is_empty() {
+        return Ok(());
+    }
+    let plan = plan(state, mutations).map_err(|error| CliError::state(&loaded.source, &error))?;
+    loaded.config.say(printer);
+    let context = Context {
+        catalog: &loaded.rules.catalog,
+        config: loaded.config.config.as_ref(),
+        policy: &loaded.policy,
+    };
+    enforce_rules(state, &plan, &context, force, printer)
 }
 
 /// Checks the lifecycle rules on `plan`: a violation refuses the write (exit 3) unless `force`, which

@@ -176,7 +176,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         return run_many(args.format, &states, &found, printer);
     };
     let source = &found.source();
-    let bytes = load::open_found(found, source, &states.encryption)?
+    let bytes = load::open_found(found, source, &states.encryption, states.version)?
         .ok_or_else(|| CliError::new(format!("{source}: no state")))?;
     let state = load::parse_state(source, &bytes)?;
     let tally = Tally::of(&state);
@@ -219,9 +219,13 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
 /// object, no state yet), or why it was not read.
 type Outcome = Result<Option<(Tally, Option<String>)>, CliError>;
 
-fn summarize(found: &Found, encryption: &statectl_encryption::StateEncryption) -> Outcome {
+fn summarize(
+    found: &Found,
+    encryption: &statectl_encryption::StateEncryption,
+    version: Option<&str>,
+) -> Outcome {
     let source = found.source();
-    let Some(bytes) = load::open_found(found, &source, encryption)? else {
+    let Some(bytes) = load::open_found(found, &source, encryption, version)? else {
         return Ok(None);
     };
     let state = load::parse_state(&source, &bytes)?;
@@ -247,7 +251,7 @@ fn run_many(
         found,
         states.jobs,
         &Bar::start(found.len(), "summary", printer),
-        |found| summarize(found, &states.encryption),
+        |found| summarize(found, &states.encryption, states.version),
         |found, outcome| match outcome {
             Ok(Some((tally, version))) => {
                 total.add(tally);

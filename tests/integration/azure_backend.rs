@@ -1196,3 +1196,29 @@ fn terraform_is_refused_naming_statectl_while_statectl_lock_holds_the_lease() {
         "available"
     );
 }
+
+/// Azurite (3.37) keeps no blob versions: List Blobs with `include=versions` lists no `VersionId`.
+/// `history` says the account keeps none (exit 0); `--version` is an error (exit 2). The versions
+/// themselves are tested on a loopback server with the REST API's shapes (`history.rs`).
+#[test]
+fn azurite_keeps_no_blob_versions_and_history_says_so() {
+    let Some(azurite) = Azurite::start() else {
+        return;
+    };
+    let state = root().join("testdata/states/modules.tfstate");
+    azurite.upload("prod.tfstate", &state);
+    azurite.upload("prod.tfstate", &state);
+    let said = azurite
+        .statectl(&["history", &url("prod.tfstate")])
+        .run()
+        .code(0);
+    assert_eq!(said.stdout, "");
+    assert_contains(
+        &said.stderr,
+        "warning: azurerm://devstoreaccount1/tfstate/prod.tfstate: storage account `devstoreaccount1` keeps no versions of the blob (blob versioning is off), so the state has no history\nhint: `az storage account blob-service-properties update --account-name devstoreaccount1 --enable-versioning true`",
+    );
+    azurite
+        .statectl(&["list", &url("prod.tfstate"), "--version", "~1"])
+        .run()
+        .refused("keeps no versions of the blob");
+}

@@ -24,7 +24,7 @@ use crate::workdir::{Served, TerraformWorkdir, Workdir, assert_prefix_scan, scan
 
 pub(crate) const BUCKET: &str = "tfstate";
 /// Any string: the emulator takes every token, and Terraform sends this one as it is.
-const TOKEN: &str = "ya29.loopback-token";
+pub(crate) const TOKEN: &str = "ya29.loopback-token";
 
 /// fake-gcs-server on a free loopback port, with the bucket; killed when dropped.
 pub(crate) struct Emulator {
@@ -88,7 +88,7 @@ impl Emulator {
     }
 
     /// One request to the emulator, as a third party behind both tools' backs.
-    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+    pub(crate) fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(10)))

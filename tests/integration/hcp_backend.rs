@@ -644,3 +644,53 @@ fn a_lock_that_cannot_be_released_is_named_with_the_id_terraform_force_unlock_ta
     assert_eq!(tfe.versions("prod").len(), 2);
     assert_eq!(tfe.holder("prod").as_deref(), Some("sim-user"));
 }
+
+/// HCP Terraform's state versions are the history (on the simulator's `GET state-versions`): each
+/// with the user that wrote it and the run (`TFE_RUN_ID`) where there was one; `list --version`
+/// reads one through its download URL; `restore` creates a new state version under the
+/// workspace's lock, serial above the current one, and releases the lock.
+#[test]
+fn history_lists_state_versions_with_user_and_run_and_restore_adds_one() {
+    let tfe = Tfe::with_prod(&["--user", "ana"]);
+    let home = home_with_token(&tfe.host(), TOKEN);
+    let folder = cloud_dir(&tfe.host(), &named("prod"));
+    let run = |args: &[&str]| statectl(&tfe, folder.path(), home.path()).args(args);
+    run(&["taint", "terraform_data.single", "--backup", "-"])
+        .env("TFE_RUN_ID", "run-abc123")
+        .run()
+        .code(0);
+    run(&["forget", "terraform_data.single", "--backup", "-"])
+        .run()
+        .code(0);
+    let history: Value =
+        serde_json::from_str(&run(&["history", "--format", "json"]).run().code(0).stdout).unwrap();
+    let versions = history["versions"].as_array().unwrap();
+    assert_eq!(versions.len(), 3, "{history:#}");
+    assert_eq!(versions[0]["latest"], true);
+    assert_eq!(versions[0]["changes"]["removed"], 1);
+    assert_eq!(versions[0]["extras"]["user"], "ana");
+    assert_eq!(versions[1]["extras"]["run"], "run-abc123");
+    assert_eq!(versions[1]["changes"]["changed"], 1);
+    let serials: Vec<u64> = versions
+        .iter()
+        .map(|version| version["serial"].as_u64().unwrap())
+        .collect();
+    let table = run(&["history"]).run().code(0).stdout;
+    assert_contains(&table, "ana (run-abc123)");
+    run(&["list", "--version", "~2"])
+        .run()
+        .code(0)
+        .stdout(&local_list());
+    run(&["list", "--version", "sv-nope"])
+        .run()
+        .refused("there is no version `sv-nope` of this state");
+    run(&["restore", "--version", "~2", "--backup", "-"])
+        .run()
+        .code(0)
+        .stderr_contains(&format!("as serial {}; no backup", serials[0] + 1));
+    let stored = tfe.versions("prod");
+    assert_eq!(stored.len(), 4);
+    assert_eq!(stored[3]["serial"], serials[0] + 1);
+    assert_eq!(tfe.holder("prod"), None, "the lock was released");
+    run(&["list"]).run().code(0).stdout(&local_list());
+}

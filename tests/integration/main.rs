@@ -36,6 +36,7 @@ mod gcs_credentials;
 mod generated;
 mod hcp_backend;
 mod help;
+mod history;
 mod hostile;
 mod hostile_names;
 mod http_backend;

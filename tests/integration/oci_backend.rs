@@ -608,3 +608,108 @@ fn a_session_profile_signs_with_its_token() {
         .stdout_contains("oci_core_instance.app\n");
     session("prod").refused("cannot sign requests with session profile prod: ");
 }
+
+/// OCI object versions in the API's documented shapes on a loopback server (the simulator has no
+/// versions): `GetBucket`'s `versioning`, `ListObjectVersions` (items with `versionId`,
+/// `timeModified`, `isDeleteMarker`), `GetObject` with `versionId`. History lists them newest
+/// first, the delete marker as such; `--version` reads one and refuses the marker; a bucket with
+/// versioning disabled says so. Bounded: at most 30 requests are answered.
+#[test]
+fn oci_object_versions_from_the_api_shapes() {
+    use std::io::{Read as _, Write as _};
+    let state = |serial: u64, names: &[&str]| {
+        let resources: Vec<String> = names
+            .iter()
+            .map(|name| format!(r#"{{"mode": "managed", "type": "terraform_data", "name": "{name}", "provider": "provider[\"terraform.io/builtin/terraform\"]", "instances": [{{"schema_version": 0, "attributes": {{"id": "{name}"}}}}]}}"#))
+            .collect();
+        format!(
+            r#"{{"version": 4, "terraform_version": "1.15.5", "serial": {serial}, "lineage": "lin-1", "outputs": {{}}, "resources": [{}]}}"#,
+            resources.join(", ")
+        )
+    };
+    let (older, newer) = (state(1, &["a"]), state(2, &["a", "b"]));
+    let listing = serde_json::json!({"items": [
+        {"name": "app/terraform.tfstate", "versionId": "v3", "timeModified": "2026-11-28T03:00:00.000Z", "isDeleteMarker": true},
+        {"name": "app/terraform.tfstate", "versionId": "v1", "size": older.len(), "timeModified": "2026-11-28T01:00:00.000Z", "isDeleteMarker": false, "etag": "e1"},
+        {"name": "app/terraform.tfstate", "versionId": "v2", "size": newer.len(), "timeModified": "2026-11-28T02:00:00.000Z", "isDeleteMarker": false, "etag": "e2"},
+        {"name": "app/terraform.tfstate.lock", "versionId": "v9", "size": 1, "timeModified": "2026-11-28T04:00:00.000Z"},
+    ]})
+    .to_string();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(30) {
+            let Ok(mut stream) = stream else { return };
+            let mut request = Vec::new();
+            let mut buffer = [0u8; 4096];
+            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
+                match stream.read(&mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(read) => request.extend_from_slice(&buffer[..read]),
+                }
+            }
+            let line = String::from_utf8_lossy(&request)
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            let path = line.split(' ').nth(1).unwrap_or_default().to_owned();
+            let (status, body) = if path == "/n/acme/b/states" {
+                (
+                    "200 OK",
+                    r#"{"name": "states", "versioning": "Enabled"}"#.to_owned(),
+                )
+            } else if path == "/n/acme/b/plain" {
+                (
+                    "200 OK",
+                    r#"{"name": "plain", "versioning": "Disabled"}"#.to_owned(),
+                )
+            } else if path.starts_with("/n/acme/b/states/objectversions") {
+                ("200 OK", listing.clone())
+            } else if path.contains("versionId=v1") {
+                ("200 OK", older.clone())
+            } else if path.contains("versionId=v2") {
+                ("200 OK", newer.clone())
+            } else {
+                (
+                    "404 Not Found",
+                    r#"{"code": "ObjectNotFound", "message": "no such object"}"#.to_owned(),
+                )
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    let home = home_with_profile();
+    let run = |args: &[&str]| by_url_port(port, home.path()).args(args);
+    let url = state_url("app/terraform.tfstate");
+    let output = run(&["history", &url, "--format", "json"]).run().code(0);
+    let history: Value = serde_json::from_str(&output.stdout).unwrap();
+    let ids: Vec<&str> = history["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|version| version["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["v3", "v2", "v1"], "{history:#}");
+    assert_eq!(history["versions"][0]["deleted"], true);
+    assert_eq!(history["versions"][1]["serial"], 2);
+    assert_eq!(history["versions"][1]["changes"]["added"], 1);
+    assert_eq!(history["versions"][2]["extras"]["etag"], "e1");
+    run(&["list", &url, "--version", "v1"])
+        .run()
+        .code(0)
+        .stdout("terraform_data.a\n");
+    run(&["list", &url, "--version", "v3"])
+        .run()
+        .refused("is a delete marker");
+    let plain = format!("oci://{NAMESPACE}/plain/app/terraform.tfstate");
+    let said = run(&["history", &plain]).run().code(0);
+    assert_contains(
+        &said.stderr,
+        "bucket `plain` keeps no versions (versioning is disabled), so the state has no history",
+    );
+}

@@ -20,19 +20,19 @@ use crate::moto::{Moto, moto_server};
 use crate::oracle::terraform;
 use crate::workdir::{Served, TerraformWorkdir, Workdir, assert_prefix_scan};
 
-const BUCKET: &str = "tfstate";
-const TABLE: &str = "locks";
+pub(crate) const BUCKET: &str = "tfstate";
+pub(crate) const TABLE: &str = "locks";
 
 /// moto with a bucket and a lock table, in a scratch folder.
-struct Aws {
+pub(crate) struct Aws {
     folder: tempfile::TempDir,
-    moto: Moto,
+    pub(crate) moto: Moto,
 }
 
 impl Aws {
     /// `statectl ARGS` in the folder, its URLs reaching moto (path-style, us-east-1) with moto's
     /// test credentials.
-    fn statectl(&self, args: &[&str]) -> Test {
+    pub(crate) fn statectl(&self, args: &[&str]) -> Test {
         Test::new()
             .current_dir(self.path())
             .args(args)
@@ -46,7 +46,7 @@ impl Aws {
             .env("AWS_SECRET_ACCESS_KEY", "testing")
     }
 
-    fn start() -> Option<Aws> {
+    pub(crate) fn start() -> Option<Aws> {
         let server = moto_server()?;
         let folder = tempfile::tempdir().unwrap();
         let moto = Moto::start(&server, folder.path());
@@ -57,7 +57,7 @@ impl Aws {
         Some(Aws { folder, moto })
     }
 
-    fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.folder.path()
     }
 
@@ -94,7 +94,7 @@ impl Aws {
     }
 
     /// The object's body, or `None` when there is none.
-    fn object(&self, key: &str) -> Option<String> {
+    pub(crate) fn object(&self, key: &str) -> Option<String> {
         let printed = self.moto.python(&format!(
             "try:\n    print(client('s3').get_object(Bucket='{BUCKET}', Key='{key}')['Body'].read().decode(), end='')\n\
              except client('s3').exceptions.NoSuchKey:\n    print('<none>', end='')\n"
@@ -357,9 +357,15 @@ fn faults_are_one_line_naming_the_bucket_the_region_and_the_caller() {
 /// A Terraform working folder whose backend is S3 on moto (with `locks`, the locking settings),
 /// initialised and applied. Both tools get moto's dummy keys, and no user AWS files or metadata.
 fn applied(locks: &str) -> Option<Served<Aws>> {
+    let workdir = s3_workdir()?;
+    workdir.init_and_apply(&backend_block(&workdir.server.moto.url(), locks));
+    Some(workdir)
+}
+
+/// A Terraform working folder beside moto (with a bucket and a lock table), nothing written yet.
+pub(crate) fn s3_workdir() -> Option<Served<Aws>> {
     let terraform = terraform()?;
     let aws = Aws::start()?;
-    let url = aws.moto.url();
     let environment = |home: &Path| {
         let nowhere = home.join("no-aws-files").display().to_string();
         vec![
@@ -372,17 +378,21 @@ fn applied(locks: &str) -> Option<Served<Aws>> {
             ("CHECKPOINT_DISABLE", "1".to_owned()),
         ]
     };
-    let workdir = Served::new(aws, Workdir::new(&terraform, environment, &[]));
-    workdir.init_and_apply(&format!(
+    Some(Served::new(aws, Workdir::new(&terraform, environment, &[])))
+}
+
+/// The `backend "s3"` block of a working folder on moto at `url` (state `app/terraform.tfstate`),
+/// with `locks`, the locking settings.
+pub(crate) fn backend_block(url: &str, locks: &str) -> String {
+    format!(
         "  backend \"s3\" {{\n    bucket = \"{BUCKET}\"\n    key = \"app/terraform.tfstate\"\n    region = \"us-east-1\"\n    endpoints = {{ s3 = \"{url}\", dynamodb = \"{url}\", sts = \"{url}\" }}\n    use_path_style = true\n    skip_credentials_validation = true\n    skip_requesting_account_id = true\n    skip_metadata_api_check = true\n{locks}  }}\n"
-    ));
-    Some(workdir)
+    )
 }
 
 /// One round trip at a time: three at once, each with its own moto and Terraform, beside the rest of
 /// the suite on two cores, once slowed moto enough that Terraform's own retried `PutItem` found the
 /// lock item its first attempt had written, and refused its own plan.
-static ROUND_TRIPS: Mutex<()> = Mutex::new(());
+pub(crate) static ROUND_TRIPS: Mutex<()> = Mutex::new(());
 
 fn terraform_round_trip(locks: &str) {
     let _one_at_a_time = ROUND_TRIPS

@@ -1,7 +1,8 @@
 //! statectl's analyses of a state, pure functions over the state model: `scan` (findings), `diff`
 //! (the semantic difference of two states), `policy` (the lifecycle rules a mutation is judged by),
-//! `audit` (what a destroy or a plan would do to what is protected) and `drift` (what a provider read
-//! says changed outside Terraform, less the known noise), with the one reader of
+//! `audit` (what a destroy or a plan would do to what is protected), `drift` (what a provider read
+//! says changed outside Terraform, less the known noise) and `history` (what changed from one
+//! version of a state to the next), with the one reader of
 //! `.statectl.toml` they share (`settings_file`) and address globs (`glob`).
 //!
 //! No network, no async runtime, no provider: the compiler holds this crate to the state engine and
@@ -12,6 +13,7 @@ pub mod audit;
 pub mod diff;
 pub mod drift;
 pub mod glob;
+pub mod history;
 pub mod policy;
 pub mod scan;
 pub mod settings_file;

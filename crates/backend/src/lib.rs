@@ -17,6 +17,7 @@ pub mod http;
 pub mod kms;
 pub mod listing;
 pub mod oci;
+mod rfc3339;
 pub mod runtime;
 pub mod s3;
 mod secret_settings;

@@ -11,7 +11,8 @@
 //!   `--no-upload`, as Terraform Enterprise v202306-1 and before, the answer is 422 "param is missing
 //!   or the value is empty: state" and `state` must come inline); the MD5 is checked either way;
 //!   `actions/lock` (409 while locked), `actions/unlock` (409 while a version is pending, or when
-//!   another holds it), `actions/force-unlock`;
+//!   another holds it), `actions/force-unlock`; `GET state-versions?filter[workspace][name]=...`
+//!   (the workspace's versions newest first, paged, with run and creator);
 //! - `GET /api/state-versions/:id/hosted_state` (with the token) redirects (307) to
 //!   `/_archivist/download/:id` on the other name of loopback (`localhost` and `127.0.0.1`), which
 //!   serves the bytes (no token: the URL is the secret, and a client must not send it elsewhere);
@@ -111,6 +112,10 @@ struct Version {
     md5: String,
     lineage: Option<String>,
     state: Option<Vec<u8>>,
+    /// When it was created (RFC 3339), who created it (the token's user), in which run.
+    created_at: String,
+    created_by: String,
+    run: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -203,6 +208,9 @@ impl Tfe {
                 md5: hex_md5(&state),
                 lineage: meta["lineage"].as_str().map(ToOwned::to_owned),
                 state: Some(state),
+                created_at: crate::clock::rfc3339(std::time::SystemTime::now(), true),
+                created_by: options.user.clone(),
+                run: None,
             });
         }
         Ok(Tfe {
@@ -396,6 +404,7 @@ impl Tfe {
             (_, ["workspaces", id, rest @ ..]) => {
                 self.workspace(method, id, rest, request, body, &host)
             }
+            ("GET", ["state-versions"]) => self.list_versions(request, &host),
             ("GET", ["state-versions", id]) => {
                 let inner = locked(&self.inner);
                 match inner.versions.iter().find(|v| v.id == *id) {
@@ -467,6 +476,67 @@ impl Tfe {
         jsonapi(
             200,
             &json!({"data": data, "meta": {"pagination": {
+                "current-page": page, "next-page": next, "prev-page": (page > 1).then(|| page - 1),
+                "total-pages": total_pages, "total-count": matching.len()}}}),
+        )
+    }
+
+    /// `GET state-versions?filter[workspace][name]=W&filter[organization][name]=O`: the workspace's
+    /// versions, newest first, paged, each with its run and its creator (`include=created_by`
+    /// adds the users).
+    fn list_versions(&self, request: &Request, host: &str) -> Response {
+        let inner = locked(&self.inner);
+        if request.query("filter[organization][name]") != Some(self.organization.as_str()) {
+            return error(404, "not found", "organization not found");
+        }
+        let Some(index) = request
+            .query("filter[workspace][name]")
+            .and_then(|name| inner.workspace_by_name(name))
+        else {
+            return error(404, "not found", "workspace not found");
+        };
+        let workspace = &inner.workspaces[index].id;
+        let size: usize = request
+            .query("page[size]")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(20)
+            .clamp(1, 100);
+        let page: usize = request
+            .query("page[number]")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1)
+            .max(1);
+        let matching: Vec<&Version> = inner
+            .versions
+            .iter()
+            .rev()
+            .filter(|version| version.workspace == *workspace)
+            .collect();
+        let total_pages = matching.len().div_ceil(size).max(1);
+        let shown: Vec<&Version> = matching
+            .iter()
+            .skip((page - 1) * size)
+            .take(size)
+            .copied()
+            .collect();
+        let data: Vec<Value> = shown
+            .iter()
+            .map(|version| version_data(version, host))
+            .collect();
+        let mut users: Vec<&str> = shown
+            .iter()
+            .map(|version| version.created_by.as_str())
+            .collect();
+        users.sort_unstable();
+        users.dedup();
+        let included: Vec<Value> = users
+            .iter()
+            .map(|user| json!({"id": format!("user-{user}"), "type": "users", "attributes": {"username": user}}))
+            .collect();
+        let next = (page < total_pages).then_some(page + 1);
+        jsonapi(
+            200,
+            &json!({"data": data, "included": included, "meta": {"pagination": {
                 "current-page": page, "next-page": next, "prev-page": (page > 1).then(|| page - 1),
                 "total-pages": total_pages, "total-count": matching.len()}}}),
         )
@@ -602,6 +672,11 @@ impl Tfe {
             md5: md5.to_owned(),
             lineage: attributes["lineage"].as_str().map(ToOwned::to_owned),
             state,
+            created_at: crate::clock::rfc3339(std::time::SystemTime::now(), true),
+            created_by: self.user.clone(),
+            run: body["data"]["relationships"]["run"]["data"]["id"]
+                .as_str()
+                .map(ToOwned::to_owned),
         });
         let mut response = version_json(inner.versions.last().expect("just pushed"), host);
         response.status = 201;
@@ -665,23 +740,34 @@ fn workspace_json(inner: &Inner, index: usize, include_holder: bool) -> Response
 }
 
 fn version_json(version: &Version, host: &str) -> Response {
+    jsonapi(200, &json!({"data": version_data(version, host)}))
+}
+
+fn version_data(version: &Version, host: &str) -> Value {
     let status = if version.state.is_some() {
         "finalized"
     } else {
         "pending"
     };
-    jsonapi(
-        200,
-        &json!({"data": {"id": version.id, "type": "state-versions", "attributes": {
-            "serial": version.serial,
-            "status": status,
-            "lineage": version.lineage,
-            "hosted-state-download-url": format!("https://{host}/api/state-versions/{}/hosted_state", version.id),
-            "hosted-state-upload-url": format!("https://{host}/_archivist/upload/{}", version.id),
-            "hosted-json-state-upload-url": format!("https://{host}/_archivist/upload-json/{}", version.id),
-            "resources-processed": true,
-        }}}),
-    )
+    let run = version
+        .run
+        .as_ref()
+        .map_or(Value::Null, |run| json!({"id": run, "type": "runs"}));
+    json!({"id": version.id, "type": "state-versions", "attributes": {
+        "serial": version.serial,
+        "status": status,
+        "lineage": version.lineage,
+        "created-at": version.created_at,
+        "size": version.state.as_ref().map(Vec::len),
+        "hosted-state-download-url": format!("https://{host}/api/state-versions/{}/hosted_state", version.id),
+        "hosted-state-upload-url": format!("https://{host}/_archivist/upload/{}", version.id),
+        "hosted-json-state-upload-url": format!("https://{host}/_archivist/upload-json/{}", version.id),
+        "resources-processed": true,
+    },
+    "relationships": {
+        "run": {"data": run},
+        "created-by": {"data": {"id": format!("user-{}", version.created_by), "type": "users"}},
+    }})
 }
 
 fn error(status: u16, title: &str, detail: &str) -> Response {

@@ -21,6 +21,9 @@ pub struct Args {
     #[command(flatten)]
     pub state: StateArg,
 
+    #[command(flatten)]
+    pub version: crate::cli::VersionArg,
+
     /// A plan as `terraform show -json PLANFILE` (or `tofu show -json`) prints it: audit what it does
     /// instead of a destroy of everything.
     #[arg(long, value_name = "PLAN_JSON")]
@@ -62,7 +65,7 @@ pub(super) fn run(
     // A plan that cannot be audited is refused before anything else is said.
     let plan = settings.plan.map(read_plan).transpose()?;
     let config = load_config(settings.config, printer)?;
-    let (source, bytes) = load::read(settings.state, printer)?;
+    let (source, bytes) = load::read(settings.state, settings.version, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     config.say(printer);
     let result = audit(&Input {

@@ -70,7 +70,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         &sources,
         states.jobs,
         &Bar::start(sources.len(), "scan", printer),
-        |found| scan_one(found, &rules, &states.encryption),
+        |found| scan_one(found, &rules, &states.encryption, states.version),
         |_, scanned| {
             let report = match scanned {
                 Scanned::Empty(name) => return empty.push(name),
@@ -161,7 +161,12 @@ enum Scanned {
     Empty(String),
 }
 
-fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Scanned {
+fn scan_one(
+    found: &Found,
+    rules: &Rules,
+    encryption: &StateEncryption,
+    version: Option<&str>,
+) -> Scanned {
     let source = found.source();
     let name = source.to_string();
     let failed = |error: CliError| {
@@ -172,7 +177,7 @@ fn scan_one(found: &Found, rules: &Rules, encryption: &StateEncryption) -> Scann
             error: Some(error),
         })
     };
-    let bytes = match crate::cli::load::open_found(found, &source, encryption) {
+    let bytes = match crate::cli::load::open_found(found, &source, encryption, version) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Scanned::Empty(name),
         Err(error) => return failed(error),

@@ -12,6 +12,8 @@ use crate::cli::lifecycle_inputs::ConfigChoice;
 #[derive(Debug)]
 pub(crate) struct AuditSettings<'a> {
     pub state: &'a StateArg,
+    /// `--version`: the earlier version to read instead of the current state.
+    pub version: Option<&'a str>,
     /// `--plan`: what the plan does is audited instead of a destroy of everything.
     pub plan: Option<&'a Path>,
     /// `--policy`; `None`: the `[[protect]]` tables of `.statectl.toml`.
@@ -25,6 +27,7 @@ impl<'a> AuditSettings<'a> {
     pub(crate) fn resolve(args: &'a Args) -> AuditSettings<'a> {
         AuditSettings {
             state: &args.state,
+            version: args.version.version.as_deref(),
             plan: args.plan.as_deref(),
             policy: args.policy.as_deref(),
             config: ConfigChoice::from_flags(args.state.config.config.as_deref(), args.no_config),

@@ -41,14 +41,23 @@ impl DiffSettings {
             (DiffFormat::Markdown, false) => DiffOutput::Markdown,
         };
         let stdin = Path::new("-");
-        if args.old == stdin && args.new == stdin {
+        let new = match &args.new {
+            Some(new) => new.clone(),
+            None if args.old_version.is_some() || args.new_version.is_some() => args.old.clone(),
+            None => {
+                return Err(CliError::new("`diff` compares two states: NEW is missing").with_hint(
+                    "name NEW, or compare versions of OLD with `--old-version V` (and `--new-version W`)",
+                ));
+            }
+        };
+        if args.old == stdin && new == stdin {
             return Err(CliError::new(
                 "OLD and NEW cannot both be `-`: standard input holds one state",
             ));
         }
         Ok(DiffSettings {
             old: args.old.clone(),
-            new: args.new.clone(),
+            new,
             output,
             reveal: args.show_sensitive,
         })

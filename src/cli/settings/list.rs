@@ -12,6 +12,8 @@ use crate::state::address::Target;
 #[derive(Debug)]
 pub(crate) struct ListSettings<'a> {
     pub state: &'a StateArg,
+    /// `--version`: the earlier version to read instead of the current state.
+    pub version: Option<&'a str>,
     pub filter: InstanceFilter<'a>,
     pub format: Format,
 }
@@ -38,6 +40,7 @@ impl<'a> ListSettings<'a> {
         let module = args.module.as_deref().map(module).transpose()?;
         Ok(ListSettings {
             state: &args.state,
+            version: args.version.version.as_deref(),
             filter: InstanceFilter {
                 patterns,
                 module,

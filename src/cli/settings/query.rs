@@ -10,6 +10,8 @@ use crate::json::path::{JsonPath, SyntaxError};
 #[derive(Debug)]
 pub(crate) struct QuerySettings<'a> {
     pub state: &'a StateArg,
+    /// `--version`: the earlier version to read instead of the current state.
+    pub version: Option<&'a str>,
     pub path: JsonPath,
     /// The expression as written, for messages.
     pub text: &'a str,
@@ -24,6 +26,7 @@ impl<'a> QuerySettings<'a> {
         let path = JsonPath::parse(&args.path).map_err(|error| invalid(&args.path, &error))?;
         Ok(QuerySettings {
             state: &args.state,
+            version: args.version.version.as_deref(),
             path,
             text: &args.path,
             reveal: args.show_sensitive,

@@ -11,6 +11,8 @@ use crate::state::address::InstanceAddr;
 #[derive(Debug)]
 pub(crate) struct ShowSettings<'a> {
     pub state: &'a StateArg,
+    /// `--version`: the earlier version to read instead of the current state.
+    pub version: Option<&'a str>,
     pub instance: InstanceAddr,
     /// The deposed object to show instead of the current one.
     pub deposed: Option<String>,
@@ -28,6 +30,7 @@ impl<'a> ShowSettings<'a> {
         let deposed = super::deposed_key(args.deposed.as_deref(), wanted.deposed.as_deref())?;
         Ok(ShowSettings {
             state: &args.state,
+            version: args.version.version.as_deref(),
             instance: wanted.instance,
             deposed,
             reveal: args.show_sensitive,

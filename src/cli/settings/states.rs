@@ -30,6 +30,9 @@ pub struct StatesArgs {
     #[command(flatten)]
     pub keys: KeyArgs,
 
+    #[command(flatten)]
+    pub version: crate::cli::VersionArg,
+
     /// How many states to read at once (default: the number of CPUs; remote states wait on the
     /// network, so more than that pays off with a prefix URL). Not `refresh --parallelism`, which
     /// counts the instances of one state.
@@ -45,11 +48,21 @@ pub(crate) struct StatesSettings<'a> {
     pub encryption: Arc<StateEncryption>,
     /// `None`: the number of CPUs.
     pub jobs: Option<usize>,
+    /// `--version`: the earlier version of the one state named, read instead of the current one.
+    pub version: Option<&'a str>,
 }
 
 impl<'a> StatesSettings<'a> {
     pub(crate) fn resolve(args: &'a StatesArgs) -> Result<StatesSettings<'a>, CliError> {
+        let named_one = names_one(&args.paths);
+        if args.version.version.is_some() && !named_one {
+            return Err(CliError::new(
+                "`--version` reads an earlier version of one state, but several are named",
+            )
+            .with_hint("name one state file or URL (not a folder or a prefix)"));
+        }
         Ok(StatesSettings {
+            version: args.version.version.as_deref(),
             paths: &args.paths,
             backend: &args.backend,
             keys: KeyFilter::new(&args.keys)?,
@@ -67,6 +80,12 @@ impl<'a> StatesSettings<'a> {
     /// One state named on its own (or none: the working directory's), rather than several, a
     /// folder or a prefix URL.
     pub(crate) fn names_one(&self) -> bool {
-        self.paths.len() <= 1 && !self.paths.iter().any(|path| path.is_dir())
+        names_one(self.paths)
     }
+}
+
+/// Whether `paths` name one state (or none: the working directory's), rather than several, a
+/// folder or a prefix URL.
+fn names_one(paths: &[PathBuf]) -> bool {
+    paths.len() <= 1 && !paths.iter().any(|path| path.is_dir())
 }

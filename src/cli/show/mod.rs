@@ -31,6 +31,9 @@ pub struct Args {
     #[command(flatten)]
     pub state: StateArg,
 
+    #[command(flatten)]
+    pub version: crate::cli::VersionArg,
+
     /// Show this deposed object instead of the current one.
     #[arg(long, value_name = "KEY")]
     pub deposed: Option<String>,
@@ -49,7 +52,7 @@ pub(super) fn run(
     printer: &mut Printer,
 ) -> Result<ExitStatus, CliError> {
     let wanted = &settings.instance;
-    let (source, bytes) = load::read(settings.state, printer)?;
+    let (source, bytes) = load::read(settings.state, settings.version, printer)?;
     let state = load::parse_state(&source, &bytes)?;
     let groups = instance_groups(&state);
     let Some(group) = groups.iter().find(|group| group.address() == *wanted) else {

@@ -100,7 +100,7 @@ fn parse_page(xml: &str) -> Page {
 }
 
 /// The contents of every `<tag>...</tag>` (and nothing for `<tag />`).
-fn elements<'a>(xml: &'a str, tag: &str) -> impl Iterator<Item = &'a str> {
+pub(super) fn elements<'a>(xml: &'a str, tag: &str) -> impl Iterator<Item = &'a str> {
     let open = format!("<{tag}>");
     let close = format!("</{tag}>");
     let mut rest = xml;
@@ -114,7 +114,7 @@ fn elements<'a>(xml: &'a str, tag: &str) -> impl Iterator<Item = &'a str> {
 }
 
 /// XML's five entities and numeric references.
-fn unescape(text: &str) -> String {
+pub(super) fn unescape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find('&') {

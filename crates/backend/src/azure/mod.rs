@@ -6,7 +6,8 @@
 //! `settings` reads the arguments and `ARM_*` variables, `credentials` gets Azure AD tokens (with a
 //! CI's OIDC token from `federated`, or a managed identity's from `managed_identity`) and listed
 //! keys, `shared_key` signs, `client` sends one request, `blob` is the Blob operations,
-//! `lock` the lease, `errors` the wording, `listing` every state below a prefix.
+//! `lock` the lease, `errors` the wording, `listing` every state below a prefix, `versions` the blob
+//! versions a versioned account keeps.
 
 mod blob;
 mod client;
@@ -19,6 +20,7 @@ mod lock;
 mod managed_identity;
 mod settings;
 mod shared_key;
+mod versions;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -96,6 +98,10 @@ impl RemoteState for AzureState {
 
     fn put(&self, bytes: &[u8], lock: &LockInfo) -> Result<(), StoreError> {
         self.block_on(self.backend.put(bytes.to_vec(), &lock.id))
+    }
+
+    fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
+        Some(self)
     }
 
     fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {

@@ -532,38 +532,7 @@ impl Tokens {
 /// Seconds from now until `time`, an RFC 3339 UTC time as Google writes it
 /// (`2030-01-01T00:00:00Z`, fractions allowed); 0 when it has passed, `None` when it is not one.
 pub(super) fn seconds_until(time: &str) -> Option<u64> {
-    let time = time
-        .strip_suffix('Z')
-        .or_else(|| time.strip_suffix("+00:00"))?;
-    let (date, clock) = time.split_once('T')?;
-    let number = |text: &str| {
-        text.parse::<i64>()
-            .ok()
-            .filter(|_| text.bytes().all(|b| b.is_ascii_digit()))
-    };
-    let mut date = date.splitn(3, '-').map(number);
-    let (year, month, day) = (date.next()??, date.next()??, date.next()??);
-    let clock = clock.split('.').next()?;
-    let mut clock = clock.splitn(3, ':').map(number);
-    let (hour, minute, second) = (clock.next()??, clock.next()??, clock.next()??);
-    if !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-        || hour > 23
-        || minute > 59
-        || second > 60
-    {
-        return None;
-    }
-    // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    let shifted = if month <= 2 { year - 1 } else { year };
-    let era = shifted.div_euclid(400);
-    let year_of_era = shifted - era * 400;
-    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    let days = era * 146_097 + day_of_era - 719_468;
-    let then = days
-        .checked_mul(86_400)?
-        .checked_add(hour * 3600 + minute * 60 + second)?;
+    let then = crate::rfc3339::unix_seconds(time)?;
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |since| {

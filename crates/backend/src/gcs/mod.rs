@@ -8,7 +8,8 @@
 //! tokens (`jwt` signs a service account's assertion; `external_account` exchanges a CI's OIDC
 //! token, which `subject_token` and `executable` get), `client` makes one bounded request, `object`
 //! reads and writes the state, `lock` takes and releases the lock, `listing` finds every state below
-//! a prefix; this module words what went wrong.
+//! a prefix, `versions` lists and reads the generations a versioned bucket keeps; this module words
+//! what went wrong.
 
 mod auth;
 mod client;
@@ -24,6 +25,7 @@ mod object;
 mod settings;
 mod subject_token;
 pub mod url;
+mod versions;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -126,6 +128,10 @@ impl RemoteState for GcsState {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(&lock.id)
             .map_or_else(|| lock.id.clone(), ToString::to_string)
+    }
+
+    fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
+        Some(self)
     }
 }
 

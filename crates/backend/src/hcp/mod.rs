@@ -9,9 +9,11 @@
 //! does; `actions/unlock` releases the lock.
 //!
 //! `settings` resolves the block, `statectl_net::cliconfig::credentials` finds the token, `client` makes the requests,
-//! `workspace` finds the workspace and its lock holder, `versions` writes state versions.
+//! `workspace` finds the workspace and its lock holder, `versions` writes state versions, `history`
+//! lists and reads them.
 
 mod client;
+mod history;
 mod settings;
 mod versions;
 mod workspace;
@@ -139,6 +141,32 @@ impl HcpState {
         Ok(answer)
     }
 
+    /// The bytes at a state version's `hosted-state-download-url`; `None` for an empty one.
+    fn download(&self, download: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let url = self.api.join(download).map_err(|error| {
+            StoreError::new(format!("{}: cannot read the state: {error}", self.location))
+        })?;
+        let call = Call {
+            method: reqwest::Method::GET,
+            url: &url,
+            body: None,
+            accept: "application/json",
+            // HCP's archivist URLs are signed; the token goes only to the API's own host (and
+            // along a redirect only while it stays there).
+            authorized: self.on_api_host(&url),
+        };
+        let answer = self
+            .client
+            .send(&call)
+            .map_err(|failure| self.failed("download the state", &failure))?;
+        match answer.status {
+            200 if answer.body.is_empty() => Ok(None),
+            200 => Ok(Some(answer.body)),
+            401 if call.authorized => Err(self.unauthorized()),
+            _ => Err(self.refused("download the state", &answer)),
+        }
+    }
+
     fn failed(&self, doing: &str, failure: &Failure) -> StoreError {
         let hint = match failure {
             Failure::GaveUp { .. } => "the server is failing or throttling; try again later",
@@ -243,28 +271,7 @@ impl RemoteState for HcpState {
                 self.location
             )));
         };
-        let url = self.api.join(&download).map_err(|error| {
-            StoreError::new(format!("{}: cannot read the state: {error}", self.location))
-        })?;
-        let call = Call {
-            method: reqwest::Method::GET,
-            url: &url,
-            body: None,
-            accept: "application/json",
-            // HCP's archivist URLs are signed; the token goes only to the API's own host (and
-            // along a redirect only while it stays there).
-            authorized: self.on_api_host(&url),
-        };
-        let answer = self
-            .client
-            .send(&call)
-            .map_err(|failure| self.failed("download the state", &failure))?;
-        match answer.status {
-            200 if answer.body.is_empty() => Ok(None),
-            200 => Ok(Some(answer.body)),
-            401 if call.authorized => Err(self.unauthorized()),
-            _ => Err(self.refused("download the state", &answer)),
-        }
+        self.download(&download)
     }
 
     fn lock(&self, info: &LockInfo) -> Result<(), LockRefused> {
@@ -313,6 +320,10 @@ impl RemoteState for HcpState {
     }
 
     /// Terraform's cloud backend takes `org/workspace` for a lock it did not take itself.
+    fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
+        Some(self)
+    }
+
     fn force_unlock_id(&self, _lock: &LockInfo) -> String {
         self.lock_id()
     }

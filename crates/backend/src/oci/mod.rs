@@ -5,8 +5,8 @@
 //! (`If-None-Match: *`) and deleted only as read (`If-Match` its ETag) after its ID is checked.
 //!
 //! `settings` reads the arguments, `credentials` finds the API key, `client` signs and sends one
-//! request, `errors` words the refusals, `listing` finds every state below a prefix, `url` reads
-//! `oci://` URLs.
+//! request, `errors` words the refusals, `listing` finds every state below a prefix, `versions`
+//! lists and reads the object versions a versioned bucket keeps, `url` reads `oci://` URLs.
 
 mod client;
 mod credentials;
@@ -14,6 +14,7 @@ mod errors;
 mod listing;
 mod settings;
 pub(crate) mod url;
+mod versions;
 
 use statectl_state::state::store::lock_info::{LockInfo, MAX_LOCK_INFO};
 use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
@@ -258,6 +259,10 @@ impl RemoteState for OciState {
         }
         call.body = Some(bytes);
         self.expect(&call, &doing, &[200, 201])
+    }
+
+    fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
+        Some(self)
     }
 
     fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {

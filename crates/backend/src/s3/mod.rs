@@ -2,7 +2,8 @@
 //! object and the DynamoDB item), the DynamoDB digest, and the bucket's encryption kept on writes.
 //! `settings` reads the arguments, `clients` builds the AWS clients, `object` reads and writes the
 //! state, `lock` takes and releases the locks, `digest` keeps the DynamoDB MD5, `errors` words what
-//! went wrong, `listing` finds every state below a prefix.
+//! went wrong, `listing` finds every state below a prefix, `versions` lists and reads the versions a
+//! versioned bucket keeps.
 
 pub(crate) mod clients;
 mod digest;
@@ -12,6 +13,7 @@ mod lock;
 mod object;
 pub(crate) mod registered;
 pub(crate) mod settings;
+mod versions;
 
 use statectl_state::state::store::lock_info::LockInfo;
 use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
@@ -88,6 +90,10 @@ impl RemoteState for S3State {
 
     fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {
         self.runtime.block_on(self.backend.unlock(&lock.id))
+    }
+
+    fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
+        Some(self)
     }
 }
 

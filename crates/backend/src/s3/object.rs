@@ -84,13 +84,23 @@ impl Backend {
     /// The state's bytes; `None` when the object does not exist or is empty (Terraform treats an
     /// empty object as no state).
     pub(super) async fn get_object(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        self.get_object_version(None).await
+    }
+
+    /// [`Backend::get_object`] of the version `version` (an id `ListObjectVersions` gave), or of
+    /// the current one.
+    pub(super) async fn get_object_version(
+        &self,
+        version: Option<&str>,
+    ) -> Result<Option<Vec<u8>>, StoreError> {
         let settings = &self.settings;
         let request = self
             .clients
             .s3
             .get_object()
             .bucket(&settings.bucket)
-            .key(&settings.key);
+            .key(&settings.key)
+            .set_version_id(version.map(ToOwned::to_owned));
         let answer = get_settings!(request, settings).send().await;
         let output = match answer {
             Ok(output) => output,
@@ -102,9 +112,11 @@ impl Backend {
                     return Ok(None);
                 }
                 let failure = Failure::from_sdk(&error);
-                return Err(self
-                    .s3_error(&failure, &settings.key, "reading the state", "s3:GetObject")
-                    .await);
+                let (doing, action) = match version {
+                    None => ("reading the state", "s3:GetObject"),
+                    Some(_) => ("reading a version of the state", "s3:GetObjectVersion"),
+                };
+                return Err(self.s3_error(&failure, &settings.key, doing, action).await);
             }
         };
         // Into one buffer of the announced size, chunk by chunk: collecting into the SDK's

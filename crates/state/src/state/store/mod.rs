@@ -13,10 +13,12 @@
 mod backup;
 mod backup_path;
 pub mod interrupt;
+mod local_versions;
 mod lock;
 pub mod lock_info;
 pub mod remote;
 mod replace;
+pub mod versions;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -24,6 +26,7 @@ use std::time::Duration;
 
 pub use backup::Backup;
 pub use backup_path::refuse_backup_over_state;
+pub use local_versions::LocalBackups;
 pub use lock::StateLock;
 pub use lock_info::LockInfo;
 pub use remote::{LockRefused, RemoteLocked, RemoteState};

@@ -48,6 +48,12 @@ pub trait RemoteState: Send + Sync + fmt::Debug {
     fn force_unlock_id(&self, lock: &LockInfo) -> String {
         lock.id.clone()
     }
+
+    /// The versions the backend keeps of the state, where statectl can read them (`None`: this
+    /// backend keeps none, or statectl does not read them yet).
+    fn versions(&self) -> Option<&dyn super::versions::StateVersions> {
+        None
+    }
 }
 
 /// Why a lock was not taken.

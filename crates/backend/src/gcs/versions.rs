@@ -1,0 +1,209 @@
+//! The generations a bucket with object versioning keeps of the state object: the bucket's
+//! `versioning.enabled` read first (`storage.buckets.get`), then `objects.list` with
+//! `versions=true` (the object as prefix, only the object itself kept) page by page within the
+//! page limit, newest generation first; a generation's bytes are the object read with
+//! `generation=` (and the customer-supplied key, as for the state itself). Cloud Storage has no
+//! delete markers: a deleted or replaced generation is noncurrent (`timeDeleted`).
+
+use std::collections::HashSet;
+
+use statectl_state::state::store::StoreError;
+use statectl_state::state::store::versions::{Kept, StateVersions, Version};
+
+use super::{Backend, GcsState, escape, with_key, with_query};
+
+impl StateVersions for GcsState {
+    fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
+        self.runtime.block_on(self.backend.versions(max_pages))
+    }
+
+    fn version(&self, id: &str) -> Result<Vec<u8>, StoreError> {
+        self.runtime.block_on(self.backend.generation(id))
+    }
+}
+
+impl Backend {
+    async fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
+        let bucket = &self.settings.bucket;
+        let url = format!("{}b/{}", self.settings.endpoint, escape(bucket));
+        let answer = self
+            .call(
+                "reading whether the bucket keeps versions",
+                true,
+                |client| client.get(&url),
+            )
+            .await?;
+        if answer.status != 200 {
+            return Err(self
+                .refused(
+                    &answer,
+                    "read the bucket's settings",
+                    "",
+                    "storage.buckets.get",
+                )
+                .await);
+        }
+        let settings: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
+            StoreError::new(format!(
+                "{}: the bucket's settings are not JSON",
+                self.location
+            ))
+        })?;
+        let enabled = settings["versioning"]["enabled"].as_bool() == Some(true);
+        let mut warnings = Vec::new();
+        let versions = self.listed_generations(max_pages, &mut warnings).await?;
+        if !enabled && versions.len() <= 1 {
+            return Ok(Kept::Nothing {
+                why: format!(
+                    "{}: bucket `{bucket}` keeps no versions (object versioning is off), so the state has no history",
+                    self.location
+                ),
+                hint: Some(format!(
+                    "`gcloud storage buckets update gs://{bucket} --versioning` keeps every generation from now on"
+                )),
+            });
+        }
+        if !enabled {
+            warnings.push(format!(
+                "object versioning is off on bucket `{bucket}` now: the generations kept before are listed, and the next write replaces the live one for good"
+            ));
+        }
+        Ok(Kept::Versions { versions, warnings })
+    }
+
+    /// Every generation of the object, newest first.
+    async fn listed_generations(
+        &self,
+        max_pages: u32,
+        warnings: &mut Vec<String>,
+    ) -> Result<Vec<Version>, StoreError> {
+        let object = &self.settings.object;
+        let url = self.objects_url();
+        let mut versions: Vec<(i64, Version)> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut followed = HashSet::new();
+        let mut page_token: Option<String> = None;
+        let mut pages = 0;
+        loop {
+            let mut query = vec![("prefix", object.as_str()), ("versions", "true")];
+            if let Some(token) = &page_token {
+                query.push(("pageToken", token.as_str()));
+            }
+            let page_url = with_query(&url, &query);
+            let answer = self
+                .call("listing the state's generations", true, |client| {
+                    client.get(&page_url)
+                })
+                .await?;
+            if answer.status != 200 {
+                return Err(self
+                    .refused(
+                        &answer,
+                        "list the state's generations",
+                        object,
+                        "storage.objects.list",
+                    )
+                    .await);
+            }
+            pages += 1;
+            let page: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
+                StoreError::new(format!(
+                    "{}: the generation listing is not JSON",
+                    self.location
+                ))
+            })?;
+            for item in page["items"].as_array().into_iter().flatten() {
+                if item["name"].as_str() != Some(object.as_str()) {
+                    continue;
+                }
+                let Some(id) = item["generation"].as_str() else {
+                    continue;
+                };
+                let Ok(generation) = id.parse::<i64>() else {
+                    continue;
+                };
+                if !seen.insert(generation) {
+                    continue;
+                }
+                let text = |name: &str| item[name].as_str().map(ToOwned::to_owned);
+                versions.push((
+                    generation,
+                    Version {
+                        id: id.to_owned(),
+                        time: item["timeCreated"]
+                            .as_str()
+                            .and_then(crate::rfc3339::system_time),
+                        size: item["size"].as_str().and_then(|size| size.parse().ok()),
+                        latest: item.get("timeDeleted").is_none(),
+                        deleted: false,
+                        extras: [
+                            text("md5Hash").map(|md5| ("md5", md5)),
+                            text("storageClass").map(|class| ("storage_class", class)),
+                            text("timeDeleted").map(|time| ("noncurrent_since", time)),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        .collect(),
+                    },
+                ));
+            }
+            match page["nextPageToken"].as_str() {
+                Some(next) if !next.is_empty() => {
+                    if !followed.insert(next.to_owned()) {
+                        warnings.push(format!(
+                            "the generation listing went round: after {pages} pages the server pointed back to a page already read; statectl stopped there"
+                        ));
+                        break;
+                    }
+                    if pages >= max_pages {
+                        return Err(StoreError::new(format!(
+                            "{}: the generation listing has not ended after {pages} pages ({} generations so far); statectl stopped it",
+                            self.location,
+                            versions.len()
+                        ))
+                        .with_hint("the server keeps answering with more pages; check the endpoint"));
+                    }
+                    page_token = Some(next.to_owned());
+                }
+                _ => break,
+            }
+        }
+        // Generations grow with each write: the highest is the newest.
+        versions.sort_by_key(|(generation, _)| std::cmp::Reverse(*generation));
+        Ok(versions.into_iter().map(|(_, version)| version).collect())
+    }
+
+    /// The bytes of generation `id` of the object.
+    async fn generation(&self, id: &str) -> Result<Vec<u8>, StoreError> {
+        let object = &self.settings.object;
+        let url = with_query(
+            &self.object_url(object),
+            &[("alt", "media"), ("generation", id)],
+        );
+        let key = self.settings.encryption_key.as_ref();
+        let answer = self
+            .call("reading a generation of the state", true, |client| {
+                with_key(client.get(&url), key)
+            })
+            .await?;
+        match answer.status {
+            200 if answer.body.is_empty() => Err(StoreError::new(format!(
+                "{}: generation `{id}` is empty: it holds no state",
+                self.location
+            ))),
+            200 => Ok(answer.body),
+            404 => Err(StoreError::new(format!(
+                "{}: there is no generation `{id}` of the state",
+                self.location
+            ))),
+            _ => Err(self
+                .refused(
+                    &answer,
+                    "read a generation of the state",
+                    object,
+                    "storage.objects.get",
+                )
+                .await),
+        }
+    }
+}
