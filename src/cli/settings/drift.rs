@@ -225,48 +225,45 @@ mod tests {
                 .starts_with("`--lock-timeout` waits for the lock")
         );
     }
-}
 
-#[test]
-fn working_directories_bring_their_own_configuration() {
-    let folder = tempfile::tempdir().unwrap();
-    let (a, b) = (folder.path().join("a"), folder.path().join("b"));
-    std::fs::create_dir_all(&a).unwrap();
-    std::fs::create_dir_all(&b).unwrap();
-    let args = |extra: &[&str]| {
-        let mut argv = vec![
-            "statectl",
-            "drift",
-            a.to_str().unwrap(),
-            b.to_str().unwrap(),
-            "x.tfstate",
-        ];
-        argv.extend_from_slice(extra);
-        match <crate::cli::Cli as clap::Parser>::try_parse_from(argv)
-            .unwrap()
-            .command
-        {
-            crate::cli::Command::Drift(args) => args,
-            _ => unreachable!(),
-        }
-    };
-    let settings = DriftSettings::resolve(&args(&[])).unwrap();
-    let configs: Vec<Option<PathBuf>> = settings
-        .targets
-        .iter()
-        .map(|target| target.config.clone())
-        .collect();
-    assert_eq!(configs, [Some(a.clone()), Some(b.clone()), None]);
-    assert_eq!(
-        settings.targets[0].source.to_string(),
-        a.join("terraform.tfstate").display().to_string()
-    );
-    let error = DriftSettings::resolve(&args(&["--config", a.to_str().unwrap()])).unwrap_err();
-    assert!(
-        error
-            .message
-            .contains("is a working directory with its own"),
-        "{}",
-        error.message
-    );
+    #[test]
+    fn working_directories_bring_their_own_configuration() {
+        let folder = tempfile::tempdir().unwrap();
+        let (a, b) = (folder.path().join("a"), folder.path().join("b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let args = |extra: &[&str]| {
+            let mut argv = vec![
+                "statectl",
+                "drift",
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "x.tfstate",
+            ];
+            argv.extend_from_slice(extra);
+            match Cli::try_parse_from(argv).unwrap().command {
+                Command::Drift(args) => args,
+                _ => unreachable!(),
+            }
+        };
+        let settings = DriftSettings::resolve(&args(&[])).unwrap();
+        let configs: Vec<Option<PathBuf>> = settings
+            .targets
+            .iter()
+            .map(|target| target.config.clone())
+            .collect();
+        assert_eq!(configs, [Some(a.clone()), Some(b.clone()), None]);
+        assert_eq!(
+            settings.targets[0].source.to_string(),
+            a.join("terraform.tfstate").display().to_string()
+        );
+        let error = DriftSettings::resolve(&args(&["--config", a.to_str().unwrap()])).unwrap_err();
+        assert!(
+            error
+                .message
+                .contains("is a working directory with its own"),
+            "{}",
+            error.message
+        );
+    }
 }
