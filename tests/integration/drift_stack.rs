@@ -8,71 +8,22 @@
 //! back as `{}`); exit 1; with each change `--ignore`d, exit 0; the state's bytes and modification
 //! time never change. Without the stack this test skips, except under CI, where it fails.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::{assert_contains, root};
+use crate::aws_stack::AwsStack;
+use crate::builder::assert_contains;
 use crate::drift_oracle::{drift_of, refresh_only_plan, statectl_drift};
-use crate::moto::{Moto, moto_server};
-use crate::oracle::{aws_provider_mirror, run, terraform};
 
-struct Stack {
-    folder: tempfile::TempDir,
-    terraform: PathBuf,
-    moto: Moto,
+/// The stack of `testdata/drift/aws`, with this module's own steps.
+type Stack = AwsStack;
+
+fn apply_stack() -> Option<Stack> {
+    AwsStack::apply("drift/aws", &["-parallelism=20"])
 }
 
-impl Stack {
-    fn apply() -> Option<Stack> {
-        let terraform = terraform()?;
-        let mirror = aws_provider_mirror()?;
-        let server = moto_server()?;
-        let folder = tempfile::tempdir().unwrap();
-        std::fs::copy(
-            root().join("testdata/drift/aws/main.tf"),
-            folder.path().join("main.tf"),
-        )
-        .unwrap();
-        crate::files::write_mirror_config(
-            &folder.path().join("cli.tfrc"),
-            &mirror,
-            "registry.terraform.io/hashicorp/aws",
-        );
-        let moto = Moto::start(&server, folder.path());
-        let stack = Stack {
-            folder,
-            terraform,
-            moto,
-        };
-        run(&mut stack.terraform(&["init", "-input=false", "-no-color"]));
-        run(&mut stack.terraform(&[
-            "apply",
-            "-auto-approve",
-            "-input=false",
-            "-no-color",
-            "-parallelism=20",
-        ]));
-        Some(stack)
-    }
-
-    fn path(&self) -> &Path {
-        self.folder.path()
-    }
-
-    fn terraform(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(&self.terraform);
-        command.args(args);
-        if matches!(args.first(), Some(&("apply" | "plan"))) {
-            command.arg(format!("-var=endpoint={}", self.moto.url()));
-        }
-        command
-            .current_dir(self.path())
-            .env("TF_CLI_CONFIG_FILE", self.path().join("cli.tfrc"));
-        command
-    }
-
+impl AwsStack {
     /// `statectl drift --config . --provider-config aws=FILE ARGS`: the endpoint is a variable,
     /// which statectl does not evaluate, so it comes in a file.
     fn drift(&self, args: &[&str]) -> (i32, String, String) {
@@ -121,7 +72,7 @@ client('s3').delete_bucket(Bucket='statectl-drift-0')
 
 #[test]
 fn drift_on_the_aws_stack_reports_what_terraform_refresh_only_reports() {
-    let Some(stack) = Stack::apply() else { return };
+    let Some(stack) = apply_stack() else { return };
     let applied = stack.state_file();
 
     // Nothing changed: the provider's `tags = {}` for every untagged object is noise, counted.

@@ -11,6 +11,7 @@
 mod snapshot;
 
 mod audit;
+mod aws_stack;
 mod azure_backend;
 mod azure_credentials;
 mod bad_input;

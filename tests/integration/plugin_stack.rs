@@ -6,65 +6,22 @@
 //! instance deleted behind Terraform's back must come out gone. Without the stack these tests skip,
 //! except under CI, where they fail.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
 
-use crate::builder::{assert_contains, root};
-use crate::moto::{Moto, moto_server};
-use crate::oracle::{aws_provider_mirror, run, terraform};
+use crate::aws_stack::AwsStack;
+use crate::builder::assert_contains;
+use crate::oracle::run;
 
-/// A Terraform working folder with the stack applied in moto.
-struct Stack {
-    folder: tempfile::TempDir,
-    terraform: PathBuf,
-    moto: Moto,
+/// The stack of `testdata/plugin/aws`, with this module's own steps.
+type Stack = AwsStack;
+
+fn apply_stack() -> Option<Stack> {
+    AwsStack::apply("plugin/aws", &[])
 }
 
-impl Stack {
-    fn apply() -> Option<Stack> {
-        let terraform = terraform()?;
-        let mirror = aws_provider_mirror()?;
-        let server = moto_server()?;
-        let folder = tempfile::tempdir().unwrap();
-        std::fs::copy(
-            root().join("testdata/plugin/aws/main.tf"),
-            folder.path().join("main.tf"),
-        )
-        .unwrap();
-        crate::files::write_mirror_config(
-            &folder.path().join("cli.tfrc"),
-            &mirror,
-            "registry.terraform.io/hashicorp/aws",
-        );
-        let moto = Moto::start(&server, folder.path());
-        let stack = Stack {
-            folder,
-            terraform,
-            moto,
-        };
-        run(&mut stack.terraform_command(&["init", "-input=false", "-no-color"]));
-        run(&mut stack.terraform_command(&["apply", "-auto-approve", "-input=false", "-no-color"]));
-        Some(stack)
-    }
-
-    fn path(&self) -> &Path {
-        self.folder.path()
-    }
-
-    fn terraform_command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(&self.terraform);
-        command.args(args);
-        if matches!(args.first(), Some(&("apply" | "plan"))) {
-            command.arg(format!("-var=endpoint={}", self.moto.url()));
-        }
-        command
-            .current_dir(self.path())
-            .env("TF_CLI_CONFIG_FILE", self.path().join("cli.tfrc"));
-        command
-    }
-
+impl AwsStack {
     fn state(&self) -> Value {
         serde_json::from_slice(&std::fs::read(self.path().join("terraform.tfstate")).unwrap())
             .unwrap()
@@ -135,7 +92,7 @@ fn comparable(object: &Value) -> Value {
 
 #[test]
 fn refresh_through_the_aws_plugin_writes_what_terraform_refresh_only_writes() {
-    let Some(stack) = Stack::apply() else { return };
+    let Some(stack) = apply_stack() else { return };
     let applied = stack.state();
     let mut stale = applied.clone();
     make_stale(&mut stale);
