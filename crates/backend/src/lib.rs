@@ -21,6 +21,7 @@ mod rfc3339;
 pub mod runtime;
 pub mod s3;
 mod secret_settings;
+mod version_pages;
 
 pub use config::BackendConfig;
 pub use listing::{DEFAULT_MAX_PAGES, ListOptions};

@@ -13,6 +13,7 @@ use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 use super::client::Request;
 use super::listing::{elements, unescape};
 use super::{AzureState, Backend};
+use crate::version_pages::VersionPages;
 
 impl StateVersions for AzureState {
     fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
@@ -32,7 +33,7 @@ impl Backend {
         let mut warnings = Vec::new();
         let mut unversioned = false;
         let mut seen = HashSet::new();
-        let mut followed = HashSet::new();
+        let mut followed = VersionPages::new(&self.location, max_pages);
         let mut marker = String::new();
         let mut pages = 0;
         loop {
@@ -73,19 +74,8 @@ impl Backend {
             }
             match elements(&text, "NextMarker").next().map(unescape) {
                 Some(next) if !next.is_empty() => {
-                    if !followed.insert(next.clone()) {
-                        warnings.push(format!(
-                            "the version listing went round: after {pages} pages the server pointed back to a page already read; statectl stopped there"
-                        ));
+                    if !followed.follow(next.clone(), pages, versions.len(), &mut warnings)? {
                         break;
-                    }
-                    if pages >= max_pages {
-                        return Err(StoreError::new(format!(
-                            "{}: the version listing has not ended after {pages} pages ({} versions so far); statectl stopped it",
-                            self.location,
-                            versions.len()
-                        ))
-                        .with_hint("the server keeps answering with more pages; check the endpoint"));
                     }
                     marker = next;
                 }

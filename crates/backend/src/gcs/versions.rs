@@ -11,6 +11,7 @@ use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
 use super::{Backend, GcsState, escape, with_key, with_query};
+use crate::version_pages::VersionPages;
 
 impl StateVersions for GcsState {
     fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
@@ -81,7 +82,11 @@ impl Backend {
         let url = self.objects_url();
         let mut versions: Vec<(i64, Version)> = Vec::new();
         let mut seen = HashSet::new();
-        let mut followed = HashSet::new();
+        let mut followed = VersionPages::new(&self.location, max_pages).named(
+            "generation listing",
+            "generations",
+            "endpoint",
+        );
         let mut page_token: Option<String> = None;
         let mut pages = 0;
         loop {
@@ -149,19 +154,8 @@ impl Backend {
             }
             match page["nextPageToken"].as_str() {
                 Some(next) if !next.is_empty() => {
-                    if !followed.insert(next.to_owned()) {
-                        warnings.push(format!(
-                            "the generation listing went round: after {pages} pages the server pointed back to a page already read; statectl stopped there"
-                        ));
+                    if !followed.follow(next.to_owned(), pages, versions.len(), warnings)? {
                         break;
-                    }
-                    if pages >= max_pages {
-                        return Err(StoreError::new(format!(
-                            "{}: the generation listing has not ended after {pages} pages ({} generations so far); statectl stopped it",
-                            self.location,
-                            versions.len()
-                        ))
-                        .with_hint("the server keeps answering with more pages; check the endpoint"));
                     }
                     page_token = Some(next.to_owned());
                 }

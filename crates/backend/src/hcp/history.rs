@@ -11,6 +11,7 @@ use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
 use super::{HcpState, segment};
+use crate::version_pages::VersionPages;
 
 impl StateVersions for HcpState {
     fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
@@ -18,7 +19,11 @@ impl StateVersions for HcpState {
         let mut versions = Vec::new();
         let mut warnings = Vec::new();
         let mut seen = HashSet::new();
-        let mut asked = HashSet::new();
+        let mut asked = VersionPages::new(&self.location, max_pages).named(
+            "state version listing",
+            "versions",
+            "host",
+        );
         let mut page: u64 = 1;
         let mut pages = 0;
         loop {
@@ -50,19 +55,12 @@ impl StateVersions for HcpState {
             let Some(next) = document["meta"]["pagination"]["next-page"].as_u64() else {
                 break;
             };
-            if next <= page || !asked.insert(next) {
-                warnings.push(format!(
-                    "the state version listing went round: after {pages} pages the server pointed back to a page already read; statectl stopped there"
-                ));
+            if next <= page {
+                asked.went_round(pages, &mut warnings);
                 break;
             }
-            if pages >= max_pages {
-                return Err(StoreError::new(format!(
-                    "{}: the state version listing has not ended after {pages} pages ({} versions so far); statectl stopped it",
-                    self.location,
-                    versions.len()
-                ))
-                .with_hint("the server keeps answering with more pages; check the host"));
+            if !asked.follow(next, pages, versions.len(), &mut warnings)? {
+                break;
             }
             page = next;
         }

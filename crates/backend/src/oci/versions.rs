@@ -12,6 +12,7 @@ use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
 use super::OciState;
 use super::client::{self, Call};
+use crate::version_pages::VersionPages;
 
 /// One entry of a `ListObjectVersions` answer.
 #[derive(serde::Deserialize)]
@@ -111,7 +112,7 @@ impl OciState {
         let object = &self.settings.object;
         let mut versions: Vec<Version> = Vec::new();
         let mut seen = HashSet::new();
-        let mut followed = HashSet::new();
+        let mut followed = VersionPages::new(&self.location, max_pages);
         let mut page: Option<String> = None;
         let mut pages = 0;
         loop {
@@ -172,19 +173,8 @@ impl OciState {
             else {
                 break;
             };
-            if !followed.insert(next.to_owned()) {
-                warnings.push(format!(
-                    "the version listing went round: after {pages} pages the server pointed back to a page already read; statectl stopped there"
-                ));
+            if !followed.follow(next.to_owned(), pages, versions.len(), warnings)? {
                 break;
-            }
-            if pages >= max_pages {
-                return Err(StoreError::new(format!(
-                    "{}: the version listing has not ended after {pages} pages ({} versions so far); statectl stopped it",
-                    self.location,
-                    versions.len()
-                ))
-                .with_hint("the server keeps answering with more pages; check the endpoint"));
             }
             page = Some(next.to_owned());
         }

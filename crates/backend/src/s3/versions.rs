@@ -10,6 +10,7 @@ use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
 use super::errors::Failure;
 use super::{Backend, S3State};
+use crate::version_pages::VersionPages;
 
 /// S3's version id of an object written while the bucket's versioning was off.
 const NULL_VERSION: &str = "null";
@@ -69,7 +70,7 @@ impl Backend {
         let key = &self.settings.key;
         let mut versions = Vec::new();
         let mut markers: Option<(String, String)> = None;
-        let mut followed = HashSet::new();
+        let mut followed = VersionPages::new(&self.location, max_pages);
         // A version listed twice (a server repeating a page) is kept once.
         let mut seen = HashSet::new();
         let mut pages = 0;
@@ -144,19 +145,9 @@ impl Backend {
             if next_key != key.as_str() {
                 break;
             }
-            if !followed.insert((next_key.to_owned(), next_version.to_owned())) {
-                warnings.push(format!(
-                    "the version listing went round: after {pages} pages the server pointed back to a page already read; statectl stopped there"
-                ));
+            let next = (next_key.to_owned(), next_version.to_owned());
+            if !followed.follow(next, pages, versions.len(), warnings)? {
                 break;
-            }
-            if pages >= max_pages {
-                return Err(StoreError::new(format!(
-                    "{}: the version listing has not ended after {pages} pages ({} versions so far); statectl stopped it",
-                    self.location,
-                    versions.len()
-                ))
-                .with_hint("the server keeps answering with more pages; check the endpoint"));
             }
             markers = Some((next_key.to_owned(), next_version.to_owned()));
         }
