@@ -21,7 +21,8 @@
 # derivation). Once per run, `many`: scan of a folder of 2,070 generated states (178 MB, mixed sizes)
 # and of the real states in testdata/ and ../shared/corpus, floor `cat` of every file.
 #
-# Environment: STATECTL (default: `cargo build --release`), TERRAFORM (default:
+# Environment: STATECTL (default: `cargo build --release`), STATECTL_BEFORE (another build, e.g.
+# main's: timed in the same rounds as a `before` column, for a change's before and after), TERRAFORM (default:
 # target/terraform/bin/terraform, then `terraform` on PATH), STATECTL_BENCH_DIR (where the generated
 # states are kept; default target/bench).
 set -euo pipefail
@@ -100,7 +101,8 @@ cd "$WORK"   # no terraform.tfstate, .terraform or *.tf nearby to change what a 
 # command line, with an optional untimed setup run before each timing (a fresh copy to write to).
 ROW_NAMES=() ROW_FILES=() ROW_BYTES=()
 declare -A CMD SETUP WALLS RSSS FAILED
-ROLES=(statectl jq terraform floor)
+ROLES=(statectl before jq terraform floor)
+BEFORE="${STATECTL_BEFORE:-}"
 
 row() { # row NAME FILE BYTES: starts a row; then role ROLE CMD [SETUP]
   ROW_NAMES+=("$1"); ROW_FILES+=("$2"); ROW_BYTES+=("$3")
@@ -108,6 +110,9 @@ row() { # row NAME FILE BYTES: starts a row; then role ROLE CMD [SETUP]
 role() { # role ROLE COMMAND [SETUP]: shell text, run by bash -c
   local r=$((${#ROW_NAMES[@]} - 1))
   CMD[$r.$1]="$2"; SETUP[$r.$1]="${3:-}"
+  if [[ "$1" == statectl && -n "$BEFORE" ]]; then   # the same command with the other build
+    CMD[$r.before]="${2//"$STATECTL"/"$BEFORE"}"; SETUP[$r.before]="${3:-}"
+  fi
 }
 
 run_timed() { # run_timed KEY: one untimed setup, one timed run; sets WALL (s) and RSS (KB)
@@ -325,5 +330,16 @@ for r in "${!ROW_NAMES[@]}"; do
     "$(secs "$fl")" "$(ratio "$s" "$fl")" "$(ratio "$j" "$s")" "$(ratio "$t" "$s")" "$rss" \
     "$(if [[ -n "$rss" && "${ROW_BYTES[r]}" -ge 1000000 ]]; then ratio "$rss" "$mb"; fi)"
 done
+if [[ -n "$BEFORE" ]]; then
+  echo
+  echo "| state | work | before (s) | after (s) | before / floor | after / floor | before RSS (MB) | after RSS (MB) |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  for r in "${!ROW_NAMES[@]}"; do
+    b="$(med "$r.before")"; [[ -n "$b" ]] || continue
+    s="$(med "$r.statectl")"; fl="$(med "$r.floor")"; name="${ROW_NAMES[r]}"
+    printf '| %s | `%s` | %s | %s | %s | %s | %s | %s |\n' "$(basename "${ROW_FILES[r]}")" "${name//|/\\|}" \
+      "$(secs "$b")" "$(secs "$s")" "$(ratio "$b" "$fl")" "$(ratio "$s" "$fl")" "$(med_rss "$r.before")" "$(med_rss "$r.statectl")"
+  done
+fi
 echo
 echo "_Medians of $RUNS interleaved rounds after a warm-up; $(nproc) CPUs; wall time by bash's \`EPOCHREALTIME\`, peak RSS by GNU time. Floor: \`cat\` of the same bytes (reads), \`cp\` + \`sync FILE\` (writes), the same command on the plaintext (encrypted rows)._"

@@ -165,8 +165,24 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// A cursor at `position` of `source` with `depth` containers open: for reading on, on another
+    /// thread, from a place where another cursor found such containers open (see
+    /// `state::parse_split`).
+    pub fn resume(source: &'a str, position: usize, depth: usize) -> Cursor<'a> {
+        Cursor {
+            position,
+            depth,
+            ..Cursor::new(source)
+        }
+    }
+
     pub fn source(&self) -> &'a str {
         self.source
+    }
+
+    /// How many arrays and objects are open at the cursor.
+    pub fn depth(&self) -> usize {
+        self.depth
     }
 
     pub fn position(&self) -> usize {
@@ -244,6 +260,31 @@ impl<'a> Cursor<'a> {
         element: impl FnMut(&mut Self) -> std::result::Result<(), E>,
     ) -> std::result::Result<Span, E> {
         self.container(&Container::BRACKETS, element)
+    }
+
+    /// Opens an array whose elements the caller reads one by one, as [`Cursor::array`] would: `true`
+    /// when an element follows, `false` when the array is empty (its `]` read too).
+    pub fn open_array(&mut self) -> Result<bool> {
+        let kind = &Container::BRACKETS;
+        self.expect(kind.open, kind.name)?;
+        self.enter()?;
+        if self.peek() == Some(kind.close) {
+            self.position += 1;
+            self.depth -= 1;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// After an element of an array opened by [`Cursor::open_array`]: `true` when another follows
+    /// (the `,` read), `false` when the array ends (the `]` read).
+    pub fn next_element(&mut self) -> Result<bool> {
+        let kind = &Container::BRACKETS;
+        if self.closes(kind.close, kind.after_item)? {
+            self.depth -= 1;
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     /// Reads an object or array, calling `item` with the cursor placed (whitespace skipped) before
@@ -750,6 +791,51 @@ mod tests {
         assert_eq!(text, "a\né😀\u{FFFD}x/");
         let mut plain = Cursor::new(r#""plain""#);
         assert!(matches!(plain.string().unwrap().0, Cow::Borrowed("plain")));
+    }
+
+    #[test]
+    fn an_array_read_element_by_element_is_read_as_array_reads_it() {
+        fn by_array(text: &str) -> Result<(Vec<Span>, usize, usize)> {
+            let mut cursor = Cursor::new(text);
+            let mut elements = Vec::new();
+            cursor.array(|cursor| {
+                elements.push(cursor.skip_value()?);
+                Ok::<_, JsonError>(())
+            })?;
+            Ok((elements, cursor.position(), cursor.depth()))
+        }
+        fn by_element(text: &str) -> Result<(Vec<Span>, usize, usize)> {
+            let mut cursor = Cursor::new(text);
+            let mut elements = Vec::new();
+            if cursor.open_array()? {
+                loop {
+                    cursor.skip_whitespace();
+                    elements.push(cursor.skip_value()?);
+                    if !cursor.next_element()? {
+                        break;
+                    }
+                }
+            }
+            Ok((elements, cursor.position(), cursor.depth()))
+        }
+        for text in [
+            "[]",
+            " [ ] ",
+            "[1]",
+            "[1, [2], {\"a\": 3}]",
+            "[1,]",
+            "[1 2]",
+            "[",
+            "[1",
+            "{}",
+            "",
+            "[1}",
+            " x",
+        ] {
+            assert_eq!(by_element(text), by_array(text), "{text:?}");
+        }
+        let resumed = Cursor::resume("[1, 2]", 4, 1);
+        assert_eq!((resumed.position(), resumed.depth()), (4, 1));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod mutate;
 pub mod operation;
 pub mod order;
 pub mod parse;
+mod parse_split;
 pub mod provider;
 pub mod query;
 pub mod sensitive;

@@ -16,11 +16,12 @@ use crate::state::model::{Instance, Member, Output, Resource, State};
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
 /// providers) and the last module path (resources of one module stand together).
 #[derive(Default)]
-struct Shared {
+pub(super) struct Shared {
     providers: Vec<Arc<ProviderConfig>>,
     last_module: Option<(String, ModulePath)>,
 }
 use crate::state::order::{self, Duplicate};
+use crate::state::parse_split;
 use crate::state::provider::ProviderConfig;
 use crate::state::sensitive;
 use crate::state::sniff;
@@ -135,7 +136,7 @@ fn top_level_member<'a>(
             Ok(parsed) => top.outputs = parsed,
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
-        Some("resources") => match resources(cursor, &mut top.shared) {
+        Some("resources") => match parse_split::resources(cursor, &mut top.shared) {
             Ok(parsed) => top.resources = parsed,
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
@@ -270,19 +271,7 @@ fn outputs<'a>(cursor: &mut Cursor<'a>) -> Result<Vec<Output<'a>>> {
     Ok(outputs)
 }
 
-fn resources<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Vec<Resource<'a>>> {
-    let mut resources = Vec::new();
-    if cursor.null() {
-        return Ok(resources);
-    }
-    cursor.array(|cursor| {
-        resources.push(resource(cursor, shared)?);
-        Ok::<_, StateError>(())
-    })?;
-    Ok(resources)
-}
-
-fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource<'a>> {
+pub(super) fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource<'a>> {
     let mut module: Option<(Cow<'a, str>, usize)> = None;
     let mut mode: Option<(Cow<'a, str>, usize)> = None;
     let mut type_name: Option<Cow<'a, str>> = None;
@@ -309,6 +298,9 @@ fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource
                         Ok::<_, StateError>(())
                     })?;
                 }
+                // Most resources hold one instance, and a vector grows to four at its first push:
+                // three unused instance slots per resource were a third of a large state's model.
+                instances.shrink_to_fit();
             }
             _ => {
                 cursor.skip_value()?;

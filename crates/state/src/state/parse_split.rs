@@ -1,0 +1,281 @@
+//! Reading a large state's `resources` array on several threads: the array is cut where an element
+//! seems to start, each part is read by its own thread with the one-thread parser's own functions,
+//! and the parts are joined only where a thread that read up to a cut found an element starting there.
+//!
+//! Why the result is exactly the one-thread parser's: a cut is only a guess (found by the layout
+//! Terraform writes, `,` then a newline, the first element's indentation and `{`); a part is kept
+//! only when the part before it, read from a place known to be an element's start, ended one element
+//! exactly at the cut. From there the one-thread parser would read the same bytes with the same
+//! functions at the same depth, so the part's resources are the ones it would find. A guess that was
+//! not an element's start is never reached that way, and its thread's work is dropped. Anything a
+//! part's thread could not read (an error, however early) is read again on this thread from the
+//! cut, so a malformed state gets the very error, at the very place, of reading it in one go.
+
+use std::thread;
+
+use crate::json::Cursor;
+use crate::state::error::StateError;
+use crate::state::model::Resource;
+use crate::state::parse::{Shared, resource};
+
+/// Below this many bytes per part, a thread costs more than it saves.
+const PART_BYTES: usize = 2 << 20;
+
+/// The most threads one state is read with.
+const MAX_PARTS: usize = 8;
+
+/// Where a part's reading stopped.
+enum Stop<'a> {
+    /// After the element that ends just before this cut (an index of the cuts).
+    AtCut(usize),
+    /// After the array's `]`: a cursor there, to read on from.
+    End(Cursor<'a>),
+}
+
+/// The resources one part holds, and where it stopped.
+struct Part<'a> {
+    resources: Vec<Resource<'a>>,
+    stop: Stop<'a>,
+}
+
+/// Reads the `resources` value at the cursor (an array or `null`), as the one-thread loop of
+/// `Cursor::array` over `parse::resource` reads it, on several threads when it is large.
+pub(super) fn resources<'a>(
+    cursor: &mut Cursor<'a>,
+    shared: &mut Shared,
+) -> Result<Vec<Resource<'a>>, StateError> {
+    let mut resources = Vec::new();
+    if cursor.null() || !cursor.open_array()? {
+        return Ok(resources);
+    }
+    cursor.skip_whitespace();
+    let cuts = cuts(cursor.source(), cursor.position());
+    if cuts.is_empty() {
+        read_part(cursor, shared, &mut resources, &[])?;
+        return Ok(resources);
+    }
+    #[cfg(test)]
+    tests::CUTS.set(tests::CUTS.get() + cuts.len());
+    let source = cursor.source();
+    let depth = cursor.depth();
+    thread::scope(|scope| {
+        let threads: Vec<_> = (0..cuts.len())
+            .map(|index| {
+                let cuts = &cuts;
+                // A thread the system will not start is a part this thread reads (below).
+                thread::Builder::new().spawn_scoped(scope, move || {
+                    let mut part_cursor = Cursor::resume(source, cuts[index], depth);
+                    let mut resources = Vec::new();
+                    let stop = read_part(
+                        &mut part_cursor,
+                        &mut Shared::default(),
+                        &mut resources,
+                        &cuts[index + 1..],
+                    )
+                    .ok()?;
+                    let stop = match stop {
+                        Stop::AtCut(later) => Stop::AtCut(index + 1 + later),
+                        end @ Stop::End(_) => end,
+                    };
+                    Some(Part { resources, stop })
+                })
+            })
+            .collect();
+        let mut stop = read_part(cursor, shared, &mut resources, &cuts)?;
+        let mut parts: Vec<Option<Part<'a>>> = threads
+            .into_iter()
+            .map(|handle| handle.ok()?.join().ok().flatten())
+            .collect();
+        loop {
+            let at = match stop {
+                Stop::End(end) => {
+                    *cursor = end;
+                    return Ok(resources);
+                }
+                Stop::AtCut(at) => at,
+            };
+            if let Some(part) = parts[at].take() {
+                #[cfg(test)]
+                tests::JOINED.set(tests::JOINED.get() + 1);
+                resources.extend(part.resources);
+                stop = part.stop;
+            } else {
+                // That part's thread failed: read it here, for the error reading in one go gives.
+                cursor.seek(cuts[at]);
+                stop = read_part(cursor, shared, &mut resources, &[])?;
+            }
+        }
+    })
+}
+
+/// Reads elements of the array from the cursor (at an element's start, its containers open) until
+/// one ends where one of `cuts` (ascending, all past the cursor) is, or the array ends.
+fn read_part<'a>(
+    cursor: &mut Cursor<'a>,
+    shared: &mut Shared,
+    resources: &mut Vec<Resource<'a>>,
+    cuts: &[usize],
+) -> Result<Stop<'a>, StateError> {
+    loop {
+        cursor.skip_whitespace();
+        resources.push(resource(cursor, shared)?);
+        if !cursor.next_element()? {
+            return Ok(Stop::End(Cursor::resume(
+                cursor.source(),
+                cursor.position(),
+                cursor.depth(),
+            )));
+        }
+        cursor.skip_whitespace();
+        if let Ok(at) = cuts.binary_search(&cursor.position()) {
+            return Ok(Stop::AtCut(at));
+        }
+    }
+}
+
+/// Guessed starts of elements of the array whose first element starts at `first`, spread evenly
+/// over the rest of `source`, one per extra thread; none when the array is small, or not laid out
+/// one element per line.
+fn cuts(source: &str, first: usize) -> Vec<usize> {
+    let bytes = source.as_bytes();
+    let rest = bytes.len() - first;
+    let parts = parts(rest);
+    if parts < 2 || bytes.get(first) != Some(&b'{') {
+        return Vec::new();
+    }
+    let line = bytes[..first]
+        .iter()
+        .rposition(|&byte| byte == b'\n')
+        .map_or(0, |newline| newline + 1);
+    let indent = &bytes[line..first];
+    if line == 0 || !indent.iter().all(|&byte| byte == b' ' || byte == b'\t') {
+        return Vec::new();
+    }
+    // `,`, a newline and the first element's indentation before a `{`: no string holds a raw
+    // newline, so in valid JSON this is a member of an array as deep as `resources`.
+    let mut separator = b",\n".to_vec();
+    separator.extend_from_slice(indent);
+    separator.push(b'{');
+    let finder = memchr::memmem::Finder::new(&separator);
+    let mut cuts: Vec<usize> = Vec::with_capacity(parts - 1);
+    for part in 1..parts {
+        let from = first + rest / parts * part;
+        if let Some(found) = finder.find(&bytes[from..]) {
+            let cut = from + found + separator.len() - 1;
+            if cuts.last().is_none_or(|&last| last < cut) {
+                cuts.push(cut);
+            }
+        }
+    }
+    cuts
+}
+
+/// How many parts to read `rest` bytes in: one per CPU, each at least [`PART_BYTES`].
+fn parts(rest: usize) -> usize {
+    #[cfg(test)]
+    if let Some(parts) = tests::FORCED_PARTS.get() {
+        return parts;
+    }
+    let parts = (rest / PART_BYTES).min(MAX_PARTS);
+    if parts < 2 {
+        return parts;
+    }
+    parts.min(thread::available_parallelism().map_or(1, usize::from))
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use std::cell::Cell;
+    use std::fmt::Write;
+
+    thread_local! {
+        /// Reads every state in this many parts, however small (tests only).
+        pub(super) static FORCED_PARTS: Cell<Option<usize>> = const { Cell::new(None) };
+        /// Cuts guessed, and parts joined at them, on this thread.
+        pub(super) static CUTS: Cell<usize> = const { Cell::new(0) };
+        pub(super) static JOINED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A state laid out as Terraform writes it, with decoys: arrays inside attributes and in
+    /// `check_results` whose elements stand at the indentation of `resources`' own.
+    fn state_text(resources: usize) -> String {
+        let mut text = String::from(
+            "{\n  \"version\": 4,\n  \"terraform_version\": \"1.15.5\",\n  \"serial\": 3,\n  \"lineage\": \"l\",\n  \"outputs\": {},\n  \"resources\": [\n",
+        );
+        for index in 0..resources {
+            let module = if index % 3 == 0 {
+                format!("      \"module\": \"module.m[{}]\",\n", index % 2)
+            } else {
+                String::new()
+            };
+            let provider = ["null", "aws", "random"][index % 3];
+            let _ = write!(
+                text,
+                "    {{\n{module}      \"mode\": \"managed\",\n      \"type\": \"{provider}_thing\",\n      \"name\": \"r{index}\",\n      \"provider\": \"provider[\\\"registry.terraform.io/hashicorp/{provider}\\\"]\",\n      \"instances\": [\n        {{\n          \"index_key\": {index},\n          \"schema_version\": 0,\n          \"attributes\": {{\"id\": \"i-{index}\", \"decoys\": [\n    {{\"mode\": \"data\"}},\n    {{\"mode\": \"x\", \"n\": [1, 2.5, true, null]}}\n]}},\n          \"dependencies\": [\"a.b\"]\n        }}\n      ]\n    }}{}\n",
+                if index + 1 == resources { "" } else { "," }
+            );
+        }
+        text.push_str("  ],\n  \"check_results\": [\n    {\"object_kind\": \"resource\"},\n    {\"object_kind\": \"output\"}\n  ]\n}\n");
+        text
+    }
+
+    /// The whole parsed state (or error) as text, read in `parts` parts.
+    fn parsed_in(parts: usize, text: &str) -> String {
+        FORCED_PARTS.set(Some(parts));
+        let outcome = crate::state::parse(text.as_bytes());
+        FORCED_PARTS.set(None);
+        match outcome {
+            Ok(state) => format!("{state:?}"),
+            Err(error) => format!("error: {error:?}"),
+        }
+    }
+
+    #[test]
+    fn a_state_read_in_parts_is_the_state_read_in_one() {
+        let text = state_text(40);
+        let whole = parsed_in(1, &text);
+        assert!(whole.starts_with("State"), "{whole}");
+        for parts in 2..=16 {
+            assert_eq!(parsed_in(parts, &text), whole, "{parts} parts");
+        }
+        // Parts were joined, and guesses inside the decoys were dropped.
+        let (cuts, joined) = (CUTS.get(), JOINED.get());
+        assert!(joined > 10 && cuts > joined, "{cuts} cuts, {joined} joined");
+        // Nothing to cut: an empty array, `null`, one element, elements on one line.
+        for resources in [
+            "[]",
+            "null",
+            "[\n    {\"mode\": \"managed\", \"type\": \"t\", \"name\": \"n\"}\n  ]",
+        ] {
+            let text = text.replacen(
+                &text[text.find("[\n").unwrap()..text.find("  ],").unwrap() + 3],
+                resources,
+                1,
+            );
+            assert_eq!(parsed_in(4, &text), parsed_in(1, &text), "{resources}");
+        }
+        let compact: String = text.split('\n').collect();
+        assert_eq!(parsed_in(4, &compact), parsed_in(1, &compact));
+    }
+
+    #[test]
+    fn a_broken_state_read_in_parts_gets_the_error_of_reading_it_in_one() {
+        let text = state_text(12);
+        for at in (0..text.len()).step_by(11) {
+            if !text.is_char_boundary(at) {
+                continue;
+            }
+            let after = text[at..].chars().next().map_or(0, char::len_utf8);
+            for broken in [
+                format!("{}#{}", &text[..at], &text[at + after..]),
+                format!("{}{}", &text[..at], &text[at + after..]),
+                text[..at].to_string(),
+            ] {
+                let whole = parsed_in(1, &broken);
+                for parts in [2, 3, 7] {
+                    assert_eq!(parsed_in(parts, &broken), whole, "byte {at}, {parts} parts");
+                }
+            }
+        }
+    }
+}
