@@ -112,6 +112,15 @@ impl<'a> Pages<'a> {
         Ok(true)
     }
 
+    /// The token of the page to ask for next: `None` when the server named none (an empty token
+    /// is none) or the listing ends because it went round; an error past the page limit.
+    pub(crate) fn next(&mut self, token: Option<&str>) -> Result<Option<String>, StoreError> {
+        match token {
+            Some(token) if !token.is_empty() => Ok(self.follow(token)?.then(|| token.to_owned())),
+            _ => Ok(None),
+        }
+    }
+
     /// Ends the listing here: the server pointed back to a page already read (by a token, or an
     /// OCI `nextStartWith` that does not move forward).
     pub(crate) fn went_round(&mut self) {

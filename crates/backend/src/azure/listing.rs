@@ -39,43 +39,50 @@ impl Backend {
         prefix: &str,
         options: ListOptions<'_>,
     ) -> Result<Listed, StoreError> {
-        let doing = "list the states";
         let mut pages = Pages::new(&self.location, options);
-        let mut marker = String::new();
+        let mut marker = None;
         loop {
-            let mut query = vec![
-                ("restype", "container".to_owned()),
-                ("comp", "list".to_owned()),
-                ("prefix", prefix.to_owned()),
-            ];
-            if !marker.is_empty() {
-                query.push(("marker", std::mem::take(&mut marker)));
-            }
-            let request = Request {
-                method: "GET",
-                query,
-                ..Request::default()
-            };
-            let answer = self.client.send(request).await.map_err(|failure| {
-                super::errors::failed(&self.target(), doing, "List Blobs", &failure)
-            })?;
-            if answer.status != 200 {
-                return Err(self.refused(doing, "List Blobs", &answer));
-            }
-            let text = String::from_utf8_lossy(&answer.body);
+            let text = self
+                .list_blobs("list the states", prefix, None, marker.take())
+                .await?;
             let page = parse_page(&text);
             pages.page(page.names);
-            match page.next_marker {
-                Some(next) if !next.is_empty() => {
-                    if !pages.follow(&next)? {
-                        break;
-                    }
-                    marker = next;
-                }
-                _ => break,
-            }
+            let Some(next) = pages.next(page.next_marker.as_deref())? else {
+                break;
+            };
+            marker = Some(next);
         }
         Ok(pages.finish())
+    }
+
+    /// The text of one page of List Blobs under `prefix` (with `include` when given, from
+    /// `marker` when there is one), for the listing of states and of a blob's versions.
+    pub(super) async fn list_blobs(
+        &self,
+        doing: &str,
+        prefix: &str,
+        include: Option<&str>,
+        marker: Option<String>,
+    ) -> Result<String, StoreError> {
+        let mut query = vec![
+            ("restype", "container".to_owned()),
+            ("comp", "list".to_owned()),
+            ("prefix", prefix.to_owned()),
+        ];
+        query.extend(include.map(|include| ("include", include.to_owned())));
+        query.extend(marker.map(|marker| ("marker", marker)));
+        let request = Request {
+            method: "GET",
+            query,
+            ..Request::default()
+        };
+        let answer = self.client.send(request).await.map_err(|failure| {
+            super::errors::failed(&self.target(), doing, "List Blobs", &failure)
+        })?;
+        if answer.status != 200 {
+            return Err(self.refused(doing, "List Blobs", &answer));
+        }
+        Ok(String::from_utf8_lossy(&answer.body).into_owned())
     }
 }
 

@@ -78,14 +78,9 @@ impl Backend {
                     .filter(|name| !Settings::is_lock_object(name))
                     .map(ToOwned::to_owned),
             );
-            match page["nextPageToken"].as_str() {
-                Some(next) if !next.is_empty() => {
-                    if !pages.follow(next)? {
-                        break;
-                    }
-                    page_token = Some(next.to_owned());
-                }
-                _ => break,
+            page_token = pages.next(page["nextPageToken"].as_str())?;
+            if page_token.is_none() {
+                break;
             }
         }
         Ok(pages.finish())

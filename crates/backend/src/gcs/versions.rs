@@ -11,7 +11,7 @@ use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
 use super::{Backend, GcsState, escape, with_key, with_query};
-use crate::version_pages::VersionPages;
+use crate::version_pages::{VersionPages, read_version};
 
 impl StateVersions for GcsState {
     fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
@@ -152,14 +152,13 @@ impl Backend {
                     },
                 ));
             }
-            match page["nextPageToken"].as_str() {
-                Some(next) if !next.is_empty() => {
-                    if !followed.follow(next.to_owned(), pages, versions.len(), warnings)? {
-                        break;
-                    }
-                    page_token = Some(next.to_owned());
-                }
-                _ => break,
+            let next = page["nextPageToken"]
+                .as_str()
+                .filter(|next| !next.is_empty())
+                .map(ToOwned::to_owned);
+            page_token = followed.next(next, pages, versions.len(), warnings)?;
+            if page_token.is_none() {
+                break;
             }
         }
         // Generations grow with each write: the highest is the newest.
@@ -175,29 +174,27 @@ impl Backend {
             &[("alt", "media"), ("generation", id)],
         );
         let key = self.settings.encryption_key.as_ref();
-        let answer = self
+        let mut answer = self
             .call("reading a generation of the state", true, |client| {
                 with_key(client.get(&url), key)
             })
             .await?;
-        match answer.status {
-            200 if answer.body.is_empty() => Err(StoreError::new(format!(
-                "{}: generation `{id}` is empty: it holds no state",
-                self.location
-            ))),
-            200 => Ok(answer.body),
-            404 => Err(StoreError::new(format!(
-                "{}: there is no generation `{id}` of the state",
-                self.location
-            ))),
-            _ => Err(self
-                .refused(
-                    &answer,
-                    "read a generation of the state",
-                    object,
-                    "storage.objects.get",
-                )
-                .await),
+        if let Some(read) = read_version(
+            &self.location,
+            "generation",
+            id,
+            answer.status,
+            &mut answer.body,
+        ) {
+            return read;
         }
+        Err(self
+            .refused(
+                &answer,
+                "read a generation of the state",
+                object,
+                "storage.objects.get",
+            )
+            .await)
     }
 }

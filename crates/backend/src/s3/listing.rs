@@ -79,14 +79,12 @@ impl Backend {
                     .map(ToOwned::to_owned),
             );
             // As the SDK's paginator: a page without a next token is the last.
-            match page.next_continuation_token() {
-                Some(next) if !next.is_empty() && page.is_truncated() != Some(false) => {
-                    if !pages.follow(next)? {
-                        break;
-                    }
-                    token = Some(next.to_owned());
-                }
-                _ => break,
+            let next = page
+                .next_continuation_token()
+                .filter(|_| page.is_truncated() != Some(false));
+            token = pages.next(next)?;
+            if token.is_none() {
+                break;
             }
         }
         Ok(pages.finish())

@@ -146,10 +146,10 @@ impl Backend {
                 break;
             }
             let next = (next_key.to_owned(), next_version.to_owned());
-            if !followed.follow(next, pages, versions.len(), warnings)? {
+            markers = followed.next(Some(next), pages, versions.len(), warnings)?;
+            if markers.is_none() {
                 break;
             }
-            markers = Some((next_key.to_owned(), next_version.to_owned()));
         }
         // S3 lists a key's versions newest first, but versions and delete markers apart: merged
         // by time, the latest first among equals.
