@@ -8,8 +8,7 @@ use std::time::SystemTime;
 use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
-use super::errors::Failure;
-use super::{Backend, S3State};
+use super::{About, Backend, S3State};
 use crate::version_pages::VersionPages;
 
 /// S3's version id of an object written while the bucket's versioning was off.
@@ -86,20 +85,14 @@ impl Backend {
                 .set_version_id_marker(version_marker)
                 .send()
                 .await;
-            let page = match answer {
-                Ok(page) => page,
-                Err(error) => {
-                    let failure = Failure::from_sdk(&error);
-                    return Err(self
-                        .s3_error(
-                            &failure,
-                            key,
-                            "listing the state's versions",
-                            "s3:ListBucketVersions",
-                        )
-                        .await);
-                }
-            };
+            let page = self
+                .aws_output(
+                    answer,
+                    About::Object(key),
+                    "listing the state's versions",
+                    "s3:ListBucketVersions",
+                )
+                .await?;
             pages += 1;
             let of_key = |listed: Option<&str>| listed == Some(key.as_str());
             for object in page.versions() {
