@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use statectl_state::state::store::StoreError;
 
 use super::settings::Settings;
-use super::{Backend, GcsState, with_query};
+use super::{Backend, GcsState, Reading, with_query};
 use crate::listing::{ListOptions, Listed, Page, Pages};
 
 impl GcsState {
@@ -53,22 +53,14 @@ impl Backend {
             query.push(("pageToken", token.as_str()));
         }
         let page_url = with_query(url, &query);
-        let answer = self
-            .call("listing the states", true, |client| client.get(&page_url))
-            .await?;
-        if answer.status != 200 {
-            return Err(self
-                .refused(
-                    &answer,
-                    "list the states",
-                    &format!("{prefix}*"),
-                    "storage.objects.list",
-                )
-                .await);
-        }
-        let page: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
-            StoreError::new(format!("{}: the object listing is not JSON", self.location))
-        })?;
+        let reading = Reading {
+            doing: "listing the states",
+            what: "list the states",
+            object: &format!("{prefix}*"),
+            permission: "storage.objects.list",
+            document: "the object listing is",
+        };
+        let page = self.get_json(&page_url, reading).await?;
         let names = page["items"]
             .as_array()
             .into_iter()

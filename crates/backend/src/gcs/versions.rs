@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
-use super::{Backend, GcsState, escape, with_key, with_query};
+use super::{Backend, GcsState, Reading, escape, with_key, with_query};
 use crate::version_pages::{VersionPages, read_version};
 
 impl StateVersions for GcsState {
@@ -27,29 +27,14 @@ impl Backend {
     async fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
         let bucket = &self.settings.bucket;
         let url = format!("{}b/{}", self.settings.endpoint, escape(bucket));
-        let answer = self
-            .call(
-                "reading whether the bucket keeps versions",
-                true,
-                |client| client.get(&url),
-            )
-            .await?;
-        if answer.status != 200 {
-            return Err(self
-                .refused(
-                    &answer,
-                    "read the bucket's settings",
-                    "",
-                    "storage.buckets.get",
-                )
-                .await);
-        }
-        let settings: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
-            StoreError::new(format!(
-                "{}: the bucket's settings are not JSON",
-                self.location
-            ))
-        })?;
+        let reading = Reading {
+            doing: "reading whether the bucket keeps versions",
+            what: "read the bucket's settings",
+            object: "",
+            permission: "storage.buckets.get",
+            document: "the bucket's settings are",
+        };
+        let settings = self.get_json(&url, reading).await?;
         let enabled = settings["versioning"]["enabled"].as_bool() == Some(true);
         let mut warnings = Vec::new();
         let versions = self.listed_generations(max_pages, &mut warnings).await?;
@@ -95,28 +80,15 @@ impl Backend {
                 query.push(("pageToken", token.as_str()));
             }
             let page_url = with_query(&url, &query);
-            let answer = self
-                .call("listing the state's generations", true, |client| {
-                    client.get(&page_url)
-                })
-                .await?;
-            if answer.status != 200 {
-                return Err(self
-                    .refused(
-                        &answer,
-                        "list the state's generations",
-                        object,
-                        "storage.objects.list",
-                    )
-                    .await);
-            }
+            let reading = Reading {
+                doing: "listing the state's generations",
+                what: "list the state's generations",
+                object,
+                permission: "storage.objects.list",
+                document: "the generation listing is",
+            };
+            let page = self.get_json(&page_url, reading).await?;
             pages += 1;
-            let page: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
-                StoreError::new(format!(
-                    "{}: the generation listing is not JSON",
-                    self.location
-                ))
-            })?;
             for item in page["items"].as_array().into_iter().flatten() {
                 if item["name"].as_str() != Some(object.as_str()) {
                     continue;
