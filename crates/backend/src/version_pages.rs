@@ -99,10 +99,20 @@ impl<'a, T: Eq + Hash> VersionPages<'a, T> {
     }
 }
 
+/// [`read_unit`] for the backends whose versions are called versions.
+pub(crate) fn read_version(
+    location: &str,
+    id: &str,
+    status: u16,
+    body: &mut Vec<u8>,
+) -> Option<Result<Vec<u8>, StoreError>> {
+    read_unit(location, "version", id, status, body)
+}
+
 /// The bytes of the version `id` a read answered with `status` and `body`: the state, or why there
 /// is none (`unit` is what the backend calls a version: "version", "generation"); `None` for
 /// any other status, which the backend explains in its own words.
-pub(crate) fn read_version(
+pub(crate) fn read_unit(
     location: &str,
     unit: &str,
     id: &str,

@@ -100,13 +100,7 @@ impl Backend {
         let mut answer = self.client.send(request).await.map_err(|failure| {
             super::errors::failed(&self.target(), doing, "Get Blob", &failure)
         })?;
-        let read = read_version(
-            &self.location,
-            "version",
-            id,
-            answer.status,
-            &mut answer.body,
-        );
+        let read = read_version(&self.location, id, answer.status, &mut answer.body);
         read.unwrap_or_else(|| Err(self.refused(doing, "Get Blob", &answer)))
     }
 }

@@ -11,7 +11,7 @@ use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
 use super::{Backend, GcsState, Reading, escape, with_key, with_query};
-use crate::version_pages::{VersionPages, read_version};
+use crate::version_pages::{VersionPages, read_unit};
 
 impl StateVersions for GcsState {
     fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
@@ -151,7 +151,7 @@ impl Backend {
                 with_key(client.get(&url), key)
             })
             .await?;
-        if let Some(read) = read_version(
+        if let Some(read) = read_unit(
             &self.location,
             "generation",
             id,

@@ -79,13 +79,7 @@ impl StateVersions for OciState {
             .client
             .send(&call)
             .map_err(|failure| doing.failed(failure))?;
-        let read = read_version(
-            &self.location,
-            "version",
-            id,
-            answer.status,
-            &mut answer.body,
-        );
+        let read = read_version(&self.location, id, answer.status, &mut answer.body);
         read.unwrap_or_else(|| Err(doing.refused(&answer)))
     }
 }
