@@ -141,10 +141,9 @@ measure() { # measure FIRST LAST: rows FIRST..LAST interleaved, RUNS rounds afte
   done
 }
 
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    if (NR % 2) printf "%.6f", v[(NR + 1) / 2]; else printf "%.6f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+MEDIAN_DECIMALS=6
+# shellcheck source=benches/stats.sh
+source "$ROOT/benches/stats.sh"
 # shellcheck disable=SC2086 # the lists are space-separated numbers
 med() { if [[ -n "${WALLS[$1]:-}" ]]; then median ${WALLS[$1]}; fi; }
 # shellcheck disable=SC2086
@@ -210,19 +209,8 @@ write_rows() { # write_rows FILE BYTES
 
 # OpenTofu's defaults: pbkdf2 (600,000 rounds of SHA-512) and aes_gcm; the fallback lets the setup
 # read the plaintext state and write it encrypted, as a migration does.
-export TF_ENCRYPTION_BENCH='key_provider "pbkdf2" "main" {
-  passphrase = "correct-horse-battery-staple"
-}
-method "aes_gcm" "main" {
-  keys = key_provider.pbkdf2.main
-}
-method "unencrypted" "old" {}
-state {
-  method = method.aes_gcm.main
-  fallback {
-    method = method.unencrypted.old
-  }
-}'
+TF_ENCRYPTION_BENCH="$(cat "$ROOT/benches/opentofu-defaults.tfenc.hcl")"
+export TF_ENCRYPTION_BENCH
 encrypted_rows() { # encrypted_rows FILE BYTES
   local kind src
   for kind in plain enc; do

@@ -74,7 +74,8 @@ per_host = 1000
 ''')
 PY
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=benches/stats.sh
+source "$ROOT/benches/stats.sh"
 
 # run SCENARIO: starts the simulator, refreshes every instance once, prints "wall rss requests reconciled".
 run() {

@@ -95,10 +95,7 @@ log "remote bench: $(awk -v b="$(stat -c %s "$STATE")" 'BEGIN { printf "%.1f", b
 reset_state() { "$TF" state push -force "$STATE" >/dev/null 2>&1; }
 
 # --- measuring -------------------------------------------------------------------------------------
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+MEDIAN_DECIMALS=3
 ROWS=()
 declare -A MEDIAN
 # bench NAME RESET CMD...: one warm-up, then RUNS timed runs, RESET (untimed) before each.

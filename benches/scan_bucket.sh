@@ -143,10 +143,7 @@ scan_ok() {
 }
 statectl_scan() { scan_ok "$STATECTL" scan s3://org/ --jobs "$JOBS" --format json; }
 
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+MEDIAN_DECIMALS=3
 declare -A MEDIAN
 # bench NAME CMD...: one warm-up, then RUNS timed runs.
 bench() {

@@ -114,10 +114,7 @@ with ThreadPoolExecutor(8) as pool:
 EOF
 log "memory bench: setup (upload) took $(since "$T0") s"
 
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    if (NR % 2) printf "%.1f", v[(NR + 1) / 2]; else printf "%.1f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+MEDIAN_DECIMALS=1
 # row LABEL EXPECTED CMD...: RUNS runs; the report must name EXPECTED states (JSON), exit 0 or 1.
 row() {
   local label="$1" expected="$2"; shift 2
