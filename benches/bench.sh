@@ -31,18 +31,9 @@ SIZES="20k 100k"
 ONLY="read,query,write,encrypted,many"
 USE_TERRAFORM=1
 REGEN=0
-while (($#)); do
-  case "$1" in
-    --runs) RUNS="${2:?--runs needs a number}"; shift 2 ;;
-    --large) SIZES="20k 100k 400k"; shift ;;
-    --sizes) SIZES="${2:?--sizes needs a list}"; shift 2 ;;
-    --only) ONLY="${2:?--only needs groups}"; shift 2 ;;
-    --no-terraform) USE_TERRAFORM=0; shift ;;
-    --regen) REGEN=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench: unknown argument \`$1\` (try --help)" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "bench" 2,25 --runs=RUNS "--large=SIZES:20k 100k 400k" --sizes=SIZES --only=ONLY --no-terraform=USE_TERRAFORM:0 --regen=REGEN:1 -- "$@"
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: --runs must be a positive integer, got \`$RUNS\`" >&2; exit 2; }
 for size in $SIZES; do
   [[ "$size" =~ ^(20k|100k|400k)$ ]] || { echo "bench: unknown size \`$size\` (20k, 100k or 400k)" >&2; exit 2; }

@@ -15,15 +15,9 @@ set -euo pipefail
 SCALE=6
 RUNS=5
 STATECTL=""
-while (($#)); do
-  case "$1" in
-    --scale) SCALE="$2"; shift 2 ;;
-    --runs) RUNS="$2"; shift 2 ;;
-    --statectl) STATECTL="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "drift bench: unknown argument \`$1\`" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "drift bench" 2,12 --scale=SCALE --runs=RUNS --statectl=STATECTL -- "$@"
 
 BENCH="drift bench"
 # shellcheck source=benches/lib.sh

@@ -15,15 +15,9 @@ set -euo pipefail
 N=300
 K=20
 RUNS=3
-while (($#)); do
-  case "$1" in
-    --instances) N="$2"; shift 2 ;;
-    --stale) K="$2"; shift 2 ;;
-    --runs) RUNS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "plugin_bench: unknown argument \`$1\`" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "plugin_bench" 2,12 --instances=N --stale=K --runs=RUNS -- "$@"
 
 BENCH="plugin_bench"
 # shellcheck source=benches/lib.sh
