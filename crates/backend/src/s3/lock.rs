@@ -4,6 +4,9 @@
 //! object first, then the item, the object removed again when the item is refused. Each holds the
 //! lock info JSON, so either tool names the other as the holder. Unlocking checks the ID first.
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::get_item::{GetItemError, GetItemOutput};
 use aws_sdk_dynamodb::types::AttributeValue;
 use statectl_state::state::store::lock_info::{LockInfo, MAX_LOCK_INFO};
 use statectl_state::state::store::{LockRefused, StoreError};
@@ -219,19 +222,29 @@ impl Backend {
         ))
     }
 
-    /// The lock info in the DynamoDB lock item: `Ok(None)` when there is no item.
-    async fn item_holder(&self, table: &str) -> Result<Option<LockInfo>, StoreError> {
-        let lock_id = self.settings.lock_path();
-        let answer = self
-            .clients
+    /// The row `id` of the DynamoDB `table` (the lock item or the digest item), as it is now:
+    /// its `LockID` and `field`.
+    pub(super) async fn read_row(
+        &self,
+        table: &str,
+        id: String,
+        field: &str,
+    ) -> Result<GetItemOutput, SdkError<GetItemError, HttpResponse>> {
+        self.clients
             .dynamodb
             .get_item()
             .table_name(table)
-            .key("LockID", AttributeValue::S(lock_id.clone()))
-            .projection_expression("LockID, Info")
+            .key("LockID", AttributeValue::S(id))
+            .projection_expression(format!("LockID, {field}"))
             .consistent_read(true)
             .send()
-            .await;
+            .await
+    }
+
+    /// The lock info in the DynamoDB lock item: `Ok(None)` when there is no item.
+    async fn item_holder(&self, table: &str) -> Result<Option<LockInfo>, StoreError> {
+        let lock_id = self.settings.lock_path();
+        let answer = self.read_row(table, lock_id.clone(), "Info").await;
         let output = self
             .aws_output(
                 answer,
