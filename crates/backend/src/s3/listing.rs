@@ -42,17 +42,14 @@ impl Backend {
     /// going, so the pages are asked for one by one.
     async fn keys_page(&self, prefix: &str, token: Option<String>) -> Result<Page, StoreError> {
         let page = self
-            .clients
-            .s3
-            .list_objects_v2()
-            .bucket(&self.settings.bucket)
-            .prefix(prefix)
-            .set_continuation_token(token)
-            .send()
-            .await;
-        let page = self
             .aws_output(
-                page,
+                self.clients
+                    .s3
+                    .list_objects_v2()
+                    .bucket(&self.settings.bucket)
+                    .prefix(prefix)
+                    .set_continuation_token(token)
+                    .send(),
                 About::Object(&format!("{prefix}*")),
                 "listing the states",
                 "s3:ListBucket",

@@ -162,16 +162,13 @@ impl Backend {
             }
         };
         check_holder(&self.location, holder.as_ref(), id, "lock object")?;
-        let answer = self
-            .clients
-            .s3
-            .delete_object()
-            .bucket(&settings.bucket)
-            .key(&key)
-            .send()
-            .await;
         self.aws_output(
-            answer,
+            self.clients
+                .s3
+                .delete_object()
+                .bucket(&settings.bucket)
+                .key(&key)
+                .send(),
             About::Object(&key),
             "releasing the lock",
             "s3:DeleteObject",
@@ -244,10 +241,9 @@ impl Backend {
     /// The lock info in the DynamoDB lock item: `Ok(None)` when there is no item.
     async fn item_holder(&self, table: &str) -> Result<Option<LockInfo>, StoreError> {
         let lock_id = self.settings.lock_path();
-        let answer = self.read_row(table, lock_id.clone(), "Info").await;
         let output = self
             .aws_output(
-                answer,
+                self.read_row(table, lock_id.clone(), "Info"),
                 About::Item {
                     table,
                     item: &lock_id,
@@ -279,16 +275,13 @@ impl Backend {
             return Ok(());
         };
         check_holder(&self.location, Some(&holder), id, "DynamoDB lock")?;
-        let answer = self
-            .clients
-            .dynamodb
-            .delete_item()
-            .table_name(table)
-            .key("LockID", AttributeValue::S(lock_id.clone()))
-            .send()
-            .await;
         self.aws_output(
-            answer,
+            self.clients
+                .dynamodb
+                .delete_item()
+                .table_name(table)
+                .key("LockID", AttributeValue::S(lock_id.clone()))
+                .send(),
             About::Item {
                 table,
                 item: &lock_id,

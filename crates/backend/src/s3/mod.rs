@@ -151,10 +151,11 @@ impl Backend {
         errors::describe(failure, &target, identity.as_deref())
     }
 
-    /// The output of a request about `about`, or its error as [`Backend::aws_error`] tells it.
+    /// The output of the request `sending`, about `about`, or its error as [`Backend::aws_error`]
+    /// tells it.
     async fn aws_output<T, E>(
         &self,
-        answer: Result<T, SdkError<E, HttpResponse>>,
+        sending: impl Future<Output = Result<T, SdkError<E, HttpResponse>>>,
         about: About<'_>,
         doing: &str,
         action: &str,
@@ -162,7 +163,7 @@ impl Backend {
     where
         E: ProvideErrorMetadata + std::error::Error + 'static,
     {
-        match answer {
+        match sending.await {
             Ok(output) => Ok(output),
             Err(error) => {
                 let failure = Failure::from_sdk(&error);

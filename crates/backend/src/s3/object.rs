@@ -156,9 +156,9 @@ impl Backend {
             .bucket(&settings.bucket)
             .key(&settings.key)
             .body(bytes.to_vec().into());
-        let answer = put_settings!(request, settings).send().await;
         self.aws_output(
-            answer,
+            // Boxed: the SDK's put future is tens of kilobytes.
+            Box::pin(put_settings!(request, settings).send()),
             About::Object(&settings.key),
             "writing the state",
             "s3:PutObject",

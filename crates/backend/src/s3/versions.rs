@@ -75,19 +75,17 @@ impl Backend {
         let mut pages = 0;
         loop {
             let (key_marker, version_marker) = markers.take().unzip();
-            let answer = self
+            let request = self
                 .clients
                 .s3
                 .list_object_versions()
                 .bucket(&self.settings.bucket)
                 .prefix(key)
                 .set_key_marker(key_marker)
-                .set_version_id_marker(version_marker)
-                .send()
-                .await;
+                .set_version_id_marker(version_marker);
             let page = self
                 .aws_output(
-                    answer,
+                    request.send(),
                     About::Object(key),
                     "listing the state's versions",
                     "s3:ListBucketVersions",
