@@ -107,9 +107,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         DiffOutput::Text => printer.out(&text(&found, &states, color))?,
         DiffOutput::Json => {
             let document = document(&found, &settings, &old, &new);
-            printer.line(
-                &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
-            )?;
+            printer.json_line(&document)?;
         }
         DiffOutput::Markdown => printer.out(&markdown(&found, &states))?,
     }
