@@ -60,6 +60,16 @@ pub(crate) struct Test {
     env: Vec<(String, std::ffi::OsString)>,
 }
 
+/// `statectl ARGS PATHS…`, which must exit `code`.
+#[track_caller]
+pub(crate) fn run_on(args: &[&str], paths: &[&Path], code: i32) -> Output {
+    paths
+        .iter()
+        .fold(Test::new().args(args), |test, path| test.arg(path))
+        .run()
+        .code(code)
+}
+
 /// What a run produced.
 #[derive(Debug)]
 pub(crate) struct Output {
@@ -169,6 +179,13 @@ impl Output {
     pub(crate) fn stdout_contains(self, expected: &str) -> Output {
         assert_contains(&self.stdout, expected);
         self
+    }
+
+    /// stdout read as one JSON document (a `--format json` report).
+    #[track_caller]
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|error| panic!("stdout is JSON ({error}):\n{}", self.stdout))
     }
 
     /// Exactly this stderr (and exit 2, nothing on stdout, for the error lines tested here).
