@@ -20,6 +20,16 @@ fn scan_json(paths: &[&std::path::Path], code: i32) -> Output {
     run_on(&["scan", "--format", "json"], paths, code)
 }
 
+/// `statectl scan --format json .` in `folder`, which must exit `code`.
+#[track_caller]
+fn scan_json_in(folder: &std::path::Path, code: i32) -> Output {
+    Test::new()
+        .args(["scan", "--format", "json", "."])
+        .current_dir(folder)
+        .run()
+        .code(code)
+}
+
 /// (rule, address) of every finding in a scan's JSON.
 fn found(document: &Value) -> Vec<(String, String)> {
     document["states"]
@@ -282,11 +292,7 @@ fn many_states_and_folders_are_scanned_with_a_summary_each() {
             .join("prod/terraform.tfstate.1700000000.backup"),
     )
     .unwrap();
-    let output = Test::new()
-        .args(["scan", "--format", "json", "."])
-        .current_dir(folder.path())
-        .run()
-        .code(1);
+    let output = scan_json_in(folder.path(), 1);
     let document = output.json();
     let paths = crate::workdir::scanned_states(&output.stdout);
     assert_eq!(
@@ -309,11 +315,7 @@ fn an_unreadable_state_among_many_is_an_error_but_the_rest_is_reported() {
         folder.path().join("good.tfstate"),
     )
     .unwrap();
-    let output = Test::new()
-        .args(["scan", "--format", "json", "."])
-        .current_dir(folder.path())
-        .run()
-        .code(2);
+    let output = scan_json_in(folder.path(), 2);
     let document = output.json();
     assert!(
         document["states"][0]["error"]["message"]
@@ -371,11 +373,7 @@ fn a_path_too_long_to_open_is_an_error_entry_and_the_rest_is_scanned() {
     )
     .unwrap();
     rustix::io::write(&deep, &std::fs::read(states("modules.tfstate")).unwrap()).unwrap();
-    let output = Test::new()
-        .args(["scan", "--format", "json", "."])
-        .current_dir(folder.path())
-        .run()
-        .code(2);
+    let output = scan_json_in(folder.path(), 2);
     let document = output.json();
     let states = document["states"].as_array().unwrap();
     assert_eq!(states.len(), 2, "{}", output.stdout);
