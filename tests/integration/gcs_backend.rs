@@ -228,10 +228,7 @@ fn the_lock_object_excludes_others_names_the_holder_by_generation_and_checks_the
 /// A server that answers every request with `status` and a Google JSON error.
 fn canned_server(status: &str, message: &str) -> String {
     let body = json!({"error": {"code": 0, "message": message}}).to_string();
-    let response = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
+    let response = crate::stand_in::answer(status, Some("application/json"), &body);
     format!("{}/storage/v1/", crate::stand_in::canned(response))
 }
 

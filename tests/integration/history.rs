@@ -563,9 +563,10 @@ fn restore_waiting_for_terraform(
 #[test]
 fn an_s3_version_listing_that_goes_round_is_stopped() {
     let body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListVersionsResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>b</Name><Prefix>k.tfstate</Prefix><IsTruncated>true</IsTruncated><NextKeyMarker>k.tfstate</NextKeyMarker><NextVersionIdMarker>v1</NextVersionIdMarker><Version><Key>k.tfstate</Key><VersionId>v1</VersionId><IsLatest>true</IsLatest><LastModified>2026-11-28T00:00:00.000Z</LastModified><Size>3</Size></Version></ListVersionsResult>";
-    let url = crate::stand_in::canned(format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
+    let url = crate::stand_in::canned(crate::stand_in::answer(
+        "200 OK",
+        Some("application/xml"),
+        body,
     ));
     let output = Test::new()
         .args(["history", "s3://b/k.tfstate", "--format", "json"])
@@ -686,7 +687,6 @@ fn gcs_generations_are_the_history_and_restore_writes_a_new_one() {
 /// requests.
 #[test]
 fn azure_blob_versions_from_the_rest_api_shapes() {
-    use std::io::{Read as _, Write as _};
     let older = state(1, "lin-1", &["a"]);
     let newer = state(2, "lin-1", &["a", "b"]);
     let blob = |id: &str, current: bool, body: &str| {
@@ -706,41 +706,19 @@ fn azure_blob_versions_from_the_rest_api_shapes() {
         blob("2026-11-28T00:00:00.1000000Z", false, &older),
         blob("2026-11-28T01:00:00.2000000Z", true, &newer),
     );
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(20) {
-            let Ok(mut stream) = stream else { return };
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 4096];
-            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
-                match stream.read(&mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(read) => request.extend_from_slice(&buffer[..read]),
-                }
-            }
-            let line = String::from_utf8_lossy(&request)
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .to_owned();
-            let (status, body) = if line.contains("include=versions") {
-                ("200 OK", listing.clone())
-            } else if line.contains("versionid=2026-11-28T00%3A00%3A00.1000000Z") {
-                ("200 OK", older.clone())
-            } else if line.contains("versionid=2026-11-28T01%3A00%3A00.2000000Z") {
-                ("200 OK", newer.clone())
-            } else if line.contains("versionid=") {
-                ("404 The specified blob does not exist.", String::new())
-            } else {
-                ("200 OK", newer.clone())
-            };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
+    let port = crate::stand_in::answering(move |line| {
+        let (status, body) = if line.contains("include=versions") {
+            ("200 OK", &listing)
+        } else if line.contains("versionid=2026-11-28T00%3A00%3A00.1000000Z") {
+            ("200 OK", &older)
+        } else if line.contains("versionid=2026-11-28T01%3A00%3A00.2000000Z") {
+            ("200 OK", &newer)
+        } else if line.contains("versionid=") {
+            ("404 The specified blob does not exist.", &String::new())
+        } else {
+            ("200 OK", &newer)
+        };
+        crate::stand_in::answer(status, None, body)
     });
     let run = |args: &[&str]| {
         Test::new()

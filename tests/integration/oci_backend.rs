@@ -616,7 +616,6 @@ fn a_session_profile_signs_with_its_token() {
 /// versioning disabled says so. Bounded: at most 30 requests are answered.
 #[test]
 fn oci_object_versions_from_the_api_shapes() {
-    use std::io::{Read as _, Write as _};
     let state = |serial: u64, names: &[&str]| {
         let resources: Vec<String> = names
             .iter()
@@ -635,53 +634,31 @@ fn oci_object_versions_from_the_api_shapes() {
         {"name": "app/terraform.tfstate.lock", "versionId": "v9", "size": 1, "timeModified": "2026-11-28T04:00:00.000Z"},
     ]})
     .to_string();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(30) {
-            let Ok(mut stream) = stream else { return };
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 4096];
-            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
-                match stream.read(&mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(read) => request.extend_from_slice(&buffer[..read]),
-                }
-            }
-            let line = String::from_utf8_lossy(&request)
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .to_owned();
-            let path = line.split(' ').nth(1).unwrap_or_default().to_owned();
-            let (status, body) = if path == "/n/acme/b/states" {
-                (
-                    "200 OK",
-                    r#"{"name": "states", "versioning": "Enabled"}"#.to_owned(),
-                )
-            } else if path == "/n/acme/b/plain" {
-                (
-                    "200 OK",
-                    r#"{"name": "plain", "versioning": "Disabled"}"#.to_owned(),
-                )
-            } else if path.starts_with("/n/acme/b/states/objectversions") {
-                ("200 OK", listing.clone())
-            } else if path.contains("versionId=v1") {
-                ("200 OK", older.clone())
-            } else if path.contains("versionId=v2") {
-                ("200 OK", newer.clone())
-            } else {
-                (
-                    "404 Not Found",
-                    r#"{"code": "ObjectNotFound", "message": "no such object"}"#.to_owned(),
-                )
-            };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
+    let port = crate::stand_in::answering(move |line| {
+        let path = line.split(' ').nth(1).unwrap_or_default();
+        let (status, body) = if path == "/n/acme/b/states" {
+            (
+                "200 OK",
+                r#"{"name": "states", "versioning": "Enabled"}"#.to_owned(),
+            )
+        } else if path == "/n/acme/b/plain" {
+            (
+                "200 OK",
+                r#"{"name": "plain", "versioning": "Disabled"}"#.to_owned(),
+            )
+        } else if path.starts_with("/n/acme/b/states/objectversions") {
+            ("200 OK", listing.clone())
+        } else if path.contains("versionId=v1") {
+            ("200 OK", older.clone())
+        } else if path.contains("versionId=v2") {
+            ("200 OK", newer.clone())
+        } else {
+            (
+                "404 Not Found",
+                r#"{"code": "ObjectNotFound", "message": "no such object"}"#.to_owned(),
+            )
+        };
+        crate::stand_in::answer(status, Some("application/json"), &body)
     });
     let home = home_with_profile();
     let run = |args: &[&str]| by_url_port(port, home.path()).args(args);
