@@ -5,15 +5,11 @@
 //! the restored state, each tool refused while the other holds the lock. Without moto or Terraform
 //! the remote tests skip, except under CI, where they fail.
 
-use std::io::Write as _;
-use std::process::Stdio;
-use std::time::Duration;
-
 use serde_json::Value;
 
 use crate::builder::{Test, assert_contains};
 use crate::s3_backend::{Aws, BUCKET, TABLE, backend_block, s3_workdir};
-use crate::workdir::{TerraformWorkdir, wait_for_text};
+use crate::workdir::TerraformWorkdir;
 
 /// A small state: `terraform_data` instances named `names`, each with `input` as its value.
 fn state(serial: u64, lineage: &str, names: &[&str]) -> String {
@@ -530,31 +526,12 @@ fn restore_waiting_for_terraform(
     workdir: &impl TerraformWorkdir,
     first_id: &str,
 ) -> std::process::Output {
-    let mut apply = workdir
-        .terraform_command(&["apply", "-no-color", "-replace=terraform_data.kept"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = apply.stdin.take().unwrap();
-    wait_for_text(&mut apply, "Enter a value");
     workdir
-        .statectl(&["restore", "--version", first_id])
-        .code(2)
-        .stderr_contains("the state is locked by")
-        .stderr_contains("Terraform 1.15.5, operation `OperationTypeApply`");
-    let waiting = workdir
-        .statectl_command(&["restore", "--version", first_id, "--lock-timeout", "60s"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    stdin.write_all(b"no\n").unwrap();
-    drop(stdin);
-    let _ = apply.wait();
-    waiting.wait_with_output().unwrap()
+        .write_against_terraforms_lock(
+            &["-replace=terraform_data.kept"],
+            &["restore", "--version", first_id],
+        )
+        .1
 }
 
 /// A server whose version listing never ends (every page truncated, pointing at the same next
