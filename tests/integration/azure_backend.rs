@@ -243,7 +243,7 @@ impl Azurite {
         Test::new()
             .current_dir(self.path())
             .args(args)
-            .args(["--backend-config", &format!("endpoint={}", self.endpoint())])
+            .backend_config(format!("endpoint={}", self.endpoint()))
             .env("ARM_ACCESS_KEY", &self.key)
             .env("USER", "statectl-e2e")
     }
@@ -362,7 +362,7 @@ fn snapshot_true_snapshots_the_blob_before_each_write_and_workspaces_are_key_env
             "--workspace",
             "dev",
         ])
-        .args(["--backend-config", "snapshot=true"])
+        .backend_config("snapshot=true")
         .run()
         .code(0);
     let properties = azurite.properties("prod.tfstateenv:dev");
@@ -634,10 +634,7 @@ fn a_sas_token_reads_and_writes_and_a_read_only_one_is_refused_with_nothing_left
         Test::new()
             .current_dir(azurite.path())
             .args(args)
-            .args([
-                "--backend-config",
-                &format!("endpoint={}", azurite.endpoint()),
-            ])
+            .backend_config(format!("endpoint={}", azurite.endpoint()))
             .env("ARM_SAS_TOKEN", token)
             .run()
     };
@@ -685,7 +682,7 @@ fn faults_are_one_line_each_and_bounded() {
     let refused = Test::new()
         .current_dir(azurite.path())
         .args(["list", &url("prod.tfstate"), "--backend-config", &endpoint])
-        .args(["--backend-config", &format!("access_key={wrong}")])
+        .backend_config(format!("access_key={wrong}"))
         .run()
         .code(2);
     // Azurite answers a signature that does not verify with AuthorizationFailure (Azure itself
@@ -704,7 +701,7 @@ fn faults_are_one_line_each_and_bounded() {
     Test::new()
         .current_dir(azurite.path())
         .args(["list", "azurerm://nosuchaccount/tfstate/prod.tfstate"])
-        .args(["--backend-config", &format!("endpoint=http://127.0.0.1:{}/nosuchaccount", azurite.port)])
+        .backend_config(format!("endpoint=http://127.0.0.1:{}/nosuchaccount", azurite.port))
         .env("ARM_ACCESS_KEY", KEY)
         .run()
         .refused("error: azurerm://nosuchaccount/tfstate/prod.tfstate: cannot read the state: Get Blob answered 404 Not Found (ResourceNotFound): no storage account `nosuchaccount` answers there\nhint: check `storage_account_name`\n");
@@ -724,7 +721,7 @@ fn faults_are_one_line_each_and_bounded() {
     let started = Instant::now();
     let down = azurite
         .statectl(&["taint", "x.y", &url("prod.tfstate")])
-        .args(["--backend-config", &format!("endpoint={dead}")])
+        .backend_config(format!("endpoint={dead}"))
         .run()
         .code(2);
     assert!(started.elapsed() < Duration::from_secs(20));
@@ -743,7 +740,7 @@ fn faults_are_one_line_each_and_bounded() {
     let started = Instant::now();
     let output: Output = azurite
         .statectl(&["list", &url("prod.tfstate")])
-        .args(["--backend-config", &format!("endpoint={quiet}")])
+        .backend_config(format!("endpoint={quiet}"))
         .run()
         .code(2);
     let took = started.elapsed();
@@ -816,7 +813,7 @@ fn the_azure_cli_login_is_a_bearer_token_for_storage() {
     let run = |endpoint: &str| {
         Test::new()
             .args(["list", "azurerm://acct/tfstate/prod.tfstate"])
-            .args(["--backend-config", &format!("endpoint={endpoint}")])
+            .backend_config(format!("endpoint={endpoint}"))
             .env("ARM_USE_AZUREAD", "true")
             .env("PATH", &path)
             .run()

@@ -99,6 +99,11 @@ impl Test {
         self
     }
 
+    /// `--backend-config SETTING`: one `key=value` of the backend block's settings.
+    pub(crate) fn backend_config(self, setting: impl AsRef<str>) -> Test {
+        self.args(["--backend-config", setting.as_ref()])
+    }
+
     pub(crate) fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Test {
         self.stdin = Some(bytes.into());
         self

@@ -547,14 +547,11 @@ fn an_s3_version_listing_that_goes_round_is_stopped() {
     ));
     let output = Test::new()
         .args(["history", "s3://b/k.tfstate", "--format", "json"])
-        .args([
-            "--backend-config",
-            &format!("endpoints={{ s3 = \"{url}\" }}"),
-        ])
-        .args(["--backend-config", "use_path_style=true"])
-        .args(["--backend-config", "region=us-east-1"])
-        .args(["--backend-config", "skip_credentials_validation=true"])
-        .args(["--backend-config", "skip_requesting_account_id=true"])
+        .backend_config(format!("endpoints={{ s3 = \"{url}\" }}"))
+        .backend_config("use_path_style=true")
+        .backend_config("region=us-east-1")
+        .backend_config("skip_credentials_validation=true")
+        .backend_config("skip_requesting_account_id=true")
         .env("AWS_ACCESS_KEY_ID", "testing")
         .env("AWS_SECRET_ACCESS_KEY", "testing")
         .run()
@@ -596,10 +593,7 @@ fn gcs_generations_are_the_history_and_restore_writes_a_new_one() {
         Test::new()
             .current_dir(gcs.path())
             .args(args)
-            .args([
-                "--backend-config",
-                &format!("storage_custom_endpoint={}", gcs.endpoint()),
-            ])
+            .backend_config(format!("storage_custom_endpoint={}", gcs.endpoint()))
             .env("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN)
     };
     let url = "gs://vb/app/default.tfstate";
@@ -700,10 +694,7 @@ fn azure_blob_versions_from_the_rest_api_shapes() {
     let run = |args: &[&str]| {
         Test::new()
             .args(args)
-            .args([
-                "--backend-config",
-                &format!("endpoint=http://127.0.0.1:{port}/acct"),
-            ])
+            .backend_config(format!("endpoint=http://127.0.0.1:{port}/acct"))
             .env("ARM_ACCESS_KEY", "c3RhdGVjdGwtbG9vcGJhY2sta2V5")
     };
     let url = "azurerm://acct/tfstate/app.tfstate";

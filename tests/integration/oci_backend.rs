@@ -534,7 +534,7 @@ fn a_kms_key_goes_with_every_state_write_and_not_with_the_lock() {
     let url = state_url("app/terraform.tfstate");
     by_url(&sim, home.path())
         .args(["taint", "oci_core_instance.app", &url])
-        .args(["--backend-config", "kms_key_id=ocid1.key.oc1..k"])
+        .backend_config("kms_key_id=ocid1.key.oc1..k")
         .run()
         .code(0);
     let log = sim.log();
@@ -595,12 +595,9 @@ fn a_session_profile_signs_with_its_token() {
     let session = |profile: &str| {
         by_url(&sim, home.path())
             .args(["list", &state_url("app/terraform.tfstate")])
-            .args(["--backend-config", "auth=SecurityToken"])
-            .args([
-                "--backend-config",
-                &format!("config_file_profile={profile}"),
-            ])
-            .args(["--backend-config", "region=eu-frankfurt-1"])
+            .backend_config("auth=SecurityToken")
+            .backend_config(format!("config_file_profile={profile}"))
+            .backend_config("region=eu-frankfurt-1")
             .run()
     };
     session("dev")
