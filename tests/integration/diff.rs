@@ -36,6 +36,19 @@ fn write(folder: &Path, name: &str, state: &Value) -> PathBuf {
     path
 }
 
+/// What `statectl ARGS STATE -o -` writes, saved as `name` in `folder`.
+fn rewritten(args: &[&str], state: &Path, folder: &Path, name: &str) -> PathBuf {
+    let output = Test::new()
+        .args(args)
+        .arg(state)
+        .args(["-o", "-"])
+        .run()
+        .code(0);
+    let path = folder.join(name);
+    std::fs::write(&path, output.stdout).unwrap();
+    path
+}
+
 fn diff(old: &Path, new: &Path, flags: &[&str]) -> Output {
     diff_test(old, new, flags).run()
 }
@@ -489,14 +502,12 @@ fn markdown_has_a_table_and_a_diff_block() {
 fn shows_exactly_what_taint_changed() {
     let folder = tempfile::tempdir().unwrap();
     let old = testdata("sensitive.tfstate");
-    let tainted = Test::new()
-        .args(["taint", "terraform_data.public"])
-        .arg(&old)
-        .args(["-o", "-"])
-        .run()
-        .code(0);
-    let new = folder.path().join("tainted.tfstate");
-    std::fs::write(&new, tainted.stdout).unwrap();
+    let new = rewritten(
+        &["taint", "terraform_data.public"],
+        &old,
+        folder.path(),
+        "tainted.tfstate",
+    );
     let document = json_diff(&old, &new, &[]);
     assert_eq!(document["changes"], json!({"serial": {"old": 4, "new": 5}}));
     assert_eq!(
@@ -513,14 +524,12 @@ fn shows_exactly_what_taint_changed() {
         .code(1)
         .stdout("serial: 4 -> 5\n~ terraform_data.public  status\n0 added, 0 removed, 1 changed\n");
     // Untainting gives the same content back.
-    let untainted = Test::new()
-        .args(["untaint", "terraform_data.public"])
-        .arg(&new)
-        .args(["-o", "-"])
-        .run()
-        .code(0);
-    let back = folder.path().join("back.tfstate");
-    std::fs::write(&back, untainted.stdout).unwrap();
+    let back = rewritten(
+        &["untaint", "terraform_data.public"],
+        &new,
+        folder.path(),
+        "back.tfstate",
+    );
     diff(&old, &back, &[]).code(1).stdout("serial: 4 -> 6\n");
 }
 
