@@ -248,6 +248,21 @@ pub(crate) fn find_by<'v>(
         .unwrap_or_else(|| panic!("no element with {key} {value:?} in {array}"))
 }
 
+/// The string `key` of every element of `array` (the ids of a history's versions, say).
+#[track_caller]
+pub(crate) fn strings_of<'v>(array: &'v serde_json::Value, key: &str) -> Vec<&'v str> {
+    array
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {array}"))
+        .iter()
+        .map(|element| {
+            element[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("no string {key} in {element}"))
+        })
+        .collect()
+}
+
 /// Asserts that `text` starts with `expected`, showing the whole text when it does not.
 #[track_caller]
 pub(crate) fn assert_starts_with(text: &str, expected: &str) {

@@ -465,12 +465,8 @@ fn sensitive_values_are_masked_unless_asked() {
     let document = json_diff(&old, &new, &["--show-sensitive"]);
     assert_eq!(document["sensitive_masked"], false);
     assert_eq!(document["outputs"]["changed"][0]["new"], "swordfish-3");
-    let paths: Vec<&str> = document["objects"][0]["attributes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|change| change["path"].as_str().unwrap())
-        .collect();
+    let paths: Vec<&str> =
+        crate::builder::strings_of(&document["objects"][0]["attributes"], "path");
     assert_eq!(paths, ["input.value.hosts[1]", "input.value.password"]);
 }
 

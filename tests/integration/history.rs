@@ -49,11 +49,9 @@ fn json(text: &str) -> Value {
 }
 
 fn ids(history: &Value) -> Vec<String> {
-    history["versions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|version| version["id"].as_str().unwrap().to_owned())
+    crate::builder::strings_of(&history["versions"], "id")
+        .into_iter()
+        .map(str::to_owned)
         .collect()
 }
 

@@ -662,12 +662,7 @@ fn oci_object_versions_from_the_api_shapes() {
     let url = state_url("app/terraform.tfstate");
     let output = run(&["history", &url, "--format", "json"]).run().code(0);
     let history: Value = serde_json::from_str(&output.stdout).unwrap();
-    let ids: Vec<&str> = history["versions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|version| version["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = crate::builder::strings_of(&history["versions"], "id");
     assert_eq!(ids, ["v3", "v2", "v1"], "{history:#}");
     assert_eq!(history["versions"][0]["deleted"], true);
     assert_eq!(history["versions"][1]["serial"], 2);

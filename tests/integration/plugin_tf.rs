@@ -704,12 +704,7 @@ fn drift_checks_many_states_in_one_run() {
     let report: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["summary"]["states"], 2, "{stdout}");
     assert_eq!(report["summary"]["changed"], 2, "{stdout}");
-    let states: Vec<&str> = report["resource_drift"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|entry| entry["state"].as_str().unwrap())
-        .collect();
+    let states: Vec<&str> = crate::builder::strings_of(&report["resource_drift"], "state");
     assert_eq!(
         states,
         ["work/terraform.tfstate", "second/terraform.tfstate"]

@@ -485,12 +485,7 @@ fn ctrl_c_stops_the_run_reports_what_is_known_and_writes_nothing() {
     std::thread::sleep(std::time::Duration::from_millis(100));
     let (stdout, stderr) = crate::processes::interrupted(child);
     let report: Value = serde_json::from_str(&stdout).unwrap();
-    let outcomes: Vec<&str> = report["instances"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|instance| instance["outcome"].as_str().unwrap())
-        .collect();
+    let outcomes: Vec<&str> = crate::builder::strings_of(&report["instances"], "outcome");
     assert_eq!(
         outcomes,
         ["reconciled", "interrupted", "interrupted"],

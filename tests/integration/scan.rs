@@ -791,12 +791,7 @@ fn evidence_names_the_attribute_and_its_value() {
         findings[0]["evidence"][0],
         serde_json::json!({"path": "state", "value": "PROVISIONING"})
     );
-    let missing: Vec<&str> = findings[1]["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| item["path"].as_str().unwrap())
-        .collect();
+    let missing: Vec<&str> = crate::builder::strings_of(&findings[1]["evidence"], "path");
     assert_eq!(missing, ["private_ip", "subnet_id", "boot_volume_id"]);
     assert!(
         findings[1]["message"]
