@@ -191,4 +191,14 @@ fn drift_chooses_instances_by_module_type_and_target() {
         ])
         .run()
         .refused("error: no managed instance in the state matches the --target and --type given");
+    // And so is a module that is not there (it read nothing and said "no drift" before).
+    Test::new()
+        .args([
+            "drift",
+            "testdata/states/modules.tfstate",
+            "--module",
+            "module.nowhere",
+        ])
+        .run()
+        .refused("error: no managed instance in the state matches the --module given");
 }
