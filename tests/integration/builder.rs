@@ -65,7 +65,7 @@ pub(crate) struct Test {
 pub(crate) fn run_on(args: &[&str], paths: &[&Path], code: i32) -> Output {
     paths
         .iter()
-        .fold(Test::new().args(args), |test, path| test.arg(path))
+        .fold(Test::new().args(args), Test::arg)
         .run()
         .code(code)
 }
