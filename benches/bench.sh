@@ -32,18 +32,9 @@ SIZES="20k 100k"
 ONLY="read,query,write,encrypted,many"
 USE_TERRAFORM=1
 REGEN=0
-while (($#)); do
-  case "$1" in
-    --runs) RUNS="${2:?--runs needs a number}"; shift 2 ;;
-    --large) SIZES="20k 100k 400k"; shift ;;
-    --sizes) SIZES="${2:?--sizes needs a list}"; shift 2 ;;
-    --only) ONLY="${2:?--only needs groups}"; shift 2 ;;
-    --no-terraform) USE_TERRAFORM=0; shift ;;
-    --regen) REGEN=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench: unknown argument \`$1\` (try --help)" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "bench" 2,25 --runs=RUNS "--large=SIZES:20k 100k 400k" --sizes=SIZES --only=ONLY --no-terraform=USE_TERRAFORM:0 --regen=REGEN:1 -- "$@"
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "bench: --runs must be a positive integer, got \`$RUNS\`" >&2; exit 2; }
 for size in $SIZES; do
   [[ "$size" =~ ^(20k|100k|400k)$ ]] || { echo "bench: unknown size \`$size\` (20k, 100k or 400k)" >&2; exit 2; }
@@ -146,10 +137,9 @@ measure() { # measure FIRST LAST: rows FIRST..LAST interleaved, RUNS rounds afte
   done
 }
 
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    if (NR % 2) printf "%.6f", v[(NR + 1) / 2]; else printf "%.6f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+MEDIAN_DECIMALS=6
+# shellcheck source=benches/stats.sh
+source "$ROOT/benches/stats.sh"
 # shellcheck disable=SC2086 # the lists are space-separated numbers
 med() { if [[ -n "${WALLS[$1]:-}" ]]; then median ${WALLS[$1]}; fi; }
 # shellcheck disable=SC2086
@@ -215,19 +205,8 @@ write_rows() { # write_rows FILE BYTES
 
 # OpenTofu's defaults: pbkdf2 (600,000 rounds of SHA-512) and aes_gcm; the fallback lets the setup
 # read the plaintext state and write it encrypted, as a migration does.
-export TF_ENCRYPTION_BENCH='key_provider "pbkdf2" "main" {
-  passphrase = "correct-horse-battery-staple"
-}
-method "aes_gcm" "main" {
-  keys = key_provider.pbkdf2.main
-}
-method "unencrypted" "old" {}
-state {
-  method = method.aes_gcm.main
-  fallback {
-    method = method.unencrypted.old
-  }
-}'
+TF_ENCRYPTION_BENCH="$(cat "$ROOT/benches/opentofu-defaults.tfenc.hcl")"
+export TF_ENCRYPTION_BENCH
 encrypted_rows() { # encrypted_rows FILE BYTES
   local kind src
   for kind in plain enc; do

@@ -15,71 +15,36 @@ set -euo pipefail
 SCALE=6
 RUNS=5
 STATECTL=""
-while (($#)); do
-  case "$1" in
-    --scale) SCALE="$2"; shift 2 ;;
-    --runs) RUNS="$2"; shift 2 ;;
-    --statectl) STATECTL="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "drift bench: unknown argument \`$1\`" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "drift bench" 2,12 --scale=SCALE --runs=RUNS --statectl=STATECTL -- "$@"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH="drift bench"
+# shellcheck source=benches/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 OUT="$ROOT/target/bench/drift"
-log() { printf '%s\n' "$*" >&2; }
-
-if [[ -z "$STATECTL" ]]; then
-  log "drift bench: cargo build --release"
-  (cd "$ROOT" && cargo build --release --bin statectl >&2)
-  STATECTL="$ROOT/target/release/statectl"
-fi
-TERRAFORM=${STATECTL_TERRAFORM:-$("$ROOT/scripts/install-terraform.sh" | tail -n 1)}
-MIRROR=${STATECTL_AWS_PROVIDER_MIRROR:-$("$ROOT/scripts/install-aws-provider.sh" | tail -n 2 | head -n 1)}
-MOTO=${STATECTL_MOTO_SERVER:-$("$ROOT/scripts/install-moto.sh" | tail -n 1)}
-
 rm -rf "$OUT" && mkdir -p "$OUT/stack"
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$MOTO" -H 127.0.0.1 -p "$PORT" > "$OUT/moto.log" 2>&1 &
-MOTO_PID=$!
-trap 'kill "$MOTO_PID" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
+release_statectl
+terraform_aws_tools
+require_tools "scripts/install-terraform.sh, scripts/install-aws-provider.sh, scripts/install-moto.sh, GNU time" "$TERRAFORM" "$MOTO" "$PY" /usr/bin/time
+mkdir -p "$OUT/moto" && start_moto "$OUT/moto"
 
-ENDPOINT="http://127.0.0.1:$PORT"
+ENDPOINT="$URL"
 cd "$OUT/stack"
 cp "$ROOT/testdata/drift/aws/main.tf" .
-cat > cli.tfrc <<TF
-provider_installation {
-  filesystem_mirror {
-    path    = "$MIRROR"
-    include = ["registry.terraform.io/hashicorp/aws"]
-  }
-}
-TF
 # The endpoint is a variable: Terraform takes it as one, statectl in a --provider-config file.
 cat > terraform.tfvars <<TF
 endpoint = "$ENDPOINT"
 scale    = $SCALE
 TF
 printf '{"endpoints":[{"ec2":"%s","s3":"%s","sts":"%s","iam":"%s"}]}\n' "$ENDPOINT" "$ENDPOINT" "$ENDPOINT" "$ENDPOINT" > endpoints.json
-export TF_CLI_CONFIG_FILE="$OUT/stack/cli.tfrc"
+mirror_cli_config "$OUT/stack/cli.tfrc"
 log "drift bench: terraform init and apply (scale $SCALE) into moto"
 "$TERRAFORM" init -input=false -no-color > "$OUT/init.log"
 "$TERRAFORM" apply -auto-approve -input=false -no-color -parallelism=20 > "$OUT/apply.log"
 INSTANCES=$(python3 -c 'import json; s=json.load(open("terraform.tfstate")); print(sum(len(r["instances"]) for r in s["resources"] if r["mode"]=="managed"))')
 NARROW=$(python3 -c 'import json; s=json.load(open("terraform.tfstate")); print(sum(len(r["instances"]) for r in s["resources"] if r["type"]=="aws_ebs_volume"))')
 cp terraform.tfstate applied.tfstate
-
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# timed NAME OK_CODES COMMAND...: runs it (stdout to NAME.out, stderr to NAME.err), prints "wall kb";
-# an exit code outside OK_CODES (e.g. "0 2") stops the bench.
-timed() {
-  local name="$1" ok="$2"; shift 2
-  local code=0
-  /usr/bin/time -f '%e %M' -o "$OUT/time.out" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || code=$?
-  if [[ " $ok " != *" $code "* ]]; then log "drift bench: $name exited $code, see $OUT/$name.err"; exit 1; fi
-  tail -n 1 "$OUT/time.out"  # GNU time puts "Command exited with non-zero status N" first
-}
 
 tf_walls=() tf_kb=() all_walls=() all_kb=() narrow_walls=() narrow_kb=()
 for ((i = 1; i <= RUNS; i++)); do

@@ -41,19 +41,7 @@ trap 'rm -rf "$WORK"' EXIT
 
 # OpenTofu's defaults: pbkdf2 (600,000 rounds of SHA-512, 32-byte key) and aes_gcm; the fallback
 # lets the setup taint read the plaintext state and write it encrypted, as a migration does.
-ENCRYPTION='key_provider "pbkdf2" "main" {
-  passphrase = "correct-horse-battery-staple"
-}
-method "aes_gcm" "main" {
-  keys = key_provider.pbkdf2.main
-}
-method "unencrypted" "old" {}
-state {
-  method = method.aes_gcm.main
-  fallback {
-    method = method.unencrypted.old
-  }
-}'
+ENCRYPTION="$(cat "$ROOT/benches/opentofu-defaults.tfenc.hcl")"
 
 # The pristine files: one instance tainted, in plaintext and in an envelope, for each size.
 for size in big tiny; do
@@ -82,10 +70,9 @@ run() {
   printf '%s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')" "$(tail -n 1 "$WORK/time")"
 }
 
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    if (NR % 2) printf "%.4f", v[(NR + 1) / 2]; else printf "%.4f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+MEDIAN_DECIMALS=4
+# shellcheck source=benches/stats.sh
+source "$ROOT/benches/stats.sh"
 minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", a - b }'; }
 
 CASES=(big_plain big_enc tiny_plain tiny_enc)

@@ -442,17 +442,22 @@ def b_sg(rng, w, r, key, deposed):
     return attrs, [], None, False
 
 
+def weighted(rng, table, default):
+    """One value of (value, probability) pairs, by a single draw; `default` past their sum."""
+    roll = rng.random()
+    for value, probability in table:
+        if roll < probability:
+            return value
+        roll -= probability
+    return default
+
+
 DB_STATUSES = (("available", 0.94), ("backing-up", 0.02), ("modifying", 0.02), ("creating", 0.02))
 
 
 def b_db(rng, w, r, key, deposed):
     ident = f"{r.ctx['app']}-{r.ctx['env']}-db".replace("é", "e")
-    roll, status = rng.random(), "available"
-    for s, p in DB_STATUSES:
-        if roll < p:
-            status = s
-            break
-        roll -= p
+    status = weighted(rng, DB_STATUSES, "available")
     # A create that hit its timeout leaves the DB "creating" and the instance tainted; the other
     # transitional statuses come from refreshes during maintenance and are not tainted.
     tainted = status == "creating"
@@ -624,12 +629,7 @@ CF_OPS = (("succeeded", 0.9), ("in progress", 0.07), ("failed", 0.03))
 
 def b_cf_service(rng, w, r, key, deposed):
     offering, plan = CF_SERVICES[key]
-    roll, state = rng.random(), "succeeded"
-    for s, p in CF_OPS:
-        if roll < p:
-            state = s
-            break
-        roll -= p
+    state = weighted(rng, CF_OPS, "succeeded")
     # The provider polls last_operation for 40 min and still saves the instance when it gives up:
     # an unfinished or failed create is tainted. Updates never taint.
     op_type = "create" if state == "succeeded" or rng.random() < 0.7 else "update"
@@ -656,12 +656,7 @@ OCI_STATES = (("RUNNING", 0.93), ("PROVISIONING", 0.04), ("STOPPED", 0.02), ("ST
 
 def b_oci_instance(rng, w, r, key, deposed):
     region = r.ctx["region"]
-    roll, state = rng.random(), "RUNNING"
-    for s, p in OCI_STATES:
-        if roll < p:
-            state = s
-            break
-        roll -= p
+    state = weighted(rng, OCI_STATES, "RUNNING")
     # With async = true the provider returns at PROVISIONING and leaves network fields unset; the
     # others that are PROVISIONING timed out in the provider's waiter and are tainted.
     is_async = rng.random() < 0.5

@@ -1,6 +1,6 @@
-# Shared by the benchmark scripts that read states from moto's S3 on loopback (sourced, after the
+# Shared by the benchmark scripts that run against moto's server on loopback (sourced, after the
 # script sets BENCH, its name in messages): where things are, the release binary, the tools'
-# presence, moto's server for the run.
+# presence, moto's server for the run, Terraform with the AWS provider, timing a command.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$ROOT/target/bench"
@@ -10,6 +10,8 @@ MOTO="${MOTO_SERVER:-$ROOT/target/moto/venv/bin/moto_server}"
 PY="$(dirname "$MOTO")/python"
 
 log() { printf '%s\n' "$*" >&2; }
+# shellcheck source=benches/stats.sh
+source "$ROOT/benches/stats.sh"
 
 # require_tools HINT TOOL...: stops (exit 2) at the first TOOL that is not an executable.
 require_tools() {
@@ -43,4 +45,38 @@ start_moto() {
   for _ in $(seq 100); do curl -s -o /dev/null "$URL" && break; sleep 0.1; done
   export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_EC2_METADATA_DISABLED=true
   export AWS_CONFIG_FILE="$work/none" AWS_SHARED_CREDENTIALS_FILE="$work/none" CHECKPOINT_DISABLE=1
+}
+
+# terraform_aws_tools: TERRAFORM, MIRROR (a filesystem mirror holding the AWS provider 3.39.0) and
+# MOTO (with its PY) as the tests find them (the STATECTL_* variables .ci/run exports), else
+# installed now by the scripts/ installers.
+terraform_aws_tools() {
+  TERRAFORM=${STATECTL_TERRAFORM:-$("$ROOT/scripts/install-terraform.sh" | tail -n 1)}
+  MIRROR=${STATECTL_AWS_PROVIDER_MIRROR:-$("$ROOT/scripts/install-aws-provider.sh" | tail -n 2 | head -n 1)}
+  MOTO=${STATECTL_MOTO_SERVER:-$("$ROOT/scripts/install-moto.sh" | tail -n 1)}
+  PY="$(dirname "$MOTO")/python"
+}
+
+# mirror_cli_config FILE: a Terraform CLI configuration that installs hashicorp/aws from MIRROR only,
+# exported as TF_CLI_CONFIG_FILE.
+mirror_cli_config() {
+  cat > "$1" <<TF
+provider_installation {
+  filesystem_mirror {
+    path    = "$MIRROR"
+    include = ["registry.terraform.io/hashicorp/aws"]
+  }
+}
+TF
+  export TF_CLI_CONFIG_FILE="$1"
+}
+
+# timed NAME OK_CODES COMMAND...: runs it (stdout to OUT/NAME.out, stderr to OUT/NAME.err) under GNU
+# time and prints "wall kb"; an exit code outside OK_CODES (e.g. "0 2") stops the bench.
+timed() {
+  local name="$1" ok="$2"; shift 2
+  local code=0
+  /usr/bin/time -f '%e %M' -o "$OUT/time.out" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || code=$?
+  if [[ " $ok " != *" $code "* ]]; then log "$BENCH: $name exited $code, see $OUT/$name.err"; exit 1; fi
+  tail -n 1 "$OUT/time.out"  # GNU time puts "Command exited with non-zero status N" first
 }

@@ -15,35 +15,21 @@ set -euo pipefail
 N=300
 K=20
 RUNS=3
-while (($#)); do
-  case "$1" in
-    --instances) N="$2"; shift 2 ;;
-    --stale) K="$2"; shift 2 ;;
-    --runs) RUNS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "plugin_bench: unknown argument \`$1\`" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "plugin_bench" 2,12 --instances=N --stale=K --runs=RUNS -- "$@"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH="plugin_bench"
+# shellcheck source=benches/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 OUT="$ROOT/target/bench/plugin"
-log() { printf '%s\n' "$*" >&2; }
+rm -rf "$OUT" && mkdir -p "$OUT/stack" "$OUT/moto"
+release_statectl
+terraform_aws_tools
+require_tools "scripts/install-terraform.sh, scripts/install-aws-provider.sh, scripts/install-moto.sh, GNU time" "$TERRAFORM" "$MOTO" "$PY" /usr/bin/time
+start_moto "$OUT/moto"
 
-log "plugin_bench: cargo build --release"
-(cd "$ROOT" && cargo build --release --bin statectl >&2)
-STATECTL="$ROOT/target/release/statectl"
-TERRAFORM=$("$ROOT/scripts/install-terraform.sh" | tail -n 1)
-MIRROR=$("$ROOT/scripts/install-aws-provider.sh" | tail -n 2 | head -n 1)
-MOTO=$("$ROOT/scripts/install-moto.sh" | tail -n 1)
-
-rm -rf "$OUT" && mkdir -p "$OUT/stack"
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$MOTO" -H 127.0.0.1 -p "$PORT" > "$OUT/moto.log" 2>&1 &
-MOTO_PID=$!
-trap 'kill "$MOTO_PID" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
-
-ENDPOINT="http://127.0.0.1:$PORT"
+ENDPOINT="$URL"
 cd "$OUT/stack"
 cat > main.tf <<TF
 terraform {
@@ -74,15 +60,7 @@ resource "aws_instance" "fleet" {
   tags          = { Name = "fleet-\${count.index}" }
 }
 TF
-cat > cli.tfrc <<TF
-provider_installation {
-  filesystem_mirror {
-    path    = "$MIRROR"
-    include = ["registry.terraform.io/hashicorp/aws"]
-  }
-}
-TF
-export TF_CLI_CONFIG_FILE="$OUT/stack/cli.tfrc"
+mirror_cli_config "$OUT/stack/cli.tfrc"
 log "plugin_bench: terraform init and apply of $N instances into moto"
 "$TERRAFORM" init -input=false -no-color > "$OUT/init.log"
 "$TERRAFORM" apply -auto-approve -input=false -no-color -parallelism=20 > "$OUT/apply.log"
@@ -104,22 +82,14 @@ with open("stale.tfstate", "w") as out:
     out.write("\n")
 PY
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# timed NAME COMMAND...: runs it (stdout to NAME.out, stderr to NAME.err), prints "wall kb".
-timed() {
-  local name="$1"; shift
-  /usr/bin/time -f '%e %M' -o "$OUT/time.out" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || { log "plugin_bench: $name failed, see $OUT/$name.err"; exit 1; }
-  cat "$OUT/time.out"
-}
-
 tf_walls=() tf_kb=() st_walls=() st_kb=()
 for ((i = 1; i <= RUNS; i++)); do
   cp stale.tfstate terraform.tfstate
-  read -r wall kb < <(timed terraform "$TERRAFORM" apply -refresh-only -auto-approve -input=false -no-color)
+  read -r wall kb < <(timed terraform 0 "$TERRAFORM" apply -refresh-only -auto-approve -input=false -no-color)
   tf_walls+=("$wall"); tf_kb+=("$kb")
   log "plugin_bench: run $i: terraform apply -refresh-only ${wall}s ${kb} KB"
   cp stale.tfstate terraform.tfstate
-  read -r wall kb < <(timed statectl "$STATECTL" refresh --reader plugin --config . --write --backup - --format json)
+  read -r wall kb < <(timed statectl 0 "$STATECTL" refresh --reader plugin --config . --write --backup - --format json)
   st_walls+=("$wall"); st_kb+=("$kb")
   refreshed=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for i in d["instances"] if i["outcome"]=="reconciled"))' "$OUT/statectl.out")
   if [[ "$refreshed" != "$K" ]]; then log "plugin_bench: statectl reconciled $refreshed of $K, see $OUT/statectl.out"; exit 1; fi

@@ -14,15 +14,9 @@ set -euo pipefail
 N=10000
 P=64
 RUNS=3
-while (($#)); do
-  case "$1" in
-    --instances) N="$2"; shift 2 ;;
-    --parallelism) P="$2"; shift 2 ;;
-    --runs) RUNS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "refresh_bench: unknown argument \`$1\`" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "refresh_bench" 2,12 --instances=N --parallelism=P --runs=RUNS -- "$@"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$ROOT/target/bench/refresh"
@@ -74,7 +68,8 @@ per_host = 1000
 ''')
 PY
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=benches/stats.sh
+source "$ROOT/benches/stats.sh"
 
 # run SCENARIO: starts the simulator, refreshes every instance once, prints "wall rss requests reconciled".
 run() {

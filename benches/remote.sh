@@ -25,14 +25,9 @@ set -euo pipefail
 
 RUNS=5
 LOCKS=lockfile
-while (($#)); do
-  case "$1" in
-    --runs) RUNS="${2:?--runs needs a number}"; shift 2 ;;
-    --locks) LOCKS="${2:?--locks needs lockfile, dynamodb or both}"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "remote bench: unknown argument \`$1\` (try --help)" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "remote bench" 2,22 --runs=RUNS --locks=LOCKS -- "$@"
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "remote bench: --runs must be a positive integer" >&2; exit 2; }
 case "$LOCKS" in
   lockfile) LOCK_LINES='    use_lockfile = true' ;;
@@ -95,10 +90,7 @@ log "remote bench: $(awk -v b="$(stat -c %s "$STATE")" 'BEGIN { printf "%.1f", b
 reset_state() { "$TF" state push -force "$STATE" >/dev/null 2>&1; }
 
 # --- measuring -------------------------------------------------------------------------------------
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+MEDIAN_DECIMALS=3
 ROWS=()
 declare -A MEDIAN
 # bench NAME RESET CMD...: one warm-up, then RUNS timed runs, RESET (untimed) before each.

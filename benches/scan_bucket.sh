@@ -33,17 +33,9 @@ STATES=2000
 TOTAL_MB=300
 JOBS=8
 SAMPLE=20
-while (($#)); do
-  case "$1" in
-    --runs) RUNS="${2:?--runs needs a number}"; shift 2 ;;
-    --states) STATES="${2:?--states needs a number}"; shift 2 ;;
-    --total-mb) TOTAL_MB="${2:?--total-mb needs a number}"; shift 2 ;;
-    --jobs) JOBS="${2:?--jobs needs a number}"; shift 2 ;;
-    --sample) SAMPLE="${2:?--sample needs a number}"; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "scan bench: unknown argument \`$1\` (try --help)" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "scan bench" 2,28 --runs=RUNS --states=STATES --total-mb=TOTAL_MB --jobs=JOBS --sample=SAMPLE -- "$@"
 for value in "$RUNS" "$STATES" "$TOTAL_MB" "$JOBS" "$SAMPLE"; do
   [[ "$value" =~ ^[1-9][0-9]*$ ]] || { echo "scan bench: \`$value\` is not a positive integer" >&2; exit 2; }
 done
@@ -143,10 +135,7 @@ scan_ok() {
 }
 statectl_scan() { scan_ok "$STATECTL" scan s3://org/ --jobs "$JOBS" --format json; }
 
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+MEDIAN_DECIMALS=3
 declare -A MEDIAN
 # bench NAME CMD...: one warm-up, then RUNS timed runs.
 bench() {

@@ -32,18 +32,9 @@ JOBS=8
 FORMATS="json sarif junit github gitlab markdown table"
 CLEAN_FORMATS="json table"
 BEFORE=""
-while (($#)); do
-  case "$1" in
-    --states) STATES="${2:?--states needs a number}"; shift 2 ;;
-    --runs) RUNS="${2:?--runs needs a number}"; shift 2 ;;
-    --jobs) JOBS="${2:?--jobs needs a number}"; shift 2 ;;
-    --formats) FORMATS="${2:?--formats needs a list}"; shift 2 ;;
-    --clean-formats) CLEAN_FORMATS="${2?--clean-formats needs a list}"; shift 2 ;;
-    --before) BEFORE="${2:?--before needs a binary}"; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "memory bench: unknown argument \`$1\` (try --help)" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=benches/flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/flags.sh"
+parse_flags "memory bench" 2,27 --states=STATES --runs=RUNS --jobs=JOBS --formats=FORMATS --clean-formats=CLEAN_FORMATS --before=BEFORE -- "$@"
 for value in "$STATES" "$RUNS" "$JOBS"; do
   [[ "$value" =~ ^[1-9][0-9]*$ ]] || { echo "memory bench: \`$value\` is not a positive integer" >&2; exit 2; }
 done
@@ -114,10 +105,7 @@ with ThreadPoolExecutor(8) as pool:
 EOF
 log "memory bench: setup (upload) took $(since "$T0") s"
 
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-    if (NR % 2) printf "%.1f", v[(NR + 1) / 2]; else printf "%.1f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+MEDIAN_DECIMALS=1
 # row LABEL EXPECTED CMD...: RUNS runs; the report must name EXPECTED states (JSON), exit 0 or 1.
 row() {
   local label="$1" expected="$2"; shift 2

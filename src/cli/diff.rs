@@ -71,20 +71,17 @@ pub enum DiffFormat {
 pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let settings = DiffSettings::resolve(args)?;
     let encryption = crate::cli::encryption::load(&args.config)?;
-    let (old_source, old_bytes) = load::read_at(
-        Some(&settings.old),
-        &args.backend,
-        &encryption,
-        args.old_version.as_deref(),
-        printer,
-    )?;
-    let (new_source, new_bytes) = load::read_at(
-        Some(&settings.new),
-        &args.backend,
-        &encryption,
-        args.new_version.as_deref(),
-        printer,
-    )?;
+    let mut read = |state: &Path, version: &Option<String>| {
+        load::read_at(
+            Some(state),
+            &args.backend,
+            &encryption,
+            version.as_deref(),
+            printer,
+        )
+    };
+    let (old_source, old_bytes) = read(&settings.old, &args.old_version)?;
+    let (new_source, new_bytes) = read(&settings.new, &args.new_version)?;
     // The two parses are independent and most of the time on large states: one each on its own
     // thread. OLD's error is reported first whichever fails.
     let (old, new) = std::thread::scope(|scope| {
@@ -110,9 +107,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         DiffOutput::Text => printer.out(&text(&found, &states, color))?,
         DiffOutput::Json => {
             let document = document(&found, &settings, &old, &new);
-            printer.line(
-                &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
-            )?;
+            printer.json_line(&document)?;
         }
         DiffOutput::Markdown => printer.out(&markdown(&found, &states))?,
     }

@@ -334,6 +334,13 @@ fn parse_and_choose<'b>(
         .into_iter()
         .filter(|one| in_modules(one, settings))
         .collect();
+    // As with `--type` and `--target`: a choice that matches nothing is a mistake, not "no drift".
+    if selected.is_empty() && !settings.modules.is_empty() {
+        return Err(CliError::new(
+            "no managed instance in the state matches the --module given",
+        )
+        .with_hint("`statectl list` shows the state's addresses; a module is named with its `module.` steps (`module.net`, `module.app*`)"));
+    }
     Ok((parsed, selected))
 }
 

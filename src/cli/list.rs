@@ -132,9 +132,7 @@ pub(super) fn run(
     if settings.format == Format::Json {
         let document =
             json!({ "schema_version": 1, "state": source.to_string(), "instances": listed });
-        printer.line(
-            &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
-        )?;
+        printer.json_line(&document)?;
     }
     Ok(ExitStatus::Success)
 }

@@ -90,6 +90,11 @@ impl Printer {
         self.out("\n")
     }
 
+    /// Writes a JSON document to stdout, indented as every `--format json` prints one, and a newline.
+    pub fn json_line(&mut self, document: &serde_json::Value) -> Result<(), CliError> {
+        self.line(&serde_json::to_string_pretty(document).expect("JSON values always serialize"))
+    }
+
     pub fn flush(&mut self) -> Result<(), CliError> {
         match self.stdout.flush() {
             Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),

@@ -321,6 +321,16 @@ fn checked_new_text(
         elapsed_ms = started.elapsed().as_millis(),
         "rendered"
     );
+    let mut diff = |objects: &[Option<&str>]| {
+        show_diff(
+            state,
+            plan,
+            objects,
+            settings.show_sensitive,
+            to_stdout,
+            printer,
+        )
+    };
     if loaded.bytes.is_upgraded() {
         // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
         // or `state rm` writes it: the upgraded text is its writer's form already. That rewrite
@@ -329,28 +339,13 @@ fn checked_new_text(
         drop(applied);
         let after = check_parsed(source, state, plan, &new_text)?;
         if request.show_diff {
-            let objects = objects_of_parsed(plan, &after);
-            show_diff(
-                state,
-                plan,
-                &objects,
-                settings.show_sensitive,
-                to_stdout,
-                printer,
-            )?;
+            diff(&objects_of_parsed(plan, &after))?;
         }
         return Ok(new_text);
     }
     let objects = check_rendered(source, state, plan, &applied)?;
     if request.show_diff {
-        show_diff(
-            state,
-            plan,
-            &objects,
-            settings.show_sensitive,
-            to_stdout,
-            printer,
-        )?;
+        diff(&objects)?;
     }
     drop(objects);
     Ok(applied.text)
@@ -680,14 +675,7 @@ fn show_diff(
 
 /// `Tainted aws_instance.a`, `Removed 3 objects`: what the plan does, for the closing line.
 fn summary(plan: &Plan) -> String {
-    let verb = |action: Action| match action {
-        Action::Taint => "tainted",
-        Action::Untaint => "untainted",
-        Action::Forget => "removed",
-        Action::Refresh => "refreshed",
-        Action::RefreshTaint => "refreshed and tainted",
-        Action::RefreshUntaint => "refreshed and untainted",
-    };
+    let verb = |action: Action| verbs(action).1;
     if let [step] = &plan.steps[..] {
         let address = sanitize(&step.address.to_string());
         let mut text = format!("{} `{address}`", verb(step.action));
@@ -711,14 +699,7 @@ fn summary(plan: &Plan) -> String {
 /// `Would taint aws_instance.a`, `Would remove 3 objects`: what the plan would do, for the closing
 /// line of a run that writes nothing.
 fn would(plan: &Plan) -> String {
-    let verb = |action: Action| match action {
-        Action::Taint => "taint",
-        Action::Untaint => "untaint",
-        Action::Forget => "remove",
-        Action::Refresh => "refresh",
-        Action::RefreshTaint => "refresh and taint",
-        Action::RefreshUntaint => "refresh and untaint",
-    };
+    let verb = |action: Action| verbs(action).0;
     let first = plan.steps[0].action;
     match &plan.steps[..] {
         [step] => format!("Would {} `{}`", verb(step.action), step.address),
@@ -728,6 +709,18 @@ fn would(plan: &Plan) -> String {
             count(steps.len(), "object", "objects")
         ),
         steps => format!("Would change {}", count(steps.len(), "object", "objects")),
+    }
+}
+
+/// What `action` does, as the verb and as its past participle: `taint`, `tainted`.
+fn verbs(action: Action) -> (&'static str, &'static str) {
+    match action {
+        Action::Taint => ("taint", "tainted"),
+        Action::Untaint => ("untaint", "untainted"),
+        Action::Forget => ("remove", "removed"),
+        Action::Refresh => ("refresh", "refreshed"),
+        Action::RefreshTaint => ("refresh and taint", "refreshed and tainted"),
+        Action::RefreshUntaint => ("refresh and untaint", "refreshed and untainted"),
     }
 }
 

@@ -190,9 +190,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
                 "lineage": state.lineage,
             });
             let document = tally.document(head, None);
-            printer.line(
-                &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
-            )?;
+            printer.json_line(&document)?;
         }
         Format::Text => {
             printer.line(&format!(
@@ -287,9 +285,7 @@ fn run_many(
                 "empty": empty,
             });
             let document = total.document(head, Some(&by_version));
-            printer.line(
-                &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
-            )?;
+            printer.json_line(&document)?;
         }
         Format::Text => {
             printer.line(&format!(

@@ -670,43 +670,44 @@ def aws_db_instance(identifier, *, status, available, engine_version="16.4", kms
     }
 
 
-def aws_security_group_db():
-    group_id = "sg-07b3e2c91d4a8f615"
+def security_group(group_id, name, description, ingress):
+    """An aws_security_group with the one egress rule every group here has (all out) and one
+    ingress rule."""
     return {
         "arn": f"arn:aws:ec2:{REGION}:{ACCOUNT}:security-group/{group_id}",
-        "description": "PostgreSQL from the app tier",
-        "egress": [{
-            "cidr_blocks": ["0.0.0.0/0"],
-            "description": "",
-            "from_port": 0,
-            "ipv6_cidr_blocks": [],
-            "prefix_list_ids": [],
-            "protocol": "-1",
-            "security_groups": [],
-            "self": False,
-            "to_port": 0,
-        }],
+        "description": description,
+        "egress": [sg_rule(["0.0.0.0/0"], "", 0, "-1", [])],
         "id": group_id,
-        "ingress": [{
-            "cidr_blocks": [],
-            "description": "app tier",
-            "from_port": 5432,
-            "ipv6_cidr_blocks": [],
-            "prefix_list_ids": [],
-            "protocol": "tcp",
-            "security_groups": ["sg-0f1d8a6c3b2e49570"],
-            "self": False,
-            "to_port": 5432,
-        }],
-        "name": "payments-prod-db",
+        "ingress": [ingress],
+        "name": name,
         "name_prefix": "",
         "owner_id": ACCOUNT,
         "revoke_rules_on_delete": False,
-        "tags": tags("payments-prod-db"),
-        "tags_all": tags("payments-prod-db"),
+        "tags": tags(name),
+        "tags_all": tags(name),
         "timeouts": None,
         "vpc_id": VPC_ID,
     }
+
+
+def sg_rule(cidr_blocks, description, port, protocol, security_groups):
+    """One ingress or egress rule, as the provider's schema writes it (from and to the same port)."""
+    return {
+        "cidr_blocks": cidr_blocks,
+        "description": description,
+        "from_port": port,
+        "ipv6_cidr_blocks": [],
+        "prefix_list_ids": [],
+        "protocol": protocol,
+        "security_groups": security_groups,
+        "self": False,
+        "to_port": port,
+    }
+
+
+def aws_security_group_db():
+    return security_group("sg-07b3e2c91d4a8f615", "payments-prod-db", "PostgreSQL from the app tier",
+                          sg_rule([], "app tier", 5432, "tcp", ["sg-0f1d8a6c3b2e49570"]))
 
 
 def fixture_rds_creating():
@@ -817,42 +818,8 @@ def aws_instance(instance_id, *, ami, private_ip, public_ip, subnet, az, name, s
 
 
 def aws_security_group_web():
-    group_id = "sg-0f1d8a6c3b2e49570"
-    return {
-        "arn": f"arn:aws:ec2:{REGION}:{ACCOUNT}:security-group/{group_id}",
-        "description": "web tier",
-        "egress": [{
-            "cidr_blocks": ["0.0.0.0/0"],
-            "description": "",
-            "from_port": 0,
-            "ipv6_cidr_blocks": [],
-            "prefix_list_ids": [],
-            "protocol": "-1",
-            "security_groups": [],
-            "self": False,
-            "to_port": 0,
-        }],
-        "id": group_id,
-        "ingress": [{
-            "cidr_blocks": ["0.0.0.0/0"],
-            "description": "HTTPS",
-            "from_port": 443,
-            "ipv6_cidr_blocks": [],
-            "prefix_list_ids": [],
-            "protocol": "tcp",
-            "security_groups": [],
-            "self": False,
-            "to_port": 443,
-        }],
-        "name": "web-prod",
-        "name_prefix": "",
-        "owner_id": ACCOUNT,
-        "revoke_rules_on_delete": False,
-        "tags": tags("web-prod"),
-        "tags_all": tags("web-prod"),
-        "timeouts": None,
-        "vpc_id": VPC_ID,
-    }
+    return security_group("sg-0f1d8a6c3b2e49570", "web-prod", "web tier",
+                          sg_rule(["0.0.0.0/0"], "HTTPS", 443, "tcp", []))
 
 
 def fixture_deposed():

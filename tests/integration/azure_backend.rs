@@ -243,7 +243,7 @@ impl Azurite {
         Test::new()
             .current_dir(self.path())
             .args(args)
-            .args(["--backend-config", &format!("endpoint={}", self.endpoint())])
+            .backend_config(format!("endpoint={}", self.endpoint()))
             .env("ARM_ACCESS_KEY", &self.key)
             .env("USER", "statectl-e2e")
     }
@@ -277,17 +277,25 @@ fn backups(folder: &Path) -> Vec<String> {
 }
 
 /// The first resource instance `statectl list` names in `listing`.
+/// Azurite (when it is installed) holding `modules.tfstate` as `blob`; that state's file, and the
+/// first address it lists.
+fn azurite_holding_modules(blob: &str) -> Option<(Azurite, PathBuf, String)> {
+    let azurite = Azurite::start()?;
+    let state = modules_state();
+    azurite.upload(blob, &state);
+    let address = first_address(&listed_locally(&state));
+    Some((azurite, state, address))
+}
+
 fn first_address(listing: &str) -> String {
     listing.lines().next().unwrap().to_owned()
 }
 
 #[test]
 fn statectl_lists_and_taints_an_azurerm_state_under_a_lease_it_releases() {
-    let Some(azurite) = Azurite::start() else {
+    let Some((azurite, state, _)) = azurite_holding_modules("team/prod.tfstate") else {
         return;
     };
-    let state = modules_state();
-    azurite.upload("team/prod.tfstate", &state);
     let expected = listed_locally(&state);
 
     let listed = azurite
@@ -335,12 +343,9 @@ fn statectl_lists_and_taints_an_azurerm_state_under_a_lease_it_releases() {
 
 #[test]
 fn snapshot_true_snapshots_the_blob_before_each_write_and_workspaces_are_key_env_name() {
-    let Some(azurite) = Azurite::start() else {
+    let Some((azurite, state, address)) = azurite_holding_modules("prod.tfstateenv:dev") else {
         return;
     };
-    let state = modules_state();
-    azurite.upload("prod.tfstateenv:dev", &state);
-    let address = first_address(&listed_locally(&state));
 
     // `--workspace dev` of key prod.tfstate is blob `prod.tfstateenv:dev`, as Terraform names it.
     let listed = azurite
@@ -362,7 +367,7 @@ fn snapshot_true_snapshots_the_blob_before_each_write_and_workspaces_are_key_env
             "--workspace",
             "dev",
         ])
-        .args(["--backend-config", "snapshot=true"])
+        .backend_config("snapshot=true")
         .run()
         .code(0);
     let properties = azurite.properties("prod.tfstateenv:dev");
@@ -392,12 +397,9 @@ fn snapshot_true_snapshots_the_blob_before_each_write_and_workspaces_are_key_env
 
 #[test]
 fn a_lease_terraform_holds_is_refused_naming_it_then_waited_for() {
-    let Some(azurite) = Azurite::start() else {
+    let Some((azurite, state, address)) = azurite_holding_modules("prod.tfstate") else {
         return;
     };
-    let state = modules_state();
-    azurite.upload("prod.tfstate", &state);
-    let address = first_address(&listed_locally(&state));
     azurite.hold_as_terraform("prod.tfstate");
 
     let refused = azurite
@@ -443,12 +445,9 @@ fn a_lease_terraform_holds_is_refused_naming_it_then_waited_for() {
 
 #[test]
 fn a_lease_without_lock_info_is_refused_without_a_name() {
-    let Some(azurite) = Azurite::start() else {
+    let Some((azurite, _, address)) = azurite_holding_modules("prod.tfstate") else {
         return;
     };
-    let state = modules_state();
-    azurite.upload("prod.tfstate", &state);
-    let address = first_address(&listed_locally(&state));
     // Another tool's lease: no lock info in the metadata.
     azurite.node(&format!(
         "await container.getBlobClient('prod.tfstate').getBlobLeaseClient('{TERRAFORM_LOCK_ID}').acquireLease(-1);"
@@ -464,10 +463,9 @@ fn a_lease_without_lock_info_is_refused_without_a_name() {
 
 #[test]
 fn statectl_lock_holds_the_lease_with_its_lock_info_until_the_command_ends() {
-    let Some(azurite) = Azurite::start() else {
+    let Some((azurite, ..)) = azurite_holding_modules("prod.tfstate") else {
         return;
     };
-    azurite.upload("prod.tfstate", &modules_state());
     let mut holder = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", &url("prod.tfstate"), "--backend-config"])
         .arg(format!("endpoint={}", azurite.endpoint()))
@@ -519,10 +517,9 @@ fn statectl_lock_holds_the_lease_with_its_lock_info_until_the_command_ends() {
 
 #[test]
 fn statectl_lock_releases_the_lease_when_its_command_ends() {
-    let Some(azurite) = Azurite::start() else {
+    let Some((azurite, ..)) = azurite_holding_modules("prod.tfstate") else {
         return;
     };
-    azurite.upload("prod.tfstate", &modules_state());
     azurite
         .statectl(&["lock", &url("prod.tfstate")])
         .args(["--", "sh", "-c", "echo locked"])
@@ -624,20 +621,14 @@ fn sas(azurite: &Azurite, permissions: &str) -> String {
 
 #[test]
 fn a_sas_token_reads_and_writes_and_a_read_only_one_is_refused_with_nothing_left() {
-    let Some(azurite) = Azurite::start() else {
+    let Some((azurite, _, address)) = azurite_holding_modules("prod.tfstate") else {
         return;
     };
-    let state = modules_state();
-    azurite.upload("prod.tfstate", &state);
-    let address = first_address(&listed_locally(&state));
     let run = |token: &str, args: &[&str]| {
         Test::new()
             .current_dir(azurite.path())
             .args(args)
-            .args([
-                "--backend-config",
-                &format!("endpoint={}", azurite.endpoint()),
-            ])
+            .backend_config(format!("endpoint={}", azurite.endpoint()))
             .env("ARM_SAS_TOKEN", token)
             .run()
     };
@@ -666,10 +657,9 @@ fn a_sas_token_reads_and_writes_and_a_read_only_one_is_refused_with_nothing_left
 
 #[test]
 fn faults_are_one_line_each_and_bounded() {
-    let Some(azurite) = Azurite::start() else {
+    let Some((azurite, ..)) = azurite_holding_modules("prod.tfstate") else {
         return;
     };
-    azurite.upload("prod.tfstate", &modules_state());
     let endpoint = format!("endpoint={}", azurite.endpoint());
 
     // A container that does not exist.
@@ -685,7 +675,7 @@ fn faults_are_one_line_each_and_bounded() {
     let refused = Test::new()
         .current_dir(azurite.path())
         .args(["list", &url("prod.tfstate"), "--backend-config", &endpoint])
-        .args(["--backend-config", &format!("access_key={wrong}")])
+        .backend_config(format!("access_key={wrong}"))
         .run()
         .code(2);
     // Azurite answers a signature that does not verify with AuthorizationFailure (Azure itself
@@ -704,7 +694,7 @@ fn faults_are_one_line_each_and_bounded() {
     Test::new()
         .current_dir(azurite.path())
         .args(["list", "azurerm://nosuchaccount/tfstate/prod.tfstate"])
-        .args(["--backend-config", &format!("endpoint=http://127.0.0.1:{}/nosuchaccount", azurite.port)])
+        .backend_config(format!("endpoint=http://127.0.0.1:{}/nosuchaccount", azurite.port))
         .env("ARM_ACCESS_KEY", KEY)
         .run()
         .refused("error: azurerm://nosuchaccount/tfstate/prod.tfstate: cannot read the state: Get Blob answered 404 Not Found (ResourceNotFound): no storage account `nosuchaccount` answers there\nhint: check `storage_account_name`\n");
@@ -724,7 +714,7 @@ fn faults_are_one_line_each_and_bounded() {
     let started = Instant::now();
     let down = azurite
         .statectl(&["taint", "x.y", &url("prod.tfstate")])
-        .args(["--backend-config", &format!("endpoint={dead}")])
+        .backend_config(format!("endpoint={dead}"))
         .run()
         .code(2);
     assert!(started.elapsed() < Duration::from_secs(20));
@@ -743,7 +733,7 @@ fn faults_are_one_line_each_and_bounded() {
     let started = Instant::now();
     let output: Output = azurite
         .statectl(&["list", &url("prod.tfstate")])
-        .args(["--backend-config", &format!("endpoint={quiet}")])
+        .backend_config(format!("endpoint={quiet}"))
         .run()
         .code(2);
     let took = started.elapsed();
@@ -816,7 +806,7 @@ fn the_azure_cli_login_is_a_bearer_token_for_storage() {
     let run = |endpoint: &str| {
         Test::new()
             .args(["list", "azurerm://acct/tfstate/prod.tfstate"])
-            .args(["--backend-config", &format!("endpoint={endpoint}")])
+            .backend_config(format!("endpoint={endpoint}"))
             .env("ARM_USE_AZUREAD", "true")
             .env("PATH", &path)
             .run()
@@ -844,11 +834,9 @@ fn the_azure_cli_login_is_a_bearer_token_for_storage() {
 /// the schema has an `endpoint` argument (a deprecated one Terraform never reads).
 #[test]
 fn an_initialised_directory_reads_its_azurerm_workspace() {
-    let Some(azurite) = Azurite::start() else {
+    let Some((azurite, state, _)) = azurite_holding_modules("prod.tfstateenv:dev") else {
         return;
     };
-    let state = modules_state();
-    azurite.upload("prod.tfstateenv:dev", &state);
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join(".terraform")).unwrap();
     let mut config = serde_json::Map::new();

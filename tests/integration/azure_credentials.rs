@@ -406,7 +406,7 @@ fn a_missing_metadata_service_is_one_line_with_a_hint() {
     drop(closed);
     let output = Test::new()
         .args(["list", "azurerm://acct/tfstate/prod.tfstate"])
-        .args(["--backend-config", "endpoint=http://127.0.0.1:9/acct"])
+        .backend_config("endpoint=http://127.0.0.1:9/acct")
         .env("ARM_USE_AZUREAD", "true")
         .env("ARM_USE_MSI", "true")
         .env("ARM_MSI_ENDPOINT", &nowhere)

@@ -60,6 +60,16 @@ pub(crate) struct Test {
     env: Vec<(String, std::ffi::OsString)>,
 }
 
+/// `statectl ARGS PATHS…`, which must exit `code`.
+#[track_caller]
+pub(crate) fn run_on(args: &[&str], paths: &[&Path], code: i32) -> Output {
+    paths
+        .iter()
+        .fold(Test::new().args(args), Test::arg)
+        .run()
+        .code(code)
+}
+
 /// What a run produced.
 #[derive(Debug)]
 pub(crate) struct Output {
@@ -87,6 +97,11 @@ impl Test {
     pub(crate) fn arg(mut self, arg: impl AsRef<Path>) -> Test {
         self.args.push(arg.as_ref().to_string_lossy().into_owned());
         self
+    }
+
+    /// `--backend-config SETTING`: one `key=value` of the backend block's settings.
+    pub(crate) fn backend_config(self, setting: impl AsRef<str>) -> Test {
+        self.args(["--backend-config", setting.as_ref()])
     }
 
     pub(crate) fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Test {
@@ -171,6 +186,13 @@ impl Output {
         self
     }
 
+    /// stdout read as one JSON document (a `--format json` report).
+    #[track_caller]
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|error| panic!("stdout is JSON ({error}):\n{}", self.stdout))
+    }
+
     /// Exactly this stderr (and exit 2, nothing on stdout, for the error lines tested here).
     #[track_caller]
     pub(crate) fn stderr_is(self, expected: &str) -> Output {
@@ -224,6 +246,21 @@ pub(crate) fn find_by<'v>(
         .iter()
         .find(|element| element[key] == value)
         .unwrap_or_else(|| panic!("no element with {key} {value:?} in {array}"))
+}
+
+/// The string `key` of every element of `array` (the ids of a history's versions, say).
+#[track_caller]
+pub(crate) fn strings_of<'v>(array: &'v serde_json::Value, key: &str) -> Vec<&'v str> {
+    array
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {array}"))
+        .iter()
+        .map(|element| {
+            element[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("no string {key} in {element}"))
+        })
+        .collect()
 }
 
 /// Asserts that `text` starts with `expected`, showing the whole text when it does not.

@@ -362,30 +362,49 @@ impl Document {
     }
 }
 
-const SIMPLE: &str =
-    "terraform/internal__states__statefile__testdata__roundtrip__v4-simple.in.tfstate";
-const MODULES: &str =
-    "terraform/internal__states__statefile__testdata__roundtrip__v4-modules.in.tfstate";
-const LEGACY_SIMPLE: &str =
-    "terraform/internal__states__statefile__testdata__roundtrip__v4-legacy-simple.in.tfstate";
-const LEGACY_MODULES: &str =
-    "terraform/internal__states__statefile__testdata__roundtrip__v4-legacy-modules.in.tfstate";
-const LEGACY_FOREACH: &str =
-    "terraform/internal__states__statefile__testdata__roundtrip__v4-legacy-foreach.in.tfstate";
+/// A round-trip fixture of Terraform's state file tests, in the corpus.
+macro_rules! roundtrip {
+    ($name:literal) => {
+        concat!(
+            "terraform/internal__states__statefile__testdata__roundtrip__",
+            $name,
+            ".in.tfstate"
+        )
+    };
+}
+
+const SIMPLE: &str = roundtrip!("v4-simple");
+const MODULES: &str = roundtrip!("v4-modules");
+const LEGACY_SIMPLE: &str = roundtrip!("v4-legacy-simple");
+const LEGACY_MODULES: &str = roundtrip!("v4-legacy-modules");
+const LEGACY_FOREACH: &str = roundtrip!("v4-legacy-foreach");
 const TF_1_10: &str =
     "terraform/testing__equivalence-tests__tests__null_provider_update__terraform.tfstate";
+
+/// A state Terraform 1.10 wrote, then Terraform's round-trip fixtures: older files all.
+const EVERY_OLDER: &[&str] = &[
+    TF_1_10,
+    SIMPLE,
+    MODULES,
+    LEGACY_SIMPLE,
+    LEGACY_MODULES,
+    LEGACY_FOREACH,
+];
+/// The round-trip fixtures, written before `check_results` and `sensitive_attributes` were.
+const ROUNDTRIP: &[&str] = EVERY_OLDER.split_at(1).1;
+
+/// No object of the input has `field`, and every object of the output has it as `value`.
+fn added_to_every_object(input: &Document, output: &Document, field: &str, value: &Value) -> bool {
+    input
+        .instances()
+        .all(|instance| instance.get(field).is_none())
+        && output.instances().all(|instance| instance[field] == *value)
+}
 
 const CLAIMS: &[Claim] = &[
     Claim {
         words: "raises `terraform_version`",
-        files: &[
-            SIMPLE,
-            MODULES,
-            LEGACY_SIMPLE,
-            LEGACY_MODULES,
-            LEGACY_FOREACH,
-            TF_1_10,
-        ],
+        files: EVERY_OLDER,
         holds: |input, output| {
             input.json["terraform_version"] != "1.15.5"
                 && output.json["terraform_version"] == "1.15.5"
@@ -393,13 +412,7 @@ const CLAIMS: &[Claim] = &[
     },
     Claim {
         words: "adds a top-level `check_results: null`",
-        files: &[
-            SIMPLE,
-            MODULES,
-            LEGACY_SIMPLE,
-            LEGACY_MODULES,
-            LEGACY_FOREACH,
-        ],
+        files: ROUNDTRIP,
         holds: |input, output| {
             input.json.get("check_results").is_none()
                 && output.json.get("check_results") == Some(&Value::Null)
@@ -407,39 +420,21 @@ const CLAIMS: &[Claim] = &[
     },
     Claim {
         words: "to every object, `sensitive_attributes: []`",
-        files: &[
-            SIMPLE,
-            MODULES,
-            LEGACY_SIMPLE,
-            LEGACY_MODULES,
-            LEGACY_FOREACH,
-        ],
+        files: ROUNDTRIP,
         holds: |input, output| {
-            input
-                .instances()
-                .all(|instance| instance.get("sensitive_attributes").is_none())
-                && output
-                    .instances()
-                    .all(|instance| instance["sensitive_attributes"] == Value::Array(Vec::new()))
+            added_to_every_object(
+                input,
+                output,
+                "sensitive_attributes",
+                &Value::Array(Vec::new()),
+            )
         },
     },
     Claim {
         words: "`identity_schema_version: 0`",
-        files: &[
-            SIMPLE,
-            MODULES,
-            LEGACY_SIMPLE,
-            LEGACY_MODULES,
-            LEGACY_FOREACH,
-            TF_1_10,
-        ],
+        files: EVERY_OLDER,
         holds: |input, output| {
-            input
-                .instances()
-                .all(|instance| instance.get("identity_schema_version").is_none())
-                && output
-                    .instances()
-                    .all(|instance| instance["identity_schema_version"] == 0)
+            added_to_every_object(input, output, "identity_schema_version", &Value::from(0))
         },
     },
     Claim {

@@ -37,6 +37,11 @@ impl Runner {
 
     /// Runs `ci/github/SCRIPT` as the action's step does: the inputs in the environment, the
     /// repository as the working directory, statectl (or a fake cargo) first on the PATH.
+    /// [`Runner::step`] with the statectl this build made first on `PATH`.
+    fn step_with_statectl(&self, script: &str, env: &[(&str, &str)]) -> Step {
+        self.step(script, env, &statectl_folder())
+    }
+
     fn step(&self, script: &str, env: &[(&str, &str)], path_first: &Path) -> Step {
         let path = format!(
             "{}:{}",
@@ -93,7 +98,7 @@ fn statectl_folder() -> PathBuf {
 #[test]
 fn the_scan_step_uploads_sarif_summarizes_annotates_and_reports_the_exit_code() {
     let runner = Runner::new();
-    let step = runner.step(
+    let step = runner.step_with_statectl(
         "scan.sh",
         &[
             (
@@ -105,7 +110,6 @@ fn the_scan_step_uploads_sarif_summarizes_annotates_and_reports_the_exit_code() 
             ("STATECTL_SUMMARY", "true"),
             ("STATECTL_ANNOTATIONS", "true"),
         ],
-        &statectl_folder(),
     );
     // The step itself succeeds, so the SARIF is uploaded; the exit code goes to the last step.
     assert_eq!(step.code, 0, "{}{}", step.stdout, step.stderr);
@@ -150,10 +154,9 @@ fn the_scan_step_uploads_sarif_summarizes_annotates_and_reports_the_exit_code() 
     );
 
     // The last step fails the job on that exit code, and says why.
-    let verdict = runner.step(
+    let verdict = runner.step_with_statectl(
         "verdict.sh",
         &[("STATECTL_EXIT_CODE", "1"), ("STATECTL_FAIL_ON", "warning")],
-        &statectl_folder(),
     );
     assert_eq!(verdict.code, 1);
     assert_eq!(
@@ -165,7 +168,7 @@ fn the_scan_step_uploads_sarif_summarizes_annotates_and_reports_the_exit_code() 
 #[test]
 fn fail_on_never_passes_and_options_reach_statectl() {
     let runner = Runner::new();
-    let step = runner.step(
+    let step = runner.step_with_statectl(
         "scan.sh",
         &[
             ("STATECTL_STATES", "testdata/scan"),
@@ -174,7 +177,6 @@ fn fail_on_never_passes_and_options_reach_statectl() {
             ("STATECTL_SUMMARY", "false"),
             ("STATECTL_ANNOTATIONS", "false"),
         ],
-        &statectl_folder(),
     );
     // `--include` is for prefix URLs only: statectl refuses it for a folder, and the step reports
     // exit 2 (an argument statectl could not use), proving the arguments reached it.
@@ -188,21 +190,19 @@ fn fail_on_never_passes_and_options_reach_statectl() {
     assert_lacks(&step.stdout, "::warning");
 
     let runner = Runner::new();
-    let step = runner.step(
+    let step = runner.step_with_statectl(
         "scan.sh",
         &[
             ("STATECTL_STATES", "testdata/scan"),
             ("STATECTL_FAIL_ON", "never"),
             ("STATECTL_ARGS", "--jobs 2"),
         ],
-        &statectl_folder(),
     );
     assert_eq!(step.code, 0, "{}{}", step.stdout, step.stderr);
     assert_eq!(runner.output("exit-code").as_deref(), Some("0"));
-    let verdict = runner.step(
+    let verdict = runner.step_with_statectl(
         "verdict.sh",
         &[("STATECTL_EXIT_CODE", "0"), ("STATECTL_FAIL_ON", "never")],
-        &statectl_folder(),
     );
     assert_eq!(
         (verdict.code, verdict.stdout.as_str()),
@@ -213,18 +213,15 @@ fn fail_on_never_passes_and_options_reach_statectl() {
 #[test]
 fn a_bad_input_fails_the_step_with_one_annotation() {
     let runner = Runner::new();
-    let step = runner.step(
-        "scan.sh",
-        &[("STATECTL_FAIL_ON", "sometimes%0A::error::x")],
-        &statectl_folder(),
-    );
+    let step =
+        runner.step_with_statectl("scan.sh", &[("STATECTL_FAIL_ON", "sometimes%0A::error::x")]);
     assert_eq!(step.code, 2);
     assert_eq!(
         step.stdout,
         "::error title=statectl::fail-on must be error, warning, note or never, not `sometimes%250A::error::x`\n"
     );
     assert!(runner.outputs().is_empty());
-    let verdict = runner.step("verdict.sh", &[], &statectl_folder());
+    let verdict = runner.step_with_statectl("verdict.sh", &[]);
     assert_eq!(verdict.code, 2, "no exit code: the scan did not finish");
 }
 

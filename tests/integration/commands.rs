@@ -1,6 +1,6 @@
 //! The inspection commands on real states: list with its filters, show, query and summary.
 
-use crate::builder::{Test, assert_contains, assert_lacks, assert_starts_with, root};
+use crate::builder::{Test, assert_contains, assert_lacks, assert_starts_with, root, run_on};
 use crate::files::{folder_with_copy, folder_with_state};
 use crate::skip::require_corpus;
 
@@ -54,27 +54,14 @@ fn list_filters_by_address_glob_type_and_module() {
 #[test]
 fn list_filters_tainted_and_deposed_and_reports_status_in_json() {
     let state = testdata("lifecycle.tfstate");
-    let tainted = Test::new()
-        .args(["list", "--tainted"])
-        .arg(&state)
-        .run()
-        .code(0);
+    let tainted = run_on(&["list", "--tainted"], &[&state], 0);
     assert_eq!(
         tainted.stdout,
         "terraform_data.cbd\nterraform_data.workers[1]\n"
     );
-    let deposed = Test::new()
-        .args(["list", "--deposed"])
-        .arg(&state)
-        .run()
-        .code(0);
+    let deposed = run_on(&["list", "--deposed"], &[&state], 0);
     assert_eq!(deposed.stdout, "terraform_data.cbd\n");
-    let json = Test::new()
-        .args(["list", "--format", "json", "--deposed"])
-        .arg(&state)
-        .run()
-        .code(0);
-    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let document = run_on(&["list", "--format", "json", "--deposed"], &[&state], 0).json();
     assert_eq!(document["schema_version"], 1);
     let instance = &document["instances"][0];
     assert_eq!(instance["address"], "terraform_data.cbd");
@@ -86,72 +73,64 @@ fn list_filters_tainted_and_deposed_and_reports_status_in_json() {
 #[test]
 fn show_masks_sensitive_values_unless_asked() {
     let state = testdata("sensitive.tfstate");
-    let masked = Test::new()
-        .args(["show", "terraform_data.password"])
-        .arg(&state)
-        .run()
-        .code(0);
+    let masked = run_on(&["show", "terraform_data.password"], &[&state], 0);
     assert_starts_with(
         &masked.stdout,
         "# terraform_data.password:\nresource \"terraform_data\" \"password\" {\n",
     );
     assert_contains(&masked.stdout, "(sensitive value)");
-    let revealed = Test::new()
-        .args([
+    let revealed = run_on(
+        &[
             "show",
             "--show-sensitive",
             "--format",
             "json",
             "terraform_data.password",
-        ])
-        .arg(&state)
-        .run()
-        .code(0);
-    let masked_json = Test::new()
-        .args(["show", "--format", "json", "terraform_data.password"])
-        .arg(&state)
-        .run()
-        .code(0);
+        ],
+        &[&state],
+        0,
+    );
+    let masked_json = run_on(
+        &["show", "--format", "json", "terraform_data.password"],
+        &[&state],
+        0,
+    );
     assert_ne!(revealed.stdout, masked_json.stdout);
-    let masked_input = serde_json::from_str::<serde_json::Value>(&masked_json.stdout).unwrap()["attributes"]["input"].clone();
-    assert_eq!(masked_input, "(sensitive value)");
-    let revealed_input =
-        serde_json::from_str::<serde_json::Value>(&revealed.stdout).unwrap()["attributes"]["input"]
-            ["value"]
-            .clone();
-    assert_eq!(revealed_input, "hunter2-s3cr3t");
+    assert_eq!(
+        masked_json.json()["attributes"]["input"],
+        "(sensitive value)"
+    );
+    assert_eq!(
+        revealed.json()["attributes"]["input"]["value"],
+        "hunter2-s3cr3t"
+    );
 }
 
 #[test]
 fn show_finds_deposed_objects_and_names_missing_ones() {
     let state = testdata("lifecycle.tfstate");
-    let json = Test::new()
-        .args(["list", "--format", "json", "--deposed"])
-        .arg(&state)
-        .run()
-        .code(0);
-    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let document = run_on(&["list", "--format", "json", "--deposed"], &[&state], 0).json();
     let key = document["instances"][0]["deposed"][0]
         .as_str()
         .unwrap()
         .to_owned();
-    let by_flag = Test::new()
-        .args(["show", "terraform_data.cbd", "--deposed", &key])
-        .arg(&state)
-        .run()
-        .code(0);
+    let by_flag = run_on(
+        &["show", "terraform_data.cbd", "--deposed", &key],
+        &[&state],
+        0,
+    );
     assert_starts_with(
         &by_flag.stdout,
         &format!("# terraform_data.cbd: (deposed object {key})\n"),
     );
-    let by_address = Test::new()
-        .args([
+    let by_address = run_on(
+        &[
             "show",
             &format!("terraform_data.cbd (deposed object {key})"),
-        ])
-        .arg(&state)
-        .run()
-        .code(0);
+        ],
+        &[&state],
+        0,
+    );
     assert_eq!(by_address.stdout, by_flag.stdout);
     Test::new()
         .args(["show", "terraform_data.nope"])
@@ -189,11 +168,7 @@ fn query_runs_rfc9535_paths_and_masks_secrets() {
 #[test]
 fn query_keeps_big_numbers_exact() {
     let state = testdata("values.tfstate");
-    let numbers = Test::new()
-        .args(["query", "--compact", "$..attributes.input"])
-        .arg(&state)
-        .run()
-        .code(0);
+    let numbers = run_on(&["query", "--compact", "$..attributes.input"], &[&state], 0);
     assert_contains(&numbers.stdout, "123456789012345678901234567890");
     assert_contains(&numbers.stdout, "9007199254740993");
 }
@@ -201,12 +176,7 @@ fn query_keeps_big_numbers_exact() {
 #[test]
 fn summary_counts_by_type_module_provider_and_status() {
     let state = testdata("lifecycle.tfstate");
-    let json = Test::new()
-        .args(["summary", "--format", "json"])
-        .arg(&state)
-        .run()
-        .code(0);
-    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let document = run_on(&["summary", "--format", "json"], &[&state], 0).json();
     assert_eq!(document["by_status"]["tainted"], 2);
     assert!(
         document["by_provider"]["terraform.io/builtin/terraform"]
@@ -227,22 +197,12 @@ fn every_command_counts_the_instances_terraform_lists() {
     let listed = Test::new().arg("list").arg(&state).run().code(0);
     let instances = listed.stdout.lines().count();
     assert_eq!(instances, 4);
-    let summary = Test::new()
-        .args(["summary", "--format", "json"])
-        .arg(&state)
-        .run()
-        .code(0);
-    let summary: serde_json::Value = serde_json::from_str(&summary.stdout).unwrap();
+    let summary = run_on(&["summary", "--format", "json"], &[&state], 0).json();
     assert_eq!(summary["instances"], instances);
     assert_eq!(summary["deposed_objects"], 1);
     let statuses: u64 = crate::builder::sum_of_counts(&summary["by_status"]);
     assert_eq!(statuses, 4, "{}", summary["by_status"]);
-    let scan = Test::new()
-        .args(["scan", "--format", "json"])
-        .arg(&state)
-        .run()
-        .code(1);
-    let scan: serde_json::Value = serde_json::from_str(&scan.stdout).unwrap();
+    let scan = run_on(&["scan", "--format", "json"], &[&state], 1).json();
     assert_eq!(scan["states"][0]["instances"], instances);
 }
 
@@ -251,12 +211,7 @@ fn every_command_counts_the_instances_terraform_lists() {
 #[test]
 fn summary_orders_module_keys_as_terraform_does() {
     let state = testdata("modules.tfstate");
-    let json = Test::new()
-        .args(["summary", "--format", "json"])
-        .arg(&state)
-        .run()
-        .code(0);
-    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let document = run_on(&["summary", "--format", "json"], &[&state], 0).json();
     let shards: Vec<&str> = document["by_module"]
         .as_object()
         .unwrap()
@@ -277,13 +232,7 @@ fn summary_orders_module_keys_as_terraform_does() {
 #[test]
 fn summary_takes_folders_and_several_states_as_scan_does() {
     let (lifecycle, modules) = (testdata("lifecycle.tfstate"), testdata("modules.tfstate"));
-    let two = Test::new()
-        .args(["summary", "--format", "json"])
-        .arg(&lifecycle)
-        .arg(&modules)
-        .run()
-        .code(0);
-    let two: serde_json::Value = serde_json::from_str(&two.stdout).unwrap();
+    let two = run_on(&["summary", "--format", "json"], &[&lifecycle, &modules], 0).json();
     assert_eq!(two["states"], 2);
     assert_eq!(two["instances"], 4 + 32);
     assert_eq!(two["deposed_objects"], 1);
@@ -305,11 +254,7 @@ fn summary_takes_folders_and_several_states_as_scan_does() {
         ),
     );
     // What scan would find in the folder: it has the same count.
-    let scanned = Test::new()
-        .args(["scan", "--format", "json"])
-        .arg(folder.path())
-        .run();
-    let scanned: serde_json::Value = serde_json::from_str(&scanned.stdout).unwrap();
+    let scanned = run_on(&["scan", "--format", "json"], &[folder.path()], 1).json();
     assert_eq!(scanned["summary"]["states"], 2);
 }
 
@@ -320,12 +265,7 @@ fn summary_of_the_synthetic_opentofu_state_uses_instance_providers() {
     };
     let state =
         corpus.join("synthetic/SYNTHETIC-opentofu-1.12-skip_destroy-provider_foreach.tfstate");
-    let json = Test::new()
-        .args(["summary", "--format", "json"])
-        .arg(&state)
-        .run()
-        .code(0);
-    let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let document = run_on(&["summary", "--format", "json"], &[&state], 0).json();
     assert_eq!(
         document["by_provider"]["registry.opentofu.org/hashicorp/aws.by_region"],
         2
@@ -402,7 +342,7 @@ fn the_lock_holder_is_named_from_the_system_without_user_set() {
         .current_dir(folder.path())
         .run()
         .code(0);
-    let info: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
+    let info = output.json();
     let uid = rustix::process::getuid().as_raw().to_string();
     let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
     let name = passwd

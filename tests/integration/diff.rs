@@ -36,6 +36,19 @@ fn write(folder: &Path, name: &str, state: &Value) -> PathBuf {
     path
 }
 
+/// What `statectl ARGS STATE -o -` writes, saved as `name` in `folder`.
+fn rewritten(args: &[&str], state: &Path, folder: &Path, name: &str) -> PathBuf {
+    let output = Test::new()
+        .args(args)
+        .arg(state)
+        .args(["-o", "-"])
+        .run()
+        .code(0);
+    let path = folder.join(name);
+    std::fs::write(&path, output.stdout).unwrap();
+    path
+}
+
 fn diff(old: &Path, new: &Path, flags: &[&str]) -> Output {
     diff_test(old, new, flags).run()
 }
@@ -452,12 +465,8 @@ fn sensitive_values_are_masked_unless_asked() {
     let document = json_diff(&old, &new, &["--show-sensitive"]);
     assert_eq!(document["sensitive_masked"], false);
     assert_eq!(document["outputs"]["changed"][0]["new"], "swordfish-3");
-    let paths: Vec<&str> = document["objects"][0]["attributes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|change| change["path"].as_str().unwrap())
-        .collect();
+    let paths: Vec<&str> =
+        crate::builder::strings_of(&document["objects"][0]["attributes"], "path");
     assert_eq!(paths, ["input.value.hosts[1]", "input.value.password"]);
 }
 
@@ -489,14 +498,12 @@ fn markdown_has_a_table_and_a_diff_block() {
 fn shows_exactly_what_taint_changed() {
     let folder = tempfile::tempdir().unwrap();
     let old = testdata("sensitive.tfstate");
-    let tainted = Test::new()
-        .args(["taint", "terraform_data.public"])
-        .arg(&old)
-        .args(["-o", "-"])
-        .run()
-        .code(0);
-    let new = folder.path().join("tainted.tfstate");
-    std::fs::write(&new, tainted.stdout).unwrap();
+    let new = rewritten(
+        &["taint", "terraform_data.public"],
+        &old,
+        folder.path(),
+        "tainted.tfstate",
+    );
     let document = json_diff(&old, &new, &[]);
     assert_eq!(document["changes"], json!({"serial": {"old": 4, "new": 5}}));
     assert_eq!(
@@ -513,14 +520,12 @@ fn shows_exactly_what_taint_changed() {
         .code(1)
         .stdout("serial: 4 -> 5\n~ terraform_data.public  status\n0 added, 0 removed, 1 changed\n");
     // Untainting gives the same content back.
-    let untainted = Test::new()
-        .args(["untaint", "terraform_data.public"])
-        .arg(&new)
-        .args(["-o", "-"])
-        .run()
-        .code(0);
-    let back = folder.path().join("back.tfstate");
-    std::fs::write(&back, untainted.stdout).unwrap();
+    let back = rewritten(
+        &["untaint", "terraform_data.public"],
+        &new,
+        folder.path(),
+        "back.tfstate",
+    );
     diff(&old, &back, &[]).code(1).stdout("serial: 4 -> 6\n");
 }
 

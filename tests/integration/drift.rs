@@ -2,7 +2,7 @@
 //! where there is a fix), exit 2, nothing read through any plugin, never a panic. The runs against
 //! real providers are in plugin_tf.rs (protocol 6) and drift_stack.rs (the AWS provider on moto).
 
-use crate::builder::Test;
+use crate::builder::{Output, Test};
 
 /// A state of one VPC, as the AWS provider writes it, in a folder where `terraform init` never ran.
 const STATE: &str = r#"{
@@ -37,6 +37,18 @@ fn state_folder() -> tempfile::TempDir {
     folder
 }
 
+/// `statectl drift` by the state with `settings` as its `.statectl.toml`: a refusal (exit 2).
+#[track_caller]
+fn drift_with_settings(settings: &str) -> Output {
+    let folder = state_folder();
+    std::fs::write(folder.path().join(".statectl.toml"), settings).unwrap();
+    Test::new()
+        .current_dir(folder.path())
+        .args(["drift"])
+        .run()
+        .code(2)
+}
+
 #[test]
 fn drift_refuses_an_ignore_pattern_without_a_type() {
     let folder = state_folder();
@@ -49,18 +61,9 @@ fn drift_refuses_an_ignore_pattern_without_a_type() {
 
 #[test]
 fn drift_refuses_a_settings_file_ignore_without_a_reason() {
-    let folder = state_folder();
-    std::fs::write(
-        folder.path().join(".statectl.toml"),
-        "[[drift.ignore]]\nattribute = \"aws_instance.tags.LastScanned\"\n",
-    )
-    .unwrap();
-    let output = Test::new()
-        .current_dir(folder.path())
-        .args(["drift"])
-        .run()
-        .code(2);
-    let stderr = output.stderr;
+    let stderr =
+        drift_with_settings("[[drift.ignore]]\nattribute = \"aws_instance.tags.LastScanned\"\n")
+            .stderr;
     assert!(
         stderr.contains(".statectl.toml:1:1: invalid rules file: missing field `reason`"),
         "{stderr}"
@@ -70,17 +73,9 @@ fn drift_refuses_a_settings_file_ignore_without_a_reason() {
 
 #[test]
 fn drift_refuses_a_settings_file_ignore_without_a_type() {
-    let folder = state_folder();
-    std::fs::write(
-        folder.path().join(".statectl.toml"),
+    let output = drift_with_settings(
         "[[drift.ignore]]\nattribute = \"LastScanned\"\nreason = \"the scanner\"\n",
-    )
-    .unwrap();
-    let output = Test::new()
-        .current_dir(folder.path())
-        .args(["drift"])
-        .run()
-        .code(2);
+    );
     assert!(
         output.stderr.contains(
             ".statectl.toml: [[drift.ignore]]: `LastScanned` is not TYPE.PATH: a resource type, a dot, an attribute path"
@@ -196,4 +191,14 @@ fn drift_chooses_instances_by_module_type_and_target() {
         ])
         .run()
         .refused("error: no managed instance in the state matches the --target and --type given");
+    // And so is a module that is not there (it read nothing and said "no drift" before).
+    Test::new()
+        .args([
+            "drift",
+            "testdata/states/modules.tfstate",
+            "--module",
+            "module.nowhere",
+        ])
+        .run()
+        .refused("error: no managed instance in the state matches the --module given");
 }

@@ -50,6 +50,24 @@ fn oracle(python: &Path, mode: &str, provider: &str, passphrase: &str, input: &[
     out.stdout
 }
 
+/// `clean.tfstate` as the oracle encrypts it with [`PROVIDER`] and [`PASSPHRASE`].
+fn clean_envelope(python: &Path) -> Vec<u8> {
+    oracle(
+        python,
+        "encrypt",
+        PROVIDER,
+        PASSPHRASE,
+        &fixture("clean.tfstate"),
+    )
+}
+
+/// Writes [`clean_envelope`] to `enc.tfstate` in `dir`, and returns it.
+fn encrypted_clean_state(python: &Path, dir: &Path) -> Vec<u8> {
+    let envelope = clean_envelope(python);
+    std::fs::write(dir.join("enc.tfstate"), &envelope).unwrap();
+    envelope
+}
+
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(root().join("testdata/scan").join(name)).unwrap()
 }
@@ -307,14 +325,7 @@ fn the_passphrase_comes_from_tf_var_over_tfvars_and_var_over_both() {
         "passphrase = \"not-the-passphrase-at-all\"\n",
     )
     .unwrap();
-    let envelope = oracle(
-        &python,
-        "encrypt",
-        PROVIDER,
-        PASSPHRASE,
-        &fixture("clean.tfstate"),
-    );
-    std::fs::write(dir.path().join("enc.tfstate"), &envelope).unwrap();
+    encrypted_clean_state(&python, dir.path());
     let with_env = Test::new()
         .current_dir(dir.path())
         .args(["list", "enc.tfstate"])
@@ -359,14 +370,7 @@ fn the_passphrase_comes_from_tf_var_over_tfvars_and_var_over_both() {
 fn tf_encryption_alone_in_hcl_or_json_configures_it() {
     let Some(python) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let envelope = oracle(
-        &python,
-        "encrypt",
-        PROVIDER,
-        PASSPHRASE,
-        &fixture("clean.tfstate"),
-    );
-    std::fs::write(dir.path().join("enc.tfstate"), &envelope).unwrap();
+    encrypted_clean_state(&python, dir.path());
     let hcl = format!(
         "key_provider \"pbkdf2\" \"main\" {{\n  passphrase = \"{PASSPHRASE}\"\n  iterations = {ITERATIONS}\n}}\nmethod \"aes_gcm\" \"main\" {{\n  keys = key_provider.pbkdf2.main\n}}\nstate {{\n  method = method.aes_gcm.main\n}}\n"
     );
@@ -544,13 +548,7 @@ fn plaintext_is_migrated_refused_or_kept_as_opentofu_decides() {
 fn every_bad_input_is_one_line_and_writes_nothing() {
     let Some(python) = python() else { return };
     let dir = module();
-    let envelope = oracle(
-        &python,
-        "encrypt",
-        PROVIDER,
-        PASSPHRASE,
-        &fixture("clean.tfstate"),
-    );
+    let envelope = clean_envelope(&python);
     let text = String::from_utf8(envelope.clone()).unwrap();
     let outer: Value = serde_json::from_str(&text).unwrap();
     let data = outer["encrypted_data"].as_str().unwrap();
@@ -609,14 +607,7 @@ fn every_bad_input_is_one_line_and_writes_nothing() {
 fn a_wrong_key_a_missing_or_bad_configuration_and_an_encrypted_plan_are_one_line() {
     let Some(python) = python() else { return };
     let dir = module();
-    let envelope = oracle(
-        &python,
-        "encrypt",
-        PROVIDER,
-        PASSPHRASE,
-        &fixture("clean.tfstate"),
-    );
-    std::fs::write(dir.path().join("enc.tfstate"), &envelope).unwrap();
+    let envelope = encrypted_clean_state(&python, dir.path());
     // The wrong passphrase names the key provider and says the passphrase may be wrong.
     let wrong = statectl(
         dir.path(),
@@ -725,9 +716,9 @@ fn an_encrypted_state_in_s3_is_read_and_tainted() {
             .current_dir(dir.path())
             .args(args)
             .args(["s3://tfstate/app.tfstate", "--backend-config", &endpoints])
-            .args(["--backend-config", "use_path_style=true"])
-            .args(["--backend-config", "region=us-east-1"])
-            .args(["--backend-config", "dynamodb_table=locks"])
+            .backend_config("use_path_style=true")
+            .backend_config("region=us-east-1")
+            .backend_config("dynamodb_table=locks")
             .env("AWS_ACCESS_KEY_ID", "testing")
             .env("AWS_SECRET_ACCESS_KEY", "testing")
             .env("HOME", dir.path())

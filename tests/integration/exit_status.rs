@@ -37,8 +37,8 @@ fn a_lock_that_cannot_be_released_does_not_hide_a_block() {
     let unlock_address = format!("unlock_address=http://{}/lock", server.host());
     let output = Test::new()
         .args(["taint", "oci_core_instance.app", &address])
-        .args(["--backend-config", &lock_address])
-        .args(["--backend-config", &unlock_address])
+        .backend_config(&lock_address)
+        .backend_config(&unlock_address)
         .run()
         .code(3);
     assert!(server.saw("LOCK") && server.saw("UNLOCK"), "{output:?}");

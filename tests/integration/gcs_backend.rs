@@ -228,10 +228,7 @@ fn the_lock_object_excludes_others_names_the_holder_by_generation_and_checks_the
 /// A server that answers every request with `status` and a Google JSON error.
 fn canned_server(status: &str, message: &str) -> String {
     let body = json!({"error": {"code": 0, "message": message}}).to_string();
-    let response = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
+    let response = crate::stand_in::answer(status, Some("application/json"), &body);
     format!("{}/storage/v1/", crate::stand_in::canned(response))
 }
 
@@ -325,10 +322,7 @@ fn a_url_reads_the_state_and_a_missing_object_is_one_line() {
         Test::new()
             .current_dir(gcs.path())
             .args(["list", url])
-            .args([
-                "--backend-config",
-                &format!("storage_custom_endpoint={}", gcs.endpoint()),
-            ])
+            .backend_config(format!("storage_custom_endpoint={}", gcs.endpoint()))
             .args(extra)
             .env("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN)
             .run()
@@ -366,7 +360,7 @@ fn no_credentials_at_all_is_one_line_with_a_hint() {
     let output = Test::new()
         .current_dir(home.path())
         .args(["list", "gs://tfstate/app/default.tfstate"])
-        .args(["--backend-config", &format!("storage_custom_endpoint=http://{nowhere}/storage/v1/")])
+        .backend_config(format!("storage_custom_endpoint=http://{nowhere}/storage/v1/"))
         .env("HOME", home.path())
         .env("GCE_METADATA_HOST", &nowhere)
         .run()
@@ -400,11 +394,8 @@ fn a_prefix_scans_every_state_below_it_in_one_report() {
         Test::new()
             .current_dir(gcs.path())
             .args(["scan", &format!("gs://{BUCKET}/org/"), "--format", "json"])
-            .args([
-                "--backend-config",
-                &format!("storage_custom_endpoint={}", gcs.endpoint()),
-            ])
-            .args(["--backend-config", &format!("access_token={TOKEN}")])
+            .backend_config(format!("storage_custom_endpoint={}", gcs.endpoint()))
+            .backend_config(format!("access_token={TOKEN}"))
             .args(extra)
             .run()
     };

@@ -243,14 +243,11 @@ fn a_gitlab_token_file_given_as_credentials_reads_and_writes_a_gs_url() {
         Test::new()
             .current_dir(gcs.path())
             .args(args)
-            .args([
-                "--backend-config",
-                &format!("credentials={}", credentials.display()),
-            ])
-            .args([
-                "--backend-config",
-                &format!("storage_custom_endpoint={}/storage/v1/", google.url()),
-            ])
+            .backend_config(format!("credentials={}", credentials.display()))
+            .backend_config(format!(
+                "storage_custom_endpoint={}/storage/v1/",
+                google.url()
+            ))
             .env("HOME", gcs.path())
             .env("USER", "statectl-e2e")
             .run()
@@ -316,10 +313,7 @@ fn a_hostile_sts_is_one_line_without_the_token() {
         Test::new()
             .current_dir(folder.path())
             .args(["list", "gs://tfstate/app/default.tfstate"])
-            .args([
-                "--backend-config",
-                "storage_custom_endpoint=http://127.0.0.1:9/storage/v1/",
-            ])
+            .backend_config("storage_custom_endpoint=http://127.0.0.1:9/storage/v1/")
             .env("GOOGLE_APPLICATION_CREDENTIALS", &credentials)
             .env("HOME", folder.path())
             .run()

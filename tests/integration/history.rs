@@ -5,15 +5,11 @@
 //! the restored state, each tool refused while the other holds the lock. Without moto or Terraform
 //! the remote tests skip, except under CI, where they fail.
 
-use std::io::Write as _;
-use std::process::Stdio;
-use std::time::Duration;
-
 use serde_json::Value;
 
 use crate::builder::{Test, assert_contains};
 use crate::s3_backend::{Aws, BUCKET, TABLE, backend_block, s3_workdir};
-use crate::workdir::{TerraformWorkdir, wait_for_text};
+use crate::workdir::TerraformWorkdir;
 
 /// A small state: `terraform_data` instances named `names`, each with `input` as its value.
 fn state(serial: u64, lineage: &str, names: &[&str]) -> String {
@@ -53,11 +49,9 @@ fn json(text: &str) -> Value {
 }
 
 fn ids(history: &Value) -> Vec<String> {
-    history["versions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|version| version["id"].as_str().unwrap().to_owned())
+    crate::builder::strings_of(&history["versions"], "id")
+        .into_iter()
+        .map(str::to_owned)
         .collect()
 }
 
@@ -530,31 +524,12 @@ fn restore_waiting_for_terraform(
     workdir: &impl TerraformWorkdir,
     first_id: &str,
 ) -> std::process::Output {
-    let mut apply = workdir
-        .terraform_command(&["apply", "-no-color", "-replace=terraform_data.kept"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = apply.stdin.take().unwrap();
-    wait_for_text(&mut apply, "Enter a value");
     workdir
-        .statectl(&["restore", "--version", first_id])
-        .code(2)
-        .stderr_contains("the state is locked by")
-        .stderr_contains("Terraform 1.15.5, operation `OperationTypeApply`");
-    let waiting = workdir
-        .statectl_command(&["restore", "--version", first_id, "--lock-timeout", "60s"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    stdin.write_all(b"no\n").unwrap();
-    drop(stdin);
-    let _ = apply.wait();
-    waiting.wait_with_output().unwrap()
+        .write_against_terraforms_lock(
+            &["-replace=terraform_data.kept"],
+            &["restore", "--version", first_id],
+        )
+        .1
 }
 
 /// A server whose version listing never ends (every page truncated, pointing at the same next
@@ -563,20 +538,18 @@ fn restore_waiting_for_terraform(
 #[test]
 fn an_s3_version_listing_that_goes_round_is_stopped() {
     let body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ListVersionsResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Name>b</Name><Prefix>k.tfstate</Prefix><IsTruncated>true</IsTruncated><NextKeyMarker>k.tfstate</NextKeyMarker><NextVersionIdMarker>v1</NextVersionIdMarker><Version><Key>k.tfstate</Key><VersionId>v1</VersionId><IsLatest>true</IsLatest><LastModified>2026-11-28T00:00:00.000Z</LastModified><Size>3</Size></Version></ListVersionsResult>";
-    let url = crate::stand_in::canned(format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
+    let url = crate::stand_in::canned(crate::stand_in::answer(
+        "200 OK",
+        Some("application/xml"),
+        body,
     ));
     let output = Test::new()
         .args(["history", "s3://b/k.tfstate", "--format", "json"])
-        .args([
-            "--backend-config",
-            &format!("endpoints={{ s3 = \"{url}\" }}"),
-        ])
-        .args(["--backend-config", "use_path_style=true"])
-        .args(["--backend-config", "region=us-east-1"])
-        .args(["--backend-config", "skip_credentials_validation=true"])
-        .args(["--backend-config", "skip_requesting_account_id=true"])
+        .backend_config(format!("endpoints={{ s3 = \"{url}\" }}"))
+        .backend_config("use_path_style=true")
+        .backend_config("region=us-east-1")
+        .backend_config("skip_credentials_validation=true")
+        .backend_config("skip_requesting_account_id=true")
         .env("AWS_ACCESS_KEY_ID", "testing")
         .env("AWS_SECRET_ACCESS_KEY", "testing")
         .run()
@@ -618,10 +591,7 @@ fn gcs_generations_are_the_history_and_restore_writes_a_new_one() {
         Test::new()
             .current_dir(gcs.path())
             .args(args)
-            .args([
-                "--backend-config",
-                &format!("storage_custom_endpoint={}", gcs.endpoint()),
-            ])
+            .backend_config(format!("storage_custom_endpoint={}", gcs.endpoint()))
             .env("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN)
     };
     let url = "gs://vb/app/default.tfstate";
@@ -686,7 +656,6 @@ fn gcs_generations_are_the_history_and_restore_writes_a_new_one() {
 /// requests.
 #[test]
 fn azure_blob_versions_from_the_rest_api_shapes() {
-    use std::io::{Read as _, Write as _};
     let older = state(1, "lin-1", &["a"]);
     let newer = state(2, "lin-1", &["a", "b"]);
     let blob = |id: &str, current: bool, body: &str| {
@@ -706,49 +675,24 @@ fn azure_blob_versions_from_the_rest_api_shapes() {
         blob("2026-11-28T00:00:00.1000000Z", false, &older),
         blob("2026-11-28T01:00:00.2000000Z", true, &newer),
     );
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(20) {
-            let Ok(mut stream) = stream else { return };
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 4096];
-            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
-                match stream.read(&mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(read) => request.extend_from_slice(&buffer[..read]),
-                }
-            }
-            let line = String::from_utf8_lossy(&request)
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .to_owned();
-            let (status, body) = if line.contains("include=versions") {
-                ("200 OK", listing.clone())
-            } else if line.contains("versionid=2026-11-28T00%3A00%3A00.1000000Z") {
-                ("200 OK", older.clone())
-            } else if line.contains("versionid=2026-11-28T01%3A00%3A00.2000000Z") {
-                ("200 OK", newer.clone())
-            } else if line.contains("versionid=") {
-                ("404 The specified blob does not exist.", String::new())
-            } else {
-                ("200 OK", newer.clone())
-            };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
+    let port = crate::stand_in::answering(move |line| {
+        let (status, body) = if line.contains("include=versions") {
+            ("200 OK", &listing)
+        } else if line.contains("versionid=2026-11-28T00%3A00%3A00.1000000Z") {
+            ("200 OK", &older)
+        } else if line.contains("versionid=2026-11-28T01%3A00%3A00.2000000Z") {
+            ("200 OK", &newer)
+        } else if line.contains("versionid=") {
+            ("404 The specified blob does not exist.", &String::new())
+        } else {
+            ("200 OK", &newer)
+        };
+        crate::stand_in::answer(status, None, body)
     });
     let run = |args: &[&str]| {
         Test::new()
             .args(args)
-            .args([
-                "--backend-config",
-                &format!("endpoint=http://127.0.0.1:{port}/acct"),
-            ])
+            .backend_config(format!("endpoint=http://127.0.0.1:{port}/acct"))
             .env("ARM_ACCESS_KEY", "c3RhdGVjdGwtbG9vcGJhY2sta2V5")
     };
     let url = "azurerm://acct/tfstate/app.tfstate";

@@ -174,24 +174,18 @@ impl Kind {
         let test = Test::new().current_dir(home).env("HOME", home).args(args);
         match self {
             Kind::S3 => test
-                .args([
-                    "--backend-config",
-                    &format!("endpoints={{ s3 = \"{url}\" }}"),
-                ])
-                .args(["--backend-config", "use_path_style=true"])
-                .args(["--backend-config", "region=us-east-1"])
-                .args(["--backend-config", "skip_requesting_account_id=true"])
+                .backend_config(format!("endpoints={{ s3 = \"{url}\" }}"))
+                .backend_config("use_path_style=true")
+                .backend_config("region=us-east-1")
+                .backend_config("skip_requesting_account_id=true")
                 .env("AWS_ACCESS_KEY_ID", "testing")
                 .env("AWS_SECRET_ACCESS_KEY", "testing")
                 .env("AWS_EC2_METADATA_DISABLED", "true"),
             Kind::Gcs => test
-                .args([
-                    "--backend-config",
-                    &format!("storage_custom_endpoint={url}/storage/v1/"),
-                ])
+                .backend_config(format!("storage_custom_endpoint={url}/storage/v1/"))
                 .env("GOOGLE_OAUTH_ACCESS_TOKEN", "ya29.loopback-token"),
             Kind::Azure => test
-                .args(["--backend-config", &format!("endpoint={url}/{ACCOUNT}")])
+                .backend_config(format!("endpoint={url}/{ACCOUNT}"))
                 .env("ARM_ACCESS_KEY", "c3RhdGVjdGwtbG9vcGJhY2sta2V5"),
             Kind::Oci => {
                 std::fs::create_dir_all(home.join(".oci")).unwrap();

@@ -534,7 +534,7 @@ fn a_kms_key_goes_with_every_state_write_and_not_with_the_lock() {
     let url = state_url("app/terraform.tfstate");
     by_url(&sim, home.path())
         .args(["taint", "oci_core_instance.app", &url])
-        .args(["--backend-config", "kms_key_id=ocid1.key.oc1..k"])
+        .backend_config("kms_key_id=ocid1.key.oc1..k")
         .run()
         .code(0);
     let log = sim.log();
@@ -595,12 +595,9 @@ fn a_session_profile_signs_with_its_token() {
     let session = |profile: &str| {
         by_url(&sim, home.path())
             .args(["list", &state_url("app/terraform.tfstate")])
-            .args(["--backend-config", "auth=SecurityToken"])
-            .args([
-                "--backend-config",
-                &format!("config_file_profile={profile}"),
-            ])
-            .args(["--backend-config", "region=eu-frankfurt-1"])
+            .backend_config("auth=SecurityToken")
+            .backend_config(format!("config_file_profile={profile}"))
+            .backend_config("region=eu-frankfurt-1")
             .run()
     };
     session("dev")
@@ -616,7 +613,6 @@ fn a_session_profile_signs_with_its_token() {
 /// versioning disabled says so. Bounded: at most 30 requests are answered.
 #[test]
 fn oci_object_versions_from_the_api_shapes() {
-    use std::io::{Read as _, Write as _};
     let state = |serial: u64, names: &[&str]| {
         let resources: Vec<String> = names
             .iter()
@@ -635,65 +631,38 @@ fn oci_object_versions_from_the_api_shapes() {
         {"name": "app/terraform.tfstate.lock", "versionId": "v9", "size": 1, "timeModified": "2026-11-28T04:00:00.000Z"},
     ]})
     .to_string();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(30) {
-            let Ok(mut stream) = stream else { return };
-            let mut request = Vec::new();
-            let mut buffer = [0u8; 4096];
-            while !request.windows(4).any(|window| window == b"\r\n\r\n") {
-                match stream.read(&mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(read) => request.extend_from_slice(&buffer[..read]),
-                }
-            }
-            let line = String::from_utf8_lossy(&request)
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .to_owned();
-            let path = line.split(' ').nth(1).unwrap_or_default().to_owned();
-            let (status, body) = if path == "/n/acme/b/states" {
-                (
-                    "200 OK",
-                    r#"{"name": "states", "versioning": "Enabled"}"#.to_owned(),
-                )
-            } else if path == "/n/acme/b/plain" {
-                (
-                    "200 OK",
-                    r#"{"name": "plain", "versioning": "Disabled"}"#.to_owned(),
-                )
-            } else if path.starts_with("/n/acme/b/states/objectversions") {
-                ("200 OK", listing.clone())
-            } else if path.contains("versionId=v1") {
-                ("200 OK", older.clone())
-            } else if path.contains("versionId=v2") {
-                ("200 OK", newer.clone())
-            } else {
-                (
-                    "404 Not Found",
-                    r#"{"code": "ObjectNotFound", "message": "no such object"}"#.to_owned(),
-                )
-            };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
+    let port = crate::stand_in::answering(move |line| {
+        let path = line.split(' ').nth(1).unwrap_or_default();
+        let (status, body) = if path == "/n/acme/b/states" {
+            (
+                "200 OK",
+                r#"{"name": "states", "versioning": "Enabled"}"#.to_owned(),
+            )
+        } else if path == "/n/acme/b/plain" {
+            (
+                "200 OK",
+                r#"{"name": "plain", "versioning": "Disabled"}"#.to_owned(),
+            )
+        } else if path.starts_with("/n/acme/b/states/objectversions") {
+            ("200 OK", listing.clone())
+        } else if path.contains("versionId=v1") {
+            ("200 OK", older.clone())
+        } else if path.contains("versionId=v2") {
+            ("200 OK", newer.clone())
+        } else {
+            (
+                "404 Not Found",
+                r#"{"code": "ObjectNotFound", "message": "no such object"}"#.to_owned(),
+            )
+        };
+        crate::stand_in::answer(status, Some("application/json"), &body)
     });
     let home = home_with_profile();
     let run = |args: &[&str]| by_url_port(port, home.path()).args(args);
     let url = state_url("app/terraform.tfstate");
     let output = run(&["history", &url, "--format", "json"]).run().code(0);
     let history: Value = serde_json::from_str(&output.stdout).unwrap();
-    let ids: Vec<&str> = history["versions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|version| version["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = crate::builder::strings_of(&history["versions"], "id");
     assert_eq!(ids, ["v3", "v2", "v1"], "{history:#}");
     assert_eq!(history["versions"][0]["deleted"], true);
     assert_eq!(history["versions"][1]["serial"], 2);

@@ -109,21 +109,9 @@ impl Stack {
     }
 
     fn statectl(&self, folder: &str, args: &[&str]) -> (i32, String, String) {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
-        command
-            .args(["refresh", "--reader", "plugin", "--config", "."])
-            .args(args)
-            .current_dir(self.path().join(folder))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("COLUMNS", "200");
-        self.environment(&mut command);
-        let output = command.output().unwrap();
-        (
-            output.status.code().unwrap_or(-1),
-            String::from_utf8(output.stdout).unwrap(),
-            String::from_utf8(output.stderr).unwrap(),
-        )
+        let mut all = vec!["refresh", "--reader", "plugin", "--config", "."];
+        all.extend_from_slice(args);
+        self.statectl_in(folder, &all)
     }
 
     /// `statectl drift --config . ARGS` in `folder`, in the same clean environment.
@@ -135,9 +123,15 @@ impl Stack {
 
     /// `statectl drift ARGS` in `folder` (`""`: the stack's folder), in the same clean environment.
     fn drift_in(&self, folder: &str, args: &[&str]) -> (i32, String, String) {
+        let mut all = vec!["drift"];
+        all.extend_from_slice(args);
+        self.statectl_in(folder, &all)
+    }
+
+    /// `statectl ARGS` in `folder`, with no environment but `PATH`, `COLUMNS` and the stack's.
+    fn statectl_in(&self, folder: &str, args: &[&str]) -> (i32, String, String) {
         let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
         command
-            .arg("drift")
             .args(args)
             .current_dir(self.path().join(folder))
             .env_clear()
@@ -710,12 +704,7 @@ fn drift_checks_many_states_in_one_run() {
     let report: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["summary"]["states"], 2, "{stdout}");
     assert_eq!(report["summary"]["changed"], 2, "{stdout}");
-    let states: Vec<&str> = report["resource_drift"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|entry| entry["state"].as_str().unwrap())
-        .collect();
+    let states: Vec<&str> = crate::builder::strings_of(&report["resource_drift"], "state");
     assert_eq!(
         states,
         ["work/terraform.tfstate", "second/terraform.tfstate"]

@@ -57,6 +57,22 @@ pub(crate) fn mutations(seed: &[u8], count: usize, rng_seed: u64) -> Vec<Vec<u8>
         .collect()
 }
 
+/// Runs `invariant` on every seed and on its mutations (as many as `count` says for it), the
+/// `index`th seed's mutations seeded by `index`.
+fn holds_on_seeds_and_mutations<S: AsRef<[u8]>>(
+    seeds: &[S],
+    count: impl Fn(&[u8]) -> usize,
+    invariant: fn(&[u8]),
+) {
+    for (index, seed) in seeds.iter().enumerate() {
+        let seed = seed.as_ref();
+        invariant(seed);
+        for mutated in mutations(seed, count(seed), index as u64) {
+            invariant(&mutated);
+        }
+    }
+}
+
 fn seed_states() -> Vec<Vec<u8>> {
     let mut files = state_files(&root().join("testdata"));
     if let Some(corpus) = require_corpus() {
@@ -71,14 +87,12 @@ fn seed_states() -> Vec<Vec<u8>> {
 
 #[test]
 fn states_and_their_mutations_keep_the_parser_and_writer_invariants() {
-    for (index, seed) in seed_states().iter().enumerate() {
-        fuzzing::state(seed);
-        // Small files get more mutations: they are cheap and reach every branch of their shape.
-        let count = if seed.len() < 20_000 { 60 } else { 8 };
-        for mutated in mutations(seed, count, index as u64) {
-            fuzzing::state(&mutated);
-        }
-    }
+    // Small files get more mutations: they are cheap and reach every branch of their shape.
+    holds_on_seeds_and_mutations(
+        &seed_states(),
+        |seed| if seed.len() < 20_000 { 60 } else { 8 },
+        fuzzing::state,
+    );
 }
 
 #[test]
@@ -93,12 +107,7 @@ fn addresses_round_trip_through_their_text() {
         b"module.a",
         b"aws_instance.web[-1]",
     ];
-    for (index, seed) in seeds.iter().enumerate() {
-        fuzzing::address(seed);
-        for mutated in mutations(seed, 300, index as u64) {
-            fuzzing::address(&mutated);
-        }
-    }
+    holds_on_seeds_and_mutations(seeds, |_| 300, fuzzing::address);
 }
 
 #[test]
@@ -119,12 +128,7 @@ fn profile_files_compile_or_are_refused_without_a_change() {
             seeds.push(text.into_bytes());
         }
     }
-    for (index, seed) in seeds.iter().enumerate() {
-        fuzzing::profiles(seed);
-        for mutated in mutations(seed, 150, index as u64) {
-            fuzzing::profiles(&mutated);
-        }
-    }
+    holds_on_seeds_and_mutations(&seeds, |_| 150, fuzzing::profiles);
 }
 
 #[test]
@@ -138,12 +142,7 @@ fn plugin_values_decode_and_round_trip_or_are_refused() {
         // Found by AFL++: a tuple of a float64 negative zero and null (cty encodes -0 as the int 0).
         b"\x17\x92\xcb\x80\x00\x00\x00\x00\x00\x00\x00\xc0",
     ];
-    for (index, seed) in seeds.iter().enumerate() {
-        fuzzing::msgpack(seed);
-        for mutated in mutations(seed, 500, index as u64) {
-            fuzzing::msgpack(&mutated);
-        }
-    }
+    holds_on_seeds_and_mutations(seeds, |_| 500, fuzzing::msgpack);
 }
 
 #[test]
@@ -154,12 +153,7 @@ fn provider_answers_become_observations() {
         b"\x00\x64\n\n[{\"lifecycleState\":1}]",
         b"\x01\xadx-amz-retry-after: 999999999999\n\n",
     ];
-    for (index, seed) in seeds.iter().enumerate() {
-        fuzzing::http_answer(seed);
-        for mutated in mutations(seed, 300, index as u64) {
-            fuzzing::http_answer(&mutated);
-        }
-    }
+    holds_on_seeds_and_mutations(seeds, |_| 300, fuzzing::http_answer);
 }
 
 #[test]
@@ -171,12 +165,7 @@ fn durations_parse_or_are_refused_and_deadlines_never_overflow() {
         b"18446744073709551616s\n-1s\nNaN\n1e999s",
         b"99999999999999999999999999999h\n.5s\n1.999999999999999999999s\n0s",
     ];
-    for (index, seed) in seeds.iter().enumerate() {
-        fuzzing::duration(seed);
-        for mutated in mutations(seed, 500, index as u64) {
-            fuzzing::duration(&mutated);
-        }
-    }
+    holds_on_seeds_and_mutations(seeds, |_| 500, fuzzing::duration);
 }
 
 #[test]
@@ -188,10 +177,5 @@ fn lock_infos_parse_or_are_refused_and_show_in_a_bounded_line() {
         br#"{"ID":"\u00e9\ud83d\ude00","Who":"\u001b[31m\r\n","Version":"statectl 0.1.0"}"#.to_vec(),
         br#"{"ID":1,"Who":null}"#.to_vec(),
     ];
-    for (index, seed) in seeds.iter().enumerate() {
-        fuzzing::lock_info(seed);
-        for mutated in mutations(seed, 300, index as u64) {
-            fuzzing::lock_info(&mutated);
-        }
-    }
+    holds_on_seeds_and_mutations(&seeds, |_| 300, fuzzing::lock_info);
 }

@@ -69,6 +69,41 @@ fn scratch_with(fixture: &str) -> (tempfile::TempDir, PathBuf) {
     (folder, state)
 }
 
+/// A scratch copy of `cf-tainted-in-progress.tfstate` and the simulator playing [`CF_SCENARIO`]
+/// (the simulator first, so that it stops before its folder goes).
+struct CfRun {
+    sim: Sim,
+    folder: tempfile::TempDir,
+    state: PathBuf,
+    /// The state's bytes before any run.
+    before: Vec<u8>,
+    /// `cf=<the simulator's address>`, for `--endpoint`.
+    endpoint: String,
+}
+
+impl CfRun {
+    /// `statectl refresh --endpoint <the simulator> --timeout 30s EXTRA…` in the folder.
+    fn refresh(&self, extra: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+        let mut args = vec!["refresh", "--endpoint", &self.endpoint, "--timeout", "30s"];
+        args.extend_from_slice(extra);
+        statectl(self.folder.path(), &args, env)
+    }
+}
+
+fn cf_run() -> CfRun {
+    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
+    let sim = Sim::start(folder.path(), CF_SCENARIO);
+    let before = std::fs::read(&state).unwrap();
+    let endpoint = format!("cf={}", sim.url());
+    CfRun {
+        sim,
+        folder,
+        state,
+        before,
+        endpoint,
+    }
+}
+
 fn attributes(state: &Path, name: &str) -> Value {
     let document: Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
     find_by(&document["resources"], "name", name)["instances"][0]["attributes"].clone()
@@ -87,17 +122,10 @@ lifecycle = ["in progress:2", "succeeded"]
 
 #[test]
 fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_write() {
-    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
-    let sim = Sim::start(folder.path(), CF_SCENARIO);
-    let before = std::fs::read(&state).unwrap();
-    let endpoint = format!("cf={}", sim.url());
+    let run = cf_run();
     let env = [("CF_ACCESS_TOKEN", "bearer t0ken")];
     // The plan: the outcome, the diff, exit 1, nothing written.
-    let (code, stdout, stderr) = statectl(
-        folder.path(),
-        &["refresh", "--endpoint", &endpoint, "--timeout", "30s"],
-        &env,
-    );
+    let (code, stdout, stderr) = run.refresh(&[], &env);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
         crate::builder::has_row(
@@ -112,34 +140,21 @@ fn a_cloud_foundry_instance_in_progress_is_reconciled_and_written_only_with_writ
     assert_contains(&stdout, "-      \"state\": \"in progress\",");
     assert_contains(&stdout, "+      \"state\": \"succeeded\",");
     assert_contains(&stderr, "nothing written");
-    assert_eq!(std::fs::read(&state).unwrap(), before);
+    assert_eq!(std::fs::read(&run.state).unwrap(), run.before);
     // Written: the state learns the operation finished; serial raised; the taint stays (untaint is
     // the user's call, and the hint says so).
-    let (code, _, stderr) = statectl(
-        folder.path(),
-        &[
-            "refresh",
-            "--endpoint",
-            &endpoint,
-            "--timeout",
-            "30s",
-            "--write",
-            "--backup",
-            "-",
-        ],
-        &env,
-    );
+    let (code, _, stderr) = run.refresh(&["--write", "--backup", "-"], &env);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
-        attributes(&state, "orders_db")["last_operation"]["state"],
+        attributes(&run.state, "orders_db")["last_operation"]["state"],
         "succeeded"
     );
-    let (code, stdout, _) = statectl(folder.path(), &["scan", "--format", "json"], &[]);
+    let (code, stdout, _) = statectl(run.folder.path(), &["scan", "--format", "json"], &[]);
     assert_eq!(code, 1);
     assert_contains(&stdout, "\"rule\": \"tainted\"");
     assert_lacks(&stdout, "tainted-after-timeout");
     // Two polls in progress, one succeeded, per run: bounded.
-    let requests = sim.stats()["requests"].as_u64().unwrap();
+    let requests = run.sim.stats()["requests"].as_u64().unwrap();
     assert!((4..=8).contains(&requests), "{requests} requests");
 }
 
@@ -152,25 +167,19 @@ fn status(state: &Path, name: &str) -> Value {
 /// run says what to run next; with `--untaint-healthy` the same locked write clears the taint.
 #[test]
 fn a_reconciled_tainted_instance_gets_a_hint_or_with_untaint_healthy_loses_its_taint() {
-    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
-    let sim = Sim::start(folder.path(), CF_SCENARIO);
-    let endpoint = format!("cf={}", sim.url());
+    let run = cf_run();
     let env = [("CF_ACCESS_TOKEN", "bearer t0ken")];
-    let refresh = |extra: &[&str]| {
-        let mut args = vec!["refresh", "--endpoint", &endpoint, "--timeout", "30s"];
-        args.extend_from_slice(extra);
-        statectl(folder.path(), &args, &env)
-    };
+    let refresh = |extra: &[&str]| run.refresh(extra, &env);
     let hint = "hint: `cloudfoundry_service_instance.orders_db` is reconciled (its remote object is healthy) but still tainted, so the next `terraform apply` replaces it; to keep it: `statectl untaint cloudfoundry_service_instance.orders_db` (or refresh with `--untaint-healthy`)\n";
     let (code, _, stderr) = refresh(&["--write", "--backup", "-"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.ends_with(hint), "{stderr}");
-    assert_eq!(status(&state, "orders_db"), "tainted");
+    assert_eq!(status(&run.state, "orders_db"), "tainted");
 
     // Once more, now that the state already holds what the provider says (so it is named, as scan
     // no longer finds it stale): only the taint changes.
     let target = ["--target", "cloudfoundry_service_instance.orders_db"];
-    let before = std::fs::read(&state).unwrap();
+    let before = std::fs::read(&run.state).unwrap();
     let (code, stdout, stderr) =
         refresh(&[&target[..], &["--untaint-healthy", "--dry-run"]].concat());
     assert_eq!(code, 1, "{stderr}");
@@ -180,7 +189,7 @@ fn a_reconciled_tainted_instance_gets_a_hint_or_with_untaint_healthy_loses_its_t
         "Would refresh and untaint `cloudfoundry_service_instance.orders_db`; nothing written",
     );
     assert_lacks(&stderr, "still tainted");
-    assert_eq!(std::fs::read(&state).unwrap(), before);
+    assert_eq!(std::fs::read(&run.state).unwrap(), before);
     let (code, _, stderr) = refresh(
         &[
             &target[..],
@@ -193,50 +202,35 @@ fn a_reconciled_tainted_instance_gets_a_hint_or_with_untaint_healthy_loses_its_t
         &stderr,
         "Refreshed and untainted `cloudfoundry_service_instance.orders_db`; serial",
     );
-    assert_eq!(status(&state, "orders_db"), Value::Null);
-    let (code, stdout, _) = statectl(folder.path(), &["scan", "--format", "json"], &[]);
+    assert_eq!(status(&run.state, "orders_db"), Value::Null);
+    let (code, stdout, _) = statectl(run.folder.path(), &["scan", "--format", "json"], &[]);
     assert_eq!(code, 0, "{stdout}");
 }
 
 /// A policy that protects untaints protects the untaint a refresh would make.
 #[test]
 fn untaint_healthy_is_judged_as_an_untaint_by_the_policy() {
-    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
+    let run = cf_run();
     std::fs::write(
-        folder.path().join(".statectl.toml"),
+        run.folder.path().join(".statectl.toml"),
         "[[protect]]\ntypes = [\"cloudfoundry_*\"]\nactions = [\"untaint\"]\nreason = \"ask #data\"\n",
     )
     .unwrap();
-    let sim = Sim::start(folder.path(), CF_SCENARIO);
-    let endpoint = format!("cf={}", sim.url());
-    let before = std::fs::read(&state).unwrap();
-    let (code, _, stderr) = statectl(
-        folder.path(),
-        &[
-            "refresh",
-            "--endpoint",
-            &endpoint,
-            "--timeout",
-            "30s",
-            "--untaint-healthy",
-            "--write",
-        ],
+    let (code, _, stderr) = run.refresh(
+        &["--untaint-healthy", "--write"],
         &[("CF_ACCESS_TOKEN", "bearer t0ken")],
     );
     assert_eq!(code, 3, "{stderr}");
     assert_contains(&stderr, "ask #data");
-    assert_eq!(std::fs::read(&state).unwrap(), before);
+    assert_eq!(std::fs::read(&run.state).unwrap(), run.before);
 }
 
 #[test]
 fn refused_credentials_are_an_error_at_once_and_nothing_is_written() {
-    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
-    let sim = Sim::start(folder.path(), CF_SCENARIO);
-    let before = std::fs::read(&state).unwrap();
-    let endpoint = format!("cf={}", sim.url());
+    let run = cf_run();
     let (code, stdout, stderr) = statectl(
-        folder.path(),
-        &["refresh", "--endpoint", &endpoint, "--write"],
+        run.folder.path(),
+        &["refresh", "--endpoint", &run.endpoint, "--write"],
         &[("CF_ACCESS_TOKEN", "wrong")],
     );
     assert_eq!(code, 2, "{stdout}{stderr}");
@@ -245,14 +239,18 @@ fn refused_credentials_are_an_error_at_once_and_nothing_is_written() {
         !stdout.contains("wrong") && !stderr.contains("wrong"),
         "the token never shows"
     );
-    assert_eq!(std::fs::read(&state).unwrap(), before);
+    assert_eq!(std::fs::read(&run.state).unwrap(), run.before);
     assert_eq!(
-        sim.stats()["requests"],
+        run.sim.stats()["requests"],
         1,
         "no retries on refused credentials"
     );
     // No token at all: said before any request.
-    let (code, _, stderr) = statectl(folder.path(), &["refresh", "--endpoint", &endpoint], &[]);
+    let (code, _, stderr) = statectl(
+        run.folder.path(),
+        &["refresh", "--endpoint", &run.endpoint],
+        &[],
+    );
     assert_eq!(code, 2);
     assert_contains(&stderr, "`CF_ACCESS_TOKEN` is not set");
 }
@@ -487,12 +485,7 @@ fn ctrl_c_stops_the_run_reports_what_is_known_and_writes_nothing() {
     std::thread::sleep(std::time::Duration::from_millis(100));
     let (stdout, stderr) = crate::processes::interrupted(child);
     let report: Value = serde_json::from_str(&stdout).unwrap();
-    let outcomes: Vec<&str> = report["instances"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|instance| instance["outcome"].as_str().unwrap())
-        .collect();
+    let outcomes: Vec<&str> = crate::builder::strings_of(&report["instances"], "outcome");
     assert_eq!(
         outcomes,
         ["reconciled", "interrupted", "interrupted"],
@@ -637,16 +630,14 @@ fn an_osb_deprovision_ending_in_410_is_removed_and_a_failed_provision_is_tainted
 
 #[test]
 fn the_verbose_log_shows_requests_and_outcomes_but_never_the_token() {
-    let (folder, _state) = scratch_with("cf-tainted-in-progress.tfstate");
-    let sim = Sim::start(folder.path(), CF_SCENARIO);
-    let endpoint = format!("cf={}", sim.url());
+    let run = cf_run();
     let (code, stdout, stderr) = statectl(
-        folder.path(),
+        run.folder.path(),
         &[
             "refresh",
             "-vv",
             "--endpoint",
-            &endpoint,
+            &run.endpoint,
             "--timeout",
             "30s",
         ],
@@ -669,11 +660,7 @@ fn the_verbose_log_shows_requests_and_outcomes_but_never_the_token() {
         assert!(!stderr.contains(secret), "{secret} in {stderr}");
     }
     // Without -v: no log at all (stderr is not a terminal here, so no bar either).
-    let (_, _, quiet) = statectl(
-        folder.path(),
-        &["refresh", "--endpoint", &endpoint, "--timeout", "30s"],
-        &[("CF_ACCESS_TOKEN", "bearer t0ken")],
-    );
+    let (_, _, quiet) = run.refresh(&[], &[("CF_ACCESS_TOKEN", "bearer t0ken")]);
     assert!(
         !quiet.contains("sending") && !quiet.contains("INFO"),
         "{quiet}"
@@ -684,10 +671,7 @@ fn the_verbose_log_shows_requests_and_outcomes_but_never_the_token() {
 /// stdout must carry the refreshed state and nothing else; the outcome table and the diff go to stderr.
 #[test]
 fn with_the_state_on_stdout_the_outcomes_and_diff_go_to_stderr() {
-    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
-    let sim = Sim::start(folder.path(), CF_SCENARIO);
-    let before = std::fs::read(&state).unwrap();
-    let endpoint = format!("cf={}", sim.url());
+    let run = cf_run();
     let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
     let output = command
         .args([
@@ -697,15 +681,15 @@ fn with_the_state_on_stdout_the_outcomes_and_diff_go_to_stderr() {
             "-o",
             "-",
             "--endpoint",
-            &endpoint,
+            &run.endpoint,
             "--timeout",
             "30s",
         ])
-        .current_dir(folder.path())
+        .current_dir(run.folder.path())
         .env_clear()
         .env("CF_ACCESS_TOKEN", "bearer t0ken")
         .env("COLUMNS", "200")
-        .stdin(std::fs::File::open(&state).unwrap())
+        .stdin(std::fs::File::open(&run.state).unwrap())
         .output()
         .unwrap();
     let (stdout, stderr) = (
@@ -715,7 +699,7 @@ fn with_the_state_on_stdout_the_outcomes_and_diff_go_to_stderr() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let refreshed: Value = serde_json::from_str(&stdout)
         .unwrap_or_else(|error| panic!("stdout is not only a state ({error}):\n{stdout}"));
-    let original: Value = serde_json::from_slice(&before).unwrap();
+    let original: Value = serde_json::from_slice(&run.before).unwrap();
     assert_eq!(
         refreshed["serial"],
         original["serial"].as_u64().unwrap() + 1
@@ -737,8 +721,8 @@ fn with_the_state_on_stdout_the_outcomes_and_diff_go_to_stderr() {
         "the diff is on stderr: {stderr}"
     );
     assert_eq!(
-        std::fs::read(&state).unwrap(),
-        before,
+        std::fs::read(&run.state).unwrap(),
+        run.before,
         "the file is untouched"
     );
 }
@@ -746,10 +730,7 @@ fn with_the_state_on_stdout_the_outcomes_and_diff_go_to_stderr() {
 /// Contradictory flags stop before any request or write: exit 2, the file unchanged, no backup.
 #[test]
 fn contradictory_refresh_flags_are_refused_before_anything_runs() {
-    let (folder, state) = scratch_with("cf-tainted-in-progress.tfstate");
-    let sim = Sim::start(folder.path(), CF_SCENARIO);
-    let before = std::fs::read(&state).unwrap();
-    let endpoint = format!("cf={}", sim.url());
+    let run = cf_run();
     let env = [("CF_ACCESS_TOKEN", "bearer t0ken")];
     for (args, says) in [
         (
@@ -769,21 +750,21 @@ fn contradictory_refresh_flags_are_refused_before_anything_runs() {
             "error: `--plugin-dir` is for the provider plugins",
         ),
     ] {
-        let mut argv = vec!["refresh", "--endpoint", &endpoint];
+        let mut argv = vec!["refresh", "--endpoint", &run.endpoint];
         argv.extend_from_slice(args);
-        let (code, stdout, stderr) = statectl(folder.path(), &argv, &env);
+        let (code, stdout, stderr) = statectl(run.folder.path(), &argv, &env);
         assert_eq!(code, 2, "{argv:?}: {stderr}");
         assert!(stderr.contains(says), "{argv:?}: {stderr}");
         assert_eq!(stdout, "", "{argv:?}");
     }
-    assert_eq!(std::fs::read(&state).unwrap(), before);
+    assert_eq!(std::fs::read(&run.state).unwrap(), run.before);
     assert_eq!(
-        std::fs::read_dir(folder.path()).unwrap().count(),
+        std::fs::read_dir(run.folder.path()).unwrap().count(),
         2,
         "only the state and the scenario: no backup, no lock file"
     );
     assert_eq!(
-        sim.stats()["requests"].as_u64(),
+        run.sim.stats()["requests"].as_u64(),
         Some(0),
         "no request was sent"
     );

@@ -44,6 +44,11 @@ impl Scratch {
         std::fs::read_to_string(self.state()).unwrap()
     }
 
+    /// Writes `text` to `name` beside the state.
+    fn write(&self, name: &str, text: &str) {
+        std::fs::write(self.path().join(name), text).unwrap();
+    }
+
     fn run<I: IntoIterator<Item = S>, S: AsRef<str>>(&self, args: I) -> crate::builder::Output {
         Test::new().args(args).current_dir(self.path()).run()
     }
@@ -456,11 +461,7 @@ fn config_prevent_destroy_and_destroy_false_protect_like_the_states_flags() {
 #[test]
 fn a_policy_protects_types_and_addresses_and_every_violation_is_listed() {
     let scratch = Scratch::of("scan/rds-creating.tfstate");
-    std::fs::write(
-        scratch.path().join("policy.toml"),
-        "[[protect]]\ntypes = [\"aws_db_instance\", \"*_bucket\"]\nreason = \"restored from snapshots only\"\n",
-    )
-    .unwrap();
+    scratch.write("policy.toml", "[[protect]]\ntypes = [\"aws_db_instance\", \"*_bucket\"]\nreason = \"restored from snapshots only\"\n");
     let output = scratch
         .run(["taint", "aws_db_instance.orders", "--policy", "policy.toml"])
         .code(3);
@@ -480,11 +481,7 @@ fn a_policy_protects_types_and_addresses_and_every_violation_is_listed() {
         .code(3)
         .stderr_contains("[protected]");
     let bucket = Scratch::of("scan/opentofu-skip-destroy.tfstate");
-    std::fs::write(
-        bucket.path().join("p.toml"),
-        "[[protect]]\ntypes = [\"*_bucket\"]\n",
-    )
-    .unwrap();
+    bucket.write("p.toml", "[[protect]]\ntypes = [\"*_bucket\"]\n");
     let output = bucket
         .run(["taint", "aws_s3_bucket.audit_logs", "--policy", "p.toml"])
         .code(3);

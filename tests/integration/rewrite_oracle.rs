@@ -46,7 +46,7 @@ pub(crate) fn terraform_result(
         command.join(" "),
         String::from_utf8_lossy(&output.stderr)
     );
-    std::fs::read_to_string(folder.path().join("terraform.tfstate")).unwrap()
+    state_text(folder.path())
 }
 
 /// The state statectl leaves after `statectl <command> ADDRESS` on a copy of `state`.
@@ -57,7 +57,26 @@ pub(crate) fn statectl_result(state: &Path, command: &str, address: &str) -> Str
         .current_dir(folder.path())
         .run()
         .code(0);
-    std::fs::read_to_string(folder.path().join("terraform.tfstate")).unwrap()
+    state_text(folder.path())
+}
+
+/// `statectl COMMAND ADDRESS` leaves the state `terraform TERRAFORM_COMMAND… ADDRESS` leaves, on
+/// copies of `state`.
+#[track_caller]
+fn assert_same_as_terraform(
+    terraform: &Path,
+    state: &Path,
+    terraform_command: &[&str],
+    command: &str,
+    address: &str,
+) {
+    let theirs = terraform_result(terraform, state, terraform_command, address);
+    let ours = statectl_result(state, command, address);
+    assert_same_state(
+        &ours,
+        &theirs,
+        &format!("{command} {address} in {}", state.display()),
+    );
 }
 
 #[track_caller]
@@ -66,6 +85,16 @@ pub(crate) fn assert_same_state(ours: &str, theirs: &str, what: &str) {
     let (their_head, their_checks) = split_check_results(theirs);
     assert_eq!(our_head, their_head, "{what}");
     assert_eq!(our_checks, their_checks, "{what}: check_results as a set");
+}
+
+/// The bytes of `terraform.tfstate` in `folder`.
+fn state_bytes(folder: &Path) -> Vec<u8> {
+    std::fs::read(folder.join("terraform.tfstate")).unwrap()
+}
+
+/// The text of `terraform.tfstate` in `folder`.
+fn state_text(folder: &Path) -> String {
+    std::fs::read_to_string(folder.join("terraform.tfstate")).unwrap()
 }
 
 fn testdata(name: &str) -> PathBuf {
@@ -110,13 +139,7 @@ fn taint_gives_the_bytes_terraform_taint_gives() {
             "{} has no `{address}`; update TAINTS",
             state.display()
         );
-        let theirs = terraform_result(&terraform, &state, &["taint"], address);
-        let ours = statectl_result(&state, "taint", address);
-        assert_same_state(
-            &ours,
-            &theirs,
-            &format!("taint {address} in {}", state.display()),
-        );
+        assert_same_as_terraform(&terraform, &state, &["taint"], "taint", address);
     }
 }
 
@@ -140,13 +163,7 @@ fn untaint_gives_the_bytes_terraform_untaint_gives() {
         cases.push((path, (*address).to_owned()));
     }
     for (state, address) in &cases {
-        let theirs = terraform_result(&terraform, state, &["untaint"], address);
-        let ours = statectl_result(state, "untaint", address);
-        assert_same_state(
-            &ours,
-            &theirs,
-            &format!("untaint {address} in {}", state.display()),
-        );
+        assert_same_as_terraform(&terraform, state, &["untaint"], "untaint", address);
     }
 }
 
@@ -181,13 +198,7 @@ fn forget_gives_the_bytes_terraform_state_rm_gives() {
     ];
     for (state, address) in cases {
         let state = testdata(state);
-        let theirs = terraform_result(&terraform, &state, &["state", "rm"], address);
-        let ours = statectl_result(&state, "forget", address);
-        assert_same_state(
-            &ours,
-            &theirs,
-            &format!("forget {address} in {}", state.display()),
-        );
+        assert_same_as_terraform(&terraform, &state, &["state", "rm"], "forget", address);
     }
 }
 
@@ -214,7 +225,7 @@ fn terraform_state_push_takes_statectls_output_and_refuses_an_unraised_serial() 
         .run()
         .code(0);
     assert_eq!(
-        std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
+        state_bytes(folder.path()),
         std::fs::read(&state).unwrap(),
         "-o - leaves the file alone"
     );
@@ -395,9 +406,7 @@ fn statectl_names_terraform_holding_the_lock_and_waits_for_it_with_lock_timeout(
         .code(0);
     let applied = apply.wait_with_output().unwrap();
     assert_success(&applied);
-    let state: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(folder.path().join("terraform.tfstate")).unwrap())
-            .unwrap();
+    let state: serde_json::Value = serde_json::from_slice(&state_bytes(folder.path())).unwrap();
     let resource = |name: &str| find_by(&state["resources"], "name", name).clone();
     assert_eq!(
         resource("slow")["instances"][0]["attributes"]["triggers_replace"]["value"],
@@ -415,7 +424,7 @@ fn statectl_names_terraform_holding_the_lock_and_waits_for_it_with_lock_timeout(
 fn terraform_fails_to_acquire_the_lock_statectl_holds() {
     let Some(terraform) = terraform() else { return };
     let folder = slow_apply_folder(&terraform);
-    let before = std::fs::read(folder.path().join("terraform.tfstate")).unwrap();
+    let before = state_bytes(folder.path());
     let output = Command::new(env!("CARGO_BIN_EXE_statectl"))
         .args(["lock", "terraform.tfstate", "--"])
         .arg(&terraform)
@@ -433,10 +442,7 @@ fn terraform_fails_to_acquire_the_lock_statectl_holds() {
     // Terraform read statectl's lock info to name the holder.
     assert_contains(&stderr, "Operation: statectl lock");
     assert_contains(&stderr, "statectl 0.");
-    assert_eq!(
-        std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
-        before
-    );
+    assert_eq!(state_bytes(folder.path()), before);
 }
 
 /// A Terraform waiting on the lock (`-lock-timeout`) while statectl replaces the file holds the old
@@ -480,9 +486,7 @@ fn a_terraform_waiting_on_the_lock_while_statectl_writes_never_loses_its_update_
     let theirs = terraform_taint.wait_with_output().unwrap();
     assert!(holder.wait_with_output().unwrap().status.success());
     assert_success(&statectl);
-    let state: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(folder.path().join("terraform.tfstate")).unwrap())
-            .unwrap();
+    let state: serde_json::Value = serde_json::from_slice(&state_bytes(folder.path())).unwrap();
     let status =
         |name: &str| find_by(&state["resources"], "name", name)["instances"][0]["status"].clone();
     assert_eq!(status("other"), "tainted");
@@ -524,7 +528,7 @@ fn forget_of_several_addresses_gives_the_bytes_terraform_state_rm_gives() {
         args.extend(addresses);
         let output = run_terraform(&terraform, folder.path(), &args);
         assert!(output.status.success(), "{output:?}");
-        std::fs::read_to_string(folder.path().join("terraform.tfstate")).unwrap()
+        state_text(folder.path())
     };
     let folder = copy_of(&state);
     Test::new()
@@ -535,20 +539,17 @@ fn forget_of_several_addresses_gives_the_bytes_terraform_state_rm_gives() {
         .run()
         .code(0)
         .stderr_contains("Removed 7 objects; serial 33 -> 34");
-    let ours = std::fs::read_to_string(folder.path().join("terraform.tfstate")).unwrap();
+    let ours = state_text(folder.path());
     assert_same_state(&ours, &theirs, "forget of several addresses");
     // Every address must match something: a typo writes nothing (Terraform drops the others and
     // says nothing of it).
-    let before = std::fs::read(folder.path().join("terraform.tfstate")).unwrap();
+    let before = state_bytes(folder.path());
     Test::new()
         .args(["forget", "module.shard[2]", "terraform_data.nosuch", "terraform.tfstate"])
         .current_dir(folder.path())
         .run()
         .stderr_is("error: terraform.tfstate: terraform_data.nosuch: no resource instance in the state matches this address\nhint: `statectl list` prints every address the state holds\n");
-    assert_eq!(
-        std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
-        before
-    );
+    assert_eq!(state_bytes(folder.path()), before);
 }
 
 /// Issue 24, item 22: `terraform untaint` of an instance that is not tainted exits 1 and writes
@@ -574,8 +575,5 @@ fn untaint_of_an_instance_that_is_not_tainted_exits_as_terraform_does() {
         .current_dir(folder.path())
         .run()
         .code(theirs.status.code().unwrap());
-    assert_eq!(
-        std::fs::read(folder.path().join("terraform.tfstate")).unwrap(),
-        std::fs::read(&state).unwrap()
-    );
+    assert_eq!(state_bytes(folder.path()), std::fs::read(&state).unwrap());
 }

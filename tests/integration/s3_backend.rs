@@ -36,12 +36,9 @@ impl Aws {
         Test::new()
             .current_dir(self.path())
             .args(args)
-            .args([
-                "--backend-config",
-                &format!("endpoints={{ s3 = \"{}\" }}", self.moto.url()),
-            ])
-            .args(["--backend-config", "use_path_style=true"])
-            .args(["--backend-config", "region=us-east-1"])
+            .backend_config(format!("endpoints={{ s3 = \"{}\" }}", self.moto.url()))
+            .backend_config("use_path_style=true")
+            .backend_config("region=us-east-1")
             .env("AWS_ACCESS_KEY_ID", "testing")
             .env("AWS_SECRET_ACCESS_KEY", "testing")
     }

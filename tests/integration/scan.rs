@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::builder::{Output, Test, assert_contains, assert_starts_with, find_by, root};
+use crate::builder::{Output, Test, assert_contains, assert_starts_with, find_by, root, run_on};
 use crate::files::{folder_with, folder_with_copy};
 
 fn states(name: &str) -> std::path::PathBuf {
@@ -14,9 +14,20 @@ fn fixture(name: &str) -> std::path::PathBuf {
     root().join("testdata/scan").join(format!("{name}.tfstate"))
 }
 
-fn json(output: &Output) -> Value {
-    serde_json::from_str(&output.stdout)
-        .unwrap_or_else(|error| panic!("JSON output: {error}\n{}", output.stdout))
+/// `statectl scan --format json PATHS…`, which must exit `code`.
+#[track_caller]
+fn scan_json(paths: &[&std::path::Path], code: i32) -> Output {
+    run_on(&["scan", "--format", "json"], paths, code)
+}
+
+/// `statectl scan --format json .` in `folder`, which must exit `code`.
+#[track_caller]
+fn scan_json_in(folder: &std::path::Path, code: i32) -> Output {
+    Test::new()
+        .args(["scan", "--format", "json", "."])
+        .current_dir(folder)
+        .run()
+        .code(code)
 }
 
 /// (rule, address) of every finding in a scan's JSON.
@@ -37,12 +48,8 @@ fn found(document: &Value) -> Vec<(String, String)> {
 
 #[test]
 fn finds_tainted_and_deposed_objects_in_a_real_terraform_state() {
-    let output = Test::new()
-        .args(["scan", "--format", "json"])
-        .arg(states("lifecycle.tfstate"))
-        .run()
-        .code(1);
-    let document = json(&output);
+    let output = scan_json(&[&states("lifecycle.tfstate")], 1);
+    let document = output.json();
     assert_eq!(document["schema_version"], 1);
     let found = found(&document);
     assert!(
@@ -62,12 +69,8 @@ fn finds_tainted_and_deposed_objects_in_a_real_terraform_state() {
 
 #[test]
 fn failed_checks_are_findings() {
-    let output = Test::new()
-        .args(["scan", "--format", "json"])
-        .arg(states("checks.tfstate"))
-        .run()
-        .code(1);
-    let document = json(&output);
+    let output = scan_json(&[&states("checks.tfstate")], 1);
+    let document = output.json();
     let check = find_by(&document["states"][0]["findings"], "rule", "check-failed");
     assert_eq!(check["address"], "check.three_zones");
     assert!(
@@ -80,16 +83,8 @@ fn failed_checks_are_findings() {
 
 #[test]
 fn a_clean_state_exits_zero() {
-    Test::new()
-        .args(["scan"])
-        .arg(states("modules.tfstate"))
-        .run()
-        .code(0);
-    Test::new()
-        .args(["scan", "--format", "json"])
-        .arg(states("empty.tfstate"))
-        .run()
-        .code(0);
+    run_on(&["scan"], &[&states("modules.tfstate")], 0);
+    scan_json(&[&states("empty.tfstate")], 0);
 }
 
 #[test]
@@ -109,11 +104,7 @@ fn table_output_has_no_width_limit_in_a_pipe() {
     // What the table says is pinned whole by the `scan-lifecycle-table` snapshot; this is the rule
     // that in a pipe (a CI log) nothing is wrapped, whatever COLUMNS says (the harness sets 100):
     // the deposed object's message stays one line of more than 100 characters.
-    let output = Test::new()
-        .args(["scan"])
-        .arg(states("lifecycle.tfstate"))
-        .run()
-        .code(1);
+    let output = run_on(&["scan"], &[&states("lifecycle.tfstate")], 1);
     assert!(
         output.stdout.lines().any(|line| line.chars().count() > 100
             && line.trim_start().starts_with("deposed object ")
@@ -140,13 +131,12 @@ pending = ["prod-eu-west-1-1"]
 "#,
     );
     let rules = folder.path().join("rules.toml");
-    let lifecycle = Test::new()
-        .args(["scan", "--format", "json", "--rules"])
-        .arg(&rules)
-        .arg(states("lifecycle.tfstate"))
-        .run()
-        .code(1);
-    let document = json(&lifecycle);
+    let lifecycle = run_on(
+        &["scan", "--format", "json", "--rules"],
+        &[&rules, &states("lifecycle.tfstate")],
+        1,
+    );
+    let document = lifecycle.json();
     let lifecycle_found = found(&document);
     assert!(
         !lifecycle_found
@@ -156,13 +146,12 @@ pending = ["prod-eu-west-1-1"]
     );
     let tainted = find_by(&document["states"][0]["findings"], "rule", "tainted");
     assert_eq!(tainted["severity"], "error");
-    let checks = Test::new()
-        .args(["scan", "--format", "json", "--fail-on", "never", "--rules"])
-        .arg(&rules)
-        .arg(states("checks.tfstate"))
-        .run()
-        .code(0);
-    let found = found(&json(&checks));
+    let checks = run_on(
+        &["scan", "--format", "json", "--fail-on", "never", "--rules"],
+        &[&rules, &states("checks.tfstate")],
+        0,
+    );
+    let found = found(&checks.json());
     assert!(
         found.contains(&(
             "transitional-state".into(),
@@ -251,35 +240,31 @@ fn data_sources_are_skipped_unless_asked() {
     );
     let rules = folder.path().join("rules.toml");
     let state = states("checks.tfstate");
-    let without = json(
-        &Test::new()
-            .args(["scan", "--format", "json", "--fail-on", "never", "--rules"])
-            .arg(&rules)
-            .arg(&state)
-            .run()
-            .code(0),
-    );
+    let without = run_on(
+        &["scan", "--format", "json", "--fail-on", "never", "--rules"],
+        &[&rules, &state],
+        0,
+    )
+    .json();
     assert!(
         !found(&without)
             .iter()
             .any(|(_, address)| address.starts_with("data."))
     );
-    let with = json(
-        &Test::new()
-            .args([
-                "scan",
-                "--format",
-                "json",
-                "--fail-on",
-                "never",
-                "--data-sources",
-                "--rules",
-            ])
-            .arg(&rules)
-            .arg(&state)
-            .run()
-            .code(0),
-    );
+    let with = run_on(
+        &[
+            "scan",
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "--data-sources",
+            "--rules",
+        ],
+        &[&rules, &state],
+        0,
+    )
+    .json();
     assert!(
         found(&with)
             .iter()
@@ -307,12 +292,8 @@ fn many_states_and_folders_are_scanned_with_a_summary_each() {
             .join("prod/terraform.tfstate.1700000000.backup"),
     )
     .unwrap();
-    let output = Test::new()
-        .args(["scan", "--format", "json", "."])
-        .current_dir(folder.path())
-        .run()
-        .code(1);
-    let document = json(&output);
+    let output = scan_json_in(folder.path(), 1);
+    let document = output.json();
     let paths = crate::workdir::scanned_states(&output.stdout);
     assert_eq!(
         paths,
@@ -334,12 +315,8 @@ fn an_unreadable_state_among_many_is_an_error_but_the_rest_is_reported() {
         folder.path().join("good.tfstate"),
     )
     .unwrap();
-    let output = Test::new()
-        .args(["scan", "--format", "json", "."])
-        .current_dir(folder.path())
-        .run()
-        .code(2);
-    let document = json(&output);
+    let output = scan_json_in(folder.path(), 2);
+    let document = output.json();
     assert!(
         document["states"][0]["error"]["message"]
             .as_str()
@@ -396,12 +373,8 @@ fn a_path_too_long_to_open_is_an_error_entry_and_the_rest_is_scanned() {
     )
     .unwrap();
     rustix::io::write(&deep, &std::fs::read(states("modules.tfstate")).unwrap()).unwrap();
-    let output = Test::new()
-        .args(["scan", "--format", "json", "."])
-        .current_dir(folder.path())
-        .run()
-        .code(2);
-    let document = json(&output);
+    let output = scan_json_in(folder.path(), 2);
+    let document = output.json();
     let states = document["states"].as_array().unwrap();
     assert_eq!(states.len(), 2, "{}", output.stdout);
     let unreadable = &states[0];
@@ -439,7 +412,7 @@ fn standard_input_and_an_empty_folder() {
         .stdin(bytes)
         .run()
         .code(1);
-    assert_eq!(json(&output)["states"][0]["path"], "<stdin>");
+    assert_eq!(output.json()["states"][0]["path"], "<stdin>");
     let folder = tempfile::tempdir().unwrap();
     Test::new()
         .args(["scan"])
@@ -450,11 +423,11 @@ fn standard_input_and_an_empty_folder() {
 
 #[test]
 fn github_annotations_escape_and_point_at_the_line() {
-    let output = Test::new()
-        .args(["scan", "--format", "github"])
-        .arg(states("lifecycle.tfstate"))
-        .run()
-        .code(1);
+    let output = run_on(
+        &["scan", "--format", "github"],
+        &[&states("lifecycle.tfstate")],
+        1,
+    );
     let lines: Vec<&str> = output.stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{}", output.stdout);
     assert!(
@@ -469,12 +442,11 @@ fn github_annotations_escape_and_point_at_the_line() {
 
 #[test]
 fn junit_is_well_formed_with_a_failure_per_finding() {
-    let output = Test::new()
-        .args(["scan", "--format", "junit"])
-        .arg(states("lifecycle.tfstate"))
-        .arg(states("modules.tfstate"))
-        .run()
-        .code(1);
+    let output = run_on(
+        &["scan", "--format", "junit"],
+        &[&states("lifecycle.tfstate"), &states("modules.tfstate")],
+        1,
+    );
     let document = roxmltree::Document::parse(&output.stdout)
         .unwrap_or_else(|error| panic!("{error}\n{}", output.stdout));
     let root = document.root_element();
@@ -494,11 +466,11 @@ fn junit_is_well_formed_with_a_failure_per_finding() {
 
 #[test]
 fn markdown_is_a_pull_request_comment() {
-    let output = Test::new()
-        .args(["scan", "--format", "markdown"])
-        .arg(states("lifecycle.tfstate"))
-        .run()
-        .code(1);
+    let output = run_on(
+        &["scan", "--format", "markdown"],
+        &[&states("lifecycle.tfstate")],
+        1,
+    );
     assert_starts_with(&output.stdout, "## statectl scan\n");
     assert_contains(
         &output.stdout,
@@ -509,13 +481,12 @@ fn markdown_is_a_pull_request_comment() {
 
 #[test]
 fn sarif_output_is_valid_against_the_official_schema() {
-    let output = Test::new()
-        .args(["scan", "--format", "sarif"])
-        .arg(states("lifecycle.tfstate"))
-        .arg(states("checks.tfstate"))
-        .run()
-        .code(1);
-    let document = json(&output);
+    let output = run_on(
+        &["scan", "--format", "sarif"],
+        &[&states("lifecycle.tfstate"), &states("checks.tfstate")],
+        1,
+    );
+    let document = output.json();
     if let Err(errors) = crate::sarif_schema::validate_sarif(&document) {
         panic!(
             "SARIF schema violations:\n{}\n{}",
@@ -545,12 +516,12 @@ fn sarif_output_is_valid_against_the_official_schema() {
     }
     // An unreadable state is an execution notification, and the document stays valid.
     let folder = folder_with("bad.tfstate", "[]");
-    let broken = Test::new()
-        .args(["scan", "--format", "sarif"])
-        .arg(folder.path().join("bad.tfstate"))
-        .run()
-        .code(2);
-    let document = json(&broken);
+    let broken = run_on(
+        &["scan", "--format", "sarif"],
+        &[&folder.path().join("bad.tfstate")],
+        2,
+    );
+    let document = broken.json();
     assert_eq!(crate::sarif_schema::validate_sarif(&document), Ok(()));
     assert_eq!(
         document["runs"][0]["invocations"][0]["executionSuccessful"],
@@ -697,7 +668,7 @@ fn real_states_give_exactly_their_findings_and_hints() {
             "{name}: exit code\n{}",
             output.stderr
         );
-        let document = json(&output);
+        let document = output.json();
         let findings = document["states"][0]["findings"].as_array().unwrap();
         let found: Vec<(&str, &str, &str)> = findings
             .iter()
@@ -719,12 +690,11 @@ fn real_states_give_exactly_their_findings_and_hints() {
 #[test]
 fn the_finding_messages_name_the_operation_the_status_shows() {
     let message = |path: std::path::PathBuf| {
-        let document = json(
-            &Test::new()
-                .args(["scan", "--format", "json"])
-                .arg(path)
-                .run(),
-        );
+        let document = Test::new()
+            .args(["scan", "--format", "json"])
+            .arg(path)
+            .run()
+            .json();
         document["states"][0]["findings"][0]["message"]
             .as_str()
             .unwrap()
@@ -748,20 +718,16 @@ fn the_finding_messages_name_the_operation_the_status_shows() {
 /// rule instead.
 #[test]
 fn stderr_hints_carry_each_findings_address_quoted_for_a_shell() {
-    let output = Test::new()
-        .args(["scan"])
-        .arg(root().join("testdata/scan/real/hcloud-tainted-running.tfstate"))
-        .run()
-        .code(1);
+    let output = run_on(
+        &["scan"],
+        &[&root().join("testdata/scan/real/hcloud-tainted-running.tfstate")],
+        1,
+    );
     assert_contains(
         &output.stderr,
         "hint: tainted: if the remote object is healthy, `statectl untaint 'hcloud_server.workers[\"k8swk2\"]'`",
     );
-    let output = Test::new()
-        .args(["scan"])
-        .arg(fixture("oci-async-provisioning"))
-        .run()
-        .code(1);
+    let output = run_on(&["scan"], &[&fixture("oci-async-provisioning")], 1);
     assert_contains(
         &output.stderr,
         "hint: transitional-state: refresh it to learn whether the operation finished: `statectl refresh --target oci_core_instance.app --write`",
@@ -790,7 +756,7 @@ fn provider_shaped_fixtures_give_exactly_their_findings() {
             "{name}: exit code\n{}",
             output.stderr
         );
-        let document = json(&output);
+        let document = output.json();
         let found: Vec<(String, String, String)> = document["states"][0]["findings"]
             .as_array()
             .unwrap()
@@ -819,24 +785,13 @@ fn provider_shaped_fixtures_give_exactly_their_findings() {
 
 #[test]
 fn evidence_names_the_attribute_and_its_value() {
-    let document = json(
-        &Test::new()
-            .args(["scan", "--format", "json"])
-            .arg(fixture("oci-async-provisioning"))
-            .run()
-            .code(1),
-    );
+    let document = scan_json(&[&fixture("oci-async-provisioning")], 1).json();
     let findings = document["states"][0]["findings"].as_array().unwrap();
     assert_eq!(
         findings[0]["evidence"][0],
         serde_json::json!({"path": "state", "value": "PROVISIONING"})
     );
-    let missing: Vec<&str> = findings[1]["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| item["path"].as_str().unwrap())
-        .collect();
+    let missing: Vec<&str> = crate::builder::strings_of(&findings[1]["evidence"], "path");
     assert_eq!(missing, ["private_ip", "subnet_id", "boot_volume_id"]);
     assert!(
         findings[1]["message"]
@@ -844,13 +799,7 @@ fn evidence_names_the_attribute_and_its_value() {
             .unwrap()
             .starts_with("created with `async = true`")
     );
-    let cf = json(
-        &Test::new()
-            .args(["scan", "--format", "json"])
-            .arg(fixture("cf-tainted-in-progress"))
-            .run()
-            .code(1),
-    );
+    let cf = scan_json(&[&fixture("cf-tainted-in-progress")], 1).json();
     let finding = &cf["states"][0]["findings"][0];
     assert_eq!(
         finding["evidence"][0],
@@ -870,7 +819,7 @@ fn the_whole_fixture_folder_in_one_run() {
         .args(["scan", "--format", "json", "testdata/scan"])
         .run()
         .code(1);
-    let document = json(&output);
+    let document = output.json();
     // The folder's real states (`real/`) are scanned too.
     assert_eq!(document["summary"]["states"], FIXTURES.len() + REAL.len());
     assert_eq!(document["summary"]["errors"], 3);

@@ -321,14 +321,32 @@ fn tls_config(pki: &Path) -> Arc<rustls::ServerConfig> {
     Arc::new(config)
 }
 
-/// A server on loopback that answers each of up to 20 requests with `response` (a whole HTTP
+/// A whole HTTP answer: `status` (its code and reason), the content type when there is one, and
+/// `body`, closing the connection after it.
+pub(crate) fn answer(status: &str, content_type: Option<&str>, body: &str) -> String {
+    let content_type =
+        content_type.map_or_else(String::new, |kind| format!("Content-Type: {kind}\r\n"));
+    format!(
+        "HTTP/1.1 {status}\r\n{content_type}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// A server on loopback that answers each of up to 30 requests with `response` (a whole HTTP
 /// answer), once the request's head has come: for answers no emulator gives. Returns its
 /// `http://` address.
 pub(crate) fn canned(response: String) -> String {
+    format!("http://127.0.0.1:{}", answering(move |_| response.clone()))
+}
+
+/// A server on loopback that answers each of up to 30 requests, once its head has come, with the
+/// whole HTTP answer `respond` gives for its request line (`GET /path?query HTTP/1.1`): a service
+/// no emulator here plays, in a few routes. Returns its port.
+pub(crate) fn answering(respond: impl Fn(&str) -> String + Send + 'static) -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
+    let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
-        for stream in listener.incoming().take(20) {
+        for stream in listener.incoming().take(30) {
             let Ok(mut stream) = stream else { return };
             let mut request = Vec::new();
             let mut buffer = [0u8; 4096];
@@ -338,8 +356,10 @@ pub(crate) fn canned(response: String) -> String {
                     Ok(read) => request.extend_from_slice(&buffer[..read]),
                 }
             }
-            let _ = stream.write_all(response.as_bytes());
+            let request = String::from_utf8_lossy(&request);
+            let line = request.lines().next().unwrap_or_default();
+            let _ = stream.write_all(respond(line).as_bytes());
         }
     });
-    url
+    port
 }

@@ -198,8 +198,23 @@ pub(crate) trait TerraformWorkdir {
     /// naming Terraform; with `--lock-timeout` it waits, and succeeds once Terraform lets go.
     /// Returns the refusal, for what a backend adds to it (the lock ID's form).
     fn waits_for_terraforms_lock(&self, address: &str) -> Output {
+        let (refused, output) = self.write_against_terraforms_lock(&[], &["taint", address]);
+        assert_success(&output);
+        let shown = self.terraform(&["state", "show", "-no-color", address]);
+        assert_contains(&shown, "(tainted)");
+        refused
+    }
+
+    /// Runs `terraform apply APPLY…` to its approval prompt (where it holds the lock), and statectl's
+    /// write `ARGS` meanwhile: refused at once naming Terraform, then with `--lock-timeout 60s`
+    /// waiting while Terraform is told no. Returns the refusal and what the waiting write did.
+    fn write_against_terraforms_lock(
+        &self,
+        apply: &[&str],
+        args: &[&str],
+    ) -> (Output, std::process::Output) {
         let mut apply = self
-            .terraform_command(&["apply", "-no-color"])
+            .terraform_command(&[&["apply", "-no-color"], apply].concat())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -208,12 +223,12 @@ pub(crate) trait TerraformWorkdir {
         let mut stdin = apply.stdin.take().unwrap();
         wait_for_text(&mut apply, "Enter a value");
         let refused = self
-            .statectl(&["taint", address])
+            .statectl(args)
             .code(2)
             .stderr_contains("the state is locked by")
             .stderr_contains("Terraform 1.15.5, operation `OperationTypeApply`");
         let waiting = self
-            .statectl_command(&["taint", address, "--lock-timeout", "60s"])
+            .statectl_command(&[args, &["--lock-timeout", "60s"]].concat())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -222,11 +237,7 @@ pub(crate) trait TerraformWorkdir {
         stdin.write_all(b"no\n").unwrap();
         drop(stdin);
         let _ = apply.wait();
-        let output = waiting.wait_with_output().unwrap();
-        assert_success(&output);
-        let shown = self.terraform(&["state", "show", "-no-color", address]);
-        assert_contains(&shown, "(tainted)");
-        refused
+        (refused, waiting.wait_with_output().unwrap())
     }
 
     /// A second workspace `dev`, applied by Terraform into its own state (which `dev_state_exists`

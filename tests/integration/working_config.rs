@@ -131,7 +131,7 @@ fn audit_reads_the_working_directory_and_blocks_what_terraform_would() {
     let folder = working_copy();
     let output = run_in(folder.path(), &["audit", "--format", "json"]).code(1);
     assert_starts_with(&output.stderr, READ_HERE);
-    let document: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
+    let document = output.json();
     assert_eq!(document["summary"]["blocked"], 1, "{document:#}");
 }
 

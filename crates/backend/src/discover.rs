@@ -442,4 +442,6 @@ fn first_line(text: &str) -> &str {
 }
 
 #[cfg(test)]
+pub(crate) mod checks;
+#[cfg(test)]
 mod tests;

@@ -33,6 +33,10 @@ pub struct Listed {
     pub warnings: Vec<String>,
 }
 
+/// One page of a listing: the keys it names (lock objects left out) and the server's token for the
+/// next page.
+pub(crate) type Page = (Vec<String>, Option<String>);
+
 /// One listing in progress: the pages read, the tokens followed, the keys kept.
 pub(crate) struct Pages<'a> {
     /// The listing's location, which starts the error at the page limit.
@@ -110,6 +114,34 @@ impl<'a> Pages<'a> {
             ));
         }
         Ok(true)
+    }
+
+    /// The token of the page to ask for next: `None` when the server named none (an empty token
+    /// is none) or the listing ends because it went round; an error past the page limit.
+    pub(crate) fn next(&mut self, token: Option<&str>) -> Result<Option<String>, StoreError> {
+        match token {
+            Some(token) if !token.is_empty() => Ok(self.follow(token)?.then(|| token.to_owned())),
+            _ => Ok(None),
+        }
+    }
+
+    /// Every key of the pages `read` reads, one after the other: `read` is given the token of the
+    /// page to read (`None` for the first) and answers with the page's keys (lock objects left
+    /// out) and the server's token for the next page, followed within the bounds above.
+    pub(crate) async fn read_all<F, Reading>(mut self, mut read: F) -> Result<Listed, StoreError>
+    where
+        F: FnMut(Option<String>) -> Reading,
+        Reading: Future<Output = Result<Page, StoreError>>,
+    {
+        let mut token = None;
+        loop {
+            let (keys, next) = read(token.take()).await?;
+            self.page(keys);
+            token = self.next(next.as_deref())?;
+            if token.is_none() {
+                return Ok(self.finish());
+            }
+        }
     }
 
     /// Ends the listing here: the server pointed back to a page already read (by a token, or an

@@ -72,12 +72,62 @@ impl<'a, T: Eq + Hash> VersionPages<'a, T> {
         Ok(true)
     }
 
+    /// The page to ask for next: `None` when the server named none, or named one read already
+    /// (the listing ends there, with a warning); an error once `pages` reached the limit.
+    pub(crate) fn next(
+        &mut self,
+        next: Option<T>,
+        pages: u32,
+        listed: usize,
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<T>, StoreError>
+    where
+        T: Clone,
+    {
+        let Some(next) = next else { return Ok(None) };
+        Ok(self
+            .follow(next.clone(), pages, listed, warnings)?
+            .then_some(next))
+    }
+
     /// The warning for a server that pointed back to a page already read.
     pub(crate) fn went_round(&self, pages: u32, warnings: &mut Vec<String>) {
         warnings.push(format!(
             "the {} went round: after {pages} pages the server pointed back to a page already read; statectl stopped there",
             self.listing
         ));
+    }
+}
+
+/// [`read_unit`] for the backends whose versions are called versions.
+pub(crate) fn read_version(
+    location: &str,
+    id: &str,
+    status: u16,
+    body: &mut Vec<u8>,
+) -> Option<Result<Vec<u8>, StoreError>> {
+    read_unit(location, "version", id, status, body)
+}
+
+/// The bytes of the version `id` a read answered with `status` and `body`: the state, or why there
+/// is none (`unit` is what the backend calls a version: "version", "generation"); `None` for
+/// any other status, which the backend explains in its own words.
+pub(crate) fn read_unit(
+    location: &str,
+    unit: &str,
+    id: &str,
+    status: u16,
+    body: &mut Vec<u8>,
+) -> Option<Result<Vec<u8>, StoreError>> {
+    match status {
+        200 if body.is_empty() => Some(Err(StoreError::new(format!(
+            "{location}: {unit} `{id}` is empty: it holds no state"
+        )))),
+        200 => Some(Ok(std::mem::take(body))),
+        404 => Some(Err(StoreError::new(format!(
+            "{location}: there is no {unit} `{id}` of the state"
+        )))),
+        _ => None,
     }
 }
 

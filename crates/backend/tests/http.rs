@@ -39,6 +39,12 @@ impl Server {
         }
     }
 
+    /// A server holding the state in `state`, started with `more` arguments.
+    fn serving(state: &tempfile::NamedTempFile, more: &[&str]) -> Server {
+        let path = state.path().to_str().unwrap();
+        Server::start(&[&["--state", path], more].concat())
+    }
+
     fn port(&self) -> u16 {
         self.base.rsplit(':').next().unwrap().parse().unwrap()
     }
@@ -81,6 +87,14 @@ impl Server {
                     entry["status"].clone(),
                 )
             })
+            .collect()
+    }
+
+    /// The status of every request served, in order.
+    fn statuses(&self) -> Vec<Value> {
+        self.requests()
+            .into_iter()
+            .map(|(_, _, status)| status)
             .collect()
     }
 
@@ -187,14 +201,15 @@ fn current_state(server: &Server, credentials: Option<(&str, &str)>) -> Option<S
 #[test]
 fn reads_the_state_with_basic_auth_and_names_a_missing_or_wrong_password() {
     let state = state_file(STATE);
-    let server = Server::start(&[
-        "--username",
-        "gitlab-ci-token",
-        "--password",
-        "glpat-s3cret",
-        "--state",
-        state.path().to_str().unwrap(),
-    ]);
+    let server = Server::serving(
+        &state,
+        &[
+            "--username",
+            "gitlab-ci-token",
+            "--password",
+            "glpat-s3cret",
+        ],
+    );
     let good = config(json!({
         "address": format!("{}/state", server.base),
         "username": "gitlab-ci-token",
@@ -229,14 +244,7 @@ fn reads_the_state_with_basic_auth_and_names_a_missing_or_wrong_password() {
 #[test]
 fn a_password_in_the_address_is_used_but_never_shown() {
     let state = state_file(STATE);
-    let server = Server::start(&[
-        "--username",
-        "u",
-        "--password",
-        "p@ss",
-        "--state",
-        state.path().to_str().unwrap(),
-    ]);
+    let server = Server::serving(&state, &["--username", "u", "--password", "p@ss"]);
     let address = server.base.replace("http://", "http://u:p%40ss@") + "/state?private_token=t0k";
     let backend = open(&config(json!({ "address": address })));
     assert_eq!(
@@ -258,18 +266,13 @@ fn no_state_is_204_or_404_and_reading_it_says_so() {
     );
     let missing = Server::start(&["--fault", "GET=404"]);
     assert_eq!(open(&gitlab_like(&missing, json!({}))).get().unwrap(), None);
-    let statuses: Vec<Value> = server
-        .requests()
-        .into_iter()
-        .map(|(_, _, status)| status)
-        .collect();
-    assert_eq!(statuses, [json!(204), json!(204)]);
+    assert_eq!(server.statuses(), [json!(204), json!(204)]);
 }
 
 #[test]
 fn a_write_locks_carries_the_lock_id_sends_md5_and_unlocks_with_the_lock_info() {
     let state = state_file(STATE);
-    let server = Server::start(&["--state", state.path().to_str().unwrap()]);
+    let server = Server::serving(&state, &[]);
     let backend = open(&gitlab_like(&server, json!({})));
     write(&backend, NEW_STATE, Duration::ZERO).unwrap();
     assert_eq!(current_state(&server, None).as_deref(), Some(NEW_STATE));
@@ -294,7 +297,7 @@ fn a_write_locks_carries_the_lock_id_sends_md5_and_unlocks_with_the_lock_info() 
 #[test]
 fn the_lock_id_joins_an_existing_query_as_go_encodes_it() {
     let state = state_file(STATE);
-    let server = Server::start(&["--state", state.path().to_str().unwrap()]);
+    let server = Server::serving(&state, &[]);
     // The simulator keys states by path, so the query does not change which state it is.
     let backend = open(&gitlab_like(
         &server,
@@ -320,12 +323,7 @@ fn the_lock_id_joins_an_existing_query_as_go_encodes_it() {
 fn a_lock_held_elsewhere_is_named_from_a_409_and_a_423() {
     for status in ["409", "423"] {
         let state = state_file(STATE);
-        let server = Server::start(&[
-            "--state",
-            state.path().to_str().unwrap(),
-            "--conflict-status",
-            status,
-        ]);
+        let server = Server::serving(&state, &["--conflict-status", status]);
         server.locked_by_someone_else("/state/lock");
         let backend = open(&gitlab_like(&server, json!({})));
         let started = Instant::now();
@@ -358,7 +356,7 @@ fn a_lock_held_elsewhere_is_named_from_a_409_and_a_423() {
 #[test]
 fn a_write_without_the_holders_id_is_refused_with_423_and_nothing_changes() {
     let state = state_file(STATE);
-    let server = Server::start(&["--state", state.path().to_str().unwrap()]);
+    let server = Server::serving(&state, &[]);
     server.locked_by_someone_else("/state/lock");
     // No lock address: Terraform takes no lock, so the write goes out without an ID.
     let backend = open(&config(
@@ -378,7 +376,7 @@ fn a_write_without_the_holders_id_is_refused_with_423_and_nothing_changes() {
 #[test]
 fn a_lock_method_the_server_does_not_take_gets_a_hint() {
     let state = state_file(STATE);
-    let server = Server::start(&["--state", state.path().to_str().unwrap()]);
+    let server = Server::serving(&state, &[]);
     let backend = open(&gitlab_like(&server, json!({"lock_method": "PATCH"})));
     let source = Source::Remote(backend);
     let error = Locked::acquire_source(&source, "taint", Duration::from_secs(30)).unwrap_err();
@@ -395,12 +393,7 @@ fn a_lock_method_the_server_does_not_take_gets_a_hint() {
 #[test]
 fn a_500_is_retried_then_one_line_nothing_written_no_lock_left() {
     let state = state_file(STATE);
-    let server = Server::start(&[
-        "--state",
-        state.path().to_str().unwrap(),
-        "--fault",
-        "POST=500",
-    ]);
+    let server = Server::serving(&state, &["--fault", "POST=500"]);
     let backend = open(&gitlab_like(&server, json!({"retry_max": 2})));
     let error = write(&backend, NEW_STATE, Duration::ZERO).unwrap_err();
     assert_eq!(
@@ -427,12 +420,7 @@ fn a_500_is_retried_then_one_line_nothing_written_no_lock_left() {
 #[test]
 fn a_500_on_lock_is_a_failure_not_a_wait_and_a_passing_one_is_retried_away() {
     let state = state_file(STATE);
-    let server = Server::start(&[
-        "--state",
-        state.path().to_str().unwrap(),
-        "--fault",
-        "LOCK=500",
-    ]);
+    let server = Server::serving(&state, &["--fault", "LOCK=500"]);
     let backend = open(&gitlab_like(&server, json!({"retry_max": 1})));
     let error = write(&backend, NEW_STATE, Duration::from_secs(30)).unwrap_err();
     assert_eq!(
@@ -444,20 +432,10 @@ fn a_500_on_lock_is_a_failure_not_a_wait_and_a_passing_one_is_retried_away() {
     );
     assert_eq!(server.lock(), None);
 
-    let flaky = Server::start(&[
-        "--state",
-        state.path().to_str().unwrap(),
-        "--fault",
-        "GET=503*2",
-    ]);
+    let flaky = Server::serving(&state, &["--fault", "GET=503*2"]);
     let backend = open(&gitlab_like(&flaky, json!({})));
     assert_eq!(backend.get().unwrap().unwrap(), STATE.as_bytes());
-    let statuses: Vec<Value> = flaky
-        .requests()
-        .into_iter()
-        .map(|(_, _, status)| status)
-        .collect();
-    assert_eq!(statuses, [json!(503), json!(503), json!(200)]);
+    assert_eq!(flaky.statuses(), [json!(503), json!(503), json!(200)]);
 }
 
 #[test]
@@ -519,12 +497,7 @@ fn nothing_listening_fails_within_seconds_after_bounded_retries() {
 #[test]
 fn a_dropped_connection_is_retried_then_named() {
     let state = state_file(STATE);
-    let server = Server::start(&[
-        "--state",
-        state.path().to_str().unwrap(),
-        "--fault",
-        "GET=reset",
-    ]);
+    let server = Server::serving(&state, &["--fault", "GET=reset"]);
     let backend = open(&gitlab_like(&server, json!({})));
     let error = backend.get().unwrap_err();
     assert!(
@@ -553,7 +526,7 @@ fn a_dropped_connection_is_retried_then_named() {
 #[test]
 fn a_redirect_is_followed_on_the_same_host_only() {
     let state = state_file(STATE);
-    let other = Server::start(&["--state", state.path().to_str().unwrap()]);
+    let other = Server::serving(&state, &[]);
     // `localhost` is another host than `127.0.0.1` for the credentials' sake, though the same box.
     let elsewhere = format!("http://localhost:{}/state", other.port());
     let server = Server::start(&[
@@ -579,26 +552,16 @@ fn a_redirect_is_followed_on_the_same_host_only() {
     );
     assert!(other.log().is_empty(), "nothing reached the other host");
 
-    let same = Server::start(&[
-        "--state",
-        state.path().to_str().unwrap(),
-        "--fault",
-        "GET=redirect:/state*1",
-    ]);
+    let same = Server::serving(&state, &["--fault", "GET=redirect:/state*1"]);
     let backend = open(&config(json!({"address": format!("{}/state", same.base)})));
     assert_eq!(backend.get().unwrap().unwrap(), STATE.as_bytes());
-    let statuses: Vec<Value> = same
-        .requests()
-        .into_iter()
-        .map(|(_, _, status)| status)
-        .collect();
-    assert_eq!(statuses, [json!(307), json!(200)]);
+    assert_eq!(same.statuses(), [json!(307), json!(200)]);
 }
 
 #[test]
 fn a_body_that_is_not_a_state_is_refused_in_one_line() {
     let page = state_file("<html><body>Sign in to GitLab</body></html>\n");
-    let server = Server::start(&["--state", page.path().to_str().unwrap()]);
+    let server = Server::serving(&page, &[]);
     let backend = open(&gitlab_like(&server, json!({})));
     let error = Source::Remote(backend).read().unwrap_err().to_string();
     assert!(!error.contains('\n'), "{error}");
@@ -632,14 +595,10 @@ fn tf_http_child() {
 #[test]
 fn tf_http_variables_configure_the_backend() {
     let state = state_file(STATE);
-    let server = Server::start(&[
-        "--username",
-        "env-user",
-        "--password",
-        "env-pass",
-        "--state",
-        state.path().to_str().unwrap(),
-    ]);
+    let server = Server::serving(
+        &state,
+        &["--username", "env-user", "--password", "env-pass"],
+    );
     let base = &server.base;
     let status = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "tf_http_child", "--nocapture"])
@@ -738,47 +697,44 @@ impl Pki {
 fn tls_with_the_given_ca_client_certificates_and_skip_cert_verification() {
     let pki = Pki::new();
     let state = state_file(STATE);
-    let server = Server::start(&[
-        "--state",
-        state.path().to_str().unwrap(),
-        "--tls-cert",
-        &pki.file("server.pem"),
-        "--tls-key",
-        &pki.file("server.key"),
-        "--client-ca",
-        &pki.file("ca.pem"),
-    ]);
+    let server = Server::serving(
+        &state,
+        &[
+            "--tls-cert",
+            &pki.file("server.pem"),
+            "--tls-key",
+            &pki.file("server.key"),
+            "--client-ca",
+            &pki.file("ca.pem"),
+        ],
+    );
     assert!(server.base.starts_with("https://"));
     let address = format!("{}/state", server.base);
 
+    // A read with `values` that fails for want of an answer, the message going on with `then`.
+    let unanswered = |values: Value, then: &str| {
+        let error = open(&config(values)).get().unwrap_err();
+        assert!(
+            error.message.starts_with(&format!(
+                "{address}: cannot read the state: GET got no answer: {then}"
+            )),
+            "{}",
+            error.message
+        );
+        error
+    };
+
     // The system's roots do not know the test CA: refused at once, not retried.
-    let error = open(&config(json!({"address": address})))
-        .get()
-        .unwrap_err();
-    assert!(
-        error.message.starts_with(&format!(
-            "{address}: cannot read the state: GET got no answer: invalid peer certificate"
-        )),
-        "{}",
-        error.message
-    );
+    let error = unanswered(json!({"address": address}), "invalid peer certificate");
     assert!(error.message.ends_with("(1 attempt)"), "{}", error.message);
     assert!(error.hint.unwrap().contains("`client_ca_certificate_pem`"));
 
     // The CA alone: the server wants a client certificate. (In TLS 1.3 its refusal comes after
     // the client's handshake is done, so the client sees the alert or, under load, the closed
     // connection.)
-    let error = open(&config(
+    let error = unanswered(
         json!({"address": address, "client_ca_certificate_pem": pki.ca, "retry_wait_min": 0}),
-    ))
-    .get()
-    .unwrap_err();
-    assert!(
-        error.message.starts_with(&format!(
-            "{address}: cannot read the state: GET got no answer: "
-        )),
-        "{}",
-        error.message
+        "",
     );
     if error.message.contains("CertificateRequired") {
         // The alert itself is not retried; an attempt before it may have met the closed

@@ -49,36 +49,41 @@ impl Envelope {
     }
 }
 
-/// The envelope as parsed when its data is a plain JSON string: borrowed, so the tens of
-/// megabytes of base64 are scanned once and not copied.
+/// The envelope's fields as parsed, its data as `Data`: see [`Fast`] and [`Raw`].
 #[derive(Deserialize)]
-struct Fast<'a> {
+struct Parsed<Data> {
     #[serde(default)]
     serial: Option<Value>,
     #[serde(default)]
     lineage: Option<Value>,
     #[serde(default)]
     meta: Option<Value>,
-    #[serde(default, borrow)]
-    encrypted_data: Option<&'a str>,
+    #[serde(default)]
+    encrypted_data: Option<Data>,
     #[serde(default)]
     encryption_version: Option<Value>,
 }
 
-/// Any other shape (escapes in the data, wrong types): parsed generally, for precise errors.
-#[derive(Deserialize)]
-struct Raw {
-    #[serde(default)]
-    serial: Option<Value>,
-    #[serde(default)]
-    lineage: Option<Value>,
-    #[serde(default)]
-    meta: Option<Value>,
-    #[serde(default)]
-    encrypted_data: Option<Value>,
-    #[serde(default)]
-    encryption_version: Option<Value>,
+impl<Data> Parsed<Data> {
+    /// The fields apart from the data, and the data.
+    fn without_data<Other>(self) -> (Parsed<Other>, Option<Data>) {
+        let fields = Parsed {
+            serial: self.serial,
+            lineage: self.lineage,
+            meta: self.meta,
+            encrypted_data: None,
+            encryption_version: self.encryption_version,
+        };
+        (fields, self.encrypted_data)
+    }
 }
+
+/// The envelope as parsed when its data is a plain JSON string: borrowed, so the tens of
+/// megabytes of base64 are scanned once and not copied.
+type Fast<'a> = Parsed<&'a str>;
+
+/// Any other shape (escapes in the data, wrong types): parsed generally, for precise errors.
+type Raw = Parsed<Value>;
 
 /// How far into a file the truncation check looks for the envelope's keys.
 const HEAD: usize = 64 * 1024;
@@ -308,17 +313,10 @@ fn read(bytes: &[u8]) -> Result<Option<Fields<'_>>, Error> {
         return Ok(Some(fields));
     }
     let (raw, data) = match serde_json::from_slice::<Fast<'_>>(bytes) {
-        Ok(fast) => (
-            Raw {
-                serial: fast.serial,
-                lineage: fast.lineage,
-                meta: fast.meta,
-                encrypted_data: None,
-                encryption_version: fast.encryption_version,
-            },
-            fast.encrypted_data
-                .map(|text| Cow::Borrowed(text.as_bytes())),
-        ),
+        Ok(fast) => {
+            let (raw, data) = fast.without_data();
+            (raw, data.map(|text| Cow::Borrowed(text.as_bytes())))
+        }
         Err(_) => match serde_json::from_slice::<Raw>(bytes) {
             Ok(mut raw) => {
                 let data = match raw.encrypted_data.take() {
@@ -385,19 +383,8 @@ fn split(bytes: &[u8]) -> Option<(Raw, std::ops::Range<usize>)> {
     rest.extend_from_slice(&bytes[..start]);
     rest.extend_from_slice(&bytes[end..]);
     let fast = serde_json::from_slice::<Fast<'_>>(&rest).ok()?;
-    if fast.encrypted_data != Some("") {
-        return None;
-    }
-    Some((
-        Raw {
-            serial: fast.serial,
-            lineage: fast.lineage,
-            meta: fast.meta,
-            encrypted_data: None,
-            encryption_version: fast.encryption_version,
-        },
-        start..end,
-    ))
+    let (raw, data) = fast.without_data();
+    (data == Some("")).then_some((raw, start..end))
 }
 
 /// Whether `prefix`, the JSON before a key, leaves the reader inside the top-level object and
@@ -624,12 +611,16 @@ mod tests {
         assert_eq!(parse(b"not json").unwrap(), None);
     }
 
+    /// A plan's envelope: no serial or lineage, one key provider, three bytes of data.
+    fn plan_envelope() -> Envelope {
+        parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
+            .unwrap()
+            .unwrap()
+    }
+
     #[test]
     fn plan_envelopes_and_alpha_states_have_no_serial_or_lineage() {
-        let env =
-            parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
-                .unwrap()
-                .unwrap();
+        let env = plan_envelope();
         assert_eq!((env.serial, env.lineage), (None, None));
         assert_eq!(env.meta["k"], b"{}");
         assert_eq!(&env.encrypted_data[..], [0, 0, 0]);
@@ -758,10 +749,7 @@ mod tests {
 
     #[test]
     fn debug_shows_sizes_not_data() {
-        let env =
-            parse(br#"{"meta":{"k":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#)
-                .unwrap()
-                .unwrap();
+        let env = plan_envelope();
         assert_eq!(
             format!("{env:?}"),
             r#"Envelope { serial: None, lineage: None, meta: ["k"], encrypted_data: 3 bytes }"#

@@ -24,6 +24,13 @@ fn one_line(e: &Error) -> String {
     text
 }
 
+/// The passphrase configuration with its key provider's type `kind` instead of `pbkdf2`.
+fn with_provider_type(kind: &str) -> String {
+    pbkdf2_config("main", PASSPHRASE, "")
+        .replace("\"pbkdf2\": {\"main\"", &format!("\"{kind}\": {{\"main\""))
+        .replace("pbkdf2.main", &format!("{kind}.main"))
+}
+
 #[test]
 fn wrong_passphrase_names_the_method_and_key_provider() {
     let wrong = state_encryption(&pbkdf2_config("main", "not-the-passphrase-at-all", ""));
@@ -210,15 +217,11 @@ fn configuration_errors_are_one_line_each() {
             "encryption configuration: key_provider.pbkdf2.main: passphrase and chain are mutually exclusive",
         ),
         (
-            pbkdf2_config("main", PASSPHRASE, "")
-                .replace("\"pbkdf2\": {\"main\"", "\"gcp_kms\": {\"main\"")
-                .replace("pbkdf2.main", "gcp_kms.main"),
+            with_provider_type("gcp_kms"),
             "encryption configuration: key_provider.gcp_kms.main: key provider type \"gcp_kms\" is not supported; supported are external, pbkdf2",
         ),
         (
-            pbkdf2_config("main", PASSPHRASE, "")
-                .replace("\"pbkdf2\": {\"main\"", "\"openbao\": {\"main\"")
-                .replace("pbkdf2.main", "openbao.main"),
+            with_provider_type("openbao"),
             "encryption configuration: key_provider.openbao.main: key provider type \"openbao\" is not supported; supported are external, pbkdf2",
         ),
         (

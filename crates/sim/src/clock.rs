@@ -1,6 +1,7 @@
 //! The simulator's clock: monotonic instants drive lifecycles, and the wall clock at start anchors
 //! them so that answers can print RFC 3339 timestamps (`timeCreated`, `updated_at`) that agree.
 
+use statectl_state::state::store::lock_info::civil_from_days;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(Debug, Clone, Copy)]
@@ -46,26 +47,6 @@ pub(crate) fn rfc3339(time: SystemTime, millis: bool) -> String {
         String::new()
     };
     format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}{fraction}Z")
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`, for
-/// dates after the epoch only).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let days = days + 719_468;
-    let era = days / 146_097;
-    let day_of_era = days % 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + u64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]

@@ -39,6 +39,27 @@ pub(crate) struct Request {
     pub keep_alive: bool,
 }
 
+/// A whole request on one line, its `Authorization` (`headers` are lowercase) first, as Cloud
+/// Foundry's "Invalid Auth Token: Bearer <token>", then the request line, every header and the
+/// body: what a server that echoes everything it got says. The tests that no secret is shown use
+/// it, here and in their own echoing stand-in.
+pub fn echo_line(method: &str, target: &str, headers: &[(String, String)], body: &[u8]) -> String {
+    let mut parts: Vec<String> = headers
+        .iter()
+        .find(|(name, _)| name == "authorization")
+        .map(|(_, value)| format!("Invalid Auth Token: {value}"))
+        .into_iter()
+        .collect();
+    parts.push(format!("{method} {target}"));
+    parts.extend(
+        headers
+            .iter()
+            .map(|(name, value)| format!("{name}: {value}")),
+    );
+    parts.push(String::from_utf8_lossy(body).into_owned());
+    parts.join(" | ")
+}
+
 impl Request {
     /// The first value of header `name` (lowercase).
     pub(crate) fn header(&self, name: &str) -> Option<&str> {
@@ -48,22 +69,9 @@ impl Request {
             .map(|(_, value)| value.as_str())
     }
 
-    /// The whole request on one line, its `Authorization` first: what a server that echoes
-    /// everything it got says (the tests that no secret is shown use it).
+    /// The whole request on one line: see [`echo_line`].
     pub(crate) fn echo(&self, body: &[u8]) -> String {
-        let mut parts: Vec<String> = self
-            .header("authorization")
-            .map(|value| format!("Invalid Auth Token: {value}"))
-            .into_iter()
-            .collect();
-        parts.push(format!("{} {}", self.method, self.target));
-        parts.extend(
-            self.headers
-                .iter()
-                .map(|(name, value)| format!("{name}: {value}")),
-        );
-        parts.push(String::from_utf8_lossy(body).into_owned());
-        parts.join(" | ")
+        echo_line(&self.method, &self.target, &self.headers, body)
     }
 
     /// The first value of query parameter `name`.

@@ -8,7 +8,8 @@
 //! `tfe`); `object-storage` serves OCI Object Storage's object API for the oci backend's.
 //!
 //! The library's one entry is [`Server::start`]: the binary's arguments in, a server running on
-//! its own threads out, stopped when dropped. The tests start it in-process; the binary
+//! its own threads out, stopped when dropped ([`echo_line`] is lent to the tests' own echoing
+//! stand-in, so that both echo alike). The tests start it in-process; the binary
 //! (`main.rs`) starts it, announces where it went and waits for Ctrl-C.
 
 mod cf;
@@ -40,6 +41,7 @@ use clap::Parser;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
+pub use http::echo_line;
 pub use setup::SetupFailed;
 
 /// Why a simulator did not start.

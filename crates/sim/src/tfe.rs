@@ -438,16 +438,7 @@ impl Tfe {
             .query("search[tags]")
             .map(|tags| tags.split(',').filter(|t| !t.is_empty()).collect())
             .unwrap_or_default();
-        let size: usize = request
-            .query("page[size]")
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(20)
-            .clamp(1, 100);
-        let page: usize = request
-            .query("page[number]")
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(1)
-            .max(1);
+        let (size, page) = paging(request);
         let matching: Vec<usize> = (0..inner.workspaces.len())
             .filter(|&i| {
                 wanted
@@ -472,12 +463,9 @@ impl Tfe {
             .take(size)
             .map(|&i| workspace_data(&inner, i))
             .collect();
-        let next = (page < total_pages).then_some(page + 1);
         jsonapi(
             200,
-            &json!({"data": data, "meta": {"pagination": {
-                "current-page": page, "next-page": next, "prev-page": (page > 1).then(|| page - 1),
-                "total-pages": total_pages, "total-count": matching.len()}}}),
+            &json!({"data": data, "meta": {"pagination": pagination(page, total_pages, matching.len())}}),
         )
     }
 
@@ -496,16 +484,7 @@ impl Tfe {
             return error(404, "not found", "workspace not found");
         };
         let workspace = &inner.workspaces[index].id;
-        let size: usize = request
-            .query("page[size]")
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(20)
-            .clamp(1, 100);
-        let page: usize = request
-            .query("page[number]")
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(1)
-            .max(1);
+        let (size, page) = paging(request);
         let matching: Vec<&Version> = inner
             .versions
             .iter()
@@ -533,12 +512,10 @@ impl Tfe {
             .iter()
             .map(|user| json!({"id": format!("user-{user}"), "type": "users", "attributes": {"username": user}}))
             .collect();
-        let next = (page < total_pages).then_some(page + 1);
         jsonapi(
             200,
-            &json!({"data": data, "included": included, "meta": {"pagination": {
-                "current-page": page, "next-page": next, "prev-page": (page > 1).then(|| page - 1),
-                "total-pages": total_pages, "total-count": matching.len()}}}),
+            &json!({"data": data, "included": included,
+                "meta": {"pagination": pagination(page, total_pages, matching.len())}}),
         )
     }
 
@@ -768,6 +745,31 @@ fn version_data(version: &Version, host: &str) -> Value {
         "run": {"data": run},
         "created-by": {"data": {"id": format!("user-{}", version.created_by), "type": "users"}},
     }})
+}
+
+/// The page size (`page[size]`, 1 to 100, 20 when not given) and the page (`page[number]`, from
+/// 1) a listing asks for.
+fn paging(request: &Request) -> (usize, usize) {
+    let size: usize = request
+        .query("page[size]")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20)
+        .clamp(1, 100);
+    let page: usize = request
+        .query("page[number]")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    (size, page)
+}
+
+/// A listing's `meta.pagination`: page `page` of `total_pages`, over `total_count` items.
+fn pagination(page: usize, total_pages: usize, total_count: usize) -> Value {
+    json!({
+        "current-page": page, "next-page": (page < total_pages).then_some(page + 1),
+        "prev-page": (page > 1).then(|| page - 1), "total-pages": total_pages,
+        "total-count": total_count,
+    })
 }
 
 fn error(status: u16, title: &str, detail: &str) -> Response {

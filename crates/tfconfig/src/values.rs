@@ -568,9 +568,20 @@ mod tests {
         dir
     }
 
-    fn value_of(values: &Values, text: &str) -> Value {
+    /// The values of a module of these files, with no inputs.
+    fn values_of(files: &[(&str, &str)]) -> Values {
+        let dir = folder(files);
+        Values::load(&Module::read(dir.path()).unwrap(), &Inputs::default()).unwrap()
+    }
+
+    /// `text` evaluated, as `at` says where it stands.
+    fn evaluate(values: &Values, text: &str, at: &str) -> Result<Value, ConfigError> {
         let expr: hcl::Expression = text.parse().unwrap();
-        values.evaluate(&expr, "test").unwrap()
+        values.evaluate(&expr, at)
+    }
+
+    fn value_of(values: &Values, text: &str) -> Value {
+        evaluate(values, text, "test").unwrap()
     }
 
     #[test]
@@ -608,20 +619,17 @@ mod tests {
 
     #[test]
     fn locals_use_variables_and_each_other_in_any_order() {
-        let dir = folder(&[(
+        let values = values_of(&[(
             "main.tf",
             "locals {\n  b = \"${local.a}-b\"\n  a = \"${var.x}-a\"\n}\nvariable \"x\" { default = \"x\" }\n",
         )]);
-        let values = Values::load(&Module::read(dir.path()).unwrap(), &Inputs::default()).unwrap();
         assert_eq!(value_of(&values, "local.b"), "x-a-b");
     }
 
     #[test]
     fn a_missing_variable_is_named_without_any_value() {
-        let dir = folder(&[("main.tf", "variable \"secret\" {}\n")]);
-        let values = Values::load(&Module::read(dir.path()).unwrap(), &Inputs::default()).unwrap();
-        let expr: hcl::Expression = "var.secret".parse().unwrap();
-        let error = values.evaluate(&expr, "main.tf: passphrase").unwrap_err();
+        let values = values_of(&[("main.tf", "variable \"secret\" {}\n")]);
+        let error = evaluate(&values, "var.secret", "main.tf: passphrase").unwrap_err();
         assert_eq!(
             error.message,
             "main.tf: passphrase: the variable `var.secret` has no value"
@@ -631,15 +639,12 @@ mod tests {
 
     #[test]
     fn an_expression_that_needs_opentofu_is_refused_without_echoing_values() {
-        let dir = folder(&[(
+        let values = values_of(&[(
             "main.tf",
             "variable \"p\" { default = \"hunter2hunter2hunter2\" }\n",
         )]);
-        let values = Values::load(&Module::read(dir.path()).unwrap(), &Inputs::default()).unwrap();
-        let expr: hcl::Expression = "var.p + 1".parse().unwrap();
-        let error = values.evaluate(&expr, "at").unwrap_err();
+        let error = evaluate(&values, "var.p + 1", "at").unwrap_err();
         assert!(!error.message.contains("hunter2"), "{}", error.message);
-        let expr: hcl::Expression = "data.x.y".parse().unwrap();
-        assert!(values.evaluate(&expr, "at").is_err());
+        assert!(evaluate(&values, "data.x.y", "at").is_err());
     }
 }

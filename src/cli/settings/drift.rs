@@ -151,30 +151,18 @@ fn targets(args: &Args) -> Result<Vec<Target>, CliError> {
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
-
     use super::*;
-    use crate::cli::{Cli, Command};
+    use crate::cli::Command;
+    use crate::cli::settings::testing::{command, refused};
 
     fn resolve(argv: &[&str]) -> Result<DriftSettings, String> {
-        let args = match Cli::try_parse_from(argv) {
-            Ok(Cli {
-                command: Command::Drift(args),
-                ..
-            }) => args,
-            Ok(other) => panic!("{other:?}"),
-            Err(error) => {
-                assert_eq!(error.exit_code(), 2);
-                return Err(format!("usage: {:?}", error.kind()));
-            }
+        let args = match command(argv)? {
+            Command::Drift(args) => args,
+            other => panic!("{other:?}"),
         };
         DriftSettings::resolve(&args).map_err(|error| {
-            assert_eq!(error.code, crate::cli::ExitStatus::Error);
-            format!(
-                "{}\nhint: {}",
-                error.message,
-                error.hint.unwrap_or_default()
-            )
+            let hint = error.hint.clone().unwrap_or_default();
+            format!("{}\nhint: {hint}", refused(error))
         })
     }
 
@@ -241,7 +229,7 @@ mod tests {
                 "x.tfstate",
             ];
             argv.extend_from_slice(extra);
-            match Cli::try_parse_from(argv).unwrap().command {
+            match command(&argv).unwrap() {
                 Command::Drift(args) => args,
                 _ => unreachable!(),
             }

@@ -53,6 +53,30 @@ pub(super) fn at_least_one(text: &str) -> Result<usize, FlagValueError> {
     }
 }
 
+/// What the settings' `resolve` tests share: a command line parsed, a refusal read.
+#[cfg(test)]
+mod testing {
+    use clap::Parser;
+
+    use crate::cli::error::CliError;
+    use crate::cli::{Cli, Command, ExitStatus};
+
+    /// `argv`'s command; `Err` names clap's usage error (which exits 2).
+    pub(super) fn command(argv: &[&str]) -> Result<Command, String> {
+        let cli = Cli::try_parse_from(argv).map_err(|error| {
+            assert_eq!(error.exit_code(), 2, "clap's usage errors exit 2");
+            format!("usage: {:?}", error.kind())
+        })?;
+        Ok(cli.command)
+    }
+
+    /// A `resolve` refusal, which exits 2 like every bad flag: its message.
+    pub(super) fn refused(error: CliError) -> String {
+        assert_eq!(error.code, ExitStatus::Error);
+        error.message
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{at_least_one, deposed_key};

@@ -117,28 +117,17 @@ impl RefreshSettings {
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
-
     use super::*;
+    use crate::cli::Command;
     use crate::cli::settings::Destination;
-    use crate::cli::{Cli, Command};
+    use crate::cli::settings::testing::{command, refused};
 
     fn resolve(argv: &[&str]) -> Result<RefreshSettings, String> {
-        let args = match Cli::try_parse_from(argv) {
-            Ok(Cli {
-                command: Command::Refresh(args),
-                ..
-            }) => args,
-            Ok(other) => panic!("{other:?}"),
-            Err(error) => {
-                assert_eq!(error.exit_code(), 2);
-                return Err(format!("usage: {:?}", error.kind()));
-            }
+        let args = match command(argv)? {
+            Command::Refresh(args) => args,
+            other => panic!("{other:?}"),
         };
-        RefreshSettings::resolve(&args).map_err(|error| {
-            assert_eq!(error.code, crate::cli::ExitStatus::Error);
-            error.message
-        })
+        RefreshSettings::resolve(&args).map_err(refused)
     }
 
     #[test]

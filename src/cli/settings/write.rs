@@ -140,14 +140,13 @@ impl WriteSettings {
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
-
     use super::*;
-    use crate::cli::{Cli, Command};
+    use crate::cli::Command;
+    use crate::cli::settings::testing::{command, refused};
 
-    /// Parses a command line; `Err` is clap's usage error (exit 2).
-    fn parse(argv: &[&str]) -> Result<(WriteArgs, WriteIntent), clap::Error> {
-        Ok(match Cli::try_parse_from(argv)?.command {
+    /// Parses a command line; `Err` names clap's usage error (exit 2).
+    fn parse(argv: &[&str]) -> Result<(WriteArgs, WriteIntent), String> {
+        Ok(match command(argv)? {
             Command::Taint(args) | Command::Untaint(args) => (args.write, WriteIntent::ByDefault),
             Command::Forget(args) => (args.write, WriteIntent::ByDefault),
             Command::Refresh(args) => {
@@ -159,14 +158,8 @@ mod tests {
     }
 
     fn resolve(argv: &[&str]) -> Result<WriteSettings, String> {
-        let (args, intent) = parse(argv).map_err(|error| {
-            assert_eq!(error.exit_code(), 2, "clap's usage errors exit 2");
-            format!("usage: {:?}", error.kind())
-        })?;
-        WriteSettings::resolve(&args, intent).map_err(|error| {
-            assert_eq!(error.code, crate::cli::ExitStatus::Error);
-            error.message
-        })
+        let (args, intent) = parse(argv)?;
+        WriteSettings::resolve(&args, intent).map_err(refused)
     }
 
     #[test]

@@ -134,19 +134,7 @@ impl<'s> Render<'s> {
             return;
         }
         out.push_str("{\n");
-        attributes.sort_by(|one, other| one.0.cmp(other.0));
-        let names: Vec<String> = attributes
-            .iter()
-            .map(|(name, _)| attribute_name(name))
-            .collect();
-        let width = names.iter().map(String::len).max().unwrap_or(0);
-        for (name, (_, text)) in names.iter().zip(&attributes) {
-            push_indent(indent + 1, out);
-            push_padded(name, width, out);
-            out.push_str(" = ");
-            out.push_str(text);
-            out.push('\n');
-        }
+        push_attribute_lines(&mut attributes, indent, out);
         groups.sort_by(|one, other| one.0.cmp(other.0));
         for (name, elements) in groups {
             for (at, (label, text)) in elements.iter().enumerate() {
@@ -221,7 +209,9 @@ impl<'s> Render<'s> {
     ) {
         match &attribute.kind {
             AttributeKind::Typed(ty) => self.typed(ty, value, non_legacy, indent, out),
-            AttributeKind::Nested(nested) => self.nested_attributes(nested, value, indent, out),
+            AttributeKind::Nested(nested) => {
+                self.nested_attributes(nested, nested.nesting, value, indent, out);
+            }
         }
     }
 
@@ -318,10 +308,12 @@ impl<'s> Render<'s> {
             .collect()
     }
 
-    /// Nested attributes (a protocol 6 schema): objects, lists, sets or maps of objects.
+    /// Nested attributes (a protocol 6 schema) at `nesting`: an object, or lists, sets or maps of
+    /// objects (each member an object, one level in).
     fn nested_attributes(
         &mut self,
         nested: &NestedAttributes,
+        nesting: Nesting,
         value: &Value,
         indent: usize,
         out: &mut String,
@@ -330,11 +322,20 @@ impl<'s> Render<'s> {
             out.push_str(MASK);
             return;
         }
-        match nested.nesting {
-            Nesting::Single | Nesting::Group => self.nested_object(nested, value, indent, out),
+        match nesting {
+            Nesting::Single | Nesting::Group => {
+                let empty = Map::new();
+                let members = value.as_object().unwrap_or(&empty);
+                let entries = self
+                    .present_attributes(&nested.attributes, members, true, indent)
+                    .into_iter()
+                    .map(|(name, text)| (name.to_owned(), text))
+                    .collect();
+                object(entries, indent, out);
+            }
             Nesting::List | Nesting::Set => {
                 let texts = self.indexed(elements(value).iter(), |render, member, out| {
-                    render.nested_object(nested, member, indent + 1, out);
+                    render.nested_attributes(nested, Nesting::Single, member, indent + 1, out);
                 });
                 list(&texts, indent, out);
             }
@@ -343,7 +344,13 @@ impl<'s> Render<'s> {
                 for (key, member) in sorted_members(value) {
                     let mut text = String::new();
                     let comma = self.at(CtyStep::Key(key.clone()), |render| {
-                        render.nested_object(nested, member, indent + 1, &mut text);
+                        render.nested_attributes(
+                            nested,
+                            Nesting::Single,
+                            member,
+                            indent + 1,
+                            &mut text,
+                        );
                         !render.is_sensitive()
                     });
                     entries.push(Entry {
@@ -355,27 +362,6 @@ impl<'s> Render<'s> {
                 map(&entries, false, indent, out);
             }
         }
-    }
-
-    fn nested_object(
-        &mut self,
-        nested: &NestedAttributes,
-        value: &Value,
-        indent: usize,
-        out: &mut String,
-    ) {
-        if self.is_sensitive() {
-            out.push_str(MASK);
-            return;
-        }
-        let empty = Map::new();
-        let members = value.as_object().unwrap_or(&empty);
-        let entries = self
-            .present_attributes(&nested.attributes, members, true, indent)
-            .into_iter()
-            .map(|(name, text)| (name.to_owned(), text))
-            .collect();
-        object(entries, indent, out);
     }
 
     /// A value laid out by its JSON type, as Terraform lays out a dynamic value (`cty`: numbers as
@@ -513,22 +499,31 @@ fn object(mut entries: Vec<(String, String)>, indent: usize, out: &mut String) {
         out.push_str("{}");
         return;
     }
+    out.push_str("{\n");
+    push_attribute_lines(&mut entries, indent, out);
+    push_indent(indent, out);
+    out.push('}');
+}
+
+/// `name = value` lines one indent step in, sorted by name, the `=` aligned.
+fn push_attribute_lines<N: AsRef<str> + Ord>(
+    entries: &mut [(N, String)],
+    indent: usize,
+    out: &mut String,
+) {
     entries.sort_by(|one, other| one.0.cmp(&other.0));
     let names: Vec<String> = entries
         .iter()
-        .map(|(name, _)| attribute_name(name))
+        .map(|(name, _)| attribute_name(name.as_ref()))
         .collect();
     let width = names.iter().map(String::len).max().unwrap_or(0);
-    out.push_str("{\n");
-    for (name, (_, text)) in names.iter().zip(&entries) {
+    for (name, (_, text)) in names.iter().zip(entries.iter()) {
         push_indent(indent + 1, out);
         push_padded(name, width, out);
         out.push_str(" = ");
         out.push_str(text);
         out.push('\n');
     }
-    push_indent(indent, out);
-    out.push('}');
 }
 
 /// `{ "key" = value ... }`, keys always quoted, aligned when `align`; `{}` when empty.

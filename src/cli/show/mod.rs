@@ -130,9 +130,7 @@ pub(super) fn run(
                 "attributes": attributes,
                 "sensitive_masked": !settings.reveal,
             });
-            printer.line(
-                &serde_json::to_string_pretty(&document).expect("JSON values always serialize"),
-            )?;
+            printer.json_line(&document)?;
         }
     }
     Ok(ExitStatus::Success)

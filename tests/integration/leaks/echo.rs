@@ -39,19 +39,7 @@ impl Received {
 
     /// Everything received on one line, the credentials first.
     pub(crate) fn echo(&self) -> String {
-        let mut parts: Vec<String> = self
-            .header("authorization")
-            .map(|value| format!("Invalid Auth Token: {value}"))
-            .into_iter()
-            .collect();
-        parts.push(format!("{} {}", self.method, self.target));
-        parts.extend(
-            self.headers
-                .iter()
-                .map(|(name, value)| format!("{name}: {value}")),
-        );
-        parts.push(String::from_utf8_lossy(&self.body).into_owned());
-        parts.join(" | ")
+        statectl_sim::echo_line(&self.method, &self.target, &self.headers, &self.body)
     }
 
     /// The credentials this request carried.

@@ -67,29 +67,37 @@ mod tests {
         )
         .unwrap();
         let key = |text: &str| Step::Member(text.to_owned());
-        let mut at = AttributeChange {
-            path: Path(vec![key("input"), key("password")]),
-            action: Action::Changed,
-            old: Some(json!("hunter2")),
-            new: Some(json!("hunter3")),
+        // The change at `path`, masked.
+        let masked = |path: &[&str], action, old, new| {
+            let mut change = AttributeChange {
+                path: Path(path.iter().map(|step| key(step)).collect()),
+                action,
+                old,
+                new,
+            };
+            super::mask(&mut change, &secrets);
+            change
         };
-        super::mask(&mut at, &secrets);
+        let at = masked(
+            &["input", "password"],
+            Action::Changed,
+            Some(json!("hunter2")),
+            Some(json!("hunter3")),
+        );
         assert_eq!((at.old, at.new), (Some(json!(MASK)), Some(json!(MASK))));
-        let mut above = AttributeChange {
-            path: Path(vec![key("input")]),
-            action: Action::Added,
-            old: None,
-            new: Some(json!({"user": "admin", "password": "hunter2"})),
-        };
-        super::mask(&mut above, &secrets);
+        let above = masked(
+            &["input"],
+            Action::Added,
+            None,
+            Some(json!({"user": "admin", "password": "hunter2"})),
+        );
         assert_eq!(above.new, Some(json!({"user": "admin", "password": MASK})));
-        let mut beside = AttributeChange {
-            path: Path(vec![key("input"), key("user")]),
-            action: Action::Changed,
-            old: Some(json!("admin")),
-            new: Some(json!("root")),
-        };
-        super::mask(&mut beside, &secrets);
+        let beside = masked(
+            &["input", "user"],
+            Action::Changed,
+            Some(json!("admin")),
+            Some(json!("root")),
+        );
         assert_eq!(beside.new, Some(json!("root")));
     }
 

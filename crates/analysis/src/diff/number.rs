@@ -1,6 +1,8 @@
 //! Number equality by value, not spelling: `1`, `1.0`, `10e-1` and `0.1e1` are one number. States keep
 //! numbers as written (serde_json's `arbitrary_precision`), and a 20-digit integer must not be rounded
-//! through `f64` on the way, so numbers are compared as decimal digits and an exponent.
+//! through `f64` on the way, so numbers are compared as the state crate's exact decimals.
+
+use statectl_state::json::Decimal;
 
 /// Whether two JSON number literals denote the same value. Equal text is the fast path.
 pub(super) fn same_number(left: &str, right: &str) -> bool {
@@ -10,88 +12,6 @@ pub(super) fn same_number(left: &str, right: &str) -> bool {
             // Not a JSON number, or an exponent past i64: only the same text is the same number.
             _ => false,
         }
-}
-
-/// A number as `(-1)^negative * digits * 10^exponent`, with no leading or trailing zeros in `digits`;
-/// zero is the empty digit string, positive, exponent 0.
-#[derive(Debug, PartialEq, Eq)]
-struct Decimal<'a> {
-    negative: bool,
-    digits: DigitRun<'a>,
-    exponent: i64,
-}
-
-/// The significant digits, which may straddle the decimal point (`12.5` is `1`, `2` then `5`).
-#[derive(Debug)]
-struct DigitRun<'a> {
-    integer: &'a str,
-    fraction: &'a str,
-}
-
-impl DigitRun<'_> {
-    fn digits(&self) -> impl Iterator<Item = u8> + '_ {
-        self.integer.bytes().chain(self.fraction.bytes())
-    }
-}
-
-impl PartialEq for DigitRun<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.digits().eq(other.digits())
-    }
-}
-
-impl Eq for DigitRun<'_> {}
-
-impl<'a> Decimal<'a> {
-    fn parse(text: &'a str) -> Option<Decimal<'a>> {
-        let (negative, rest) = match text.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, text),
-        };
-        let (mantissa, exponent) = match rest.find(['e', 'E']) {
-            Some(at) => (&rest[..at], rest[at + 1..].parse::<i64>().ok()?),
-            None => (rest, 0),
-        };
-        let (integer, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-        let all_digits = |part: &str| part.bytes().all(|byte| byte.is_ascii_digit());
-        if integer.is_empty() || !all_digits(integer) || !all_digits(fraction) {
-            return None;
-        }
-        let fraction_length = i64::try_from(fraction.len()).ok()?;
-        let mut exponent = exponent.checked_sub(fraction_length)?;
-        // Leading zeros do not count; they can only be in the integer part, or in the fraction when
-        // the integer part is all zeros.
-        let mut integer = integer.trim_start_matches('0');
-        let mut fraction = fraction;
-        if integer.is_empty() {
-            fraction = fraction.trim_start_matches('0');
-        }
-        // Trailing zeros move into the exponent.
-        let trimmed = fraction.trim_end_matches('0');
-        exponent = exponent.checked_add(i64::try_from(fraction.len() - trimmed.len()).ok()?)?;
-        fraction = trimmed;
-        if fraction.is_empty() {
-            let trimmed = integer.trim_end_matches('0');
-            exponent = exponent.checked_add(i64::try_from(integer.len() - trimmed.len()).ok()?)?;
-            integer = trimmed;
-        }
-        if integer.is_empty() && fraction.is_empty() {
-            // -0, 0.000, 0e7: all zero.
-            return Some(Decimal {
-                negative: false,
-                digits: DigitRun {
-                    integer: "",
-                    fraction: "",
-                },
-                exponent: 0,
-            });
-        }
-        Some(Decimal {
-            negative,
-            digits: DigitRun { integer, fraction },
-            exponent,
-        })
-    }
 }
 
 #[cfg(test)]

@@ -9,12 +9,13 @@ use statectl_state::state::store::StoreError;
 
 use super::client::Request;
 use super::{AzureState, Backend};
-use crate::listing::{ListOptions, Listed, Pages};
+use crate::listing::{ListOptions, Listed, Page, Pages};
 
 impl AzureState {
     /// The blob names of the states under `prefix` that `options` keeps, in name order.
     pub fn keys_under(&self, prefix: &str, options: ListOptions<'_>) -> Result<Listed, StoreError> {
-        self.block_on(self.backend.names_under(prefix, options))
+        let pages = Pages::new(&self.backend.location, options);
+        self.block_on(pages.read_all(|marker| self.backend.names_page(prefix, marker)))
     }
 
     /// The state in blob `name` of the same container, with the same settings and client.
@@ -33,62 +34,56 @@ impl AzureState {
 }
 
 impl Backend {
-    /// Every blob name under `prefix`, across pages.
-    async fn names_under(
+    /// The blob names of the page of the listing under `prefix` that `marker` names.
+    async fn names_page(&self, prefix: &str, marker: Option<String>) -> Result<Page, StoreError> {
+        let text = self
+            .list_blobs("list the states", prefix, None, marker)
+            .await?;
+        let page = parse_names(&text);
+        Ok((page.names, page.next_marker))
+    }
+
+    /// The text of one page of List Blobs under `prefix` (with `include` when given, from
+    /// `marker` when there is one), for the listing of states and of a blob's versions.
+    pub(super) async fn list_blobs(
         &self,
+        doing: &str,
         prefix: &str,
-        options: ListOptions<'_>,
-    ) -> Result<Listed, StoreError> {
-        let doing = "list the states";
-        let mut pages = Pages::new(&self.location, options);
-        let mut marker = String::new();
-        loop {
-            let mut query = vec![
-                ("restype", "container".to_owned()),
-                ("comp", "list".to_owned()),
-                ("prefix", prefix.to_owned()),
-            ];
-            if !marker.is_empty() {
-                query.push(("marker", std::mem::take(&mut marker)));
-            }
-            let request = Request {
-                method: "GET",
-                query,
-                ..Request::default()
-            };
-            let answer = self.client.send(request).await.map_err(|failure| {
-                super::errors::failed(&self.target(), doing, "List Blobs", &failure)
-            })?;
-            if answer.status != 200 {
-                return Err(self.refused(doing, "List Blobs", &answer));
-            }
-            let text = String::from_utf8_lossy(&answer.body);
-            let page = parse_page(&text);
-            pages.page(page.names);
-            match page.next_marker {
-                Some(next) if !next.is_empty() => {
-                    if !pages.follow(&next)? {
-                        break;
-                    }
-                    marker = next;
-                }
-                _ => break,
-            }
+        include: Option<&str>,
+        marker: Option<String>,
+    ) -> Result<String, StoreError> {
+        let mut query = vec![
+            ("restype", "container".to_owned()),
+            ("comp", "list".to_owned()),
+            ("prefix", prefix.to_owned()),
+        ];
+        query.extend(include.map(|include| ("include", include.to_owned())));
+        query.extend(marker.map(|marker| ("marker", marker)));
+        let request = Request {
+            method: "GET",
+            query,
+            ..Request::default()
+        };
+        let answer = self.client.send(request).await.map_err(|failure| {
+            super::errors::failed(&self.target(), doing, "List Blobs", &failure)
+        })?;
+        if answer.status != 200 {
+            return Err(self.refused(doing, "List Blobs", &answer));
         }
-        Ok(pages.finish())
+        Ok(String::from_utf8_lossy(&answer.body).into_owned())
     }
 }
 
-/// One page of a List Blobs answer.
+/// The names on one page of a List Blobs answer.
 #[derive(Debug, PartialEq, Eq)]
-struct Page {
+struct Names {
     names: Vec<String>,
     next_marker: Option<String>,
 }
 
 /// The `<Blob><Name>` texts and the `<NextMarker>` of an `EnumerationResults` document. The
 /// answer's layout is fixed by the service, so the elements are found by name.
-fn parse_page(xml: &str) -> Page {
+fn parse_names(xml: &str) -> Names {
     let mut names = Vec::new();
     for blob in elements(xml, "Blob") {
         if let Some(name) = elements(blob, "Name").next() {
@@ -96,7 +91,7 @@ fn parse_page(xml: &str) -> Page {
         }
     }
     let next_marker = elements(xml, "NextMarker").next().map(unescape);
-    Page { names, next_marker }
+    Names { names, next_marker }
 }
 
 /// The contents of every `<tag>...</tag>` (and nothing for `<tag />`).
@@ -154,8 +149,8 @@ mod tests {
     fn a_page_gives_its_blob_names_unescaped_and_the_next_marker() {
         let xml = r#"<?xml version="1.0" encoding="utf-8"?><EnumerationResults ServiceEndpoint="http://127.0.0.1:10000/devstoreaccount1" ContainerName="tfstate"><Prefix>app/</Prefix><Blobs><Blob><Name>app/a&amp;b.tfstate</Name><Properties><Content-Length>10</Content-Length></Properties><Metadata /></Blob><Blob><Name>app/prod.tfstateenv:dev</Name><Properties /></Blob></Blobs><NextMarker>2!84!MDAw</NextMarker></EnumerationResults>"#;
         assert_eq!(
-            parse_page(xml),
-            Page {
+            parse_names(xml),
+            Names {
                 names: vec![
                     "app/a&b.tfstate".to_owned(),
                     "app/prod.tfstateenv:dev".to_owned()
@@ -165,8 +160,8 @@ mod tests {
         );
         let last = "<EnumerationResults><Blobs /><NextMarker /></EnumerationResults>";
         assert_eq!(
-            parse_page(last),
-            Page {
+            parse_names(last),
+            Names {
                 names: vec![],
                 next_marker: None
             }

@@ -13,7 +13,7 @@ use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 use super::client::Request;
 use super::listing::{elements, unescape};
 use super::{AzureState, Backend};
-use crate::version_pages::VersionPages;
+use crate::version_pages::{VersionPages, read_version};
 
 impl StateVersions for AzureState {
     fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
@@ -34,31 +34,13 @@ impl Backend {
         let mut unversioned = false;
         let mut seen = HashSet::new();
         let mut followed = VersionPages::new(&self.location, max_pages);
-        let mut marker = String::new();
+        let mut marker = None;
         let mut pages = 0;
         loop {
-            let mut query = vec![
-                ("restype", "container".to_owned()),
-                ("comp", "list".to_owned()),
-                ("prefix", blob.clone()),
-                ("include", "versions".to_owned()),
-            ];
-            if !marker.is_empty() {
-                query.push(("marker", std::mem::take(&mut marker)));
-            }
-            let request = Request {
-                method: "GET",
-                query,
-                ..Request::default()
-            };
-            let answer = self.client.send(request).await.map_err(|failure| {
-                super::errors::failed(&self.target(), doing, "List Blobs", &failure)
-            })?;
-            if answer.status != 200 {
-                return Err(self.refused(doing, "List Blobs", &answer));
-            }
+            let text = self
+                .list_blobs(doing, blob, Some("versions"), marker.take())
+                .await?;
             pages += 1;
-            let text = String::from_utf8_lossy(&answer.body);
             for entry in elements(&text, "Blob") {
                 if elements(entry, "Name").next().map(unescape).as_deref() != Some(blob.as_str()) {
                     continue;
@@ -72,14 +54,13 @@ impl Backend {
                 }
                 versions.push(version(entry, id));
             }
-            match elements(&text, "NextMarker").next().map(unescape) {
-                Some(next) if !next.is_empty() => {
-                    if !followed.follow(next.clone(), pages, versions.len(), &mut warnings)? {
-                        break;
-                    }
-                    marker = next;
-                }
-                _ => break,
+            let next = elements(&text, "NextMarker")
+                .next()
+                .map(unescape)
+                .filter(|next| !next.is_empty());
+            marker = followed.next(next, pages, versions.len(), &mut warnings)?;
+            if marker.is_none() {
+                break;
             }
         }
         if versions.is_empty() {
@@ -116,21 +97,11 @@ impl Backend {
             query: vec![("versionid", id.to_owned())],
             ..Request::default()
         };
-        let answer = self.client.send(request).await.map_err(|failure| {
+        let mut answer = self.client.send(request).await.map_err(|failure| {
             super::errors::failed(&self.target(), doing, "Get Blob", &failure)
         })?;
-        match answer.status {
-            200 if answer.body.is_empty() => Err(StoreError::new(format!(
-                "{}: version `{id}` is empty: it holds no state",
-                self.location
-            ))),
-            200 => Ok(answer.body),
-            404 => Err(StoreError::new(format!(
-                "{}: there is no version `{id}` of the state",
-                self.location
-            ))),
-            _ => Err(self.refused(doing, "Get Blob", &answer)),
-        }
+        let read = read_version(&self.location, id, answer.status, &mut answer.body);
+        read.unwrap_or_else(|| Err(self.refused(doing, "Get Blob", &answer)))
     }
 }
 

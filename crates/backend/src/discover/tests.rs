@@ -2,6 +2,7 @@
 //! from `terraform init` with an `http` and a `local` backend block).
 
 use super::*;
+use crate::discover::checks::{listed, listing, refusal, state_at, state_with};
 
 const HTTP_CACHE: &str = include_str!("../../testdata/http-cache.json");
 const LOCAL_CACHE: &str = include_str!("../../testdata/local-cache.json");
@@ -95,24 +96,29 @@ fn an_object_value_is_read_as_an_hcl_expression() {
 
 #[test]
 fn the_local_backend_gives_its_path_and_its_workspace_folder() {
-    let dir = initialised(LOCAL_CACHE, None);
-    let found = in_directory(dir.path(), &Overrides::default()).unwrap();
-    assert_eq!(
-        found,
-        Found::Local {
-            path: dir.path().join("states/prod.tfstate"),
-            how: Some("backend \"local\" in .terraform/terraform.tfstate".to_owned()),
-        }
-    );
-    let dir = initialised(LOCAL_CACHE, Some("blue"));
-    let found = in_directory(dir.path(), &Overrides::default()).unwrap();
-    assert_eq!(
-        found,
-        Found::Local {
-            path: dir.path().join("ws/blue/terraform.tfstate"),
-            how: Some("workspace \"blue\"".to_owned()),
-        }
-    );
+    for (environment, path, how) in [
+        (
+            None,
+            "states/prod.tfstate",
+            "backend \"local\" in .terraform/terraform.tfstate",
+        ),
+        (
+            Some("blue"),
+            "ws/blue/terraform.tfstate",
+            "workspace \"blue\"",
+        ),
+    ] {
+        let dir = initialised(LOCAL_CACHE, environment);
+        let found = in_directory(dir.path(), &Overrides::default()).unwrap();
+        assert_eq!(
+            found,
+            Found::Local {
+                path: dir.path().join(path),
+                how: Some(how.to_owned()),
+            },
+            "workspace {environment:?}"
+        );
+    }
 }
 
 #[test]
@@ -180,51 +186,31 @@ fn a_damaged_cache_is_one_line_with_its_position() {
 
 #[test]
 fn urls_name_their_backend_and_anything_else_is_a_path() {
-    let config = from_url("s3://my-bucket/env/prod.tfstate", &Overrides::default())
-        .unwrap()
-        .unwrap();
-    assert_eq!(config.kind, "s3");
-    assert_eq!(config.string("bucket").as_deref(), Some("my-bucket"));
-    assert_eq!(config.string("key").as_deref(), Some("env/prod.tfstate"));
-    let config = from_url(
-        "https://u:secret@gitlab.example/api/state?token=t",
-        &Overrides::default(),
-    )
-    .unwrap()
-    .unwrap();
+    state_with(
+        "s3://my-bucket/env/prod.tfstate",
+        "s3",
+        &[("bucket", "my-bucket"), ("key", "env/prod.tfstate")],
+    );
+    let config = state_at("https://u:secret@gitlab.example/api/state?token=t");
     assert_eq!(config.kind, "http");
     assert_eq!(config.origin, "https://***@gitlab.example/api/state?***");
     assert_eq!(
         from_url("states/prod.tfstate", &Overrides::default()).unwrap(),
         None
     );
-    let error = from_url("s3://bucket-only", &Overrides::default()).unwrap_err();
     assert_eq!(
-        error.message,
+        refusal("s3://bucket-only"),
         "s3://bucket-only: an S3 state URL names a bucket and an object key"
     );
 }
 
 #[test]
 fn a_prefix_url_names_a_listing_and_a_key_url_does_not() {
-    let (config, prefix) = listing_from_url("s3://bucket/org/", &Overrides::default())
-        .unwrap()
-        .unwrap();
-    assert_eq!(prefix, "org/");
+    let config = listed("s3://bucket/org/", "s3", "org/");
     assert_eq!(config.string("bucket").as_deref(), Some("bucket"));
-    assert_eq!(config.origin, "s3://bucket/org/");
-    let (_, prefix) = listing_from_url("s3://bucket", &Overrides::default())
-        .unwrap()
-        .unwrap();
-    assert_eq!(prefix, "");
-    assert_eq!(
-        listing_from_url("s3://bucket/org/prod.tfstate", &Overrides::default()).unwrap(),
-        None
-    );
-    assert_eq!(
-        listing_from_url("https://host/state/", &Overrides::default()).unwrap(),
-        None
-    );
+    listed("s3://bucket", "s3", "");
+    assert_eq!(listing("s3://bucket/org/prod.tfstate"), None);
+    assert_eq!(listing("https://host/state/"), None);
 }
 
 #[test]
@@ -249,15 +235,8 @@ fn a_gs_url_names_the_gcs_workspace_object_and_a_prefix_url_a_listing() {
         error.message,
         "gs://acme/app/prod.tfstate: the URL names workspace `prod`'s state, not `dev`'s"
     );
-    let (config, prefix) = listing_from_url("gs://acme/org/", &Overrides::default())
-        .unwrap()
-        .unwrap();
-    assert_eq!((config.kind.as_str(), prefix.as_str()), ("gcs", "org/"));
-    assert_eq!(config.origin, "gs://acme/org/");
-    assert_eq!(
-        listing_from_url("gs://acme/org/prod.tfstate", &Overrides::default()).unwrap(),
-        None
-    );
+    listed("gs://acme/org/", "gcs", "org/");
+    assert_eq!(listing("gs://acme/org/prod.tfstate"), None);
 }
 
 #[test]
@@ -284,24 +263,13 @@ fn azurerm_urls_name_the_account_the_container_and_the_blob_or_a_prefix() {
         "azurerm://acct/tfstate",
         "azurerm://acct/tfstate/dir/",
     ] {
-        let error = from_url(bad, &Overrides::default()).unwrap_err();
         assert_eq!(
-            error.message,
+            refusal(bad),
             format!("{bad}: an azurerm state URL names a storage account, a container and a blob")
         );
     }
-    let (config, prefix) = listing_from_url("azurerm://acct/tfstate/teams/", &Overrides::default())
-        .unwrap()
-        .unwrap();
-    assert_eq!(prefix, "teams/");
+    let config = listed("azurerm://acct/tfstate/teams/", "azurerm", "teams/");
     assert_eq!(config.string("container_name").as_deref(), Some("tfstate"));
-    assert_eq!(config.origin, "azurerm://acct/tfstate/teams/");
-    let (_, prefix) = listing_from_url("azurerm://acct/tfstate/", &Overrides::default())
-        .unwrap()
-        .unwrap();
-    assert_eq!(prefix, "");
-    assert_eq!(
-        listing_from_url("azurerm://acct/tfstate/prod.tfstate", &Overrides::default()).unwrap(),
-        None
-    );
+    listed("azurerm://acct/tfstate/", "azurerm", "");
+    assert_eq!(listing("azurerm://acct/tfstate/prod.tfstate"), None);
 }

@@ -9,15 +9,17 @@ use std::sync::{Arc, Mutex};
 use statectl_state::state::store::StoreError;
 
 use super::settings::Settings;
-use super::{Backend, GcsState, with_query};
-use crate::listing::{ListOptions, Listed, Pages};
+use super::{Backend, GcsState, Reading, with_query};
+use crate::listing::{ListOptions, Listed, Page, Pages};
 
 impl GcsState {
     /// The names of the states under `prefix` that `options` keeps, in name order. Lock objects
     /// (`*.tflock`) are never states.
     pub fn keys_under(&self, prefix: &str, options: ListOptions<'_>) -> Result<Listed, StoreError> {
+        let pages = Pages::new(&self.backend.location, options);
+        let url = self.backend.objects_url();
         self.runtime
-            .block_on(self.backend.names_under(prefix, options))
+            .block_on(pages.read_all(|token| self.backend.names_page(&url, prefix, token)))
     }
 
     /// The state at `object` of the same bucket, with the same settings, client and token.
@@ -38,56 +40,35 @@ impl GcsState {
 }
 
 impl Backend {
-    /// Every object name under `prefix`, across pages.
-    async fn names_under(
+    /// The object names of the page of the listing under `prefix` that `page_token` names, from
+    /// the objects' `url`.
+    async fn names_page(
         &self,
+        url: &str,
         prefix: &str,
-        options: ListOptions<'_>,
-    ) -> Result<Listed, StoreError> {
-        let url = self.objects_url();
-        let mut pages = Pages::new(&self.location, options);
-        let mut page_token: Option<String> = None;
-        loop {
-            let mut query = vec![("prefix", prefix)];
-            if let Some(token) = &page_token {
-                query.push(("pageToken", token.as_str()));
-            }
-            let page_url = with_query(&url, &query);
-            let answer = self
-                .call("listing the states", true, |client| client.get(&page_url))
-                .await?;
-            if answer.status != 200 {
-                return Err(self
-                    .refused(
-                        &answer,
-                        "list the states",
-                        &format!("{prefix}*"),
-                        "storage.objects.list",
-                    )
-                    .await);
-            }
-            let page: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
-                StoreError::new(format!("{}: the object listing is not JSON", self.location))
-            })?;
-            pages.page(
-                page["items"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|item| item["name"].as_str())
-                    .filter(|name| !Settings::is_lock_object(name))
-                    .map(ToOwned::to_owned),
-            );
-            match page["nextPageToken"].as_str() {
-                Some(next) if !next.is_empty() => {
-                    if !pages.follow(next)? {
-                        break;
-                    }
-                    page_token = Some(next.to_owned());
-                }
-                _ => break,
-            }
+        page_token: Option<String>,
+    ) -> Result<Page, StoreError> {
+        let mut query = vec![("prefix", prefix)];
+        if let Some(token) = &page_token {
+            query.push(("pageToken", token.as_str()));
         }
-        Ok(pages.finish())
+        let page_url = with_query(url, &query);
+        let reading = Reading {
+            doing: "listing the states",
+            what: "list the states",
+            object: &format!("{prefix}*"),
+            permission: "storage.objects.list",
+            document: "the object listing is",
+        };
+        let page = self.get_json(&page_url, reading).await?;
+        let names = page["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|item| item["name"].as_str())
+            .filter(|name| !Settings::is_lock_object(name))
+            .map(ToOwned::to_owned)
+            .collect();
+        Ok((names, page["nextPageToken"].as_str().map(ToOwned::to_owned)))
     }
 }

@@ -60,6 +60,19 @@ struct Backend {
     generations: Mutex<HashMap<String, i64>>,
 }
 
+/// What a GET of a JSON document reads, in the words of its errors.
+struct Reading<'a> {
+    /// While doing what the request failed: "listing the states".
+    doing: &'a str,
+    /// What the refused request was to do: "list the states".
+    what: &'a str,
+    /// The object (or objects) it was about, and the permission it takes.
+    object: &'a str,
+    permission: &'a str,
+    /// The document that is not JSON, and its verb: "the object listing is".
+    document: &'a str,
+}
+
 impl GcsState {
     /// Reads the configuration and finds the credentials; nothing is requested until the first call.
     pub fn open(config: &BackendConfig) -> Result<GcsState, StoreError> {
@@ -233,6 +246,25 @@ impl Backend {
                 ))
                 .with_hint("check the network, and `storage_custom_endpoint` when one is set")
             })
+    }
+
+    /// The JSON document a GET of `url` answers with 200: for a listing, or the bucket's settings.
+    async fn get_json(
+        &self,
+        url: &str,
+        reading: Reading<'_>,
+    ) -> Result<serde_json::Value, StoreError> {
+        let answer = self
+            .call(reading.doing, true, |client| client.get(url))
+            .await?;
+        if answer.status != 200 {
+            return Err(self
+                .refused(&answer, reading.what, reading.object, reading.permission)
+                .await);
+        }
+        serde_json::from_slice(&answer.body).map_err(|_| {
+            StoreError::new(format!("{}: {} not JSON", self.location, reading.document))
+        })
     }
 
     /// The error for an answer the request does not take: access refused names the credential;

@@ -452,26 +452,23 @@ mod tests {
             error.message,
             ".terraform/terraform.tfstate: backend \"gcs\": `encryption_key` must be a base64-encoded 32-byte AES-256 key"
         );
-        let error = read(
-            json!({"bucket": "b", "encryption_key": "", "kms_encryption_key": ""}),
-            &[],
-        )
-        .unwrap_err();
-        assert!(
-            error.message.contains("can't set both"),
-            "{}",
-            error.message
-        );
-        let error = read(
-            json!({"bucket": "b", "kms_encryption_key": "projects/p/locations/l/keyRings/r/cryptoKeys/k"}),
-            &[("GOOGLE_ENCRYPTION_KEY", &key)],
-        )
-        .unwrap_err();
-        assert!(
-            error.message.contains("can't set both"),
-            "{}",
-            error.message
-        );
+        for (values, env) in [
+            (
+                json!({"bucket": "b", "encryption_key": "", "kms_encryption_key": ""}),
+                vec![],
+            ),
+            (
+                json!({"bucket": "b", "kms_encryption_key": "projects/p/locations/l/keyRings/r/cryptoKeys/k"}),
+                vec![("GOOGLE_ENCRYPTION_KEY", key.as_str())],
+            ),
+        ] {
+            let error = read(values, &env).unwrap_err();
+            assert!(
+                error.message.contains("can't set both"),
+                "{}",
+                error.message
+            );
+        }
         let settings = read(
             json!({"bucket": "b"}),
             &[("GOOGLE_KMS_ENCRYPTION_KEY", "projects/p/k")],

@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
-use super::{Backend, GcsState, escape, with_key, with_query};
-use crate::version_pages::VersionPages;
+use super::{Backend, GcsState, Reading, escape, with_key, with_query};
+use crate::version_pages::{VersionPages, read_unit};
 
 impl StateVersions for GcsState {
     fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
@@ -27,29 +27,14 @@ impl Backend {
     async fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
         let bucket = &self.settings.bucket;
         let url = format!("{}b/{}", self.settings.endpoint, escape(bucket));
-        let answer = self
-            .call(
-                "reading whether the bucket keeps versions",
-                true,
-                |client| client.get(&url),
-            )
-            .await?;
-        if answer.status != 200 {
-            return Err(self
-                .refused(
-                    &answer,
-                    "read the bucket's settings",
-                    "",
-                    "storage.buckets.get",
-                )
-                .await);
-        }
-        let settings: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
-            StoreError::new(format!(
-                "{}: the bucket's settings are not JSON",
-                self.location
-            ))
-        })?;
+        let reading = Reading {
+            doing: "reading whether the bucket keeps versions",
+            what: "read the bucket's settings",
+            object: "",
+            permission: "storage.buckets.get",
+            document: "the bucket's settings are",
+        };
+        let settings = self.get_json(&url, reading).await?;
         let enabled = settings["versioning"]["enabled"].as_bool() == Some(true);
         let mut warnings = Vec::new();
         let versions = self.listed_generations(max_pages, &mut warnings).await?;
@@ -95,28 +80,15 @@ impl Backend {
                 query.push(("pageToken", token.as_str()));
             }
             let page_url = with_query(&url, &query);
-            let answer = self
-                .call("listing the state's generations", true, |client| {
-                    client.get(&page_url)
-                })
-                .await?;
-            if answer.status != 200 {
-                return Err(self
-                    .refused(
-                        &answer,
-                        "list the state's generations",
-                        object,
-                        "storage.objects.list",
-                    )
-                    .await);
-            }
+            let reading = Reading {
+                doing: "listing the state's generations",
+                what: "list the state's generations",
+                object,
+                permission: "storage.objects.list",
+                document: "the generation listing is",
+            };
+            let page = self.get_json(&page_url, reading).await?;
             pages += 1;
-            let page: serde_json::Value = serde_json::from_slice(&answer.body).map_err(|_| {
-                StoreError::new(format!(
-                    "{}: the generation listing is not JSON",
-                    self.location
-                ))
-            })?;
             for item in page["items"].as_array().into_iter().flatten() {
                 if item["name"].as_str() != Some(object.as_str()) {
                     continue;
@@ -152,14 +124,13 @@ impl Backend {
                     },
                 ));
             }
-            match page["nextPageToken"].as_str() {
-                Some(next) if !next.is_empty() => {
-                    if !followed.follow(next.to_owned(), pages, versions.len(), warnings)? {
-                        break;
-                    }
-                    page_token = Some(next.to_owned());
-                }
-                _ => break,
+            let next = page["nextPageToken"]
+                .as_str()
+                .filter(|next| !next.is_empty())
+                .map(ToOwned::to_owned);
+            page_token = followed.next(next, pages, versions.len(), warnings)?;
+            if page_token.is_none() {
+                break;
             }
         }
         // Generations grow with each write: the highest is the newest.
@@ -175,29 +146,27 @@ impl Backend {
             &[("alt", "media"), ("generation", id)],
         );
         let key = self.settings.encryption_key.as_ref();
-        let answer = self
+        let mut answer = self
             .call("reading a generation of the state", true, |client| {
                 with_key(client.get(&url), key)
             })
             .await?;
-        match answer.status {
-            200 if answer.body.is_empty() => Err(StoreError::new(format!(
-                "{}: generation `{id}` is empty: it holds no state",
-                self.location
-            ))),
-            200 => Ok(answer.body),
-            404 => Err(StoreError::new(format!(
-                "{}: there is no generation `{id}` of the state",
-                self.location
-            ))),
-            _ => Err(self
-                .refused(
-                    &answer,
-                    "read a generation of the state",
-                    object,
-                    "storage.objects.get",
-                )
-                .await),
+        if let Some(read) = read_unit(
+            &self.location,
+            "generation",
+            id,
+            answer.status,
+            &mut answer.body,
+        ) {
+            return read;
         }
+        Err(self
+            .refused(
+                &answer,
+                "read a generation of the state",
+                object,
+                "storage.objects.get",
+            )
+            .await)
     }
 }

@@ -85,16 +85,10 @@ impl StateVersions for HcpState {
             }
             _ => return Err(self.refused(doing, &answer)),
         }
-        let Some(download) = answer.json()["data"]["attributes"]["hosted-state-download-url"]
-            .as_str()
-            .map(ToOwned::to_owned)
-        else {
-            return Err(StoreError::new(format!(
-                "{}: state version `{id}` has no download URL (is it still pending?)",
-                self.location
-            )));
-        };
-        self.download(&download)?.ok_or_else(|| {
+        self.download_of(&answer, || {
+            format!("state version `{id}` has no download URL (is it still pending?)")
+        })?
+        .ok_or_else(|| {
             StoreError::new(format!(
                 "{}: state version `{id}` is empty: it holds no state",
                 self.location

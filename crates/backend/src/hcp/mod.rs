@@ -113,6 +113,14 @@ impl HcpState {
         Ok(state)
     }
 
+    /// `path` (an API path relative to `/api/v2/`, or a URL the API gave) as a URL to ask, to
+    /// `doing` something.
+    fn api_url(&self, doing: &str, path: &str) -> Result<Url, StoreError> {
+        self.api
+            .join(path)
+            .map_err(|error| StoreError::new(format!("{}: cannot {doing}: {error}", self.location)))
+    }
+
     /// Sends a request to the API path `path` (relative to `/api/v2/`) with the token.
     fn api_call(
         &self,
@@ -121,9 +129,7 @@ impl HcpState {
         path: &str,
         body: Option<&Value>,
     ) -> Result<Answer, StoreError> {
-        let url = self.api.join(path).map_err(|error| {
-            StoreError::new(format!("{}: cannot {doing}: {error}", self.location))
-        })?;
+        let url = self.api_url(doing, path)?;
         let call = Call {
             method,
             url: &url,
@@ -141,11 +147,22 @@ impl HcpState {
         Ok(answer)
     }
 
+    /// The bytes of the state version `answer` describes (`None` for an empty one); `missing`
+    /// says what is wrong when it names no download URL.
+    fn download_of(
+        &self,
+        answer: &Answer,
+        missing: impl FnOnce() -> String,
+    ) -> Result<Option<Vec<u8>>, StoreError> {
+        match answer.json()["data"]["attributes"]["hosted-state-download-url"].as_str() {
+            Some(download) => self.download(download),
+            None => Err(StoreError::new(format!("{}: {}", self.location, missing()))),
+        }
+    }
+
     /// The bytes at a state version's `hosted-state-download-url`; `None` for an empty one.
     fn download(&self, download: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        let url = self.api.join(download).map_err(|error| {
-            StoreError::new(format!("{}: cannot read the state: {error}", self.location))
-        })?;
+        let url = self.api_url("read the state", download)?;
         let call = Call {
             method: reqwest::Method::GET,
             url: &url,
@@ -262,16 +279,9 @@ impl RemoteState for HcpState {
             404 => return Ok(None),
             _ => return Err(self.refused(doing, &answer)),
         }
-        let Some(download) = answer.json()["data"]["attributes"]["hosted-state-download-url"]
-            .as_str()
-            .map(ToOwned::to_owned)
-        else {
-            return Err(StoreError::new(format!(
-                "{}: cannot read the state: the current state version has no download URL",
-                self.location
-            )));
-        };
-        self.download(&download)
+        self.download_of(&answer, || {
+            "cannot read the state: the current state version has no download URL".to_owned()
+        })
     }
 
     fn lock(&self, info: &LockInfo) -> Result<(), LockRefused> {

@@ -59,9 +59,7 @@ impl HcpState {
     /// Sends `bytes` to the state version's upload URL, as go-tfe does: no token, octet-stream.
     pub(super) fn upload(&self, url: &str, bytes: &[u8]) -> Result<(), StoreError> {
         let doing = "upload the state";
-        let url = self.api.join(url).map_err(|error| {
-            StoreError::new(format!("{}: cannot {doing}: {error}", self.location))
-        })?;
+        let url = self.api_url(doing, url)?;
         let call = Call {
             method: reqwest::Method::PUT,
             url: &url,

@@ -239,6 +239,28 @@ impl AwsKms {
         }
     }
 
+    /// The answer to the KMS `request`, which is `doing` something `action` allows.
+    fn ask<T, E>(
+        &self,
+        request: impl Future<Output = Result<T, SdkError<E, HttpResponse>>> + Send,
+        doing: &str,
+        action: &str,
+    ) -> Result<T, Error>
+    where
+        T: Send,
+        E: ProvideErrorMetadata + std::error::Error + Send + 'static,
+    {
+        self.runtime
+            .block_on(request)
+            .map_err(|error| self.failure(doing, action, &error))
+    }
+
+    /// The plaintext data key an answer holds.
+    fn data_key(&self, plaintext: Option<Blob>) -> Result<Secret, Error> {
+        let plaintext = plaintext.ok_or_else(|| self.missing("the data key"))?;
+        Ok(Secret::key(plaintext.into_inner()))
+    }
+
     fn missing(&self, what: &str) -> Error {
         Error::KeyService {
             provider: self.at.clone(),
@@ -325,17 +347,12 @@ impl KeyProvider for AwsKms {
             .key_spec(DataKeySpec::from(self.options.key_spec.as_str()))
             .set_encryption_context(self.context())
             .send();
-        let output = self.runtime.block_on(request).map_err(|error| {
-            self.failure("generating a data key", "kms:GenerateDataKey", &error)
-        })?;
-        let plaintext = output
-            .plaintext
-            .ok_or_else(|| self.missing("the data key"))?;
+        let output = self.ask(request, "generating a data key", "kms:GenerateDataKey")?;
         let ciphertext = output
             .ciphertext_blob
             .ok_or_else(|| self.missing("the encrypted data key"))?;
         let meta = marshal_meta(ciphertext.as_ref(), &self.options.encryption_context);
-        Ok((Secret::key(plaintext.into_inner()), meta))
+        Ok((self.data_key(output.plaintext)?, meta))
     }
 
     fn decryption_key(
@@ -359,13 +376,8 @@ impl KeyProvider for AwsKms {
             .ciphertext_blob(Blob::new(blob))
             .set_encryption_context(context)
             .send();
-        let output = self.runtime.block_on(request).map_err(|error| {
-            self.failure("decrypting the stored data key", "kms:Decrypt", &error)
-        })?;
-        let plaintext = output
-            .plaintext
-            .ok_or_else(|| self.missing("the data key"))?;
-        Ok(Some(Secret::key(plaintext.into_inner())))
+        let output = self.ask(request, "decrypting the stored data key", "kms:Decrypt")?;
+        self.data_key(output.plaintext).map(Some)
     }
 }
 

@@ -251,6 +251,38 @@ mod tests {
         Settings::read(&config, &|_| None).unwrap()
     }
 
+    /// The key for the settings `values` of the state `oci://n/b/k`, the environment `env`.
+    fn load_for(
+        values: serde_json::Value,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Key, StoreError> {
+        load(&settings(values), "oci://n/b/k", env)
+    }
+
+    /// A home folder with these `files` (paths relative to it), and the environment naming it.
+    fn home_with(files: &[(&str, &str)]) -> (tempfile::TempDir, impl Fn(&str) -> Option<String>) {
+        let home = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let path = home.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let env = env_of(vec![("HOME", home.path().display().to_string())]);
+        (home, env)
+    }
+
+    /// `key` signs a request with the key id `id`.
+    fn assert_signs_as(key: &Key, id: &str) {
+        let signed = key.signer.sign("GET", "h", "/", "d", None);
+        assert!(
+            signed
+                .authorization
+                .expose_str()
+                .contains(&format!("keyId=\"{id}\"")),
+            "not signed as {id}"
+        );
+    }
+
     fn env_of(pairs: Vec<(&'static str, String)>) -> impl Fn(&str) -> Option<String> {
         move |name| {
             pairs
@@ -262,18 +294,15 @@ mod tests {
 
     #[test]
     fn a_profile_gives_what_the_arguments_leave_out() {
-        let home = tempfile::tempdir().unwrap();
-        std::fs::create_dir(home.path().join(".oci")).unwrap();
-        std::fs::write(home.path().join(".oci/key.pem"), PRIVATE_KEY).unwrap();
-        std::fs::write(
-            home.path().join(".oci/config"),
-            "[DEFAULT]\nuser=u0\nfingerprint=00\ntenancy=t\nkey_file=key.pem\n[CI]\nuser=u1\nfingerprint=11\nregion=eu-frankfurt-1\n",
-        )
-        .unwrap();
-        let env = env_of(vec![("HOME", home.path().display().to_string())]);
-        let key = load(
-            &settings(json!({"bucket": "b", "namespace": "n", "config_file_profile": "CI"})),
-            "oci://n/b/k",
+        let (_home, env) = home_with(&[
+            (".oci/key.pem", PRIVATE_KEY),
+            (
+                ".oci/config",
+                "[DEFAULT]\nuser=u0\nfingerprint=00\ntenancy=t\nkey_file=key.pem\n[CI]\nuser=u1\nfingerprint=11\nregion=eu-frankfurt-1\n",
+            ),
+        ]);
+        let key = load_for(
+            json!({"bucket": "b", "namespace": "n", "config_file_profile": "CI"}),
             &env,
         )
         .unwrap();
@@ -284,17 +313,10 @@ mod tests {
             "{}",
             key.described
         );
-        let signed = key.signer.sign("GET", "h", "/", "d", None);
-        assert!(
-            signed
-                .authorization
-                .expose_str()
-                .contains("keyId=\"t/u1/11\"")
-        );
+        assert_signs_as(&key, "t/u1/11");
 
-        let error = load(
-            &settings(json!({"bucket": "b", "namespace": "n", "config_file_profile": "PROD"})),
-            "oci://n/b/k",
+        let error = load_for(
+            json!({"bucket": "b", "namespace": "n", "config_file_profile": "PROD"}),
             &env,
         )
         .unwrap_err();
@@ -309,21 +331,15 @@ mod tests {
 
     #[test]
     fn a_session_signs_with_its_token_as_the_key_id() {
-        let home = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(home.path().join(".oci/sessions/dev")).unwrap();
-        std::fs::write(home.path().join(".oci/sessions/dev/key.pem"), PRIVATE_KEY).unwrap();
-        std::fs::write(home.path().join(".oci/sessions/dev/token"), "eyJ.token\n").unwrap();
-        std::fs::write(
-            home.path().join(".oci/config"),
-            "[dev]\nfingerprint=aa\ntenancy=t\nregion=r\nkey_file=sessions/dev/key.pem\nsecurity_token_file=sessions/dev/token\n",
-        )
-        .unwrap();
-        let env = env_of(vec![("HOME", home.path().display().to_string())]);
-        let key = load(
-            &settings(json!({"bucket": "b", "namespace": "n", "auth": "SecurityToken", "config_file_profile": "dev", "region": "eu-paris-1"})),
-            "oci://n/b/k",
-            &env,
-        )
+        let (home, env) = home_with(&[
+            (".oci/sessions/dev/key.pem", PRIVATE_KEY),
+            (".oci/sessions/dev/token", "eyJ.token\n"),
+            (
+                ".oci/config",
+                "[dev]\nfingerprint=aa\ntenancy=t\nregion=r\nkey_file=sessions/dev/key.pem\nsecurity_token_file=sessions/dev/token\n",
+            ),
+        ]);
+        let key = load_for(json!({"bucket": "b", "namespace": "n", "auth": "SecurityToken", "config_file_profile": "dev", "region": "eu-paris-1"}), &env)
         .unwrap();
         assert_eq!(key.region.as_deref(), Some("eu-paris-1"));
         assert!(
@@ -331,19 +347,9 @@ mod tests {
             "{}",
             key.described
         );
-        let signed = key.signer.sign("GET", "h", "/", "d", None);
-        assert!(
-            signed
-                .authorization
-                .expose_str()
-                .contains("keyId=\"ST$eyJ.token\"")
-        );
+        assert_signs_as(&key, "ST$eyJ.token");
         std::fs::remove_file(home.path().join(".oci/sessions/dev/token")).unwrap();
-        let error = load(
-            &settings(json!({"bucket": "b", "namespace": "n", "auth": "SecurityToken", "config_file_profile": "dev", "region": "r"})),
-            "oci://n/b/k",
-            &env,
-        )
+        let error = load_for(json!({"bucket": "b", "namespace": "n", "auth": "SecurityToken", "config_file_profile": "dev", "region": "r"}), &env)
         .unwrap_err();
         assert!(
             error
@@ -358,28 +364,15 @@ mod tests {
     #[test]
     fn arguments_alone_need_no_file_and_no_key_is_one_line() {
         let (_folder, path) = key_file();
-        let key = load(
-            &settings(json!({"bucket": "b", "namespace": "n", "tenancy_ocid": "t", "user_ocid": "u", "fingerprint": "ff", "private_key_path": path.display().to_string(), "region": "r"})),
-            "oci://n/b/k",
-            &|_| None,
-        )
+        let key = load_for(json!({"bucket": "b", "namespace": "n", "tenancy_ocid": "t", "user_ocid": "u", "fingerprint": "ff", "private_key_path": path.display().to_string(), "region": "r"}), &|_| None)
         .unwrap();
         assert_eq!(key.described, "fingerprint ff");
-        let error = load(
-            &settings(json!({"bucket": "b", "namespace": "n"})),
-            "oci://n/b/k",
-            &|_| None,
-        )
-        .unwrap_err();
+        let error = load_for(json!({"bucket": "b", "namespace": "n"}), &|_| None).unwrap_err();
         assert_eq!(
             error.message,
             "oci://n/b/k: no OCI API key to sign requests with: no OCI config file (~/.oci/config, OCI_CONFIG_FILE)"
         );
-        let error = load(
-            &settings(json!({"bucket": "b", "namespace": "n", "tenancy_ocid": "t", "user_ocid": "u", "fingerprint": "ff", "private_key": "-----BEGIN RSA PRIVATE KEY-----\\nProc-Type: 4,ENCRYPTED\\nsecretbytes\\n-----END RSA PRIVATE KEY-----"})),
-            "oci://n/b/k",
-            &|_| None,
-        )
+        let error = load_for(json!({"bucket": "b", "namespace": "n", "tenancy_ocid": "t", "user_ocid": "u", "fingerprint": "ff", "private_key": "-----BEGIN RSA PRIVATE KEY-----\\nProc-Type: 4,ENCRYPTED\\nsecretbytes\\n-----END RSA PRIVATE KEY-----"}), &|_| None)
         .unwrap_err();
         assert!(
             error.message.contains("not an unencrypted RSA private key"),

@@ -39,13 +39,7 @@ impl OciState {
                 request: "ListObjects".to_owned(),
                 key: &self.key,
             };
-            let answer = self
-                .client
-                .send(&call)
-                .map_err(|failure| doing.failed(failure))?;
-            if answer.status != 200 {
-                return Err(doing.refused(&answer));
-            }
+            let answer = self.expect(&call, &doing, &[200])?;
             let page: Page = serde_json::from_slice(&answer.body).map_err(|error| {
                 StoreError::new(format!(
                     "{location}: cannot list the states: the ListObjects answer is not the service's JSON: {error}"
@@ -57,20 +51,18 @@ impl OciState {
                     .map(|object| object.name)
                     .filter(|name| !name.ends_with(LOCK_FILE_SUFFIX)),
             );
-            match page.next_start_with {
-                Some(next) if !next.is_empty() => {
-                    // Names are listed in order: a next page that does not start after this
-                    // one's start would list them again.
-                    if start.as_ref().is_some_and(|start| next <= *start) {
-                        pages.went_round();
-                        break;
-                    }
-                    if !pages.follow(&next)? {
-                        break;
-                    }
-                    start = Some(next);
-                }
-                _ => break,
+            let next = page.next_start_with.filter(|next| !next.is_empty());
+            // Names are listed in order: a next page that does not start after this one's start
+            // would list them again.
+            if let (Some(next), Some(start)) = (&next, &start)
+                && next <= start
+            {
+                pages.went_round();
+                break;
+            }
+            start = pages.next(next.as_deref())?;
+            if start.is_none() {
+                break;
             }
         }
         Ok(pages.finish())

@@ -88,13 +88,13 @@ impl OciState {
         call: &Call<'_>,
         doing: &Doing<'_>,
         accepted: &[u16],
-    ) -> Result<(), StoreError> {
+    ) -> Result<Answer, StoreError> {
         let answer = self
             .client
             .send(call)
             .map_err(|failure| doing.failed(failure))?;
         if accepted.contains(&answer.status) {
-            Ok(())
+            Ok(answer)
         } else {
             Err(doing.refused(&answer))
         }
@@ -258,7 +258,7 @@ impl RemoteState for OciState {
             Encryption::Default => {}
         }
         call.body = Some(bytes);
-        self.expect(&call, &doing, &[200, 201])
+        self.expect(&call, &doing, &[200, 201]).map(drop)
     }
 
     fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
@@ -284,7 +284,7 @@ impl RemoteState for OciState {
         let mut call = Call::new("DELETE", self.object_path(&object));
         // Deleted only as read: a lock replaced in between is not ours to remove.
         call.headers.push(("if-match", etag));
-        self.expect(&call, &doing, &[200, 204])
+        self.expect(&call, &doing, &[200, 204]).map(drop)
     }
 }
 

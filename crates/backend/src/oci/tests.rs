@@ -75,38 +75,28 @@ fn no_region_is_one_line() {
 
 #[test]
 fn oci_urls_name_a_state_or_a_listing() {
-    use crate::discover::{Overrides, from_url, listing_from_url};
-    let config = from_url("oci://acme/states/env/prod.tfstate", &Overrides::default())
-        .unwrap()
-        .unwrap();
-    assert_eq!(config.kind, "oci");
-    assert_eq!(config.string("namespace").as_deref(), Some("acme"));
-    assert_eq!(config.string("bucket").as_deref(), Some("states"));
-    assert_eq!(config.string("key").as_deref(), Some("env/prod.tfstate"));
+    use crate::discover::checks::{listed, listing, refusal, state_with};
+    state_with(
+        "oci://acme/states/env/prod.tfstate",
+        "oci",
+        &[
+            ("namespace", "acme"),
+            ("bucket", "states"),
+            ("key", "env/prod.tfstate"),
+        ],
+    );
     for bad in [
         "oci://acme/states",
         "oci://acme/states/",
         "oci:///states/k",
         "oci://acme/states/dir/",
     ] {
-        let error = from_url(bad, &Overrides::default()).unwrap_err();
         assert_eq!(
-            error.message,
+            refusal(bad),
             format!("{bad}: an OCI state URL names a namespace, a bucket and an object")
         );
     }
-    let (config, prefix) = listing_from_url("oci://acme/states/org/", &Overrides::default())
-        .unwrap()
-        .unwrap();
-    assert_eq!((config.kind.as_str(), prefix.as_str()), ("oci", "org/"));
-    assert_eq!(config.origin, "oci://acme/states/org/");
-    let (_, prefix) = listing_from_url("oci://acme/states/", &Overrides::default())
-        .unwrap()
-        .unwrap();
-    assert_eq!(prefix, "");
-    assert!(
-        listing_from_url("oci://acme/states/org/prod.tfstate", &Overrides::default())
-            .unwrap()
-            .is_none()
-    );
+    listed("oci://acme/states/org/", "oci", "org/");
+    listed("oci://acme/states/", "oci", "");
+    assert_eq!(listing("oci://acme/states/org/prod.tfstate"), None);
 }

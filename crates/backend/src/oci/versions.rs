@@ -12,7 +12,7 @@ use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
 use super::OciState;
 use super::client::{self, Call};
-use crate::version_pages::VersionPages;
+use crate::version_pages::{VersionPages, read_version};
 
 /// One entry of a `ListObjectVersions` answer.
 #[derive(serde::Deserialize)]
@@ -38,13 +38,7 @@ impl StateVersions for OciState {
     fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
         let bucket_path = client::bucket_path(&self.settings.namespace, &self.settings.bucket);
         let doing = self.doing("read whether the bucket keeps versions", "GET", "");
-        let answer = self
-            .client
-            .send(&Call::new("GET", bucket_path.clone()))
-            .map_err(|failure| doing.failed(failure))?;
-        if answer.status != 200 {
-            return Err(doing.refused(&answer));
-        }
+        let answer = self.expect(&Call::new("GET", bucket_path.clone()), &doing, &[200])?;
         let settings: serde_json::Value =
             serde_json::from_slice(&answer.body).unwrap_or(serde_json::Value::Null);
         let versioning = settings["versioning"].as_str().unwrap_or("Disabled");
@@ -81,22 +75,12 @@ impl StateVersions for OciState {
         let mut call = Call::new("GET", self.object_path(object));
         call.query.push(("versionId", id.to_owned()));
         call.headers = self.customer_key_headers();
-        let answer = self
+        let mut answer = self
             .client
             .send(&call)
             .map_err(|failure| doing.failed(failure))?;
-        match answer.status {
-            200 if answer.body.is_empty() => Err(StoreError::new(format!(
-                "{}: version `{id}` is empty: it holds no state",
-                self.location
-            ))),
-            200 => Ok(answer.body),
-            404 => Err(StoreError::new(format!(
-                "{}: there is no version `{id}` of the state",
-                self.location
-            ))),
-            _ => Err(doing.refused(&answer)),
-        }
+        let read = read_version(&self.location, id, answer.status, &mut answer.body);
+        read.unwrap_or_else(|| Err(doing.refused(&answer)))
     }
 }
 
@@ -123,13 +107,7 @@ impl OciState {
             if let Some(page) = &page {
                 call.query.push(("page", page.clone()));
             }
-            let answer = self
-                .client
-                .send(&call)
-                .map_err(|failure| doing.failed(failure))?;
-            if answer.status != 200 {
-                return Err(doing.refused(&answer));
-            }
+            let answer = self.expect(&call, &doing, &[200])?;
             pages += 1;
             let listed: Page = serde_json::from_slice(&answer.body).map_err(|error| {
                 StoreError::new(format!(
@@ -167,16 +145,14 @@ impl OciState {
                     .collect(),
                 });
             }
-            let Some(next) = answer
+            let next = answer
                 .header("opc-next-page")
                 .filter(|next| !next.is_empty())
-            else {
-                break;
-            };
-            if !followed.follow(next.to_owned(), pages, versions.len(), warnings)? {
+                .map(ToOwned::to_owned);
+            page = followed.next(next, pages, versions.len(), warnings)?;
+            if page.is_none() {
                 break;
             }
-            page = Some(next.to_owned());
         }
         Ok(versions)
     }

@@ -55,14 +55,7 @@ impl Backend {
     /// The MD5 recorded in the digest item; `None` when there is none or it cannot be read.
     async fn stored_digest(&self, table: &str) -> Option<[u8; 16]> {
         let answer = self
-            .clients
-            .dynamodb
-            .get_item()
-            .table_name(table)
-            .key("LockID", AttributeValue::S(self.settings.digest_id()))
-            .projection_expression("LockID, Digest")
-            .consistent_read(true)
-            .send()
+            .read_row(table, self.settings.digest_id(), "Digest")
             .await;
         match answer {
             Ok(output) => match output.item.as_ref()?.get("Digest")? {

@@ -7,17 +7,17 @@ use std::sync::Arc;
 
 use statectl_state::state::store::StoreError;
 
-use super::errors::Failure;
 use super::settings::LOCK_FILE_SUFFIX;
-use super::{Backend, S3State};
-use crate::listing::{ListOptions, Listed, Pages};
+use super::{About, Backend, S3State};
+use crate::listing::{ListOptions, Listed, Page, Pages};
 
 impl S3State {
     /// The keys of the states under `prefix` that `options` keeps. Lock objects (`*.tflock`) are
     /// never states.
     pub fn keys_under(&self, prefix: &str, options: ListOptions<'_>) -> Result<Listed, StoreError> {
+        let pages = Pages::new(&self.backend.location, options);
         self.runtime
-            .block_on(self.backend.keys_under(prefix, options))
+            .block_on(pages.read_all(|token| self.backend.keys_page(prefix, token)))
     }
 
     /// The state at `key` of the same bucket, with the same settings and clients.
@@ -37,58 +37,35 @@ impl S3State {
 }
 
 impl Backend {
-    /// Every object key under `prefix`, across pages. The SDK's paginator stops only on a token
-    /// repeated at once; a server alternating two would keep it going, so the pages are asked for
-    /// here.
-    async fn keys_under(
-        &self,
-        prefix: &str,
-        options: ListOptions<'_>,
-    ) -> Result<Listed, StoreError> {
-        let mut pages = Pages::new(&self.location, options);
-        let mut token: Option<String> = None;
-        loop {
-            let page = self
-                .clients
-                .s3
-                .list_objects_v2()
-                .bucket(&self.settings.bucket)
-                .prefix(prefix)
-                .set_continuation_token(token.take())
-                .send()
-                .await;
-            let page = match page {
-                Ok(page) => page,
-                Err(error) => {
-                    let failure = Failure::from_sdk(&error);
-                    return Err(self
-                        .s3_error(
-                            &failure,
-                            &format!("{prefix}*"),
-                            "listing the states",
-                            "s3:ListBucket",
-                        )
-                        .await);
-                }
-            };
-            pages.page(
-                page.contents()
-                    .iter()
-                    .filter_map(|object| object.key())
-                    .filter(|key| !key.ends_with(LOCK_FILE_SUFFIX))
-                    .map(ToOwned::to_owned),
-            );
-            // As the SDK's paginator: a page without a next token is the last.
-            match page.next_continuation_token() {
-                Some(next) if !next.is_empty() && page.is_truncated() != Some(false) => {
-                    if !pages.follow(next)? {
-                        break;
-                    }
-                    token = Some(next.to_owned());
-                }
-                _ => break,
-            }
-        }
-        Ok(pages.finish())
+    /// The object keys of the page of the listing under `prefix` that `token` names. The SDK's
+    /// paginator stops only on a token repeated at once; a server alternating two would keep it
+    /// going, so the pages are asked for one by one.
+    async fn keys_page(&self, prefix: &str, token: Option<String>) -> Result<Page, StoreError> {
+        let page = self
+            .aws_output(
+                self.clients
+                    .s3
+                    .list_objects_v2()
+                    .bucket(&self.settings.bucket)
+                    .prefix(prefix)
+                    .set_continuation_token(token)
+                    .send(),
+                About::Object(&format!("{prefix}*")),
+                "listing the states",
+                "s3:ListBucket",
+            )
+            .await?;
+        let keys = page
+            .contents()
+            .iter()
+            .filter_map(|object| object.key())
+            .filter(|key| !key.ends_with(LOCK_FILE_SUFFIX))
+            .map(ToOwned::to_owned)
+            .collect();
+        // As the SDK's paginator: a page without a next token is the last.
+        let next = page
+            .next_continuation_token()
+            .filter(|_| page.is_truncated() != Some(false));
+        Ok((keys, next.map(ToOwned::to_owned)))
     }
 }

@@ -4,13 +4,16 @@
 //! object first, then the item, the object removed again when the item is refused. Each holds the
 //! lock info JSON, so either tool names the other as the holder. Unlocking checks the ID first.
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::get_item::{GetItemError, GetItemOutput};
 use aws_sdk_dynamodb::types::AttributeValue;
 use statectl_state::state::store::lock_info::{LockInfo, MAX_LOCK_INFO};
 use statectl_state::state::store::{LockRefused, StoreError};
 
-use super::Backend;
 use super::errors::Failure;
 use super::object::{get_settings, put_settings};
+use super::{About, Backend};
 
 impl Backend {
     pub(super) async fn lock(&self, info: &LockInfo) -> Result<(), LockRefused> {
@@ -99,9 +102,9 @@ impl Backend {
             return Err(LockRefused::Held(holder.map(Box::new)));
         }
         Err(LockRefused::Failed(
-            self.s3_error(
+            self.aws_error(
                 &failure,
-                &key,
+                About::Object(&key),
                 "taking the lock (the .tflock object)",
                 "s3:PutObject",
             )
@@ -149,9 +152,9 @@ impl Backend {
                 }
                 let failure = Failure::from_sdk(&error);
                 return Err(self
-                    .s3_error(
+                    .aws_error(
                         &failure,
-                        &key,
+                        About::Object(&key),
                         "reading the lock before releasing it",
                         "s3:GetObject",
                     )
@@ -159,21 +162,19 @@ impl Backend {
             }
         };
         check_holder(&self.location, holder.as_ref(), id, "lock object")?;
-        if let Err(error) = self
-            .clients
-            .s3
-            .delete_object()
-            .bucket(&settings.bucket)
-            .key(&key)
-            .send()
-            .await
-        {
-            let failure = Failure::from_sdk(&error);
-            return Err(self
-                .s3_error(&failure, &key, "releasing the lock", "s3:DeleteObject")
-                .await);
-        }
-        Ok(())
+        self.aws_output(
+            self.clients
+                .s3
+                .delete_object()
+                .bucket(&settings.bucket)
+                .key(&key)
+                .send(),
+            About::Object(&key),
+            "releasing the lock",
+            "s3:DeleteObject",
+        )
+        .await
+        .map(drop)
     }
 
     /// Puts the DynamoDB lock item unless it exists.
@@ -205,10 +206,12 @@ impl Backend {
         }
         let failure = Failure::from_sdk(&error);
         Err(LockRefused::Failed(
-            self.dynamodb_error(
+            self.aws_error(
                 &failure,
-                table,
-                &lock_id,
+                About::Item {
+                    table,
+                    item: &lock_id,
+                },
                 "taking the DynamoDB lock",
                 "dynamodb:PutItem",
             )
@@ -216,46 +219,52 @@ impl Backend {
         ))
     }
 
-    /// The lock info in the DynamoDB lock item: `Ok(None)` when there is no item.
-    async fn item_holder(&self, table: &str) -> Result<Option<LockInfo>, StoreError> {
-        let lock_id = self.settings.lock_path();
-        let answer = self
-            .clients
+    /// The row `id` of the DynamoDB `table` (the lock item or the digest item), as it is now:
+    /// its `LockID` and `field`.
+    pub(super) async fn read_row(
+        &self,
+        table: &str,
+        id: String,
+        field: &str,
+    ) -> Result<GetItemOutput, SdkError<GetItemError, HttpResponse>> {
+        self.clients
             .dynamodb
             .get_item()
             .table_name(table)
-            .key("LockID", AttributeValue::S(lock_id.clone()))
-            .projection_expression("LockID, Info")
+            .key("LockID", AttributeValue::S(id))
+            .projection_expression(format!("LockID, {field}"))
             .consistent_read(true)
             .send()
-            .await;
-        match answer {
-            Ok(output) => Ok(output.item.and_then(|item| match item.get("Info") {
-                Some(AttributeValue::S(info)) => LockInfo::parse(info.as_bytes()),
-                // An item without readable info still is a lock.
-                _ => Some(LockInfo {
-                    id: String::new(),
-                    operation: String::new(),
-                    info: String::new(),
-                    who: String::new(),
-                    version: String::new(),
-                    created: String::new(),
-                    path: String::new(),
-                }),
-            })),
-            Err(error) => {
-                let failure = Failure::from_sdk(&error);
-                Err(self
-                    .dynamodb_error(
-                        &failure,
-                        table,
-                        &lock_id,
-                        "reading the DynamoDB lock",
-                        "dynamodb:GetItem",
-                    )
-                    .await)
-            }
-        }
+            .await
+    }
+
+    /// The lock info in the DynamoDB lock item: `Ok(None)` when there is no item.
+    async fn item_holder(&self, table: &str) -> Result<Option<LockInfo>, StoreError> {
+        let lock_id = self.settings.lock_path();
+        let output = self
+            .aws_output(
+                self.read_row(table, lock_id.clone(), "Info"),
+                About::Item {
+                    table,
+                    item: &lock_id,
+                },
+                "reading the DynamoDB lock",
+                "dynamodb:GetItem",
+            )
+            .await?;
+        Ok(output.item.and_then(|item| match item.get("Info") {
+            Some(AttributeValue::S(info)) => LockInfo::parse(info.as_bytes()),
+            // An item without readable info still is a lock.
+            _ => Some(LockInfo {
+                id: String::new(),
+                operation: String::new(),
+                info: String::new(),
+                who: String::new(),
+                version: String::new(),
+                created: String::new(),
+                path: String::new(),
+            }),
+        }))
     }
 
     /// Deletes the DynamoDB lock item if it still holds lock `id`.
@@ -266,27 +275,22 @@ impl Backend {
             return Ok(());
         };
         check_holder(&self.location, Some(&holder), id, "DynamoDB lock")?;
-        if let Err(error) = self
-            .clients
-            .dynamodb
-            .delete_item()
-            .table_name(table)
-            .key("LockID", AttributeValue::S(lock_id.clone()))
-            .send()
-            .await
-        {
-            let failure = Failure::from_sdk(&error);
-            return Err(self
-                .dynamodb_error(
-                    &failure,
-                    table,
-                    &lock_id,
-                    "releasing the DynamoDB lock",
-                    "dynamodb:DeleteItem",
-                )
-                .await);
-        }
-        Ok(())
+        self.aws_output(
+            self.clients
+                .dynamodb
+                .delete_item()
+                .table_name(table)
+                .key("LockID", AttributeValue::S(lock_id.clone()))
+                .send(),
+            About::Item {
+                table,
+                item: &lock_id,
+            },
+            "releasing the DynamoDB lock",
+            "dynamodb:DeleteItem",
+        )
+        .await
+        .map(drop)
     }
 }
 

@@ -21,6 +21,9 @@ use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
 use crate::config::BackendConfig;
 use crate::runtime::Runtime;
 
+use aws_sdk_s3::config::http::HttpResponse;
+use aws_sdk_s3::error::{ProvideErrorMetadata, SdkError};
+
 use self::clients::Clients;
 use self::errors::{Failure, Target};
 use self::settings::Settings;
@@ -97,60 +100,76 @@ impl RemoteState for S3State {
     }
 }
 
+/// What a failed request was about: an object of the bucket, or an item of a DynamoDB table.
+#[derive(Clone, Copy)]
+enum About<'a> {
+    Object(&'a str),
+    Item { table: &'a str, item: &'a str },
+}
+
 impl Backend {
-    /// The error for a failed S3 request about `object`, with the caller's identity for an access
+    /// The error for a failed request about `about`, with the caller's identity for an access
     /// denied (unless `skip_requesting_account_id` asks for no such call).
-    async fn s3_error(
+    async fn aws_error(
         &self,
         failure: &Failure,
-        object: &str,
+        about: About<'_>,
         doing: &str,
         action: &str,
     ) -> StoreError {
-        let resource = format!("arn:aws:s3:::{}/{object}", self.settings.bucket);
+        let (service, object, resource, endpoint) = match about {
+            About::Object(object) => (
+                "S3",
+                object,
+                format!("arn:aws:s3:::{}/{object}", self.settings.bucket),
+                &self.settings.endpoints.s3,
+            ),
+            About::Item { table, item } => (
+                "DynamoDB",
+                // A missing table is named, not the item looked for in it.
+                if failure.code_is("ResourceNotFoundException") {
+                    table
+                } else {
+                    item
+                },
+                format!("arn:aws:dynamodb:{}:*:table/{table}", self.clients.region),
+                &self.settings.endpoints.dynamodb,
+            ),
+        };
         let target = Target {
             location: &self.location,
-            service: "S3",
+            service,
             bucket: &self.settings.bucket,
             object,
             doing,
             action,
             resource: &resource,
             region: &self.clients.region,
-            endpoint: self.settings.endpoints.s3.as_deref(),
+            endpoint: endpoint.as_deref(),
         };
         let identity = self.identity_for(failure).await;
         errors::describe(failure, &target, identity.as_deref())
     }
 
-    /// The error for a failed DynamoDB request about item `item` of `table`.
-    async fn dynamodb_error(
+    /// The output of the request `sending`, about `about`, or its error as [`Backend::aws_error`]
+    /// tells it.
+    async fn aws_output<T, E>(
         &self,
-        failure: &Failure,
-        table: &str,
-        item: &str,
+        sending: impl Future<Output = Result<T, SdkError<E, HttpResponse>>>,
+        about: About<'_>,
         doing: &str,
         action: &str,
-    ) -> StoreError {
-        let resource = format!("arn:aws:dynamodb:{}:*:table/{table}", self.clients.region);
-        let object = if failure.code_is("ResourceNotFoundException") {
-            table
-        } else {
-            item
-        };
-        let target = Target {
-            location: &self.location,
-            service: "DynamoDB",
-            bucket: &self.settings.bucket,
-            object,
-            doing,
-            action,
-            resource: &resource,
-            region: &self.clients.region,
-            endpoint: self.settings.endpoints.dynamodb.as_deref(),
-        };
-        let identity = self.identity_for(failure).await;
-        errors::describe(failure, &target, identity.as_deref())
+    ) -> Result<T, StoreError>
+    where
+        E: ProvideErrorMetadata + std::error::Error + 'static,
+    {
+        match sending.await {
+            Ok(output) => Ok(output),
+            Err(error) => {
+                let failure = Failure::from_sdk(&error);
+                Err(self.aws_error(&failure, about, doing, action).await)
+            }
+        }
     }
 
     async fn identity_for(&self, failure: &Failure) -> Option<String> {

@@ -6,9 +6,9 @@ use base64::Engine as _;
 use md5::{Digest as _, Md5};
 use statectl_state::state::store::StoreError;
 
-use super::Backend;
 use super::errors::Failure;
 use super::settings::{Encryption, Settings};
+use super::{About, Backend};
 
 /// `AES256`, Terraform's `s3EncryptionAlgorithm`, for S3-managed keys and SSE-C alike.
 const AES256: &str = "AES256";
@@ -116,7 +116,9 @@ impl Backend {
                     None => ("reading the state", "s3:GetObject"),
                     Some(_) => ("reading a version of the state", "s3:GetObjectVersion"),
                 };
-                return Err(self.s3_error(&failure, &settings.key, doing, action).await);
+                return Err(self
+                    .aws_error(&failure, About::Object(&settings.key), doing, action)
+                    .await);
             }
         };
         // Into one buffer of the announced size, chunk by chunk: collecting into the SDK's
@@ -154,12 +156,14 @@ impl Backend {
             .bucket(&settings.bucket)
             .key(&settings.key)
             .body(bytes.to_vec().into());
-        if let Err(error) = put_settings!(request, settings).send().await {
-            let failure = Failure::from_sdk(&error);
-            return Err(self
-                .s3_error(&failure, &settings.key, "writing the state", "s3:PutObject")
-                .await);
-        }
+        self.aws_output(
+            // Boxed: the SDK's put future is tens of kilobytes.
+            Box::pin(put_settings!(request, settings).send()),
+            About::Object(&settings.key),
+            "writing the state",
+            "s3:PutObject",
+        )
+        .await?;
         self.record_digest(bytes).await;
         Ok(())
     }

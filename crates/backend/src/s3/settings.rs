@@ -422,23 +422,19 @@ mod tests {
         assert_eq!(default.lock_path(), "b/app/terraform.tfstate");
         assert_eq!(default.lock_object_key(), "app/terraform.tfstate.tflock");
         assert_eq!(default.digest_id(), "b/app/terraform.tfstate-md5");
-        let dev = read(base, "dev", &[]).unwrap();
-        assert_eq!(dev.key, "env:/dev/app/terraform.tfstate");
-        let custom = read(
-            json!({"bucket": "b", "key": "k.tfstate", "workspace_key_prefix": "teams/a"}),
-            "prod",
-            &[],
-        )
-        .unwrap();
-        assert_eq!(custom.key, "teams/a/prod/k.tfstate");
-        // An empty prefix puts the workspace at the root (Go's path.Join drops the empty part).
-        let empty = read(
-            json!({"bucket": "b", "key": "k.tfstate", "workspace_key_prefix": ""}),
-            "prod",
-            &[],
-        )
-        .unwrap();
-        assert_eq!(empty.key, "prod/k.tfstate");
+        let prefixed = |prefix: &str| json!({"bucket": "b", "key": "k.tfstate", "workspace_key_prefix": prefix});
+        for (values, workspace, key) in [
+            (base, "dev", "env:/dev/app/terraform.tfstate"),
+            (prefixed("teams/a"), "prod", "teams/a/prod/k.tfstate"),
+            // An empty prefix puts the workspace at the root (Go's path.Join drops the empty part).
+            (prefixed(""), "prod", "prod/k.tfstate"),
+        ] {
+            assert_eq!(
+                read(values, workspace, &[]).unwrap().key,
+                key,
+                "{workspace}"
+            );
+        }
     }
 
     #[test]

@@ -8,8 +8,7 @@ use std::time::SystemTime;
 use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
-use super::errors::Failure;
-use super::{Backend, S3State};
+use super::{About, Backend, S3State};
 use crate::version_pages::VersionPages;
 
 /// S3's version id of an object written while the bucket's versioning was off.
@@ -76,30 +75,22 @@ impl Backend {
         let mut pages = 0;
         loop {
             let (key_marker, version_marker) = markers.take().unzip();
-            let answer = self
+            let request = self
                 .clients
                 .s3
                 .list_object_versions()
                 .bucket(&self.settings.bucket)
                 .prefix(key)
                 .set_key_marker(key_marker)
-                .set_version_id_marker(version_marker)
-                .send()
-                .await;
-            let page = match answer {
-                Ok(page) => page,
-                Err(error) => {
-                    let failure = Failure::from_sdk(&error);
-                    return Err(self
-                        .s3_error(
-                            &failure,
-                            key,
-                            "listing the state's versions",
-                            "s3:ListBucketVersions",
-                        )
-                        .await);
-                }
-            };
+                .set_version_id_marker(version_marker);
+            let page = self
+                .aws_output(
+                    request.send(),
+                    About::Object(key),
+                    "listing the state's versions",
+                    "s3:ListBucketVersions",
+                )
+                .await?;
             pages += 1;
             let of_key = |listed: Option<&str>| listed == Some(key.as_str());
             for object in page.versions() {
@@ -146,10 +137,10 @@ impl Backend {
                 break;
             }
             let next = (next_key.to_owned(), next_version.to_owned());
-            if !followed.follow(next, pages, versions.len(), warnings)? {
+            markers = followed.next(Some(next), pages, versions.len(), warnings)?;
+            if markers.is_none() {
                 break;
             }
-            markers = Some((next_key.to_owned(), next_version.to_owned()));
         }
         // S3 lists a key's versions newest first, but versions and delete markers apart: merged
         // by time, the latest first among equals.

@@ -234,20 +234,17 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
             &[],
         );
     };
+    let round = Round {
+        job,
+        pace,
+        status_request,
+        timeouts: poller.request_timeouts(),
+    };
     let mut last_response: Option<HttpResponse> = None;
     tokio::time::sleep(poller.first_wait()).await;
     loop {
         let mut context = profile.context(&job.attributes, &job.endpoint, &env);
-        let observation = match poll_once(
-            job,
-            pace,
-            &mut context,
-            poller.request_timeouts(),
-            status_request,
-            &mut last_response,
-        )
-        .await
-        {
+        let observation = match round.poll_once(&mut context, &mut last_response).await {
             Ok(observation) => observation,
             Err(outcome) => return outcome,
         };
@@ -263,16 +260,7 @@ async fn reconcile_paced(job: &Job, pace: &Pace<'_>, deadline: Option<Duration>)
         match decision {
             Decision::PollAfter(wait) => tokio::time::sleep(wait).await,
             Decision::Done(Terminal::Target(state)) => {
-                if let Err(outcome) = side_requests(
-                    job,
-                    pace,
-                    &mut context,
-                    poller.request_timeouts(),
-                    status_request,
-                    When::Target,
-                )
-                .await
-                {
+                if let Err(outcome) = round.side_requests(&mut context, When::Target).await {
                     return outcome;
                 }
                 return settled_with(context.patch(), |attributes| Outcome::Reconciled {
@@ -354,36 +342,77 @@ fn only_failures(last: &str, last_response: Option<&HttpResponse>) -> Outcome {
     error(message, status, body)
 }
 
-/// One round of polling: the requests before the status one (none in the built-ins), in order, then
-/// the status request. What it observed, or the outcome when the round settles the instance by itself
-/// (the instance is gone, or a request before the status one failed).
-async fn poll_once(
-    job: &Job,
-    pace: &Pace<'_>,
-    context: &mut Context<'_>,
+/// What every request of one instance's wait shares: the job, its pace, the status request, and the
+/// request timeouts its deadline allows.
+struct Round<'a, 'r> {
+    job: &'a Job,
+    pace: &'a Pace<'r>,
+    status_request: &'a RequestTemplate,
     timeouts: RequestTimeouts,
-    status_request: &RequestTemplate,
-    last_response: &mut Option<HttpResponse>,
-) -> Result<Observation, Outcome> {
-    side_requests(job, pace, context, timeouts, status_request, When::Always).await?;
-    match send(
-        job,
-        pace,
-        context,
-        status_request,
-        timeouts.at(Instant::now()),
-    )
-    .await
-    {
-        Err(observation) => Ok(observation),
-        Ok(response) => {
-            let (observation, gone) = observe_status(job, context, status_request, &response);
-            *last_response = Some(response);
-            if gone {
-                return Err(Outcome::Gone);
+}
+
+impl Round<'_, '_> {
+    /// One round of polling: the requests before the status one (none in the built-ins), in order,
+    /// then the status request. What it observed, or the outcome when the round settles the instance
+    /// by itself (the instance is gone, or a request before the status one failed).
+    async fn poll_once(
+        &self,
+        context: &mut Context<'_>,
+        last_response: &mut Option<HttpResponse>,
+    ) -> Result<Observation, Outcome> {
+        self.side_requests(context, When::Always).await?;
+        match send(
+            self.job,
+            self.pace,
+            context,
+            self.status_request,
+            self.timeouts.at(Instant::now()),
+        )
+        .await
+        {
+            Err(observation) => Ok(observation),
+            Ok(response) => {
+                let (observation, gone) =
+                    observe_status(self.job, context, self.status_request, &response);
+                *last_response = Some(response);
+                if gone {
+                    return Err(Outcome::Gone);
+                }
+                Ok(observation)
             }
-            Ok(observation)
         }
+    }
+
+    /// The profile's requests other than the status one, for one phase: with `When::Always` those
+    /// before the status request, in order; with `When::Target` those that run once a target is
+    /// seen (and whose inputs the answers so far provide).
+    async fn side_requests(&self, context: &mut Context<'_>, phase: When) -> Result<(), Outcome> {
+        let requests = &self.job.profile.requests;
+        let before_status = requests
+            .iter()
+            .position(|request| request.name == self.status_request.name)
+            .unwrap_or(requests.len());
+        for (position, request) in requests.iter().enumerate() {
+            let runs = match phase {
+                When::Always => position < before_status && request.when == When::Always,
+                When::Target => {
+                    request.name != self.status_request.name
+                        && request.when == When::Target
+                        && context.runs(request)
+                }
+            };
+            if runs {
+                side_request(
+                    self.job,
+                    self.pace,
+                    context,
+                    request,
+                    self.timeouts.at(Instant::now()),
+                )
+                .await?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -407,38 +436,6 @@ async fn send(
         .send(&http, timeout)
         .await
         .map_err(|failure| observe_transport(&failure))
-}
-
-/// The profile's requests other than the status one, for one phase: with `When::Always` those before
-/// the status request, in order; with `When::Target` those that run once a target is seen (and whose
-/// inputs the answers so far provide).
-async fn side_requests(
-    job: &Job,
-    pace: &Pace<'_>,
-    context: &mut Context<'_>,
-    timeouts: RequestTimeouts,
-    status_request: &RequestTemplate,
-    phase: When,
-) -> Result<(), Outcome> {
-    let requests = &job.profile.requests;
-    let before_status = requests
-        .iter()
-        .position(|request| request.name == status_request.name)
-        .unwrap_or(requests.len());
-    for (position, request) in requests.iter().enumerate() {
-        let runs = match phase {
-            When::Always => position < before_status && request.when == When::Always,
-            When::Target => {
-                request.name != status_request.name
-                    && request.when == When::Target
-                    && context.runs(request)
-            }
-        };
-        if runs {
-            side_request(job, pace, context, request, timeouts.at(Instant::now())).await?;
-        }
-    }
-    Ok(())
 }
 
 /// A request whose answer only feeds mappings (the VNIC of an instance): it must answer 2xx.

@@ -7,6 +7,7 @@
 
 pub mod bytes;
 mod cursor;
+mod decimal;
 mod escape;
 mod format;
 pub mod path;
@@ -16,6 +17,7 @@ pub mod trusted;
 mod value;
 
 pub use cursor::{Cursor, JsonError, JsonErrorKind, MAX_DEPTH, Span};
+pub use decimal::Decimal;
 pub use escape::write_go_string;
 pub use format::{Layout, reformat};
 pub use position::LineColumn;

@@ -11,7 +11,7 @@ use super::*;
 use crate::azure::client::{Client, Request};
 use crate::azure::settings::{Credential, STORAGE_RESOURCE, Settings};
 use crate::config::BackendConfig;
-use crate::gcs::fake::{answer, fake, runtime};
+use crate::gcs::fake::{Seen, answer, fake, runtime};
 
 const TENANT: &str = "00000000-1111-2222-3333-444444444444";
 const CLIENT: &str = "55555555-6666-7777-8888-999999999999";
@@ -57,8 +57,49 @@ fn storage_token(settings: &Settings) -> Result<(String, Option<Duration>), Stri
         .map_err(|error| error.to_string())
 }
 
-fn ids() -> Vec<(&'static str, &'static str)> {
-    vec![("ARM_TENANT_ID", TENANT), ("ARM_CLIENT_ID", CLIENT)]
+/// A storage token for the identity `vars` name, no argument given, the login at `login`.
+fn storage_token_with(
+    vars: &[(&str, &str)],
+    login: &str,
+) -> Result<(String, Option<Duration>), String> {
+    storage_token(&settings(&json!({}), vars, login))
+}
+
+/// The tenant and client IDs, then `more` variables.
+fn ids_and<'a>(more: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut vars = vec![("ARM_TENANT_ID", TENANT), ("ARM_CLIENT_ID", CLIENT)];
+    vars.extend_from_slice(more);
+    vars
+}
+
+/// The tenant and client IDs with `ARM_USE_OIDC`, then `more` variables.
+fn oidc_and<'a>(more: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    ids_and(&[&[("ARM_USE_OIDC", "true")], more].concat())
+}
+
+/// The first request `seen` went to the CI's OIDC token service (`line`, with the request token
+/// `bearer` and the `header` it wants), and the token it gave, `assertion`, was the client
+/// assertion of the second, Azure AD's token request.
+fn assert_oidc_exchange(
+    seen: &[Seen],
+    line: &str,
+    bearer: &str,
+    (header, value): (&str, &str),
+    assertion: &str,
+) {
+    assert_eq!(seen[0].line, line);
+    assert_eq!(
+        seen[0].header("authorization"),
+        Some(format!("Bearer {bearer}").as_str())
+    );
+    assert_eq!(seen[0].header(header), Some(value));
+    assert!(
+        seen[1]
+            .body
+            .starts_with(&format!("client_assertion={assertion}&")),
+        "{}",
+        seen[1].body
+    );
 }
 
 /// `ARM_USE_OIDC` with `ARM_OIDC_TOKEN`: the client-credentials grant with the token as the
@@ -69,8 +110,7 @@ fn a_given_oidc_token_is_the_client_assertion_for_the_storage_scope() {
         200,
         r#"{"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599, "access_token": "aad.storage"}"#,
     )]);
-    let mut vars = ids();
-    vars.extend([("ARM_USE_OIDC", "true"), ("ARM_OIDC_TOKEN", "ci.oidc.jwt")]);
+    let vars = oidc_and(&[("ARM_OIDC_TOKEN", "ci.oidc.jwt")]);
     let settings = settings(&json!({}), &vars, &url);
     assert_eq!(
         storage_token(&settings).unwrap(),
@@ -105,9 +145,7 @@ fn github_actions_token_service_is_asked_with_azures_audience() {
         answer(200, r#"{"access_token": "aad.2"}"#),
     ]);
     let oidc = format!("{url}/_apis/token?api-version=2.0");
-    let mut vars = ids();
-    vars.extend([
-        ("ARM_USE_OIDC", "true"),
+    let vars = oidc_and(&[
         ("ACTIONS_ID_TOKEN_REQUEST_URL", oidc.as_str()),
         ("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "gh-request-token"),
     ]);
@@ -116,27 +154,21 @@ fn github_actions_token_service_is_asked_with_azures_audience() {
         storage_token(&github).unwrap(),
         ("aad.1".to_owned(), Some(Duration::from_secs(3600)))
     );
-    let seen_now = seen.lock().unwrap().clone();
-    assert_eq!(
-        seen_now[0].line,
-        "GET /_apis/token?api-version=2.0&audience=api%3A%2F%2FAzureADTokenExchange HTTP/1.1"
+    assert_oidc_exchange(
+        &seen.lock().unwrap(),
+        "GET /_apis/token?api-version=2.0&audience=api%3A%2F%2FAzureADTokenExchange HTTP/1.1",
+        "gh-request-token",
+        ("accept", "application/json"),
+        "gh.jwt",
     );
-    assert_eq!(
-        seen_now[0].header("authorization"),
-        Some("Bearer gh-request-token")
-    );
-    assert_eq!(seen_now[0].header("accept"), Some("application/json"));
-    assert!(seen_now[1].body.starts_with("client_assertion=gh.jwt&"));
 
     let given = format!("{url}/_apis/token?audience=custom");
-    let mut vars = ids();
-    vars.extend([
-        ("ARM_USE_OIDC", "true"),
+    let vars = oidc_and(&[
         ("ARM_OIDC_REQUEST_URL", given.as_str()),
         ("ARM_OIDC_REQUEST_TOKEN", "other"),
     ]);
     assert_eq!(
-        storage_token(&settings(&json!({}), &vars, &url)).unwrap(),
+        storage_token_with(&vars, &url).unwrap(),
         ("aad.2".to_owned(), None)
     );
     let seen = seen.lock().unwrap().clone();
@@ -152,28 +184,19 @@ fn azure_devops_oidc_names_the_service_connection() {
         answer(200, r#"{"access_token": "aad.ado"}"#),
     ]);
     let oidc = format!("{url}/org/_apis/distributedtask/hubs/build/plans/p/jobs/j/oidctoken");
-    let mut vars = ids();
-    vars.extend([
-        ("ARM_USE_OIDC", "true"),
+    let vars = oidc_and(&[
         ("SYSTEM_OIDCREQUESTURI", oidc.as_str()),
         ("SYSTEM_ACCESSTOKEN", "ado-access-token"),
         ("ARM_ADO_PIPELINE_SERVICE_CONNECTION_ID", "conn-1"),
     ]);
-    assert_eq!(
-        storage_token(&settings(&json!({}), &vars, &url)).unwrap().0,
-        "aad.ado"
+    assert_eq!(storage_token_with(&vars, &url).unwrap().0, "aad.ado");
+    assert_oidc_exchange(
+        &seen.lock().unwrap(),
+        "POST /org/_apis/distributedtask/hubs/build/plans/p/jobs/j/oidctoken?api-version=7.1&audience=api%3A%2F%2FAzureADTokenExchange&serviceConnectionId=conn-1 HTTP/1.1",
+        "ado-access-token",
+        ("content-type", "application/json"),
+        "ado.jwt",
     );
-    let seen = seen.lock().unwrap().clone();
-    assert_eq!(
-        seen[0].line,
-        "POST /org/_apis/distributedtask/hubs/build/plans/p/jobs/j/oidctoken?api-version=7.1&audience=api%3A%2F%2FAzureADTokenExchange&serviceConnectionId=conn-1 HTTP/1.1"
-    );
-    assert_eq!(
-        seen[0].header("authorization"),
-        Some("Bearer ado-access-token")
-    );
-    assert_eq!(seen[0].header("content-type"), Some("application/json"));
-    assert!(seen[1].body.starts_with("client_assertion=ado.jwt&"));
 }
 
 /// `ARM_USE_MSI`: the metadata service asked with `Metadata: true` for Storage's resource, with
@@ -244,8 +267,7 @@ fn hostile_answers_are_one_line_without_the_secrets() {
         ),
         answer(200, r#"{"access_token": ""}"#),
     ]);
-    let mut vars = ids();
-    vars.extend([("ARM_USE_OIDC", "true"), ("ARM_OIDC_TOKEN", "ci.oidc.jwt")]);
+    let vars = oidc_and(&[("ARM_OIDC_TOKEN", "ci.oidc.jwt")]);
     let oidc = settings(&json!({}), &vars, &url);
     assert_eq!(
         storage_token(&oidc).unwrap_err(),
@@ -259,21 +281,18 @@ fn hostile_answers_are_one_line_without_the_secrets() {
         storage_token(&oidc).unwrap_err(),
         "Azure AD refused the token request (401 invalid_client): AADSTS700024: Client assertion <redacted> is not within its valid time range."
     );
-    let mut vars = ids();
-    vars.push(("ARM_CLIENT_SECRET", "the-client-secret"));
+    let vars = ids_and(&[("ARM_CLIENT_SECRET", "the-client-secret")]);
     assert_eq!(
-        storage_token(&settings(&json!({}), &vars, &url)).unwrap_err(),
+        storage_token_with(&vars, &url).unwrap_err(),
         "Azure AD refused the token request (401 invalid_client): AADSTS7000215: Invalid client secret <redacted> provided."
     );
     let github = format!("{url}/token");
-    let mut vars = ids();
-    vars.extend([
-        ("ARM_USE_OIDC", "true"),
+    let vars = oidc_and(&[
         ("ACTIONS_ID_TOKEN_REQUEST_URL", github.as_str()),
         ("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "gh-request-token"),
     ]);
     assert_eq!(
-        storage_token(&settings(&json!({}), &vars, &url)).unwrap_err(),
+        storage_token_with(&vars, &url).unwrap_err(),
         format!(
             "GitHub's OIDC token service (`oidc_request_url`, ACTIONS_ID_TOKEN_REQUEST_URL) at {url}/token answered 403: request token *** refused"
         )
@@ -323,8 +342,7 @@ fn the_blob_client_renews_a_token_about_to_expire() {
         answer(200, "{}"),
         answer(200, "{}"),
     ]);
-    let mut vars = ids();
-    vars.extend([("ARM_USE_OIDC", "true"), ("ARM_OIDC_TOKEN", "jwt")]);
+    let vars = oidc_and(&[("ARM_OIDC_TOKEN", "jwt")]);
     let mut settings = settings(&json!({}), &vars, &url);
     settings.service = url::Url::parse(&format!("{url}/acct/")).unwrap();
     let client = Client::new(&settings).unwrap();

@@ -23,6 +23,7 @@ use rcgen::{
     KeyUsagePurpose,
 };
 use rsa::pkcs1::DecodeRsaPublicKey;
+use rsa::pkcs8::AssociatedOid;
 use rsa::sha2::{Sha256, Sha384, Sha512};
 use rsa::signature::Verifier;
 use rsa::traits::PublicKeyParts;
@@ -194,6 +195,38 @@ struct GoRsa {
     hash: Hash,
 }
 
+impl GoRsa {
+    const fn new(padding: Padding, hash: Hash) -> GoRsa {
+        GoRsa { padding, hash }
+    }
+}
+
+/// Verifies `signature` over `message` with `key`, hashing with `D`. TLS fixes the PSS salt to the
+/// hash's length, which the PSS verifier expects.
+fn verify<D>(
+    padding: Padding,
+    key: rsa::RsaPublicKey,
+    message: &[u8],
+    signature: &[u8],
+) -> Result<(), InvalidSignature>
+where
+    D: sha2::Digest + AssociatedOid + sha2::digest::FixedOutputReset,
+{
+    let verified = match padding {
+        Padding::Pkcs1 => {
+            let signature =
+                rsa::pkcs1v15::Signature::try_from(signature).map_err(|_| InvalidSignature)?;
+            rsa::pkcs1v15::VerifyingKey::<D>::new(key).verify(message, &signature)
+        }
+        Padding::Pss => {
+            let signature =
+                rsa::pss::Signature::try_from(signature).map_err(|_| InvalidSignature)?;
+            rsa::pss::VerifyingKey::<D>::new(key).verify(message, &signature)
+        }
+    };
+    verified.map_err(|_| InvalidSignature)
+}
+
 impl SignatureVerificationAlgorithm for GoRsa {
     fn public_key_alg_id(&self) -> AlgorithmIdentifier {
         alg_id::RSA_ENCRYPTION
@@ -221,57 +254,20 @@ impl SignatureVerificationAlgorithm for GoRsa {
         if !RSA_BITS.contains(&(key.size() * 8)) {
             return Err(InvalidSignature);
         }
-        let pkcs1 = || rsa::pkcs1v15::Signature::try_from(signature).map_err(|_| InvalidSignature);
-        let pss = || rsa::pss::Signature::try_from(signature).map_err(|_| InvalidSignature);
-        let verified = match (self.padding, self.hash) {
-            (Padding::Pkcs1, Hash::Sha256) => {
-                rsa::pkcs1v15::VerifyingKey::<Sha256>::new(key).verify(message, &pkcs1()?)
-            }
-            (Padding::Pkcs1, Hash::Sha384) => {
-                rsa::pkcs1v15::VerifyingKey::<Sha384>::new(key).verify(message, &pkcs1()?)
-            }
-            (Padding::Pkcs1, Hash::Sha512) => {
-                rsa::pkcs1v15::VerifyingKey::<Sha512>::new(key).verify(message, &pkcs1()?)
-            }
-            // TLS fixes the PSS salt to the hash's length, which these verifiers expect.
-            (Padding::Pss, Hash::Sha256) => {
-                rsa::pss::VerifyingKey::<Sha256>::new(key).verify(message, &pss()?)
-            }
-            (Padding::Pss, Hash::Sha384) => {
-                rsa::pss::VerifyingKey::<Sha384>::new(key).verify(message, &pss()?)
-            }
-            (Padding::Pss, Hash::Sha512) => {
-                rsa::pss::VerifyingKey::<Sha512>::new(key).verify(message, &pss()?)
-            }
-        };
-        verified.map_err(|_| InvalidSignature)
+        match self.hash {
+            Hash::Sha256 => verify::<Sha256>(self.padding, key, message, signature),
+            Hash::Sha384 => verify::<Sha384>(self.padding, key, message, signature),
+            Hash::Sha512 => verify::<Sha512>(self.padding, key, message, signature),
+        }
     }
 }
 
-static RSA_PKCS1_SHA256: GoRsa = GoRsa {
-    padding: Padding::Pkcs1,
-    hash: Hash::Sha256,
-};
-static RSA_PKCS1_SHA384: GoRsa = GoRsa {
-    padding: Padding::Pkcs1,
-    hash: Hash::Sha384,
-};
-static RSA_PKCS1_SHA512: GoRsa = GoRsa {
-    padding: Padding::Pkcs1,
-    hash: Hash::Sha512,
-};
-static RSA_PSS_SHA256: GoRsa = GoRsa {
-    padding: Padding::Pss,
-    hash: Hash::Sha256,
-};
-static RSA_PSS_SHA384: GoRsa = GoRsa {
-    padding: Padding::Pss,
-    hash: Hash::Sha384,
-};
-static RSA_PSS_SHA512: GoRsa = GoRsa {
-    padding: Padding::Pss,
-    hash: Hash::Sha512,
-};
+static RSA_PKCS1_SHA256: GoRsa = GoRsa::new(Padding::Pkcs1, Hash::Sha256);
+static RSA_PKCS1_SHA384: GoRsa = GoRsa::new(Padding::Pkcs1, Hash::Sha384);
+static RSA_PKCS1_SHA512: GoRsa = GoRsa::new(Padding::Pkcs1, Hash::Sha512);
+static RSA_PSS_SHA256: GoRsa = GoRsa::new(Padding::Pss, Hash::Sha256);
+static RSA_PSS_SHA384: GoRsa = GoRsa::new(Padding::Pss, Hash::Sha384);
+static RSA_PSS_SHA512: GoRsa = GoRsa::new(Padding::Pss, Hash::Sha512);
 
 /// The RSA schemes, verified with Go's key sizes.
 static GO_RSA: [(SignatureScheme, &[&dyn SignatureVerificationAlgorithm]); 6] = [

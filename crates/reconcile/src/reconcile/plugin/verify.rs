@@ -113,7 +113,11 @@ fn file_digest(path: &Path) -> Result<Vec<u8>, HashError> {
         source,
     };
     let mut file = fs::File::open(path).map_err(read_error)?;
-    let mut hasher = Sha256::new();
+    // aws-lc's SHA-256 (vector instructions, or the CPU's SHA extensions where it has them): a
+    // provider binary is 100-400 MB and Terraform hashes it before every launch, so this is most of
+    // a plugin read's start on a CPU without the extensions (1.0 s for the AWS provider's 177 MB
+    // with the portable code, about half with this).
+    let mut hasher = aws_lc_rs::digest::Context::new(&aws_lc_rs::digest::SHA256);
     let mut buffer = vec![0_u8; 1 << 20];
     loop {
         let read = file.read(&mut buffer).map_err(read_error)?;
@@ -122,7 +126,7 @@ fn file_digest(path: &Path) -> Result<Vec<u8>, HashError> {
         }
         hasher.update(&buffer[..read]);
     }
-    Ok(hasher.finalize().to_vec())
+    Ok(hasher.finish().as_ref().to_vec())
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -353,6 +353,15 @@ mod tests {
             decision
         }
 
+        /// Sees each observation in turn and expects its decision; a mismatch names the step.
+        #[track_caller]
+        fn plays<const STEPS: usize>(&mut self, script: [(Observation, Decision); STEPS]) {
+            for (step, (observation, expected)) in script.into_iter().enumerate() {
+                let seen = format!("{observation:?}");
+                assert_eq!(self.see(observation), expected, "step {step}: {seen}");
+            }
+        }
+
         fn at(&mut self, offset: Duration) -> &mut Run {
             self.now = self.start + offset;
             self
@@ -375,17 +384,28 @@ mod tests {
         Decision::PollAfter(secs(seconds))
     }
 
+    fn reached(state: &str) -> Decision {
+        Decision::Done(Terminal::Target(state.into()))
+    }
+
+    fn deadline(last: &str) -> Decision {
+        Decision::GiveUp(Reason::Deadline { last: last.into() })
+    }
+
+    fn retries_spent(last: &str) -> Decision {
+        Decision::GiveUp(Reason::RetryBudget { last: last.into() })
+    }
+
     #[test]
     fn provisioning_then_running() {
         let mut run = Run::create(plain());
         assert_eq!(run.poller.first_wait(), Duration::ZERO);
-        assert_eq!(run.see(pending("PROVISIONING")), wait(2));
-        assert_eq!(run.see(pending("PROVISIONING")), wait(4));
-        assert_eq!(run.see(pending("STARTING")), wait(8));
-        assert_eq!(
-            run.see(target("RUNNING")),
-            Decision::Done(Terminal::Target("RUNNING".into()))
-        );
+        run.plays([
+            (pending("PROVISIONING"), wait(2)),
+            (pending("PROVISIONING"), wait(4)),
+            (pending("STARTING"), wait(8)),
+            (target("RUNNING"), reached("RUNNING")),
+        ]);
         assert_eq!(run.elapsed(), secs(14));
         assert_eq!(run.poller.polls(), 4);
         assert_eq!(run.poller.last_state(), Some("RUNNING"));
@@ -415,15 +435,14 @@ mod tests {
             target_hits: 2,
             ..plain()
         });
-        assert_eq!(run.see(pending("PROVISIONING")), wait(2));
-        // The first hit is confirmed after the shortest wait, not the grown one.
-        assert_eq!(run.see(target("RUNNING")), wait(2));
-        assert_eq!(run.see(pending("STARTING")), wait(4));
-        assert_eq!(run.see(target("RUNNING")), wait(2));
-        assert_eq!(
-            run.see(target("RUNNING")),
-            Decision::Done(Terminal::Target("RUNNING".into()))
-        );
+        run.plays([
+            (pending("PROVISIONING"), wait(2)),
+            // The first hit is confirmed after the shortest wait, not the grown one.
+            (target("RUNNING"), wait(2)),
+            (pending("STARTING"), wait(4)),
+            (target("RUNNING"), wait(2)),
+            (target("RUNNING"), reached("RUNNING")),
+        ]);
     }
 
     #[test]
@@ -432,12 +451,11 @@ mod tests {
             target_hits: 2,
             ..plain()
         });
-        assert_eq!(run.see(target("RUNNING")), wait(2));
-        assert_eq!(run.see(Observation::transient("HTTP 503")), wait(2));
-        assert_eq!(
-            run.see(target("RUNNING")),
-            Decision::Done(Terminal::Target("RUNNING".into()))
-        );
+        run.plays([
+            (target("RUNNING"), wait(2)),
+            (Observation::transient("HTTP 503"), wait(2)),
+            (target("RUNNING"), reached("RUNNING")),
+        ]);
     }
 
     #[test]
@@ -467,13 +485,12 @@ mod tests {
             not_found_checks: 3,
             ..plain()
         });
-        assert_eq!(run.see(Observation::NotFound), wait(2));
-        assert_eq!(run.see(Observation::NotFound), wait(4));
-        assert_eq!(run.see(Observation::NotFound), wait(8));
-        assert_eq!(
-            run.see(Observation::NotFound),
-            Decision::Done(Terminal::NotFound)
-        );
+        run.plays([
+            (Observation::NotFound, wait(2)),
+            (Observation::NotFound, wait(4)),
+            (Observation::NotFound, wait(8)),
+            (Observation::NotFound, Decision::Done(Terminal::NotFound)),
+        ]);
     }
 
     #[test]
@@ -557,7 +574,7 @@ mod tests {
             assert_eq!(run.see(Observation::Gone), wait(4), "{operation:?}");
             assert_eq!(
                 run.see(Observation::status("succeeded", StatusClass::Target)),
-                Decision::Done(Terminal::Target("succeeded".into()))
+                reached("succeeded")
             );
             assert_eq!(run.poller.retries(), 0);
         }
@@ -573,12 +590,7 @@ mod tests {
         while let Decision::PollAfter(_) = decision {
             decision = run.see(Observation::Gone);
         }
-        assert_eq!(
-            decision,
-            Decision::GiveUp(Reason::Deadline {
-                last: "gone (HTTP 410)".into()
-            })
-        );
+        assert_eq!(decision, deadline("gone (HTTP 410)"));
         assert_eq!(run.elapsed(), secs(10));
     }
 
@@ -622,15 +634,15 @@ mod tests {
             retry_budget: 3,
             ..plain()
         });
-        assert_eq!(run.see(Observation::transient("HTTP 503")), wait(2));
-        assert_eq!(run.see(Observation::transient("HTTP 429")), wait(4));
-        assert_eq!(run.see(Observation::transient("cannot connect")), wait(8));
-        assert_eq!(
-            run.see(Observation::transient("HTTP 502")),
-            Decision::GiveUp(Reason::RetryBudget {
-                last: "HTTP 502".into()
-            })
-        );
+        run.plays([
+            (Observation::transient("HTTP 503"), wait(2)),
+            (Observation::transient("HTTP 429"), wait(4)),
+            (Observation::transient("cannot connect"), wait(8)),
+            (
+                Observation::transient("HTTP 502"),
+                retries_spent("HTTP 502"),
+            ),
+        ]);
         assert_eq!(run.poller.retries(), 3);
     }
 
@@ -640,16 +652,16 @@ mod tests {
             retry_budget: 3,
             ..plain()
         });
-        assert_eq!(run.see(Observation::transient("HTTP 503")), wait(2));
-        assert_eq!(run.see(Observation::transient("HTTP 503")), wait(4));
-        assert_eq!(run.see(pending("PROVISIONING")), wait(2));
-        assert_eq!(run.see(Observation::transient("HTTP 503")), wait(2));
-        assert_eq!(
-            run.see(Observation::transient("HTTP 503")),
-            Decision::GiveUp(Reason::RetryBudget {
-                last: "HTTP 503".into()
-            })
-        );
+        run.plays([
+            (Observation::transient("HTTP 503"), wait(2)),
+            (Observation::transient("HTTP 503"), wait(4)),
+            (pending("PROVISIONING"), wait(2)),
+            (Observation::transient("HTTP 503"), wait(2)),
+            (
+                Observation::transient("HTTP 503"),
+                retries_spent("HTTP 503"),
+            ),
+        ]);
     }
 
     #[test]
@@ -658,17 +670,14 @@ mod tests {
             deadline: secs(10),
             ..plain()
         });
-        assert_eq!(run.see(pending("PROVISIONING")), wait(2));
-        assert_eq!(run.see(pending("PROVISIONING")), wait(4));
-        // 8 s would cross the deadline: the last poll is at the deadline itself.
-        assert_eq!(run.see(pending("PROVISIONING")), wait(4));
+        run.plays([
+            (pending("PROVISIONING"), wait(2)),
+            (pending("PROVISIONING"), wait(4)),
+            // 8 s would cross the deadline: the last poll is at the deadline itself.
+            (pending("PROVISIONING"), wait(4)),
+        ]);
         assert_eq!(run.elapsed(), secs(10));
-        assert_eq!(
-            run.see(pending("PROVISIONING")),
-            Decision::GiveUp(Reason::Deadline {
-                last: "PROVISIONING".into()
-            })
-        );
+        assert_eq!(run.see(pending("PROVISIONING")), deadline("PROVISIONING"));
     }
 
     #[test]
@@ -677,14 +686,11 @@ mod tests {
             deadline: secs(3),
             ..plain()
         });
-        assert_eq!(run.see(pending("PROVISIONING")), wait(2));
-        assert_eq!(run.see(Observation::transient("HTTP 503")), wait(1));
-        assert_eq!(
-            run.see(Observation::transient("HTTP 503")),
-            Decision::GiveUp(Reason::Deadline {
-                last: "HTTP 503".into()
-            })
-        );
+        run.plays([
+            (pending("PROVISIONING"), wait(2)),
+            (Observation::transient("HTTP 503"), wait(1)),
+            (Observation::transient("HTTP 503"), deadline("HTTP 503")),
+        ]);
         assert_eq!(run.poller.last_state(), Some("PROVISIONING"));
     }
 
@@ -695,10 +701,7 @@ mod tests {
             ..plain()
         });
         run.at(secs(12));
-        assert_eq!(
-            run.see(target("RUNNING")),
-            Decision::Done(Terminal::Target("RUNNING".into()))
-        );
+        assert_eq!(run.see(target("RUNNING")), reached("RUNNING"));
     }
 
     #[test]
@@ -803,11 +806,13 @@ mod tests {
         });
         assert_eq!(run.poller.first_wait(), secs(5));
         run.at(secs(5));
-        assert_eq!(run.see(pending("in progress")), wait(2));
-        assert_eq!(run.see(pending("in progress")), wait(4));
-        assert_eq!(run.see(pending("in progress")), wait(8));
-        // The limit is at 25 s: 16 s would cross it.
-        assert_eq!(run.see(pending("in progress")), wait(6));
+        run.plays([
+            (pending("in progress"), wait(2)),
+            (pending("in progress"), wait(4)),
+            (pending("in progress"), wait(8)),
+            // The limit is at 25 s: 16 s would cross it.
+            (pending("in progress"), wait(6)),
+        ]);
         assert_eq!(run.elapsed(), secs(25));
         assert_eq!(
             run.see(pending("in progress")),
@@ -823,12 +828,7 @@ mod tests {
             ..plain()
         });
         run.at(secs(10));
-        assert_eq!(
-            run.see(pending("in progress")),
-            Decision::GiveUp(Reason::Deadline {
-                last: "in progress".into()
-            })
-        );
+        assert_eq!(run.see(pending("in progress")), deadline("in progress"));
     }
 
     #[test]
@@ -895,15 +895,17 @@ mod tests {
             Operation::Update,
             true,
         );
-        assert_eq!(run.see(pending("in progress")), wait(60));
-        assert_eq!(
-            run.see(Observation::transient("HTTP 502").with_retry_after(Some(secs(90)))),
-            wait(90)
-        );
-        assert_eq!(
-            run.see(Observation::status("succeeded", StatusClass::Target)),
-            Decision::Done(Terminal::Target("succeeded".into()))
-        );
+        run.plays([
+            (pending("in progress"), wait(60)),
+            (
+                Observation::transient("HTTP 502").with_retry_after(Some(secs(90))),
+                wait(90),
+            ),
+            (
+                Observation::status("succeeded", StatusClass::Target),
+                reached("succeeded"),
+            ),
+        ]);
         assert_eq!(run.elapsed(), secs(150));
     }
 }

@@ -2,7 +2,7 @@
 //! expressions, already checked for well-typedness (section 2.4.3), so evaluation never meets a
 //! function used where its result type does not fit.
 
-use crate::json::path::number::Decimal;
+use crate::json::Decimal;
 
 /// A query: `$` (or `@` inside a filter) followed by segments.
 #[derive(Debug, Clone)]

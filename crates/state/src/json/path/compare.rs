@@ -6,12 +6,12 @@
 
 use std::borrow::Cow;
 
+use crate::json::Decimal;
 use crate::json::Span;
 use crate::json::path::ast::{CompareOp, Literal};
 use crate::json::path::budget::Exceeded;
 use crate::json::path::document::{Kind, Walker};
 use crate::json::path::filter::Operand;
-use crate::json::path::number::Decimal;
 
 /// What an operand is, for comparing.
 enum Scalar<'a> {
@@ -83,7 +83,8 @@ impl<'t> Walker<'_, 't> {
                     Scalar::String(self.string(*node).unwrap_or_default())
                 }
                 Kind::Number => Scalar::Number(
-                    Decimal::parse(node.of(self.text())).unwrap_or_else(|| Decimal::from_count(0)),
+                    Decimal::parse_saturating(node.of(self.text()))
+                        .unwrap_or_else(|| Decimal::from_count(0)),
                 ),
                 Kind::Bool(value) => Scalar::Bool(value),
                 Kind::Null => Scalar::Null,

@@ -4,11 +4,11 @@
 
 use std::borrow::Cow;
 
+use crate::json::Decimal;
 use crate::json::Span;
 use crate::json::path::ast::{Literal, Logical, Query, ValueExpr};
 use crate::json::path::budget::Exceeded;
 use crate::json::path::document::{Kind, Walker};
-use crate::json::path::number::Decimal;
 
 /// A value a comparison or function works on: a node of the document, a literal of the expression,
 /// or a number a function computed.

@@ -15,7 +15,6 @@ pub(crate) mod document;
 mod eval;
 mod filter;
 mod iregexp;
-mod number;
 mod render;
 mod syntax;
 #[cfg(test)]

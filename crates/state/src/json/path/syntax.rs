@@ -7,10 +7,10 @@ use jsonpath_rust::parser::errors::JsonPathError;
 use jsonpath_rust::parser::model as parsed;
 use pest::error::LineColLocation;
 
+use crate::json::Decimal;
 use crate::json::path::ast::{
     CompareOp, Comparison, Literal, Logical, Query, Segment, Selector, ValueExpr,
 };
-use crate::json::path::number::Decimal;
 
 /// Expressions longer than this are refused before parsing: no real path comes near, and the
 /// grammar's work grows with the text.
@@ -273,7 +273,8 @@ fn singular_query(singular: &parsed::SingularQuery) -> Query {
 fn literal(literal: &parsed::Literal) -> Literal {
     match literal {
         parsed::Literal::Int(number) => Literal::Number(
-            Decimal::parse(&number.to_string()).unwrap_or_else(|| Decimal::from_count(0)),
+            Decimal::parse_saturating(&number.to_string())
+                .unwrap_or_else(|| Decimal::from_count(0)),
         ),
         parsed::Literal::Float(number) => Literal::Number(Decimal::from_f64(*number)),
         parsed::Literal::String(text) => Literal::String(text.clone()),

@@ -239,8 +239,9 @@ pub fn rfc3339_utc(time: SystemTime) -> String {
 }
 
 /// Year, month and day of the proleptic Gregorian calendar, `days` after 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
+/// `civil_from_days`). Public so that every RFC 3339 writer (the simulator's clock too) shares it.
+#[must_use]
+pub fn civil_from_days(days: u64) -> (u64, u64, u64) {
     let z = days + 719_468;
     let era = z / 146_097;
     let day_of_era = z - era * 146_097;
@@ -291,6 +292,21 @@ mod tests {
             user_name(passwd, 0, env(Some("someone"), Some("/x"))),
             "root"
         );
+    }
+
+    #[test]
+    fn days_after_the_epoch_are_gregorian_dates() {
+        for (days, date) in [
+            (0, (1970, 1, 1)),
+            (59, (1970, 3, 1)),
+            (11_016, (2000, 2, 29)),
+            (11_017, (2000, 3, 1)),
+            (20_414, (2025, 11, 22)),
+            (47_540, (2100, 2, 28)),
+            (47_541, (2100, 3, 1)),
+        ] {
+            assert_eq!(civil_from_days(days), date, "{days}");
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Number, Value};
+use statectl_state::json::Decimal;
 
 use super::msgpack::{Msg, MsgpackError, Writer, read};
 use super::ty::{Type, TypeError};
@@ -340,64 +341,27 @@ fn object_to_json(
 }
 
 /// A decimal string as Terraform writes a number in state (Go's big.Float `Text('f', -1)`): no
-/// exponent, no leading zeros, no trailing fractional zeros. `None` for text that is not a number.
+/// exponent, no leading zeros, no trailing fractional zeros, no sign on zero. `None` for text that is
+/// not a number. Beyond JSON's spelling, a leading `+` and a bare fraction (`.5`, `-.5`) are numbers.
 fn plain_decimal(text: &str) -> Option<String> {
-    let (negative, unsigned) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    let (sign, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => (
+            "",
+            text.strip_prefix('+')
+                .filter(|rest| !rest.starts_with('-'))
+                .unwrap_or(text),
+        ),
     };
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i64>().ok()?),
-        None => (unsigned, 0),
-    };
-    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    if whole.is_empty() && fraction.is_empty()
-        || !whole
-            .bytes()
-            .chain(fraction.bytes())
-            .all(|byte| byte.is_ascii_digit())
-    {
-        return None;
-    }
-    // All digits, and where the decimal point falls among them.
-    let digits: String = format!("{whole}{fraction}");
-    let point = i64::try_from(whole.len()).ok()? + exponent;
-    let digits = digits.trim_start_matches('0');
-    if digits.is_empty() {
+    let bare_fraction = unsigned
+        .strip_prefix('.')
+        .is_some_and(|fraction| fraction.starts_with(|digit: char| digit.is_ascii_digit()));
+    let whole = if bare_fraction { "0" } else { "" };
+    let number = Decimal::parse(&format!("{sign}{whole}{unsigned}"))?;
+    if number.is_zero() {
         return Some("0".to_owned());
     }
-    // Recompute the point after dropping leading zeros of `whole + fraction`.
-    let dropped = i64::try_from(whole.len() + fraction.len() - digits.len()).ok()?;
-    let point = point - dropped;
-    let length = i64::try_from(digits.len()).ok()?;
-    if !(-10_000..=10_000).contains(&point) {
-        return None;
-    }
-    let mut out = String::new();
-    if negative {
-        out.push('-');
-    }
-    if point <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', usize::try_from(-point).ok()?));
-        out.push_str(digits);
-    } else if point >= length {
-        out.push_str(digits);
-        out.extend(std::iter::repeat_n(
-            '0',
-            usize::try_from(point - length).ok()?,
-        ));
-    } else {
-        let split = usize::try_from(point).ok()?;
-        out.push_str(&digits[..split]);
-        out.push('.');
-        out.push_str(&digits[split..]);
-    }
-    if out.contains('.') {
-        let trimmed = out.trim_end_matches('0').trim_end_matches('.').len();
-        out.truncate(trimmed);
-    }
-    Some(out)
+    number.plain(10_000)
 }
 
 /// A JSON number with exactly this text.
@@ -495,6 +459,27 @@ mod tests {
                 Some(plain.as_str()),
                 "{text}"
             );
+        }
+        for (text, plain) in [
+            ("+5", "5"),
+            (".5", "0.5"),
+            ("-.5", "-0.5"),
+            ("+.5", "0.5"),
+            ("5.", "5"),
+        ] {
+            assert_eq!(plain_decimal(text).as_deref(), Some(plain), "{text}");
+        }
+        for text in [
+            ".",
+            ".e5",
+            "+",
+            "",
+            "+-5",
+            "-+5",
+            "1e10000",
+            "1e9223372036854775807",
+        ] {
+            assert_eq!(plain_decimal(text), None, "{text}");
         }
         assert_eq!(plain_decimal("1.2.3"), None);
         assert_eq!(plain_decimal("e5"), None);
