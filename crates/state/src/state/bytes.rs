@@ -137,12 +137,7 @@ pub fn read_file(path: &Path) -> io::Result<Bytes> {
 /// this: a POSIX lock is dropped when *any* handle of the file in the process closes, so a file read
 /// under the lock must never be opened a second time.
 pub fn read_all(file: &File) -> io::Result<Bytes> {
-    let metadata = file.metadata()?;
-    regular_file(&metadata)?;
-    if metadata.len() > MAX_STATE_BYTES {
-        return Err(too_big(&format!("the file holds {} bytes", metadata.len())));
-    }
-    let size = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
+    let size = state_size(file)?;
     if size < MAPPED_FROM {
         let mut bytes = Vec::with_capacity(size + 1);
         read_at_into(file, &mut bytes)?;
@@ -172,16 +167,21 @@ pub fn read_all(file: &File) -> io::Result<Bytes> {
     Ok(Bytes::Mapped { map, length })
 }
 
-/// Reads all of an open file for a command that only reads: a large regular file is mapped read-only
-/// (its pages are the page cache's: no copy and no memory beyond the file's), a small one read as
-/// [`read_all`] reads it. Never for a write: the store needs a private copy (see `mapped`).
-pub fn map_all(file: &File) -> io::Result<Bytes> {
+/// The size of `file`: a regular file, no larger than a state may be.
+fn state_size(file: &File) -> io::Result<usize> {
     let metadata = file.metadata()?;
     regular_file(&metadata)?;
     if metadata.len() > MAX_STATE_BYTES {
         return Err(too_big(&format!("the file holds {} bytes", metadata.len())));
     }
-    let size = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
+    Ok(usize::try_from(metadata.len()).unwrap_or(usize::MAX))
+}
+
+/// Reads all of an open file for a command that only reads: a large regular file is mapped read-only
+/// (its pages are the page cache's: no copy and no memory beyond the file's), a small one read as
+/// [`read_all`] reads it. Never for a write: the store needs a private copy (see `mapped`).
+pub fn map_all(file: &File) -> io::Result<Bytes> {
+    let size = state_size(file)?;
     if size < MAPPED_FROM {
         return read_all(file);
     }
