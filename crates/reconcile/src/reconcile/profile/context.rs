@@ -56,44 +56,22 @@ impl fmt::Debug for Context<'_> {
 
 /// A request that cannot be built for this instance: a placeholder without a value, a value that
 /// cannot stand where it would go.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("profile `{profile}`, request `{request}`: {message}")]
 pub struct RenderError {
     pub profile: String,
     pub request: String,
     pub message: String,
 }
 
-impl fmt::Display for RenderError {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            formatter,
-            "profile `{}`, request `{}`: {}",
-            self.profile, self.request, self.message
-        )
-    }
-}
-
-impl std::error::Error for RenderError {}
-
 /// An answer that cannot be used: not JSON, or no status where the profile says it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("profile `{profile}`, response to `{request}`: {message}")]
 pub struct ResponseError {
     pub profile: String,
     pub request: String,
     pub message: String,
 }
-
-impl fmt::Display for ResponseError {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            formatter,
-            "profile `{}`, response to `{}`: {}",
-            self.profile, self.request, self.message
-        )
-    }
-}
-
-impl std::error::Error for ResponseError {}
 
 impl<'a> Context<'a> {
     pub(crate) fn new(
