@@ -209,22 +209,22 @@ impl Writer {
     }
 
     pub(super) fn array(&mut self, length: usize) {
-        if length < 16 {
-            self.bytes.push(0x90 | length as u8);
-        } else if let Ok(short) = u16::try_from(length) {
-            self.sized(0xdc, u64::from(short), 2);
-        } else {
-            self.sized(0xdd, length as u64, 4);
-        }
+        self.container(length, [0x90, 0xdc, 0xdd]);
     }
 
     pub(super) fn map(&mut self, length: usize) {
+        self.container(length, [0x80, 0xde, 0xdf]);
+    }
+
+    /// An array's or a map's header: the fix form's marker (with the length in its low four bits)
+    /// below 16 entries, else the 16-bit or the 32-bit form's.
+    fn container(&mut self, length: usize, [fix, short_form, long_form]: [u8; 3]) {
         if length < 16 {
-            self.bytes.push(0x80 | length as u8);
+            self.bytes.push(fix | length as u8);
         } else if let Ok(short) = u16::try_from(length) {
-            self.sized(0xde, u64::from(short), 2);
+            self.sized(short_form, u64::from(short), 2);
         } else {
-            self.sized(0xdf, length as u64, 4);
+            self.sized(long_form, length as u64, 4);
         }
     }
 
