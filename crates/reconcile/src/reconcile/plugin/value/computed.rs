@@ -20,14 +20,9 @@ fn walk_block(block: &Block, prefix: &mut Vec<PatternStep>, paths: &mut Vec<Vec<
     walk_attributes(&block.attributes, prefix, paths);
     for nested in &block.blocks {
         prefix.push(Some(nested.name.clone()));
-        let element = !matches!(nested.nesting, Nesting::Single | Nesting::Group);
-        if element {
-            prefix.push(None);
-        }
-        walk_block(&nested.block, prefix, paths);
-        if element {
-            prefix.pop();
-        }
+        into_elements(nested.nesting, prefix, |prefix| {
+            walk_block(&nested.block, prefix, paths);
+        });
         prefix.pop();
     }
 }
@@ -42,15 +37,27 @@ fn walk_attributes(
         if attribute.computed && !attribute.optional && !attribute.required {
             paths.push(prefix.clone());
         } else if let AttributeKind::Nested(nested) = &attribute.kind {
-            let element = !matches!(nested.nesting, Nesting::Single | Nesting::Group);
-            if element {
-                prefix.push(None);
-            }
-            walk_attributes(&nested.attributes, prefix, paths);
-            if element {
-                prefix.pop();
-            }
+            into_elements(nested.nesting, prefix, |prefix| {
+                walk_attributes(&nested.attributes, prefix, paths);
+            });
         }
+        prefix.pop();
+    }
+}
+
+/// Runs `walk` with `prefix` one step deeper (any element, `None`) when `nesting` is a list, set or
+/// map of its children; a single or group nesting holds them directly.
+fn into_elements(
+    nesting: Nesting,
+    prefix: &mut Vec<PatternStep>,
+    walk: impl FnOnce(&mut Vec<PatternStep>),
+) {
+    let element = !matches!(nesting, Nesting::Single | Nesting::Group);
+    if element {
+        prefix.push(None);
+    }
+    walk(prefix);
+    if element {
         prefix.pop();
     }
 }
