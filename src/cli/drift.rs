@@ -107,6 +107,12 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", value_parser = DurationParser)]
     pub lock_timeout: Option<Duration>,
 
+    /// With `--workspace GLOB` (`'*'`, `'prod-*'`): the most pages of the backend's workspace
+    /// listing to read (1,000 names a page on S3, GCS and OCI); a listing still going after that
+    /// is an error rather than followed for ever.
+    #[arg(long, value_name = "N", default_value_t = statectl_backend::DEFAULT_MAX_PAGES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_pages: u32,
+
     /// How to print the report.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
@@ -134,7 +140,11 @@ fn drift(settings: &DriftSettings, printer: &mut Printer) -> Result<ExitStatus, 
             None => groups.push(vec![target]),
         }
     }
-    let one = settings.targets.len() == 1;
+    for warning in &settings.warnings {
+        printer.warning(&sanitize(warning));
+    }
+    // A single state's failure is the run's error; a workspace chosen by a glob is one of many.
+    let one = settings.targets.len() == 1 && settings.targets[0].workspace.is_none();
     let mut reports = Vec::new();
     let mut interrupted = false;
     for group in groups {
@@ -186,7 +196,8 @@ fn check_group(
     for target in group {
         let result = open(target, settings, printer);
         let (bytes, locked) = match result {
-            Ok((bytes, locked)) => (Ok(bytes), locked),
+            Ok(Some((bytes, locked))) => (Ok(bytes), locked),
+            Ok(None) => continue,
             Err(error) if one => return Err(error),
             Err(error) => (Err(error), None),
         };
@@ -205,12 +216,27 @@ fn check_group(
     result
 }
 
-/// The state of `target`, decrypted, and its lock when `--lock` asks for one.
+/// The state of `target`, decrypted, and its lock when `--lock` asks for one; `None` for a
+/// workspace `--workspace GLOB` listed that has no state yet (Terraform lists `default` before its
+/// first apply): nothing to check, and a note says so.
 fn open(
     target: &Target,
     settings: &DriftSettings,
     printer: &mut Printer,
-) -> Result<(StateBytes, Option<Locked>), CliError> {
+) -> Result<Option<(StateBytes, Option<Locked>)>, CliError> {
+    if let Some(workspace) = &target.workspace {
+        let absent = match &target.source {
+            crate::state::source::Source::Path(path) => !path.exists(),
+            _ => false,
+        };
+        if absent {
+            printer.note(&sanitize(&format!(
+                "workspace \"{workspace}\" has no state yet ({}): nothing to check",
+                target.source
+            )));
+            return Ok(None);
+        }
+    }
     let locked = match settings.lock {
         Some(timeout) => Some(Locked::acquire_source(
             &target.source,
@@ -221,6 +247,19 @@ fn open(
     };
     let stored = match &locked {
         Some(locked) => locked.read().map_err(CliError::from),
+        // A listed workspace's remote state may not exist yet: one read says which.
+        None if target.workspace.is_some() => match target.source.read_existing() {
+            Ok(Some(stored)) => Ok(stored),
+            Ok(None) => {
+                printer.note(&sanitize(&format!(
+                    "workspace \"{}\" has no state yet ({}): nothing to check",
+                    target.workspace.as_deref().unwrap_or_default(),
+                    target.source
+                )));
+                return Ok(None);
+            }
+            Err(error) => Err(CliError::state(&target.source, &error)),
+        },
         None => target
             .source
             .read()
@@ -239,7 +278,7 @@ fn open(
         printer.note(note);
     }
     let plaintext = crate::cli::encryption::open(&settings.encryption, &target.source, stored)?;
-    Ok((StateBytes::new(plaintext), locked))
+    Ok(Some((StateBytes::new(plaintext), locked)))
 }
 
 fn read_group(
@@ -255,7 +294,10 @@ fn read_group(
     // Which state and which of its chosen instances each job reads.
     let mut read: Vec<(usize, usize)> = Vec::new();
     for (position, state) in opened.iter().enumerate() {
-        let name = state.target.source.to_string();
+        let name = match &state.target.workspace {
+            Some(workspace) => format!("{} (workspace \"{workspace}\")", state.target.source),
+            None => state.target.source.to_string(),
+        };
         let parsed = match &state.bytes {
             Err(error) => Err(CliError::new(error.message.clone())),
             Ok(bytes) => parse_and_choose(&state.target.source, bytes, &rules, settings),
