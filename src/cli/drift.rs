@@ -182,48 +182,69 @@ struct Opened<'t> {
     locked: Option<Locked>,
 }
 
+/// How many bytes of state one batch of a group holds at most (past the state that crosses it):
+/// a glob over hundreds of workspaces keeps bounded memory, at the cost of starting the providers
+/// again for each further batch.
+const BATCH_BYTES: usize = 256 << 20;
+
 /// Reads the states of one group (the same configuration), then every chosen instance of them all
-/// through one set of provider processes. A state that cannot be read is an error of its own
-/// report; with a single state (`one`) it is the run's error. `true` with the reports when Ctrl-C
-/// cut the reads short.
+/// through one set of provider processes, a batch of states at a time (`BATCH_BYTES`). A state
+/// that cannot be read is an error of its own report; with a single state (`one`) it is the run's
+/// error. `true` with the reports when Ctrl-C cut the reads short.
 fn check_group(
     group: &[&Target],
     settings: &DriftSettings,
     one: bool,
     printer: &mut Printer,
 ) -> Result<(Vec<Report>, bool), CliError> {
+    let mut reports = Vec::new();
     let mut opened = Vec::new();
-    for target in group {
-        let result = open(target, settings, printer);
-        let (bytes, locked) = match result {
-            Ok(Some((bytes, locked))) => (Ok(bytes), locked),
-            Ok(None) => continue,
+    let mut held = 0;
+    for (position, target) in group.iter().enumerate() {
+        let opening = match open(target, settings, printer) {
+            Ok(Some((bytes, size, locked))) => {
+                held += size;
+                Some((Ok(bytes), locked))
+            }
+            // A listed workspace without a state: nothing to check.
+            Ok(None) => None,
             Err(error) if one => return Err(error),
-            Err(error) => (Err(error), None),
+            Err(error) => Some((Err(error), None)),
         };
-        opened.push(Opened {
-            target,
-            bytes,
-            locked,
-        });
-    }
-    let result = read_group(&opened, settings, one, printer);
-    for state in opened {
-        if let Some(locked) = state.locked {
-            locked.release()?;
+        if let Some((bytes, locked)) = opening {
+            opened.push(Opened {
+                target,
+                bytes,
+                locked,
+            });
+        }
+        if held < BATCH_BYTES && position + 1 < group.len() {
+            continue;
+        }
+        let result = read_group(&opened, settings, one, printer);
+        for state in opened.drain(..) {
+            if let Some(locked) = state.locked {
+                locked.release()?;
+            }
+        }
+        held = 0;
+        let (checked, stopped) = result?;
+        reports.extend(checked);
+        if stopped {
+            return Ok((reports, true));
         }
     }
-    result
+    Ok((reports, false))
 }
 
-/// The state of `target`, decrypted, and its lock when `--lock` asks for one; `None` for a
+/// The state of `target`, decrypted, its size, and its lock when `--lock` asks for one; `None` for a
 /// workspace `--workspace GLOB` listed that has no state yet (Terraform lists `default` before its
 /// first apply): nothing to check, and a note says so.
 fn open(
     target: &Target,
     settings: &DriftSettings,
     printer: &mut Printer,
-) -> Result<Option<(StateBytes, Option<Locked>)>, CliError> {
+) -> Result<Option<(StateBytes, usize, Option<Locked>)>, CliError> {
     if let Some(workspace) = &target.workspace {
         let absent = match &target.source {
             crate::state::source::Source::Path(path) => !path.exists(),
@@ -278,7 +299,8 @@ fn open(
         printer.note(note);
     }
     let plaintext = crate::cli::encryption::open(&settings.encryption, &target.source, stored)?;
-    Ok(Some((StateBytes::new(plaintext), locked)))
+    let size = plaintext.len();
+    Ok(Some((StateBytes::new(plaintext), size, locked)))
 }
 
 fn read_group(
