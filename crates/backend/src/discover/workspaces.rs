@@ -189,7 +189,11 @@ fn local(
             names.push(entry.file_name().to_string_lossy().into_owned());
         }
     }
-    Ok(named("local", &folder.display().to_string(), names.into_iter()))
+    Ok(named(
+        "local",
+        &folder.display().to_string(),
+        names.into_iter(),
+    ))
 }
 
 /// `default` and the names listed, sorted, each once; a name Terraform would refuse (no state of
