@@ -97,3 +97,40 @@ fn no_match(glob: &str, dir: &Path, listed: &workspaces::Workspaces) -> CliError
             .join(", ")
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_name_with_a_wildcard_is_a_glob() {
+        let backend = |name: &str| BackendArgs {
+            workspace: Some(name.to_owned()),
+            backend_config: Vec::new(),
+        };
+        assert_eq!(glob_of(&backend("prod-*")), Some("prod-*"));
+        assert_eq!(glob_of(&backend("prod-?")), Some("prod-?"));
+        assert_eq!(glob_of(&backend("prod")), None);
+        assert_eq!(glob_of(&BackendArgs::default()), None);
+    }
+
+    #[test]
+    fn a_glob_matching_none_names_the_first_workspaces_and_the_count() {
+        let listed = workspaces::Workspaces {
+            backend: "s3".to_owned(),
+            names: (0..12).map(|n| format!("w{n:02}")).collect(),
+            warnings: Vec::new(),
+        };
+        let error = no_match("prod-*", Path::new("envs/a"), &listed);
+        assert_eq!(
+            error.message,
+            "`--workspace prod-*` matches no workspace of backend \"s3\" in envs/a"
+        );
+        assert_eq!(
+            error.hint.as_deref(),
+            Some(
+                "the workspaces there: w00, w01, w02, w03, w04, w05, w06, w07, w08, w09 and 2 more (12 in all)"
+            )
+        );
+    }
+}
