@@ -31,7 +31,7 @@ mkdir -p "$OUT/moto" && start_moto "$OUT/moto"
 
 ENDPOINT="$URL"
 cd "$OUT/stack"
-cp "$ROOT/testdata/drift/aws/main.tf" .
+cp "$ROOT/testdata/drift/aws/main.tf" "$ROOT/testdata/aws/moto.tf" .
 # The endpoint is a variable: Terraform takes it as one, statectl in a --provider-config file.
 cat > terraform.tfvars <<TF
 endpoint = "$ENDPOINT"
