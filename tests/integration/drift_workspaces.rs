@@ -36,6 +36,33 @@ fn states_checked(output: &Output) -> Vec<String> {
         .collect()
 }
 
+/// The `backend "s3"` configuration `terraform init` records for `bucket` on moto at `url`.
+fn s3_config(bucket: &str, url: &str) -> Value {
+    json!({
+        "bucket": bucket,
+        "key": "app/terraform.tfstate",
+        "region": "us-east-1",
+        "endpoints": {"s3": url},
+        "use_path_style": true,
+        "skip_credentials_validation": true,
+        "skip_requesting_account_id": true,
+        "skip_metadata_api_check": true,
+    })
+}
+
+/// `statectl drift ARGS` in `dir`, with moto's test credentials and no AWS files.
+fn drift_on_moto(dir: &Path, home: &Path, args: &[&str]) -> Output {
+    Test::new()
+        .current_dir(dir)
+        .env("HOME", home)
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .arg("drift")
+        .args(args)
+        .run()
+}
+
 #[test]
 fn drift_checks_the_s3_workspaces_a_glob_chooses() {
     let Some(aws) = crate::s3_backend::Aws::start() else {
@@ -61,37 +88,14 @@ fn drift_checks_the_s3_workspaces_a_glob_chooses() {
     }
     let work = aws.path().join("work");
     let url = aws.moto.url();
-    initialised(
-        &work,
-        "s3",
-        &json!({
-            "bucket": bucket,
-            "key": "app/terraform.tfstate",
-            "region": "us-east-1",
-            "endpoints": {"s3": url},
-            "use_path_style": true,
-            "skip_credentials_validation": true,
-            "skip_requesting_account_id": true,
-            "skip_metadata_api_check": true,
-        }),
-    );
+    initialised(&work, "s3", &s3_config(bucket, &url));
     let objects = || {
         aws.moto.python(&format!(
             "print(sorted((o['Key'], o['ETag'], str(o['LastModified'])) for o in client('s3').list_objects_v2(Bucket='{bucket}')['Contents']))\n"
         ))
     };
     let before = objects();
-    let drift = |args: &[&str]| {
-        Test::new()
-            .current_dir(&work)
-            .env("HOME", aws.path())
-            .env("AWS_ACCESS_KEY_ID", "testing")
-            .env("AWS_SECRET_ACCESS_KEY", "testing")
-            .env("AWS_EC2_METADATA_DISABLED", "true")
-            .arg("drift")
-            .args(args)
-            .run()
-    };
+    let drift = |args: &[&str]| drift_on_moto(&work, aws.path(), args);
 
     let all = drift(&["--workspace", "*", "--format", "json"]).code(0);
     assert_eq!(
@@ -118,28 +122,8 @@ fn drift_checks_the_s3_workspaces_a_glob_chooses() {
 
     // A listing that fails is one error, before any state is read.
     let gone = aws.path().join("gone");
-    initialised(
-        &gone,
-        "s3",
-        &json!({
-            "bucket": "no-such-bucket",
-            "key": "app/terraform.tfstate",
-            "region": "us-east-1",
-            "endpoints": {"s3": url},
-            "use_path_style": true,
-            "skip_credentials_validation": true,
-            "skip_requesting_account_id": true,
-        }),
-    );
-    let refused = Test::new()
-        .current_dir(&gone)
-        .env("HOME", aws.path())
-        .env("AWS_ACCESS_KEY_ID", "testing")
-        .env("AWS_SECRET_ACCESS_KEY", "testing")
-        .env("AWS_EC2_METADATA_DISABLED", "true")
-        .args(["drift", "--workspace", "*"])
-        .run()
-        .code(2);
+    initialised(&gone, "s3", &s3_config("no-such-bucket", &url));
+    let refused = drift_on_moto(&gone, aws.path(), &["--workspace", "*"]).code(2);
     assert!(refused.stdout.is_empty(), "{}", refused.stdout);
     assert!(
         refused.stderr.starts_with("error: ") && refused.stderr.contains("no-such-bucket"),

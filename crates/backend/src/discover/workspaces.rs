@@ -231,7 +231,15 @@ fn named(backend: &str, origin: &str, names: impl Iterator<Item = String>) -> Wo
 mod tests {
     use super::*;
 
-    fn config(kind: &str, values: Value) -> BackendConfig {
+    /// A backend's keys and the workspace each names (`None`: no workspace's state).
+    type Case = (
+        &'static str,
+        Value,
+        &'static str,
+        &'static [(&'static str, Option<&'static str>)],
+    );
+
+    fn config(kind: &str, values: &Value) -> BackendConfig {
         BackendConfig {
             kind: kind.to_owned(),
             values: values.as_object().unwrap().clone(),
@@ -242,7 +250,7 @@ mod tests {
 
     #[test]
     fn keys_name_workspaces_where_each_backend_puts_them() {
-        let cases: [(&str, Value, &str, &[(&str, Option<&str>)]); 6] = [
+        let cases: [Case; 6] = [
             (
                 "s3",
                 serde_json::json!({"bucket": "b", "key": "app/terraform.tfstate"}),
@@ -296,7 +304,7 @@ mod tests {
             ),
         ];
         for (kind, values, listed_prefix, keys) in cases {
-            let config = config(kind, values);
+            let config = config(kind, &values);
             let (prefix, name_of) = match kind {
                 "s3" => s3(&config),
                 "gcs" => gcs(&config),
