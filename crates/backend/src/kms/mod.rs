@@ -17,7 +17,7 @@ use aws_sdk_kms::primitives::Blob;
 use aws_sdk_kms::types::DataKeySpec;
 use serde_json::Value;
 use statectl_encryption::config::KeyProviderConfig;
-use statectl_encryption::gojson::{decode_base64, encode_base64, push_string};
+use statectl_encryption::gojson::{decode_base64, encode_base64, push_object, push_string};
 use statectl_encryption::{Error, KeyProvider, Registry, Secret};
 
 use crate::runtime::Runtime;
@@ -282,16 +282,11 @@ fn marshal_meta(ciphertext: &[u8], context: &BTreeMap<String, String>) -> Vec<u8
     encode_base64(ciphertext, &mut out);
     out.push('"');
     if !context.is_empty() {
-        out.push_str(",\"encryption_context\":{");
-        for (i, (key, value)) in context.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            push_string(&mut out, key);
-            out.push(':');
-            push_string(&mut out, value);
-        }
-        out.push('}');
+        out.push_str(",\"encryption_context\":");
+        let members = context
+            .iter()
+            .map(|(key, value)| (key.as_str(), value.as_str()));
+        push_object(&mut out, members, push_string);
     }
     out.push('}');
     out.into_bytes()
