@@ -11,6 +11,7 @@ mod client_error;
 pub mod config;
 mod debug;
 pub mod discover;
+mod escape;
 pub mod gcs;
 pub mod hcp;
 pub mod http;

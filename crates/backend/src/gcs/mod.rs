@@ -37,6 +37,7 @@ use self::auth::{Credential, Tokens};
 use self::client::{Answer, Http, error_message, status_text};
 use self::settings::Settings;
 use crate::config::{self, BackendConfig};
+use crate::escape;
 use crate::runtime::Runtime;
 use statectl_net::Secret;
 
@@ -170,28 +171,14 @@ fn with_query(url: &str, pairs: &[(&str, &str)]) -> String {
     format!("{url}?{}", query.finish())
 }
 
-/// An object name in a URL path: everything but the unreserved characters escaped, `/` included.
-fn escape(name: &str) -> String {
-    use std::fmt::Write as _;
-    let mut escaped = String::with_capacity(name.len());
-    for byte in name.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
-            escaped.push(char::from(byte));
-        } else {
-            let _ = write!(escaped, "%{byte:02X}");
-        }
-    }
-    escaped
-}
-
 impl Backend {
     /// `<endpoint>b/<bucket>/o/<object>`.
     fn object_url(&self, object: &str) -> String {
         format!(
             "{}b/{}/o/{}",
             self.settings.endpoint,
-            escape(&self.settings.bucket),
-            escape(object)
+            escape::unreserved(&self.settings.bucket),
+            escape::unreserved(object)
         )
     }
 
@@ -200,7 +187,7 @@ impl Backend {
         format!(
             "{}b/{}/o",
             self.settings.endpoint,
-            escape(&self.settings.bucket)
+            escape::unreserved(&self.settings.bucket)
         )
     }
 
@@ -209,7 +196,7 @@ impl Backend {
         let mut url = self.settings.endpoint.clone();
         url.set_path(&format!(
             "/upload/storage/v1/b/{}/o",
-            escape(&self.settings.bucket)
+            escape::unreserved(&self.settings.bucket)
         ));
         url.set_query(None);
         url.to_string()
@@ -317,7 +304,7 @@ impl Backend {
         let url = format!(
             "{}b/{}",
             self.settings.endpoint,
-            escape(&self.settings.bucket)
+            escape::unreserved(&self.settings.bucket)
         );
         let answer = self
             .call("checking the bucket", true, |client| client.get(&url))

@@ -28,10 +28,11 @@ fn open(url: &str, extra: &serde_json::Value) -> GcsState {
 #[test]
 fn object_names_are_escaped_whole_in_paths() {
     assert_eq!(
-        escape("team/app/default.tfstate"),
+        escape::unreserved("team/app/default.tfstate"),
         "team%2Fapp%2Fdefault.tfstate"
     );
-    assert_eq!(escape("a b+c~"), "a%20b%2Bc~");
+    assert_eq!(escape::unreserved("a b+c~"), "a%20b%2Bc~");
+    assert_eq!(escape::unreserved("env:dev é"), "env%3Adev%20%C3%A9");
 }
 
 #[test]
