@@ -155,15 +155,6 @@ impl Client {
         }
         let url = reqwest::Url::parse(&format!("{}{target}", self.endpoint))
             .map_err(|error| Failure::Unreachable(format!("the endpoint is not a URL: {error}")))?;
-        let host = match (url.host_str(), url.port()) {
-            (Some(host), Some(port)) => format!("{host}:{port}"),
-            (Some(host), None) => host.to_owned(),
-            _ => String::new(),
-        };
-        let signed_target = match url.query() {
-            Some(query) => format!("{}?{query}", url.path()),
-            None => url.path().to_owned(),
-        };
         let method =
             reqwest::Method::from_bytes(call.method.as_bytes()).unwrap_or(reqwest::Method::GET);
         let body = call.body.map(bytes::Bytes::copy_from_slice);
@@ -174,9 +165,7 @@ impl Client {
                 let date = httpdate::fmt_http_date(SystemTime::now());
                 // Every body this client sends is a PutObject's, whose body headers the SDK does
                 // not sign (OCI's "Special Instructions for Object Storage PUT").
-                let signed = self
-                    .signer
-                    .sign(call.method, &host, &signed_target, &date, None);
+                let signed = self.signer.sign_url(call.method, &url, &date, None);
                 let mut request = self
                     .http
                     .request(method.clone(), url.clone())
