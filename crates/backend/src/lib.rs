@@ -7,6 +7,7 @@
 //! lives here, on the S3 backend's credential chain.
 
 pub mod azure;
+mod blocking;
 mod client_error;
 pub mod config;
 mod debug;

@@ -30,8 +30,8 @@ mod versions;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use statectl_state::state::store::StoreError;
 use statectl_state::state::store::lock_info::LockInfo;
-use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
 
 use self::auth::{Credential, Tokens};
 use self::client::{Answer, Http, error_message, status_text};
@@ -102,38 +102,7 @@ impl GcsState {
     }
 }
 
-impl RemoteState for GcsState {
-    fn location(&self) -> String {
-        self.backend.location.clone()
-    }
-
-    /// The object's last segment: `default.tfstate` for `team/app/default.tfstate`.
-    fn backup_name(&self) -> String {
-        let object = &self.backend.settings.object;
-        object.rsplit('/').next().unwrap_or(object).to_owned()
-    }
-
-    /// `gs://bucket/<prefix><name>.tflock`, as Terraform's gcs backend writes it.
-    fn lock_path(&self) -> String {
-        self.backend.settings.lock_url()
-    }
-
-    fn get(&self) -> Result<Option<Vec<u8>>, StoreError> {
-        self.runtime.block_on(self.backend.get())
-    }
-
-    fn lock(&self, info: &LockInfo) -> Result<(), LockRefused> {
-        self.runtime.block_on(self.backend.lock(info))
-    }
-
-    fn put(&self, bytes: &[u8], _lock: &LockInfo) -> Result<(), StoreError> {
-        self.runtime.block_on(self.backend.put(bytes))
-    }
-
-    fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {
-        self.runtime.block_on(self.backend.unlock(lock))
-    }
-
+crate::blocking::blocking_remote_state!(GcsState, object: object, runtime: runtime {
     /// Terraform's gcs lock ID is the lock object's generation, which `force-unlock` takes.
     fn force_unlock_id(&self, lock: &LockInfo) -> String {
         self.backend
@@ -143,11 +112,7 @@ impl RemoteState for GcsState {
             .get(&lock.id)
             .map_or_else(|| lock.id.clone(), ToString::to_string)
     }
-
-    fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
-        Some(self)
-    }
-}
+});
 
 /// The customer-supplied key's three headers, on every request about the state object.
 fn with_key(request: reqwest::RequestBuilder, key: Option<&Secret>) -> reqwest::RequestBuilder {

@@ -6,7 +6,7 @@ use base64::Engine as _;
 use rsa::sha2::{Digest as _, Sha256};
 use serde_json::json;
 
-use statectl_state::state::store::RemoteState;
+use statectl_state::state::store::{LockRefused, RemoteState};
 use statectl_state::state::store::lock_info::LockInfo;
 
 use super::*;
