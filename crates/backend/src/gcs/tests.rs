@@ -6,8 +6,8 @@ use base64::Engine as _;
 use rsa::sha2::{Digest as _, Sha256};
 use serde_json::json;
 
-use statectl_state::state::store::{LockRefused, RemoteState};
 use statectl_state::state::store::lock_info::LockInfo;
+use statectl_state::state::store::{LockRefused, RemoteState};
 
 use super::*;
 use crate::gcs::fake::fake;
