@@ -475,7 +475,7 @@ mod tests {
         assert!(options.aws.adaptive_retry && options.aws.use_fips && !options.aws.use_dual_stack);
         assert_eq!(options.aws.credentials.shared_config_files, ["/etc/aws"]);
         let role = options.aws.credentials.assume_role.as_ref().unwrap();
-        assert_eq!(role.duration, Some(Duration::from_secs(3600)));
+        assert_eq!(role.session.duration, Some(Duration::from_secs(3600)));
         assert_eq!(role.tags, [("team".to_owned(), "infra".to_owned())]);
         assert!(!format!("{options:?}").contains("s3cr3t"));
     }

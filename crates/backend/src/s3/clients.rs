@@ -272,14 +272,11 @@ async fn base_credentials(
             .configure(&provider_config)
             .static_configuration(StaticConfiguration {
                 web_identity_token_file: web.token_file.clone().into(),
-                role_arn: web.role_arn.clone(),
-                session_name: web
-                    .session_name
-                    .clone()
-                    .unwrap_or_else(|| "statectl".to_owned()),
+                role_arn: web.session.role_arn.clone(),
+                session_name: web.session.name(),
             })
-            .policy_arns(web.policy_arns.clone());
-        let provider = match &web.policy {
+            .policy_arns(web.session.policy_arns.clone());
+        let provider = match &web.session.policy {
             Some(policy) => provider.policy(policy.clone()),
             None => provider,
         };
@@ -344,24 +341,21 @@ async fn assumed_role(
     sts_config: &SdkConfig,
     base: SharedCredentialsProvider,
 ) -> SharedCredentialsProvider {
-    let mut builder = AssumeRoleProvider::builder(role.role_arn.clone())
+    let session = &role.session;
+    let mut builder = AssumeRoleProvider::builder(session.role_arn.clone())
         .region(region.clone())
         .configure(sts_config)
-        .session_name(
-            role.session_name
-                .clone()
-                .unwrap_or_else(|| "statectl".to_owned()),
-        );
+        .session_name(session.name());
     if let Some(id) = &role.external_id {
         builder = builder.external_id(id.clone());
     }
-    if let Some(policy) = &role.policy {
+    if let Some(policy) = &session.policy {
         builder = builder.policy(policy.clone());
     }
-    if !role.policy_arns.is_empty() {
-        builder = builder.policy_arns(role.policy_arns.clone());
+    if !session.policy_arns.is_empty() {
+        builder = builder.policy_arns(session.policy_arns.clone());
     }
-    if let Some(duration) = role.duration {
+    if let Some(duration) = session.duration {
         builder = builder.session_length(duration);
     }
     if !role.tags.is_empty() {
