@@ -10,6 +10,7 @@
 use super::query::first;
 use serde_json::{Number, Value};
 
+use crate::json::Decimal;
 use crate::reconcile::profile::path;
 use crate::state::attr_path::Step;
 
@@ -178,14 +179,12 @@ fn coerce(old: &Value, new: &Value, at: &str, skipped: &mut Vec<Skipped>) -> Opt
     coerced
 }
 
-/// Equal as numbers (`1`, `1.0` and `1e0` are one number).
-#[expect(
-    clippy::float_cmp,
-    reason = "exact equality is the point: only the spelling may differ"
-)]
+/// Equal as numbers (`1`, `1.0` and `1e0` are one number), exactly: two integers past 2^53 that
+/// one `f64` holds alike are still two numbers.
 fn same_number(left: &Number, right: &Number) -> bool {
-    left.to_string() == right.to_string()
-        || matches!((left.as_f64(), right.as_f64()), (Some(left), Some(right)) if left == right)
+    let (left, right) = (left.to_string(), right.to_string());
+    left == right
+        || matches!((Decimal::parse(&left), Decimal::parse(&right)), (Some(left), Some(right)) if left == right)
 }
 
 fn kind(value: &Value) -> &'static str {
@@ -307,6 +306,29 @@ pub(crate) mod tests {
             "size keeps its spelling: {:?}",
             patch.changes
         );
+    }
+
+    #[test]
+    fn a_number_is_kept_in_its_spelling_only_when_it_is_exactly_the_same() {
+        // Parsed from text: the spellings are the point.
+        let attributes: Value =
+            serde_json::from_str(r#"{"same": 100.00, "big": 9007199254740993, "text": 0.10}"#)
+                .unwrap();
+        let response: Value =
+            serde_json::from_str(r#"{"same": 100, "big": 9007199254740992, "text": "0.1"}"#)
+                .unwrap();
+        let mappings = [
+            mapping("r", "$.same", "same"),
+            mapping("r", "$.big", "big"),
+            mapping("r", "$.text", "text"),
+        ];
+        let patch = apply(&mappings, &attributes, |_| Some(&response));
+        // 2^53 + 1 and 2^53 are one f64, but not one number: the answer's is taken.
+        assert_eq!(
+            serde_json::to_string(&patch.attributes).unwrap(),
+            r#"{"same":100.00,"big":9007199254740992,"text":0.10}"#
+        );
+        assert_eq!(patch.changes.len(), 1, "{:?}", patch.changes);
     }
 
     #[test]
