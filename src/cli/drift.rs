@@ -21,7 +21,7 @@ use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
 use crate::cli::findings::ReportFormat;
-use crate::cli::plugin_inputs::parse_provider_config;
+use crate::cli::plugin_inputs::PluginArgs;
 use crate::cli::plugin_refresh::read_job;
 use crate::cli::refresh::{PluginRun, plugin_reader_settings};
 use crate::cli::settings::{DriftSettings, DriftTarget as Target, at_least_one};
@@ -88,15 +88,8 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", value_parser = DurationParser, default_value = "60s")]
     pub start_timeout: Duration,
 
-    /// Where provider plugins are, instead of `.terraform/providers` under --config (or the
-    /// working directory); repeatable.
-    #[arg(long = "plugin-dir", value_name = "DIR")]
-    pub plugin_dirs: Vec<PathBuf>,
-
-    /// A provider configuration's arguments, a JSON object laid over the literal ones of its
-    /// `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable.
-    #[arg(long = "provider-config", value_name = "NAME=FILE", value_parser = parse_provider_config)]
-    pub provider_configs: Vec<(String, PathBuf)>,
+    #[command(flatten)]
+    pub plugins: PluginArgs,
 
     /// Hold the state's lock while reading (Terraform-compatible). Off by default: drift never
     /// writes, and a lock would block an apply meanwhile.

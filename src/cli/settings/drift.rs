@@ -89,8 +89,8 @@ impl DriftSettings {
                 .map(|module| Glob::new(module))
                 .collect(),
             plugins: PluginSettings {
-                dirs: args.plugin_dirs.clone(),
-                provider_configs: args.provider_configs.clone(),
+                dirs: args.plugins.plugin_dirs.clone(),
+                provider_configs: args.plugins.provider_configs.clone(),
                 start_timeout: args.start_timeout,
             },
             parallelism: args.parallelism,
