@@ -6,6 +6,12 @@
 //! /usr/bin/time -f '%e s %M KB' target/release/examples/read_state STATE
 //! ```
 
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a benchmark's own program, not statectl: its count and errors go straight out"
+)]
+
 use std::path::Path;
 use std::process::ExitCode;
 

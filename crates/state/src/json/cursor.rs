@@ -149,16 +149,6 @@ impl Container {
     }
 }
 
-/// Whether `bytes` holds `word` (`true`, `false` or `null`) at `at`.
-#[inline]
-fn matches_at(bytes: &[u8], at: usize, word: &[u8]) -> bool {
-    match *word {
-        [a, b, c, d] => bytes.get(at..at + 4) == Some(&[a, b, c, d]),
-        [a, b, c, d, e] => bytes.get(at..at + 5) == Some(&[a, b, c, d, e]),
-        _ => bytes.get(at..).is_some_and(|rest| rest.starts_with(word)),
-    }
-}
-
 impl<'a> Cursor<'a> {
     pub fn new(source: &'a str) -> Cursor<'a> {
         Cursor {
@@ -574,8 +564,7 @@ impl<'a> Cursor<'a> {
     fn literal(&mut self) -> Result<Span> {
         let start = self.position;
         for word in ["true", "false", "null"] {
-            // Compared as a fixed-size array: `starts_with` called `memcmp` for every literal.
-            if matches_at(self.bytes, start, word.as_bytes()) {
+            if self.bytes[start..].starts_with(word.as_bytes()) {
                 self.position += word.len();
                 return Ok(Span::new(start, self.position));
             }
@@ -592,9 +581,7 @@ impl<'a> Cursor<'a> {
 
     /// Is the next value `null`? Consumes it when it is.
     pub fn null(&mut self) -> bool {
-        if self.peek() == Some(b'n')
-            && self.bytes.get(self.position..self.position + 4) == Some(b"null")
-        {
+        if self.peek() == Some(b'n') && self.bytes[self.position..].starts_with(b"null") {
             self.position += 4;
             true
         } else {

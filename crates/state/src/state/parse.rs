@@ -313,7 +313,7 @@ pub(super) fn resource<'a>(
                         })
                         .map(|_| ())
                 };
-                instances = gathered.drain(..).collect();
+                instances = exact_copy(&mut gathered);
                 shared.instances = gathered;
                 read?;
             }
@@ -591,7 +591,15 @@ fn string_list<'a>(
         items.push(cursor.string()?.0);
         Ok(())
     })?;
-    Ok(items.drain(..).collect())
+    Ok(exact_copy(items))
+}
+
+/// Moves what a buffer gathered into a vector of its exact size, leaving the buffer empty with its
+/// capacity, for the next use.
+fn exact_copy<T>(gathered: &mut Vec<T>) -> Vec<T> {
+    let mut exact = Vec::with_capacity(gathered.len());
+    exact.append(gathered);
+    exact
 }
 
 fn index_key(cursor: &mut Cursor<'_>) -> Result<Option<InstanceKey>> {
