@@ -134,6 +134,8 @@ pub(super) fn run(
             json!({ "schema_version": 1, "state": source.to_string(), "instances": listed });
         printer.json_line(&document)?;
     }
+    load::leave_to_exit(state);
+    load::leave_to_exit(bytes);
     Ok(ExitStatus::Success)
 }
 

@@ -69,5 +69,9 @@ pub(super) fn run(
         }
     }
     printer.out("\n")?;
+    load::leave_to_exit(selection);
+    load::leave_to_exit(document);
+    load::leave_to_exit(state);
+    load::leave_to_exit(bytes);
     Ok(ExitStatus::Success)
 }
