@@ -235,6 +235,31 @@ fn ordered<'s, 'a>(
     all.into_iter()
 }
 
+/// An instance's `attributes`, five levels deep: a string, a number spelled one of the ways Go's
+/// encoder keeps, an exponent, a map with characters Go escapes.
+fn attributes(
+    rng: &mut fastrand::Rng,
+    pad: &dyn Fn(usize) -> String,
+    colon: &str,
+    id: &str,
+) -> String {
+    let mut attributes = String::from("{");
+    let _ = write!(
+        attributes,
+        "{}\"id\"{colon}\"{id}\",{}\"size\"{colon}{},{}\"ratio\"{colon}1.50e1,{}\"tags\"{colon}{{{}\"a&b\"{colon}\"<x>\"{}}}{}",
+        pad(6),
+        pad(6),
+        ["1", "1.0", "-0", "10E2", "12345678901234567890"][rng.usize(..5)],
+        pad(6),
+        pad(6),
+        pad(7),
+        pad(6),
+        pad(5)
+    );
+    attributes.push('}');
+    attributes
+}
+
 /// A state as Terraform or OpenTofu lays it out (or compact, as a hand-made one may be), with what
 /// the writer must keep: unknown keys, number spellings, escapes, tainted and deposed objects.
 fn generated_state(seed: u64) -> String {
@@ -262,20 +287,7 @@ fn generated_state(seed: u64) -> String {
                 members.push(format!("\"status\"{colon}\"tainted\""));
             }
             members.push(format!("\"schema_version\"{colon}{}", rng.u8(..3)));
-            let mut attributes = String::from("{");
-            let _ = write!(
-                attributes,
-                "{}\"id\"{colon}\"i-{resource}-{index}\",{}\"size\"{colon}{},{}\"ratio\"{colon}1.50e1,{}\"tags\"{colon}{{{}\"a&b\"{colon}\"<x>\"{}}}{}",
-                pad(6),
-                pad(6),
-                ["1", "1.0", "-0", "10E2", "12345678901234567890"][rng.usize(..5)],
-                pad(6),
-                pad(6),
-                pad(7),
-                pad(6),
-                pad(5)
-            );
-            attributes.push('}');
+            let attributes = attributes(&mut rng, &pad, colon, &format!("i-{resource}-{index}"));
             members.push(format!("\"attributes\"{colon}{attributes}"));
             if rng.bool() {
                 members.push(format!("\"sensitive_attributes\"{colon}[]"));

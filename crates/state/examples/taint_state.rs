@@ -12,8 +12,7 @@ use statectl_state::state::store::{Backup, Locked};
 fn main() {
     let mut arguments = std::env::args().skip(1);
     let (Some(address), Some(path)) = (arguments.next(), arguments.next()) else {
-        eprintln!("usage: taint_state ADDRESS FILE [taint|untaint|forget]");
-        std::process::exit(2);
+        panic!("usage: taint_state ADDRESS FILE [taint|untaint|forget]");
     };
     let mutation = match arguments.next().as_deref().unwrap_or("taint") {
         "taint" => Mutation::Taint(address.parse().expect("an instance address")),
