@@ -71,12 +71,21 @@ TF
   export TF_CLI_CONFIG_FILE="$1"
 }
 
+# moto_cpu: the CPU seconds moto's server (MOTO_PID, all its threads) has used so far.
+moto_cpu() {
+  awk -v tick="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.2f\n", ($12 + $13) / tick }' "/proc/$MOTO_PID/stat"
+}
+
 # timed NAME OK_CODES COMMAND...: runs it (stdout to OUT/NAME.out, stderr to OUT/NAME.err) under GNU
-# time and prints "wall kb"; an exit code outside OK_CODES (e.g. "0 2") stops the bench.
+# time and prints "wall kb"; an exit code outside OK_CODES (e.g. "0 2") stops the bench. With moto
+# running, the CPU seconds its server spent answering the command go to OUT/NAME.moto: the work
+# any client reading the same objects has to wait for.
 timed() {
   local name="$1" ok="$2"; shift 2
-  local code=0
+  local code=0 before=""
+  [[ -n "${MOTO_PID:-}" ]] && before=$(moto_cpu)
   /usr/bin/time -f '%e %M' -o "$OUT/time.out" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || code=$?
   if [[ " $ok " != *" $code "* ]]; then log "$BENCH: $name exited $code, see $OUT/$name.err"; exit 1; fi
+  [[ -n "$before" ]] && awk -v a="$before" -v b="$(moto_cpu)" 'BEGIN { printf "%.2f\n", b - a }' > "$OUT/$name.moto"
   tail -n 1 "$OUT/time.out"  # GNU time puts "Command exited with non-zero status N" first
 }

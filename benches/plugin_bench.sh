@@ -31,28 +31,9 @@ start_moto "$OUT/moto"
 
 ENDPOINT="$URL"
 cd "$OUT/stack"
+cp "$ROOT/testdata/aws/moto.tf" .
+echo "endpoint = \"$ENDPOINT\"" > terraform.tfvars
 cat > main.tf <<TF
-terraform {
-  required_providers {
-    aws = { source = "hashicorp/aws", version = "3.39.0" }
-  }
-}
-
-provider "aws" {
-  region                      = "us-east-1"
-  access_key                  = "testing"
-  secret_key                  = "testing"
-  skip_credentials_validation = true
-  skip_metadata_api_check     = true
-  skip_requesting_account_id  = true
-  skip_get_ec2_platforms      = true
-  endpoints {
-    ec2 = "$ENDPOINT"
-    sts = "$ENDPOINT"
-    iam = "$ENDPOINT"
-  }
-}
-
 resource "aws_instance" "fleet" {
   count         = $N
   ami           = "ami-12c6146b"

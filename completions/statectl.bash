@@ -248,7 +248,7 @@ _statectl() {
             return 0
             ;;
         statectl__subcmd__drift)
-            opts="-v -q -h --workspace --backend-config --config --var --var-file --target --type --module --ignore --all-changes --parallelism --timeout --start-timeout --plugin-dir --provider-config --lock --lock-timeout --format --show-sensitive --color --verbose --quiet --help"
+            opts="-v -q -h --workspace --backend-config --config --var --var-file --target --type --module --ignore --all-changes --parallelism --timeout --start-timeout --plugin-dir --provider-config --lock --lock-timeout --max-pages --format --show-sensitive --color --verbose --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -311,6 +311,10 @@ _statectl() {
                     return 0
                     ;;
                 --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-pages)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -21,7 +21,7 @@ use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
 use crate::cli::findings::ReportFormat;
-use crate::cli::plugin_inputs::parse_provider_config;
+use crate::cli::plugin_inputs::PluginArgs;
 use crate::cli::plugin_refresh::read_job;
 use crate::cli::refresh::{PluginRun, plugin_reader_settings};
 use crate::cli::settings::{DriftSettings, DriftTarget as Target, at_least_one};
@@ -88,15 +88,8 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", value_parser = DurationParser, default_value = "60s")]
     pub start_timeout: Duration,
 
-    /// Where provider plugins are, instead of `.terraform/providers` under --config (or the
-    /// working directory); repeatable.
-    #[arg(long = "plugin-dir", value_name = "DIR")]
-    pub plugin_dirs: Vec<PathBuf>,
-
-    /// A provider configuration's arguments, a JSON object laid over the literal ones of its
-    /// `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable.
-    #[arg(long = "provider-config", value_name = "NAME=FILE", value_parser = parse_provider_config)]
-    pub provider_configs: Vec<(String, PathBuf)>,
+    #[command(flatten)]
+    pub plugins: PluginArgs,
 
     /// Hold the state's lock while reading (Terraform-compatible). Off by default: drift never
     /// writes, and a lock would block an apply meanwhile.
@@ -106,6 +99,12 @@ pub struct Args {
     /// How long `--lock` waits for the lock, as Terraform's `-lock-timeout` (e.g. `30s`).
     #[arg(long, value_name = "DURATION", value_parser = DurationParser)]
     pub lock_timeout: Option<Duration>,
+
+    /// With `--workspace GLOB` (`'*'`, `'prod-*'`): the most pages of the backend's workspace
+    /// listing to read (1,000 names a page on S3, GCS and OCI); a listing still going after that
+    /// is an error rather than followed for ever.
+    #[arg(long, value_name = "N", default_value_t = statectl_backend::DEFAULT_MAX_PAGES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_pages: u32,
 
     /// How to print the report.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
@@ -134,7 +133,11 @@ fn drift(settings: &DriftSettings, printer: &mut Printer) -> Result<ExitStatus, 
             None => groups.push(vec![target]),
         }
     }
-    let one = settings.targets.len() == 1;
+    for warning in &settings.warnings {
+        printer.warning(&sanitize(warning));
+    }
+    // A single state's failure is the run's error; a workspace chosen by a glob is one of many.
+    let one = settings.targets.len() == 1 && settings.targets[0].workspace.is_none();
     let mut reports = Vec::new();
     let mut interrupted = false;
     for group in groups {
@@ -172,45 +175,82 @@ struct Opened<'t> {
     locked: Option<Locked>,
 }
 
+/// How many bytes of state one batch of a group holds at most (past the state that crosses it):
+/// a glob over hundreds of workspaces keeps bounded memory, at the cost of starting the providers
+/// again for each further batch.
+const BATCH_BYTES: usize = 256 << 20;
+
 /// Reads the states of one group (the same configuration), then every chosen instance of them all
-/// through one set of provider processes. A state that cannot be read is an error of its own
-/// report; with a single state (`one`) it is the run's error. `true` with the reports when Ctrl-C
-/// cut the reads short.
+/// through one set of provider processes, a batch of states at a time (`BATCH_BYTES`). A state
+/// that cannot be read is an error of its own report; with a single state (`one`) it is the run's
+/// error. `true` with the reports when Ctrl-C cut the reads short.
 fn check_group(
     group: &[&Target],
     settings: &DriftSettings,
     one: bool,
     printer: &mut Printer,
 ) -> Result<(Vec<Report>, bool), CliError> {
+    let mut reports = Vec::new();
     let mut opened = Vec::new();
-    for target in group {
-        let result = open(target, settings, printer);
-        let (bytes, locked) = match result {
-            Ok((bytes, locked)) => (Ok(bytes), locked),
+    let mut held = 0;
+    for (position, target) in group.iter().enumerate() {
+        let opening = match open(target, settings, printer) {
+            Ok(Some((bytes, size, locked))) => {
+                held += size;
+                Some((Ok(bytes), locked))
+            }
+            // A listed workspace without a state: nothing to check.
+            Ok(None) => None,
             Err(error) if one => return Err(error),
-            Err(error) => (Err(error), None),
+            Err(error) => Some((Err(error), None)),
         };
-        opened.push(Opened {
-            target,
-            bytes,
-            locked,
-        });
-    }
-    let result = read_group(&opened, settings, one, printer);
-    for state in opened {
-        if let Some(locked) = state.locked {
-            locked.release()?;
+        if let Some((bytes, locked)) = opening {
+            opened.push(Opened {
+                target,
+                bytes,
+                locked,
+            });
+        }
+        if held < BATCH_BYTES && position + 1 < group.len() {
+            continue;
+        }
+        let result = read_group(&opened, settings, one, printer);
+        for state in opened.drain(..) {
+            if let Some(locked) = state.locked {
+                locked.release()?;
+            }
+        }
+        held = 0;
+        let (checked, stopped) = result?;
+        reports.extend(checked);
+        if stopped {
+            return Ok((reports, true));
         }
     }
-    result
+    Ok((reports, false))
 }
 
-/// The state of `target`, decrypted, and its lock when `--lock` asks for one.
+/// The state of `target`, decrypted, its size, and its lock when `--lock` asks for one; `None` for a
+/// workspace `--workspace GLOB` listed that has no state yet (Terraform lists `default` before its
+/// first apply): nothing to check, and a note says so.
 fn open(
     target: &Target,
     settings: &DriftSettings,
     printer: &mut Printer,
-) -> Result<(StateBytes, Option<Locked>), CliError> {
+) -> Result<Option<(StateBytes, usize, Option<Locked>)>, CliError> {
+    if let Some(workspace) = &target.workspace {
+        let absent = match &target.source {
+            crate::state::source::Source::Path(path) => !path.exists(),
+            _ => false,
+        };
+        if absent {
+            printer.note(&sanitize(&format!(
+                "workspace \"{workspace}\" has no state yet ({}): nothing to check",
+                target.source
+            )));
+            return Ok(None);
+        }
+    }
     let locked = match settings.lock {
         Some(timeout) => Some(Locked::acquire_source(
             &target.source,
@@ -221,6 +261,19 @@ fn open(
     };
     let stored = match &locked {
         Some(locked) => locked.read().map_err(CliError::from),
+        // A listed workspace's remote state may not exist yet: one read says which.
+        None if target.workspace.is_some() => match target.source.read_existing() {
+            Ok(Some(stored)) => Ok(stored),
+            Ok(None) => {
+                printer.note(&sanitize(&format!(
+                    "workspace \"{}\" has no state yet ({}): nothing to check",
+                    target.workspace.as_deref().unwrap_or_default(),
+                    target.source
+                )));
+                return Ok(None);
+            }
+            Err(error) => Err(CliError::state(&target.source, &error)),
+        },
         None => target
             .source
             .read()
@@ -239,7 +292,8 @@ fn open(
         printer.note(note);
     }
     let plaintext = crate::cli::encryption::open(&settings.encryption, &target.source, stored)?;
-    Ok((StateBytes::new(plaintext), locked))
+    let size = plaintext.len();
+    Ok(Some((StateBytes::new(plaintext), size, locked)))
 }
 
 fn read_group(
@@ -255,7 +309,10 @@ fn read_group(
     // Which state and which of its chosen instances each job reads.
     let mut read: Vec<(usize, usize)> = Vec::new();
     for (position, state) in opened.iter().enumerate() {
-        let name = state.target.source.to_string();
+        let name = match &state.target.workspace {
+            Some(workspace) => format!("{} (workspace \"{workspace}\")", state.target.source),
+            None => state.target.source.to_string(),
+        };
         let parsed = match &state.bytes {
             Err(error) => Err(CliError::new(error.message.clone())),
             Ok(bytes) => parse_and_choose(&state.target.source, bytes, &rules, settings),

@@ -117,8 +117,23 @@ pub(super) fn local_name(source: &str) -> &str {
     source.rsplit('/').next().unwrap_or(source)
 }
 
+/// Where the provider plugins are and what they are configured with: the flags `drift` and
+/// `refresh --reader plugin` share.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PluginArgs {
+    /// Where provider plugins are, instead of `.terraform/providers` under --config (or the
+    /// working directory); repeatable.
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    pub plugin_dirs: Vec<PathBuf>,
+
+    /// A provider configuration's arguments, a JSON object laid over the literal ones of its
+    /// `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable.
+    #[arg(long = "provider-config", value_name = "NAME=FILE", value_parser = parse_provider_config)]
+    pub provider_configs: Vec<(String, PathBuf)>,
+}
+
 /// `NAME=FILE` of `--provider-config`.
-pub(super) fn parse_provider_config(text: &str) -> Result<(String, PathBuf), FlagValueError> {
+fn parse_provider_config(text: &str) -> Result<(String, PathBuf), FlagValueError> {
     match text.split_once('=') {
         Some((name, file)) if !name.is_empty() && !file.is_empty() => {
             Ok((name.to_owned(), PathBuf::from(file)))

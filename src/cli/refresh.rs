@@ -15,7 +15,7 @@ use statectl_analysis::scan::select::{Selected, select};
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
 use crate::cli::exit::ExitStatus;
-use crate::cli::plugin_inputs::{Reader, parse_provider_config, parse_reader, provider_arguments};
+use crate::cli::plugin_inputs::{PluginArgs, Reader, parse_reader, provider_arguments};
 use crate::cli::plugin_refresh::{read_job, refreshed_changes};
 use crate::cli::progress::{ProgressView, REFRESH_BAR};
 use crate::cli::rewrite::{LockMode, WriteArgs, WriteRequest, finish, open};
@@ -90,15 +90,8 @@ pub struct Args {
     #[arg(long = "reader", value_name = "READER", value_parser = parse_reader)]
     pub readers: Vec<(Option<String>, Reader)>,
 
-    /// Where provider plugins are, instead of `.terraform/providers` under --config (or the
-    /// working directory); repeatable.
-    #[arg(long = "plugin-dir", value_name = "DIR")]
-    pub plugin_dirs: Vec<PathBuf>,
-
-    /// A provider configuration's arguments, a JSON object laid over the literal ones of its
-    /// `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable.
-    #[arg(long = "provider-config", value_name = "NAME=FILE", value_parser = parse_provider_config)]
-    pub provider_configs: Vec<(String, PathBuf)>,
+    #[command(flatten)]
+    pub plugins: PluginArgs,
 
     /// How to print the outcomes (JSON leaves the diff out).
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::builder::root;
 use crate::moto::{Moto, moto_server};
 use crate::oracle::{aws_provider_mirror, run, terraform};
 
@@ -17,18 +16,15 @@ pub(crate) struct AwsStack {
 }
 
 impl AwsStack {
-    /// `terraform init` and `apply` of `testdata/<configuration>/main.tf`, with `apply_flags` added;
-    /// `None` when a tool is missing (the oracle's finders say so, and fail under CI).
+    /// `terraform init` and `apply` of `testdata/<configuration>/main.tf` (with the shared
+    /// `testdata/aws/moto.tf`), with `apply_flags` added; `None` when a tool is missing (the
+    /// oracle's finders say so, and fail under CI).
     pub(crate) fn apply(configuration: &str, apply_flags: &[&str]) -> Option<AwsStack> {
         let terraform = terraform()?;
         let mirror = aws_provider_mirror()?;
         let server = moto_server()?;
         let folder = tempfile::tempdir().unwrap();
-        std::fs::copy(
-            root().join("testdata").join(configuration).join("main.tf"),
-            folder.path().join("main.tf"),
-        )
-        .unwrap();
+        crate::files::copy_aws_stack(configuration, folder.path());
         crate::files::write_mirror_config(
             &folder.path().join("cli.tfrc"),
             &mirror,

@@ -58,24 +58,11 @@ pub(crate) struct Azurite {
 
 /// A CA and a certificate signed by it for `names`, in a folder: `ca.pem`, `cert.pem`, `key.pem`.
 pub(crate) fn pki(names: &[&str]) -> tempfile::TempDir {
-    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
-    let ca_key = KeyPair::generate().unwrap();
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params
-        .distinguished_name
-        .push(DnType::CommonName, "statectl test CA");
-    let ca = ca_params.self_signed(&ca_key).unwrap();
-    let issuer = Issuer::new(ca_params, ca_key);
-    let key = KeyPair::generate().unwrap();
-    let names: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
-    let certificate = CertificateParams::new(names)
-        .unwrap()
-        .signed_by(&key, &issuer)
-        .unwrap();
+    let ca = statectl_sim::TestCa::new("statectl test CA").unwrap();
+    let server = ca.server(names).unwrap();
     let folder = folder_with("ca.pem", ca.pem());
-    std::fs::write(folder.path().join("cert.pem"), certificate.pem()).unwrap();
-    std::fs::write(folder.path().join("key.pem"), key.serialize_pem()).unwrap();
+    std::fs::write(folder.path().join("cert.pem"), &server.certificate).unwrap();
+    std::fs::write(folder.path().join("key.pem"), &server.key).unwrap();
     folder
 }
 

@@ -202,3 +202,22 @@ fn drift_chooses_instances_by_module_type_and_target() {
         .run()
         .refused("error: no managed instance in the state matches the --module given");
 }
+
+/// `--workspace GLOB` chooses among a working directory's workspaces: with a state file it is one
+/// line (exit 2); in a folder without `terraform init`, the local workspaces are listed, and a glob
+/// matching none names them.
+#[test]
+fn drift_refuses_a_workspace_glob_it_cannot_list_or_that_matches_nothing() {
+    let folder = state_folder();
+    Test::new()
+        .current_dir(folder.path())
+        .args(["drift", "--workspace", "*", "terraform.tfstate"])
+        .run()
+        .refused("error: `--workspace *` chooses among the workspaces of working directories, but `terraform.tfstate` is not one\nhint: ");
+    std::fs::create_dir_all(folder.path().join("terraform.tfstate.d/dev")).unwrap();
+    Test::new()
+        .current_dir(folder.path())
+        .args(["drift", "--workspace", "prod-*"])
+        .run()
+        .refused("error: `--workspace prod-*` matches no workspace of backend \"local\"\nhint: the workspaces there: default, dev\n");
+}

@@ -23,6 +23,18 @@ pub(crate) fn folder_with(name: &str, contents: impl AsRef<[u8]>) -> tempfile::T
     folder
 }
 
+/// The AWS stack of `testdata/<configuration>` in `folder`: its `main.tf`, and the one provider
+/// configuration pointed at moto that every AWS stack shares (`testdata/aws/moto.tf`).
+pub(crate) fn copy_aws_stack(configuration: &str, folder: &Path) {
+    let testdata = crate::builder::root().join("testdata");
+    for (from, to) in [
+        (testdata.join(configuration).join("main.tf"), "main.tf"),
+        (testdata.join("aws/moto.tf"), "moto.tf"),
+    ] {
+        std::fs::copy(&from, folder.join(to)).unwrap();
+    }
+}
+
 /// The name of every entry of `folder`, sorted.
 pub(crate) fn file_names(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(folder)

@@ -417,3 +417,62 @@ fn a_listing_that_never_ends_stops_at_the_page_limit_with_one_error() {
         assert!(server.reads.lock().unwrap().is_empty(), "{kind:?}");
     }
 }
+
+/// `statectl drift --workspace '*'` in a folder whose recorded backend is gcs (prefix `org`) on a
+/// hostile server: the workspace listing is bounded as a scan's is (a repeated token ends it with
+/// a warning, each workspace's state read once; a listing that never ends is one error at the
+/// page limit, before any state is read). The listed keys `org/a.tfstate`... are workspaces `a`...
+#[test]
+fn a_hostile_workspace_listing_ends_and_each_workspace_is_read_once() {
+    let drift = |script: Script, extra: &[&str]| {
+        let server = serve(Kind::Gcs, script);
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".terraform")).unwrap();
+        std::fs::write(
+            home.path().join(".terraform/terraform.tfstate"),
+            r#"{"version": 3, "backend": {"type": "gcs", "config": {"bucket": "tfstate", "prefix": "org", "storage_custom_endpoint": null}, "hash": 1}}"#,
+        )
+        .unwrap();
+        let mut args = vec!["drift", "--workspace", "*"];
+        args.extend_from_slice(extra);
+        let started = Instant::now();
+        let output = Kind::Gcs.statectl(&args, &server.url, home.path()).run();
+        assert!(started.elapsed() < Duration::from_secs(60));
+        (output, server)
+    };
+    let (output, server) = drift(Script::Repeating, &["--format", "json"]);
+    assert!(
+        output
+            .stderr
+            .contains("the listing went round: after 2 pages"),
+        "{}",
+        output.stderr
+    );
+    assert_eq!(*server.listings.lock().unwrap(), 2);
+    let mut reads = server.reads.lock().unwrap().clone();
+    reads.sort();
+    assert_eq!(
+        reads,
+        ["default", "a", "b", "c"]
+            .map(|name| format!("/storage/v1/b/tfstate/o/org/{name}.tfstate"))
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>(),
+        "each workspace's state read once"
+    );
+    // The states name the AWS provider, not installed here: each read, then one error.
+    let output = output.code(2);
+    assert!(
+        output
+            .stderr
+            .contains("error: no `terraform-provider-aws` binary"),
+        "{}",
+        output.stderr
+    );
+
+    let (output, server) = drift(Script::Endless, &["--max-pages", "25"]);
+    output.refused("the listing has not ended after 25 pages");
+    assert_eq!(*server.listings.lock().unwrap(), 25);
+    assert!(server.reads.lock().unwrap().is_empty());
+}

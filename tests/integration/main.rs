@@ -28,6 +28,7 @@ mod docs;
 mod drift;
 mod drift_oracle;
 mod drift_stack;
+mod drift_workspaces;
 mod edges;
 mod encryption;
 mod exit_status;

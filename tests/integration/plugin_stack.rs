@@ -101,6 +101,7 @@ fn refresh_through_the_aws_plugin_writes_what_terraform_refresh_only_writes() {
     let copy = tempfile::tempdir().unwrap();
     for name in [
         "main.tf",
+        "moto.tf",
         "cli.tfrc",
         ".terraform.lock.hcl",
         "terraform.tfstate",

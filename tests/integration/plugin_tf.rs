@@ -745,3 +745,103 @@ fn drift_checks_many_states_in_one_run() {
     );
     assert_contains(&stderr, "error: missing.tfstate");
 }
+
+/// `--workspace GLOB` over the local backend's workspaces (the folders of `terraform.tfstate.d`,
+/// as `terraform workspace list` lists them): the glob chooses the workspaces checked, in one run
+/// and one report that names each one, the provider started once for all of them; a glob that
+/// matches none is one line with the workspaces found; no state is written, none locked.
+#[test]
+fn drift_checks_the_workspaces_a_glob_chooses() {
+    let Some(stack) = Stack::apply() else { return };
+    let work = stack.path().join("work");
+    for workspace in ["dev", "prod-a", "prod-b"] {
+        let folder = work.join("terraform.tfstate.d").join(workspace);
+        std::fs::create_dir_all(&folder).unwrap();
+        let mut state = stack.state("work");
+        if workspace == "prod-b" {
+            // Stored otherwise than the remote object now is: this workspace drifted.
+            state["resources"][0]["instances"][0]["attributes"]["name"] = "old-name".into();
+        }
+        std::fs::write(folder.join("terraform.tfstate"), state.to_string()).unwrap();
+    }
+    let listed = run(&mut stack.terraform_command("work", &["workspace", "list", "-no-color"]));
+    let names: Vec<&str> = listed
+        .lines()
+        .map(|line| line.trim_start_matches('*').trim())
+        .filter(|line| !line.is_empty())
+        .collect();
+    assert_eq!(names, ["default", "dev", "prod-a", "prod-b"], "{listed}");
+    let states = [
+        "terraform.tfstate",
+        "terraform.tfstate.d/dev/terraform.tfstate",
+        "terraform.tfstate.d/prod-a/terraform.tfstate",
+        "terraform.tfstate.d/prod-b/terraform.tfstate",
+    ];
+    let untouched = || -> Vec<(Vec<u8>, std::time::SystemTime)> {
+        states
+            .iter()
+            .map(|state| {
+                let path = work.join(state);
+                (
+                    std::fs::read(&path).unwrap(),
+                    std::fs::metadata(&path).unwrap().modified().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let before = untouched();
+
+    let (code, stdout, stderr) = stack.drift("work", &["--workspace", "prod-*", "-vv"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_contains(
+        &stdout,
+        "terraform.tfstate.d/prod-a/terraform.tfstate (workspace \"prod-a\"): 1 instance read; no drift\n",
+    );
+    assert_contains(
+        &stdout,
+        "terraform.tfstate.d/prod-b/terraform.tfstate (workspace \"prod-b\"): 1 instance read; 1 changed, 0 gone\n",
+    );
+    assert!(
+        !stdout.contains("dev") && !stdout.contains("old-name"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stderr.matches("plugin started").count(),
+        1,
+        "one provider process for both workspaces: {stderr}"
+    );
+
+    let (code, stdout, stderr) = stack.drift("work", &["--workspace", "*", "--format", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["summary"]["states"], 4, "{stdout}");
+    assert_eq!(report["summary"]["changed"], 1, "{stdout}");
+    assert_eq!(
+        crate::builder::strings_of(&report["resource_drift"], "state"),
+        ["terraform.tfstate.d/prod-b/terraform.tfstate (workspace \"prod-b\")"]
+    );
+
+    let (code, stdout, stderr) = stack.drift("work", &["--workspace", "stage-*"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(
+        stderr,
+        "error: `--workspace stage-*` matches no workspace of backend \"local\"\nhint: the workspaces there: default, dev, prod-a, prod-b\n"
+    );
+
+    // A name without a glob keeps its meaning: that workspace's state alone, named as before.
+    let (code, stdout, stderr) = stack.drift("work", &["--workspace", "prod-b"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_contains(
+        &stdout,
+        "terraform.tfstate.d/prod-b/terraform.tfstate: 1 instance read; 1 changed, 0 gone\n",
+    );
+
+    assert_eq!(
+        untouched(),
+        before,
+        "drift never writes a workspace's state"
+    );
+    assert!(!work.join(".terraform.tfstate.lock.info").exists());
+    assert_eq!(stack.providers_running(), Vec::<String>::new());
+}

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use statectl::reconcile::plugin::discover::{ProviderSource, SearchPaths, find_binary};
 use statectl::reconcile::plugin::verify::{package_hash, zip_hash};
 
-use crate::builder::{assert_contains, assert_starts_with, root};
+use crate::builder::{assert_contains, assert_starts_with};
 use crate::files::file_names;
 use crate::oracle::{aws_provider_mirror, run, terraform};
 
@@ -63,11 +63,7 @@ impl Initialised {
 
     /// `main.tf` and a CLI configuration that installs from the mirror, in `folder`.
     fn prepare(&self, folder: &Path) {
-        std::fs::copy(
-            root().join("testdata/plugin/aws/main.tf"),
-            folder.join("main.tf"),
-        )
-        .unwrap();
+        crate::files::copy_aws_stack("plugin/aws", folder);
         crate::files::write_mirror_config(
             &folder.join("cli.tfrc"),
             &self.mirror,
@@ -450,11 +446,7 @@ fn a_dev_override_terraform_uses_is_used_unverified_with_terraforms_warning() {
     let dir = binary.parent().unwrap();
     // A configuration never initialised: no .terraform, no lock file; the override is all.
     let folder = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root().join("testdata/plugin/aws/main.tf"),
-        folder.path().join("main.tf"),
-    )
-    .unwrap();
+    crate::files::copy_aws_stack("plugin/aws", folder.path());
     let cli_config = folder.path().join("dev.tfrc");
     std::fs::write(
         &cli_config,

@@ -824,3 +824,108 @@ fn the_whole_fixture_folder_in_one_run() {
     assert_eq!(document["summary"]["states"], FIXTURES.len() + REAL.len());
     assert_eq!(document["summary"]["errors"], 3);
 }
+
+/// `state` with `sensitive_attributes` set to `paths` on every instance (current and deposed).
+fn with_sensitive(state: &std::path::Path, paths: &Value) -> Vec<u8> {
+    let mut document: Value = serde_json::from_slice(&std::fs::read(state).unwrap()).unwrap();
+    for resource in document["resources"].as_array_mut().unwrap() {
+        for instance in resource["instances"].as_array_mut().unwrap() {
+            instance["sensitive_attributes"] = paths.clone();
+        }
+    }
+    serde_json::to_vec_pretty(&document).unwrap()
+}
+
+/// A finding never shows the value of an attribute `sensitive_attributes` marks: not a status
+/// (`state` = `PROVISIONING`), not a deposed object's remote id, in no format, while what the
+/// values say is still found. A path that does not start at an attribute hides every value.
+#[test]
+fn findings_mask_the_values_of_sensitive_attributes_in_every_format() {
+    let get_attr = |name: &str| serde_json::json!([{"type": "get_attr", "value": name}]);
+    let cases = [
+        (
+            "oci-async-provisioning",
+            serde_json::json!([get_attr("state")]),
+            "PROVISIONING",
+            "transitional-state",
+        ),
+        (
+            "deposed",
+            serde_json::json!([get_attr("id")]),
+            "i-0a91c2e7d5f3b8146",
+            "deposed-object",
+        ),
+        (
+            "oci-async-provisioning",
+            serde_json::json!([[{"type": "index", "value": {"type": "number", "value": 0}}]]),
+            "PROVISIONING",
+            "transitional-state",
+        ),
+    ];
+    for (name, paths, secret, rule) in cases {
+        let plain = fixture(name);
+        let shown = run_on(&["scan", "--format", "json"], &[&plain], 1);
+        assert_contains(&shown.stdout, secret);
+        let (folder, state) = crate::files::folder_with_state(with_sensitive(&plain, &paths));
+        for format in [
+            "text", "json", "sarif", "github", "gitlab", "junit", "markdown",
+        ] {
+            let output = Test::new()
+                .args(["scan", "--format", format, "--fail-on", "never"])
+                .arg(&state)
+                .current_dir(folder.path())
+                .run()
+                .code(0);
+            assert!(
+                !output.stdout.contains(secret) && !output.stderr.contains(secret),
+                "{name} ({paths}) in {format} shows {secret}:\n{}\n{}",
+                output.stdout,
+                output.stderr
+            );
+            assert_contains(&output.stdout, rule);
+        }
+        let document = run_on(&["scan", "--format", "json"], &[&state], 1).json();
+        let evidence: Vec<&Value> = document["states"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|finding| finding["rule"] == rule)
+            .flat_map(|finding| finding["evidence"].as_array().unwrap())
+            .collect();
+        assert!(
+            evidence
+                .iter()
+                .any(|item| item["value"] == "(sensitive value)"),
+            "{name}: {evidence:?}"
+        );
+    }
+}
+
+/// The audit and the lifecycle rules' refusals name the status they judge by, but never the value
+/// of an attribute `sensitive_attributes` marks; they still judge by it.
+#[test]
+fn audit_and_refusals_name_a_sensitive_status_without_its_value() {
+    let plain = fixture("oci-async-provisioning");
+    let paths = serde_json::json!([[{"type": "get_attr", "value": "state"}]]);
+    let (folder, state) = crate::files::folder_with_state(with_sensitive(&plain, &paths));
+    for (args, rule) in [
+        (&["audit", "--format", "json"][..], "delete-mid-operation"),
+        (
+            &["taint", "oci_core_instance.app", "--dry-run"][..],
+            "mid-operation",
+        ),
+    ] {
+        // Both refuse: the audit blocks the destroy, the rules the taint (exit 3).
+        let output = Test::new()
+            .args(args)
+            .arg(&state)
+            .current_dir(folder.path())
+            .run()
+            .code(3);
+        let command = args[0];
+        let said = format!("{}{}", output.stdout, output.stderr);
+        assert!(!said.contains("PROVISIONING"), "{command}: {said}");
+        assert_contains(&said, rule);
+        assert_contains(&said, "still being created (`state` = `(sensitive value)`)");
+    }
+}

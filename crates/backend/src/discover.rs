@@ -44,9 +44,31 @@ pub enum Found {
 /// The state that `terraform state pull` would print in `dir`: the backend recorded by `terraform
 /// init` (in `TF_DATA_DIR`, else `.terraform`), the selected workspace, the overrides applied.
 pub fn in_directory(dir: &Path, overrides: &Overrides) -> Result<Found, StoreError> {
-    let data_dir = dir.join(env("TF_DATA_DIR").unwrap_or_else(|| ".terraform".to_owned()));
-    let cache_path = data_dir.join("terraform.tfstate");
-    let workspace = selected_workspace(&data_dir, overrides)?;
+    let workspace = selected_workspace(&data_dir(dir), overrides)?;
+    let Some(mut config) = recorded(dir, &overrides.backend_config)? else {
+        return Ok(local_state(dir, &Map::new(), &workspace, None));
+    };
+    config.workspace = workspace;
+    if config.kind == "local" {
+        return Ok(local_state(
+            dir,
+            &config.values,
+            &config.workspace,
+            Some(&config.origin),
+        ));
+    }
+    Ok(Found::Remote(config))
+}
+
+/// The data directory of `dir`: `TF_DATA_DIR`, else `.terraform`.
+fn data_dir(dir: &Path) -> PathBuf {
+    dir.join(env("TF_DATA_DIR").unwrap_or_else(|| ".terraform".to_owned()))
+}
+
+/// The backend `terraform init` recorded for `dir`, `--backend-config` items applied, at the
+/// default workspace; `None` when none is recorded (the local default).
+fn recorded(dir: &Path, backend_config: &[String]) -> Result<Option<BackendConfig>, StoreError> {
+    let cache_path = data_dir(dir).join("terraform.tfstate");
     let cache = match std::fs::read(&cache_path) {
         Ok(bytes) => Some(bytes),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
@@ -64,30 +86,22 @@ pub fn in_directory(dir: &Path, overrides: &Overrides) -> Result<Found, StoreErr
         None => None,
     };
     let Some((kind, values)) = recorded else {
-        if !overrides.backend_config.is_empty() {
+        if !backend_config.is_empty() {
             return Err(StoreError::new(
                 "`--backend-config` needs a backend: this directory has none recorded by `terraform init`",
             )
             .with_hint("run `terraform init` here, or name the state as a URL (`s3://bucket/key`)"));
         }
-        return Ok(local_state(dir, &Map::new(), &workspace, None));
+        return Ok(None);
     };
     let mut config = BackendConfig {
         kind,
         values,
-        workspace,
+        workspace: DEFAULT_WORKSPACE.to_owned(),
         origin,
     };
-    apply_overrides(&mut config, &overrides.backend_config, true)?;
-    if config.kind == "local" {
-        return Ok(local_state(
-            dir,
-            &config.values,
-            &config.workspace,
-            Some(&config.origin),
-        ));
-    }
-    Ok(Found::Remote(config))
+    apply_overrides(&mut config, backend_config, true)?;
+    Ok(Some(config))
 }
 
 /// The configuration a URL names: `s3://bucket/key` for the s3 backend, `gs://bucket/prefix/name.tfstate`
@@ -440,6 +454,8 @@ fn redact_item(item: &str) -> String {
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or(text)
 }
+
+pub mod workspaces;
 
 #[cfg(test)]
 pub(crate) mod checks;

@@ -7,10 +7,12 @@
 //! lives here, on the S3 backend's credential chain.
 
 pub mod azure;
+mod blocking;
 mod client_error;
 pub mod config;
 mod debug;
 pub mod discover;
+mod escape;
 pub mod gcs;
 pub mod hcp;
 pub mod http;

@@ -656,35 +656,18 @@ struct Pki {
 
 impl Pki {
     fn new() -> Pki {
-        use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
-        let ca_key = KeyPair::generate().unwrap();
-        let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        ca_params
-            .distinguished_name
-            .push(DnType::CommonName, "statectl test CA");
-        let ca = ca_params.self_signed(&ca_key).unwrap();
-        let issuer = Issuer::new(ca_params, ca_key);
-        let server_key = KeyPair::generate().unwrap();
-        let server = CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
-            .unwrap()
-            .signed_by(&server_key, &issuer)
-            .unwrap();
-        let client_key = KeyPair::generate().unwrap();
-        let mut client_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        client_params
-            .distinguished_name
-            .push(DnType::CommonName, "statectl test client");
-        let client = client_params.signed_by(&client_key, &issuer).unwrap();
+        let ca = statectl_sim::TestCa::new("statectl test CA").unwrap();
+        let server = ca.server(&["127.0.0.1", "localhost"]).unwrap();
+        let client = ca.client("statectl test client").unwrap();
         let folder = tempfile::tempdir().unwrap();
         std::fs::write(folder.path().join("ca.pem"), ca.pem()).unwrap();
-        std::fs::write(folder.path().join("server.pem"), server.pem()).unwrap();
-        std::fs::write(folder.path().join("server.key"), server_key.serialize_pem()).unwrap();
+        std::fs::write(folder.path().join("server.pem"), &server.certificate).unwrap();
+        std::fs::write(folder.path().join("server.key"), &server.key).unwrap();
         Pki {
             folder,
-            ca: ca.pem(),
-            client_certificate: client.pem(),
-            client_key: client_key.serialize_pem(),
+            ca: ca.pem().to_owned(),
+            client_certificate: client.certificate,
+            client_key: client.key,
         }
     }
 

@@ -100,21 +100,11 @@ pub struct TargetConfig {
     pub fallback: Option<Box<TargetConfig>>,
 }
 
-/// The `state` and `plan` blocks.
+/// The `state` and `plan` blocks: a target that can forbid an unencrypted method.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EnforceableTarget {
     pub enforced: bool,
-    pub method: Option<String>,
-    pub fallback: Option<Box<TargetConfig>>,
-}
-
-impl EnforceableTarget {
-    pub fn as_target(&self) -> TargetConfig {
-        TargetConfig {
-            method: self.method.clone(),
-            fallback: self.fallback.clone(),
-        }
-    }
+    pub target: TargetConfig,
 }
 
 /// `remote_state_data_sources { default {...} remote_state_data_source "<name>" {...} }`.
@@ -124,11 +114,11 @@ pub struct RemoteConfig {
     pub targets: Vec<NamedTarget>,
 }
 
+/// A `remote_state_data_source "<name>"` block.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NamedTarget {
     pub name: String,
-    pub method: Option<String>,
-    pub fallback: Option<Box<TargetConfig>>,
+    pub target: TargetConfig,
 }
 
 impl EncryptionConfig {
@@ -277,13 +267,10 @@ fn merge_enforceable(
         (None, over) => over,
         (base, None) => base,
         (Some(base), Some(over)) => {
-            let target =
-                merge_target(Some(base.as_target()), Some(over.as_target())).unwrap_or_default();
             Some(EnforceableTarget {
                 // Either side can enforce; neither can lift the other's enforcement.
                 enforced: base.enforced || over.enforced,
-                method: target.method,
-                fallback: target.fallback,
+                target: merge_target(Some(base.target), Some(over.target)).unwrap_or_default(),
             })
         }
     }
@@ -297,19 +284,8 @@ fn merge_remote(base: Option<RemoteConfig>, over: Option<RemoteConfig>) -> Optio
             let mut targets = base.targets;
             for o in over.targets {
                 if let Some(t) = targets.iter_mut().find(|t| t.name == o.name) {
-                    let merged = merge_target(
-                        Some(TargetConfig {
-                            method: t.method.take(),
-                            fallback: t.fallback.take(),
-                        }),
-                        Some(TargetConfig {
-                            method: o.method,
-                            fallback: o.fallback,
-                        }),
-                    )
-                    .unwrap_or_default();
-                    t.method = merged.method;
-                    t.fallback = merged.fallback;
+                    let base = std::mem::take(&mut t.target);
+                    t.target = merge_target(Some(base), Some(o.target)).unwrap_or_default();
                 } else {
                     targets.push(o);
                 }
@@ -420,11 +396,9 @@ fn enforceable(at: &str, body: &Map<String, Value>) -> Result<EnforceableTarget,
             ));
         }
     };
-    let t = target(at, &rest)?;
     Ok(EnforceableTarget {
         enforced,
-        method: t.method,
-        fallback: t.fallback,
+        target: target(at, &rest)?,
     })
 }
 
@@ -437,11 +411,9 @@ fn remote(at: &str, body: &Map<String, Value>) -> Result<RemoteConfig, Error> {
             "remote_state_data_source" => {
                 for names in each(&at, value)? {
                     for (name, body) in names {
-                        let t = target(&format!("{at}.{name}"), single(&at, body)?)?;
                         out.targets.push(NamedTarget {
                             name: name.clone(),
-                            method: t.method,
-                            fallback: t.fallback,
+                            target: target(&format!("{at}.{name}"), single(&at, body)?)?,
                         });
                     }
                 }
@@ -455,4 +427,61 @@ fn remote(at: &str, body: &Map<String, Value>) -> Result<RemoteConfig, Error> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn remote_of(value: &Value) -> RemoteConfig {
+        let body = json!({ "remote_state_data_sources": value });
+        EncryptionConfig::from_value("test", &body)
+            .unwrap()
+            .remote
+            .unwrap()
+    }
+
+    fn methods(target: &TargetConfig) -> Vec<&str> {
+        let mut out = vec![target.method.as_deref().unwrap_or("-")];
+        let mut link = target.fallback.as_deref();
+        while let Some(next) = link {
+            out.push(next.method.as_deref().unwrap_or("-"));
+            link = next.fallback.as_deref();
+        }
+        out
+    }
+
+    #[test]
+    fn named_remote_targets_merge_by_name_an_override_chain_replacing_the_whole_chain() {
+        let base = remote_of(&json!({
+            "default": {"method": "method.m.d"},
+            "remote_state_data_source": {
+                "a": {"method": "method.m.a", "fallback": {"method": "method.m.f"}},
+                "b": {"method": "method.m.b", "fallback": {"method": "method.m.g"}},
+            },
+        }));
+        let over = remote_of(&json!({
+            "remote_state_data_source": [
+                {"a": {"fallback": {"method": "method.m.o"}}},
+                {"c": {"method": "method.m.c"}},
+            ],
+        }));
+        let merged = merge_remote(Some(base), Some(over)).unwrap();
+        assert_eq!(methods(merged.default.as_ref().unwrap()), ["method.m.d"]);
+        let named: Vec<(&str, Vec<&str>)> = merged
+            .targets
+            .iter()
+            .map(|named| (named.name.as_str(), methods(&named.target)))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("a", vec!["method.m.a", "method.m.o"]),
+                ("b", vec!["method.m.b", "method.m.g"]),
+                ("c", vec!["method.m.c"]),
+            ]
+        );
+    }
 }

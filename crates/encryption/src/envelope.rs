@@ -9,7 +9,7 @@ use serde_json::Value;
 use statectl_state::state::bytes::Bytes;
 
 use crate::error::Error;
-use crate::gojson::{decode_base64, encode_base64, push_string};
+use crate::gojson::{decode_base64, encode_base64, push_object, push_string};
 
 /// The one envelope version OpenTofu writes and reads.
 pub const ENCRYPTION_VERSION: &str = "v0";
@@ -502,17 +502,14 @@ pub fn write(
     }
     out.push_str(",\"lineage\":");
     push_string(&mut out, lineage);
-    out.push_str(",\"meta\":{");
-    for (i, (key, value)) in meta.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_string(&mut out, key);
-        out.push_str(":\"");
-        encode_base64(value, &mut out);
+    out.push_str(",\"meta\":");
+    let members = meta.iter().map(|(key, value)| (key.as_str(), value));
+    push_object(&mut out, members, |out, value| {
         out.push('"');
-    }
-    out.push_str("},\"encrypted_data\":\"");
+        encode_base64(value, out);
+        out.push('"');
+    });
+    out.push_str(",\"encrypted_data\":\"");
     encode_base64(encrypted_data, &mut out);
     out.push_str("\",\"encryption_version\":\"");
     out.push_str(ENCRYPTION_VERSION);

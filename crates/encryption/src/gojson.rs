@@ -67,31 +67,49 @@ pub(crate) fn push_value(out: &mut String, value: &Value) {
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => push_float(out, n),
         Value::String(s) => push_string(out, s),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_value(out, item);
-            }
-            out.push(']');
-        }
+        Value::Array(items) => push_separated(out, ('[', ']'), items, push_value),
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_string(out, key);
-                out.push(':');
-                push_value(out, &map[key.as_str()]);
-            }
-            out.push('}');
+            let members = keys
+                .into_iter()
+                .map(|key| (key.as_str(), &map[key.as_str()]));
+            push_object(out, members, push_value);
         }
     }
+}
+
+/// Appends `members` as a JSON object, in the order given (Go sorts a map's keys; a struct's
+/// fields keep their order), each key escaped as Go escapes it and each value written by
+/// `push_member`.
+pub fn push_object<'k, T>(
+    out: &mut String,
+    members: impl IntoIterator<Item = (&'k str, T)>,
+    mut push_member: impl FnMut(&mut String, T),
+) {
+    push_separated(out, ('{', '}'), members, |out, (key, member)| {
+        push_string(out, key);
+        out.push(':');
+        push_member(out, member);
+    });
+}
+
+/// `items` between `open` and `close`, each written by `push_item`, separated by commas: the body of
+/// both a JSON array and object.
+fn push_separated<T>(
+    out: &mut String,
+    (open, close): (char, char),
+    items: impl IntoIterator<Item = T>,
+    mut push_item: impl FnMut(&mut String, T),
+) {
+    out.push(open);
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_item(out, item);
+    }
+    out.push(close);
 }
 
 /// Go decodes a JSON number into `any` as `float64` and prints it with `strconv`'s shortest

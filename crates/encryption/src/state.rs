@@ -204,7 +204,7 @@ impl StateEncryption {
         };
         let mut chain = Vec::new();
         let mut at = "state".to_owned();
-        let mut link: Option<TargetConfig> = Some(state.as_target());
+        let mut link: Option<TargetConfig> = Some(state.target.clone());
         while let Some(t) = link {
             let Some(reference) = t.method.as_deref() else {
                 return Err(Error::Config {

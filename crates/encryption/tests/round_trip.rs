@@ -298,10 +298,10 @@ fn tf_encryption_merges_block_by_block() {
         ["method.aes_gcm.m", "method.aes_gcm.n"]
     );
     let state = merged.state.clone().unwrap();
-    assert_eq!(state.method.as_deref(), Some("method.aes_gcm.n"));
+    assert_eq!(state.target.method.as_deref(), Some("method.aes_gcm.n"));
     assert!(state.enforced, "either side enforces");
     assert_eq!(
-        state.fallback.unwrap().method.as_deref(),
+        state.target.fallback.unwrap().method.as_deref(),
         Some("method.aes_gcm.m"),
         "no override fallback: the configuration's stays"
     );

@@ -11,27 +11,39 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-/// The `assume_role` block.
+/// What both blocks give STS's call that assumes the role: the role, the session's name and
+/// length, and the policies that narrow it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AssumeRole {
+pub struct RoleSession {
     pub role_arn: String,
     pub session_name: Option<String>,
-    pub external_id: Option<String>,
     pub duration: Option<Duration>,
     pub policy: Option<String>,
     pub policy_arns: Vec<String>,
+}
+
+impl RoleSession {
+    /// The session's name: the one given, else `statectl`.
+    pub fn name(&self) -> String {
+        self.session_name
+            .clone()
+            .unwrap_or_else(|| "statectl".to_owned())
+    }
+}
+
+/// The `assume_role` block.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AssumeRole {
+    pub session: RoleSession,
+    pub external_id: Option<String>,
     pub tags: Vec<(String, String)>,
 }
 
 /// The `assume_role_with_web_identity` block.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WebIdentity {
-    pub role_arn: String,
-    pub session_name: Option<String>,
+    pub session: RoleSession,
     pub token_file: String,
-    pub duration: Option<Duration>,
-    pub policy: Option<String>,
-    pub policy_arns: Vec<String>,
 }
 
 /// How much a block is checked.
@@ -93,14 +105,14 @@ pub fn assume_role(
             "statectl does not support transitive session tags; remove transitive_tag_keys (the role is still assumed with its tags)",
         ));
     }
+    // Read in this order, so that of two bad options the same one is named first.
+    let tags = b.string_map("tags")?.into_iter().collect();
+    let session_name = b.text("session_name")?;
+    let external_id = b.text("external_id")?;
     Ok(AssumeRole {
-        tags: b.string_map("tags")?.into_iter().collect(),
-        role_arn,
-        session_name: b.text("session_name")?,
-        external_id: b.text("external_id")?,
-        duration: b.duration()?,
-        policy: b.text("policy")?.map(|policy| policy.trim().to_owned()),
-        policy_arns: b.policy_arns()?,
+        session: b.session(role_arn, session_name)?,
+        external_id,
+        tags,
     })
 }
 
@@ -152,12 +164,8 @@ pub fn web_identity(
         Checks::Lenient => b.text("session_name")?,
     };
     Ok(WebIdentity {
-        role_arn,
-        session_name,
+        session: b.session(role_arn, session_name)?,
         token_file,
-        duration: b.duration()?,
-        policy: b.text("policy")?.map(|policy| policy.trim().to_owned()),
-        policy_arns: b.policy_arns()?,
     })
 }
 
@@ -254,6 +262,22 @@ impl<'a> Block<'a> {
         }
     }
 
+    /// The role session of `role_arn` named `session_name`, with the block's `duration`, `policy`
+    /// and `policy_arns`.
+    fn session(
+        &self,
+        role_arn: String,
+        session_name: Option<String>,
+    ) -> Result<RoleSession, RoleOptionError> {
+        Ok(RoleSession {
+            role_arn,
+            session_name,
+            duration: self.duration()?,
+            policy: self.text("policy")?.map(|policy| policy.trim().to_owned()),
+            policy_arns: self.policy_arns()?,
+        })
+    }
+
     /// `duration`; checked as OpenTofu checks it: a Go duration between 15 minutes and 12 hours.
     fn duration(&self) -> Result<Option<Duration>, RoleOptionError> {
         let Some(text) = self.text("duration")? else {
@@ -323,13 +347,31 @@ mod tests {
                              "policy_arns": ["arn:aws:iam::1:policy/p"], "policy": " {} "}),
         );
         let lenient = assume_role(&b, Checks::Lenient).unwrap();
-        assert_eq!(lenient.duration, Some(Duration::from_secs(5400)));
+        assert_eq!(lenient.session.duration, Some(Duration::from_secs(5400)));
         assert_eq!(lenient.tags, [("a".to_owned(), "b".to_owned())]);
-        assert_eq!(lenient.policy.as_deref(), Some("{}"));
+        assert_eq!(lenient.session.policy.as_deref(), Some("{}"));
         assert_eq!(
             assume_role(&b, Checks::Strict).unwrap_err().to_string(),
             "assume_role.tags.n: expected a string"
         );
+    }
+
+    #[test]
+    fn of_several_bad_options_the_first_read_is_named() {
+        let mut b = block(json!({"role_arn": "r", "tags": {"a": 1}, "external_id": 2,
+                                 "duration": "x", "policy_arns": ["p"]}));
+        for named in [
+            "assume_role.tags.a",
+            "assume_role.external_id",
+            "assume_role.duration",
+            "assume_role.policy_arns",
+        ] {
+            let error = assume_role(&b, Checks::Strict).unwrap_err().to_string();
+            assert!(error.starts_with(&format!("{named}: ")), "{named}: {error}");
+            let key = named.split('.').nth(1).unwrap();
+            b.remove(key);
+        }
+        assert!(assume_role(&b, Checks::Strict).is_ok());
     }
 
     #[test]
@@ -344,7 +386,11 @@ mod tests {
         ] {
             let b = block(json!({"role_arn": "r", "duration": text}));
             let read = assume_role(&b, Checks::Lenient).unwrap();
-            assert_eq!(read.duration, lenient.map(Duration::from_secs), "{text}");
+            assert_eq!(
+                read.session.duration,
+                lenient.map(Duration::from_secs),
+                "{text}"
+            );
             match (assume_role(&b, Checks::Strict), strict) {
                 (Ok(_), Ok(())) => {}
                 (Err(error), Err(part)) => assert!(error.to_string().contains(part), "{error}"),
@@ -364,12 +410,12 @@ mod tests {
         };
         let read = web_identity(&block(json!({})), Checks::Strict, &env).unwrap();
         assert_eq!(
-            (read.role_arn.as_str(), read.token_file.as_str()),
+            (read.session.role_arn.as_str(), read.token_file.as_str()),
             ("arn:env", "/t")
         );
-        assert_eq!(read.session_name.as_deref(), Some("ci"));
+        assert_eq!(read.session.session_name.as_deref(), Some("ci"));
         let lenient = web_identity(&block(json!({})), Checks::Lenient, &env).unwrap();
-        assert_eq!(lenient.session_name, None);
+        assert_eq!(lenient.session.session_name, None);
         let none = |_: &str| None;
         assert_eq!(
             web_identity(

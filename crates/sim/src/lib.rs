@@ -24,6 +24,7 @@ mod object_storage;
 mod oci;
 mod oci_signature;
 mod osb;
+mod pki;
 mod scenario;
 mod server;
 mod setup;
@@ -42,6 +43,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 pub use http::echo_line;
+pub use pki::{Signed, TestCa};
 pub use setup::SetupFailed;
 
 /// Why a simulator did not start.

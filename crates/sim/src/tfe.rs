@@ -853,28 +853,17 @@ where
 /// A CA and a certificate for `localhost` and `127.0.0.1` it signed, written to `dir` (`ca.pem`,
 /// `server.pem`, `server.key`); the acceptor serves with them.
 pub(crate) fn self_signed(dir: &Path) -> Result<tokio_rustls::TlsAcceptor, SetupError> {
-    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
-    let fail = SetupError::Certificate;
-    let ca_key = KeyPair::generate().map_err(fail)?;
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).map_err(fail)?;
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params
-        .distinguished_name
-        .push(DnType::CommonName, "statectl-sim tfe CA");
-    let ca = ca_params.self_signed(&ca_key).map_err(fail)?;
-    let issuer = Issuer::new(ca_params, ca_key);
-    let server_key = KeyPair::generate().map_err(fail)?;
-    let server = CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
-        .map_err(fail)?
-        .signed_by(&server_key, &issuer)
-        .map_err(fail)?;
-    let write = |name: &str, text: String| {
+    let ca = crate::pki::TestCa::new("statectl-sim tfe CA").map_err(SetupError::Certificate)?;
+    let server = ca
+        .server(&["localhost", "127.0.0.1"])
+        .map_err(SetupError::Certificate)?;
+    let write = |name: &str, text: &str| {
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|source| SetupError::Read { path, source })
     };
     write("ca.pem", ca.pem())?;
-    write("server.pem", server.pem())?;
-    write("server.key", server_key.serialize_pem())?;
+    write("server.pem", &server.certificate)?;
+    write("server.key", &server.key)?;
     crate::state_backend::tls_acceptor(&dir.join("server.pem"), &dir.join("server.key"), None)
 }
 

@@ -27,6 +27,9 @@ pub(crate) struct Target {
     /// The configuration: its `provider` blocks, and where `.terraform/providers` is (`--config`,
     /// or the working directory named; `None`: the current one).
     pub config: Option<PathBuf>,
+    /// The workspace, when `--workspace GLOB` chose it among those listed (its report names it,
+    /// and a workspace listed without a state yet has nothing to check).
+    pub workspace: Option<String>,
 }
 
 /// The resolved flags of `drift`: all the run sees of its command line.
@@ -48,6 +51,8 @@ pub(crate) struct DriftSettings {
     pub show_sensitive: bool,
     /// `--lock`: hold the state's lock for the run (`None`: no lock, the default).
     pub lock: Option<Duration>,
+    /// What was odd about the workspace listings (`--workspace GLOB`), for stderr.
+    pub warnings: Vec<String>,
 }
 
 impl DriftSettings {
@@ -69,7 +74,15 @@ impl DriftSettings {
             .with_hint("add `--lock`, or drop `--lock-timeout`"));
         }
         let encryption = crate::cli::encryption::load(&args.config)?;
-        let targets = targets(args)?;
+        let (targets, warnings) = match super::workspace_glob::glob_of(&args.backend) {
+            Some(glob) => super::workspace_glob::targets(
+                glob,
+                &working_directories(args)?,
+                &args.backend,
+                args.max_pages,
+            )?,
+            None => (targets(args)?, Vec::new()),
+        };
         let (chosen, mut types) = (args.targets.clone(), args.types.clone());
         if chosen.is_empty() && types.is_empty() {
             // Every managed instance (without a choice, `select` would take the stale ones).
@@ -89,8 +102,8 @@ impl DriftSettings {
                 .map(|module| Glob::new(module))
                 .collect(),
             plugins: PluginSettings {
-                dirs: args.plugin_dirs.clone(),
-                provider_configs: args.provider_configs.clone(),
+                dirs: args.plugins.plugin_dirs.clone(),
+                provider_configs: args.plugins.provider_configs.clone(),
                 start_timeout: args.start_timeout,
             },
             parallelism: args.parallelism,
@@ -104,8 +117,39 @@ impl DriftSettings {
             lock: args
                 .lock
                 .then(|| args.lock_timeout.unwrap_or(Duration::ZERO)),
+            warnings,
         })
     }
+}
+
+/// The working directories whose workspaces `--workspace GLOB` lists, each with where its
+/// providers come from: the current one (with `--config`, if given), or those named, each its own
+/// configuration; a file or URL has no workspaces to list.
+fn working_directories(args: &Args) -> Result<Vec<(PathBuf, Option<PathBuf>)>, CliError> {
+    if args.states.is_empty() {
+        return Ok(vec![(PathBuf::from("."), args.config.config.clone())]);
+    }
+    let mut dirs = Vec::new();
+    for state in &args.states {
+        if !state.is_dir() {
+            return Err(CliError::new(format!(
+                "`--workspace {}` chooses among the workspaces of working directories, but `{}` is not one",
+                echo(args.backend.workspace.as_deref().unwrap_or_default()),
+                echo(&state.display().to_string())
+            ))
+            .with_hint("name working directories where `terraform init` ran, or leave the states out to use this one"));
+        }
+        if let Some(config) = &args.config.config {
+            return Err(CliError::new(format!(
+                "`--config {}` names the configuration of every state, but `{}` is a working directory with its own",
+                echo(&config.display().to_string()),
+                echo(&state.display().to_string())
+            ))
+            .with_hint("name working directories without `--config`"));
+        }
+        dirs.push((state.clone(), Some(state.clone())));
+    }
+    Ok(dirs)
 }
 
 /// The states named: files, URLs, and working directories (whose backend state is read, with their
@@ -118,6 +162,7 @@ fn targets(args: &Args) -> Result<Vec<Target>, CliError> {
             source: located.source,
             note: located.note,
             config,
+            workspace: None,
         }]);
     }
     let mut targets = Vec::new();
@@ -136,6 +181,7 @@ fn targets(args: &Args) -> Result<Vec<Target>, CliError> {
                 source: located.source,
                 note: located.note,
                 config: Some(state.clone()),
+                workspace: None,
             });
         } else {
             let located = locate(Some(state), &args.backend)?;
@@ -143,6 +189,7 @@ fn targets(args: &Args) -> Result<Vec<Target>, CliError> {
                 source: located.source,
                 note: located.note,
                 config: config.clone(),
+                workspace: None,
             });
         }
     }

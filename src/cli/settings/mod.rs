@@ -11,6 +11,7 @@ mod query;
 mod refresh;
 mod show;
 mod states;
+mod workspace_glob;
 mod write;
 
 pub(super) use audit::AuditSettings;

@@ -77,9 +77,9 @@ impl RefreshSettings {
             .iter()
             .any(|(_, reader)| *reader == Reader::Plugin);
         if !plugins_used {
-            let flag = if !args.plugin_dirs.is_empty() {
+            let flag = if !args.plugins.plugin_dirs.is_empty() {
                 Some("--plugin-dir")
-            } else if !args.provider_configs.is_empty() {
+            } else if !args.plugins.provider_configs.is_empty() {
                 Some("--provider-config")
             } else {
                 None
@@ -106,8 +106,8 @@ impl RefreshSettings {
             parallelism: args.parallelism,
             timeout: args.timeout,
             plugins: PluginSettings {
-                dirs: args.plugin_dirs.clone(),
-                provider_configs: args.provider_configs.clone(),
+                dirs: args.plugins.plugin_dirs.clone(),
+                provider_configs: args.plugins.provider_configs.clone(),
                 start_timeout: args.start_timeout,
             },
             untaint_healthy: args.untaint_healthy,

@@ -1,40 +1,10 @@
 # The drift proof's AWS stack: applied by real Terraform 1.15.5 with the real AWS provider 3.39.0
-# against moto's server on loopback (tests/integration/drift_stack.rs, benches/drift.sh). `scale`
-# multiplies it: 51 instances at 1 (six types), 301 at 6.
-terraform {
-  required_providers {
-    aws = {
-      source  = "hashicorp/aws"
-      version = "3.39.0"
-    }
-  }
-}
-
-variable "endpoint" {
-  type = string
-}
+# against moto's server on loopback (tests/integration/drift_stack.rs, benches/drift.sh), with
+# testdata/aws/moto.tf beside it. `scale` multiplies it: 51 instances at 1 (six types), 301 at 6.
 
 variable "scale" {
   type    = number
   default = 1
-}
-
-provider "aws" {
-  region                      = "us-east-1"
-  access_key                  = "testing"
-  secret_key                  = "testing"
-  skip_credentials_validation = true
-  skip_metadata_api_check     = true
-  skip_requesting_account_id  = true
-  skip_get_ec2_platforms      = true
-  s3_force_path_style         = true
-
-  endpoints {
-    ec2 = var.endpoint
-    s3  = var.endpoint
-    sts = var.endpoint
-    iam = var.endpoint
-  }
 }
 
 resource "aws_vpc" "main" {

@@ -17,7 +17,8 @@ use statectl_tfconfig::{Config, ConfigResource};
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
 use crate::scan::hint;
-use crate::scan::status::{Operation, RemoteStatus, RulePathError, remote_status};
+use crate::scan::secrets::Secrets;
+use crate::scan::status::{Operation, RemoteStatus, RulePathError, object_status};
 use crate::scan::{Evidence, Finding};
 
 pub use plan::{Plan, PlannedAction, PlannedChange};
@@ -309,21 +310,30 @@ fn mid_operation_risk(operation: Operation) -> &'static str {
     }
 }
 
-/// What the rules say of the remote object from its attributes (nothing, without them); a rules
+/// What the rules say of the remote object from its attributes (nothing, without them), as the
+/// audit may show it (never a sensitive attribute's value), with the operation in flight and the
+/// words for it ("still being updated (`state` = `UPDATING`)", as scan and refresh map it); a rules
 /// file's path too costly for them is an error.
 fn status_of(
     input: &Input<'_>,
     type_name: &str,
     address: &ObjectAddr,
-    attributes: Option<&Attributes<'_>>,
-) -> Result<RemoteStatus, RulePathError> {
-    attributes.map_or_else(
-        || Ok(RemoteStatus::default()),
-        |attributes| {
-            remote_status(input.catalog, type_name, attributes)
-                .map_err(|error| RulePathError::new(type_name, address, error))
-        },
-    )
+    object: &Instance<'_>,
+) -> Result<(RemoteStatus, Operation, String), RulePathError> {
+    let Some(attributes) = object
+        .attributes_json(input.state.source)
+        .map(Attributes::new)
+    else {
+        return Ok((RemoteStatus::default(), Operation::Read, String::new()));
+    };
+    let status = object_status(input.catalog, type_name, address, Some(&attributes))?;
+    let secrets = Secrets::of(object, type_name, input.state.source);
+    let shown = status.hiding(&secrets);
+    if !status.in_progress() {
+        return Ok((shown, Operation::Read, String::new()));
+    }
+    let words = status.describe_hiding(&attributes, &secrets);
+    Ok((shown, status.operation(&attributes), words))
 }
 
 /// Records an entry for one object, with every rule its outcome breaks or risks.
@@ -337,18 +347,7 @@ fn judge(
     why: Option<String>,
 ) -> Result<(), RulePathError> {
     let type_name = resource.address.type_name.clone();
-    let attributes = object
-        .attributes_json(input.state.source)
-        .map(Attributes::new);
-    let status = status_of(input, &type_name, &address, attributes.as_ref())?;
-    // Which operation the status shows, and the words for it: "still being updated (`state` =
-    // `UPDATING`)", as scan and refresh map it.
-    let (operation, in_flight) = attributes
-        .as_ref()
-        .filter(|_| status.in_progress())
-        .map_or((Operation::Read, String::new()), |attributes| {
-            (status.operation(attributes), status.describe(attributes))
-        });
+    let (status, operation, in_flight) = status_of(input, &type_name, &address, object)?;
     let text = address.to_string();
     let mut found: Vec<(Rule, String, Vec<Evidence>)> = Vec::new();
     if outcome.deletes() {

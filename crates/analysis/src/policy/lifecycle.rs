@@ -13,7 +13,8 @@ use statectl_tfconfig::{Config, ConfigResource};
 
 use crate::policy::file::Policy;
 use crate::scan::catalog::Catalog;
-use crate::scan::status::{RemoteStatus, RulePathError, remote_status};
+use crate::scan::secrets::Secrets;
+use crate::scan::status::{RemoteStatus, RulePathError, object_status};
 
 /// What the rules read besides the state: the status catalog, the configuration's lifecycle blocks
 /// (`--config`), and the policy's protections.
@@ -98,22 +99,14 @@ pub fn check(
         // Hints name the commands with this object's own address, ready to paste; built only for a
         // refusal (a refresh checks thousands of steps).
         let instance = || step.address.instance.to_string();
-        // A refresh judges the object by what it learned; everything else by what the state holds.
-        let new_attributes = step.changes.iter().find_map(|change| match change {
-            Change::Set {
-                field: "attributes",
-                json,
-            } => Some(json.as_str()),
-            _ => None,
-        });
-        let attributes = new_attributes
-            .or_else(|| object.attributes_json(state.source))
-            .map(Attributes::new);
-        let status = match &attributes {
-            Some(attributes) => remote_status(context.catalog, type_name, attributes)
-                .map_err(|error| RulePathError::new(type_name, &step.address, error))?,
-            None => RemoteStatus::default(),
-        };
+        let attributes = judged_attributes(step, object.attributes_json(state.source));
+        let status = object_status(
+            context.catalog,
+            type_name,
+            &step.address,
+            attributes.as_ref(),
+        )?;
+        let secrets = Secrets::of(object, type_name, state.source);
         let refresh = is_refresh(step.action);
         let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
         if cloud_foundry_service && status.in_progress() && !refresh {
@@ -121,7 +114,7 @@ pub fn check(
                 Rule::OperationInProgress,
                 format!(
                     "Cloud Foundry is still running an operation on it ({}); Cloud Controller refuses every other change meanwhile (\"Another operation for this service instance is in progress\")",
-                    evidence(&status)
+                    evidence(&status, &secrets)
                 ),
                 Some(format!(
                     "refresh it until the operation ends: `{}`",
@@ -135,8 +128,8 @@ pub fn check(
                 format!(
                     "its remote object is {}; replacing an object whose operation has not finished can orphan it",
                     attributes.as_ref().map_or_else(
-                        || format!("still mid-operation ({})", evidence(&status)),
-                        |attributes| status.describe(attributes)
+                        || format!("still mid-operation ({})", evidence(&status, &secrets)),
+                        |attributes| status.describe_hiding(attributes, &secrets)
                     )
                 ),
                 Some(refresh_first(
@@ -224,6 +217,19 @@ fn prevent_destroy_breaks(action: Action) -> Option<&'static str> {
     }
 }
 
+/// The attributes `step` judges its object by: a refresh, by what it learned; everything else by
+/// what the state holds (`stored`).
+fn judged_attributes<'a>(step: &'a Step, stored: Option<&'a str>) -> Option<Attributes<'a>> {
+    let learned = step.changes.iter().find_map(|change| match change {
+        Change::Set {
+            field: "attributes",
+            json,
+        } => Some(json.as_str()),
+        _ => None,
+    });
+    learned.or(stored).map(Attributes::new)
+}
+
 /// The policy's `[[protect]]` entries that cover `step`, each as its refusal's message.
 fn protections(context: &Context<'_>, step: &Step, type_name: &str) -> Vec<String> {
     let address = step.address.instance.to_string();
@@ -251,8 +257,11 @@ fn protections(context: &Context<'_>, step: &Step, type_name: &str) -> Vec<Strin
     messages
 }
 
-fn evidence(status: &RemoteStatus) -> String {
+/// The transitional values a refusal quotes, `path = value, ...`: never the value of an attribute
+/// `secrets` covers.
+fn evidence(status: &RemoteStatus, secrets: &Secrets) -> String {
     status
+        .hiding(secrets)
         .transitional
         .iter()
         .map(ToString::to_string)

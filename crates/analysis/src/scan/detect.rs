@@ -8,11 +8,13 @@ use statectl_state::state::attr_path::{Attributes, Step, TooCostly, follow};
 use statectl_state::state::layout::Flavour;
 use statectl_state::state::model::{Instance, Resource, State};
 use statectl_state::state::order::{InstanceGroup, instance_groups};
+use statectl_state::state::sensitive::MASK;
 
 use crate::scan::catalog::Catalog;
 use crate::scan::finding::{Evidence, Finding, Rule};
 use crate::scan::hint;
 use crate::scan::rules::Rules;
+use crate::scan::secrets::Secrets;
 use crate::scan::status::{RemoteStatus, RulePathError, decoded_string, remote_status};
 
 /// Below this many instances, one thread is as fast as two.
@@ -79,7 +81,9 @@ fn scan_groups(
             if findings.len() > before && address.is_empty() {
                 address = group.address().to_string();
             }
+            let secrets = Secrets::of(current, &resource.address.type_name, state.source);
             for (index, finding) in findings.iter_mut().enumerate().skip(before) {
+                secrets.mask(finding);
                 finding.address.clone_from(&address);
                 if let Some(rule) = Rule::from_id(finding.rule.id) {
                     finding.hint =
@@ -118,6 +122,7 @@ fn deposed_object(
     address: &str,
 ) -> Finding {
     let key = deposed.deposed.as_deref().unwrap_or_default();
+    let secrets = Secrets::of(deposed, &resource.address.type_name, state.source);
     let id = deposed.attributes_json(state.source).and_then(|raw| {
         follow(raw, &[Step::Member("id".into())]).map(|span| span.of(raw).to_owned())
     });
@@ -131,10 +136,13 @@ fn deposed_object(
             value: id.clone(),
         });
     }
-    let remote = id
-        .as_deref()
-        .and_then(decoded_string)
-        .unwrap_or_else(|| "unknown".into());
+    let remote = if secrets.covers("id") {
+        MASK.to_owned()
+    } else {
+        id.as_deref()
+            .and_then(decoded_string)
+            .unwrap_or_else(|| "unknown".into())
+    };
     let mut finding = finding(
         rules,
         Rule::DeposedObject,
@@ -149,6 +157,7 @@ fn deposed_object(
         "the next `terraform apply` destroys it; if its remote object is already gone, or must stay, `{}` drops it from the state",
         hint::forget_command(address, Some(key))
     );
+    secrets.mask(&mut finding);
     finding
 }
 

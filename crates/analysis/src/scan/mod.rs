@@ -9,6 +9,7 @@ pub mod discover;
 pub(crate) mod finding;
 pub mod hint;
 pub mod rules;
+pub(crate) mod secrets;
 pub mod select;
 pub mod status;
 

@@ -10,6 +10,7 @@ use statectl_state::state::attr_path::{Attributes, Step, TooCostly, follow};
 
 use crate::scan::catalog::{Catalog, listed};
 use crate::scan::finding::Evidence;
+use crate::scan::secrets::Secrets;
 
 pub use statectl_state::state::operation::Operation;
 
@@ -132,6 +133,28 @@ impl RemoteStatus {
     /// Words for a message: "still being updated (`state` = `UPDATING`)", or "still mid-operation
     /// (...)" when the value names no operation.
     pub fn describe(&self, attributes: &Attributes<'_>) -> String {
+        self.words(self.operation(attributes))
+    }
+
+    /// [`RemoteStatus::describe`]'s words with the values of the attributes `secrets` covers
+    /// masked; the operation is still named from the real values.
+    pub(crate) fn describe_hiding(&self, attributes: &Attributes<'_>, secrets: &Secrets) -> String {
+        self.hiding(secrets).words(self.operation(attributes))
+    }
+
+    /// This status as it may be shown: the values of the attributes `secrets` covers masked.
+    pub(crate) fn hiding(&self, secrets: &Secrets) -> RemoteStatus {
+        let hide = |evidence: &Vec<Evidence>| -> Vec<Evidence> {
+            evidence.iter().map(|item| secrets.evidence(item)).collect()
+        };
+        RemoteStatus {
+            transitional: hide(&self.transitional),
+            failed: hide(&self.failed),
+            generic: self.generic,
+        }
+    }
+
+    fn words(&self, operation: Operation) -> String {
         let values = self
             .transitional
             .iter()
@@ -142,7 +165,7 @@ impl RemoteStatus {
             })
             .collect::<Vec<_>>()
             .join(", ");
-        match self.operation(attributes).participle() {
+        match operation.participle() {
             Some(done) => format!("still being {done} ({values})"),
             None => format!("still mid-operation ({values})"),
         }
@@ -210,6 +233,23 @@ pub fn remote_status(
         }
     }
     Ok(status)
+}
+
+/// [`remote_status`] of an object's `attributes` (nothing without them), a rules file's path too
+/// costly for them named with the object's `address`.
+pub fn object_status(
+    catalog: &Catalog,
+    type_name: &str,
+    address: &impl ToString,
+    attributes: Option<&Attributes<'_>>,
+) -> Result<RemoteStatus, RulePathError> {
+    attributes.map_or_else(
+        || Ok(RemoteStatus::default()),
+        |attributes| {
+            remote_status(catalog, type_name, attributes)
+                .map_err(|error| RulePathError::new(type_name, address, error))
+        },
+    )
 }
 
 /// Top-level attributes with a generic status name holding a well-known transitional or failed value.

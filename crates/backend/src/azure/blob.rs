@@ -42,7 +42,8 @@ impl Backend {
 
     /// The blob's bytes; `None` when there is no blob (or an empty one: Terraform's lock creates it
     /// empty).
-    pub(super) async fn get_blob(&self, doing: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    pub(super) async fn get(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        let doing = "read the state";
         let request = Request {
             method: "GET",
             blob: Some(&self.settings.blob),

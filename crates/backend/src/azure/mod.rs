@@ -25,8 +25,7 @@ mod versions;
 use std::future::Future;
 use std::sync::Arc;
 
-use statectl_state::state::store::lock_info::LockInfo;
-use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
+use statectl_state::state::store::StoreError;
 
 use self::client::{Answer, Client};
 use self::settings::Settings;
@@ -73,41 +72,7 @@ impl AzureState {
     }
 }
 
-impl RemoteState for AzureState {
-    fn location(&self) -> String {
-        self.backend.location.clone()
-    }
-
-    /// The blob name's last segment: `prod.tfstateenv:dev` for `app/prod.tfstateenv:dev`.
-    fn backup_name(&self) -> String {
-        let blob = &self.backend.settings.blob;
-        blob.rsplit('/').next().unwrap_or(blob).to_owned()
-    }
-
-    fn lock_path(&self) -> String {
-        self.backend.settings.lock_path()
-    }
-
-    fn get(&self) -> Result<Option<Vec<u8>>, StoreError> {
-        self.block_on(self.backend.get_blob("read the state"))
-    }
-
-    fn lock(&self, info: &LockInfo) -> Result<(), LockRefused> {
-        self.block_on(self.backend.lock(info))
-    }
-
-    fn put(&self, bytes: &[u8], lock: &LockInfo) -> Result<(), StoreError> {
-        self.block_on(self.backend.put(bytes.to_vec(), &lock.id))
-    }
-
-    fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
-        Some(self)
-    }
-
-    fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {
-        self.block_on(self.backend.unlock(&lock.id))
-    }
-}
+crate::blocking::blocking_remote_state!(AzureState, object: blob, runtime: backend.client.runtime {});
 
 impl Backend {
     fn target(&self) -> errors::Target<'_> {
@@ -126,7 +91,7 @@ impl Backend {
 
     /// Terraform's `Put`: the snapshot first when asked for, then the blob replaced under the lease
     /// with its metadata (the lock info among it) carried over.
-    async fn put(&self, bytes: Vec<u8>, lease: &str) -> Result<(), StoreError> {
+    pub(super) async fn put(&self, bytes: &[u8], lease: &str) -> Result<(), StoreError> {
         let doing = "write the state";
         if self.settings.snapshot {
             self.snapshot(lease, doing).await?;
@@ -136,6 +101,7 @@ impl Backend {
             .await?
             .map(|properties| properties.metadata)
             .unwrap_or_default();
-        self.put_blob(bytes, &metadata, Some(lease), doing).await
+        self.put_blob(bytes.to_vec(), &metadata, Some(lease), doing)
+            .await
     }
 }

@@ -69,13 +69,13 @@ impl Backend {
         }
     }
 
-    pub(super) async fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {
+    pub(super) async fn unlock(&self, id: &str) -> Result<(), StoreError> {
         let object = &self.settings.lock_object;
         let created = self
             .generations
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(&lock.id)
+            .get(id)
             .copied();
         let Some(held) = self.held().await? else {
             // Nothing left to release: someone removed it (force-unlock).
@@ -83,10 +83,10 @@ impl Backend {
                 "{}: the lock object {object} was already gone",
                 self.location
             );
-            self.forget(&lock.id);
+            self.forget(id);
             return Ok(());
         };
-        let ours = held.info.as_ref().is_some_and(|info| info.id == lock.id)
+        let ours = held.info.as_ref().is_some_and(|info| info.id == id)
             && created.is_none_or(|created| created == held.generation);
         if !ours {
             let holder = held.info.map_or_else(
@@ -98,7 +98,7 @@ impl Backend {
             );
             return Err(StoreError::new(format!(
                 "{}: the lock object is now held by {holder}, not by lock {}; it was left in place",
-                self.location, lock.id
+                self.location, id
             )));
         }
         let generation = held.generation.to_string();
@@ -111,7 +111,7 @@ impl Backend {
             .await?;
         match answer.status {
             200 | 204 | 404 => {
-                self.forget(&lock.id);
+                self.forget(id);
                 Ok(())
             }
             _ => Err(self

@@ -30,13 +30,14 @@ mod versions;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use statectl_state::state::store::StoreError;
 use statectl_state::state::store::lock_info::LockInfo;
-use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
 
 use self::auth::{Credential, Tokens};
 use self::client::{Answer, Http, error_message, status_text};
 use self::settings::Settings;
 use crate::config::{self, BackendConfig};
+use crate::escape;
 use crate::runtime::Runtime;
 use statectl_net::Secret;
 
@@ -101,38 +102,7 @@ impl GcsState {
     }
 }
 
-impl RemoteState for GcsState {
-    fn location(&self) -> String {
-        self.backend.location.clone()
-    }
-
-    /// The object's last segment: `default.tfstate` for `team/app/default.tfstate`.
-    fn backup_name(&self) -> String {
-        let object = &self.backend.settings.object;
-        object.rsplit('/').next().unwrap_or(object).to_owned()
-    }
-
-    /// `gs://bucket/<prefix><name>.tflock`, as Terraform's gcs backend writes it.
-    fn lock_path(&self) -> String {
-        self.backend.settings.lock_url()
-    }
-
-    fn get(&self) -> Result<Option<Vec<u8>>, StoreError> {
-        self.runtime.block_on(self.backend.get())
-    }
-
-    fn lock(&self, info: &LockInfo) -> Result<(), LockRefused> {
-        self.runtime.block_on(self.backend.lock(info))
-    }
-
-    fn put(&self, bytes: &[u8], _lock: &LockInfo) -> Result<(), StoreError> {
-        self.runtime.block_on(self.backend.put(bytes))
-    }
-
-    fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {
-        self.runtime.block_on(self.backend.unlock(lock))
-    }
-
+crate::blocking::blocking_remote_state!(GcsState, object: object, runtime: runtime {
     /// Terraform's gcs lock ID is the lock object's generation, which `force-unlock` takes.
     fn force_unlock_id(&self, lock: &LockInfo) -> String {
         self.backend
@@ -142,11 +112,7 @@ impl RemoteState for GcsState {
             .get(&lock.id)
             .map_or_else(|| lock.id.clone(), ToString::to_string)
     }
-
-    fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
-        Some(self)
-    }
-}
+});
 
 /// The customer-supplied key's three headers, on every request about the state object.
 fn with_key(request: reqwest::RequestBuilder, key: Option<&Secret>) -> reqwest::RequestBuilder {
@@ -170,28 +136,14 @@ fn with_query(url: &str, pairs: &[(&str, &str)]) -> String {
     format!("{url}?{}", query.finish())
 }
 
-/// An object name in a URL path: everything but the unreserved characters escaped, `/` included.
-fn escape(name: &str) -> String {
-    use std::fmt::Write as _;
-    let mut escaped = String::with_capacity(name.len());
-    for byte in name.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
-            escaped.push(char::from(byte));
-        } else {
-            let _ = write!(escaped, "%{byte:02X}");
-        }
-    }
-    escaped
-}
-
 impl Backend {
     /// `<endpoint>b/<bucket>/o/<object>`.
     fn object_url(&self, object: &str) -> String {
         format!(
             "{}b/{}/o/{}",
             self.settings.endpoint,
-            escape(&self.settings.bucket),
-            escape(object)
+            escape::unreserved(&self.settings.bucket),
+            escape::unreserved(object)
         )
     }
 
@@ -200,7 +152,7 @@ impl Backend {
         format!(
             "{}b/{}/o",
             self.settings.endpoint,
-            escape(&self.settings.bucket)
+            escape::unreserved(&self.settings.bucket)
         )
     }
 
@@ -209,7 +161,7 @@ impl Backend {
         let mut url = self.settings.endpoint.clone();
         url.set_path(&format!(
             "/upload/storage/v1/b/{}/o",
-            escape(&self.settings.bucket)
+            escape::unreserved(&self.settings.bucket)
         ));
         url.set_query(None);
         url.to_string()
@@ -317,7 +269,7 @@ impl Backend {
         let url = format!(
             "{}b/{}",
             self.settings.endpoint,
-            escape(&self.settings.bucket)
+            escape::unreserved(&self.settings.bucket)
         );
         let answer = self
             .call("checking the bucket", true, |client| client.get(&url))

@@ -33,7 +33,8 @@ impl Backend {
         }
     }
 
-    pub(super) async fn put(&self, bytes: &[u8]) -> Result<(), StoreError> {
+    /// Replaces the state object; the lock is its own object, nothing of it goes with the write.
+    pub(super) async fn put(&self, bytes: &[u8], _lock_id: &str) -> Result<(), StoreError> {
         let object = &self.settings.object;
         let mut query = vec![("uploadType", "multipart"), ("name", object.as_str())];
         if let Some(kms) = &self.settings.kms_key_name {

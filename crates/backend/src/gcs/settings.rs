@@ -165,7 +165,7 @@ impl Settings {
     }
 
     /// `gs://bucket/<prefix><workspace>.tflock`: the lock info's `Path`, as Terraform writes it.
-    pub(super) fn lock_url(&self) -> String {
+    pub(super) fn lock_path(&self) -> String {
         format!("gs://{}/{}", self.bucket, self.lock_object)
     }
 
@@ -364,7 +364,7 @@ mod tests {
         assert_eq!(settings.object, "team/app/default.tfstate");
         assert_eq!(settings.lock_object, "team/app/default.tflock");
         assert_eq!(settings.location(), "gs://b/team/app/default.tfstate");
-        assert_eq!(settings.lock_url(), "gs://b/team/app/default.tflock");
+        assert_eq!(settings.lock_path(), "gs://b/team/app/default.tflock");
         let mut config = BackendConfig::for_tests("gcs", json!({"bucket": "b"}));
         config.workspace = "dev".to_owned();
         let settings = Settings::read(&config, &|_| None).unwrap();

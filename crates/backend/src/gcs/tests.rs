@@ -6,8 +6,8 @@ use base64::Engine as _;
 use rsa::sha2::{Digest as _, Sha256};
 use serde_json::json;
 
-use statectl_state::state::store::RemoteState;
 use statectl_state::state::store::lock_info::LockInfo;
+use statectl_state::state::store::{LockRefused, RemoteState};
 
 use super::*;
 use crate::gcs::fake::fake;
@@ -28,10 +28,11 @@ fn open(url: &str, extra: &serde_json::Value) -> GcsState {
 #[test]
 fn object_names_are_escaped_whole_in_paths() {
     assert_eq!(
-        escape("team/app/default.tfstate"),
+        escape::unreserved("team/app/default.tfstate"),
         "team%2Fapp%2Fdefault.tfstate"
     );
-    assert_eq!(escape("a b+c~"), "a%20b%2Bc~");
+    assert_eq!(escape::unreserved("a b+c~"), "a%20b%2Bc~");
+    assert_eq!(escape::unreserved("env:dev é"), "env%3Adev%20%C3%A9");
 }
 
 #[test]

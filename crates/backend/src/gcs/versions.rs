@@ -10,7 +10,8 @@ use std::collections::HashSet;
 use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
-use super::{Backend, GcsState, Reading, escape, with_key, with_query};
+use super::{Backend, GcsState, Reading, with_key, with_query};
+use crate::escape;
 use crate::version_pages::{VersionPages, read_unit};
 
 impl StateVersions for GcsState {
@@ -26,7 +27,7 @@ impl StateVersions for GcsState {
 impl Backend {
     async fn versions(&self, max_pages: u32) -> Result<Kept, StoreError> {
         let bucket = &self.settings.bucket;
-        let url = format!("{}b/{}", self.settings.endpoint, escape(bucket));
+        let url = format!("{}b/{}", self.settings.endpoint, escape::unreserved(bucket));
         let reading = Reading {
             doing: "reading whether the bucket keeps versions",
             what: "read the bucket's settings",

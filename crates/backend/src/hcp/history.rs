@@ -10,7 +10,8 @@ use serde_json::Value;
 use statectl_state::state::store::StoreError;
 use statectl_state::state::store::versions::{Kept, StateVersions, Version};
 
-use super::{HcpState, segment};
+use super::HcpState;
+use crate::escape;
 use crate::version_pages::VersionPages;
 
 impl StateVersions for HcpState {
@@ -32,8 +33,8 @@ impl StateVersions for HcpState {
                 reqwest::Method::GET,
                 &format!(
                     "state-versions?filter%5Bworkspace%5D%5Bname%5D={}&filter%5Borganization%5D%5Bname%5D={}&page%5Bnumber%5D={page}&page%5Bsize%5D=100&include=created_by",
-                    segment(&self.workspace),
-                    segment(&self.settings.organization)
+                    escape::path_segment(&self.workspace),
+                    escape::path_segment(&self.settings.organization)
                 ),
                 None,
             )?;
@@ -72,7 +73,7 @@ impl StateVersions for HcpState {
         let answer = self.api_call(
             doing,
             reqwest::Method::GET,
-            &format!("state-versions/{}", segment(id)),
+            &format!("state-versions/{}", escape::path_segment(id)),
             None,
         )?;
         match answer.status {

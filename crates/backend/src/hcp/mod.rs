@@ -30,6 +30,7 @@ use self::client::{Answer, Call, Client, Failure, status_text};
 use self::settings::Settings;
 use self::workspace::discover;
 use crate::config::{self, BackendConfig};
+use crate::escape;
 
 /// JSON:API's media type, which the API speaks.
 const JSON_API: &str = "application/vnd.api+json";
@@ -85,8 +86,8 @@ impl HcpState {
             reqwest::Method::GET,
             &format!(
                 "organizations/{}/workspaces/{}",
-                segment(&state.settings.organization),
-                segment(&name)
+                escape::path_segment(&state.settings.organization),
+                escape::path_segment(&name)
             ),
             None,
         )?;
@@ -145,6 +146,14 @@ impl HcpState {
             return Err(self.unauthorized());
         }
         Ok(answer)
+    }
+
+    /// The API path of this workspace's `under` (`/actions/lock`, `?include=locked_by`).
+    fn workspace_path(&self, under: &str) -> String {
+        format!(
+            "workspaces/{}{under}",
+            escape::path_segment(&self.workspace_id)
+        )
     }
 
     /// The bytes of the state version `answer` describes (`None` for an empty one); `missing`
@@ -239,20 +248,6 @@ impl HcpState {
     }
 }
 
-/// One path segment, percent-encoded as Go's `url.PathEscape` encodes it.
-fn segment(text: &str) -> String {
-    use std::fmt::Write as _;
-    let mut encoded = String::new();
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-_.~$&+:=@".contains(&byte) {
-            encoded.push(char::from(byte));
-        } else {
-            let _ = write!(encoded, "%{byte:02X}");
-        }
-    }
-    encoded
-}
-
 impl RemoteState for HcpState {
     fn location(&self) -> String {
         self.location.clone()
@@ -267,10 +262,7 @@ impl RemoteState for HcpState {
         let answer = self.api_call(
             doing,
             reqwest::Method::GET,
-            &format!(
-                "workspaces/{}/current-state-version",
-                segment(&self.workspace_id)
-            ),
+            &self.workspace_path("/current-state-version"),
             None,
         )?;
         match answer.status {
@@ -294,7 +286,7 @@ impl RemoteState for HcpState {
             .api_call(
                 doing,
                 reqwest::Method::POST,
-                &format!("workspaces/{}/actions/lock", segment(&self.workspace_id)),
+                &self.workspace_path("/actions/lock"),
                 Some(&json!({ "reason": reason })),
             )
             .map_err(LockRefused::Failed)?;
@@ -340,14 +332,10 @@ impl RemoteState for HcpState {
 
     fn unlock(&self, _lock: &LockInfo) -> Result<(), StoreError> {
         let doing = "unlock the workspace";
+        let path = self.workspace_path("/actions/unlock");
         let mut pause = std::time::Duration::from_millis(250);
         for attempt in 1..=PENDING_UNLOCK_TRIES {
-            let answer = self.api_call(
-                doing,
-                reqwest::Method::POST,
-                &format!("workspaces/{}/actions/unlock", segment(&self.workspace_id)),
-                None,
-            )?;
+            let answer = self.api_call(doing, reqwest::Method::POST, &path, None)?;
             let pending = answer.status == 409 && answer.errors().contains("still pending");
             if answer.status == 200 {
                 return Ok(());
@@ -359,17 +347,5 @@ impl RemoteState for HcpState {
             pause *= 2;
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn path_segments_escape_as_go_does() {
-        assert_eq!(segment("acme"), "acme");
-        assert_eq!(segment("a b/c"), "a%20b%2Fc");
-        assert_eq!(segment("app,eu"), "app%2Ceu");
     }
 }

@@ -8,8 +8,8 @@ use md5::Digest as _;
 use serde_json::{Value, json};
 use statectl_state::state::store::StoreError;
 
+use super::HcpState;
 use super::client::{Answer, Call};
-use super::{HcpState, segment};
 use crate::config;
 
 impl HcpState {
@@ -51,7 +51,7 @@ impl HcpState {
         self.api_call(
             "write the state",
             reqwest::Method::POST,
-            &format!("workspaces/{}/state-versions", segment(&self.workspace_id)),
+            &self.workspace_path("/state-versions"),
             Some(body),
         )
     }

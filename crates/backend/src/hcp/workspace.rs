@@ -6,9 +6,10 @@ use statectl_state::state::store::StoreError;
 use statectl_state::state::store::lock_info::LockInfo;
 use url::Url;
 
+use super::HcpState;
 use super::client::{Call, Client, Failure};
 use super::settings::{Settings, Target};
-use super::{HcpState, segment};
+use crate::escape;
 use crate::listing::{DEFAULT_MAX_PAGES, ListOptions, Pages};
 
 impl HcpState {
@@ -61,8 +62,8 @@ impl HcpState {
         loop {
             let path = format!(
                 "organizations/{}/workspaces?search%5Btags%5D={}&page%5Bsize%5D=100&page%5Bnumber%5D={page}",
-                segment(&self.settings.organization),
-                segment(&tags.join(","))
+                escape::path_segment(&self.settings.organization),
+                escape::path_segment(&tags.join(","))
             );
             let answer = self.api_call(
                 "list the tagged workspaces",
@@ -112,7 +113,7 @@ impl HcpState {
             .api_call(
                 "find the organization",
                 reqwest::Method::GET,
-                &format!("organizations/{}", segment(organization)),
+                &format!("organizations/{}", escape::path_segment(organization)),
                 None,
             )
             .is_ok_and(|answer| answer.status == 200);
@@ -136,10 +137,7 @@ impl HcpState {
             .api_call(
                 "read the lock",
                 reqwest::Method::GET,
-                &format!(
-                    "workspaces/{}?include=locked_by",
-                    segment(&self.workspace_id)
-                ),
+                &self.workspace_path("?include=locked_by"),
                 None,
             )
             .ok()

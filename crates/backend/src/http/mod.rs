@@ -59,6 +59,23 @@ impl HttpState {
         }
     }
 
+    /// Sends `method` with `body` to `url` (the lock's or unlock's address), and names the request
+    /// as its messages do.
+    fn named_exchange(
+        &self,
+        doing: &str,
+        method: &str,
+        url: &Url,
+        body: &[u8],
+    ) -> Result<(String, Answer), StoreError> {
+        let request = self.request_name(method, url);
+        let answer = self
+            .client
+            .exchange(method, url, Some(body))
+            .map_err(|failure| self.failed(doing, &request, failure))?;
+        Ok((request, answer))
+    }
+
     /// The error for a request that got no usable answer.
     fn failed(&self, doing: &str, request: &str, failure: Failure) -> StoreError {
         let location = &self.location;
@@ -187,11 +204,9 @@ impl RemoteState for HttpState {
         };
         let doing = "lock the state";
         let method = &self.settings.lock_method;
-        let request = self.request_name(method, lock_address);
-        let answer = self
-            .client
-            .exchange(method, lock_address, Some(info.to_json().as_bytes()))
-            .map_err(|failure| LockRefused::Failed(self.failed(doing, &request, failure)))?;
+        let (request, answer) = self
+            .named_exchange(doing, method, lock_address, info.to_json().as_bytes())
+            .map_err(LockRefused::Failed)?;
         match answer.status.as_u16() {
             200 => Ok(()),
             409 | 423 => match LockInfo::parse(&answer.body) {
@@ -247,7 +262,6 @@ impl RemoteState for HttpState {
         };
         let doing = "unlock the state";
         let method = &self.settings.unlock_method;
-        let request = self.request_name(method, unlock_address);
         // Terraform sends the lock info it locked with; without a lock address it locked nothing
         // and sends an empty body.
         let body = if self.settings.lock_address.is_some() {
@@ -255,10 +269,7 @@ impl RemoteState for HttpState {
         } else {
             Vec::new()
         };
-        let answer = self
-            .client
-            .exchange(method, unlock_address, Some(&body))
-            .map_err(|failure| self.failed(doing, &request, failure))?;
+        let (request, answer) = self.named_exchange(doing, method, unlock_address, &body)?;
         match answer.status.as_u16() {
             200 => Ok(()),
             _ => Err(self.refused(doing, &request, &answer)),

@@ -17,11 +17,11 @@ use aws_sdk_kms::primitives::Blob;
 use aws_sdk_kms::types::DataKeySpec;
 use serde_json::Value;
 use statectl_encryption::config::KeyProviderConfig;
-use statectl_encryption::gojson::{decode_base64, encode_base64, push_string};
+use statectl_encryption::gojson::{decode_base64, encode_base64, push_object, push_string};
 use statectl_encryption::{Error, KeyProvider, Registry, Secret};
 
 use crate::runtime::Runtime;
-use crate::s3::clients::{AwsSettings, sdk_config};
+use crate::s3::clients::sdk_config;
 use crate::s3::errors::{Failure, FailureKind};
 use crate::s3::registered::RegisterSignature;
 
@@ -74,19 +74,9 @@ impl AwsKms {
             detail: format!("cannot start the AWS client: {error}"),
             hint: None,
         })?;
-        let mut aws = AwsSettings::default_for(&options.credentials);
-        aws.region = Some(&options.region);
-        aws.sts_endpoint = options.sts_endpoint.as_deref();
-        aws.sts_region = options.sts_region.as_deref();
-        if let Some(attempts) = options.max_attempts {
-            aws.max_attempts = attempts;
-        }
-        aws.adaptive_retry = options.adaptive_retry;
-        aws.use_fips = options.use_fips;
-        aws.use_dual_stack = options.use_dual_stack;
         // The region is always given here, so the SDK's configuration always loads.
         let sdk = runtime
-            .block_on(sdk_config(&aws))
+            .block_on(sdk_config(&options.aws))
             .ok_or_else(|| Error::Config {
                 at: at.clone(),
                 detail: "no region".into(),
@@ -107,7 +97,7 @@ impl AwsKms {
             kms = kms.endpoint_url(url);
         }
         let mut sts = aws_sdk_sts::config::Builder::from(&sdk).interceptor(RegisterSignature);
-        if let Some(url) = &options.sts_endpoint {
+        if let Some(url) = &options.aws.sts_endpoint {
             sts = sts.endpoint_url(url);
         }
         Ok(AwsKms {
@@ -185,7 +175,7 @@ impl AwsKms {
     {
         let failure = Failure::from_sdk(error);
         let key = &self.options.key_id;
-        let region = &self.options.region;
+        let region = self.options.region();
         let endpoint = self
             .options
             .kms_endpoint
@@ -282,16 +272,11 @@ fn marshal_meta(ciphertext: &[u8], context: &BTreeMap<String, String>) -> Vec<u8
     encode_base64(ciphertext, &mut out);
     out.push('"');
     if !context.is_empty() {
-        out.push_str(",\"encryption_context\":{");
-        for (i, (key, value)) in context.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            push_string(&mut out, key);
-            out.push(':');
-            push_string(&mut out, value);
-        }
-        out.push('}');
+        out.push_str(",\"encryption_context\":");
+        let members = context
+            .iter()
+            .map(|(key, value)| (key.as_str(), value.as_str()));
+        push_object(&mut out, members, push_string);
     }
     out.push('}');
     out.into_bytes()

@@ -10,7 +10,8 @@ use statectl_encryption::Error;
 
 use statectl_net::aws::{self, Checks, RoleOptionError};
 
-use crate::s3::settings::{CredentialSettings, StaticKeys, with_scheme};
+use crate::s3::clients::AwsSettings;
+use crate::s3::settings::{StaticKeys, with_scheme};
 
 /// The data key specs `GenerateDataKey` takes (the SDK's `DataKeySpec` values).
 pub(crate) const KEY_SPECS: [&str; 2] = ["AES_256", "AES_128"];
@@ -22,20 +23,20 @@ pub(crate) struct Options {
     pub key_spec: String,
     /// Sorted, as Go's `json.Marshal` writes a map.
     pub encryption_context: BTreeMap<String, String>,
-    pub region: String,
-    pub credentials: CredentialSettings,
+    /// The S3 backend's AWS settings; the region always set.
+    pub aws: AwsSettings,
     /// `AWS_ENDPOINT_URL_KMS`, else `AWS_ENDPOINT_URL` (the AWS SDK's own variables; OpenTofu's
     /// `endpoints` block has no KMS entry).
     pub kms_endpoint: Option<String>,
-    pub sts_endpoint: Option<String>,
-    pub sts_region: Option<String>,
-    /// Attempts in all; `None` keeps statectl's bounded default.
-    pub max_attempts: Option<u32>,
-    pub adaptive_retry: bool,
-    pub use_fips: bool,
-    pub use_dual_stack: bool,
     pub allowed_account_ids: Vec<String>,
     pub forbidden_account_ids: Vec<String>,
+}
+
+impl Options {
+    /// The region, which reading the options always sets.
+    pub(crate) fn region(&self) -> &str {
+        self.aws.region.as_deref().unwrap_or_default()
+    }
 }
 
 /// Options OpenTofu takes that change only how it reaches AWS, which statectl's HTTP client does
@@ -195,34 +196,33 @@ pub(crate) fn read(
             "key_spec" => options.key_spec = r.string(key, value)?.unwrap_or_default(),
             "encryption_context" => options.encryption_context = r.string_map(key, value)?,
             "region" => region = r.string(key, value)?,
-            "profile" => options.credentials.profile = r.string(key, value)?,
+            "profile" => options.aws.credentials.profile = r.string(key, value)?,
             "access_key" => access_key = r.string(key, value)?,
             "secret_key" => secret_key = r.string(key, value)?,
             "token" => token = r.string(key, value)?,
             "shared_credentials_files" => {
-                options.credentials.shared_credentials_files = r.strings(key, value)?;
+                options.aws.credentials.shared_credentials_files = r.strings(key, value)?;
             }
             "shared_config_files" => {
-                options.credentials.shared_config_files = r.strings(key, value)?;
+                options.aws.credentials.shared_config_files = r.strings(key, value)?;
             }
             "skip_metadata_api_check" => {
-                options.credentials.skip_metadata_api_check = r.bool(key, value)?;
+                options.aws.credentials.skip_metadata_api_check = r.bool(key, value)?;
             }
-            "sts_region" => options.sts_region = r.string(key, value)?,
+            "sts_region" => options.aws.sts_region = r.string(key, value)?,
+            // `null`, and 0 (Go's zero value), keep the default.
+            "max_retries" if value.is_null() => {}
             "max_retries" => {
-                options.max_attempts = if value.is_null() {
-                    None
-                } else {
-                    let n = value
-                        .as_u64()
-                        .and_then(|n| u32::try_from(n).ok())
-                        .ok_or_else(|| r.error(key, "expected a whole number, 0 or more"))?;
-                    // 0 is Go's zero value: the default.
-                    (n > 0).then_some(n)
-                };
+                let n = value
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| r.error(key, "expected a whole number, 0 or more"))?;
+                if n > 0 {
+                    options.aws.max_attempts = n;
+                }
             }
             "retry_mode" => {
-                options.adaptive_retry = match r.string(key, value)?.as_deref() {
+                options.aws.adaptive_retry = match r.string(key, value)?.as_deref() {
                     None | Some("standard") => false,
                     Some("adaptive") => true,
                     Some(other) => {
@@ -233,8 +233,8 @@ pub(crate) fn read(
                     }
                 };
             }
-            "use_fips_endpoint" => options.use_fips = r.bool(key, value)?,
-            "use_dualstack_endpoint" => options.use_dual_stack = r.bool(key, value)?,
+            "use_fips_endpoint" => options.aws.use_fips = r.bool(key, value)?,
+            "use_dualstack_endpoint" => options.aws.use_dual_stack = r.bool(key, value)?,
             "allowed_account_ids" => options.allowed_account_ids = r.strings(key, value)?,
             "forbidden_account_ids" => options.forbidden_account_ids = r.strings(key, value)?,
             "assume_role" => assume_role_block = r.object(key, value)?,
@@ -294,14 +294,15 @@ pub(crate) fn read(
         });
     }
     // OpenTofu asks for the region itself, not the profile's (its check runs before the SDK's).
-    options.region = region
+    let region = region
         .or_else(|| env("AWS_REGION"))
         .or_else(|| env("AWS_DEFAULT_REGION"))
         .ok_or_else(|| Error::Config {
             at: at.to_owned(),
             detail: "the \"region\" attribute or the \"AWS_REGION\" or \"AWS_DEFAULT_REGION\" environment variables must be set".into(),
         })?;
-    options.credentials.static_keys = match (access_key, secret_key) {
+    options.aws.region = Some(region);
+    options.aws.credentials.static_keys = match (access_key, secret_key) {
         (Some(access_key), Some(secret_key)) => Some(StaticKeys {
             access_key,
             secret_key,
@@ -315,12 +316,12 @@ pub(crate) fn read(
             return Err(r.error("access_key", "secret_key is set without access_key"));
         }
     };
-    if options.credentials.shared_credentials_files.is_empty() {
-        options.credentials.shared_credentials_files =
+    if options.aws.credentials.shared_credentials_files.is_empty() {
+        options.aws.credentials.shared_credentials_files =
             env("AWS_SHARED_CREDENTIALS_FILE").into_iter().collect();
     }
-    if options.credentials.shared_config_files.is_empty() {
-        options.credentials.shared_config_files =
+    if options.aws.credentials.shared_config_files.is_empty() {
+        options.aws.credentials.shared_config_files =
             env("AWS_SHARED_CONFIG_FILE").into_iter().collect();
     }
     if let Some(block) = endpoints_block {
@@ -330,22 +331,23 @@ pub(crate) fn read(
             r.string("endpoints.iam", iam)?;
         }
         if let Some(sts) = block.get("sts") {
-            options.sts_endpoint = r.string("endpoints.sts", sts)?;
+            options.aws.sts_endpoint = r.string("endpoints.sts", sts)?;
         }
     }
-    options.sts_endpoint = options
+    options.aws.sts_endpoint = options
+        .aws
         .sts_endpoint
         .or_else(|| env("AWS_ENDPOINT_URL_STS"))
         .map(|url| with_scheme(&url));
     options.kms_endpoint = env("AWS_ENDPOINT_URL_KMS").or_else(|| env("AWS_ENDPOINT_URL"));
     if let Some(block) = assume_role_block {
-        options.credentials.assume_role = Some(
+        options.aws.credentials.assume_role = Some(
             aws::assume_role(block, Checks::Strict)
                 .map_err(|error| role_option_error(&r, error))?,
         );
     }
     if let Some(block) = web_identity_block {
-        options.credentials.web_identity = Some(
+        options.aws.credentials.web_identity = Some(
             aws::web_identity(block, Checks::Strict, env)
                 .map_err(|error| role_option_error(&r, error))?,
         );
@@ -432,11 +434,11 @@ mod tests {
         let base = json!({"kms_key_id": "alias/s", "key_spec": "AES_128"});
         assert!(message(read_json(base.clone(), &[])).contains("\"AWS_REGION\""));
         let from_env = read_json(base.clone(), &[("AWS_DEFAULT_REGION", "eu-west-3")]).unwrap();
-        assert_eq!(from_env.region, "eu-west-3");
+        assert_eq!(from_env.region(), "eu-west-3");
         let mut set = base;
         set["region"] = json!("us-east-2");
         let set = read_json(set, &[("AWS_REGION", "eu-west-3")]).unwrap();
-        assert_eq!(set.region, "us-east-2");
+        assert_eq!(set.region(), "us-east-2");
     }
 
     #[test]
@@ -462,18 +464,18 @@ mod tests {
             ["a", "b"]
         );
         assert_eq!(
-            options.sts_endpoint.as_deref(),
+            options.aws.sts_endpoint.as_deref(),
             Some("https://sts.local:4566")
         );
         assert_eq!(
             options.kms_endpoint.as_deref(),
             Some("http://127.0.0.1:5000")
         );
-        assert_eq!(options.max_attempts, Some(7));
-        assert!(options.adaptive_retry && options.use_fips && !options.use_dual_stack);
-        assert_eq!(options.credentials.shared_config_files, ["/etc/aws"]);
-        let role = options.credentials.assume_role.as_ref().unwrap();
-        assert_eq!(role.duration, Some(Duration::from_secs(3600)));
+        assert_eq!(options.aws.max_attempts, 7);
+        assert!(options.aws.adaptive_retry && options.aws.use_fips && !options.aws.use_dual_stack);
+        assert_eq!(options.aws.credentials.shared_config_files, ["/etc/aws"]);
+        let role = options.aws.credentials.assume_role.as_ref().unwrap();
+        assert_eq!(role.session.duration, Some(Duration::from_secs(3600)));
         assert_eq!(role.tags, [("team".to_owned(), "infra".to_owned())]);
         assert!(!format!("{options:?}").contains("s3cr3t"));
     }

@@ -7,12 +7,12 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use statectl_net::http::body::{self, BodyError};
 use statectl_net::http::client::{self, Timeouts};
 use statectl_net::oci::signature::OciSigner;
 
 use crate::client_error::ClientError;
+use crate::escape;
 use crate::runtime::Runtime;
 
 /// The largest answer read: a state beyond 1 GiB is not one statectl reads.
@@ -24,14 +24,6 @@ const RETRIED: [u16; 3] = [429, 500, 503];
 /// Terraform waits 2, 8, 18 and 32 s; statectl starts at half a second and doubles, or waits as a
 /// 429's `retry-after` asks, up to this.
 const MAX_PAUSE: Duration = Duration::from_secs(10);
-
-/// Everything but unreserved characters is escaped, `/` included, as Go's `url.PathEscape` does
-/// for a path parameter (the service takes both spellings).
-const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
 
 /// The client of one namespace's Object Storage, shared by the states of a listing.
 pub(super) struct Client {
@@ -99,16 +91,20 @@ impl<'a> Call<'a> {
 
 /// `/n/<namespace>/b/<bucket>/o/<object>`, each part escaped.
 pub(super) fn object_path(namespace: &str, bucket: &str, object: &str) -> String {
-    format!("{}/o/{}", bucket_path(namespace, bucket), escape(object))
+    format!(
+        "{}/o/{}",
+        bucket_path(namespace, bucket),
+        escape::unreserved(object)
+    )
 }
 
 /// `/n/<namespace>/b/<bucket>`.
 pub(super) fn bucket_path(namespace: &str, bucket: &str) -> String {
-    format!("/n/{}/b/{}", escape(namespace), escape(bucket))
-}
-
-fn escape(text: &str) -> String {
-    utf8_percent_encode(text, ESCAPED).to_string()
+    format!(
+        "/n/{}/b/{}",
+        escape::unreserved(namespace),
+        escape::unreserved(bucket)
+    )
 }
 
 impl Client {
@@ -155,19 +151,10 @@ impl Client {
             target.push(if index == 0 { '?' } else { '&' });
             target.push_str(name);
             target.push('=');
-            target.push_str(&escape(value));
+            target.push_str(&escape::unreserved(value));
         }
         let url = reqwest::Url::parse(&format!("{}{target}", self.endpoint))
             .map_err(|error| Failure::Unreachable(format!("the endpoint is not a URL: {error}")))?;
-        let host = match (url.host_str(), url.port()) {
-            (Some(host), Some(port)) => format!("{host}:{port}"),
-            (Some(host), None) => host.to_owned(),
-            _ => String::new(),
-        };
-        let signed_target = match url.query() {
-            Some(query) => format!("{}?{query}", url.path()),
-            None => url.path().to_owned(),
-        };
         let method =
             reqwest::Method::from_bytes(call.method.as_bytes()).unwrap_or(reqwest::Method::GET);
         let body = call.body.map(bytes::Bytes::copy_from_slice);
@@ -178,9 +165,7 @@ impl Client {
                 let date = httpdate::fmt_http_date(SystemTime::now());
                 // Every body this client sends is a PutObject's, whose body headers the SDK does
                 // not sign (OCI's "Special Instructions for Object Storage PUT").
-                let signed = self
-                    .signer
-                    .sign(call.method, &host, &signed_target, &date, None);
+                let signed = self.signer.sign_url(call.method, &url, &date, None);
                 let mut request = self
                     .http
                     .request(method.clone(), url.clone())

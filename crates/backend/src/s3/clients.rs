@@ -54,10 +54,10 @@ impl Clients {
     /// Builds the clients. No request is made here: credentials are resolved on the first call.
     pub(crate) async fn new(settings: &Settings, location: &str) -> Result<Clients, StoreError> {
         let aws = AwsSettings {
-            region: settings.region.as_deref(),
-            credentials: &settings.credentials,
-            sts_endpoint: settings.endpoints.sts.as_deref(),
-            ..AwsSettings::default_for(&settings.credentials)
+            region: settings.region.clone(),
+            credentials: settings.credentials.clone(),
+            sts_endpoint: settings.endpoints.sts.clone(),
+            ..AwsSettings::default()
         };
         let Some(config) = sdk_config(&aws).await else {
             return Err(StoreError::new(format!(
@@ -111,14 +111,14 @@ impl Clients {
 
 /// What the SDK's configuration is built from: the S3 backend's settings, or the same settings of
 /// an `aws_kms` key provider (OpenTofu mirrors the S3 backend's there).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct AwsSettings<'a> {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AwsSettings {
     /// `None`: the SDK's region chain (environment, then the profile).
-    pub region: Option<&'a str>,
-    pub credentials: &'a CredentialSettings,
-    pub sts_endpoint: Option<&'a str>,
+    pub region: Option<String>,
+    pub credentials: CredentialSettings,
+    pub sts_endpoint: Option<String>,
     /// The region `assume_role` asks STS in, when not the requests' own (`sts_region`).
-    pub sts_region: Option<&'a str>,
+    pub sts_region: Option<String>,
     /// How many times a request is tried in all.
     pub max_attempts: u32,
     /// `retry_mode = "adaptive"`: the SDK's client-side rate limiting on top of the retries.
@@ -127,12 +127,12 @@ pub(crate) struct AwsSettings<'a> {
     pub use_dual_stack: bool,
 }
 
-impl<'a> AwsSettings<'a> {
+impl Default for AwsSettings {
     /// statectl's bounded retries, the standard endpoints, nothing else set.
-    pub(crate) fn default_for(credentials: &'a CredentialSettings) -> Self {
+    fn default() -> Self {
         AwsSettings {
             region: None,
-            credentials,
+            credentials: CredentialSettings::default(),
             sts_endpoint: None,
             sts_region: None,
             max_attempts: MAX_ATTEMPTS,
@@ -145,15 +145,16 @@ impl<'a> AwsSettings<'a> {
 
 /// The SDK's configuration with the credential chain over it; `None` when no region is found. No
 /// request is made here.
-pub(crate) async fn sdk_config(aws: &AwsSettings<'_>) -> Option<SdkConfig> {
-    let files = profile_files(aws.credentials);
+pub(crate) async fn sdk_config(aws: &AwsSettings) -> Option<SdkConfig> {
+    let files = profile_files(&aws.credentials);
     // The region first (the credential providers need it), with no credentials yet.
     let base = loader(aws, files.as_ref()).no_credentials().load().await;
     let region = base.region().cloned()?;
     let sts_region = aws
         .sts_region
-        .map_or_else(|| region.clone(), |name| Region::new(name.to_owned()));
-    let sts_config = with_endpoint(&base, aws.sts_endpoint);
+        .as_ref()
+        .map_or_else(|| region.clone(), |name| Region::new(name.clone()));
+    let sts_config = with_endpoint(&base, aws.sts_endpoint.as_deref());
     let credentials = credentials(aws, &region, &sts_region, files.as_ref(), &sts_config).await;
     Some(
         loader(aws, files.as_ref())
@@ -166,7 +167,7 @@ pub(crate) async fn sdk_config(aws: &AwsSettings<'_>) -> Option<SdkConfig> {
 
 /// The SDK's configuration loader with the retries, timeouts, profile, region and endpoint
 /// variants asked for.
-fn loader(aws: &AwsSettings<'_>, files: Option<&EnvConfigFiles>) -> aws_config::ConfigLoader {
+fn loader(aws: &AwsSettings, files: Option<&EnvConfigFiles>) -> aws_config::ConfigLoader {
     let retry = if aws.adaptive_retry {
         RetryConfig::adaptive()
     } else {
@@ -192,8 +193,8 @@ fn loader(aws: &AwsSettings<'_>, files: Option<&EnvConfigFiles>) -> aws_config::
     if let Some(profile) = &aws.credentials.profile {
         loader = loader.profile_name(profile);
     }
-    if let Some(region) = aws.region {
-        loader = loader.region(Region::new(region.to_owned()));
+    if let Some(region) = &aws.region {
+        loader = loader.region(Region::new(region.clone()));
     }
     loader
 }
@@ -237,13 +238,13 @@ fn with_endpoint(config: &SdkConfig, endpoint: Option<&str>) -> SdkConfig {
 /// metadata left out under `skip_metadata_api_check`; web identity from the backend's block in place
 /// of the chain; then `assume_role` over whichever it is.
 async fn credentials(
-    aws: &AwsSettings<'_>,
+    aws: &AwsSettings,
     region: &Region,
     sts_region: &Region,
     files: Option<&EnvConfigFiles>,
     sts_config: &SdkConfig,
 ) -> SharedCredentialsProvider {
-    let base = base_credentials(aws.credentials, region, files).await;
+    let base = base_credentials(&aws.credentials, region, files).await;
     let chosen = match &aws.credentials.assume_role {
         Some(role) => assumed_role(role, sts_region, sts_config, base).await,
         None => base,
@@ -271,14 +272,11 @@ async fn base_credentials(
             .configure(&provider_config)
             .static_configuration(StaticConfiguration {
                 web_identity_token_file: web.token_file.clone().into(),
-                role_arn: web.role_arn.clone(),
-                session_name: web
-                    .session_name
-                    .clone()
-                    .unwrap_or_else(|| "statectl".to_owned()),
+                role_arn: web.session.role_arn.clone(),
+                session_name: web.session.name(),
             })
-            .policy_arns(web.policy_arns.clone());
-        let provider = match &web.policy {
+            .policy_arns(web.session.policy_arns.clone());
+        let provider = match &web.session.policy {
             Some(policy) => provider.policy(policy.clone()),
             None => provider,
         };
@@ -343,24 +341,21 @@ async fn assumed_role(
     sts_config: &SdkConfig,
     base: SharedCredentialsProvider,
 ) -> SharedCredentialsProvider {
-    let mut builder = AssumeRoleProvider::builder(role.role_arn.clone())
+    let session = &role.session;
+    let mut builder = AssumeRoleProvider::builder(session.role_arn.clone())
         .region(region.clone())
         .configure(sts_config)
-        .session_name(
-            role.session_name
-                .clone()
-                .unwrap_or_else(|| "statectl".to_owned()),
-        );
+        .session_name(session.name());
     if let Some(id) = &role.external_id {
         builder = builder.external_id(id.clone());
     }
-    if let Some(policy) = &role.policy {
+    if let Some(policy) = &session.policy {
         builder = builder.policy(policy.clone());
     }
-    if !role.policy_arns.is_empty() {
-        builder = builder.policy_arns(role.policy_arns.clone());
+    if !session.policy_arns.is_empty() {
+        builder = builder.policy_arns(session.policy_arns.clone());
     }
-    if let Some(duration) = role.duration {
+    if let Some(duration) = session.duration {
         builder = builder.session_length(duration);
     }
     if !role.tags.is_empty() {

@@ -20,7 +20,7 @@ const RETRY_EVERY: Duration = Duration::from_secs(2);
 
 impl Backend {
     /// The state, checked against the digest item when a table is configured.
-    pub(super) async fn get_checked(&self) -> Result<Option<Vec<u8>>, StoreError> {
+    pub(super) async fn get(&self) -> Result<Option<Vec<u8>>, StoreError> {
         let deadline = Deadline::after(RETRY_FOR);
         loop {
             let bytes = self.get_object().await?;

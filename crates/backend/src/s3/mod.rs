@@ -15,8 +15,7 @@ pub(crate) mod registered;
 pub(crate) mod settings;
 mod versions;
 
-use statectl_state::state::store::lock_info::LockInfo;
-use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
+use statectl_state::state::store::StoreError;
 
 use crate::config::BackendConfig;
 use crate::runtime::Runtime;
@@ -64,41 +63,7 @@ impl S3State {
     }
 }
 
-impl RemoteState for S3State {
-    fn location(&self) -> String {
-        self.backend.location.clone()
-    }
-
-    /// The key's last segment: `terraform.tfstate` for `env:/dev/app/terraform.tfstate`.
-    fn backup_name(&self) -> String {
-        let key = &self.backend.settings.key;
-        key.rsplit('/').next().unwrap_or(key).to_owned()
-    }
-
-    fn lock_path(&self) -> String {
-        self.backend.settings.lock_path()
-    }
-
-    fn get(&self) -> Result<Option<Vec<u8>>, StoreError> {
-        self.runtime.block_on(self.backend.get_checked())
-    }
-
-    fn lock(&self, info: &LockInfo) -> Result<(), LockRefused> {
-        self.runtime.block_on(self.backend.lock(info))
-    }
-
-    fn put(&self, bytes: &[u8], _lock: &LockInfo) -> Result<(), StoreError> {
-        self.runtime.block_on(self.backend.put(bytes))
-    }
-
-    fn unlock(&self, lock: &LockInfo) -> Result<(), StoreError> {
-        self.runtime.block_on(self.backend.unlock(&lock.id))
-    }
-
-    fn versions(&self) -> Option<&dyn statectl_state::state::store::versions::StateVersions> {
-        Some(self)
-    }
-}
+crate::blocking::blocking_remote_state!(S3State, object: key, runtime: runtime {});
 
 /// What a failed request was about: an object of the bucket, or an item of a DynamoDB table.
 #[derive(Clone, Copy)]

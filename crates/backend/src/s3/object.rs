@@ -146,8 +146,9 @@ impl Backend {
         Ok((!bytes.is_empty()).then_some(bytes))
     }
 
-    /// Replaces the state object, then records its MD5 for Terraform's consistency check.
-    pub(super) async fn put(&self, bytes: &[u8]) -> Result<(), StoreError> {
+    /// Replaces the state object, then records its MD5 for Terraform's consistency check. The
+    /// lock is held apart (the lock object, the DynamoDB item): nothing of it goes with the write.
+    pub(super) async fn put(&self, bytes: &[u8], _lock_id: &str) -> Result<(), StoreError> {
         let settings = &self.settings;
         let request = self
             .clients

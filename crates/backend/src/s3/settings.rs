@@ -568,9 +568,9 @@ mod tests {
         assert_eq!(credentials.shared_config_files, ["/etc/aws/config"]);
         assert!(credentials.skip_metadata_api_check);
         let role = credentials.assume_role.as_ref().unwrap();
-        assert_eq!(role.duration, Some(Duration::from_secs(5400)));
+        assert_eq!(role.session.duration, Some(Duration::from_secs(5400)));
         assert_eq!(role.tags, [("a".to_owned(), "b".to_owned())]);
-        assert_eq!(role.policy_arns, ["arn:p"]);
+        assert_eq!(role.session.policy_arns, ["arn:p"]);
         let web = credentials.web_identity.as_ref().unwrap();
         assert_eq!(web.token_file, "/tok");
         // The role and the token file may come from the environment, as CI's OIDC sets them.
@@ -582,7 +582,7 @@ mod tests {
         .unwrap();
         let web = from_env.credentials.web_identity.unwrap();
         assert_eq!(
-            (web.role_arn.as_str(), web.token_file.as_str()),
+            (web.session.role_arn.as_str(), web.token_file.as_str()),
             ("arn:aws:iam::1:role/oidc", "/var/run/token")
         );
         let inline = read(

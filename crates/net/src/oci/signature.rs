@@ -12,6 +12,7 @@ use rsa::pkcs1v15::SigningKey;
 use rsa::pkcs8::DecodePrivateKey;
 use rsa::sha2::{Digest, Sha256};
 use rsa::signature::{SignatureEncoding, Signer};
+use url::{Position, Url};
 
 use crate::secret::Secret;
 
@@ -98,6 +99,14 @@ impl OciSigner {
             authorization: Secret::registered_apart(authorization),
         }
     }
+
+    /// [`OciSigner::sign`] for a request to `url`: its host (with the port, when it names one
+    /// other than the scheme's) and its path with the query are what is signed.
+    pub fn sign_url(&self, method: &str, url: &Url, date: &str, body: Option<&[u8]>) -> Signed {
+        let host = &url[Position::BeforeHost..Position::AfterPort];
+        let path_and_query = &url[Position::BeforePath..Position::AfterQuery];
+        self.sign(method, host, path_and_query, date, body)
+    }
 }
 
 #[cfg(test)]
@@ -149,6 +158,25 @@ mod tests {
             .unwrap();
         assert!(format!("{signer:?} {signed:?}").contains("(redacted)"));
         assert!(!format!("{signed:?}").contains(encoded));
+    }
+
+    #[test]
+    fn a_url_signs_its_host_with_a_named_port_and_its_path_with_the_query() {
+        let (signer, _) = test_signer("t/u/f");
+        for (url, host, path_and_query) in [
+            (
+                "https://h.example.com/n/x/b/y?a=b",
+                "h.example.com",
+                "/n/x/b/y?a=b",
+            ),
+            ("http://127.0.0.1:8080/v3/x", "127.0.0.1:8080", "/v3/x"),
+            ("https://h:443/x#f", "h", "/x"),
+            ("http://[::1]:9/a?", "[::1]:9", "/a?"),
+        ] {
+            let from_url = signer.sign_url("GET", &Url::parse(url).unwrap(), "d", None);
+            let given = signer.sign("GET", host, path_and_query, "d", None);
+            assert_eq!(from_url, given, "{url}");
+        }
     }
 
     #[test]

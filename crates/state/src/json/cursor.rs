@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::json::bytes;
+use crate::json::{bytes, skip};
 
 /// The deepest nesting of arrays and objects any command accepts in a document, counted from the
 /// document's root: the one limit of every reader (the cursor here, and every later walk over a value
@@ -114,11 +114,6 @@ fn describe(found: char) -> String {
 }
 
 type Result<T> = std::result::Result<T, JsonError>;
-
-/// Marks the bytes of `word` that are `"`, `\\` or below 0x20: where a plain run of string content ends.
-fn special_bytes(word: u64) -> u64 {
-    bytes::equal_to(word, b'"') | bytes::equal_to(word, b'\\') | bytes::below(word, 0x20)
-}
 
 /// A position in a JSON text, with the reads the state parser needs.
 #[derive(Debug)]
@@ -391,7 +386,7 @@ impl<'a> Cursor<'a> {
         // Eight bytes at a time (SWAR): string content is most of a state's bytes, and this finds
         // the first quote, backslash or control byte of a word in a handful of instructions.
         while let Some(word) = bytes::word_at(bytes, at) {
-            let special = special_bytes(word);
+            let special = bytes::string_specials(word);
             if special != 0 {
                 at += bytes::first_marked(special);
                 break;
@@ -599,6 +594,21 @@ impl<'a> Cursor<'a> {
     pub fn skip_value(&mut self) -> Result<Span> {
         self.skip_whitespace();
         let start = self.position;
+        // The fast loop, when the value is valid and shallow enough for it; else the careful one
+        // below, for the exact error.
+        if self.depth + skip::FAST_DEPTH as usize <= MAX_DEPTH
+            && let Some(end) = skip::value_end(self.bytes, start)
+        {
+            self.position = end;
+            return Ok(Span::new(start, end));
+        }
+        self.skip_value_carefully()
+    }
+
+    /// [`Cursor::skip_value`] token by token, with the error and position of the first problem.
+    fn skip_value_carefully(&mut self) -> Result<Span> {
+        self.skip_whitespace();
+        let start = self.position;
         let base_depth = self.depth;
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
@@ -772,6 +782,51 @@ mod tests {
         }
         let utf8 = "é日本😀 \u{7f}\u{80}é\"";
         assert_eq!(Cursor::new(utf8).scan_plain().unwrap(), utf8.len() - 1);
+    }
+
+    /// Every cut, change and deletion of one byte of a value holding every kind of token: where the
+    /// fast loop accepts, the careful one accepts too, with the same end; where the careful one
+    /// refuses, the fast one gives up (so the careful one's error is the one reported).
+    #[test]
+    fn the_fast_skip_accepts_only_what_the_careful_one_accepts() {
+        let careful = |text: &str| {
+            let mut cursor = Cursor::new(text);
+            cursor.skip_value_carefully().map(|span| span.end)
+        };
+        let sample = "{\"a\": [1, -2.5e+3, 0, 1E-2, true, false, null, \"x\\\"y\\u00e9\\n\"],\n    \"b\": {}, \"c\": [ ], \"d\": {\"e\": [{}]}, \"\u{e9}\": \"\u{65e5}\"} ,";
+        let mut checked = 0;
+        let mut variants = vec![sample.to_owned()];
+        for at in 0..sample.len() {
+            for replacement in [
+                "", "#", " ", "\"", "\\", "\u{1}", "0", "-", ".", "e", "{", "]", ",",
+            ] {
+                if sample.is_char_boundary(at) && sample.is_char_boundary(at + 1) {
+                    variants.push(format!(
+                        "{}{replacement}{}",
+                        &sample[..at],
+                        &sample[at + 1..]
+                    ));
+                }
+            }
+            if sample.is_char_boundary(at) {
+                variants.push(sample[..at].to_owned());
+            }
+        }
+        for text in &variants {
+            let start = bytes::skip_layout(text.as_bytes(), 0);
+            match skip::value_end(text.as_bytes(), start) {
+                Some(end) => {
+                    assert_eq!(careful(text), Ok(end), "{text:?}");
+                    checked += 1;
+                }
+                None => assert!(careful(text).is_err(), "{text:?} gave up on a valid value"),
+            }
+        }
+        assert!(checked > 100, "{checked}");
+        // Deeper than the fast loop goes: the careful one reads it.
+        let deep = "[".repeat(100) + &"]".repeat(100);
+        assert_eq!(skip::value_end(deep.as_bytes(), 0), None);
+        assert_eq!(skip(&deep), Ok(Span::new(0, 200)));
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod escape;
 mod format;
 pub mod path;
 mod position;
+mod skip;
 mod step;
 pub mod trusted;
 mod value;

@@ -14,11 +14,15 @@ use crate::state::layout::{Flavour, KeyOrder, OPENTOFU_INSTANCE_ORDER, Style, de
 use crate::state::model::{Instance, Member, Output, Resource, State};
 
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
-/// providers) and the last module path (resources of one module stand together).
+/// providers) and the last module path (resources of one module stand together); and the buffers
+/// a resource's instances and an instance's dependencies are gathered in before they are copied
+/// into a vector of their exact size (one allocation each, where growing a vector took several).
 #[derive(Default)]
-pub(super) struct Shared {
+pub(super) struct Shared<'a> {
     providers: Vec<Arc<ProviderConfig>>,
     last_module: Option<(String, ModulePath)>,
+    instances: Vec<Instance<'a>>,
+    dependencies: Vec<Cow<'a, str>>,
 }
 use crate::state::order::{self, Duplicate};
 use crate::state::parse_split;
@@ -61,7 +65,7 @@ struct TopLevel<'a> {
     backend: bool,
     modules: bool,
     members: Vec<Member<'a>>,
-    shared: Shared,
+    shared: Shared<'a>,
     /// A problem inside `resources` or `outputs`, reported only if the version turns out to be 4: a
     /// version error explains more than a structural one.
     deferred: Option<StateError>,
@@ -271,7 +275,10 @@ fn outputs<'a>(cursor: &mut Cursor<'a>) -> Result<Vec<Output<'a>>> {
     Ok(outputs)
 }
 
-pub(super) fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Resource<'a>> {
+pub(super) fn resource<'a>(
+    cursor: &mut Cursor<'a>,
+    shared: &mut Shared<'a>,
+) -> Result<Resource<'a>> {
     let mut module: Option<(Cow<'a, str>, usize)> = None;
     let mut mode: Option<(Cow<'a, str>, usize)> = None;
     let mut type_name: Option<Cow<'a, str>> = None;
@@ -291,16 +298,24 @@ pub(super) fn resource<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Resu
             Some("name") => name = optional_string(cursor, "name")?,
             Some("provider") => provider = optional_provider(cursor, shared)?,
             Some("instances") => {
-                instances.clear();
-                if !cursor.null() {
-                    cursor.array(|cursor| {
-                        instances.push(instance(cursor, shared)?);
-                        Ok::<_, StateError>(())
-                    })?;
-                }
                 // Most resources hold one instance, and a vector grows to four at its first push:
                 // three unused instance slots per resource were a third of a large state's model.
-                instances.shrink_to_fit();
+                // Gathered in the shared buffer, then copied into a vector of the exact size.
+                let mut gathered = std::mem::take(&mut shared.instances);
+                gathered.clear();
+                let read = if cursor.null() {
+                    Ok(())
+                } else {
+                    cursor
+                        .array(|cursor| {
+                            gathered.push(instance(cursor, shared)?);
+                            Ok::<_, StateError>(())
+                        })
+                        .map(|_| ())
+                };
+                instances = exact_copy(&mut gathered);
+                shared.instances = gathered;
+                read?;
             }
             _ => {
                 cursor.skip_value()?;
@@ -376,7 +391,7 @@ pub fn parse_instance(text: &str) -> Result<Instance<'_>> {
     Ok(instance)
 }
 
-fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Instance<'a>> {
+fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Instance<'a>> {
     let mut instance = Instance {
         index_key: None,
         tainted: false,
@@ -418,7 +433,10 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared) -> Result<Instance
                 instance.sensitive_attributes = Some(span);
             }
             Some("private") => instance.private = optional_string(cursor, "private")?,
-            Some("dependencies") => instance.dependencies = string_list(cursor, "dependencies")?,
+            Some("dependencies") => {
+                instance.dependencies =
+                    string_list(cursor, "dependencies", &mut shared.dependencies)?;
+            }
             Some("create_before_destroy") => {
                 instance.create_before_destroy = boolean(cursor, "create_before_destroy")?;
             }
@@ -449,7 +467,7 @@ fn optional_string<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Option<Co
 
 fn optional_provider(
     cursor: &mut Cursor<'_>,
-    shared: &mut Shared,
+    shared: &mut Shared<'_>,
 ) -> Result<Option<Arc<ProviderConfig>>> {
     cursor.skip_whitespace();
     let at = cursor.position();
@@ -546,10 +564,16 @@ fn string_map(cursor: &mut Cursor<'_>) -> Result<Span> {
     })
 }
 
-fn string_list<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Vec<Cow<'a, str>>> {
-    let mut items = Vec::new();
+/// An array of strings, gathered in `items` (a buffer left empty) and returned in a vector of its
+/// exact size.
+fn string_list<'a>(
+    cursor: &mut Cursor<'a>,
+    field: &str,
+    items: &mut Vec<Cow<'a, str>>,
+) -> Result<Vec<Cow<'a, str>>> {
+    items.clear();
     if cursor.null() {
-        return Ok(items);
+        return Ok(Vec::new());
     }
     if cursor.peek() != Some(b'[') {
         return Err(wrong_kind(
@@ -567,7 +591,15 @@ fn string_list<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Vec<Cow<'a, s
         items.push(cursor.string()?.0);
         Ok(())
     })?;
-    Ok(items)
+    Ok(exact_copy(items))
+}
+
+/// Moves what a buffer gathered into a vector of its exact size, leaving the buffer empty with its
+/// capacity, for the next use.
+fn exact_copy<T>(gathered: &mut Vec<T>) -> Vec<T> {
+    let mut exact = Vec::with_capacity(gathered.len());
+    exact.append(gathered);
+    exact
 }
 
 fn index_key(cursor: &mut Cursor<'_>) -> Result<Option<InstanceKey>> {

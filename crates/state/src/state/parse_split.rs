@@ -42,7 +42,7 @@ struct Part<'a> {
 /// `Cursor::array` over `parse::resource` reads it, on several threads when it is large.
 pub(super) fn resources<'a>(
     cursor: &mut Cursor<'a>,
-    shared: &mut Shared,
+    shared: &mut Shared<'a>,
 ) -> Result<Vec<Resource<'a>>, StateError> {
     let mut resources = Vec::new();
     if cursor.null() || !cursor.open_array()? {
@@ -112,7 +112,7 @@ pub(super) fn resources<'a>(
 /// one ends where one of `cuts` (ascending, all past the cursor) is, or the array ends.
 fn read_part<'a>(
     cursor: &mut Cursor<'a>,
-    shared: &mut Shared,
+    shared: &mut Shared<'a>,
     resources: &mut Vec<Resource<'a>>,
     cuts: &[usize],
 ) -> Result<Stop<'a>, StateError> {

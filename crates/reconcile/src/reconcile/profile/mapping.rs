@@ -10,6 +10,7 @@
 use super::query::first;
 use serde_json::{Number, Value};
 
+use crate::json::Decimal;
 use crate::reconcile::profile::path;
 use crate::state::attr_path::Step;
 
@@ -178,14 +179,12 @@ fn coerce(old: &Value, new: &Value, at: &str, skipped: &mut Vec<Skipped>) -> Opt
     coerced
 }
 
-/// Equal as numbers (`1`, `1.0` and `1e0` are one number).
-#[expect(
-    clippy::float_cmp,
-    reason = "exact equality is the point: only the spelling may differ"
-)]
+/// Equal as numbers (`1`, `1.0` and `1e0` are one number), exactly: two integers past 2^53 that
+/// one `f64` holds alike are still two numbers.
 fn same_number(left: &Number, right: &Number) -> bool {
-    left.to_string() == right.to_string()
-        || matches!((left.as_f64(), right.as_f64()), (Some(left), Some(right)) if left == right)
+    let (left, right) = (left.to_string(), right.to_string());
+    left == right
+        || matches!((Decimal::parse(&left), Decimal::parse(&right)), (Some(left), Some(right)) if left == right)
 }
 
 fn kind(value: &Value) -> &'static str {
@@ -285,28 +284,47 @@ pub(crate) mod tests {
 
     #[test]
     fn coerces_to_the_type_the_state_holds() {
-        let attributes =
-            json!({"port": 80, "name": "x", "enabled": false, "size": 1.0, "new": null});
-        let response =
-            json!({"port": "8080", "name": 12, "enabled": "TRUE", "size": 1, "new": [1]});
-        let mappings = [
-            mapping("r", "$.port", "port"),
-            mapping("r", "$.name", "name"),
-            mapping("r", "$.enabled", "enabled"),
-            mapping("r", "$.size", "size"),
-            mapping("r", "$.new", "new"),
-        ];
-        let patch = apply(&mappings, &attributes, |_| Some(&response));
+        let (patched, changes) = each_top_level_mapped(
+            r#"{"port": 80, "name": "x", "enabled": false, "size": 1.0, "new": null}"#,
+            r#"{"port": "8080", "name": 12, "enabled": "TRUE", "size": 1, "new": [1]}"#,
+        );
         assert_eq!(
-            serde_json::to_string(&patch.attributes).unwrap(),
+            patched,
             r#"{"port":8080,"name":"12","enabled":true,"size":1.0,"new":[1]}"#
         );
-        assert_eq!(
-            patch.changes.len(),
-            4,
-            "size keeps its spelling: {:?}",
-            patch.changes
+        assert_eq!(changes, 4, "size keeps its spelling");
+    }
+
+    #[test]
+    fn a_number_is_kept_in_its_spelling_only_when_it_is_exactly_the_same() {
+        let (patched, changes) = each_top_level_mapped(
+            r#"{"same": 100.00, "big": 9007199254740993, "text": 0.10}"#,
+            r#"{"same": 100, "big": 9007199254740992, "text": "0.1"}"#,
         );
+        // 2^53 + 1 and 2^53 are one f64, but not one number: the answer's is taken.
+        assert_eq!(
+            patched,
+            r#"{"same":100.00,"big":9007199254740992,"text":0.10}"#
+        );
+        assert_eq!(changes, 1);
+    }
+
+    /// The state's `attributes` (JSON text: spellings count) patched from `response` by a mapping
+    /// of each of its top-level members to the same name, and how many changed.
+    fn each_top_level_mapped(attributes: &str, response: &str) -> (String, usize) {
+        let attributes: Value = serde_json::from_str(attributes).unwrap();
+        let response: Value = serde_json::from_str(response).unwrap();
+        let mappings: Vec<Mapping> = attributes
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|name| mapping("r", &format!("$.{name}"), name))
+            .collect();
+        let patch = apply(&mappings, &attributes, |_| Some(&response));
+        (
+            serde_json::to_string(&patch.attributes).unwrap(),
+            patch.changes.len(),
+        )
     }
 
     #[test]

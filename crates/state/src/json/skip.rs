@@ -1,0 +1,162 @@
+//! The fast way past a valid value: one tight loop over the bytes, positions in registers, nesting
+//! kept in the bits of one word. It accepts only what the cursor's own `skip_value` accepts, and
+//! gives up (`None`) on anything else, or on nesting deeper than [`FAST_DEPTH`]; the cursor then reads
+//! the value again its careful way, which finds the same end or the exact error and position.
+//!
+//! Why: attribute values are most of a state's bytes, and skipping them token by token through the
+//! cursor's methods (each reloading its position from memory) was over half of reading a state.
+
+use crate::json::bytes::{first_marked, skip_layout, string_specials, word_at};
+
+/// The deepest nesting (counted from the value) this loop follows; one bit of a `u64` each.
+pub(crate) const FAST_DEPTH: u32 = 64;
+
+/// The offset after the valid value starting (whitespace skipped) at `at` of `bytes`, or `None`
+/// when this loop cannot tell (an invalid value, or one nested too deep for it).
+pub(crate) fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+    // Bit `n` set: the container open at depth `n + 1` is an object.
+    let mut objects: u64 = 0;
+    let mut depth: u32 = 0;
+    'value: loop {
+        at = skip_layout(bytes, at);
+        match *bytes.get(at)? {
+            b'"' => at = string_end(bytes, at + 1)?,
+            open @ (b'{' | b'[') => {
+                // Before looking inside: the cursor counts an empty container's depth too.
+                if depth == FAST_DEPTH {
+                    return None;
+                }
+                at = skip_layout(bytes, at + 1);
+                let object = open == b'{';
+                if bytes.get(at) == Some(if object { &b'}' } else { &b']' }) {
+                    at += 1;
+                } else {
+                    objects = (objects & !(1 << depth)) | (u64::from(object) << depth);
+                    depth += 1;
+                    if object {
+                        at = after_key(bytes, at)?;
+                    }
+                    continue 'value;
+                }
+            }
+            b't' => at = literal_end(bytes, at, b"true")?,
+            b'f' => at = literal_end(bytes, at, b"false")?,
+            b'n' => at = literal_end(bytes, at, b"null")?,
+            b'-' | b'0'..=b'9' => at = number_end(bytes, at)?,
+            _ => return None,
+        }
+        // After a complete value: close containers until one continues with a comma.
+        loop {
+            if depth == 0 {
+                return Some(at);
+            }
+            let in_object = objects & (1 << (depth - 1)) != 0;
+            at = skip_layout(bytes, at);
+            match *bytes.get(at)? {
+                b',' => {
+                    at += 1;
+                    if in_object {
+                        at = after_key(bytes, skip_layout(bytes, at))?;
+                    }
+                    continue 'value;
+                }
+                b'}' if in_object => {
+                    at += 1;
+                    depth -= 1;
+                }
+                b']' if !in_object => {
+                    at += 1;
+                    depth -= 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// Past a member's key and its `:`, from the key's opening quote.
+#[inline]
+fn after_key(bytes: &[u8], at: usize) -> Option<usize> {
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let at = skip_layout(bytes, string_end(bytes, at + 1)?);
+    (bytes.get(at) == Some(&b':')).then_some(at + 1)
+}
+
+/// The offset after the closing quote of the string whose content starts at `at`, checking its
+/// escapes and that no raw control character is in it, as the cursor's `skip_string` does.
+#[inline]
+fn string_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+    loop {
+        while let Some(word) = word_at(bytes, at) {
+            let special = string_specials(word);
+            if special != 0 {
+                at += first_marked(special);
+                break;
+            }
+            at += 8;
+        }
+        match *bytes.get(at)? {
+            b'"' => return Some(at + 1),
+            b'\\' => match *bytes.get(at + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => at += 2,
+                b'u' => {
+                    if !bytes.get(at + 2..at + 6)?.iter().all(u8::is_ascii_hexdigit) {
+                        return None;
+                    }
+                    at += 6;
+                }
+                _ => return None,
+            },
+            byte if byte < 0x20 => return None,
+            _ => at += 1,
+        }
+    }
+}
+
+/// The offset after `word` (`true`, `false` or `null`) at `at`, when it is there.
+#[inline]
+fn literal_end(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
+    let end = at + word.len();
+    (bytes.get(at..end)? == word).then_some(end)
+}
+
+/// The offset after the number at `at`, by JSON's grammar (as the cursor's `number` reads it).
+#[inline]
+fn number_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+    let digits = |from: usize| {
+        let mut to = from;
+        while bytes.get(to).is_some_and(u8::is_ascii_digit) {
+            to += 1;
+        }
+        to
+    };
+    if bytes.get(at) == Some(&b'-') {
+        at += 1;
+    }
+    match *bytes.get(at)? {
+        b'0' => at += 1,
+        b'1'..=b'9' => at = digits(at + 1),
+        _ => return None,
+    }
+    if bytes.get(at) == Some(&b'.') {
+        let end = digits(at + 1);
+        if end == at + 1 {
+            return None;
+        }
+        at = end;
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(bytes.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        let end = digits(at);
+        if end == at {
+            return None;
+        }
+        at = end;
+    }
+    Some(at)
+}
