@@ -21,11 +21,12 @@ use crate::cli::settings::{Destination, WriteSettings};
 use crate::cli::{Printer, StateArg, load};
 use crate::state::address::ObjectAddr;
 use crate::state::legacy::{self, StateBytes};
-use crate::state::mutate::{Action, Mutation, Plan, object_of, plan, render_tracked};
-use crate::state::parse::parse_instance;
+use crate::state::mutate::{
+    Action, Mutation, Plan, SpliceError, check_splice, object_of, plan, render_tracked,
+};
 use crate::state::source::Source;
 use crate::state::store::Locked;
-use crate::state::write::{Applied, Change};
+use crate::state::write::Applied;
 use crate::state::{State, StateError, parse};
 
 /// The flags of every command that writes a state.
@@ -293,31 +294,69 @@ pub(super) fn finish(
     if let Some(warning) = request.warning {
         printer.warning(warning);
     }
-    let new_text = checked_new_text(settings, request, loaded, state, &plan, printer)?;
+    let new_state = checked_new_state(settings, request, loaded, state, &plan, printer)?;
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis(),
         "new state checked"
     );
     write_out(
-        settings, request, loaded, locked, state, &plan, new_text, printer,
+        settings, request, loaded, locked, state, &plan, new_state, printer,
     )
 }
 
-/// The new state's text for `plan`, checked before any byte is written, and its diff shown when the
+/// The new state for `plan`: the splice's pieces (the old bytes borrowed, the changes rendered), or
+/// the whole text of a state rewritten beyond a splice (a format-3 state's upgrade).
+enum NewState<'s> {
+    Spliced(Applied<'s>),
+    Whole(String),
+}
+
+impl NewState<'_> {
+    fn pieces(&self) -> Vec<&[u8]> {
+        match self {
+            NewState::Spliced(applied) => applied.pieces().collect(),
+            NewState::Whole(text) => vec![text.as_bytes()],
+        }
+    }
+
+    fn into_text(self) -> String {
+        match self {
+            NewState::Spliced(applied) => applied.to_text(),
+            NewState::Whole(text) => text,
+        }
+    }
+}
+
+/// What is stored for a new state: its plaintext pieces, or its envelope.
+enum Sealed<'s> {
+    Plain(NewState<'s>),
+    Encrypted(Vec<u8>),
+}
+
+impl Sealed<'_> {
+    fn pieces(&self) -> Vec<&[u8]> {
+        match self {
+            Sealed::Plain(new_state) => new_state.pieces(),
+            Sealed::Encrypted(envelope) => vec![envelope],
+        }
+    }
+}
+
+/// The new state for `plan`, checked before any byte is written, and its diff shown when the
 /// request asks for one.
-fn checked_new_text(
+fn checked_new_state<'s>(
     settings: &WriteSettings,
     request: &WriteRequest,
     loaded: &Loaded,
-    state: &State<'_>,
-    plan: &Plan,
+    state: &'s State<'s>,
+    plan: &'s Plan,
     printer: &mut Printer,
-) -> Result<String, CliError> {
+) -> Result<NewState<'s>, CliError> {
     let (source, to_stdout) = (&loaded.source, settings.stdout_carries_state());
     let started = std::time::Instant::now();
     let applied = render_tracked(state, plan);
     tracing::debug!(
-        bytes = applied.text.len(),
+        bytes = applied.len(),
         elapsed_ms = started.elapsed().as_millis(),
         "rendered"
     );
@@ -335,20 +374,21 @@ fn checked_new_text(
         // A format-3 state is written as format 4, exactly as Terraform 1.15.5's own taint, untaint
         // or `state rm` writes it: the upgraded text is its writer's form already. That rewrite
         // moves every byte, so the new state is checked by parsing it whole (such states are small).
-        let new_text = legacy::as_terraform_writes(&applied.text);
+        let new_text = legacy::as_terraform_writes(&applied.to_text());
         drop(applied);
         let after = check_parsed(source, state, plan, &new_text)?;
         if request.show_diff {
             diff(&objects_of_parsed(plan, &after))?;
         }
-        return Ok(new_text);
+        drop(after);
+        return Ok(NewState::Whole(new_text));
     }
     let objects = check_rendered(source, state, plan, &applied)?;
     if request.show_diff {
         diff(&objects)?;
     }
     drop(objects);
-    Ok(applied.text)
+    Ok(NewState::Spliced(applied))
 }
 
 /// Puts the new state where the settings say: nowhere (the change summarised), stdout, or the
@@ -364,22 +404,25 @@ fn write_out(
     locked: Option<Locked>,
     state: &State<'_>,
     plan: &Plan,
-    new_text: String,
+    new_state: NewState<'_>,
     printer: &mut Printer,
 ) -> Result<ExitStatus, CliError> {
     let source = &loaded.source;
-    // What is stored for the new state: encrypted by the primary method when one encrypts,
-    // so plaintext never reaches a file, a backend or standard output.
+    // What is stored for the new state: encrypted by the primary method when one encrypts, so
+    // plaintext never reaches a file, a backend or standard output; else the new state's own
+    // pieces, streamed out as they are (a whole new copy in memory would buy nothing).
     let sealed = match &settings.destination {
         Destination::Nothing => None,
-        _ => Some(crate::cli::encryption::seal(
+        _ if settings.encryption.writes_plaintext() => Some(Sealed::Plain(new_state)),
+        _ => Some(Sealed::Encrypted(crate::cli::encryption::seal(
             &settings.encryption,
             source,
-            new_text,
+            new_state.into_text(),
             state.serial + 1,
             &state.lineage,
-        )?),
+        )?)),
     };
+    let sealed = sealed.as_ref().map(Sealed::pieces).unwrap_or_default();
     let backup = match &settings.destination {
         Destination::Nothing => {
             printer.note(&format!(
@@ -390,7 +433,9 @@ fn write_out(
             return Ok(ExitStatus::Findings);
         }
         Destination::Stdout => {
-            printer.out_bytes(sealed.as_deref().unwrap_or_default())?;
+            for piece in sealed {
+                printer.out_bytes(piece)?;
+            }
             return Ok(ExitStatus::Success);
         }
         Destination::File(backup) => backup,
@@ -400,11 +445,7 @@ fn write_out(
         Some(locked) => locked,
         None => lock(source, request.operation, settings.lock_timeout)?,
     };
-    let committed = locked.commit(
-        loaded.stored_bytes(),
-        sealed.as_deref().unwrap_or_default(),
-        backup,
-    )?;
+    let committed = locked.commit_pieces(loaded.stored_bytes(), &sealed, backup)?;
     let mut backup_note = committed.backup.map_or_else(
         || "no backup".to_owned(),
         |path| format!("backup `{}`", path.display()),
@@ -499,71 +540,17 @@ fn internal_error(source: &Source, what: &str) -> CliError {
     .with_hint("please report this with the state's shape (not its values)")
 }
 
-/// Proves the spliced new text holds what the plan says, before any byte is written, without
-/// parsing it whole. The splice is checked by construction: every byte it did not replace is the
-/// original's, which parsed; removals cut at the element boundaries the parser itself found (the
-/// whole elements, with the separator on one side); the serial is a number statectl wrote; the
-/// lineage and every other member are untouched bytes. What remains to check is each re-rendered
-/// object, and each is parsed here as the state parser parses an instance: it must be one, with the
-/// same index key and deposed key as before, and the status the step set. That is the part a
-/// rendering bug could break, so the check is as strong as parsing the whole state again, at the
-/// cost of the changed objects only. Returns each step's new object text (`None` when removed).
+/// [`check_splice`]'s proof that the spliced new state holds what the plan says, without parsing
+/// it whole; what it finds wrong is an internal error. Returns each step's new object text (`None`
+/// when removed).
 fn check_rendered<'t>(
     source: &Source,
     before: &State<'_>,
     plan: &Plan,
-    applied: &'t Applied,
+    applied: &'t Applied<'_>,
 ) -> Result<Vec<Option<&'t str>>, CliError> {
-    if before.serial_span.is_none() {
-        return Err(internal_error(source, "has no serial to raise"));
-    }
-    let mut objects = Vec::with_capacity(plan.steps.len());
-    for step in &plan.steps {
-        if step.action == Action::Forget {
-            objects.push(None);
-            continue;
-        }
-        let (_, old) = object_of(before, step.object);
-        let name = sanitize(&step.address.to_string());
-        let text = applied
-            .rendered_text(old.span)
-            .ok_or_else(|| internal_error(source, &format!("lost `{name}`")))?;
-        let new = parse_instance(text).map_err(|error: StateError| {
-            internal_error(
-                source,
-                &format!(
-                    "has an object `{name}` that does not parse: {}",
-                    error.describe("object")
-                ),
-            )
-        })?;
-        if new.index_key != old.index_key
-            || new.deposed != old.deposed
-            || new.tainted != tainted_after(old.tainted, &step.changes)
-        {
-            return Err(internal_error(
-                source,
-                &format!("has `{name}` with another key or status"),
-            ));
-        }
-        objects.push(Some(text));
-    }
-    Ok(objects)
-}
-
-/// Whether an object is tainted once `changes` are made to it: the status is the one field that
-/// says so.
-fn tainted_after(tainted: bool, changes: &[Change]) -> bool {
-    changes
-        .iter()
-        .fold(tainted, |tainted, change| match change {
-            Change::Set {
-                field: "status",
-                json,
-            } => json == "\"tainted\"",
-            Change::Remove { field: "status" } => false,
-            _ => tainted,
-        })
+    check_splice(before, plan, applied)
+        .map_err(|error: SpliceError| internal_error(source, &sanitize(&error.what)))
 }
 
 /// Proves a new text rewritten beyond a splice (a format-3 state's) is a state that holds what the
@@ -826,29 +813,20 @@ mod tests {
             )]
         );
 
-        let (old, new) = applied.rendered[0];
+        let (old, new) = applied.rendered().next().unwrap();
+        let new = new.to_owned();
         for (broken, says) in [
+            (new.replacen('{', "[", 1), "does not parse"),
             (
-                new.of(&applied.text).replacen('{', "[", 1),
-                "does not parse",
-            ),
-            (
-                new.of(&applied.text)
-                    .replace("\"index_key\":0", "\"index_key\":1"),
+                new.replace("\"index_key\":0", "\"index_key\":1"),
                 "another key or status",
             ),
             (
-                new.of(&applied.text).replace("\"status\":\"tainted\",", ""),
+                new.replace("\"status\":\"tainted\",", ""),
                 "another key or status",
             ),
         ] {
-            let mut text = applied.text.clone();
-            text.replace_range(new.start..new.end, &broken);
-            let end = new.start + broken.len();
-            let corrupted = Applied {
-                text,
-                rendered: vec![(old, crate::json::Span::new(new.start, end))],
-            };
+            let corrupted = render_tracked(&state, &plan).with_rendered_text(old, broken);
             let error = check_rendered(&source, &state, &plan, &corrupted).unwrap_err();
             assert!(
                 error

@@ -73,6 +73,7 @@ mod signals;
 mod simulator;
 mod skip;
 mod snapshots;
+mod splice_check;
 mod stand_in;
 mod workdir;
 mod working_config;

@@ -7,12 +7,14 @@
 //! does (a resource left without instances goes too), and a write raises `serial` by one.
 
 use crate::json::Span;
+use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
 
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ObjectAddr, ResourceAddr, Target};
 use crate::state::error::{StateError, shorten};
 use crate::state::model::{Instance, Resource, State, members};
 use crate::state::order::{InstanceGroup, ObjectRef, instance_groups};
+use crate::state::parse::parse_instance;
 use crate::state::write::{Applied, Change, Splice};
 
 /// One requested change.
@@ -134,7 +136,6 @@ pub fn plan(state: &State<'_>, mutations: &[Mutation]) -> Result<Plan, StateErro
         check_serial_can_rise(state)?;
     }
     let groups = instance_groups(state);
-    // A refresh plans thousands of steps: find instances and objects by map, not by scanning.
     let index = Index::new(state, &groups);
     let mut plan = Plan::default();
     for mutation in mutations {
@@ -284,7 +285,7 @@ fn one_step_per_object(plan: &Plan) -> Result<(), StateError> {
 }
 
 fn step(
-    index: &Index<'_>,
+    index: &Index<'_, '_, '_>,
     group: &InstanceGroup<'_, '_>,
     object: &Instance<'_>,
     action: Action,
@@ -305,52 +306,97 @@ fn object_address(instance: &InstanceAddr, deposed: Option<&str>) -> ObjectAddr 
     }
 }
 
-/// Lookups by instance address and by object, built once per plan.
-struct Index<'g> {
-    groups: HashMap<(&'g ResourceAddr, Option<&'g InstanceKey>), usize>,
-    /// Each object's span is its own: no two objects start at the same byte.
-    objects: HashMap<usize, ObjectRef>,
+/// How many lookups a plan answers by scanning before it builds maps: hashing every instance address
+/// of a 100,000-instance state costs more than a few scans (a taint makes two lookups), while a
+/// refresh or the forget of a module makes thousands.
+const SCANS_BEFORE_MAPS: usize = 8;
+
+/// Lookups by instance address and by object: scans for the first few, then maps built once. Both
+/// find the same: the last group of an address (as a map collected from them keeps the last), and
+/// the one object starting at a byte (no two objects start at the same byte).
+struct Index<'g, 's, 'a> {
+    state: &'s State<'a>,
+    groups: &'g [InstanceGroup<'s, 'a>],
+    scans: Cell<usize>,
+    by_address: OnceCell<HashMap<(&'g ResourceAddr, Option<&'g InstanceKey>), usize>>,
+    objects: OnceCell<HashMap<usize, ObjectRef>>,
 }
 
-impl<'g> Index<'g> {
-    fn new(state: &State<'_>, groups: &'g [InstanceGroup<'g, '_>]) -> Index<'g> {
-        let by_address = groups
-            .iter()
-            .enumerate()
-            .map(|(position, group)| ((&group.resource.address, group.key), position))
-            .collect();
-        let objects = state
-            .order
-            .iter()
-            .map(|object| {
-                let instance =
-                    &state.resources[object.resource as usize].instances[object.instance as usize];
-                (instance.span.start, *object)
-            })
-            .collect();
+impl<'g, 's, 'a> Index<'g, 's, 'a> {
+    fn new(state: &'s State<'a>, groups: &'g [InstanceGroup<'s, 'a>]) -> Index<'g, 's, 'a> {
         Index {
-            groups: by_address,
-            objects,
+            state,
+            groups,
+            scans: Cell::new(0),
+            by_address: OnceCell::new(),
+            objects: OnceCell::new(),
         }
     }
 
-    fn object(&self, object: &Instance<'_>) -> ObjectRef {
-        *self
-            .objects
-            .get(&object.span.start)
-            .expect("every object of a group is in the state's order")
+    /// Whether this lookup may scan (and counts it).
+    fn scan(&self) -> bool {
+        let scans = self.scans.get() + 1;
+        self.scans.set(scans);
+        scans <= SCANS_BEFORE_MAPS
     }
+
+    fn object(&self, object: &Instance<'_>) -> ObjectRef {
+        let state = self.state;
+        let found = if self.scan() {
+            state
+                .order
+                .iter()
+                .find(|candidate| object_start(state, **candidate) == object.span.start)
+                .copied()
+        } else {
+            self.objects
+                .get_or_init(|| {
+                    state
+                        .order
+                        .iter()
+                        .map(|candidate| (object_start(state, *candidate), *candidate))
+                        .collect()
+                })
+                .get(&object.span.start)
+                .copied()
+        };
+        found.expect("every object of a group is in the state's order")
+    }
+
+    /// The position of the group of `address` in the groups the index was built from.
+    fn group(&self, address: &InstanceAddr) -> Option<usize> {
+        if self.scan() {
+            return self.groups.iter().rposition(|group| {
+                group.key == address.key.as_ref() && group.resource.address == address.resource
+            });
+        }
+        self.by_address
+            .get_or_init(|| {
+                self.groups
+                    .iter()
+                    .enumerate()
+                    .map(|(position, group)| ((&group.resource.address, group.key), position))
+                    .collect()
+            })
+            .get(&(&address.resource, address.key.as_ref()))
+            .copied()
+    }
+}
+
+fn object_start(state: &State<'_>, object: ObjectRef) -> usize {
+    state.resources[object.resource as usize].instances[object.instance as usize]
+        .span
+        .start
 }
 
 fn find_group<'g, 's, 'a>(
     groups: &'g [InstanceGroup<'s, 'a>],
-    index: &Index<'_>,
+    index: &Index<'_, '_, '_>,
     address: &InstanceAddr,
 ) -> Result<&'g InstanceGroup<'s, 'a>, StateError> {
     index
-        .groups
-        .get(&(&address.resource, address.key.as_ref()))
-        .map(|&position| &groups[position])
+        .group(address)
+        .map(|position| &groups[position])
         .ok_or_else(|| {
             let hint = if address.key.is_none()
                 && groups
@@ -377,7 +423,7 @@ fn find_group<'g, 's, 'a>(
 /// The current object of a managed instance, as `terraform taint` requires one.
 fn current_object<'g, 's, 'a>(
     groups: &'g [InstanceGroup<'s, 'a>],
-    index: &Index<'_>,
+    index: &Index<'_, '_, '_>,
     address: &InstanceAddr,
     verb: &str,
 ) -> Result<(&'g InstanceGroup<'s, 'a>, &'s Instance<'a>), StateError> {
@@ -403,17 +449,14 @@ fn current_object<'g, 's, 'a>(
 /// The new state text: every step spliced in, resources left without instances removed, `serial`
 /// raised by one. An empty plan gives back the input.
 pub fn render(state: &State<'_>, plan: &Plan) -> String {
-    render_tracked(state, plan).text
+    render_tracked(state, plan).to_text()
 }
 
-/// [`render`], also saying where each changed instance landed in the new text (see
-/// [`Applied::rendered_text`]).
-pub fn render_tracked(state: &State<'_>, plan: &Plan) -> Applied {
+/// [`render`] as the pieces of the new text (the original's untouched runs borrowed, never copied),
+/// also saying where each changed instance is (see [`Applied::rendered_text`]).
+pub fn render_tracked<'s>(state: &'s State<'s>, plan: &'s Plan) -> Applied<'s> {
     if plan.is_empty() {
-        return Applied {
-            text: state.source.to_owned(),
-            rendered: Vec::new(),
-        };
+        return Applied::unchanged(state.source);
     }
     let mut splice = Splice::new(state.source);
     let mut removed: Vec<Vec<bool>> = state
@@ -459,6 +502,84 @@ pub fn render_tracked(state: &State<'_>, plan: &Plan) -> Applied {
     }
     splice.set_serial(state, state.serial + 1);
     splice.apply_tracked()
+}
+
+/// Proves the spliced new text holds what the plan says, before any byte is written, without
+/// parsing it whole. The splice is checked by construction: every byte it did not replace is a
+/// borrowed run of the original, which parsed (and which the commit proves is still the file's);
+/// removals cut at the element boundaries the parser itself found (whole elements, with the
+/// separator on one side; an emptied array becomes `[]`); the serial is a number written here; the
+/// lineage and every other member are untouched bytes. What remains is each re-rendered object, and
+/// each is parsed here as the state parser parses an instance: it must be one, with the same index
+/// key and deposed key as before, and the status the step set. That is the only part a rendering bug
+/// could break, so the check is as strong as parsing the whole new state again, at the cost of the
+/// changed objects only (`tests/integration/splice_check.rs` proves the two agree). Returns each
+/// step's new object text (`None` when removed), or what is wrong.
+pub fn check_splice<'t>(
+    before: &State<'_>,
+    plan: &Plan,
+    applied: &'t Applied<'_>,
+) -> Result<Vec<Option<&'t str>>, SpliceError> {
+    if before.serial_span.is_none() {
+        return Err(SpliceError::new("has no serial to raise"));
+    }
+    let mut objects = Vec::with_capacity(plan.steps.len());
+    for step in &plan.steps {
+        if step.action == Action::Forget {
+            objects.push(None);
+            continue;
+        }
+        let (_, old) = object_of(before, step.object);
+        let name = step.address.to_string();
+        let text = applied
+            .rendered_text(old.span)
+            .ok_or_else(|| SpliceError::new(format!("lost `{name}`")))?;
+        let new = parse_instance(text).map_err(|error: StateError| {
+            SpliceError::new(format!(
+                "has an object `{name}` that does not parse: {}",
+                error.describe("object")
+            ))
+        })?;
+        if new.index_key != old.index_key
+            || new.deposed != old.deposed
+            || new.tainted != tainted_after(old.tainted, &step.changes)
+        {
+            return Err(SpliceError::new(format!(
+                "has `{name}` with another key or status"
+            )));
+        }
+        objects.push(Some(text));
+    }
+    Ok(objects)
+}
+
+/// What [`check_splice`] found wrong with a new text: the end of a sentence that begins "the
+/// rewritten state" (it may name an address as the state spells it, so a caller that prints it
+/// sanitizes it first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpliceError {
+    pub what: String,
+}
+
+impl SpliceError {
+    fn new(what: impl Into<String>) -> SpliceError {
+        SpliceError { what: what.into() }
+    }
+}
+
+/// Whether an object is tainted once `changes` are made to it: the status is the one field that
+/// says so.
+fn tainted_after(tainted: bool, changes: &[Change]) -> bool {
+    changes
+        .iter()
+        .fold(tainted, |tainted, change| match change {
+            Change::Set {
+                field: "status",
+                json,
+            } => json == "\"tainted\"",
+            Change::Remove { field: "status" } => false,
+            _ => tainted,
+        })
 }
 
 /// The span of the array value of member `name` of the object at `object` (the last such member, as

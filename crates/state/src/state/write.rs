@@ -6,6 +6,8 @@
 //! OpenTofu's), raw values compacted with HTML escaping then indented to the document depth, numbers
 //! and other escapes as written, and the input's own indentation unit (or compact form).
 
+use std::borrow::Cow;
+
 use crate::json::{Span, reformat, write_go_string};
 use crate::state::layout::{
     Flavour, OPENTOFU_INSTANCE_ORDER, TERRAFORM_INSTANCE_ORDER, line_indent,
@@ -140,8 +142,8 @@ pub struct Splice<'s> {
     edits: Vec<(Span, Edit<'s>)>,
 }
 
-/// What replaces a span: text, or an instance rendered straight into the new text when the splice
-/// is applied, so that a changed instance holding a 100 MB attribute is never held twice.
+/// What replaces a span: text, or an instance rendered only when the splice is applied, so that a
+/// changed instance holding a 100 MB attribute is never held twice.
 #[derive(Debug)]
 enum Edit<'s> {
     Text(String),
@@ -175,8 +177,8 @@ impl<'s> Splice<'s> {
         self.replace(instance.span, render_instance(state, instance, changes));
     }
 
-    /// [`Splice::change_instance`], but rendered straight into the new text when the splice is
-    /// applied: the rendering is never held beside the new text (a 100 MB instance once, not twice).
+    /// [`Splice::change_instance`], but rendered when the splice is applied, as its own piece of the
+    /// new text (a 100 MB instance held once, not twice), and tracked for the write's check.
     pub fn render_when_applied(
         &mut self,
         state: &'s State<'s>,
@@ -202,61 +204,113 @@ impl<'s> Splice<'s> {
 
     /// The new text: the original with every replacement made.
     pub fn apply(self) -> String {
-        self.apply_tracked().text
+        self.apply_tracked().to_text()
     }
 
-    /// [`Splice::apply`], also saying where in the new text each instance rendered by
-    /// [`Splice::render_when_applied`] landed, so a write can check those objects alone.
-    pub fn apply_tracked(mut self) -> Applied {
+    /// [`Splice::apply`] as the pieces of the new text, never built whole: the original's untouched
+    /// runs borrowed, the replacements rendered. Also says which piece each instance rendered by
+    /// [`Splice::render_when_applied`] is, so a write can check those objects alone.
+    pub fn apply_tracked(mut self) -> Applied<'s> {
         self.edits.sort_by_key(|(span, _)| span.start);
-        let mut out = String::with_capacity(self.source.len() + 1024);
+        let mut pieces = Vec::with_capacity(self.edits.len() * 2 + 1);
         let mut rendered = Vec::new();
         let mut copied_up_to = 0;
-        for (span, edit) in &self.edits {
+        for (span, edit) in self.edits {
             assert!(
                 span.start >= copied_up_to,
                 "overlapping state edits at byte {}",
                 span.start
             );
-            out.push_str(&self.source[copied_up_to..span.start]);
+            pieces.push(Cow::Borrowed(&self.source[copied_up_to..span.start]));
             match edit {
-                Edit::Text(text) => out.push_str(text),
+                Edit::Text(text) => pieces.push(Cow::Owned(text)),
                 Edit::Instance {
                     state,
                     instance,
                     changes,
                 } => {
-                    let start = out.len();
-                    render_instance_into(state, instance, changes, &mut out);
-                    rendered.push((*span, Span::new(start, out.len())));
+                    rendered.push((span, pieces.len()));
+                    pieces.push(Cow::Owned(render_instance(state, instance, changes)));
                 }
             }
             copied_up_to = span.end;
         }
-        out.push_str(&self.source[copied_up_to..]);
-        Applied {
-            text: out,
-            rendered,
-        }
+        pieces.push(Cow::Borrowed(&self.source[copied_up_to..]));
+        Applied { pieces, rendered }
     }
 }
 
-/// A splice applied: the new text, and for each re-rendered instance its span in the original and
-/// its span in the new text, in the order they appear.
+/// A splice applied: the new text as the pieces it is made of, in order. Every byte the splice did
+/// not replace is a borrowed run of the original (so it is the original's by construction, and the
+/// new state is never held whole beside the old); the rest are the replacements. A write streams
+/// the pieces into the new file.
 #[derive(Debug)]
-pub struct Applied {
-    pub text: String,
-    pub rendered: Vec<(Span, Span)>,
+pub struct Applied<'s> {
+    pieces: Vec<Cow<'s, str>>,
+    /// For each re-rendered instance, in the order they appear: its span in the original and the
+    /// index of the piece that is its new text.
+    rendered: Vec<(Span, usize)>,
 }
 
-impl Applied {
+impl<'s> Applied<'s> {
+    /// The original text unchanged: one borrowed piece.
+    pub fn unchanged(source: &'s str) -> Applied<'s> {
+        Applied {
+            pieces: vec![Cow::Borrowed(source)],
+            rendered: Vec::new(),
+        }
+    }
+
+    /// The pieces of the new text, in order.
+    pub fn pieces(&self) -> impl Iterator<Item = &[u8]> {
+        self.pieces.iter().map(|piece| piece.as_bytes())
+    }
+
+    /// The new text's length in bytes.
+    pub fn len(&self) -> usize {
+        self.pieces.iter().map(|piece| piece.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The new text whole (for what needs it in one buffer: an encryption, a small state's check).
+    pub fn to_text(&self) -> String {
+        let mut text = String::with_capacity(self.len());
+        for piece in &self.pieces {
+            text.push_str(piece);
+        }
+        text
+    }
+
+    /// Each re-rendered instance: its span in the original, and its new text.
+    pub fn rendered(&self) -> impl Iterator<Item = (Span, &str)> {
+        self.rendered
+            .iter()
+            .map(|(old, piece)| (*old, &*self.pieces[*piece]))
+    }
+
     /// The new text of the instance whose span in the original was `old`, if it was re-rendered.
     pub fn rendered_text(&self, old: Span) -> Option<&str> {
         let at = self
             .rendered
             .binary_search_by_key(&old.start, |(original, _)| original.start)
             .ok()?;
-        Some(self.rendered[at].1.of(&self.text))
+        Some(&self.pieces[self.rendered[at].1])
+    }
+
+    /// Puts `text` in place of the re-rendered instance whose span in the original was `old`: what
+    /// a rendering bug would do, for the tests that prove a write's check catches it.
+    #[must_use]
+    pub fn with_rendered_text(mut self, old: Span, text: String) -> Applied<'s> {
+        if let Ok(at) = self
+            .rendered
+            .binary_search_by_key(&old.start, |(original, _)| original.start)
+        {
+            self.pieces[self.rendered[at].1] = Cow::Owned(text);
+        }
+        self
     }
 }
 

@@ -166,9 +166,21 @@ impl Locked {
         new: &[u8],
         backup: &Backup,
     ) -> Result<Committed, StoreError> {
+        self.commit_pieces(expected, &[new], backup)
+    }
+
+    /// [`Locked::commit`] of a new state given as the pieces it is made of, in order (a splice's
+    /// untouched runs of the old bytes and its replacements): a local file is written piece by
+    /// piece, so the new state is never built whole in memory; a remote one is sent as one body.
+    pub fn commit_pieces(
+        self,
+        expected: &[u8],
+        new: &[&[u8]],
+        backup: &Backup,
+    ) -> Result<Committed, StoreError> {
         match self.held {
             Held::File(lock) => commit_file(lock, expected, new, backup),
-            Held::Remote(lock) => lock.commit(expected, new, backup),
+            Held::Remote(lock) => lock.commit(expected, &new.concat(), backup),
         }
     }
 }
@@ -176,7 +188,7 @@ impl Locked {
 fn commit_file(
     lock: StateLock,
     expected: &[u8],
-    new: &[u8],
+    new: &[&[u8]],
     backup: &Backup,
 ) -> Result<Committed, StoreError> {
     let path = lock.path().to_owned();

@@ -20,10 +20,10 @@ use std::path::{Path, PathBuf};
 /// empty (Terraform would read an empty file as "no state yet"), and saying why to whoever looks.
 pub const POISON: &[u8] = b"statectl replaced this state file with a new one at the same path; this copy is stale, read the state again\n";
 
-/// Writes `bytes` to a new temporary file beside `target`, flushed, for [`put_in_place`]. `like` is
-/// the file being replaced, whose mode (and owner, where the process may set it) the new file takes:
-/// a 0600 state stays 0600. On an error, nothing is left behind.
-pub(super) fn write_temporary(target: &Path, bytes: &[u8], like: &File) -> io::Result<PathBuf> {
+/// Writes `pieces`, one after the other, to a new temporary file beside `target`, flushed, for
+/// [`put_in_place`]. `like` is the file being replaced, whose mode (and owner, where the process may
+/// set it) the new file takes: a 0600 state stays 0600. On an error, nothing is left behind.
+pub(super) fn write_temporary(target: &Path, pieces: &[&[u8]], like: &File) -> io::Result<PathBuf> {
     let temporary = temporary_path(target);
     let mut file = OpenOptions::new()
         .write(true)
@@ -33,7 +33,9 @@ pub(super) fn write_temporary(target: &Path, bytes: &[u8], like: &File) -> io::R
     let written = (|| {
         set_mode_like(&file, like)?;
         set_owner_like(&file, like);
-        file.write_all(bytes)?;
+        for piece in pieces {
+            file.write_all(piece)?;
+        }
         file.sync_all()
     })();
     if let Err(error) = written {
