@@ -512,53 +512,12 @@ impl<'a> Cursor<'a> {
     fn number_digits(&mut self) -> Result<Span> {
         self.skip_whitespace();
         let start = self.position;
-        let bytes = self.bytes;
-        let mut at = start;
-        if bytes.get(at) == Some(&b'-') {
-            at += 1;
-        }
-        let digits = |from: usize| {
-            from + bytes[from..]
-                .iter()
-                .take_while(|byte| byte.is_ascii_digit())
-                .count()
-        };
-        match bytes.get(at) {
-            Some(b'0') => at += 1,
-            Some(b'1'..=b'9') => at = digits(at),
-            _ => {
-                return Err(JsonError {
-                    offset: at,
-                    kind: JsonErrorKind::InvalidNumber,
-                });
-            }
-        }
-        if bytes.get(at) == Some(&b'.') {
-            let end = digits(at + 1);
-            if end == at + 1 {
-                return Err(JsonError {
-                    offset: end,
-                    kind: JsonErrorKind::InvalidNumber,
-                });
-            }
-            at = end;
-        }
-        if matches!(bytes.get(at), Some(b'e' | b'E')) {
-            at += 1;
-            if matches!(bytes.get(at), Some(b'+' | b'-')) {
-                at += 1;
-            }
-            let end = digits(at);
-            if end == at {
-                return Err(JsonError {
-                    offset: end,
-                    kind: JsonErrorKind::InvalidNumber,
-                });
-            }
-            at = end;
-        }
-        self.position = at;
-        Ok(Span::new(start, at))
+        let end = skip::number_end(self.bytes, start).map_err(|offset| JsonError {
+            offset,
+            kind: JsonErrorKind::InvalidNumber,
+        })?;
+        self.position = end;
+        Ok(Span::new(start, end))
     }
 
     fn literal(&mut self) -> Result<Span> {

@@ -42,7 +42,7 @@ pub(crate) fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
             b't' => at = literal_end(bytes, at, b"true")?,
             b'f' => at = literal_end(bytes, at, b"false")?,
             b'n' => at = literal_end(bytes, at, b"null")?,
-            b'-' | b'0'..=b'9' => at = number_end(bytes, at)?,
+            b'-' | b'0'..=b'9' => at = number_end(bytes, at).ok()?,
             _ => return None,
         }
         // After a complete value: close containers until one continues with a comma.
@@ -122,9 +122,10 @@ fn literal_end(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
     (bytes.get(at..end)? == word).then_some(end)
 }
 
-/// The offset after the number at `at`, by JSON's grammar (as the cursor's `number` reads it).
+/// The offset after the number at `at`, by JSON's grammar; `Err` with the offset where it stops
+/// being one (the careful cursor reads numbers with it too, and reports that offset).
 #[inline]
-fn number_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+pub(crate) fn number_end(bytes: &[u8], mut at: usize) -> Result<usize, usize> {
     let digits = |from: usize| {
         let mut to = from;
         while bytes.get(to).is_some_and(u8::is_ascii_digit) {
@@ -135,15 +136,15 @@ fn number_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     if bytes.get(at) == Some(&b'-') {
         at += 1;
     }
-    match *bytes.get(at)? {
-        b'0' => at += 1,
-        b'1'..=b'9' => at = digits(at + 1),
-        _ => return None,
+    match bytes.get(at) {
+        Some(b'0') => at += 1,
+        Some(b'1'..=b'9') => at = digits(at + 1),
+        _ => return Err(at),
     }
     if bytes.get(at) == Some(&b'.') {
         let end = digits(at + 1);
         if end == at + 1 {
-            return None;
+            return Err(end);
         }
         at = end;
     }
@@ -154,9 +155,9 @@ fn number_end(bytes: &[u8], mut at: usize) -> Option<usize> {
         }
         let end = digits(at);
         if end == at {
-            return None;
+            return Err(end);
         }
         at = end;
     }
-    Some(at)
+    Ok(at)
 }
