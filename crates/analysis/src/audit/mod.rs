@@ -327,11 +327,12 @@ fn status_of(
         return Ok((RemoteStatus::default(), Operation::Read, String::new()));
     };
     let status = object_status(input.catalog, type_name, address, Some(&attributes))?;
+    if !status.in_progress() {
+        // Nothing of it is shown (only a transitional status names values).
+        return Ok((status, Operation::Read, String::new()));
+    }
     let secrets = Secrets::of(object, type_name, input.state.source);
     let shown = status.hiding(&secrets);
-    if !status.in_progress() {
-        return Ok((shown, Operation::Read, String::new()));
-    }
     let words = status.describe_hiding(&attributes, &secrets);
     Ok((shown, status.operation(&attributes), words))
 }

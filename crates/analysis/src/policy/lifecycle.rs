@@ -106,7 +106,8 @@ pub fn check(
             &step.address,
             attributes.as_ref(),
         )?;
-        let secrets = Secrets::of(object, type_name, state.source);
+        // Built only for a refusal, as the hints are.
+        let secrets = || Secrets::of(object, type_name, state.source);
         let refresh = is_refresh(step.action);
         let cloud_foundry_service = type_name.starts_with("cloudfoundry_service_");
         if cloud_foundry_service && status.in_progress() && !refresh {
@@ -114,7 +115,7 @@ pub fn check(
                 Rule::OperationInProgress,
                 format!(
                     "Cloud Foundry is still running an operation on it ({}); Cloud Controller refuses every other change meanwhile (\"Another operation for this service instance is in progress\")",
-                    evidence(&status, &secrets)
+                    evidence(&status, &secrets())
                 ),
                 Some(format!(
                     "refresh it until the operation ends: `{}`",
@@ -128,8 +129,8 @@ pub fn check(
                 format!(
                     "its remote object is {}; replacing an object whose operation has not finished can orphan it",
                     attributes.as_ref().map_or_else(
-                        || format!("still mid-operation ({})", evidence(&status, &secrets)),
-                        |attributes| status.describe_hiding(attributes, &secrets)
+                        || format!("still mid-operation ({})", evidence(&status, &secrets())),
+                        |attributes| status.describe_hiding(attributes, &secrets())
                     )
                 ),
                 Some(refresh_first(

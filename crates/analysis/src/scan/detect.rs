@@ -81,7 +81,12 @@ fn scan_groups(
             if findings.len() > before && address.is_empty() {
                 address = group.address().to_string();
             }
-            let secrets = Secrets::of(current, &resource.address.type_name, state.source);
+            // Read only for an instance with findings: most have none, and scanning stays a walk.
+            let secrets = if findings.len() > before {
+                Secrets::of(current, &resource.address.type_name, state.source)
+            } else {
+                Secrets::None
+            };
             for (index, finding) in findings.iter_mut().enumerate().skip(before) {
                 secrets.mask(finding);
                 finding.address.clone_from(&address);
