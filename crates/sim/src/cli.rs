@@ -115,7 +115,7 @@ struct TfeArgs {
     user: String,
     #[arg(long, default_value = "acme")]
     organization: String,
-    /// A workspace, `NAME` or `NAME:TAG,TAG`. Repeatable.
+    /// A workspace, `NAME`, `NAME:TAG,TAG` or `NAME:TAG,TAG:PROJECT`. Repeatable.
     #[arg(long, value_name = "SPEC")]
     workspace: Vec<String>,
     /// `WORKSPACE=FILE`: its first state version. Repeatable.
@@ -127,7 +127,7 @@ struct TfeArgs {
     /// `METHOD:PATH-FRAGMENT=STATUS|hang[*COUNT]`. Repeatable.
     #[arg(long, value_name = "SPEC")]
     fault: Vec<String>,
-    /// A hostile tagged-workspaces list: every page repeats the first and offers another, up to
+    /// A hostile workspaces list: every page repeats the first and offers another, up to
     /// page N (0: for ever).
     #[arg(long, value_name = "N")]
     tag_pages_repeat: Option<usize>,

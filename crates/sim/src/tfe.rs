@@ -4,7 +4,9 @@
 //! - `GET /.well-known/terraform.json`: service discovery (`tfe.v2` at `/api/v2/`);
 //! - `/api/v2/...` with `Authorization: Bearer <--token>` (401 otherwise): `ping`, the organization
 //!   and its `entitlement-set` (no remote operations, so Terraform runs locally), workspaces by
-//!   name, by tags (`search[tags]`, paged) and by ID (`include=locked_by`), created and updated as
+//!   name, listed (paged; `search[tags]`, `search[name]` matching anywhere in the name,
+//!   `filter[project][id]`) and by ID (`include=locked_by`), projects by `filter[names]`
+//!   (`NAME:TAGS:PROJECT` puts a workspace in a project), created and updated as
 //!   Terraform does for a new one; `current-state-version` (404 when none);
 //!   `POST workspaces/:id/state-versions` (only while the token's user holds the lock; without
 //!   `state` the version waits, `pending`, for its bytes at `hosted-state-upload-url`; with
@@ -83,7 +85,7 @@ pub(crate) struct Options {
     pub token: String,
     pub user: String,
     pub organization: String,
-    /// `name` or `name:tag,tag`.
+    /// `name`, `name:tag,tag` or `name:tag,tag:project`.
     pub workspaces: Vec<String>,
     /// `workspace=FILE`: a state version to start with.
     pub states: Vec<(String, Vec<u8>)>,
@@ -101,6 +103,8 @@ struct Workspace {
     id: String,
     name: String,
     tags: Vec<String>,
+    /// Its project's ID.
+    project: Option<String>,
     locked_by: Option<String>,
 }
 
@@ -121,6 +125,8 @@ struct Version {
 #[derive(Debug, Default)]
 struct Inner {
     workspaces: Vec<Workspace>,
+    /// ID and name.
+    projects: Vec<(String, String)>,
     versions: Vec<Version>,
     faults: Vec<Fault>,
     log: Vec<Value>,
@@ -181,7 +187,22 @@ impl Tfe {
             ..Inner::default()
         };
         for spec in &options.workspaces {
-            let (name, tags) = spec.split_once(':').unwrap_or((spec, ""));
+            let mut parts = spec.splitn(3, ':');
+            let name = parts.next().unwrap_or_default();
+            let tags = parts.next().unwrap_or_default();
+            let project = parts
+                .next()
+                .filter(|project| !project.is_empty())
+                .map(
+                    |project| match inner.projects.iter().find(|(_, known)| known == project) {
+                        Some((id, _)) => id.clone(),
+                        None => {
+                            let id = inner.id("prj");
+                            inner.projects.push((id.clone(), project.to_owned()));
+                            id
+                        }
+                    },
+                );
             let id = inner.id("ws");
             inner.workspaces.push(Workspace {
                 id,
@@ -191,6 +212,7 @@ impl Tfe {
                     .filter(|t| !t.is_empty())
                     .map(ToOwned::to_owned)
                     .collect(),
+                project,
                 locked_by: None,
             });
         }
@@ -391,6 +413,24 @@ impl Tfe {
             ("GET", ["organizations", org, "workspaces"]) if *org == self.organization => {
                 self.list(request)
             }
+            ("GET", ["organizations", org, "projects"]) if *org == self.organization => {
+                let inner = locked(&self.inner);
+                let wanted: Vec<&str> = request
+                    .query("filter[names]")
+                    .map(|names| names.split(',').collect())
+                    .unwrap_or_default();
+                let data: Vec<Value> = inner
+                    .projects
+                    .iter()
+                    .filter(|(_, name)| wanted.is_empty() || wanted.contains(&name.as_str()))
+                    .map(|(id, name)| json!({"id": id, "type": "projects", "attributes": {"name": name}}))
+                    .collect();
+                let count = data.len();
+                jsonapi(
+                    200,
+                    &json!({"data": data, "meta": {"pagination": pagination(1, 1, count)}}),
+                )
+            }
             ("POST", ["organizations", org, "workspaces"]) if *org == self.organization => {
                 self.create(body)
             }
@@ -438,12 +478,17 @@ impl Tfe {
             .query("search[tags]")
             .map(|tags| tags.split(',').filter(|t| !t.is_empty()).collect())
             .unwrap_or_default();
+        let named = request.query("search[name]").unwrap_or_default();
+        let project = request.query("filter[project][id]");
         let (size, page) = paging(request);
         let matching: Vec<usize> = (0..inner.workspaces.len())
             .filter(|&i| {
+                let workspace = &inner.workspaces[i];
                 wanted
                     .iter()
-                    .all(|tag| inner.workspaces[i].tags.iter().any(|t| t == tag))
+                    .all(|tag| workspace.tags.iter().any(|t| t == tag))
+                    && workspace.name.contains(named)
+                    && project.is_none_or(|project| workspace.project.as_deref() == Some(project))
             })
             .collect();
         let total_pages = match self.tag_pages_repeat {
@@ -533,6 +578,7 @@ impl Tfe {
             id,
             name: name.to_owned(),
             tags: Vec::new(),
+            project: None,
             locked_by: None,
         });
         let index = inner.workspaces.len() - 1;

@@ -11,7 +11,8 @@ use statectl_backend::discover::workspaces;
 use crate::cli::BackendArgs;
 use crate::cli::error::{CliError, echo};
 use crate::cli::settings::drift::Target;
-use crate::cli::state_source::locate_in;
+use crate::cli::state_source::{Located, locate_in};
+use crate::state::source::Source;
 
 /// How many workspace names the hint of a glob that matched none shows.
 const SHOWN: usize = 10;
@@ -47,11 +48,28 @@ pub(super) fn targets(
             return Err(no_match(glob, dir, &listed));
         }
         for name in chosen {
-            let one = BackendArgs {
-                workspace: Some(name.clone()),
-                backend_config: backend.backend_config.clone(),
+            let located = match &listed.hcp {
+                // HCP Terraform's listing gave each workspace's ID: opened without a request more.
+                Some(hcp) => {
+                    let state = hcp.open(name)?;
+                    let note = format!(
+                        "state {} (backend \"{}\", workspace \"{name}\")",
+                        state.location(),
+                        listed.backend
+                    );
+                    Located {
+                        source: Source::Remote(state),
+                        note: Some(note),
+                    }
+                }
+                None => {
+                    let one = BackendArgs {
+                        workspace: Some(name.clone()),
+                        backend_config: backend.backend_config.clone(),
+                    };
+                    locate_in(dir, &one)?
+                }
             };
-            let located = locate_in(dir, &one)?;
             targets.push(Target {
                 source: located.source,
                 note: located.note,
@@ -120,6 +138,7 @@ mod tests {
             backend: "s3".to_owned(),
             names: (0..12).map(|n| format!("w{n:02}")).collect(),
             warnings: Vec::new(),
+            hcp: None,
         };
         let error = no_match("prod-*", Path::new("envs/a"), &listed);
         assert_eq!(

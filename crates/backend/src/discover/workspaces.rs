@@ -5,19 +5,23 @@
 //! `<workspace_key_prefix>/<name>/<key>` (prefix `env:` by default), `gcs` at
 //! `<prefix><name>.tfstate`, `azurerm` at `<key>env:<name>`, `oci` at
 //! `<workspace_key_prefix>/<name>/<key>` (prefix `tf-state-env`); `http` has only `default`. The
-//! remote listings are the bounded prefix listings `scan` uses (`crate::listing`).
+//! remote listings are the bounded prefix listings `scan` uses (`crate::listing`). HCP Terraform's
+//! (`cloud`, `remote`) are the organization's workspaces the block maps to (`crate::hcp`), without
+//! a `default` unless `remote`'s `name` makes its one workspace that.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde_json::Value;
 use statectl_state::state::store::StoreError;
 
 use super::{DEFAULT_WORKSPACE, recorded, valid_workspace};
 use crate::config::BackendConfig;
+use crate::hcp::{MappedWorkspaces, mapped_workspaces};
 use crate::listing::ListOptions;
 
 /// A backend's workspaces.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Workspaces {
     /// The backend's type (`local` when none is recorded).
     pub backend: String,
@@ -26,6 +30,9 @@ pub struct Workspaces {
     /// What was odd about the listing (a server that went round, names Terraform would refuse),
     /// each line naming where.
     pub warnings: Vec<String>,
+    /// HCP Terraform's workspaces, each opened by the ID the listing gave (`None` for the other
+    /// backends, whose states the working directory's configuration locates).
+    pub hcp: Option<Arc<MappedWorkspaces>>,
 }
 
 /// The workspaces of the backend recorded for `dir` (with `--backend-config` items applied), a
@@ -50,7 +57,23 @@ pub fn in_directory(
                 backend: config.kind,
                 names: vec![DEFAULT_WORKSPACE.to_owned()],
                 warnings: Vec::new(),
+                hcp: None,
             });
+        }
+        "cloud" | "remote" => {
+            crate::secret_settings::register(&config);
+            let mapped = mapped_workspaces(&config, max_pages)?;
+            let mut workspaces = checked(
+                &config.kind,
+                &config.origin,
+                mapped.names.iter().cloned(),
+                false,
+            );
+            workspaces
+                .warnings
+                .splice(0..0, mapped.warnings.iter().cloned());
+            workspaces.hcp = Some(Arc::new(mapped));
+            return Ok(workspaces);
         }
         other => {
             return Err(StoreError::new(format!(
@@ -70,7 +93,7 @@ pub fn in_directory(
         },
     )?;
     let names = listing.keys.iter().filter_map(|key| name_of(key));
-    let mut workspaces = named(&config.kind, &config.origin, names);
+    let mut workspaces = checked(&config.kind, &config.origin, names, true);
     workspaces.warnings.splice(0..0, listing.warnings);
     Ok(workspaces)
 }
@@ -170,7 +193,7 @@ fn local(
     let entries = match std::fs::read_dir(&folder) {
         Ok(entries) => entries,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(named("local", "", std::iter::empty()));
+            return Ok(checked("local", "", std::iter::empty(), true));
         }
         Err(error) => return Err(cannot(&error)),
     };
@@ -189,20 +212,27 @@ fn local(
             names.push(entry.file_name().to_string_lossy().into_owned());
         }
     }
-    Ok(named(
+    Ok(checked(
         "local",
         &folder.display().to_string(),
         names.into_iter(),
+        true,
     ))
 }
 
-/// `default` and the names listed, sorted, each once; a name Terraform would refuse (no state of
-/// Terraform's can have it) is left out with a warning naming `origin`.
-fn named(backend: &str, origin: &str, names: impl Iterator<Item = String>) -> Workspaces {
+/// The names listed, sorted, each once, after `default` when the backend always has it
+/// (`with_default`); a name Terraform would refuse (no state of Terraform's can have it) is left
+/// out with a warning naming `origin`.
+fn checked(
+    backend: &str,
+    origin: &str,
+    names: impl Iterator<Item = String>,
+    with_default: bool,
+) -> Workspaces {
     let mut kept = std::collections::BTreeSet::new();
     let mut refused = 0_u64;
     for name in names {
-        if name == DEFAULT_WORKSPACE {
+        if with_default && name == DEFAULT_WORKSPACE {
             continue;
         }
         if valid_workspace(&name, origin).is_ok() {
@@ -218,12 +248,12 @@ fn named(backend: &str, origin: &str, names: impl Iterator<Item = String>) -> Wo
             if refused == 1 { " is" } else { "s are" }
         ));
     }
+    let default = with_default.then(|| DEFAULT_WORKSPACE.to_owned());
     Workspaces {
         backend: backend.to_owned(),
-        names: std::iter::once(DEFAULT_WORKSPACE.to_owned())
-            .chain(kept)
-            .collect(),
+        names: default.into_iter().chain(kept).collect(),
         warnings,
+        hcp: None,
     }
 }
 

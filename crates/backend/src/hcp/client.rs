@@ -160,6 +160,11 @@ impl Client {
 
     /// Sends `call`, retried as go-tfe retries it.
     pub(super) fn send(&self, call: &Call<'_>) -> Result<Answer, Failure> {
+        self.send_capped(call, MAX_BODY)
+    }
+
+    /// Sends `call`, retried as go-tfe retries it, reading at most `limit` bytes of the answer.
+    pub(super) fn send_capped(&self, call: &Call<'_>, limit: u64) -> Result<Answer, Failure> {
         self.runtime.block_on(async {
             let mut attempt: u32 = 0;
             let mut paused = Duration::ZERO;
@@ -188,7 +193,7 @@ impl Client {
                         }
                         pause
                     }
-                    Ok(response) => return read(response).await,
+                    Ok(response) => return read(response, limit).await,
                     Err(error) => {
                         // A timeout is not retried: the silence would only repeat.
                         if attempt >= MAX_NETWORK_RETRIES
@@ -238,13 +243,16 @@ fn pause_for(status: u16, headers: &reqwest::header::HeaderMap, attempt: u32) ->
         })
 }
 
-/// Reads the whole answer, up to [`MAX_BODY`].
-async fn read(mut response: reqwest::Response) -> Result<Answer, Failure> {
+/// Reads the whole answer, up to `limit` bytes.
+async fn read(mut response: reqwest::Response, limit: u64) -> Result<Answer, Failure> {
     let status = response.status().as_u16();
-    match body::read_capped(&mut response, MAX_BODY).await {
+    match body::read_capped(&mut response, limit).await {
         Ok(body) => Ok(Answer { status, body }),
-        Err(BodyError::TooLarge { limit }) => {
+        Err(BodyError::TooLarge { limit }) if limit >= 1 << 30 => {
             Err(Failure::Broken(format!("larger than {} GiB", limit >> 30)))
+        }
+        Err(BodyError::TooLarge { limit }) => {
+            Err(Failure::Broken(format!("larger than {} MiB", limit >> 20)))
         }
         Err(BodyError::Broken(error)) => Err(Failure::Broken(problem(&error))),
     }

@@ -10,15 +10,17 @@
 //!
 //! `settings` resolves the block, `statectl_net::cliconfig::credentials` finds the token, `client` makes the requests,
 //! `workspace` finds the workspace and its lock holder, `versions` writes state versions, `history`
-//! lists and reads them.
+//! lists and reads them, `mapping` lists every workspace the block maps to (`--workspace GLOB`).
 
 mod client;
 mod history;
+mod mapping;
 mod settings;
 mod versions;
 mod workspace;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 use statectl_net::cliconfig::{self, credentials};
@@ -27,6 +29,7 @@ use statectl_state::state::store::{LockRefused, RemoteState, StoreError};
 use url::Url;
 
 use self::client::{Answer, Call, Client, Failure, status_text};
+pub use self::mapping::{MappedWorkspaces, mapped_workspaces};
 use self::settings::Settings;
 use self::workspace::discover;
 use crate::config::{self, BackendConfig};
@@ -43,7 +46,8 @@ const PENDING_UNLOCK_TRIES: u32 = 6;
 /// A workspace's state in HCP Terraform or Terraform Enterprise.
 pub struct HcpState {
     settings: Settings,
-    client: Client,
+    /// Shared by the workspaces of one listing.
+    client: Arc<Client>,
     /// The API's root (`https://app.terraform.io/api/v2/`).
     api: Url,
     workspace_id: String,
@@ -57,6 +61,15 @@ impl HcpState {
     /// The workspace `config` (a `cloud` or `remote` backend) maps the selected one to, found
     /// through the host's service discovery with the token Terraform would use.
     pub fn open(config: &BackendConfig) -> Result<HcpState, StoreError> {
+        let base = HcpState::connect(config)?;
+        let target = settings::target(config, &config::env)?;
+        let name = base.workspace_name(&target)?;
+        base.find(&name)
+    }
+
+    /// Connected to the host `config` names (its API found, the token read), no workspace chosen
+    /// yet.
+    fn connect(config: &BackendConfig) -> Result<HcpState, StoreError> {
         let home = config::env("HOME").map(PathBuf::from);
         let files = cliconfig::config_files(&config::env, home.as_deref());
         // `vars()` would panic on a variable that is not UTF-8; such a one cannot name a host.
@@ -68,32 +81,53 @@ impl HcpState {
         let client = Client::new(settings.token.clone())
             .map_err(|problem| StoreError::new(format!("{origin}: {problem}")))?;
         let api = discover(&client, &settings, &origin)?;
-        let mut state = HcpState {
+        Ok(HcpState {
             location: origin,
             settings,
-            client,
+            client: Arc::new(client),
             api,
             workspace_id: String::new(),
             workspace: String::new(),
-        };
-        let name = state.workspace_name()?;
-        state.location = format!(
+        })
+    }
+
+    /// This connection at workspace `name` (its ID `id`), without a request: every workspace of a
+    /// listing shares the listing's client.
+    fn at(&self, id: &str, name: &str) -> HcpState {
+        HcpState {
+            settings: self.settings.clone(),
+            client: Arc::clone(&self.client),
+            api: self.api.clone(),
+            workspace_id: id.to_owned(),
+            workspace: name.to_owned(),
+            location: self.workspace_url(name),
+        }
+    }
+
+    /// The web page of workspace `name`, which names it in messages.
+    fn workspace_url(&self, name: &str) -> String {
+        format!(
             "https://{}/app/{}/workspaces/{name}",
-            state.settings.hostname, state.settings.organization
-        );
+            self.settings.hostname, self.settings.organization
+        )
+    }
+
+    /// This connection at workspace `name`, found by name (its ID is the API's).
+    fn find(&self, name: &str) -> Result<HcpState, StoreError> {
+        let mut state = self.at("", name);
         let answer = state.api_call(
             "find the workspace",
             reqwest::Method::GET,
             &format!(
                 "organizations/{}/workspaces/{}",
                 escape::path_segment(&state.settings.organization),
-                escape::path_segment(&name)
+                escape::path_segment(name)
             ),
             None,
         )?;
         match answer.status {
             200 => {}
-            404 => return Err(state.not_found(&name)),
+            404 => return Err(state.not_found(name)),
             _ => return Err(state.refused("find the workspace", &answer)),
         }
         let data = &answer.json()["data"];
@@ -103,7 +137,7 @@ impl HcpState {
             .clone_into(&mut state.workspace_id);
         data["attributes"]["name"]
             .as_str()
-            .unwrap_or(&name)
+            .unwrap_or(name)
             .clone_into(&mut state.workspace);
         if state.workspace_id.is_empty() {
             return Err(StoreError::new(format!(
@@ -130,6 +164,18 @@ impl HcpState {
         path: &str,
         body: Option<&Value>,
     ) -> Result<Answer, StoreError> {
+        self.api_call_capped(doing, method, path, body, client::MAX_BODY)
+    }
+
+    /// [`HcpState::api_call`], reading at most `limit` bytes of the answer.
+    fn api_call_capped(
+        &self,
+        doing: &str,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&Value>,
+        limit: u64,
+    ) -> Result<Answer, StoreError> {
         let url = self.api_url(doing, path)?;
         let call = Call {
             method,
@@ -140,7 +186,7 @@ impl HcpState {
         };
         let answer = self
             .client
-            .send(&call)
+            .send_capped(&call, limit)
             .map_err(|failure| self.failed(doing, &failure))?;
         if answer.status == 401 {
             return Err(self.unauthorized());

@@ -10,6 +10,11 @@
 //! - `cloud` with neither: `TF_WORKSPACE` names it;
 //! - `remote` with `name`: the `default` workspace is `name`; with `prefix`: workspace `W` is
 //!   `<prefix>W`, and `default` does not exist.
+//!
+//! For a listing of them all ([`Mapping`]), the block's strategy as Terraform's `Workspaces()`
+//! follows it: one `name`; the workspaces with the `tags` (in the `project`, else
+//! `TF_CLOUD_PROJECT`, when it exists); every workspace (of that project) when the `cloud` block
+//! names neither; `remote`'s `prefix`: those whose name starts with it.
 
 use statectl_state::state::store::StoreError;
 
@@ -32,6 +37,23 @@ pub(super) enum Target {
     },
 }
 
+/// Which remote workspaces the block maps to, all of them (`terraform workspace list`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Mapping {
+    /// `cloud`'s `name`: that one workspace, named as it is.
+    Named(String),
+    /// `remote`'s `name`: the one workspace, which Terraform calls `default`.
+    Default(String),
+    /// `cloud`: the workspaces carrying every tag (no tags: every workspace), in `project` when it
+    /// names one.
+    Listed {
+        tags: Vec<String>,
+        project: Option<String>,
+    },
+    /// `remote`'s `prefix`: the workspaces whose names start with it, named without it.
+    Prefixed(String),
+}
+
 /// Everything the backend needs, checked; the token is kept out of `Debug`.
 #[derive(Clone)]
 pub(super) struct Settings {
@@ -40,12 +62,11 @@ pub(super) struct Settings {
     /// As compared (for credentials and the API's URL).
     pub host: String,
     pub organization: String,
-    pub target: Target,
     pub token: String,
     pub token_source: Source,
 }
 
-crate::debug::shown_in_debug!(Settings: hostname, organization, target, token_source);
+crate::debug::shown_in_debug!(Settings: hostname, organization, token_source);
 
 impl Settings {
     /// Reads `config` (kind `cloud` or `remote`) with the variables `env` gives and the CLI
@@ -82,7 +103,6 @@ impl Settings {
             })?,
             None => return Err(config.missing("organization")),
         };
-        let target = target(config, env)?;
         let (token, token_source) = match config.string("token") {
             Some(token) => (token, Source::Config),
             None => credentials::from_env(&host, vars)
@@ -95,7 +115,6 @@ impl Settings {
             hostname,
             host,
             organization,
-            target,
             token,
             token_source,
         })
@@ -117,7 +136,7 @@ fn no_token(config: &BackendConfig, hostname: &str, host: &str) -> StoreError {
 }
 
 /// The remote workspace the selected one maps to.
-fn target(
+pub(super) fn target(
     config: &BackendConfig,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Target, StoreError> {
@@ -179,6 +198,42 @@ fn target(
     }
 }
 
+/// Every remote workspace `config` maps to, whichever is selected.
+pub(super) fn mapping(
+    config: &BackendConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Mapping, StoreError> {
+    let workspaces = config.object("workspaces")?;
+    let text = |key: &str| {
+        workspaces
+            .and_then(|block| block.get(key))
+            .and_then(serde_json::Value::as_str)
+            .filter(|text| !text.is_empty())
+            .map(ToOwned::to_owned)
+    };
+    if config.kind == "remote" {
+        return match (text("name"), text("prefix")) {
+            (Some(name), None) => Ok(Mapping::Default(name)),
+            (None, Some(prefix)) => Ok(Mapping::Prefixed(prefix)),
+            _ => Err(config.error("`workspaces` needs exactly one of `name` and `prefix`")),
+        };
+    }
+    let tags = tags(config, workspaces)?;
+    match text("name") {
+        Some(_) if !tags.is_empty() => Err(StoreError::new(format!(
+            "{}: the `cloud` block's `workspaces` sets both `name` and `tags`; it takes one of them",
+            config.origin
+        ))),
+        Some(name) => Ok(Mapping::Named(name)),
+        // Config beats the environment, as in Terraform.
+        None => Ok(Mapping::Listed {
+            tags,
+            project: text("project")
+                .or_else(|| env("TF_CLOUD_PROJECT").filter(|project| !project.is_empty())),
+        }),
+    }
+}
+
 /// `tags = ["a", "b"]`, or `tags = { key = "value" }` (matched by key: the values need the tag
 /// bindings API, which statectl does not read).
 fn tags(
@@ -215,11 +270,26 @@ mod tests {
 
     use super::*;
 
+    /// The settings and the workspace the selected one maps to.
+    #[derive(Debug)]
+    struct Resolved {
+        settings: Settings,
+        target: Target,
+    }
+
+    impl std::ops::Deref for Resolved {
+        type Target = Settings;
+
+        fn deref(&self) -> &Settings {
+            &self.settings
+        }
+    }
+
     fn read(
         kind: &str,
         values: serde_json::Value,
         workspace: &str,
-    ) -> Result<Settings, StoreError> {
+    ) -> Result<Resolved, StoreError> {
         read_with(kind, values, workspace, &[])
     }
 
@@ -228,7 +298,7 @@ mod tests {
         values: serde_json::Value,
         workspace: &str,
         env: &[(&str, &str)],
-    ) -> Result<Settings, StoreError> {
+    ) -> Result<Resolved, StoreError> {
         let mut config = BackendConfig::for_tests(kind, values);
         config.workspace = workspace.to_owned();
         let vars: Vec<(String, String)> = env
@@ -240,7 +310,9 @@ mod tests {
                 .find(|(key, _)| key == name)
                 .map(|(_, value)| value.clone())
         };
-        Settings::read(&config, &lookup, vars.clone().into_iter(), &[])
+        let settings = Settings::read(&config, &lookup, vars.clone().into_iter(), &[])?;
+        let target = target(&config, &lookup)?;
+        Ok(Resolved { settings, target })
     }
 
     #[test]
@@ -257,7 +329,7 @@ mod tests {
         assert_eq!(settings.target, Target::Named("prod".to_owned()));
         assert_eq!(settings.token_source, Source::Config);
         // The token never shows in Debug.
-        assert!(!format!("{settings:?}").contains("t0k"));
+        assert!(!format!("{:?}", settings.settings).contains("t0k"));
     }
 
     #[test]
@@ -355,5 +427,69 @@ mod tests {
                 .as_deref(),
             Some("set `organization` in the `cloud` block, or TF_CLOUD_ORGANIZATION")
         );
+    }
+
+    #[test]
+    fn the_listing_follows_the_blocks_strategy_as_terraform_does() {
+        let mapped = |kind: &str, values: serde_json::Value, env: &[(&str, &str)]| {
+            let config = BackendConfig::for_tests(kind, values);
+            let lookup = |name: &str| {
+                env.iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| (*value).to_owned())
+            };
+            mapping(&config, &lookup)
+        };
+        assert_eq!(
+            mapped("remote", json!({"workspaces": {"prefix": "app-"}}), &[]).unwrap(),
+            Mapping::Prefixed("app-".to_owned())
+        );
+        assert_eq!(
+            mapped("remote", json!({"workspaces": {"name": "prod"}}), &[]).unwrap(),
+            Mapping::Default("prod".to_owned())
+        );
+        assert_eq!(
+            mapped(
+                "cloud",
+                json!({"workspaces": {"name": "prod", "project": "x"}}),
+                &[]
+            )
+            .unwrap(),
+            Mapping::Named("prod".to_owned())
+        );
+        assert_eq!(
+            mapped(
+                "cloud",
+                json!({"workspaces": {"tags": ["app"], "project": null}}),
+                &[("TF_CLOUD_PROJECT", "Infra")]
+            )
+            .unwrap(),
+            Mapping::Listed {
+                tags: vec!["app".to_owned()],
+                project: Some("Infra".to_owned())
+            }
+        );
+        // The block's project beats the environment's; neither name nor tags: every workspace.
+        assert_eq!(
+            mapped(
+                "cloud",
+                json!({"workspaces": {"project": "Apps"}}),
+                &[("TF_CLOUD_PROJECT", "Infra")]
+            )
+            .unwrap(),
+            Mapping::Listed {
+                tags: Vec::new(),
+                project: Some("Apps".to_owned())
+            }
+        );
+        assert!(
+            mapped(
+                "cloud",
+                json!({"workspaces": {"name": "p", "tags": ["x"]}}),
+                &[]
+            )
+            .is_err()
+        );
+        assert!(mapped("remote", json!({"workspaces": {}}), &[]).is_err());
     }
 }

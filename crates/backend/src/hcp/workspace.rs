@@ -10,12 +10,12 @@ use super::HcpState;
 use super::client::{Call, Client, Failure};
 use super::settings::{Settings, Target};
 use crate::escape;
-use crate::listing::{DEFAULT_MAX_PAGES, ListOptions, Pages};
+use crate::listing::DEFAULT_MAX_PAGES;
 
 impl HcpState {
     /// The remote workspace's name: given, or the one the tags select.
-    pub(super) fn workspace_name(&self) -> Result<String, StoreError> {
-        let (tags, chosen) = match &self.settings.target {
+    pub(super) fn workspace_name(&self, target: &Target) -> Result<String, StoreError> {
+        let (tags, chosen) = match target {
             Target::Named(name) => return Ok(name.clone()),
             Target::Tagged { tags, chosen } => (tags, chosen),
         };
@@ -52,57 +52,11 @@ impl HcpState {
     /// The names of the workspaces carrying every tag of `tags`, every page of them (each page
     /// number followed once and only forward, within the page limit), sorted, each once.
     fn tagged(&self, tags: &[String]) -> Result<Vec<String>, StoreError> {
-        let keep = |_: &str| true;
-        let options = ListOptions {
-            keep: &keep,
-            max_pages: DEFAULT_MAX_PAGES,
-        };
-        let mut pages = Pages::new(&self.location, options).counting("workspace");
-        let mut page = 1;
-        loop {
-            let path = format!(
-                "organizations/{}/workspaces?search%5Btags%5D={}&page%5Bsize%5D=100&page%5Bnumber%5D={page}",
-                escape::path_segment(&self.settings.organization),
-                escape::path_segment(&tags.join(","))
-            );
-            let answer = self.api_call(
-                "list the tagged workspaces",
-                reqwest::Method::GET,
-                &path,
-                None,
-            )?;
-            match answer.status {
-                200 => {}
-                404 => return Err(self.not_found("")),
-                _ => return Err(self.refused("list the tagged workspaces", &answer)),
-            }
-            let json = answer.json();
-            pages.page(
-                json["data"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|workspace| workspace["attributes"]["name"].as_str())
-                    .map(ToOwned::to_owned),
-            );
-            match json["meta"]["pagination"]["next-page"].as_u64() {
-                // A page number that does not move forward would list the same pages again.
-                Some(next) if next > page => {
-                    let followed = pages.follow(&next.to_string()).map_err(|error| {
-                        StoreError::new(error.message).with_hint(
-                            "the server keeps offering pages of workspaces; name the workspace (`workspaces { name = ... }`) rather than select it by tags",
-                        )
-                    })?;
-                    if !followed {
-                        break;
-                    }
-                    page = next;
-                }
-                _ => break,
-            }
-        }
+        let filters = format!("&search%5Btags%5D={}", escape::unreserved(&tags.join(",")));
+        let hint = "the server keeps offering pages of workspaces; name the workspace (`workspaces { name = ... }`) rather than select it by tags";
         // The names select one workspace: one listed twice changes nothing, so no warning.
-        Ok(pages.finish().keys)
+        let (named, _warnings) = self.workspaces_where(&filters, DEFAULT_MAX_PAGES, hint)?;
+        Ok(named.into_iter().map(|(name, _)| name).collect())
     }
 
     /// A 404 for the workspace `name` (empty: the organization's list): the organization or the
