@@ -259,25 +259,30 @@ fn open(
         )?),
         None => None,
     };
-    let stored = match &locked {
-        Some(locked) => locked.read().map_err(CliError::from),
-        // A listed workspace's remote state may not exist yet: one read says which.
-        None if target.workspace.is_some() => match target.source.read_existing() {
+    let stored = if let Some(workspace) = &target.workspace {
+        // A listed workspace's remote state may not exist yet: one read (under the lock with
+        // `--lock`) says which.
+        match target.source.read_existing() {
             Ok(Some(stored)) => Ok(stored),
             Ok(None) => {
+                if let Some(locked) = locked {
+                    locked.release()?;
+                }
                 printer.note(&sanitize(&format!(
-                    "workspace \"{}\" has no state yet ({}): nothing to check",
-                    target.workspace.as_deref().unwrap_or_default(),
+                    "workspace \"{workspace}\" has no state yet ({}): nothing to check",
                     target.source
                 )));
                 return Ok(None);
             }
             Err(error) => Err(CliError::state(&target.source, &error)),
-        },
-        None => target
+        }
+    } else if let Some(locked) = &locked {
+        locked.read().map_err(CliError::from)
+    } else {
+        target
             .source
             .read()
-            .map_err(|error| CliError::state(&target.source, &error)),
+            .map_err(|error| CliError::state(&target.source, &error))
     };
     let stored = match stored {
         Ok(stored) => stored,

@@ -22,17 +22,17 @@ use crate::processes::assert_success;
 use crate::simulator;
 use crate::workdir::{TerraformWorkdir, Workdir, cancel_statectl_lock};
 
-const TOKEN: &str = "sim-token.atlasv1.s3cret";
+pub(crate) const TOKEN: &str = "sim-token.atlasv1.s3cret";
 
 /// A running `statectl-sim tfe`, stopped on drop.
-struct Tfe {
+pub(crate) struct Tfe {
     server: simulator::Server,
     tls: tempfile::TempDir,
 }
 
 impl Tfe {
     /// The simulator with organization `acme`, the token [`TOKEN`], and `extra` arguments.
-    fn start(extra: &[&str]) -> Tfe {
+    pub(crate) fn start(extra: &[&str]) -> Tfe {
         let tls = tempfile::tempdir().unwrap();
         let mut args: Vec<OsString> = vec!["tfe".into(), "--tls-dir".into(), tls.path().into()];
         args.extend(
@@ -59,11 +59,11 @@ impl Tfe {
         Tfe::start(&args)
     }
 
-    fn host(&self) -> String {
+    pub(crate) fn host(&self) -> String {
         format!("localhost:{}", self.port())
     }
 
-    fn ca(&self) -> PathBuf {
+    pub(crate) fn ca(&self) -> PathBuf {
         self.tls.path().join("ca.pem")
     }
 
@@ -74,12 +74,12 @@ impl Tfe {
         (status, String::from_utf8(body).unwrap())
     }
 
-    fn versions(&self, workspace: &str) -> Vec<Value> {
+    pub(crate) fn versions(&self, workspace: &str) -> Vec<Value> {
         let (_, body) = self.control("GET", &format!("versions?workspace={workspace}"), "");
         serde_json::from_str::<Vec<Value>>(&body).unwrap()
     }
 
-    fn holder(&self, workspace: &str) -> Option<String> {
+    pub(crate) fn holder(&self, workspace: &str) -> Option<String> {
         let (status, body) = self.control("GET", &format!("lock?workspace={workspace}"), "");
         (status == 200).then(|| serde_json::from_str(&body).unwrap())
     }
@@ -89,7 +89,7 @@ impl Tfe {
     }
 
     /// How many requests with `method` had `fragment` in their target.
-    fn count(&self, method: &str, fragment: &str) -> usize {
+    pub(crate) fn count(&self, method: &str, fragment: &str) -> usize {
         self.log()
             .iter()
             .filter(|entry| {
@@ -117,7 +117,7 @@ fn seed() -> PathBuf {
 
 /// A home directory whose `credentials.tfrc.json` holds `token` for `host`, as `terraform login`
 /// leaves it.
-fn home_with_token(host: &str, token: &str) -> tempfile::TempDir {
+pub(crate) fn home_with_token(host: &str, token: &str) -> tempfile::TempDir {
     let home = tempfile::tempdir().unwrap();
     let dir = home.path().join(".terraform.d");
     std::fs::create_dir(&dir).unwrap();

@@ -26,6 +26,7 @@ mod diff;
 mod discovery;
 mod docs;
 mod drift;
+mod drift_hcp;
 mod drift_oracle;
 mod drift_stack;
 mod drift_workspaces;
