@@ -845,3 +845,101 @@ fn drift_checks_the_workspaces_a_glob_chooses() {
     assert!(!work.join(".terraform.tfstate.lock.info").exists());
     assert_eq!(stack.providers_running(), Vec::<String>::new());
 }
+
+/// `--workspace GLOB` over HCP Terraform's workspaces (`statectl-sim tfe`, a `cloud` block
+/// selecting by tags): the tags choose two of three workspaces, each read through the one provider
+/// process, one drifted; the report names each workspace, exit 1; no state version written, no
+/// lock asked for, the token in no output.
+#[test]
+fn drift_checks_the_hcp_workspaces_a_glob_chooses() {
+    use crate::hcp_backend::{TOKEN, Tfe};
+    let Some(stack) = Stack::apply() else { return };
+    let mut states = Vec::new();
+    for workspace in ["app-a", "app-b", "db"] {
+        let mut state = stack.state("work");
+        if workspace == "app-b" {
+            // Stored otherwise than the remote object now is: this workspace drifted.
+            state["resources"][0]["instances"][0]["attributes"]["name"] = "old-name".into();
+        }
+        let file = stack.path().join(format!("{workspace}.tfstate"));
+        std::fs::write(&file, state.to_string()).unwrap();
+        states.push(format!("{workspace}={}", file.display()));
+    }
+    let tfe = Tfe::start(&[
+        "--workspace",
+        "app-a:app",
+        "--workspace",
+        "app-b:app",
+        "--workspace",
+        "db:db",
+        "--state",
+        &states[0],
+        "--state",
+        &states[1],
+        "--state",
+        &states[2],
+    ]);
+    // The token in the stack's CLI configuration (TF_CLI_CONFIG_FILE), the simulator's CA trusted.
+    let cli_config = stack.path().join("cli.tfrc");
+    let mut text = std::fs::read_to_string(&cli_config).unwrap();
+    text.push_str(&format!(
+        "\ncredentials \"{}\" {{\n  token = \"{TOKEN}\"\n}}\n",
+        tfe.host()
+    ));
+    std::fs::write(&cli_config, text).unwrap();
+    stack
+        .env
+        .borrow_mut()
+        .push(("SSL_CERT_FILE".to_owned(), tfe.ca().display().to_string()));
+    std::fs::write(
+        stack.path().join("work/.terraform/terraform.tfstate"),
+        serde_json::json!({"version": 3, "backend": {"type": "cloud", "hash": 1, "config": {
+            "hostname": tfe.host(), "organization": "acme", "token": null,
+            "workspaces": {"name": null, "project": null, "tags": ["app"]}}}})
+        .to_string(),
+    )
+    .unwrap();
+    let at = |name: &str| {
+        format!(
+            "https://{}/app/acme/workspaces/{name} (workspace \"{name}\")",
+            tfe.host()
+        )
+    };
+
+    let (code, stdout, stderr) = stack.drift("work", &["--workspace", "*", "-vv"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_contains(
+        &stdout,
+        &format!("{}: 1 instance read; no drift\n", at("app-a")),
+    );
+    assert_contains(
+        &stdout,
+        &format!("{}: 1 instance read; 1 changed, 0 gone\n", at("app-b")),
+    );
+    assert!(!stdout.contains("workspaces/db"), "{stdout}");
+    assert_eq!(
+        stderr.matches("plugin started").count(),
+        1,
+        "one provider process for both workspaces: {stderr}"
+    );
+    assert!(!stdout.contains(TOKEN) && !stderr.contains(TOKEN));
+
+    let (code, stdout, stderr) = stack.drift("work", &["--workspace", "app-*", "--format", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["summary"]["states"], 2, "{stdout}");
+    assert_eq!(
+        crate::builder::strings_of(&report["resource_drift"], "state"),
+        [at("app-b")]
+    );
+
+    for workspace in ["app-a", "app-b", "db"] {
+        assert_eq!(
+            tfe.versions(workspace).len(),
+            1,
+            "drift never writes a state version"
+        );
+    }
+    assert_eq!(tfe.count("POST", "actions/lock"), 0);
+    assert_eq!(stack.providers_running(), Vec::<String>::new());
+}
