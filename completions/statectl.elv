@@ -347,7 +347,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --plugin-dir 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable'
             cand --provider-config 'A provider configuration''s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable'
             cand --lock-timeout 'How long `--lock` waits for the lock, as Terraform''s `-lock-timeout` (e.g. `30s`)'
-            cand --max-pages 'With `--workspace GLOB` (`''*''`, `''prod-*''`): the most pages of the backend''s workspace listing to read (1,000 names a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever'
+            cand --max-pages 'With `--workspace GLOB` (`''*''`, `''prod-*''`): the most pages of the backend''s workspace listing to read (1,000 names a page on S3, GCS and OCI, 100 workspaces on HCP Terraform); a listing still going after that is an error rather than followed for ever'
             cand --format 'How to print the report'
             cand --color 'When to color output: auto (a terminal without NO_COLOR), always, never'
             cand --all-changes 'Report every change the read shows, as `terraform plan -refresh-only` does: no noise rules (by default changes in attributes only the provider sets, and null <-> empty collections, are counted, not reported); ignores still apply'

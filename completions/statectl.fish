@@ -325,7 +325,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand drift" -l start-timeou
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l plugin-dir -d 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable' -r -F
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l provider-config -d 'A provider configuration\'s arguments, a JSON object laid over the literal ones of its `provider` block in --config; NAME is `aws` or `aws.ALIAS`; repeatable' -r
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l lock-timeout -d 'How long `--lock` waits for the lock, as Terraform\'s `-lock-timeout` (e.g. `30s`)' -r
-complete -c statectl -n "__fish_statectl_using_subcommand drift" -l max-pages -d 'With `--workspace GLOB` (`\'*\'`, `\'prod-*\'`): the most pages of the backend\'s workspace listing to read (1,000 names a page on S3, GCS and OCI); a listing still going after that is an error rather than followed for ever' -r
+complete -c statectl -n "__fish_statectl_using_subcommand drift" -l max-pages -d 'With `--workspace GLOB` (`\'*\'`, `\'prod-*\'`): the most pages of the backend\'s workspace listing to read (1,000 names a page on S3, GCS and OCI, 100 workspaces on HCP Terraform); a listing still going after that is an error rather than followed for ever' -r
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l format -d 'How to print the report' -r -f -a "text\t'For people: findings grouped per state, hints on stderr (`table` is the same)'
 json\t'One JSON document with a `schema_version`, for scripts'
 sarif\t'SARIF 2.1.0, for code scanning'

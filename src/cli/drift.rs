@@ -101,8 +101,8 @@ pub struct Args {
     pub lock_timeout: Option<Duration>,
 
     /// With `--workspace GLOB` (`'*'`, `'prod-*'`): the most pages of the backend's workspace
-    /// listing to read (1,000 names a page on S3, GCS and OCI); a listing still going after that
-    /// is an error rather than followed for ever.
+    /// listing to read (1,000 names a page on S3, GCS and OCI, 100 workspaces on HCP Terraform);
+    /// a listing still going after that is an error rather than followed for ever.
     #[arg(long, value_name = "N", default_value_t = statectl_backend::DEFAULT_MAX_PAGES, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_pages: u32,
 
