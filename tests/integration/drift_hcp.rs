@@ -141,6 +141,54 @@ fn drift_checks_the_cloud_workspaces_the_tags_and_a_glob_choose() {
         "error: `--workspace db-*` matches no workspace of backend \"cloud\"\nhint: the workspaces there: app-eu, app-new, app-us\n",
     );
 
+    // Read only: no state version written, no lock asked for, nothing uploaded.
+    assert_eq!(versions(), before);
+    assert_eq!(tfe.count("POST", "actions/lock"), 0);
+    assert_eq!(tfe.count("POST", "state-versions"), 0);
+    assert_eq!(tfe.count("PUT", "/_archivist/"), 0);
+    // `--lock` locks each workspace while it is read, and releases it; the one without a state
+    // too, which is then nothing to check.
+    let locked = drift(
+        &tfe,
+        tagged.path(),
+        home.path(),
+        &["--workspace", "app-*", "--lock"],
+    );
+    locked
+        .code(0)
+        .stderr_contains("workspace \"app-new\" has no state yet");
+    assert_eq!(tfe.count("POST", "actions/lock"), 3);
+    assert_eq!(tfe.count("POST", "actions/unlock"), 3);
+    assert_eq!((tfe.holder("app-eu"), tfe.holder("app-us")), (None, None));
+    assert_eq!(versions(), before);
+}
+
+/// The `project` narrows the list to its workspaces; a block with neither `name` nor `tags` maps
+/// to every workspace, and one with `name` to that one.
+#[test]
+fn a_cloud_blocks_project_and_name_shape_the_list_as_in_terraform() {
+    let state = seed();
+    let tfe = Tfe::start(&[
+        "--workspace",
+        "app-eu:app",
+        "--workspace",
+        "app-us:app,us:Infra",
+        "--workspace",
+        "app-new:app",
+        "--workspace",
+        "db-eu:db",
+        "--state",
+        &format!("app-us={state}"),
+        "--state",
+        &format!("db-eu={state}"),
+    ]);
+    let home = home_with_token(&tfe.host(), TOKEN);
+    let at = |name: &str| {
+        format!(
+            "https://{}/app/acme/workspaces/{name} (workspace \"{name}\")",
+            tfe.host()
+        )
+    };
     // The project narrows the list, found by name as Terraform finds it.
     let project = initialised(
         &tfe,
@@ -169,26 +217,22 @@ fn drift_checks_the_cloud_workspaces_the_tags_and_a_glob_choose() {
     );
     assert_eq!(states_checked(&one.code(0)), [at("db-eu")]);
 
-    // Read only: no state version written, no lock asked for, nothing uploaded.
-    assert_eq!(versions(), before);
-    assert_eq!(tfe.count("POST", "actions/lock"), 0);
-    assert_eq!(tfe.count("POST", "state-versions"), 0);
-    assert_eq!(tfe.count("PUT", "/_archivist/"), 0);
-    // `--lock` locks each workspace while it is read, and releases it; the one without a state
-    // too, which is then nothing to check.
-    let locked = drift(
+    // A project that does not exist filters nothing, as in Terraform, and says so.
+    let elsewhere = initialised(
         &tfe,
-        tagged.path(),
-        home.path(),
-        &["--workspace", "app-*", "--lock"],
+        "cloud",
+        &json!({"name": null, "tags": ["app"], "project": "Nowhere"}),
     );
-    locked
+    let unfiltered = drift(
+        &tfe,
+        elsewhere.path(),
+        home.path(),
+        &["--workspace", "*-us"],
+    );
+    unfiltered
         .code(0)
-        .stderr_contains("workspace \"app-new\" has no state yet");
-    assert_eq!(tfe.count("POST", "actions/lock"), 3);
-    assert_eq!(tfe.count("POST", "actions/unlock"), 3);
-    assert_eq!((tfe.holder("app-eu"), tfe.holder("app-us")), (None, None));
-    assert_eq!(versions(), before);
+        .stderr_contains("project `Nowhere` was not found in organization `acme`");
+    assert_eq!(tfe.count("POST", "actions/lock"), 0);
 }
 
 #[test]

@@ -881,11 +881,11 @@ fn drift_checks_the_hcp_workspaces_a_glob_chooses() {
     ]);
     // The token in the stack's CLI configuration (TF_CLI_CONFIG_FILE), the simulator's CA trusted.
     let cli_config = stack.path().join("cli.tfrc");
-    let mut text = std::fs::read_to_string(&cli_config).unwrap();
-    text.push_str(&format!(
-        "\ncredentials \"{}\" {{\n  token = \"{TOKEN}\"\n}}\n",
+    let text = format!(
+        "{}\ncredentials \"{}\" {{\n  token = \"{TOKEN}\"\n}}\n",
+        std::fs::read_to_string(&cli_config).unwrap(),
         tfe.host()
-    ));
+    );
     std::fs::write(&cli_config, text).unwrap();
     stack
         .env

@@ -193,16 +193,15 @@ impl Tfe {
             let project = parts
                 .next()
                 .filter(|project| !project.is_empty())
-                .map(
-                    |project| match inner.projects.iter().find(|(_, known)| known == project) {
-                        Some((id, _)) => id.clone(),
-                        None => {
-                            let id = inner.id("prj");
-                            inner.projects.push((id.clone(), project.to_owned()));
-                            id
-                        }
-                    },
-                );
+                .map(|project| {
+                    if let Some((id, _)) = inner.projects.iter().find(|(_, known)| known == project)
+                    {
+                        return id.clone();
+                    }
+                    let id = inner.id("prj");
+                    inner.projects.push((id.clone(), project.to_owned()));
+                    id
+                });
             let id = inner.id("ws");
             inner.workspaces.push(Workspace {
                 id,
@@ -414,22 +413,7 @@ impl Tfe {
                 self.list(request)
             }
             ("GET", ["organizations", org, "projects"]) if *org == self.organization => {
-                let inner = locked(&self.inner);
-                let wanted: Vec<&str> = request
-                    .query("filter[names]")
-                    .map(|names| names.split(',').collect())
-                    .unwrap_or_default();
-                let data: Vec<Value> = inner
-                    .projects
-                    .iter()
-                    .filter(|(_, name)| wanted.is_empty() || wanted.contains(&name.as_str()))
-                    .map(|(id, name)| json!({"id": id, "type": "projects", "attributes": {"name": name}}))
-                    .collect();
-                let count = data.len();
-                jsonapi(
-                    200,
-                    &json!({"data": data, "meta": {"pagination": pagination(1, 1, count)}}),
-                )
+                self.projects(request)
             }
             ("POST", ["organizations", org, "workspaces"]) if *org == self.organization => {
                 self.create(body)
@@ -454,22 +438,30 @@ impl Tfe {
             }
             // The API's URL sends the client on to the object store, here on another host name
             // for the same server, so that a test sees whether the token went along.
-            ("GET", ["state-versions", id, "hosted_state"]) => {
-                let other = if host.starts_with("localhost") {
-                    host.replacen("localhost", "127.0.0.1", 1)
-                } else {
-                    host.replacen("127.0.0.1", "localhost", 1)
-                };
-                let mut response = Response::empty(307);
-                response.headers.push((
-                    "location".to_owned(),
-                    format!("https://{other}/_archivist/download/{id}"),
-                ));
-                response
-            }
+            ("GET", ["state-versions", id, "hosted_state"]) => to_archivist(&host, id),
             _ => error(404, "not found", "no such endpoint"),
         };
         response.with_header("tfp-api-version", "2.6")
+    }
+
+    /// `GET organizations/:org/projects?filter[names]=A,B`: the projects named so, one page.
+    fn projects(&self, request: &Request) -> Response {
+        let inner = locked(&self.inner);
+        let wanted: Vec<&str> = request
+            .query("filter[names]")
+            .map(|names| names.split(',').collect())
+            .unwrap_or_default();
+        let data: Vec<Value> = inner
+            .projects
+            .iter()
+            .filter(|(_, name)| wanted.is_empty() || wanted.contains(&name.as_str()))
+            .map(|(id, name)| json!({"id": id, "type": "projects", "attributes": {"name": name}}))
+            .collect();
+        let count = data.len();
+        jsonapi(
+            200,
+            &json!({"data": data, "meta": {"pagination": pagination(1, 1, count)}}),
+        )
     }
 
     fn list(&self, request: &Request) -> Response {
@@ -727,6 +719,22 @@ impl Tfe {
         version.state = Some(body.to_vec());
         Response::empty(200)
     }
+}
+
+/// The redirect of state version `id`'s download to the object store, on the other name of
+/// loopback.
+fn to_archivist(host: &str, id: &str) -> Response {
+    let other = if host.starts_with("localhost") {
+        host.replacen("localhost", "127.0.0.1", 1)
+    } else {
+        host.replacen("127.0.0.1", "localhost", 1)
+    };
+    let mut response = Response::empty(307);
+    response.headers.push((
+        "location".to_owned(),
+        format!("https://{other}/_archivist/download/{id}"),
+    ));
+    response
 }
 
 fn workspace_data(inner: &Inner, index: usize) -> Value {

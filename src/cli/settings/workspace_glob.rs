@@ -48,27 +48,24 @@ pub(super) fn targets(
             return Err(no_match(glob, dir, &listed));
         }
         for name in chosen {
-            let located = match &listed.hcp {
-                // HCP Terraform's listing gave each workspace's ID: opened without a request more.
-                Some(hcp) => {
-                    let state = hcp.open(name)?;
-                    let note = format!(
-                        "state {} (backend \"{}\", workspace \"{name}\")",
-                        state.location(),
-                        listed.backend
-                    );
-                    Located {
-                        source: Source::Remote(state),
-                        note: Some(note),
-                    }
+            // HCP Terraform's listing gave each workspace's ID: opened without a request more.
+            let located = if let Some(hcp) = &listed.hcp {
+                let state = hcp.open(name)?;
+                let note = format!(
+                    "state {} (backend \"{}\", workspace \"{name}\")",
+                    state.location(),
+                    listed.backend
+                );
+                Located {
+                    source: Source::Remote(state),
+                    note: Some(note),
                 }
-                None => {
-                    let one = BackendArgs {
-                        workspace: Some(name.clone()),
-                        backend_config: backend.backend_config.clone(),
-                    };
-                    locate_in(dir, &one)?
-                }
+            } else {
+                let one = BackendArgs {
+                    workspace: Some(name.clone()),
+                    backend_config: backend.backend_config.clone(),
+                };
+                locate_in(dir, &one)?
             };
             targets.push(Target {
                 source: located.source,

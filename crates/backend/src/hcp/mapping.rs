@@ -35,6 +35,9 @@ const MAX_PAGE: u64 = 16 << 20;
 /// Workspaces a page: the API's most.
 const PAGE_SIZE: u32 = 100;
 
+/// Workspaces' names and IDs.
+type NamesAndIds = Vec<(String, String)>;
+
 /// The workspaces a block maps to, and how to open each one.
 pub struct MappedWorkspaces {
     /// As `terraform workspace list` names them, sorted, each once.
@@ -95,16 +98,16 @@ pub fn mapped_workspaces(
             return Ok(mapped);
         }
         Mapping::Listed { tags, project } => {
-            let mut filters = String::new();
+            let mut filters = Vec::new();
             if !tags.is_empty() {
-                filters.push_str(&format!(
+                filters.push(format!(
                     "&search%5Btags%5D={}",
                     escape::unreserved(&tags.join(","))
                 ));
             }
             if let Some(project) = project {
                 match mapped.base.project_id(&project)? {
-                    Some(id) => filters.push_str(&format!(
+                    Some(id) => filters.push(format!(
                         "&filter%5Bproject%5D%5Bid%5D={}",
                         escape::unreserved(&id)
                     )),
@@ -114,7 +117,7 @@ pub fn mapped_workspaces(
                     )),
                 }
             }
-            (filters, String::new())
+            (filters.concat(), String::new())
         }
         Mapping::Prefixed(prefix) => (
             format!("&search%5Bname%5D={}", escape::unreserved(&prefix)),
@@ -170,7 +173,7 @@ impl HcpState {
         filters: &str,
         max_pages: u32,
         hint: &str,
-    ) -> Result<(Vec<(String, String)>, Vec<String>), StoreError> {
+    ) -> Result<(NamesAndIds, Vec<String>), StoreError> {
         let doing = "list the workspaces";
         let keep = |_: &str| true;
         let options = ListOptions {
