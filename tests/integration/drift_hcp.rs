@@ -177,10 +177,18 @@ fn a_cloud_blocks_project_and_name_shape_the_list_as_in_terraform() {
         "app-new:app",
         "--workspace",
         "db-eu:db",
+        "--workspace",
+        "web-prod:env=prod",
+        "--workspace",
+        "web-dev:env=dev",
         "--state",
         &format!("app-us={state}"),
         "--state",
         &format!("db-eu={state}"),
+        "--state",
+        &format!("web-prod={state}"),
+        "--state",
+        &format!("web-dev={state}"),
     ]);
     let home = home_with_token(&tfe.host(), TOKEN);
     let at = |name: &str| {
@@ -206,7 +214,28 @@ fn a_cloud_blocks_project_and_name_shape_the_list_as_in_terraform() {
     // A block with neither name nor tags maps to every workspace, as in Terraform.
     let every = initialised(&tfe, "cloud", &json!({"name": null, "tags": null}));
     let listed = drift(&tfe, every.path(), home.path(), &["--workspace", "nope*"]);
-    listed.refused("hint: the workspaces there: app-eu, app-new, app-us, db-eu\n");
+    listed
+        .refused("hint: the workspaces there: app-eu, app-new, app-us, db-eu, web-dev, web-prod\n");
+    // Key/value tags: the key and its value, as Terraform asks for them.
+    let bound = initialised(
+        &tfe,
+        "cloud",
+        &json!({"name": null, "tags": {"env": "prod"}}),
+    );
+    let prod = drift(
+        &tfe,
+        bound.path(),
+        home.path(),
+        &["--workspace", "*", "--format", "json"],
+    );
+    assert_eq!(states_checked(&prod.code(0)), [at("web-prod")]);
+    assert_eq!(
+        tfe.count(
+            "GET",
+            "search%5Btags%5D=env&filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod"
+        ),
+        1
+    );
     // A block naming one workspace: that one.
     let named = initialised(&tfe, "cloud", &json!({"name": "db-eu", "tags": null}));
     let one = drift(

@@ -4,7 +4,8 @@
 //! - `GET /.well-known/terraform.json`: service discovery (`tfe.v2` at `/api/v2/`);
 //! - `/api/v2/...` with `Authorization: Bearer <--token>` (401 otherwise): `ping`, the organization
 //!   and its `entitlement-set` (no remote operations, so Terraform runs locally), workspaces by
-//!   name, listed (paged; `search[tags]`, `search[name]` matching anywhere in the name,
+//!   name, listed (paged; `search[tags]` by key, `filter[tagged][N][key]` and `[value]` for the
+//!   key/value tags `KEY=VALUE`, `search[name]` matching anywhere in the name,
 //!   `filter[project][id]`) and by ID (`include=locked_by`), projects by `filter[names]`
 //!   (`NAME:TAGS:PROJECT` puts a workspace in a project), created and updated as
 //!   Terraform does for a new one; `current-state-version` (404 when none);
@@ -471,6 +472,16 @@ impl Tfe {
             .map(|tags| tags.split(',').filter(|t| !t.is_empty()).collect())
             .unwrap_or_default();
         let named = request.query("search[name]").unwrap_or_default();
+        // `filter[tagged][N][key]` and `[value]`, from N = 0 while there is a key.
+        let bindings: Vec<(&str, &str)> = (0..)
+            .map_while(|n| {
+                let key = request.query(&format!("filter[tagged][{n}][key]"))?;
+                let value = request
+                    .query(&format!("filter[tagged][{n}][value]"))
+                    .unwrap_or_default();
+                Some((key, value))
+            })
+            .collect();
         let project = request.query("filter[project][id]");
         let (size, page) = paging(request);
         let matching: Vec<usize> = (0..inner.workspaces.len())
@@ -478,7 +489,13 @@ impl Tfe {
                 let workspace = &inner.workspaces[i];
                 wanted
                     .iter()
-                    .all(|tag| workspace.tags.iter().any(|t| t == tag))
+                    .all(|tag| workspace.tags.iter().any(|t| tag_key(t) == *tag))
+                    && bindings.iter().all(|(key, value)| {
+                        workspace.tags.iter().any(|t| {
+                            tag_key(t) == *key
+                                && (value.is_empty() || t == &format!("{key}={value}"))
+                        })
+                    })
                     && workspace.name.contains(named)
                     && project.is_none_or(|project| workspace.project.as_deref() == Some(project))
             })
@@ -735,6 +752,11 @@ fn to_archivist(host: &str, id: &str) -> Response {
         format!("https://{other}/_archivist/download/{id}"),
     ));
     response
+}
+
+/// A tag's key: `env` of the key/value tag `env=prod`, the whole of a plain tag.
+fn tag_key(tag: &str) -> &str {
+    tag.split_once('=').map_or(tag, |(key, _)| key)
 }
 
 fn workspace_data(inner: &Inner, index: usize) -> Value {

@@ -2,8 +2,10 @@
 //! list` names them (Terraform's `Workspaces()` of `internal/cloud` and `internal/backend/remote`):
 //!
 //! - `cloud` with `name`: that one workspace, without a request;
-//! - `cloud` with `tags`: the organization's workspaces carrying them all (`search[tags]`), and
-//!   with neither `name` nor `tags` every workspace; in both, when `project` (or
+//! - `cloud` with `tags`: the organization's workspaces carrying them all (`search[tags]`; for
+//!   `tags = { key = "value" }` the keys there, and each pair in `filter[tagged][N][key]` and
+//!   `[value]`, as Terraform asks), and with neither `name` nor `tags` every workspace; in both,
+//!   when `project` (or
 //!   `TF_CLOUD_PROJECT`) names one that exists, only that project's (`filter[project][id]`, the
 //!   project found by `filter[names]` as Terraform finds it; a project not found filters nothing,
 //!   as in Terraform, and says so);
@@ -97,12 +99,23 @@ pub fn mapped_workspaces(
             mapped.named = Some((DEFAULT_WORKSPACE.to_owned(), name));
             return Ok(mapped);
         }
-        Mapping::Listed { tags, project } => {
+        Mapping::Listed {
+            tags,
+            bindings,
+            project,
+        } => {
             let mut filters = Vec::new();
             if !tags.is_empty() {
                 filters.push(format!(
                     "&search%5Btags%5D={}",
                     escape::unreserved(&tags.join(","))
+                ));
+            }
+            for (index, (key, value)) in bindings.iter().enumerate() {
+                filters.push(format!(
+                    "&filter%5Btagged%5D%5B{index}%5D%5Bkey%5D={}&filter%5Btagged%5D%5B{index}%5D%5Bvalue%5D={}",
+                    escape::unreserved(key),
+                    escape::unreserved(value)
                 ));
             }
             if let Some(project) = project {

@@ -45,9 +45,11 @@ pub(super) enum Mapping {
     /// `remote`'s `name`: the one workspace, which Terraform calls `default`.
     Default(String),
     /// `cloud`: the workspaces carrying every tag (no tags: every workspace), in `project` when it
-    /// names one.
+    /// names one. `tags = { key = "value" }` is both: the keys as tags, and each key and value a
+    /// binding the workspace must carry, as Terraform asks for both.
     Listed {
         tags: Vec<String>,
+        bindings: Vec<(String, String)>,
         project: Option<String>,
     },
     /// `remote`'s `prefix`: the workspaces whose names start with it, named without it.
@@ -228,6 +230,13 @@ pub(super) fn mapping(
         // Config beats the environment, as in Terraform.
         None => Ok(Mapping::Listed {
             tags,
+            bindings: workspaces
+                .and_then(|block| block.get("tags"))
+                .and_then(serde_json::Value::as_object)
+                .into_iter()
+                .flatten()
+                .filter_map(|(key, value)| Some((key.clone(), value.as_str()?.to_owned())))
+                .collect(),
             project: text("project")
                 .or_else(|| env("TF_CLOUD_PROJECT").filter(|project| !project.is_empty())),
         }),
@@ -466,6 +475,7 @@ mod tests {
             .unwrap(),
             Mapping::Listed {
                 tags: vec!["app".to_owned()],
+                bindings: Vec::new(),
                 project: Some("Infra".to_owned())
             }
         );
@@ -479,7 +489,22 @@ mod tests {
             .unwrap(),
             Mapping::Listed {
                 tags: Vec::new(),
+                bindings: Vec::new(),
                 project: Some("Apps".to_owned())
+            }
+        );
+        // Key/value tags: the keys as tags, and the pairs as bindings.
+        assert_eq!(
+            mapped(
+                "cloud",
+                json!({"workspaces": {"tags": {"env": "prod"}}}),
+                &[]
+            )
+            .unwrap(),
+            Mapping::Listed {
+                tags: vec!["env".to_owned()],
+                bindings: vec![("env".to_owned(), "prod".to_owned())],
+                project: None
             }
         );
         assert!(
