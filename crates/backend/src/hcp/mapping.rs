@@ -5,10 +5,9 @@
 //! - `cloud` with `tags`: the organization's workspaces carrying them all (`search[tags]`; for
 //!   `tags = { key = "value" }` the keys there, and each pair in `filter[tagged][N][key]` and
 //!   `[value]`, as Terraform asks), and with neither `name` nor `tags` every workspace; in both,
-//!   when `project` (or
-//!   `TF_CLOUD_PROJECT`) names one that exists, only that project's (`filter[project][id]`, the
-//!   project found by `filter[names]` as Terraform finds it; a project not found filters nothing,
-//!   as in Terraform, and says so);
+//!   when `project` (or `TF_CLOUD_PROJECT`) names one that exists, only that project's
+//!   (`filter[project][id]`, the project found by `filter[names]` as Terraform finds it; a
+//!   project not found filters nothing, as in Terraform, and says so);
 //! - `remote` with `name`: `default`, which is that workspace;
 //! - `remote` with `prefix`: the workspaces whose names start with it (`search[name]`), named
 //!   without it.

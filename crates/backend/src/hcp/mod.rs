@@ -61,8 +61,9 @@ impl HcpState {
     /// The workspace `config` (a `cloud` or `remote` backend) maps the selected one to, found
     /// through the host's service discovery with the token Terraform would use.
     pub fn open(config: &BackendConfig) -> Result<HcpState, StoreError> {
-        let base = HcpState::connect(config)?;
+        // The block is checked before any request.
         let target = settings::target(config, &config::env)?;
+        let base = HcpState::connect(config)?;
         let name = base.workspace_name(&target)?;
         base.find(&name)
     }
