@@ -31,6 +31,7 @@ use crate::reconcile::plugin::reader::{ReadJob, ReaderSettings, Refreshed, read_
 use crate::state::State;
 use crate::state::legacy::StateBytes;
 use crate::state::sensitive::{self, CtyStep};
+use crate::state::source::Source;
 use crate::state::store::Locked;
 
 /// The source of the provider built into Terraform.
@@ -240,7 +241,7 @@ fn open(
 ) -> Result<Option<(StateBytes, usize, Option<Locked>)>, CliError> {
     if let Some(workspace) = &target.workspace {
         let absent = match &target.source {
-            crate::state::source::Source::Path(path) => !path.exists(),
+            Source::Path(path) => !path.exists(),
             _ => false,
         };
         if absent {
@@ -259,9 +260,12 @@ fn open(
         )?),
         None => None,
     };
-    let stored = if let Some(workspace) = &target.workspace {
-        // A listed workspace's remote state may not exist yet: one read (under the lock with
-        // `--lock`) says which.
+    let listed_remote = matches!(target.source, Source::Remote(_));
+    let stored = if let Some(workspace) = target.workspace.as_ref().filter(|_| listed_remote) {
+        // A listed workspace's remote state may not exist yet: one read says which (a remote lock
+        // is an object of its own, so reading beside it keeps it). A local one was checked above,
+        // and is read through its lock below: opening a locked file a second time would drop the
+        // lock (POSIX drops it when any handle of the file in the process closes).
         match target.source.read_existing() {
             Ok(Some(stored)) => Ok(stored),
             Ok(None) => {
@@ -386,7 +390,7 @@ fn read_group(
 }
 /// The state in `bytes`, and the instances the settings choose in it.
 fn parse_and_choose<'b>(
-    source: &crate::state::source::Source,
+    source: &Source,
     bytes: &'b StateBytes,
     rules: &statectl_analysis::scan::Rules,
     settings: &DriftSettings,

@@ -15,7 +15,9 @@ ReadResource returns the identity it was sent, else one it makes (`origin` "read
 The provider block's `region` is copied into every job it creates or reads, so a test sees which
 provider configuration a refresh used. `PYASYNC_MISBEHAVE` makes it fail as bad providers do:
 `schema-hang` (GetProviderSchema never answers), `bad-value` (ReadResource returns a number where
-the schema says string), `read-error` (ReadResource answers with an error diagnostic).
+the schema says string), `read-error` (ReadResource answers with an error diagnostic); and
+`read-wait` holds each read (after creating `<PYASYNC_REMOTE>.reading`) until `<PYASYNC_REMOTE>.go`
+exists, at most a minute, so that a test can act while a client is reading.
 """
 
 import json
@@ -138,6 +140,11 @@ class Job(Resource):
         if misbehaviour() == "read-error":
             ctx.diagnostics.add_error("the job API refused the request", "HTTP 403: the token has expired")
             return current
+        if misbehaviour() == "read-wait":
+            open(remote_path() + ".reading", "w").close()
+            deadline = time.monotonic() + 60
+            while not os.path.exists(remote_path() + ".go") and time.monotonic() < deadline:
+                time.sleep(0.05)
         job = load().get(current["id"])
         if job is None:
             return None

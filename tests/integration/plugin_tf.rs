@@ -750,6 +750,70 @@ fn drift_checks_many_states_in_one_run() {
 /// as `terraform workspace list` lists them): the glob chooses the workspaces checked, in one run
 /// and one report that names each one, the provider started once for all of them; a glob that
 /// matches none is one line with the workspaces found; no state is written, none locked.
+/// `drift --workspace GLOB --lock` keeps a local workspace's lock while its provider reads:
+/// Terraform itself cannot lock that workspace meanwhile. Reading the locked file through a second
+/// handle would have dropped the lock (POSIX drops it when any handle of the file closes).
+#[test]
+fn drift_holds_a_local_workspaces_lock_while_its_provider_reads() {
+    let Some(stack) = Stack::apply() else { return };
+    let work = stack.path().join("work");
+    let state = work.join("terraform.tfstate.d/prod-a/terraform.tfstate");
+    std::fs::create_dir_all(state.parent().unwrap()).unwrap();
+    std::fs::write(&state, stack.state("work").to_string()).unwrap();
+    let before = std::fs::read(&state).unwrap();
+    let remote = stack.path().join("remote.json").display().to_string();
+    let (reading, go) = (
+        PathBuf::from(format!("{remote}.reading")),
+        PathBuf::from(format!("{remote}.go")),
+    );
+    stack
+        .env
+        .borrow_mut()
+        .push(("PYASYNC_MISBEHAVE".into(), "read-wait".into()));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+    command
+        .args(["drift", "--config", ".", "--workspace", "prod-*", "--lock"])
+        .current_dir(&work)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    stack.environment(&mut command);
+    let drift = command.spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !reading.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let taint = reading.exists().then(|| {
+        let mut taint =
+            stack.terraform_command("work", &["taint", "-no-color", "pyasync_job.build"]);
+        taint.env("TF_WORKSPACE", "prod-a").output().unwrap()
+    });
+    std::fs::write(&go, "").unwrap();
+    let drift = drift.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&drift.stdout),
+        String::from_utf8_lossy(&drift.stderr),
+    );
+    let taint = taint.unwrap_or_else(|| panic!("the provider never read: {stdout}{stderr}"));
+    let refused = String::from_utf8_lossy(&taint.stderr);
+    assert!(
+        !taint.status.success(),
+        "Terraform locked the workspace statectl held: {refused}"
+    );
+    assert_contains(&refused, "Error acquiring the state lock");
+    assert_eq!(drift.status.code(), Some(0), "{stdout}{stderr}");
+    assert_contains(
+        &stdout,
+        "(workspace \"prod-a\"): 1 instance read; no drift\n",
+    );
+    assert_eq!(
+        std::fs::read(&state).unwrap(),
+        before,
+        "nothing wrote the state"
+    );
+}
+
 #[test]
 fn drift_checks_the_workspaces_a_glob_chooses() {
     let Some(stack) = Stack::apply() else { return };
