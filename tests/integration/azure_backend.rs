@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::builder::{Output, Test, assert_contains, assert_starts_with, root};
 use crate::files::{file_names, folder_with};
-use crate::skip::require_tool;
+use crate::skip::require_installed;
 use crate::workdir::{Served, TerraformWorkdir, Workdir, assert_prefix_scan, cancel_statectl_lock};
 
 const ACCOUNT: &str = "devstoreaccount1";
@@ -36,10 +36,9 @@ const TERRAFORM_LOCK_ID: &str = "8c6b1b7e-0f0b-4a8e-9d55-7a3b1f0c2d11";
 
 /// Azurite's blob service, from `STATECTL_AZURITE` or scripts/install-azurite.sh's place.
 fn azurite_blob() -> Option<PathBuf> {
-    require_tool(
+    require_installed(
         "STATECTL_AZURITE",
         "target/azurite/node_modules/.bin/azurite-blob",
-        "scripts/install-azurite.sh",
     )
 }
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::builder::{assert_contains, root};
 use crate::oracle::{run, terraform};
-use crate::skip::require_tool;
+use crate::skip::require_installed;
 
 /// The provider's address, as `required_providers` names it.
 const SOURCE: &str = "statectl.example/test/pyasync";
@@ -36,11 +36,7 @@ impl Stack {
 
     fn apply_with_identity(identity_version: Option<u8>) -> Option<Stack> {
         let terraform = terraform()?;
-        let python = require_tool(
-            "STATECTL_TF_PYTHON",
-            "target/tf-provider/venv/bin/python",
-            "scripts/install-tf-provider.sh",
-        )?;
+        let python = require_installed("STATECTL_TF_PYTHON", "target/tf-provider/venv/bin/python")?;
         let folder = tempfile::tempdir().unwrap();
         let package = folder
             .path()
