@@ -11,7 +11,7 @@ use super::*;
 use crate::azure::client::{Client, Request};
 use crate::azure::settings::{Credential, STORAGE_RESOURCE, Settings};
 use crate::config::BackendConfig;
-use crate::gcs::fake::{Seen, answer, fake, runtime};
+use crate::gcs::fake::{Seen, answer, fake, oversized_token_answer, runtime};
 
 const TENANT: &str = "00000000-1111-2222-3333-444444444444";
 const CLIENT: &str = "55555555-6666-7777-8888-999999999999";
@@ -248,10 +248,9 @@ fn a_managed_identity_asks_the_metadata_service() {
 /// request token): one line each, the secrets replaced.
 #[test]
 fn hostile_answers_are_one_line_without_the_secrets() {
-    let huge = format!(r#"{{"access_token": "{}"}}"#, "x".repeat(2 << 20));
     let (url, _) = fake(vec![
         answer(200, "<html>proxy error</html>"),
-        (200, huge),
+        oversized_token_answer(),
         answer(
             401,
             r#"{"error": "invalid_client", "error_description": "AADSTS700024: Client assertion ci.oidc.jwt is not within its valid time range. Trace ID: 1"}"#,
