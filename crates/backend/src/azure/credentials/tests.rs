@@ -77,6 +77,15 @@ fn oidc_and<'a>(more: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
     ids_and(&[&[("ARM_USE_OIDC", "true")], more].concat())
 }
 
+/// A GitHub Actions job's variables with OIDC on: its token service at `request_url`, asked with
+/// the request token `gh-request-token`.
+fn github_job(request_url: &str) -> Vec<(&str, &str)> {
+    oidc_and(&[
+        ("ACTIONS_ID_TOKEN_REQUEST_URL", request_url),
+        ("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "gh-request-token"),
+    ])
+}
+
 /// The first request `seen` went to the CI's OIDC token service (`line`, with the request token
 /// `bearer` and the `header` it wants), and the token it gave, `assertion`, was the client
 /// assertion of the second, Azure AD's token request.
@@ -145,10 +154,7 @@ fn github_actions_token_service_is_asked_with_azures_audience() {
         answer(200, r#"{"access_token": "aad.2"}"#),
     ]);
     let oidc = format!("{url}/_apis/token?api-version=2.0");
-    let vars = oidc_and(&[
-        ("ACTIONS_ID_TOKEN_REQUEST_URL", oidc.as_str()),
-        ("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "gh-request-token"),
-    ]);
+    let vars = github_job(&oidc);
     let github = settings(&json!({}), &vars, &url);
     assert_eq!(
         storage_token(&github).unwrap(),
@@ -286,10 +292,7 @@ fn hostile_answers_are_one_line_without_the_secrets() {
         "Azure AD refused the token request (401 invalid_client): AADSTS7000215: Invalid client secret <redacted> provided."
     );
     let github = format!("{url}/token");
-    let vars = oidc_and(&[
-        ("ACTIONS_ID_TOKEN_REQUEST_URL", github.as_str()),
-        ("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "gh-request-token"),
-    ]);
+    let vars = github_job(&github);
     assert_eq!(
         storage_token_with(&vars, &url).unwrap_err(),
         format!(
