@@ -18,9 +18,15 @@ pub(crate) fn folder_with_copy(state: impl AsRef<Path>) -> tempfile::TempDir {
 
 /// A temporary folder holding one file, `name`, with `contents`.
 pub(crate) fn folder_with(name: &str, contents: impl AsRef<[u8]>) -> tempfile::TempDir {
+    file_with(name, contents).0
+}
+
+/// [`folder_with`], and the path of its file.
+pub(crate) fn file_with(name: &str, contents: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
     let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join(name), contents).unwrap();
-    folder
+    let path = folder.path().join(name);
+    std::fs::write(&path, contents).unwrap();
+    (folder, path)
 }
 
 /// The AWS stack of `testdata/<configuration>` in `folder`: its `main.tf`, and the one provider
