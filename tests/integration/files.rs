@@ -41,6 +41,13 @@ pub(crate) fn copy_aws_stack(configuration: &str, folder: &Path) {
     }
 }
 
+/// Writes `text` to `path` as a program anyone may run (mode 755): the stand-in tools the tests put
+/// on `PATH` or in a plugin folder.
+pub(crate) fn write_script(path: &Path, text: impl AsRef<[u8]>) {
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+}
+
 /// The name of every entry of `folder`, sorted.
 pub(crate) fn file_names(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(folder)

@@ -12,6 +12,7 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::builder::{assert_contains, root};
+use crate::files::write_script;
 use crate::oracle::{run, terraform};
 use crate::skip::require_installed;
 
@@ -44,18 +45,14 @@ impl Stack {
         std::fs::create_dir_all(&package).unwrap();
         std::fs::create_dir_all(folder.path().join("work")).unwrap();
         let binary = package.join("terraform-provider-pyasync_v1.0.0");
-        std::fs::write(
+        write_script(
             &binary,
             format!(
                 "#!/bin/sh\nexec \"{}\" \"{}\" \"$@\"\n",
                 python.display(),
                 root().join("testdata/plugin-tf/provider.py").display()
             ),
-        )
-        .unwrap();
-        let mut permissions = std::fs::metadata(&binary).unwrap().permissions();
-        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-        std::fs::set_permissions(&binary, permissions).unwrap();
+        );
         crate::files::write_mirror_config(
             &folder.path().join("cli.tfrc"),
             &folder.path().join("mirror"),
