@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use crate::builder::{Test, assert_contains, assert_lacks, assert_starts_with, find_by, root};
-use crate::files::{folder_with, folder_with_state};
+use crate::files::{file_with, folder_with, folder_with_state};
 use crate::sarif_schema::validate_sarif;
 
 fn case(name: &str) -> PathBuf {
@@ -430,11 +430,10 @@ fn the_sarif_and_junit_reports_are_valid_and_carry_the_findings() {
 
 #[test]
 fn bad_plans_get_one_line_and_exit_2() {
-    let folder = folder_with(
+    let (_folder, broken) = file_with(
         "broken.json",
         "{\n  \"resource_changes\": [\n    {\"address\": \n",
     );
-    let broken = folder.path().join("broken.json");
     Test::new()
         .arg("audit")
         .arg(case("destroy/terraform.tfstate"))

@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::builder::{Output, Test, assert_contains, assert_starts_with, root};
-use crate::files::{file_names, folder_with};
-use crate::skip::require_tool;
+use crate::files::{file_names, folder_with, write_script};
+use crate::skip::require_installed;
 use crate::workdir::{Served, TerraformWorkdir, Workdir, assert_prefix_scan, cancel_statectl_lock};
 
 const ACCOUNT: &str = "devstoreaccount1";
@@ -36,10 +36,9 @@ const TERRAFORM_LOCK_ID: &str = "8c6b1b7e-0f0b-4a8e-9d55-7a3b1f0c2d11";
 
 /// Azurite's blob service, from `STATECTL_AZURITE` or scripts/install-azurite.sh's place.
 fn azurite_blob() -> Option<PathBuf> {
-    require_tool(
+    require_installed(
         "STATECTL_AZURITE",
         "target/azurite/node_modules/.bin/azurite-blob",
-        "scripts/install-azurite.sh",
     )
 }
 
@@ -773,16 +772,14 @@ fn blob_stub(body: &'static [u8]) -> (String, std::thread::JoinHandle<String>) {
 fn the_azure_cli_login_is_a_bearer_token_for_storage() {
     let bin = tempfile::tempdir().unwrap();
     let az = bin.path().join("az");
-    std::fs::write(
+    write_script(
         &az,
         format!(
             "#!/bin/sh\nprintf '%s ' \"$@\" > {}/args\n[ -e {}/logged-out ] && {{ echo \"ERROR: Please run 'az login' to setup account.\" >&2; exit 1; }}\necho '{{\"accessToken\": \"tok-from-cli\", \"expiresOn\": \"2030-01-01 00:00:00.000000\", \"subscription\": \"sub-1\", \"tenant\": \"t-1\", \"tokenType\": \"Bearer\"}}'\n",
             bin.path().display(),
             bin.path().display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&az, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    );
     let path = format!(
         "{}:{}",
         bin.path().display(),

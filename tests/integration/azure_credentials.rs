@@ -17,7 +17,7 @@ use serde_json::json;
 
 use crate::azure_backend::{Azurite, Proxy, pki};
 use crate::builder::{Test, assert_contains};
-use crate::files::folder_with;
+use crate::files::file_with;
 use crate::oracle::terraform;
 use crate::stand_in::{Request, Route, StandIn, reply};
 use crate::workdir::TerraformWorkdir;
@@ -332,8 +332,7 @@ fn oidc_federated_credentials_reach_azure_ad_as_terraforms_do() {
         "ado.federated.jwt".to_owned()
     )));
 
-    let token_folder = folder_with("azure-identity-token", "file.federated.jwt\n");
-    let token_file = token_folder.path().join("azure-identity-token");
+    let (_token_folder, token_file) = file_with("azure-identity-token", "file.federated.jwt\n");
     let mut file = ids();
     file.push(("ARM_OIDC_TOKEN_FILE_PATH", token_file.display().to_string()));
     let seen = both_tools(&azure, "file.tfstate", file);

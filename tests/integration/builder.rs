@@ -33,6 +33,16 @@ pub(crate) fn state_files(folder: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Every `.tfstate` file of testdata/, then of the shared corpus when it is beside the checkout (its
+/// absence recorded by [`crate::skip::require_corpus`]): the states the whole-corpus tests go over.
+pub(crate) fn test_and_corpus_states() -> Vec<PathBuf> {
+    let mut files = state_files(&root().join("testdata"));
+    if let Some(corpus) = crate::skip::require_corpus() {
+        files.extend(state_files(&corpus));
+    }
+    files
+}
+
 /// Whether `text` has a line whose columns (two or more spaces apart, as statectl's tables lay them
 /// out) are `cells`.
 pub(crate) fn has_row(text: &str, cells: &[&str]) -> bool {

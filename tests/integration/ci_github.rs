@@ -10,6 +10,7 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::builder::{assert_contains, assert_lacks, assert_starts_with, root};
+use crate::files::write_script;
 
 /// A fake runner: a folder for the files GitHub gives a step.
 struct Runner {
@@ -230,14 +231,10 @@ fn fake_cargo(folder: &Path) -> PathBuf {
     let bin = folder.join("fake-bin");
     std::fs::create_dir_all(&bin).unwrap();
     let cargo = bin.join("cargo");
-    std::fs::write(
+    write_script(
         &cargo,
         "#!/usr/bin/env bash\necho \"$@\" >>\"$HOME/cargo-calls\"\nmkdir -p \"$HOME/.cargo/bin\"\nprintf '#!/bin/sh\\necho statectl 9.9.9\\n' >\"$HOME/.cargo/bin/statectl\"\nchmod +x \"$HOME/.cargo/bin/statectl\"\n",
-    )
-    .unwrap();
-    let mut permissions = std::fs::metadata(&cargo).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(&cargo, permissions).unwrap();
+    );
     bin
 }
 

@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::builder::{Output, Test, assert_starts_with, root};
 use crate::files::{file_names, folder_with};
 use crate::moto::{Moto, moto_server};
-use crate::skip::require_tool;
+use crate::skip::require_installed;
 
 const PASSPHRASE: &str = "correct-horse-battery-staple";
 const OTHER_PASSPHRASE: &str = "a-new-passphrase-after-rotation";
@@ -26,10 +26,9 @@ const ITERATIONS: &str = "200000";
 const PROVIDER: &str = "key_provider.pbkdf2.main";
 
 fn python() -> Option<PathBuf> {
-    require_tool(
+    require_installed(
         "STATECTL_CRYPTO_PYTHON",
         "target/crypto-oracle/venv/bin/python",
-        "scripts/install-crypto-oracle.sh",
     )
 }
 

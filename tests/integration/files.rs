@@ -18,9 +18,15 @@ pub(crate) fn folder_with_copy(state: impl AsRef<Path>) -> tempfile::TempDir {
 
 /// A temporary folder holding one file, `name`, with `contents`.
 pub(crate) fn folder_with(name: &str, contents: impl AsRef<[u8]>) -> tempfile::TempDir {
+    file_with(name, contents).0
+}
+
+/// [`folder_with`], and the path of its file.
+pub(crate) fn file_with(name: &str, contents: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
     let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join(name), contents).unwrap();
-    folder
+    let path = folder.path().join(name);
+    std::fs::write(&path, contents).unwrap();
+    (folder, path)
 }
 
 /// The AWS stack of `testdata/<configuration>` in `folder`: its `main.tf`, and the one provider
@@ -33,6 +39,13 @@ pub(crate) fn copy_aws_stack(configuration: &str, folder: &Path) {
     ] {
         std::fs::copy(&from, folder.join(to)).unwrap();
     }
+}
+
+/// Writes `text` to `path` as a program anyone may run (mode 755): the stand-in tools the tests put
+/// on `PATH` or in a plugin folder.
+pub(crate) fn write_script(path: &Path, text: impl AsRef<[u8]>) {
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
 }
 
 /// The name of every entry of `folder`, sorted.

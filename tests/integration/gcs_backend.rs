@@ -19,7 +19,7 @@ use statectl_state::state::store::{LockRefused, RemoteState};
 
 use crate::builder::{Test, assert_contains, assert_starts_with};
 use crate::oracle::terraform;
-use crate::skip::require_tool;
+use crate::skip::require_installed;
 use crate::workdir::{Served, TerraformWorkdir, Workdir, assert_prefix_scan, scanned_states};
 
 pub(crate) const BUCKET: &str = "tfstate";
@@ -35,10 +35,9 @@ pub(crate) struct Emulator {
 
 impl Emulator {
     pub(crate) fn start() -> Option<Emulator> {
-        let binary = require_tool(
+        let binary = require_installed(
             "STATECTL_GCS_EMULATOR",
             "target/gcs-emulator/fake-gcs-server",
-            "scripts/install-gcs-emulator.sh",
         )?;
         let folder = tempfile::tempdir().unwrap();
         let port = crate::processes::free_port();

@@ -358,16 +358,25 @@ fn storage_emulator_host_is_the_endpoint_and_no_credential_is_asked() {
     let expected = Test::new().arg("list").arg(&state).run().code(0).stdout;
     let metadata_host = metadata.url().trim_start_matches("http://").to_owned();
     let host = forwarder.url().trim_start_matches("http://").to_owned();
-    for emulator in [host.clone(), forwarder.url()] {
-        let listed = Test::new()
-            .current_dir(gcs.path())
-            .args(["list", &format!("gs://{BUCKET}/team/prod.tfstate")])
-            .env("STORAGE_EMULATOR_HOST", &emulator)
+    // `statectl ARGS` in `home` (also its HOME) with the emulator at `emulator`: no credentials
+    // anywhere, the metadata server a stand-in that must not be asked.
+    let statectl_lists = |home: &Path, emulator: &str, args: &[&str]| {
+        Test::new()
+            .current_dir(home)
+            .args(args)
+            .env("STORAGE_EMULATOR_HOST", emulator)
             .env("GCE_METADATA_HOST", &metadata_host)
-            .env("HOME", gcs.path())
+            .env("HOME", home)
             .run()
-            .code(0);
-        assert_eq!(listed.stdout, expected);
+            .code(0)
+            .stdout
+    };
+    for emulator in [host.clone(), forwarder.url()] {
+        let url = format!("gs://{BUCKET}/team/prod.tfstate");
+        assert_eq!(
+            statectl_lists(gcs.path(), &emulator, &["list", &url]),
+            expected
+        );
     }
     let calls = forwarder.seen();
     assert!(!calls.is_empty());
@@ -423,13 +432,5 @@ fn storage_emulator_host_is_the_endpoint_and_no_credential_is_asked() {
     );
     assert!(metadata.seen().is_empty());
     // statectl in Terraform's folder: the backend cache names no endpoint; the variable does.
-    let listed = Test::new()
-        .current_dir(folder.path())
-        .arg("list")
-        .env("STORAGE_EMULATOR_HOST", &host)
-        .env("GCE_METADATA_HOST", &metadata_host)
-        .env("HOME", folder.path())
-        .run()
-        .code(0);
-    assert_eq!(listed.stdout, expected);
+    assert_eq!(statectl_lists(folder.path(), &host, &["list"]), expected);
 }

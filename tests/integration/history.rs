@@ -44,10 +44,6 @@ fn state(serial: u64, lineage: &str, names: &[&str]) -> String {
     )
 }
 
-fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap()
-}
-
 fn ids(history: &Value) -> Vec<String> {
     crate::builder::strings_of(&history["versions"], "id")
         .into_iter()
@@ -69,7 +65,7 @@ fn a_local_state_s_backups_are_its_history_and_restore_brings_one_back() {
     run(&["taint", "terraform_data.a"]).run().code(0);
     // Two writes within one second get `.N.backup`: the order still follows them.
     run(&["forget", "terraform_data.b"]).run().code(0);
-    let history = json(&run(&["history", "--format", "json"]).run().code(0).stdout);
+    let history = run(&["history", "--format", "json"]).run().code(0).json();
     let versions = history["versions"].as_array().unwrap();
     assert_eq!(versions.len(), 3, "{history:#}");
     let serials: Vec<u64> = versions
@@ -95,12 +91,10 @@ fn a_local_state_s_backups_are_its_history_and_restore_brings_one_back() {
             .stderr_contains(&format!("version `{oldest}` of terraform.tfstate"));
     }
     // Every reading command takes `--version`.
-    let summary = json(
-        &run(&["summary", "--version", "~2", "--format", "json"])
-            .run()
-            .code(0)
-            .stdout,
-    );
+    let summary = run(&["summary", "--version", "~2", "--format", "json"])
+        .run()
+        .code(0)
+        .json();
     assert_eq!(summary["serial"], 3);
     run(&["query", "$.serial", "--version", "~1", "--compact"])
         .run()
@@ -111,12 +105,10 @@ fn a_local_state_s_backups_are_its_history_and_restore_brings_one_back() {
         .code(0)
         .stdout_contains("b-id");
     run(&["show", "terraform_data.b"]).run().code(2);
-    let scanned = json(
-        &run(&["scan", "--version", "~2", "--format", "json"])
-            .run()
-            .code(0)
-            .stdout,
-    );
+    let scanned = run(&["scan", "--version", "~2", "--format", "json"])
+        .run()
+        .code(0)
+        .json();
     assert_eq!(scanned["states"][0]["instances"], 2, "{scanned:#}");
     run(&["scan", ".", "--version", "~1"]).run().refused(
         "error: `--version` reads an earlier version of one state, but several are named\n",
@@ -143,7 +135,7 @@ fn a_local_state_s_backups_are_its_history_and_restore_brings_one_back() {
         std::fs::read_to_string(&path).unwrap(),
         first.replace("\"serial\": 3", "\"serial\": 6")
     );
-    let history = json(&run(&["history", "--format", "json"]).run().code(0).stdout);
+    let history = run(&["history", "--format", "json"]).run().code(0).json();
     assert_eq!(history["versions"].as_array().unwrap().len(), 4);
     assert_eq!(history["versions"][0]["serial"], 6);
     assert_eq!(history["versions"][0]["changes"]["added"], 1);
@@ -314,12 +306,11 @@ fn s3_versions_delete_markers_and_an_unversioned_bucket() {
         "client('s3').delete_object(Bucket='{BUCKET}', Key='{key}')\n"
     ));
     let url = format!("s3://{BUCKET}/{key}");
-    let history = json(
-        &aws.statectl(&["history", &url, "--format", "json"])
-            .run()
-            .code(0)
-            .stdout,
-    );
+    let history = aws
+        .statectl(&["history", &url, "--format", "json"])
+        .run()
+        .code(0)
+        .json();
     let versions = history["versions"].as_array().unwrap();
     assert_eq!(versions.len(), 5, "{history:#}");
     let ids = ids(&history);
@@ -376,12 +367,11 @@ fn s3_versions_delete_markers_and_an_unversioned_bucket() {
         &no_history.stderr,
         "warning: s3://plain/terraform.tfstate: bucket `plain` keeps no versions of the state (versioning is off, or was off for every write of it), so it has no history\nhint: `aws s3api put-bucket-versioning --bucket plain",
     );
-    let document = json(
-        &aws.statectl(&["history", plain, "--format", "json"])
-            .run()
-            .code(0)
-            .stdout,
-    );
+    let document = aws
+        .statectl(&["history", plain, "--format", "json"])
+        .run()
+        .code(0)
+        .json();
     assert_eq!(document["versioning"], false);
     for command in ["list", "restore"] {
         aws.statectl(&[command, plain, "--version", "~1"])
@@ -509,12 +499,10 @@ fn terraform_s3_history_and_restore_round_trip() {
 
 /// `statectl history --format json` in the working folder.
 fn history_json(workdir: &impl TerraformWorkdir) -> Value {
-    json(
-        &workdir
-            .statectl(&["history", "--format", "json"])
-            .code(0)
-            .stdout,
-    )
+    workdir
+        .statectl(&["history", "--format", "json"])
+        .code(0)
+        .json()
 }
 
 /// While Terraform holds the lock (at its approval prompt), `restore --version ID` is refused
@@ -558,7 +546,7 @@ fn an_s3_version_listing_that_goes_round_is_stopped() {
         &output.stderr,
         "warning: s3://b/k.tfstate: the version listing went round: after 2 pages the server pointed back to a page already read; statectl stopped there",
     );
-    let history = json(&output.stdout);
+    let history = output.json();
     assert_eq!(ids(&history), ["v1"]);
 }
 
@@ -595,12 +583,10 @@ fn gcs_generations_are_the_history_and_restore_writes_a_new_one() {
             .env("GOOGLE_OAUTH_ACCESS_TOKEN", TOKEN)
     };
     let url = "gs://vb/app/default.tfstate";
-    let history = json(
-        &run(&["history", url, "--format", "json"])
-            .run()
-            .code(0)
-            .stdout,
-    );
+    let history = run(&["history", url, "--format", "json"])
+        .run()
+        .code(0)
+        .json();
     let versions = history["versions"].as_array().unwrap();
     assert_eq!(versions.len(), 2, "{history:#}");
     assert_eq!(versions[0]["latest"], true);
@@ -625,12 +611,10 @@ fn gcs_generations_are_the_history_and_restore_writes_a_new_one() {
             "Restored version `{}` (serial 1) over serial 2, as serial 3; no backup",
             ids[1]
         ));
-    let history = json(
-        &run(&["history", url, "--format", "json"])
-            .run()
-            .code(0)
-            .stdout,
-    );
+    let history = run(&["history", url, "--format", "json"])
+        .run()
+        .code(0)
+        .json();
     assert_eq!(history["versions"].as_array().unwrap().len(), 3);
     assert_eq!(history["versions"][0]["serial"], 3);
     assert_eq!(history["versions"][0]["changes"]["removed"], 1);
@@ -696,12 +680,10 @@ fn azure_blob_versions_from_the_rest_api_shapes() {
             .env("ARM_ACCESS_KEY", "c3RhdGVjdGwtbG9vcGJhY2sta2V5")
     };
     let url = "azurerm://acct/tfstate/app.tfstate";
-    let history = json(
-        &run(&["history", url, "--format", "json"])
-            .run()
-            .code(0)
-            .stdout,
-    );
+    let history = run(&["history", url, "--format", "json"])
+        .run()
+        .code(0)
+        .json();
     assert_eq!(
         ids(&history),
         [

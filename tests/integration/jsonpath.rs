@@ -14,10 +14,9 @@ use jsonpath_rust::JsonPath as _;
 use serde_json::{Value, json};
 use statectl::json::path::{Document, JsonPath, Limits};
 
-use crate::builder::{Output, Test, assert_starts_with, root, state_files};
+use crate::builder::{Output, Test, assert_starts_with, root, test_and_corpus_states};
 use crate::files::folder_with;
 use crate::properties::mutations;
-use crate::skip::require_corpus;
 
 /// A version-4 state with one `terraform_data` whose attributes are `attributes` (raw JSON).
 fn state_with(attributes: &str) -> String {
@@ -245,10 +244,7 @@ fn both(text: &str, value: &Value, path: &str) -> (String, String) {
 /// Every corpus and test-data state, every path: the same nodes as jsonpath-rust.
 #[test]
 fn selects_what_jsonpath_rust_selects_on_real_states() {
-    let mut files = state_files(&root().join("testdata"));
-    if let Some(corpus) = require_corpus() {
-        files.extend(state_files(&corpus));
-    }
+    let files = test_and_corpus_states();
     let mut compared = 0;
     for file in &files {
         let Ok(text) = std::fs::read_to_string(file) else {

@@ -268,21 +268,17 @@ fn answer(
     let _ = reader.read_exact(&mut body);
     let target = line.split_whitespace().nth(1).unwrap_or("/");
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let query: Vec<(String, String)> = query
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            (decode(key), decode(value))
-        })
+    let query: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
         .collect();
-    let (status, kind_of, body) = if let Asked::Page(token) = kind.asked(&decode(path), &query) {
+    let path = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    let (status, kind_of, body) = if let Asked::Page(token) = kind.asked(&path, &query) {
         *listings.lock().unwrap() += 1;
         let (keys, next) = script.page(token.as_deref());
         let (content_type, page) = kind.page(&keys, next.as_deref());
         (200, content_type, page.into_bytes())
     } else {
-        reads.lock().unwrap().push(decode(path));
+        reads.lock().unwrap().push(path.into_owned());
         (200, "application/json", state.to_vec())
     };
     let _ = write!(
@@ -291,36 +287,6 @@ fn answer(
         body.len()
     );
     let _ = stream.write_all(&body);
-}
-
-/// Percent-decoding, `+` as a space.
-fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while at < bytes.len() {
-        match bytes[at] {
-            b'%' if at + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[at + 1..at + 3]).unwrap_or("");
-                if let Ok(byte) = u8::from_str_radix(hex, 16) {
-                    out.push(byte);
-                    at += 3;
-                } else {
-                    out.push(b'%');
-                    at += 1;
-                }
-            }
-            b'+' => {
-                out.push(b' ');
-                at += 1;
-            }
-            byte => {
-                out.push(byte);
-                at += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// `statectl scan PREFIX --format json` against a hostile `kind` server, bounded in time.

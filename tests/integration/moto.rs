@@ -8,11 +8,7 @@ use std::process::{Child, Command, Stdio};
 
 /// moto's server, from `STATECTL_MOTO_SERVER` or scripts/install-moto.sh's place.
 pub(crate) fn moto_server() -> Option<PathBuf> {
-    crate::skip::require_tool(
-        "STATECTL_MOTO_SERVER",
-        "target/moto/venv/bin/moto_server",
-        "scripts/install-moto.sh",
-    )
+    crate::skip::require_installed("STATECTL_MOTO_SERVER", "target/moto/venv/bin/moto_server")
 }
 
 /// moto's server on a free loopback port; killed when dropped.

@@ -25,20 +25,13 @@ pub(crate) fn run(command: &mut Command) -> String {
 /// The AWS provider's filesystem mirror (scripts/install-aws-provider.sh, or
 /// `STATECTL_AWS_PROVIDER_MIRROR`), absolute; `None` (the test skips) without it, except under CI.
 pub(crate) fn aws_provider_mirror() -> Option<PathBuf> {
-    crate::skip::require_tool(
-        "STATECTL_AWS_PROVIDER_MIRROR",
-        "target/aws-provider/mirror",
-        "scripts/install-aws-provider.sh",
-    )
-    .map(|mirror| mirror.canonicalize().unwrap())
+    crate::skip::require_installed("STATECTL_AWS_PROVIDER_MIRROR", "target/aws-provider/mirror")
+        .map(|mirror| mirror.canonicalize().unwrap())
 }
 
 pub(crate) fn terraform() -> Option<PathBuf> {
-    let found = crate::skip::require_tool(
-        "STATECTL_TERRAFORM",
-        "target/terraform/bin/terraform",
-        "scripts/install-terraform.sh",
-    )?;
+    let found =
+        crate::skip::require_installed("STATECTL_TERRAFORM", "target/terraform/bin/terraform")?;
     // Tests run Terraform in scratch folders, so a relative path would not find it there.
     Some(found.canonicalize().expect("Terraform's path resolves"))
 }

@@ -14,10 +14,9 @@ use statectl::reconcile::plugin::client::ProviderClient;
 use statectl::reconcile::plugin::launch::Plugin;
 
 pub(crate) fn aws_provider() -> Option<PathBuf> {
-    crate::skip::require_tool(
+    crate::skip::require_installed(
         "STATECTL_AWS_PROVIDER",
         "target/aws-provider/bin/terraform-provider-aws_v3.39.0_x5",
-        "scripts/install-aws-provider.sh",
     )
     .filter(|path| path.is_file())
 }

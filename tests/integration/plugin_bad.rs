@@ -6,7 +6,7 @@
 //! the state written and no lock left behind.
 
 use crate::builder::{assert_contains, assert_starts_with};
-use std::os::unix::fs::PermissionsExt;
+use crate::files::write_script;
 use std::path::Path;
 use std::process::Command;
 
@@ -28,8 +28,7 @@ fn folder_with_plugin(script: &str) -> tempfile::TempDir {
     let plugins = folder.path().join("plugins");
     std::fs::create_dir(&plugins).unwrap();
     let binary = plugins.join("terraform-provider-aws");
-    std::fs::write(&binary, format!("#!/bin/sh\n{script}")).unwrap();
-    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_script(&binary, format!("#!/bin/sh\n{script}"));
     folder
 }
 

@@ -12,8 +12,9 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::builder::{assert_contains, root};
+use crate::files::write_script;
 use crate::oracle::{run, terraform};
-use crate::skip::require_tool;
+use crate::skip::require_installed;
 
 /// The provider's address, as `required_providers` names it.
 const SOURCE: &str = "statectl.example/test/pyasync";
@@ -36,11 +37,7 @@ impl Stack {
 
     fn apply_with_identity(identity_version: Option<u8>) -> Option<Stack> {
         let terraform = terraform()?;
-        let python = require_tool(
-            "STATECTL_TF_PYTHON",
-            "target/tf-provider/venv/bin/python",
-            "scripts/install-tf-provider.sh",
-        )?;
+        let python = require_installed("STATECTL_TF_PYTHON", "target/tf-provider/venv/bin/python")?;
         let folder = tempfile::tempdir().unwrap();
         let package = folder
             .path()
@@ -48,18 +45,14 @@ impl Stack {
         std::fs::create_dir_all(&package).unwrap();
         std::fs::create_dir_all(folder.path().join("work")).unwrap();
         let binary = package.join("terraform-provider-pyasync_v1.0.0");
-        std::fs::write(
+        write_script(
             &binary,
             format!(
                 "#!/bin/sh\nexec \"{}\" \"{}\" \"$@\"\n",
                 python.display(),
                 root().join("testdata/plugin-tf/provider.py").display()
             ),
-        )
-        .unwrap();
-        let mut permissions = std::fs::metadata(&binary).unwrap().permissions();
-        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-        std::fs::set_permissions(&binary, permissions).unwrap();
+        );
         crate::files::write_mirror_config(
             &folder.path().join("cli.tfrc"),
             &folder.path().join("mirror"),

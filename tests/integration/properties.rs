@@ -4,8 +4,7 @@
 
 use statectl::fuzzing;
 
-use crate::builder::{root, state_files};
-use crate::skip::require_corpus;
+use crate::builder::{root, test_and_corpus_states};
 
 /// Deterministic mutations of `seed`: the same every run, so a failure reproduces.
 pub(crate) fn mutations(seed: &[u8], count: usize, rng_seed: u64) -> Vec<Vec<u8>> {
@@ -74,10 +73,7 @@ fn holds_on_seeds_and_mutations<S: AsRef<[u8]>>(
 }
 
 fn seed_states() -> Vec<Vec<u8>> {
-    let mut files = state_files(&root().join("testdata"));
-    if let Some(corpus) = require_corpus() {
-        files.extend(state_files(&corpus));
-    }
+    let files = test_and_corpus_states();
     assert!(files.len() > 20, "the test data holds states");
     files
         .iter()

@@ -301,13 +301,17 @@ fn terraform_plans_no_replacement_after_statectl_untaint() {
             &["plan", "-no-color", "-detailed-exitcode", "-lock=false"],
         )
     };
-    let before = plan(folder.path());
-    assert_eq!(
-        before.status.code(),
-        Some(0),
-        "the fixture plans no changes: {}",
-        String::from_utf8_lossy(&before.stdout)
-    );
+    // Terraform's `-detailed-exitcode` is 0 for a plan without changes.
+    let plans_nothing = |when: &str| {
+        let output = plan(folder.path());
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{when}: {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    };
+    plans_nothing("the fixture plans no changes");
 
     let address = "terraform_data.counted[3]";
     Test::new()
@@ -325,13 +329,7 @@ fn terraform_plans_no_replacement_after_statectl_untaint() {
         .current_dir(folder.path())
         .run()
         .code(0);
-    let after = plan(folder.path());
-    assert_eq!(
-        after.status.code(),
-        Some(0),
-        "no changes after untaint: {}",
-        String::from_utf8_lossy(&after.stdout)
-    );
+    plans_nothing("no changes after untaint");
 }
 
 /// A root module whose apply holds the state lock for `pause` seconds (a provisioner sleeps), beside

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::builder::{Output, Test, assert_contains, assert_starts_with, find_by, root, run_on};
-use crate::files::{folder_with, folder_with_copy};
+use crate::files::{file_with, folder_with, folder_with_copy};
 
 fn states(name: &str) -> std::path::PathBuf {
     root().join("testdata/states").join(name)
@@ -116,7 +116,7 @@ fn table_output_has_no_width_limit_in_a_pipe() {
 
 #[test]
 fn rules_file_adds_types_overrides_severity_and_ignores() {
-    let folder = folder_with(
+    let (_folder, rules) = file_with(
         "rules.toml",
         r#"
 ignore = ["terraform_data.cbd"]
@@ -130,7 +130,6 @@ path = "$.input.value"
 pending = ["prod-eu-west-1-1"]
 "#,
     );
-    let rules = folder.path().join("rules.toml");
     let lifecycle = run_on(
         &["scan", "--format", "json", "--rules"],
         &[&rules, &states("lifecycle.tfstate")],
@@ -234,11 +233,10 @@ fn rules_file_is_found_upward_and_bad_ones_are_refused() {
 
 #[test]
 fn data_sources_are_skipped_unless_asked() {
-    let folder = folder_with(
+    let (_folder, rules) = file_with(
         "rules.toml",
         "[[resource]]\ntype = \"terraform_remote_state\"\npath = \"backend\"\npending = [\"local\"]\n",
     );
-    let rules = folder.path().join("rules.toml");
     let state = states("checks.tfstate");
     let without = run_on(
         &["scan", "--format", "json", "--fail-on", "never", "--rules"],

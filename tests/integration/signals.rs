@@ -15,7 +15,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::builder::Test;
-use crate::files::{file_names, folder_with, folder_with_state};
+use crate::files::{file_names, file_with, folder_with_state};
 use crate::http_backend::{PASSWORD, Server, USERNAME};
 use crate::processes::{assert_success, spawn_statectl};
 use crate::rewrite_crash::generated_state;
@@ -280,8 +280,7 @@ fn remote_state(server: &Server) -> Vec<u8> {
 #[test]
 fn a_signal_during_a_remote_taint_releases_the_lock_and_leaves_the_old_state_or_the_new_one() {
     let old = generated_state(4000);
-    let folder = folder_with("seed.tfstate", &old);
-    let seed = folder.path().join("seed.tfstate");
+    let (folder, seed) = file_with("seed.tfstate", &old);
     let new = Test::new()
         .args(["taint", ADDRESS, "-o", "-"])
         .arg(&seed)

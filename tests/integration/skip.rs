@@ -35,6 +35,21 @@ pub(crate) fn require_tool(variable: &str, default: &str, script: &str) -> Optio
     None
 }
 
+/// A tool one of the install scripts puts below the checkout: each script installs into a folder
+/// of `target/` named after it, so `place` (`target/<name>/...`) also names the script a missing tool
+/// wants (`scripts/install-<name>.sh`).
+pub(crate) fn require_installed(variable: &str, place: &str) -> Option<PathBuf> {
+    let name = place
+        .strip_prefix("target/")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| {
+            panic!("an installed tool lies below target/<script's name>/, not {place}")
+        });
+    let script = format!("scripts/install-{name}.sh");
+    assert!(root().join(&script).is_file(), "{place}: no {script}");
+    require_tool(variable, place, &script)
+}
+
 /// `program` in a folder of `PATH`.
 fn on_path(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
@@ -121,6 +136,11 @@ fn a_tool_is_found_where_its_variable_points_or_on_path() {
     // `CARGO_MANIFEST_DIR` is set for every test run: a variable naming a path that exists.
     assert_eq!(
         require_tool("CARGO_MANIFEST_DIR", "no/such/tool", "nothing"),
+        Some(root())
+    );
+    // An installed tool's place names its install script, which must exist.
+    assert_eq!(
+        require_installed("CARGO_MANIFEST_DIR", "target/terraform/bin/terraform"),
         Some(root())
     );
     let shell = require_tool("STATECTL_TEST_UNSET_VARIABLE", "sh", "nothing").unwrap();

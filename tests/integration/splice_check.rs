@@ -15,18 +15,14 @@ use statectl::state::mutate::{Mutation, Plan, check_splice, object_of, plan, ren
 use statectl::state::write::render_instance;
 use statectl::state::{Instance, State, parse};
 
-use crate::builder::{root, state_files};
-use crate::skip::require_corpus;
+use crate::builder::test_and_corpus_states;
 
 /// Objects tried per state: every one of a small state, evenly spread ones of a large one.
 const OBJECTS_PER_STATE: usize = 120;
 
 #[test]
 fn the_cheap_check_agrees_with_a_full_parse_on_test_and_corpus_states() {
-    let mut files = state_files(&root().join("testdata"));
-    if let Some(corpus) = require_corpus() {
-        files.extend(state_files(&corpus));
-    }
+    let files = test_and_corpus_states();
     let mut checked = 0;
     for file in files {
         let bytes = StateBytes::new(std::fs::read(&file).unwrap().into());

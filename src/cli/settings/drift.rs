@@ -200,13 +200,10 @@ fn targets(args: &Args) -> Result<Vec<Target>, CliError> {
 mod tests {
     use super::*;
     use crate::cli::Command;
-    use crate::cli::settings::testing::{command, refused};
+    use crate::cli::settings::testing::{args_of, command, refused};
 
     fn resolve(argv: &[&str]) -> Result<DriftSettings, String> {
-        let args = match command(argv)? {
-            Command::Drift(args) => args,
-            other => panic!("{other:?}"),
-        };
+        let args = args_of!(argv, Command::Drift);
         DriftSettings::resolve(&args).map_err(|error| {
             let hint = error.hint.clone().unwrap_or_default();
             format!("{}\nhint: {hint}", refused(error))

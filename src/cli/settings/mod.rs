@@ -76,6 +76,18 @@ mod testing {
         assert_eq!(error.code, ExitStatus::Error);
         error.message
     }
+
+    /// The arguments of `argv`'s command, which must be `$variant` (`Command::Drift`); returns
+    /// clap's usage error from the enclosing function.
+    macro_rules! args_of {
+        ($argv:expr, $variant:path) => {
+            match $crate::cli::settings::testing::command($argv)? {
+                $variant(args) => args,
+                other => panic!("{other:?}"),
+            }
+        };
+    }
+    pub(super) use args_of;
 }
 
 #[cfg(test)]

@@ -120,13 +120,10 @@ mod tests {
     use super::*;
     use crate::cli::Command;
     use crate::cli::settings::Destination;
-    use crate::cli::settings::testing::{command, refused};
+    use crate::cli::settings::testing::{args_of, refused};
 
     fn resolve(argv: &[&str]) -> Result<RefreshSettings, String> {
-        let args = match command(argv)? {
-            Command::Refresh(args) => args,
-            other => panic!("{other:?}"),
-        };
+        let args = args_of!(argv, Command::Refresh);
         RefreshSettings::resolve(&args).map_err(refused)
     }
 

@@ -64,6 +64,21 @@ impl Setup<'_> {
             .collect()
     }
 
+    /// [`Setup::reads`] at `url` (and `prefix`), then [`Setup::check`] of them, after making sure
+    /// the server saw credentials (`unseen` says which were missing).
+    #[track_caller]
+    pub(super) fn reads_show_nothing(
+        &self,
+        url: &str,
+        prefix: Option<&str>,
+        echo: &Echo,
+        unseen: &str,
+    ) {
+        let runs = self.reads(url, prefix);
+        assert!(!echo.credentials().is_empty(), "{unseen}");
+        self.check(&runs, echo);
+    }
+
     #[track_caller]
     pub(super) fn check(&self, runs: &[Run], echo: &Echo) {
         let mut secrets = self.secrets.clone();
@@ -212,9 +227,12 @@ fn gcs_tokens_keys_and_an_endpoint_password_are_never_shown() {
         inputs: &[],
         secrets: vec![token, password, key],
     };
-    let runs = setup.reads("gs://states/app/default.tfstate", Some("gs://states/app/"));
-    assert!(!echo.credentials().is_empty(), "GCS saw no token");
-    setup.check(&runs, &echo);
+    setup.reads_show_nothing(
+        "gs://states/app/default.tfstate",
+        Some("gs://states/app/"),
+        &echo,
+        "GCS saw no token",
+    );
 }
 
 #[test]
@@ -235,12 +253,12 @@ fn azurerm_keys_sas_tokens_and_an_endpoint_password_are_never_shown() {
             inputs: &[],
             secrets: vec![password.clone(), access_key.clone(), signature.clone()],
         };
-        let runs = setup.reads(
+        setup.reads_show_nothing(
             "azurerm://account/tfstate/prod.terraform.tfstate",
             Some("azurerm://account/tfstate/"),
+            &echo,
+            "Azure saw no credential",
         );
-        assert!(!echo.credentials().is_empty(), "Azure saw no credential");
-        setup.check(&runs, &echo);
     }
 }
 
@@ -273,12 +291,12 @@ fn the_oci_backends_key_and_signatures_are_never_shown() {
             .map(str::to_owned)
             .collect(),
     };
-    let runs = setup.reads(
+    setup.reads_show_nothing(
         "oci://acme/states/app/terraform.tfstate",
         Some("oci://acme/states/app/"),
+        &echo,
+        "OCI saw no signature",
     );
-    assert!(!echo.credentials().is_empty(), "OCI saw no signature");
-    setup.check(&runs, &echo);
 }
 
 #[test]

@@ -20,6 +20,15 @@ pub(crate) fn answer(status: u16, body: &str) -> (u16, String) {
     (status, body.to_owned())
 }
 
+/// A token endpoint's answer of 2 MiB, past what a token answer may be: the hostile-answer tests'
+/// oversized body.
+pub(crate) fn oversized_token_answer() -> (u16, String) {
+    (
+        200,
+        format!(r#"{{"access_token": "{}"}}"#, "x".repeat(2 << 20)),
+    )
+}
+
 /// One request as the fake saw it.
 #[derive(Debug, Clone)]
 pub(crate) struct Seen {

@@ -12,7 +12,6 @@ use statectl_state::state::store::lock_info::{LockInfo, MAX_LOCK_INFO};
 use statectl_state::state::store::{LockRefused, StoreError};
 
 use super::errors::Failure;
-use super::object::{get_settings, put_settings};
 use super::{About, Backend};
 
 impl Backend {
@@ -74,17 +73,12 @@ impl Backend {
 
     /// Puts the `.tflock` object unless it exists; a 412 means someone holds it.
     async fn lock_object(&self, info: &LockInfo) -> Result<(), LockRefused> {
-        let settings = &self.settings;
-        let key = settings.lock_object_key();
+        let key = self.settings.lock_object_key();
         let request = self
-            .clients
-            .s3
-            .put_object()
-            .bucket(&settings.bucket)
-            .key(&key)
+            .put_request(&key)
             .if_none_match("*")
             .body(info.to_json().into_bytes().into());
-        let Err(error) = put_settings!(request, settings).send().await else {
+        let Err(error) = request.send().await else {
             return Ok(());
         };
         let failure = Failure::from_sdk(&error);
@@ -126,13 +120,7 @@ impl Backend {
         aws_sdk_s3::operation::get_object::GetObjectOutput,
         aws_sdk_s3::error::SdkError<aws_sdk_s3::operation::get_object::GetObjectError>,
     > {
-        let request = self
-            .clients
-            .s3
-            .get_object()
-            .bucket(&self.settings.bucket)
-            .key(key);
-        get_settings!(request, &self.settings).send().await
+        self.get_request(key).send().await
     }
 
     /// Removes the `.tflock` object if it still holds lock `id`.

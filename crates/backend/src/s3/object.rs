@@ -2,6 +2,9 @@
 //! `RemoteClient.put` writes it (`application/json`, a SHA-256 checksum unless `skip_s3_checksum`,
 //! the backend's encryption and ACL), then the DynamoDB digest recorded.
 
+use aws_sdk_s3::operation::get_object::builders::GetObjectFluentBuilder;
+use aws_sdk_s3::operation::put_object::builders::PutObjectFluentBuilder;
+use aws_sdk_s3::types::{ChecksumAlgorithm, ObjectCannedAcl, ServerSideEncryption};
 use base64::Engine as _;
 use md5::{Digest as _, Md5};
 use statectl_state::state::store::StoreError;
@@ -26,33 +29,36 @@ pub(super) fn customer_key_headers(settings: &Settings) -> Option<(String, Strin
     ))
 }
 
-/// Sets the encryption, ACL and checksum of a `PutObject` as Terraform sets them on the state and
-/// on the lock object alike.
-macro_rules! put_settings {
-    ($request:expr, $settings:expr) => {{
-        use aws_sdk_s3::types::{ChecksumAlgorithm, ObjectCannedAcl, ServerSideEncryption};
-        let settings: &$crate::s3::settings::Settings = $settings;
-        let mut request = $request.content_type("application/json");
+impl Backend {
+    /// A `PutObject` of `key` in the bucket, with the encryption, ACL and checksum Terraform sets
+    /// on the state and on the lock object alike.
+    pub(super) fn put_request(&self, key: &str) -> PutObjectFluentBuilder {
+        let settings = &self.settings;
+        let mut request = self
+            .clients
+            .s3
+            .put_object()
+            .bucket(&settings.bucket)
+            .key(key)
+            .content_type("application/json");
         if !settings.skip_s3_checksum {
             request = request.checksum_algorithm(ChecksumAlgorithm::Sha256);
         }
         match &settings.encryption {
-            $crate::s3::settings::Encryption::None => {}
-            $crate::s3::settings::Encryption::S3Managed => {
+            Encryption::None => {}
+            Encryption::S3Managed => {
                 request = request.server_side_encryption(ServerSideEncryption::Aes256);
             }
-            $crate::s3::settings::Encryption::Kms(key) => {
+            Encryption::Kms(kms_key) => {
                 request = request
                     .server_side_encryption(ServerSideEncryption::AwsKms)
-                    .ssekms_key_id(key);
+                    .ssekms_key_id(kms_key);
             }
-            $crate::s3::settings::Encryption::Customer(_) => {
-                if let Some((algorithm, key, md5)) =
-                    $crate::s3::object::customer_key_headers(settings)
-                {
+            Encryption::Customer(_) => {
+                if let Some((algorithm, customer_key, md5)) = customer_key_headers(settings) {
                     request = request
                         .sse_customer_algorithm(algorithm)
-                        .sse_customer_key(key)
+                        .sse_customer_key(customer_key)
                         .sse_customer_key_md5(md5);
                 }
             }
@@ -61,26 +67,25 @@ macro_rules! put_settings {
             request = request.acl(ObjectCannedAcl::from(acl.as_str()));
         }
         request
-    }};
-}
-pub(super) use put_settings;
+    }
 
-/// The SSE-C key on a `GetObject`, when one is configured.
-macro_rules! get_settings {
-    ($request:expr, $settings:expr) => {{
-        let mut request = $request;
-        if let Some((algorithm, key, md5)) = $crate::s3::object::customer_key_headers($settings) {
-            request = request
+    /// A `GetObject` of `key` in the bucket, with the SSE-C key when one is configured.
+    pub(super) fn get_request(&self, key: &str) -> GetObjectFluentBuilder {
+        let request = self
+            .clients
+            .s3
+            .get_object()
+            .bucket(&self.settings.bucket)
+            .key(key);
+        match customer_key_headers(&self.settings) {
+            Some((algorithm, customer_key, md5)) => request
                 .sse_customer_algorithm(algorithm)
-                .sse_customer_key(key)
-                .sse_customer_key_md5(md5);
+                .sse_customer_key(customer_key)
+                .sse_customer_key_md5(md5),
+            None => request,
         }
-        request
-    }};
-}
-pub(super) use get_settings;
+    }
 
-impl Backend {
     /// The state's bytes; `None` when the object does not exist or is empty (Terraform treats an
     /// empty object as no state).
     pub(super) async fn get_object(&self) -> Result<Option<Vec<u8>>, StoreError> {
@@ -94,14 +99,11 @@ impl Backend {
         version: Option<&str>,
     ) -> Result<Option<Vec<u8>>, StoreError> {
         let settings = &self.settings;
-        let request = self
-            .clients
-            .s3
-            .get_object()
-            .bucket(&settings.bucket)
-            .key(&settings.key)
-            .set_version_id(version.map(ToOwned::to_owned));
-        let answer = get_settings!(request, settings).send().await;
+        let answer = self
+            .get_request(&settings.key)
+            .set_version_id(version.map(ToOwned::to_owned))
+            .send()
+            .await;
         let output = match answer {
             Ok(output) => output,
             Err(error) => {
@@ -150,16 +152,10 @@ impl Backend {
     /// lock is held apart (the lock object, the DynamoDB item): nothing of it goes with the write.
     pub(super) async fn put(&self, bytes: &[u8], _lock_id: &str) -> Result<(), StoreError> {
         let settings = &self.settings;
-        let request = self
-            .clients
-            .s3
-            .put_object()
-            .bucket(&settings.bucket)
-            .key(&settings.key)
-            .body(bytes.to_vec().into());
+        let request = self.put_request(&settings.key).body(bytes.to_vec().into());
         self.aws_output(
             // Boxed: the SDK's put future is tens of kilobytes.
-            Box::pin(put_settings!(request, settings).send()),
+            Box::pin(request.send()),
             About::Object(&settings.key),
             "writing the state",
             "s3:PutObject",

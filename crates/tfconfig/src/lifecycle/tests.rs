@@ -42,6 +42,12 @@ fn refused(files: &[(&str, &str)]) -> ConfigError {
     error
 }
 
+/// [`refused`] of a folder holding only `main.tf` with `text`.
+#[track_caller]
+fn refused_main(text: &str) -> ConfigError {
+    refused(&[("main.tf", text)])
+}
+
 #[track_caller]
 fn lookup<'c>(config: &'c Config, address: &str) -> &'c ConfigResource {
     config
@@ -205,10 +211,8 @@ fn quoted_and_parenthesized_literals_convert_as_in_terraform() {
 
 #[test]
 fn syntax_error_names_file_line_and_column() {
-    let error = refused(&[(
-        "main.tf",
-        "resource \"t\" \"n\" {\n  lifecycle {\n    prevent_destroy = \n  }\n}\n",
-    )]);
+    let error =
+        refused_main("resource \"t\" \"n\" {\n  lifecycle {\n    prevent_destroy = \n  }\n}\n");
     assert!(
         error
             .message
@@ -225,10 +229,9 @@ fn syntax_error_names_file_line_and_column() {
 
 #[test]
 fn non_literal_lifecycle_value_is_refused() {
-    let error = refused(&[(
-        "main.tf",
+    let error = refused_main(
         "variable \"protect\" {\n  type = bool\n}\n\nresource \"t\" \"n\" {\n  lifecycle {\n    prevent_destroy = var.protect\n  }\n}\n",
-    )]);
+    );
     assert_eq!(
         error.message,
         "DIR/main.tf:7:5: lifecycle argument `prevent_destroy` must be a literal true or false"
@@ -236,7 +239,7 @@ fn non_literal_lifecycle_value_is_refused() {
     for value in ["!false", "\"yes\"", "\"${true}\"", "null", "1"] {
         let text =
             format!("resource \"t\" \"n\" {{\n  lifecycle {{\n    destroy = {value}\n  }}\n}}\n");
-        let error = refused(&[("main.tf", &text)]);
+        let error = refused_main(&text);
         assert!(
             error
                 .message
@@ -256,10 +259,8 @@ fn non_literal_lifecycle_value_is_refused() {
 
 #[test]
 fn data_blocks_take_no_destroy_settings() {
-    let error = refused(&[(
-        "main.tf",
-        "data \"t\" \"n\" {\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n",
-    )]);
+    let error =
+        refused_main("data \"t\" \"n\" {\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n");
     assert!(
         error.message.starts_with(
             "DIR/main.tf:3:5: lifecycle argument `prevent_destroy` is defined only for managed resources"
@@ -286,18 +287,14 @@ fn duplicate_resource_is_refused_naming_both_places() {
 
 #[test]
 fn duplicate_module_call_and_lifecycle_block_are_refused() {
-    let error = refused(&[(
-        "main.tf",
+    let error = refused_main(
         "module \"m\" {\n  source = \"./m\"\n}\nmodule \"m\" {\n  source = \"./m\"\n}\n",
-    )]);
+    );
     assert_eq!(
         error.message,
         "DIR/main.tf:4:1: duplicate module call `m`, already declared at DIR/main.tf:1:1"
     );
-    let error = refused(&[(
-        "main.tf",
-        "resource \"t\" \"n\" {\n  lifecycle {}\n  lifecycle {}\n}\n",
-    )]);
+    let error = refused_main("resource \"t\" \"n\" {\n  lifecycle {}\n  lifecycle {}\n}\n");
     assert_eq!(
         error.message,
         "DIR/main.tf:3:3: duplicate `lifecycle` block, the first is at DIR/main.tf:2:3"
@@ -306,7 +303,7 @@ fn duplicate_module_call_and_lifecycle_block_are_refused() {
 
 #[test]
 fn removed_from_must_be_an_address_not_a_string() {
-    let error = refused(&[("main.tf", "removed {\n  from = \"aws_instance.a\"\n}\n")]);
+    let error = refused_main("removed {\n  from = \"aws_instance.a\"\n}\n");
     assert!(
         error
             .message
@@ -344,7 +341,7 @@ fn module_cycle_is_refused_naming_it() {
         error.message,
         "DIR/a/../b/main.tf:1:1: module cycle: `module.a.module.b.module.again` calls `../a`, the folder of `module.a`"
     );
-    let error = refused(&[("main.tf", "module \"self\" {\n  source = \"./\"\n}\n")]);
+    let error = refused_main("module \"self\" {\n  source = \"./\"\n}\n");
     assert!(
         error.message.ends_with("the folder of the root module"),
         "{error}"
@@ -370,10 +367,7 @@ fn one_folder_called_twice_is_not_a_cycle() {
 
 #[test]
 fn missing_local_module_folder_points_at_the_source() {
-    let error = refused(&[(
-        "main.tf",
-        "\nmodule \"db\" {\n  source = \"./modules/db\"\n}\n",
-    )]);
+    let error = refused_main("\nmodule \"db\" {\n  source = \"./modules/db\"\n}\n");
     assert_eq!(
         error.message,
         "DIR/main.tf:2:1: module `db`: no folder at `DIR/modules/db`"

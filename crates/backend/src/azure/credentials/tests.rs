@@ -11,7 +11,7 @@ use super::*;
 use crate::azure::client::{Client, Request};
 use crate::azure::settings::{Credential, STORAGE_RESOURCE, Settings};
 use crate::config::BackendConfig;
-use crate::gcs::fake::{Seen, answer, fake, runtime};
+use crate::gcs::fake::{Seen, answer, fake, oversized_token_answer, runtime};
 
 const TENANT: &str = "00000000-1111-2222-3333-444444444444";
 const CLIENT: &str = "55555555-6666-7777-8888-999999999999";
@@ -75,6 +75,15 @@ fn ids_and<'a>(more: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
 /// The tenant and client IDs with `ARM_USE_OIDC`, then `more` variables.
 fn oidc_and<'a>(more: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
     ids_and(&[&[("ARM_USE_OIDC", "true")], more].concat())
+}
+
+/// A GitHub Actions job's variables with OIDC on: its token service at `request_url`, asked with
+/// the request token `gh-request-token`.
+fn github_job(request_url: &str) -> Vec<(&str, &str)> {
+    oidc_and(&[
+        ("ACTIONS_ID_TOKEN_REQUEST_URL", request_url),
+        ("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "gh-request-token"),
+    ])
 }
 
 /// The first request `seen` went to the CI's OIDC token service (`line`, with the request token
@@ -145,10 +154,7 @@ fn github_actions_token_service_is_asked_with_azures_audience() {
         answer(200, r#"{"access_token": "aad.2"}"#),
     ]);
     let oidc = format!("{url}/_apis/token?api-version=2.0");
-    let vars = oidc_and(&[
-        ("ACTIONS_ID_TOKEN_REQUEST_URL", oidc.as_str()),
-        ("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "gh-request-token"),
-    ]);
+    let vars = github_job(&oidc);
     let github = settings(&json!({}), &vars, &url);
     assert_eq!(
         storage_token(&github).unwrap(),
@@ -248,10 +254,9 @@ fn a_managed_identity_asks_the_metadata_service() {
 /// request token): one line each, the secrets replaced.
 #[test]
 fn hostile_answers_are_one_line_without_the_secrets() {
-    let huge = format!(r#"{{"access_token": "{}"}}"#, "x".repeat(2 << 20));
     let (url, _) = fake(vec![
         answer(200, "<html>proxy error</html>"),
-        (200, huge),
+        oversized_token_answer(),
         answer(
             401,
             r#"{"error": "invalid_client", "error_description": "AADSTS700024: Client assertion ci.oidc.jwt is not within its valid time range. Trace ID: 1"}"#,
@@ -287,10 +292,7 @@ fn hostile_answers_are_one_line_without_the_secrets() {
         "Azure AD refused the token request (401 invalid_client): AADSTS7000215: Invalid client secret <redacted> provided."
     );
     let github = format!("{url}/token");
-    let vars = oidc_and(&[
-        ("ACTIONS_ID_TOKEN_REQUEST_URL", github.as_str()),
-        ("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "gh-request-token"),
-    ]);
+    let vars = github_job(&github);
     assert_eq!(
         storage_token_with(&vars, &url).unwrap_err(),
         format!(

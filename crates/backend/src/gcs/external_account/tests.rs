@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::config::BackendConfig;
 use crate::gcs::auth::{Credential, STORAGE_SCOPES, Tokens};
 use crate::gcs::client::Http;
-use crate::gcs::fake::{answer, fake, runtime};
+use crate::gcs::fake::{answer, fake, oversized_token_answer, runtime};
 use crate::gcs::settings::Settings;
 
 const AUDIENCE: &str =
@@ -363,10 +363,9 @@ fn a_bad_token_file_is_one_line_naming_it_and_nothing_is_sent() {
 /// whole number: refused, one line each; an absurdly long one is kept a day at most, no overflow.
 #[test]
 fn hostile_sts_answers_are_refused_and_an_absurd_lifetime_does_not_overflow() {
-    let huge = format!(r#"{{"access_token": "{}"}}"#, "x".repeat(2 << 20));
     let (url, _) = fake(vec![
         answer(200, "<html>gateway</html>"),
-        (200, huge),
+        oversized_token_answer(),
         answer(200, r#"{"access_token": "t"}"#),
         answer(200, r#"{"access_token": "t", "expires_in": 0}"#),
         answer(200, r#"{"access_token": "t", "expires_in": -5}"#),

@@ -116,19 +116,20 @@ fn read(source: &str) -> Result<Document> {
             }
             Some("modules") => {
                 document.modules.clear();
-                array_of(cursor, "modules", |cursor| {
-                    let at = cursor.position();
-                    if cursor.null() {
-                        return Err(StateError::at(at, "a module in `modules` is null"));
-                    }
-                    let mut module = Module {
-                        at,
-                        ..Module::default()
-                    };
-                    read_module(cursor, &mut module)?;
-                    document.modules.push(module);
-                    Ok(())
-                })
+                elements_of(
+                    cursor,
+                    "modules",
+                    "a module in `modules` is null",
+                    |cursor, at| {
+                        let mut module = Module {
+                            at,
+                            ..Module::default()
+                        };
+                        read_module(cursor, &mut module)?;
+                        document.modules.push(module);
+                        Ok(())
+                    },
+                )
             }
             // `version` was read before the upgrade was chosen; `remote` and `backend` only say
             // where the state was kept, which the upgrade drops.
@@ -204,16 +205,17 @@ fn read_resource(cursor: &mut Cursor<'_>, resource: &mut ResourceV3) -> Result<(
             }
             Some("deposed") => {
                 resource.deposed.clear();
-                array_of(cursor, "deposed", |cursor| {
-                    let at = cursor.position();
-                    if cursor.null() {
-                        return Err(StateError::at(at, "a deposed object is null"));
-                    }
-                    let mut instance = InstanceV3::default();
-                    read_instance(cursor, &mut instance)?;
-                    resource.deposed.push(instance);
-                    Ok(())
-                })?;
+                elements_of(
+                    cursor,
+                    "deposed",
+                    "a deposed object is null",
+                    |cursor, _| {
+                        let mut instance = InstanceV3::default();
+                        read_instance(cursor, &mut instance)?;
+                        resource.deposed.push(instance);
+                        Ok(())
+                    },
+                )?;
             }
             Some("provider") => {
                 resource.provider_at = cursor.position();
@@ -231,33 +233,16 @@ fn read_instance(cursor: &mut Cursor<'_>, instance: &mut InstanceV3) -> Result<(
             Some("id") => string_into(cursor, &mut instance.id, "id")?,
             Some("tainted") => bool_into(cursor, &mut instance.tainted, "tainted")?,
             Some("attributes") => {
-                if cursor.null() {
-                    instance.attributes = None;
-                } else {
-                    let attributes = instance.attributes.get_or_insert_with(BTreeMap::new);
-                    map_into(cursor, "attributes", |cursor, name, _| {
-                        // Go leaves a map's string element empty for `null`.
-                        let value = if cursor.null() {
-                            String::new()
-                        } else {
-                            string(cursor, "an attribute value")?
-                        };
-                        attributes.insert(name.to_owned(), value);
-                        Ok(())
-                    })?;
-                }
+                optional_map_into(cursor, "attributes", &mut instance.attributes, |cursor| {
+                    // Go leaves a map's string element empty for `null`.
+                    if cursor.null() {
+                        Ok(String::new())
+                    } else {
+                        string(cursor, "an attribute value")
+                    }
+                })?;
             }
-            Some("meta") => {
-                if cursor.null() {
-                    instance.meta = None;
-                } else {
-                    let meta = instance.meta.get_or_insert_with(BTreeMap::new);
-                    map_into(cursor, "meta", |cursor, name, _| {
-                        meta.insert(name.to_owned(), go::read_value(cursor)?);
-                        Ok(())
-                    })?;
-                }
-            }
+            Some("meta") => optional_map_into(cursor, "meta", &mut instance.meta, go::read_value)?,
             _ => skip(cursor)?,
         }
         Ok(())
@@ -289,6 +274,25 @@ fn map_into(
         return Ok(());
     }
     members(cursor, &format!("`{field}`"), entry)
+}
+
+/// `field`'s map into `map`, each member's value read by `value`: `null` leaves no map (Go's nil
+/// map), and a repeated `field` adds to the map already read.
+fn optional_map_into<T>(
+    cursor: &mut Cursor<'_>,
+    field: &str,
+    map: &mut Option<BTreeMap<String, T>>,
+    mut value: impl FnMut(&mut Cursor<'_>) -> Result<T>,
+) -> Result<()> {
+    if cursor.null() {
+        *map = None;
+        return Ok(());
+    }
+    let map = map.get_or_insert_with(BTreeMap::new);
+    map_into(cursor, field, |cursor, name, _| {
+        map.insert(name.to_owned(), value(cursor)?);
+        Ok(())
+    })
 }
 
 /// An object (`what` names it in the error when it is something else) whose members `member`
@@ -330,6 +334,23 @@ fn array_of(
         element(cursor)
     })?;
     Ok(())
+}
+
+/// `field`'s array of objects: each element read by `element` with its position, a null one
+/// refused with `null` as the message.
+fn elements_of(
+    cursor: &mut Cursor<'_>,
+    field: &str,
+    null: &str,
+    mut element: impl FnMut(&mut Cursor<'_>, usize) -> Result<()>,
+) -> Result<()> {
+    array_of(cursor, field, |cursor| {
+        let at = cursor.position();
+        if cursor.null() {
+            return Err(StateError::at(at, null));
+        }
+        element(cursor, at)
+    })
 }
 
 fn string(cursor: &mut Cursor<'_>, what: &str) -> Result<String> {
