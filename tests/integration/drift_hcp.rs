@@ -11,7 +11,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::builder::{Output, Test, root, strings_of};
+use crate::builder::{Output, Test, root};
+use crate::drift_workspaces::states_checked;
 use crate::hcp_backend::{TOKEN, Tfe, home_with_token};
 
 /// A `terraform_data`-only state.
@@ -20,6 +21,21 @@ fn seed() -> String {
         "{}",
         root().join("testdata/states/modules.tfstate").display()
     )
+}
+
+/// The simulator holding `workspaces` (`NAME` or `NAME:TAG,...`, as its `--workspace` takes them),
+/// the seed state in each of `with_state`, and `extra` arguments.
+fn simulated(workspaces: &[&str], with_state: &[&str], extra: &[&str]) -> Tfe {
+    let seed = seed();
+    let mut args: Vec<String> = Vec::new();
+    for workspace in workspaces {
+        args.extend(["--workspace".to_owned(), (*workspace).to_owned()]);
+    }
+    for name in with_state {
+        args.extend(["--state".to_owned(), format!("{name}={seed}")]);
+    }
+    args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+    Tfe::start(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// A working directory initialised for backend `kind` (`cloud` or `remote`) on the simulator,
@@ -50,13 +66,12 @@ fn drift(tfe: &Tfe, folder: &Path, home: &Path, args: &[&str]) -> Output {
         .run()
 }
 
-/// The `state` of each report entry of `--format json` output.
-fn states_checked(output: &Output) -> Vec<String> {
-    let report: Value = serde_json::from_str(&output.stdout).unwrap();
-    strings_of(&report["states"], "state")
-        .into_iter()
-        .map(str::to_owned)
-        .collect()
+/// The states `drift --workspace '*' --format json` checks in `folder`, finding no drift (exit 0),
+/// its output without the token.
+fn every_state_checked(tfe: &Tfe, folder: &Path, home: &Path) -> Vec<String> {
+    let output = drift(tfe, folder, home, &["--workspace", "*", "--format", "json"]).code(0);
+    no_token(&output);
+    states_checked(&output)
 }
 
 /// Every output of the run shows no token.
@@ -71,23 +86,16 @@ fn no_token(output: &Output) {
 
 #[test]
 fn drift_checks_the_cloud_workspaces_the_tags_and_a_glob_choose() {
-    let state = seed();
-    let tfe = Tfe::start(&[
-        "--workspace",
-        "app-eu:app",
-        "--workspace",
-        "app-us:app,us:Infra",
-        "--workspace",
-        "app-new:app",
-        "--workspace",
-        "db-eu:db",
-        "--state",
-        &format!("app-eu={state}"),
-        "--state",
-        &format!("app-us={state}"),
-        "--state",
-        &format!("db-eu={state}"),
-    ]);
+    let tfe = simulated(
+        &[
+            "app-eu:app",
+            "app-us:app,us:Infra",
+            "app-new:app",
+            "db-eu:db",
+        ],
+        &["app-eu", "app-us", "db-eu"],
+        &[],
+    );
     let home = home_with_token(&tfe.host(), TOKEN);
     let tagged = initialised(&tfe, "cloud", &json!({"name": null, "tags": ["app"]}));
     let at = |name: &str| {
@@ -105,20 +113,10 @@ fn drift_checks_the_cloud_workspaces_the_tags_and_a_glob_choose() {
     let before = versions();
 
     // The tags choose three workspaces, `app-new` has no state yet: two are checked.
-    let all = drift(
-        &tfe,
-        tagged.path(),
-        home.path(),
-        &["--workspace", "*", "--format", "json"],
-    );
-    let all = all.code(0);
     assert_eq!(
-        states_checked(&all),
-        [at("app-eu"), at("app-us")],
-        "{}",
-        all.stderr
+        every_state_checked(&tfe, tagged.path(), home.path()),
+        [at("app-eu"), at("app-us")]
     );
-    no_token(&all);
     let some = drift(&tfe, tagged.path(), home.path(), &["--workspace", "*-eu"]).code(0);
     assert_eq!(
         some.stdout,
@@ -167,29 +165,18 @@ fn drift_checks_the_cloud_workspaces_the_tags_and_a_glob_choose() {
 /// to every workspace, and one with `name` to that one.
 #[test]
 fn a_cloud_blocks_project_and_name_shape_the_list_as_in_terraform() {
-    let state = seed();
-    let tfe = Tfe::start(&[
-        "--workspace",
-        "app-eu:app",
-        "--workspace",
-        "app-us:app,us:Infra",
-        "--workspace",
-        "app-new:app",
-        "--workspace",
-        "db-eu:db",
-        "--workspace",
-        "web-prod:env=prod",
-        "--workspace",
-        "web-dev:env=dev",
-        "--state",
-        &format!("app-us={state}"),
-        "--state",
-        &format!("db-eu={state}"),
-        "--state",
-        &format!("web-prod={state}"),
-        "--state",
-        &format!("web-dev={state}"),
-    ]);
+    let tfe = simulated(
+        &[
+            "app-eu:app",
+            "app-us:app,us:Infra",
+            "app-new:app",
+            "db-eu:db",
+            "web-prod:env=prod",
+            "web-dev:env=dev",
+        ],
+        &["app-us", "db-eu", "web-prod", "web-dev"],
+        &[],
+    );
     let home = home_with_token(&tfe.host(), TOKEN);
     let at = |name: &str| {
         format!(
@@ -203,13 +190,10 @@ fn a_cloud_blocks_project_and_name_shape_the_list_as_in_terraform() {
         "cloud",
         &json!({"name": null, "tags": ["app"], "project": "Infra"}),
     );
-    let infra = drift(
-        &tfe,
-        project.path(),
-        home.path(),
-        &["--workspace", "*", "--format", "json"],
+    assert_eq!(
+        every_state_checked(&tfe, project.path(), home.path()),
+        [at("app-us")]
     );
-    assert_eq!(states_checked(&infra.code(0)), [at("app-us")]);
     assert_eq!(tfe.count("GET", "/projects?filter%5Bnames%5D=Infra"), 1);
     // A block with neither name nor tags maps to every workspace, as in Terraform.
     let every = initialised(&tfe, "cloud", &json!({"name": null, "tags": null}));
@@ -222,13 +206,10 @@ fn a_cloud_blocks_project_and_name_shape_the_list_as_in_terraform() {
         "cloud",
         &json!({"name": null, "tags": {"env": "prod"}}),
     );
-    let prod = drift(
-        &tfe,
-        bound.path(),
-        home.path(),
-        &["--workspace", "*", "--format", "json"],
+    assert_eq!(
+        every_state_checked(&tfe, bound.path(), home.path()),
+        [at("web-prod")]
     );
-    assert_eq!(states_checked(&prod.code(0)), [at("web-prod")]);
     assert_eq!(
         tfe.count(
             "GET",
@@ -238,13 +219,10 @@ fn a_cloud_blocks_project_and_name_shape_the_list_as_in_terraform() {
     );
     // A block naming one workspace: that one.
     let named = initialised(&tfe, "cloud", &json!({"name": "db-eu", "tags": null}));
-    let one = drift(
-        &tfe,
-        named.path(),
-        home.path(),
-        &["--workspace", "*", "--format", "json"],
+    assert_eq!(
+        every_state_checked(&tfe, named.path(), home.path()),
+        [at("db-eu")]
     );
-    assert_eq!(states_checked(&one.code(0)), [at("db-eu")]);
 
     // A project that does not exist filters nothing, as in Terraform, and says so.
     let elsewhere = initialised(
@@ -266,25 +244,11 @@ fn a_cloud_blocks_project_and_name_shape_the_list_as_in_terraform() {
 
 #[test]
 fn drift_names_a_remote_backends_workspaces_without_its_prefix() {
-    let state = seed();
-    let tfe = Tfe::start(&[
-        "--workspace",
-        "app-dev",
-        "--workspace",
-        "app-prod",
-        "--workspace",
-        "my-app-x",
-        "--workspace",
-        "web",
-        "--state",
-        &format!("app-dev={state}"),
-        "--state",
-        &format!("app-prod={state}"),
-        "--state",
-        &format!("my-app-x={state}"),
-        "--state",
-        &format!("web={state}"),
-    ]);
+    let tfe = simulated(
+        &["app-dev", "app-prod", "my-app-x", "web"],
+        &["app-dev", "app-prod", "my-app-x", "web"],
+        &[],
+    );
     let home = home_with_token(&tfe.host(), TOKEN);
     let prefixed = initialised(&tfe, "remote", &json!({"name": null, "prefix": "app-"}));
     let at = |remote: &str, name: &str| {
@@ -293,19 +257,10 @@ fn drift_names_a_remote_backends_workspaces_without_its_prefix() {
             tfe.host()
         )
     };
-    let all = drift(
-        &tfe,
-        prefixed.path(),
-        home.path(),
-        &["--workspace", "*", "--format", "json"],
-    );
-    let all = all.code(0);
     // `my-app-x` matches the search (anywhere in the name), not the prefix.
     assert_eq!(
-        states_checked(&all),
-        [at("app-dev", "dev"), at("app-prod", "prod")],
-        "{}",
-        all.stderr
+        every_state_checked(&tfe, prefixed.path(), home.path()),
+        [at("app-dev", "dev"), at("app-prod", "prod")]
     );
     assert_eq!(tfe.count("GET", "search%5Bname%5D=app-"), 1);
     drift(&tfe, prefixed.path(), home.path(), &["--workspace", "stage-*"]).refused(
@@ -313,13 +268,10 @@ fn drift_names_a_remote_backends_workspaces_without_its_prefix() {
     );
     // `name` is the one workspace, which Terraform calls `default`.
     let named = initialised(&tfe, "remote", &json!({"name": "web", "prefix": null}));
-    let default = drift(
-        &tfe,
-        named.path(),
-        home.path(),
-        &["--workspace", "*", "--format", "json"],
+    assert_eq!(
+        every_state_checked(&tfe, named.path(), home.path()),
+        [at("web", "default")]
     );
-    assert_eq!(states_checked(&default.code(0)), [at("web", "default")]);
     assert_eq!(tfe.count("POST", "actions/lock"), 0);
     assert_eq!(tfe.versions("app-dev").len(), 1);
 }
@@ -330,20 +282,8 @@ fn drift_names_a_remote_backends_workspaces_without_its_prefix() {
 /// the token shown.
 #[test]
 fn a_hostile_workspace_list_ends_at_the_page_limit_and_the_token_stays_hidden() {
-    let state = seed();
-    let workspaces = ["--workspace", "app-eu:app", "--workspace", "app-us:app"];
-    let states = [
-        "--state".to_owned(),
-        format!("app-eu={state}"),
-        "--state".to_owned(),
-        format!("app-us={state}"),
-    ];
-    let start = |extra: &[&str]| {
-        let mut args: Vec<&str> = workspaces.to_vec();
-        args.extend(states.iter().map(String::as_str));
-        args.extend_from_slice(extra);
-        Tfe::start(&args)
-    };
+    let start =
+        |extra: &[&str]| simulated(&["app-eu:app", "app-us:app"], &["app-eu", "app-us"], extra);
 
     let repeating = start(&["--tag-pages-repeat", "3"]);
     let home = home_with_token(&repeating.host(), TOKEN);

@@ -28,7 +28,7 @@ fn initialised(dir: &Path, kind: &str, config: &Value) {
 }
 
 /// The `state` of each report entry of `--format json` output.
-fn states_checked(output: &Output) -> Vec<String> {
+pub(crate) fn states_checked(output: &Output) -> Vec<String> {
     let report: Value = serde_json::from_str(&output.stdout).unwrap();
     strings_of(&report["states"], "state")
         .into_iter()

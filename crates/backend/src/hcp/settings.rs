@@ -142,55 +142,36 @@ pub(super) fn target(
     config: &BackendConfig,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Target, StoreError> {
-    let workspaces = config.object("workspaces")?;
-    let text = |key: &str| {
-        workspaces
-            .and_then(|block| block.get(key))
-            .and_then(serde_json::Value::as_str)
-            .filter(|text| !text.is_empty())
-            .map(ToOwned::to_owned)
-    };
     let selected = (config.workspace != DEFAULT_WORKSPACE).then(|| config.workspace.clone());
     let origin = &config.origin;
-    if config.kind == "remote" {
-        return match (text("name"), text("prefix")) {
-            (Some(name), None) => match selected {
-                None => Ok(Target::Named(name)),
-                Some(other) => Err(StoreError::new(format!(
-                    "{origin}: backend \"remote\" names one workspace, `{name}`; workspace `{other}` is not one of its"
-                ))
-                .with_hint("select `default` (`--workspace default`, or unset TF_WORKSPACE); Terraform says \"workspaces not supported\" here too")),
-            },
-            (None, Some(prefix)) => match selected {
-                Some(name) if name.starts_with(&prefix) => Ok(Target::Named(name)),
-                Some(name) => Ok(Target::Named(format!("{prefix}{name}"))),
-                None => Err(StoreError::new(format!(
-                    "{origin}: backend \"remote\" maps workspaces by the prefix `{prefix}`, and has no `default` workspace"
-                ))
-                .with_hint("select one with `--workspace NAME` (or TF_WORKSPACE); `terraform workspace list` shows them")),
-            },
-            _ => Err(config.error(
-                "`workspaces` needs exactly one of `name` and `prefix`",
-            )),
-        };
-    }
-    let tags = tags(config, workspaces)?;
-    match (text("name"), tags.is_empty()) {
-        (Some(_), false) => Err(StoreError::new(format!(
-            "{origin}: the `cloud` block's `workspaces` sets both `name` and `tags`; it takes one of them"
-        ))),
-        (Some(name), true) => match selected {
+    match mapping(config, env)? {
+        Mapping::Default(name) => match selected {
+            None => Ok(Target::Named(name)),
+            Some(other) => Err(StoreError::new(format!(
+                "{origin}: backend \"remote\" names one workspace, `{name}`; workspace `{other}` is not one of its"
+            ))
+            .with_hint("select `default` (`--workspace default`, or unset TF_WORKSPACE); Terraform says \"workspaces not supported\" here too")),
+        },
+        Mapping::Prefixed(prefix) => match selected {
+            Some(name) if name.starts_with(&prefix) => Ok(Target::Named(name)),
+            Some(name) => Ok(Target::Named(format!("{prefix}{name}"))),
+            None => Err(StoreError::new(format!(
+                "{origin}: backend \"remote\" maps workspaces by the prefix `{prefix}`, and has no `default` workspace"
+            ))
+            .with_hint("select one with `--workspace NAME` (or TF_WORKSPACE); `terraform workspace list` shows them")),
+        },
+        Mapping::Named(name) => match selected {
             Some(other) if other != name => Err(StoreError::new(format!(
                 "{origin}: the `cloud` block names workspace `{name}`, but `{other}` is selected"
             ))
             .with_hint("drop `--workspace` (or unset TF_WORKSPACE): Terraform refuses a TF_WORKSPACE that differs from the block's `name` too")),
             _ => Ok(Target::Named(name)),
         },
-        (None, false) => Ok(Target::Tagged {
+        Mapping::Listed { tags, .. } if !tags.is_empty() => Ok(Target::Tagged {
             tags,
             chosen: selected,
         }),
-        (None, true) => match selected.or_else(|| env("TF_WORKSPACE")) {
+        Mapping::Listed { .. } => match selected.or_else(|| env("TF_WORKSPACE")) {
             Some(name) => Ok(Target::Named(name)),
             None => Err(StoreError::new(format!(
                 "{origin}: the `cloud` block names no workspace (`workspaces {{ name }}` or `tags`)"
