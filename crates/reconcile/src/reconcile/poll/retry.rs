@@ -173,8 +173,10 @@ mod tests {
 
     #[test]
     fn retry_after_reads_seconds_http_dates_and_aws_milliseconds_and_ignores_garbage() {
+        // Each case: the headers, the wait they ask for.
+        type Case = (&'static [(&'static str, &'static str)], Option<Duration>);
         let secs = |n| Some(Duration::from_secs(n));
-        let cases: &[(&[(&str, &str)], Option<Duration>)] = &[
+        let cases: &[Case] = &[
             // In seconds.
             (&[("retry-after", "120")], secs(120)),
             (&[("Retry-After", " 0 ")], Some(Duration::ZERO)),
