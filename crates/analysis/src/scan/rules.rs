@@ -110,9 +110,10 @@ mod tests {
 
     #[test]
     fn an_invalid_rules_file_names_the_file_and_place() {
-        let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join(".statectl.toml");
-        std::fs::write(&path, "[severity]\nno-such-rule = \"high\"\n").unwrap();
+        let (_folder, path) = crate::test_support::file_in_temp_folder(
+            ".statectl.toml",
+            "[severity]\nno-such-rule = \"high\"\n",
+        );
         let error = Rules::load(&path).unwrap_err();
         assert!(
             matches!(error, SettingsFileError::Invalid { .. }),
