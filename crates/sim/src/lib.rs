@@ -25,6 +25,7 @@ mod oci;
 mod oci_signature;
 mod osb;
 mod pki;
+mod refusal;
 mod scenario;
 mod server;
 mod setup;
