@@ -30,6 +30,7 @@ mod scenario;
 mod server;
 mod setup;
 mod state_backend;
+mod state_server;
 mod stats;
 mod tfe;
 mod wire_faults;
