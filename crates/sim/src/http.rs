@@ -60,13 +60,18 @@ pub fn echo_line(method: &str, target: &str, headers: &[(String, String)], body:
     parts.join(" | ")
 }
 
+/// The first value of `name` among `pairs`: a request's headers or query, a reply's headers.
+pub(crate) fn first_value<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.as_str())
+}
+
 impl Request {
     /// The first value of header `name` (lowercase).
     pub(crate) fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
+        first_value(&self.headers, name)
     }
 
     /// The whole request on one line: see [`echo_line`].
@@ -76,10 +81,7 @@ impl Request {
 
     /// The first value of query parameter `name`.
     pub(crate) fn query(&self, name: &str) -> Option<&str> {
-        self.query
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
+        first_value(&self.query, name)
     }
 }
 
