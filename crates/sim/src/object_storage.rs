@@ -486,18 +486,11 @@ mod tests {
     }
 
     fn request(method: &str, target: &str, headers: &[(&str, &str)]) -> Request {
-        let (path, query) = target.split_once('?').unwrap_or((target, ""));
-        Request {
-            method: method.to_owned(),
-            target: target.to_owned(),
-            path: path.to_owned(),
-            query: crate::http::parse_query(query),
-            headers: headers
-                .iter()
-                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
-                .collect(),
-            keep_alive: true,
-        }
+        let headers = headers
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect();
+        Request::new(method, target, headers, true)
     }
 
     #[test]

@@ -204,18 +204,12 @@ pub(crate) mod tests {
     }
 
     fn request(target: &str, date: &str, authorization: &str) -> Request {
-        Request {
-            method: "GET".to_owned(),
-            target: target.to_owned(),
-            path: target.split('?').next().unwrap().to_owned(),
-            query: Vec::new(),
-            headers: vec![
-                ("host".to_owned(), "127.0.0.1:4000".to_owned()),
-                ("date".to_owned(), date.to_owned()),
-                ("authorization".to_owned(), authorization.to_owned()),
-            ],
-            keep_alive: true,
-        }
+        let headers = vec![
+            ("host".to_owned(), "127.0.0.1:4000".to_owned()),
+            ("date".to_owned(), date.to_owned()),
+            ("authorization".to_owned(), authorization.to_owned()),
+        ];
+        Request::new("GET", target, headers, true)
     }
 
     fn key() -> OciKey {

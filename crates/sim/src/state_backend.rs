@@ -383,15 +383,7 @@ mod tests {
     use super::*;
 
     fn request(method: &str, target: &str) -> Request {
-        let (path, query) = target.split_once('?').unwrap_or((target, ""));
-        Request {
-            method: method.to_owned(),
-            target: target.to_owned(),
-            path: path.to_owned(),
-            query: crate::http::parse_query(query),
-            headers: Vec::new(),
-            keep_alive: true,
-        }
+        Request::new(method, target, Vec::new(), true)
     }
 
     fn status(backend: &Backend, method: &str, target: &str, body: &[u8]) -> (u16, Vec<u8>) {
