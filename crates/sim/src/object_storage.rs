@@ -43,18 +43,11 @@ const MAX_OBJECT: u64 = 512 << 20;
 /// How long a `silent` fault holds a request: longer than any client waits.
 const SILENCE: Duration = Duration::from_secs(3600);
 
-/// One injected fault.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fault {
-    method: String,
-    /// Only requests whose path ends so (`.tfstate`: the state, not its `.lock`); empty for all.
-    suffix: String,
-    action: Action,
-    remaining: Option<u32>,
-}
+/// One injected fault; its target is a path suffix (`.tfstate`: the state, not its `.lock`).
+pub(crate) type Fault = wire_faults::Fault<Action>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Action {
+pub(crate) enum Action {
     Status(u16),
     Reset,
     Silent,
@@ -79,7 +72,7 @@ impl Fault {
             };
             (!method.is_empty()).then(|| Fault {
                 method: method.to_ascii_uppercase(),
-                suffix: suffix.to_owned(),
+                target: suffix.to_owned(),
                 action,
                 remaining,
             })
@@ -267,11 +260,9 @@ impl StateServer for Store {
         let mut inner = locked(&self.inner);
         inner.requests += 1;
         let request_id = format!("sim-{}", inner.requests);
-        let injected = wire_faults::take(
-            &mut inner.faults,
-            |fault| &mut fault.remaining,
-            |fault| fault.method == request.method && request.path.ends_with(&fault.suffix),
-        )
+        let injected = wire_faults::take(&mut inner.faults, |fault| {
+            fault.method == request.method && request.path.ends_with(&fault.target)
+        })
         .map(|fault| fault.action.clone());
         let answer = match injected {
             Some(Action::Reset) => Answer::Reset,
@@ -464,13 +455,13 @@ mod tests {
             Fault::parse("put=429*2").unwrap(),
             Fault {
                 method: "PUT".into(),
-                suffix: String::new(),
+                target: String::new(),
                 action: Action::Status(429),
                 remaining: Some(2)
             }
         );
         assert_eq!(Fault::parse("GET=silent").unwrap().action, Action::Silent);
-        assert_eq!(Fault::parse("PUT:.tfstate=500").unwrap().suffix, ".tfstate");
+        assert_eq!(Fault::parse("PUT:.tfstate=500").unwrap().target, ".tfstate");
         assert_eq!(
             Fault::parse("GET=slow:1500*1").unwrap().action,
             Action::Slow(Duration::from_millis(1500))

@@ -34,17 +34,11 @@ use crate::wire_faults;
 /// The largest state accepted: the benchmarks write states of some 50 MB.
 const MAX_STATE: u64 = 512 << 20;
 
-/// One injected fault.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fault {
-    method: String,
-    action: Action,
-    /// How many more requests it hits; `None` for all.
-    remaining: Option<u32>,
-}
+/// One injected fault; it hits every request of its method (its target is empty).
+pub(crate) type Fault = wire_faults::Fault<Action>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Action {
+pub(crate) enum Action {
     Status(u16),
     Reset,
     Redirect(String),
@@ -64,6 +58,7 @@ impl Fault {
             };
             (!method.is_empty()).then(|| Fault {
                 method: method.to_ascii_uppercase(),
+                target: String::new(),
                 action,
                 remaining,
             })
@@ -155,12 +150,8 @@ impl StateServer for Backend {
 
     fn answer(&self, request: &Request, body: &[u8]) -> Answer {
         let mut inner = locked(&self.inner);
-        let injected = wire_faults::take(
-            &mut inner.faults,
-            |fault| &mut fault.remaining,
-            |fault| fault.method == request.method,
-        )
-        .map(|fault| fault.action.clone());
+        let injected = wire_faults::take(&mut inner.faults, |fault| fault.method == request.method)
+            .map(|fault| fault.action.clone());
         let answer = match injected {
             Some(Action::Reset) => Answer::Reset,
             Some(Action::Status(status)) => Answer::Respond(Response::empty(status)),
@@ -400,6 +391,7 @@ mod tests {
             Fault::parse("lock=reset*2").unwrap(),
             Fault {
                 method: "LOCK".to_owned(),
+                target: String::new(),
                 action: Action::Reset,
                 remaining: Some(2)
             }

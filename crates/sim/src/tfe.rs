@@ -47,15 +47,9 @@ use crate::wire_faults;
 const MAX_STATE: u64 = 512 << 20;
 const JSON_API: &str = "application/vnd.api+json";
 
-/// One injected fault.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fault {
-    method: String,
-    fragment: String,
-    /// A status to answer, or `None` to say nothing.
-    status: Option<u16>,
-    remaining: Option<u32>,
-}
+/// One injected fault; its target is a fragment of the request target, its action a status to
+/// answer, or `None` to say nothing.
+pub(crate) type Fault = wire_faults::Fault<Option<u16>>;
 
 impl Fault {
     /// `GET:current-state-version=503*2`, `POST:actions/lock=429`, `GET:/api/v2/=hang`.
@@ -69,8 +63,8 @@ impl Fault {
             };
             Some(Fault {
                 method: method.to_ascii_uppercase(),
-                fragment: fragment.to_owned(),
-                status,
+                target: fragment.to_owned(),
+                action: status,
                 remaining,
             })
         })
@@ -587,12 +581,10 @@ impl StateServer for Tfe {
     fn answer(&self, request: &Request, body: &[u8]) -> Answer {
         let fault = {
             let mut inner = locked(&self.inner);
-            wire_faults::take(
-                &mut inner.faults,
-                |fault| &mut fault.remaining,
-                |fault| fault.method == request.method && request.target.contains(&fault.fragment),
-            )
-            .map(|fault| fault.status)
+            wire_faults::take(&mut inner.faults, |fault| {
+                fault.method == request.method && request.target.contains(&fault.target)
+            })
+            .map(|fault| fault.action)
         };
         let answer = match fault {
             Some(None) => Answer::Hang,
@@ -851,12 +843,12 @@ mod tests {
             Fault::parse("get:current-state-version=503*2").unwrap(),
             Fault {
                 method: "GET".to_owned(),
-                fragment: "current-state-version".to_owned(),
-                status: Some(503),
+                target: "current-state-version".to_owned(),
+                action: Some(503),
                 remaining: Some(2)
             }
         );
-        assert_eq!(Fault::parse("GET:/api/=hang").unwrap().status, None);
+        assert_eq!(Fault::parse("GET:/api/=hang").unwrap().action, None);
         assert!(Fault::parse("GET=500").is_err());
         assert!(Fault::parse("GET:x=700").is_err());
     }
