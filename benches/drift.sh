@@ -46,26 +46,26 @@ INSTANCES=$(python3 -c 'import json; s=json.load(open("terraform.tfstate")); pri
 NARROW=$(python3 -c 'import json; s=json.load(open("terraform.tfstate")); print(sum(len(r["instances"]) for r in s["resources"] if r["type"]=="aws_ebs_volume"))')
 cp terraform.tfstate applied.tfstate
 
-tf_walls=() tf_kb=() all_walls=() all_kb=() narrow_walls=() narrow_kb=() tf_moto=() all_moto=() narrow_moto=()
+tf_walls=() tf_kb=() all_walls=() all_kb=() narrow_walls=() narrow_kb=() tf_moto=() all_moto=() narrow_moto=() tf_cpu=() all_cpu=() narrow_cpu=()
 for ((i = 1; i <= RUNS; i++)); do
   # terraform exits 2 here: it reports the provider's `tags = {}` reads as drift.
   read -r wall kb < <(timed terraform "0 2" "$TERRAFORM" plan -refresh-only -detailed-exitcode -input=false -no-color)
-  tf_walls+=("$wall"); tf_kb+=("$kb"); tf_moto+=("$(cat "$OUT/terraform.moto")")
+  tf_walls+=("$wall"); tf_kb+=("$kb"); tf_moto+=("$(cat "$OUT/terraform.moto")") tf_cpu+=("$(cat "$OUT/terraform.cpu")")
   log "drift bench: run $i: terraform plan -refresh-only ${wall}s ${kb} KB"
   read -r wall kb < <(timed statectl "0" "$STATECTL" drift --config . --provider-config "aws=endpoints.json")
-  all_walls+=("$wall"); all_kb+=("$kb"); all_moto+=("$(cat "$OUT/statectl.moto")")
+  all_walls+=("$wall"); all_kb+=("$kb"); all_moto+=("$(cat "$OUT/statectl.moto")") all_cpu+=("$(cat "$OUT/statectl.cpu")")
   log "drift bench: run $i: statectl drift ${wall}s ${kb} KB: $(tail -n 2 "$OUT/statectl.out" | tr '\n' ' ')"
   read -r wall kb < <(timed narrow "0" "$STATECTL" drift --config . --provider-config "aws=endpoints.json" --type aws_ebs_volume)
-  narrow_walls+=("$wall"); narrow_kb+=("$kb"); narrow_moto+=("$(cat "$OUT/narrow.moto")")
+  narrow_walls+=("$wall"); narrow_kb+=("$kb"); narrow_moto+=("$(cat "$OUT/narrow.moto")") narrow_cpu+=("$(cat "$OUT/narrow.cpu")")
   log "drift bench: run $i: statectl drift --type aws_ebs_volume ${wall}s ${kb} KB"
 done
 cmp -s terraform.tfstate applied.tfstate || { log "drift bench: the state changed"; exit 1; }
 tf=$(median "${tf_walls[@]}"); all=$(median "${all_walls[@]}"); narrow=$(median "${narrow_walls[@]}")
 mb() { awk -v k="$(median "$@")" 'BEGIN { printf "%.0f", k / 1024 }'; }
-echo "| command | instances read | median wall (s) | moto's CPU (s) | peak RSS (MB) |"
-echo "|---|---:|---:|---:|---:|"
-echo "| \`terraform plan -refresh-only -detailed-exitcode\` | $INSTANCES | $tf | $(median "${tf_moto[@]}") | $(mb "${tf_kb[@]}") |"
-echo "| \`statectl drift\` | $INSTANCES | $all | $(median "${all_moto[@]}") | $(mb "${all_kb[@]}") |"
-echo "| \`statectl drift --type aws_ebs_volume\` | $NARROW | $narrow | $(median "${narrow_moto[@]}") | $(mb "${narrow_kb[@]}") |"
+echo "| command | instances read | median wall (s) | moto's CPU (s) | client's CPU (s) | peak RSS (MB) |"
+echo "|---|---:|---:|---:|---:|---:|"
+echo "| \`terraform plan -refresh-only -detailed-exitcode\` | $INSTANCES | $tf | $(median "${tf_moto[@]}") | $(median "${tf_cpu[@]}") | $(mb "${tf_kb[@]}") |"
+echo "| \`statectl drift\` | $INSTANCES | $all | $(median "${all_moto[@]}") | $(median "${all_cpu[@]}") | $(mb "${all_kb[@]}") |"
+echo "| \`statectl drift --type aws_ebs_volume\` | $NARROW | $narrow | $(median "${narrow_moto[@]}") | $(median "${narrow_cpu[@]}") | $(mb "${narrow_kb[@]}") |"
 echo
-echo "_statectl drift is $(awk -v a="$tf" -v b="$all" 'BEGIN { printf "%.1f", a / b }')x faster on the whole state, $(awk -v a="$tf" -v b="$narrow" 'BEGIN { printf "%.1f", a / b }')x with --type; $RUNS interleaved runs, medians; moto on loopback. moto's CPU is what its server spent answering each command's requests: one Python process, so no client of it can finish sooner._"
+echo "_statectl drift is $(awk -v a="$tf" -v b="$all" 'BEGIN { printf "%.1f", a / b }')x faster on the whole state, $(awk -v a="$tf" -v b="$narrow" 'BEGIN { printf "%.1f", a / b }')x with --type; $RUNS interleaved runs, medians; moto on loopback. moto's CPU is what its server spent answering each command's requests: one Python process, so no client of it can finish sooner. The client's CPU is the command's and its provider plugins' (GNU time's user + system)._"

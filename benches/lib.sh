@@ -79,13 +79,15 @@ moto_cpu() {
 # timed NAME OK_CODES COMMAND...: runs it (stdout to OUT/NAME.out, stderr to OUT/NAME.err) under GNU
 # time and prints "wall kb"; an exit code outside OK_CODES (e.g. "0 2") stops the bench. With moto
 # running, the CPU seconds its server spent answering the command go to OUT/NAME.moto: the work
-# any client reading the same objects has to wait for.
+# any client reading the same objects has to wait for. The CPU seconds the command and the children it
+# waited for (the provider plugins) spent go to OUT/NAME.cpu: the client's own work, apart from moto's.
 timed() {
   local name="$1" ok="$2"; shift 2
   local code=0 before=""
   [[ -n "${MOTO_PID:-}" ]] && before=$(moto_cpu)
-  /usr/bin/time -f '%e %M' -o "$OUT/time.out" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || code=$?
+  /usr/bin/time -f '%e %M %U %S' -o "$OUT/time.out" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || code=$?
   if [[ " $ok " != *" $code "* ]]; then log "$BENCH: $name exited $code, see $OUT/$name.err"; exit 1; fi
   [[ -n "$before" ]] && awk -v a="$before" -v b="$(moto_cpu)" 'BEGIN { printf "%.2f\n", b - a }' > "$OUT/$name.moto"
-  tail -n 1 "$OUT/time.out"  # GNU time puts "Command exited with non-zero status N" first
+  # GNU time puts "Command exited with non-zero status N" first.
+  tail -n 1 "$OUT/time.out" | awk -v cpu="$OUT/$name.cpu" '{ printf "%.2f\n", $3 + $4 > cpu; print $1, $2 }'
 }

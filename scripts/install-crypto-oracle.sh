@@ -8,9 +8,4 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/venv.sh
 source scripts/venv.sh
-VENV="$(pwd)/target/crypto-oracle/venv"
-VERSION="48.0.0"
-
-venv_with "$VENV" cryptography "$VERSION"
-
-echo "$VENV/bin/python"
+python_tool crypto-oracle cryptography "48.0.0"

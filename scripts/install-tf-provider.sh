@@ -8,9 +8,4 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/venv.sh
 source scripts/venv.sh
-VENV="$(pwd)/target/tf-provider/venv"
-VERSION="1.2.0"
-
-venv_with "$VENV" tf "$VERSION"
-
-echo "$VENV/bin/python"
+python_tool tf-provider tf "1.2.0"

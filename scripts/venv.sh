@@ -11,3 +11,13 @@ venv_with() {
         "$venv/bin/pip" install --quiet --disable-pip-version-check "$spec==$version" >&2
     fi
 }
+
+# `python_tool NAME PACKAGE VERSION`: for a tool that is only a Python package, the venv
+# target/NAME/venv (from the checkout's root, where the install scripts run) made by `venv_with`,
+# and its python printed on stdout, the path the install script reports.
+python_tool() {
+    local venv
+    venv="$(pwd)/target/$1/venv"
+    venv_with "$venv" "$2" "$3"
+    echo "$venv/bin/python"
+}

@@ -447,11 +447,9 @@ fn compare(
     let mut secrets = stored_secrets(one, state.source);
     match (answer.outcome, answer.object) {
         (Outcome::Reconciled { .. }, Some(object)) => {
-            if let Ok(paths) = sensitive::parse_paths(
+            secrets.extend(sensitive::paths_to_mask(
                 &Value::Array(object.sensitive_attributes.clone()).to_string(),
-            ) {
-                secrets.extend(paths);
-            }
+            ));
             let secrets = sensitive::with_copies(&one.type_name, secrets);
             // The paths whose values are masked: none with `--show-sensitive`.
             let masked: &[Vec<CtyStep>] = if settings.show_sensitive {
@@ -516,6 +514,6 @@ fn compare(
 /// The stored object's `sensitive_attributes` paths.
 fn stored_secrets(one: &Selected, source: &str) -> Vec<Vec<CtyStep>> {
     one.sensitive_attributes
-        .and_then(|span| sensitive::parse_paths(span.of(source)).ok())
+        .map(|span| sensitive::paths_to_mask(span.of(source)))
         .unwrap_or_default()
 }

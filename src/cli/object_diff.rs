@@ -108,7 +108,7 @@ pub(super) fn object_diff_values(
         for object in [&before, &after].into_iter().flatten() {
             if let Some(listed) = object.get("sensitive_attributes") {
                 let raw = listed.to_string();
-                let listed = sensitive::parse_paths(&raw).unwrap_or_default();
+                let listed = sensitive::paths_to_mask(&raw);
                 paths.extend(sensitive::with_copies(type_name, listed));
             }
         }

@@ -589,6 +589,49 @@ fn refuses_what_it_cannot_read() {
     diff(&state, &state, &["--stat", "--format", "json"]).refused("`--stat`");
 }
 
+/// A `sensitive_attributes` step statectl cannot follow (an index that is not a whole number, which
+/// Terraform's reader accepts) beside paths it can: `diff` took the unreadable list for no secrets
+/// and showed them, `show` and `query` refused the state. Now the value the odd path reached is
+/// masked whole and the other paths as always.
+#[test]
+fn a_sensitive_path_statectl_cannot_follow_still_masks_in_diff_show_and_query() {
+    let folder = tempfile::tempdir().unwrap();
+    let odd = json!([
+        {"type": "get_attr", "value": "input"},
+        {"type": "get_attr", "value": "hosts"},
+        {"type": "index", "value": {"value": 0.5, "type": "number"}}
+    ]);
+    let mut state = load("sensitive.tfstate");
+    instances(&mut state, "connection")[0]["sensitive_attributes"]
+        .as_array_mut()
+        .unwrap()
+        .push(odd);
+    let old = write(folder.path(), "old.tfstate", &state);
+    instances(&mut state, "connection")[0]["attributes"]["input"]["value"]["password"] =
+        json!("swordfish-2");
+    let new = write(folder.path(), "new.tfstate", &state);
+    for flags in [&[][..], &["--format", "json"], &["--format", "markdown"]] {
+        let output = diff(&old, &new, flags).code(1);
+        assert_contains(&output.stdout, "terraform_data.connection");
+        assert_lacks(&output.stdout, "swordfish");
+    }
+    let shown = Test::new()
+        .args(["show", "terraform_data.connection"])
+        .arg(&new)
+        .run()
+        .code(0);
+    assert_contains(&shown.stdout, "(sensitive value)");
+    assert_lacks(&shown.stdout, "swordfish");
+    assert_lacks(&shown.stdout, "db2-secret-host");
+    let queried = Test::new()
+        .args(["query", "$..input.value"])
+        .arg(&new)
+        .run()
+        .code(0);
+    assert_contains(&queried.stdout, "(sensitive value)");
+    assert_lacks(&queried.stdout, "swordfish");
+}
+
 /// terraform_data copies `input` to `output` and Terraform marks only `input`: a changed secret
 /// showed in clear under `output` in every format (the old binary printed it twice in each).
 #[test]

@@ -861,6 +861,24 @@ fn findings_mask_the_values_of_sensitive_attributes_in_every_format() {
             "PROVISIONING",
             "transitional-state",
         ),
+        // A path of no steps marks the whole object; it showed everything.
+        (
+            "oci-async-provisioning",
+            serde_json::json!([[]]),
+            "PROVISIONING",
+            "transitional-state",
+        ),
+        // A step statectl cannot follow (an index that is not a whole number, which Terraform's
+        // reader accepts) beside a path it can: the paths did not read, and it showed everything.
+        (
+            "deposed",
+            serde_json::json!([
+                [{"type": "get_attr", "value": "tags"}, {"type": "index", "value": {"type": "number", "value": 1.5}}],
+                get_attr("id")
+            ]),
+            "i-0a91c2e7d5f3b8146",
+            "deposed-object",
+        ),
     ];
     for (name, paths, secret, rule) in cases {
         let plain = fixture(name);

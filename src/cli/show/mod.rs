@@ -19,7 +19,7 @@ use crate::state::address::Mode;
 use crate::state::go_text::quote;
 use crate::state::model::{Instance, State};
 use crate::state::order::instance_groups;
-use crate::state::sensitive::{self, CtyStep, SensitivePathsError};
+use crate::state::sensitive::{self, CtyStep};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -141,8 +141,6 @@ pub(super) fn run(
 enum AttributesError {
     #[error("cannot decode attributes: {0}")]
     Json(JsonErrorKind),
-    #[error(transparent)]
-    SensitivePaths(#[from] SensitivePathsError),
 }
 
 /// The instance's attributes as JSON and the paths to mask in them (`sensitive::with_copies` of a
@@ -158,10 +156,10 @@ fn attributes(
         .unwrap_or("{}");
     let value: Value =
         crate::json::parse_value(raw).map_err(|error| AttributesError::Json(error.kind))?;
-    let paths = match object.sensitive_attributes {
-        Some(span) => sensitive::parse_paths(span.of(state.source))?,
-        None => Vec::new(),
-    };
+    let paths = object
+        .sensitive_attributes
+        .map(|span| sensitive::paths_to_mask(span.of(state.source)))
+        .unwrap_or_default();
     Ok((value, sensitive::with_copies(type_name, paths)))
 }
 

@@ -138,9 +138,7 @@ fn compare(
         .into_iter()
         .filter_map(|(source, resource, instance)| {
             let raw = instance.sensitive_attributes?.of(source);
-            // The parser checked their shape; a path that still does not read (an index that is
-            // not a whole number) cannot point at anything.
-            let paths = sensitive::parse_paths(raw).unwrap_or_default();
+            let paths = sensitive::paths_to_mask(raw);
             Some(sensitive::with_copies(&resource.address.type_name, paths))
         })
         .flatten()

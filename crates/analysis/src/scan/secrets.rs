@@ -4,7 +4,7 @@
 //! reads the real values: a masked status is still recognised as transitional.
 
 use statectl_state::state::model::Instance;
-use statectl_state::state::sensitive::{CtyStep, MASK, parse_paths, with_copies};
+use statectl_state::state::sensitive::{CtyStep, MASK, paths_to_mask, with_copies};
 
 use crate::scan::finding::{Evidence, Finding};
 use crate::scan::status::decoded_string;
@@ -26,16 +26,13 @@ impl Secrets {
         let Some(span) = instance.sensitive_attributes else {
             return Secrets::None;
         };
-        let Ok(paths) = parse_paths(span.of(source)) else {
-            return Secrets::Unreadable;
-        };
-        let mut names: Vec<String> = with_copies(type_name, paths)
+        let mut names: Vec<String> = with_copies(type_name, paths_to_mask(span.of(source)))
             .into_iter()
-            .filter_map(|path| match path.into_iter().next() {
-                Some(CtyStep::Attribute(name)) => Some(name),
-                // A path that does not start with an attribute name cannot be placed: all of it.
-                Some(_) => Some(String::new()),
-                None => None,
+            .map(|path| match path.into_iter().next() {
+                Some(CtyStep::Attribute(name)) => name,
+                // A path that does not start with an attribute name (or has no step at all: the
+                // whole object, or text that does not read as paths) cannot be placed: all of it.
+                _ => String::new(),
             })
             .collect();
         if names.iter().any(String::is_empty) {

@@ -11,17 +11,11 @@ use crate::json::bytes::skip_layout;
 use crate::json::path::document::{Kind, Walker};
 use crate::json::path::{Document, Exceeded, Limits};
 use crate::state::model::State;
-use crate::state::sensitive::{self, CtyStep, MASK, SensitivePathsError};
+use crate::state::sensitive::{self, CtyStep, MASK};
 
 /// Why the sensitive values of a state cannot be marked.
 #[derive(Debug, thiserror::Error)]
 pub enum MaskError {
-    /// An instance's `sensitive_attributes` does not read as paths.
-    #[error("{address}: {source}")]
-    Paths {
-        address: String,
-        source: SensitivePathsError,
-    },
     /// Following the paths took more work than the state's size allows (a hostile state).
     #[error("{address}: following its `sensitive_attributes` takes {source}")]
     Costly { address: String, source: Exceeded },
@@ -55,12 +49,10 @@ fn masked(state: &State<'_>, document: &Document<'_>) -> Result<Vec<usize>, Mask
             continue;
         };
         let address = || instance.address(resource).to_string();
-        let paths =
-            sensitive::parse_paths(paths.of(state.source)).map_err(|source| MaskError::Paths {
-                address: address(),
-                source,
-            })?;
-        let paths = sensitive::with_copies(&resource.address.type_name, paths);
+        let paths = sensitive::with_copies(
+            &resource.address.type_name,
+            sensitive::paths_to_mask(paths.of(state.source)),
+        );
         for path in &paths {
             follow(&mut walker, attributes, path, &mut starts).map_err(|source| {
                 MaskError::Costly {

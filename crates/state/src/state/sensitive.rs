@@ -94,7 +94,8 @@ pub fn check_paths(raw: &str) -> Result<(), SensitivePathsError> {
     problem.map_or(Ok(()), Err)
 }
 
-/// Parses raw `sensitive_attributes` JSON into paths.
+/// Parses raw `sensitive_attributes` JSON into paths, strictly: for masking, use [`paths_to_mask`],
+/// which never fails open.
 pub fn parse_paths(raw: &str) -> Result<Vec<Vec<CtyStep>>, SensitivePathsError> {
     let value: Value = serde_json::from_str(raw).map_err(SensitivePathsError::Json)?;
     let Value::Array(paths) = value else {
@@ -113,6 +114,27 @@ pub fn parse_paths(raw: &str) -> Result<Vec<Vec<CtyStep>>, SensitivePathsError> 
             steps.iter().map(step).collect()
         })
         .collect()
+}
+
+/// The paths to mask for raw `sensitive_attributes`, for every output that masks: it never fails,
+/// because failing open would show the secrets and failing the command would refuse a state Terraform
+/// reads. A step statectl cannot follow (an index that is not a whole number, a key of another type,
+/// both of which Terraform's reader accepts) ends its path there, so the value the path reached so
+/// far is masked whole; text that is not a list of paths masks everything (one empty path). More is
+/// masked, never less.
+pub fn paths_to_mask(raw: &str) -> Vec<Vec<CtyStep>> {
+    let whole = || vec![Vec::new()];
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Null) => Vec::new(),
+        Ok(Value::Array(paths)) => paths
+            .iter()
+            .map(|path| match path {
+                Value::Array(steps) => steps.iter().map_while(|raw| step(raw).ok()).collect(),
+                _ => Vec::new(),
+            })
+            .collect(),
+        _ => whole(),
+    }
 }
 
 fn step(raw: &Value) -> Result<CtyStep, SensitivePathsError> {
@@ -194,6 +216,8 @@ fn mask_path(value: &mut Value, path: &[CtyStep]) {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -236,6 +260,37 @@ mod tests {
         assert!(check_paths(r#"{"type":"get_attr"}"#).is_err());
         assert!(check_paths("[]").is_ok());
         assert!(check_paths(r#"[[{"type":"get_attr","value":"a"},{"value":{"value":1,"type":"number"},"type":"index"}]]"#).is_ok());
+    }
+
+    /// Each of these read as "mask nothing" where a caller took a parse error for no paths.
+    #[test]
+    fn a_path_statectl_cannot_follow_masks_what_it_reached_and_unreadable_text_masks_all() {
+        let attributes = || json!({"password": "hunter2", "tags": ["a", "b"], "id": "x"});
+        let cases = [
+            (
+                r#"[[{"type":"get_attr","value":"password"}],[{"type":"get_attr","value":"tags"},{"type":"index","value":{"value":1.5,"type":"number"}}]]"#,
+                json!({"password": MASK, "tags": MASK, "id": "x"}),
+            ),
+            (
+                r#"[[{"type":"get_attr","value":"tags"},{"type":"index","value":{"value":true,"type":"bool"}}]]"#,
+                json!({"password": "hunter2", "tags": MASK, "id": "x"}),
+            ),
+            (
+                r#"[[{"type":"index","value":{"value":-1,"type":"number"}}]]"#,
+                json!(MASK),
+            ),
+            ("[[]]", json!(MASK)),
+            (r#"[{"type":"get_attr","value":"password"}]"#, json!(MASK)),
+            (r#"{"password": true}"#, json!(MASK)),
+            ("not json", json!(MASK)),
+            ("null", attributes()),
+            ("[]", attributes()),
+        ];
+        for (raw, expected) in cases {
+            let mut masked = attributes();
+            mask(&mut masked, &paths_to_mask(raw));
+            assert_eq!(masked, expected, "{raw}");
+        }
     }
 
     #[test]
