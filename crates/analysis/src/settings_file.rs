@@ -11,7 +11,7 @@ use serde::Deserialize;
 use statectl_state::json::LineColumn;
 
 use crate::policy::file::ProtectFile;
-use crate::scan::catalog::{EntryFile, GenericFile};
+use crate::scan::catalog::{EntryFile, Generic};
 use crate::scan::finding::Severity;
 
 /// The name of the file found upward from the working directory.
@@ -85,7 +85,7 @@ pub(crate) struct SettingsFile {
     #[serde(default)]
     pub(crate) severity: BTreeMap<String, Severity>,
     #[serde(default)]
-    pub(crate) generic: Option<GenericFile>,
+    pub(crate) generic: Option<Generic>,
     #[serde(default)]
     pub(crate) resource: Vec<EntryFile>,
     #[serde(default)]

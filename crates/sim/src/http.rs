@@ -60,13 +60,37 @@ pub fn echo_line(method: &str, target: &str, headers: &[(String, String)], body:
     parts.join(" | ")
 }
 
+/// The first value of `name` among `pairs`: a request's headers or query, a reply's headers.
+pub(crate) fn first_value<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.as_str())
+}
+
 impl Request {
+    /// A request for `target`, its path and (decoded) query split off; `headers` with lowercase
+    /// names.
+    pub(crate) fn new(
+        method: &str,
+        target: &str,
+        headers: Vec<(String, String)>,
+        keep_alive: bool,
+    ) -> Request {
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        Request {
+            method: method.to_owned(),
+            target: target.to_owned(),
+            path: path.to_owned(),
+            query: parse_query(query),
+            headers,
+            keep_alive,
+        }
+    }
+
     /// The first value of header `name` (lowercase).
     pub(crate) fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
+        first_value(&self.headers, name)
     }
 
     /// The whole request on one line: see [`echo_line`].
@@ -76,10 +100,7 @@ impl Request {
 
     /// The first value of query parameter `name`.
     pub(crate) fn query(&self, name: &str) -> Option<&str> {
-        self.query
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
+        first_value(&self.query, name)
     }
 }
 
@@ -181,20 +202,7 @@ async fn read_head<R: AsyncBufRead + Unpin>(
         };
         headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
     }
-    let mut request = Request {
-        method: method.to_owned(),
-        target: target.to_owned(),
-        path: target
-            .split_once('?')
-            .map_or(target, |(path, _)| path)
-            .to_owned(),
-        query: target
-            .split_once('?')
-            .map(|(_, query)| parse_query(query))
-            .unwrap_or_default(),
-        headers,
-        keep_alive: false,
-    };
+    let mut request = Request::new(method, target, headers, false);
     let connection = request
         .header("connection")
         .unwrap_or_default()

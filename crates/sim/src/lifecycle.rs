@@ -37,25 +37,7 @@ pub(crate) struct Lifecycle {
 }
 
 /// A lifecycle (or one of its durations) that does not parse; names the step.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub(crate) struct LifecycleError {
-    message: String,
-}
-
-impl From<String> for LifecycleError {
-    fn from(message: String) -> LifecycleError {
-        LifecycleError { message }
-    }
-}
-
-impl From<&str> for LifecycleError {
-    fn from(message: &str) -> LifecycleError {
-        LifecycleError {
-            message: message.to_owned(),
-        }
-    }
-}
+pub(crate) type LifecycleError = crate::refusal::Refusal;
 
 impl Lifecycle {
     /// Parses `steps`, each `STATE`, `STATE:POLLS` or `STATE@DURATION`, where every state is one of

@@ -30,12 +30,12 @@ use base64::engine::general_purpose::STANDARD;
 use md5::Digest as _;
 use serde_json::{Value, json};
 use sha2::Sha256;
-use tokio::io::BufReader;
 use tokio::net::TcpListener;
 
-use crate::http::{ReadError, Request, Response, locked, read_request_with_body, write_response};
+use crate::http::{Request, Response, locked};
 use crate::oci_signature::OciKey;
 use crate::setup::SetupError;
+use crate::state_server::{self, Answer, StateServer, log_line};
 use crate::wire_faults;
 
 /// The largest object accepted: the benchmarks write states of some 50 MB.
@@ -43,18 +43,11 @@ const MAX_OBJECT: u64 = 512 << 20;
 /// How long a `silent` fault holds a request: longer than any client waits.
 const SILENCE: Duration = Duration::from_secs(3600);
 
-/// One injected fault.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fault {
-    method: String,
-    /// Only requests whose path ends so (`.tfstate`: the state, not its `.lock`); empty for all.
-    suffix: String,
-    action: Action,
-    remaining: Option<u32>,
-}
+/// One injected fault; its target is a path suffix (`.tfstate`: the state, not its `.lock`).
+pub(crate) type Fault = wire_faults::Fault<Action>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Action {
+pub(crate) enum Action {
     Status(u16),
     Reset,
     Silent,
@@ -79,7 +72,7 @@ impl Fault {
             };
             (!method.is_empty()).then(|| Fault {
                 method: method.to_ascii_uppercase(),
-                suffix: suffix.to_owned(),
+                target: suffix.to_owned(),
                 action,
                 remaining,
             })
@@ -124,13 +117,6 @@ struct Inner {
     requests: u64,
 }
 
-/// What to do with a request.
-enum Answer {
-    Respond(Response),
-    Later(Duration, Response),
-    Reset,
-}
-
 /// An error answer as the service writes it.
 fn error(status: u16, code: &str, message: &str) -> Response {
     Response::json(status, &json!({"code": code, "message": message}))
@@ -168,91 +154,6 @@ impl Store {
             page_size: options.page_size.max(1),
             verbose: options.verbose,
             inner: Mutex::new(inner),
-        }
-    }
-
-    fn handle(&self, request: &Request, body: &[u8]) -> Answer {
-        if let Some(control) = request.path.strip_prefix("/_sim/") {
-            return Answer::Respond(self.control(control, request, body));
-        }
-        let mut inner = locked(&self.inner);
-        inner.requests += 1;
-        let request_id = format!("sim-{}", inner.requests);
-        let injected = wire_faults::take(
-            &mut inner.faults,
-            |fault| &mut fault.remaining,
-            |fault| fault.method == request.method && request.path.ends_with(&fault.suffix),
-        )
-        .map(|fault| fault.action.clone());
-        let answer = match injected {
-            Some(Action::Reset) => Answer::Reset,
-            Some(Action::Silent) => Answer::Later(SILENCE, Response::empty(503)),
-            Some(Action::Status(status)) => {
-                Answer::Respond(error(status, code_for(status), "injected by the simulator"))
-            }
-            Some(Action::Slow(delay)) => {
-                Answer::Later(delay, self.serve(&mut inner, request, body))
-            }
-            None => Answer::Respond(self.serve(&mut inner, request, body)),
-        };
-        let status = match &answer {
-            Answer::Respond(response) | Answer::Later(_, response) => json!(response.status),
-            Answer::Reset => json!("reset"),
-        };
-        if self.verbose {
-            log_line(&request.method, &request.target, &status);
-        }
-        inner.log.push(json!({
-            "method": request.method,
-            "target": request.target,
-            "status": status,
-            "if_match": request.header("if-match"),
-            "if_none_match": request.header("if-none-match"),
-            "content_md5": request.header("content-md5"),
-            "sse_kms": request.header("opc-sse-kms-key-id"),
-        }));
-        match answer {
-            Answer::Respond(response) => {
-                Answer::Respond(response.with_header("opc-request-id", request_id))
-            }
-            Answer::Later(delay, response) => {
-                Answer::Later(delay, response.with_header("opc-request-id", request_id))
-            }
-            Answer::Reset => Answer::Reset,
-        }
-    }
-
-    fn control(&self, what: &str, request: &Request, body: &[u8]) -> Response {
-        let mut inner = locked(&self.inner);
-        let bucket = request.query("bucket").unwrap_or_default().to_owned();
-        let name = request.query("name").unwrap_or_default().to_owned();
-        match (request.method.as_str(), what) {
-            ("GET", "log") => Response::json(200, &Value::Array(inner.log.clone())),
-            ("GET", "object") => match inner.buckets.get(&bucket).and_then(|b| b.get(&name)) {
-                Some(object) => Response {
-                    status: 200,
-                    headers: vec![("etag".to_owned(), object.etag.clone())],
-                    body: object.body.clone(),
-                },
-                None => Response::empty(404),
-            },
-            ("PUT", "object") => match inner.buckets.get_mut(&bucket) {
-                Some(objects) => {
-                    objects.insert(name, stored(body));
-                    Response::empty(200)
-                }
-                None => Response::empty(404),
-            },
-            ("DELETE", "object") => {
-                if let Some(objects) = inner.buckets.get_mut(&bucket) {
-                    objects.remove(&name);
-                }
-                Response::empty(204)
-            }
-            (method, "fault") => {
-                wire_faults::control(method, &mut inner.faults, body, Fault::parse)
-            }
-            _ => Response::json(404, &json!({"error": "no such control endpoint"})),
         }
     }
 
@@ -345,6 +246,91 @@ impl Store {
             answer["nextStartWith"] = json!(next);
         }
         Response::json(200, &answer)
+    }
+}
+
+impl StateServer for Store {
+    const MAX_BODY: u64 = MAX_OBJECT;
+
+    fn malformed(status: u16, message: &str) -> Response {
+        error(status, "InvalidParameter", message)
+    }
+
+    fn answer(&self, request: &Request, body: &[u8]) -> Answer {
+        let mut inner = locked(&self.inner);
+        inner.requests += 1;
+        let request_id = format!("sim-{}", inner.requests);
+        let injected = wire_faults::take(&mut inner.faults, |fault| {
+            fault.method == request.method && request.path.ends_with(&fault.target)
+        })
+        .map(|fault| fault.action.clone());
+        let answer = match injected {
+            Some(Action::Reset) => Answer::Reset,
+            Some(Action::Silent) => Answer::Later(SILENCE, Response::empty(503)),
+            Some(Action::Status(status)) => {
+                Answer::Respond(error(status, code_for(status), "injected by the simulator"))
+            }
+            Some(Action::Slow(delay)) => {
+                Answer::Later(delay, self.serve(&mut inner, request, body))
+            }
+            None => Answer::Respond(self.serve(&mut inner, request, body)),
+        };
+        let status = answer.logged();
+        if self.verbose {
+            log_line(&request.method, &request.target, &status);
+        }
+        inner.log.push(json!({
+            "method": request.method,
+            "target": request.target,
+            "status": status,
+            "if_match": request.header("if-match"),
+            "if_none_match": request.header("if-none-match"),
+            "content_md5": request.header("content-md5"),
+            "sse_kms": request.header("opc-sse-kms-key-id"),
+        }));
+        match answer {
+            Answer::Respond(response) => {
+                Answer::Respond(response.with_header("opc-request-id", request_id))
+            }
+            Answer::Later(delay, response) => {
+                Answer::Later(delay, response.with_header("opc-request-id", request_id))
+            }
+            other => other,
+        }
+    }
+
+    fn control(&self, what: &str, request: &Request, body: &[u8]) -> Response {
+        let mut inner = locked(&self.inner);
+        let bucket = request.query("bucket").unwrap_or_default().to_owned();
+        let name = request.query("name").unwrap_or_default().to_owned();
+        match (request.method.as_str(), what) {
+            ("GET", "log") => Response::json(200, &Value::Array(inner.log.clone())),
+            ("GET", "object") => match inner.buckets.get(&bucket).and_then(|b| b.get(&name)) {
+                Some(object) => Response {
+                    status: 200,
+                    headers: vec![("etag".to_owned(), object.etag.clone())],
+                    body: object.body.clone(),
+                },
+                None => Response::empty(404),
+            },
+            ("PUT", "object") => match inner.buckets.get_mut(&bucket) {
+                Some(objects) => {
+                    objects.insert(name, stored(body));
+                    Response::empty(200)
+                }
+                None => Response::empty(404),
+            },
+            ("DELETE", "object") => {
+                if let Some(objects) = inner.buckets.get_mut(&bucket) {
+                    objects.remove(&name);
+                }
+                Response::empty(204)
+            }
+            (method, "fault") => {
+                wire_faults::control(method, &mut inner.faults, body, Fault::parse)
+            }
+            _ => Response::json(404, &json!({"error": "no such control endpoint"})),
+        }
     }
 }
 
@@ -450,50 +436,11 @@ fn serve_object(
     }
 }
 
-#[expect(
-    clippy::print_stderr,
-    reason = "with -v the simulator logs each request to stderr; stdout carries only the listening line"
-)]
-fn log_line(method: &str, target: &str, status: &Value) {
-    eprintln!("{method} {target} -> {status}");
-}
-
 /// Serves `store` on `listener` until the task is dropped.
 pub(crate) async fn serve(listener: TcpListener, store: Arc<Store>) {
     wire_faults::accept_each(listener, |stream| {
         let store = Arc::clone(&store);
-        async move {
-            let mut stream = BufReader::new(stream);
-            loop {
-                let (request, body) = match read_request_with_body(&mut stream, MAX_OBJECT).await {
-                    Ok(read) => read,
-                    Err(ReadError::Closed | ReadError::Io) => return,
-                    Err(ReadError::Malformed(status, message)) => {
-                        let response = error(status, "InvalidParameter", message);
-                        let _ = write_response(&mut stream, &response, false, Duration::ZERO).await;
-                        return;
-                    }
-                };
-                let response = match store.handle(&request, &body) {
-                    Answer::Reset => {
-                        // A zero linger makes the close a reset (RST), as a crashed proxy's.
-                        let _ = stream.get_ref().set_zero_linger();
-                        return;
-                    }
-                    Answer::Respond(response) => response,
-                    Answer::Later(delay, response) => {
-                        tokio::time::sleep(delay).await;
-                        response
-                    }
-                };
-                let written =
-                    write_response(&mut stream, &response, request.keep_alive, Duration::ZERO)
-                        .await;
-                if written.is_err() || !request.keep_alive {
-                    return;
-                }
-            }
-        }
+        async move { state_server::serve_plain(stream, &*store).await }
     })
     .await;
 }
@@ -508,13 +455,13 @@ mod tests {
             Fault::parse("put=429*2").unwrap(),
             Fault {
                 method: "PUT".into(),
-                suffix: String::new(),
+                target: String::new(),
                 action: Action::Status(429),
                 remaining: Some(2)
             }
         );
         assert_eq!(Fault::parse("GET=silent").unwrap().action, Action::Silent);
-        assert_eq!(Fault::parse("PUT:.tfstate=500").unwrap().suffix, ".tfstate");
+        assert_eq!(Fault::parse("PUT:.tfstate=500").unwrap().target, ".tfstate");
         assert_eq!(
             Fault::parse("GET=slow:1500*1").unwrap().action,
             Action::Slow(Duration::from_millis(1500))
@@ -530,18 +477,11 @@ mod tests {
     }
 
     fn request(method: &str, target: &str, headers: &[(&str, &str)]) -> Request {
-        let (path, query) = target.split_once('?').unwrap_or((target, ""));
-        Request {
-            method: method.to_owned(),
-            target: target.to_owned(),
-            path: path.to_owned(),
-            query: crate::http::parse_query(query),
-            headers: headers
-                .iter()
-                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
-                .collect(),
-            keep_alive: true,
-        }
+        let headers = headers
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect();
+        Request::new(method, target, headers, true)
     }
 
     #[test]

@@ -43,25 +43,7 @@ pub(crate) struct OciKey {
 }
 
 /// A key that is not one, or a request whose signature is refused, and why (the 401's message).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub(crate) struct SignatureError {
-    message: String,
-}
-
-impl From<String> for SignatureError {
-    fn from(message: String) -> SignatureError {
-        SignatureError { message }
-    }
-}
-
-impl From<&str> for SignatureError {
-    fn from(message: &str) -> SignatureError {
-        SignatureError {
-            message: message.to_owned(),
-        }
-    }
-}
+pub(crate) type SignatureError = crate::refusal::Refusal;
 
 impl OciKey {
     /// From a PEM public key: `PUBLIC KEY` (SubjectPublicKeyInfo, what the OCI console takes) or
@@ -222,18 +204,12 @@ pub(crate) mod tests {
     }
 
     fn request(target: &str, date: &str, authorization: &str) -> Request {
-        Request {
-            method: "GET".to_owned(),
-            target: target.to_owned(),
-            path: target.split('?').next().unwrap().to_owned(),
-            query: Vec::new(),
-            headers: vec![
-                ("host".to_owned(), "127.0.0.1:4000".to_owned()),
-                ("date".to_owned(), date.to_owned()),
-                ("authorization".to_owned(), authorization.to_owned()),
-            ],
-            keep_alive: true,
-        }
+        let headers = vec![
+            ("host".to_owned(), "127.0.0.1:4000".to_owned()),
+            ("date".to_owned(), date.to_owned()),
+            ("authorization".to_owned(), authorization.to_owned()),
+        ];
+        Request::new("GET", target, headers, true)
     }
 
     fn key() -> OciKey {

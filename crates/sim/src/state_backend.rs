@@ -19,32 +19,26 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use base64::Engine as _;
 use md5::Digest as _;
 use serde_json::{Value, json};
-use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::io::BufReader;
 use tokio::net::TcpListener;
 
-use crate::http::{ReadError, Request, Response, locked, read_request_with_body, write_response};
+use crate::http::{Request, Response, locked};
 use crate::setup::SetupError;
+use crate::state_server::{self, Answer, StateServer, log_line};
 use crate::wire_faults;
 
 /// The largest state accepted: the benchmarks write states of some 50 MB.
 const MAX_STATE: u64 = 512 << 20;
 
-/// One injected fault.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fault {
-    method: String,
-    action: Action,
-    /// How many more requests it hits; `None` for all.
-    remaining: Option<u32>,
-}
+/// One injected fault; it hits every request of its method (its target is empty).
+pub(crate) type Fault = wire_faults::Fault<Action>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Action {
+pub(crate) enum Action {
     Status(u16),
     Reset,
     Redirect(String),
@@ -64,6 +58,7 @@ impl Fault {
             };
             (!method.is_empty()).then(|| Fault {
                 method: method.to_ascii_uppercase(),
+                target: String::new(),
                 action,
                 remaining,
             })
@@ -106,12 +101,6 @@ struct Inner {
     log: Vec<Value>,
 }
 
-/// What to do with a request.
-enum Answer {
-    Respond(Response),
-    Reset,
-}
-
 impl Backend {
     pub(crate) fn new(options: Options) -> Backend {
         let mut inner = Inner {
@@ -135,17 +124,34 @@ impl Backend {
         }
     }
 
-    fn handle(&self, request: &Request, body: &[u8]) -> Answer {
-        if let Some(control) = request.path.strip_prefix("/_sim/") {
-            return Answer::Respond(self.control(control, request, body));
+    fn authorized(&self, request: &Request) -> Result<(), Response> {
+        let Some((username, password)) = &self.credentials else {
+            return Ok(());
+        };
+        let expected = format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode(format!("{username}:{password}"))
+        );
+        if request.header("authorization") == Some(expected.as_str()) {
+            Ok(())
+        } else {
+            Err(Response::json(401, &json!({"message": "401 Unauthorized"}))
+                .with_header("www-authenticate", "Basic realm=\"statectl-sim\""))
         }
+    }
+}
+
+impl StateServer for Backend {
+    const MAX_BODY: u64 = MAX_STATE;
+
+    fn malformed(status: u16, message: &str) -> Response {
+        Response::json(status, &json!({ "error": message }))
+    }
+
+    fn answer(&self, request: &Request, body: &[u8]) -> Answer {
         let mut inner = locked(&self.inner);
-        let injected = wire_faults::take(
-            &mut inner.faults,
-            |fault| &mut fault.remaining,
-            |fault| fault.method == request.method,
-        )
-        .map(|fault| fault.action.clone());
+        let injected = wire_faults::take(&mut inner.faults, |fault| fault.method == request.method)
+            .map(|fault| fault.action.clone());
         let answer = match injected {
             Some(Action::Reset) => Answer::Reset,
             Some(Action::Status(status)) => Answer::Respond(Response::empty(status)),
@@ -157,10 +163,7 @@ impl Backend {
                 Ok(()) => inner.serve(request, body, self.conflict_status),
             }),
         };
-        let status = match &answer {
-            Answer::Respond(response) => json!(response.status),
-            Answer::Reset => json!("reset"),
-        };
+        let status = answer.logged();
         let md5 = request
             .header("content-md5")
             .map(|sent| sent == base64::engine::general_purpose::STANDARD.encode(md5_of(body)));
@@ -178,22 +181,6 @@ impl Backend {
         }
         inner.log.push(entry);
         answer
-    }
-
-    fn authorized(&self, request: &Request) -> Result<(), Response> {
-        let Some((username, password)) = &self.credentials else {
-            return Ok(());
-        };
-        let expected = format!(
-            "Basic {}",
-            base64::engine::general_purpose::STANDARD.encode(format!("{username}:{password}"))
-        );
-        if request.header("authorization") == Some(expected.as_str()) {
-            Ok(())
-        } else {
-            Err(Response::json(401, &json!({"message": "401 Unauthorized"}))
-                .with_header("www-authenticate", "Basic realm=\"statectl-sim\""))
-        }
     }
 
     fn control(&self, what: &str, request: &Request, body: &[u8]) -> Response {
@@ -308,15 +295,6 @@ fn md5_of(data: &[u8]) -> [u8; 16] {
     md5::Md5::digest(data).into()
 }
 
-#[expect(
-    clippy::print_stderr,
-    reason = "with -v the simulator logs each request to stderr; stdout carries only the listening line"
-)]
-fn log_line(method: &str, target: &str, status: &Value) {
-    // The target holds the lock ID at most; no header (credentials) is logged.
-    eprintln!("{method} {target} -> {status}");
-}
-
 /// Serves `backend` on `listener`, over TLS when `tls` is given, until the task is dropped.
 pub(crate) async fn serve(
     listener: TcpListener,
@@ -328,51 +306,17 @@ pub(crate) async fn serve(
         let tls = tls.clone();
         async move {
             match tls {
-                None => {
-                    let mut stream = BufReader::new(stream);
-                    if serve_stream(&mut stream, &backend).await {
-                        // A zero linger makes the close a reset (RST), as a crashed proxy's.
-                        let _ = stream.get_ref().set_zero_linger();
-                    }
-                }
+                None => state_server::serve_plain(stream, &*backend).await,
                 Some(acceptor) => {
                     // Over TLS a dropped connection is a close without TLS's goodbye.
                     if let Ok(secure) = acceptor.accept(stream).await {
-                        serve_stream(&mut BufReader::new(secure), &backend).await;
+                        state_server::serve_stream(&mut BufReader::new(secure), &*backend).await;
                     }
                 }
             }
         }
     })
     .await;
-}
-
-/// Answers requests on `stream` until it closes; `true` when a fault asked for a reset.
-async fn serve_stream<S>(stream: &mut BufReader<S>, backend: &Backend) -> bool
-where
-    S: AsyncRead + AsyncWrite + Unpin,
-{
-    loop {
-        let (request, body) = match read_request_with_body(stream, MAX_STATE).await {
-            Ok(read) => read,
-            Err(ReadError::Closed | ReadError::Io) => return false,
-            Err(ReadError::Malformed(status, message)) => {
-                let response = Response::json(status, &json!({ "error": message }));
-                let _ = write_response(stream, &response, false, Duration::ZERO).await;
-                return false;
-            }
-        };
-        match backend.handle(&request, &body) {
-            Answer::Reset => return true,
-            Answer::Respond(response) => {
-                let written =
-                    write_response(stream, &response, request.keep_alive, Duration::ZERO).await;
-                if written.is_err() || !request.keep_alive {
-                    return false;
-                }
-            }
-        }
-    }
 }
 
 /// The TLS acceptor for `--tls-cert`/`--tls-key`, asking for a client certificate signed by
@@ -430,21 +374,14 @@ mod tests {
     use super::*;
 
     fn request(method: &str, target: &str) -> Request {
-        let (path, query) = target.split_once('?').unwrap_or((target, ""));
-        Request {
-            method: method.to_owned(),
-            target: target.to_owned(),
-            path: path.to_owned(),
-            query: crate::http::parse_query(query),
-            headers: Vec::new(),
-            keep_alive: true,
-        }
+        Request::new(method, target, Vec::new(), true)
     }
 
     fn status(backend: &Backend, method: &str, target: &str, body: &[u8]) -> (u16, Vec<u8>) {
         match backend.handle(&request(method, target), body) {
             Answer::Respond(response) => (response.status, response.body),
             Answer::Reset => (0, Vec::new()),
+            Answer::Later(..) | Answer::Hang => panic!("the http backend neither delays nor hangs"),
         }
     }
 
@@ -454,6 +391,7 @@ mod tests {
             Fault::parse("lock=reset*2").unwrap(),
             Fault {
                 method: "LOCK".to_owned(),
+                target: String::new(),
                 action: Action::Reset,
                 remaining: Some(2)
             }

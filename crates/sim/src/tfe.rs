@@ -35,30 +35,24 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use base64::Engine as _;
 use md5::Digest as _;
 use serde_json::{Value, json};
-use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::io::BufReader;
 use tokio::net::TcpListener;
 
-use crate::http::{ReadError, Request, Response, locked, read_request_with_body, write_response};
+use crate::http::{Request, Response, locked};
 use crate::setup::SetupError;
+use crate::state_server::{self, Answer, StateServer, log_line};
 use crate::wire_faults;
 
 const MAX_STATE: u64 = 512 << 20;
 const JSON_API: &str = "application/vnd.api+json";
 
-/// One injected fault.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fault {
-    method: String,
-    fragment: String,
-    /// A status to answer, or `None` to say nothing.
-    status: Option<u16>,
-    remaining: Option<u32>,
-}
+/// One injected fault; its target is a fragment of the request target, its action a status to
+/// answer, or `None` to say nothing.
+pub(crate) type Fault = wire_faults::Fault<Option<u16>>;
 
 impl Fault {
     /// `GET:current-state-version=503*2`, `POST:actions/lock=429`, `GET:/api/v2/=hang`.
@@ -72,8 +66,8 @@ impl Fault {
             };
             Some(Fault {
                 method: method.to_ascii_uppercase(),
-                fragment: fragment.to_owned(),
-                status,
+                target: fragment.to_owned(),
+                action: status,
                 remaining,
             })
         })
@@ -176,11 +170,6 @@ pub(crate) struct Tfe {
     inner: Mutex<Inner>,
 }
 
-enum Answer {
-    Respond(Response),
-    Hang,
-}
-
 impl Tfe {
     pub(crate) fn new(options: Options) -> Result<Tfe, SetupError> {
         let mut inner = Inner {
@@ -245,107 +234,6 @@ impl Tfe {
             verbose: options.verbose,
             inner: Mutex::new(inner),
         })
-    }
-
-    fn handle(&self, request: &Request, body: &[u8]) -> Answer {
-        if let Some(control) = request.path.strip_prefix("/_sim/") {
-            return Answer::Respond(self.control(control, request, body));
-        }
-        let fault = {
-            let mut inner = locked(&self.inner);
-            wire_faults::take(
-                &mut inner.faults,
-                |fault| &mut fault.remaining,
-                |fault| fault.method == request.method && request.target.contains(&fault.fragment),
-            )
-            .map(|fault| fault.status)
-        };
-        let answer = match fault {
-            Some(None) => Answer::Hang,
-            Some(Some(status)) => {
-                let mut response = if self.echo_faults {
-                    let echo = request.echo(body);
-                    error(status, &echo, &echo)
-                } else {
-                    error(status, "injected fault", "the simulator was told to fail")
-                };
-                if status == 429 {
-                    response = response
-                        .with_header("retry-after", "1")
-                        .with_header("x-ratelimit-reset", "0.2");
-                }
-                Answer::Respond(response)
-            }
-            None => Answer::Respond(self.route(request, body)),
-        };
-        let status = match &answer {
-            Answer::Respond(response) => json!(response.status),
-            Answer::Hang => json!("hang"),
-        };
-        if self.verbose {
-            log_line(&request.method, &request.target, &status);
-        }
-        locked(&self.inner).log.push(json!({
-            "method": request.method,
-            "target": request.target,
-            "status": status,
-            "authorized": request.header("authorization").is_some(),
-        }));
-        answer
-    }
-
-    fn control(&self, control: &str, request: &Request, body: &[u8]) -> Response {
-        let mut inner = locked(&self.inner);
-        let workspace = request
-            .query("workspace")
-            .and_then(|name| inner.workspace_by_name(name));
-        match (request.method.as_str(), control) {
-            ("GET", "log") => Response::json(200, &Value::Array(inner.log.clone())),
-            ("GET", "versions") => {
-                let Some(index) = workspace else {
-                    return error(404, "not found", "no such workspace");
-                };
-                let id = inner.workspaces[index].id.clone();
-                let versions: Vec<Value> = inner
-                    .versions
-                    .iter()
-                    .filter(|v| v.workspace == id)
-                    .map(|v| {
-                        json!({"id": v.id, "serial": v.serial, "md5": v.md5, "lineage": v.lineage,
-                               "state": v.state.as_deref().map(String::from_utf8_lossy)})
-                    })
-                    .collect();
-                Response::json(200, &Value::Array(versions))
-            }
-            ("GET", "lock") => {
-                match workspace.and_then(|i| inner.workspaces[i].locked_by.clone()) {
-                    Some(user) => Response::json(200, &json!(user)),
-                    None => Response::empty(204),
-                }
-            }
-            ("POST", "lock") => {
-                let Some(index) = workspace else {
-                    return error(404, "not found", "no such workspace");
-                };
-                let user = request.query("user").unwrap_or("someone-else").to_owned();
-                inner.workspaces[index].locked_by = Some(user);
-                Response::empty(204)
-            }
-            ("DELETE", "lock") => {
-                if let Some(index) = workspace {
-                    inner.workspaces[index].locked_by = None;
-                }
-                Response::empty(204)
-            }
-            ("POST", "fault") => match Fault::parse(&String::from_utf8_lossy(body)) {
-                Ok(fault) => {
-                    inner.faults.push(fault);
-                    Response::empty(204)
-                }
-                Err(message) => error(400, "bad fault", &message.to_string()),
-            },
-            _ => error(404, "not found", "no such control"),
-        }
     }
 
     fn route(&self, request: &Request, body: &[u8]) -> Response {
@@ -759,6 +647,107 @@ fn tag_key(tag: &str) -> &str {
     tag.split_once('=').map_or(tag, |(key, _)| key)
 }
 
+impl StateServer for Tfe {
+    const MAX_BODY: u64 = MAX_STATE;
+
+    fn malformed(status: u16, message: &str) -> Response {
+        error(status, "malformed", message)
+    }
+
+    fn answer(&self, request: &Request, body: &[u8]) -> Answer {
+        let fault = {
+            let mut inner = locked(&self.inner);
+            wire_faults::take(&mut inner.faults, |fault| {
+                fault.method == request.method && request.target.contains(&fault.target)
+            })
+            .map(|fault| fault.action)
+        };
+        let answer = match fault {
+            Some(None) => Answer::Hang,
+            Some(Some(status)) => {
+                let mut response = if self.echo_faults {
+                    let echo = request.echo(body);
+                    error(status, &echo, &echo)
+                } else {
+                    error(status, "injected fault", "the simulator was told to fail")
+                };
+                if status == 429 {
+                    response = response
+                        .with_header("retry-after", "1")
+                        .with_header("x-ratelimit-reset", "0.2");
+                }
+                Answer::Respond(response)
+            }
+            None => Answer::Respond(self.route(request, body)),
+        };
+        let status = answer.logged();
+        if self.verbose {
+            log_line(&request.method, &request.target, &status);
+        }
+        locked(&self.inner).log.push(json!({
+            "method": request.method,
+            "target": request.target,
+            "status": status,
+            "authorized": request.header("authorization").is_some(),
+        }));
+        answer
+    }
+
+    fn control(&self, control: &str, request: &Request, body: &[u8]) -> Response {
+        let mut inner = locked(&self.inner);
+        let workspace = request
+            .query("workspace")
+            .and_then(|name| inner.workspace_by_name(name));
+        match (request.method.as_str(), control) {
+            ("GET", "log") => Response::json(200, &Value::Array(inner.log.clone())),
+            ("GET", "versions") => {
+                let Some(index) = workspace else {
+                    return error(404, "not found", "no such workspace");
+                };
+                let id = inner.workspaces[index].id.clone();
+                let versions: Vec<Value> = inner
+                    .versions
+                    .iter()
+                    .filter(|v| v.workspace == id)
+                    .map(|v| {
+                        json!({"id": v.id, "serial": v.serial, "md5": v.md5, "lineage": v.lineage,
+                               "state": v.state.as_deref().map(String::from_utf8_lossy)})
+                    })
+                    .collect();
+                Response::json(200, &Value::Array(versions))
+            }
+            ("GET", "lock") => {
+                match workspace.and_then(|i| inner.workspaces[i].locked_by.clone()) {
+                    Some(user) => Response::json(200, &json!(user)),
+                    None => Response::empty(204),
+                }
+            }
+            ("POST", "lock") => {
+                let Some(index) = workspace else {
+                    return error(404, "not found", "no such workspace");
+                };
+                let user = request.query("user").unwrap_or("someone-else").to_owned();
+                inner.workspaces[index].locked_by = Some(user);
+                Response::empty(204)
+            }
+            ("DELETE", "lock") => {
+                if let Some(index) = workspace {
+                    inner.workspaces[index].locked_by = None;
+                }
+                Response::empty(204)
+            }
+            ("POST", "fault") => match Fault::parse(&String::from_utf8_lossy(body)) {
+                Ok(fault) => {
+                    inner.faults.push(fault);
+                    Response::empty(204)
+                }
+                Err(message) => error(400, "bad fault", &message.to_string()),
+            },
+            _ => error(404, "not found", "no such control"),
+        }
+    }
+}
+
 fn workspace_data(inner: &Inner, index: usize) -> Value {
     let workspace = &inner.workspaces[index];
     let locked_by = workspace.locked_by.as_ref().map_or(
@@ -868,15 +857,6 @@ fn hex_md5(data: &[u8]) -> String {
     format!("{:x}", md5::Md5::digest(data))
 }
 
-#[expect(
-    clippy::print_stderr,
-    reason = "with -v the simulator logs each request to stderr; stdout carries only the listening line"
-)]
-fn log_line(method: &str, target: &str, status: &Value) {
-    // No header is logged: the token stays out.
-    eprintln!("{method} {target} -> {status}");
-}
-
 /// Serves `tfe` over TLS on `listener` (plain HTTP too, for tests) until the task is dropped.
 pub(crate) async fn serve(listener: TcpListener, tfe: Arc<Tfe>, tls: tokio_rustls::TlsAcceptor) {
     wire_faults::accept_each(listener, |stream| {
@@ -887,43 +867,13 @@ pub(crate) async fn serve(listener: TcpListener, tfe: Arc<Tfe>, tls: tokio_rustl
             // `/_sim/...` without a TLS client of their own.
             let mut first = [0u8; 1];
             if matches!(stream.peek(&mut first).await, Ok(1)) && first[0] != 0x16 {
-                serve_stream(&mut BufReader::new(stream), &tfe).await;
+                state_server::serve_plain(stream, &*tfe).await;
             } else if let Ok(secure) = tls.accept(stream).await {
-                serve_stream(&mut BufReader::new(secure), &tfe).await;
+                state_server::serve_stream(&mut BufReader::new(secure), &*tfe).await;
             }
         }
     })
     .await;
-}
-
-async fn serve_stream<S>(stream: &mut BufReader<S>, tfe: &Tfe)
-where
-    S: AsyncRead + AsyncWrite + Unpin,
-{
-    loop {
-        let (request, body) = match read_request_with_body(stream, MAX_STATE).await {
-            Ok(read) => read,
-            Err(ReadError::Closed | ReadError::Io) => return,
-            Err(ReadError::Malformed(status, message)) => {
-                let response = error(status, "malformed", message);
-                let _ = write_response(stream, &response, false, Duration::ZERO).await;
-                return;
-            }
-        };
-        match tfe.handle(&request, &body) {
-            Answer::Hang => {
-                tokio::time::sleep(Duration::from_secs(3600)).await;
-                return;
-            }
-            Answer::Respond(response) => {
-                let written =
-                    write_response(stream, &response, request.keep_alive, Duration::ZERO).await;
-                if written.is_err() || !request.keep_alive {
-                    return;
-                }
-            }
-        }
-    }
 }
 
 /// A CA and a certificate for `localhost` and `127.0.0.1` it signed, written to `dir` (`ca.pem`,
@@ -969,12 +919,12 @@ mod tests {
             Fault::parse("get:current-state-version=503*2").unwrap(),
             Fault {
                 method: "GET".to_owned(),
-                fragment: "current-state-version".to_owned(),
-                status: Some(503),
+                target: "current-state-version".to_owned(),
+                action: Some(503),
                 remaining: Some(2)
             }
         );
-        assert_eq!(Fault::parse("GET:/api/=hang").unwrap().status, None);
+        assert_eq!(Fault::parse("GET:/api/=hang").unwrap().action, None);
         assert!(Fault::parse("GET=500").is_err());
         assert!(Fault::parse("GET:x=700").is_err());
     }

@@ -10,6 +10,18 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::http::Response;
 use crate::setup::SetupError;
 
+/// One injected fault of a state server: the requests it hits (by method, and by a part of the
+/// target where the server's grammar has one), what it does, and how many more requests it hits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fault<A> {
+    pub method: String,
+    /// The path suffix (object-storage) or target fragment (tfe) it is limited to; empty for all.
+    pub target: String,
+    pub action: A,
+    /// `None` for every request.
+    pub remaining: Option<u32>,
+}
+
 /// A `--fault` spec, `TARGET=ACTION[*COUNT]`: `read` makes the fault of the target, the action and
 /// the count, or `None` when they are not the mode's `grammar`.
 pub(crate) fn fault<T>(
@@ -44,18 +56,16 @@ pub(crate) fn status(text: &str) -> Option<u16> {
         .filter(|status| (100..=599).contains(status))
 }
 
-/// The first of `faults` that `hits` the request and has hits left (`left` reads its count, `None`
-/// for every request), counted down by one.
-pub(crate) fn take<F>(
-    faults: &mut [F],
-    left: fn(&mut F) -> &mut Option<u32>,
-    hits: impl Fn(&F) -> bool,
-) -> Option<&F> {
+/// The first of `faults` that `hits` the request and has hits left, counted down by one.
+pub(crate) fn take<A>(
+    faults: &mut [Fault<A>],
+    hits: impl Fn(&Fault<A>) -> bool,
+) -> Option<&Fault<A>> {
     for fault in faults.iter_mut() {
         if !hits(fault) {
             continue;
         }
-        match left(fault) {
+        match &mut fault.remaining {
             Some(0) => continue,
             Some(count) => *count -= 1,
             None => {}

@@ -136,58 +136,63 @@ mod tests {
         }
     }
 
+    /// Each case's path checked against the one sensitive path `secret`; a failure names the path.
+    fn assert_sensitivity(secret: &[sensitive::CtyStep], cases: Vec<(Vec<Step>, Sensitivity)>) {
+        for (steps, expected) in cases {
+            let path = Path(steps);
+            assert_eq!(path.sensitivity(secret), expected, "{path}");
+        }
+    }
+
     #[test]
     fn a_sensitive_ancestor_covers_the_whole_value() {
-        let secret = vec![
-            sensitive::CtyStep::Attribute("input".into()),
-            sensitive::CtyStep::Key("password".into()),
-        ];
-        let at = |steps: Vec<Step>| Path(steps).sensitivity(&secret);
-        assert_eq!(at(vec![key("input"), key("password")]), Sensitivity::Whole);
-        assert_eq!(
-            at(vec![key("input"), key("password"), Step::Index(0)]),
-            Sensitivity::Whole
+        use sensitive::CtyStep::{Attribute, Index, Key};
+        assert_sensitivity(
+            &[Attribute("input".into()), Key("password".into())],
+            vec![
+                (vec![key("input"), key("password")], Sensitivity::Whole),
+                (
+                    vec![key("input"), key("password"), Step::Index(0)],
+                    Sensitivity::Whole,
+                ),
+                (
+                    vec![key("input")],
+                    Sensitivity::Inside(vec![vec![Key("password".into())]]),
+                ),
+                (vec![key("input"), key("user")], Sensitivity::None),
+                (vec![key("output")], Sensitivity::None),
+            ],
         );
-        assert_eq!(
-            at(vec![key("input")]),
-            Sensitivity::Inside(vec![vec![sensitive::CtyStep::Key("password".into())]])
-        );
-        assert_eq!(at(vec![key("input"), key("user")]), Sensitivity::None);
-        assert_eq!(at(vec![key("output")]), Sensitivity::None);
-        let indexed = vec![
-            sensitive::CtyStep::Attribute("hosts".into()),
-            sensitive::CtyStep::Index(1),
-        ];
-        assert_eq!(
-            Path(vec![key("hosts"), Step::Index(1)]).sensitivity(&indexed),
-            Sensitivity::Whole
-        );
-        assert_eq!(
-            Path(vec![key("hosts"), Step::Index(0)]).sensitivity(&indexed),
-            Sensitivity::None
+        assert_sensitivity(
+            &[Attribute("hosts".into()), Index(1)],
+            vec![
+                (vec![key("hosts"), Step::Index(1)], Sensitivity::Whole),
+                (vec![key("hosts"), Step::Index(0)], Sensitivity::None),
+            ],
         );
     }
 
     #[test]
     fn a_secret_inside_a_dynamic_value_is_found_through_its_wrapper() {
+        use sensitive::CtyStep::Attribute;
         // `terraform_data.input` holds `{"value": {...}, "type": [...]}`; Terraform's path skips
         // the wrapper.
-        let secret = vec![
-            sensitive::CtyStep::Attribute("input".into()),
-            sensitive::CtyStep::Attribute("password".into()),
-        ];
-        let at = |steps: Vec<Step>| Path(steps).sensitivity(&secret);
-        assert_eq!(
-            at(vec![key("input"), key("value"), key("password")]),
-            Sensitivity::Whole
-        );
-        assert_eq!(
-            at(vec![key("input"), key("value")]),
-            Sensitivity::Inside(vec![vec![sensitive::CtyStep::Attribute("password".into())]])
-        );
-        assert_eq!(
-            at(vec![key("input"), key("type"), key("password")]),
-            Sensitivity::None
+        assert_sensitivity(
+            &[Attribute("input".into()), Attribute("password".into())],
+            vec![
+                (
+                    vec![key("input"), key("value"), key("password")],
+                    Sensitivity::Whole,
+                ),
+                (
+                    vec![key("input"), key("value")],
+                    Sensitivity::Inside(vec![vec![Attribute("password".into())]]),
+                ),
+                (
+                    vec![key("input"), key("type"), key("password")],
+                    Sensitivity::None,
+                ),
+            ],
         );
     }
 }

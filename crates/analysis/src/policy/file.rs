@@ -137,13 +137,12 @@ mod tests {
 
     /// The policy of `text` as a `--policy` file (`strict`) or as `.statectl.toml`.
     fn load(text: &str, strict: bool) -> Result<Policy, String> {
-        let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join(if strict {
+        let name = if strict {
             "policy.toml"
         } else {
             ".statectl.toml"
-        });
-        std::fs::write(&path, text).unwrap();
+        };
+        let (_folder, path) = crate::test_support::file_in_temp_folder(name, text);
         let loaded = if strict {
             Policy::load(&path)
         } else {

@@ -16,20 +16,9 @@ const BUILTIN: &str = include_str!("catalog.toml");
 #[serde(deny_unknown_fields)]
 pub struct CatalogFile {
     #[serde(default)]
-    pub generic: Option<GenericFile>,
+    pub generic: Option<Generic>,
     #[serde(default)]
     pub resource: Vec<EntryFile>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GenericFile {
-    #[serde(default)]
-    pub attributes: Vec<String>,
-    #[serde(default)]
-    pub pending: Vec<String>,
-    #[serde(default)]
-    pub failed: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -61,8 +50,10 @@ pub struct Entry {
     pub hint: Option<String>,
 }
 
-/// The fallback for types without an entry.
-#[derive(Debug, Clone, Default)]
+/// The fallback for types without an entry, as the catalog holds it and as a `[generic]` table
+/// gives it (every list may be left out).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Generic {
     pub attributes: Vec<String>,
     pub pending: Vec<String>,

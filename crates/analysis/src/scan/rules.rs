@@ -110,9 +110,10 @@ mod tests {
 
     #[test]
     fn an_invalid_rules_file_names_the_file_and_place() {
-        let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join(".statectl.toml");
-        std::fs::write(&path, "[severity]\nno-such-rule = \"high\"\n").unwrap();
+        let (_folder, path) = crate::test_support::file_in_temp_folder(
+            ".statectl.toml",
+            "[severity]\nno-such-rule = \"high\"\n",
+        );
         let error = Rules::load(&path).unwrap_err();
         assert!(
             matches!(error, SettingsFileError::Invalid { .. }),
@@ -124,5 +125,22 @@ mod tests {
                 .starts_with(&format!("{}", path.display())),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_generic_table_may_leave_lists_out_but_not_add_unknown_ones() {
+        let builtin = Catalog::builtin().generic;
+        let (_folder, path) = crate::test_support::file_in_temp_folder(
+            ".statectl.toml",
+            "[generic]\npending = [\"QUEUED\"]\n",
+        );
+        let generic = Rules::load(&path).unwrap().catalog.generic;
+        assert_eq!(generic.attributes, builtin.attributes);
+        assert_eq!(generic.pending.last().map(String::as_str), Some("QUEUED"));
+        assert_eq!(generic.pending.len(), builtin.pending.len() + 1);
+        assert_eq!(generic.failed, builtin.failed);
+        std::fs::write(&path, "[generic]\nstatus = [\"x\"]\n").unwrap();
+        let error = Rules::load(&path).unwrap_err().to_string();
+        assert!(error.contains("unknown field `status`"), "{error}");
     }
 }

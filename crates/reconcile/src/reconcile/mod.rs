@@ -12,3 +12,5 @@ pub mod poll;
 pub mod profile;
 pub mod progress;
 pub mod rate;
+#[cfg(test)]
+mod test_support;

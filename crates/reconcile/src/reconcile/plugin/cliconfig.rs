@@ -138,16 +138,14 @@ pub fn for_display(source: &ProviderSource) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reconcile::test_support::file_in_temp_folder;
 
     #[test]
     fn reads_dev_overrides_with_quoted_names() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("dev.tfrc");
-        std::fs::write(
-            &file,
+        let (dir, file) = file_in_temp_folder(
+            "dev.tfrc",
             "plugin_cache_dir = \"/tmp/cache\"\nprovider_installation {\n  dev_overrides {\n    \"hashicorp/aws\" = \"/opt/aws\"\n    \"example.com/acme/widget\" = \"/opt/widget\"\n  }\n  direct {}\n}\n",
-        )
-        .unwrap();
+        );
         let overrides = dev_overrides(&[file, dir.path().join("missing.tfrc")]).unwrap();
         assert_eq!(
             overrides
@@ -163,19 +161,15 @@ mod tests {
 
     #[test]
     fn reads_dev_overrides_in_json_and_lets_a_later_file_win() {
-        let dir = tempfile::tempdir().unwrap();
-        let (first, second) = (dir.path().join("a.tfrc"), dir.path().join("b.tfrc.json"));
-        std::fs::write(
-            &first,
+        let (_first_folder, first) = file_in_temp_folder(
+            "a.tfrc",
             "provider_installation {\n  dev_overrides {\n    \"hashicorp/aws\" = \"/opt/hcl\"\n  }\n}\n",
-        )
-        .unwrap();
-        std::fs::write(
-            &second,
+        );
+        let (_second_folder, second) = file_in_temp_folder(
+            "b.tfrc.json",
             r#"{"credentials": {"app.terraform.io": {"token": "x"}},
                 "provider_installation": [{"dev_overrides": {"hashicorp/aws": "/opt/json"}, "direct": {}}]}"#,
-        )
-        .unwrap();
+        );
         let overrides = dev_overrides(&[first, second.clone()]).unwrap();
         assert_eq!(
             overrides
@@ -191,9 +185,10 @@ mod tests {
 
     #[test]
     fn a_broken_file_is_one_line_naming_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join(".terraformrc");
-        std::fs::write(&file, "provider_installation {\n  dev_overrides {\n").unwrap();
+        let (_dir, file) = file_in_temp_folder(
+            ".terraformrc",
+            "provider_installation {\n  dev_overrides {\n",
+        );
         let error = dev_overrides(&[file]).unwrap_err().to_string();
         assert!(error.starts_with("the CLI configuration `"), "{error}");
         assert!(!error.contains('\n'), "{error}");

@@ -412,21 +412,20 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     /// A shell script standing in for a plugin.
-    fn fake_plugin(dir: &Path, script: &str) -> PathBuf {
-        let path = dir.join("terraform-provider-fake");
-        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
+    /// The error launching a fake plugin, a shell `script` in a folder of its own, ends in.
+    async fn launch_error(script: &str) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = dir.path().join("terraform-provider-fake");
+        std::fs::write(&binary, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Plugin::launch(&binary).await.unwrap_err().to_string()
     }
 
     #[tokio::test]
     async fn a_plugin_that_prints_garbage_is_one_clear_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let binary = fake_plugin(
-            dir.path(),
-            "echo 'This binary is a plugin.'; echo 'no cookie here' >&2; exit 1",
-        );
-        let error = Plugin::launch(&binary).await.unwrap_err().to_string();
+        let error =
+            launch_error("echo 'This binary is a plugin.'; echo 'no cookie here' >&2; exit 1")
+                .await;
         assert!(error.starts_with("provider plugin `"), "{error}");
         assert!(
             error.contains(
@@ -440,9 +439,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_plugin_that_exits_silently_is_one_clear_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let binary = fake_plugin(dir.path(), "exit 7");
-        let error = Plugin::launch(&binary).await.unwrap_err().to_string();
+        let error = launch_error("exit 7").await;
         assert!(
             error.ends_with(
                 "did not start: it closed its output without a handshake (exit status 7)"
@@ -471,14 +468,9 @@ mod tests {
     async fn the_environment_is_terraforms() {
         // The script echoes what it was given, which then fails as a handshake and shows in the
         // error.
-        let dir = tempfile::tempdir().unwrap();
-        let binary = fake_plugin(
-            dir.path(),
-            r#"cookie=bad; [ "$TF_PLUGIN_MAGIC_COOKIE" = d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2 ] && cookie=ok
+        let error = launch_error(r#"cookie=bad; [ "$TF_PLUGIN_MAGIC_COOKIE" = d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2 ] && cookie=ok
 cert=none; case "$PLUGIN_CLIENT_CERT" in "-----BEGIN CERTIFICATE-----"*) cert=pem;; esac
-echo "$cookie $cert $PLUGIN_PROTOCOL_VERSIONS $PLUGIN_MIN_PORT-$PLUGIN_MAX_PORT""#,
-        );
-        let error = Plugin::launch(&binary).await.unwrap_err().to_string();
+echo "$cookie $cert $PLUGIN_PROTOCOL_VERSIONS $PLUGIN_MIN_PORT-$PLUGIN_MAX_PORT""#).await;
         assert!(
             error.contains("its first line `ok pem 5,6 10000-25000` is not a plugin handshake"),
             "{error}"
@@ -487,9 +479,7 @@ echo "$cookie $cert $PLUGIN_PROTOCOL_VERSIONS $PLUGIN_MIN_PORT-$PLUGIN_MAX_PORT"
 
     #[tokio::test]
     async fn a_plugin_that_hangs_after_garbage_is_killed() {
-        let dir = tempfile::tempdir().unwrap();
-        let binary = fake_plugin(dir.path(), "echo garbage; exec sleep 600");
-        let error = Plugin::launch(&binary).await.unwrap_err().to_string();
+        let error = launch_error("echo garbage; exec sleep 600").await;
         assert!(
             error.contains("`garbage` is not a plugin handshake"),
             "{error}"

@@ -172,77 +172,62 @@ mod tests {
     }
 
     #[test]
-    fn retry_after_in_seconds() {
-        let now = rfc_example();
-        assert_eq!(
-            retry_after(&headers(&[("retry-after", "120")]), now),
-            Some(Duration::from_secs(120))
-        );
-        assert_eq!(
-            retry_after(&headers(&[("Retry-After", " 0 ")]), now),
-            Some(Duration::ZERO)
-        );
-    }
-
-    #[test]
-    fn retry_after_as_an_http_date() {
-        let now = rfc_example();
-        let in_a_minute = headers(&[("retry-after", "Sun, 06 Nov 1994 08:50:37 GMT")]);
-        assert_eq!(
-            retry_after(&in_a_minute, now),
-            Some(Duration::from_secs(60))
-        );
-        // The obsolete forms HTTP still requires readers to accept.
-        let rfc850 = headers(&[("retry-after", "Sunday, 06-Nov-94 08:49:47 GMT")]);
-        assert_eq!(retry_after(&rfc850, now), Some(Duration::from_secs(10)));
-        let asctime = headers(&[("retry-after", "Sun Nov  6 08:49:39 1994")]);
-        assert_eq!(retry_after(&asctime, now), Some(Duration::from_secs(2)));
-    }
-
-    #[test]
-    fn a_date_in_the_past_means_now() {
-        let past = headers(&[("retry-after", "Sun, 06 Nov 1994 08:00:00 GMT")]);
-        assert_eq!(retry_after(&past, rfc_example()), Some(Duration::ZERO));
-    }
-
-    #[test]
-    fn x_amz_retry_after_is_milliseconds_and_wins() {
-        let now = rfc_example();
-        assert_eq!(
-            retry_after(&headers(&[("x-amz-retry-after", "1500")]), now),
-            Some(Duration::from_millis(1500))
-        );
-        let both = headers(&[("retry-after", "10"), ("X-Amz-Retry-After", "250")]);
-        assert_eq!(retry_after(&both, now), Some(Duration::from_millis(250)));
-        // An unreadable AWS header falls back to the standard one.
-        let broken = headers(&[("x-amz-retry-after", "soon"), ("retry-after", "3")]);
-        assert_eq!(retry_after(&broken, now), Some(Duration::from_secs(3)));
-    }
-
-    #[test]
-    fn garbage_is_ignored() {
-        let now = rfc_example();
-        for value in [
-            "",
-            "soon",
-            "-5",
-            "+5",
-            "1.5",
-            "5s",
-            "99999999999999999999999",
-            "Sun, 32 Nov 1994 08:49:37 GMT",
-        ] {
+    fn retry_after_reads_seconds_http_dates_and_aws_milliseconds_and_ignores_garbage() {
+        // Each case: the headers, the wait they ask for.
+        type Case = (&'static [(&'static str, &'static str)], Option<Duration>);
+        let secs = |n| Some(Duration::from_secs(n));
+        let cases: &[Case] = &[
+            // In seconds.
+            (&[("retry-after", "120")], secs(120)),
+            (&[("Retry-After", " 0 ")], Some(Duration::ZERO)),
+            // As an HTTP date, and the obsolete forms HTTP still requires readers to accept.
+            (
+                &[("retry-after", "Sun, 06 Nov 1994 08:50:37 GMT")],
+                secs(60),
+            ),
+            (
+                &[("retry-after", "Sunday, 06-Nov-94 08:49:47 GMT")],
+                secs(10),
+            ),
+            (&[("retry-after", "Sun Nov  6 08:49:39 1994")], secs(2)),
+            // A date in the past means now.
+            (
+                &[("retry-after", "Sun, 06 Nov 1994 08:00:00 GMT")],
+                Some(Duration::ZERO),
+            ),
+            // x-amz-retry-after is milliseconds and wins; an unreadable one falls back to the
+            // standard header.
+            (
+                &[("x-amz-retry-after", "1500")],
+                Some(Duration::from_millis(1500)),
+            ),
+            (
+                &[("retry-after", "10"), ("X-Amz-Retry-After", "250")],
+                Some(Duration::from_millis(250)),
+            ),
+            (
+                &[("x-amz-retry-after", "soon"), ("retry-after", "3")],
+                secs(3),
+            ),
+            // Garbage is ignored.
+            (&[("retry-after", "")], None),
+            (&[("retry-after", "soon")], None),
+            (&[("retry-after", "-5")], None),
+            (&[("retry-after", "+5")], None),
+            (&[("retry-after", "1.5")], None),
+            (&[("retry-after", "5s")], None),
+            (&[("retry-after", "99999999999999999999999")], None),
+            (&[("retry-after", "Sun, 32 Nov 1994 08:49:37 GMT")], None),
+            (&[("x-amz-retry-after", "-1")], None),
+            (&[], None),
+        ];
+        for &(pairs, expected) in cases {
             assert_eq!(
-                retry_after(&headers(&[("retry-after", value)]), now),
-                None,
-                "{value:?}"
+                retry_after(&headers(pairs), rfc_example()),
+                expected,
+                "{pairs:?}"
             );
         }
-        assert_eq!(
-            retry_after(&headers(&[("x-amz-retry-after", "-1")]), now),
-            None
-        );
-        assert_eq!(retry_after(&[], now), None);
     }
 
     fn response(status: u16, pairs: &[(&str, &str)]) -> HttpResponse {

@@ -383,13 +383,10 @@ mod tests {
 
     #[test]
     fn a_user_file_replaces_the_builtin_profile_for_its_type() {
-        let folder = tempfile::tempdir().unwrap();
-        let file = folder.path().join("profiles.toml");
-        std::fs::write(
-            &file,
-            documented_examples()[2].replace("acme_database", "oci_core_instance"),
-        )
-        .unwrap();
+        let (folder, file) = crate::reconcile::test_support::file_in_temp_folder(
+            "profiles.toml",
+            &documented_examples()[2].replace("acme_database", "oci_core_instance"),
+        );
         let profiles = Profiles::load(&file).unwrap();
         let oci = profiles.for_type("oci_core_instance").unwrap();
         assert_eq!(oci.endpoint.as_deref(), Some("acme"));

@@ -466,24 +466,18 @@ fn parse_ref(text: &str, slot: &str) -> Result<Ref, TemplateError> {
         });
     }
     if let Some(name) = text.strip_prefix("env.") {
-        return if is_env_name(name) {
-            Ok(Ref::Env(name.to_owned()))
-        } else {
-            Err(TemplateError::EnvName {
-                slot: slot.to_owned(),
-                name: name.to_owned(),
-            })
+        let invalid = |name| TemplateError::EnvName {
+            slot: slot.to_owned(),
+            name,
         };
+        return named(name, is_env_name, Ref::Env, invalid);
     }
     if let Some(name) = text.strip_prefix("var.") {
-        return if is_name(name) {
-            Ok(Ref::Var(name.to_owned()))
-        } else {
-            Err(TemplateError::VarName {
-                slot: slot.to_owned(),
-                name: name.to_owned(),
-            })
+        let invalid = |name| TemplateError::VarName {
+            slot: slot.to_owned(),
+            name,
         };
+        return named(name, is_name, Ref::Var, invalid);
     }
     if let Some((request, path)) = text.split_once(':')
         && is_name(request)
@@ -522,6 +516,21 @@ pub(crate) fn is_name(text: &str) -> bool {
         && text
             .chars()
             .all(|character| character.is_ascii_alphanumeric() || matches!(character, '_' | '-'))
+}
+
+/// An `env.NAME` or `var.NAME` reference: `reference` to the name when `valid` takes it, else the
+/// error `invalid` makes of it.
+fn named(
+    name: &str,
+    valid: fn(&str) -> bool,
+    reference: fn(String) -> Ref,
+    invalid: impl FnOnce(String) -> TemplateError,
+) -> Result<Ref, TemplateError> {
+    if valid(name) {
+        Ok(reference(name.to_owned()))
+    } else {
+        Err(invalid(name.to_owned()))
+    }
 }
 
 pub(crate) fn is_env_name(text: &str) -> bool {
@@ -640,6 +649,30 @@ pub(crate) mod tests {
         let error = Template::parse("{attr.id").unwrap_err().to_string();
         assert!(error.contains("never closed"), "{error}");
         assert!(Template::parse("{endpoint|attr.x}").is_err());
+    }
+
+    #[test]
+    fn environment_and_variable_names_are_checked_by_their_own_rules() {
+        let cases = [
+            ("{env.OCI_REGION}", Ok(Ref::Env("OCI_REGION".into()))),
+            ("{var.plan-id}", Ok(Ref::Var("plan-id".into()))),
+            (
+                "{env.plan-id}",
+                Err(
+                    "`{env.plan-id}`: `plan-id` is not an environment variable name (letters, digits and `_`)",
+                ),
+            ),
+            (
+                "{var.a b}",
+                Err("`{var.a b}`: `a b` is not a variable name (letters, digits, `_` and `-`)"),
+            ),
+        ];
+        for (text, expected) in cases {
+            let parsed = Template::parse(text)
+                .map(|template| template.slots().next().unwrap().alternatives[0].clone())
+                .map_err(|error| error.to_string());
+            assert_eq!(parsed, expected.map_err(str::to_owned), "{text}");
+        }
     }
 
     #[test]

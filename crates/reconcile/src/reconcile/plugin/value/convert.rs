@@ -83,6 +83,24 @@ fn fail(path: &[String], problem: ValueProblem) -> ValueError {
     }
 }
 
+/// A value at `path` of the wrong kind: `found` where the type wants `wanted`.
+fn mismatch(path: &[String], wanted: &'static str, found: &'static str) -> ValueError {
+    fail(path, ValueProblem::Kind { wanted, found })
+}
+
+/// What a value of `ty` must be, as a mismatch names it; `dynamic` and `map` word what the dynamic
+/// type and maps and objects want, which JSON and msgpack spell differently.
+fn wanted(ty: &Type, dynamic: &'static str, map: &'static str) -> &'static str {
+    match ty {
+        Type::Dynamic => dynamic,
+        Type::Bool => "a bool",
+        Type::Number => "a number",
+        Type::String => "a string",
+        Type::List(_) | Type::Set(_) | Type::Tuple(_) => "an array",
+        Type::Map(_) | Type::Object(_) => map,
+    }
+}
+
 /// State JSON to msgpack, by type.
 pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>, ValueError> {
     let mut writer = Writer::default();
@@ -121,15 +139,6 @@ fn write(
     ty: &Type,
     path: &mut Vec<String>,
 ) -> Result<(), ValueError> {
-    let mismatch = |path: &[String], wanted: &'static str| {
-        fail(
-            path,
-            ValueProblem::Kind {
-                wanted,
-                found: kind(value),
-            },
-        )
-    };
     match (ty, value) {
         (_, Value::Null) => out.nil(),
         (Type::Bool, Value::Bool(flag)) => out.bool(*flag),
@@ -189,19 +198,14 @@ fn write(
                 path,
             )?;
         }
-        (Type::Dynamic, _) => {
-            return Err(mismatch(
-                path,
+        _ => {
+            let wanted = wanted(
+                ty,
                 "a {\"value\", \"type\"} object for a dynamic value",
-            ));
+                "an object",
+            );
+            return Err(mismatch(path, wanted, kind(value)));
         }
-        (Type::Bool, _) => return Err(mismatch(path, "a bool")),
-        (Type::Number, _) => return Err(mismatch(path, "a number")),
-        (Type::String, _) => return Err(mismatch(path, "a string")),
-        (Type::List(_) | Type::Set(_) | Type::Tuple(_), _) => {
-            return Err(mismatch(path, "an array"));
-        }
-        (Type::Map(_) | Type::Object(_), _) => return Err(mismatch(path, "an object")),
     }
     Ok(())
 }
@@ -221,15 +225,6 @@ fn message_kind(message: &Msg) -> &'static str {
 }
 
 fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, ValueError> {
-    let mismatch = |path: &[String], wanted: &'static str| {
-        fail(
-            path,
-            ValueProblem::Kind {
-                wanted,
-                found: message_kind(message),
-            },
-        )
-    };
     Ok(match (ty, message) {
         (_, Msg::Nil) => Value::Null,
         (_, Msg::Ext(_)) => {
@@ -289,7 +284,13 @@ fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, Va
             let type_json = match &pair[0] {
                 Msg::Bin(bytes) => bytes.as_slice(),
                 Msg::Str(text) => text.as_bytes(),
-                _ => return Err(mismatch(path, "a dynamic value's type")),
+                _ => {
+                    return Err(mismatch(
+                        path,
+                        "a dynamic value's type",
+                        message_kind(message),
+                    ));
+                }
             };
             let inner = Type::from_json(type_json)
                 .map_err(|error| fail(path, ValueProblem::Type(error)))?;
@@ -299,14 +300,10 @@ fn to_json(message: &Msg, ty: &Type, path: &mut Vec<String>) -> Result<Value, Va
             out.insert("type".to_owned(), inner.to_json());
             Value::Object(out)
         }
-        (Type::Dynamic, _) => return Err(mismatch(path, "a [type, value] pair")),
-        (Type::Bool, _) => return Err(mismatch(path, "a bool")),
-        (Type::Number, _) => return Err(mismatch(path, "a number")),
-        (Type::String, _) => return Err(mismatch(path, "a string")),
-        (Type::List(_) | Type::Set(_) | Type::Tuple(_), _) => {
-            return Err(mismatch(path, "an array"));
+        _ => {
+            let wanted = wanted(ty, "a [type, value] pair", "a map");
+            return Err(mismatch(path, wanted, message_kind(message)));
         }
-        (Type::Map(_) | Type::Object(_), _) => return Err(mismatch(path, "a map")),
     })
 }
 
@@ -509,6 +506,60 @@ mod tests {
                 .to_string()
                 .contains("dynamic value")
         );
+    }
+
+    #[test]
+    fn a_mismatch_names_what_each_type_wants_in_either_direction() {
+        let encoded = [
+            (
+                "\"dynamic\"",
+                json!(7),
+                "a {\"value\", \"type\"} object for a dynamic value, found a number",
+            ),
+            ("\"bool\"", json!("yes"), "a bool, found a string"),
+            ("\"number\"", json!(true), "a number, found a bool"),
+            ("\"string\"", json!([]), "a string, found an array"),
+            (
+                r#"["list","string"]"#,
+                json!({}),
+                "an array, found an object",
+            ),
+            (r#"["map","string"]"#, json!(1), "an object, found a number"),
+        ];
+        for (type_json, value, expected) in encoded {
+            let error = encode(&value, &ty(type_json)).unwrap_err().to_string();
+            assert_eq!(
+                error,
+                format!("the value: expected {expected}"),
+                "{type_json}"
+            );
+        }
+        // msgpack: 0x07 an integer, 0xc3 true, 0x90 an empty array, 0x80 an empty map.
+        let decoded: [(&str, &[u8], &str); 7] = [
+            (
+                "\"dynamic\"",
+                &[0x07],
+                "a [type, value] pair, found an integer",
+            ),
+            (
+                "\"dynamic\"",
+                &[0x92, 0xc3, 0xc3],
+                "a dynamic value's type, found an array",
+            ),
+            ("\"bool\"", &[0x07], "a bool, found an integer"),
+            ("\"number\"", &[0xc3], "a number, found a bool"),
+            ("\"string\"", &[0x90], "a string, found an array"),
+            (r#"["set","string"]"#, &[0x80], "an array, found a map"),
+            (r#"["object",{}]"#, &[0x90], "a map, found an array"),
+        ];
+        for (type_json, bytes, expected) in decoded {
+            let error = decode(bytes, &ty(type_json)).unwrap_err().to_string();
+            assert_eq!(
+                error,
+                format!("the value: expected {expected}"),
+                "{type_json}"
+            );
+        }
     }
 
     #[test]
