@@ -615,21 +615,15 @@ fn a_sensitive_path_statectl_cannot_follow_still_masks_in_diff_show_and_query() 
         assert_contains(&output.stdout, "terraform_data.connection");
         assert_lacks(&output.stdout, "swordfish");
     }
-    let shown = Test::new()
-        .args(["show", "terraform_data.connection"])
-        .arg(&new)
-        .run()
-        .code(0);
-    assert_contains(&shown.stdout, "(sensitive value)");
-    assert_lacks(&shown.stdout, "swordfish");
-    assert_lacks(&shown.stdout, "db2-secret-host");
-    let queried = Test::new()
-        .args(["query", "$..input.value"])
-        .arg(&new)
-        .run()
-        .code(0);
-    assert_contains(&queried.stdout, "(sensitive value)");
-    assert_lacks(&queried.stdout, "swordfish");
+    for command in [
+        &["show", "terraform_data.connection"][..],
+        &["query", "$..input.value"],
+    ] {
+        let output = Test::new().args(command).arg(&new).run().code(0);
+        assert_contains(&output.stdout, "(sensitive value)");
+        assert_lacks(&output.stdout, "swordfish");
+        assert_lacks(&output.stdout, "db2-secret-host");
+    }
 }
 
 /// terraform_data copies `input` to `output` and Terraform marks only `input`: a changed secret
