@@ -621,6 +621,54 @@ fn drift_over_protocol_6_reports_what_terraform_refresh_only_reports() {
     assert_eq!(stack.providers_running(), Vec::<String>::new());
 }
 
+/// A stored `sensitive_attributes` list holding a path drift cannot follow (an index of 0.5, which
+/// Terraform reads) beside the configuration's mark on `name`: the list read as no secrets, and the
+/// report showed the job's name in clear. Now `name` stays masked and `steps`, which the odd path
+/// reached, is masked whole, in a change and in an object gone.
+#[test]
+fn drift_masks_what_an_unfollowable_sensitive_path_reached() {
+    let Some(stack) = Stack::apply() else { return };
+    let path = stack.path().join("work/terraform.tfstate");
+    let mut state = stack.state("work");
+    let instance = &mut state["resources"][0]["instances"][0];
+    assert_eq!(instance["attributes"]["name"], "build");
+    instance["sensitive_attributes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!([
+            {"type": "get_attr", "value": "steps"},
+            {"type": "index", "value": {"value": 0.5, "type": "number"}}
+        ]));
+    std::fs::write(&path, serde_json::to_string_pretty(&state).unwrap()).unwrap();
+    stack.remote(|job| job["name"] = "renamed-secretly".into());
+    let (code, stdout, stderr) = stack.drift("work", &["--format", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let change = &report["resource_drift"][0]["change"];
+    for side in ["before", "after"] {
+        assert_eq!(
+            change[side]["name"], "(sensitive value)",
+            "{side}: {stdout}"
+        );
+        assert_eq!(
+            change[side]["steps"], "(sensitive value)",
+            "{side}: {stdout}"
+        );
+    }
+    assert!(
+        !stdout.contains("renamed-secretly") && !stdout.contains("provision"),
+        "{stdout}"
+    );
+
+    std::fs::write(stack.path().join("remote.json"), "{}").unwrap();
+    let (code, stdout, stderr) = stack.drift("work", &["--format", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let before = &report["resource_drift"][0]["change"]["before"];
+    assert_eq!(before["name"], "(sensitive value)", "{stdout}");
+    assert_eq!(before["steps"], "(sensitive value)", "{stdout}");
+}
+
 /// The state on a remote backend (the http backend, on loopback): `statectl drift URL` only ever
 /// GETs it; with `--lock` it locks and unlocks, and still writes nothing.
 #[test]
