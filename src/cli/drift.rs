@@ -331,6 +331,7 @@ fn read_group(
             Err(error) if one => return Err(error),
             Err(error) => {
                 let mut report = Report::new(name, 0, &settings.rules);
+                report.workspace.clone_from(&state.target.workspace);
                 report.error = Some(error.message);
                 reports.push(report);
                 states.push(None);
@@ -338,6 +339,7 @@ fn read_group(
             }
         };
         let mut report = Report::new(name, selected.len(), &settings.rules);
+        report.workspace.clone_from(&state.target.workspace);
         for (index, chosen) in selected.iter().enumerate() {
             match &chosen.provider {
                 // Terraform's own provider (`terraform_data`) is built into Terraform: no plugin

@@ -82,6 +82,8 @@ impl Entry {
 pub(super) struct Report {
     /// The state as named to the user.
     pub name: String,
+    /// The workspace `--workspace GLOB` listed it as, for `--format json` to name apart.
+    pub workspace: Option<String>,
     /// How many instances were chosen to be read.
     pub instances: usize,
     /// How many of them belong to Terraform's built-in provider (`terraform_data`): not read.
@@ -98,6 +100,7 @@ impl Report {
     pub(super) fn new(name: String, instances: usize, rules: &DriftRules) -> Report {
         Report {
             name,
+            workspace: None,
             instances,
             builtin: 0,
             error: None,
@@ -341,6 +344,7 @@ fn json_report(reports: &[Report]) -> String {
     for report in reports {
         states.push(json!({
             "state": report.name,
+            "workspace": report.workspace,
             "instances": report.instances,
             "read": report.read(),
             "builtin": report.builtin,
@@ -353,10 +357,12 @@ fn json_report(reports: &[Report]) -> String {
             match entry_json(entry) {
                 Ok(mut item) => {
                     item.insert("state".into(), json!(report.name));
+                    item.insert("workspace".into(), json!(report.workspace));
                     drift.push(Value::Object(item));
                 }
                 Err(message) => errors.push(json!({
                     "state": report.name,
+                    "workspace": report.workspace,
                     "address": entry.address,
                     "message": message,
                 })),
@@ -392,6 +398,7 @@ fn ignored_json(reports: &[Report]) -> Vec<Value> {
     };
     let mut total = Report {
         name: String::new(),
+        workspace: None,
         instances: 0,
         builtin: 0,
         entries: Vec::new(),

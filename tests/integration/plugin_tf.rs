@@ -644,6 +644,9 @@ fn drift_masks_what_an_unfollowable_sensitive_path_reached() {
     let (code, stdout, stderr) = stack.drift("work", &["--format", "json"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
+    // A state named directly has no workspace to name.
+    assert_eq!(report["resource_drift"][0]["workspace"], Value::Null);
+    assert_eq!(report["states"][0]["workspace"], Value::Null);
     let change = &report["resource_drift"][0]["change"];
     for side in ["before", "after"] {
         assert_eq!(
@@ -924,6 +927,12 @@ fn drift_checks_the_workspaces_a_glob_chooses() {
     assert_eq!(
         crate::builder::strings_of(&report["resource_drift"], "state"),
         ["terraform.tfstate.d/prod-b/terraform.tfstate (workspace \"prod-b\")"]
+    );
+    // Each state and entry names its workspace apart, for tools.
+    assert_eq!(report["resource_drift"][0]["workspace"], "prod-b");
+    assert_eq!(
+        crate::builder::strings_of(&report["states"], "workspace"),
+        ["default", "dev", "prod-a", "prod-b"]
     );
 
     let (code, stdout, stderr) = stack.drift("work", &["--workspace", "stage-*"]);
