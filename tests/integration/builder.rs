@@ -68,6 +68,7 @@ pub(crate) struct Test {
     stdin: Option<Vec<u8>>,
     current_dir: PathBuf,
     env: Vec<(String, std::ffi::OsString)>,
+    open_files: Option<u32>,
 }
 
 /// `statectl ARGS PATHS…`, which must exit `code`.
@@ -95,7 +96,15 @@ impl Test {
             stdin: None,
             current_dir: root(),
             env: Vec::new(),
+            open_files: None,
         }
+    }
+
+    /// Runs the binary with at most `limit` open files (the shell's `ulimit -n`, set before it
+    /// starts), as a CI runner's low limit would.
+    pub(crate) fn open_files(mut self, limit: u32) -> Test {
+        self.open_files = Some(limit);
+        self
     }
 
     pub(crate) fn args<I: IntoIterator<Item = S>, S: AsRef<str>>(mut self, args: I) -> Test {
@@ -137,7 +146,16 @@ impl Test {
 
     /// Runs the binary with no user environment leaking in (no NO_COLOR, no config).
     pub(crate) fn run(self) -> Output {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_statectl"));
+        let binary = env!("CARGO_BIN_EXE_statectl");
+        let mut command = match self.open_files {
+            Some(limit) => {
+                let mut shell = Command::new("sh");
+                shell.args(["-c", "ulimit -n \"$1\" && shift && exec \"$@\"", "sh"]);
+                shell.arg(limit.to_string()).arg(binary);
+                shell
+            }
+            None => Command::new(binary),
+        };
         command
             .args(&self.args)
             .current_dir(&self.current_dir)

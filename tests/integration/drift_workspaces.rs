@@ -132,6 +132,42 @@ fn drift_checks_the_s3_workspaces_a_glob_chooses() {
     );
 }
 
+/// Hundreds of workspaces share the listing's one S3 client: with a CI runner's low open-file
+/// limit, every one is read (each opened on a client of its own, a runtime and connection pool
+/// apiece, this stopped with "Too many open files" after a few dozen).
+#[test]
+fn drift_reads_hundreds_of_s3_workspaces_on_one_client() {
+    const WORKSPACES: usize = 300;
+    let Some(aws) = crate::s3_backend::Aws::start() else {
+        return;
+    };
+    let bucket = crate::s3_backend::BUCKET;
+    let file = aws.path().join("state.json");
+    std::fs::write(&file, state_text()).unwrap();
+    aws.moto.python(&format!(
+        "body = open('{}').read()\nfor n in range({WORKSPACES}):\n    client('s3').put_object(Bucket='{bucket}', Key=f'env:/w{{n:03}}/app/terraform.tfstate', Body=body)\n",
+        file.display()
+    ));
+    let work = aws.path().join("work");
+    initialised(&work, "s3", &s3_config(bucket, &aws.moto.url()));
+    let all = Test::new()
+        .current_dir(&work)
+        .env("HOME", aws.path())
+        .env("AWS_ACCESS_KEY_ID", "testing")
+        .env("AWS_SECRET_ACCESS_KEY", "testing")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .open_files(64)
+        .args(["drift", "--workspace", "w*", "--format", "json"])
+        .run()
+        .code(0);
+    let checked = states_checked(&all);
+    assert_eq!(checked.len(), WORKSPACES, "{}", all.stderr);
+    assert_eq!(
+        checked[WORKSPACES - 1],
+        format!("s3://{bucket}/env:/w299/app/terraform.tfstate (workspace \"w299\")")
+    );
+}
+
 #[test]
 fn drift_checks_the_gcs_workspaces_a_glob_chooses() {
     let Some(emulator) = crate::gcs_backend::Emulator::start() else {

@@ -48,13 +48,14 @@ pub(super) fn targets(
             return Err(no_match(glob, dir, &listed));
         }
         for name in chosen {
-            // HCP Terraform's listing gave each workspace's ID: opened without a request more.
-            let located = if let Some(hcp) = &listed.hcp {
-                let state = hcp.open(name)?;
+            // A remote backend's workspaces share the listing's client; local ones are files.
+            let located = if let Some(states) = &listed.states {
+                let state = states.open(name)?;
                 let note = format!(
-                    "state {} (backend \"{}\", workspace \"{name}\")",
+                    "state {} (backend \"{}\" from {}, workspace \"{name}\")",
                     state.location(),
-                    listed.backend
+                    listed.backend,
+                    states.origin
                 );
                 Located {
                     source: Source::Remote(state),
@@ -135,7 +136,7 @@ mod tests {
             backend: "s3".to_owned(),
             names: (0..12).map(|n| format!("w{n:02}")).collect(),
             warnings: Vec::new(),
-            hcp: None,
+            states: None,
         };
         let error = no_match("prod-*", Path::new("envs/a"), &listed);
         assert_eq!(

@@ -47,6 +47,11 @@ struct Backend {
 }
 
 impl AzureState {
+    /// The blob name of `config`'s workspace's state, as [`AzureState::open`] would read it.
+    pub(crate) fn state_object(config: &BackendConfig) -> Result<String, StoreError> {
+        Ok(Settings::read(config, &config::env)?.blob)
+    }
+
     /// Reads the configuration with this process's `ARM_*` variables; nothing is requested until
     /// the first call.
     pub fn open(config: &BackendConfig) -> Result<AzureState, StoreError> {

@@ -13,11 +13,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
-use statectl_state::state::store::StoreError;
+use statectl_state::state::store::{RemoteState, StoreError};
 
 use super::{DEFAULT_WORKSPACE, recorded, valid_workspace};
 use crate::config::BackendConfig;
-use crate::hcp::{MappedWorkspaces, mapped_workspaces};
+use crate::hcp::mapped_workspaces;
 use crate::listing::ListOptions;
 
 /// A backend's workspaces.
@@ -30,9 +30,38 @@ pub struct Workspaces {
     /// What was odd about the listing (a server that went round, names Terraform would refuse),
     /// each line naming where.
     pub warnings: Vec<String>,
-    /// HCP Terraform's workspaces, each opened by the ID the listing gave (`None` for the other
-    /// backends, whose states the working directory's configuration locates).
-    pub hcp: Option<Arc<MappedWorkspaces>>,
+    /// How each listed workspace's state is opened (`None` for the local backend's files).
+    pub states: Option<WorkspaceStates>,
+}
+
+/// Opens a listed workspace's state.
+type OpenState = dyn Fn(&str) -> Result<Arc<dyn RemoteState>, StoreError> + Send + Sync;
+
+/// The listed workspaces' states, each opened on the listing's one client: a glob over hundreds of
+/// workspaces costs one runtime and one connection pool, not one of each per workspace (which met
+/// the process's open-file limit). HCP Terraform's open by the ID the listing gave; the others at
+/// the object the backend's settings name for the workspace, as `--workspace NAME` would.
+#[derive(Clone)]
+pub struct WorkspaceStates {
+    /// Where `terraform init` recorded the backend, for the note naming each state.
+    pub origin: String,
+    open: Arc<OpenState>,
+}
+
+impl WorkspaceStates {
+    /// The state of the listed workspace `name`.
+    pub fn open(&self, name: &str) -> Result<Arc<dyn RemoteState>, StoreError> {
+        (self.open)(name)
+    }
+}
+
+impl std::fmt::Debug for WorkspaceStates {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("WorkspaceStates")
+            .field("origin", &self.origin)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The workspaces of the backend recorded for `dir` (with `--backend-config` items applied), a
@@ -57,7 +86,7 @@ pub fn in_directory(
                 backend: config.kind,
                 names: vec![DEFAULT_WORKSPACE.to_owned()],
                 warnings: Vec::new(),
-                hcp: None,
+                states: None,
             });
         }
         "cloud" | "remote" => {
@@ -72,7 +101,10 @@ pub fn in_directory(
             workspaces
                 .warnings
                 .splice(0..0, mapped.warnings.iter().cloned());
-            workspaces.hcp = Some(Arc::new(mapped));
+            workspaces.states = Some(WorkspaceStates {
+                origin: config.origin.clone(),
+                open: Arc::new(move |name| mapped.open(name)),
+            });
             return Ok(workspaces);
         }
         other => {
@@ -94,8 +126,33 @@ pub fn in_directory(
     )?;
     let names = listing.keys.iter().filter_map(|key| name_of(key));
     let mut workspaces = checked(&config.kind, &config.origin, names, true);
-    workspaces.warnings.splice(0..0, listing.warnings);
+    workspaces
+        .warnings
+        .splice(0..0, listing.warnings.iter().cloned());
+    let origin = config.origin.clone();
+    workspaces.states = Some(WorkspaceStates {
+        origin,
+        open: Arc::new(move |name| {
+            let mut config = config.clone();
+            name.clone_into(&mut config.workspace);
+            Ok(listing.open(&state_object(&config)?))
+        }),
+    });
     Ok(workspaces)
+}
+
+/// The object (key, blob) holding `config`'s workspace's state in its backend.
+fn state_object(config: &BackendConfig) -> Result<String, StoreError> {
+    match config.kind.as_str() {
+        "s3" => crate::s3::S3State::state_object(config),
+        "gcs" => crate::gcs::GcsState::state_object(config),
+        "azurerm" => crate::azure::AzureState::state_object(config),
+        "oci" => crate::oci::OciState::state_object(config),
+        other => Err(StoreError::new(format!(
+            "{}: backend \"{other}\" keeps no workspaces statectl can open",
+            config.origin
+        ))),
+    }
 }
 
 /// How a listed key names its workspace: `None` for a key that is no workspace's state.
@@ -253,7 +310,7 @@ fn checked(
         backend: backend.to_owned(),
         names: default.into_iter().chain(kept).collect(),
         warnings,
-        hcp: None,
+        states: None,
     }
 }
 
@@ -346,6 +403,56 @@ mod tests {
                 assert_eq!(name_of(key).as_deref(), *name, "{kind}: {key}");
             }
         }
+    }
+
+    /// The object a workspace's state is opened at is the one the listing names it by, and
+    /// `default`'s is the configuration's own.
+    #[test]
+    fn each_workspace_opens_at_the_object_the_listing_names_it_by() {
+        let cases = [
+            (
+                "s3",
+                serde_json::json!({"bucket": "b", "key": "app/terraform.tfstate", "region": "us-east-1"}),
+                "app/terraform.tfstate",
+            ),
+            (
+                "s3",
+                serde_json::json!({"bucket": "b", "key": "k", "workspace_key_prefix": "", "region": "us-east-1"}),
+                "k",
+            ),
+            (
+                "gcs",
+                serde_json::json!({"bucket": "b", "prefix": "/team/app", "access_token": "t"}),
+                "team/app/default.tfstate",
+            ),
+            (
+                "azurerm",
+                serde_json::json!({"storage_account_name": "a", "container_name": "c", "key": "prod.tfstate", "access_key": "a2V5"}),
+                "prod.tfstate",
+            ),
+            (
+                "oci",
+                serde_json::json!({"bucket": "b", "namespace": "n", "region": "us-ashburn-1"}),
+                "terraform.tfstate",
+            ),
+        ];
+        for (kind, values, default_object) in cases {
+            let mut config = config(kind, &values);
+            assert_eq!(state_object(&config).unwrap(), default_object, "{kind}");
+            let (_, name_of) = match kind {
+                "s3" => s3(&config),
+                "gcs" => gcs(&config),
+                "azurerm" => azurerm(&config),
+                _ => oci(&config),
+            };
+            for name in ["dev", "prod-eu"] {
+                config.workspace = name.to_owned();
+                let object = state_object(&config).unwrap();
+                assert_eq!(name_of(&object).as_deref(), Some(name), "{kind}: {object}");
+            }
+        }
+        let http = config("http", &serde_json::json!({"address": "http://x"}));
+        assert!(state_object(&http).is_err());
     }
 
     #[test]

@@ -75,6 +75,11 @@ struct Reading<'a> {
 }
 
 impl GcsState {
+    /// The object name of `config`'s workspace's state, as [`GcsState::open`] would read it.
+    pub(crate) fn state_object(config: &BackendConfig) -> Result<String, StoreError> {
+        Ok(Settings::read(config, &config::env)?.object)
+    }
+
     /// Reads the configuration and finds the credentials; nothing is requested until the first call.
     pub fn open(config: &BackendConfig) -> Result<GcsState, StoreError> {
         let settings = Settings::read(config, &config::env)?;

@@ -35,6 +35,11 @@ pub struct OciState {
 }
 
 impl OciState {
+    /// The object name of `config`'s workspace's state, as [`OciState::open`] would read it.
+    pub(crate) fn state_object(config: &BackendConfig) -> Result<String, StoreError> {
+        Ok(Settings::read(config, &config::env)?.object)
+    }
+
     /// Reads the configuration and loads the API key; nothing is requested until the first call.
     pub fn open(config: &BackendConfig) -> Result<OciState, StoreError> {
         OciState::open_with(config, &config::env)

@@ -44,6 +44,11 @@ struct Backend {
 }
 
 impl S3State {
+    /// The object key of `config`'s workspace's state, as [`S3State::open`] would read it.
+    pub(crate) fn state_object(config: &BackendConfig) -> Result<String, StoreError> {
+        Ok(Settings::read(config)?.key)
+    }
+
     /// Reads the configuration and builds the clients; nothing is requested until the first call.
     pub fn open(config: &BackendConfig) -> Result<S3State, StoreError> {
         let settings = Settings::read(config)?;
