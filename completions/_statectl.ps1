@@ -358,7 +358,7 @@ Register-ArgumentCompleter -Native -CommandName 'statectl' -ScriptBlock {
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only instances of these resource types (globs allowed); repeatable')
             [CompletionResult]::new('--module', '--module', [CompletionResultType]::ParameterName, 'Only instances in these modules or below them (`module.net`, globs allowed); repeatable')
             [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Not drift: changes at this attribute path (or below it) of this resource type, globs in both parts (`aws_instance.tags.LastScanned`, `*.tags_all.*`); repeatable. `[[drift.ignore]]` in `.statectl.toml` adds more, each with its reason')
-            [CompletionResult]::new('--parallelism', '--parallelism', [CompletionResultType]::ParameterName, 'How many instances are read at once, over all providers')
+            [CompletionResult]::new('--parallelism', '--parallelism', [CompletionResultType]::ParameterName, 'How many instances are read at once, over all providers (and remote states fetched at once)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long one instance''s read may take at most')
             [CompletionResult]::new('--start-timeout', '--start-timeout', [CompletionResultType]::ParameterName, 'How long a provider plugin may take to start: its handshake, and each of its schema and configuration calls before the first read')
             [CompletionResult]::new('--plugin-dir', '--plugin-dir', [CompletionResultType]::ParameterName, 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable')

@@ -341,7 +341,7 @@ set edit:completion:arg-completer[statectl] = {|@words|
             cand --type 'Only instances of these resource types (globs allowed); repeatable'
             cand --module 'Only instances in these modules or below them (`module.net`, globs allowed); repeatable'
             cand --ignore 'Not drift: changes at this attribute path (or below it) of this resource type, globs in both parts (`aws_instance.tags.LastScanned`, `*.tags_all.*`); repeatable. `[[drift.ignore]]` in `.statectl.toml` adds more, each with its reason'
-            cand --parallelism 'How many instances are read at once, over all providers'
+            cand --parallelism 'How many instances are read at once, over all providers (and remote states fetched at once)'
             cand --timeout 'How long one instance''s read may take at most'
             cand --start-timeout 'How long a provider plugin may take to start: its handshake, and each of its schema and configuration calls before the first read'
             cand --plugin-dir 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable'

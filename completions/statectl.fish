@@ -319,7 +319,7 @@ complete -c statectl -n "__fish_statectl_using_subcommand drift" -l target -d 'O
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l type -d 'Only instances of these resource types (globs allowed); repeatable' -r
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l module -d 'Only instances in these modules or below them (`module.net`, globs allowed); repeatable' -r
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l ignore -d 'Not drift: changes at this attribute path (or below it) of this resource type, globs in both parts (`aws_instance.tags.LastScanned`, `*.tags_all.*`); repeatable. `[[drift.ignore]]` in `.statectl.toml` adds more, each with its reason' -r
-complete -c statectl -n "__fish_statectl_using_subcommand drift" -l parallelism -d 'How many instances are read at once, over all providers' -r
+complete -c statectl -n "__fish_statectl_using_subcommand drift" -l parallelism -d 'How many instances are read at once, over all providers (and remote states fetched at once)' -r
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l timeout -d 'How long one instance\'s read may take at most' -r
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l start-timeout -d 'How long a provider plugin may take to start: its handshake, and each of its schema and configuration calls before the first read' -r
 complete -c statectl -n "__fish_statectl_using_subcommand drift" -l plugin-dir -d 'Where provider plugins are, instead of `.terraform/providers` under --config (or the working directory); repeatable' -r -F

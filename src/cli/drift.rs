@@ -16,6 +16,7 @@ use statectl_analysis::diff::AttributeChange;
 use statectl_analysis::drift::{Muted, changed_attributes, gone_ignored};
 use statectl_analysis::scan::select::{Selected, select};
 
+use crate::cli::drift_fetch::{Ahead, Fetched};
 use crate::cli::drift_report::{Entry, EntryKind, Report, render};
 use crate::cli::duration::DurationParser;
 use crate::cli::error::{CliError, sanitize};
@@ -76,7 +77,7 @@ pub struct Args {
     #[arg(long)]
     pub all_changes: bool,
 
-    /// How many instances are read at once, over all providers.
+    /// How many instances are read at once, over all providers (and remote states fetched at once).
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = at_least_one)]
     pub parallelism: usize,
 
@@ -194,8 +195,14 @@ fn check_group(
     let mut reports = Vec::new();
     let mut opened = Vec::new();
     let mut held = 0;
+    let mut ahead = Ahead::new(if settings.lock.is_some() {
+        1
+    } else {
+        settings.parallelism
+    });
     for (position, target) in group.iter().enumerate() {
-        let opening = match open(target, settings, printer) {
+        let fetched = ahead.take(group, position);
+        let opening = match open(target, settings, fetched, printer) {
             Ok(Some((bytes, size, locked))) => {
                 held += size;
                 Some((Ok(bytes), locked))
@@ -233,10 +240,12 @@ fn check_group(
 
 /// The state of `target`, decrypted, its size, and its lock when `--lock` asks for one; `None` for a
 /// workspace `--workspace GLOB` listed that has no state yet (Terraform lists `default` before its
-/// first apply): nothing to check, and a note says so.
+/// first apply): nothing to check, and a note says so. `fetched`: its bytes when they were fetched
+/// ahead (see `drift_fetch`).
 fn open(
     target: &Target,
     settings: &DriftSettings,
+    fetched: Option<Fetched>,
     printer: &mut Printer,
 ) -> Result<Option<(StateBytes, usize, Option<Locked>)>, CliError> {
     if let Some(workspace) = &target.workspace {
@@ -266,7 +275,7 @@ fn open(
         // is an object of its own, so reading beside it keeps it). A local one was checked above,
         // and is read through its lock below: opening a locked file a second time would drop the
         // lock (POSIX drops it when any handle of the file in the process closes).
-        match target.source.read_existing() {
+        match fetched.unwrap_or_else(|| target.source.read_existing()) {
             Ok(Some(stored)) => Ok(stored),
             Ok(None) => {
                 if let Some(locked) = locked {
@@ -283,10 +292,12 @@ fn open(
     } else if let Some(locked) = &locked {
         locked.read().map_err(CliError::from)
     } else {
-        target
-            .source
-            .read()
-            .map_err(|error| CliError::state(&target.source, &error))
+        let read = match fetched {
+            // Fetched ahead with `read`, which answers `Some` or an error.
+            Some(fetched) => fetched.map(Option::unwrap_or_default),
+            None => target.source.read(),
+        };
+        read.map_err(|error| CliError::state(&target.source, &error))
     };
     let stored = match stored {
         Ok(stored) => stored,

@@ -4,6 +4,7 @@
 mod audit;
 mod diff;
 mod drift;
+mod drift_fetch;
 mod drift_report;
 mod duration;
 mod encryption;

@@ -132,9 +132,10 @@ fn drift_checks_the_s3_workspaces_a_glob_chooses() {
     );
 }
 
-/// Hundreds of workspaces share the listing's one S3 client: with a CI runner's low open-file
-/// limit, every one is read (each opened on a client of its own, a runtime and connection pool
-/// apiece, this stopped with "Too many open files" after a few dozen).
+/// Hundreds of workspaces share the listing's one S3 client, and are fetched a window at a time:
+/// with a CI runner's low open-file limit, every one is read and reported in order (each opened on
+/// a client of its own, a runtime and connection pool apiece, this stopped with "Too many open
+/// files" after a few dozen), and one that holds no state is that workspace's error alone.
 #[test]
 fn drift_reads_hundreds_of_s3_workspaces_on_one_client() {
     const WORKSPACES: usize = 300;
@@ -145,7 +146,7 @@ fn drift_reads_hundreds_of_s3_workspaces_on_one_client() {
     let file = aws.path().join("state.json");
     std::fs::write(&file, state_text()).unwrap();
     aws.moto.python(&format!(
-        "body = open('{}').read()\nfor n in range({WORKSPACES}):\n    client('s3').put_object(Bucket='{bucket}', Key=f'env:/w{{n:03}}/app/terraform.tfstate', Body=body)\n",
+        "body = open('{}').read()\nfor n in range({WORKSPACES}):\n    client('s3').put_object(Bucket='{bucket}', Key=f'env:/w{{n:03}}/app/terraform.tfstate', Body=body if n != 150 else 'not a state')\n",
         file.display()
     ));
     let work = aws.path().join("work");
@@ -159,12 +160,34 @@ fn drift_reads_hundreds_of_s3_workspaces_on_one_client() {
         .open_files(64)
         .args(["drift", "--workspace", "w*", "--format", "json"])
         .run()
-        .code(0);
-    let checked = states_checked(&all);
-    assert_eq!(checked.len(), WORKSPACES, "{}", all.stderr);
-    assert_eq!(
-        checked[WORKSPACES - 1],
-        format!("s3://{bucket}/env:/w299/app/terraform.tfstate (workspace \"w299\")")
+        .code(2);
+    let expected: Vec<String> = (0..WORKSPACES)
+        .map(|n| {
+            format!("s3://{bucket}/env:/w{n:03}/app/terraform.tfstate (workspace \"w{n:03}\")")
+        })
+        .collect();
+    assert_eq!(states_checked(&all), expected, "{}", all.stderr);
+    let report: Value = serde_json::from_str(&all.stdout).unwrap();
+    let failed: Vec<(&str, &str)> = report["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|state| Some((state["workspace"].as_str()?, state["error"].as_str()?)))
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].0, "w150");
+    assert!(
+        failed[0]
+            .1
+            .ends_with("not JSON: unexpected character 'n', expected a JSON value"),
+        "{}",
+        failed[0].1
+    );
+    assert!(
+        all.stderr
+            .contains("env:/w150/app/terraform.tfstate:1:1: not JSON"),
+        "{}",
+        all.stderr
     );
 }
 
