@@ -1,8 +1,8 @@
 //! `statectl drift` over many remote states (a workspace glob, several URLs): their bytes fetched a
-//! window of `--parallelism` at a time, each on a thread of its own, ahead of the checks that use
-//! them in order. A glob over hundreds of workspaces then waits on the backend once per window, not
-//! once per state; memory stays bounded by the window. With `--lock` nothing is fetched ahead: each
-//! state is read under its lock, taken in order.
+//! window of `--parallelism` (at most 16) at a time, each on a thread of its own, ahead of the
+//! checks that use them in order. A glob over hundreds of workspaces then waits on the backend
+//! once per window, not once per state; memory stays bounded by the window. With `--lock` nothing
+//! is fetched ahead: each state is read under its lock, taken in order.
 
 use std::collections::VecDeque;
 
@@ -10,6 +10,10 @@ use crate::cli::settings::DriftTarget as Target;
 use crate::state::bytes::Bytes;
 use crate::state::error::StateError;
 use crate::state::source::Source;
+
+/// The most states fetched ahead, whatever `--parallelism` says: each may be as large as a state
+/// gets, and the batch they join already holds up to 256 MiB.
+const MOST_AHEAD: usize = 16;
 
 /// A remote state's bytes; `None` for a listed workspace that has no state yet.
 pub(super) type Fetched = Result<Option<Bytes>, StateError>;
@@ -22,10 +26,10 @@ pub(super) struct Ahead {
 }
 
 impl Ahead {
-    /// Fetches `window` states at a time (1: none ahead).
+    /// Fetches `window` states at a time, at most [`MOST_AHEAD`] (1: none ahead).
     pub(super) fn new(window: usize) -> Ahead {
         Ahead {
-            window,
+            window: window.min(MOST_AHEAD),
             next: 0,
             fetched: VecDeque::new(),
         }
