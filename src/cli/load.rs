@@ -108,10 +108,10 @@ pub(super) fn open_found(
     Ok(Some(StateBytes::new(plaintext)))
 }
 
-/// Leaves what a command that only reads is done with (its parsed state, the state's bytes, what
-/// was built over them) to the process's exit instead of freeing it piece by piece: the command
-/// returns and the process ends, and freeing a 250 MB state's model one allocation at a time (and
-/// unmapping its file) was about a tenth of a `list`.
+/// Leaves what a command is done with (its parsed state, the state's bytes, what was built over
+/// them) to the process's exit instead of freeing it piece by piece: the command returns and the
+/// process ends, and freeing a 250 MB state's model one allocation at a time (and unmapping its
+/// file) was about a tenth of a `list`. Only for what runs once a process (a write's one state).
 pub(super) fn leave_to_exit<T>(value: T) {
     std::mem::forget(value);
 }

@@ -128,7 +128,11 @@ pub(super) fn rewrite(
     let mut loaded = open(settings, request.operation, LockMode::LockFirst, printer)?;
     let locked = loaded.locked.take();
     let state = load::parse_state(&loaded.source, &loaded.bytes)?;
-    finish(settings, request, &loaded, locked, &state, printer)
+    let status = finish(settings, request, &loaded, locked, &state, printer);
+    // The write is done (or refused): freeing the model one allocation at a time would only delay
+    // the exit.
+    load::leave_to_exit(state);
+    status
 }
 
 /// Reads the state the settings name, with the lock first when `mode` says so (and the file is to be
