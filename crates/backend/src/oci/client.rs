@@ -25,6 +25,18 @@ const RETRIED: [u16; 3] = [429, 500, 503];
 /// 429's `retry-after` asks, up to this.
 const MAX_PAUSE: Duration = Duration::from_secs(10);
 
+/// The pause after attempt `attempt` (from 1): what the answer's `retry-after` asks, in seconds or
+/// as an HTTP-date (RFC 9110), else half a second doubled each attempt; at most [`MAX_PAUSE`].
+fn pause(retry_after: Option<&str>, attempt: u32, now: SystemTime) -> Duration {
+    retry_after
+        .and_then(|value| statectl_net::http::retry_after::parse(value, now))
+        .unwrap_or_else(|| {
+            Duration::from_millis(500)
+                .saturating_mul(2_u32.saturating_pow(attempt.saturating_sub(1)))
+        })
+        .min(MAX_PAUSE)
+}
+
 /// The client of one namespace's Object Storage, shared by the states of a listing.
 pub(super) struct Client {
     http: reqwest::Client,
@@ -190,7 +202,7 @@ impl Client {
                     .headers()
                     .get("retry-after")
                     .and_then(|value| value.to_str().ok())
-                    .and_then(|value| value.trim().parse::<u64>().ok());
+                    .map(ToOwned::to_owned);
                 if attempt >= ATTEMPTS {
                     let answer = read(response, call.max_body).await?;
                     return Err(Failure::GaveUp {
@@ -199,17 +211,14 @@ impl Client {
                         attempts: attempt,
                     });
                 }
-                let pause = retry_after.map_or_else(
-                    || Duration::from_millis(500) * 2u32.pow(attempt - 1),
-                    Duration::from_secs,
-                );
+                let pause = pause(retry_after.as_deref(), attempt, SystemTime::now());
                 tracing::debug!(
                     status,
                     attempt,
                     ?pause,
                     "retrying an Object Storage request"
                 );
-                tokio::time::sleep(pause.min(MAX_PAUSE)).await;
+                tokio::time::sleep(pause).await;
                 attempt += 1;
             }
         })
@@ -247,5 +256,32 @@ mod tests {
             object_path("ns", "b", "tf-state-env/dev/app state.tfstate"),
             "/n/ns/b/b/o/tf-state-env%2Fdev%2Fapp%20state.tfstate"
         );
+    }
+
+    #[test]
+    fn a_retry_after_in_seconds_or_as_a_date_is_honoured_up_to_the_cap() {
+        let now = httpdate::parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
+        let seconds = Duration::from_secs;
+        for (retry_after, attempt, expected) in [
+            (Some("3"), 1, seconds(3)),
+            (Some(" 2 "), 4, seconds(2)),
+            (Some("Sun, 06 Nov 1994 08:49:42 GMT"), 1, seconds(5)),
+            // A date already past: at once.
+            (Some("Sun, 06 Nov 1994 08:49:00 GMT"), 3, Duration::ZERO),
+            (Some("86400"), 1, MAX_PAUSE),
+            (Some("Mon, 07 Nov 1994 08:49:37 GMT"), 1, MAX_PAUSE),
+            // Unreadable or absent: the doubling pause.
+            (Some("soon"), 1, Duration::from_millis(500)),
+            (Some("-1"), 2, seconds(1)),
+            (None, 3, seconds(2)),
+            (None, 5, seconds(8)),
+            (None, u32::MAX, MAX_PAUSE),
+        ] {
+            assert_eq!(
+                pause(retry_after, attempt, now),
+                expected,
+                "{retry_after:?} after attempt {attempt}"
+            );
+        }
     }
 }
