@@ -326,6 +326,16 @@ mod tests {
         &'static [(&'static str, Option<&'static str>)],
     );
 
+    /// The listing prefix and key-to-name rule of a listed backend's `config`.
+    fn layout(config: &BackendConfig) -> (String, NameOf) {
+        match config.kind.as_str() {
+            "s3" => s3(config),
+            "gcs" => gcs(config),
+            "azurerm" => azurerm(config),
+            _ => oci(config),
+        }
+    }
+
     fn config(kind: &str, values: &Value) -> BackendConfig {
         BackendConfig {
             kind: kind.to_owned(),
@@ -392,12 +402,7 @@ mod tests {
         ];
         for (kind, values, listed_prefix, keys) in cases {
             let config = config(kind, &values);
-            let (prefix, name_of) = match kind {
-                "s3" => s3(&config),
-                "gcs" => gcs(&config),
-                "azurerm" => azurerm(&config),
-                _ => oci(&config),
-            };
+            let (prefix, name_of) = layout(&config);
             assert_eq!(prefix, listed_prefix, "{kind}");
             for (key, name) in keys {
                 assert_eq!(name_of(key).as_deref(), *name, "{kind}: {key}");
@@ -439,12 +444,7 @@ mod tests {
         for (kind, values, default_object) in cases {
             let mut config = config(kind, &values);
             assert_eq!(state_object(&config).unwrap(), default_object, "{kind}");
-            let (_, name_of) = match kind {
-                "s3" => s3(&config),
-                "gcs" => gcs(&config),
-                "azurerm" => azurerm(&config),
-                _ => oci(&config),
-            };
+            let (_, name_of) = layout(&config);
             for name in ["dev", "prod-eu"] {
                 config.workspace = name.to_owned();
                 let object = state_object(&config).unwrap();
