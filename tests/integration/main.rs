@@ -59,6 +59,7 @@ mod plugin_tf;
 mod plugin_trust;
 mod processes;
 mod properties;
+mod read_while_rewritten;
 mod readme_demo;
 mod refresh;
 mod remote_refresh;

@@ -17,6 +17,7 @@ pub mod parse;
 mod parse_split;
 pub mod provider;
 pub mod query;
+pub mod read_stamps;
 pub mod sensitive;
 pub mod sniff;
 pub mod source;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::state::bytes::{self, Bytes};
 use crate::state::error::StateError;
+use crate::state::read_stamps::BeforeReading;
 use crate::state::sniff;
 use crate::state::store::RemoteState;
 
@@ -168,17 +169,31 @@ fn read_path(path: &Path, access: Access) -> Result<Bytes, Refused> {
         }
     })?;
     let mut file = File::open(path).map_err(Refused::Io)?;
+    let before = BeforeReading::of(&file);
     let prefix = bytes::read_prefix(&mut file, sniff::PREFIX).map_err(Refused::Io)?;
     sniff::bytes(&prefix, false).map_err(|error| Refused::State(error.located_in(&prefix)))?;
-    match readable {
-        bytes::Readable::Pipe => bytes::read_stream(file, prefix).map_err(Refused::Io),
+    let read = match readable {
+        bytes::Readable::Pipe => return bytes::read_stream(file, prefix).map_err(Refused::Io),
         bytes::Readable::File => match access {
             Access::Copied => bytes::read_all(&file),
             Access::Mapped => bytes::map_all(&file),
         }
-        .map_err(Refused::Io),
+        .map_err(Refused::Io)?,
+    };
+    if let Bytes::Shared { .. } = read {
+        before.watch_mapped(path);
+    } else if before.rewritten(path) {
+        return Err(Refused::State(
+            StateError::new(REWRITTEN_WHILE_READ)
+                .with_hint("run the command again once the other process is done"),
+        ));
     }
+    Ok(read)
 }
+
+/// What a state rewritten in place while statectl read it is told: the CLI says it of a mapped
+/// one when the command ends.
+pub const REWRITTEN_WHILE_READ: &str = "the state file was rewritten while statectl read it (another process wrote it in place, as Terraform's local backend does); nothing was written";
 
 /// An I/O error in words, without Rust's `(os error N)` suffix.
 pub fn problem(error: &std::io::Error) -> String {
