@@ -405,6 +405,52 @@ fn tags_select_one_workspace_or_name_the_several_they_match() {
         .stdout(&local_list());
 }
 
+/// Key/value tags choose by key and value, as Terraform lists them: a workspace whose `env` is
+/// `dev` is not the one `tags = { env = "prod" }` selects (matched by key alone, it was the only
+/// match, and its state was read).
+#[test]
+fn key_value_tags_select_by_value_too() {
+    let tfe = Tfe::start(&[
+        "--workspace",
+        "app-dev:env=dev",
+        "--workspace",
+        "app-prod:env=prod",
+        "--state",
+        &format!("app-dev={}", seed().display()),
+    ]);
+    let home = home_with_token(&tfe.host(), TOKEN);
+    let folder = |value: &str| {
+        cloud_dir(
+            &tfe.host(),
+            &json!({"name": null, "project": null, "tags": {"env": value}}),
+        )
+    };
+    let dev = folder("dev");
+    statectl(&tfe, dev.path(), home.path())
+        .arg("list")
+        .run()
+        .code(0)
+        .stdout(&local_list());
+    let qa = folder("qa");
+    statectl(&tfe, qa.path(), home.path())
+        .arg("list")
+        .run()
+        .refused("no workspace of organization `acme` carries the tags [env=qa]");
+    // app-prod has no state yet: chosen by value, not app-dev's state read in its place.
+    let prod = folder("prod");
+    statectl(&tfe, prod.path(), home.path())
+        .arg("list")
+        .run()
+        .refused(&format!(
+            "error: https://{}/app/acme/workspaces/app-prod: there is no state there\n",
+            tfe.host()
+        ));
+    statectl(&tfe, prod.path(), home.path())
+        .args(["list", "--workspace", "app-dev"])
+        .run()
+        .refused("workspace `app-dev` of organization `acme` does not carry the tags [env=prod]");
+}
+
 /// A hostile list of tagged workspaces: every page repeats the first and offers another, three
 /// pages in all. Each workspace counts once (they were named once a page: "select 6 workspaces:
 /// app-eu, app-eu, ..."). The page limit that ends a list offering pages for ever is the prefix

@@ -103,20 +103,7 @@ pub fn mapped_workspaces(
             bindings,
             project,
         } => {
-            let mut filters = Vec::new();
-            if !tags.is_empty() {
-                filters.push(format!(
-                    "&search%5Btags%5D={}",
-                    escape::unreserved(&tags.join(","))
-                ));
-            }
-            for (index, (key, value)) in bindings.iter().enumerate() {
-                filters.push(format!(
-                    "&filter%5Btagged%5D%5B{index}%5D%5Bkey%5D={}&filter%5Btagged%5D%5B{index}%5D%5Bvalue%5D={}",
-                    escape::unreserved(key),
-                    escape::unreserved(value)
-                ));
-            }
+            let mut filters = vec![tag_filters(&tags, &bindings)];
             if let Some(project) = project {
                 match mapped.base.project_id(&project)? {
                     Some(id) => filters.push(format!(
@@ -259,4 +246,24 @@ impl HcpState {
             .collect();
         Ok((named, warnings))
     }
+}
+
+/// The query of a workspace list narrowed to `tags` (`search[tags]`, by key) and, for key/value
+/// tags, to each pair (`filter[tagged][N][key]` and `[value]`), as go-tfe sends them.
+pub(super) fn tag_filters(tags: &[String], bindings: &[(String, String)]) -> String {
+    let mut filters = Vec::new();
+    if !tags.is_empty() {
+        filters.push(format!(
+            "&search%5Btags%5D={}",
+            escape::unreserved(&tags.join(","))
+        ));
+    }
+    for (index, (key, value)) in bindings.iter().enumerate() {
+        filters.push(format!(
+            "&filter%5Btagged%5D%5B{index}%5D%5Bkey%5D={}&filter%5Btagged%5D%5B{index}%5D%5Bvalue%5D={}",
+            escape::unreserved(key),
+            escape::unreserved(value)
+        ));
+    }
+    filters.concat()
 }

@@ -30,9 +30,11 @@ pub(super) const DEFAULT_HOSTNAME: &str = "app.terraform.io";
 pub(super) enum Target {
     /// This one, by name.
     Named(String),
-    /// The one with these tags: `chosen` when a workspace was selected, else the only match.
+    /// The one with these tags (and key/value bindings, as [`Mapping::Listed`] has them): `chosen`
+    /// when a workspace was selected, else the only match.
     Tagged {
         tags: Vec<String>,
+        bindings: Vec<(String, String)>,
         chosen: Option<String>,
     },
 }
@@ -167,8 +169,9 @@ pub(super) fn target(
             .with_hint("drop `--workspace` (or unset TF_WORKSPACE): Terraform refuses a TF_WORKSPACE that differs from the block's `name` too")),
             _ => Ok(Target::Named(name)),
         },
-        Mapping::Listed { tags, .. } if !tags.is_empty() => Ok(Target::Tagged {
+        Mapping::Listed { tags, bindings, .. } if !tags.is_empty() => Ok(Target::Tagged {
             tags,
+            bindings,
             chosen: selected,
         }),
         Mapping::Listed { .. } => match selected.or_else(|| env("TF_WORKSPACE")) {
@@ -224,8 +227,8 @@ pub(super) fn mapping(
     }
 }
 
-/// `tags = ["a", "b"]`, or `tags = { key = "value" }` (matched by key: the values need the tag
-/// bindings API, which statectl does not read).
+/// `tags = ["a", "b"]`, or `tags = { key = "value" }` (the keys; the values are the mapping's
+/// `bindings`).
 fn tags(
     config: &BackendConfig,
     workspaces: Option<&serde_json::Map<String, serde_json::Value>>,
@@ -389,6 +392,7 @@ mod tests {
             read("cloud", tagged.clone(), "default").unwrap().target,
             Target::Tagged {
                 tags: vec!["app".to_owned(), "eu".to_owned()],
+                bindings: Vec::new(),
                 chosen: None
             }
         );
@@ -396,7 +400,22 @@ mod tests {
             read("cloud", tagged, "app-eu").unwrap().target,
             Target::Tagged {
                 tags: vec!["app".to_owned(), "eu".to_owned()],
+                bindings: Vec::new(),
                 chosen: Some("app-eu".to_owned())
+            }
+        );
+        // Key/value tags: the keys, and each pair a binding to match too.
+        let bound = json!({"organization": "acme", "token": "t",
+                           "workspaces": {"tags": {"env": "prod", "team": "core"}}});
+        assert_eq!(
+            read("cloud", bound, "default").unwrap().target,
+            Target::Tagged {
+                tags: vec!["env".to_owned(), "team".to_owned()],
+                bindings: vec![
+                    ("env".to_owned(), "prod".to_owned()),
+                    ("team".to_owned(), "core".to_owned())
+                ],
+                chosen: None
             }
         );
         let named = json!({"organization": "acme", "token": "t", "workspaces": {"name": "prod"}});

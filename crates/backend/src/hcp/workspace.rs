@@ -15,12 +15,24 @@ use crate::listing::DEFAULT_MAX_PAGES;
 impl HcpState {
     /// The remote workspace's name: given, or the one the tags select.
     pub(super) fn workspace_name(&self, target: &Target) -> Result<String, StoreError> {
-        let (tags, chosen) = match target {
+        let (tags, bindings, chosen) = match target {
             Target::Named(name) => return Ok(name.clone()),
-            Target::Tagged { tags, chosen } => (tags, chosen),
+            Target::Tagged {
+                tags,
+                bindings,
+                chosen,
+            } => (tags, bindings, chosen),
         };
-        let names = self.tagged(tags)?;
-        let described = tags.join(", ");
+        let names = self.tagged(tags, bindings)?;
+        // A key/value tag is named with its value: `env=prod`.
+        let described = tags
+            .iter()
+            .map(|tag| match bindings.iter().find(|(key, _)| key == tag) {
+                Some((key, value)) => format!("{key}={value}"),
+                None => tag.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
         if let Some(chosen) = chosen {
             if names.contains(chosen) {
                 return Ok(chosen.clone());
@@ -49,10 +61,15 @@ impl HcpState {
         }
     }
 
-    /// The names of the workspaces carrying every tag of `tags`, every page of them (each page
-    /// number followed once and only forward, within the page limit), sorted, each once.
-    fn tagged(&self, tags: &[String]) -> Result<Vec<String>, StoreError> {
-        let filters = format!("&search%5Btags%5D={}", escape::unreserved(&tags.join(",")));
+    /// The names of the workspaces carrying every tag of `tags` (each of `bindings` with its
+    /// value), every page of them (each page number followed once and only forward, within the
+    /// page limit), sorted, each once.
+    fn tagged(
+        &self,
+        tags: &[String],
+        bindings: &[(String, String)],
+    ) -> Result<Vec<String>, StoreError> {
+        let filters = super::mapping::tag_filters(tags, bindings);
         let hint = "the server keeps offering pages of workspaces; name the workspace (`workspaces { name = ... }`) rather than select it by tags";
         // The names select one workspace: one listed twice changes nothing, so no warning.
         let (named, _warnings) = self.workspaces_where(&filters, DEFAULT_MAX_PAGES, hint)?;
