@@ -250,14 +250,10 @@ pub fn run() -> i32 {
     // A local state rewritten in place while it was read (Terraform's local backend writes so):
     // what was answered from it may mix two states, so the run cannot succeed.
     for path in crate::state::read_stamps::changed_since_read() {
-        printer.error(
-            &CliError::new(format!(
-                "{}: {}",
-                error::echo(&path.display().to_string()),
-                crate::state::source::REWRITTEN_WHILE_READ
-            ))
-            .with_hint("run the command again once the other process is done"),
-        );
+        printer.error(&CliError::state(
+            &crate::state::source::Source::Path(path),
+            &crate::state::source::rewritten_while_read(),
+        ));
         status = status.and(ExitStatus::Error);
     }
     // A remote lock that an error path could not release: said last, with its ID and the

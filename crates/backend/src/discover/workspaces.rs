@@ -116,7 +116,7 @@ pub fn in_directory(
         }
     };
     let keep = |key: &str| name_of(key).is_some();
-    let listing = crate::states_under(
+    let mut listing = crate::states_under(
         &config,
         &prefix,
         ListOptions {
@@ -128,10 +128,9 @@ pub fn in_directory(
     let mut workspaces = checked(&config.kind, &config.origin, names, true);
     workspaces
         .warnings
-        .splice(0..0, listing.warnings.iter().cloned());
-    let origin = config.origin.clone();
+        .splice(0..0, std::mem::take(&mut listing.warnings));
     workspaces.states = Some(WorkspaceStates {
-        origin,
+        origin: config.origin.clone(),
         open: Arc::new(move |name| {
             let mut config = config.clone();
             name.clone_into(&mut config.workspace);

@@ -183,17 +183,17 @@ fn read_path(path: &Path, access: Access) -> Result<Bytes, Refused> {
     if let Bytes::Shared { .. } = read {
         before.watch_mapped(path);
     } else if before.rewritten(path) {
-        return Err(Refused::State(
-            StateError::new(REWRITTEN_WHILE_READ)
-                .with_hint("run the command again once the other process is done"),
-        ));
+        return Err(Refused::State(rewritten_while_read()));
     }
     Ok(read)
 }
 
-/// What a state rewritten in place while statectl read it is told: the CLI says it of a mapped
-/// one when the command ends.
-pub const REWRITTEN_WHILE_READ: &str = "the state file was rewritten while statectl read it (another process wrote it in place, as Terraform's local backend does); nothing was written";
+/// The error for a state rewritten in place while statectl read it: at once for a copy, and by the
+/// CLI when the command ends for a mapped one.
+pub fn rewritten_while_read() -> StateError {
+    StateError::new("the state file was rewritten while statectl read it (another process wrote it in place, as Terraform's local backend does); nothing was written")
+        .with_hint("run the command again once the other process is done")
+}
 
 /// An I/O error in words, without Rust's `(os error N)` suffix.
 pub fn problem(error: &std::io::Error) -> String {
