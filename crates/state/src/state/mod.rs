@@ -22,6 +22,7 @@ pub mod sensitive;
 pub mod sniff;
 pub mod source;
 pub mod store;
+mod utf8;
 pub mod write;
 
 pub use error::StateError;

@@ -29,14 +29,14 @@ use crate::state::parse_split;
 use crate::state::provider::ProviderConfig;
 use crate::state::sensitive;
 use crate::state::sniff;
+use crate::state::utf8;
 
 type Result<T> = std::result::Result<T, StateError>;
 
 /// Parses a state from its bytes. Errors carry a line and column of `bytes`, or an address.
 pub fn parse(bytes: &[u8]) -> Result<State<'_>> {
     sniff::bytes(bytes, true).map_err(|error| error.located_in(bytes))?;
-    let source = std::str::from_utf8(bytes)
-        .map_err(|error| sniff::not_utf8(error.valid_up_to()).located_in(bytes))?;
+    let source = utf8::text(bytes).map_err(|offset| sniff::not_utf8(offset).located_in(bytes))?;
     // Only once reading it as a state failed: is it another known kind of JSON document?
     let state = parse_text(source)
         .map_err(|error| sniff::document(source).unwrap_or(error).located_in(bytes))?;

@@ -1,0 +1,168 @@
+//! The check that a state's bytes are UTF-8 text, on every CPU: it is one pass over the whole file
+//! that must end before the parse can start (the model borrows `&str` slices of the text), so a
+//! large state is checked in parts side by side, and the parts' answers make the whole's.
+//!
+//! Why this is the second place statectl uses `unsafe` (beside `mapped.rs`): each part is checked by
+//! `std::str::from_utf8`, but the parse needs one `&str` of the whole, and the standard library's
+//! only safe way to it checks every byte again on one thread. The whole is valid because every byte
+//! lies in exactly one part and the concatenation of valid UTF-8 texts is valid UTF-8.
+//!
+//! Why the answer is the one-thread check's: the parts are cut just before an ASCII byte, which can
+//! only start a character, so a valid text's parts are each valid; and the first failing part, in
+//! order, fails where the whole would (the parts before it are valid and end on a whole character),
+//! so the offset in the error is the same.
+
+use std::thread;
+
+/// Below this many bytes per part, a thread costs more than it saves.
+const PART_BYTES: usize = 4 << 20;
+
+/// The most threads one state is checked with.
+const MAX_PARTS: usize = 8;
+
+/// `bytes` as text, or the offset of its first byte that is not part of a valid UTF-8 character
+/// (`Utf8Error::valid_up_to` of the whole).
+pub(crate) fn text(bytes: &[u8]) -> Result<&str, usize> {
+    let cuts = cuts(bytes, parts(bytes.len()));
+    if cuts.len() <= 2 {
+        return std::str::from_utf8(bytes).map_err(|error| error.valid_up_to());
+    }
+    let first_invalid = thread::scope(|scope| {
+        let threads: Vec<_> = cuts[1..]
+            .windows(2)
+            .map(|bounds| {
+                let (start, end) = (bounds[0], bounds[1]);
+                // A thread the system will not start is a part this thread checks (below).
+                thread::Builder::new()
+                    .spawn_scoped(scope, move || invalid_at(bytes, start, end))
+                    .ok()
+            })
+            .collect();
+        let mut first_invalid = invalid_at(bytes, cuts[0], cuts[1]);
+        for (thread, bounds) in threads.into_iter().zip(cuts[1..].windows(2)) {
+            let answer = thread
+                .and_then(|thread| thread.join().ok())
+                .unwrap_or_else(|| invalid_at(bytes, bounds[0], bounds[1]));
+            first_invalid = first_invalid.or(answer);
+        }
+        first_invalid
+    });
+    if let Some(offset) = first_invalid {
+        return Err(offset);
+    }
+    Ok(whole_checked_in_parts(bytes))
+}
+
+/// The text of `bytes`, every part of which [`invalid_at`] found valid.
+#[allow(
+    unsafe_code,
+    reason = "joining parts checked on several threads into one `&str`; see the module's documentation"
+)]
+fn whole_checked_in_parts(bytes: &[u8]) -> &str {
+    // SAFETY: `text` calls this only when every part between consecutive cuts (which run from 0 to
+    // `bytes.len()`, so each byte is in one part) was checked by `std::str::from_utf8`; valid UTF-8
+    // texts one after another are valid UTF-8.
+    unsafe { std::str::from_utf8_unchecked(bytes) }
+}
+
+/// Where `bytes[start..end]` stops being UTF-8, as an offset into `bytes`; `None` when it is valid.
+fn invalid_at(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+    std::str::from_utf8(&bytes[start..end])
+        .err()
+        .map(|error| start + error.valid_up_to())
+}
+
+/// The parts' bounds, ascending from 0 to `bytes.len()`: `parts` nearly equal parts, each cut moved
+/// on to the next ASCII byte (a cut that finds none, or lands on the last, is left out).
+fn cuts(bytes: &[u8], parts: usize) -> Vec<usize> {
+    let mut cuts = vec![0];
+    for part in 1..parts {
+        let from = bytes.len() / parts * part;
+        if let Some(ascii) = bytes[from..].iter().position(u8::is_ascii)
+            && from + ascii > *cuts.last().expect("starts with 0")
+        {
+            cuts.push(from + ascii);
+        }
+    }
+    cuts.push(bytes.len());
+    cuts.dedup();
+    cuts
+}
+
+/// How many parts to check `length` bytes in: one per CPU, each at least [`PART_BYTES`].
+fn parts(length: usize) -> usize {
+    #[cfg(test)]
+    if let Some(parts) = tests::FORCED_PARTS.get() {
+        return parts;
+    }
+    let parts = (length / PART_BYTES).min(MAX_PARTS);
+    if parts < 2 {
+        return parts;
+    }
+    parts.min(thread::available_parallelism().map_or(1, usize::from))
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    thread_local! {
+        /// Checks every text in this many parts, however small (tests only).
+        pub(super) static FORCED_PARTS: Cell<Option<usize>> = const { Cell::new(None) };
+    }
+
+    fn checked_in(parts: usize, bytes: &[u8]) -> Result<&str, usize> {
+        FORCED_PARTS.set(Some(parts));
+        let outcome = text(bytes);
+        FORCED_PARTS.set(None);
+        outcome
+    }
+
+    #[test]
+    fn text_checked_in_parts_gets_the_answer_of_one_check() {
+        // Characters of every width, so that most even cuts land inside one.
+        let valid = "{\"é\": \"日本\", \"😀\": \"x\\u00e9\"}\n".repeat(40);
+        let mut texts: Vec<Vec<u8>> = vec![valid.as_bytes().to_vec(), Vec::new(), b"{}".to_vec()];
+        // Without an ASCII byte after the cuts: the parts merge into fewer.
+        texts.push("日本語".repeat(50).into_bytes());
+        let bytes = valid.as_bytes();
+        for at in (0..bytes.len()).step_by(7) {
+            for bad in [
+                &b"\xff"[..],
+                b"\xc3",
+                b"\xe6\x97",
+                b"\xed\xa0\x80",
+                b"\xf0\x9f\x98",
+            ] {
+                let mut broken = bytes[..at].to_vec();
+                broken.extend_from_slice(bad);
+                broken.extend_from_slice(&bytes[at..]);
+                texts.push(broken.clone());
+                broken.truncate(at + bad.len());
+                texts.push(broken);
+            }
+        }
+        for text in &texts {
+            let whole = std::str::from_utf8(text).map_err(|error| error.valid_up_to());
+            for parts in [1, 2, 3, 5, 16] {
+                assert_eq!(checked_in(parts, text), whole, "{parts} parts of {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn cuts_stand_before_ascii_bytes_and_cover_the_text() {
+        let text = "aé日😀b".repeat(100);
+        let bytes = text.as_bytes();
+        for parts in 1..40 {
+            let cuts = cuts(bytes, parts);
+            assert_eq!((cuts[0], *cuts.last().unwrap()), (0, bytes.len()));
+            assert!(cuts.windows(2).all(|pair| pair[0] < pair[1]), "{cuts:?}");
+            for &cut in &cuts[1..cuts.len() - 1] {
+                assert!(bytes[cut].is_ascii(), "cut {cut} of {parts}");
+            }
+        }
+    }
+}
