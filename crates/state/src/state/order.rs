@@ -31,6 +31,11 @@ fn identity<'s>(instance: &'s Instance<'_>) -> (Option<&'s InstanceKey>, Option<
 /// orders it, then instance key, then deposed key), refusing duplicates as Go's reader does.
 pub fn sort_objects(resources: &[Resource<'_>]) -> Result<Vec<ObjectRef>, Duplicate> {
     let mut by_address: Vec<u32> = (0..resources.len() as u32).collect();
+    // Terraform writes resources in the text order of their module addresses, where a nested
+    // module's resources stand beside their parent's; this order puts shallower modules first. Put
+    // them apart by depth first (a cheap key), and the sort below finds long runs already in order
+    // instead of merging thousands of short ones.
+    by_address.sort_by_key(|&resource| resources[resource as usize].address.module.0.len());
     // Stable, so entries that Go would merge keep their file order.
     by_address.sort_by(|&left, &right| {
         resources[left as usize]
