@@ -526,7 +526,7 @@ fn a_missing_blob_is_no_state_and_a_write_leaves_it_empty_and_unleased_as_terraf
         .statectl(&["list", &url("absent.tfstate")])
         .run()
         .refused(&format!(
-            "error: {}: there is no state there\nhint: check the bucket, key and workspace; `terraform workspace list` shows the workspaces\n",
+            "error: {}: there is no state there\nhint: check the storage account, container and key (another workspace's state is `<key>env:<workspace>`); `terraform workspace list` shows the workspaces\n",
             url("absent.tfstate")
         ));
     // A taint locks before it reads, and Terraform's lock creates the blob empty to lease it: the

@@ -334,7 +334,7 @@ fn a_url_reads_the_state_and_a_missing_object_is_one_line() {
         format!("state gs://{BUCKET}/team/prod.tfstate (backend \"gcs\")\n")
     );
     let missing = run(&format!("gs://{BUCKET}/team/missing.tfstate"), &[]).refused(&format!(
-        "error: gs://{BUCKET}/team/missing.tfstate: there is no state there\nhint: "
+        "error: gs://{BUCKET}/team/missing.tfstate: there is no state there\nhint: check the bucket and prefix"
     ));
     assert!(!missing.stderr.contains(TOKEN));
     run(&format!("gs://{BUCKET}/team/notes.txt"), &[]).refused(&format!(

@@ -442,7 +442,7 @@ fn key_value_tags_select_by_value_too() {
         .arg("list")
         .run()
         .refused(&format!(
-            "error: https://{}/app/acme/workspaces/app-prod: there is no state there\n",
+            "error: https://{}/app/acme/workspaces/app-prod: there is no state there\nhint: the workspace has no state version yet (its first `terraform apply` makes one)",
             tfe.host()
         ));
     statectl(&tfe, prod.path(), home.path())

@@ -452,7 +452,7 @@ fn a_url_reads_the_state_and_a_missing_key_is_one_line() {
     );
     assert!(body.contains("\"lineage\""));
     let missing = run(&format!("s3://{BUCKET}/team/missing.tfstate")).refused(&format!(
-        "error: s3://{BUCKET}/team/missing.tfstate: there is no state there\nhint: check the bucket, key and workspace; `terraform workspace list` shows the workspaces\n"
+        "error: s3://{BUCKET}/team/missing.tfstate: there is no state there\nhint: check the bucket and key (another workspace's state is under `workspace_key_prefix`, `env:` by default); `terraform workspace list` shows the workspaces\n"
     ));
     assert!(!missing.stderr.contains("s3cr3t"));
 }

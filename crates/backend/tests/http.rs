@@ -264,6 +264,14 @@ fn no_state_is_204_or_404_and_reading_it_says_so() {
         error.to_string().contains("there is no state there"),
         "{error}"
     );
+    // The http backend's own words: one state per address, no workspaces to check.
+    assert!(
+        error
+            .hint
+            .as_deref()
+            .is_some_and(|hint| hint.contains("the http backend has no workspaces")),
+        "{error:?}"
+    );
     let missing = Server::start(&["--fault", "GET=404"]);
     assert_eq!(open(&gitlab_like(&missing, json!({}))).get().unwrap(), None);
     assert_eq!(server.statuses(), [json!(204), json!(204)]);

@@ -77,7 +77,11 @@ impl AzureState {
     }
 }
 
-crate::blocking::blocking_remote_state!(AzureState, object: blob, runtime: backend.client.runtime {});
+crate::blocking::blocking_remote_state!(AzureState, object: blob, runtime: backend.client.runtime {
+    fn missing_state_hint(&self) -> &'static str {
+        "check the storage account, container and key (another workspace's state is `<key>env:<workspace>`); `terraform workspace list` shows the workspaces"
+    }
+});
 
 impl Backend {
     fn target(&self) -> errors::Target<'_> {

@@ -108,6 +108,10 @@ impl GcsState {
 }
 
 crate::blocking::blocking_remote_state!(GcsState, object: object, runtime: runtime {
+    fn missing_state_hint(&self) -> &'static str {
+        "check the bucket and prefix (each workspace's state is `<prefix>/<workspace>.tfstate`); `terraform workspace list` shows the workspaces"
+    }
+
     /// Terraform's gcs lock ID is the lock object's generation, which `force-unlock` takes.
     fn force_unlock_id(&self, lock: &LockInfo) -> String {
         self.backend

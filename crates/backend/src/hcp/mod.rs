@@ -300,6 +300,10 @@ impl RemoteState for HcpState {
         self.location.clone()
     }
 
+    fn missing_state_hint(&self) -> &'static str {
+        "the workspace has no state version yet (its first `terraform apply` makes one); check the organization and workspace: `terraform workspace list` shows the workspaces"
+    }
+
     fn backup_name(&self) -> String {
         format!("{}.tfstate", self.workspace)
     }

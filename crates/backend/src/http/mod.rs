@@ -155,6 +155,11 @@ impl RemoteState for HttpState {
         self.location.clone()
     }
 
+    /// The http backend has one state per `address`, and no workspaces.
+    fn missing_state_hint(&self) -> &'static str {
+        "the server answered that it holds no state at this `address` yet; check the address (the http backend has no workspaces)"
+    }
+
     fn backup_name(&self) -> String {
         address::backup_name(&self.settings.address)
     }

@@ -175,6 +175,10 @@ impl RemoteState for OciState {
         self.location.clone()
     }
 
+    fn missing_state_hint(&self) -> &'static str {
+        "check the namespace, bucket and key (another workspace's state is `<workspace_key_prefix>/<workspace>/<key>`); `terraform workspace list` shows the workspaces"
+    }
+
     /// The object's last segment: `terraform.tfstate` for `tf-state-env/dev/terraform.tfstate`.
     fn backup_name(&self) -> String {
         let object = &self.settings.object;

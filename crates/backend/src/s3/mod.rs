@@ -68,7 +68,11 @@ impl S3State {
     }
 }
 
-crate::blocking::blocking_remote_state!(S3State, object: key, runtime: runtime {});
+crate::blocking::blocking_remote_state!(S3State, object: key, runtime: runtime {
+    fn missing_state_hint(&self) -> &'static str {
+        "check the bucket and key (another workspace's state is under `workspace_key_prefix`, `env:` by default); `terraform workspace list` shows the workspaces"
+    }
+});
 
 /// What a failed request was about: an object of the bucket, or an item of a DynamoDB table.
 #[derive(Clone, Copy)]

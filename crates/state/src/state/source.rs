@@ -85,7 +85,7 @@ impl Source {
             Source::Remote(backend) => self.read_existing()?.ok_or_else(|| {
                 remote_error(
                     &backend.location(),
-                    crate::state::store::remote::no_state(&backend.location()),
+                    crate::state::store::remote::no_state(backend.as_ref()),
                 )
             }),
             Source::Stdin => {

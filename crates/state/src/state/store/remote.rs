@@ -49,6 +49,12 @@ pub trait RemoteState: Send + Sync + fmt::Debug {
         lock.id.clone()
     }
 
+    /// What to check when the backend has no state where it was told to look: the settings that
+    /// name the state object, in this backend's own words.
+    fn missing_state_hint(&self) -> &'static str {
+        "check the backend's settings and the workspace; `terraform workspace list` shows the workspaces"
+    }
+
     /// The versions the backend keeps of the state, where statectl can read them (`None`: this
     /// backend keeps none, or statectl does not read them yet).
     fn versions(&self) -> Option<&dyn super::versions::StateVersions> {
@@ -136,7 +142,7 @@ impl RemoteLocked {
     pub fn read(&self) -> Result<Vec<u8>, StoreError> {
         self.backend
             .get()?
-            .ok_or_else(|| no_state(&self.backend.location()))
+            .ok_or_else(|| no_state(self.backend.as_ref()))
     }
 
     /// Replaces the state with `new`, provided it still holds exactly `expected`: the old bytes are
@@ -257,10 +263,9 @@ fn left_behind(id: &str, error: &StoreError) -> StoreError {
 }
 
 /// The error for a state the backend does not have.
-pub fn no_state(location: &str) -> StoreError {
-    StoreError::new(format!("{location}: there is no state there")).with_hint(
-        "check the bucket, key and workspace; `terraform workspace list` shows the workspaces",
-    )
+pub fn no_state(backend: &dyn RemoteState) -> StoreError {
+    StoreError::new(format!("{}: there is no state there", backend.location()))
+        .with_hint(backend.missing_state_hint())
 }
 
 /// The error for a lock someone else holds, naming them when the backend told who.
