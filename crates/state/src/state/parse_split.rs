@@ -21,7 +21,7 @@ use crate::state::parse::{Shared, resource};
 /// Below this many bytes per part, a thread costs more than it saves.
 const PART_BYTES: usize = 2 << 20;
 
-/// The most threads one state is read with.
+/// The most threads one state is read (or its UTF-8 checked) with.
 const MAX_PARTS: usize = 8;
 
 /// Where a part's reading stopped.
@@ -139,7 +139,7 @@ fn read_part<'a>(
 fn cuts(source: &str, first: usize) -> Vec<usize> {
     let bytes = source.as_bytes();
     let rest = bytes.len() - first;
-    let parts = parts(rest);
+    let parts = parts(rest, PART_BYTES);
     if parts < 2 || bytes.get(first) != Some(&b'{') {
         return Vec::new();
     }
@@ -170,13 +170,14 @@ fn cuts(source: &str, first: usize) -> Vec<usize> {
     cuts
 }
 
-/// How many parts to read `rest` bytes in: one per CPU, each at least [`PART_BYTES`].
-fn parts(rest: usize) -> usize {
+/// How many parts to work through `length` bytes in on several threads: one per CPU, each at least
+/// `part_bytes`, at most [`MAX_PARTS`]. The UTF-8 check (`utf8`) cuts its parts by it too.
+pub(super) fn parts(length: usize, part_bytes: usize) -> usize {
     #[cfg(test)]
     if let Some(parts) = tests::FORCED_PARTS.get() {
         return parts;
     }
-    let parts = (rest / PART_BYTES).min(MAX_PARTS);
+    let parts = (length / part_bytes).min(MAX_PARTS);
     if parts < 2 {
         return parts;
     }
@@ -189,8 +190,9 @@ pub(super) mod tests {
     use std::fmt::Write;
 
     thread_local! {
-        /// Reads every state in this many parts, however small (tests only).
-        pub(super) static FORCED_PARTS: Cell<Option<usize>> = const { Cell::new(None) };
+        /// Reads (and checks the UTF-8 of) every state in this many parts, however small (tests
+        /// only).
+        pub(in crate::state) static FORCED_PARTS: Cell<Option<usize>> = const { Cell::new(None) };
         /// Cuts guessed, and parts joined at them, on this thread.
         pub(super) static CUTS: Cell<usize> = const { Cell::new(0) };
         pub(super) static JOINED: Cell<usize> = const { Cell::new(0) };

@@ -14,16 +14,15 @@
 
 use std::thread;
 
+use crate::state::parse_split::parts;
+
 /// Below this many bytes per part, a thread costs more than it saves.
 const PART_BYTES: usize = 4 << 20;
-
-/// The most threads one state is checked with.
-const MAX_PARTS: usize = 8;
 
 /// `bytes` as text, or the offset of its first byte that is not part of a valid UTF-8 character
 /// (`Utf8Error::valid_up_to` of the whole).
 pub(crate) fn text(bytes: &[u8]) -> Result<&str, usize> {
-    let cuts = cuts(bytes, parts(bytes.len()));
+    let cuts = cuts(bytes, parts(bytes.len(), PART_BYTES));
     if cuts.len() <= 2 {
         return std::str::from_utf8(bytes).map_err(|error| error.valid_up_to());
     }
@@ -89,29 +88,10 @@ fn cuts(bytes: &[u8], parts: usize) -> Vec<usize> {
     cuts
 }
 
-/// How many parts to check `length` bytes in: one per CPU, each at least [`PART_BYTES`].
-fn parts(length: usize) -> usize {
-    #[cfg(test)]
-    if let Some(parts) = tests::FORCED_PARTS.get() {
-        return parts;
-    }
-    let parts = (length / PART_BYTES).min(MAX_PARTS);
-    if parts < 2 {
-        return parts;
-    }
-    parts.min(thread::available_parallelism().map_or(1, usize::from))
-}
-
 #[cfg(test)]
-pub(super) mod tests {
-    use std::cell::Cell;
-
+mod tests {
     use super::*;
-
-    thread_local! {
-        /// Checks every text in this many parts, however small (tests only).
-        pub(super) static FORCED_PARTS: Cell<Option<usize>> = const { Cell::new(None) };
-    }
+    use crate::state::parse_split::tests::FORCED_PARTS;
 
     fn checked_in(parts: usize, bytes: &[u8]) -> Result<&str, usize> {
         FORCED_PARTS.set(Some(parts));
