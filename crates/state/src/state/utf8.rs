@@ -21,6 +21,10 @@ const PART_BYTES: usize = 4 << 20;
 
 /// `bytes` as text, or the offset of its first byte that is not part of a valid UTF-8 character
 /// (`Utf8Error::valid_up_to` of the whole).
+#[allow(
+    unsafe_code,
+    reason = "joining parts checked on several threads into one `&str`; see the module's documentation"
+)]
 pub(crate) fn text(bytes: &[u8]) -> Result<&str, usize> {
     let cuts = cuts(bytes, parts(bytes.len(), PART_BYTES));
     if cuts.len() <= 2 {
@@ -49,19 +53,10 @@ pub(crate) fn text(bytes: &[u8]) -> Result<&str, usize> {
     if let Some(offset) = first_invalid {
         return Err(offset);
     }
-    Ok(whole_checked_in_parts(bytes))
-}
-
-/// The text of `bytes`, every part of which [`invalid_at`] found valid.
-#[allow(
-    unsafe_code,
-    reason = "joining parts checked on several threads into one `&str`; see the module's documentation"
-)]
-fn whole_checked_in_parts(bytes: &[u8]) -> &str {
-    // SAFETY: `text` calls this only when every part between consecutive cuts (which run from 0 to
-    // `bytes.len()`, so each byte is in one part) was checked by `std::str::from_utf8`; valid UTF-8
-    // texts one after another are valid UTF-8.
-    unsafe { std::str::from_utf8_unchecked(bytes) }
+    // SAFETY: every part between consecutive cuts (which run from 0 to `bytes.len()`, so each byte
+    // is in exactly one part) was just checked by `std::str::from_utf8` and found valid, on this
+    // thread or on one joined above; valid UTF-8 texts one after another are valid UTF-8.
+    Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
 /// Where `bytes[start..end]` stops being UTF-8, as an offset into `bytes`; `None` when it is valid.
