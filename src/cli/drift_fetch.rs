@@ -50,23 +50,29 @@ impl Ahead {
     }
 }
 
-/// Each remote state of `targets` fetched on a thread of its own.
+/// Each remote state of `targets` fetched on a thread of its own; one the system will not start a
+/// thread for (a process limit) is fetched on this thread, in its turn, rather than ending the run.
 fn fetch_all(targets: &[&Target]) -> Vec<Option<Fetched>> {
     std::thread::scope(|scope| {
         let fetching: Vec<_> = targets
             .iter()
             .map(|target| {
-                matches!(target.source, Source::Remote(_))
-                    .then(|| scope.spawn(move || fetch(target)))
+                matches!(target.source, Source::Remote(_)).then(|| {
+                    let thread = std::thread::Builder::new()
+                        .spawn_scoped(scope, move || fetch(target))
+                        .ok();
+                    (target, thread)
+                })
             })
             .collect();
         fetching
             .into_iter()
-            .map(|thread| {
-                thread.map(|thread| {
-                    thread
+            .map(|remote| {
+                remote.map(|(target, thread)| match thread {
+                    Some(thread) => thread
                         .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    None => fetch(target),
                 })
             })
             .collect()
