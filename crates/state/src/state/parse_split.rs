@@ -14,15 +14,13 @@
 use std::thread;
 
 use crate::json::Cursor;
+use crate::parts::parts;
 use crate::state::error::StateError;
 use crate::state::model::Resource;
 use crate::state::parse::{Shared, resource};
 
 /// Below this many bytes per part, a thread costs more than it saves.
 const PART_BYTES: usize = 2 << 20;
-
-/// The most threads one state is read (or its UTF-8 checked) with.
-const MAX_PARTS: usize = 8;
 
 /// Where a part's reading stopped.
 enum Stop<'a> {
@@ -170,29 +168,12 @@ fn cuts(source: &str, first: usize) -> Vec<usize> {
     cuts
 }
 
-/// How many parts to work through `length` bytes in on several threads: one per CPU, each at least
-/// `part_bytes`, at most [`MAX_PARTS`]. The UTF-8 check (`utf8`) cuts its parts by it too.
-pub(super) fn parts(length: usize, part_bytes: usize) -> usize {
-    #[cfg(test)]
-    if let Some(parts) = tests::FORCED_PARTS.get() {
-        return parts;
-    }
-    let parts = (length / part_bytes).min(MAX_PARTS);
-    if parts < 2 {
-        return parts;
-    }
-    parts.min(thread::available_parallelism().map_or(1, usize::from))
-}
-
 #[cfg(test)]
-pub(super) mod tests {
+mod tests {
     use std::cell::Cell;
     use std::fmt::Write;
 
     thread_local! {
-        /// Reads (and checks the UTF-8 of) every state in this many parts, however small (tests
-        /// only).
-        pub(in crate::state) static FORCED_PARTS: Cell<Option<usize>> = const { Cell::new(None) };
         /// Cuts guessed, and parts joined at them, on this thread.
         pub(super) static CUTS: Cell<usize> = const { Cell::new(0) };
         pub(super) static JOINED: Cell<usize> = const { Cell::new(0) };
@@ -223,9 +204,7 @@ pub(super) mod tests {
 
     /// The whole parsed state (or error) as text, read in `parts` parts.
     fn parsed_in(parts: usize, text: &str) -> String {
-        FORCED_PARTS.set(Some(parts));
-        let outcome = crate::state::parse(text.as_bytes());
-        FORCED_PARTS.set(None);
+        let outcome = crate::parts::forced(parts, || crate::state::parse(text.as_bytes()));
         match outcome {
             Ok(state) => format!("{state:?}"),
             Err(error) => format!("error: {error:?}"),

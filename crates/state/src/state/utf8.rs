@@ -14,7 +14,7 @@
 
 use std::thread;
 
-use crate::state::parse_split::parts;
+use crate::parts::parts;
 
 /// Below this many bytes per part, a thread costs more than it saves.
 const PART_BYTES: usize = 4 << 20;
@@ -86,13 +86,9 @@ fn cuts(bytes: &[u8], parts: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::parse_split::tests::FORCED_PARTS;
 
     fn checked_in(parts: usize, bytes: &[u8]) -> Result<&str, usize> {
-        FORCED_PARTS.set(Some(parts));
-        let outcome = text(bytes);
-        FORCED_PARTS.set(None);
-        outcome
+        crate::parts::forced(parts, || text(bytes))
     }
 
     #[test]
