@@ -3,6 +3,9 @@
 //! file or a state from someone else must not take a machine down. A legitimate query visits each node
 //! a few times, so the allowance grows with the input and a hostile one runs out of it early.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 /// The limits of one evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -51,16 +54,53 @@ pub enum Exceeded {
     Output(u64),
 }
 
+/// A part's visits are added to the count all parts share every this many: often enough that a
+/// hostile query stops within a few milliseconds of running out, rarely enough that the threads do
+/// not wait on one counter.
+const SHARE_EVERY: u64 = 1 << 16;
+
 /// The running count against [`Limits`].
 #[derive(Debug)]
 pub(crate) struct Budget {
     limits: Limits,
     visits: u64,
+    /// When this count is one part of a query run on several threads: the visits of all parts (and
+    /// of the work before them), and how many of this part's are not added to it yet.
+    shared: Option<(Arc<AtomicU64>, u64)>,
 }
 
 impl Budget {
     pub(crate) fn new(limits: Limits) -> Budget {
-        Budget { limits, visits: 0 }
+        Budget {
+            limits,
+            visits: 0,
+            shared: None,
+        }
+    }
+
+    /// The count of one part of a run cut across threads, started where the whole stood when it was
+    /// cut (`spent`); `all` counts every part's visits (and starts at `spent` too), so that the parts
+    /// together stay within the limits, not each of them.
+    pub(crate) fn part(limits: Limits, spent: u64, all: Arc<AtomicU64>) -> Budget {
+        Budget {
+            limits,
+            visits: spent,
+            shared: Some((all, 0)),
+        }
+    }
+
+    /// The visits spent so far (by this count: a part's include those before the cut).
+    pub(crate) fn spent(&self) -> u64 {
+        self.visits
+    }
+
+    /// Adds the visits of the parts a run was cut into (`visits` beyond the cut), once they are done.
+    pub(crate) fn add_parts(&mut self, visits: u64) -> Result<(), Exceeded> {
+        self.visits = self.visits.saturating_add(visits);
+        if self.visits > self.limits.visits {
+            return Err(Exceeded::Visits(self.limits.visits));
+        }
+        Ok(())
     }
 
     pub(crate) fn limits(&self) -> Limits {
@@ -74,6 +114,18 @@ impl Budget {
             .saturating_add(u64::try_from(count).unwrap_or(u64::MAX));
         if self.visits > self.limits.visits {
             return Err(Exceeded::Visits(self.limits.visits));
+        }
+        if let Some((all, unshared)) = &mut self.shared {
+            *unshared = unshared.saturating_add(u64::try_from(count).unwrap_or(u64::MAX));
+            if *unshared >= SHARE_EVERY {
+                let added = std::mem::take(unshared);
+                let total = all
+                    .fetch_add(added, Ordering::Relaxed)
+                    .saturating_add(added);
+                if total > self.limits.visits {
+                    return Err(Exceeded::Visits(self.limits.visits));
+                }
+            }
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 //! with a stack of its own, so a 10,000-deep document costs heap, never Rust stack.
 
 use crate::json::Span;
-use crate::json::path::ast::{Query, Selector};
+use crate::json::path::ast::{Query, Segment, Selector};
 use crate::json::path::budget::Exceeded;
 use crate::json::path::document::{Child, Kind, Walker, normalize_index};
 
@@ -16,20 +16,39 @@ impl Walker<'_, '_> {
             current
         }];
         for segment in &query.segments {
-            let mut next = Vec::new();
-            for &node in &nodes {
-                if segment.descendant {
-                    self.descend(node, &segment.selectors, &mut next)?;
-                } else {
-                    self.select(node, &segment.selectors, &mut next)?;
-                }
-            }
-            nodes = next;
             if nodes.is_empty() {
                 break;
             }
+            nodes = self.segment(&nodes, segment)?;
         }
         Ok(nodes)
+    }
+
+    /// The nodes one segment selects from `nodes`, in order.
+    pub(super) fn segment(
+        &mut self,
+        nodes: &[Span],
+        segment: &Segment,
+    ) -> Result<Vec<Span>, Exceeded> {
+        let mut next = Vec::new();
+        for &node in nodes {
+            self.segment_from(node, segment, &mut next)?;
+        }
+        Ok(next)
+    }
+
+    /// The nodes one segment selects from `node`, added to `out`.
+    pub(super) fn segment_from(
+        &mut self,
+        node: Span,
+        segment: &Segment,
+        out: &mut Vec<Span>,
+    ) -> Result<(), Exceeded> {
+        if segment.descendant {
+            self.descend(node, &segment.selectors, out)
+        } else {
+            self.select(node, &segment.selectors, out)
+        }
     }
 
     /// The node a singular query selects, if any.
@@ -126,7 +145,7 @@ impl Walker<'_, '_> {
     }
 
     /// One selector over the listed children of a node of `kind`.
-    fn apply(
+    pub(super) fn apply(
         &mut self,
         kind: Kind,
         children: &[Child],

@@ -16,6 +16,7 @@ mod eval;
 mod filter;
 mod iregexp;
 mod render;
+mod split;
 mod syntax;
 #[cfg(test)]
 mod tests;
@@ -56,7 +57,7 @@ impl JsonPath {
         limits: Limits,
     ) -> Result<Selection<'d, 't>, Exceeded> {
         let mut walker = Walker::new(document, limits);
-        let nodes = walker.run(&self.query, document.root())?;
+        let nodes = walker.run_on_threads(&self.query.segments)?;
         Ok(Selection { walker, nodes })
     }
 }

@@ -426,3 +426,27 @@ fn passes_the_compliance_test_suite() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn the_compliance_suite_cut_into_parts_selects_what_one_thread_selects() {
+    let Some(suite) = compliance_suite() else {
+        return;
+    };
+    for test in suite["tests"].as_array().unwrap() {
+        let Ok(path) = JsonPath::parse(test["selector"].as_str().unwrap()) else {
+            continue;
+        };
+        let text = serde_json::to_string(&test["document"]).unwrap();
+        let document = Document::parse(&text).unwrap();
+        let run = |parts| {
+            crate::parts::forced(parts, || {
+                path.select(&document, Limits::for_document(text.len()))
+                    .and_then(|mut selection| selection.to_json(false))
+            })
+        };
+        let whole = run(1);
+        for parts in [2, 3, 7] {
+            assert_eq!(run(parts), whole, "{}: in {parts} parts", test["name"]);
+        }
+    }
+}
