@@ -6,11 +6,15 @@
 //! Masking marks where the values the state calls sensitive start; the walker reads each as the mask
 //! string, prints it as that, and finds nothing beneath it. No copy of the state is made.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
 use crate::json::Span;
 use crate::json::bytes::skip_layout;
 use crate::json::path::document::{Kind, Walker};
 use crate::json::path::{Document, Exceeded, Limits};
-use crate::state::model::State;
+use crate::parts::{each_on_a_thread, parts, runs};
+use crate::state::model::{Instance, Resource, State};
 use crate::state::sensitive::{self, CtyStep, MASK};
 
 /// Why the sensitive values of a state cannot be marked.
@@ -32,8 +36,13 @@ pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<
     Ok(document.with_masks(masks, MASK))
 }
 
+/// Below this many bytes of attributes per thread, marking them on a thread of its own costs more
+/// than it saves.
+const PART_BYTES: usize = 4 << 20;
+
 /// Where each sensitive value starts: the values of sensitive outputs, and what each instance's
-/// `sensitive_attributes` paths point at in its attributes.
+/// `sensitive_attributes` paths point at in its attributes. A large state's instances are marked
+/// in consecutive parts on every CPU, their visits counted together against one limit.
 fn masked(state: &State<'_>, document: &Document<'_>) -> Result<Vec<usize>, MaskError> {
     let mut starts: Vec<usize> = state
         .outputs
@@ -42,25 +51,46 @@ fn masked(state: &State<'_>, document: &Document<'_>) -> Result<Vec<usize>, Mask
         .filter_map(|output| output.value)
         .map(|value| value.start)
         .collect();
-    let mut walker = Walker::new(document, Limits::for_document(document.len()));
-    for (resource, instance) in state.instances() {
-        let (Some(paths), Some(attributes)) = (instance.sensitive_attributes, instance.attributes)
-        else {
-            continue;
-        };
-        let address = || instance.address(resource).to_string();
-        let paths = sensitive::with_copies(
-            &resource.address.type_name,
-            sensitive::paths_to_mask(paths.of(state.source)),
-        );
-        for path in &paths {
-            follow(&mut walker, attributes, path, &mut starts).map_err(|source| {
-                MaskError::Costly {
-                    address: address(),
-                    source,
-                }
-            })?;
+    let marked: Vec<(&Resource<'_>, &Instance<'_>, Span, Span)> = state
+        .instances()
+        .filter_map(|(resource, instance)| {
+            let (Some(paths), Some(attributes)) =
+                (instance.sensitive_attributes, instance.attributes)
+            else {
+                return None;
+            };
+            Some((resource, instance, paths, attributes))
+        })
+        .collect();
+    let bytes = marked
+        .iter()
+        .map(|(.., attributes)| attributes.end - attributes.start)
+        .sum();
+    let runs = runs(marked, parts(bytes, PART_BYTES), |(.., attributes)| {
+        attributes.end - attributes.start
+    });
+    let limits = Limits::for_document(document.len());
+    let all = Arc::new(AtomicU64::new(0));
+    for part in each_on_a_thread(&runs, |run| {
+        let mut walker = Walker::sharing(document, limits, 0, Arc::clone(&all));
+        let mut starts = Vec::new();
+        for &(resource, instance, paths, attributes) in run {
+            let paths = sensitive::with_copies(
+                &resource.address.type_name,
+                sensitive::paths_to_mask(paths.of(state.source)),
+            );
+            for path in &paths {
+                follow(&mut walker, attributes, path, &mut starts).map_err(|source| {
+                    MaskError::Costly {
+                        address: instance.address(resource).to_string(),
+                        source,
+                    }
+                })?;
+            }
         }
+        Ok(starts)
+    }) {
+        starts.extend(part?);
     }
     Ok(starts)
 }
@@ -160,4 +190,77 @@ fn known_ends(state: &State<'_>) -> Vec<(usize, usize)> {
         }
     }
     ends
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write;
+
+    use super::*;
+    use crate::json::path::JsonPath;
+    use crate::parts::forced;
+
+    /// A state whose instances hide a secret at several depths: an attribute, a map's key, a list's
+    /// element and a dynamic value's wrapper.
+    fn state_text() -> String {
+        let mut text = String::from(
+            r#"{"version": 4, "terraform_version": "1.15.5", "serial": 1, "lineage": "l", "outputs": {"pw": {"value": "out-secret", "type": "string", "sensitive": true}}, "resources": ["#,
+        );
+        for index in 0..24 {
+            if index > 0 {
+                text.push(',');
+            }
+            let (attributes, paths) = match index % 4 {
+                0 => (
+                    format!(r#"{{"id": "i{index}", "password": "secret-{index}"}}"#),
+                    r#"[[{"type": "get_attr", "value": "password"}]]"#,
+                ),
+                1 => (
+                    format!(
+                        r#"{{"id": "i{index}", "tags": {{"k": "secret-{index}", "o": "open"}}}}"#
+                    ),
+                    r#"[[{"type": "get_attr", "value": "tags"}, {"type": "index", "value": {"value": "k", "type": "string"}}]]"#,
+                ),
+                2 => (
+                    format!(r#"{{"id": "i{index}", "list": ["open", "secret-{index}"]}}"#),
+                    r#"[[{"type": "get_attr", "value": "list"}, {"type": "index", "value": {"value": 1, "type": "number"}}]]"#,
+                ),
+                _ => (
+                    format!(
+                        r#"{{"id": "i{index}", "dyn": {{"value": {{"x": "secret-{index}"}}, "type": ["object", {{"x": "string"}}]}}}}"#
+                    ),
+                    r#"[[{"type": "get_attr", "value": "dyn"}, {"type": "get_attr", "value": "x"}]]"#,
+                ),
+            };
+            write!(
+                text,
+                r#"{{"mode": "managed", "type": "t_thing", "name": "r{index}", "provider": "provider[\"registry.terraform.io/h/t\"]", "instances": [{{"schema_version": 0, "attributes": {attributes}, "sensitive_attributes": {paths}}}]}}"#
+            )
+            .unwrap();
+        }
+        text.push_str("]}");
+        text
+    }
+
+    #[test]
+    fn masks_marked_in_parts_are_the_masks_of_one_thread() {
+        let text = state_text();
+        let state = crate::state::parse(text.as_bytes()).unwrap();
+        let everything = JsonPath::parse("$").unwrap();
+        let printed = |parts| {
+            forced(parts, || {
+                let document = document(&state, false).unwrap();
+                everything
+                    .select(&document, Limits::for_document(document.len()))
+                    .and_then(|mut selection| selection.to_json(false))
+                    .unwrap()
+            })
+        };
+        let whole = printed(1);
+        assert!(!whole.contains("secret"), "{whole}");
+        assert_eq!(whole.matches(MASK).count(), 25, "{whole}");
+        for parts in [2, 3, 5] {
+            assert_eq!(printed(parts), whole, "{parts} parts");
+        }
+    }
 }

@@ -13,6 +13,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use crate::json::bytes::skip_layout;
 use crate::json::path::budget::{Budget, Exceeded, Limits};
@@ -157,6 +159,20 @@ impl<'d, 't> Walker<'d, 't> {
             slots: Vec::new(),
             regexes: RegexCache::default(),
         }
+    }
+
+    /// One of several walkers through `doc` side by side: its visits count from `spent` (the work
+    /// before it started) and into `all` too, which every one of them shares, so that together they
+    /// stay within `limits`.
+    pub(crate) fn sharing(
+        doc: &'d Document<'t>,
+        limits: Limits,
+        spent: u64,
+        all: Arc<AtomicU64>,
+    ) -> Walker<'d, 't> {
+        let mut walker = Walker::new(doc, limits);
+        walker.budget = Budget::part(limits, spent, all);
+        walker
     }
 
     pub(crate) fn text(&self) -> &'t str {

@@ -16,13 +16,12 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
-use std::thread;
 
 use crate::json::Span;
 use crate::json::path::ast::Segment;
-use crate::json::path::budget::{Budget, Exceeded};
+use crate::json::path::budget::Exceeded;
 use crate::json::path::document::{Document, Walker};
-use crate::parts::parts;
+use crate::parts::{each_on_a_thread, parts, runs};
 
 /// Below this many bytes of nodes per thread, a thread costs more than it saves.
 const PART_BYTES: usize = 4 << 20;
@@ -30,10 +29,6 @@ const PART_BYTES: usize = 4 << 20;
 /// At most this many nodes are opened to cut a descendant segment (each is a visit the walk makes
 /// anyway; the bound keeps the list of starts small).
 const MAX_OPENED: usize = 4096;
-
-/// A worker's stack: a filter recurses as deep as the expression nests (capped by the grammar),
-/// never as deep as the document.
-const WORKER_STACK: usize = 8 << 20;
 
 /// Where a part of the work starts.
 #[derive(Debug)]
@@ -133,7 +128,7 @@ impl Walker<'_, '_> {
         #[cfg(test)]
         tests::CUT.set(tests::CUT.get() + 1);
         let follows = segments.len() > 1;
-        let parts = cut(starts, threads, |start| match start {
+        let parts = runs(starts, threads, |start| match start {
             Start::Node(node) => node.end - node.start,
             // Selected nodes are work only if more segments follow.
             Start::Selected(nodes) if follows => {
@@ -145,34 +140,10 @@ impl Walker<'_, '_> {
         let limits = self.budget.limits();
         let spent = self.budget.spent();
         let all = Arc::new(AtomicU64::new(spent));
-        let run_part = |part: &[Start]| {
-            let mut walker = Walker::new(doc, limits);
-            walker.budget = Budget::part(limits, spent, Arc::clone(&all));
+        let outcomes = each_on_a_thread(&parts, |part| {
+            let mut walker = Walker::sharing(doc, limits, spent, Arc::clone(&all));
             let nodes = walker.finish_part(part, segments);
             (nodes, walker.budget.spent() - spent)
-        };
-        let outcomes: Vec<(Result<Vec<Span>, Exceeded>, u64)> = thread::scope(|scope| {
-            let workers: Vec<_> = parts
-                .iter()
-                .skip(1)
-                .map(|part| {
-                    thread::Builder::new()
-                        .stack_size(WORKER_STACK)
-                        .spawn_scoped(scope, || run_part(part))
-                        .ok()
-                })
-                .collect();
-            let mut outcomes = vec![run_part(&parts[0])];
-            for (worker, part) in workers.into_iter().zip(&parts[1..]) {
-                outcomes.push(match worker {
-                    Some(thread) => thread
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    // A part whose thread the system would not start runs here.
-                    None => run_part(part),
-                });
-            }
-            outcomes
         });
         let mut nodes = Vec::new();
         let mut visits = 0u64;
@@ -216,25 +187,6 @@ impl Walker<'_, '_> {
         }
         Ok(nodes)
     }
-}
-
-/// `items` cut into at most `parts` consecutive runs of about equal `weight`, none empty.
-fn cut<T>(items: Vec<T>, parts: usize, weight: impl Fn(&T) -> usize) -> Vec<Vec<T>> {
-    let total: usize = items.iter().map(&weight).sum();
-    let share = total / parts.max(1) + 1;
-    let mut runs: Vec<Vec<T>> = vec![Vec::new()];
-    let mut run_weight = 0usize;
-    for item in items {
-        let item_weight = weight(&item);
-        if run_weight >= share && runs.len() < parts {
-            runs.push(Vec::new());
-            run_weight = 0;
-        }
-        run_weight = run_weight.saturating_add(item_weight);
-        runs.last_mut().expect("one run at least").push(item);
-    }
-    runs.retain(|run| !run.is_empty());
-    runs
 }
 
 #[cfg(test)]
