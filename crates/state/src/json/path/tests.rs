@@ -359,33 +359,24 @@ fn depth_costs_no_stack() {
     assert_eq!(count(&deep, "$..*"), 10_000);
 }
 
-/// The JSONPath Compliance Test Suite's `cts.json`, when it is on disk (`STATECTL_JSONPATH_CTS`, or
-/// `target/jsonpath-compliance/cts.json` as `scripts/fetch-jsonpath-cts.sh` leaves it).
-#[allow(clippy::print_stderr, reason = "a skip says so where the test runs")]
-fn compliance_suite() -> Option<Value> {
+/// The JSONPath Compliance Test Suite's `cts.json`: the copy in `testdata/jsonpath-compliance`, or
+/// another named by `STATECTL_JSONPATH_CTS`.
+fn compliance_suite() -> Value {
     let path = std::env::var_os("STATECTL_JSONPATH_CTS").map_or_else(
         || {
             PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../target/jsonpath-compliance/cts.json")
+                .join("../../testdata/jsonpath-compliance/cts.json")
         },
         PathBuf::from,
     );
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        Some(serde_json::from_str(&text).unwrap())
-    } else {
-        eprintln!(
-            "skipped: no JSONPath Compliance Test Suite at {}; run scripts/fetch-jsonpath-cts.sh",
-            path.display()
-        );
-        None
-    }
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    serde_json::from_str(&text).unwrap()
 }
 
 #[test]
 fn passes_the_compliance_test_suite() {
-    let Some(suite) = compliance_suite() else {
-        return;
-    };
+    let suite = compliance_suite();
     let mut failures = Vec::new();
     let tests = suite["tests"].as_array().unwrap();
     for test in tests {
@@ -429,9 +420,7 @@ fn passes_the_compliance_test_suite() {
 
 #[test]
 fn the_compliance_suite_cut_into_parts_selects_what_one_thread_selects() {
-    let Some(suite) = compliance_suite() else {
-        return;
-    };
+    let suite = compliance_suite();
     for test in suite["tests"].as_array().unwrap() {
         let Ok(path) = JsonPath::parse(test["selector"].as_str().unwrap()) else {
             continue;
