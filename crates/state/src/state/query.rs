@@ -151,21 +151,29 @@ fn wrapped(walker: &mut Walker<'_, '_>, value: Span) -> Result<Option<Span>, Exc
 }
 
 /// The containers whose spans the parser found: the top level's values, each resource, its
-/// `instances` array, each instance object and its attributes.
+/// `instances` array, each instance object and its attributes; sorted by start.
 fn known_ends(state: &State<'_>) -> Vec<(usize, usize)> {
     let bytes = state.source.as_bytes();
-    let mut ends = Vec::new();
+    let large = |span: &Span| {
+        matches!(bytes.get(span.start), Some(b'{' | b'[')) && span.end - span.start >= 64
+    };
+    let mut top: Vec<(usize, usize)> = state
+        .members
+        .iter()
+        .map(|member| member.value)
+        .chain(state.outputs.iter().map(|output| output.span))
+        .filter(large)
+        .map(|span| (span.start, span.end))
+        .collect();
+    top.sort_unstable();
+    // The resources' spans, in the order of the text: already sorted, unless the parser's order
+    // ever differs from it (then they are sorted here).
+    let mut inner = Vec::with_capacity(state.resources.len() * 4);
     let mut add = |span: Span| {
-        if matches!(bytes.get(span.start), Some(b'{' | b'[')) && span.end - span.start >= 64 {
-            ends.push((span.start, span.end));
+        if large(&span) {
+            inner.push((span.start, span.end));
         }
     };
-    for member in &state.members {
-        add(member.value);
-    }
-    for output in &state.outputs {
-        add(output.span);
-    }
     for resource in &state.resources {
         add(resource.span);
         if let (Some(first), Some(last)) = (resource.instances.first(), resource.instances.last()) {
@@ -189,7 +197,23 @@ fn known_ends(state: &State<'_>) -> Vec<(usize, usize)> {
             }
         }
     }
-    ends
+    if !inner.is_sorted() {
+        inner.sort_unstable();
+    }
+    merged(top, inner)
+}
+
+/// Two sorted lists as one.
+fn merged(first: Vec<(usize, usize)>, second: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let mut all = Vec::with_capacity(first.len() + second.len());
+    let (mut first, mut second) = (first.into_iter().peekable(), second.into_iter().peekable());
+    while let (Some(a), Some(b)) = (first.peek(), second.peek()) {
+        let next = if a <= b { first.next() } else { second.next() };
+        all.extend(next);
+    }
+    all.extend(first);
+    all.extend(second);
+    all
 }
 
 #[cfg(test)]
@@ -262,5 +286,20 @@ mod tests {
         for parts in [2, 3, 5] {
             assert_eq!(printed(parts), whole, "{parts} parts");
         }
+    }
+
+    #[test]
+    fn known_ends_come_sorted_and_merged_lists_keep_every_entry() {
+        let text = state_text();
+        let state = crate::state::parse(text.as_bytes()).unwrap();
+        let ends = known_ends(&state);
+        assert!(ends.is_sorted());
+        // The top level's `outputs` and `resources`, an output, and each of 24 resources' own.
+        assert!(ends.len() >= 3 + 24, "{}", ends.len());
+        assert_eq!(
+            merged(vec![(1, 2), (5, 9), (7, 8)], vec![(0, 3), (5, 6), (10, 11)]),
+            [(0, 3), (1, 2), (5, 6), (5, 9), (7, 8), (10, 11)]
+        );
+        assert_eq!(merged(vec![], vec![(1, 2)]), [(1, 2)]);
     }
 }

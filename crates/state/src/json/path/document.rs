@@ -73,7 +73,10 @@ impl<'t> Document<'t> {
     /// Container spans the caller already found, so the walker never scans for their ends.
     #[must_use]
     pub(crate) fn with_known_ends(mut self, mut spans: Vec<(usize, usize)>) -> Document<'t> {
-        spans.sort_unstable();
+        // Callers usually hand them sorted: checking is one pass, sorting several.
+        if !spans.is_sorted() {
+            spans.sort_unstable();
+        }
         self.known_ends = spans;
         self
     }
