@@ -4,7 +4,8 @@
 //! walked with a stack of their own, so any depth the parser accepts prints.
 //!
 //! The output is measured before a byte is written: results that would print past the limit are an
-//! error, not half an array.
+//! error, not half an array. Small results are measured by printing them into memory; large ones
+//! by a counting pass before the printing one.
 
 use std::fmt;
 
@@ -48,6 +49,23 @@ impl Sink for Measure {
             .bytes
             .saturating_add(u64::try_from(text.len()).unwrap_or(u64::MAX));
         self.bytes <= self.limit
+    }
+}
+
+/// Results printing at most this long are printed once, into memory; longer ones are measured
+/// first and then printed in pieces (twice the work, a fixed amount of memory).
+const HELD_BYTES: u64 = 8 << 20;
+
+/// Holds all the text, up to a limit.
+struct Held {
+    text: String,
+    limit: u64,
+}
+
+impl Sink for Held {
+    fn put(&mut self, text: &str) -> bool {
+        self.text.push_str(text);
+        u64::try_from(self.text.len()).unwrap_or(u64::MAX) <= self.limit
     }
 }
 
@@ -101,6 +119,15 @@ impl Walker<'_, '_> {
             kept: usize::MAX,
             output: limit,
         });
+        // Most results are small: printed once into memory, then written whole.
+        let mut held = Held {
+            text: String::new(),
+            limit: limit.min(HELD_BYTES),
+        };
+        if self.emit(nodes, pretty, &mut held) {
+            return (write)(&held.text).map_err(PrintError::Write);
+        }
+        drop(held);
         let mut measure = Measure { bytes: 0, limit };
         if !self.emit(nodes, pretty, &mut measure) {
             return Err(PrintError::TooLong(Exceeded::Output(limit)));

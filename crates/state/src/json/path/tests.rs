@@ -439,3 +439,33 @@ fn the_compliance_suite_cut_into_parts_selects_what_one_thread_selects() {
         }
     }
 }
+
+#[test]
+fn small_results_print_whole_and_large_ones_in_pieces() {
+    let print = |text: &str, path: &str| {
+        let document = Document::parse(text).unwrap();
+        let mut pieces = Vec::new();
+        JsonPath::parse(path)
+            .unwrap()
+            .select(&document, Limits::for_document(text.len()))
+            .unwrap()
+            .print(false, |piece| {
+                pieces.push(piece.len());
+                Ok::<_, std::convert::Infallible>(())
+            })
+            .map_err(|error| error.to_string())
+            .unwrap();
+        pieces
+    };
+    let small = serde_json::to_string(&bookstore()).unwrap();
+    assert_eq!(print(&small, "$..author"), [66]);
+    // Past what is held in memory (8 MB): measured, then written in pieces of about 64 KB.
+    let large = serde_json::to_string(&vec!["a value of thirty bytes, or so"; 300_000]).unwrap();
+    let pieces = print(&large, "$.*");
+    assert_eq!(pieces.iter().sum::<usize>(), large.len());
+    assert!(
+        pieces.len() > 100 && pieces.iter().all(|&piece| piece < 70_000),
+        "{}",
+        pieces.len()
+    );
+}
