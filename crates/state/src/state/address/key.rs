@@ -49,6 +49,13 @@ pub(super) fn write_optional(f: &mut fmt::Formatter<'_>, key: Option<&InstanceKe
 /// still parses back as a literal (no accidental template sequences).
 fn write_hcl_quoted(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     f.write_char('"')?;
+    // Most keys are plain printable ASCII with nothing to escape: written in one piece.
+    if s.bytes()
+        .all(|byte| matches!(byte, b' '..=b'~') && !matches!(byte, b'"' | b'\\' | b'$' | b'%'))
+    {
+        f.write_str(s)?;
+        return f.write_char('"');
+    }
     for (i, c) in s.char_indices() {
         match c {
             '\n' => f.write_str("\\n")?,
