@@ -5,7 +5,7 @@
 
 pub mod duration;
 pub mod json;
-mod parts;
+pub mod parts;
 pub mod state;
 
 // The store takes Terraform's lock with POSIX record locks and keeps a state's mode and owner: it is

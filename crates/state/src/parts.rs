@@ -1,11 +1,11 @@
 //! How many threads a large piece of work is cut into: one per CPU, each part big enough to be
-//! worth a thread, at most [`MAX_PARTS`]. The parse of a state's resources, the check of its UTF-8
-//! and a JSONPath query over many nodes all cut their work by this one rule.
+//! worth a thread, at most [`MAX_PARTS`]. The parse of a state's resources, the check of its UTF-8,
+//! a JSONPath query over many nodes and scan's line numbers all cut their work by this one rule.
 
 use std::thread;
 
 /// The most threads one piece of work is done with.
-pub(crate) const MAX_PARTS: usize = 8;
+pub const MAX_PARTS: usize = 8;
 
 /// A worker's stack, as a main thread's: the work recurses only as deep as its own bounded inputs
 /// (a JSONPath filter as deep as the expression nests), never as deep as a document.
@@ -13,7 +13,7 @@ const WORKER_STACK: usize = 8 << 20;
 
 /// How many parts to work through `length` bytes in: one per CPU, each at least `part_bytes`, at
 /// most [`MAX_PARTS`].
-pub(crate) fn parts(length: usize, part_bytes: usize) -> usize {
+pub fn parts(length: usize, part_bytes: usize) -> usize {
     #[cfg(test)]
     if let Some(parts) = FORCED_PARTS.get() {
         return parts;
@@ -28,10 +28,7 @@ pub(crate) fn parts(length: usize, part_bytes: usize) -> usize {
 /// `work` done on each of `parts`, the first on this thread and each other on a thread of its own,
 /// the answers in the parts' order. A part whose thread the system will not start is done on this
 /// thread; a part that panics panics here.
-pub(crate) fn each_on_a_thread<T: Sync, R: Send>(
-    parts: &[T],
-    work: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
+pub fn each_on_a_thread<T: Sync, R: Send>(parts: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let Some((first, others)) = parts.split_first() else {
         return Vec::new();
     };
@@ -61,7 +58,7 @@ pub(crate) fn each_on_a_thread<T: Sync, R: Send>(
 }
 
 /// `items` cut into at most `parts` consecutive runs of about equal `weight`, none empty.
-pub(crate) fn runs<T>(items: Vec<T>, parts: usize, weight: impl Fn(&T) -> usize) -> Vec<Vec<T>> {
+pub fn runs<T>(items: Vec<T>, parts: usize, weight: impl Fn(&T) -> usize) -> Vec<Vec<T>> {
     let total = items
         .iter()
         .map(&weight)

@@ -534,23 +534,99 @@ fn check_results(
     }
 }
 
+/// Below this many bytes per thread, counting newlines on a thread of its own costs more than it
+/// saves.
+const LOCATE_PART_BYTES: usize = 8 << 20;
+
 /// Sets each finding's line and column, counting newlines once through the file in offset order, and
 /// no further than the last finding. Counted, not visited one by one: a large state has a newline
-/// every 25 bytes or so, and visiting each was a tenth of a scan.
+/// every 25 bytes or so, and visiting each was a tenth of a scan. A large file is counted in parts
+/// on every CPU (see [`locate_in_parts`]).
 fn locate(source: &str, offsets: &[(usize, usize)], findings: &mut [Finding]) {
+    let last = offsets.iter().map(|&(_, offset)| offset).max().unwrap_or(0);
+    let parts = statectl_state::parts::parts(last, LOCATE_PART_BYTES).max(1);
+    locate_in_parts(source, offsets, findings, parts);
+}
+
+/// What one part of the file holds: its newlines, the last one's offset, and for each finding in
+/// it the newlines before it in the part and the last one's offset.
+struct Counted {
+    newlines: usize,
+    last_newline: Option<usize>,
+    findings: Vec<(usize, usize, usize, Option<usize>)>,
+}
+
+/// Where a range of the file starts and ends, and the findings (index, offset) inside it.
+type Range<'a> = (usize, usize, &'a [(usize, usize)]);
+
+/// [`locate`] with the file up to the last finding cut into `parts` ranges, counted side by side:
+/// a finding's line is one plus the newlines of the ranges before its own and of its own range up
+/// to it, and its line starts after the last newline before it, in its range or an earlier one.
+fn locate_in_parts(
+    source: &str,
+    offsets: &[(usize, usize)],
+    findings: &mut [Finding],
+    parts: usize,
+) {
     let mut sorted: Vec<(usize, usize)> = offsets.to_vec();
     sorted.sort_by_key(|&(_, offset)| offset);
     let bytes = source.as_bytes();
-    let (mut line, mut line_start, mut counted_to) = (1, 0, 0);
-    for (index, offset) in sorted {
-        let since = &bytes[counted_to..offset];
-        if let Some(last) = memchr::memrchr(b'\n', since) {
-            line += memchr::memchr_iter(b'\n', since).count();
-            line_start = counted_to + last + 1;
+    let end = sorted.last().map_or(0, |&(_, offset)| offset);
+    let bounds: Vec<usize> = (0..=parts).map(|part| end / parts * part).collect();
+    // Each range: where it starts and ends, and the findings (index, offset) inside it.
+    let mut ranges: Vec<Range<'_>> = Vec::with_capacity(parts);
+    let mut rest = sorted.as_slice();
+    for (part, window) in bounds.windows(2).enumerate() {
+        // The last range takes the findings at `end` itself.
+        let (from, to) = (
+            window[0],
+            if part + 1 == parts {
+                end + 1
+            } else {
+                window[1]
+            },
+        );
+        let inside = rest.partition_point(|&(_, offset)| offset < to);
+        ranges.push((from, to.min(bytes.len()), &rest[..inside]));
+        rest = &rest[inside..];
+    }
+    let counted = statectl_state::parts::each_on_a_thread(&ranges, |&(from, to, inside)| {
+        let (mut newlines, mut last_newline, mut counted_to) = (0, None, from);
+        let mut located = Vec::with_capacity(inside.len());
+        for &(index, offset) in inside {
+            let since = &bytes[counted_to..offset];
+            if let Some(last) = memchr::memrchr(b'\n', since) {
+                newlines += memchr::memchr_iter(b'\n', since).count();
+                last_newline = Some(counted_to + last);
+            }
+            counted_to = offset;
+            located.push((index, offset, newlines, last_newline));
         }
-        counted_to = offset;
-        let column = source[line_start..offset].chars().count() + 1;
-        findings[index].location = Some(LineColumn { line, column });
+        let since = &bytes[counted_to..to];
+        if let Some(last) = memchr::memrchr(b'\n', since) {
+            newlines += memchr::memchr_iter(b'\n', since).count();
+            last_newline = Some(counted_to + last);
+        }
+        Counted {
+            newlines,
+            last_newline,
+            findings: located,
+        }
+    });
+    let (mut lines_before, mut newline_before) = (0, None);
+    for part in counted {
+        for &(index, offset, newlines, last_newline) in &part.findings {
+            let line_start = last_newline
+                .or(newline_before)
+                .map_or(0, |newline| newline + 1);
+            let column = source[line_start..offset].chars().count() + 1;
+            findings[index].location = Some(LineColumn {
+                line: 1 + lines_before + newlines,
+                column,
+            });
+        }
+        lines_before += part.newlines;
+        newline_before = part.last_newline.or(newline_before);
     }
 }
 
@@ -561,7 +637,15 @@ mod tests {
 
     #[test]
     fn locate_gives_each_finding_the_line_and_column_of_its_offset() {
-        let text = "{\n  \"é\": [\n\n    {\"日本\": 1},\n  x\n]}\n\n".repeat(7);
+        // Short lines, and lines longer than a part (whose findings' lines start in a part before).
+        let short = "{\n  \"é\": [\n\n    {\"日本\": 1},\n  x\n]}\n\n".repeat(7);
+        let long = format!("{}\n{}\n\n", "é long line ".repeat(40), "x".repeat(300));
+        for text in [short, long] {
+            locate_on(&text);
+        }
+    }
+
+    fn locate_on(text: &str) {
         let bytes = text.as_bytes();
         // Out of order, repeated, on a newline, at the very start and at the end.
         let mut wanted: Vec<usize> = vec![text.len(), 0, 1, 2, 40, 40, 3];
@@ -571,6 +655,8 @@ mod tests {
                 .filter(|offset| offset % 5 == 0)
                 .rev(),
         );
+        // Findings stand on an instance's `{`: always a character's start.
+        wanted.retain(|&offset| text.is_char_boundary(offset));
         let offsets: Vec<(usize, usize)> = wanted.iter().copied().enumerate().collect();
         let mut findings: Vec<Finding> = wanted
             .iter()
@@ -585,13 +671,18 @@ mod tests {
                 location: None,
             })
             .collect();
-        locate(&text, &offsets, &mut findings);
-        for (finding, &offset) in findings.iter().zip(&wanted) {
-            assert_eq!(
-                finding.location,
-                Some(LineColumn::of(bytes, offset)),
-                "offset {offset}"
-            );
+        for parts in 1..=9 {
+            for finding in &mut findings {
+                finding.location = None;
+            }
+            locate_in_parts(text, &offsets, &mut findings, parts);
+            for (finding, &offset) in findings.iter().zip(&wanted) {
+                assert_eq!(
+                    finding.location,
+                    Some(LineColumn::of(bytes, offset)),
+                    "offset {offset} in {parts} parts"
+                );
+            }
         }
     }
 }
