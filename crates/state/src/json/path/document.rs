@@ -568,13 +568,21 @@ pub(crate) fn decode_string(text: &str, start: usize) -> Cow<'_, str> {
         .unwrap_or_default()
 }
 
-/// FNV-1a over a name's bytes.
+/// A name's hash from its length and its first and last eight bytes (each object with many members
+/// hashes every name it lists, so the cost must not grow with the names; names equal in those
+/// bytes and in length are told apart by comparing them).
 fn hash(bytes: &[u8]) -> usize {
-    let mut value: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in bytes {
-        value = (value ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    value as usize
+    let word = |chunk: &[u8]| {
+        let mut padded = [0u8; 8];
+        padded[..chunk.len()].copy_from_slice(chunk);
+        u64::from_le_bytes(padded)
+    };
+    let length = bytes.len();
+    let first = word(&bytes[..length.min(8)]);
+    let last = word(&bytes[length.saturating_sub(8)..]);
+    let mixed =
+        (first.rotate_left(29) ^ last ^ (length as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (mixed ^ (mixed >> 32)) as usize
 }
 
 /// A hasher for byte offsets (spread by one multiplication): the ends table is consulted for every

@@ -258,6 +258,22 @@ fn repeated_names_keep_the_first_place_and_the_last_value() {
     assert_eq!(select_text(text, "$.*").to_string(), "[3,0]");
     assert_eq!(select_text(text, "$").to_string(), r#"[{"k":3,"z":0}]"#);
     assert_eq!(select_text(text, "$[?length(@) == 2]").to_string(), "[]");
+    // Many members (found by hashing): names alike in length and in their first and last eight
+    // bytes, one of them repeated.
+    let names: Vec<String> = (0..20)
+        .map(|index| format!("prefix_a{}_suffix_z", char::from(b'a' + index)))
+        .collect();
+    let mut members: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(index, name)| format!("\"{name}\": {index}"))
+        .collect();
+    members.push(format!("\"{}\": 99", names[7]));
+    let many = format!("{{{}}}", members.join(", "));
+    let mut expected: Vec<usize> = (0..20).collect();
+    expected[7] = 99;
+    assert_eq!(select_text(&many, "$.*"), json!(expected));
+    assert_eq!(select_text(&many, &format!("$.{}", names[7])), json!([99]));
 }
 
 #[test]
