@@ -210,6 +210,8 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
             }
         }
     }
+    load::leave_to_exit(state);
+    load::leave_to_exit(bytes);
     Ok(ExitStatus::Success)
 }
 

@@ -133,6 +133,9 @@ pub(super) fn run(
             printer.json_line(&document)?;
         }
     }
+    load::leave_to_exit(groups);
+    load::leave_to_exit(state);
+    load::leave_to_exit(bytes);
     Ok(ExitStatus::Success)
 }
 
