@@ -6,10 +6,12 @@
 //! selects from that one node alone, and concatenates them in order. So the rest of a query over
 //! nodes `a ++ b` is the rest over `a` followed by the rest over `b`, whoever computes each.
 //!
-//! A descendant segment over one large node (`$..x` at the root) is cut inside it first: a node's
-//! descendants are its children's selection followed by each child's descendants in order, so the
-//! large nodes are opened (on this thread, as the walk would) until no part of the work is larger
-//! than a fraction of a thread's share.
+//! A segment over one large node is cut inside it. A descendant segment (`$..x` at the root): a
+//! node's descendants are its children's selection followed by each child's descendants in order,
+//! so the large nodes are opened (on this thread, as the walk would) until no part of the work is
+//! larger than a fraction of a thread's share. A child segment of one wildcard or filter
+//! (`$.resources[?@.type=='aws_instance']`): it selects from the node's children one by one, in
+//! order, so the children are listed here and each part tests its own.
 //!
 //! Every part counts its visits into one shared count, so the parts together stay within the
 //! run's limits, as the one-thread run does.
@@ -18,7 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use crate::json::Span;
-use crate::json::path::ast::Segment;
+use crate::json::path::ast::{Segment, Selector};
 use crate::json::path::budget::Exceeded;
 use crate::json::path::document::{Document, Walker};
 use crate::parts::{each_on_a_thread, parts, runs};
@@ -37,6 +39,9 @@ enum Start {
     Node(Span),
     /// What the segment selected from a node opened while cutting: the rest of the query applies.
     Selected(Vec<Span>),
+    /// A child of a node opened for a child segment of one wildcard or filter: the selector decides
+    /// whether it is selected, then the rest of the query applies.
+    Child(Span),
 }
 
 impl Walker<'_, '_> {
@@ -52,10 +57,12 @@ impl Walker<'_, '_> {
                 .map(|node| node.end - node.start)
                 .sum::<usize>();
             let threads = parts(bytes, PART_BYTES);
-            // Child segments are cut between nodes: worth it only when no one node is most of them.
+            // Other child segments are cut between nodes: worth it only when no one node is most
+            // of them.
             let largest = nodes.iter().map(|node| node.end - node.start).max();
-            let cuttable =
-                segment.descendant || largest.is_some_and(|largest| largest <= bytes / 2);
+            let cuttable = segment.descendant
+                || one_by_one(segment)
+                || largest.is_some_and(|largest| largest <= bytes / 2);
             if threads >= 2 && cuttable {
                 let starts = self.starts(&nodes, segment, bytes / (threads * 4))?;
                 return self.finish_in_parts(starts, &segments[at..], threads);
@@ -73,11 +80,27 @@ impl Walker<'_, '_> {
         segment: &Segment,
         largest: usize,
     ) -> Result<Vec<Start>, Exceeded> {
-        if !segment.descendant {
-            return Ok(nodes.iter().map(|&node| Start::Node(node)).collect());
-        }
         let bytes = self.text().as_bytes();
         let container = |node: &Span| matches!(bytes.get(node.start), Some(b'{' | b'['));
+        if !segment.descendant {
+            let mut starts = Vec::new();
+            let mut children = self.take_list();
+            for &node in nodes {
+                if node.end - node.start <= largest
+                    || !one_by_one(segment)
+                    || !container(&node)
+                    || self.doc.is_masked(node.start)
+                {
+                    starts.push(Start::Node(node));
+                    continue;
+                }
+                // What `select` lists before its selector picks.
+                self.children(node, &mut children)?;
+                starts.extend(children.iter().map(|child| Start::Child(child.value)));
+            }
+            self.give_back(children);
+            return Ok(starts);
+        }
         let mut starts = Vec::new();
         let mut pending: Vec<Span> = nodes.iter().rev().copied().collect();
         let mut children = self.take_list();
@@ -135,6 +158,7 @@ impl Walker<'_, '_> {
                 nodes.iter().map(|node| node.end - node.start).sum()
             }
             Start::Selected(_) => 0,
+            Start::Child(child) => child.end - child.start,
         });
         let doc: &Document<'_> = self.doc;
         let limits = self.budget.limits();
@@ -176,6 +200,15 @@ impl Walker<'_, '_> {
             match start {
                 Start::Node(node) => self.segment_from(*node, first, &mut nodes)?,
                 Start::Selected(selected) => nodes.extend_from_slice(selected),
+                Start::Child(child) => {
+                    let picked = match first.selectors.as_slice() {
+                        [Selector::Filter(expression)] => self.test(expression, *child)?,
+                        _ => true,
+                    };
+                    if picked {
+                        nodes.push(*child);
+                    }
+                }
             }
             self.budget.keep(nodes.len())?;
         }
@@ -187,6 +220,16 @@ impl Walker<'_, '_> {
         }
         Ok(nodes)
     }
+}
+
+/// Whether `segment` is a child segment of one wildcard or filter, which picks from a node's
+/// children one at a time and in order (so a large node's children can be tested in parts).
+fn one_by_one(segment: &Segment) -> bool {
+    !segment.descendant
+        && matches!(
+            segment.selectors.as_slice(),
+            [Selector::Wildcard | Selector::Filter(_)]
+        )
 }
 
 #[cfg(test)]
@@ -247,6 +290,11 @@ mod tests {
         "$..[?@ == $.outputs.a.value]",
         "$.resources[*].instances[*]",
         "$..nothing",
+        "$.resources[?@.type=='aws_instance']",
+        "$.resources[?@.type=='aws_instance'].name",
+        "$.resources[*]",
+        "$[?@ == 4]",
+        "$.resources[1:3]",
     ];
 
     fn printed(document: &Document<'_>, path: &str, limits: Limits) -> Result<String, Exceeded> {
@@ -267,8 +315,8 @@ mod tests {
                 CUT.set(0);
                 let cut = forced(parts, || printed(&document, path, limits)).unwrap();
                 assert_eq!(cut, whole, "{path} in {parts} parts");
-                // `$` has no segment, and `$.*` one over the root alone: nothing to cut.
-                let cuttable = !matches!(*path, "$" | "$.*");
+                // `$` has no segment; a slice of the one `resources` array is one node's work.
+                let cuttable = !matches!(*path, "$" | "$.resources[1:3]");
                 assert_eq!(CUT.get(), usize::from(cuttable), "{path} in {parts} parts");
             }
         }
