@@ -376,15 +376,17 @@ fn depth_costs_no_stack() {
 }
 
 /// The JSONPath Compliance Test Suite's `cts.json`: the copy in `testdata/jsonpath-compliance`, or
-/// another named by `STATECTL_JSONPATH_CTS`.
+/// another named by `STATECTL_JSONPATH_CTS` (when set and not empty).
 fn compliance_suite() -> Value {
-    let path = std::env::var_os("STATECTL_JSONPATH_CTS").map_or_else(
-        || {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../testdata/jsonpath-compliance/cts.json")
-        },
-        PathBuf::from,
-    );
+    let path = std::env::var_os("STATECTL_JSONPATH_CTS")
+        .filter(|path| !path.is_empty())
+        .map_or_else(
+            || {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("../../testdata/jsonpath-compliance/cts.json")
+            },
+            PathBuf::from,
+        );
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
     serde_json::from_str(&text).unwrap()
