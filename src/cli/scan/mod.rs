@@ -192,15 +192,14 @@ fn scan_one(
         Ok(state) => state,
         Err(error) => return failed(error),
     };
-    let findings = match scan(&state, rules) {
-        Ok(findings) => findings,
+    let detected = match scan(&state, rules) {
+        Ok(detected) => detected,
         Err(error) => return failed(CliError::from(error)),
     };
     let report = Report {
         name: name.clone(),
-        // By address, as `list` and `summary` count them: a deposed object is not an instance.
-        instances: crate::state::order::instance_groups(&state).len(),
-        findings,
+        instances: detected.instances,
+        findings: detected.findings,
         error: None,
     };
     if only {

@@ -20,9 +20,18 @@ use crate::scan::status::{RemoteStatus, RulePathError, decoded_string, remote_st
 /// Below this many instances, one thread is as fast as two.
 const PARALLEL_FROM: usize = 4096;
 
+/// What scanning one state found.
+#[derive(Debug)]
+pub struct Detected {
+    pub findings: Vec<Finding>,
+    /// The state's instances, by address as `list` and `summary` count them (a deposed object is
+    /// not an instance).
+    pub instances: usize,
+}
+
 /// Scans one parsed state. A rules file's JSONPath that needs more work than an instance's
 /// attributes allow stops the scan with an error that names it.
-pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Vec<Finding>, RulePathError> {
+pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Detected, RulePathError> {
     let groups = instance_groups(state);
     // Detection allocates little, so (unlike parsing) it splits well over two threads.
     let (mut findings, mut offsets) = if groups.len() >= PARALLEL_FROM {
@@ -46,7 +55,10 @@ pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Vec<Finding>, RulePathEr
     };
     check_results(state, rules, &mut findings, &mut offsets);
     locate(state.source, &offsets, &mut findings);
-    Ok(findings)
+    Ok(Detected {
+        findings,
+        instances: groups.len(),
+    })
 }
 
 /// Findings, and for each the byte offset of its instance object.

@@ -86,7 +86,7 @@ pub fn select(
     let findings: Vec<Finding> = if explicit {
         Vec::new()
     } else {
-        scan(state, rules)?
+        scan(state, rules)?.findings
     };
     let targets: Vec<Matcher> = selection
         .targets
