@@ -63,7 +63,7 @@ pub fn runs<T>(items: Vec<T>, parts: usize, weight: impl Fn(&T) -> usize) -> Vec
         .iter()
         .map(&weight)
         .fold(0usize, usize::saturating_add);
-    let share = total / parts.max(1) + 1;
+    let share = (total / parts.max(1)).saturating_add(1);
     let mut runs: Vec<Vec<T>> = vec![Vec::new()];
     let mut run_weight = 0usize;
     for item in items {
