@@ -88,6 +88,14 @@ fn masked(state: &State<'_>, document: &Document<'_>) -> Result<Vec<usize>, Mask
                 })?;
             }
         }
+        // The run is never empty (`runs` keeps none so): its last instance names a part that ran
+        // the marking over its limit.
+        if let Some(&(resource, instance, ..)) = run.last() {
+            walker.settle().map_err(|source| MaskError::Costly {
+                address: instance.address(resource).to_string(),
+                source,
+            })?;
+        }
         Ok(starts)
     }) {
         starts.extend(part?);

@@ -94,6 +94,22 @@ impl Budget {
         self.visits
     }
 
+    /// At the end of a part: adds its visits not yet shared to the shared count, and checks the
+    /// parts' whole against the limit (the count is shared only every [`SHARE_EVERY`] visits, so
+    /// without this each part could overrun the limit by up to that many).
+    pub(crate) fn settle(&mut self) -> Result<(), Exceeded> {
+        if let Some((all, unshared)) = &mut self.shared {
+            let added = std::mem::take(unshared);
+            let total = all
+                .fetch_add(added, Ordering::Relaxed)
+                .saturating_add(added);
+            if total > self.limits.visits {
+                return Err(Exceeded::Visits(self.limits.visits));
+            }
+        }
+        Ok(())
+    }
+
     /// Adds the visits of the parts a run was cut into (`visits` beyond the cut), once they are done.
     pub(crate) fn add_parts(&mut self, visits: u64) -> Result<(), Exceeded> {
         self.visits = self.visits.saturating_add(visits);
@@ -165,5 +181,24 @@ mod tests {
         assert_eq!(budget.visit(1), Err(Exceeded::Visits(10)));
         assert_eq!(budget.keep(3), Err(Exceeded::Kept(2)));
         assert!(budget.keep(2).is_ok());
+    }
+
+    #[test]
+    fn parts_sharing_a_count_stay_within_the_limit_together() {
+        let limits = Limits {
+            visits: 1_000,
+            kept: 10,
+            output: 0,
+        };
+        let all = Arc::new(AtomicU64::new(0));
+        let mut first = Budget::part(limits, 0, Arc::clone(&all));
+        let mut second = Budget::part(limits, 0, Arc::clone(&all));
+        // Each part alone is within the limit, and too few visits to have shared them yet.
+        assert!(first.visit(600).is_ok());
+        assert!(second.visit(600).is_ok());
+        assert!(first.settle().is_ok());
+        assert_eq!(second.settle(), Err(Exceeded::Visits(1_000)));
+        // A count of its own settles with nothing to share.
+        assert!(Budget::new(limits).settle().is_ok());
     }
 }

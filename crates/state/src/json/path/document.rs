@@ -178,6 +178,12 @@ impl<'d, 't> Walker<'d, 't> {
         walker
     }
 
+    /// At the end of one of several walkers side by side: its last visits counted into the
+    /// shared count, and the whole checked against the limit.
+    pub(crate) fn settle(&mut self) -> Result<(), Exceeded> {
+        self.budget.settle()
+    }
+
     pub(crate) fn text(&self) -> &'t str {
         self.doc.text
     }
