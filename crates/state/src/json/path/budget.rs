@@ -98,16 +98,7 @@ impl Budget {
     /// parts' whole against the limit (the count is shared only every [`SHARE_EVERY`] visits, so
     /// without this each part could overrun the limit by up to that many).
     pub(crate) fn settle(&mut self) -> Result<(), Exceeded> {
-        if let Some((all, unshared)) = &mut self.shared {
-            let added = std::mem::take(unshared);
-            let total = all
-                .fetch_add(added, Ordering::Relaxed)
-                .saturating_add(added);
-            if total > self.limits.visits {
-                return Err(Exceeded::Visits(self.limits.visits));
-            }
-        }
-        Ok(())
+        self.share(0)
     }
 
     /// Adds the visits of the parts a run was cut into (`visits` beyond the cut), once they are done.
@@ -131,17 +122,27 @@ impl Budget {
         if self.visits > self.limits.visits {
             return Err(Exceeded::Visits(self.limits.visits));
         }
-        if let Some((all, unshared)) = &mut self.shared {
+        if let Some((_, unshared)) = &mut self.shared {
             *unshared = unshared.saturating_add(u64::try_from(count).unwrap_or(u64::MAX));
-            if *unshared >= SHARE_EVERY {
-                let added = std::mem::take(unshared);
-                let total = all
-                    .fetch_add(added, Ordering::Relaxed)
-                    .saturating_add(added);
-                if total > self.limits.visits {
-                    return Err(Exceeded::Visits(self.limits.visits));
-                }
-            }
+        }
+        self.share(SHARE_EVERY)
+    }
+
+    /// Once at least `at_least` of this part's visits are not yet shared: adds them to the shared
+    /// count and checks the parts' whole (nothing for a count of its own).
+    fn share(&mut self, at_least: u64) -> Result<(), Exceeded> {
+        let Some((all, unshared)) = &mut self.shared else {
+            return Ok(());
+        };
+        if *unshared < at_least {
+            return Ok(());
+        }
+        let added = std::mem::take(unshared);
+        let total = all
+            .fetch_add(added, Ordering::Relaxed)
+            .saturating_add(added);
+        if total > self.limits.visits {
+            return Err(Exceeded::Visits(self.limits.visits));
         }
         Ok(())
     }
