@@ -17,8 +17,9 @@ use crate::scan::rules::Rules;
 use crate::scan::secrets::Secrets;
 use crate::scan::status::{RemoteStatus, RulePathError, decoded_string, remote_status};
 
-/// Below this many instances, one thread is as fast as two.
-const PARALLEL_FROM: usize = 4096;
+/// Below this many instances a part, a thread costs more than it saves (below 4,096 instances one
+/// thread is as fast as two).
+const PART_INSTANCES: usize = 2048;
 
 /// What scanning one state found.
 #[derive(Debug)]
@@ -33,15 +34,15 @@ pub struct Detected {
 /// attributes allow stops the scan with an error that names it.
 pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Detected, RulePathError> {
     let groups = instance_groups(state);
-    // Detection allocates little, so (unlike parsing) it splits well over two threads.
-    let (mut findings, mut offsets) = if groups.len() >= PARALLEL_FROM {
-        let (first, second) = groups.split_at(groups.len() / 2);
-        let (first, second) = std::thread::scope(|scope| {
-            let second = scope.spawn(|| scan_groups(state, rules, second));
-            let first = scan_groups(state, rules, first);
-            (first, second.join().expect("a scan thread does not panic"))
-        });
-        let ((mut findings, mut offsets), (more, more_offsets)) = (first?, second?);
+    // Detection allocates little, so (unlike parsing) it splits well over threads.
+    let parts = statectl_state::parts::parts(groups.len(), PART_INSTANCES).max(1);
+    let chunks: Vec<&[InstanceGroup<'_, '_>]> =
+        groups.chunks(groups.len().div_ceil(parts).max(1)).collect();
+    let (mut findings, mut offsets) = (Vec::new(), Vec::new());
+    for part in
+        statectl_state::parts::each_on_a_thread(&chunks, |chunk| scan_groups(state, rules, chunk))
+    {
+        let (more, more_offsets) = part?;
         let shift = findings.len();
         findings.extend(more);
         offsets.extend(
@@ -49,10 +50,7 @@ pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Detected, RulePathError>
                 .into_iter()
                 .map(|(index, offset)| (index + shift, offset)),
         );
-        (findings, offsets)
-    } else {
-        scan_groups(state, rules, &groups)?
-    };
+    }
     check_results(state, rules, &mut findings, &mut offsets);
     locate(state.source, &offsets, &mut findings);
     Ok(Detected {

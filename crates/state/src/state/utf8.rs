@@ -12,9 +12,7 @@
 //! order, fails where the whole would (the parts before it are valid and end on a whole character),
 //! so the offset in the error is the same.
 
-use std::thread;
-
-use crate::parts::parts;
+use crate::parts::{each_on_a_thread, parts};
 
 /// Below this many bytes per part, a thread costs more than it saves.
 const PART_BYTES: usize = 4 << 20;
@@ -30,32 +28,21 @@ pub(crate) fn text(bytes: &[u8]) -> Result<&str, usize> {
     if cuts.len() <= 2 {
         return std::str::from_utf8(bytes).map_err(|error| error.valid_up_to());
     }
-    let first_invalid = thread::scope(|scope| {
-        let threads: Vec<_> = cuts[1..]
-            .windows(2)
-            .map(|bounds| {
-                let (start, end) = (bounds[0], bounds[1]);
-                // A thread the system will not start is a part this thread checks (below).
-                thread::Builder::new()
-                    .spawn_scoped(scope, move || invalid_at(bytes, start, end))
-                    .ok()
-            })
-            .collect();
-        let mut first_invalid = invalid_at(bytes, cuts[0], cuts[1]);
-        for (thread, bounds) in threads.into_iter().zip(cuts[1..].windows(2)) {
-            let answer = thread
-                .and_then(|thread| thread.join().ok())
-                .unwrap_or_else(|| invalid_at(bytes, bounds[0], bounds[1]));
-            first_invalid = first_invalid.or(answer);
-        }
-        first_invalid
-    });
+    let parts: Vec<(usize, usize)> = cuts
+        .windows(2)
+        .map(|bounds| (bounds[0], bounds[1]))
+        .collect();
+    let first_invalid = each_on_a_thread(&parts, |&(start, end)| invalid_at(bytes, start, end))
+        .into_iter()
+        .flatten()
+        .next();
     if let Some(offset) = first_invalid {
         return Err(offset);
     }
     // SAFETY: every part between consecutive cuts (which run from 0 to `bytes.len()`, so each byte
-    // is in exactly one part) was just checked by `std::str::from_utf8` and found valid, on this
-    // thread or on one joined above; valid UTF-8 texts one after another are valid UTF-8.
+    // is in exactly one part) was just checked by `std::str::from_utf8` and found valid (each part
+    // gets its answer, from its own thread or this one, or the call panics); valid UTF-8 texts one
+    // after another are valid UTF-8.
     Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
