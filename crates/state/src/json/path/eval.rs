@@ -10,12 +10,21 @@ use crate::json::path::document::{Child, Kind, Walker, normalize_index};
 impl Walker<'_, '_> {
     /// The nodes `query` selects, starting from the root (`$`) or from `current` (`@`).
     pub(crate) fn run(&mut self, query: &Query, current: Span) -> Result<Vec<Span>, Exceeded> {
-        let mut nodes = vec![if query.absolute {
+        let start = if query.absolute {
             self.doc.root()
         } else {
             current
-        }];
-        for segment in &query.segments {
+        };
+        self.segments(vec![start], &query.segments)
+    }
+
+    /// The nodes `segments` select from `nodes`, one segment after another.
+    pub(super) fn segments(
+        &mut self,
+        mut nodes: Vec<Span>,
+        segments: &[Segment],
+    ) -> Result<Vec<Span>, Exceeded> {
+        for segment in segments {
             if nodes.is_empty() {
                 break;
             }

@@ -212,13 +212,7 @@ impl Walker<'_, '_> {
             }
             self.budget.keep(nodes.len())?;
         }
-        for segment in rest {
-            if nodes.is_empty() {
-                break;
-            }
-            nodes = self.segment(&nodes, segment)?;
-        }
-        Ok(nodes)
+        self.segments(nodes, rest)
     }
 }
 
