@@ -337,6 +337,28 @@ mod tests {
     }
 
     #[test]
+    fn a_deep_document_cut_into_parts_costs_no_stack() {
+        // As deep as the JSON reader accepts, on the workers' stacks too.
+        let text = format!(
+            "{}{{\"leaf\": \"x\"}}{}",
+            "[".repeat(9_999),
+            "]".repeat(9_999)
+        );
+        let document = Document::parse(&text).unwrap();
+        let limits = Limits::for_document(text.len());
+        for path in ["$..leaf", "$..[?@.leaf]", "$..*", "$[*][*]"] {
+            let whole = forced(1, || printed(&document, path, limits));
+            for parts in [2, 4] {
+                assert_eq!(
+                    forced(parts, || printed(&document, path, limits)),
+                    whole,
+                    "{path}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_parts_together_stay_within_the_limits() {
         // A hostile query (four descendant wildcards over a 100-deep array) runs out in parts too.
         let text = format!("{}1{}", "[".repeat(100), "]".repeat(100));
