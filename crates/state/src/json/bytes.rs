@@ -3,7 +3,8 @@
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-const EIGHT_SPACES: u64 = u64::from_ne_bytes(*b"        ");
+
+use crate::json::wide::next_non_space;
 
 /// The offset of the first byte from `at` that is not JSON whitespace. Indentation is about 40% of a
 /// pretty-printed state, so after a newline runs of spaces are skipped eight at a time, and the rest
@@ -24,15 +25,7 @@ fn skip_layout_run(bytes: &[u8], mut at: usize) -> usize {
     while let Some(&byte) = bytes.get(at) {
         match byte {
             b'\n' => {
-                at += 1;
-                while let Some(word) = word_at(bytes, at) {
-                    let other = word ^ EIGHT_SPACES;
-                    if other != 0 {
-                        at += first_marked(other);
-                        break;
-                    }
-                    at += 8;
-                }
+                at = next_non_space(bytes, at + 1);
             }
             b' ' | b'\t' | b'\r' => at += 1,
             _ => break,

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::json::{bytes, skip};
+use crate::json::{bytes, skip, wide};
 
 /// The deepest nesting of arrays and objects any command accepts in a document, counted from the
 /// document's root: the one limit of every reader (the cursor here, and every later walk over a value
@@ -381,23 +381,10 @@ impl<'a> Cursor<'a> {
     /// From the cursor, finds the next `"` or `\` and checks that no raw control character comes before
     /// it. Returns its offset; the cursor does not move.
     fn scan_plain(&self) -> Result<usize> {
-        let bytes = self.bytes;
-        let mut at = self.position;
-        // Eight bytes at a time (SWAR): string content is most of a state's bytes, and this finds
-        // the first quote, backslash or control byte of a word in a handful of instructions.
-        while let Some(word) = bytes::word_at(bytes, at) {
-            let special = bytes::string_specials(word);
-            if special != 0 {
-                at += bytes::first_marked(special);
-                break;
-            }
-            at += 8;
-        }
-        while let Some(&byte) = bytes.get(at) {
-            if byte == b'"' || byte == b'\\' {
-                return Ok(at);
-            }
-            if byte < 0x20 {
+        let at = wide::next_string_special(self.bytes, self.position);
+        match self.bytes.get(at) {
+            Some(b'"' | b'\\') => return Ok(at),
+            Some(&byte) => {
                 return Err(JsonError {
                     offset: at,
                     kind: JsonErrorKind::ControlCharacter {
@@ -405,10 +392,10 @@ impl<'a> Cursor<'a> {
                     },
                 });
             }
-            at += 1;
+            None => {}
         }
         Err(JsonError {
-            offset: bytes.len(),
+            offset: self.bytes.len(),
             kind: JsonErrorKind::UnexpectedEnd {
                 expected: "the closing '\"' of a string",
             },

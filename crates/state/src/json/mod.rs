@@ -16,6 +16,7 @@ mod skip;
 mod step;
 pub mod trusted;
 mod value;
+mod wide;
 
 pub use cursor::{Cursor, JsonError, JsonErrorKind, MAX_DEPTH, Span};
 pub use decimal::Decimal;

@@ -6,7 +6,8 @@
 //! Why: attribute values are most of a state's bytes, and skipping them token by token through the
 //! cursor's methods (each reloading its position from memory) was over half of reading a state.
 
-use crate::json::bytes::{first_marked, skip_layout, string_specials, word_at};
+use crate::json::bytes::skip_layout;
+use crate::json::wide::next_string_special;
 
 /// The deepest nesting (counted from the value) this loop follows; one bit of a `u64` each.
 pub(crate) const FAST_DEPTH: u32 = 64;
@@ -89,14 +90,7 @@ fn after_key(bytes: &[u8], at: usize) -> Option<usize> {
 #[inline]
 fn string_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     loop {
-        while let Some(word) = word_at(bytes, at) {
-            let special = string_specials(word);
-            if special != 0 {
-                at += first_marked(special);
-                break;
-            }
-            at += 8;
-        }
+        at = next_string_special(bytes, at);
         match *bytes.get(at)? {
             b'"' => return Some(at + 1),
             b'\\' => match *bytes.get(at + 1)? {

@@ -3,7 +3,8 @@
 //! with the validating cursor would cost a second full parse.
 
 use crate::json::Span;
-use crate::json::bytes::{equal_to, first_marked, fold_case_bit, skip_layout, word_at};
+use crate::json::bytes::skip_layout;
+use crate::json::wide::{next_quote_or_backslash, next_structural};
 
 /// The members of the object whose `{` is at `start` of `text`: each key's raw text (between its
 /// quotes, escapes not decoded) and its value's span. `text` must be valid JSON there.
@@ -82,15 +83,7 @@ pub(crate) fn end_of_string(bytes: &[u8], at: usize) -> usize {
 pub(crate) fn string_end(bytes: &[u8], mut at: usize) -> (usize, bool) {
     let mut escaped = false;
     loop {
-        // Eight bytes at a time to the next quote or backslash.
-        while let Some(word) = word_at(bytes, at) {
-            let found = equal_to(word, b'"') | equal_to(word, b'\\');
-            if found != 0 {
-                at += first_marked(found);
-                break;
-            }
-            at += 8;
-        }
+        at = next_quote_or_backslash(bytes, at);
         match bytes.get(at) {
             Some(b'"') => return (at + 1, escaped),
             Some(b'\\') => {
@@ -101,24 +94,6 @@ pub(crate) fn string_end(bytes: &[u8], mut at: usize) -> (usize, bool) {
             None => return (bytes.len(), escaped),
         }
     }
-}
-
-/// The offset of the next `"`, `{`, `}`, `[` or `]` from `at`: inside a valid container nothing else
-/// changes the nesting. `[` and `]` differ from `{` and `}` only in bit 0x20, so setting that bit
-/// finds all four with two comparisons.
-pub(crate) fn next_structural(bytes: &[u8], mut at: usize) -> usize {
-    while let Some(word) = word_at(bytes, at) {
-        let folded = fold_case_bit(word);
-        let found = equal_to(word, b'"') | equal_to(folded, b'{') | equal_to(folded, b'}');
-        if found != 0 {
-            return at + first_marked(found);
-        }
-        at += 8;
-    }
-    while at < bytes.len() && !matches!(bytes[at], b'"' | b'{' | b'}' | b'[' | b']') {
-        at += 1;
-    }
-    at
 }
 
 /// The offset after the value starting at `at`.

@@ -19,7 +19,8 @@ use std::sync::atomic::AtomicU64;
 use crate::json::bytes::skip_layout;
 use crate::json::path::budget::{Budget, Exceeded, Limits};
 use crate::json::path::iregexp::RegexCache;
-use crate::json::trusted::{end_of_scalar, end_of_string, next_structural, string_end};
+use crate::json::trusted::{end_of_scalar, end_of_string, string_end};
+use crate::json::wide::next_structural;
 use crate::json::{Cursor, JsonError, Span};
 
 /// Containers at least this long have their end remembered once scanned.
