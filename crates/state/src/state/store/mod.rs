@@ -192,17 +192,6 @@ fn commit_file(
     backup: &Backup,
 ) -> Result<Committed, StoreError> {
     let path = lock.path().to_owned();
-    let unchanged = same_bytes(lock.file(), expected)
-        .map_err(|error| StoreError::io(&path, "cannot read the state", &error))?;
-    if !unchanged {
-        let current = read_all(lock.file())
-            .map_err(|error| StoreError::io(&path, "cannot read the state", &error))?;
-        return Err(changed_since_read(
-            &path.display().to_string(),
-            expected,
-            &current,
-        ));
-    }
     if let Backup::At(backup) = backup {
         // Checked before the lock too (by the CLI); again here, where nothing is written yet.
         refuse_backup_over_state(backup, &path)?;
@@ -210,18 +199,43 @@ fn commit_file(
     // A symlinked state is replaced where it points, as Terraform's in-place write would change it.
     let target = std::fs::canonicalize(&path)
         .map_err(|error| StoreError::io(&path, "cannot resolve the state's path", &error))?;
-    // From the backup to the rename, one step: an interrupt lets it end (the state is new), or
-    // stops it at a checkpoint (the state is old, and no temporary file is left).
+    // From the temporary file to the rename, one step: an interrupt lets it end (the state is
+    // new), or stops it at a checkpoint (the state is old, and no temporary file is left).
     let mut step = interrupt::step();
     replace::remove_leftovers(&target);
     let file = lock.file();
-    let backup = backup::write_backup(backup, &path, expected, file)
-        .map_err(|error| StoreError::io(&path, "cannot write the backup", &error))?;
+    let (unchanged, temporary) = unchanged_while_writing(file, expected, || {
+        replace::write_temporary(&target, new, file)
+    });
+    let discard = |temporary: &std::io::Result<PathBuf>| {
+        if let Ok(temporary) = temporary {
+            let _ = std::fs::remove_file(temporary);
+        }
+    };
+    let unchanged = unchanged.map_err(|error| {
+        discard(&temporary);
+        StoreError::io(&path, "cannot read the state", &error)
+    })?;
+    if !unchanged {
+        discard(&temporary);
+        let current = read_all(file)
+            .map_err(|error| StoreError::io(&path, "cannot read the state", &error))?;
+        return Err(changed_since_read(
+            &path.display().to_string(),
+            expected,
+            &current,
+        ));
+    }
+    let temporary =
+        temporary.map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
     if step.interrupted() {
+        let _ = std::fs::remove_file(&temporary);
         step.stop();
     }
-    let temporary = replace::write_temporary(&target, new, file)
-        .map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
+    let backup = backup::write_backup(backup, &path, expected, file).map_err(|error| {
+        let _ = std::fs::remove_file(&temporary);
+        StoreError::io(&path, "cannot write the backup", &error)
+    })?;
     if step.interrupted() {
         let _ = std::fs::remove_file(&temporary);
         step.stop();
@@ -235,6 +249,33 @@ fn commit_file(
     drop(step);
     drop(lock);
     Ok(Committed { backup })
+}
+
+/// Whether `file` still holds `expected` ([`same_bytes`]), checked on a second thread while this
+/// one runs `write` (the new state's temporary file), and what `write` gave. Both read and write
+/// the whole state and neither needs the other until the rename, which waits for both: a changed
+/// state is still refused before anything is in place, and the temporary file is then removed. On
+/// one thread (the system would not start another) the check runs first.
+fn unchanged_while_writing<T>(
+    file: &std::fs::File,
+    expected: &[u8],
+    write: impl FnOnce() -> T,
+) -> (std::io::Result<bool>, T) {
+    std::thread::scope(|scope| {
+        let checking = std::thread::Builder::new()
+            .name("unchanged".into())
+            .spawn_scoped(scope, || same_bytes(file, expected));
+        if let Ok(checking) = checking {
+            let written = write();
+            let unchanged = checking
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (unchanged, written)
+        } else {
+            let unchanged = same_bytes(file, expected);
+            (unchanged, write())
+        }
+    })
 }
 
 /// Whether `file` holds exactly `expected`, compared a block at a time (a second copy of a 250 MB
@@ -323,6 +364,40 @@ mod tests {
             std::fs::read_dir(state.parent().unwrap()).unwrap().count(),
             1
         );
+    }
+
+    /// The check that the state is unchanged runs beside the writing of the new file: a change it
+    /// finds late (the last byte of a state larger than its read block) still refuses the commit,
+    /// and the temporary file already written is removed with nothing else written.
+    #[test]
+    fn a_change_found_while_the_new_file_is_written_leaves_nothing_behind() {
+        let padding = " ".repeat(6 << 20);
+        let read_text =
+            format!("{{\"version\": 4, \"serial\": 3, \"lineage\": \"l-1\"{padding}}}\n");
+        let changed = format!("{}\t", &read_text[..read_text.len() - 1]);
+        let (_folder, state) = folder_with_state(&changed);
+        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
+        let new_text = read_text.replace("\"serial\": 3", "\"serial\": 4");
+        let error = locked
+            .commit(
+                read_text.as_bytes(),
+                new_text.as_bytes(),
+                &Backup::Timestamped,
+            )
+            .unwrap_err();
+        assert!(
+            error
+                .message
+                .ends_with("the state changed since statectl read it; nothing was written"),
+            "{}",
+            error.message
+        );
+        assert_eq!(std::fs::read_to_string(&state).unwrap(), changed);
+        let names: Vec<_> = std::fs::read_dir(state.parent().unwrap())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["terraform.tfstate"]);
     }
 
     #[test]
