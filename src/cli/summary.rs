@@ -13,8 +13,9 @@ use crate::cli::many::{Bar, Found, for_each_state, skipped_note};
 use crate::cli::settings::{StatesArgs, StatesSettings};
 use crate::cli::{Format, Printer, load};
 use crate::state::address::{Mode, ModulePath};
-use crate::state::model::State;
+use crate::state::model::{Resource, State};
 use crate::state::order::instance_groups;
+use crate::state::provider::ProviderConfig;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -47,6 +48,26 @@ struct Tally {
     by_status: Counts,
 }
 
+/// Instances one after another of one resource, with one provider.
+struct Run<'s> {
+    resource: &'s Resource<'s>,
+    provider: Option<&'s ProviderConfig>,
+    instances: usize,
+}
+
+impl Run<'_> {
+    /// Whether an instance of `resource` with `provider` belongs to this run (the same objects:
+    /// equal ones elsewhere start a run of their own, which counts the same).
+    fn continues(&self, resource: &Resource<'_>, provider: Option<&ProviderConfig>) -> bool {
+        std::ptr::eq(self.resource, resource)
+            && match (self.provider, provider) {
+                (Some(mine), Some(theirs)) => std::ptr::eq(mine, theirs),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
 impl Tally {
     fn of(state: &State<'_>) -> Tally {
         let mut tally = Tally {
@@ -55,37 +76,64 @@ impl Tally {
         };
         let groups = instance_groups(state);
         tally.instances = groups.len();
+        // The instances of a resource share its type and module, and nearly always its provider:
+        // they are counted in runs of one resource and one provider, and each run is added to the
+        // maps once (a run the order splits is added twice, which adds up the same), instead of
+        // three keys built and looked up an instance.
+        let mut run: Option<Run<'_>> = None;
+        let mut statuses: BTreeMap<&'static str, usize> = BTreeMap::new();
         for group in &groups {
             let resource = group.resource;
-            let address = &resource.address;
-            let type_key = if address.mode == Mode::Data {
-                format!("data.{}", address.type_name)
-            } else {
-                address.type_name.clone()
-            };
-            *tally.by_type.entry(type_key).or_default() += 1;
-            *tally.by_module.entry(address.module.clone()).or_default() += 1;
             let provider = group
                 .current
                 .or(group.deposed.first().copied())
-                .and_then(|instance| State::provider_of(resource, instance))
-                .map_or_else(
-                    || "(none)".to_owned(),
-                    super::super::state::provider::ProviderConfig::name,
-                );
-            *tally.by_provider.entry(provider).or_default() += 1;
+                .and_then(|instance| State::provider_of(resource, instance));
+            match &mut run {
+                Some(run) if run.continues(resource, provider) => run.instances += 1,
+                _ => {
+                    if let Some(ended) = run.replace(Run {
+                        resource,
+                        provider,
+                        instances: 1,
+                    }) {
+                        tally.count(&ended);
+                    }
+                }
+            }
             // One status an instance, so that the rows add up to the instances; the words are
             // `list --format json`'s.
             let status = match group.current {
-                _ if address.mode == Mode::Data => "data",
+                _ if resource.address.mode == Mode::Data => "data",
                 Some(instance) if instance.tainted => "tainted",
                 Some(_) => "ready",
                 None => "deposed-only",
             };
-            *tally.by_status.entry(status.to_owned()).or_default() += 1;
+            *statuses.entry(status).or_default() += 1;
             tally.deposed_objects += group.deposed.len();
         }
+        if let Some(ended) = run {
+            tally.count(&ended);
+        }
+        for (status, count) in statuses {
+            *tally.by_status.entry(status.to_owned()).or_default() += count;
+        }
         tally
+    }
+
+    /// Adds a run's instances to the counts by type, module and provider.
+    fn count(&mut self, run: &Run<'_>) {
+        let address = &run.resource.address;
+        let type_key = if address.mode == Mode::Data {
+            format!("data.{}", address.type_name)
+        } else {
+            address.type_name.clone()
+        };
+        *self.by_type.entry(type_key).or_default() += run.instances;
+        *self.by_module.entry(address.module.clone()).or_default() += run.instances;
+        let provider = run
+            .provider
+            .map_or_else(|| "(none)".to_owned(), ProviderConfig::name);
+        *self.by_provider.entry(provider).or_default() += run.instances;
     }
 
     fn add(&mut self, other: Tally) {
