@@ -1,14 +1,14 @@
-//! Byte-level helpers shared by the JSON readers: skipping layout whitespace, and finding bytes eight
-//! at a time in a 64-bit word (SWAR), which is what keeps scanning a 250 MB state fast.
+//! Byte-level helpers shared by the JSON readers: skipping layout whitespace, and marking bytes
+//! eight at a time in a 64-bit word (SWAR), which `wide` uses where SSE2 is not there.
+
+use crate::json::wide::next_non_space;
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
-use crate::json::wide::next_non_space;
-
 /// The offset of the first byte from `at` that is not JSON whitespace. Indentation is about 40% of a
-/// pretty-printed state, so after a newline runs of spaces are skipped eight at a time, and the rest
-/// of the run in one step (the first byte of a word that is not a space).
+/// pretty-printed state, so after a newline runs of spaces are skipped sixteen at a time (`wide`),
+/// and the rest of the run in one step (the first byte of a block that is not a space).
 #[inline]
 pub fn skip_layout(bytes: &[u8], at: usize) -> usize {
     // Most calls stand on a token already, or on the one space after a `:`: answered here, inlined,

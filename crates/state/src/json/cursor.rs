@@ -383,23 +383,20 @@ impl<'a> Cursor<'a> {
     fn scan_plain(&self) -> Result<usize> {
         let at = wide::next_string_special(self.bytes, self.position);
         match self.bytes.get(at) {
-            Some(b'"' | b'\\') => return Ok(at),
-            Some(&byte) => {
-                return Err(JsonError {
-                    offset: at,
-                    kind: JsonErrorKind::ControlCharacter {
-                        code: u32::from(byte),
-                    },
-                });
-            }
-            None => {}
+            Some(b'"' | b'\\') => Ok(at),
+            Some(&byte) => Err(JsonError {
+                offset: at,
+                kind: JsonErrorKind::ControlCharacter {
+                    code: u32::from(byte),
+                },
+            }),
+            None => Err(JsonError {
+                offset: at,
+                kind: JsonErrorKind::UnexpectedEnd {
+                    expected: "the closing '\"' of a string",
+                },
+            }),
         }
-        Err(JsonError {
-            offset: self.bytes.len(),
-            kind: JsonErrorKind::UnexpectedEnd {
-                expected: "the closing '\"' of a string",
-            },
-        })
     }
 
     fn skip_escape(&mut self) -> Result<()> {

@@ -218,7 +218,7 @@ mod words {
     //! are exact up to its first (all `find` uses), so a word with a mark answers for the block,
     //! with its lowest mark alone. Also built for the tests, which hold it to the SSE2 classifiers.
 
-    use crate::json::bytes::{equal_to, fold_case_bit, string_specials};
+    use crate::json::bytes::{equal_to, first_marked, fold_case_bit, string_specials, word_at};
 
     const EIGHT_SPACES: u64 = u64::from_ne_bytes(*b"        ");
 
@@ -231,14 +231,11 @@ mod words {
 
     #[inline]
     fn by_words(block: &[u8; 16], marks: impl Fn(u64) -> u64) -> u32 {
-        let (low, high) = block.split_at(8);
-        let low = marks(u64::from_le_bytes(low.try_into().expect("eight bytes")));
-        if low != 0 {
-            return 1 << (low.trailing_zeros() / 8);
-        }
-        let high = marks(u64::from_le_bytes(high.try_into().expect("eight bytes")));
-        if high != 0 {
-            return 1 << (8 + high.trailing_zeros() / 8);
+        for half in [0, 8] {
+            let found = marks(word_at(block, half).expect("eight bytes"));
+            if found != 0 {
+                return 1 << (half + first_marked(found));
+            }
         }
         0
     }
