@@ -36,12 +36,7 @@ pub fn each_on_a_thread<T: Sync, R: Send>(parts: &[T], work: impl Fn(&T) -> R + 
     thread::scope(|scope| {
         let workers: Vec<_> = others
             .iter()
-            .map(|part| {
-                thread::Builder::new()
-                    .stack_size(WORKER_STACK)
-                    .spawn_scoped(scope, move || work(part))
-                    .ok()
-            })
+            .map(|part| spawn_in(scope, move || work(part)))
             .collect();
         let mut answers = Vec::with_capacity(parts.len());
         answers.push(work(first));
@@ -55,6 +50,22 @@ pub fn each_on_a_thread<T: Sync, R: Send>(parts: &[T], work: impl Fn(&T) -> R + 
         }
         answers
     })
+}
+
+/// `work` started on a thread of `scope` (with a main thread's stack), or `None` when the system
+/// will not start one: the caller then does the work itself.
+pub fn spawn_in<'scope, R: Send + 'scope>(
+    scope: &'scope thread::Scope<'scope, '_>,
+    work: impl FnOnce() -> R + Send + 'scope,
+) -> Option<thread::ScopedJoinHandle<'scope, R>> {
+    #[cfg(test)]
+    if THREADS_REFUSED.get() {
+        return None;
+    }
+    thread::Builder::new()
+        .stack_size(WORKER_STACK)
+        .spawn_scoped(scope, work)
+        .ok()
 }
 
 /// `items` cut into at most `parts` consecutive runs of about equal `weight`, none empty.
@@ -85,6 +96,22 @@ thread_local! {
     pub(crate) static FORCED_PARTS: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Makes [`spawn_in`] on this thread answer as a system that starts no thread would (tests
+    /// only: the fallbacks run where a container's thread limit is reached).
+    pub(crate) static THREADS_REFUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `work` as if the system started no thread for [`spawn_in`] on this thread (tests only).
+#[cfg(test)]
+pub(crate) fn without_threads<T>(work: impl FnOnce() -> T) -> T {
+    THREADS_REFUSED.set(true);
+    let outcome = work();
+    THREADS_REFUSED.set(false);
+    outcome
+}
+
 /// Runs `work` with every piece of work on this thread cut into `parts` parts (tests only).
 #[cfg(test)]
 pub(crate) fn forced<T>(parts: usize, work: impl FnOnce() -> T) -> T {
@@ -97,6 +124,28 @@ pub(crate) fn forced<T>(parts: usize, work: impl FnOnce() -> T) -> T {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the system starts no thread, every part is done on the calling thread, in order; where
+    /// it does, every part but the first is done on a thread of its own.
+    #[test]
+    fn each_part_is_done_on_this_thread_when_no_thread_starts() {
+        let parts: Vec<usize> = (0..5).collect();
+        let here = thread::current().id();
+        let work = |part: &usize| (part * 10, thread::current().id());
+        let alone = without_threads(|| each_on_a_thread(&parts, work));
+        assert_eq!(
+            alone.iter().map(|(answer, _)| *answer).collect::<Vec<_>>(),
+            [0, 10, 20, 30, 40]
+        );
+        assert!(alone.iter().all(|(_, thread)| *thread == here));
+        let spread = each_on_a_thread(&parts, work);
+        assert_eq!(
+            spread.iter().map(|(answer, _)| *answer).collect::<Vec<_>>(),
+            [0, 10, 20, 30, 40]
+        );
+        assert_eq!(spread[0].1, here);
+        assert!(spread[1..].iter().all(|(_, thread)| *thread != here));
+    }
 
     #[test]
     fn runs_are_consecutive_about_equal_and_never_empty() {

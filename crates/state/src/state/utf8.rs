@@ -107,6 +107,8 @@ mod tests {
             for parts in [1, 2, 3, 5, 16] {
                 assert_eq!(checked_in(parts, text), whole, "{parts} parts of {text:?}");
             }
+            let alone = crate::parts::without_threads(|| checked_in(3, text));
+            assert_eq!(alone, whole, "3 parts, no thread, of {text:?}");
         }
     }
 

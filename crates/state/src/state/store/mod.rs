@@ -240,6 +240,13 @@ fn commit_file(
         let _ = std::fs::remove_file(&temporary);
         step.stop();
     }
+    if backup.is_some() {
+        // The new file was written before the backup (beside the check); `history` orders a
+        // state's versions by their files' times, so the new state's is set after the backup's.
+        // Only that order depends on it: a failure leaves the write as safe.
+        let _ = std::fs::File::open(&temporary)
+            .and_then(|file| file.set_modified(std::time::SystemTime::now()));
+    }
     replace::put_in_place(&temporary, &target)
         .map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
     step.replaced();
@@ -262,10 +269,7 @@ fn unchanged_while_writing<T>(
     write: impl FnOnce() -> T,
 ) -> (std::io::Result<bool>, T) {
     std::thread::scope(|scope| {
-        let checking = std::thread::Builder::new()
-            .name("unchanged".into())
-            .spawn_scoped(scope, || same_bytes(file, expected));
-        if let Ok(checking) = checking {
+        if let Some(checking) = crate::parts::spawn_in(scope, || same_bytes(file, expected)) {
             let written = write();
             let unchanged = checking
                 .join()
@@ -398,6 +402,54 @@ mod tests {
             .map(|entry| entry.unwrap().file_name())
             .collect();
         assert_eq!(names, ["terraform.tfstate"]);
+    }
+
+    /// Where the system starts no second thread, the check runs before the new file is written:
+    /// a changed state is refused with nothing left, an unchanged one is replaced.
+    #[test]
+    fn a_commit_checks_on_its_own_thread_when_no_other_starts() {
+        let (_folder, state) = folder_with_state(OLD);
+        let read_earlier = std::fs::read(&state).unwrap();
+        std::fs::write(&state, NEW).unwrap();
+        let refused = crate::parts::without_threads(|| {
+            Locked::acquire(&state, "test", Duration::ZERO)
+                .unwrap()
+                .commit(&read_earlier, b"{}", &Backup::Timestamped)
+        });
+        assert!(
+            refused
+                .unwrap_err()
+                .message
+                .ends_with("(serial 3 became 4); nothing was written")
+        );
+        assert_eq!(
+            std::fs::read_dir(state.parent().unwrap()).unwrap().count(),
+            1
+        );
+        let (_other, fresh) = folder_with_state(OLD);
+        crate::parts::without_threads(|| write_new(&fresh));
+        assert_eq!(std::fs::read_to_string(&fresh).unwrap(), NEW);
+    }
+
+    /// `history` orders a state's versions by their files' times: the new state must not look
+    /// older than the backup of the state it replaced, though its file is written first.
+    #[test]
+    fn the_new_state_is_no_older_than_its_backup() {
+        // Large enough that writing and flushing either file outlasts a tick of the clock that
+        // stamps files.
+        let padding = " ".repeat(16 << 20);
+        let old = OLD.replacen(' ', &padding, 1);
+        let (_folder, state) = folder_with_state(&old);
+        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
+        let bytes = locked.read().unwrap();
+        let new = NEW.replacen(' ', &padding, 1);
+        let committed = locked
+            .commit(&bytes, new.as_bytes(), &Backup::Timestamped)
+            .unwrap();
+        let modified = |path: &Path| std::fs::metadata(path).unwrap().modified().unwrap();
+        let backup = committed.backup.unwrap();
+        assert_eq!(std::fs::read_to_string(&backup).unwrap(), old);
+        assert!(modified(&state) >= modified(&backup));
     }
 
     #[test]
