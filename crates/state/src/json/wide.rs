@@ -18,33 +18,27 @@
 /// length of `bytes` when there is none: where a plain run of string content ends.
 #[inline]
 pub(crate) fn next_string_special(bytes: &[u8], at: usize) -> usize {
-    find(bytes, at, sixteen::string_special, |byte| {
-        byte == b'"' || byte == b'\\' || byte < 0x20
-    })
+    find(bytes, at, sixteen::string_special)
 }
 
 /// The offset of the first `"` or `\` at or after `at`, or the length of `bytes`: the end of a plain
 /// run in a string already known valid.
 #[inline]
 pub(crate) fn next_quote_or_backslash(bytes: &[u8], at: usize) -> usize {
-    find(bytes, at, sixteen::quote_or_backslash, |byte| {
-        byte == b'"' || byte == b'\\'
-    })
+    find(bytes, at, sixteen::quote_or_backslash)
 }
 
 /// The offset of the first byte at or after `at` that is not a space (indentation), or the length.
 #[inline]
 pub(crate) fn next_non_space(bytes: &[u8], at: usize) -> usize {
-    find(bytes, at, sixteen::non_space, |byte| byte != b' ')
+    find(bytes, at, sixteen::non_space)
 }
 
 /// The offset of the first `"`, `{`, `}`, `[` or `]` at or after `at`, or the length: inside a valid
 /// container nothing else changes the nesting.
 #[inline]
 pub(crate) fn next_structural(bytes: &[u8], at: usize) -> usize {
-    find(bytes, at, sixteen::structural, |byte| {
-        matches!(byte, b'"' | b'{' | b'}' | b'[' | b']')
-    })
+    find(bytes, at, sixteen::structural)
 }
 
 /// How far ahead of a search its cache line is asked for: a few lines of a pretty-printed state,
@@ -52,15 +46,11 @@ pub(crate) fn next_structural(bytes: &[u8], at: usize) -> usize {
 /// (256 bytes gained less; 1,024 and 4,096 the same).
 const PREFETCH_AHEAD: usize = 1024;
 
-/// The first offset from `at` whose byte `is` marks, sixteen bytes at a time while sixteen remain
-/// (`marks` gives one bit per byte of a block, lowest bit first), then byte by byte.
+/// The first offset from `at` whose byte `marks` marks (one bit per byte of a block, lowest bit
+/// first), or the length of `bytes`: sixteen bytes at a time, the last few copied into a block of
+/// their own whose marks past the end are dropped, so each kind of byte is named in one place.
 #[inline]
-fn find(
-    bytes: &[u8],
-    mut at: usize,
-    marks: impl Fn(&[u8; 16]) -> u32,
-    is: impl Fn(u8) -> bool,
-) -> usize {
+fn find(bytes: &[u8], mut at: usize, marks: impl Fn(&[u8; 16]) -> u32) -> usize {
     sixteen::prefetch(bytes, at.saturating_add(PREFETCH_AHEAD));
     while let Some(block) = bytes.get(at..at + 16) {
         let found = marks(block.try_into().expect("sixteen bytes"));
@@ -69,11 +59,13 @@ fn find(
         }
         at += 16;
     }
-    while let Some(&byte) = bytes.get(at) {
-        if is(byte) {
-            return at;
+    if let Some(rest) = bytes.get(at..).filter(|rest| !rest.is_empty()) {
+        let mut last = [0; 16];
+        last[..rest.len()].copy_from_slice(rest);
+        let found = marks(&last) & ((1 << rest.len()) - 1);
+        if found != 0 {
+            return at + found.trailing_zeros() as usize;
         }
-        at += 1;
     }
     bytes.len()
 }
@@ -316,6 +308,8 @@ mod tests {
                                     .unwrap_or(length);
                                 assert_eq!(search(&text, start), expected, "{text:?} from {start}");
                             }
+                            // A start past the end (after an escape's two bytes) finds nothing.
+                            assert_eq!(search(&text, length + 1), length);
                         }
                     }
                 }
