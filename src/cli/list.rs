@@ -12,7 +12,7 @@ use crate::cli::settings::ListSettings;
 use crate::cli::{Format, Printer, StateArg, load};
 use crate::state::address::{InstanceKey, Mode, Target};
 use crate::state::model::Resource;
-use crate::state::order::{InstanceGroup, instance_groups};
+use crate::state::order::{InstanceGroup, each_instance_group};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -94,7 +94,7 @@ pub(super) fn run(
     // Lines go out a batch at a time (each whole, so a secret within a line is masked as before):
     // one write per line was a tenth of `list` on large states.
     let mut batch = String::new();
-    for group in instance_groups(&state) {
+    for group in each_instance_group(&state) {
         let wanted = (filter.types.is_empty()
             || filter.types.contains(&group.resource.address.type_name))
             && (!filter.tainted || group.tainted())

@@ -7,7 +7,7 @@
 
 use std::cmp::Ordering;
 
-use crate::state::address::{InstanceAddr, InstanceKey};
+use crate::state::address::{InstanceAddr, InstanceKey, ModulePath};
 use crate::state::model::{Instance, Resource, State};
 
 /// One instance object: an index into `resources`, and into that resource's `instances`.
@@ -27,30 +27,33 @@ fn identity<'s>(instance: &'s Instance<'_>) -> (Option<&'s InstanceKey>, Option<
     (instance.index_key.as_ref(), instance.deposed.as_deref())
 }
 
-/// Every instance object of `resources` in Terraform's order (resource address as `AbsResourceInstance.Less`
+/// Every instance object of `resources` in Terraform's order (resource address as `AbsResource.Less`
 /// orders it, then instance key, then deposed key), refusing duplicates as Go's reader does.
 pub fn sort_objects(resources: &[Resource<'_>]) -> Result<Vec<ObjectRef>, Duplicate> {
+    // A resource's place in the order, compared with integers where they decide: comparing module
+    // paths step by step was most of this function's time on large states.
+    let ranks = module_ranks(resources);
+    let key = |resource: u32| {
+        let address = &resources[resource as usize].address;
+        (
+            ranks[resource as usize],
+            address.mode,
+            address.type_name.as_str(),
+            address.name.as_str(),
+        )
+    };
     let mut by_address: Vec<u32> = (0..resources.len() as u32).collect();
-    // Terraform writes resources in the text order of their module addresses, where a nested
-    // module's resources stand beside their parent's; this order puts shallower modules first. Put
-    // them apart by depth first (a cheap key), and the sort below finds long runs already in order
-    // instead of merging thousands of short ones.
-    by_address.sort_by_key(|&resource| resources[resource as usize].address.module.0.len());
     // Stable, so entries that Go would merge keep their file order.
-    by_address.sort_by(|&left, &right| {
-        resources[left as usize]
-            .address
-            .cmp(&resources[right as usize].address)
-    });
+    if !by_address.is_sorted_by(|&left, &right| key(left) <= key(right)) {
+        by_address.sort_by(|&left, &right| key(left).cmp(&key(right)));
+    }
     let mut order = Vec::with_capacity(
         resources
             .iter()
             .map(|resource| resource.instances.len())
             .sum(),
     );
-    for same_address in by_address.chunk_by(|&left, &right| {
-        resources[left as usize].address == resources[right as usize].address
-    }) {
+    for same_address in by_address.chunk_by(|&left, &right| key(left) == key(right)) {
         let start = order.len();
         for &resource in same_address {
             let count = resources[resource as usize].instances.len() as u32;
@@ -60,7 +63,12 @@ pub fn sort_objects(resources: &[Resource<'_>]) -> Result<Vec<ObjectRef>, Duplic
         let instance = |object: &ObjectRef| {
             &resources[object.resource as usize].instances[object.instance as usize]
         };
-        // Files Terraform wrote are sorted already; checking is cheaper than sorting.
+        // Files Terraform wrote are in order already, without duplicates: one look at each pair
+        // tells both.
+        if objects.is_sorted_by(|left, right| identity(instance(left)) < identity(instance(right)))
+        {
+            continue;
+        }
         if !objects
             .is_sorted_by(|left, right| identity(instance(left)) <= identity(instance(right)))
         {
@@ -74,6 +82,35 @@ pub fn sort_objects(resources: &[Resource<'_>]) -> Result<Vec<ObjectRef>, Duplic
         }
     }
     Ok(order)
+}
+
+/// For each resource, the rank of its module path among the state's module paths in
+/// `ModuleInstance.Less` order (equal paths, equal ranks). The resources of one module stand
+/// together in a file, so each run is looked at once and only the runs' paths are sorted.
+fn module_ranks(resources: &[Resource<'_>]) -> Vec<u32> {
+    let mut runs: Vec<&ModulePath> = Vec::new();
+    let mut run_of: Vec<u32> = Vec::with_capacity(resources.len());
+    for resource in resources {
+        let module = &resource.address.module;
+        if runs.last() != Some(&module) {
+            runs.push(module);
+        }
+        run_of.push(runs.len() as u32 - 1);
+    }
+    let mut by_path: Vec<u32> = (0..runs.len() as u32).collect();
+    by_path.sort_unstable_by(|&left, &right| runs[left as usize].cmp(runs[right as usize]));
+    let mut rank_of_run = vec![0; runs.len()];
+    let mut rank = 0;
+    for pair in by_path.windows(2) {
+        if runs[pair[0] as usize] != runs[pair[1] as usize] {
+            rank += 1;
+        }
+        rank_of_run[pair[1] as usize] = rank;
+    }
+    run_of
+        .into_iter()
+        .map(|run| rank_of_run[run as usize])
+        .collect()
 }
 
 /// All objects of one resource instance: its current object (if any) and its deposed ones.
@@ -100,30 +137,235 @@ impl InstanceGroup<'_, '_> {
 
 /// Every resource instance in Terraform's order, with its objects.
 pub fn instance_groups<'s, 'a>(state: &'s State<'a>) -> Vec<InstanceGroup<'s, 'a>> {
-    let mut groups: Vec<InstanceGroup<'s, 'a>> = Vec::with_capacity(state.order.len());
-    for object in &state.order {
-        let resource = &state.resources[object.resource as usize];
-        let instance = &resource.instances[object.instance as usize];
-        let key = instance.index_key.as_ref();
-        let same = groups.last().is_some_and(|group| {
-            group.key == key
+    let mut groups = Vec::with_capacity(state.order.len());
+    groups.extend(each_instance_group(state));
+    groups
+}
+
+/// [`instance_groups`] one at a time, for a caller that looks at each once: a large state's groups
+/// together were tens of megabytes written only to be read back.
+pub fn each_instance_group<'s, 'a>(state: &'s State<'a>) -> EachInstanceGroup<'s, 'a> {
+    EachInstanceGroup { state, next: 0 }
+}
+
+/// The iterator of [`each_instance_group`].
+#[derive(Debug)]
+pub struct EachInstanceGroup<'s, 'a> {
+    state: &'s State<'a>,
+    /// The index in `state.order` of the next group's first object.
+    next: usize,
+}
+
+impl<'s, 'a> Iterator for EachInstanceGroup<'s, 'a> {
+    type Item = InstanceGroup<'s, 'a>;
+
+    fn next(&mut self) -> Option<InstanceGroup<'s, 'a>> {
+        let object = |at: usize| {
+            self.state.order.get(at).map(|object| {
+                let resource = &self.state.resources[object.resource as usize];
+                (resource, &resource.instances[object.instance as usize])
+            })
+        };
+        let (resource, first) = object(self.next)?;
+        let mut group = InstanceGroup {
+            resource,
+            key: first.index_key.as_ref(),
+            current: None,
+            deposed: Vec::new(),
+        };
+        while let Some((resource, instance)) = object(self.next) {
+            let same = group.key == instance.index_key.as_ref()
                 && (std::ptr::eq(group.resource, resource)
-                    || group.resource.address.cmp(&resource.address) == Ordering::Equal)
-        });
-        if !same {
-            groups.push(InstanceGroup {
-                resource,
-                key,
-                current: None,
-                deposed: Vec::new(),
-            });
+                    || group.resource.address.cmp(&resource.address) == Ordering::Equal);
+            if !same {
+                break;
+            }
+            if instance.deposed.is_some() {
+                group.deposed.push(instance);
+            } else {
+                group.current = Some(instance);
+            }
+            self.next += 1;
         }
-        let group = groups.last_mut().expect("a group was just pushed");
-        if instance.deposed.is_some() {
-            group.deposed.push(instance);
-        } else {
-            group.current = Some(instance);
+        Some(group)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.state.order.len() - self.next;
+        (left.min(1), Some(left))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::address::ResourceAddr;
+    use crate::state::parse;
+
+    /// Module paths whose text order and `ModuleInstance.Less` order differ (integer keys, a
+    /// nested module beside its parent, a name that is a prefix of another).
+    const MODULES: [&str; 9] = [
+        "",
+        "module.a",
+        "module.a[2]",
+        "module.a[10]",
+        "module.a[\"x\"]",
+        "module.a[2].module.b",
+        "module.a_b",
+        "module.b",
+        "module.b.module.a",
+    ];
+
+    /// A state of `count` resource entries in a scrambled order; entries may repeat an address
+    /// (Go merges them), never an object.
+    fn scrambled_state(count: usize, mut seed: u64) -> String {
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        let mut taken = std::collections::HashSet::new();
+        let mut entries = Vec::new();
+        while entries.len() < count {
+            let module = MODULES[next(MODULES.len())];
+            let mode = ["managed", "data"][next(2)];
+            let type_name = ["aws_instance", "aws_s3_bucket", "null_resource"][next(3)];
+            let name = ["web", "db", "a"][next(3)];
+            let mut instances = Vec::new();
+            for _ in 0..next(4) {
+                let key = match next(3) {
+                    0 => "null".to_string(),
+                    1 => next(12).to_string(),
+                    _ => format!("\"k{}\"", next(12)),
+                };
+                let deposed = [None, Some("00000001"), Some("0000000a")][next(3)];
+                if !taken.insert((module, mode, type_name, name, key.clone(), deposed)) {
+                    continue;
+                }
+                let deposed = deposed.map_or(String::new(), |key| format!(r#""deposed":"{key}","#));
+                instances.push(format!(
+                    r#"{{"index_key":{key},{deposed}"schema_version":0,"attributes":{{}}}}"#
+                ));
+            }
+            let module = if module.is_empty() {
+                String::new()
+            } else {
+                format!(r#""module":{},"#, serde_json::to_string(module).unwrap())
+            };
+            entries.push(format!(
+                r#"{{{module}"mode":"{mode}","type":"{type_name}","name":"{name}","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]","instances":[{}]}}"#,
+                instances.join(",")
+            ));
+        }
+        format!(
+            r#"{{"version":4,"terraform_version":"1.15.5","serial":1,"lineage":"l","outputs":{{}},"resources":[{}],"check_results":null}}"#,
+            entries.join(",")
+        )
+    }
+
+    /// The order by the addresses themselves: a stable sort of every object by resource address
+    /// (Terraform's `AbsResource.Less`), then instance key, then deposed key.
+    fn by_whole_addresses(resources: &[Resource<'_>]) -> Vec<ObjectRef> {
+        let mut objects: Vec<(&ResourceAddr, ObjectRef)> = Vec::new();
+        for (resource_index, resource) in resources.iter().enumerate() {
+            for instance in 0..resource.instances.len() {
+                let object = ObjectRef {
+                    resource: resource_index as u32,
+                    instance: instance as u32,
+                };
+                objects.push((&resource.address, object));
+            }
+        }
+        let identity_of = |object: &ObjectRef| {
+            identity(&resources[object.resource as usize].instances[object.instance as usize])
+        };
+        objects.sort_by(|left, right| {
+            left.0
+                .cmp(right.0)
+                .then_with(|| identity_of(&left.1).cmp(&identity_of(&right.1)))
+        });
+        objects.into_iter().map(|(_, object)| object).collect()
+    }
+
+    #[test]
+    fn objects_are_in_terraforms_order_whatever_the_file_order() {
+        for seed in 1..=40 {
+            let text = scrambled_state(60, seed * 7919);
+            let state = parse(text.as_bytes()).unwrap();
+            assert_eq!(
+                state.order,
+                by_whole_addresses(&state.resources),
+                "seed {seed}"
+            );
         }
     }
-    groups
+
+    #[test]
+    fn a_file_in_order_keeps_its_order() {
+        let text = scrambled_state(200, 12345);
+        let state = parse(text.as_bytes()).unwrap();
+        let addresses: Vec<String> = each_instance_group(&state)
+            .map(|group| group.address().to_string())
+            .collect();
+        let mut sorted = addresses.clone();
+        sorted.sort_by_key(|text| text.parse::<InstanceAddr>().unwrap());
+        assert_eq!(addresses, sorted);
+        assert!(addresses.windows(2).all(|pair| pair[0] != pair[1]));
+    }
+
+    #[test]
+    fn an_object_twice_is_refused_wherever_its_entries_stand() {
+        let entry = |key: &str| {
+            format!(
+                r#"{{"module":"module.a[2]","mode":"managed","type":"t","name":"n","provider":"provider[\"registry.terraform.io/hashicorp/t\"]","instances":[{{"index_key":{key},"schema_version":0,"attributes":{{}}}}]}}"#
+            )
+        };
+        let other = r#"{"mode":"managed","type":"t","name":"n","provider":"provider[\"registry.terraform.io/hashicorp/t\"]","instances":[]}"#;
+        let text = format!(
+            r#"{{"version":4,"serial":1,"lineage":"l","resources":[{},{other},{},{}]}}"#,
+            entry("1"),
+            entry("2"),
+            entry("1")
+        );
+        let error = parse(text.as_bytes()).unwrap_err().to_string();
+        assert!(
+            error.contains("module.a[2].t.n[1]") && error.contains("two current objects"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn groups_gather_an_instances_current_and_deposed_objects() {
+        for seed in 1..=20 {
+            let text = scrambled_state(80, seed * 104_729);
+            let state = parse(text.as_bytes()).unwrap();
+            let groups = instance_groups(&state);
+            let mut seen = 0;
+            for pair in groups.windows(2) {
+                assert!(pair[0].address() < pair[1].address(), "seed {seed}");
+            }
+            for group in &groups {
+                let objects = group.current.iter().count() + group.deposed.len();
+                assert!(objects > 0);
+                seen += objects;
+                for instance in group.current.iter().chain(&group.deposed) {
+                    assert_eq!(instance.address(group.resource), group.address());
+                }
+                assert!(
+                    group
+                        .current
+                        .is_none_or(|current| current.deposed.is_none())
+                );
+                assert!(group.deposed.iter().all(|object| object.deposed.is_some()));
+                assert!(
+                    group
+                        .deposed
+                        .windows(2)
+                        .all(|pair| pair[0].deposed < pair[1].deposed)
+                );
+            }
+            assert_eq!(seen, state.order.len(), "seed {seed}");
+        }
+    }
 }
