@@ -389,3 +389,85 @@ fn a_reader_for_a_provider_the_state_lacks_is_refused() {
     }
     assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), 1);
 }
+
+/// A state large enough for `list` to format its second half on a thread of its own (16,384
+/// objects and more): the text lines are the JSON's addresses (formatted in one walk), in order,
+/// with and without a filter, and a resource whose objects straddle the middle is listed once.
+#[test]
+fn a_large_states_list_in_two_halves_is_the_list_in_one() {
+    let mut entries = Vec::new();
+    for module in 0..12 {
+        for index in 0..1_800 {
+            // Every 7th instance tainted, every 500th with a deposed object beside its current one.
+            let status = if index % 7 == 0 {
+                r#""status":"tainted","#
+            } else {
+                ""
+            };
+            let object = |deposed: &str| {
+                format!(
+                    r#"{{"index_key":{index},{status}{deposed}"schema_version":0,"attributes":{{"id":"i-{module}-{index}"}}}}"#
+                )
+            };
+            let mut objects = vec![object("")];
+            if index % 500 == 0 {
+                objects.push(object(r#""deposed":"0000aaaa","#));
+            }
+            entries.push(format!(
+                r#"{{"module":"module.m[{module}]","mode":"managed","type":"aws_instance","name":"web{}","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]","instances":[{}]}}"#,
+                index / 900,
+                objects.join(",")
+            ));
+        }
+    }
+    // Two objects more, last in the order: the middle of the 21,650 objects is then the deposed
+    // object of `module.m[6].aws_instance.web0[0]`, whose current object is the one before it.
+    entries.push(
+        r#"{"module":"module.m[11]","mode":"managed","type":"aws_instance","name":"zz","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]","instances":[{"index_key":0,"schema_version":0,"attributes":{}},{"index_key":1,"schema_version":0,"attributes":{}}]}"#
+            .to_string(),
+    );
+    let text = format!(
+        r#"{{"version":4,"terraform_version":"1.15.5","serial":1,"lineage":"l","outputs":{{}},"resources":[{}],"check_results":null}}"#,
+        entries.join(",")
+    );
+    let (_folder, state) = folder_with_state(text);
+    for filter in [&[][..], &["--tainted"][..], &["--deposed"][..]] {
+        let lines = run_on(&[&["list"][..], filter].concat(), &[&state], 0).stdout;
+        let lines: Vec<&str> = lines.lines().collect();
+        let document = run_on(
+            &[&["list", "--format", "json"][..], filter].concat(),
+            &[&state],
+            0,
+        )
+        .json();
+        let addresses: Vec<&str> = document["instances"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|instance| instance["address"].as_str().unwrap())
+            .collect();
+        let first_difference = lines.iter().zip(&addresses).position(|(a, b)| a != b);
+        assert!(
+            lines == addresses,
+            "{filter:?}: {} lines, {} addresses, first difference at {first_difference:?}",
+            lines.len(),
+            addresses.len()
+        );
+        let expected = match filter {
+            [] => 12 * 1_800 + 2,
+            ["--tainted"] => 12 * 1_800_usize.div_ceil(7),
+            _ => 12 * 4,
+        };
+        assert_eq!(lines.len(), expected, "{filter:?}");
+    }
+    let all = run_on(&["list"], &[&state], 0).stdout;
+    // module.m[10] sorts after module.m[9] (integer keys), and web0 before web1 within a module.
+    let firsts: Vec<&str> = all
+        .lines()
+        .filter(|line| line.ends_with(".web0[0]"))
+        .collect();
+    assert_eq!(firsts.first(), Some(&"module.m[0].aws_instance.web0[0]"));
+    assert_eq!(firsts.last(), Some(&"module.m[11].aws_instance.web0[0]"));
+    let straddling = "module.m[6].aws_instance.web0[0]";
+    assert_eq!(all.lines().filter(|line| *line == straddling).count(), 1);
+}

@@ -17,7 +17,7 @@ mod write;
 pub(super) use audit::AuditSettings;
 pub(super) use diff::{DiffOutput, DiffSettings};
 pub(super) use drift::{DriftSettings, Target as DriftTarget};
-pub(super) use list::ListSettings;
+pub(super) use list::{InstanceFilter, ListSettings};
 pub(super) use lock::LockSettings;
 pub(super) use query::QuerySettings;
 pub(super) use refresh::{PluginSettings, RefreshSettings, ReportTo};

@@ -6,6 +6,7 @@
 //! walks instances in order reuses that.
 
 use std::cmp::Ordering;
+use std::ops::Range;
 
 use crate::state::address::{InstanceAddr, InstanceKey, ModulePath};
 use crate::state::model::{Instance, Resource, State};
@@ -145,7 +146,50 @@ pub fn instance_groups<'s, 'a>(state: &'s State<'a>) -> Vec<InstanceGroup<'s, 'a
 /// [`instance_groups`] one at a time, for a caller that looks at each once: a large state's groups
 /// together were tens of megabytes written only to be read back.
 pub fn each_instance_group<'s, 'a>(state: &'s State<'a>) -> EachInstanceGroup<'s, 'a> {
-    EachInstanceGroup { state, next: 0 }
+    each_instance_group_in(state, 0..state.order.len())
+}
+
+/// The groups of the objects `objects` of `state.order`, whose bounds are where groups start (see
+/// [`group_start_from`]): parts of [`each_instance_group`] that can be walked side by side.
+pub fn each_instance_group_in<'s, 'a>(
+    state: &'s State<'a>,
+    objects: Range<usize>,
+) -> EachInstanceGroup<'s, 'a> {
+    EachInstanceGroup {
+        state,
+        next: objects.start,
+        end: objects.end.min(state.order.len()),
+    }
+}
+
+/// The first index of `state.order`, from `at` on, where a group starts (the length when none does).
+pub fn group_start_from(state: &State<'_>, at: usize) -> usize {
+    let object = |at: usize| {
+        let object = state.order[at];
+        let resource = &state.resources[object.resource as usize];
+        (resource, &resource.instances[object.instance as usize])
+    };
+    let mut at = at.max(1);
+    while at < state.order.len() {
+        let ((before, previous), (resource, instance)) = (object(at - 1), object(at));
+        if !same_instance(before, previous, resource, instance) {
+            return at;
+        }
+        at += 1;
+    }
+    state.order.len()
+}
+
+/// Whether two objects next to each other in the order are of the same resource instance.
+fn same_instance(
+    resource: &Resource<'_>,
+    instance: &Instance<'_>,
+    other_resource: &Resource<'_>,
+    other: &Instance<'_>,
+) -> bool {
+    instance.index_key == other.index_key
+        && (std::ptr::eq(resource, other_resource)
+            || resource.address.cmp(&other_resource.address) == Ordering::Equal)
 }
 
 /// The iterator of [`each_instance_group`].
@@ -154,6 +198,8 @@ pub struct EachInstanceGroup<'s, 'a> {
     state: &'s State<'a>,
     /// The index in `state.order` of the next group's first object.
     next: usize,
+    /// Where this walk of `state.order` ends.
+    end: usize,
 }
 
 impl<'s, 'a> Iterator for EachInstanceGroup<'s, 'a> {
@@ -161,7 +207,7 @@ impl<'s, 'a> Iterator for EachInstanceGroup<'s, 'a> {
 
     fn next(&mut self) -> Option<InstanceGroup<'s, 'a>> {
         let object = |at: usize| {
-            self.state.order.get(at).map(|object| {
+            self.state.order[..self.end].get(at).map(|object| {
                 let resource = &self.state.resources[object.resource as usize];
                 (resource, &resource.instances[object.instance as usize])
             })
@@ -174,10 +220,7 @@ impl<'s, 'a> Iterator for EachInstanceGroup<'s, 'a> {
             deposed: Vec::new(),
         };
         while let Some((resource, instance)) = object(self.next) {
-            let same = group.key == instance.index_key.as_ref()
-                && (std::ptr::eq(group.resource, resource)
-                    || group.resource.address.cmp(&resource.address) == Ordering::Equal);
-            if !same {
+            if !same_instance(group.resource, first, resource, instance) {
                 break;
             }
             if instance.deposed.is_some() {
@@ -191,7 +234,7 @@ impl<'s, 'a> Iterator for EachInstanceGroup<'s, 'a> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.state.order.len() - self.next;
+        let left = self.end.saturating_sub(self.next);
         (left.min(1), Some(left))
     }
 }
@@ -366,6 +409,65 @@ mod tests {
                 );
             }
             assert_eq!(seen, state.order.len(), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_large_states_flavour_and_order_are_the_same_without_a_second_thread() {
+        // Enough resources for the flavour to be told on its own thread, in reverse order, and one
+        // instance with OpenTofu's `skip_destroy` (evidence for OpenTofu).
+        let count = 20_001;
+        let entries: Vec<String> = (0..count)
+            .rev()
+            .map(|index| {
+                let skip = if index == 7 { r#""skip_destroy":true,"# } else { "" };
+                format!(
+                    r#"{{"mode":"managed","type":"t","name":"r{index}","provider":"provider[\"registry.terraform.io/hashicorp/t\"]","instances":[{{{skip}"schema_version":0,"attributes":{{}}}}]}}"#
+                )
+            })
+            .collect();
+        let text = format!(
+            r#"{{"version":4,"serial":1,"lineage":"l","resources":[{}]}}"#,
+            entries.join(",")
+        );
+        let threaded = parse(text.as_bytes()).unwrap();
+        let alone = crate::parts::without_threads(|| parse(text.as_bytes()).unwrap());
+        assert_eq!(
+            threaded.style.flavour,
+            crate::state::layout::Flavour::OpenTofu
+        );
+        assert_eq!(alone.style.flavour, threaded.style.flavour);
+        assert_eq!(alone.order, threaded.order);
+        assert_eq!(threaded.order, by_whole_addresses(&threaded.resources));
+    }
+
+    #[test]
+    fn groups_walked_in_two_parts_are_the_groups_walked_in_one() {
+        let describe = |group: InstanceGroup<'_, '_>| {
+            let deposed: Vec<String> = group
+                .deposed
+                .iter()
+                .filter_map(|object| object.deposed.as_deref().map(str::to_owned))
+                .collect();
+            (group.address(), group.current.is_some(), deposed)
+        };
+        for seed in 1..=10 {
+            let text = scrambled_state(40, seed * 15_485_863);
+            let state = parse(text.as_bytes()).unwrap();
+            let whole: Vec<_> = each_instance_group(&state).map(describe).collect();
+            let objects = state.order.len();
+            for at in 0..=objects + 1 {
+                let start = group_start_from(&state, at);
+                assert!(
+                    start >= at.min(objects) && start <= objects,
+                    "seed {seed} at {at}"
+                );
+                let mut parts: Vec<_> = each_instance_group_in(&state, 0..start)
+                    .map(describe)
+                    .collect();
+                parts.extend(each_instance_group_in(&state, start..objects).map(describe));
+                assert_eq!(parts, whole, "seed {seed}, split at {start} (from {at})");
+            }
         }
     }
 }

@@ -24,6 +24,7 @@ pub(super) struct Shared<'a> {
     instances: Vec<Instance<'a>>,
     dependencies: Vec<Cow<'a, str>>,
 }
+use crate::parts;
 use crate::state::order::{self, Duplicate};
 use crate::state::parse_split;
 use crate::state::provider::ProviderConfig;
@@ -100,8 +101,9 @@ fn parse_text(source: &str) -> Result<State<'_>> {
         span,
         style: Style::detect(source, span, Flavour::Terraform),
     };
-    state.style.flavour = detect_flavour(&state).0;
-    state.order = order::sort_objects(&state.resources).map_err(|Duplicate(object)| {
+    let (flavour, order) = flavour_and_order(&state);
+    state.style.flavour = flavour;
+    state.order = order.map_err(|Duplicate(object)| {
         let resource = &state.resources[object.resource as usize];
         let instance = &resource.instances[object.instance as usize];
         let address = instance.address(resource);
@@ -111,6 +113,35 @@ fn parse_text(source: &str) -> Result<State<'_>> {
         }
     })?;
     Ok(state)
+}
+
+/// Below this many resources, a thread for the flavour costs more than it saves.
+const FLAVOUR_THREAD_RESOURCES: usize = 20_000;
+
+/// Who wrote the file, and its objects in Terraform's order: two walks over the whole model that
+/// do not depend on each other, side by side for a large state.
+fn flavour_and_order(
+    state: &State<'_>,
+) -> (
+    Flavour,
+    std::result::Result<Vec<order::ObjectRef>, Duplicate>,
+) {
+    if state.resources.len() < FLAVOUR_THREAD_RESOURCES {
+        return (
+            detect_flavour(state).0,
+            order::sort_objects(&state.resources),
+        );
+    }
+    std::thread::scope(|scope| {
+        let flavour = parts::spawn_in(scope, || detect_flavour(state).0);
+        let order = order::sort_objects(&state.resources);
+        let flavour = match flavour.map(std::thread::ScopedJoinHandle::join) {
+            Some(Ok(flavour)) => flavour,
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            None => detect_flavour(state).0,
+        };
+        (flavour, order)
+    })
 }
 
 fn top_level_member<'a>(
