@@ -2,7 +2,7 @@
 //! status, as tables or JSON; with a prefix URL (`s3://bucket/prefix/`), the same counts over every
 //! state below it, with how many states each Terraform version wrote.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::json;
@@ -14,7 +14,7 @@ use crate::cli::settings::{StatesArgs, StatesSettings};
 use crate::cli::{Format, Printer, load};
 use crate::state::address::{Mode, ModulePath};
 use crate::state::model::{Resource, State};
-use crate::state::order::instance_groups;
+use crate::state::order::each_instance_group;
 use crate::state::provider::ProviderConfig;
 
 #[derive(Debug, clap::Args)]
@@ -68,21 +68,79 @@ impl Run<'_> {
     }
 }
 
+/// The statuses an instance can have, as `list --format json` words them.
+const STATUSES: [&str; 4] = ["data", "tainted", "ready", "deposed-only"];
+
+/// One state's counts while its runs are added, keyed by what the state already holds (no key is
+/// built, cloned or compared as text per run): settled into the tally's maps at the end.
+#[derive(Default)]
+struct Counting<'s> {
+    /// By mode and type.
+    by_type: HashMap<(Mode, &'s str), usize>,
+    /// The module of the runs just counted, and their instances: runs come in Terraform's order,
+    /// module by module, so the map by module is touched once a module.
+    module: Option<(&'s ModulePath, usize)>,
+    /// By provider configuration, one entry per shared configuration (its address is its key).
+    by_provider: HashMap<Option<*const ProviderConfig>, (Option<&'s ProviderConfig>, usize)>,
+}
+
+impl<'s> Counting<'s> {
+    /// Adds a run's instances to the counts by type, module and provider.
+    fn count(&mut self, run: &Run<'s>, tally: &mut Tally) {
+        let address = &run.resource.address;
+        *self
+            .by_type
+            .entry((address.mode, address.type_name.as_str()))
+            .or_default() += run.instances;
+        match &mut self.module {
+            Some((module, count)) if *module == &address.module => *count += run.instances,
+            _ => {
+                if let Some((module, count)) = self.module.replace((&address.module, run.instances))
+                {
+                    *tally.by_module.entry(module.clone()).or_default() += count;
+                }
+            }
+        }
+        let key = run.provider.map(std::ptr::from_ref);
+        self.by_provider.entry(key).or_insert((run.provider, 0)).1 += run.instances;
+    }
+
+    /// The counts, into the tally's maps.
+    fn settle(self, tally: &mut Tally) {
+        for ((mode, type_name), count) in self.by_type {
+            let type_key = if mode == Mode::Data {
+                format!("data.{type_name}")
+            } else {
+                type_name.to_owned()
+            };
+            *tally.by_type.entry(type_key).or_default() += count;
+        }
+        if let Some((module, count)) = self.module {
+            *tally.by_module.entry(module.clone()).or_default() += count;
+        }
+        for (provider, count) in self.by_provider.into_values() {
+            let provider = provider.map_or_else(|| "(none)".to_owned(), ProviderConfig::name);
+            *tally.by_provider.entry(provider).or_default() += count;
+        }
+    }
+}
+
 impl Tally {
     fn of(state: &State<'_>) -> Tally {
         let mut tally = Tally {
             resources: state.resources.len(),
             ..Tally::default()
         };
-        let groups = instance_groups(state);
-        tally.instances = groups.len();
+        let mut counting = Counting::default();
         // The instances of a resource share its type and module, and nearly always its provider:
         // they are counted in runs of one resource and one provider, and each run is added to the
-        // maps once (a run the order splits is added twice, which adds up the same), instead of
+        // counts once (a run the order splits is added twice, which adds up the same), instead of
         // three keys built and looked up an instance.
         let mut run: Option<Run<'_>> = None;
-        let mut statuses: BTreeMap<&'static str, usize> = BTreeMap::new();
-        for group in &groups {
+        // By status, in the order of `STATUSES`.
+        let mut statuses = [0; STATUSES.len()];
+        for group in each_instance_group(state) {
+            tally.instances += 1;
             let resource = group.resource;
             let provider = group
                 .current
@@ -96,44 +154,31 @@ impl Tally {
                         provider,
                         instances: 1,
                     }) {
-                        tally.count(&ended);
+                        counting.count(&ended, &mut tally);
                     }
                 }
             }
             // One status an instance, so that the rows add up to the instances; the words are
             // `list --format json`'s.
             let status = match group.current {
-                _ if resource.address.mode == Mode::Data => "data",
-                Some(instance) if instance.tainted => "tainted",
-                Some(_) => "ready",
-                None => "deposed-only",
+                _ if resource.address.mode == Mode::Data => 0,
+                Some(instance) if instance.tainted => 1,
+                Some(_) => 2,
+                None => 3,
             };
-            *statuses.entry(status).or_default() += 1;
+            statuses[status] += 1;
             tally.deposed_objects += group.deposed.len();
         }
         if let Some(ended) = run {
-            tally.count(&ended);
+            counting.count(&ended, &mut tally);
         }
-        for (status, count) in statuses {
-            *tally.by_status.entry(status.to_owned()).or_default() += count;
+        counting.settle(&mut tally);
+        for (status, count) in STATUSES.into_iter().zip(statuses) {
+            if count > 0 {
+                *tally.by_status.entry(status.to_owned()).or_default() += count;
+            }
         }
         tally
-    }
-
-    /// Adds a run's instances to the counts by type, module and provider.
-    fn count(&mut self, run: &Run<'_>) {
-        let address = &run.resource.address;
-        let type_key = if address.mode == Mode::Data {
-            format!("data.{}", address.type_name)
-        } else {
-            address.type_name.clone()
-        };
-        *self.by_type.entry(type_key).or_default() += run.instances;
-        *self.by_module.entry(address.module.clone()).or_default() += run.instances;
-        let provider = run
-            .provider
-            .map_or_else(|| "(none)".to_owned(), ProviderConfig::name);
-        *self.by_provider.entry(provider).or_default() += run.instances;
     }
 
     fn add(&mut self, other: Tally) {

@@ -5,7 +5,6 @@
 //! The parser sorts once ([`sort_objects`]) and checks for duplicates on the way; everything that
 //! walks instances in order reuses that.
 
-use std::cmp::Ordering;
 use std::ops::Range;
 
 use crate::state::address::{InstanceAddr, InstanceKey, ModulePath};
@@ -187,9 +186,15 @@ fn same_instance(
     other_resource: &Resource<'_>,
     other: &Instance<'_>,
 ) -> bool {
+    // Equal addresses in two entries are rare (Go merges them); the names tell most pairs apart
+    // at once, where comparing the module paths first compared every step of two equal paths.
+    let (left, right) = (&resource.address, &other_resource.address);
     instance.index_key == other.index_key
         && (std::ptr::eq(resource, other_resource)
-            || resource.address.cmp(&other_resource.address) == Ordering::Equal)
+            || (left.name == right.name
+                && left.type_name == right.type_name
+                && left.mode == right.mode
+                && left.module == right.module))
 }
 
 /// The iterator of [`each_instance_group`].
