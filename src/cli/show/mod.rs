@@ -18,7 +18,7 @@ use crate::json::JsonErrorKind;
 use crate::state::address::Mode;
 use crate::state::go_text::quote;
 use crate::state::model::{Instance, State};
-use crate::state::order::instance_groups;
+use crate::state::order::each_instance_group;
 use crate::state::sensitive::{self, CtyStep};
 
 #[derive(Debug, clap::Args)]
@@ -54,8 +54,7 @@ pub(super) fn run(
     let wanted = &settings.instance;
     let (source, bytes) = load::read(settings.state, settings.version, printer)?;
     let state = load::parse_state(&source, &bytes)?;
-    let groups = instance_groups(&state);
-    let Some(group) = groups.iter().find(|group| group.address() == *wanted) else {
+    let Some(group) = each_instance_group(&state).find(|group| group.is(wanted)) else {
         return Err(CliError::new(format!(
             "{source}: no resource instance `{}` in the state",
             echo(&wanted.to_string())
@@ -104,7 +103,7 @@ pub(super) fn run(
                 .unwrap_or_else(|| inferred(&attributes));
             let color = printer.color_stdout();
             printer.out(&readable(
-                group,
+                &group,
                 object,
                 &address,
                 &block,
@@ -133,7 +132,6 @@ pub(super) fn run(
             printer.json_line(&document)?;
         }
     }
-    load::leave_to_exit(groups);
     load::leave_to_exit(state);
     load::leave_to_exit(bytes);
     Ok(ExitStatus::Success)

@@ -11,7 +11,7 @@ use statectl_state::state::address::{Mode, ObjectAddr};
 use statectl_state::state::attr_path::Attributes;
 use statectl_state::state::model::{Instance, Resource, State};
 use statectl_state::state::mutate::Action;
-use statectl_state::state::order::instance_groups;
+use statectl_state::state::order::{find_group, instance_groups};
 use statectl_tfconfig::{Config, ConfigResource};
 
 use crate::policy::file::Policy;
@@ -163,9 +163,7 @@ pub fn audit(input: &Input<'_>) -> Result<Audit, RulePathError> {
                     PlannedAction::Forget => Outcome::Forget,
                     other => Outcome::Replace(other),
                 };
-                let found = groups
-                    .iter()
-                    .find(|group| group.address() == change.address.instance);
+                let found = find_group(&groups, &change.address.instance);
                 let object = found.and_then(|group| match &change.address.deposed {
                     None => group.current,
                     Some(key) => group

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use crate::state::address::{InstanceAddr, InstanceKey, ModulePath};
+use crate::state::address::{InstanceAddr, InstanceKey, ModulePath, ResourceAddr};
 use crate::state::model::{Instance, Resource, State};
 
 /// One instance object: an index into `resources`, and into that resource's `instances`.
@@ -130,6 +130,11 @@ impl InstanceGroup<'_, '_> {
         }
     }
 
+    /// Whether this is the instance `address` names, told without building an address.
+    pub fn is(&self, address: &InstanceAddr) -> bool {
+        self.key == address.key.as_ref() && same_address(&self.resource.address, &address.resource)
+    }
+
     pub fn tainted(&self) -> bool {
         self.current.is_some_and(|current| current.tainted)
     }
@@ -140,6 +145,25 @@ pub fn instance_groups<'s, 'a>(state: &'s State<'a>) -> Vec<InstanceGroup<'s, 'a
     let mut groups = Vec::with_capacity(state.order.len());
     groups.extend(each_instance_group(state));
     groups
+}
+
+/// The group of `groups` (as [`instance_groups`] gives them, in Terraform's order) that `address`
+/// names: found by halves, where looking at each group in turn made a plan's audit take the
+/// state's size times the plan's.
+pub fn find_group<'g, 's, 'a>(
+    groups: &'g [InstanceGroup<'s, 'a>],
+    address: &InstanceAddr,
+) -> Option<&'g InstanceGroup<'s, 'a>> {
+    groups
+        .binary_search_by(|group| {
+            group
+                .resource
+                .address
+                .cmp(&address.resource)
+                .then_with(|| group.key.cmp(&address.key.as_ref()))
+        })
+        .ok()
+        .map(|at| &groups[at])
 }
 
 /// [`instance_groups`] one at a time, for a caller that looks at each once: a large state's groups
@@ -186,15 +210,18 @@ fn same_instance(
     other_resource: &Resource<'_>,
     other: &Instance<'_>,
 ) -> bool {
-    // Equal addresses in two entries are rare (Go merges them); the names tell most pairs apart
-    // at once, where comparing the module paths first compared every step of two equal paths.
-    let (left, right) = (&resource.address, &other_resource.address);
     instance.index_key == other.index_key
         && (std::ptr::eq(resource, other_resource)
-            || (left.name == right.name
-                && left.type_name == right.type_name
-                && left.mode == right.mode
-                && left.module == right.module))
+            || same_address(&resource.address, &other_resource.address))
+}
+
+/// `left == right`, names first: two resources next to each other nearly always differ in name,
+/// where comparing the module paths first compared every step of two equal paths.
+fn same_address(left: &ResourceAddr, right: &ResourceAddr) -> bool {
+    left.name == right.name
+        && left.type_name == right.type_name
+        && left.mode == right.mode
+        && left.module == right.module
 }
 
 /// The iterator of [`each_instance_group`].
@@ -472,6 +499,49 @@ mod tests {
                     .collect();
                 parts.extend(each_instance_group_in(&state, start..objects).map(describe));
                 assert_eq!(parts, whole, "seed {seed}, split at {start} (from {at})");
+            }
+        }
+    }
+
+    #[test]
+    fn a_group_is_the_instance_its_address_names_and_no_other() {
+        let text = scrambled_state(60, 271_828);
+        let state = parse(text.as_bytes()).unwrap();
+        let groups = instance_groups(&state);
+        let addresses: Vec<InstanceAddr> = groups.iter().map(InstanceGroup::address).collect();
+        for group in &groups {
+            let named: Vec<&InstanceAddr> = addresses
+                .iter()
+                .filter(|address| group.is(address))
+                .collect();
+            assert_eq!(named, [&group.address()]);
+        }
+    }
+
+    #[test]
+    fn a_group_is_found_by_halves_as_by_looking_at_each() {
+        for seed in 1..=10 {
+            let text = scrambled_state(60, seed * 31_337);
+            let state = parse(text.as_bytes()).unwrap();
+            let groups = instance_groups(&state);
+            let mut addresses: Vec<InstanceAddr> =
+                groups.iter().map(InstanceGroup::address).collect();
+            // And addresses the state does not hold: other keys, another name, another module.
+            for text in [
+                "aws_instance.web[99]",
+                "aws_instance.nothing",
+                "module.zz.aws_instance.web",
+                "data.null_resource.a[\"k99\"]",
+            ] {
+                addresses.push(text.parse().unwrap());
+            }
+            for address in &addresses {
+                let by_halves = find_group(&groups, address).map(InstanceGroup::address);
+                let by_each = groups
+                    .iter()
+                    .find(|group| group.is(address))
+                    .map(InstanceGroup::address);
+                assert_eq!(by_halves, by_each, "seed {seed}: {address}");
             }
         }
     }
