@@ -624,12 +624,22 @@ fn locate_in_parts(
         }
     });
     let (mut lines_before, mut newline_before) = (0, None);
+    // The line start, offset and column of the finding before: one on the same line counts its
+    // column on from there, so a state written on one line (hundreds of megabytes) is counted
+    // through once, not once a finding.
+    let mut before: Option<(usize, usize, usize)> = None;
     for part in counted {
         for &(index, offset, newlines, last_newline) in &part.findings {
             let line_start = last_newline
                 .or(newline_before)
                 .map_or(0, |newline| newline + 1);
-            let column = source[line_start..offset].chars().count() + 1;
+            let column = match before {
+                Some((start, at, column)) if start == line_start => {
+                    column + source[at..offset].chars().count()
+                }
+                _ => source[line_start..offset].chars().count() + 1,
+            };
+            before = Some((line_start, offset, column));
             findings[index].location = Some(LineColumn {
                 line: 1 + lines_before + newlines,
                 column,
