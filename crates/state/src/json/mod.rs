@@ -10,6 +10,7 @@ mod cursor;
 mod decimal;
 mod escape;
 mod format;
+mod matching;
 pub mod path;
 mod position;
 mod skip;

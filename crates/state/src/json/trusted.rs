@@ -4,7 +4,8 @@
 
 use crate::json::Span;
 use crate::json::bytes::skip_layout;
-use crate::json::wide::{next_quote_or_backslash, next_structural};
+use crate::json::matching::end_of_container;
+use crate::json::wide::next_quote_or_backslash;
 
 /// The members of the object whose `{` is at `start` of `text`: each key's raw text (between its
 /// quotes, escapes not decoded) and its value's span. `text` must be valid JSON there.
@@ -100,27 +101,7 @@ pub(crate) fn string_end(bytes: &[u8], mut at: usize) -> (usize, bool) {
 pub fn end_of_value(bytes: &[u8], at: usize) -> usize {
     match bytes.get(at) {
         Some(b'"') => end_of_string(bytes, at + 1),
-        Some(b'{' | b'[') => {
-            let (mut at, mut depth) = (at + 1, 1usize);
-            loop {
-                at = next_structural(bytes, at);
-                match bytes.get(at) {
-                    None => return bytes.len(),
-                    Some(b'"') => at = end_of_string(bytes, at + 1),
-                    Some(b'{' | b'[') => {
-                        depth += 1;
-                        at += 1;
-                    }
-                    Some(_) => {
-                        depth -= 1;
-                        at += 1;
-                        if depth == 0 {
-                            return at;
-                        }
-                    }
-                }
-            }
-        }
+        Some(b'{' | b'[') => end_of_container(bytes, at),
         _ => end_of_scalar(bytes, at),
     }
 }

@@ -1,7 +1,8 @@
 //! Finding the next byte of a kind sixteen bytes at a time: the searches every JSON reader here
 //! spends most of its time in (to the end of a string's plain run, past indentation, to the next
-//! bracket). On x86_64 they use SSE2, which every x86_64 CPU has, so there is no detection; elsewhere
-//! they use the eight-byte words of `bytes.rs`.
+//! bracket), and the masks of 64 bytes that `matching.rs` skips a valid container with. On x86_64
+//! they use SSE2, which every x86_64 CPU has, so there is no detection; elsewhere the searches use
+//! the eight-byte words of `bytes.rs`, and the masks a byte at a time.
 //!
 //! Why: a string or an indentation run is short (a state's average string is about 20 bytes), so
 //! half the loop turns of the eight-byte search, and a mask that names the first byte exactly
@@ -39,6 +40,43 @@ pub(crate) fn next_non_space(bytes: &[u8], at: usize) -> usize {
 #[inline]
 pub(crate) fn next_structural(bytes: &[u8], at: usize) -> usize {
     find(bytes, at, sixteen::structural)
+}
+
+/// The bytes that matter inside a valid container, one bit per byte of the 64 from `at` (lowest
+/// bit first; bytes past the end mark nothing): quotes, backslashes, opening and closing brackets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct ContainerMarks {
+    pub quotes: u64,
+    pub backslashes: u64,
+    pub opens: u64,
+    pub closes: u64,
+}
+
+/// [`ContainerMarks`] of `bytes[at..at + 64]`, sixteen bytes at a time, asking ahead for memory as
+/// the searches do.
+#[inline]
+pub(crate) fn container_marks(bytes: &[u8], at: usize) -> ContainerMarks {
+    sixteen::prefetch(bytes, at.saturating_add(PREFETCH_AHEAD));
+    let mut marks = ContainerMarks::default();
+    for quarter in 0..4 {
+        let from = at.saturating_add(quarter * 16);
+        let [quotes, backslashes, opens, closes] =
+            if let Some(block) = bytes.get(from..from.saturating_add(16)) {
+                sixteen::container(block.try_into().expect("sixteen bytes"))
+            } else {
+                // The last bytes, padded with spaces, which mark nothing.
+                let rest = bytes.get(from..).unwrap_or_default();
+                let mut last = [b' '; 16];
+                last[..rest.len()].copy_from_slice(rest);
+                sixteen::container(&last)
+            };
+        let shift = quarter * 16;
+        marks.quotes |= u64::from(quotes) << shift;
+        marks.backslashes |= u64::from(backslashes) << shift;
+        marks.opens |= u64::from(opens) << shift;
+        marks.closes |= u64::from(closes) << shift;
+    }
+    marks
 }
 
 /// How far ahead of a search its cache line is asked for: a few lines of a pretty-printed state,
@@ -129,6 +167,13 @@ mod sse2 {
         unsafe { with_feature::structural(block) }
     }
 
+    /// Marks `"`; `\`; `{` and `[`; `}` and `]`: every one of each, not only the first.
+    #[inline]
+    pub(super) fn container(block: &[u8; 16]) -> [u32; 4] {
+        // SAFETY: SSE2 is on for this build (see the module's documentation).
+        unsafe { with_feature::container(block) }
+    }
+
     mod with_feature {
         use std::arch::x86_64::{
             __m128i, _MM_HINT_T0, _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
@@ -191,6 +236,20 @@ mod sse2 {
 
         #[inline]
         #[target_feature(enable = "sse2")]
+        pub(super) fn container(block: &[u8; 16]) -> [u32; 4] {
+            let block = load(block);
+            // As in `structural`: bit 0x20 set, `[` reads as `{` and `]` as `}`.
+            let folded = _mm_or_si128(block, _mm_set1_epi8(0x20));
+            [
+                bits(equal(block, b'"')),
+                bits(equal(block, b'\\')),
+                bits(equal(folded, b'{')),
+                bits(equal(folded, b'}')),
+            ]
+        }
+
+        #[inline]
+        #[target_feature(enable = "sse2")]
         pub(super) fn structural(block: &[u8; 16]) -> u32 {
             let block = load(block);
             // `[` and `]` differ from `{` and `}` only in bit 0x20: set it, and two comparisons
@@ -242,6 +301,22 @@ mod words {
 
     pub(super) fn non_space(block: &[u8; 16]) -> u32 {
         by_words(block, |word| word ^ EIGHT_SPACES)
+    }
+
+    /// Every mark, byte by byte (the words' marks are exact only up to their first).
+    pub(super) fn container(block: &[u8; 16]) -> [u32; 4] {
+        let mut marks = [0; 4];
+        for (at, byte) in block.iter().enumerate() {
+            let kind = match byte {
+                b'"' => 0,
+                b'\\' => 1,
+                b'{' | b'[' => 2,
+                b'}' | b']' => 3,
+                _ => continue,
+            };
+            marks[kind] |= 1 << at;
+        }
+        marks
     }
 
     pub(super) fn structural(block: &[u8; 16]) -> u32 {
@@ -354,6 +429,35 @@ mod tests {
                     block_marks(&block).trailing_zeros(),
                     "{block:?}"
                 );
+            }
+            // The container marks are every mark, not only the first.
+            assert_eq!(
+                words::container(&block),
+                sixteen::container(&block),
+                "{block:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn container_marks_name_every_byte_that_matters_to_the_end() {
+        let text = b"{\"a\\\": [1, {}], \"b\": \"]\"}  [x] \"\\ ";
+        for length in 0..=text.len() {
+            let bytes = &text[..length];
+            for at in 0..=length + 1 {
+                let marks = container_marks(bytes, at);
+                let mut expected = ContainerMarks::default();
+                for (bit, &byte) in bytes.iter().skip(at).take(64).enumerate() {
+                    let mask = match byte {
+                        b'"' => &mut expected.quotes,
+                        b'\\' => &mut expected.backslashes,
+                        b'{' | b'[' => &mut expected.opens,
+                        b'}' | b']' => &mut expected.closes,
+                        _ => continue,
+                    };
+                    *mask |= 1 << bit;
+                }
+                assert_eq!(marks, expected, "{length} bytes from {at}");
             }
         }
     }
