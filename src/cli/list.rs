@@ -127,17 +127,21 @@ fn print_lines(
         group_start_from(state, objects / 2)
     };
     std::thread::scope(|scope| {
-        let second = statectl_state::parts::spawn_in(scope, || {
-            let mut batches = Vec::new();
-            Lines::new(filter).batches(
-                each_instance_group_in(state, middle..objects),
-                |batch| {
-                    batches.push(batch.to_owned());
-                    Ok(())
-                },
-            )?;
-            Ok::<_, CliError>(batches)
-        });
+        let second = (middle < objects)
+            .then(|| {
+                statectl_state::parts::spawn_in(scope, || {
+                    let mut batches = Vec::new();
+                    Lines::new(filter).batches(
+                        each_instance_group_in(state, middle..objects),
+                        |batch| {
+                            batches.push(batch.to_owned());
+                            Ok(())
+                        },
+                    )?;
+                    Ok::<_, CliError>(batches)
+                })
+            })
+            .flatten();
         let (first, second) = match second {
             Some(thread) => (0..middle, Some(thread)),
             None => (0..objects, None),

@@ -285,9 +285,9 @@ const RESULTS_AHEAD_PER_WORKER: usize = 64;
 
 /// `work` over every source, `jobs` at a time (default: the number of CPUs), and `each` over the
 /// results on this thread, in the sources' order, each as soon as the ones before it are done. The
-/// workers run at most a few results ahead of the one `each` waits for, so however many sources
-/// there are, only that many results wait in memory. A bar counts the states done when stderr is
-/// a terminal and there are several.
+/// workers run at most [`RESULTS_AHEAD_PER_WORKER`] results each ahead of the one `each` waits
+/// for, so however many sources there are, only that many results wait in memory. A bar counts
+/// the states done when stderr is a terminal and there are several.
 pub(crate) fn for_each_state<S: Sync, T: Send>(
     sources: &[S],
     jobs: Option<usize>,

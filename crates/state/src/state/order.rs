@@ -192,15 +192,15 @@ pub fn group_start_from(state: &State<'_>, at: usize) -> usize {
         let resource = &state.resources[object.resource as usize];
         (resource, &resource.instances[object.instance as usize])
     };
-    let mut at = at.max(1);
-    while at < state.order.len() {
+    let mut at = at;
+    while at > 0 && at < state.order.len() {
         let ((before, previous), (resource, instance)) = (object(at - 1), object(at));
         if !same_instance(before, previous, resource, instance) {
             return at;
         }
         at += 1;
     }
-    state.order.len()
+    at.min(state.order.len())
 }
 
 /// Whether two objects next to each other in the order are of the same resource instance.
@@ -488,12 +488,20 @@ mod tests {
             let state = parse(text.as_bytes()).unwrap();
             let whole: Vec<_> = each_instance_group(&state).map(describe).collect();
             let objects = state.order.len();
+            // Where each group starts, by counting the whole walk's objects.
+            let mut starts = vec![0];
+            for group in each_instance_group(&state) {
+                let count = group.current.iter().count() + group.deposed.len();
+                starts.push(starts.last().unwrap() + count);
+            }
             for at in 0..=objects + 1 {
                 let start = group_start_from(&state, at);
-                assert!(
-                    start >= at.min(objects) && start <= objects,
-                    "seed {seed} at {at}"
-                );
+                let first = starts
+                    .iter()
+                    .copied()
+                    .find(|&start| start >= at)
+                    .unwrap_or(objects);
+                assert_eq!(start, first, "seed {seed} at {at}");
                 let mut parts: Vec<_> = each_instance_group_in(&state, 0..start)
                     .map(describe)
                     .collect();

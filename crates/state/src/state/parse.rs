@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::json::{Cursor, JsonErrorKind, Span};
+use crate::parts;
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::{StateError, shorten};
 use crate::state::layout::{Flavour, KeyOrder, OPENTOFU_INSTANCE_ORDER, Style, detect_flavour};
@@ -24,7 +25,6 @@ pub(super) struct Shared<'a> {
     instances: Vec<Instance<'a>>,
     dependencies: Vec<Cow<'a, str>>,
 }
-use crate::parts;
 use crate::state::order::{self, Duplicate};
 use crate::state::parse_split;
 use crate::state::provider::ProviderConfig;
