@@ -280,36 +280,46 @@ pub(crate) fn skipped_note(empty: &[String]) -> Option<String> {
 /// How many results each worker may have waiting for the consumer. The consumer shares the CPUs
 /// with the workers and runs only between their time slices: with four a worker, 2,070 small
 /// states kept the workers waiting for it a third of the time (0.28 s for a scan that takes 0.19 s
-/// with 64). A scan's or summary's result for one state is small; 64 a worker bounds them still.
+/// with 64).
 const RESULTS_AHEAD_PER_WORKER: usize = 64;
+
+/// How much the results waiting for the consumer may weigh together (about a byte a unit) before
+/// the workers wait for it: a large state's result (a scan's findings) can be tens of megabytes,
+/// and 64 of them a worker would not be.
+const WAITING_WEIGHT: usize = 256 << 20;
 
 /// `work` over every source, `jobs` at a time (default: the number of CPUs), and `each` over the
 /// results on this thread, in the sources' order, each as soon as the ones before it are done. The
 /// workers run at most [`RESULTS_AHEAD_PER_WORKER`] results each ahead of the one `each` waits
-/// for, so however many sources there are, only that many results wait in memory. A bar counts
-/// the states done when stderr is a terminal and there are several.
+/// for, and start no state while the results waiting weigh [`WAITING_WEIGHT`] (by `weight`) or
+/// more, so however many sources there are, only that much waits in memory. A bar counts the
+/// states done when stderr is a terminal and there are several.
 pub(crate) fn for_each_state<S: Sync, T: Send>(
     sources: &[S],
     jobs: Option<usize>,
     bar: &Bar,
     work: impl Fn(&S) -> T + Sync,
+    weight: impl Fn(&T) -> usize + Sync,
     mut each: impl FnMut(&S, T),
 ) {
     let workers = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .clamp(1, sources.len().max(1));
-    let queue = Queue::new(workers * RESULTS_AHEAD_PER_WORKER);
+    let queue = Queue::new(workers * RESULTS_AHEAD_PER_WORKER, WAITING_WEIGHT);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
-                let _done = queue.on_worker_exit();
+                let _stop = queue.stop_on_unwind();
                 while let Some(index) = queue.take(sources.len()) {
                     let result = work(&sources[index]);
                     bar.advance();
-                    queue.finish(index, result);
+                    let weight = weight(&result);
+                    queue.finish(index, result, weight);
                 }
             });
         }
+        // A consumer that panics stops the workers too, or the scope would wait for them forever.
+        let _stop = queue.stop_on_unwind();
         for (index, source) in sources.iter().enumerate() {
             // `None`: a worker panicked; the scope's end passes its panic on.
             let Some(result) = queue.next(index) else {
@@ -327,6 +337,8 @@ struct Queue<T> {
     changed: Condvar,
     /// How far past the next result to hand on a worker may start.
     window: usize,
+    /// How much the results waiting may weigh before no worker starts another state.
+    most_weight: usize,
 }
 
 struct QueueInner<T> {
@@ -334,22 +346,27 @@ struct QueueInner<T> {
     taken: usize,
     /// The next result to hand on.
     handed: usize,
-    done: BTreeMap<usize, T>,
+    /// The results done and not handed on yet, with their weights.
+    done: BTreeMap<usize, (T, usize)>,
+    /// What the results in `done` weigh together.
+    waiting: usize,
     /// Set when the consumer stops or a worker panicked: everyone leaves.
     stopped: bool,
 }
 
 impl<T> Queue<T> {
-    fn new(window: usize) -> Queue<T> {
+    fn new(window: usize, most_weight: usize) -> Queue<T> {
         Queue {
             inner: Mutex::new(QueueInner {
                 taken: 0,
                 handed: 0,
                 done: BTreeMap::new(),
+                waiting: 0,
                 stopped: false,
             }),
             changed: Condvar::new(),
             window: window.max(1),
+            most_weight,
         }
     }
 
@@ -357,14 +374,17 @@ impl<T> Queue<T> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The next source for a worker, once it is within the window; `None` when all are taken.
+    /// The next source for a worker, once it is within the window and the results waiting weigh
+    /// less than the most; `None` when all are taken. (No wait here can last: a result waits only
+    /// behind the next one to hand on, which was taken before it, so a worker not waiting here is
+    /// on it.)
     fn take(&self, total: usize) -> Option<usize> {
         let mut inner = self.lock();
         loop {
             if inner.stopped || inner.taken >= total {
                 return None;
             }
-            if inner.taken < inner.handed + self.window {
+            if inner.taken < inner.handed + self.window && inner.waiting < self.most_weight {
                 inner.taken += 1;
                 return Some(inner.taken - 1);
             }
@@ -375,8 +395,11 @@ impl<T> Queue<T> {
         }
     }
 
-    fn finish(&self, index: usize, result: T) {
-        self.lock().done.insert(index, result);
+    fn finish(&self, index: usize, result: T, weight: usize) {
+        let mut inner = self.lock();
+        inner.waiting = inner.waiting.saturating_add(weight);
+        inner.done.insert(index, (result, weight));
+        drop(inner);
         self.changed.notify_all();
     }
 
@@ -384,7 +407,8 @@ impl<T> Queue<T> {
     fn next(&self, index: usize) -> Option<T> {
         let mut inner = self.lock();
         loop {
-            if let Some(result) = inner.done.remove(&index) {
+            if let Some((result, weight)) = inner.done.remove(&index) {
+                inner.waiting = inner.waiting.saturating_sub(weight);
                 inner.handed = index + 1;
                 drop(inner);
                 self.changed.notify_all();
@@ -405,15 +429,16 @@ impl<T> Queue<T> {
         self.changed.notify_all();
     }
 
-    /// A guard that stops the queue when a worker unwinds, so nobody waits for its result.
-    fn on_worker_exit(&self) -> WorkerExit<'_, T> {
-        WorkerExit(self)
+    /// A guard that stops the queue when its thread unwinds (a worker or the consumer), so nobody
+    /// waits for what it would have done.
+    fn stop_on_unwind(&self) -> StopOnUnwind<'_, T> {
+        StopOnUnwind(self)
     }
 }
 
-struct WorkerExit<'q, T>(&'q Queue<T>);
+struct StopOnUnwind<'q, T>(&'q Queue<T>);
 
-impl<T> Drop for WorkerExit<'_, T> {
+impl<T> Drop for StopOnUnwind<'_, T> {
     fn drop(&mut self) {
         if std::thread::panicking() {
             self.0.stop();
@@ -475,6 +500,7 @@ mod tests {
                 // Uneven work, so the workers finish out of order.
                 (0..(source % 7) * 1000).fold(*source, |sum, step| sum ^ step)
             },
+            |_| 1,
             |source, _| {
                 // Three workers, a window of three times `RESULTS_AHEAD_PER_WORKER` past the
                 // result being handed on.
@@ -487,6 +513,47 @@ mod tests {
     }
 
     #[test]
+    fn heavy_results_keep_the_workers_to_what_may_wait() {
+        // Each result weighs half of what may wait: two wait at most, besides one a worker is on.
+        let sources: Vec<usize> = (0..300).collect();
+        let started = AtomicUsize::new(0);
+        let mut seen = Vec::new();
+        for_each_state(
+            &sources,
+            Some(3),
+            &Bar(None),
+            |source| {
+                started.fetch_add(1, Ordering::SeqCst);
+                *source
+            },
+            |_| super::WAITING_WEIGHT / 2,
+            |source, result| {
+                // A slow consumer, so the workers would run ahead if they could.
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                assert!(started.load(Ordering::SeqCst) <= source + 1 + 2 + 3 + 3);
+                seen.push(result);
+            },
+        );
+        assert_eq!(seen, sources);
+    }
+
+    #[test]
+    fn a_consumer_that_panics_ends_the_run_instead_of_leaving_the_workers_waiting() {
+        let sources: Vec<usize> = (0..2_000).collect();
+        let outcome = std::panic::catch_unwind(|| {
+            for_each_state(
+                &sources,
+                Some(2),
+                &Bar(None),
+                |source| *source,
+                |_| 1,
+                |_, result| assert_ne!(result, 3, "a broken consumer"),
+            );
+        });
+        assert!(outcome.is_err());
+    }
+
+    #[test]
     fn a_worker_that_panics_ends_the_run_instead_of_leaving_it_waiting() {
         let sources: Vec<usize> = (0..50).collect();
         let outcome = std::panic::catch_unwind(|| {
@@ -495,6 +562,7 @@ mod tests {
                 Some(2),
                 &Bar(None),
                 |source| assert_ne!(*source, 7, "a broken worker"),
+                |()| 0,
                 |_, ()| {},
             );
         });

@@ -345,6 +345,16 @@ fn run_many(
         states.jobs,
         &Bar::start(found.len(), "summary", printer),
         |found| summarize(found, &states.encryption, states.version),
+        // A state's counts: an entry a type, module and provider, each key a few dozen bytes.
+        |outcome| {
+            outcome
+                .as_ref()
+                .ok()
+                .and_then(Option::as_ref)
+                .map_or(0, |(tally, _)| {
+                    (tally.by_type.len() + tally.by_module.len() + tally.by_provider.len()) * 128
+                })
+        },
         |found, outcome| match outcome {
             Ok(Some((tally, version))) => {
                 total.add(tally);

@@ -74,6 +74,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
             let only = sources.len() == 1;
             scan_one(found, &rules, &states.encryption, states.version, only)
         },
+        Scanned::weight,
         |_, scanned| {
             let report = match scanned {
                 Scanned::Empty(name) => return empty.push(name),
@@ -162,6 +163,22 @@ enum Scanned {
     Report(Report),
     /// A listed object that holds no state (its name).
     Empty(String),
+}
+
+impl Scanned {
+    /// About the bytes it holds while it waits to be reported: its findings' text.
+    fn weight(&self) -> usize {
+        match self {
+            Scanned::Report(report) => report
+                .findings
+                .iter()
+                .map(|finding| {
+                    finding.address.len() + finding.message.len() + finding.hint.len() + 256
+                })
+                .sum(),
+            Scanned::Empty(name) => name.len(),
+        }
+    }
 }
 
 /// Scans one state; `only` when it is the run's one state, whose model and bytes are then left to
