@@ -483,12 +483,15 @@ impl Drop for Bar {
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
 
     use super::{Bar, for_each_state};
 
-    #[test]
-    fn results_come_in_order_and_the_workers_stay_within_the_window() {
-        let sources: Vec<usize> = (0..2_000).collect();
+    /// Runs `for_each_state` over `count` sources on three workers, each result weighing
+    /// `weight`, the consumer waiting `pause` on each; checks that no worker ever started more
+    /// than `ahead` sources past the result being handed on, and that the results come in order.
+    fn in_order_within(count: usize, weight: usize, pause: Duration, ahead: usize) {
+        let sources: Vec<usize> = (0..count).collect();
         let started = AtomicUsize::new(0);
         let mut seen = Vec::new();
         for_each_state(
@@ -498,43 +501,42 @@ mod tests {
             |source| {
                 started.fetch_add(1, Ordering::SeqCst);
                 // Uneven work, so the workers finish out of order.
-                (0..(source % 7) * 1000).fold(*source, |sum, step| sum ^ step)
+                (0..(source % 7) * 1000).fold(*source, |sum, step| sum ^ step);
+                *source
             },
-            |_| 1,
-            |source, _| {
-                // Three workers, a window of three times `RESULTS_AHEAD_PER_WORKER` past the
-                // result being handed on.
-                let window = 3 * super::RESULTS_AHEAD_PER_WORKER;
-                assert!(started.load(Ordering::SeqCst) <= source + 1 + window);
-                seen.push(*source);
+            |_| weight,
+            |source, result| {
+                std::thread::sleep(pause);
+                assert!(started.load(Ordering::SeqCst) <= source + 1 + ahead);
+                seen.push(result);
             },
         );
         assert_eq!(seen, sources);
     }
 
     #[test]
-    fn heavy_results_keep_the_workers_to_what_may_wait() {
-        // Each result weighs half of what may wait: two wait at most, besides one a worker is on.
-        let sources: Vec<usize> = (0..300).collect();
-        let started = AtomicUsize::new(0);
-        let mut seen = Vec::new();
-        for_each_state(
-            &sources,
-            Some(3),
-            &Bar(None),
-            |source| {
-                started.fetch_add(1, Ordering::SeqCst);
-                *source
-            },
-            |_| super::WAITING_WEIGHT / 2,
-            |source, result| {
-                // A slow consumer, so the workers would run ahead if they could.
-                std::thread::sleep(std::time::Duration::from_micros(200));
-                assert!(started.load(Ordering::SeqCst) <= source + 1 + 2 + 3 + 3);
-                seen.push(result);
-            },
+    fn results_come_in_order_and_the_workers_stay_within_the_window() {
+        // Three workers, a window of three times `RESULTS_AHEAD_PER_WORKER` past the result being
+        // handed on.
+        in_order_within(
+            2_000,
+            1,
+            Duration::ZERO,
+            3 * super::RESULTS_AHEAD_PER_WORKER,
         );
-        assert_eq!(seen, sources);
+    }
+
+    #[test]
+    fn heavy_results_keep_the_workers_to_what_may_wait() {
+        // Each result weighs half of what may wait: at most two wait, besides those the workers
+        // took before the second arrived; a slow consumer, so the workers would run ahead if
+        // they could.
+        in_order_within(
+            300,
+            super::WAITING_WEIGHT / 2,
+            Duration::from_micros(200),
+            2 + 3 + 3,
+        );
     }
 
     #[test]

@@ -64,11 +64,7 @@ pub(crate) fn container_marks(bytes: &[u8], at: usize) -> ContainerMarks {
             if let Some(block) = bytes.get(from..from.saturating_add(16)) {
                 sixteen::container(block.try_into().expect("sixteen bytes"))
             } else {
-                // The last bytes, padded with spaces, which mark nothing.
-                let rest = bytes.get(from..).unwrap_or_default();
-                let mut last = [b' '; 16];
-                last[..rest.len()].copy_from_slice(rest);
-                sixteen::container(&last)
+                sixteen::container(&last_block(bytes.get(from..).unwrap_or_default()))
             };
         let shift = quarter * 16;
         marks.quotes |= u64::from(quotes) << shift;
@@ -98,14 +94,21 @@ fn find(bytes: &[u8], mut at: usize, marks: impl Fn(&[u8; 16]) -> u32) -> usize 
         at += 16;
     }
     if let Some(rest) = bytes.get(at..).filter(|rest| !rest.is_empty()) {
-        let mut last = [0; 16];
-        last[..rest.len()].copy_from_slice(rest);
-        let found = marks(&last) & ((1 << rest.len()) - 1);
+        let found = marks(&last_block(rest)) & ((1 << rest.len()) - 1);
         if found != 0 {
             return at + found.trailing_zeros() as usize;
         }
     }
     bytes.len()
+}
+
+/// The last bytes of a text (fewer than sixteen) as a block, padded with spaces: a space marks
+/// nothing for the container marks, and `find` drops the marks past the end whatever they are.
+#[inline]
+fn last_block(rest: &[u8]) -> [u8; 16] {
+    let mut last = [b' '; 16];
+    last[..rest.len()].copy_from_slice(rest);
+    last
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
