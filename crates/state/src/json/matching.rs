@@ -218,6 +218,15 @@ mod tests {
     }
 
     #[test]
+    fn nesting_far_deeper_than_any_reader_accepts_costs_no_stack() {
+        // Ten times the readers' limit (`MAX_DEPTH`): counted, never recursed into.
+        let depth = 10 * crate::json::MAX_DEPTH;
+        let text = format!("{}{}", "[{\"a\":".repeat(depth), "1}]".repeat(depth));
+        assert_eq!(end_of_container(text.as_bytes(), 0), text.len());
+        assert_eq!(end_of_container(text.as_bytes(), 1), text.len() - 1);
+    }
+
+    #[test]
     fn a_container_that_never_closes_ends_at_the_end() {
         assert_eq!(end_of_container(b"[1, [2, \"]\"", 0), 11);
         assert_eq!(end_of_container(b"{", 0), 1);
