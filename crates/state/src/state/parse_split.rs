@@ -11,6 +11,7 @@
 //! part's thread could not read (an error, however early) is read again on this thread from the
 //! cut, so a malformed state gets the very error, at the very place, of reading it in one go.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
 use crate::json::Cursor;
@@ -19,8 +20,12 @@ use crate::state::error::StateError;
 use crate::state::model::Resource;
 use crate::state::parse::{Shared, resource};
 
-/// Below this many bytes per part, a thread costs more than it saves.
+/// Below this many bytes per thread, a thread costs more than it saves.
 const PART_BYTES: usize = 2 << 20;
+
+/// Parts a thread reads (at least half a megabyte each): one part a thread left one thread
+/// reading alone while the other waited, when its half read slower.
+const PARTS_PER_THREAD: usize = 16;
 
 /// Where a part's reading stopped.
 enum Stop<'a> {
@@ -47,7 +52,7 @@ pub(super) fn resources<'a>(
         return Ok(resources);
     }
     cursor.skip_whitespace();
-    let cuts = cuts(cursor.source(), cursor.position());
+    let (threads, cuts) = cuts(cursor.source(), cursor.position());
     if cuts.is_empty() {
         read_part(cursor, shared, &mut resources, &[])?;
         return Ok(resources);
@@ -56,34 +61,55 @@ pub(super) fn resources<'a>(
     tests::CUTS.set(tests::CUTS.get() + cuts.len());
     let source = cursor.source();
     let depth = cursor.depth();
+    // The part that starts at `cuts[index]`, read up to a later cut or the array's end; `None` when
+    // it could not be read from there.
+    let read_from = |index: usize| {
+        let mut part_cursor = Cursor::resume(source, cuts[index], depth);
+        let mut resources = Vec::new();
+        let stop = read_part(
+            &mut part_cursor,
+            &mut Shared::default(),
+            &mut resources,
+            &cuts[index + 1..],
+        )
+        .ok()?;
+        let stop = match stop {
+            Stop::AtCut(later) => Stop::AtCut(index + 1 + later),
+            end @ Stop::End(_) => end,
+        };
+        Some(Part { resources, stop })
+    };
+    // Parts are handed out one at a time, so a thread whose parts read slower takes fewer of them
+    // and the threads finish together (equal halves left one thread reading alone for a tenth of
+    // the parse).
+    let next = AtomicUsize::new(0);
+    let take_parts = || {
+        let mut read = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= cuts.len() {
+                return read;
+            }
+            read.push((index, read_from(index)));
+        }
+    };
     thread::scope(|scope| {
-        let threads: Vec<_> = (0..cuts.len())
-            .map(|index| {
-                let cuts = &cuts;
-                // A thread the system will not start is a part this thread reads (below).
-                thread::Builder::new().spawn_scoped(scope, move || {
-                    let mut part_cursor = Cursor::resume(source, cuts[index], depth);
-                    let mut resources = Vec::new();
-                    let stop = read_part(
-                        &mut part_cursor,
-                        &mut Shared::default(),
-                        &mut resources,
-                        &cuts[index + 1..],
-                    )
-                    .ok()?;
-                    let stop = match stop {
-                        Stop::AtCut(later) => Stop::AtCut(index + 1 + later),
-                        end @ Stop::End(_) => end,
-                    };
-                    Some(Part { resources, stop })
-                })
-            })
+        // A thread the system will not start leaves its parts to the others; a part no thread
+        // could read is read on this thread (below).
+        let workers: Vec<_> = (1..threads)
+            .filter_map(|_| thread::Builder::new().spawn_scoped(scope, take_parts).ok())
             .collect();
         let mut stop = read_part(cursor, shared, &mut resources, &cuts)?;
-        let mut parts: Vec<Option<Part<'a>>> = threads
+        let mut parts: Vec<Option<Part<'a>>> = (0..cuts.len()).map(|_| None).collect();
+        let read_here = take_parts();
+        for (index, part) in workers
             .into_iter()
-            .map(|handle| handle.ok()?.join().ok().flatten())
-            .collect();
+            .filter_map(|worker| worker.join().ok())
+            .flatten()
+            .chain(read_here)
+        {
+            parts[index] = part;
+        }
         loop {
             let at = match stop {
                 Stop::End(end) => {
@@ -98,7 +124,8 @@ pub(super) fn resources<'a>(
                 resources.extend(part.resources);
                 stop = part.stop;
             } else {
-                // That part's thread failed: read it here, for the error reading in one go gives.
+                // That part could not be read from its cut: read it here, for the error reading
+                // in one go gives.
                 cursor.seek(cuts[at]);
                 stop = read_part(cursor, shared, &mut resources, &[])?;
             }
@@ -131,23 +158,24 @@ fn read_part<'a>(
     }
 }
 
-/// Guessed starts of elements of the array whose first element starts at `first`, spread evenly
-/// over the rest of `source`, one per extra thread; none when the array is small, or not laid out
-/// one element per line.
-fn cuts(source: &str, first: usize) -> Vec<usize> {
+/// How many threads read the array, and guessed starts of its elements (the first element starts
+/// at `first`), spread evenly over the rest of `source`, [`PARTS_PER_THREAD`] parts a thread; no
+/// cuts when the array is small, or not laid out one element per line.
+fn cuts(source: &str, first: usize) -> (usize, Vec<usize>) {
     let bytes = source.as_bytes();
     let rest = bytes.len() - first;
-    let parts = parts(rest, PART_BYTES);
-    if parts < 2 || bytes.get(first) != Some(&b'{') {
-        return Vec::new();
+    let threads = parts(rest, PART_BYTES);
+    if threads < 2 || bytes.get(first) != Some(&b'{') {
+        return (threads, Vec::new());
     }
+    let parts = threads * PARTS_PER_THREAD;
     let line = bytes[..first]
         .iter()
         .rposition(|&byte| byte == b'\n')
         .map_or(0, |newline| newline + 1);
     let indent = &bytes[line..first];
     if line == 0 || !indent.iter().all(|&byte| byte == b' ' || byte == b'\t') {
-        return Vec::new();
+        return (threads, Vec::new());
     }
     // `,`, a newline and the first element's indentation before a `{`: no string holds a raw
     // newline, so in valid JSON this is a member of an array as deep as `resources`.
@@ -165,7 +193,7 @@ fn cuts(source: &str, first: usize) -> Vec<usize> {
             }
         }
     }
-    cuts
+    (threads, cuts)
 }
 
 #[cfg(test)]
