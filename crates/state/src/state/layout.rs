@@ -44,6 +44,106 @@ pub const OPENTOFU_INSTANCE_ORDER: &[&str] = &[
     "identity_schema_version",
 ];
 
+/// A field of an instance object: its place in [`OPENTOFU_INSTANCE_ORDER`]. The parser meets several
+/// in each of a state's instances, and naming them by a number instead of by text saves searching
+/// the lists again for each (finding a key's field, then its place in each writer's order, then
+/// matching it by name were a twentieth of a parse).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstanceField(u8);
+
+impl InstanceField {
+    pub const INDEX_KEY: Self = Self(0);
+    pub const STATUS: Self = Self(1);
+    pub const DEPOSED: Self = Self(2);
+    pub const PROVIDER: Self = Self(3);
+    pub const SCHEMA_VERSION: Self = Self(4);
+    pub const ATTRIBUTES: Self = Self(5);
+    pub const ATTRIBUTES_FLAT: Self = Self(6);
+    pub const SENSITIVE_ATTRIBUTES: Self = Self(7);
+    pub const PRIVATE: Self = Self(8);
+    pub const DEPENDENCIES: Self = Self(9);
+    pub const DEPENDS_ON: Self = Self(10);
+    pub const CREATE_BEFORE_DESTROY: Self = Self(11);
+    pub const SKIP_DESTROY: Self = Self(12);
+    pub const IDENTITY: Self = Self(13);
+    pub const IDENTITY_SCHEMA_VERSION: Self = Self(14);
+
+    /// The field a key names, as Go's reader matches it: exactly (by a `match` the compiler turns
+    /// into a few word comparisons), or else ignoring ASCII case.
+    pub fn of(key: &str) -> Option<Self> {
+        let exact = match key {
+            "index_key" => 0,
+            "status" => 1,
+            "deposed" => 2,
+            "provider" => 3,
+            "schema_version" => 4,
+            "attributes" => 5,
+            "attributes_flat" => 6,
+            "sensitive_attributes" => 7,
+            "private" => 8,
+            "dependencies" => 9,
+            "depends_on" => 10,
+            "create_before_destroy" => 11,
+            "skip_destroy" => 12,
+            "identity" => 13,
+            "identity_schema_version" => 14,
+            _ => {
+                return OPENTOFU_INSTANCE_ORDER
+                    .iter()
+                    .position(|name| name.eq_ignore_ascii_case(key))
+                    .map(|rank| Self(rank as u8));
+            }
+        };
+        Some(Self(exact))
+    }
+
+    /// The field's name, as both writers spell it.
+    pub fn name(self) -> &'static str {
+        OPENTOFU_INSTANCE_ORDER[usize::from(self.0)]
+    }
+
+    /// The field's place in Terraform's order.
+    fn terraform_rank(self) -> usize {
+        TERRAFORM_RANKS[usize::from(self.0)]
+    }
+}
+
+/// For each field of [`OPENTOFU_INSTANCE_ORDER`], its place in [`TERRAFORM_INSTANCE_ORDER`] (which
+/// holds the same fields).
+const TERRAFORM_RANKS: [usize; OPENTOFU_INSTANCE_ORDER.len()] = {
+    const fn same(left: &str, right: &str) -> bool {
+        let (left, right) = (left.as_bytes(), right.as_bytes());
+        if left.len() != right.len() {
+            return false;
+        }
+        let mut at = 0;
+        while at < left.len() {
+            if left[at] != right[at] {
+                return false;
+            }
+            at += 1;
+        }
+        true
+    }
+    let mut ranks = [usize::MAX; OPENTOFU_INSTANCE_ORDER.len()];
+    let mut field = 0;
+    while field < OPENTOFU_INSTANCE_ORDER.len() {
+        let mut rank = 0;
+        while rank < TERRAFORM_INSTANCE_ORDER.len() {
+            if same(OPENTOFU_INSTANCE_ORDER[field], TERRAFORM_INSTANCE_ORDER[rank]) {
+                ranks[field] = rank;
+            }
+            rank += 1;
+        }
+        assert!(
+            ranks[field] != usize::MAX,
+            "every instance field is in Terraform's order"
+        );
+        field += 1;
+    }
+    ranks
+};
+
 /// Which writer's conventions to follow when rendering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavour {
@@ -176,19 +276,17 @@ struct Sorted {
 }
 
 impl Sorted {
-    fn see(&mut self, order: &[&str], field: &str) {
-        if let Some(rank) = order.iter().position(|known| *known == field) {
-            self.broken |= rank < self.last;
-            self.last = rank;
-        }
+    fn see(&mut self, rank: usize) {
+        self.broken |= rank < self.last;
+        self.last = rank;
     }
 }
 
 impl KeyOrder {
-    /// Notes the next key, spelled as in [`OPENTOFU_INSTANCE_ORDER`]; other keys say nothing.
-    pub fn see(&mut self, field: &str) {
-        self.terraform.see(TERRAFORM_INSTANCE_ORDER, field);
-        self.opentofu.see(OPENTOFU_INSTANCE_ORDER, field);
+    /// Notes the next known field; other keys say nothing.
+    pub fn see(&mut self, field: InstanceField) {
+        self.terraform.see(field.terraform_rank());
+        self.opentofu.see(usize::from(field.0));
     }
 
     /// The one writer whose order the keys seen so far follow, if only one's.
@@ -240,7 +338,10 @@ pub fn line_indent(source: &str, at: usize) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Evidence, Flavour, KeyOrder, detect_flavour};
+    use super::{
+        Evidence, Flavour, InstanceField, KeyOrder, OPENTOFU_INSTANCE_ORDER, TERRAFORM_INSTANCE_ORDER,
+        detect_flavour,
+    };
     use crate::state::parse;
 
     /// A one-resource state with `instances` as written, from `host`, Terraform's layout.
@@ -375,11 +476,24 @@ mod tests {
     }
 
     #[test]
+    fn each_instance_field_is_found_by_its_name_in_any_case_and_ranked_in_both_orders() {
+        for (rank, name) in OPENTOFU_INSTANCE_ORDER.iter().enumerate() {
+            let field = InstanceField::of(name).unwrap();
+            assert_eq!((usize::from(field.0), field.name()), (rank, *name));
+            assert_eq!(InstanceField::of(&name.to_ascii_uppercase()), Some(field));
+            assert_eq!(TERRAFORM_INSTANCE_ORDER[field.terraform_rank()], *name);
+        }
+        for unknown in ["", "index", "attributes ", "Attributes_Flat_", "unknown"] {
+            assert_eq!(InstanceField::of(unknown), None, "{unknown:?}");
+        }
+    }
+
+    #[test]
     fn key_order_tells_only_when_one_order_holds() {
         let writer = |keys: &[&str]| {
             let mut order = KeyOrder::default();
-            for key in keys {
-                order.see(key);
+            for field in keys.iter().filter_map(|key| InstanceField::of(key)) {
+                order.see(field);
             }
             order.writer()
         };

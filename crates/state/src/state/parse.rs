@@ -11,7 +11,7 @@ use crate::json::{Cursor, JsonErrorKind, Span};
 use crate::parts;
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::{StateError, shorten};
-use crate::state::layout::{Flavour, KeyOrder, OPENTOFU_INSTANCE_ORDER, Style, detect_flavour};
+use crate::state::layout::{Flavour, InstanceField, KeyOrder, Style, detect_flavour};
 use crate::state::model::{Instance, Member, Output, Resource, State};
 
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
@@ -445,35 +445,43 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
     let span = cursor.object(|cursor, key, _| {
         cursor.skip_whitespace();
         let start = cursor.position();
-        let field = canonical(&key, OPENTOFU_INSTANCE_ORDER);
+        let field = InstanceField::of(&key);
         if let Some(field) = field {
             key_order.see(field);
         }
         match field {
-            Some("index_key") => instance.index_key = index_key(cursor)?,
-            Some("status") => instance.tainted = status(cursor)?,
-            Some("deposed") => instance.deposed = deposed_key(cursor)?,
-            Some("provider") => instance.provider = optional_provider(cursor, shared)?,
-            Some("schema_version") => instance.schema_version = unsigned(cursor, "schema_version")?,
-            Some("attributes") => instance.attributes = Some(object_or_null(cursor, "attributes")?),
-            Some("attributes_flat") => instance.attributes_flat = Some(string_map(cursor)?),
-            Some("sensitive_attributes") => {
+            Some(InstanceField::INDEX_KEY) => instance.index_key = index_key(cursor)?,
+            Some(InstanceField::STATUS) => instance.tainted = status(cursor)?,
+            Some(InstanceField::DEPOSED) => instance.deposed = deposed_key(cursor)?,
+            Some(InstanceField::PROVIDER) => {
+                instance.provider = optional_provider(cursor, shared)?;
+            }
+            Some(InstanceField::SCHEMA_VERSION) => {
+                instance.schema_version = unsigned(cursor, "schema_version")?;
+            }
+            Some(InstanceField::ATTRIBUTES) => {
+                instance.attributes = Some(object_or_null(cursor, "attributes")?);
+            }
+            Some(InstanceField::ATTRIBUTES_FLAT) => {
+                instance.attributes_flat = Some(string_map(cursor)?);
+            }
+            Some(InstanceField::SENSITIVE_ATTRIBUTES) => {
                 let span = cursor.skip_value()?;
                 sensitive::check_paths(span.of(cursor.source()))
                     .map_err(|problem| StateError::at(start, problem.to_string()))?;
                 instance.sensitive_attributes = Some(span);
             }
-            Some("private") => instance.private = optional_string(cursor, "private")?,
-            Some("dependencies") => {
+            Some(InstanceField::PRIVATE) => instance.private = optional_string(cursor, "private")?,
+            Some(InstanceField::DEPENDENCIES) => {
                 instance.dependencies =
                     string_list(cursor, "dependencies", &mut shared.dependencies)?;
             }
-            Some("create_before_destroy") => {
+            Some(InstanceField::CREATE_BEFORE_DESTROY) => {
                 instance.create_before_destroy = boolean(cursor, "create_before_destroy")?;
             }
-            Some("skip_destroy") => instance.skip_destroy = boolean(cursor, "skip_destroy")?,
-            Some("identity") => instance.identity = Some(object_or_null(cursor, "identity")?),
-            Some("identity_schema_version") => {
+            Some(InstanceField::SKIP_DESTROY) => instance.skip_destroy = boolean(cursor, "skip_destroy")?,
+            Some(InstanceField::IDENTITY) => instance.identity = Some(object_or_null(cursor, "identity")?),
+            Some(InstanceField::IDENTITY_SCHEMA_VERSION) => {
                 instance.identity_schema_version =
                     Some(unsigned(cursor, "identity_schema_version")?);
             }
