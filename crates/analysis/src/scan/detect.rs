@@ -2,7 +2,7 @@
 //! Attributes are read in place (trusted walks over the raw JSON), so scanning costs little more than
 //! parsing.
 
-use statectl_state::json::LineColumn;
+use statectl_state::json::{LineColumn, Span};
 use statectl_state::state::address::Mode;
 use statectl_state::state::attr_path::{Attributes, Step, TooCostly, follow};
 use statectl_state::state::layout::Flavour;
@@ -70,6 +70,8 @@ fn scan_groups(
 ) -> Result<Located, RulePathError> {
     let mut findings = Vec::new();
     let mut offsets = Vec::new();
+    // One vector for every instance's attribute members, in turn.
+    let mut memory = Vec::new();
     for group in groups {
         let resource = group.resource;
         if resource.address.mode == Mode::Data && !rules.data_sources {
@@ -85,9 +87,9 @@ fn scan_groups(
         }
         if let Some(current) = group.current {
             let before = findings.len();
-            current_object(state, rules, resource, current, &mut findings).map_err(|error| {
-                RulePathError::new(&resource.address.type_name, &group.address(), error)
-            })?;
+            current_object(state, rules, resource, current, &mut findings, &mut memory).map_err(
+                |error| RulePathError::new(&resource.address.type_name, &group.address(), error),
+            )?;
             if findings.len() > before && address.is_empty() {
                 address = group.address().to_string();
             }
@@ -230,14 +232,17 @@ fn finding(
 }
 
 /// The detectors that look at an instance's current object.
-fn current_object(
-    state: &State<'_>,
+fn current_object<'a>(
+    state: &State<'a>,
     rules: &Rules,
     resource: &Resource<'_>,
     instance: &Instance<'_>,
     findings: &mut Vec<Finding>,
+    memory: &mut Vec<(&'a str, Span)>,
 ) -> Result<(), TooCostly> {
-    let attributes = instance.attributes_json(state.source).map(Attributes::new);
+    let attributes = instance
+        .attributes_json(state.source)
+        .map(|raw| Attributes::new_in(raw, std::mem::take(memory)));
     let entries = rules.catalog.entries(&resource.address.type_name);
     let RemoteStatus {
         transitional,
@@ -302,6 +307,9 @@ fn current_object(
             format!("{written_by} carries OpenTofu's `skip_destroy` (lifecycle destroy = false); Terraform drops the flag when it writes the state, and a destroy then deletes the object"),
             vec![Evidence { path: "skip_destroy".into(), value: "true".into() }],
         ));
+    }
+    if let Some(attributes) = attributes {
+        *memory = attributes.into_memory();
     }
     Ok(())
 }
