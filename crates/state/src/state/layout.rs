@@ -130,7 +130,10 @@ const TERRAFORM_RANKS: [usize; OPENTOFU_INSTANCE_ORDER.len()] = {
     while field < OPENTOFU_INSTANCE_ORDER.len() {
         let mut rank = 0;
         while rank < TERRAFORM_INSTANCE_ORDER.len() {
-            if same(OPENTOFU_INSTANCE_ORDER[field], TERRAFORM_INSTANCE_ORDER[rank]) {
+            if same(
+                OPENTOFU_INSTANCE_ORDER[field],
+                TERRAFORM_INSTANCE_ORDER[rank],
+            ) {
                 ranks[field] = rank;
             }
             rank += 1;
@@ -339,8 +342,8 @@ pub fn line_indent(source: &str, at: usize) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::{
-        Evidence, Flavour, InstanceField, KeyOrder, OPENTOFU_INSTANCE_ORDER, TERRAFORM_INSTANCE_ORDER,
-        detect_flavour,
+        Evidence, Flavour, InstanceField, KeyOrder, OPENTOFU_INSTANCE_ORDER,
+        TERRAFORM_INSTANCE_ORDER, detect_flavour,
     };
     use crate::state::parse;
 

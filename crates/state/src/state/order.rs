@@ -99,7 +99,11 @@ fn in_address_order(resources: &[Resource<'_>], ranks: &[u32]) -> Vec<u32> {
     runs.sort_by_key(rank_of);
     let key = |resource: u32| {
         let address = &resources[resource as usize].address;
-        (address.mode, address.type_name.as_str(), address.name.as_str())
+        (
+            address.mode,
+            address.type_name.as_str(),
+            address.name.as_str(),
+        )
     };
     let mut by_address = Vec::with_capacity(resources.len());
     for same_module in runs.chunk_by(|left, right| rank_of(left) == rank_of(right)) {
@@ -325,7 +329,11 @@ mod tests {
     /// A state of `count` resource entries in a scrambled order; entries may repeat an address
     /// (Go merges them), never an object.
     fn scrambled_state(count: usize, seed: u64) -> String {
-        state_of(scrambled_entries(count, seed).into_iter().map(|(_, entry)| entry))
+        state_of(
+            scrambled_entries(count, seed)
+                .into_iter()
+                .map(|(_, entry)| entry),
+        )
     }
 
     /// The resource entries of [`scrambled_state`], each with its module, mode, type and name.

@@ -479,8 +479,12 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
             Some(InstanceField::CREATE_BEFORE_DESTROY) => {
                 instance.create_before_destroy = boolean(cursor, "create_before_destroy")?;
             }
-            Some(InstanceField::SKIP_DESTROY) => instance.skip_destroy = boolean(cursor, "skip_destroy")?,
-            Some(InstanceField::IDENTITY) => instance.identity = Some(object_or_null(cursor, "identity")?),
+            Some(InstanceField::SKIP_DESTROY) => {
+                instance.skip_destroy = boolean(cursor, "skip_destroy")?
+            }
+            Some(InstanceField::IDENTITY) => {
+                instance.identity = Some(object_or_null(cursor, "identity")?)
+            }
             Some(InstanceField::IDENTITY_SCHEMA_VERSION) => {
                 instance.identity_schema_version =
                     Some(unsigned(cursor, "identity_schema_version")?);
