@@ -480,10 +480,10 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
                 instance.create_before_destroy = boolean(cursor, "create_before_destroy")?;
             }
             Some(InstanceField::SKIP_DESTROY) => {
-                instance.skip_destroy = boolean(cursor, "skip_destroy")?
+                instance.skip_destroy = boolean(cursor, "skip_destroy")?;
             }
             Some(InstanceField::IDENTITY) => {
-                instance.identity = Some(object_or_null(cursor, "identity")?)
+                instance.identity = Some(object_or_null(cursor, "identity")?);
             }
             Some(InstanceField::IDENTITY_SCHEMA_VERSION) => {
                 instance.identity_schema_version =
