@@ -149,6 +149,16 @@ pub(super) fn render_all(
     Ok(out)
 }
 
+impl ReportFormat {
+    /// Whether the format shows each finding's line and column (which cost a pass over the state).
+    pub(super) fn shows_locations(self) -> bool {
+        matches!(
+            self,
+            ReportFormat::Json | ReportFormat::Sarif | ReportFormat::Github | ReportFormat::Gitlab
+        )
+    }
+}
+
 /// The renderer of a shared report format; `None` for `table` and `json`, which each command has
 /// its own of.
 pub(super) fn renderer(

@@ -44,6 +44,7 @@ pub struct Args {
 pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliError> {
     let mut rules = load_rules(args.rules.as_deref())?;
     rules.data_sources |= args.data_sources;
+    rules.locations = args.format.shows_locations();
     let states = StatesSettings::resolve(&args.states)?;
     let sources = states.sources(printer)?;
     let mut writer: Box<dyn Render> = match args.format {
@@ -224,4 +225,51 @@ fn scan_one(
         crate::cli::load::leave_to_exit(bytes);
     }
     Scanned::Report(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+    use statectl_analysis::scan::{Finding, Rule, Severity};
+    use statectl_state::json::LineColumn;
+
+    use super::*;
+    use crate::cli::findings::render_all;
+
+    #[test]
+    fn a_format_that_prints_a_findings_line_is_the_one_that_asks_for_it() {
+        let finding = Finding {
+            rule: Rule::Tainted.info(),
+            severity: Severity::Warning,
+            address: "aws_instance.web".into(),
+            resource_type: Some("aws_instance".into()),
+            message: "tainted".into(),
+            evidence: Vec::new(),
+            hint: "untaint it".into(),
+            location: Some(LineColumn {
+                line: 98_765,
+                column: 4_321,
+            }),
+        };
+        for &format in ReportFormat::value_variants() {
+            let mut writer: Box<dyn Render> = match format {
+                ReportFormat::Json => Box::new(json::Writer::new(FailOn::Never)),
+                format => renderer(format, &tool(), FailOn::Never)
+                    .unwrap_or_else(|| Box::new(table::Table::new(None, false, None))),
+            };
+            let report = Report {
+                name: "prod.tfstate".into(),
+                instances: 1,
+                findings: vec![finding.clone()],
+                error: None,
+            };
+            let text = render_all(writer.as_mut(), &[report]).unwrap();
+            assert!(text.contains("aws_instance.web"), "{format:?}: {text}");
+            assert_eq!(
+                text.contains("98765"),
+                format.shows_locations(),
+                "{format:?}: {text}"
+            );
+        }
+    }
 }

@@ -52,7 +52,9 @@ pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Detected, RulePathError>
         );
     }
     check_results(state, rules, &mut findings, &mut offsets);
-    locate(state.source, &offsets, &mut findings);
+    if rules.locations {
+        locate(state.source, &offsets, &mut findings);
+    }
     Ok(Detected {
         findings,
         instances: groups.len(),
@@ -662,6 +664,53 @@ fn locate_in_parts(
 mod tests {
     use super::*;
     use crate::scan::finding::Severity;
+
+    #[test]
+    fn findings_without_locations_are_the_findings_with_them_but_for_the_location() {
+        let text = r#"{"version":4,"terraform_version":"1.15.5","serial":1,"lineage":"l","outputs":{},
+"resources":[{"mode":"managed","type":"aws_instance","name":"web","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]",
+"instances":[{"status":"tainted","schema_version":1,"attributes":{"id":"i-1"}},
+{"deposed":"00000001","schema_version":1,"attributes":{"id":"i-0"}}]}]}"#;
+        let state = statectl_state::state::parse(text.as_bytes()).unwrap();
+        let located = scan(&state, &Rules::default()).unwrap().findings;
+        let unlocated = scan(
+            &state,
+            &Rules {
+                locations: false,
+                ..Rules::default()
+            },
+        )
+        .unwrap()
+        .findings;
+        assert_eq!(located.len(), 2);
+        let lines: Vec<_> = located.iter().map(|finding| finding.location).collect();
+        assert_eq!(
+            lines,
+            [
+                Some(LineColumn {
+                    line: 3,
+                    column: 14
+                }),
+                Some(LineColumn { line: 4, column: 1 })
+            ]
+        );
+        assert!(unlocated.iter().all(|finding| finding.location.is_none()));
+        let without = |findings: Vec<Finding>| {
+            findings
+                .into_iter()
+                .map(|finding| {
+                    format!(
+                        "{:?}",
+                        Finding {
+                            location: None,
+                            ..finding
+                        }
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(without(located), without(unlocated));
+    }
 
     #[test]
     fn locate_gives_each_finding_the_line_and_column_of_its_offset() {

@@ -24,6 +24,9 @@ pub struct Rules {
     pub policy: Policy,
     /// The file's `[[drift.ignore]]` tables, for `statectl drift`.
     pub drift_ignores: Vec<crate::drift::Ignore>,
+    /// Whether findings get their line and column in the file: counting the lines up to the last
+    /// finding is a pass over the whole state, spared when the report does not show them.
+    pub locations: bool,
 }
 
 impl Default for Rules {
@@ -36,6 +39,7 @@ impl Default for Rules {
             source: None,
             policy: Policy::default(),
             drift_ignores: Vec::new(),
+            locations: true,
         }
     }
 }
