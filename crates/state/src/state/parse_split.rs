@@ -1,6 +1,7 @@
 //! Reading a large state's `resources` array on several threads: the array is cut where an element
-//! seems to start, each part is read by its own thread with the one-thread parser's own functions,
-//! and the parts are joined only where a thread that read up to a cut found an element starting there.
+//! seems to start, the parts are handed out to the threads one at a time and each is read with the
+//! one-thread parser's own functions, and the parts are joined only where a thread that read up to a
+//! cut found an element starting there.
 //!
 //! Why the result is exactly the one-thread parser's: a cut is only a guess (found by the layout
 //! Terraform writes, `,` then a newline, the first element's indentation and `{`); a part is kept
