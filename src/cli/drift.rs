@@ -430,7 +430,7 @@ fn in_modules(one: &Selected, settings: &DriftSettings) -> bool {
     }
     let steps = &one.address.resource.module.0;
     (1..=steps.len()).any(|length| {
-        let prefix = crate::state::address::ModulePath(steps[..length].to_vec()).to_string();
+        let prefix = crate::state::address::ModulePath(steps[..length].into()).to_string();
         settings.modules.iter().any(|glob| glob.matches(&prefix))
     })
 }

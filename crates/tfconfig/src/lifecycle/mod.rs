@@ -113,7 +113,7 @@ impl Config {
                 && resource
                     .module
                     .iter()
-                    .zip(steps)
+                    .zip(steps.iter())
                     .all(|(name, step)| *name == step.name)
         })
     }

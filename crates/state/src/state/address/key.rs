@@ -174,7 +174,7 @@ mod tests {
             }
             let addr = InstanceAddr {
                 resource: res(
-                    ModulePath(vec![step("m", Some(str_key(&key)))]),
+                    ModulePath(vec![step("m", Some(str_key(&key)))].into()),
                     Mode::Data,
                     "t",
                     "n",

@@ -4,6 +4,7 @@
 
 use std::cmp::Ordering;
 use std::fmt::{self, Write as _};
+use std::sync::Arc;
 
 use super::key::{InstanceKey, write_optional};
 use super::{AddressError, parse};
@@ -27,12 +28,16 @@ impl fmt::Display for ModuleStep {
 
 /// A module instance path; the root module is the empty path and prints as
 /// the empty string, like the state file's `module` field for root resources.
+///
+/// The steps are shared: every resource of a module holds the same path, and the parser hands each
+/// resource a copy of the last one it read (a clone of a vector of strings was several allocations
+/// a resource).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct ModulePath(pub Vec<ModuleStep>);
+pub struct ModulePath(pub Arc<[ModuleStep]>);
 
 impl ModulePath {
     pub fn root() -> Self {
-        ModulePath(Vec::new())
+        ModulePath(Arc::from([]))
     }
 
     pub fn is_root(&self) -> bool {
@@ -53,7 +58,7 @@ impl ModulePath {
     /// every instance of that module call.
     pub fn is_ancestor_of(&self, other: &ModulePath) -> bool {
         self.0.len() < other.0.len()
-            && self.0.iter().zip(&other.0).all(|(ours, theirs)| {
+            && self.0.iter().zip(other.0.iter()).all(|(ours, theirs)| {
                 ours.name == theirs.name && (ours.key.is_none() || ours.key == theirs.key)
             })
     }

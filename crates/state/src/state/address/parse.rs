@@ -198,7 +198,7 @@ fn module_prefix(steps: &[Step]) -> Result<(ModulePath, usize), AddressError> {
         }
         path.push(ModuleStep { name, key });
     }
-    Ok((ModulePath(path), i))
+    Ok((ModulePath(path.into()), i))
 }
 
 /// Converts an index step to an instance key; `None` if the step is a name.

@@ -147,10 +147,13 @@ mod tests {
             parsed,
             InstanceAddr {
                 resource: res(
-                    ModulePath(vec![
-                        step("a", Some(str_key("k"))),
-                        step("b", Some(InstanceKey::Int(0)))
-                    ]),
+                    ModulePath(
+                        vec![
+                            step("a", Some(str_key("k"))),
+                            step("b", Some(InstanceKey::Int(0)))
+                        ]
+                        .into()
+                    ),
                     Mode::Managed,
                     "aws_x",
                     "y",
@@ -178,7 +181,12 @@ mod tests {
         let r = ResourceAddr::parse("module.a.data.x.y").unwrap();
         assert_eq!(
             r,
-            res(ModulePath(vec![step("a", None)]), Mode::Data, "x", "y")
+            res(
+                ModulePath(vec![step("a", None)].into()),
+                Mode::Data,
+                "x",
+                "y"
+            )
         );
         assert_eq!(r.to_string(), "module.a.data.x.y");
         assert_eq!(

@@ -53,7 +53,7 @@ fn target_contains(target: &ModulePath, other: &ModulePath) -> bool {
     if other.0.len() < target.0.len() {
         return false;
     }
-    for (i, (ours, theirs)) in target.0.iter().zip(&other.0).enumerate() {
+    for (i, (ours, theirs)) in target.0.iter().zip(other.0.iter()).enumerate() {
         if ours.name != theirs.name {
             return false;
         }
@@ -87,14 +87,13 @@ mod tests {
     fn classifies_targets_like_parse_target() {
         assert_eq!(
             target("module.a"),
-            Target::Module(ModulePath(vec![step("a", None)]))
+            Target::Module(ModulePath(vec![step("a", None)].into()))
         );
         assert_eq!(
             target("module.a[0].module.b"),
-            Target::Module(ModulePath(vec![
-                step("a", Some(InstanceKey::Int(0))),
-                step("b", None)
-            ]))
+            Target::Module(ModulePath(
+                vec![step("a", Some(InstanceKey::Int(0))), step("b", None)].into()
+            ))
         );
         // No key means the whole resource, never its unkeyed instance.
         assert_eq!(
