@@ -75,6 +75,8 @@ pub(super) fn resources<'a>(
             &cuts[index + 1..],
         )
         .ok()?;
+        // Held until the parts are joined: without the room a growing vector keeps spare.
+        resources.shrink_to_fit();
         let stop = match stop {
             Stop::AtCut(later) => Stop::AtCut(index + 1 + later),
             end @ Stop::End(_) => end,
@@ -101,7 +103,8 @@ pub(super) fn resources<'a>(
         let workers: Vec<_> = (1..threads)
             .filter_map(|_| thread::Builder::new().spawn_scoped(scope, take_parts).ok())
             .collect();
-        let mut stop = read_part(cursor, shared, &mut resources, &cuts)?;
+        let mut first = Vec::new();
+        let mut stop = read_part(cursor, shared, &mut first, &cuts)?;
         let mut parts: Vec<Option<Part<'a>>> = (0..cuts.len()).map(|_| None).collect();
         let read_here = take_parts();
         for (index, part) in workers
@@ -112,6 +115,12 @@ pub(super) fn resources<'a>(
         {
             parts[index] = part;
         }
+        // Room for every part read, once: grown by doubling, the joined vector took 7.9 MB for the
+        // 5.3 MB of the 252 MB state's resources.
+        let read = parts.iter().flatten().map(|part| part.resources.len());
+        resources.reserve_exact(first.len() + read.sum::<usize>());
+        resources.append(&mut first);
+        drop(first);
         loop {
             let at = match stop {
                 Stop::End(end) => {
