@@ -116,7 +116,7 @@ fn the_last_duplicate_key_wins_as_in_go() {
         .iter()
         .find(|resource| resource.address.to_string() == "module.modA.null_resource.resource")
         .unwrap();
-    assert_eq!(module_a.instances[0].dependencies, ["var.input"]);
+    assert_eq!(*module_a.instances[0].dependencies, ["var.input"]);
 }
 
 #[test]
@@ -140,7 +140,7 @@ fn opentofu_fields_are_read() {
         (provider.source.as_str(), provider.alias.as_deref()),
         ("registry.opentofu.org/hashicorp/aws", Some("by_region"))
     );
-    assert!(instances[1].identity.is_some());
+    assert!(instances[1].identity().is_some());
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn terraform_112_features_are_read() {
         .filter(|(resource, _)| resource.address.name == "web")
         .map(|(_, instance)| instance)
         .collect();
-    assert!(web[0].tainted && web[0].create_before_destroy && web[0].identity.is_some());
+    assert!(web[0].tainted && web[0].create_before_destroy && web[0].identity().is_some());
     assert_eq!(web[0].identity_schema_version, Some(0));
     assert_eq!(web[1].deposed.as_deref(), Some("6e7c3f1a"));
     assert!(

@@ -153,12 +153,12 @@ fn attributes(
 ) -> Result<(Value, Vec<Vec<CtyStep>>), AttributesError> {
     let raw = object
         .attributes_json(state.source)
-        .or_else(|| object.attributes_flat.map(|span| span.of(state.source)))
+        .or_else(|| object.attributes_flat().map(|span| span.of(state.source)))
         .unwrap_or("{}");
     let value: Value =
         crate::json::parse_value(raw).map_err(|error| AttributesError::Json(error.kind))?;
     let paths = object
-        .sensitive_attributes
+        .sensitive_attributes()
         .map(|span| sensitive::paths_to_mask(span.of(state.source)))
         .unwrap_or_default();
     Ok((value, sensitive::with_copies(type_name, paths)))

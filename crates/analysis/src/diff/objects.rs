@@ -137,7 +137,7 @@ fn compare(
         ]
         .into_iter()
         .filter_map(|(source, resource, instance)| {
-            let raw = instance.sensitive_attributes?.of(source);
+            let raw = instance.sensitive_attributes()?.of(source);
             let paths = sensitive::paths_to_mask(raw);
             Some(sensitive::with_copies(&resource.address.type_name, paths))
         })
@@ -191,17 +191,20 @@ fn fields(
             "status" => old.tainted == new.tainted,
             "schema_version" => old.schema_version == new.schema_version,
             "attributes_flat" => same_json(
-                raw(old_source, old.attributes_flat),
-                raw(new_source, new.attributes_flat),
+                raw(old_source, old.attributes_flat()),
+                raw(new_source, new.attributes_flat()),
             ),
             "sensitive_attributes" => same_json(
-                paths(old_source, old.sensitive_attributes),
-                paths(new_source, new.sensitive_attributes),
+                paths(old_source, old.sensitive_attributes()),
+                paths(new_source, new.sensitive_attributes()),
             ),
             "identity_schema_version" => {
                 old.identity_schema_version.unwrap_or(0) == new.identity_schema_version.unwrap_or(0)
             }
-            "identity" => same_json(raw(old_source, old.identity), raw(new_source, new.identity)),
+            "identity" => same_json(
+                raw(old_source, old.identity()),
+                raw(new_source, new.identity()),
+            ),
             "private" => old.private == new.private,
             // Terraform keeps dependencies sorted; another order is the same set.
             "dependencies" => sorted(&old.dependencies) == sorted(&new.dependencies),

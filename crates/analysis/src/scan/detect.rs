@@ -465,7 +465,7 @@ fn missing_id(
         return;
     }
     let flat = instance
-        .attributes_flat
+        .attributes_flat()
         .map(|span| Attributes::new(span.of(state.source)));
     let Some(value) = attributes
         .or(flat.as_ref())

@@ -23,7 +23,7 @@ pub(crate) enum Secrets {
 impl Secrets {
     /// The secrets of `instance` (of a resource of `type_name`) in the state text `source`.
     pub(crate) fn of(instance: &Instance<'_>, type_name: &str, source: &str) -> Secrets {
-        let Some(span) = instance.sensitive_attributes else {
+        let Some(span) = instance.sensitive_attributes() else {
             return Secrets::None;
         };
         let mut names: Vec<String> = with_copies(type_name, paths_to_mask(span.of(source)))

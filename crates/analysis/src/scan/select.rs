@@ -151,7 +151,7 @@ pub fn select(
             operation,
             reasons,
             attributes: current
-                .attributes
+                .attributes()
                 .filter(|span| span.of(state.source) != "null"),
             provider: current
                 .provider
@@ -159,8 +159,8 @@ pub fn select(
                 .or_else(|| resource.provider.clone()),
             schema_version: current.schema_version,
             private: current.private.as_deref().map(str::to_owned),
-            sensitive_attributes: current.sensitive_attributes,
-            identity: current.identity,
+            sensitive_attributes: current.sensitive_attributes(),
+            identity: current.identity(),
             identity_schema_version: current.identity_schema_version,
         });
     }

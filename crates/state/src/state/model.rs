@@ -6,6 +6,7 @@
 //! Keeping them out of the model is what keeps a 100,000-instance state's model small.
 
 use std::borrow::Cow;
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use crate::json::{Cursor, JsonError, Span};
@@ -81,21 +82,23 @@ pub struct Instance<'a> {
     /// OpenTofu's instance-level provider (provider `for_each`).
     pub provider: Option<Arc<ProviderConfig>>,
     pub schema_version: u64,
-    /// The raw `attributes` object (or `null`).
-    pub attributes: Option<Span>,
-    /// The legacy flatmap form, a JSON object of strings.
-    pub attributes_flat: Option<Span>,
-    pub sensitive_attributes: Option<Span>,
+    // The raw values of these four are read by the methods of the same names; they are kept as
+    // places inside `span` (a large state holds hundreds of thousands of these records, and three
+    // `Option<Span>`s took more room than all the rest).
+    pub(crate) attributes: Option<Inside>,
+    pub(crate) attributes_flat: Option<Inside>,
+    pub(crate) sensitive_attributes: Option<Inside>,
+    pub(crate) identity: Option<Inside>,
     pub private: Option<Cow<'a, str>>,
-    pub dependencies: Vec<Cow<'a, str>>,
+    pub dependencies: Box<[Cow<'a, str>]>,
     pub create_before_destroy: bool,
     /// OpenTofu's persisted `lifecycle { destroy = false }`.
     pub skip_destroy: bool,
-    pub identity: Option<Span>,
     pub identity_schema_version: Option<u64>,
     /// The one writer whose key order this object's known fields follow, when they follow only one's
     /// (evidence of who wrote the file, see `layout::detect_flavour`).
     pub key_order: Option<Flavour>,
+    /// The whole object; the parser's, not to be changed (the values above are kept inside it).
     pub span: Span,
 }
 
@@ -107,11 +110,65 @@ impl Instance<'_> {
         }
     }
 
+    /// The raw `attributes` object (or `null`).
+    pub fn attributes(&self) -> Option<Span> {
+        self.place(self.attributes)
+    }
+
+    /// The legacy flatmap form, a JSON object of strings (or `null`).
+    pub fn attributes_flat(&self) -> Option<Span> {
+        self.place(self.attributes_flat)
+    }
+
+    /// The raw `sensitive_attributes` value (an array of paths).
+    pub fn sensitive_attributes(&self) -> Option<Span> {
+        self.place(self.sensitive_attributes)
+    }
+
+    /// The raw `identity` object (or `null`).
+    pub fn identity(&self) -> Option<Span> {
+        self.place(self.identity)
+    }
+
+    fn place(&self, inside: Option<Inside>) -> Option<Span> {
+        inside.map(|inside| inside.within(self.span.start))
+    }
+
     /// The raw attributes text, when the instance has an attributes object.
     pub fn attributes_json<'s>(&self, source: &'s str) -> Option<&'s str> {
-        self.attributes
+        self.attributes()
             .map(|span| span.of(source))
             .filter(|raw| *raw != "null")
+    }
+}
+
+/// Where a value lies inside the object that holds it, as offsets from the object's start: 8 bytes
+/// where an `Option<Span>` takes 24 (the end is never the object's first byte, so `None` costs
+/// nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Inside {
+    start: u32,
+    end: NonZeroU32,
+}
+
+impl Inside {
+    /// `span`, inside an object that starts at `object_start`; `None` when it does not start after
+    /// that or lies more than 4 GiB past it (no state may be that large).
+    pub(crate) fn of(span: Span, object_start: usize) -> Option<Inside> {
+        let offset = |at: usize| u32::try_from(at.checked_sub(object_start)?).ok();
+        Some(Inside {
+            start: offset(span.start)?,
+            end: NonZeroU32::new(offset(span.end)?)?,
+        })
+        .filter(|inside| inside.start > 0 && inside.start <= inside.end.get())
+    }
+
+    /// The absolute span, in an object that starts at `object_start`.
+    fn within(self, object_start: usize) -> Span {
+        Span::new(
+            object_start + self.start as usize,
+            object_start + self.end.get() as usize,
+        )
     }
 }
 
@@ -157,4 +214,50 @@ pub fn members(source: &str, span: Span) -> Vec<Member<'_>> {
     });
     debug_assert!(read.is_ok(), "the parser validated this object");
     members
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_inside_an_object_gives_back_the_span_it_was_made_from() {
+        for (object_start, span) in [
+            (0, Span::new(1, 2)),
+            (100, Span::new(130, 130)),
+            (7, Span::new(8, 7 + u32::MAX as usize)),
+            (usize::MAX - 10, Span::new(usize::MAX - 9, usize::MAX)),
+        ] {
+            let inside = Inside::of(span, object_start).expect("fits");
+            assert_eq!(inside.within(object_start), span);
+        }
+    }
+
+    #[test]
+    fn a_place_outside_an_object_or_past_4_gib_is_refused() {
+        for (object_start, span) in [
+            (10, Span::new(10, 12)),
+            (10, Span::new(9, 12)),
+            (10, Span::new(12, 11)),
+            (0, Span::new(1, 1 + u32::MAX as usize)),
+            (0, Span::new(1 + u32::MAX as usize, 2 + u32::MAX as usize)),
+        ] {
+            assert_eq!(
+                Inside::of(span, object_start),
+                None,
+                "{span:?} in {object_start}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_instance_record_stays_small() {
+        // A 1 GB state holds 400,000 of these: each 8 bytes is 3 MB of memory and of writing.
+        assert_eq!(size_of::<Option<Inside>>(), 8);
+        assert!(
+            size_of::<Instance<'_>>() <= 176,
+            "{} bytes",
+            size_of::<Instance<'_>>()
+        );
+    }
 }

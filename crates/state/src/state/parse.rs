@@ -12,7 +12,7 @@ use crate::parts;
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::{StateError, shorten};
 use crate::state::layout::{Flavour, InstanceField, KeyOrder, Style, detect_flavour};
-use crate::state::model::{Instance, Member, Output, Resource, State};
+use crate::state::model::{Inside, Instance, Member, Output, Resource, State};
 
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
 /// providers) and the last module path (resources of one module stand together); and the buffers
@@ -433,7 +433,7 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
         attributes_flat: None,
         sensitive_attributes: None,
         private: None,
-        dependencies: Vec::new(),
+        dependencies: Box::default(),
         create_before_destroy: false,
         skip_destroy: false,
         identity: None,
@@ -442,6 +442,17 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
         span: Span::default(),
     };
     let mut key_order = KeyOrder::default();
+    cursor.skip_whitespace();
+    let object_start = cursor.position();
+    // A value's place inside the object (see `Inside`); no value of a state can be out of reach.
+    let inside = |span: Span| {
+        Inside::of(span, object_start).ok_or_else(|| {
+            StateError::at(
+                span.start,
+                "an instance object may not be larger than 4 GiB",
+            )
+        })
+    };
     let span = cursor.object(|cursor, key, _| {
         cursor.skip_whitespace();
         let start = cursor.position();
@@ -460,16 +471,16 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
                 instance.schema_version = unsigned(cursor, "schema_version")?;
             }
             Some(InstanceField::ATTRIBUTES) => {
-                instance.attributes = Some(object_or_null(cursor, "attributes")?);
+                instance.attributes = Some(inside(object_or_null(cursor, "attributes")?)?);
             }
             Some(InstanceField::ATTRIBUTES_FLAT) => {
-                instance.attributes_flat = Some(string_map(cursor)?);
+                instance.attributes_flat = Some(inside(string_map(cursor)?)?);
             }
             Some(InstanceField::SENSITIVE_ATTRIBUTES) => {
                 let span = cursor.skip_value()?;
                 sensitive::check_paths(span.of(cursor.source()))
                     .map_err(|problem| StateError::at(start, problem.to_string()))?;
-                instance.sensitive_attributes = Some(span);
+                instance.sensitive_attributes = Some(inside(span)?);
             }
             Some(InstanceField::PRIVATE) => instance.private = optional_string(cursor, "private")?,
             Some(InstanceField::DEPENDENCIES) => {
@@ -483,7 +494,7 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
                 instance.skip_destroy = boolean(cursor, "skip_destroy")?;
             }
             Some(InstanceField::IDENTITY) => {
-                instance.identity = Some(object_or_null(cursor, "identity")?);
+                instance.identity = Some(inside(object_or_null(cursor, "identity")?)?);
             }
             Some(InstanceField::IDENTITY_SCHEMA_VERSION) => {
                 instance.identity_schema_version =
@@ -607,16 +618,16 @@ fn string_map(cursor: &mut Cursor<'_>) -> Result<Span> {
     })
 }
 
-/// An array of strings, gathered in `items` (a buffer left empty) and returned in a vector of its
+/// An array of strings, gathered in `items` (a buffer left empty) and returned in a slice of its
 /// exact size.
 fn string_list<'a>(
     cursor: &mut Cursor<'a>,
     field: &str,
     items: &mut Vec<Cow<'a, str>>,
-) -> Result<Vec<Cow<'a, str>>> {
+) -> Result<Box<[Cow<'a, str>]>> {
     items.clear();
     if cursor.null() {
-        return Ok(Vec::new());
+        return Ok(Box::default());
     }
     if cursor.peek() != Some(b'[') {
         return Err(wrong_kind(
@@ -634,7 +645,7 @@ fn string_list<'a>(
         items.push(cursor.string()?.0);
         Ok(())
     })?;
-    Ok(exact_copy(items))
+    Ok(exact_copy(items).into_boxed_slice())
 }
 
 /// Moves what a buffer gathered into a vector of its exact size, leaving the buffer empty with its

@@ -55,7 +55,7 @@ fn masked(state: &State<'_>, document: &Document<'_>) -> Result<Vec<usize>, Mask
         .instances()
         .filter_map(|(resource, instance)| {
             let (Some(paths), Some(attributes)) =
-                (instance.sensitive_attributes, instance.attributes)
+                (instance.sensitive_attributes(), instance.attributes())
             else {
                 return None;
             };
@@ -200,7 +200,7 @@ fn known_ends(state: &State<'_>) -> Vec<(usize, usize)> {
         }
         for instance in &resource.instances {
             add(instance.span);
-            if let Some(attributes) = instance.attributes {
+            if let Some(attributes) = instance.attributes() {
                 add(attributes);
             }
         }
