@@ -143,7 +143,11 @@ pub fn read_file(path: &Path) -> io::Result<Bytes> {
 /// this: a POSIX lock is dropped when *any* handle of the file in the process closes, so a file read
 /// under the lock must never be opened a second time.
 pub fn read_all(file: &File) -> io::Result<Bytes> {
-    let size = state_size(file)?;
+    read_all_of(file, state_size(file)?)
+}
+
+/// [`read_all`], the file's size already read (a folder of small states paid for each look).
+fn read_all_of(file: &File, size: usize) -> io::Result<Bytes> {
     if size < MAPPED_FROM {
         let mut bytes = Vec::with_capacity(size + 1);
         read_at_into(file, &mut bytes)?;
@@ -189,7 +193,7 @@ fn state_size(file: &File) -> io::Result<usize> {
 pub fn map_all(file: &File) -> io::Result<Bytes> {
     let size = state_size(file)?;
     if size < SHARED_FROM {
-        return read_all(file);
+        return read_all_of(file, size);
     }
     let map = crate::state::mapped::map_read_only(file, size)?;
     Ok(Bytes::Shared { map, length: size })
