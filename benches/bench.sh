@@ -21,7 +21,7 @@
 # derivation). Once per run, `many`: scan of a folder of 2,070 generated states (178 MB, mixed sizes)
 # and of the real states in testdata/ and ../shared/corpus, floor `cat` of every file.
 #
-# Environment: STATECTL (default: `cargo build --release`), STATECTL_BEFORE (another build, e.g.
+# Environment: STATECTL (default: `cargo build --profile dist`, the prebuilt binaries' profile), STATECTL_BEFORE (another build, e.g.
 # main's: timed in the same rounds as a `before` column, for a change's before and after), TERRAFORM (default:
 # target/terraform/bin/terraform, then `terraform` on PATH), STATECTL_BENCH_DIR (where the generated
 # states are kept; default target/bench).
@@ -59,9 +59,9 @@ export CHECKPOINT_DISABLE=1   # Terraform asks checkpoint.hashicorp.com for upda
 
 STATECTL="${STATECTL:-}"
 if [[ -z "$STATECTL" ]]; then
-  log "bench: cargo build --release"
-  (cd "$ROOT" && cargo build --release --locked >&2)
-  STATECTL="$ROOT/target/release/statectl"
+  log "bench: cargo build --profile dist"
+  (cd "$ROOT" && cargo build --profile dist --locked >&2)
+  STATECTL="$ROOT/target/dist/statectl"
 fi
 TF=""
 if ((USE_TERRAFORM)); then
