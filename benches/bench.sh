@@ -21,8 +21,9 @@
 # derivation). Once per run, `many`: scan of a folder of 2,070 generated states (178 MB, mixed sizes)
 # and of the real states in testdata/ and ../shared/corpus, floor `cat` of every file.
 #
-# Environment: STATECTL (default: `cargo build --profile dist`, the prebuilt binaries' profile), STATECTL_BEFORE (another build, e.g.
-# main's: timed in the same rounds as a `before` column, for a change's before and after), TERRAFORM (default:
+# Environment: STATECTL (default: `cargo build --profile dist`, the prebuilt binaries' profile),
+# STATECTL_BEFORE (another build, e.g. main's: timed in the same rounds as a `before` column, for a
+# change's before and after), TERRAFORM (default:
 # target/terraform/bin/terraform, then `terraform` on PATH), STATECTL_BENCH_DIR (where the generated
 # states are kept; default target/bench).
 set -euo pipefail

@@ -1,6 +1,7 @@
-//! One of the two places statectl uses `unsafe` (the other: `utf8.rs`): a read-only mapping of a
-//! state file for the commands that only read (list, show, query, summary, scan, audit, diff), so
-//! the bytes are the page cache's own pages: no copy, no zeroed buffer, no memory beyond the file's.
+//! One of the three places statectl uses `unsafe` (the others: `utf8.rs`, `json/wide.rs`): a
+//! read-only mapping of a state file for the commands that only read (list, show, query, summary,
+//! scan, audit, diff), so the bytes are the page cache's own pages: no copy, no zeroed buffer, no
+//! memory beyond the file's.
 //!
 //! Why it is sound enough, and what guards the rest:
 //! - The mapping is private and read-only: nothing statectl does can write to the file through it.

@@ -2,10 +2,11 @@
 //! that must end before the parse can start (the model borrows `&str` slices of the text), so a
 //! large state is checked in parts side by side, and the parts' answers make the whole's.
 //!
-//! Why this is the second place statectl uses `unsafe` (beside `mapped.rs`): each part is checked
-//! (by `simdutf8`, and again by `std::str::from_utf8` only where that fails), but the parse needs one
-//! `&str` of the whole, and the only safe way to it checks every byte again on one thread. The whole is valid because every byte
-//! lies in exactly one part and the concatenation of valid UTF-8 texts is valid UTF-8.
+//! Why this is one of the three places statectl uses `unsafe` (beside `mapped.rs` and `wide.rs`):
+//! each part is checked (by `simdutf8`, and again by `std::str::from_utf8` only where that fails),
+//! but the parse needs one `&str` of the whole, and the only safe way to it checks every byte again
+//! on one thread. The whole is valid because every byte lies in exactly one part and the
+//! concatenation of valid UTF-8 texts is valid UTF-8.
 //!
 //! Why the answer is the one-thread check's: the parts are cut just before an ASCII byte, which can
 //! only start a character, so a valid text's parts are each valid; and the first failing part, in
