@@ -945,3 +945,54 @@ fn audit_and_refusals_name_a_sensitive_status_without_its_value() {
         assert_contains(&said, "still being created (`state` = `(sensitive value)`)");
     }
 }
+
+/// The parse's notes of the attributes the detectors read are a shortcut, never a change: every
+/// state of testdata/ and the corpus gets the same findings scanned from notes as from walking
+/// every instance's attributes, with the built-in catalog and with a rules file whose entries read
+/// other attributes (a path that is not a name, a name nested in a block, generic names of its own).
+#[test]
+fn findings_from_the_parses_notes_are_the_findings_from_walking() {
+    use statectl::state::legacy::StateBytes;
+    use statectl_analysis::scan::{Rules, noted_attributes, scan};
+
+    let (_folder, rules_file) = file_with(
+        "rules.toml",
+        r#"
+[generic]
+attributes = ["phase"]
+pending = ["Pending"]
+
+[[resource]]
+type = "terraform_data"
+path = "$.input.value"
+pending = ["prod-eu-west-1-1"]
+required = ["output"]
+
+[[resource]]
+type = "aws_instance"
+path = "root_block_device.volume_type"
+pending = ["gp3"]
+"#,
+    );
+    let mut with_rules = Rules::load(&rules_file).unwrap();
+    with_rules.data_sources = true;
+    let (mut compared, mut findings) = (0, 0);
+    for file in crate::builder::test_and_corpus_states() {
+        let bytes = StateBytes::new(std::fs::read(&file).unwrap().into());
+        let Ok(walked) = bytes.parse() else {
+            continue;
+        };
+        for rules in [&Rules::default(), &with_rules] {
+            let filter = std::sync::Arc::new(noted_attributes(rules));
+            let noted = bytes.parse_noting(&filter).unwrap();
+            let walked_findings = scan(&walked, rules).map(|found| found.findings);
+            findings += walked_findings.as_ref().map_or(0, Vec::len);
+            let from_walks = format!("{walked_findings:?}");
+            let from_notes = format!("{:?}", scan(&noted, rules).map(|found| found.findings));
+            assert_eq!(from_notes, from_walks, "{}", file.display());
+        }
+        compared += 1;
+    }
+    assert!(compared >= 40, "states compared: {compared}");
+    assert!(findings >= 50, "findings compared: {findings}");
+}

@@ -7,9 +7,11 @@ mod table;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
-use statectl_analysis::scan::{Rule, Rules, scan};
+use statectl_analysis::scan::{Rule, Rules, noted_attributes, scan};
 use statectl_encryption::StateEncryption;
+use statectl_state::state::notes::KeyFilter;
 
 use crate::cli::Printer;
 use crate::cli::error::CliError;
@@ -47,6 +49,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
     rules.locations = args.format.shows_locations();
     let states = StatesSettings::resolve(&args.states)?;
     let sources = states.sources(printer)?;
+    let noted = Arc::new(noted_attributes(&rules));
     let mut writer: Box<dyn Render> = match args.format {
         ReportFormat::Json => Box::new(json::Writer::new(args.fail_on)),
         format => renderer(format, &tool(), args.fail_on).unwrap_or_else(|| {
@@ -73,7 +76,14 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
         &Bar::start(sources.len(), "scan", printer),
         |found| {
             let only = sources.len() == 1;
-            scan_one(found, &rules, &states.encryption, states.version, only)
+            scan_one(
+                found,
+                &rules,
+                &noted,
+                &states.encryption,
+                states.version,
+                only,
+            )
         },
         Scanned::weight,
         |_, scanned| {
@@ -187,6 +197,7 @@ impl Scanned {
 fn scan_one(
     found: &Found,
     rules: &Rules,
+    noted: &Arc<KeyFilter>,
     encryption: &StateEncryption,
     version: Option<&str>,
     only: bool,
@@ -206,7 +217,11 @@ fn scan_one(
         Ok(None) => return Scanned::Empty(name),
         Err(error) => return failed(error),
     };
-    let state = match crate::cli::load::parse_state(&source, &bytes) {
+    // The parse notes the attributes the detectors read, so they need not walk them all again.
+    let state = match bytes
+        .parse_noting(noted)
+        .map_err(|error| CliError::state(&source, &error))
+    {
         Ok(state) => state,
         Err(error) => return failed(error),
     };

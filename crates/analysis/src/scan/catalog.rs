@@ -137,6 +137,11 @@ impl Catalog {
         self.by_type.get(type_name).map_or(&[], Vec::as_slice)
     }
 
+    /// Every entry, of every type.
+    pub fn all_entries(&self) -> impl Iterator<Item = &Entry> {
+        self.by_type.values().flatten()
+    }
+
     /// How many resource types have entries.
     pub fn types(&self) -> usize {
         self.by_type.len()

@@ -4,9 +4,10 @@
 
 use statectl_state::json::{LineColumn, Span};
 use statectl_state::state::address::Mode;
-use statectl_state::state::attr_path::{Attributes, Step, TooCostly, follow};
+use statectl_state::state::attr_path::{AttrPath, Attributes, Step, TooCostly, follow};
 use statectl_state::state::layout::Flavour;
 use statectl_state::state::model::{Instance, Resource, State};
+use statectl_state::state::notes::KeyFilter;
 use statectl_state::state::order::{InstanceGroup, instance_groups};
 use statectl_state::state::sensitive::MASK;
 
@@ -15,11 +16,44 @@ use crate::scan::finding::{Evidence, Finding, Rule};
 use crate::scan::hint;
 use crate::scan::rules::Rules;
 use crate::scan::secrets::Secrets;
-use crate::scan::status::{RemoteStatus, RulePathError, decoded_string, remote_status};
+use crate::scan::status::{
+    RemoteStatus, RulePathError, STATUS_NAMES, decoded_string, remote_status,
+};
 
 /// Below this many instances a part, a thread costs more than it saves (below 4,096 instances one
 /// thread is as fast as two).
 const PART_INSTANCES: usize = 2048;
+
+/// The top-level attributes the detectors read (from the catalog, the rules file's entries and
+/// generic names, and the few they always read): a parse asked to note these (`parse_noting`) spares
+/// the detectors a walk over every member of every instance's attributes. Any other attribute is
+/// still found, by walking.
+pub fn noted_attributes(rules: &Rules) -> KeyFilter {
+    let catalog = &rules.catalog;
+    let first_steps = catalog.all_entries().filter_map(|entry| match &entry.path {
+        Some(AttrPath::Steps(steps)) => match steps.first() {
+            Some(Step::Member(name)) => Some(name.as_str()),
+            _ => None,
+        },
+        _ => None,
+    });
+    let required = catalog
+        .all_entries()
+        .flat_map(|entry| entry.required.iter().map(String::as_str));
+    KeyFilter::new(
+        ALWAYS_READ
+            .iter()
+            .chain(&STATUS_NAMES)
+            .copied()
+            .chain(catalog.generic.attributes.iter().map(String::as_str))
+            .chain(first_steps)
+            .chain(required),
+    )
+}
+
+/// The attributes read of every instance whatever its type: `async` and `id` here,
+/// `last_operation` by `RemoteStatus::operation`.
+const ALWAYS_READ: [&str; 3] = ["async", "id", "last_operation"];
 
 /// What scanning one state found.
 #[derive(Debug)]
@@ -234,17 +268,15 @@ fn finding(
 }
 
 /// The detectors that look at an instance's current object.
-fn current_object<'a>(
-    state: &State<'a>,
+fn current_object<'s>(
+    state: &'s State<'s>,
     rules: &Rules,
     resource: &Resource<'_>,
     instance: &Instance<'_>,
     findings: &mut Vec<Finding>,
-    memory: &mut Vec<(&'a str, Span)>,
+    memory: &mut Vec<(&'s str, Span)>,
 ) -> Result<(), TooCostly> {
-    let attributes = instance
-        .attributes_json(state.source)
-        .map(|raw| Attributes::new_in(raw, std::mem::take(memory)));
+    let attributes = Attributes::of_instance_in(state, instance, std::mem::take(memory));
     let entries = rules.catalog.entries(&resource.address.type_name);
     let RemoteStatus {
         transitional,

@@ -174,7 +174,7 @@ impl RemoteStatus {
 
 /// Attribute names whose value may name an operation on a type the catalog does not know (the
 /// generic names and EC2's `instance_state`).
-const STATUS_NAMES: [&str; 5] = [
+pub(crate) const STATUS_NAMES: [&str; 5] = [
     "state",
     "status",
     "lifecycle_state",
@@ -255,10 +255,7 @@ pub fn object_status(
 /// Top-level attributes with a generic status name holding a well-known transitional or failed value.
 fn generic_status(catalog: &Catalog, attributes: &Attributes<'_>, status: &mut RemoteStatus) {
     let generic = &catalog.generic;
-    for (key, value) in attributes.members() {
-        if !generic.attributes.iter().any(|name| name == key) {
-            continue;
-        }
+    for (key, value) in attributes.members_named(&generic.attributes) {
         let Some(text) = decoded_string(value) else {
             continue;
         };

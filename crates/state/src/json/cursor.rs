@@ -548,6 +548,24 @@ impl<'a> Cursor<'a> {
         self.skip_value_carefully()
     }
 
+    /// [`Cursor::skip_value`], telling `top` of the value's members when it is an object (see
+    /// `skip::value_end_noting`); `true` with the span when `top` was told of every member, `false`
+    /// when the value was read the careful way, which tells nothing.
+    pub(crate) fn skip_value_noting<T: skip::TopMembers>(
+        &mut self,
+        top: &mut T,
+    ) -> Result<(Span, bool)> {
+        self.skip_whitespace();
+        let start = self.position;
+        if self.depth + skip::FAST_DEPTH as usize <= MAX_DEPTH
+            && let Some(end) = skip::value_end_noting(self.bytes, start, top)
+        {
+            self.position = end;
+            return Ok((Span::new(start, end), true));
+        }
+        self.skip_value_carefully().map(|span| (span, false))
+    }
+
     /// [`Cursor::skip_value`] token by token, with the error and position of the first problem.
     fn skip_value_carefully(&mut self) -> Result<Span> {
         self.skip_whitespace();

@@ -13,7 +13,7 @@ mod format;
 mod matching;
 pub mod path;
 mod position;
-mod skip;
+pub(crate) mod skip;
 mod step;
 pub mod trusted;
 mod value;

@@ -14,7 +14,32 @@ pub(crate) const FAST_DEPTH: u32 = 64;
 
 /// The offset after the valid value starting (whitespace skipped) at `at` of `bytes`, or `None`
 /// when this loop cannot tell (an invalid value, or one nested too deep for it).
-pub(crate) fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
+    value_end_noting(bytes, at, &mut ())
+}
+
+/// What [`value_end_noting`] tells of the members of the object it skips (the value itself, not
+/// the objects inside it), as it passes them.
+pub(crate) trait TopMembers {
+    /// A member whose key's opening quote is at `key` and closing quote just before `key_end`, its
+    /// value after `colon` (whitespace may come first).
+    fn member(&mut self, bytes: &[u8], key: usize, key_end: usize, colon: usize);
+}
+
+/// Told nothing: plain [`value_end`], the calls compiled away.
+impl TopMembers for () {
+    #[inline(always)]
+    fn member(&mut self, _: &[u8], _: usize, _: usize, _: usize) {}
+}
+
+/// [`value_end`], telling `top` of each member of the value when it is an object. The members are
+/// those of a value this loop accepted; when it gives up (`None`) some may have been told already.
+#[inline]
+pub(crate) fn value_end_noting<T: TopMembers>(
+    bytes: &[u8],
+    mut at: usize,
+    top: &mut T,
+) -> Option<usize> {
     // Bit `n` set: the container open at depth `n + 1` is an object.
     let mut objects: u64 = 0;
     let mut depth: u32 = 0;
@@ -35,7 +60,12 @@ pub(crate) fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
                     objects = (objects & !(1 << depth)) | (u64::from(object) << depth);
                     depth += 1;
                     if object {
-                        at = after_key(bytes, at)?;
+                        let key = at;
+                        let (key_end, colon) = after_key(bytes, at)?;
+                        if depth == 1 {
+                            top.member(bytes, key, key_end, colon);
+                        }
+                        at = colon;
                     }
                     continue 'value;
                 }
@@ -57,7 +87,12 @@ pub(crate) fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
                 b',' => {
                     at += 1;
                     if in_object {
-                        at = after_key(bytes, skip_layout(bytes, at))?;
+                        let key = skip_layout(bytes, at);
+                        let (key_end, colon) = after_key(bytes, key)?;
+                        if depth == 1 {
+                            top.member(bytes, key, key_end, colon);
+                        }
+                        at = colon;
                     }
                     continue 'value;
                 }
@@ -75,14 +110,16 @@ pub(crate) fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     }
 }
 
-/// Past a member's key and its `:`, from the key's opening quote.
+/// Past a member's key (the offset after its closing quote) and past its `:`, from the key's
+/// opening quote.
 #[inline]
-fn after_key(bytes: &[u8], at: usize) -> Option<usize> {
+fn after_key(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
-    let at = skip_layout(bytes, string_end(bytes, at + 1)?);
-    (bytes.get(at) == Some(&b':')).then_some(at + 1)
+    let key_end = string_end(bytes, at + 1)?;
+    let at = skip_layout(bytes, key_end);
+    (bytes.get(at) == Some(&b':')).then_some((key_end, at + 1))
 }
 
 /// The offset after the closing quote of the string whose content starts at `at`, checking its

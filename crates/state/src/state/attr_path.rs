@@ -6,6 +6,8 @@
 use crate::json::bytes::skip_layout;
 use crate::json::path::{Document, Exceeded, JsonPath, Limits};
 use crate::json::{Span, trusted};
+use crate::state::model::{Instance, State};
+use crate::state::notes::{KeyFilter, value_after};
 
 pub use crate::json::Step;
 
@@ -133,13 +135,47 @@ fn simple_steps(text: &str) -> Option<Vec<Step>> {
 /// (`id`, `async`, status paths, required attributes) and each lookup would otherwise walk it again.
 #[derive(Debug)]
 pub struct Attributes<'a> {
-    pub raw: &'a str,
+    /// The text the object is in, and where.
+    source: &'a str,
+    span: Span,
+    /// The members read: each key, and where its value is in `source`; for members taken from the
+    /// parse's notes (`chosen` is set), only where the value starts, after its `:`, and the value is
+    /// found when asked for (a scan asks for few of the noted values, and each costs a trip to
+    /// memory).
     members: Vec<(&'a str, Span)>,
+    /// Only the members this filter names were read (from the parse's notes); any other is looked
+    /// up by walking the object when asked for.
+    chosen: Option<&'a KeyFilter>,
 }
 
 impl<'a> Attributes<'a> {
     pub fn new(raw: &'a str) -> Attributes<'a> {
         Attributes::new_in(raw, Vec::new())
+    }
+
+    /// The attributes of an instance of `state` (none when it has no object), their members taken
+    /// from the notes the parse took (`parse_noting`), or else read by walking them, into `memory`
+    /// as for [`Attributes::new_in`].
+    pub fn of_instance_in(
+        state: &'a State<'a>,
+        instance: &Instance<'_>,
+        mut memory: Vec<(&'a str, Span)>,
+    ) -> Option<Attributes<'a>> {
+        let span = instance.attributes()?;
+        // Notes are only taken of an object, so the value is not looked at (it is far away in
+        // memory by now): neither to check it is not `null` nor to cut a `&str` of it.
+        let Some((filter, noted)) = state.notes.of(instance.notes, instance.span.start) else {
+            let raw = Some(span.of(state.source)).filter(|raw| *raw != "null")?;
+            return Some(Attributes::new_in(raw, memory));
+        };
+        memory.clear();
+        memory.extend(noted.map(|(key, colon)| (key, Span::new(colon, colon))));
+        Some(Attributes {
+            source: state.source,
+            span,
+            members: memory,
+            chosen: Some(filter),
+        })
     }
 
     /// [`Attributes::new`], its members kept in `memory` (emptied first, then given back by
@@ -152,8 +188,10 @@ impl<'a> Attributes<'a> {
             memory.extend(trusted::members(raw, start));
         }
         Attributes {
-            raw,
+            source: raw,
+            span: Span::new(0, raw.len()),
             members: memory,
+            chosen: None,
         }
     }
 
@@ -162,20 +200,74 @@ impl<'a> Attributes<'a> {
         self.members
     }
 
-    /// The raw JSON of a top-level attribute (the last, if the key is repeated, as Go reads it).
-    pub fn get(&self, name: &str) -> Option<&'a str> {
-        self.members
-            .iter()
-            .rev()
-            .find(|(key, _)| *key == name)
-            .map(|(_, span)| span.of(self.raw))
+    /// The attributes' raw JSON.
+    pub fn raw(&self) -> &'a str {
+        self.span.of(self.source)
     }
 
-    /// The top-level members, raw keys and values.
-    pub fn members(&self) -> impl Iterator<Item = (&'a str, &'a str)> + '_ {
-        self.members
-            .iter()
-            .map(|(key, span)| (*key, span.of(self.raw)))
+    /// The raw JSON of a top-level attribute (the last, if the key is repeated, as Go reads it).
+    pub fn get(&self, name: &str) -> Option<&'a str> {
+        self.member(name).map(|span| span.of(self.source))
+    }
+
+    /// Where the top-level attribute `name` is in `source` (the last, if the key is repeated).
+    fn member(&self, name: &str) -> Option<Span> {
+        if self.read(name) {
+            self.members
+                .iter()
+                .rev()
+                .find(|(key, _)| *key == name)
+                .map(|&(_, span)| self.value(span))
+        } else {
+            self.walk()
+                .filter(|(key, _)| *key == name)
+                .last()
+                .map(|(_, span)| span)
+        }
+    }
+
+    /// Where a read member's value is, from what `members` holds of it.
+    fn value(&self, span: Span) -> Span {
+        match self.chosen {
+            Some(_) => value_after(self.source, span.start),
+            None => span,
+        }
+    }
+
+    /// Were the members named `name` read (all are, unless only the chosen ones were)?
+    fn read(&self, name: &str) -> bool {
+        self.chosen
+            .is_none_or(|filter| filter.wants(name.as_bytes()))
+    }
+
+    /// Every top-level member, walked: keys, and values' places in `source`.
+    fn walk(&self) -> impl Iterator<Item = (&'a str, Span)> + use<'a> {
+        let raw = self.raw();
+        let offset = self.span.start;
+        let start = skip_layout(raw.as_bytes(), 0);
+        let object = raw.as_bytes().get(start) == Some(&b'{');
+        object
+            .then(|| trusted::members(raw, start))
+            .into_iter()
+            .flatten()
+            .map(move |(key, span)| (key, Span::new(span.start + offset, span.end + offset)))
+    }
+
+    /// The top-level members named one of `names`, raw keys and values, in the object's order.
+    pub fn members_named(&self, names: &[String]) -> Vec<(&'a str, &'a str)> {
+        let named = |key: &str| names.iter().any(|name| name == key);
+        if names.iter().all(|name| self.read(name)) {
+            self.members
+                .iter()
+                .filter(|(key, _)| named(key))
+                .map(|&(key, span)| (key, self.value(span).of(self.source)))
+                .collect()
+        } else {
+            self.walk()
+                .filter(|(key, _)| named(key))
+                .map(|(key, span)| (key, span.of(self.source)))
+                .collect()
+        }
     }
 
     /// Values at `path`.
@@ -183,17 +275,14 @@ impl<'a> Attributes<'a> {
         match path {
             AttrPath::Steps(steps) => match steps.split_first() {
                 Some((Step::Member(first), rest)) => Ok(self
-                    .members
-                    .iter()
-                    .rev()
-                    .find(|(key, _)| key == first)
-                    .and_then(|(_, span)| follow_from(self.raw, *span, rest))
-                    .map(|span| span.of(self.raw).to_owned())
+                    .member(first)
+                    .and_then(|span| follow_from(self.source, span, rest))
+                    .map(|span| span.of(self.source).to_owned())
                     .into_iter()
                     .collect()),
-                _ => path.values(self.raw),
+                _ => path.values(self.raw()),
             },
-            AttrPath::Query(_) => path.values(self.raw),
+            AttrPath::Query(_) => path.values(self.raw()),
         }
     }
 }

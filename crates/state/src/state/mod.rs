@@ -11,6 +11,7 @@ pub mod legacy;
 mod mapped;
 pub mod model;
 pub mod mutate;
+pub mod notes;
 pub mod operation;
 pub mod order;
 pub mod parse;

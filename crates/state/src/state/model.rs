@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::json::{Cursor, JsonError, Span};
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ResourceAddr};
 use crate::state::layout::{Flavour, Style};
+use crate::state::notes::{Notes, NotesAt};
 use crate::state::order::ObjectRef;
 use crate::state::provider::ProviderConfig;
 
@@ -40,6 +41,8 @@ pub struct State<'a> {
     pub order: Vec<ObjectRef>,
     /// The raw `check_results` value (an array or `null`), when present.
     pub check_results: Option<Span>,
+    /// The notes the parse took of chosen attributes, when it was asked to (`parse_noting`).
+    pub notes: Notes,
     /// The top-level object's members in input order.
     pub members: Vec<Member<'a>>,
     pub span: Span,
@@ -100,6 +103,8 @@ pub struct Instance<'a> {
     pub key_order: Option<Flavour>,
     /// The whole object; the parser's, not to be changed (the values above are kept inside it).
     pub span: Span,
+    /// Where the parse's notes of chosen attributes are, when it took them (see `notes`).
+    pub(crate) notes: NotesAt,
 }
 
 impl Instance<'_> {

@@ -13,13 +13,16 @@ use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::{StateError, shorten};
 use crate::state::layout::{Flavour, InstanceField, KeyOrder, Style, detect_flavour};
 use crate::state::model::{Inside, Instance, Member, Output, Resource, State};
+use crate::state::notes::{KeyFilter, Notes, NotesAt, Taking};
 
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
 /// providers) and the last module path (resources of one module stand together); and the buffers
 /// a resource's instances and an instance's dependencies are gathered in before they are copied
-/// into a vector of their exact size (one allocation each, where growing a vector took several).
+/// into a vector of their exact size (one allocation each, where growing a vector took several);
+/// and the notes of chosen attributes, when the parse takes them.
 #[derive(Default)]
 pub(super) struct Shared<'a> {
+    pub(super) notes: Notes,
     providers: Vec<Arc<ProviderConfig>>,
     last_module: Option<(String, ModulePath)>,
     instances: Vec<Instance<'a>>,
@@ -34,12 +37,32 @@ use crate::state::utf8;
 
 type Result<T> = std::result::Result<T, StateError>;
 
+impl Shared<'_> {
+    /// Nothing shared yet, notes taken as `notes` says.
+    pub(super) fn taking(notes: Notes) -> Self {
+        Shared {
+            notes,
+            ..Shared::default()
+        }
+    }
+}
+
 /// Parses a state from its bytes. Errors carry a line and column of `bytes`, or an address.
 pub fn parse(bytes: &[u8]) -> Result<State<'_>> {
+    parse_with(bytes, Notes::default())
+}
+
+/// [`parse`], taking notes of the top-level members of every instance's attributes that `filter`
+/// names (see `notes`): for a reader that asks for a few of them from every instance.
+pub fn parse_noting(bytes: &[u8], filter: Arc<KeyFilter>) -> Result<State<'_>> {
+    parse_with(bytes, Notes::taking(filter))
+}
+
+fn parse_with(bytes: &[u8], notes: Notes) -> Result<State<'_>> {
     sniff::bytes(bytes, true).map_err(|error| error.located_in(bytes))?;
     let source = utf8::text(bytes).map_err(|offset| sniff::not_utf8(offset).located_in(bytes))?;
     // Only once reading it as a state failed: is it another known kind of JSON document?
-    let state = parse_text(source)
+    let state = parse_text(source, notes)
         .map_err(|error| sniff::document(source).unwrap_or(error).located_in(bytes))?;
     // An encrypted envelope that also carries a `version` reads as an empty state: never say so.
     if state
@@ -72,12 +95,13 @@ struct TopLevel<'a> {
     deferred: Option<StateError>,
 }
 
-fn parse_text(source: &str) -> Result<State<'_>> {
+fn parse_text(source: &str, notes: Notes) -> Result<State<'_>> {
     let mut cursor = Cursor::new(source);
     if cursor.peek() != Some(b'{') {
         return Err(sniff::not_an_object(source));
     }
     let mut top = TopLevel::default();
+    top.shared.notes = notes;
     let span =
         cursor.object(|cursor, key, key_span| top_level_member(cursor, key, key_span, &mut top))?;
     cursor.finish()?;
@@ -97,6 +121,7 @@ fn parse_text(source: &str) -> Result<State<'_>> {
         resources: top.resources,
         order: Vec::new(),
         check_results: top.check_results,
+        notes: top.shared.notes,
         members: top.members,
         span,
         style: Style::detect(source, span, Flavour::Terraform),
@@ -440,6 +465,7 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
         identity_schema_version: None,
         key_order: None,
         span: Span::default(),
+        notes: NotesAt::NONE,
     };
     let mut key_order = KeyOrder::default();
     cursor.skip_whitespace();
@@ -471,7 +497,9 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
                 instance.schema_version = unsigned(cursor, "schema_version")?;
             }
             Some(InstanceField::ATTRIBUTES) => {
-                instance.attributes = Some(inside(object_or_null(cursor, "attributes")?)?);
+                let (span, notes) = noted_attributes(cursor, object_start, &mut shared.notes)?;
+                instance.attributes = Some(inside(span)?);
+                instance.notes = notes;
             }
             Some(InstanceField::ATTRIBUTES_FLAT) => {
                 instance.attributes_flat = Some(inside(string_map(cursor)?)?);
@@ -590,6 +618,30 @@ fn boolean(cursor: &mut Cursor<'_>, field: &str) -> Result<bool> {
             span.start,
             format!("`{field}` must be true or false"),
         )),
+    }
+}
+
+/// An instance's `attributes` (an object or `null`), noting the members `notes` asks for on the way
+/// when it asks (the object starts at `object_start`).
+fn noted_attributes(
+    cursor: &mut Cursor<'_>,
+    object_start: usize,
+    notes: &mut Notes,
+) -> Result<(Span, NotesAt)> {
+    let Notes { filter, notes } = notes;
+    let Some(filter) = filter.as_deref() else {
+        return Ok((object_or_null(cursor, "attributes")?, NotesAt::NONE));
+    };
+    if cursor.peek() != Some(b'{') {
+        return Ok((object_or_null(cursor, "attributes")?, NotesAt::NONE));
+    }
+    let (mut taking, header) = Taking::start(filter, notes, object_start);
+    match cursor.skip_value_noting(&mut taking) {
+        Ok((span, complete)) => Ok((span, taking.finish(header, complete))),
+        Err(error) => {
+            taking.finish(header, false);
+            Err(error.into())
+        }
     }
 }
 

@@ -19,6 +19,7 @@ use crate::json::Cursor;
 use crate::parts::parts;
 use crate::state::error::StateError;
 use crate::state::model::Resource;
+use crate::state::notes::Notes;
 use crate::state::parse::{Shared, resource};
 
 /// Below this many bytes per thread, a thread costs more than it saves.
@@ -40,6 +41,8 @@ enum Stop<'a> {
 /// The resources one part holds, and where it stopped.
 struct Part<'a> {
     resources: Vec<Resource<'a>>,
+    /// The notes its instances' places point into (see `notes`).
+    notes: Notes,
     stop: Stop<'a>,
 }
 
@@ -63,14 +66,16 @@ pub(super) fn resources<'a>(
     tests::CUTS.set(tests::CUTS.get() + cuts.len());
     let source = cursor.source();
     let depth = cursor.depth();
+    let taking = shared.notes.fresh();
     // The part that starts at `cuts[index]`, read up to a later cut or the array's end; `None` when
     // it could not be read from there.
     let read_from = |index: usize| {
         let mut part_cursor = Cursor::resume(source, cuts[index], depth);
         let mut resources = Vec::new();
+        let mut part_shared = Shared::taking(taking.fresh());
         let stop = read_part(
             &mut part_cursor,
-            &mut Shared::default(),
+            &mut part_shared,
             &mut resources,
             &cuts[index + 1..],
         )
@@ -81,7 +86,11 @@ pub(super) fn resources<'a>(
             Stop::AtCut(later) => Stop::AtCut(index + 1 + later),
             end @ Stop::End(_) => end,
         };
-        Some(Part { resources, stop })
+        Some(Part {
+            resources,
+            notes: part_shared.notes,
+            stop,
+        })
     };
     // Parts are handed out one at a time, so a thread whose parts read slower takes fewer of them
     // and the threads finish together (equal halves left one thread reading alone for a tenth of
@@ -132,7 +141,18 @@ pub(super) fn resources<'a>(
             if let Some(part) = parts[at].take() {
                 #[cfg(test)]
                 tests::JOINED.set(tests::JOINED.get() + 1);
-                resources.extend(part.resources);
+                let by = shared.notes.join(part.notes);
+                if by == 0 {
+                    resources.extend(part.resources);
+                } else {
+                    // Its instances' notes now stand after those joined before.
+                    resources.extend(part.resources.into_iter().map(|mut resource| {
+                        for instance in &mut resource.instances {
+                            instance.notes = instance.notes.moved(by);
+                        }
+                        resource
+                    }));
+                }
                 stop = part.stop;
             } else {
                 // That part could not be read from its cut: read it here, for the error reading
@@ -276,6 +296,35 @@ mod tests {
         }
         let compact: String = text.split('\n').collect();
         assert_eq!(parsed_in(4, &compact), parsed_in(1, &compact));
+    }
+
+    #[test]
+    fn notes_taken_in_parts_point_at_their_own_instances() {
+        use std::sync::Arc;
+
+        use crate::state::attr_path::Attributes;
+        use crate::state::notes::{KeyFilter, NotesAt};
+
+        let text = state_text(40);
+        // `mode` is only inside the decoys: never a top-level member, never noted.
+        let filter = Arc::new(KeyFilter::new(["id", "mode"]));
+        let joined_before = JOINED.get();
+        for parts in 1..=8 {
+            let state = crate::parts::forced(parts, || {
+                crate::state::parse::parse_noting(text.as_bytes(), Arc::clone(&filter))
+            })
+            .unwrap();
+            for (index, (_, instance)) in state.instances().enumerate() {
+                assert_ne!(instance.notes, NotesAt::NONE);
+                let attributes = Attributes::of_instance_in(&state, instance, Vec::new()).unwrap();
+                let id = format!("\"i-{index}\"");
+                assert_eq!(attributes.get("id"), Some(id.as_str()), "{parts} parts");
+                assert_eq!(attributes.get("mode"), None);
+                let names = ["id".to_owned(), "mode".to_owned()];
+                assert_eq!(attributes.members_named(&names), [("id", id.as_str())]);
+            }
+        }
+        assert!(JOINED.get() > joined_before + 10, "parts were joined");
     }
 
     #[test]

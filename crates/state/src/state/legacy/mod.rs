@@ -10,13 +10,14 @@ mod go;
 mod v3;
 
 use std::ops::Deref;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::json::{Span, write_go_string};
 use crate::state::bytes::Bytes;
 use crate::state::error::{Location, StateError};
 use crate::state::model::{State, members};
-use crate::state::parse::parse;
+use crate::state::notes::KeyFilter;
+use crate::state::parse::{parse, parse_noting};
 
 pub use v3::upgrade as upgrade_v3;
 
@@ -82,10 +83,23 @@ impl StateBytes {
 
     /// Parses the state; a format-3 one is upgraded first. Errors locate in the file's own bytes.
     pub fn parse(&self) -> Result<State<'_>, StateError> {
-        match parse(&self.bytes) {
+        self.parse_with(None)
+    }
+
+    /// [`StateBytes::parse`], taking notes of the attributes `filter` names (`parse_noting`).
+    pub fn parse_noting(&self, filter: &Arc<KeyFilter>) -> Result<State<'_>, StateError> {
+        self.parse_with(Some(filter))
+    }
+
+    fn parse_with(&self, filter: Option<&Arc<KeyFilter>>) -> Result<State<'_>, StateError> {
+        let read = |bytes| match filter {
+            Some(filter) => parse_noting(bytes, Arc::clone(filter)),
+            None => parse(bytes),
+        };
+        match read(&self.bytes) {
             Err(error) if error.upgradable_from == Some(3) => {
                 let text = self.upgraded_text()?;
-                parse(text.as_bytes()).map_err(|error| {
+                read(text.as_bytes()).map_err(|error| {
                     // A position in text the user never saw would mislead; the message still says
                     // what is wrong, and addresses are the same in both formats.
                     let location = match error.location {

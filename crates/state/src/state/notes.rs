@@ -1,0 +1,403 @@
+//! Notes the parse takes, when asked, of chosen top-level members of every instance's `attributes`:
+//! where each one's key and value are. `scan` asks for a few members of every instance (`id`,
+//! `async`, the status attributes its catalog names); finding them meant walking every member of
+//! every attributes object again after the parse, a quarter of a large scan, while the parse's own
+//! skip of that object passes each member's key anyway.
+//!
+//! The notes are only ever a shortcut: an instance without complete notes (the parse skipped its
+//! attributes the careful way, or an offset did not fit) has none, and a name the filter was not
+//! built with is looked up by walking, so a reader gets the walk's answer either way.
+
+use crate::json::Span;
+use crate::json::skip::TopMembers;
+
+/// Buckets of the filter's table: a power of two, well above the few dozen names a scan asks for,
+/// so that most keys of an attributes object land in an empty bucket and cost two loads.
+const BUCKETS: usize = 256;
+
+/// The member names to take notes of, compared as raw key text (between the quotes, escapes not
+/// decoded, as [`crate::json::trusted::members`] gives keys).
+#[derive(Debug, Clone)]
+pub struct KeyFilter {
+    names: Vec<Box<str>>,
+    /// Each bucket's names, by their place in `names`.
+    buckets: Vec<Vec<u32>>,
+}
+
+impl KeyFilter {
+    pub fn new<'n>(names: impl IntoIterator<Item = &'n str>) -> KeyFilter {
+        let mut filter = KeyFilter {
+            names: Vec::new(),
+            buckets: vec![Vec::new(); BUCKETS],
+        };
+        for name in names {
+            // More names than a `u32` counts could not come from any catalog; they go unnoted.
+            let Ok(place) = u32::try_from(filter.names.len()) else {
+                break;
+            };
+            if filter.place_of(name.as_bytes()).is_none() {
+                filter.buckets[bucket_of(name.as_bytes())].push(place);
+                filter.names.push(name.into());
+            }
+        }
+        filter
+    }
+
+    /// Is `key` (raw key text) one of the names?
+    #[inline]
+    pub fn wants(&self, key: &[u8]) -> bool {
+        self.place_of(key).is_some()
+    }
+
+    /// Where `key` is among the names.
+    #[inline]
+    fn place_of(&self, key: &[u8]) -> Option<u32> {
+        self.buckets[bucket_of(key)]
+            .iter()
+            .copied()
+            .find(|&place| *self.names[place as usize].as_bytes() == *key)
+    }
+
+    /// The name at `place`.
+    pub(crate) fn name(&self, place: u32) -> &str {
+        &self.names[place as usize]
+    }
+}
+
+/// A key's bucket, from its length and its first and last bytes (cheap, and spread enough for
+/// attribute names, which share prefixes and suffixes but rarely all three).
+#[inline]
+fn bucket_of(key: &[u8]) -> usize {
+    let first = key.first().copied().unwrap_or(0) as usize;
+    let last = key.last().copied().unwrap_or(0) as usize;
+    (key.len().wrapping_mul(31) ^ first.wrapping_mul(7) ^ last.wrapping_mul(131)) % BUCKETS
+}
+
+/// One noted member: its key's place among the filter's names, and the byte after its `:` as an
+/// offset from the start of its instance object. Neither needs the file's bytes to be read again
+/// (a scan that looked at each noted key in the file waited on memory for each). An instance's
+/// notes start with a header whose `key` counts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Note {
+    key: u32,
+    colon: u32,
+}
+
+/// Where an instance's notes start in [`Notes`], or that it has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NotesAt(u32);
+
+impl NotesAt {
+    /// No notes: the parse was not asked for them, or could not take all of them.
+    pub(crate) const NONE: NotesAt = NotesAt(u32::MAX);
+
+    /// These notes, moved `by` places (the notes of a part read on another thread, joined after
+    /// `by` others); `NONE` when the place does not fit.
+    pub(crate) fn moved(self, by: usize) -> NotesAt {
+        if self == NotesAt::NONE {
+            return self;
+        }
+        (self.0 as usize)
+            .checked_add(by)
+            .and_then(|at| u32::try_from(at).ok())
+            .filter(|&at| at != u32::MAX)
+            .map_or(NotesAt::NONE, NotesAt)
+    }
+}
+
+/// The notes of a parse: the filter they were taken with, and every instance's notes one after
+/// another.
+#[derive(Debug, Clone, Default)]
+pub struct Notes {
+    pub(crate) filter: Option<std::sync::Arc<KeyFilter>>,
+    pub(crate) notes: Vec<Note>,
+}
+
+impl Notes {
+    /// Notes to take with `filter`.
+    pub fn taking(filter: std::sync::Arc<KeyFilter>) -> Notes {
+        Notes {
+            filter: Some(filter),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The same filter, no notes yet: for a part of the parse read on another thread.
+    pub(crate) fn fresh(&self) -> Notes {
+        Notes {
+            filter: self.filter.clone(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Takes the notes of a part read on another thread, returning how far its places move.
+    pub(crate) fn join(&mut self, part: Notes) -> usize {
+        let by = self.notes.len();
+        self.notes.extend(part.notes);
+        by
+    }
+
+    /// The noted members of the instance object at `object_start` whose notes are `at`, as (key,
+    /// the absolute offset after its `:`), and the filter they were chosen by; `None` without notes.
+    pub(crate) fn of(
+        &self,
+        at: NotesAt,
+        object_start: usize,
+    ) -> Option<(&KeyFilter, impl Iterator<Item = (&str, usize)> + '_)> {
+        let filter = self.filter.as_deref()?;
+        if at == NotesAt::NONE {
+            return None;
+        }
+        let header = *self.notes.get(at.0 as usize)?;
+        let first = at.0 as usize + 1;
+        let noted = self.notes.get(first..first + header.key as usize)?;
+        Some((
+            filter,
+            noted
+                .iter()
+                .map(move |note| (filter.name(note.key), object_start + note.colon as usize)),
+        ))
+    }
+
+    /// The filter the notes were taken with.
+    pub fn filter(&self) -> Option<&KeyFilter> {
+        self.filter.as_deref()
+    }
+}
+
+/// Takes the notes of one attributes object, for [`crate::json::skip::value_end_noting`].
+pub(crate) struct Taking<'n> {
+    filter: &'n KeyFilter,
+    notes: &'n mut Vec<Note>,
+    object_start: usize,
+    /// An offset did not fit: these notes are not to be used.
+    lost: bool,
+}
+
+impl<'n> Taking<'n> {
+    /// Starts the notes of an instance object at `object_start` (a header, counted at the end).
+    pub(crate) fn start(
+        filter: &'n KeyFilter,
+        notes: &'n mut Vec<Note>,
+        object_start: usize,
+    ) -> (Taking<'n>, usize) {
+        let header = notes.len();
+        notes.push(Note { key: 0, colon: 0 });
+        (
+            Taking {
+                filter,
+                notes,
+                object_start,
+                lost: false,
+            },
+            header,
+        )
+    }
+
+    /// Ends the notes started at `header`: where they are when all were taken (`complete`), else
+    /// `NONE`, the notes dropped.
+    pub(crate) fn finish(self, header: usize, complete: bool) -> NotesAt {
+        let count = self.notes.len() - header - 1;
+        let at = u32::try_from(header).ok().filter(|&at| at != u32::MAX);
+        match (at, u32::try_from(count)) {
+            (Some(at), Ok(count)) if complete && !self.lost => {
+                self.notes[header].key = count;
+                NotesAt(at)
+            }
+            _ => {
+                self.notes.truncate(header);
+                NotesAt::NONE
+            }
+        }
+    }
+}
+
+impl TopMembers for Taking<'_> {
+    #[inline]
+    fn member(&mut self, bytes: &[u8], key: usize, key_end: usize, colon: usize) {
+        let Some(key) = self.filter.place_of(&bytes[key + 1..key_end - 1]) else {
+            return;
+        };
+        match u32::try_from(colon - self.object_start) {
+            Ok(colon) => self.notes.push(Note { key, colon }),
+            Err(_) => self.lost = true,
+        }
+    }
+}
+
+/// The span of a noted value, from the byte after its `:`, in valid JSON `source`.
+pub(crate) fn value_after(source: &str, colon: usize) -> Span {
+    let bytes = source.as_bytes();
+    let start = crate::json::bytes::skip_layout(bytes, colon);
+    Span::new(start, crate::json::trusted::end_of_value(bytes, start))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::state::attr_path::{AttrPath, Attributes};
+    use crate::state::model::State;
+    use crate::state::parse::{parse, parse_noting};
+
+    /// The names asked for in these tests: the filter's, and others it does not hold.
+    const FILTER: [&str; 4] = ["id", "state", "status", "last_operation"];
+    const OTHERS: [&str; 4] = ["arn", "tags", "i\\u0064", "nothing"];
+
+    fn filter() -> Arc<KeyFilter> {
+        Arc::new(KeyFilter::new(FILTER))
+    }
+
+    /// Every instance's attributes answer the same, read from the notes or walked; returns how many
+    /// instances had notes.
+    fn same_answers(text: &str) -> usize {
+        let plain = parse(text.as_bytes()).unwrap();
+        let noted = parse_noting(text.as_bytes(), filter()).unwrap();
+        let mut with_notes = 0;
+        let instances = |state: &State<'_>| state.instances().count();
+        assert_eq!(instances(&plain), instances(&noted));
+        for ((_, walked), (_, read)) in plain.instances().zip(noted.instances()) {
+            assert_eq!(walked.notes, NotesAt::NONE, "no notes unless asked");
+            with_notes += usize::from(read.notes != NotesAt::NONE);
+            let walked = Attributes::of_instance_in(&plain, walked, Vec::new());
+            let read = Attributes::of_instance_in(&noted, read, Vec::new());
+            let (walked, read) = match (walked, read) {
+                (Some(walked), Some(read)) => (walked, read),
+                (None, None) => continue,
+                _ => panic!("attributes in one parse only"),
+            };
+            assert_eq!(walked.raw(), read.raw());
+            for name in FILTER.iter().chain(&OTHERS) {
+                assert_eq!(
+                    walked.get(name),
+                    read.get(name),
+                    "{name} in {}",
+                    walked.raw()
+                );
+            }
+            for names in [&FILTER[..2], &OTHERS[..2], &[FILTER[1], OTHERS[1]]] {
+                let names: Vec<String> = names.iter().map(|&name| name.to_owned()).collect();
+                assert_eq!(walked.members_named(&names), read.members_named(&names));
+            }
+            for path in [
+                "last_operation.state",
+                "tags.Name",
+                "$.last_operation[0].type",
+            ] {
+                let path = AttrPath::parse(path).unwrap();
+                assert_eq!(walked.values(&path), read.values(&path));
+            }
+        }
+        with_notes
+    }
+
+    fn state_with(instances: &[&str]) -> String {
+        let instances = instances
+            .iter()
+            .enumerate()
+            .map(|(index, instance)| {
+                format!("{{\"index_key\": {index}, \"schema_version\": 0, {instance}}}")
+            })
+            .collect::<Vec<_>>()
+            .join(",\n");
+        format!(
+            "{{\"version\": 4, \"serial\": 1, \"lineage\": \"l\", \"resources\": [{{\"mode\": \"managed\", \"type\": \"t\", \"name\": \"n\", \"provider\": \"provider[\\\"registry.terraform.io/hashicorp/t\\\"]\", \"instances\": [{instances}]}}]}}"
+        )
+    }
+
+    #[test]
+    fn notes_answer_as_the_walk_does_for_odd_attributes() {
+        let deep = format!("{}1{}", "[".repeat(70), "]".repeat(70));
+        let cases = [
+            // Repeated keys: the last wins, as Go reads them.
+            r#""attributes": {"id": "a", "state": "RUNNING", "id": "b", "state": "PROVISIONING"}"#,
+            // Whitespace around the colon, an escaped key that is not `id` as raw text, nested
+            // members with the filter's names (not top-level: not noted).
+            "\"attributes\": {\"i\\u0064\": \"x\" ,\n \"id\"\n :\n \"y\", \"tags\": {\"id\": 1, \"state\": 2}}",
+            r#""attributes": {"last_operation": [{"state": "in progress", "type": "create"}]}"#,
+            r#""attributes": {"last_operation": {"state": "failed", "type": "delete"}}"#,
+            r#""attributes": {}"#,
+            r#""attributes": null"#,
+            r#""attributes_flat": {"id": "flat"}"#,
+            // The attributes member twice: the last is the instance's.
+            r#""attributes": {"id": "first", "only_first": 1}, "attributes": {"id": "second"}"#,
+        ];
+        for case in cases {
+            same_answers(&state_with(&[case]));
+        }
+        // Too deep for the fast skip: read the careful way, without notes, and walked.
+        let deep_case = format!(r#""attributes": {{"id": "d", "deep": {deep}, "state": "x"}}"#);
+        assert_eq!(same_answers(&state_with(&[&deep_case])), 0);
+        // Several instances, some without notes, each with its own.
+        let mixed = state_with(&[cases[0], &deep_case, cases[1], cases[5], cases[2]]);
+        assert_eq!(same_answers(&mixed), 3);
+    }
+
+    #[test]
+    fn notes_of_thousands_of_instances_point_at_their_own() {
+        let mut instances = Vec::new();
+        for index in 0..6000 {
+            instances.push(format!(
+                "\"index_key\": {index}, \"attributes\": {{\"arn\": \"a{index}\", \"id\": \"i-{index}\", \"state\": \"{}\", \"tags\": {{\"Name\": \"n{index}\"}}}}",
+                ["RUNNING", "CREATING", "FAILED"][index % 3]
+            ));
+        }
+        // Laid out one resource a line, as the parse cuts states into parts (`parse_split`'s own
+        // test forces the parts; here they come as the machine's CPUs allow).
+        let mut text = String::from(
+            "{\n  \"version\": 4,\n  \"serial\": 1,\n  \"lineage\": \"l\",\n  \"resources\": [\n",
+        );
+        for (index, instance) in instances.iter().enumerate() {
+            let _ = writeln!(
+                text,
+                "    {{\"mode\": \"managed\", \"type\": \"t\", \"name\": \"r{index}\", \"provider\": \"provider[\\\"registry.terraform.io/hashicorp/t\\\"]\", \"instances\": [{{\"schema_version\": 0, {instance}}}]}}{}",
+                if index + 1 == instances.len() {
+                    ""
+                } else {
+                    ","
+                }
+            );
+        }
+        text.push_str("  ]\n}\n");
+        assert!(text.len() > 1 << 20, "large enough to be read in parts");
+        assert_eq!(same_answers(&text), 6000);
+        let noted = parse_noting(text.as_bytes(), filter()).unwrap();
+        for (index, (_, instance)) in noted.instances().enumerate() {
+            let attributes = Attributes::of_instance_in(&noted, instance, Vec::new()).unwrap();
+            assert_eq!(
+                attributes.get("id"),
+                Some(format!("\"i-{index}\"").as_str())
+            );
+        }
+    }
+
+    #[test]
+    fn the_filter_knows_its_names_and_no_others() {
+        let filter = KeyFilter::new(["id", "state", "id", "", "a_rather_long_attribute_name"]);
+        for name in ["id", "state", "", "a_rather_long_attribute_name"] {
+            assert!(filter.wants(name.as_bytes()), "{name}");
+            assert_eq!(filter.name(filter.place_of(name.as_bytes()).unwrap()), name);
+        }
+        for name in [
+            "Id",
+            "ids",
+            "i",
+            "stat",
+            "state ",
+            "a_rather_long_attribute_nam",
+        ] {
+            assert!(!filter.wants(name.as_bytes()), "{name}");
+        }
+        assert_eq!(filter.names.len(), 4, "a repeated name is kept once");
+    }
+
+    #[test]
+    fn moved_places_stay_none_and_never_wrap() {
+        assert_eq!(NotesAt::NONE.moved(5), NotesAt::NONE);
+        assert_eq!(NotesAt(3).moved(4), NotesAt(7));
+        assert_eq!(NotesAt(u32::MAX - 2).moved(2), NotesAt::NONE);
+        assert_eq!(NotesAt(u32::MAX - 2).moved(usize::MAX), NotesAt::NONE);
+    }
+}
