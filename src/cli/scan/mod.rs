@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use statectl_analysis::scan::{Rule, Rules, noted_attributes, scan};
 use statectl_encryption::StateEncryption;
-use statectl_state::state::notes::KeyFilter;
+use statectl_state::json::keys::MemberNames;
 
 use crate::cli::Printer;
 use crate::cli::error::CliError;
@@ -197,7 +197,7 @@ impl Scanned {
 fn scan_one(
     found: &Found,
     rules: &Rules,
-    noted: &Arc<KeyFilter>,
+    noted: &Arc<MemberNames>,
     encryption: &StateEncryption,
     version: Option<&str>,
     only: bool,

@@ -2,12 +2,12 @@
 //! Attributes are read in place (trusted walks over the raw JSON), so scanning costs little more than
 //! parsing.
 
+use statectl_state::json::keys::MemberNames;
 use statectl_state::json::{LineColumn, Span};
 use statectl_state::state::address::Mode;
 use statectl_state::state::attr_path::{AttrPath, Attributes, Step, TooCostly, follow};
 use statectl_state::state::layout::Flavour;
 use statectl_state::state::model::{Instance, Resource, State};
-use statectl_state::state::notes::KeyFilter;
 use statectl_state::state::order::{InstanceGroup, instance_groups};
 use statectl_state::state::sensitive::MASK;
 
@@ -28,7 +28,7 @@ const PART_INSTANCES: usize = 2048;
 /// generic names, and the few they always read): a parse asked to note these (`parse_noting`) spares
 /// the detectors a walk over every member of every instance's attributes. Any other attribute is
 /// still found, by walking.
-pub fn noted_attributes(rules: &Rules) -> KeyFilter {
+pub fn noted_attributes(rules: &Rules) -> MemberNames {
     let catalog = &rules.catalog;
     let first_steps = catalog.all_entries().filter_map(|entry| match &entry.path {
         Some(AttrPath::Steps(steps)) => match steps.first() {
@@ -40,7 +40,7 @@ pub fn noted_attributes(rules: &Rules) -> KeyFilter {
     let required = catalog
         .all_entries()
         .flat_map(|entry| entry.required.iter().map(String::as_str));
-    KeyFilter::new(
+    MemberNames::new(
         ALWAYS_READ
             .iter()
             .chain(&STATUS_NAMES)

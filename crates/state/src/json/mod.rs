@@ -10,6 +10,7 @@ mod cursor;
 mod decimal;
 mod escape;
 mod format;
+pub mod keys;
 mod matching;
 pub mod path;
 mod position;

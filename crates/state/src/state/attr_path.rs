@@ -4,10 +4,11 @@
 //! a budget sized from the attributes, since a rules file may come from someone else.
 
 use crate::json::bytes::skip_layout;
+use crate::json::keys::MemberNames;
 use crate::json::path::{Document, Exceeded, JsonPath, Limits};
 use crate::json::{Span, trusted};
 use crate::state::model::{Instance, State};
-use crate::state::notes::{KeyFilter, value_after};
+use crate::state::notes::value_after;
 
 pub use crate::json::Step;
 
@@ -145,7 +146,7 @@ pub struct Attributes<'a> {
     members: Vec<(&'a str, Span)>,
     /// Only the members this filter names were read (from the parse's notes); any other is looked
     /// up by walking the object when asked for.
-    chosen: Option<&'a KeyFilter>,
+    chosen: Option<&'a MemberNames>,
 }
 
 impl<'a> Attributes<'a> {

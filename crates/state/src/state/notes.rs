@@ -8,70 +8,11 @@
 //! attributes the careful way, or an offset did not fit) has none, and a name the filter was not
 //! built with is looked up by walking, so a reader gets the walk's answer either way.
 
+use std::sync::Arc;
+
 use crate::json::Span;
+use crate::json::keys::MemberNames;
 use crate::json::skip::TopMembers;
-
-/// Buckets of the filter's table: a power of two, well above the few dozen names a scan asks for,
-/// so that most keys of an attributes object land in an empty bucket and cost two loads.
-const BUCKETS: usize = 256;
-
-/// The member names to take notes of, compared as raw key text (between the quotes, escapes not
-/// decoded, as [`crate::json::trusted::members`] gives keys).
-#[derive(Debug, Clone)]
-pub struct KeyFilter {
-    names: Vec<Box<str>>,
-    /// Each bucket's names, by their place in `names`.
-    buckets: Vec<Vec<u32>>,
-}
-
-impl KeyFilter {
-    pub fn new<'n>(names: impl IntoIterator<Item = &'n str>) -> KeyFilter {
-        let mut filter = KeyFilter {
-            names: Vec::new(),
-            buckets: vec![Vec::new(); BUCKETS],
-        };
-        for name in names {
-            // More names than a `u32` counts could not come from any catalog; they go unnoted.
-            let Ok(place) = u32::try_from(filter.names.len()) else {
-                break;
-            };
-            if filter.place_of(name.as_bytes()).is_none() {
-                filter.buckets[bucket_of(name.as_bytes())].push(place);
-                filter.names.push(name.into());
-            }
-        }
-        filter
-    }
-
-    /// Is `key` (raw key text) one of the names?
-    #[inline]
-    pub fn wants(&self, key: &[u8]) -> bool {
-        self.place_of(key).is_some()
-    }
-
-    /// Where `key` is among the names.
-    #[inline]
-    fn place_of(&self, key: &[u8]) -> Option<u32> {
-        self.buckets[bucket_of(key)]
-            .iter()
-            .copied()
-            .find(|&place| *self.names[place as usize].as_bytes() == *key)
-    }
-
-    /// The name at `place`.
-    pub(crate) fn name(&self, place: u32) -> &str {
-        &self.names[place as usize]
-    }
-}
-
-/// A key's bucket, from its length and its first and last bytes (cheap, and spread enough for
-/// attribute names, which share prefixes and suffixes but rarely all three).
-#[inline]
-fn bucket_of(key: &[u8]) -> usize {
-    let first = key.first().copied().unwrap_or(0) as usize;
-    let last = key.last().copied().unwrap_or(0) as usize;
-    (key.len().wrapping_mul(31) ^ first.wrapping_mul(7) ^ last.wrapping_mul(131)) % BUCKETS
-}
 
 /// One noted member: its key's place among the filter's names, and the byte after its `:` as an
 /// offset from the start of its instance object. Neither needs the file's bytes to be read again
@@ -109,13 +50,13 @@ impl NotesAt {
 /// another.
 #[derive(Debug, Clone, Default)]
 pub struct Notes {
-    pub(crate) filter: Option<std::sync::Arc<KeyFilter>>,
+    pub(crate) filter: Option<Arc<MemberNames>>,
     pub(crate) notes: Vec<Note>,
 }
 
 impl Notes {
     /// Notes to take with `filter`.
-    pub fn taking(filter: std::sync::Arc<KeyFilter>) -> Notes {
+    pub fn taking(filter: Arc<MemberNames>) -> Notes {
         Notes {
             filter: Some(filter),
             notes: Vec::new(),
@@ -143,7 +84,7 @@ impl Notes {
         &self,
         at: NotesAt,
         object_start: usize,
-    ) -> Option<(&KeyFilter, impl Iterator<Item = (&str, usize)> + '_)> {
+    ) -> Option<(&MemberNames, impl Iterator<Item = (&str, usize)> + '_)> {
         let filter = self.filter.as_deref()?;
         if at == NotesAt::NONE {
             return None;
@@ -162,7 +103,7 @@ impl Notes {
 
 /// Takes the notes of one attributes object, for [`crate::json::skip::value_end_noting`].
 pub(crate) struct Taking<'n> {
-    filter: &'n KeyFilter,
+    filter: &'n MemberNames,
     notes: &'n mut Vec<Note>,
     object_start: usize,
     /// An offset did not fit: these notes are not to be used.
@@ -172,7 +113,7 @@ pub(crate) struct Taking<'n> {
 impl<'n> Taking<'n> {
     /// Starts the notes of an instance object at `object_start` (a header, counted at the end).
     pub(crate) fn start(
-        filter: &'n KeyFilter,
+        filter: &'n MemberNames,
         notes: &'n mut Vec<Note>,
         object_start: usize,
     ) -> (Taking<'n>, usize) {
@@ -241,8 +182,8 @@ mod tests {
     const FILTER: [&str; 4] = ["id", "state", "status", "last_operation"];
     const OTHERS: [&str; 4] = ["arn", "tags", "i\\u0064", "nothing"];
 
-    fn filter() -> Arc<KeyFilter> {
-        Arc::new(KeyFilter::new(FILTER))
+    fn filter() -> Arc<MemberNames> {
+        Arc::new(MemberNames::new(FILTER))
     }
 
     /// Every instance's attributes answer the same, read from the notes or walked; returns how many
@@ -366,26 +307,6 @@ mod tests {
                 Some(format!("\"i-{index}\"").as_str())
             );
         }
-    }
-
-    #[test]
-    fn the_filter_knows_its_names_and_no_others() {
-        let filter = KeyFilter::new(["id", "state", "id", "", "a_rather_long_attribute_name"]);
-        for name in ["id", "state", "", "a_rather_long_attribute_name"] {
-            assert!(filter.wants(name.as_bytes()), "{name}");
-            assert_eq!(filter.name(filter.place_of(name.as_bytes()).unwrap()), name);
-        }
-        for name in [
-            "Id",
-            "ids",
-            "i",
-            "stat",
-            "state ",
-            "a_rather_long_attribute_nam",
-        ] {
-            assert!(!filter.wants(name.as_bytes()), "{name}");
-        }
-        assert_eq!(filter.names.len(), 4, "a repeated name is kept once");
     }
 
     #[test]

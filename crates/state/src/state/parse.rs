@@ -7,13 +7,14 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use crate::json::keys::MemberNames;
 use crate::json::{Cursor, JsonErrorKind, Span};
 use crate::parts;
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::{StateError, shorten};
 use crate::state::layout::{Flavour, InstanceField, KeyOrder, Style, detect_flavour};
 use crate::state::model::{Inside, Instance, Member, Output, Resource, State};
-use crate::state::notes::{KeyFilter, Notes, NotesAt, Taking};
+use crate::state::notes::{Notes, NotesAt, Taking};
 
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
 /// providers) and the last module path (resources of one module stand together); and the buffers
@@ -54,7 +55,7 @@ pub fn parse(bytes: &[u8]) -> Result<State<'_>> {
 
 /// [`parse`], taking notes of the top-level members of every instance's attributes that `filter`
 /// names (see `notes`): for a reader that asks for a few of them from every instance.
-pub fn parse_noting(bytes: &[u8], filter: Arc<KeyFilter>) -> Result<State<'_>> {
+pub fn parse_noting(bytes: &[u8], filter: Arc<MemberNames>) -> Result<State<'_>> {
     parse_with(bytes, Notes::taking(filter))
 }
 

@@ -302,12 +302,13 @@ mod tests {
     fn notes_taken_in_parts_point_at_their_own_instances() {
         use std::sync::Arc;
 
+        use crate::json::keys::MemberNames;
         use crate::state::attr_path::Attributes;
-        use crate::state::notes::{KeyFilter, NotesAt};
+        use crate::state::notes::NotesAt;
 
         let text = state_text(40);
         // `mode` is only inside the decoys: never a top-level member, never noted.
-        let filter = Arc::new(KeyFilter::new(["id", "mode"]));
+        let filter = Arc::new(MemberNames::new(["id", "mode"]));
         let joined_before = JOINED.get();
         for parts in 1..=8 {
             let state = crate::parts::forced(parts, || {

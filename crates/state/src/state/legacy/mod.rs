@@ -12,11 +12,11 @@ mod v3;
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
+use crate::json::keys::MemberNames;
 use crate::json::{Span, write_go_string};
 use crate::state::bytes::Bytes;
 use crate::state::error::{Location, StateError};
 use crate::state::model::{State, members};
-use crate::state::notes::KeyFilter;
 use crate::state::parse::{parse, parse_noting};
 
 pub use v3::upgrade as upgrade_v3;
@@ -87,11 +87,11 @@ impl StateBytes {
     }
 
     /// [`StateBytes::parse`], taking notes of the attributes `filter` names (`parse_noting`).
-    pub fn parse_noting(&self, filter: &Arc<KeyFilter>) -> Result<State<'_>, StateError> {
+    pub fn parse_noting(&self, filter: &Arc<MemberNames>) -> Result<State<'_>, StateError> {
         self.parse_with(Some(filter))
     }
 
-    fn parse_with(&self, filter: Option<&Arc<KeyFilter>>) -> Result<State<'_>, StateError> {
+    fn parse_with(&self, filter: Option<&Arc<MemberNames>>) -> Result<State<'_>, StateError> {
         let read = |bytes| match filter {
             Some(filter) => parse_noting(bytes, Arc::clone(filter)),
             None => parse(bytes),
