@@ -204,12 +204,31 @@ fn commit_file(
     let mut step = interrupt::step();
     replace::remove_leftovers(&target);
     let file = lock.file();
-    let (unchanged, temporary) = unchanged_while_writing(file, expected, || {
-        replace::write_temporary(&target, new, file)
+    // A timestamped backup is a new file that never replaces another, so it is written beside the
+    // new state's temporary file (each mostly waits on its own `fsync`: two 252 MB files take a
+    // third less time side by side than one after the other) and removed again if the write stops
+    // before the rename. A backup at a path the user chose may replace a file there, so it waits
+    // until the state is known unchanged.
+    let early = *backup == Backup::Timestamped;
+    let (unchanged, (temporary, early_backup)) = unchanged_while_writing(file, expected, || {
+        let write_new = || replace::write_temporary(&target, new, file);
+        if early {
+            let (temporary, backup) = side_by_side(write_new, || {
+                backup::write_backup(backup, &path, expected, file)
+            });
+            (temporary, Some(backup))
+        } else {
+            (write_new(), None)
+        }
     });
+    // What the write leaves behind when it stops before the rename: the temporary file, and a
+    // backup written early (the state was not replaced, so it backs up nothing).
     let discard = |temporary: &std::io::Result<PathBuf>| {
         if let Ok(temporary) = temporary {
             let _ = std::fs::remove_file(temporary);
+        }
+        if let Some(Ok(Some(backup))) = &early_backup {
+            let _ = std::fs::remove_file(backup);
         }
     };
     let unchanged = unchanged.map_err(|error| {
@@ -226,16 +245,26 @@ fn commit_file(
             &current,
         ));
     }
-    let temporary =
-        temporary.map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
+    if let Some(Err(error)) = &early_backup {
+        discard(&temporary);
+        return Err(StoreError::io(&path, "cannot write the backup", error));
+    }
+    if let Err(error) = &temporary {
+        discard(&temporary);
+        return Err(StoreError::io(&path, "cannot write the new state", error));
+    }
+    let temporary = temporary.expect("an error returned above");
     if step.interrupted() {
         let _ = std::fs::remove_file(&temporary);
         step.stop();
     }
-    let backup = backup::write_backup(backup, &path, expected, file).map_err(|error| {
-        let _ = std::fs::remove_file(&temporary);
-        StoreError::io(&path, "cannot write the backup", &error)
-    })?;
+    let backup = match early_backup {
+        Some(written) => written.expect("an error returned above"),
+        None => backup::write_backup(backup, &path, expected, file).map_err(|error| {
+            let _ = std::fs::remove_file(&temporary);
+            StoreError::io(&path, "cannot write the backup", &error)
+        })?,
+    };
     if step.interrupted() {
         let _ = std::fs::remove_file(&temporary);
         step.stop();
@@ -256,6 +285,22 @@ fn commit_file(
     drop(step);
     drop(lock);
     Ok(Committed { backup })
+}
+
+/// What `first` and `second` give, `first` run on a thread of its own while this one runs `second`
+/// (one after the other when the system will not start a thread).
+fn side_by_side<A: Send, B>(first: impl Fn() -> A + Sync, second: impl FnOnce() -> B) -> (A, B) {
+    std::thread::scope(|scope| {
+        if let Some(running) = crate::parts::spawn_in(scope, &first) {
+            let second = second();
+            let first = running
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (first, second)
+        } else {
+            (first(), second())
+        }
+    })
 }
 
 /// Whether `file` still holds `expected` ([`same_bytes`]), checked on a second thread while this
@@ -402,6 +447,44 @@ mod tests {
             .map(|entry| entry.unwrap().file_name())
             .collect();
         assert_eq!(names, ["terraform.tfstate"]);
+    }
+
+    /// A timestamped backup is written beside the new state's file, before the check ends; a backup
+    /// at a path the user chose may replace a file there, so it waits for the check: a refused
+    /// commit leaves the file at that path as it was, and a timestamped one leaves no backup.
+    #[test]
+    fn a_refused_commit_leaves_the_backup_path_as_it_was() {
+        let (folder, state) = folder_with_state(OLD);
+        let read_earlier = std::fs::read(&state).unwrap();
+        std::fs::write(&state, NEW).unwrap();
+        let chosen = folder.path().join("mine.backup");
+        std::fs::write(&chosen, "the user's own file").unwrap();
+        for backup in [Backup::At(chosen.clone()), Backup::Timestamped] {
+            let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
+            let error = locked.commit(&read_earlier, b"{}", &backup).unwrap_err();
+            assert!(
+                error.message.ends_with("nothing was written"),
+                "{}",
+                error.message
+            );
+            assert_eq!(
+                std::fs::read_to_string(&chosen).unwrap(),
+                "the user's own file"
+            );
+            assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), 2);
+        }
+        // Unrefused, both kinds hold the state they back up, and the new state is in place.
+        for backup in [Backup::At(chosen.clone()), Backup::Timestamped] {
+            let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
+            let bytes = locked.read().unwrap();
+            let written = locked.commit(&bytes, OLD.as_bytes(), &backup).unwrap();
+            assert_eq!(
+                std::fs::read_to_string(written.backup.unwrap()).unwrap(),
+                NEW
+            );
+            assert_eq!(std::fs::read_to_string(&state).unwrap(), OLD);
+            std::fs::write(&state, NEW).unwrap();
+        }
     }
 
     /// Where the system starts no second thread, the check runs before the new file is written:
