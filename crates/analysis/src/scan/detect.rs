@@ -1,5 +1,6 @@
 //! The detectors: one pass over a parsed state's instances, in Terraform's order, producing findings.
-//! Attributes are read in place (trusted walks over the raw JSON), so scanning costs little more than
+//! Attributes are read in place: from the parse's notes of the few the detectors ask for
+//! (`noted_attributes`), else by trusted walks over the raw JSON, so scanning costs little more than
 //! parsing.
 
 use statectl_state::json::keys::MemberNames;

@@ -1,5 +1,5 @@
 //! Notes the parse takes, when asked, of chosen top-level members of every instance's `attributes`:
-//! where each one's key and value are. `scan` asks for a few members of every instance (`id`,
+//! which of the chosen names each object has, and where each one's value starts. `scan` asks for a few members of every instance (`id`,
 //! `async`, the status attributes its catalog names); finding them meant walking every member of
 //! every attributes object again after the parse (a quarter of a large scan's CPU time), while the
 //! parse's own skip of that object passes each member's key anyway.

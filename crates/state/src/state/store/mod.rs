@@ -223,11 +223,15 @@ fn commit_file(
     });
     // What the write leaves behind when it stops before the rename: the temporary file, and a
     // backup written early (the state was not replaced, so it backs up nothing).
+    let early_path = match &early_backup {
+        Some(Ok(Some(backup))) => Some(backup.clone()),
+        _ => None,
+    };
     let discard = |temporary: &std::io::Result<PathBuf>| {
         if let Ok(temporary) = temporary {
             let _ = std::fs::remove_file(temporary);
         }
-        if let Some(Ok(Some(backup))) = &early_backup {
+        if let Some(backup) = &early_path {
             let _ = std::fs::remove_file(backup);
         }
     };
@@ -245,21 +249,24 @@ fn commit_file(
             &current,
         ));
     }
-    if let Some(Err(error)) = &early_backup {
+    let early_backup = match early_backup.transpose() {
+        Ok(written) => written,
+        Err(error) => {
+            discard(&temporary);
+            return Err(StoreError::io(&path, "cannot write the backup", &error));
+        }
+    };
+    if temporary.is_err() {
         discard(&temporary);
-        return Err(StoreError::io(&path, "cannot write the backup", error));
     }
-    if let Err(error) = &temporary {
-        discard(&temporary);
-        return Err(StoreError::io(&path, "cannot write the new state", error));
-    }
-    let temporary = temporary.expect("an error returned above");
+    let temporary =
+        temporary.map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
     if step.interrupted() {
         let _ = std::fs::remove_file(&temporary);
         step.stop();
     }
     let backup = match early_backup {
-        Some(written) => written.expect("an error returned above"),
+        Some(written) => written,
         None => backup::write_backup(backup, &path, expected, file).map_err(|error| {
             let _ = std::fs::remove_file(&temporary);
             StoreError::io(&path, "cannot write the backup", &error)
