@@ -320,18 +320,7 @@ fn unchanged_while_writing<T>(
     expected: &[u8],
     write: impl FnOnce() -> T,
 ) -> (std::io::Result<bool>, T) {
-    std::thread::scope(|scope| {
-        if let Some(checking) = crate::parts::spawn_in(scope, || same_bytes(file, expected)) {
-            let written = write();
-            let unchanged = checking
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (unchanged, written)
-        } else {
-            let unchanged = same_bytes(file, expected);
-            (unchanged, write())
-        }
-    })
+    side_by_side(|| same_bytes(file, expected), write)
 }
 
 /// Whether `file` holds exactly `expected`, compared a block at a time (a second copy of a 250 MB
