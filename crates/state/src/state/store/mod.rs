@@ -249,18 +249,20 @@ fn commit_file(
             &current,
         ));
     }
-    let early_backup = match early_backup.transpose() {
-        Ok(written) => written,
-        Err(error) => {
-            discard(&temporary);
-            return Err(StoreError::io(&path, "cannot write the backup", &error));
-        }
-    };
+    // The new state's error first, as when the backup was written after it (a folder that takes
+    // neither file says it cannot take the new state).
     if temporary.is_err() {
         discard(&temporary);
     }
     let temporary =
         temporary.map_err(|error| StoreError::io(&path, "cannot write the new state", &error))?;
+    let early_backup = match early_backup.transpose() {
+        Ok(written) => written,
+        Err(error) => {
+            discard(&Ok(temporary));
+            return Err(StoreError::io(&path, "cannot write the backup", &error));
+        }
+    };
     if step.interrupted() {
         let _ = std::fs::remove_file(&temporary);
         step.stop();
@@ -481,6 +483,39 @@ mod tests {
             assert_eq!(std::fs::read_to_string(&state).unwrap(), OLD);
             std::fs::write(&state, NEW).unwrap();
         }
+    }
+
+    /// A timestamped backup that cannot be written (every name it may take for this second and the
+    /// next two is taken) stops the write beside which it ran: the state as it was, the temporary
+    /// file removed, nothing but the files that were there.
+    #[test]
+    fn a_backup_that_cannot_be_written_stops_the_write_and_leaves_nothing() {
+        let (folder, state) = folder_with_state(OLD);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let base = state.display().to_string();
+        for seconds in now..now + 3 {
+            std::fs::write(format!("{base}.{seconds}.backup"), "taken").unwrap();
+            for attempt in 1..1000 {
+                std::fs::write(format!("{base}.{seconds}.{attempt}.backup"), "taken").unwrap();
+            }
+        }
+        let before = std::fs::read_dir(folder.path()).unwrap().count();
+        let locked = Locked::acquire(&state, "test", Duration::ZERO).unwrap();
+        let bytes = locked.read().unwrap();
+        let error = locked
+            .commit(&bytes, NEW.as_bytes(), &Backup::Timestamped)
+            .unwrap_err();
+        assert!(
+            error.message.contains("cannot write the backup")
+                && error.message.contains("a thousand backups"),
+            "{}",
+            error.message
+        );
+        assert_eq!(std::fs::read_to_string(&state).unwrap(), OLD);
+        assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), before);
     }
 
     /// Where the system starts no second thread, the check runs before the new file is written:
