@@ -166,8 +166,10 @@ impl<'a> Attributes<'a> {
         // Notes are only taken of an object, so the value is not looked at (it is far away in
         // memory by now): neither to check it is not `null` nor to cut a `&str` of it.
         let Some((filter, noted)) = state.notes.of(instance.notes, instance.span.start) else {
-            let raw = Some(span.of(state.source)).filter(|raw| *raw != "null")?;
-            return Some(Attributes::new_in(raw, memory));
+            return Some(Attributes::new_in(
+                instance.attributes_json(state.source)?,
+                memory,
+            ));
         };
         memory.clear();
         memory.extend(noted.map(|(key, colon)| (key, Span::new(colon, colon))));
