@@ -96,6 +96,10 @@ pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Detected, RulePathError>
     })
 }
 
+/// How many instances ahead of the one it reads the scan asks for the memory of their noted
+/// values: far enough that they arrive in time (an instance takes about a memory trip to read).
+const ASK_AHEAD: usize = 4;
+
 /// Findings, and for each the byte offset of its instance object.
 type Located = (Vec<Finding>, Vec<(usize, usize)>);
 
@@ -109,7 +113,10 @@ fn scan_groups(
     let mut offsets = Vec::new();
     // One vector for every instance's attribute members, in turn.
     let mut memory = Vec::new();
-    for group in groups {
+    for (index, group) in groups.iter().enumerate() {
+        if let Some(current) = groups.get(index + ASK_AHEAD).and_then(|ahead| ahead.current) {
+            Attributes::ask_ahead(state, current);
+        }
         let resource = group.resource;
         if resource.address.mode == Mode::Data && !rules.data_sources {
             continue;

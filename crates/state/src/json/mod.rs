@@ -18,7 +18,7 @@ pub(crate) mod skip;
 mod step;
 pub mod trusted;
 mod value;
-mod wide;
+pub(crate) mod wide;
 
 pub use cursor::{Cursor, JsonError, JsonErrorKind, MAX_DEPTH, Span};
 pub use decimal::Decimal;

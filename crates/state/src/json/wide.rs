@@ -22,6 +22,13 @@ pub(crate) fn next_string_special(bytes: &[u8], at: usize) -> usize {
     find(bytes, at, sixteen::string_special)
 }
 
+/// Asks the CPU for the cache line of `bytes[at]` (nothing when there is no such byte), for a reader
+/// that will look there soon and has other work until then.
+#[inline]
+pub(crate) fn ask_ahead(bytes: &[u8], at: usize) {
+    sixteen::prefetch(bytes, at);
+}
+
 /// The offset of the first `"` or `\` at or after `at`, or the length of `bytes`: the end of a plain
 /// run in a string already known valid.
 #[inline]
