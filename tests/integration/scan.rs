@@ -946,14 +946,14 @@ fn audit_and_refusals_name_a_sensitive_status_without_its_value() {
     }
 }
 
-/// The parse's notes of the attributes the detectors read are a shortcut, never a change: every
-/// state of testdata/ and the corpus gets the same findings scanned from notes as from walking
-/// every instance's attributes, with the built-in catalog and with a rules file whose entries read
-/// other attributes (a path that is not a name, a name nested in a block, generic names of its own).
+/// The parse's notes of the attributes the detectors read and of the lines are a shortcut, never a
+/// change: every state of testdata/ and the corpus gets the same findings (and locations) scanned
+/// from notes as from walking every instance's attributes and counting lines afterwards, with the
+/// built-in catalog and with a rules file whose entries read other attributes (a path that is not a name, a name nested in a block, generic names of its own).
 #[test]
 fn findings_from_the_parses_notes_are_the_findings_from_walking() {
     use statectl::state::legacy::StateBytes;
-    use statectl_analysis::scan::{Rules, noted_attributes, scan};
+    use statectl_analysis::scan::{Rules, noting, scan};
 
     let (_folder, rules_file) = file_with(
         "rules.toml",
@@ -983,8 +983,9 @@ pending = ["gp3"]
             continue;
         };
         for rules in [&Rules::default(), &with_rules] {
-            let filter = std::sync::Arc::new(noted_attributes(rules));
-            let noted = bytes.parse_noting(&filter).unwrap();
+            // With the lines noted too (the rules locate findings): the locations compare as well.
+            assert!(rules.locations);
+            let noted = bytes.parse_noting(&noting(rules)).unwrap();
             let walked_findings = scan(&walked, rules).map(|found| found.findings);
             findings += walked_findings.as_ref().map_or(0, Vec::len);
             let from_walks = format!("{walked_findings:?}");

@@ -7,11 +7,10 @@ mod table;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use statectl_analysis::scan::{Rule, Rules, noted_attributes, scan};
+use statectl_analysis::scan::{Rule, Rules, noting, scan};
 use statectl_encryption::StateEncryption;
-use statectl_state::json::keys::MemberNames;
+use statectl_state::state::notes::Noting;
 
 use crate::cli::Printer;
 use crate::cli::error::CliError;
@@ -49,7 +48,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
     rules.locations = args.format.shows_locations();
     let states = StatesSettings::resolve(&args.states)?;
     let sources = states.sources(printer)?;
-    let noted = Arc::new(noted_attributes(&rules));
+    let noting = noting(&rules);
     let mut writer: Box<dyn Render> = match args.format {
         ReportFormat::Json => Box::new(json::Writer::new(args.fail_on)),
         format => renderer(format, &tool(), args.fail_on).unwrap_or_else(|| {
@@ -79,7 +78,7 @@ pub(crate) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
             scan_one(
                 found,
                 &rules,
-                &noted,
+                &noting,
                 &states.encryption,
                 states.version,
                 only,
@@ -197,7 +196,7 @@ impl Scanned {
 fn scan_one(
     found: &Found,
     rules: &Rules,
-    noted: &Arc<MemberNames>,
+    noting: &Noting,
     encryption: &StateEncryption,
     version: Option<&str>,
     only: bool,
@@ -217,9 +216,10 @@ fn scan_one(
         Ok(None) => return Scanned::Empty(name),
         Err(error) => return failed(error),
     };
-    // The parse notes the attributes the detectors read, so they need not walk them all again.
+    // The parse notes the attributes the detectors read, so they need not walk them all again,
+    // and the lines their findings are on, when asked for.
     let state = match bytes
-        .parse_noting(noted)
+        .parse_noting(noting)
         .map_err(|error| CliError::state(&source, &error))
     {
         Ok(state) => state,

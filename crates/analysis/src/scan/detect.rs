@@ -3,12 +3,15 @@
 //! (`noted_attributes`), else by trusted walks over the raw JSON, so scanning costs little more than
 //! parsing.
 
+use std::sync::Arc;
+
 use statectl_state::json::keys::MemberNames;
-use statectl_state::json::{LineColumn, Span};
+use statectl_state::json::{LineIndex, Span};
 use statectl_state::state::address::Mode;
 use statectl_state::state::attr_path::{AttrPath, Attributes, Step, TooCostly, follow};
 use statectl_state::state::layout::Flavour;
 use statectl_state::state::model::{Instance, Resource, State};
+use statectl_state::state::notes::Noting;
 use statectl_state::state::order::{InstanceGroup, instance_groups};
 use statectl_state::state::sensitive::MASK;
 
@@ -29,7 +32,7 @@ const PART_INSTANCES: usize = 2048;
 /// generic names, and the few they always read): a parse asked to note these (`parse_noting`) spares
 /// the detectors a walk over every member of every instance's attributes. Any other attribute is
 /// still found, by walking.
-pub fn noted_attributes(rules: &Rules) -> MemberNames {
+fn noted_attributes(rules: &Rules) -> MemberNames {
     let catalog = &rules.catalog;
     let first_steps = catalog.all_entries().filter_map(|entry| match &entry.path {
         Some(AttrPath::Steps(steps)) => match steps.first() {
@@ -50,6 +53,15 @@ pub fn noted_attributes(rules: &Rules) -> MemberNames {
             .chain(first_steps)
             .chain(required),
     )
+}
+
+/// What a scan with `rules` asks the parse to note (`parse_noting`): the attributes it reads
+/// ([`noted_attributes`]), and the text's lines when its findings are to be located.
+pub fn noting(rules: &Rules) -> Noting {
+    Noting {
+        members: Arc::new(noted_attributes(rules)),
+        lines: rules.locations,
+    }
 }
 
 /// The attributes read of every instance whatever its type: `async` and `id` here,
@@ -88,7 +100,7 @@ pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Detected, RulePathError>
     }
     check_results(state, rules, &mut findings, &mut offsets);
     if rules.locations {
-        locate(state.source, &offsets, &mut findings);
+        locate(state, &offsets, &mut findings);
     }
     Ok(Detected {
         findings,
@@ -114,7 +126,10 @@ fn scan_groups(
     // One vector for every instance's attribute members, in turn.
     let mut memory = Vec::new();
     for (index, group) in groups.iter().enumerate() {
-        if let Some(current) = groups.get(index + ASK_AHEAD).and_then(|ahead| ahead.current) {
+        if let Some(current) = groups
+            .get(index + ASK_AHEAD)
+            .and_then(|ahead| ahead.current)
+        {
             Attributes::ask_ahead(state, current);
         }
         let resource = group.resource;
@@ -594,114 +609,31 @@ fn check_results(
     }
 }
 
-/// Below this many bytes per thread, counting newlines on a thread of its own costs more than it
-/// saves.
-const LOCATE_PART_BYTES: usize = 8 << 20;
-
-/// Sets each finding's line and column, counting newlines once through the file in offset order, and
-/// no further than the last finding. Counted, not visited one by one: a large state has a newline
-/// every 25 bytes or so, and visiting each was a tenth of a scan. A large file is counted in parts
-/// on every CPU (see [`locate_in_parts`]).
-fn locate(source: &str, offsets: &[(usize, usize)], findings: &mut [Finding]) {
-    let last = offsets.iter().map(|&(_, offset)| offset).max().unwrap_or(0);
-    let parts = statectl_state::parts::parts(last, LOCATE_PART_BYTES).max(1);
-    locate_in_parts(source, offsets, findings, parts);
-}
-
-/// What one part of the file holds: its newlines, the last one's offset, and for each finding in
-/// it the newlines before it in the part and the last one's offset.
-struct Counted {
-    newlines: usize,
-    last_newline: Option<usize>,
-    findings: Vec<(usize, usize, usize, Option<usize>)>,
-}
-
-/// Where a range of the file starts and ends, and the findings (index, offset) inside it.
-type Range<'a> = (usize, usize, &'a [(usize, usize)]);
-
-/// [`locate`] with the file up to the last finding cut into `parts` ranges, counted side by side:
-/// a finding's line is one plus the newlines of the ranges before its own and of its own range up
-/// to it, and its line starts after the last newline before it, in its range or an earlier one.
-fn locate_in_parts(
-    source: &str,
-    offsets: &[(usize, usize)],
-    findings: &mut [Finding],
-    parts: usize,
-) {
+/// Sets each finding's line and column from the line index the parse noted, or else one counted
+/// now (on every CPU): a large state has a newline every 25 bytes or so, and `scan` gives the line
+/// of each of thousands of findings.
+fn locate(state: &State<'_>, offsets: &[(usize, usize)], findings: &mut [Finding]) {
+    let counted;
+    let index = if let Some(index) = &state.notes.lines {
+        index
+    } else {
+        counted = LineIndex::of(state.source.as_bytes());
+        &counted
+    };
     let mut sorted: Vec<(usize, usize)> = offsets.to_vec();
     sorted.sort_by_key(|&(_, offset)| offset);
-    let bytes = source.as_bytes();
-    let end = sorted.last().map_or(0, |&(_, offset)| offset);
-    let bounds: Vec<usize> = (0..=parts).map(|part| end / parts * part).collect();
-    // Each range: where it starts and ends, and the findings (index, offset) inside it.
-    let mut ranges: Vec<Range<'_>> = Vec::with_capacity(parts);
-    let mut rest = sorted.as_slice();
-    for (part, window) in bounds.windows(2).enumerate() {
-        // The last range takes the findings at `end` itself.
-        let (from, to) = (
-            window[0],
-            if part + 1 == parts {
-                end + 1
-            } else {
-                window[1]
-            },
-        );
-        let inside = rest.partition_point(|&(_, offset)| offset < to);
-        ranges.push((from, to.min(bytes.len()), &rest[..inside]));
-        rest = &rest[inside..];
-    }
-    let counted = statectl_state::parts::each_on_a_thread(&ranges, |&(from, to, inside)| {
-        let (mut newlines, mut last_newline, mut counted_to) = (0, None, from);
-        let mut located = Vec::with_capacity(inside.len());
-        for &(index, offset) in inside {
-            let since = &bytes[counted_to..offset];
-            if let Some(last) = memchr::memrchr(b'\n', since) {
-                newlines += memchr::memchr_iter(b'\n', since).count();
-                last_newline = Some(counted_to + last);
-            }
-            counted_to = offset;
-            located.push((index, offset, newlines, last_newline));
-        }
-        let since = &bytes[counted_to..to];
-        if let Some(last) = memchr::memrchr(b'\n', since) {
-            newlines += memchr::memchr_iter(b'\n', since).count();
-            last_newline = Some(counted_to + last);
-        }
-        Counted {
-            newlines,
-            last_newline,
-            findings: located,
-        }
-    });
-    let (mut lines_before, mut newline_before) = (0, None);
-    // The line start, offset and column of the finding before: one on the same line counts its
-    // column on from there, so a state written on one line (hundreds of megabytes) is counted
-    // through once, not once a finding.
-    let mut before: Option<(usize, usize, usize)> = None;
-    for part in counted {
-        for &(index, offset, newlines, last_newline) in &part.findings {
-            let line_start = last_newline
-                .or(newline_before)
-                .map_or(0, |newline| newline + 1);
-            let column = match before {
-                Some((start, at, column)) if start == line_start => {
-                    column + source[at..offset].chars().count()
-                }
-                _ => source[line_start..offset].chars().count() + 1,
-            };
-            before = Some((line_start, offset, column));
-            findings[index].location = Some(LineColumn {
-                line: 1 + lines_before + newlines,
-                column,
-            });
-        }
-        lines_before += part.newlines;
-        newline_before = part.last_newline.or(newline_before);
+    let in_order: Vec<usize> = sorted.iter().map(|&(_, offset)| offset).collect();
+    let located = index.line_columns(state.source.as_bytes(), &in_order);
+    for (&(finding, _), location) in sorted.iter().zip(located) {
+        findings[finding].location = Some(location);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use statectl_state::json::LineColumn;
+    use statectl_state::state::parse::{parse, parse_noting};
+
     use super::*;
     use crate::scan::finding::Severity;
 
@@ -711,7 +643,7 @@ mod tests {
 "resources":[{"mode":"managed","type":"aws_instance","name":"web","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]",
 "instances":[{"status":"tainted","schema_version":1,"attributes":{"id":"i-1"}},
 {"deposed":"00000001","schema_version":1,"attributes":{"id":"i-0"}}]}]}"#;
-        let state = statectl_state::state::parse(text.as_bytes()).unwrap();
+        let state = parse(text.as_bytes()).unwrap();
         let located = scan(&state, &Rules::default()).unwrap().findings;
         let unlocated = scan(
             &state,
@@ -754,15 +686,29 @@ mod tests {
 
     #[test]
     fn locate_gives_each_finding_the_line_and_column_of_its_offset() {
-        // Short lines, and lines longer than a part (whose findings' lines start in a part before).
-        let short = "{\n  \"é\": [\n\n    {\"日本\": 1},\n  x\n]}\n\n".repeat(7);
-        let long = format!("{}\n{}\n\n", "é long line ".repeat(40), "x".repeat(300));
-        for text in [short, long] {
-            locate_on(&text);
+        // Short lines, and a line longer than a block of the line index (findings on it have
+        // their line start in a block before).
+        let short = "{\n  \"version\": 4,\n  \"serial\": 1,\n  \"lineage\": \"é\",\n  \"outputs\": {\n\n    \"日本\": {\"value\": 1, \"type\": \"number\"}\n  },\n  \"resources\": []\n}\n\n";
+        let long = format!(
+            "{{\"version\": 4, \"serial\": 1, \"lineage\": \"{}\",\n\"resources\": []}}\n",
+            "é long line ".repeat(2_000)
+        );
+        for text in [short.to_owned(), long] {
+            let noting = Noting {
+                members: Arc::new(MemberNames::new(["id"])),
+                lines: true,
+            };
+            let noted = parse_noting(text.as_bytes(), &noting).unwrap();
+            assert!(noted.notes.lines.is_some(), "the parse noted the lines");
+            locate_on(&noted);
+            let plain = parse(text.as_bytes()).unwrap();
+            assert!(plain.notes.lines.is_none(), "not asked for");
+            locate_on(&plain);
         }
     }
 
-    fn locate_on(text: &str) {
+    fn locate_on(state: &State<'_>) {
+        let text = state.source;
         let bytes = text.as_bytes();
         // Out of order, repeated, on a newline, at the very start and at the end.
         let mut wanted: Vec<usize> = vec![text.len(), 0, 1, 2, 40, 40, 3];
@@ -788,18 +734,13 @@ mod tests {
                 location: None,
             })
             .collect();
-        for parts in 1..=9 {
-            for finding in &mut findings {
-                finding.location = None;
-            }
-            locate_in_parts(text, &offsets, &mut findings, parts);
-            for (finding, &offset) in findings.iter().zip(&wanted) {
-                assert_eq!(
-                    finding.location,
-                    Some(LineColumn::of(bytes, offset)),
-                    "offset {offset} in {parts} parts"
-                );
-            }
+        locate(state, &offsets, &mut findings);
+        for (finding, &offset) in findings.iter().zip(&wanted) {
+            assert_eq!(
+                finding.location,
+                Some(LineColumn::of(bytes, offset)),
+                "offset {offset}"
+            );
         }
     }
 }

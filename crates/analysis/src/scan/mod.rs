@@ -14,6 +14,6 @@ pub mod select;
 pub mod status;
 
 pub use catalog::Catalog;
-pub use detect::{Detected, noted_attributes, scan};
+pub use detect::{Detected, noting, scan};
 pub use finding::{Evidence, Finding, Rule, RuleInfo, Severity};
 pub use rules::Rules;

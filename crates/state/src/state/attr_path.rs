@@ -5,8 +5,8 @@
 
 use crate::json::bytes::skip_layout;
 use crate::json::keys::MemberNames;
-use crate::json::wide::ask_ahead;
 use crate::json::path::{Document, Exceeded, JsonPath, Limits};
+use crate::json::wide::ask_ahead;
 use crate::json::{Span, trusted};
 use crate::state::model::{Instance, State};
 use crate::state::notes::value_after;

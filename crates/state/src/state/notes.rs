@@ -4,15 +4,19 @@
 //! every attributes object again after the parse (a quarter of a large scan's CPU time), while the
 //! parse's own skip of that object passes each member's key anyway.
 //!
+//! Asked, the parse also notes where the text's lines are ([`LineIndex`]), counted as its UTF-8 is
+//! checked: `scan` gives each finding's line, and counting up to each afterwards read the whole text
+//! from memory again.
+//!
 //! The notes are only ever a shortcut: an instance without complete notes (the parse skipped its
 //! attributes the careful way, or an offset did not fit) has none, and a name the filter was not
 //! built with is looked up by walking, so a reader gets the walk's answer either way.
 
 use std::sync::Arc;
 
-use crate::json::Span;
 use crate::json::keys::MemberNames;
 use crate::json::skip::TopMembers;
+use crate::json::{LineIndex, Span};
 
 /// One noted member: its key's place among the filter's names, and the byte after its `:` as an
 /// offset from the start of its instance object. Neither needs the file's bytes to be read again
@@ -46,20 +50,31 @@ impl NotesAt {
     }
 }
 
-/// The notes of a parse: the filter they were taken with, and every instance's notes one after
-/// another.
+/// What a parse is asked to note: the top-level attributes `members` names, and the text's lines
+/// when `lines` is set.
+#[derive(Debug, Clone)]
+pub struct Noting {
+    pub members: Arc<MemberNames>,
+    pub lines: bool,
+}
+
+/// The notes of a parse: the filter they were taken with, every instance's notes of its members one
+/// after another, and the text's lines when they were asked for.
 #[derive(Debug, Clone, Default)]
 pub struct Notes {
     pub(crate) filter: Option<Arc<MemberNames>>,
-    pub(crate) notes: Vec<Note>,
+    pub(crate) members: Vec<Note>,
+    pub(crate) lines_asked: bool,
+    pub lines: Option<LineIndex>,
 }
 
 impl Notes {
-    /// Notes to take with `filter`.
-    pub fn taking(filter: Arc<MemberNames>) -> Notes {
+    /// Notes to take as `noting` asks.
+    pub fn taking(noting: &Noting) -> Notes {
         Notes {
-            filter: Some(filter),
-            notes: Vec::new(),
+            filter: Some(Arc::clone(&noting.members)),
+            lines_asked: noting.lines,
+            ..Notes::default()
         }
     }
 
@@ -67,14 +82,14 @@ impl Notes {
     pub(crate) fn fresh(&self) -> Notes {
         Notes {
             filter: self.filter.clone(),
-            notes: Vec::new(),
+            ..Notes::default()
         }
     }
 
     /// Takes the notes of a part read on another thread, returning how far its places move.
     pub(crate) fn join(&mut self, part: Notes) -> usize {
-        let by = self.notes.len();
-        self.notes.extend(part.notes);
+        let by = self.members.len();
+        self.members.extend(part.members);
         by
     }
 
@@ -89,9 +104,9 @@ impl Notes {
         if at == NotesAt::NONE {
             return None;
         }
-        let header = *self.notes.get(at.0 as usize)?;
+        let header = *self.members.get(at.0 as usize)?;
         let first = at.0 as usize + 1;
-        let noted = self.notes.get(first..first + header.key as usize)?;
+        let noted = self.members.get(first..first + header.key as usize)?;
         Some((
             filter,
             noted
@@ -182,15 +197,18 @@ mod tests {
     const FILTER: [&str; 4] = ["id", "state", "status", "last_operation"];
     const OTHERS: [&str; 4] = ["arn", "tags", "i\\u0064", "nothing"];
 
-    fn filter() -> Arc<MemberNames> {
-        Arc::new(MemberNames::new(FILTER))
+    fn filter() -> Noting {
+        Noting {
+            members: Arc::new(MemberNames::new(FILTER)),
+            lines: false,
+        }
     }
 
     /// Every instance's attributes answer the same, read from the notes or walked; returns how many
     /// instances had notes.
     fn same_answers(text: &str) -> usize {
         let plain = parse(text.as_bytes()).unwrap();
-        let noted = parse_noting(text.as_bytes(), filter()).unwrap();
+        let noted = parse_noting(text.as_bytes(), &filter()).unwrap();
         let mut with_notes = 0;
         let instances = |state: &State<'_>| state.instances().count();
         assert_eq!(instances(&plain), instances(&noted));
@@ -299,7 +317,7 @@ mod tests {
         text.push_str("  ]\n}\n");
         assert!(text.len() > 1 << 20, "large enough to be read in parts");
         assert_eq!(same_answers(&text), 6000);
-        let noted = parse_noting(text.as_bytes(), filter()).unwrap();
+        let noted = parse_noting(text.as_bytes(), &filter()).unwrap();
         for (index, (_, instance)) in noted.instances().enumerate() {
             let attributes = Attributes::of_instance_in(&noted, instance, Vec::new()).unwrap();
             assert_eq!(

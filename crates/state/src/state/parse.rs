@@ -7,14 +7,13 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::json::keys::MemberNames;
 use crate::json::{Cursor, JsonErrorKind, Span};
 use crate::parts;
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::{StateError, shorten};
 use crate::state::layout::{Flavour, InstanceField, KeyOrder, Style, detect_flavour};
 use crate::state::model::{Inside, Instance, Member, Output, Resource, State};
-use crate::state::notes::{Notes, NotesAt, Taking};
+use crate::state::notes::{Notes, NotesAt, Noting, Taking};
 
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
 /// providers) and the last module path (resources of one module stand together); and the buffers
@@ -53,15 +52,18 @@ pub fn parse(bytes: &[u8]) -> Result<State<'_>> {
     parse_with(bytes, Notes::default())
 }
 
-/// [`parse`], taking notes of the top-level members of every instance's attributes that `filter`
-/// names (see `notes`): for a reader that asks for a few of them from every instance.
-pub fn parse_noting(bytes: &[u8], filter: Arc<MemberNames>) -> Result<State<'_>> {
-    parse_with(bytes, Notes::taking(filter))
+/// [`parse`], taking the notes `noting` asks for (see `notes`): the top-level members of every
+/// instance's attributes it names, for a reader that asks for a few of them from every instance,
+/// and the text's lines.
+pub fn parse_noting<'a>(bytes: &'a [u8], noting: &Noting) -> Result<State<'a>> {
+    parse_with(bytes, Notes::taking(noting))
 }
 
-fn parse_with(bytes: &[u8], notes: Notes) -> Result<State<'_>> {
+fn parse_with(bytes: &[u8], mut notes: Notes) -> Result<State<'_>> {
     sniff::bytes(bytes, true).map_err(|error| error.located_in(bytes))?;
-    let source = utf8::text(bytes).map_err(|offset| sniff::not_utf8(offset).located_in(bytes))?;
+    let (source, lines) = utf8::text(bytes, notes.lines_asked)
+        .map_err(|offset| sniff::not_utf8(offset).located_in(bytes))?;
+    notes.lines = lines;
     // Only once reading it as a state failed: is it another known kind of JSON document?
     let state = parse_text(source, notes)
         .map_err(|error| sniff::document(source).unwrap_or(error).located_in(bytes))?;
@@ -629,7 +631,11 @@ fn noted_attributes(
     object_start: usize,
     notes: &mut Notes,
 ) -> Result<(Span, NotesAt)> {
-    let Notes { filter, notes } = notes;
+    let Notes {
+        filter,
+        members: notes,
+        ..
+    } = notes;
     let Some(filter) = filter.as_deref() else {
         return Ok((object_or_null(cursor, "attributes")?, NotesAt::NONE));
     };

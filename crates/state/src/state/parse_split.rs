@@ -308,11 +308,14 @@ mod tests {
 
         let text = state_text(40);
         // `mode` is only inside the decoys: never a top-level member, never noted.
-        let filter = Arc::new(MemberNames::new(["id", "mode"]));
+        let noting = crate::state::notes::Noting {
+            members: Arc::new(MemberNames::new(["id", "mode"])),
+            lines: false,
+        };
         let joined_before = JOINED.get();
         for parts in 1..=8 {
             let state = crate::parts::forced(parts, || {
-                crate::state::parse::parse_noting(text.as_bytes(), Arc::clone(&filter))
+                crate::state::parse::parse_noting(text.as_bytes(), &noting)
             })
             .unwrap();
             for (index, (_, instance)) in state.instances().enumerate() {

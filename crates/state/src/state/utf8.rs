@@ -11,47 +11,78 @@
 //! Why the answer is the one-thread check's: the parts are cut just before an ASCII byte, which can
 //! only start a character, so a valid text's parts are each valid; and the first failing part, in
 //! order, fails where the whole would (the parts before it are valid and end on a whole character),
-//! so the offset in the error is the same.
+//! so the offset in the error is the same. Each part is checked in blocks of a few kilobytes, cut
+//! the same way for the same reasons, so that a caller who asks for the text's lines
+//! ([`LineIndex`]) has each block counted while it is in cache.
 
+use crate::json::LineIndex;
+// About how many bytes of a part are checked (and counted) at a time: the line index's blocks,
+// small enough to be in cache still when they are counted.
+use crate::json::line_index::{BLOCK_BYTES, Counted};
 use crate::parts::{each_on_a_thread, parts};
 
 /// Below this many bytes per part, a thread costs more than it saves.
 const PART_BYTES: usize = 4 << 20;
 
-/// `bytes` as text, or the offset of its first byte that is not part of a valid UTF-8 character
-/// (`Utf8Error::valid_up_to` of the whole).
+/// `bytes` as text, and its line index when `lines` asks for it; or the offset of its first byte
+/// that is not part of a valid UTF-8 character (`Utf8Error::valid_up_to` of the whole).
+pub(crate) fn text(bytes: &[u8], lines: bool) -> Result<(&str, Option<LineIndex>), usize> {
+    text_in_blocks(bytes, lines, BLOCK_BYTES)
+}
+
+/// [`text`], checked in blocks of about `block` bytes.
 #[allow(
     unsafe_code,
     reason = "joining parts checked on several threads into one `&str`; see the module's documentation"
 )]
-pub(crate) fn text(bytes: &[u8]) -> Result<&str, usize> {
+fn text_in_blocks(
+    bytes: &[u8],
+    lines: bool,
+    block: usize,
+) -> Result<(&str, Option<LineIndex>), usize> {
     let cuts = cuts(bytes, parts(bytes.len(), PART_BYTES));
-    if cuts.len() <= 2 {
-        return checked(bytes).map_err(|error| error.valid_up_to());
-    }
     let parts: Vec<(usize, usize)> = cuts
         .windows(2)
         .map(|bounds| (bounds[0], bounds[1]))
         .collect();
-    let first_invalid = each_on_a_thread(&parts, |&(start, end)| invalid_at(bytes, start, end))
-        .into_iter()
-        .flatten()
-        .next();
-    if let Some(offset) = first_invalid {
-        return Err(offset);
+    let mut counted = Vec::new();
+    let check = |&(start, end): &(usize, usize)| check_part(bytes, start, end, lines, block);
+    for part in each_on_a_thread(&parts, check) {
+        counted.extend(part?);
     }
     // SAFETY: every part between consecutive cuts (which run from 0 to `bytes.len()`, so each byte
-    // is in exactly one part) was just checked by `checked` and found valid (each part
-    // gets its answer, from its own thread or this one, or the call panics); valid UTF-8 texts one
-    // after another are valid UTF-8.
-    Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+    // is in exactly one part) was just checked by `check_part` and found valid (each part gets its
+    // answer, from its own thread or this one, or the call panics; the loop above returns at the
+    // first that is not valid); valid UTF-8 texts one after another are valid UTF-8.
+    let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+    Ok((text, lines.then(|| LineIndex::from_counted(counted))))
 }
 
-/// Where `bytes[start..end]` stops being UTF-8, as an offset into `bytes`; `None` when it is valid.
-fn invalid_at(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
-    checked(&bytes[start..end])
-        .err()
-        .map(|error| start + error.valid_up_to())
+/// Checks `bytes[start..end]` in blocks of about `block` bytes (each, but the last, cut before an
+/// ASCII byte), counting each block's lines when `lines` asks: the counts, or where the part stops
+/// being UTF-8, as an offset into `bytes`.
+fn check_part(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    lines: bool,
+    block: usize,
+) -> Result<Vec<Counted>, usize> {
+    let mut counted = Vec::new();
+    let mut at = start;
+    while at < end {
+        let cut = at.saturating_add(block).min(end);
+        let block_end = bytes[cut..end]
+            .iter()
+            .position(u8::is_ascii)
+            .map_or(end, |ascii| cut + ascii);
+        checked(&bytes[at..block_end]).map_err(|error| at + error.valid_up_to())?;
+        if lines {
+            counted.push(Counted::of(bytes, at, block_end));
+        }
+        at = block_end;
+    }
+    Ok(counted)
 }
 
 /// `bytes` as text, checked by `simdutf8` (SIMD, several times std's speed); only a text that fails
@@ -83,9 +114,26 @@ fn cuts(bytes: &[u8], parts: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::LineColumn;
 
     fn checked_in(parts: usize, bytes: &[u8]) -> Result<&str, usize> {
-        crate::parts::forced(parts, || text(bytes))
+        crate::parts::forced(parts, || text(bytes, false)).map(|(text, lines)| {
+            assert_eq!(lines, None, "not asked for");
+            text
+        })
+    }
+
+    /// The text checked in `parts` of blocks of `block` bytes, its lines counted on the way.
+    fn checked_in_blocks(parts: usize, block: usize, bytes: &[u8]) -> Result<&str, usize> {
+        let (text, lines) = crate::parts::forced(parts, || text_in_blocks(bytes, true, block))?;
+        let lines = lines.expect("asked for");
+        let offsets: Vec<usize> = (0..=bytes.len()).collect();
+        let expected: Vec<LineColumn> = offsets
+            .iter()
+            .map(|&offset| LineColumn::of(bytes, offset))
+            .collect();
+        assert_eq!(lines.line_columns(bytes, &offsets), expected);
+        Ok(text)
     }
 
     #[test]
@@ -116,6 +164,13 @@ mod tests {
             let whole = std::str::from_utf8(text).map_err(|error| error.valid_up_to());
             for parts in [1, 2, 3, 5, 16] {
                 assert_eq!(checked_in(parts, text), whole, "{parts} parts of {text:?}");
+            }
+            for (parts, block) in [(1, 1), (1, 7), (2, 3), (3, 64), (5, 100_000)] {
+                assert_eq!(
+                    checked_in_blocks(parts, block, text),
+                    whole,
+                    "{parts} parts in blocks of {block} of {text:?}"
+                );
             }
             let alone = crate::parts::without_threads(|| checked_in(3, text));
             assert_eq!(alone, whole, "3 parts, no thread, of {text:?}");

@@ -10,13 +10,13 @@ mod go;
 mod v3;
 
 use std::ops::Deref;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-use crate::json::keys::MemberNames;
 use crate::json::{Span, write_go_string};
 use crate::state::bytes::Bytes;
 use crate::state::error::{Location, StateError};
 use crate::state::model::{State, members};
+use crate::state::notes::Noting;
 use crate::state::parse::{parse, parse_noting};
 
 pub use v3::upgrade as upgrade_v3;
@@ -86,14 +86,14 @@ impl StateBytes {
         self.parse_with(None)
     }
 
-    /// [`StateBytes::parse`], taking notes of the attributes `filter` names (`parse_noting`).
-    pub fn parse_noting(&self, filter: &Arc<MemberNames>) -> Result<State<'_>, StateError> {
-        self.parse_with(Some(filter))
+    /// [`StateBytes::parse`], taking the notes `noting` asks for (`parse_noting`).
+    pub fn parse_noting(&self, noting: &Noting) -> Result<State<'_>, StateError> {
+        self.parse_with(Some(noting))
     }
 
-    fn parse_with(&self, filter: Option<&Arc<MemberNames>>) -> Result<State<'_>, StateError> {
-        let read = |bytes| match filter {
-            Some(filter) => parse_noting(bytes, Arc::clone(filter)),
+    fn parse_with(&self, noting: Option<&Noting>) -> Result<State<'_>, StateError> {
+        let read = |bytes| match noting {
+            Some(noting) => parse_noting(bytes, noting),
             None => parse(bytes),
         };
         match read(&self.bytes) {
