@@ -68,6 +68,10 @@ pub struct Resource<'a> {
     pub provider: Option<Arc<ProviderConfig>>,
     pub instances: Vec<Instance<'a>>,
     pub span: Span,
+    /// The parse found `instances` in Terraform's order without two of one identity (see
+    /// `order::in_order`), looking while they were in cache: the order of a large state's objects
+    /// then need not read every instance record again (most of that order's time).
+    pub(crate) instances_in_order: bool,
 }
 
 impl Resource<'_> {

@@ -27,6 +27,12 @@ fn identity<'s>(instance: &'s Instance<'_>) -> (Option<&'s InstanceKey>, Option<
     (instance.index_key.as_ref(), instance.deposed.as_deref())
 }
 
+/// Whether `instances` (one resource's) are in Terraform's order, no two with one identity: as
+/// files Terraform wrote always are.
+pub(crate) fn in_order(instances: &[Instance<'_>]) -> bool {
+    instances.is_sorted_by(|left, right| identity(left) < identity(right))
+}
+
 /// Every instance object of `resources` in Terraform's order (resource address as `AbsResource.Less`
 /// orders it, then instance key, then deposed key), refusing duplicates as Go's reader does.
 pub fn sort_objects(resources: &[Resource<'_>]) -> Result<Vec<ObjectRef>, Duplicate> {
@@ -55,12 +61,17 @@ pub fn sort_objects(resources: &[Resource<'_>]) -> Result<Vec<ObjectRef>, Duplic
             let count = resources[resource as usize].instances.len() as u32;
             order.extend((0..count).map(|instance| ObjectRef { resource, instance }));
         }
+        // Files Terraform wrote are in order already, without duplicates: the parse told it of
+        // each resource (`Resource::instances_in_order`); else one look at each pair tells both.
+        if let [resource] = same_address
+            && resources[*resource as usize].instances_in_order
+        {
+            continue;
+        }
         let objects = &mut order[start..];
         let instance = |object: &ObjectRef| {
             &resources[object.resource as usize].instances[object.instance as usize]
         };
-        // Files Terraform wrote are in order already, without duplicates: one look at each pair
-        // tells both.
         if objects.is_sorted_by(|left, right| identity(instance(left)) < identity(instance(right)))
         {
             continue;

@@ -344,6 +344,7 @@ pub(super) fn resource<'a>(
     let mut name: Option<Cow<'a, str>> = None;
     let mut provider = None;
     let mut instances = Vec::new();
+    let mut instances_in_order = true;
     let start = cursor.position();
     let span = cursor.object(|cursor, key, _| {
         cursor.skip_whitespace();
@@ -372,6 +373,7 @@ pub(super) fn resource<'a>(
                         })
                         .map(|_| ())
                 };
+                instances_in_order = order::in_order(&gathered);
                 instances = exact_copy(&mut gathered);
                 shared.instances = gathered;
                 read?;
@@ -438,6 +440,7 @@ pub(super) fn resource<'a>(
         provider,
         instances,
         span,
+        instances_in_order,
     })
 }
 
