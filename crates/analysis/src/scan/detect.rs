@@ -12,7 +12,7 @@ use statectl_state::state::attr_path::{AttrPath, Attributes, Step, TooCostly, fo
 use statectl_state::state::layout::Flavour;
 use statectl_state::state::model::{Instance, Resource, State};
 use statectl_state::state::notes::Noting;
-use statectl_state::state::order::{InstanceGroup, instance_groups};
+use statectl_state::state::order::{InstanceGroup, each_instance_group_in, group_ranges};
 use statectl_state::state::sensitive::MASK;
 
 use crate::scan::catalog::Catalog;
@@ -24,7 +24,7 @@ use crate::scan::status::{
     RemoteStatus, RulePathError, STATUS_NAMES, decoded_string, remote_status,
 };
 
-/// Below this many instances a part, a thread costs more than it saves (below 4,096 instances one
+/// Below this many instance objects a part, a thread costs more than it saves (below 4,096 one
 /// thread is as fast as two).
 const PART_INSTANCES: usize = 2048;
 
@@ -80,16 +80,18 @@ pub struct Detected {
 /// Scans one parsed state. A rules file's JSONPath that needs more work than an instance's
 /// attributes allow stops the scan with an error that names it.
 pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Detected, RulePathError> {
-    let groups = instance_groups(state);
-    // Detection allocates little, so (unlike parsing) it splits well over threads.
-    let parts = statectl_state::parts::parts(groups.len(), PART_INSTANCES).max(1);
-    let chunks: Vec<&[InstanceGroup<'_, '_>]> =
-        groups.chunks(groups.len().div_ceil(parts).max(1)).collect();
-    let (mut findings, mut offsets) = (Vec::new(), Vec::new());
-    for part in
-        statectl_state::parts::each_on_a_thread(&chunks, |chunk| scan_groups(state, rules, chunk))
-    {
-        let (more, more_offsets) = part?;
+    // Detection allocates little, so (unlike parsing) it splits well over threads. Each thread
+    // gathers the groups it scans: that reads every instance record (long out of cache after the
+    // parse), as the detectors do next, and gathering them all first was a wait of its own.
+    let parts = statectl_state::parts::parts(state.order.len(), PART_INSTANCES).max(1);
+    let ranges = group_ranges(state, parts);
+    let (mut findings, mut offsets, mut instances) = (Vec::new(), Vec::new(), 0);
+    for part in statectl_state::parts::each_on_a_thread(&ranges, |objects| {
+        let groups: Vec<_> = each_instance_group_in(state, objects.clone()).collect();
+        scan_groups(state, rules, &groups).map(|located| (located, groups.len()))
+    }) {
+        let ((more, more_offsets), groups) = part?;
+        instances += groups;
         let shift = findings.len();
         findings.extend(more);
         offsets.extend(
@@ -104,7 +106,7 @@ pub fn scan(state: &State<'_>, rules: &Rules) -> Result<Detected, RulePathError>
     }
     Ok(Detected {
         findings,
-        instances: groups.len(),
+        instances,
     })
 }
 

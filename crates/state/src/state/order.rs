@@ -249,6 +249,19 @@ pub fn group_start_from(state: &State<'_>, at: usize) -> usize {
     at.min(state.order.len())
 }
 
+/// `state.order` cut into about `parts` ranges of nearly equal length, each starting where a group
+/// does: for [`each_instance_group_in`] on as many threads.
+pub fn group_ranges(state: &State<'_>, parts: usize) -> Vec<Range<usize>> {
+    let objects = state.order.len();
+    let parts = parts.max(1);
+    let mut starts: Vec<usize> = (0..parts)
+        .map(|part| group_start_from(state, objects / parts * part))
+        .collect();
+    starts.push(objects);
+    starts.dedup();
+    starts.windows(2).map(|pair| pair[0]..pair[1]).collect()
+}
+
 /// Whether two objects next to each other in the order are of the same resource instance.
 fn same_instance(
     resource: &Resource<'_>,
@@ -588,6 +601,16 @@ mod tests {
                     .collect();
                 parts.extend(each_instance_group_in(&state, start..objects).map(describe));
                 assert_eq!(parts, whole, "seed {seed}, split at {start} (from {at})");
+            }
+            for count in 1..=objects + 2 {
+                let ranges = group_ranges(&state, count);
+                let walked: Vec<_> = ranges
+                    .iter()
+                    .flat_map(|range| each_instance_group_in(&state, range.clone()).map(describe))
+                    .collect();
+                assert_eq!(walked, whole, "seed {seed}, {count} parts: {ranges:?}");
+                assert!(ranges.iter().all(|range| starts.contains(&range.start)));
+                assert!(ranges.len() <= count && ranges.iter().all(|range| !range.is_empty()));
             }
         }
     }
