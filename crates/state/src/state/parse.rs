@@ -358,25 +358,7 @@ pub(super) fn resource<'a>(
             Some("name") => name = optional_string(cursor, "name")?,
             Some("provider") => provider = optional_provider(cursor, shared)?,
             Some("instances") => {
-                // Most resources hold one instance, and a vector grows to four at its first push:
-                // three unused instance slots per resource were a third of a large state's model.
-                // Gathered in the shared buffer, then copied into a vector of the exact size.
-                let mut gathered = std::mem::take(&mut shared.instances);
-                gathered.clear();
-                let read = if cursor.null() {
-                    Ok(())
-                } else {
-                    cursor
-                        .array(|cursor| {
-                            gathered.push(instance(cursor, shared)?);
-                            Ok::<_, StateError>(())
-                        })
-                        .map(|_| ())
-                };
-                instances_in_order = order::in_order(&gathered);
-                instances = exact_copy(&mut gathered);
-                shared.instances = gathered;
-                read?;
+                (instances, instances_in_order) = resource_instances(cursor, shared)?;
             }
             _ => {
                 cursor.skip_value()?;
@@ -442,6 +424,34 @@ pub(super) fn resource<'a>(
         span,
         instances_in_order,
     })
+}
+
+/// A resource's `instances` (an array or `null`), and whether they are in order (see
+/// `Resource::instances_in_order`).
+fn resource_instances<'a>(
+    cursor: &mut Cursor<'a>,
+    shared: &mut Shared<'a>,
+) -> Result<(Vec<Instance<'a>>, bool)> {
+    // Most resources hold one instance, and a vector grows to four at its first push: three unused
+    // instance slots per resource were a third of a large state's model. Gathered in the shared
+    // buffer, then copied into a vector of the exact size.
+    let mut gathered = std::mem::take(&mut shared.instances);
+    gathered.clear();
+    let read = if cursor.null() {
+        Ok(())
+    } else {
+        cursor
+            .array(|cursor| {
+                gathered.push(instance(cursor, shared)?);
+                Ok::<_, StateError>(())
+            })
+            .map(|_| ())
+    };
+    let in_order = order::in_order(&gathered);
+    let instances = exact_copy(&mut gathered);
+    shared.instances = gathered;
+    read?;
+    Ok((instances, in_order))
 }
 
 /// Parses one instance object on its own, as [`parse`] parses each inside `instances`: for a write
