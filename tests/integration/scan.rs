@@ -997,3 +997,52 @@ pending = ["gp3"]
     assert!(compared >= 40, "states compared: {compared}");
     assert!(findings >= 50, "findings compared: {findings}");
 }
+
+/// Attribute names written with escapes are the names Go decodes them to (`"st\u0061te"` is
+/// `state`), for the detectors as for Terraform: every fixture gives the same findings and
+/// evidence with its attribute keys so written as plainly.
+#[test]
+fn escaped_attribute_names_are_read_as_their_decoded_names() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut compared = 0;
+    for (name, _) in FIXTURES {
+        let plain = std::fs::read_to_string(fixture(name)).unwrap();
+        let escaped = [
+            ("\"state\":", "\"st\\u0061te\":"),
+            ("\"id\":", "\"i\\u0064\":"),
+            ("\"last_operation\":", "\"l\\u0061st_operation\":"),
+            ("\"lifecycle_state\":", "\"lifecycle_st\\u0061te\":"),
+            ("\"private_ip\":", "\"priv\\u0061te_ip\":"),
+        ]
+        .iter()
+        .fold(plain.clone(), |text, (from, to)| text.replace(from, to));
+        if escaped == plain {
+            continue;
+        }
+        let copy = folder.path().join(format!("{name}.tfstate"));
+        std::fs::write(&copy, &escaped).unwrap();
+        let read = |path: &std::path::Path| {
+            let output = Test::new()
+                .args(["scan", "--format", "json", "--fail-on", "never"])
+                .arg(path)
+                .run()
+                .code(0);
+            let document = output.json();
+            let findings: Vec<(String, Value)> = document["states"][0]["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|finding| {
+                    (
+                        finding["rule"].as_str().unwrap().to_owned(),
+                        finding["evidence"].clone(),
+                    )
+                })
+                .collect();
+            findings
+        };
+        assert_eq!(read(&copy), read(&fixture(name)), "{name}");
+        compared += 1;
+    }
+    assert!(compared >= 5, "fixtures compared: {compared}");
+}

@@ -1,12 +1,20 @@
 //! A set of object member names, looked up fast enough to ask for every key of a large document as
-//! a parse passes it (see `state::notes`): the names the scan's detectors read.
+//! a parse passes it (see `state::notes`): the names the scan's detectors read; and whether a key,
+//! as written, is a name.
+//!
+//! Keys are compared decoded, as Go's reader (and so Terraform) decodes them: `"i\u0064"` is `id`.
+//! A key with an escape is rare, so it is decoded only when it has one.
+
+use std::cmp::Ordering;
+
+use crate::json::Cursor;
 
 /// Buckets of the filter's table: a power of two, well above the few dozen names a scan asks for,
 /// so that most keys of an attributes object land in an empty bucket and cost two loads.
 const BUCKETS: usize = 256;
 
-/// Member names, compared with raw key text (between the quotes, escapes not decoded, as
-/// [`crate::json::trusted::members`] gives keys).
+/// Member names, looked up by a key's text as written (between the quotes, as
+/// [`crate::json::trusted::members`] gives keys), decoded when it has an escape.
 #[derive(Debug, Clone)]
 pub struct MemberNames {
     names: Vec<Box<str>>,
@@ -33,13 +41,24 @@ impl MemberNames {
         filter
     }
 
-    /// Is `key` (raw key text) one of the names?
+    /// Is `name` (decoded) one of the names?
     #[inline]
-    pub fn wants(&self, key: &[u8]) -> bool {
-        self.place_of(key).is_some()
+    pub fn wants(&self, name: &[u8]) -> bool {
+        self.place_of(name).is_some()
     }
 
-    /// Where `key` is among the names.
+    /// Where the key written `raw` (valid string content, between the quotes) is among the
+    /// names, decoded first when it has an escape.
+    #[inline]
+    pub(crate) fn place_of_raw(&self, raw: &[u8]) -> Option<u32> {
+        if memchr::memchr(b'\\', raw).is_none() {
+            return self.place_of(raw);
+        }
+        let decoded = decoded(std::str::from_utf8(raw).ok()?)?;
+        self.place_of(decoded.as_bytes())
+    }
+
+    /// Where `name` (decoded) is among the names.
     #[inline]
     pub(crate) fn place_of(&self, key: &[u8]) -> Option<u32> {
         self.buckets[bucket_of(key)]
@@ -52,6 +71,28 @@ impl MemberNames {
     pub(crate) fn name(&self, place: u32) -> &str {
         &self.names[place as usize]
     }
+}
+
+/// Whether the key written `raw` (valid string content, between the quotes) is `name` once
+/// decoded. Decoding never lengthens a key, and shortens every key with an escape, so only a
+/// longer key with an escape is decoded.
+pub fn same_name(raw: &str, name: &str) -> bool {
+    match raw.len().cmp(&name.len()) {
+        Ordering::Less => false,
+        Ordering::Equal => raw == name && !raw.contains('\\'),
+        Ordering::Greater => raw.contains('\\') && decoded(raw).is_some_and(|key| key == name),
+    }
+}
+
+/// The key written `raw` (string content, between the quotes), decoded; `None` when it is not
+/// valid string content.
+fn decoded(raw: &str) -> Option<String> {
+    let quoted = format!("\"{raw}\"");
+    let mut cursor = Cursor::new(&quoted);
+    let (key, _) = cursor.string().ok()?;
+    let key = key.into_owned();
+    cursor.finish().ok()?;
+    Some(key)
 }
 
 /// A key's bucket, from its length and its first and last bytes (cheap, and spread enough for
@@ -85,5 +126,35 @@ mod tests {
             assert!(!filter.wants(name.as_bytes()), "{name}");
         }
         assert_eq!(filter.names.len(), 4, "a repeated name is kept once");
+    }
+
+    #[test]
+    fn a_key_is_a_name_once_decoded() {
+        let filter = MemberNames::new(["id", "state", "é"]);
+        for (raw, name) in [
+            ("id", Some("id")),
+            ("i\\u0064", Some("id")),
+            ("\\u0069\\u0064", Some("id")),
+            ("st\\u0061te", Some("state")),
+            ("\\u00e9", Some("é")),
+            ("i\\u0064 ", None),
+            ("i\\\\u0064", None),
+            ("i\\\\d", None),
+            ("i\\n", None),
+        ] {
+            let place = filter.place_of_raw(raw.as_bytes());
+            assert_eq!(place.map(|place| filter.name(place)), name, "{raw}");
+            for candidate in ["id", "state", "é", "i\\u0064", "i\\d"] {
+                let decoded = decoded(raw).unwrap();
+                assert_eq!(
+                    same_name(raw, candidate),
+                    decoded == candidate,
+                    "{raw} {candidate}"
+                );
+            }
+        }
+        // Not valid string content: never a name.
+        assert!(!same_name("i\\x", "i"));
+        assert_eq!(filter.place_of_raw(b"i\\"), None);
     }
 }

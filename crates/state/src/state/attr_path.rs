@@ -4,7 +4,7 @@
 //! a budget sized from the attributes, since a rules file may come from someone else.
 
 use crate::json::bytes::skip_layout;
-use crate::json::keys::MemberNames;
+use crate::json::keys::{MemberNames, same_name};
 use crate::json::path::{Document, Exceeded, JsonPath, Limits};
 use crate::json::wide::ask_ahead;
 use crate::json::{Span, trusted};
@@ -233,11 +233,11 @@ impl<'a> Attributes<'a> {
             self.members
                 .iter()
                 .rev()
-                .find(|(key, _)| *key == name)
+                .find(|(key, _)| self.is_named(key, name))
                 .map(|&(_, span)| self.value(span))
         } else {
             self.walk()
-                .filter(|(key, _)| *key == name)
+                .filter(|(key, _)| same_name(key, name))
                 .last()
                 .map(|(_, span)| span)
         }
@@ -248,6 +248,15 @@ impl<'a> Attributes<'a> {
         match self.chosen {
             Some(_) => value_after(self.source, span.start),
             None => span,
+        }
+    }
+
+    /// Whether the key of a member read is `name`: a key from the notes is the name itself, a
+    /// walked one is as written (decoded to compare; `"i\u0064"` is `id`, as Go reads it).
+    fn is_named(&self, key: &str, name: &str) -> bool {
+        match self.chosen {
+            Some(_) => key == name,
+            None => same_name(key, name),
         }
     }
 
@@ -270,19 +279,26 @@ impl<'a> Attributes<'a> {
             .map(move |(key, span)| (key, Span::new(span.start + offset, span.end + offset)))
     }
 
-    /// The top-level members named one of `names`, raw keys and values, in the object's order.
-    pub fn members_named(&self, names: &[String]) -> Vec<(&'a str, &'a str)> {
-        let named = |key: &str| names.iter().any(|name| name == key);
+    /// The top-level members named one of `names`, in the object's order: each as the name it
+    /// has (decoded, one of `names`), and its raw value.
+    pub fn members_named<'n>(&self, names: &'n [String]) -> Vec<(&'n str, &'a str)> {
+        let name_of = |key: &str, same: &dyn Fn(&str, &str) -> bool| {
+            names
+                .iter()
+                .find(|name| same(key, name))
+                .map(String::as_str)
+        };
         if names.iter().all(|name| self.read(name)) {
             self.members
                 .iter()
-                .filter(|(key, _)| named(key))
-                .map(|&(key, span)| (key, self.value(span).of(self.source)))
+                .filter_map(|&(key, span)| {
+                    let name = name_of(key, &|key, name| self.is_named(key, name))?;
+                    Some((name, self.value(span).of(self.source)))
+                })
                 .collect()
         } else {
             self.walk()
-                .filter(|(key, _)| named(key))
-                .map(|(key, span)| (key, span.of(self.source)))
+                .filter_map(|(key, span)| Some((name_of(key, &same_name)?, span.of(self.source))))
                 .collect()
         }
     }
@@ -325,7 +341,7 @@ fn follow_from(raw: &str, mut at: Span, steps: &[Step]) -> Option<Span> {
         at = match step {
             Step::Member(name) if bytes.get(start) == Some(&b'{') => {
                 trusted::members(raw, start)
-                    .filter(|(key, _)| key == name)
+                    .filter(|(key, _)| same_name(key, name))
                     .last()?
                     .1
             }

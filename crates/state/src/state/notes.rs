@@ -166,7 +166,7 @@ impl<'n> Taking<'n> {
 impl TopMembers for Taking<'_> {
     #[inline]
     fn member(&mut self, bytes: &[u8], key: usize, key_end: usize, colon: usize) {
-        let Some(key) = self.filter.place_of(&bytes[key + 1..key_end - 1]) else {
+        let Some(key) = self.filter.place_of_raw(&bytes[key + 1..key_end - 1]) else {
             return;
         };
         match u32::try_from(colon - self.object_start) {
@@ -267,8 +267,8 @@ mod tests {
         let cases = [
             // Repeated keys: the last wins, as Go reads them.
             r#""attributes": {"id": "a", "state": "RUNNING", "id": "b", "state": "PROVISIONING"}"#,
-            // Whitespace around the colon, an escaped key that is not `id` as raw text, nested
-            // members with the filter's names (not top-level: not noted).
+            // Whitespace around the colon, an escaped key that is `id` decoded (as Go reads it),
+            // nested members with the filter's names (not top-level: not noted).
             "\"attributes\": {\"i\\u0064\": \"x\" ,\n \"id\"\n :\n \"y\", \"tags\": {\"id\": 1, \"state\": 2}}",
             r#""attributes": {"last_operation": [{"state": "in progress", "type": "create"}]}"#,
             r#""attributes": {"last_operation": {"state": "failed", "type": "delete"}}"#,
