@@ -47,13 +47,9 @@ impl MemberNames {
         self.place_of(name).is_some()
     }
 
-    /// Where the key written `raw` (valid string content, between the quotes) is among the
-    /// names, decoded first when it has an escape.
-    #[inline]
-    pub(crate) fn place_of_raw(&self, raw: &[u8]) -> Option<u32> {
-        if memchr::memchr(b'\\', raw).is_none() {
-            return self.place_of(raw);
-        }
+    /// Where the key written `raw` (valid string content, between the quotes, with an escape:
+    /// one without is its own name, for [`MemberNames::place_of`]) is among the names, decoded.
+    pub(crate) fn place_of_escaped(&self, raw: &[u8]) -> Option<u32> {
         let decoded = decoded(std::str::from_utf8(raw).ok()?)?;
         self.place_of(decoded.as_bytes())
     }
@@ -142,7 +138,7 @@ mod tests {
             ("i\\\\d", None),
             ("i\\n", None),
         ] {
-            let place = filter.place_of_raw(raw.as_bytes());
+            let place = filter.place_of_escaped(raw.as_bytes());
             assert_eq!(place.map(|place| filter.name(place)), name, "{raw}");
             for candidate in ["id", "state", "é", "i\\u0064", "i\\d"] {
                 let decoded = decoded(raw).unwrap();
@@ -155,6 +151,6 @@ mod tests {
         }
         // Not valid string content: never a name.
         assert!(!same_name("i\\x", "i"));
-        assert_eq!(filter.place_of_raw(b"i\\"), None);
+        assert_eq!(filter.place_of_escaped(b"i\\"), None);
     }
 }

@@ -21,15 +21,25 @@ pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
 /// What [`value_end_noting`] tells of the members of the object it skips (the value itself, not
 /// the objects inside it), as it passes them.
 pub(crate) trait TopMembers {
-    /// A member whose key's opening quote is at `key` and closing quote just before `key_end`, its
-    /// value after `colon` (whitespace may come first).
-    fn member(&mut self, bytes: &[u8], key: usize, key_end: usize, colon: usize);
+    /// A member whose key's opening quote is at `key` and closing quote just before `key_end`
+    /// (`escaped` when the key has an escape in it), its value after `colon` (whitespace may come
+    /// first).
+    fn member(&mut self, bytes: &[u8], key: Key, colon: usize);
+}
+
+/// Where a member's key is: its opening quote at `start`, its closing quote just before `end`;
+/// `escaped` when it has an escape (its text is not its name as written).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Key {
+    pub start: usize,
+    pub end: usize,
+    pub escaped: bool,
 }
 
 /// Told nothing: plain [`value_end`], the calls compiled away.
 impl TopMembers for () {
     #[inline(always)]
-    fn member(&mut self, _: &[u8], _: usize, _: usize, _: usize) {}
+    fn member(&mut self, _: &[u8], _: Key, _: usize) {}
 }
 
 /// [`value_end`], telling `top` of each member of the value when it is an object. The members are
@@ -46,7 +56,7 @@ pub(crate) fn value_end_noting<T: TopMembers>(
     'value: loop {
         at = skip_layout(bytes, at);
         match *bytes.get(at)? {
-            b'"' => at = string_end(bytes, at + 1)?,
+            b'"' => at = string_end(bytes, at + 1, &mut false)?,
             open @ (b'{' | b'[') => {
                 // Before looking inside: the cursor counts an empty container's depth too.
                 if depth == FAST_DEPTH {
@@ -60,10 +70,9 @@ pub(crate) fn value_end_noting<T: TopMembers>(
                     objects = (objects & !(1 << depth)) | (u64::from(object) << depth);
                     depth += 1;
                     if object {
-                        let key = at;
-                        let (key_end, colon) = after_key(bytes, at)?;
+                        let (key, colon) = after_key(bytes, at)?;
                         if depth == 1 {
-                            top.member(bytes, key, key_end, colon);
+                            top.member(bytes, key, colon);
                         }
                         at = colon;
                     }
@@ -87,10 +96,9 @@ pub(crate) fn value_end_noting<T: TopMembers>(
                 b',' => {
                     at += 1;
                     if in_object {
-                        let key = skip_layout(bytes, at);
-                        let (key_end, colon) = after_key(bytes, key)?;
+                        let (key, colon) = after_key(bytes, skip_layout(bytes, at))?;
                         if depth == 1 {
-                            top.member(bytes, key, key_end, colon);
+                            top.member(bytes, key, colon);
                         }
                         at = colon;
                     }
@@ -110,36 +118,47 @@ pub(crate) fn value_end_noting<T: TopMembers>(
     }
 }
 
-/// Past a member's key (the offset after its closing quote) and past its `:`, from the key's
-/// opening quote.
+/// The key whose opening quote is at `at`, and the offset past its `:`.
 #[inline]
-fn after_key(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
+fn after_key(bytes: &[u8], at: usize) -> Option<(Key, usize)> {
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
-    let key_end = string_end(bytes, at + 1)?;
-    let at = skip_layout(bytes, key_end);
-    (bytes.get(at) == Some(&b':')).then_some((key_end, at + 1))
+    let mut escaped = false;
+    let end = string_end(bytes, at + 1, &mut escaped)?;
+    let colon = skip_layout(bytes, end);
+    (bytes.get(colon) == Some(&b':')).then_some((
+        Key {
+            start: at,
+            end,
+            escaped,
+        },
+        colon + 1,
+    ))
 }
 
 /// The offset after the closing quote of the string whose content starts at `at`, checking its
-/// escapes and that no raw control character is in it, as the cursor's `skip_string` does.
+/// escapes and that no raw control character is in it, as the cursor's `skip_string` does; sets
+/// `escaped` when there is an escape.
 #[inline]
-fn string_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+fn string_end(bytes: &[u8], mut at: usize, escaped: &mut bool) -> Option<usize> {
     loop {
         at = next_string_special(bytes, at);
         match *bytes.get(at)? {
             b'"' => return Some(at + 1),
-            b'\\' => match *bytes.get(at + 1)? {
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => at += 2,
-                b'u' => {
-                    if !bytes.get(at + 2..at + 6)?.iter().all(u8::is_ascii_hexdigit) {
-                        return None;
+            b'\\' => {
+                *escaped = true;
+                match *bytes.get(at + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => at += 2,
+                    b'u' => {
+                        if !bytes.get(at + 2..at + 6)?.iter().all(u8::is_ascii_hexdigit) {
+                            return None;
+                        }
+                        at += 6;
                     }
-                    at += 6;
+                    _ => return None,
                 }
-                _ => return None,
-            },
+            }
             byte if byte < 0x20 => return None,
             _ => at += 1,
         }

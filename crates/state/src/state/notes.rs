@@ -15,7 +15,7 @@
 use std::sync::Arc;
 
 use crate::json::keys::MemberNames;
-use crate::json::skip::TopMembers;
+use crate::json::skip::{Key, TopMembers};
 use crate::json::{LineIndex, Span};
 
 /// One noted member: its key's place among the filter's names, and the byte after its `:` as an
@@ -51,7 +51,7 @@ impl NotesAt {
 }
 
 /// What a parse is asked to note: the top-level attributes `members` names, and the text's lines
-/// when `lines` is set.
+/// when `lines` is set and the text is large (a few megabytes: see `parse`).
 #[derive(Debug, Clone)]
 pub struct Noting {
     pub members: Arc<MemberNames>,
@@ -165,8 +165,14 @@ impl<'n> Taking<'n> {
 
 impl TopMembers for Taking<'_> {
     #[inline]
-    fn member(&mut self, bytes: &[u8], key: usize, key_end: usize, colon: usize) {
-        let Some(key) = self.filter.place_of_raw(&bytes[key + 1..key_end - 1]) else {
+    fn member(&mut self, bytes: &[u8], key: Key, colon: usize) {
+        let text = &bytes[key.start + 1..key.end - 1];
+        let place = if key.escaped {
+            self.filter.place_of_escaped(text)
+        } else {
+            self.filter.place_of(text)
+        };
+        let Some(key) = place else {
             return;
         };
         match u32::try_from(colon - self.object_start) {
