@@ -612,18 +612,22 @@ fn check_results(
 }
 
 /// Sets each finding's line and column from the line index the parse noted, or else one counted
-/// now (on every CPU): a large state has a newline every 25 bytes or so, and `scan` gives the line
-/// of each of thousands of findings.
+/// now (on every CPU) up to the last finding: a large state has a newline every 25 bytes or so,
+/// and `scan` gives the line of each of thousands of findings.
 fn locate(state: &State<'_>, offsets: &[(usize, usize)], findings: &mut [Finding]) {
+    let mut sorted: Vec<(usize, usize)> = offsets.to_vec();
+    sorted.sort_by_key(|&(_, offset)| offset);
+    let Some(&(_, last)) = sorted.last() else {
+        return;
+    };
     let counted;
     let index = if let Some(index) = &state.notes.lines {
         index
     } else {
-        counted = LineIndex::of(state.source.as_bytes());
+        let bytes = state.source.as_bytes();
+        counted = LineIndex::of(&bytes[..last.min(bytes.len())]);
         &counted
     };
-    let mut sorted: Vec<(usize, usize)> = offsets.to_vec();
-    sorted.sort_by_key(|&(_, offset)| offset);
     let in_order: Vec<usize> = sorted.iter().map(|&(_, offset)| offset).collect();
     let located = index.line_columns(state.source.as_bytes(), &in_order);
     for (&(finding, _), location) in sorted.iter().zip(located) {
@@ -689,27 +693,51 @@ mod tests {
     #[test]
     fn locate_gives_each_finding_the_line_and_column_of_its_offset() {
         // Short lines, and a line longer than a block of the line index (findings on it have
-        // their line start in a block before).
+        // their line start in a block before); small states, whose lines the parse leaves to
+        // `locate`, and large ones (megabytes), whose lines it counts as it checks the UTF-8.
         let short = "{\n  \"version\": 4,\n  \"serial\": 1,\n  \"lineage\": \"é\",\n  \"outputs\": {\n\n    \"日本\": {\"value\": 1, \"type\": \"number\"}\n  },\n  \"resources\": []\n}\n\n";
-        let long = format!(
-            "{{\"version\": 4, \"serial\": 1, \"lineage\": \"{}\",\n\"resources\": []}}\n",
-            "é long line ".repeat(2_000)
+        let long = |repeat: usize| {
+            format!(
+                "{{\"version\": 4, \"serial\": 1, \"lineage\": \"{}\",\n\"resources\": []}}\n",
+                "é long line ".repeat(repeat)
+            )
+        };
+        let outputs: Vec<String> = (0..120_000)
+            .map(|index| {
+                format!("    \"o{index}\": {{\"value\": \"é{index}\", \"type\": \"string\"}}")
+            })
+            .collect();
+        let many_lines = format!(
+            "{{\n  \"version\": 4,\n  \"serial\": 1,\n  \"lineage\": \"l\",\n  \"outputs\": {{\n{}\n  }},\n  \"resources\": []\n}}\n",
+            outputs.join(",\n")
         );
-        for text in [short.to_owned(), long] {
-            let noting = Noting {
-                members: Arc::new(MemberNames::new(["id"])),
-                lines: true,
-            };
+        let noting = Noting {
+            members: Arc::new(MemberNames::new(["id"])),
+            lines: true,
+        };
+        for (text, large) in [
+            (short.to_owned(), false),
+            (long(2_000), false),
+            (long(400_000), true),
+            (many_lines, true),
+        ] {
+            assert_eq!(text.len() >= 4 << 20, large);
+            // Every fifth character of a small text; about a thousand places of a large one.
+            let step = if large { text.len() / 1000 } else { 5 };
             let noted = parse_noting(text.as_bytes(), &noting).unwrap();
-            assert!(noted.notes.lines.is_some(), "the parse noted the lines");
-            locate_on(&noted);
+            assert_eq!(
+                noted.notes.lines.is_some(),
+                large,
+                "the parse noted the lines"
+            );
+            locate_on(&noted, step);
             let plain = parse(text.as_bytes()).unwrap();
             assert!(plain.notes.lines.is_none(), "not asked for");
-            locate_on(&plain);
+            locate_on(&plain, step);
         }
     }
 
-    fn locate_on(state: &State<'_>) {
+    fn locate_on(state: &State<'_>, step: usize) {
         let text = state.source;
         let bytes = text.as_bytes();
         // Out of order, repeated, on a newline, at the very start and at the end.
@@ -717,7 +745,7 @@ mod tests {
         wanted.extend(
             text.char_indices()
                 .map(|(offset, _)| offset)
-                .filter(|offset| offset % 5 == 0)
+                .filter(|offset| offset % step == 0)
                 .rev(),
         );
         // Findings stand on an instance's `{`: always a character's start.
@@ -737,12 +765,31 @@ mod tests {
             })
             .collect();
         locate(state, &offsets, &mut findings);
-        for (finding, &offset) in findings.iter().zip(&wanted) {
-            assert_eq!(
-                finding.location,
-                Some(LineColumn::of(bytes, offset)),
-                "offset {offset}"
-            );
+        // `LineColumn::of` at each place, in one pass: counting from the start for each of a
+        // thousand places of a large text took minutes in a debug build.
+        let mut places = wanted.clone();
+        places.sort_unstable();
+        places.dedup();
+        let mut expected = std::collections::HashMap::new();
+        let mut at = 0;
+        let mut before = LineColumn { line: 1, column: 1 };
+        for &place in &places {
+            for &byte in &bytes[at..place] {
+                if byte == b'\n' {
+                    before = LineColumn {
+                        line: before.line + 1,
+                        column: 1,
+                    };
+                } else if byte & 0xC0 != 0x80 {
+                    before.column += 1;
+                }
+            }
+            at = place;
+            expected.insert(place, before);
+        }
+        assert_eq!(expected[&40], LineColumn::of(bytes, 40));
+        for (finding, offset) in findings.iter().zip(&wanted) {
+            assert_eq!(finding.location, Some(expected[offset]), "offset {offset}");
         }
     }
 }
