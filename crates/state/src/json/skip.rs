@@ -21,9 +21,7 @@ pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
 /// What [`value_end_noting`] tells of the members of the object it skips (the value itself, not
 /// the objects inside it), as it passes them.
 pub(crate) trait TopMembers {
-    /// A member whose key's opening quote is at `key` and closing quote just before `key_end`
-    /// (`escaped` when the key has an escape in it), its value after `colon` (whitespace may come
-    /// first).
+    /// A member whose key is `key`, its value after `colon` (whitespace may come first).
     fn member(&mut self, bytes: &[u8], key: Key, colon: usize);
 }
 
