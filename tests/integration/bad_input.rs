@@ -769,6 +769,44 @@ fn duplicate_keys_follow_go_where_the_last_wins() {
     );
 }
 
+/// An instance object of 60,000 keys, some repeated: a write keeps the last of each, where the last
+/// stands (as Go reads them and Terraform writes them back), in time that grows with the keys, not
+/// with their square (it took 4 s for this 1 MB state; a test that waits that long fails CI's
+/// patience before it fails an assertion, but the result is checked exactly).
+#[test]
+fn an_instance_of_many_repeated_keys_is_rewritten_with_the_last_of_each() {
+    let extra: Vec<String> = (0..60_000)
+        .map(|index| format!(r#""x{index}": {index}"#))
+        .collect();
+    let text = format!(
+        r#"{{"version": 4, "serial": 1, "lineage": "l", "resources": [{{"mode": "managed", "type": "t", "name": "n", "provider": "provider[\"registry.terraform.io/hashicorp/t\"]", "instances": [{{"schema_version": 0, "attributes": {{"id": "a"}}, {}, "x5": "again", "schema_version": 1}}]}}]}}"#,
+        extra.join(", ")
+    );
+    let (_folder, state) = crate::files::file_with("many-keys.tfstate", &text);
+    Test::new()
+        .args(["taint", "t.n", "--backup", "-"])
+        .arg(&state)
+        .run()
+        .code(0);
+    let written = std::fs::read_to_string(&state).unwrap();
+    let document: serde_json::Value = serde_json::from_str(&written).unwrap();
+    let instance = &document["resources"][0]["instances"][0];
+    assert_eq!(instance["status"], "tainted");
+    assert_eq!(instance["schema_version"], 1);
+    assert_eq!(instance["x5"], "again");
+    assert_eq!(instance["x59999"], 59_999);
+    assert_eq!(
+        written.matches(r#""x5":"#).count(),
+        1,
+        "the earlier x5 is gone"
+    );
+    assert!(
+        written.find(r#""x59999":"#) < written.find(r#""x5":"#),
+        "x5 stands where its last was"
+    );
+    assert_eq!(written.matches(r#""schema_version":"#).count(), 1);
+}
+
 #[test]
 fn nul_bytes_and_invalid_utf8_are_placed() {
     refused_exactly(

@@ -6,6 +6,7 @@ pub mod attr_path;
 pub mod bytes;
 pub mod error;
 pub mod go_text;
+mod last_wins;
 pub mod layout;
 pub mod legacy;
 mod mapped;

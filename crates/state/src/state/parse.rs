@@ -11,6 +11,7 @@ use crate::json::{Cursor, JsonErrorKind, Span};
 use crate::parts;
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::error::{StateError, shorten};
+use crate::state::last_wins::last_of_each;
 use crate::state::layout::{Flavour, InstanceField, KeyOrder, Style, detect_flavour};
 use crate::state::model::{Inside, Instance, Member, Output, Resource, State};
 use crate::state::notes::{Notes, NotesAt, Noting, Taking};
@@ -337,26 +338,8 @@ fn outputs<'a>(cursor: &mut Cursor<'a>) -> Result<Vec<Output<'a>>> {
         outputs.push(output);
         Ok::<_, StateError>(())
     })?;
-    Ok(last_of_each_name(outputs))
-}
-
-/// `outputs` with only the last of each name (Go reads a repeated key's last value), in the order
-/// of those last ones. One pass from the end: dropping the earlier one as each output was read
-/// took a state of 120,000 outputs 29 seconds.
-fn last_of_each_name(outputs: Vec<Output<'_>>) -> Vec<Output<'_>> {
-    let mut seen = std::collections::HashSet::with_capacity(outputs.len());
-    let mut last: Vec<bool> = outputs
-        .iter()
-        .rev()
-        .map(|output| seen.insert(output.name.as_ref()))
-        .collect();
-    drop(seen);
-    last.reverse();
-    outputs
-        .into_iter()
-        .zip(last)
-        .filter_map(|(output, last)| last.then_some(output))
-        .collect()
+    // The last of a repeated name, as Go reads it.
+    Ok(last_of_each(outputs, |output| output.name.as_ref()))
 }
 
 pub(super) fn resource<'a>(

@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 
 use crate::json::{Span, reformat, write_go_string};
+use crate::state::last_wins::last_of_each;
 use crate::state::layout::{
     Flavour, OPENTOFU_INSTANCE_ORDER, TERRAFORM_INSTANCE_ORDER, line_indent,
 };
@@ -71,14 +72,14 @@ pub fn render_instance_into(
             // Unknown keys keep their spelling and their place after the known ones.
             None => (member.key_span.of(source).to_owned(), usize::MAX),
         };
-        // Go's reader keeps the last of duplicate keys, so the rendering does too.
-        entries.retain(|entry| entry.key != key);
         entries.push(Entry {
             key,
             rank,
             value: Value::Raw(member.value.of(source)),
         });
     }
+    // Go's reader keeps the last of duplicate keys, so the rendering does too.
+    let mut entries = last_of_each(entries, |entry| entry.key.as_str());
     for change in changes {
         let (Change::Set { field, .. } | Change::Remove { field }) = change;
         let key = quoted(field);
