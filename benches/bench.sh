@@ -95,6 +95,12 @@ ROW_NAMES=() ROW_FILES=() ROW_BYTES=()
 declare -A CMD SETUP WALLS RSSS FAILED
 ROLES=(statectl before jq terraform floor)
 BEFORE="${STATECTL_BEFORE:-}"
+# Both builds copied afresh, side by side: a binary's peak RSS depends on how its file sits in the
+# page cache (one just written maps about 1 MB more as it starts than one read back from disk), so
+# the two are compared alike, and the RSS column is not the copy's history.
+mkdir "$WORK/bin"
+cp "$STATECTL" "$WORK/bin/after" && STATECTL="$WORK/bin/after"
+if [[ -n "$BEFORE" ]]; then cp "$BEFORE" "$WORK/bin/before" && BEFORE="$WORK/bin/before"; fi
 
 row() { # row NAME FILE BYTES: starts a row; then role ROLE CMD [SETUP]
   ROW_NAMES+=("$1"); ROW_FILES+=("$2"); ROW_BYTES+=("$3")
