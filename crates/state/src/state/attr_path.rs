@@ -282,23 +282,29 @@ impl<'a> Attributes<'a> {
     /// The top-level members named one of `names`, in the object's order: each as the name it
     /// has (decoded, one of `names`), and its raw value.
     pub fn members_named<'n>(&self, names: &'n [String]) -> Vec<(&'n str, &'a str)> {
-        let name_of = |key: &str, same: &dyn Fn(&str, &str) -> bool| {
+        // A walked key is compared as written; one of `members` as `is_named` says.
+        let name_of = |key: &str, walked: bool| {
             names
                 .iter()
-                .find(|name| same(key, name))
+                .find(|name| {
+                    if walked {
+                        same_name(key, name)
+                    } else {
+                        self.is_named(key, name)
+                    }
+                })
                 .map(String::as_str)
         };
         if names.iter().all(|name| self.read(name)) {
             self.members
                 .iter()
                 .filter_map(|&(key, span)| {
-                    let name = name_of(key, &|key, name| self.is_named(key, name))?;
-                    Some((name, self.value(span).of(self.source)))
+                    Some((name_of(key, false)?, self.value(span).of(self.source)))
                 })
                 .collect()
         } else {
             self.walk()
-                .filter_map(|(key, span)| Some((name_of(key, &same_name)?, span.of(self.source))))
+                .filter_map(|(key, span)| Some((name_of(key, true)?, span.of(self.source))))
                 .collect()
         }
     }
