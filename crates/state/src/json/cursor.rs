@@ -8,7 +8,10 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
+use crate::json::LineIndex;
+use crate::json::utf8::{Behind, Checked, Checking, NotUtf8};
 use crate::json::{bytes, skip, wide};
 
 /// The deepest nesting of arrays and objects any command accepts in a document, counted from the
@@ -66,6 +69,9 @@ pub enum JsonErrorKind {
     TrailingData {
         found: char,
     },
+    /// Bytes that are not UTF-8 text, found by a cursor that checks them as it reads
+    /// ([`Cursor::checking`]); its reader asks the one-pass check for the exact offset.
+    NotUtf8,
 }
 
 impl fmt::Display for JsonErrorKind {
@@ -104,6 +110,7 @@ impl fmt::Display for JsonErrorKind {
                     describe(*found)
                 )
             }
+            JsonErrorKind::NotUtf8 => formatter.write_str("bytes that are not UTF-8 text"),
         }
     }
 }
@@ -118,7 +125,7 @@ type Result<T> = std::result::Result<T, JsonError>;
 /// A position in a JSON text, with the reads the state parser needs.
 #[derive(Debug)]
 pub struct Cursor<'a> {
-    source: &'a str,
+    text: Text<'a>,
     bytes: &'a [u8],
     position: usize,
     depth: usize,
@@ -126,6 +133,22 @@ pub struct Cursor<'a> {
     /// allocating for every skipped attribute object.
     stack: Vec<bool>,
 }
+
+/// How a cursor makes text of its bytes.
+#[derive(Debug, Clone)]
+enum Text<'a> {
+    /// Known to be UTF-8 as a whole.
+    Known(&'a str),
+    /// Checked a block at a time as the cursor passes the end of each (shared with the cursors of
+    /// other threads); meanwhile the texts the cursor makes are checked a few hundred bytes ahead
+    /// of it, in the range it holds.
+    Checking(Arc<Checking<'a>>, Behind, Checked),
+}
+
+/// How far ahead of a text it makes a cursor checks the bytes, for the texts that follow: half as
+/// far as the readers ask the CPU for memory ahead (`wide`), so the bytes are in cache by then
+/// (checking as far as that waited for memory).
+const CHECK_AHEAD: usize = 512;
 
 /// The brackets of a container and what an error expects at them.
 struct Container {
@@ -152,7 +175,7 @@ impl Container {
 impl<'a> Cursor<'a> {
     pub fn new(source: &'a str) -> Cursor<'a> {
         Cursor {
-            source,
+            text: Text::Known(source),
             bytes: source.as_bytes(),
             position: 0,
             depth: 0,
@@ -171,8 +194,98 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    pub fn source(&self) -> &'a str {
-        self.source
+    /// A cursor at the start of bytes not yet known to be UTF-8, checking each block of them
+    /// (shared with other cursors over the same `checking`) once it has read past the block's end,
+    /// and each text it makes on its own; bytes that are not UTF-8 are [`JsonErrorKind::NotUtf8`]
+    /// from the read that found them, or from [`Cursor::whole`].
+    pub(crate) fn checking(checking: Arc<Checking<'a>>) -> Cursor<'a> {
+        let (bytes, behind) = (checking.bytes(), checking.behind(0));
+        Cursor {
+            bytes,
+            text: Text::Checking(checking, behind, Checked::default()),
+            position: 0,
+            depth: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    /// A cursor over the same text at `position` with `depth` containers open, as
+    /// [`Cursor::resume`] (sharing the checking of a [`Cursor::checking`]).
+    pub(crate) fn fork(&self, position: usize, depth: usize) -> Cursor<'a> {
+        let text = match &self.text {
+            Text::Known(source) => Text::Known(source),
+            Text::Checking(checking, _, ahead) => {
+                Text::Checking(checking.clone(), checking.behind(position), *ahead)
+            }
+        };
+        Cursor {
+            text,
+            bytes: self.bytes,
+            position,
+            depth,
+            stack: Vec::new(),
+        }
+    }
+
+    /// The bytes the cursor reads.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The text `span` covers (checked first, for a [`Cursor::checking`]).
+    pub fn text(&mut self, span: Span) -> Result<&'a str> {
+        self.slice(span.start, span.end)
+    }
+
+    fn slice(&mut self, start: usize, end: usize) -> Result<&'a str> {
+        match &mut self.text {
+            Text::Known(source) => Ok(&source[start..end]),
+            Text::Checking(checking, behind, ahead) => {
+                let not_utf8 = || JsonError {
+                    offset: start,
+                    kind: JsonErrorKind::NotUtf8,
+                };
+                // The blocks the cursor has read through since it last asked, still in cache.
+                if behind.end() <= start {
+                    checking
+                        .check_behind(behind, start)
+                        .map_err(|NotUtf8| not_utf8())?;
+                }
+                if let Some(text) = checking.str(*ahead, start, end) {
+                    return Ok(text);
+                }
+                if let Some(checked) = checking.check_ahead(start, CHECK_AHEAD.max(end - start)) {
+                    *ahead = checked;
+                    if let Some(text) = checking.str(checked, start, end) {
+                        return Ok(text);
+                    }
+                }
+                std::str::from_utf8(&self.bytes[start..end]).map_err(|_| not_utf8())
+            }
+        }
+    }
+
+    /// The whole text, once read: for a [`Cursor::checking`], with every block the reads did not
+    /// ask for checked now, and the line index when it counted lines.
+    pub(crate) fn whole(&self) -> Result<(&'a str, Option<LineIndex>)> {
+        match &self.text {
+            Text::Known(source) => Ok((source, None)),
+            Text::Checking(checking, ..) => checking.finish().map_err(|NotUtf8| JsonError {
+                offset: 0,
+                kind: JsonErrorKind::NotUtf8,
+            }),
+        }
+    }
+
+    /// The character at `at`, for a message (U+FFFD for bytes that are not one); `None` at the end.
+    pub(crate) fn character_at(&self, at: usize) -> Option<char> {
+        let rest = self.bytes.get(at..).filter(|rest| !rest.is_empty())?;
+        let head = &rest[..rest.len().min(4)];
+        let valid = match std::str::from_utf8(head) {
+            Ok(text) => text,
+            Err(error) => std::str::from_utf8(&head[..error.valid_up_to()]).unwrap_or_default(),
+        };
+        Some(valid.chars().next().unwrap_or(char::REPLACEMENT_CHARACTER))
     }
 
     /// How many arrays and objects are open at the cursor.
@@ -197,7 +310,7 @@ impl<'a> Cursor<'a> {
     }
 
     fn unexpected(&self, expected: &'static str) -> JsonError {
-        match self.source[self.position..].chars().next() {
+        match self.character_at(self.position) {
             Some(found) => self.error(JsonErrorKind::Unexpected { found, expected }),
             None => self.error(JsonErrorKind::UnexpectedEnd { expected }),
         }
@@ -225,7 +338,7 @@ impl<'a> Cursor<'a> {
     /// Checks that nothing but whitespace follows the top-level value.
     pub fn finish(&mut self) -> Result<()> {
         self.skip_whitespace();
-        match self.source[self.position..].chars().next() {
+        match self.character_at(self.position) {
             None => Ok(()),
             Some(found) => Err(self.error(JsonErrorKind::TrailingData { found })),
         }
@@ -344,17 +457,17 @@ impl<'a> Cursor<'a> {
         let plain_end = self.scan_plain()?;
         if self.bytes[plain_end] == b'"' {
             self.position = plain_end + 1;
-            let text = &self.source[content_start..plain_end];
+            let text = self.slice(content_start, plain_end)?;
             return Ok((Cow::Borrowed(text), Span::new(start, self.position)));
         }
-        let mut decoded = String::from(&self.source[content_start..plain_end]);
+        let mut decoded = String::from(self.slice(content_start, plain_end)?);
         self.position = plain_end;
         loop {
             // At a backslash: decode one escape, then copy the next plain run.
             self.decode_escape(&mut decoded)?;
             let run_start = self.position;
             let run_end = self.scan_plain()?;
-            decoded.push_str(&self.source[run_start..run_end]);
+            decoded.push_str(self.slice(run_start, run_end)?);
             self.position = run_end;
             if self.bytes[run_end] == b'"' {
                 self.position += 1;
@@ -861,7 +974,7 @@ mod tests {
         cursor
             .object::<JsonError>(|cursor, key, _| {
                 let value = cursor.number()?;
-                seen.push(format!("{key}={}", value.of(cursor.source())));
+                seen.push(format!("{key}={}", cursor.text(value)?));
                 Ok(())
             })
             .unwrap();

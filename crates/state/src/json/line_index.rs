@@ -3,7 +3,7 @@
 //! of thousands of findings in a state of hundreds of megabytes; counting the newlines up to them
 //! read the whole text from memory once more after the parse (a tenth of such a scan), while the
 //! check that the text is UTF-8 holds each block in cache anyway and counts it for a few percent
-//! of its own time (`state::utf8`).
+//! of its own time (`json::utf8`).
 
 use crate::json::LineColumn;
 use crate::parts;

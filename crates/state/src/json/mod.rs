@@ -18,6 +18,7 @@ mod position;
 pub(crate) mod skip;
 mod step;
 pub mod trusted;
+pub(crate) mod utf8;
 mod value;
 pub(crate) mod wide;
 

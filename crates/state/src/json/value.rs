@@ -53,8 +53,8 @@ fn read(cursor: &mut Cursor<'_>) -> Result<Value, JsonError> {
             Some(b'-' | b'0'..=b'9') => {
                 let span = cursor.number()?;
                 // The cursor validated the number; serde_json keeps its text (`arbitrary_precision`).
-                let number: Number = span
-                    .of(cursor.source())
+                let number: Number = cursor
+                    .text(span)?
                     .parse()
                     .map_err(|_| cursor.error(JsonErrorKind::InvalidNumber))?;
                 Value::Number(number)
@@ -64,7 +64,7 @@ fn read(cursor: &mut Cursor<'_>) -> Result<Value, JsonError> {
                     Value::Null
                 } else {
                     let span = cursor.skip_value()?;
-                    Value::Bool(span.of(cursor.source()) == "true")
+                    Value::Bool(cursor.text(span)? == "true")
                 }
             }
         };
@@ -134,7 +134,7 @@ fn key(cursor: &mut Cursor<'_>) -> Result<String, JsonError> {
 }
 
 fn unexpected(cursor: &Cursor<'_>, expected: &'static str) -> JsonError {
-    match cursor.source()[cursor.position()..].chars().next() {
+    match cursor.character_at(cursor.position()) {
         Some(found) => cursor.error(JsonErrorKind::Unexpected { found, expected }),
         None => cursor.error(JsonErrorKind::UnexpectedEnd { expected }),
     }

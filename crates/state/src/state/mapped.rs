@@ -1,4 +1,4 @@
-//! One of the three places statectl uses `unsafe` (the others: `utf8.rs`, `json/wide.rs`): a
+//! One of the three places statectl uses `unsafe` (the others: `json/utf8.rs`, `json/wide.rs`): a
 //! read-only mapping of a state file for the commands that only read (list, show, query, summary,
 //! scan, audit, diff), so the bytes are the page cache's own pages: no copy, no zeroed buffer, no
 //! memory beyond the file's.

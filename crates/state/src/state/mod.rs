@@ -24,7 +24,6 @@ pub mod sensitive;
 pub mod sniff;
 pub mod source;
 pub mod store;
-mod utf8;
 pub mod write;
 
 pub use error::StateError;

@@ -29,12 +29,13 @@ pub(super) struct Shared<'a> {
     instances: Vec<Instance<'a>>,
     dependencies: Vec<Cow<'a, str>>,
 }
+use crate::json::line_index::BLOCK_BYTES;
+use crate::json::utf8::{self, Checking};
 use crate::state::order::{self, Duplicate};
 use crate::state::parse_split;
 use crate::state::provider::ProviderConfig;
 use crate::state::sensitive;
 use crate::state::sniff;
-use crate::state::utf8;
 
 type Result<T> = std::result::Result<T, StateError>;
 
@@ -60,31 +61,62 @@ pub fn parse_noting<'a>(bytes: &'a [u8], noting: &Noting) -> Result<State<'a>> {
     parse_with(bytes, Notes::taking(noting))
 }
 
-/// From this size the lines are counted as the UTF-8 is checked, when asked: a smaller text is
-/// still in cache when its reader counts lines after the parse (if it needs them at all: a scan
-/// without findings does not), and counting every small state of a folder as it was checked made
-/// that scan 4% slower.
-const LINES_NOTED_FROM: usize = 4 << 20;
+/// From this size a state's UTF-8 is checked as it is parsed, each block when the parse first asks
+/// for text in it (in cache then), and its lines are counted then when asked (`utf8::Checking`). A
+/// smaller state is still in cache after a pass of its own, and its reader counts lines after the
+/// parse if it needs them at all (a scan without findings does not): counting every small state of
+/// a folder as it was checked made that scan 4% slower.
+const CHECKED_AS_READ_FROM: usize = 4 << 20;
 
-fn parse_with(bytes: &[u8], mut notes: Notes) -> Result<State<'_>> {
+fn parse_with(bytes: &[u8], notes: Notes) -> Result<State<'_>> {
     sniff::bytes(bytes, true).map_err(|error| error.located_in(bytes))?;
-    let lines_asked = notes.lines_asked && bytes.len() >= LINES_NOTED_FROM;
-    let (source, lines) = utf8::text(bytes, lines_asked)
-        .map_err(|offset| sniff::not_utf8(offset).located_in(bytes))?;
-    notes.lines = lines;
-    // Only once reading it as a state failed: is it another known kind of JSON document?
-    let state = parse_text(source, notes)
-        .map_err(|error| sniff::document(source).unwrap_or(error).located_in(bytes))?;
+    let cursor = match checked_in_blocks_of(bytes.len()) {
+        Some(block) => Cursor::checking(Arc::new(Checking::in_blocks(
+            bytes,
+            notes.lines_asked,
+            block,
+        ))),
+        None => Cursor::new(
+            utf8::text(bytes).map_err(|offset| sniff::not_utf8(offset).located_in(bytes))?,
+        ),
+    };
+    let state = parse_text(cursor, notes).map_err(|error| {
+        // Bytes that are not UTF-8 are the first thing wrong with a file, wherever the parse
+        // stopped (it checks a large state's blocks only as it reaches them). Only once reading
+        // UTF-8 as a state failed: is it another known kind of JSON document?
+        match utf8::text(bytes) {
+            Err(offset) => sniff::not_utf8(offset).located_in(bytes),
+            Ok(source) => sniff::document(source).unwrap_or(error).located_in(bytes),
+        }
+    })?;
     // An encrypted envelope that also carries a `version` reads as an empty state: never say so.
     if state
         .members
         .iter()
         .any(|member| member.key.eq_ignore_ascii_case("encryption_version"))
-        && let Some(error) = sniff::document(source)
+        && let Some(error) = sniff::document(state.source)
     {
         return Err(error);
     }
     Ok(state)
+}
+
+/// How many bytes a block of a state of `length` bytes checked as it is parsed holds; `None` to
+/// check it first.
+fn checked_in_blocks_of(length: usize) -> Option<usize> {
+    #[cfg(test)]
+    if let Some(block) = CHECKED_IN_BLOCKS.get() {
+        return Some(block);
+    }
+    (length >= CHECKED_AS_READ_FROM).then_some(BLOCK_BYTES)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// For tests: parse every state on this thread checking it as it is read, in blocks of this
+    /// many bytes.
+    pub(crate) static CHECKED_IN_BLOCKS: std::cell::Cell<Option<usize>> =
+        const { std::cell::Cell::new(None) };
 }
 
 /// What the top level holds before version checks decide how to read it.
@@ -106,16 +138,17 @@ struct TopLevel<'a> {
     deferred: Option<StateError>,
 }
 
-fn parse_text(source: &str, notes: Notes) -> Result<State<'_>> {
-    let mut cursor = Cursor::new(source);
+fn parse_text(mut cursor: Cursor<'_>, notes: Notes) -> Result<State<'_>> {
     if cursor.peek() != Some(b'{') {
-        return Err(sniff::not_an_object(source));
+        return Err(sniff::not_an_object(cursor.whole()?.0));
     }
     let mut top = TopLevel::default();
     top.shared.notes = notes;
     let span =
         cursor.object(|cursor, key, key_span| top_level_member(cursor, key, key_span, &mut top))?;
     cursor.finish()?;
+    let (source, lines) = cursor.whole()?;
+    top.shared.notes.lines = lines;
     check_version(&top, source)?;
     if let Some(error) = top.deferred.take() {
         return Err(error);
@@ -191,7 +224,7 @@ fn top_level_member<'a>(
     match canonical(&key, TOP_LEVEL_KEYS) {
         Some("version") => {
             let span = cursor.skip_value()?;
-            top.version = Some((span, span.of(cursor.source()).parse().ok()));
+            top.version = Some((span, cursor.text(span)?.parse().ok()));
         }
         Some("terraform_version") => {
             top.terraform_version = optional_string(cursor, "terraform_version")?;
@@ -530,7 +563,7 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
             }
             Some(InstanceField::SENSITIVE_ATTRIBUTES) => {
                 let span = cursor.skip_value()?;
-                sensitive::check_paths(span.of(cursor.source()))
+                sensitive::check_paths(cursor.text(span)?)
                     .map_err(|problem| StateError::at(start, problem.to_string()))?;
                 instance.sensitive_attributes = Some(inside(span)?);
             }
@@ -606,12 +639,13 @@ fn unsigned(cursor: &mut Cursor<'_>, field: &str) -> Result<u64> {
         ));
     }
     let span = cursor.number()?;
-    span.of(cursor.source()).parse().map_err(|_| {
+    let text = cursor.text(span)?;
+    text.parse().map_err(|_| {
         StateError::at(
             span.start,
             format!(
                 "`{field}` must be a non-negative integer, found {}",
-                shorten(span.of(cursor.source()))
+                shorten(text)
             ),
         )
     })
@@ -623,8 +657,7 @@ fn wrong_kind(cursor: &mut Cursor<'_>, message: impl Into<String>) -> StateError
     cursor.skip_whitespace();
     let at = cursor.position();
     // Only on this error path: does the value run into the end of the text (`n`, `tr`, `"ab`)?
-    let mut probe = Cursor::new(cursor.source());
-    probe.seek(at);
+    let mut probe = cursor.fork(at, 0);
     if let Err(error) = probe.skip_value()
         && matches!(error.kind, JsonErrorKind::UnexpectedEnd { .. })
     {
@@ -635,7 +668,7 @@ fn wrong_kind(cursor: &mut Cursor<'_>, message: impl Into<String>) -> StateError
 
 fn boolean(cursor: &mut Cursor<'_>, field: &str) -> Result<bool> {
     let span = cursor.skip_value()?;
-    match span.of(cursor.source()) {
+    match cursor.text(span)? {
         "true" => Ok(true),
         "false" | "null" => Ok(false),
         _ => Err(StateError::at(
@@ -741,7 +774,7 @@ fn index_key(cursor: &mut Cursor<'_>) -> Result<Option<InstanceKey>> {
         Some(b'"') => Ok(Some(InstanceKey::Str(cursor.string()?.0.into_owned()))),
         Some(b'-' | b'0'..=b'9') => {
             let span = cursor.number()?;
-            let text = span.of(cursor.source());
+            let text = cursor.text(span)?;
             text.parse()
                 .map(|number| Some(InstanceKey::Int(number)))
                 .map_err(|_| {

@@ -57,20 +57,22 @@ pub(super) fn resources<'a>(
         return Ok(resources);
     }
     cursor.skip_whitespace();
-    let (threads, cuts) = cuts(cursor.source(), cursor.position());
+    let (threads, cuts) = cuts(cursor.bytes(), cursor.position());
     if cuts.is_empty() {
         read_part(cursor, shared, &mut resources, &[])?;
         return Ok(resources);
     }
     #[cfg(test)]
     tests::CUTS.set(tests::CUTS.get() + cuts.len());
-    let source = cursor.source();
     let depth = cursor.depth();
+    // What each part's cursor is forked from: the same text (and, for a text checked as it is
+    // read, the same blocks checked).
+    let origin = cursor.fork(cursor.position(), depth);
     let taking = shared.notes.fresh();
     // The part that starts at `cuts[index]`, read up to a later cut or the array's end; `None` when
     // it could not be read from there.
     let read_from = |index: usize| {
-        let mut part_cursor = Cursor::resume(source, cuts[index], depth);
+        let mut part_cursor = origin.fork(cuts[index], depth);
         let mut resources = Vec::new();
         let mut part_shared = Shared::taking(taking.fresh());
         let stop = read_part(
@@ -176,11 +178,7 @@ fn read_part<'a>(
         cursor.skip_whitespace();
         resources.push(resource(cursor, shared)?);
         if !cursor.next_element()? {
-            return Ok(Stop::End(Cursor::resume(
-                cursor.source(),
-                cursor.position(),
-                cursor.depth(),
-            )));
+            return Ok(Stop::End(cursor.fork(cursor.position(), cursor.depth())));
         }
         cursor.skip_whitespace();
         if let Ok(at) = cuts.binary_search(&cursor.position()) {
@@ -192,8 +190,7 @@ fn read_part<'a>(
 /// How many threads read the array, and guessed starts of its elements (the first element starts
 /// at `first`), spread evenly over the rest of `source`, [`PARTS_PER_THREAD`] parts a thread; no
 /// cuts when the array is small, or not laid out one element per line.
-fn cuts(source: &str, first: usize) -> (usize, Vec<usize>) {
-    let bytes = source.as_bytes();
+fn cuts(bytes: &[u8], first: usize) -> (usize, Vec<usize>) {
     let rest = bytes.len() - first;
     let threads = parts(rest, PART_BYTES);
     if threads < 2 || bytes.get(first) != Some(&b'{') {
@@ -329,6 +326,80 @@ mod tests {
             }
         }
         assert!(JOINED.get() > joined_before + 10, "parts were joined");
+    }
+
+    /// [`parsed_in`] of `bytes` (UTF-8 or not), checking them as they are read in blocks of
+    /// `block` bytes when there is a block.
+    fn parsed_checking(parts: usize, block: Option<usize>, bytes: &[u8]) -> String {
+        let before = crate::state::parse::CHECKED_IN_BLOCKS.replace(block);
+        let outcome = crate::parts::forced(parts, || crate::state::parse(bytes));
+        crate::state::parse::CHECKED_IN_BLOCKS.set(before);
+        match outcome {
+            Ok(state) => format!("{state:?}"),
+            Err(error) => format!("error: {error:?}"),
+        }
+    }
+
+    #[test]
+    fn a_state_checked_as_it_is_read_is_the_state_checked_first() {
+        let text = state_text(40).replace("i-1", "é-日本-😀");
+        let whole = parsed_checking(1, None, text.as_bytes());
+        assert!(whole.starts_with("State"), "{whole}");
+        let joined_before = JOINED.get();
+        for parts in [1, 2, 3, 8] {
+            for block in [4, 7, 64, 1000, 1 << 14] {
+                assert_eq!(
+                    parsed_checking(parts, Some(block), text.as_bytes()),
+                    whole,
+                    "{parts} parts, blocks of {block}"
+                );
+            }
+        }
+        assert!(JOINED.get() > joined_before + 10, "parts were joined");
+        // The lines counted as the blocks were checked place every offset where counting does.
+        let noting = crate::state::notes::Noting {
+            members: std::sync::Arc::new(crate::json::keys::MemberNames::new(["id"])),
+            lines: true,
+        };
+        let offsets: Vec<usize> = (0..=text.len()).collect();
+        let expected =
+            crate::json::LineIndex::of(text.as_bytes()).line_columns(text.as_bytes(), &offsets);
+        for block in [4, 64, 1000] {
+            let before = crate::state::parse::CHECKED_IN_BLOCKS.replace(Some(block));
+            let state = crate::parts::forced(3, || {
+                crate::state::parse::parse_noting(text.as_bytes(), &noting)
+            });
+            crate::state::parse::CHECKED_IN_BLOCKS.set(before);
+            let lines = state.unwrap().notes.lines.expect("counted");
+            assert_eq!(
+                lines.line_columns(text.as_bytes(), &offsets),
+                expected,
+                "blocks of {block}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_state_checked_as_it_is_read_gets_the_error_of_checking_it_first() {
+        let text = state_text(12).replace("i-1", "é-日本-😀");
+        let bytes = text.as_bytes();
+        for at in (0..bytes.len()).step_by(13) {
+            let mut broken: Vec<Vec<u8>> = Vec::new();
+            for bad in [&b"\xff"[..], b"\xe6\x97", b"\x80", b"#", b"\""] {
+                broken.push([&bytes[..at], bad, &bytes[at..]].concat());
+            }
+            broken.push(bytes[..at].to_vec());
+            for broken in &broken {
+                let first = parsed_checking(1, None, broken);
+                for (parts, block) in [(1, 4), (2, 64), (3, 1000), (7, 1 << 14)] {
+                    assert_eq!(
+                        parsed_checking(parts, Some(block), broken),
+                        first,
+                        "byte {at}, {parts} parts, blocks of {block}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

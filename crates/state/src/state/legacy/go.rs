@@ -60,7 +60,7 @@ fn read_nested(cursor: &mut Cursor<'_>, depth: usize) -> Result<Value, StateErro
         Some(b'"') => Value::String(cursor.string()?.0.into_owned()),
         Some(b'-' | b'0'..=b'9') => {
             let span = cursor.number()?;
-            let text = span.of(cursor.source());
+            let text = cursor.text(span)?;
             match text.parse::<f64>() {
                 Ok(number) if number.is_finite() => Value::Number(number),
                 _ => {
@@ -76,7 +76,7 @@ fn read_nested(cursor: &mut Cursor<'_>, depth: usize) -> Result<Value, StateErro
         _ if cursor.null() => Value::Null,
         _ => {
             let span = cursor.skip_value()?;
-            match span.of(cursor.source()) {
+            match cursor.text(span)? {
                 "true" => Value::Bool(true),
                 _ => Value::Bool(false),
             }

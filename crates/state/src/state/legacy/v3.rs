@@ -380,7 +380,10 @@ fn bool_into(cursor: &mut Cursor<'_>, target: &mut bool, field: &str) -> Result<
     }
     match cursor.peek() {
         Some(b't' | b'f') => {
-            *target = cursor.skip_value()?.of(cursor.source()) == "true";
+            *target = {
+                let span = cursor.skip_value()?;
+                cursor.text(span)?
+            } == "true";
             Ok(())
         }
         _ => Err(StateError::at(
@@ -412,7 +415,7 @@ fn integer(cursor: &mut Cursor<'_>, field: &str) -> Result<i64> {
         return Err(StateError::at(at, format!("`{field}` must be an integer")));
     }
     let span = cursor.number()?;
-    let text = span.of(cursor.source());
+    let text = cursor.text(span)?;
     text.parse().map_err(|_| {
         StateError::at(
             at,
