@@ -34,6 +34,27 @@ impl Counted {
             last_newline: memchr::memrchr(b'\n', block).map(|at| start + at),
         }
     }
+
+    /// A count kept in parts: `newlines` in the block from `start`, the last at `last_newline`.
+    pub(crate) fn from_parts(
+        start: usize,
+        newlines: usize,
+        last_newline: Option<usize>,
+    ) -> Counted {
+        Counted {
+            start,
+            newlines,
+            last_newline,
+        }
+    }
+
+    pub(crate) fn newlines(&self) -> usize {
+        self.newlines
+    }
+
+    pub(crate) fn last_newline(&self) -> Option<usize> {
+        self.last_newline
+    }
 }
 
 /// One block of the index: where it starts, the newlines before it, and the offset of the last one.
