@@ -196,8 +196,9 @@ impl<'a> Cursor<'a> {
 
     /// A cursor at the start of bytes not yet known to be UTF-8, checking each block of them
     /// (shared with other cursors over the same `checking`) once it has read past the block's end,
-    /// and each text it makes on its own; bytes that are not UTF-8 are [`JsonErrorKind::NotUtf8`]
-    /// from the read that found them, or from [`Cursor::whole`].
+    /// and the bytes a little ahead of each text it makes before making it; bytes that are not
+    /// UTF-8 are [`JsonErrorKind::NotUtf8`] from the read that found them, or from
+    /// [`Cursor::whole`].
     pub(crate) fn checking(checking: Arc<Checking<'a>>) -> Cursor<'a> {
         let (bytes, behind) = (checking.bytes(), checking.behind(0));
         Cursor {

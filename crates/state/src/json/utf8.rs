@@ -447,6 +447,31 @@ mod tests {
     }
 
     #[test]
+    fn a_range_checked_ahead_is_good_only_for_its_own_bytes_and_inside_itself() {
+        let (one, other) = ("{\"a\": \"é\"}".to_string(), "{\"a\": \"é\"}".to_string());
+        let (one, other) = (
+            Checking::in_blocks(one.as_bytes(), false, 4),
+            Checking::in_blocks(other.as_bytes(), false, 4),
+        );
+        let head = one.check_ahead(0, 4).unwrap();
+        assert_eq!(one.str(head, 0, 4), Some("{\"a\""));
+        assert_eq!(other.str(head, 0, 4), None, "another text's range");
+        assert_eq!(one.str(head, 0, 11), None, "past the range");
+        assert_eq!(one.str(Checked::default(), 0, 1), None, "nothing checked");
+        // A range whose end would cut a character reaches to the character's end.
+        let cut = one.check_ahead(0, 8).unwrap();
+        assert_eq!(one.str(cut, 7, 9), Some("é"));
+        let all = one.check_ahead(0, 100).unwrap();
+        assert_eq!(one.str(all, 7, 9), Some("é"));
+        assert_eq!(one.str(all, 8, 9), None, "starts inside a character");
+        assert_eq!(one.str(all, 7, 8), None, "ends inside a character");
+        assert!(one.check_ahead(8, 4).is_none(), "starts inside a character");
+        let broken = Checking::in_blocks(b"{\"a\": \"\xff\"}", false, 4);
+        assert!(broken.check_ahead(0, 100).is_none(), "not UTF-8");
+        assert!(broken.check_ahead(0, 6).is_some(), "the bytes before are");
+    }
+
+    #[test]
     fn cuts_stand_before_ascii_bytes_and_cover_the_text() {
         let text = "aé日😀b".repeat(100);
         let bytes = text.as_bytes();
