@@ -158,7 +158,9 @@ source "$ROOT/benches/stats.sh"
 # shellcheck disable=SC2086 # the lists are space-separated numbers
 med() { if [[ -n "${WALLS[$1]:-}" ]]; then median ${WALLS[$1]}; fi; }
 # shellcheck disable=SC2086
-med_rss() { if [[ -n "${RSSS[$1]:-}" ]]; then awk -v k="$(median ${RSSS[$1]})" 'BEGIN { printf "%.1f", k / 1024 }'; fi; }
+# In MB of 10^6 bytes, as the files' sizes are (GNU time gives KiB): earlier runs printed MiB
+# and divided by MB, which put every "RSS / file" 4.9% low.
+med_rss() { if [[ -n "${RSSS[$1]:-}" ]]; then awk -v k="$(median ${RSSS[$1]})" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; fi; }
 
 # --- the rows -------------------------------------------------------------------------------------
 q() { printf '%q' "$1"; }   # a path or argument quoted for bash -c
@@ -185,6 +187,10 @@ read_rows() { # read_rows FILE BYTES
   local f; f="$(q "$1")"
   local address; address="$("$STATECTL" list "$1" | grep -v '\.data\.\|^data\.' | sed -n '1000p')"
   local type_name; type_name="$(sed -E 's/^(module\.[^.]+\.)*//; s/\[.*$//' <<<"$address")"
+  # The process itself, reading no state: what the memory goal's "a fixed few MB" is (the binary,
+  # its libraries, the runtime), measured in the same rounds.
+  row "--version" "" 0
+  role statectl "$STATECTL --version"
   row "list" "$1" "$2"
   role statectl "$STATECTL list $f"
   role jq "jq -r '.resources[] | .type + \".\" + .name' $f"
@@ -335,17 +341,29 @@ ratio() { # ratio VALUE BASE
   if [[ -z "$1" || -z "$2" ]]; then echo ""; else awk -v v="$1" -v b="$2" 'BEGIN { printf "%.1fx", v / b }'; fi
 }
 secs() { if [[ -n "$1" ]]; then printf '%.3f' "$1"; fi; }
-echo "| state | MB | work | statectl (s) | jq (s) | terraform (s) | floor (s) | statectl / floor | jq / statectl | terraform / statectl | statectl RSS (MB) | RSS / file |"
-echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+# The process's own peak (the first `--version` row's), for "RSS beyond the process / file".
+PROCESS_RSS=""
+for r in "${!ROW_NAMES[@]}"; do
+  if [[ "${ROW_NAMES[r]}" == "--version" ]]; then PROCESS_RSS="$(med_rss "$r.statectl")"; break; fi
+done
+beyond() { # beyond RSS BYTES: (RSS - the process's) / the file, both in MB
+  if [[ -n "$1" && -n "$PROCESS_RSS" ]]; then awk -v r="$1" -v p="$PROCESS_RSS" -v b="$2" 'BEGIN { printf "%.2fx", (r - p) / (b / 1e6) }'; fi
+}
+per_file() { # per_file RSS BYTES: RSS / the file, both in MB
+  awk -v r="$1" -v b="$2" 'BEGIN { printf "%.2fx", r / (b / 1e6) }'
+}
+echo "| state | MB | work | statectl (s) | jq (s) | terraform (s) | floor (s) | statectl / floor | jq / statectl | terraform / statectl | statectl RSS (MB) | RSS / file | RSS beyond the process / file |"
+echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for r in "${!ROW_NAMES[@]}"; do
   s="$(med "$r.statectl")"; j="$(med "$r.jq")"; t="$(med "$r.terraform")"; fl="$(med "$r.floor")"
   rss="$(med_rss "$r.statectl")"
   mb="$(awk -v b="${ROW_BYTES[r]}" 'BEGIN { printf "%.0f", b / 1e6 }')"
   name="${ROW_NAMES[r]}"
-  printf '| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
-    "$(basename "${ROW_FILES[r]}")" "$mb" "${name//|/\\|}" "$(secs "$s")" "$(secs "$j")" "$(secs "$t")" \
+  printf '| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+    "$(if [[ -n "${ROW_FILES[r]}" ]]; then basename "${ROW_FILES[r]}"; fi)" "$mb" "${name//|/\\|}" "$(secs "$s")" "$(secs "$j")" "$(secs "$t")" \
     "$(secs "$fl")" "$(ratio "$s" "$fl")" "$(ratio "$j" "$s")" "$(ratio "$t" "$s")" "$rss" \
-    "$(if [[ -n "$rss" && "${ROW_BYTES[r]}" -ge 1000000 ]]; then ratio "$rss" "$mb"; fi)"
+    "$(if [[ -n "$rss" && "${ROW_BYTES[r]}" -ge 1000000 ]]; then per_file "$rss" "${ROW_BYTES[r]}"; fi)" \
+    "$(if [[ -n "$rss" && "${ROW_BYTES[r]}" -ge 1000000 ]]; then beyond "$rss" "${ROW_BYTES[r]}"; fi)"
 done
 if [[ -n "$BEFORE" ]]; then
   echo
@@ -354,7 +372,7 @@ if [[ -n "$BEFORE" ]]; then
   for r in "${!ROW_NAMES[@]}"; do
     b="$(med "$r.before")"; [[ -n "$b" ]] || continue
     s="$(med "$r.statectl")"; fl="$(med "$r.floor")"; name="${ROW_NAMES[r]}"
-    printf '| %s | `%s` | %s | %s | %s | %s | %s | %s |\n' "$(basename "${ROW_FILES[r]}")" "${name//|/\\|}" \
+    printf '| %s | `%s` | %s | %s | %s | %s | %s | %s |\n' "$(if [[ -n "${ROW_FILES[r]}" ]]; then basename "${ROW_FILES[r]}"; fi)" "${name//|/\\|}" \
       "$(secs "$b")" "$(secs "$s")" "$(ratio "$b" "$fl")" "$(ratio "$s" "$fl")" "$(med_rss "$r.before")" "$(med_rss "$r.statectl")"
   done
 fi
