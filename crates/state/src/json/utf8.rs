@@ -95,6 +95,9 @@ fn cuts(bytes: &[u8], parts: usize) -> Vec<usize> {
 /// makes the whole valid.
 pub(crate) struct Checking<'a> {
     bytes: &'a [u8],
+    /// This checking's own number in the process, which each [`Checked`] it makes carries: bytes at
+    /// the same address could be other bytes once these are gone, a number is never given twice.
+    id: u64,
     block: usize,
     /// Whether each block's lines are counted as it is checked, for the text's [`LineIndex`].
     lines: bool,
@@ -105,6 +108,9 @@ pub(crate) struct Checking<'a> {
     /// memory: 3 MB for a gigabyte.) Two threads that check one block at once store one answer.
     blocks: Box<[AtomicU64]>,
 }
+
+/// The number the last [`Checking`] was given.
+static LAST_ID: AtomicU64 = AtomicU64::new(0);
 
 /// A block's word once the block is checked.
 const CHECKED: u64 = 1 << 63;
@@ -138,7 +144,8 @@ impl Behind {
 /// made only by [`Checking::check_ahead`], and good only for the bytes it was made from.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Checked {
-    of: usize,
+    /// The [`Checking`]'s `id` (0, never an id, for the empty default).
+    of: u64,
     start: usize,
     end: usize,
 }
@@ -167,6 +174,7 @@ impl<'a> Checking<'a> {
         let count = bytes.len().div_ceil(block);
         Checking {
             bytes,
+            id: LAST_ID.fetch_add(1, Ordering::Relaxed) + 1,
             block,
             lines,
             blocks: (0..count).map(|_| AtomicU64::new(0)).collect(),
@@ -244,16 +252,17 @@ impl<'a> Checking<'a> {
         if !inside || !self.starts_a_character(start) || !self.starts_a_character(end) {
             return None;
         }
-        // SAFETY: `within` was made by `check_ahead` of these very bytes (`identity`), which found
-        // `within.start..within.end` valid UTF-8. `start..end` lies inside it, and each of its ends
-        // is the end of the bytes or a byte that does not continue a character, which in a valid
-        // text is a character's start (or its end): so the slice is valid UTF-8 too.
+        // SAFETY: `within` was made by `check_ahead` of this very checking (its `id`, given to no
+        // other), over these very bytes, which found `within.start..within.end` valid UTF-8.
+        // `start..end` lies inside it, and each of its ends is the end of the bytes or a byte that
+        // does not continue a character, which in a valid text is a character's start (or its
+        // end): so the slice is valid UTF-8 too.
         Some(unsafe { std::str::from_utf8_unchecked(&self.bytes[start..end]) })
     }
 
-    /// What a [`Checked`] of these bytes carries to tell them from others.
-    fn identity(&self) -> usize {
-        self.bytes.as_ptr().addr()
+    /// What a [`Checked`] of this checking carries to tell it from others'.
+    fn identity(&self) -> u64 {
+        self.id
     }
 
     /// Whether `at` is the end of the bytes or a byte that does not continue a character.
