@@ -224,11 +224,7 @@ impl<'a> Checking<'a> {
         if at > self.bytes.len() || !self.starts_a_character(at) {
             return None;
         }
-        let from = at.saturating_add(length).min(self.bytes.len());
-        let mut end = from;
-        while end < from + 3 && self.bytes.get(end).copied().is_some_and(is_continuation) {
-            end += 1;
-        }
+        let end = self.past_continuations(at.saturating_add(length).min(self.bytes.len()));
         simdutf8::basic::from_utf8(&self.bytes[at..end]).ok()?;
         Some(Checked {
             of: self.identity(),
@@ -320,6 +316,13 @@ impl<'a> Checking<'a> {
         if from >= self.bytes.len() {
             return self.bytes.len();
         }
+        self.past_continuations(from)
+    }
+
+    /// `from` moved on past at most three continuation bytes (to a character's start in a valid
+    /// text, where a character has at most three), or to the end of the bytes: where a block or a
+    /// range checked ahead may end.
+    fn past_continuations(&self, from: usize) -> usize {
         let mut at = from;
         while at < from + 3 && self.bytes.get(at).copied().is_some_and(is_continuation) {
             at += 1;
