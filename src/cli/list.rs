@@ -88,7 +88,7 @@ pub(super) fn run(
     let filter = &settings.filter;
     let (source, bytes) = load::read(settings.state, settings.version, printer)
         .map_err(|error| address_for_a_state(error, settings.state.state.as_deref()))?;
-    let state = load::parse_state(&source, &bytes)?;
+    let state = load::parse_state_reading_once(&source, &bytes)?;
     match settings.format {
         Format::Text => print_lines(&state, filter, printer)?,
         Format::Json => {

@@ -125,3 +125,15 @@ pub(super) fn parse_state<'a>(
         .parse()
         .map_err(|error| CliError::state(source, &error))
 }
+
+/// [`parse_state`] for a command that reads little of the text after the parse (`list`, `summary`,
+/// `show`): a mapped file's pages are given back as the parse passes them
+/// (`StateBytes::parse_reading_once`).
+pub(super) fn parse_state_reading_once<'a>(
+    source: &Source,
+    bytes: &'a StateBytes,
+) -> Result<State<'a>, CliError> {
+    bytes
+        .parse_reading_once()
+        .map_err(|error| CliError::state(source, &error))
+}

@@ -271,7 +271,7 @@ pub(super) fn run(args: &Args, printer: &mut Printer) -> Result<ExitStatus, CliE
     let source = &found.source();
     let bytes = load::open_found(found, source, &states.encryption, states.version)?
         .ok_or_else(|| CliError::new(format!("{source}: no state")))?;
-    let state = load::parse_state(source, &bytes)?;
+    let state = load::parse_state_reading_once(source, &bytes)?;
     let tally = Tally::of(&state);
     match args.format {
         Format::Json => {

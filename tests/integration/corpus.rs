@@ -116,7 +116,10 @@ fn the_last_duplicate_key_wins_as_in_go() {
         .iter()
         .find(|resource| resource.address.to_string() == "module.modA.null_resource.resource")
         .unwrap();
-    assert_eq!(*module_a.instances[0].dependencies, ["var.input"]);
+    assert_eq!(
+        module_a.instances[0].dependencies(state.source),
+        ["var.input"]
+    );
 }
 
 #[test]
@@ -158,7 +161,7 @@ fn terraform_112_features_are_read() {
         .map(|(_, instance)| instance)
         .collect();
     assert!(web[0].tainted && web[0].create_before_destroy && web[0].identity().is_some());
-    assert_eq!(web[0].identity_schema_version, Some(0));
+    assert_eq!(web[0].identity_schema_version(state.source), Some(0));
     assert_eq!(web[1].deposed.as_deref(), Some("6e7c3f1a"));
     assert!(
         state

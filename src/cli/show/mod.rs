@@ -53,7 +53,7 @@ pub(super) fn run(
 ) -> Result<ExitStatus, CliError> {
     let wanted = &settings.instance;
     let (source, bytes) = load::read(settings.state, settings.version, printer)?;
-    let state = load::parse_state(&source, &bytes)?;
+    let state = load::parse_state_reading_once(&source, &bytes)?;
     let Some(group) = each_instance_group(&state).find(|group| group.is(wanted)) else {
         return Err(CliError::new(format!(
             "{source}: no resource instance `{}` in the state",
@@ -125,7 +125,7 @@ pub(super) fn run(
                 "instance_schema_version": object.schema_version,
                 "create_before_destroy": object.create_before_destroy,
                 "skip_destroy": object.skip_destroy,
-                "dependencies": object.dependencies,
+                "dependencies": object.dependencies(state.source),
                 "attributes": attributes,
                 "sensitive_masked": !settings.reveal,
             });

@@ -199,15 +199,18 @@ fn fields(
                 paths(new_source, new.sensitive_attributes()),
             ),
             "identity_schema_version" => {
-                old.identity_schema_version.unwrap_or(0) == new.identity_schema_version.unwrap_or(0)
+                old.identity_schema_version(old_source).unwrap_or(0)
+                    == new.identity_schema_version(new_source).unwrap_or(0)
             }
             "identity" => same_json(
                 raw(old_source, old.identity()),
                 raw(new_source, new.identity()),
             ),
-            "private" => old.private == new.private,
+            "private" => old.private(old_source) == new.private(new_source),
             // Terraform keeps dependencies sorted; another order is the same set.
-            "dependencies" => sorted(&old.dependencies) == sorted(&new.dependencies),
+            "dependencies" => {
+                sorted(&old.dependencies(old_source)) == sorted(&new.dependencies(new_source))
+            }
             "create_before_destroy" => old.create_before_destroy == new.create_before_destroy,
             "skip_destroy" => old.skip_destroy == new.skip_destroy,
             // Part of the address (`index_key`, `deposed`) or compared elsewhere (`attributes`,

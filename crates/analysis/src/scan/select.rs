@@ -4,6 +4,7 @@
 //! `scan::status` maps status values to operations), since that decides what "not found" means (right
 //! after a create: not visible yet; during a delete: done).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -158,10 +159,10 @@ pub fn select(
                 .clone()
                 .or_else(|| resource.provider.clone()),
             schema_version: current.schema_version,
-            private: current.private.as_deref().map(str::to_owned),
+            private: current.private(state.source).map(Cow::into_owned),
             sensitive_attributes: current.sensitive_attributes(),
             identity: current.identity(),
-            identity_schema_version: current.identity_schema_version,
+            identity_schema_version: current.identity_schema_version(state.source),
         });
     }
     if explicit && selected.is_empty() {

@@ -266,6 +266,20 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Up to where the cursor's text is known to be UTF-8 once the blocks it has read through are
+    /// checked (all of it, when it was checked first): a reader that lets go of the bytes it has
+    /// read must not let go of bytes still to be checked. A block found invalid is reported by the
+    /// next text the cursor makes, or by [`Cursor::whole`].
+    pub(crate) fn checked_to(&mut self) -> usize {
+        match &mut self.text {
+            Text::Known(source) => source.len(),
+            Text::Checking(checking, behind, _) => {
+                let _ = checking.check_behind(behind, self.position);
+                checking.checked_before(behind)
+            }
+        }
+    }
+
     /// The whole text, once read: for a [`Cursor::checking`], with every block the reads did not
     /// ask for checked now, and the line index when it counted lines.
     pub(crate) fn whole(&self) -> Result<(&'a str, Option<LineIndex>)> {

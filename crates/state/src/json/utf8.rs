@@ -197,6 +197,15 @@ impl<'a> Checking<'a> {
 
     /// Checks (once) each block from `behind` on that ends at or before `at` (or up to three bytes
     /// after), where the reader has read up to; [`NotUtf8`] for the first that is not valid.
+    /// How far the blocks a reader at `behind` has passed reach: every byte from its first block up
+    /// to here is in a block checked (by it, or by a reader before it).
+    pub(crate) fn checked_before(&self, behind: &Behind) -> usize {
+        behind
+            .block
+            .saturating_mul(self.block)
+            .min(self.bytes.len())
+    }
+
     pub(crate) fn check_behind(&self, behind: &mut Behind, at: usize) -> Result<(), NotUtf8> {
         while behind.end <= at && behind.block < self.blocks.len() {
             if self.checked_block(behind.block) & INVALID != 0 {

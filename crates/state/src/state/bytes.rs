@@ -94,6 +94,16 @@ impl PartialEq<&[u8]> for Bytes {
 }
 
 impl Bytes {
+    /// What gives back the pages a reader of these bytes has passed: only for a read-only mapping of
+    /// the file (`map_all`), whose pages read again are the file's; never for memory of statectl's
+    /// own, whose pages given back would read as zeros.
+    pub(crate) fn give_back(&self) -> Option<crate::state::mapped::GiveBack<'_>> {
+        match self {
+            Bytes::Shared { map, .. } => Some(crate::state::mapped::GiveBack::of(map)),
+            Bytes::Heap(_) | Bytes::Mapped { .. } => None,
+        }
+    }
+
     /// `length` zero bytes to fill: for a large buffer, an anonymous mapping that asks for huge
     /// pages, as a read does. A decrypted or sealed 50 MB state made in a fresh heap buffer costs
     /// some 12,000 page faults (about 30 ms) more than one in huge pages.

@@ -193,7 +193,12 @@ pub enum Evidence {
 /// files) and `terraform_version` (each writes its own version; both have released 1.6 to 1.12, and
 /// OpenTofu's own test fixtures carry `0.12.0` with `registry.opentofu.org` providers).
 pub fn detect_flavour(state: &State<'_>) -> (Flavour, Evidence) {
-    let (mut order, mut fields) = (Votes::default(), Votes::default());
+    let mut fields = Votes::default();
+    let order: i64 = state
+        .resources
+        .iter()
+        .map(|resource| i64::from(resource.key_order.0))
+        .sum();
     let mut opentofu_host = false;
     for resource in &state.resources {
         opentofu_host |= resource
@@ -201,10 +206,9 @@ pub fn detect_flavour(state: &State<'_>) -> (Flavour, Evidence) {
             .as_ref()
             .is_some_and(|p| is_opentofu_host(&p.source));
         for instance in &resource.instances {
-            order.add(instance.key_order);
             if instance.provider.is_some() || instance.skip_destroy {
                 fields.opentofu += 1;
-            } else if instance.identity_schema_version.is_some() && instance.identity.is_none() {
+            } else if instance.has_identity_schema_version() && instance.identity.is_none() {
                 fields.terraform += 1;
             }
             opentofu_host |= instance
@@ -213,7 +217,7 @@ pub fn detect_flavour(state: &State<'_>) -> (Flavour, Evidence) {
                 .is_some_and(|p| is_opentofu_host(&p.source));
         }
     }
-    if let Some(flavour) = order.winner() {
+    if let Some(flavour) = OrderLean::winner(order) {
         (flavour, Evidence::KeyOrder)
     } else if let Some(flavour) = fields.winner() {
         (flavour, Evidence::Fields)
@@ -232,6 +236,32 @@ fn is_opentofu_host(source: &str) -> bool {
         .is_some_and(|host| host.eq_ignore_ascii_case("registry.opentofu.org/"))
 }
 
+/// How a resource's instance objects lean: how many have their known fields in only Terraform's key
+/// order, less how many in only OpenTofu's. Summed over the resources, its sign is the majority
+/// (four bytes in the room a resource record already had, where each instance once kept its own).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct OrderLean(i32);
+
+impl OrderLean {
+    /// Counts one instance object's order (see [`KeyOrder::writer`]).
+    pub(crate) fn add(&mut self, vote: Option<Flavour>) {
+        self.0 = match vote {
+            Some(Flavour::Terraform) => self.0.saturating_add(1),
+            Some(Flavour::OpenTofu) => self.0.saturating_sub(1),
+            None => self.0,
+        };
+    }
+
+    /// The writer a sum of leans speaks for; none when it is even (or no instance told).
+    fn winner(sum: i64) -> Option<Flavour> {
+        match sum.cmp(&0) {
+            std::cmp::Ordering::Greater => Some(Flavour::Terraform),
+            std::cmp::Ordering::Less => Some(Flavour::OpenTofu),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
 /// Instances speaking for each writer.
 #[derive(Default)]
 struct Votes {
@@ -240,14 +270,6 @@ struct Votes {
 }
 
 impl Votes {
-    fn add(&mut self, vote: Option<Flavour>) {
-        match vote {
-            Some(Flavour::Terraform) => self.terraform += 1,
-            Some(Flavour::OpenTofu) => self.opentofu += 1,
-            None => {}
-        }
-    }
-
     /// The side with more votes; none on a tie (no votes at all included).
     fn winner(&self) -> Option<Flavour> {
         match self.terraform.cmp(&self.opentofu) {

@@ -13,12 +13,16 @@
 //!   turns that fault into statectl's one line and exit 2, instead of a crash.
 //! - Writes never map: the store reads a private copy under the lock, because it compares that copy
 //!   with the file again before committing and must not see a stale marker of its own making.
+//! - A command that reads little of the text after its parse may have the parse give back the
+//!   pages it has passed ([`GiveBack`]): the mapping stays, its page table entries go, and a page
+//!   read again is mapped again from the page cache with the same bytes, since nothing was ever
+//!   written through the mapping.
 
 use std::fs::File;
 use std::io;
 use std::sync::Once;
 
-use memmap2::{Mmap, MmapOptions};
+use memmap2::{Mmap, MmapOptions, UncheckedAdvice};
 
 /// Maps `length` bytes of `file` read-only. The caller has checked that `file` is a regular file
 /// and that `length` is its size.
@@ -124,6 +128,117 @@ mod tests {
         );
     }
 
+    /// A state of about `megabytes` MB as Terraform lays it out: resources of one instance each, whose
+    /// attributes are mostly one long string, some with escapes, private data and dependencies.
+    fn large_state(megabytes: usize) -> String {
+        use std::fmt::Write as _;
+        let filler = "x".repeat(8_000);
+        let mut text = String::from(
+            "{\n  \"version\": 4,\n  \"terraform_version\": \"1.15.5\",\n  \"serial\": 3,\n  \"lineage\": \"l\",\n  \"outputs\": {},\n  \"resources\": [\n",
+        );
+        let count = megabytes * 1_000_000 / 8_400;
+        for index in 0..count {
+            let _ = write!(
+                text,
+                "    {{\n      \"mode\": \"managed\",\n      \"type\": \"null_resource\",\n      \"name\": \"r{index}\",\n      \"provider\": \"provider[\\\"registry.terraform.io/hashicorp/null\\\"]\",\n      \"instances\": [\n        {{\n          \"index_key\": \"k\\u00e9{index}\",\n          \"schema_version\": 0,\n          \"attributes\": {{\"id\": \"{index}\", \"filler\": \"{filler}\"}},\n          \"private\": \"cHJpdmF0ZQ==\",\n          \"dependencies\": [\"null_resource.r{}\"]\n        }}\n      ]\n    }}{}\n",
+                index.saturating_sub(1),
+                if index + 1 == count { "" } else { "," }
+            );
+        }
+        text.push_str("  ],\n  \"check_results\": null\n}\n");
+        text
+    }
+
+    /// How many bytes of the mapping that holds `address` are in this process's memory.
+    fn resident_bytes_of_mapping_at(address: usize) -> usize {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut inside = false;
+        for line in smaps.lines() {
+            if let Some((range, _)) = line.split_once(' ')
+                && let Some((start, end)) = range.split_once('-')
+                && let (Ok(start), Ok(end)) = (
+                    usize::from_str_radix(start, 16),
+                    usize::from_str_radix(end, 16),
+                )
+            {
+                inside = (start..end).contains(&address);
+            } else if inside && let Some(rss) = line.strip_prefix("Rss:") {
+                let kilobytes: usize = rss.trim().trim_end_matches(" kB").parse().unwrap();
+                return kilobytes * 1024;
+            }
+        }
+        panic!("no mapping holds {address:#x}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_state_read_once_gives_back_the_pages_it_passed_and_reads_the_same() {
+        use crate::state::bytes::{Bytes, map_all};
+        use crate::state::legacy::StateBytes;
+
+        let text = large_state(24);
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        let bytes = map_all(&file).unwrap();
+        assert!(matches!(bytes, Bytes::Shared { .. }));
+        let address = bytes.as_ptr() as usize;
+        let bytes = StateBytes::new(bytes);
+        // Two threads, each giving back all but its last few megabytes (many threads would each
+        // keep their last few, most of a file this size).
+        let once = crate::parts::forced(2, || bytes.parse_reading_once().unwrap());
+        let resident = resident_bytes_of_mapping_at(address);
+        assert!(
+            resident < text.len() / 2,
+            "{resident} bytes of {} still mapped",
+            text.len()
+        );
+        // Everything read from the pages given back is what reading the text gives.
+        let plain = crate::state::parse(text.as_bytes()).unwrap();
+        assert_eq!(once.resources.len(), plain.resources.len());
+        assert_eq!(format!("{once:?}"), format!("{plain:?}"));
+        let instance = &once.resources[7].instances[0];
+        assert_eq!(
+            instance.private(once.source).as_deref(),
+            Some("cHJpdmF0ZQ==")
+        );
+        assert_eq!(instance.dependencies(once.source), ["null_resource.r6"]);
+        assert!(
+            instance
+                .attributes_json(once.source)
+                .unwrap()
+                .contains("\"id\": \"7\"")
+        );
+        // Reading the whole text again maps it all again.
+        assert_eq!(once.source, text);
+        assert!(resident_bytes_of_mapping_at(address) > text.len() / 2);
+        // A byte that is not UTF-8 far into the file: the error of reading it whole.
+        let mut broken = text.into_bytes();
+        let at = broken.len() * 3 / 4;
+        broken[at] = 0xff;
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&broken).unwrap();
+        let bytes = StateBytes::new(map_all(&file).unwrap());
+        let once = crate::parts::forced(2, || bytes.parse_reading_once().unwrap_err());
+        let plain = crate::state::parse(&broken).unwrap_err();
+        assert_eq!(once.to_string(), plain.to_string());
+        assert!(plain.to_string().contains("UTF-8"), "{plain}");
+    }
+
+    #[test]
+    fn only_a_mapping_of_the_file_gives_pages_back() {
+        // statectl's own memory given back would read as zeros.
+        assert!(
+            crate::state::bytes::Bytes::copy_of(&vec![b' '; 1 << 20])
+                .give_back()
+                .is_none()
+        );
+        assert!(
+            crate::state::bytes::Bytes::Heap(vec![b' '; 16])
+                .give_back()
+                .is_none()
+        );
+    }
+
     #[test]
     fn a_mapping_holds_the_file_and_never_writes_to_it() {
         let mut file = tempfile::tempfile().unwrap();
@@ -137,5 +252,48 @@ mod tests {
         file.rewind().unwrap();
         file.read_to_string(&mut text).unwrap();
         assert_eq!(text, "{\"version\": 4}");
+    }
+}
+
+/// Gives back to the kernel the pages of a read-only mapping that a reader has passed, so that a
+/// command that reads a large state once holds its model and not the file: the pages stay in the
+/// page cache (as `cat` leaves them), out of the process's memory.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GiveBack<'a> {
+    map: &'a Mmap,
+}
+
+/// Pages are given back in whole granules of this many bytes (a multiple of every page size Linux
+/// uses: 4, 16 and 64 KiB), so no page only partly passed is given back.
+const GRANULE: usize = 64 << 10;
+
+impl<'a> GiveBack<'a> {
+    /// For the mapping `map`, made by [`map_read_only`] (private, read-only, never written).
+    pub(crate) fn of(map: &'a Mmap) -> GiveBack<'a> {
+        GiveBack { map }
+    }
+
+    /// Gives back the whole granules inside `from..to` (offsets into the mapping); past its end,
+    /// nothing. A failure is ignored: the pages then stay, as they would without this.
+    #[allow(
+        unsafe_code,
+        reason = "MADV_DONTNEED is an unchecked advice; see the module's documentation"
+    )]
+    pub(crate) fn pages(self, from: usize, to: usize) {
+        let start = from.next_multiple_of(GRANULE);
+        let end = to.min(self.map.len()) / GRANULE * GRANULE;
+        if start >= end {
+            return;
+        }
+        // SAFETY: MADV_DONTNEED drops the page table entries of the range; on a private file mapping
+        // it also drops the private copies of pages written through it, which is how it could change
+        // what a reference sees. This mapping is read-only (`map_read_only`) and never written, so
+        // it has no private copies: each page read again is the file's page from the page cache,
+        // the same bytes (a change to the file by another process is the module's one caveat, as
+        // for any page of the mapping not read yet).
+        let _ = unsafe {
+            self.map
+                .unchecked_advise_range(UncheckedAdvice::DontNeed, start, end - start)
+        };
     }
 }

@@ -4,6 +4,7 @@
 pub mod address;
 pub mod attr_path;
 pub mod bytes;
+pub mod deposed_key;
 pub mod error;
 pub mod go_text;
 mod last_wins;

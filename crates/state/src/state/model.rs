@@ -6,12 +6,14 @@
 //! Keeping them out of the model is what keeps a 100,000-instance state's model small.
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use crate::json::{Cursor, JsonError, Span};
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ResourceAddr};
-use crate::state::layout::{Flavour, Style};
+use crate::state::deposed_key::DeposedKey;
+use crate::state::layout::{OrderLean, Style};
 use crate::state::notes::{Notes, NotesAt};
 use crate::state::order::ObjectRef;
 use crate::state::provider::ProviderConfig;
@@ -72,6 +74,9 @@ pub struct Resource<'a> {
     /// `order::in_order`), looking while they were in cache: the order of a large state's objects
     /// then need not read every instance record again (most of that order's time).
     pub(crate) instances_in_order: bool,
+    /// Which writer's key order its instance objects follow (evidence of who wrote the file, see
+    /// `layout::detect_flavour`).
+    pub(crate) key_order: OrderLean,
 }
 
 impl Resource<'_> {
@@ -81,34 +86,37 @@ impl Resource<'_> {
 }
 
 /// An instance object: the current object of a resource instance, or a deposed one.
+///
+/// A large state holds hundreds of thousands of these records (128 bytes each), so values statectl
+/// reads rarely are kept as places inside `span` and read from the text by the methods of the same
+/// names.
 #[derive(Debug)]
 pub struct Instance<'a> {
     pub index_key: Option<InstanceKey>,
     pub tainted: bool,
-    pub deposed: Option<Cow<'a, str>>,
+    pub deposed: Option<DeposedKey>,
     /// OpenTofu's instance-level provider (provider `for_each`).
     pub provider: Option<Arc<ProviderConfig>>,
     pub schema_version: u64,
-    // The raw values of these four are read by the methods of the same names; they are kept as
-    // places inside `span` (a large state holds hundreds of thousands of these records, and three
-    // `Option<Span>`s took more room than all the rest).
     pub(crate) attributes: Option<Inside>,
     pub(crate) attributes_flat: Option<Inside>,
     pub(crate) sensitive_attributes: Option<Inside>,
     pub(crate) identity: Option<Inside>,
-    pub private: Option<Cow<'a, str>>,
-    pub dependencies: Box<[Cow<'a, str>]>,
+    /// The `private` string literal, quotes included (checked to be a string by the parse).
+    pub(crate) private: Option<Inside>,
+    /// The `dependencies` array (checked to hold only strings by the parse).
+    pub(crate) dependencies: Option<Inside>,
+    /// The `identity_schema_version` number or `null` (checked by the parse).
+    pub(crate) identity_schema_version: Option<Inside>,
     pub create_before_destroy: bool,
     /// OpenTofu's persisted `lifecycle { destroy = false }`.
     pub skip_destroy: bool,
-    pub identity_schema_version: Option<u64>,
-    /// The one writer whose key order this object's known fields follow, when they follow only one's
-    /// (evidence of who wrote the file, see `layout::detect_flavour`).
-    pub key_order: Option<Flavour>,
     /// The whole object; the parser's, not to be changed (the values above are kept inside it).
     pub span: Span,
     /// Where the parse's notes of chosen attributes are, when it took them (see `notes`).
     pub(crate) notes: NotesAt,
+    /// The places above are places in one text: the record belongs to the state read from it.
+    pub(crate) text: PhantomData<&'a str>,
 }
 
 impl Instance<'_> {
@@ -137,6 +145,40 @@ impl Instance<'_> {
     /// The raw `identity` object (or `null`).
     pub fn identity(&self) -> Option<Span> {
         self.place(self.identity)
+    }
+
+    /// `private`, decoded: the provider's opaque data, base64 as Terraform writes it (`null` is none).
+    pub fn private<'s>(&self, source: &'s str) -> Option<Cow<'s, str>> {
+        let span = self.place(self.private)?;
+        Cursor::new(span.of(source))
+            .string()
+            .ok()
+            .map(|(text, _)| text)
+    }
+
+    /// `dependencies`, decoded, in the file's order (empty when absent or `null`).
+    pub fn dependencies<'s>(&self, source: &'s str) -> Vec<Cow<'s, str>> {
+        let mut dependencies = Vec::new();
+        if let Some(span) = self.place(self.dependencies) {
+            let mut cursor = Cursor::new(span.of(source));
+            // The parse checked the array; on text it did not check this reads what it can.
+            let _ = cursor.array(|cursor| {
+                dependencies.push(cursor.string()?.0);
+                Ok::<_, JsonError>(())
+            });
+        }
+        dependencies
+    }
+
+    /// `identity_schema_version` when present (`null` reads as 0, as Terraform reads it).
+    pub fn identity_schema_version(&self, source: &str) -> Option<u64> {
+        let text = self.place(self.identity_schema_version)?.of(source);
+        Some(text.parse().unwrap_or_default())
+    }
+
+    /// Whether the object has an `identity_schema_version` member.
+    pub fn has_identity_schema_version(&self) -> bool {
+        self.identity_schema_version.is_some()
     }
 
     fn place(&self, inside: Option<Inside>) -> Option<Span> {
@@ -264,9 +306,73 @@ mod tests {
         // A 1 GB state holds 400,000 of these: each 8 bytes is 3 MB of memory and of writing.
         assert_eq!(size_of::<Option<Inside>>(), 8);
         assert!(
-            size_of::<Instance<'_>>() <= 176,
+            size_of::<Instance<'_>>() <= 128,
             "{} bytes",
             size_of::<Instance<'_>>()
+        );
+        assert!(
+            size_of::<Resource<'_>>() <= 128,
+            "{} bytes",
+            size_of::<Resource<'_>>()
+        );
+    }
+
+    /// The one instance of a resource in a state made of `instance`.
+    fn reading(instance: &str, read: impl FnOnce(&str, &Instance<'_>)) {
+        let text = format!(
+            r#"{{"version": 4, "serial": 1, "lineage": "l", "resources": [{{"mode": "managed", "type": "t", "name": "n", "provider": "provider[\"registry.terraform.io/hashicorp/null\"]", "instances": [{instance}]}}]}}"#
+        );
+        let state = crate::state::parse(text.as_bytes()).unwrap();
+        read(state.source, &state.resources[0].instances[0]);
+    }
+
+    #[test]
+    fn values_kept_as_places_read_back_decoded() {
+        reading(
+            r#"{"schema_version": 0, "attributes": {}, "private": "YWJj\u002b\/", "dependencies": ["a.b", "module.m.c\u0064.e"], "identity_schema_version": 12}"#,
+            |source, instance| {
+                assert_eq!(instance.private(source).as_deref(), Some("YWJj+/"));
+                assert_eq!(instance.dependencies(source), ["a.b", "module.m.cd.e"]);
+                assert_eq!(instance.identity_schema_version(source), Some(12));
+                assert!(instance.has_identity_schema_version());
+            },
+        );
+    }
+
+    #[test]
+    fn absent_and_null_values_read_as_terraform_reads_them() {
+        reading(r#"{"attributes": {}}"#, |source, instance| {
+            assert_eq!(instance.private(source), None);
+            assert!(instance.dependencies(source).is_empty());
+            assert_eq!(instance.identity_schema_version(source), None);
+            assert!(!instance.has_identity_schema_version());
+        });
+        reading(
+            r#"{"private": null, "dependencies": null, "identity_schema_version": null}"#,
+            |source, instance| {
+                assert_eq!(instance.private(source), None);
+                assert!(instance.dependencies(source).is_empty());
+                assert_eq!(instance.identity_schema_version(source), Some(0));
+            },
+        );
+        reading(
+            r#"{"private": "", "dependencies": [], "identity_schema_version": 18446744073709551615}"#,
+            |source, instance| {
+                assert_eq!(instance.private(source).as_deref(), Some(""));
+                assert!(instance.dependencies(source).is_empty());
+                assert_eq!(instance.identity_schema_version(source), Some(u64::MAX));
+            },
+        );
+    }
+
+    #[test]
+    fn the_last_of_duplicate_values_is_the_one_read() {
+        reading(
+            r#"{"private": "Zmlyc3Q=", "PRIVATE": "bGFzdA==", "dependencies": ["a.first"], "Dependencies": ["a.last"]}"#,
+            |source, instance| {
+                assert_eq!(instance.private(source).as_deref(), Some("bGFzdA=="));
+                assert_eq!(instance.dependencies(source), ["a.last"]);
+            },
         );
     }
 }

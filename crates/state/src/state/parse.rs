@@ -5,14 +5,17 @@
 //! Attributes are validated but not decoded; that is what keeps a 250 MB state fast to list.
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::json::{Cursor, JsonErrorKind, Span};
 use crate::parts;
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
+use crate::state::deposed_key::DeposedKey;
 use crate::state::error::{StateError, shorten};
 use crate::state::last_wins::last_of_each;
-use crate::state::layout::{Flavour, InstanceField, KeyOrder, Style, detect_flavour};
+use crate::state::layout::{Flavour, InstanceField, KeyOrder, OrderLean, Style, detect_flavour};
+use crate::state::mapped::GiveBack;
 use crate::state::model::{Inside, Instance, Member, Output, Resource, State};
 use crate::state::notes::{Notes, NotesAt, Noting, Taking};
 
@@ -27,7 +30,10 @@ pub(super) struct Shared<'a> {
     providers: Vec<Arc<ProviderConfig>>,
     last_module: Option<(String, ModulePath)>,
     instances: Vec<Instance<'a>>,
-    dependencies: Vec<Cow<'a, str>>,
+    /// Gives back the pages of a mapped file this reader has passed, when the caller asked
+    /// (`parse_giving_back`); `given` is how far it has.
+    pub(super) give_back: Option<GiveBack<'a>>,
+    given: usize,
 }
 use crate::json::line_index::BLOCK_BYTES;
 use crate::json::utf8::{self, Checking};
@@ -39,26 +45,60 @@ use crate::state::sniff;
 
 type Result<T> = std::result::Result<T, StateError>;
 
-impl Shared<'_> {
-    /// Nothing shared yet, notes taken as `notes` says.
-    pub(super) fn taking(notes: Notes) -> Self {
+/// Pages are given back once a reader has passed this many bytes since it last gave some back: a
+/// few calls to the kernel per thread and 100 MB.
+const GIVE_BACK_EVERY: usize = 2 << 20;
+
+impl<'a> Shared<'a> {
+    /// Nothing shared yet, notes taken as `notes` says; for a reader that starts at `at`, giving
+    /// back pages as `give_back` says.
+    pub(super) fn taking(notes: Notes, give_back: Option<GiveBack<'a>>, at: usize) -> Self {
         Shared {
             notes,
+            give_back,
+            given: at,
             ..Shared::default()
+        }
+    }
+
+    /// Gives back the pages `cursor` has passed, every few megabytes.
+    fn passed(&mut self, cursor: &mut Cursor<'_>) {
+        if self.give_back.is_some()
+            && cursor.position() >= self.given.saturating_add(GIVE_BACK_EVERY)
+        {
+            self.passed_all(cursor);
+        }
+    }
+
+    /// Gives back all the pages `cursor` has passed, once it is done with them: those whose UTF-8
+    /// is checked (a page given back before its check would be mapped again for it).
+    pub(super) fn passed_all(&mut self, cursor: &mut Cursor<'_>) {
+        if let Some(give_back) = self.give_back {
+            let to = cursor.position().min(cursor.checked_to());
+            if to > self.given {
+                give_back.pages(self.given, to);
+                self.given = to;
+            }
         }
     }
 }
 
 /// Parses a state from its bytes. Errors carry a line and column of `bytes`, or an address.
 pub fn parse(bytes: &[u8]) -> Result<State<'_>> {
-    parse_with(bytes, Notes::default())
+    parse_with(bytes, Notes::default(), None)
 }
 
 /// [`parse`], taking the notes `noting` asks for (see `notes`): the top-level members of every
 /// instance's attributes it names, for a reader that asks for a few of them from every instance,
 /// and the text's lines.
 pub fn parse_noting<'a>(bytes: &'a [u8], noting: &Noting) -> Result<State<'a>> {
-    parse_with(bytes, Notes::taking(noting))
+    parse_with(bytes, Notes::taking(noting), None)
+}
+
+/// [`parse`] of the bytes of a read-only mapping, giving back the pages it has passed as it goes
+/// (see `StateBytes::parse_reading_once`).
+pub(crate) fn parse_giving_back<'a>(bytes: &'a [u8], give_back: GiveBack<'a>) -> Result<State<'a>> {
+    parse_with(bytes, Notes::default(), Some(give_back))
 }
 
 /// From this size a state's UTF-8 is checked as it is parsed, each block once the parse has read
@@ -69,7 +109,11 @@ pub fn parse_noting<'a>(bytes: &'a [u8], noting: &Noting) -> Result<State<'a>> {
 /// small state of a folder as it was checked made that scan 4% slower.
 const CHECKED_AS_READ_FROM: usize = 4 << 20;
 
-fn parse_with(bytes: &[u8], notes: Notes) -> Result<State<'_>> {
+fn parse_with<'a>(
+    bytes: &'a [u8],
+    notes: Notes,
+    give_back: Option<GiveBack<'a>>,
+) -> Result<State<'a>> {
     sniff::bytes(bytes, true).map_err(|error| error.located_in(bytes))?;
     let cursor = match checked_in_blocks_of(bytes.len()) {
         Some(block) => Cursor::checking(Arc::new(Checking::in_blocks(
@@ -81,7 +125,7 @@ fn parse_with(bytes: &[u8], notes: Notes) -> Result<State<'_>> {
             utf8::text(bytes).map_err(|offset| sniff::not_utf8(offset).located_in(bytes))?,
         ),
     };
-    let state = parse_text(cursor, notes).map_err(|error| {
+    let state = parse_text(cursor, notes, give_back).map_err(|error| {
         // Bytes that are not UTF-8 are the first thing wrong with a file, wherever the parse
         // stopped (it checks a large state's blocks only as it reaches them). Only once reading
         // UTF-8 as a state failed: is it another known kind of JSON document?
@@ -139,12 +183,18 @@ struct TopLevel<'a> {
     deferred: Option<StateError>,
 }
 
-fn parse_text(mut cursor: Cursor<'_>, notes: Notes) -> Result<State<'_>> {
+fn parse_text<'a>(
+    mut cursor: Cursor<'a>,
+    notes: Notes,
+    give_back: Option<GiveBack<'a>>,
+) -> Result<State<'a>> {
     if cursor.peek() != Some(b'{') {
         return Err(sniff::not_an_object(cursor.whole()?.0));
     }
-    let mut top = TopLevel::default();
-    top.shared.notes = notes;
+    let mut top = TopLevel {
+        shared: Shared::taking(notes, give_back, 0),
+        ..TopLevel::default()
+    };
     let span =
         cursor.object(|cursor, key, key_span| top_level_member(cursor, key, key_span, &mut top))?;
     cursor.finish()?;
@@ -387,6 +437,7 @@ pub(super) fn resource<'a>(
     let mut provider = None;
     let mut instances = Vec::new();
     let mut instances_in_order = true;
+    let mut key_order = OrderLean::default();
     let start = cursor.position();
     let span = cursor.object(|cursor, key, _| {
         cursor.skip_whitespace();
@@ -400,7 +451,7 @@ pub(super) fn resource<'a>(
             Some("name") => name = optional_string(cursor, "name")?,
             Some("provider") => provider = optional_provider(cursor, shared)?,
             Some("instances") => {
-                (instances, instances_in_order) = resource_instances(cursor, shared)?;
+                (instances, instances_in_order, key_order) = resource_instances(cursor, shared)?;
             }
             _ => {
                 cursor.skip_value()?;
@@ -465,26 +516,29 @@ pub(super) fn resource<'a>(
         instances,
         span,
         instances_in_order,
+        key_order,
     })
 }
 
-/// A resource's `instances` (an array or `null`), and whether they are in order (see
-/// `Resource::instances_in_order`).
+/// A resource's `instances` (an array or `null`), whether they are in order (see
+/// `Resource::instances_in_order`) and which writer's key order they follow.
 fn resource_instances<'a>(
     cursor: &mut Cursor<'a>,
     shared: &mut Shared<'a>,
-) -> Result<(Vec<Instance<'a>>, bool)> {
+) -> Result<(Vec<Instance<'a>>, bool, OrderLean)> {
     // Most resources hold one instance, and a vector grows to four at its first push: three unused
     // instance slots per resource were a third of a large state's model. Gathered in the shared
     // buffer, then copied into a vector of the exact size.
     let mut gathered = std::mem::take(&mut shared.instances);
     gathered.clear();
+    let mut key_order = OrderLean::default();
     let read = if cursor.null() {
         Ok(())
     } else {
         cursor
             .array(|cursor| {
-                gathered.push(instance(cursor, shared)?);
+                gathered.push(instance(cursor, shared, &mut key_order)?);
+                shared.passed(cursor);
                 Ok::<_, StateError>(())
             })
             .map(|_| ())
@@ -493,19 +547,28 @@ fn resource_instances<'a>(
     let instances = exact_copy(&mut gathered);
     shared.instances = gathered;
     read?;
-    Ok((instances, in_order))
+    Ok((instances, in_order, key_order))
 }
 
 /// Parses one instance object on its own, as [`parse`] parses each inside `instances`: for a write
 /// to check an object it rendered without parsing the whole new state again.
 pub fn parse_instance(text: &str) -> Result<Instance<'_>> {
     let mut cursor = Cursor::new(text);
-    let instance = instance(&mut cursor, &mut Shared::default())?;
+    let instance = instance(
+        &mut cursor,
+        &mut Shared::default(),
+        &mut OrderLean::default(),
+    )?;
     cursor.finish()?;
     Ok(instance)
 }
 
-fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Instance<'a>> {
+/// Reads an instance object, counting which writer's key order it follows into `lean`.
+fn instance<'a>(
+    cursor: &mut Cursor<'a>,
+    shared: &mut Shared<'a>,
+    lean: &mut OrderLean,
+) -> Result<Instance<'a>> {
     let mut instance = Instance {
         index_key: None,
         tainted: false,
@@ -516,14 +579,14 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
         attributes_flat: None,
         sensitive_attributes: None,
         private: None,
-        dependencies: Box::default(),
+        dependencies: None,
         create_before_destroy: false,
         skip_destroy: false,
         identity: None,
         identity_schema_version: None,
-        key_order: None,
         span: Span::default(),
         notes: NotesAt::NONE,
+        text: PhantomData,
     };
     let mut key_order = KeyOrder::default();
     cursor.skip_whitespace();
@@ -568,10 +631,15 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
                     .map_err(|problem| StateError::at(start, problem.to_string()))?;
                 instance.sensitive_attributes = Some(inside(span)?);
             }
-            Some(InstanceField::PRIVATE) => instance.private = optional_string(cursor, "private")?,
+            Some(InstanceField::PRIVATE) => {
+                instance.private = optional_string_place(cursor, "private")?
+                    .map(inside)
+                    .transpose()?;
+            }
             Some(InstanceField::DEPENDENCIES) => {
-                instance.dependencies =
-                    string_list(cursor, "dependencies", &mut shared.dependencies)?;
+                instance.dependencies = string_list(cursor, "dependencies")?
+                    .map(inside)
+                    .transpose()?;
             }
             Some(InstanceField::CREATE_BEFORE_DESTROY) => {
                 instance.create_before_destroy = boolean(cursor, "create_before_destroy")?;
@@ -583,8 +651,9 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
                 instance.identity = Some(inside(object_or_null(cursor, "identity")?)?);
             }
             Some(InstanceField::IDENTITY_SCHEMA_VERSION) => {
+                unsigned(cursor, "identity_schema_version")?;
                 instance.identity_schema_version =
-                    Some(unsigned(cursor, "identity_schema_version")?);
+                    Some(inside(Span::new(start, cursor.position()))?);
             }
             _ => {
                 cursor.skip_value()?;
@@ -593,8 +662,17 @@ fn instance<'a>(cursor: &mut Cursor<'a>, shared: &mut Shared<'a>) -> Result<Inst
         Ok::<_, StateError>(())
     })?;
     instance.span = span;
-    instance.key_order = key_order.writer();
+    lean.add(key_order.writer());
     Ok(instance)
+}
+
+/// The place of a string value's literal, quotes included; `None` for `null`.
+fn optional_string_place(cursor: &mut Cursor<'_>, field: &str) -> Result<Option<Span>> {
+    match cursor.peek() {
+        Some(b'"') => Ok(Some(cursor.string()?.1)),
+        _ if cursor.null() => Ok(None),
+        _ => Err(wrong_kind(cursor, format!("`{field}` must be a string"))),
+    }
 }
 
 fn optional_string<'a>(cursor: &mut Cursor<'a>, field: &str) -> Result<Option<Cow<'a, str>>> {
@@ -732,16 +810,10 @@ fn string_map(cursor: &mut Cursor<'_>) -> Result<Span> {
     })
 }
 
-/// An array of strings, gathered in `items` (a buffer left empty) and returned in a slice of its
-/// exact size.
-fn string_list<'a>(
-    cursor: &mut Cursor<'a>,
-    field: &str,
-    items: &mut Vec<Cow<'a, str>>,
-) -> Result<Box<[Cow<'a, str>]>> {
-    items.clear();
+/// The place of an array of strings, checked; `None` for `null`.
+fn string_list(cursor: &mut Cursor<'_>, field: &str) -> Result<Option<Span>> {
     if cursor.null() {
-        return Ok(Box::default());
+        return Ok(None);
     }
     if cursor.peek() != Some(b'[') {
         return Err(wrong_kind(
@@ -749,17 +821,18 @@ fn string_list<'a>(
             format!("`{field}` must be an array of strings"),
         ));
     }
-    cursor.array(|cursor| {
-        if cursor.peek() != Some(b'"') {
-            return Err(wrong_kind(
-                cursor,
-                format!("`{field}` must be an array of strings"),
-            ));
-        }
-        items.push(cursor.string()?.0);
-        Ok(())
-    })?;
-    Ok(exact_copy(items).into_boxed_slice())
+    cursor
+        .array(|cursor| {
+            if cursor.peek() != Some(b'"') {
+                return Err(wrong_kind(
+                    cursor,
+                    format!("`{field}` must be an array of strings"),
+                ));
+            }
+            cursor.string()?;
+            Ok(())
+        })
+        .map(Some)
 }
 
 /// Moves what a buffer gathered into a vector of its exact size, leaving the buffer empty with its
@@ -809,15 +882,13 @@ fn status(cursor: &mut Cursor<'_>) -> Result<bool> {
     }
 }
 
-fn deposed_key<'a>(cursor: &mut Cursor<'a>) -> Result<Option<Cow<'a, str>>> {
+fn deposed_key(cursor: &mut Cursor<'_>) -> Result<Option<DeposedKey>> {
     cursor.skip_whitespace();
     let at = cursor.position();
     match optional_string(cursor, "deposed")? {
         None => Ok(None),
         Some(key) if key.is_empty() => Ok(None),
-        Some(key) if key.len() == 8 && key.bytes().all(|byte| byte.is_ascii_hexdigit()) => {
-            Ok(Some(key))
-        }
+        Some(key) if let Some(key) = DeposedKey::parse(&key) => Ok(Some(key)),
         Some(key) => Err(StateError::at(
             at,
             format!(

@@ -17,7 +17,7 @@ use crate::state::bytes::Bytes;
 use crate::state::error::{Location, StateError};
 use crate::state::model::{State, members};
 use crate::state::notes::Noting;
-use crate::state::parse::{parse, parse_noting};
+use crate::state::parse::{parse, parse_giving_back, parse_noting};
 
 pub use v3::upgrade as upgrade_v3;
 
@@ -89,6 +89,21 @@ impl StateBytes {
     /// [`StateBytes::parse`], taking the notes `noting` asks for (`parse_noting`).
     pub fn parse_noting(&self, noting: &Noting) -> Result<State<'_>, StateError> {
         self.parse_with(Some(noting))
+    }
+
+    /// [`StateBytes::parse`] for a command that reads little of the text after the parse (`list`,
+    /// `summary`, `show`): the pages of a mapped file are given back as the parse passes them, so
+    /// the process holds the model and not the file (a page read again is mapped again from the
+    /// page cache). A command that reads every instance again after the parse (`scan`, `query`,
+    /// `diff`) would map every page twice: it uses [`StateBytes::parse`].
+    pub fn parse_reading_once(&self) -> Result<State<'_>, StateError> {
+        match self.bytes.give_back() {
+            Some(give_back) => match parse_giving_back(&self.bytes, give_back) {
+                Err(error) if error.upgradable_from == Some(3) => self.parse(),
+                other => other,
+            },
+            None => self.parse(),
+        }
     }
 
     fn parse_with(&self, noting: Option<&Noting>) -> Result<State<'_>, StateError> {
