@@ -27,7 +27,8 @@ use crate::state::notes::{Notes, NotesAt, Noting, Taking};
 #[derive(Default)]
 pub(super) struct Shared<'a> {
     pub(super) notes: Notes,
-    providers: Vec<Arc<ProviderConfig>>,
+    /// Each with the string literal it was read from, quotes and escapes included.
+    providers: Vec<(Box<str>, Arc<ProviderConfig>)>,
     last_module: Option<(String, ModulePath)>,
     instances: Vec<Instance<'a>>,
     /// Gives back the pages of a mapped file this reader has passed, when the caller asked
@@ -689,22 +690,43 @@ fn optional_provider(
 ) -> Result<Option<Arc<ProviderConfig>>> {
     cursor.skip_whitespace();
     let at = cursor.position();
-    let Some(text) = optional_string(cursor, "provider")? else {
+    let Some(span) = optional_string_place(cursor, "provider")? else {
         return Ok(None);
     };
-    if let Some(known) = shared.providers.iter().find(|known| known.text == text) {
+    // Known by the literal as written: Terraform writes the address's quotes escaped
+    // (`provider[\"registry...\"]`), and decoding it for every resource made a string each time.
+    let literal = cursor.text(span)?;
+    if let Some((_, known)) = shared
+        .providers
+        .iter()
+        .find(|(known, _)| **known == *literal)
+    {
         return Ok(Some(Arc::clone(known)));
     }
-    let parsed = Arc::new(ProviderConfig::parse(&text).map_err(|problem| {
-        StateError::at(at, format!("invalid provider address {:?}: {problem}", shorten(&text)))
-            .with_hint("Terraform would silently drop this resource on its next write; fix the address, e.g. `provider[\"registry.terraform.io/hashicorp/null\"]`")
-    })?);
+    let text = Cursor::new(literal).string()?.0;
+    // Another spelling of a provider already read is the same provider.
+    let spelled_otherwise = shared
+        .providers
+        .iter()
+        .find(|(_, known)| known.text == text)
+        .map(|(_, known)| Arc::clone(known));
+    let parsed = match spelled_otherwise {
+        Some(known) => known,
+        None => Arc::new(
+            ProviderConfig::parse(&text).map_err(|problem| invalid_provider(at, &text, problem))?,
+        ),
+    };
     // A linear search is cheapest for the few providers a state names; past a few hundred distinct
     // ones (provider for_each at scale) stop caching rather than search ever longer lists.
     if shared.providers.len() < 256 {
-        shared.providers.push(Arc::clone(&parsed));
+        shared.providers.push((literal.into(), Arc::clone(&parsed)));
     }
     Ok(Some(parsed))
+}
+
+fn invalid_provider(at: usize, text: &str, problem: impl std::fmt::Display) -> StateError {
+    StateError::at(at, format!("invalid provider address {:?}: {problem}", shorten(text)))
+        .with_hint("Terraform would silently drop this resource on its next write; fix the address, e.g. `provider[\"registry.terraform.io/hashicorp/null\"]`")
 }
 
 fn unsigned(cursor: &mut Cursor<'_>, field: &str) -> Result<u64> {
@@ -902,6 +924,33 @@ fn deposed_key(cursor: &mut Cursor<'_>) -> Result<Option<DeposedKey>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_provider_spelled_two_ways_is_one_provider() {
+        let text = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+            {"mode": "managed", "type": "t", "name": "a", "provider": "provider[\"registry.terraform.io/hashicorp/null\"]", "instances": []},
+            {"mode": "managed", "type": "t", "name": "b", "provider": "provider[\u0022registry.terraform.io/hashicorp/null\u0022]", "instances": []},
+            {"mode": "managed", "type": "t", "name": "c", "provider": "provider[\"registry.terraform.io/hashicorp/null\"]", "instances": []},
+            {"mode": "managed", "type": "t", "name": "d", "provider": "provider[\"registry.terraform.io/hashicorp/aws\"]", "instances": []}
+        ]}"#;
+        let state = parse(text.as_bytes()).unwrap();
+        let providers: Vec<_> = state
+            .resources
+            .iter()
+            .map(|resource| resource.provider.clone().unwrap())
+            .collect();
+        assert!(Arc::ptr_eq(&providers[0], &providers[1]));
+        assert!(Arc::ptr_eq(&providers[0], &providers[2]));
+        assert!(!Arc::ptr_eq(&providers[0], &providers[3]));
+        assert_eq!(
+            &*providers[1].text,
+            "provider[\"registry.terraform.io/hashicorp/null\"]"
+        );
+        assert_eq!(
+            &*providers[3].text,
+            "provider[\"registry.terraform.io/hashicorp/aws\"]"
+        );
+    }
 
     fn outputs_of(members: &str) -> Vec<(String, String)> {
         let text =
