@@ -103,8 +103,10 @@ pub(crate) struct Checking<'a> {
     lines: bool,
     /// What checking each block found, a word a block: 0 until it is checked, then [`CHECKED`]
     /// with [`INVALID`] for a block that is not UTF-8, or for a valid one whose lines are counted
-    /// its newlines in the low [`FIELD`] bits and its last newline's place in the block, plus one
-    /// (0 for none), in the [`FIELD`] bits above. (A lock and a record a block took six times the
+    /// its newlines in the low [`FIELD`] bits, its last newline's place in the block, plus one
+    /// (0 for none), in the [`FIELD`] bits above, and how far its start was moved past
+    /// continuation bytes above those ([`MOVED`]: the line index is then made without reading the
+    /// bytes at each block's start again, which a reader may have given back). (A lock and a record a block took six times the
     /// memory: 3 MB for a gigabyte.) Two threads that check one block at once store one answer.
     blocks: Box<[AtomicU64]>,
 }
@@ -117,10 +119,12 @@ const CHECKED: u64 = 1 << 63;
 /// A checked block's word when the block is not UTF-8.
 const INVALID: u64 = 1 << 62;
 /// The bits of each of a word's two counts.
-const FIELD: u32 = 31;
+const FIELD: u32 = 30;
 const FIELD_MASK: u64 = (1 << FIELD) - 1;
+/// Where, in a word, a block's start moved past continuation bytes (0 to 3) is.
+const MOVED: u32 = 2 * FIELD;
 /// The largest block, so that its counts fit their fields even moved past continuation bytes.
-const MAX_BLOCK: usize = 1 << 30;
+const MAX_BLOCK: usize = 1 << 29;
 
 /// A reader's place in a [`Checking`]: the next block it checks, once it has read up to its end.
 #[derive(Debug, Clone, Copy)]
@@ -302,7 +306,8 @@ impl<'a> Checking<'a> {
                 return Err(NotUtf8);
             }
             if self.lines {
-                let start = self.boundary(index);
+                let moved = usize::try_from((word >> MOVED) & 0b11).unwrap_or(0);
+                let start = index.saturating_mul(self.block) + moved;
                 let last = usize::try_from((word >> FIELD) & FIELD_MASK).unwrap_or(0);
                 let newlines = usize::try_from(word & FIELD_MASK).unwrap_or(0);
                 let last_newline = last.checked_sub(1).map(|place| start + place);
@@ -362,8 +367,12 @@ impl<'a> Checking<'a> {
             Ok(_) => {
                 let counted = Counted::of(self.bytes, start, end);
                 let last = counted.last_newline().map_or(0, |at| at - start + 1);
-                // Both below 2^31: a block holds at most `MAX_BLOCK` + 3 bytes.
-                CHECKED | (counted.newlines() as u64) | ((last as u64) << FIELD)
+                let moved = start - index.saturating_mul(self.block);
+                // Both below 2^30: a block holds at most `MAX_BLOCK` + 3 bytes; `moved` at most 3.
+                CHECKED
+                    | (counted.newlines() as u64)
+                    | ((last as u64) << FIELD)
+                    | ((moved as u64) << MOVED)
             }
         };
         self.blocks[index].store(word, Ordering::Release);

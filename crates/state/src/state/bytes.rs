@@ -19,6 +19,8 @@ const MAPPED_FROM: usize = 4 << 20;
 /// copy (mapping every file from 4 KB made that scan 20% slower).
 const SHARED_FROM: usize = 64 << 10;
 
+pub use crate::state::mapped::resident_bytes;
+
 /// The most statectl reads of one state (4 GiB): the largest real states are a few hundred MB, and
 /// without a bound a pipe that never ends (`/dev/zero`, `yes`) would fill the memory.
 pub const MAX_STATE_BYTES: u64 = 4 << 30;

@@ -149,27 +149,6 @@ mod tests {
         text
     }
 
-    /// How many bytes of the mapping that holds `address` are in this process's memory.
-    fn resident_bytes_of_mapping_at(address: usize) -> usize {
-        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
-        let mut inside = false;
-        for line in smaps.lines() {
-            if let Some((range, _)) = line.split_once(' ')
-                && let Some((start, end)) = range.split_once('-')
-                && let (Ok(start), Ok(end)) = (
-                    usize::from_str_radix(start, 16),
-                    usize::from_str_radix(end, 16),
-                )
-            {
-                inside = (start..end).contains(&address);
-            } else if inside && let Some(rss) = line.strip_prefix("Rss:") {
-                let kilobytes: usize = rss.trim().trim_end_matches(" kB").parse().unwrap();
-                return kilobytes * 1024;
-            }
-        }
-        panic!("no mapping holds {address:#x}");
-    }
-
     #[cfg(target_os = "linux")]
     #[test]
     fn a_state_read_once_gives_back_the_pages_it_passed_and_reads_the_same() {
@@ -181,12 +160,12 @@ mod tests {
         file.write_all(text.as_bytes()).unwrap();
         let bytes = map_all(&file).unwrap();
         assert!(matches!(bytes, Bytes::Shared { .. }));
-        let address = bytes.as_ptr() as usize;
+        let resident_of = |bytes: &StateBytes| resident_bytes(bytes).unwrap();
         let bytes = StateBytes::new(bytes);
         // Two threads, each giving back all but its last few megabytes (many threads would each
         // keep their last few, most of a file this size).
         let once = crate::parts::forced(2, || bytes.parse_reading_once().unwrap());
-        let resident = resident_bytes_of_mapping_at(address);
+        let resident = resident_of(&bytes);
         assert!(
             resident < text.len() / 2,
             "{resident} bytes of {} still mapped",
@@ -195,7 +174,12 @@ mod tests {
         // Everything read from the pages given back is what reading the text gives.
         let plain = crate::state::parse(text.as_bytes()).unwrap();
         assert_eq!(once.resources.len(), plain.resources.len());
-        assert_eq!(format!("{once:?}"), format!("{plain:?}"));
+        let once_read = format!("{once:?}");
+        assert!(once_read.ends_with("give_back: Some(GiveBack) }"));
+        assert_eq!(
+            once_read.replace("give_back: Some(GiveBack) }", "give_back: None }"),
+            format!("{plain:?}")
+        );
         let instance = &once.resources[7].instances[0];
         assert_eq!(
             instance.private(once.source).as_deref(),
@@ -210,7 +194,7 @@ mod tests {
         );
         // Reading the whole text again maps it all again.
         assert_eq!(once.source, text);
-        assert!(resident_bytes_of_mapping_at(address) > text.len() / 2);
+        assert!(resident_of(&bytes) > text.len() / 2);
         // A byte that is not UTF-8 far into the file: the error of reading it whole.
         let mut broken = text.into_bytes();
         let at = broken.len() * 3 / 4;
@@ -255,17 +239,49 @@ mod tests {
     }
 }
 
+/// How many bytes of the mapping that holds `bytes` are in this process's memory (Linux's
+/// `/proc/self/smaps`; `None` elsewhere, or when no mapping holds them): for tests and benchmarks
+/// of what a command holds.
+pub fn resident_bytes(bytes: &[u8]) -> Option<usize> {
+    let address = bytes.as_ptr() as usize;
+    let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+    let mut inside = false;
+    for line in smaps.lines() {
+        if let Some((range, _)) = line.split_once(' ')
+            && let Some((start, end)) = range.split_once('-')
+            && let (Ok(start), Ok(end)) = (
+                usize::from_str_radix(start, 16),
+                usize::from_str_radix(end, 16),
+            )
+        {
+            inside = (start..end).contains(&address);
+        } else if inside && let Some(rss) = line.strip_prefix("Rss:") {
+            let kilobytes: usize = rss.trim().trim_end_matches(" kB").trim().parse().ok()?;
+            return kilobytes.checked_mul(1024);
+        }
+    }
+    None
+}
+
 /// Gives back to the kernel the pages of a read-only mapping that a reader has passed, so that a
 /// command that reads a large state once holds its model and not the file: the pages stay in the
 /// page cache (as `cat` leaves them), out of the process's memory.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(crate) struct GiveBack<'a> {
     map: &'a Mmap,
 }
 
-/// Pages are given back in whole granules of this many bytes (a multiple of every page size Linux
-/// uses: 4, 16 and 64 KiB), so no page only partly passed is given back.
-const GRANULE: usize = 64 << 10;
+impl std::fmt::Debug for GiveBack<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GiveBack")
+    }
+}
+
+/// Pages are given back in whole granules of this many bytes: a multiple of every page size Linux
+/// uses (4, 16 and 64 KiB), so no page only partly passed is given back, and the size of the large
+/// folios a file read from disk is held in, which the kernel maps whole (2 MB on x86_64): giving
+/// back part of one unmapped all of it, and the reader mapped it all again for the bytes ahead.
+const GRANULE: usize = 2 << 20;
 
 impl<'a> GiveBack<'a> {
     /// For the mapping `map`, made by [`map_read_only`] (private, read-only, never written).
@@ -273,18 +289,56 @@ impl<'a> GiveBack<'a> {
         GiveBack { map }
     }
 
-    /// Gives back the whole granules inside `from..to` (offsets into the mapping); past its end,
-    /// nothing. A failure is ignored: the pages then stay, as they would without this.
+    /// Gives back the granules from the one `from` is in up to the last one `to` ends (offsets
+    /// into the mapping; past its end, nothing), and says where what it gave back ends: `from`
+    /// when it gave back nothing, so that a reader that goes on gives back the rest of a granule
+    /// once it has passed all of it. The first granule may hold bytes before `from` that another
+    /// reader is still reading: it maps them again, and gives them back when it is done. A
+    /// failure is ignored: the pages then stay, as they would without this.
+    pub(crate) fn pages(self, from: usize, to: usize) -> usize {
+        let start = from / GRANULE * GRANULE;
+        let end = to.min(self.map.len()) / GRANULE * GRANULE;
+        if start >= end {
+            return from;
+        }
+        self.advise_gone(start, end);
+        end
+    }
+
+    /// Gives back `from..to`, rounded out to whole granules: for a reader done with a part whose
+    /// first and last granules it shares with the readers of the parts beside it (a page they
+    /// read again is mapped again).
+    pub(crate) fn pages_around(self, from: usize, to: usize) {
+        let start = from / GRANULE * GRANULE;
+        let end = to
+            .min(self.map.len())
+            .next_multiple_of(GRANULE)
+            .min(self.map.len());
+        if start < end {
+            self.advise_gone(start, end);
+        }
+    }
+
+    /// Maps the pages of `from..to` in one call, for a reader about to read them after they were
+    /// given back (a fault a page group cost more). Only advice: a failure changes nothing.
+    pub(crate) fn map_ahead(self, from: usize, to: usize) {
+        #[cfg(target_os = "linux")]
+        {
+            let start = from / GRANULE * GRANULE;
+            let end = to.min(self.map.len());
+            if start < end {
+                let _ = self
+                    .map
+                    .advise_range(memmap2::Advice::PopulateRead, start, end - start);
+            }
+        }
+    }
+
     #[allow(
         unsafe_code,
         reason = "MADV_DONTNEED is an unchecked advice; see the module's documentation"
     )]
-    pub(crate) fn pages(self, from: usize, to: usize) {
-        let start = from.next_multiple_of(GRANULE);
-        let end = to.min(self.map.len()) / GRANULE * GRANULE;
-        if start >= end {
-            return;
-        }
+    fn advise_gone(self, start: usize, end: usize) {
         // SAFETY: MADV_DONTNEED drops the page table entries of the range; on a private file mapping
         // it also drops the private copies of pages written through it, which is how it could change
         // what a reference sees. This mapping is read-only (`map_read_only`) and never written, so

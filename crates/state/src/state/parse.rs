@@ -20,10 +20,10 @@ use crate::state::model::{Inside, Instance, Member, Output, Resource, State};
 use crate::state::notes::{Notes, NotesAt, Noting, Taking};
 
 /// Values that thousands of resources repeat, parsed once: provider addresses (a state names a few
-/// providers) and the last module path (resources of one module stand together); and the buffers
-/// a resource's instances and an instance's dependencies are gathered in before they are copied
-/// into a vector of their exact size (one allocation each, where growing a vector took several);
-/// and the notes of chosen attributes, when the parse takes them.
+/// providers) and the last module path (resources of one module stand together); the buffer a
+/// resource's instances are gathered in before they are copied into a vector of their exact size
+/// (one allocation each, where growing a vector took several); the notes of chosen attributes,
+/// when the parse takes them; and what gives back the pages its reader has passed, when asked.
 #[derive(Default)]
 pub(super) struct Shared<'a> {
     pub(super) notes: Notes,
@@ -62,24 +62,24 @@ impl<'a> Shared<'a> {
         }
     }
 
-    /// Gives back the pages `cursor` has passed, every few megabytes.
+    /// Gives back the pages `cursor` has passed, every few megabytes: those whose UTF-8 is checked
+    /// (a page given back before its check would be mapped again for it).
     fn passed(&mut self, cursor: &mut Cursor<'_>) {
-        if self.give_back.is_some()
+        if let Some(give_back) = self.give_back
             && cursor.position() >= self.given.saturating_add(GIVE_BACK_EVERY)
         {
-            self.passed_all(cursor);
+            let to = cursor.position().min(cursor.checked_to());
+            self.given = give_back.pages(self.given, to);
         }
     }
 
-    /// Gives back all the pages `cursor` has passed, once it is done with them: those whose UTF-8
-    /// is checked (a page given back before its check would be mapped again for it).
+    /// Gives back all the pages of the part `cursor` has read, once it is done with it, the
+    /// granules it shares with the parts beside it included.
     pub(super) fn passed_all(&mut self, cursor: &mut Cursor<'_>) {
         if let Some(give_back) = self.give_back {
             let to = cursor.position().min(cursor.checked_to());
-            if to > self.given {
-                give_back.pages(self.given, to);
-                self.given = to;
-            }
+            give_back.pages_around(self.given, to);
+            self.given = self.given.max(to);
         }
     }
 }
@@ -97,9 +97,14 @@ pub fn parse_noting<'a>(bytes: &'a [u8], noting: &Noting) -> Result<State<'a>> {
 }
 
 /// [`parse`] of the bytes of a read-only mapping, giving back the pages it has passed as it goes
-/// (see `StateBytes::parse_reading_once`).
-pub(crate) fn parse_giving_back<'a>(bytes: &'a [u8], give_back: GiveBack<'a>) -> Result<State<'a>> {
-    parse_with(bytes, Notes::default(), Some(give_back))
+/// and taking the notes `noting` asks for, if any (see `StateBytes::parse_reading_once`).
+pub(crate) fn parse_giving_back<'a>(
+    bytes: &'a [u8],
+    noting: Option<&Noting>,
+    give_back: GiveBack<'a>,
+) -> Result<State<'a>> {
+    let notes = noting.map_or_else(Notes::default, Notes::taking);
+    parse_with(bytes, notes, Some(give_back))
 }
 
 /// From this size a state's UTF-8 is checked as it is parsed, each block once the parse has read
@@ -221,6 +226,7 @@ fn parse_text<'a>(
         members: top.members,
         span,
         style: Style::detect(source, span, Flavour::Terraform),
+        give_back,
     };
     let (flavour, order) = flavour_and_order(&state);
     state.style.flavour = flavour;
