@@ -217,11 +217,9 @@ fn scan_one(
         Err(error) => return failed(error),
     };
     // The parse notes the attributes the detectors read, so they need not walk them all again,
-    // and the lines their findings are on, when asked for. A mapped file's pages are given back
-    // behind the parse and again behind the detectors, which read the noted values in the file's
-    // order: a large state is never held whole.
+    // and the lines their findings are on, when asked for.
     let state = match bytes
-        .parse_noting_reading_once(noting)
+        .parse_noting(noting)
         .map_err(|error| CliError::state(&source, &error))
     {
         Ok(state) => state,

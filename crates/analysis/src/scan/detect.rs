@@ -117,34 +117,6 @@ const ASK_AHEAD: usize = 4;
 /// Findings, and for each the byte offset of its instance object.
 type Located = (Vec<Finding>, Vec<(usize, usize)>);
 
-/// A walk gives back the text behind it once it has passed this many bytes since it last did.
-const GIVE_BACK_EVERY: usize = 2 << 20;
-
-/// Where a walk over instances in the text's order (a file Terraform wrote holds them in the order
-/// scanned) has given back the text behind it up to (`State::give_back_text`): a large state's
-/// pages are then held only while they are read. An instance out of that order behind the walk is
-/// only mapped again when read.
-struct GivingBack {
-    given: Option<usize>,
-}
-
-impl GivingBack {
-    /// The walk is at the object starting at `at`, done with every byte before it that it passed.
-    fn at(&mut self, state: &State<'_>, at: usize) {
-        match self.given {
-            None => {
-                self.given = Some(at);
-                state.map_text_ahead(at, at.saturating_add(2 * GIVE_BACK_EVERY));
-            }
-            Some(given) if at >= given.saturating_add(GIVE_BACK_EVERY) => {
-                self.given = Some(state.give_back_text(given, at));
-                state.map_text_ahead(at, at.saturating_add(2 * GIVE_BACK_EVERY));
-            }
-            Some(_) => {}
-        }
-    }
-}
-
 /// The findings for `groups`, and for each the byte offset of its instance object.
 fn scan_groups(
     state: &State<'_>,
@@ -155,11 +127,7 @@ fn scan_groups(
     let mut offsets = Vec::new();
     // One vector for every instance's attribute members, in turn.
     let mut memory = Vec::new();
-    let mut giving_back = GivingBack { given: None };
     for (index, group) in groups.iter().enumerate() {
-        if let Some(first) = group.current.or_else(|| group.deposed.first().copied()) {
-            giving_back.at(state, first.span.start);
-        }
         if let Some(current) = groups
             .get(index + ASK_AHEAD)
             .and_then(|ahead| ahead.current)
@@ -661,11 +629,7 @@ fn locate(state: &State<'_>, offsets: &[(usize, usize)], findings: &mut [Finding
         &counted
     };
     let in_order: Vec<usize> = sorted.iter().map(|&(_, offset)| offset).collect();
-    // The pages behind are given back as the findings are located, as the walk gave them back.
-    let mut giving_back = GivingBack { given: None };
-    let located = index.line_columns_passing(state.source.as_bytes(), &in_order, |line_start| {
-        giving_back.at(state, line_start);
-    });
+    let located = index.line_columns(state.source.as_bytes(), &in_order);
     for (&(finding, _), location) in sorted.iter().zip(located) {
         findings[finding].location = Some(location);
     }
@@ -724,67 +688,6 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(without(located), without(unlocated));
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_scan_of_a_mapped_state_gives_back_the_text_behind_it_and_finds_the_same() {
-        use std::fmt::Write as _;
-        use std::io::Write as _;
-
-        use statectl_state::state::bytes::{map_all, resident_bytes};
-        use statectl_state::state::legacy::StateBytes;
-
-        // About 24 MB as Terraform lays it out, every 50th instance tainted and every 97th
-        // resource with a deposed object too.
-        let filler = "x".repeat(8_000);
-        let mut text = String::from(
-            "{\n  \"version\": 4,\n  \"terraform_version\": \"1.15.5\",\n  \"serial\": 3,\n  \"lineage\": \"l\",\n  \"outputs\": {},\n  \"resources\": [\n",
-        );
-        let count = 2_850;
-        for index in 0..count {
-            let status = if index % 50 == 0 {
-                "          \"status\": \"tainted\",\n"
-            } else {
-                ""
-            };
-            let deposed = if index % 97 == 0 {
-                format!(
-                    ",\n        {{\n          \"deposed\": \"0000{index:04x}\",\n          \"schema_version\": 1,\n          \"attributes\": {{\"id\": \"i-old{index}\"}}\n        }}"
-                )
-            } else {
-                String::new()
-            };
-            let _ = write!(
-                text,
-                "    {{\n      \"mode\": \"managed\",\n      \"type\": \"aws_instance\",\n      \"name\": \"r{index}\",\n      \"provider\": \"provider[\\\"registry.terraform.io/hashicorp/aws\\\"]\",\n      \"instances\": [\n        {{\n{status}          \"schema_version\": 1,\n          \"attributes\": {{\"id\": \"i-{index}\", \"user_data\": \"{filler}\"}}\n        }}{deposed}\n      ]\n    }}{}\n",
-                if index + 1 == count { "" } else { "," }
-            );
-        }
-        text.push_str("  ],\n  \"check_results\": null\n}\n");
-        let mut file = tempfile::tempfile().unwrap();
-        file.write_all(text.as_bytes()).unwrap();
-        let bytes = StateBytes::new(map_all(&file).unwrap());
-        let rules = Rules::default();
-        let noting = noting(&rules);
-        let state = bytes.parse_noting_reading_once(&noting).unwrap();
-        let found = scan(&state, &rules).unwrap();
-        // The parse and the detectors gave back what they passed: each of the few threads keeps
-        // at most its last few megabytes.
-        let resident = resident_bytes(&bytes).unwrap();
-        assert!(
-            resident < text.len() / 2,
-            "{resident} bytes of {} still mapped",
-            text.len()
-        );
-        let plain = parse_noting(text.as_bytes(), &noting).unwrap();
-        let expected = scan(&plain, &rules).unwrap();
-        assert_eq!(found.instances, expected.instances);
-        assert_eq!(
-            format!("{:?}", found.findings),
-            format!("{:?}", expected.findings)
-        );
-        assert_eq!(found.findings.len(), 57 + 30, "tainted and deposed objects");
     }
 
     #[test]

@@ -132,17 +132,6 @@ impl LineIndex {
     /// them. A column is counted on from the offset before when both are on one line, so a state
     /// written on one line (hundreds of megabytes) is counted through once, not once an offset.
     pub fn line_columns(&self, text: &[u8], offsets: &[usize]) -> Vec<LineColumn> {
-        self.line_columns_passing(text, offsets, |_| {})
-    }
-
-    /// [`LineIndex::line_columns`], telling `passed` of each offset once it is done with the text
-    /// before that offset's line (a reader that lets go of the text behind it: `scan`).
-    pub fn line_columns_passing(
-        &self,
-        text: &[u8],
-        offsets: &[usize],
-        mut passed: impl FnMut(usize),
-    ) -> Vec<LineColumn> {
         let mut before: Option<(usize, usize, usize)> = None;
         offsets
             .iter()
@@ -157,7 +146,6 @@ impl LineIndex {
                 };
                 let column = column + characters(&text[from..offset]);
                 before = Some((line_start, offset, column));
-                passed(line_start);
                 LineColumn {
                     line: line + 1,
                     column,

@@ -19,8 +19,6 @@ const MAPPED_FROM: usize = 4 << 20;
 /// copy (mapping every file from 4 KB made that scan 20% slower).
 const SHARED_FROM: usize = 64 << 10;
 
-pub use crate::state::mapped::resident_bytes;
-
 /// The most statectl reads of one state (4 GiB): the largest real states are a few hundred MB, and
 /// without a bound a pipe that never ends (`/dev/zero`, `yes`) would fill the memory.
 pub const MAX_STATE_BYTES: u64 = 4 << 30;
@@ -98,10 +96,11 @@ impl PartialEq<&[u8]> for Bytes {
 impl Bytes {
     /// What gives back the pages a reader of these bytes has passed: only for a read-only mapping of
     /// the file (`map_all`), whose pages read again are the file's; never for memory of statectl's
-    /// own, whose pages given back would read as zeros.
+    /// own, whose pages given back would read as zeros. Nothing below a few megabytes either (see
+    /// `mapped::GIVE_BACK_FROM`).
     pub(crate) fn give_back(&self) -> Option<crate::state::mapped::GiveBack<'_>> {
         match self {
-            Bytes::Shared { map, .. } => Some(crate::state::mapped::GiveBack::of(map)),
+            Bytes::Shared { map, length } => crate::state::mapped::GiveBack::of(map, *length),
             Bytes::Heap(_) | Bytes::Mapped { .. } => None,
         }
     }

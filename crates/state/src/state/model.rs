@@ -14,7 +14,6 @@ use crate::json::{Cursor, JsonError, Span};
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ResourceAddr};
 use crate::state::deposed_key::DeposedKey;
 use crate::state::layout::{OrderLean, Style};
-use crate::state::mapped::GiveBack;
 use crate::state::notes::{Notes, NotesAt};
 use crate::state::order::ObjectRef;
 use crate::state::provider::ProviderConfig;
@@ -50,9 +49,6 @@ pub struct State<'a> {
     pub members: Vec<Member<'a>>,
     pub span: Span,
     pub style: Style,
-    /// Gives back the pages of the mapped file the text is, when the parse was asked to
-    /// (`StateBytes::parse_reading_once`): see [`State::give_back_text`].
-    pub(crate) give_back: Option<GiveBack<'a>>,
 }
 
 /// A root-module output value.
@@ -228,27 +224,6 @@ impl Inside {
 }
 
 impl<'a> State<'a> {
-    /// Gives the pages of `from..to` of the text back to the kernel, for a reader done with that
-    /// part of it, when the state was parsed to give pages back (`StateBytes::parse_reading_once`,
-    /// `parse_noting_reading_once`); nothing otherwise. A page read again is mapped again from the
-    /// page cache, with the same bytes: only the memory a command holds changes. Pages go in
-    /// granules of megabytes: says where what it gave back ends (`from` when nothing), for the
-    /// reader's next call to start there.
-    /// Maps the pages of `from..to` of the text in one call, when the state was parsed to give
-    /// pages back: for a reader about to read there again.
-    pub fn map_text_ahead(&self, from: usize, to: usize) {
-        if let Some(give_back) = self.give_back {
-            give_back.map_ahead(from, to);
-        }
-    }
-
-    pub fn give_back_text(&self, from: usize, to: usize) -> usize {
-        match self.give_back {
-            Some(give_back) => give_back.pages(from, to),
-            None => from,
-        }
-    }
-
     /// Every instance object, with the resource it belongs to.
     pub fn instances(&self) -> impl Iterator<Item = (&Resource<'a>, &Instance<'a>)> {
         self.resources.iter().flat_map(|resource| {

@@ -97,14 +97,9 @@ pub fn parse_noting<'a>(bytes: &'a [u8], noting: &Noting) -> Result<State<'a>> {
 }
 
 /// [`parse`] of the bytes of a read-only mapping, giving back the pages it has passed as it goes
-/// and taking the notes `noting` asks for, if any (see `StateBytes::parse_reading_once`).
-pub(crate) fn parse_giving_back<'a>(
-    bytes: &'a [u8],
-    noting: Option<&Noting>,
-    give_back: GiveBack<'a>,
-) -> Result<State<'a>> {
-    let notes = noting.map_or_else(Notes::default, Notes::taking);
-    parse_with(bytes, notes, Some(give_back))
+/// (see `StateBytes::parse_reading_once`).
+pub(crate) fn parse_giving_back<'a>(bytes: &'a [u8], give_back: GiveBack<'a>) -> Result<State<'a>> {
+    parse_with(bytes, Notes::default(), Some(give_back))
 }
 
 /// From this size a state's UTF-8 is checked as it is parsed, each block once the parse has read
@@ -226,7 +221,6 @@ fn parse_text<'a>(
         members: top.members,
         span,
         style: Style::detect(source, span, Flavour::Terraform),
-        give_back,
     };
     let (flavour, order) = flavour_and_order(&state);
     state.style.flavour = flavour;

@@ -94,28 +94,15 @@ impl StateBytes {
     /// [`StateBytes::parse`] for a command that reads little of the text after the parse (`list`,
     /// `summary`, `show`): the pages of a mapped file are given back as the parse passes them, so
     /// the process holds the model and not the file (a page read again is mapped again from the
-    /// page cache). A command that reads every instance again after the parse (`query`, `diff`)
-    /// would map every page twice and hold them all: it uses [`StateBytes::parse`].
+    /// page cache). A command that reads every instance again after the parse (`scan`, `query`,
+    /// `diff`) would map every page twice: it uses [`StateBytes::parse`].
     pub fn parse_reading_once(&self) -> Result<State<'_>, StateError> {
-        self.parse_giving_back(None)
-    }
-
-    /// [`StateBytes::parse_noting`], giving back the pages of a mapped file as the parse passes
-    /// them, as [`StateBytes::parse_reading_once`] does: for a command that reads the noted
-    /// attributes of every instance in the text's order, giving back the pages behind it as it goes
-    /// (`State::give_back_text`), so that it never holds the whole file (`scan`).
-    pub fn parse_noting_reading_once(&self, noting: &Noting) -> Result<State<'_>, StateError> {
-        self.parse_giving_back(Some(noting))
-    }
-
-    fn parse_giving_back(&self, noting: Option<&Noting>) -> Result<State<'_>, StateError> {
         match self.bytes.give_back() {
-            Some(give_back) => match parse_giving_back(&self.bytes, noting, give_back) {
-                // The upgraded text is statectl's own memory: never given back.
-                Err(error) if error.upgradable_from == Some(3) => self.parse_with(noting),
+            Some(give_back) => match parse_giving_back(&self.bytes, give_back) {
+                Err(error) if error.upgradable_from == Some(3) => self.parse(),
                 other => other,
             },
-            None => self.parse_with(noting),
+            None => self.parse(),
         }
     }
 
