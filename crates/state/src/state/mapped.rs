@@ -250,6 +250,56 @@ mod tests {
         text
     }
 
+    /// Set for the child process of the test below: it reads a mapped state once, cuts the file
+    /// short through another handle and reads a page the parse gave back.
+    const GIVEN_BACK_CHILD: &str = "STATECTL_TEST_GIVEN_BACK_STATE_CUT_SHORT";
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_page_given_back_of_a_state_cut_short_ends_the_process_with_one_line_and_exit_2() {
+        use crate::state::bytes::map_all;
+        use crate::state::legacy::StateBytes;
+
+        if let Some(path) = std::env::var_os(GIVEN_BACK_CHILD) {
+            let file = File::open(&path).unwrap();
+            let bytes = StateBytes::new(map_all(&file).unwrap());
+            let state = crate::parts::forced(2, || bytes.parse_reading_once().unwrap());
+            let middle = state.resources[state.resources.len() / 2].span;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_len(0)
+                .unwrap();
+            // A page the parse gave back, read again: the kernel has none to give.
+            let bytes = &state.source.as_bytes()[middle.start..middle.end];
+            let read: usize = bytes.iter().map(|&byte| usize::from(byte)).sum();
+            panic!(
+                "read {} bytes (sum {read}) of a truncated file without a fault",
+                std::hint::black_box(bytes.len())
+            );
+        }
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("terraform.tfstate");
+        std::fs::write(&path, large_state(12)).unwrap();
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "state::mapped::tests::a_page_given_back_of_a_state_cut_short_ends_the_process_with_one_line_and_exit_2",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(GIVEN_BACK_CHILD, &path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(std::str::from_utf8(BUS_ERROR_MESSAGE).unwrap()),
+            "{stderr}"
+        );
+    }
+
     #[cfg(target_os = "linux")]
     #[test]
     fn a_state_read_once_gives_back_the_pages_it_passed_and_reads_the_same() {
