@@ -94,7 +94,7 @@ pub(crate) struct GiveBack<'a> {
 /// uses (4, 16 and 64 KiB), so no page only partly passed is given back. Not the 2 MB of the large
 /// folios a freshly read file sits in: the kernel maps such a folio whole (one page table entry)
 /// at a touch, and given back whole it came back whole at the next stray read behind the reader
-/// (the 252 MB state's `list` held 244 MB where 64 KB granules held 58 MB); given back in part,
+/// (the 252 MB state's `list` held 244 MB where 64 KB granules hold 52 MB); given back in part,
 /// it is mapped again a few pages at a time.
 const GRANULE: usize = 64 << 10;
 
