@@ -184,17 +184,27 @@ mod tests {
             let touched = std::hint::black_box(map[(1 << 20) - 1]);
             panic!("read {touched} past the end of a truncated file without a fault");
         }
+        ends_with_the_bus_error_line(
+            "a_state_cut_short_while_mapped_ends_the_process_with_one_line_and_exit_2",
+            CHILD,
+            &vec![b' '; 1 << 20],
+        );
+    }
+
+    /// Runs the test `name` again in a child process, `child` set to a file holding `content`
+    /// (which the child cuts short), and checks the child ended with the bus-error line and exit 2.
+    fn ends_with_the_bus_error_line(name: &str, child: &str, content: &[u8]) {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("terraform.tfstate");
-        std::fs::write(&path, vec![b' '; 1 << 20]).unwrap();
+        std::fs::write(&path, content).unwrap();
         let output = std::process::Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "state::mapped::tests::a_state_cut_short_while_mapped_ends_the_process_with_one_line_and_exit_2",
+                &format!("state::mapped::tests::{name}"),
                 "--nocapture",
                 "--test-threads=1",
             ])
-            .env(CHILD, &path)
+            .env(child, &path)
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -279,24 +289,10 @@ mod tests {
                 std::hint::black_box(bytes.len())
             );
         }
-        let folder = tempfile::tempdir().unwrap();
-        let path = folder.path().join("terraform.tfstate");
-        std::fs::write(&path, large_state(12)).unwrap();
-        let output = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "state::mapped::tests::a_page_given_back_of_a_state_cut_short_ends_the_process_with_one_line_and_exit_2",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env(GIVEN_BACK_CHILD, &path)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(
-            stderr.contains(std::str::from_utf8(BUS_ERROR_MESSAGE).unwrap()),
-            "{stderr}"
+        ends_with_the_bus_error_line(
+            "a_page_given_back_of_a_state_cut_short_ends_the_process_with_one_line_and_exit_2",
+            GIVEN_BACK_CHILD,
+            large_state(12).as_bytes(),
         );
     }
 
