@@ -217,9 +217,11 @@ fn scan_one(
         Err(error) => return failed(error),
     };
     // The parse notes the attributes the detectors read, so they need not walk them all again,
-    // and the lines their findings are on, when asked for.
+    // and the lines their findings are on, when asked for. The detectors read the noted values
+    // from the notes' copies, so a large mapped state's pages are given back as the parse passes
+    // them (only the instances with findings are read again).
     let state = match bytes
-        .parse_noting(noting)
+        .parse_noting_reading_once(noting)
         .map_err(|error| CliError::state(&source, &error))
     {
         Ok(state) => state,

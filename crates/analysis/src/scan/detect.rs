@@ -8,7 +8,7 @@ use std::sync::Arc;
 use statectl_state::json::keys::MemberNames;
 use statectl_state::json::{LineIndex, Span};
 use statectl_state::state::address::Mode;
-use statectl_state::state::attr_path::{AttrPath, Attributes, Step, TooCostly, follow};
+use statectl_state::state::attr_path::{AttrPath, Attributes, MemberRead, Step, TooCostly, follow};
 use statectl_state::state::layout::Flavour;
 use statectl_state::state::model::{Instance, Resource, State};
 use statectl_state::state::notes::Noting;
@@ -127,6 +127,7 @@ fn scan_groups(
     let mut offsets = Vec::new();
     // One vector for every instance's attribute members, in turn.
     let mut memory = Vec::new();
+    let mut read_back = ReadBack::default();
     for (index, group) in groups.iter().enumerate() {
         if let Some(current) = groups
             .get(index + ASK_AHEAD)
@@ -134,6 +135,7 @@ fn scan_groups(
         {
             Attributes::ask_ahead(state, current);
         }
+        let group_start = findings.len();
         let resource = group.resource;
         if resource.address.mode == Mode::Data && !rules.data_sources {
             continue;
@@ -187,8 +189,50 @@ fn scan_groups(
             findings.push(deposed_object(state, rules, resource, deposed, &address));
             offsets.push((findings.len() - 1, deposed.span.start));
         }
+        if findings.len() > group_start {
+            // Its objects were read again for what was found.
+            for object in group.current.iter().chain(&group.deposed) {
+                read_back.read(state, object.span);
+            }
+        }
     }
+    read_back.done(state);
     Ok((findings, offsets))
+}
+
+/// Where in the text a scan went back to for its findings (their secrets, their deposed objects)
+/// since it last gave those pages back (`State::give_back_around`, for a state whose parse gave
+/// back the pages it passed; nothing otherwise). A freshly read file sits in the page cache in 2 MB
+/// folios, each mapped whole at a touch: the 1,744 findings of the 252 MB state touched nearly all
+/// of them, and the scan held the whole file again.
+#[derive(Default)]
+struct ReadBack(Option<Span>);
+
+/// How far apart the places read back may spread before their pages are given back: a few
+/// folios at a time, a few dozen calls to the kernel for a large state.
+const READ_BACK_SPREAD: usize = 4 << 20;
+
+impl ReadBack {
+    /// `span` of the text was read again.
+    fn read(&mut self, state: &State<'_>, span: Span) {
+        let spread = match self.0 {
+            Some(read) => Span::new(read.start.min(span.start), read.end.max(span.end)),
+            None => span,
+        };
+        if spread.end - spread.start > READ_BACK_SPREAD {
+            state.give_back_around(spread.start, spread.end);
+            self.0 = None;
+        } else {
+            self.0 = Some(spread);
+        }
+    }
+
+    /// Gives back what was read since the last time.
+    fn done(self, state: &State<'_>) {
+        if let Some(read) = self.0 {
+            state.give_back_around(read.start, read.end);
+        }
+    }
 }
 
 /// A deposed object, with its key and remote id.
@@ -299,7 +343,7 @@ fn current_object<'s>(
     resource: &Resource<'_>,
     instance: &Instance<'_>,
     findings: &mut Vec<Finding>,
-    memory: &mut Vec<(&'s str, Span)>,
+    memory: &mut Vec<MemberRead<'s>>,
 ) -> Result<(), TooCostly> {
     let attributes = Attributes::of_instance_in(state, instance, std::mem::take(memory));
     let entries = rules.catalog.entries(&resource.address.type_name);
@@ -629,7 +673,16 @@ fn locate(state: &State<'_>, offsets: &[(usize, usize)], findings: &mut [Finding
         &counted
     };
     let in_order: Vec<usize> = sorted.iter().map(|&(_, offset)| offset).collect();
-    let located = index.line_columns(state.source.as_bytes(), &in_order);
+    // The pages behind each few megabytes located are given back (see `ReadBack`); a state
+    // written on one line is read through from one finding to the next.
+    let mut given = 0;
+    let located = index.line_columns_passing(state.source.as_bytes(), &in_order, |offset| {
+        if offset - given >= READ_BACK_SPREAD {
+            state.give_back_around(given, offset);
+            given = offset;
+        }
+    });
+    state.give_back_around(given, last);
     for (&(finding, _), location) in sorted.iter().zip(located) {
         findings[finding].location = Some(location);
     }
@@ -642,6 +695,52 @@ mod tests {
 
     use super::*;
     use crate::scan::finding::Severity;
+
+    /// Every instance tainted, so each is a finding whose object the scan reads again (its
+    /// secrets, its line): the pages read again are given back as the scan goes.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_scan_of_a_state_read_once_gives_back_what_its_findings_read_again() {
+        use std::fmt::Write as _;
+        use std::io::Write as _;
+
+        use statectl_state::state::bytes::{map_all, resident_bytes};
+        use statectl_state::state::legacy::StateBytes;
+
+        let filler = "x".repeat(8_000);
+        let count = 3_000;
+        let mut text = String::from(
+            "{\n  \"version\": 4,\n  \"terraform_version\": \"1.15.5\",\n  \"serial\": 3,\n  \"lineage\": \"l\",\n  \"outputs\": {},\n  \"resources\": [\n",
+        );
+        for index in 0..count {
+            let _ = write!(
+                text,
+                "    {{\n      \"mode\": \"managed\",\n      \"type\": \"aws_instance\",\n      \"name\": \"r{index:05}\",\n      \"provider\": \"provider[\\\"registry.terraform.io/hashicorp/aws\\\"]\",\n      \"instances\": [\n        {{\n          \"status\": \"tainted\",\n          \"schema_version\": 1,\n          \"attributes\": {{\"id\": \"i-{index}\", \"user_data\": \"{filler}\"}},\n          \"sensitive_attributes\": [[{{\"type\": \"get_attr\", \"value\": \"user_data\"}}]]\n        }}\n      ]\n    }}{}\n",
+                if index + 1 == count { "" } else { "," }
+            );
+        }
+        text.push_str("  ]\n}\n");
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        let bytes = StateBytes::new(map_all(&file).unwrap());
+        let rules = Rules::default();
+        let state = bytes.parse_noting_reading_once(&noting(&rules)).unwrap();
+        let findings = scan(&state, &rules).unwrap().findings;
+        let resident = resident_bytes(state.source.as_bytes()).unwrap();
+        assert!(
+            resident < text.len() / 2,
+            "{resident} bytes of {} mapped after the scan",
+            text.len()
+        );
+        // What a scan of the text read in full finds.
+        let plain = parse_noting(text.as_bytes(), &noting(&rules)).unwrap();
+        assert_eq!(
+            format!("{findings:?}"),
+            format!("{:?}", scan(&plain, &rules).unwrap().findings)
+        );
+        assert_eq!(findings.len(), count);
+        assert!(findings.iter().all(|finding| finding.location.is_some()));
+    }
 
     #[test]
     fn findings_without_locations_are_the_findings_with_them_but_for_the_location() {

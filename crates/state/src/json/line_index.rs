@@ -132,6 +132,18 @@ impl LineIndex {
     /// them. A column is counted on from the offset before when both are on one line, so a state
     /// written on one line (hundreds of megabytes) is counted through once, not once an offset.
     pub fn line_columns(&self, text: &[u8], offsets: &[usize]) -> Vec<LineColumn> {
+        self.line_columns_passing(text, offsets, |_| {})
+    }
+
+    /// [`LineIndex::line_columns`], telling `passed` each offset once it is located: a reader of
+    /// a mapped text may give back the pages behind it (the next offset is counted from it, or
+    /// from its own block of the index; a page read again is mapped again).
+    pub fn line_columns_passing(
+        &self,
+        text: &[u8],
+        offsets: &[usize],
+        mut passed: impl FnMut(usize),
+    ) -> Vec<LineColumn> {
         let mut before: Option<(usize, usize, usize)> = None;
         offsets
             .iter()
@@ -146,6 +158,7 @@ impl LineIndex {
                 };
                 let column = column + characters(&text[from..offset]);
                 before = Some((line_start, offset, column));
+                passed(offset);
                 LineColumn {
                     line: line + 1,
                     column,

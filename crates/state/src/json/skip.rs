@@ -23,6 +23,10 @@ pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
 pub(crate) trait TopMembers {
     /// A member whose key is `key`, its value after `colon` (whitespace may come first).
     fn member(&mut self, bytes: &[u8], key: Key, colon: usize);
+
+    /// The value of the member told last ends at `end` (told once for each member, after it).
+    #[inline(always)]
+    fn value_ends(&mut self, _bytes: &[u8], _end: usize) {}
 }
 
 /// Where a member's key is: its opening quote at `start`, its closing quote just before `end`;
@@ -87,6 +91,10 @@ pub(crate) fn value_end_noting<T: TopMembers>(
         loop {
             if depth == 0 {
                 return Some(at);
+            }
+            if depth == 1 {
+                // A member of the value itself is complete (its own containers closed).
+                top.value_ends(bytes, at);
             }
             let in_object = objects & (1 << (depth - 1)) != 0;
             at = skip_layout(bytes, at);

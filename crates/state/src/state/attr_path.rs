@@ -9,7 +9,7 @@ use crate::json::path::{Document, Exceeded, JsonPath, Limits};
 use crate::json::wide::ask_ahead;
 use crate::json::{Span, trusted};
 use crate::state::model::{Instance, State};
-use crate::state::notes::value_after;
+use crate::state::notes::{Noted, value_after};
 
 pub use crate::json::Step;
 
@@ -133,6 +133,26 @@ fn simple_steps(text: &str) -> Option<Vec<Step>> {
     Some(steps)
 }
 
+/// A member of [`Attributes`] read: its key, and where its value is.
+#[derive(Debug, Clone, Copy)]
+pub struct MemberRead<'a> {
+    key: &'a str,
+    value: Place<'a>,
+}
+
+/// Where the value of a member read is.
+#[derive(Debug, Clone, Copy)]
+enum Place<'a> {
+    /// In the object's `source`, walked.
+    In(Span),
+    /// Taken from the parse's notes: a copy of the value, made as the parse passed it (the text's
+    /// pages may have been given back since).
+    Copy(&'a str),
+    /// Taken from the parse's notes: in `source`, after the `:` at this offset, found when asked
+    /// for (a value too long to copy).
+    After(usize),
+}
+
 /// An attributes object with its top-level members read once: the detectors ask for several of them
 /// (`id`, `async`, status paths, required attributes) and each lookup would otherwise walk it again.
 #[derive(Debug)]
@@ -140,11 +160,8 @@ pub struct Attributes<'a> {
     /// The text the object is in, and where.
     source: &'a str,
     span: Span,
-    /// The members read: each key, and where its value is in `source`; for members taken from the
-    /// parse's notes (`chosen` is set), only where the value starts, after its `:`, and the value is
-    /// found when asked for (a scan asks for few of the noted values, and each costs a trip to
-    /// memory).
-    members: Vec<(&'a str, Span)>,
+    /// The members read: each key, and where its value is.
+    members: Vec<MemberRead<'a>>,
     /// Only the members this filter names were read (from the parse's notes); any other is looked
     /// up by walking the object when asked for.
     chosen: Option<&'a MemberNames>,
@@ -161,7 +178,7 @@ impl<'a> Attributes<'a> {
     pub fn of_instance_in(
         state: &'a State<'a>,
         instance: &Instance<'_>,
-        mut memory: Vec<(&'a str, Span)>,
+        mut memory: Vec<MemberRead<'a>>,
     ) -> Option<Attributes<'a>> {
         let span = instance.attributes()?;
         // Notes are only taken of an object, so the value is not looked at (it is far away in
@@ -173,7 +190,13 @@ impl<'a> Attributes<'a> {
             ));
         };
         memory.clear();
-        memory.extend(noted.map(|(key, colon)| (key, Span::new(colon, colon))));
+        memory.extend(noted.map(|(key, noted)| MemberRead {
+            key,
+            value: match noted {
+                Noted::Copy(text) => Place::Copy(text),
+                Noted::After(colon) => Place::After(colon),
+            },
+        }));
         Some(Attributes {
             source: state.source,
             span,
@@ -183,14 +206,17 @@ impl<'a> Attributes<'a> {
     }
 
     /// Asks for the memory that [`Attributes::of_instance_in`] and reading its noted values will
-    /// wait on, for an instance a reader comes to soon: the places of the values the parse noted.
-    /// A scan looked at each instance's few noted values long after the parse had passed them, and
-    /// waited on memory for each (nearly all of the detectors' time on a large state); asked for a
-    /// few instances ahead, they arrive while the instances before are read. Nothing without notes.
+    /// wait on, for an instance a reader comes to soon: the places in the text of the values the
+    /// parse noted and did not copy. A scan looked at each instance's few noted values long after
+    /// the parse had passed them, and waited on memory for each (nearly all of the detectors' time
+    /// on a large state); asked for a few instances ahead, they arrive while the instances before
+    /// are read. Nothing without notes.
     pub fn ask_ahead(state: &State<'_>, instance: &Instance<'_>) {
         if let Some((_, noted)) = state.notes.of(instance.notes, instance.span.start) {
-            for (_, colon) in noted {
-                ask_ahead(state.source.as_bytes(), colon);
+            for (_, noted) in noted {
+                if let Noted::After(colon) = noted {
+                    ask_ahead(state.source.as_bytes(), colon);
+                }
             }
         }
     }
@@ -198,11 +224,14 @@ impl<'a> Attributes<'a> {
     /// [`Attributes::new`], its members kept in `memory` (emptied first, then given back by
     /// [`Attributes::into_memory`]): a caller reading every instance of a state one after another
     /// allocates once instead of growing a vector for each (four allocations for 25 members).
-    pub fn new_in(raw: &'a str, mut memory: Vec<(&'a str, Span)>) -> Attributes<'a> {
+    pub fn new_in(raw: &'a str, mut memory: Vec<MemberRead<'a>>) -> Attributes<'a> {
         memory.clear();
         let start = skip_layout(raw.as_bytes(), 0);
         if raw.as_bytes().get(start) == Some(&b'{') {
-            memory.extend(trusted::members(raw, start));
+            memory.extend(trusted::members(raw, start).map(|(key, span)| MemberRead {
+                key,
+                value: Place::In(span),
+            }));
         }
         Attributes {
             source: raw,
@@ -213,7 +242,7 @@ impl<'a> Attributes<'a> {
     }
 
     /// The memory of the members, for the next [`Attributes::new_in`].
-    pub fn into_memory(self) -> Vec<(&'a str, Span)> {
+    pub fn into_memory(self) -> Vec<MemberRead<'a>> {
         self.members
     }
 
@@ -224,30 +253,32 @@ impl<'a> Attributes<'a> {
 
     /// The raw JSON of a top-level attribute (the last, if the key is repeated, as Go reads it).
     pub fn get(&self, name: &str) -> Option<&'a str> {
-        self.member(name).map(|span| span.of(self.source))
+        self.member(name).map(|(text, span)| span.of(text))
     }
 
-    /// Where the top-level attribute `name` is in `source` (the last, if the key is repeated).
-    fn member(&self, name: &str) -> Option<Span> {
+    /// Where the top-level attribute `name` is (the last, if the key is repeated): the text it is
+    /// in (`source`, or a copy of the value), and where in that text.
+    fn member(&self, name: &str) -> Option<(&'a str, Span)> {
         if self.read(name) {
             self.members
                 .iter()
                 .rev()
-                .find(|(key, _)| self.is_named(key, name))
-                .map(|&(_, span)| self.value(span))
+                .find(|member| self.is_named(member.key, name))
+                .map(|member| self.value(member.value))
         } else {
             self.walk()
                 .filter(|(key, _)| same_name(key, name))
                 .last()
-                .map(|(_, span)| span)
+                .map(|(_, span)| (self.source, span))
         }
     }
 
-    /// Where a read member's value is, from what `members` holds of it.
-    fn value(&self, span: Span) -> Span {
-        match self.chosen {
-            Some(_) => value_after(self.source, span.start),
-            None => span,
+    /// The text a read member's value is in, and where in it.
+    fn value(&self, place: Place<'a>) -> (&'a str, Span) {
+        match place {
+            Place::In(span) => (self.source, span),
+            Place::Copy(text) => (text, Span::new(0, text.len())),
+            Place::After(colon) => (self.source, value_after(self.source, colon)),
         }
     }
 
@@ -298,8 +329,9 @@ impl<'a> Attributes<'a> {
         if names.iter().all(|name| self.read(name)) {
             self.members
                 .iter()
-                .filter_map(|&(key, span)| {
-                    Some((name_of(key, false)?, self.value(span).of(self.source)))
+                .filter_map(|member| {
+                    let (text, span) = self.value(member.value);
+                    Some((name_of(member.key, false)?, span.of(text)))
                 })
                 .collect()
         } else {
@@ -315,8 +347,9 @@ impl<'a> Attributes<'a> {
             AttrPath::Steps(steps) => match steps.split_first() {
                 Some((Step::Member(first), rest)) => Ok(self
                     .member(first)
-                    .and_then(|span| follow_from(self.source, span, rest))
-                    .map(|span| span.of(self.source).to_owned())
+                    .and_then(|(text, span)| {
+                        follow_from(text, span, rest).map(|span| span.of(text).to_owned())
+                    })
                     .into_iter()
                     .collect()),
                 _ => path.values(self.raw()),

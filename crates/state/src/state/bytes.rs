@@ -210,6 +210,31 @@ pub fn map_all(file: &File) -> io::Result<Bytes> {
     Ok(Bytes::Shared { map, length: size })
 }
 
+/// How many bytes of the mapping that holds `bytes` are in this process's memory (Linux's
+/// `/proc/self/smaps`; `None` elsewhere, or when no mapping holds them): for tests of what a
+/// reader of a mapped state holds.
+#[doc(hidden)]
+pub fn resident_bytes(bytes: &[u8]) -> Option<usize> {
+    let address = bytes.as_ptr() as usize;
+    let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+    let mut inside = false;
+    for line in smaps.lines() {
+        if let Some((range, _)) = line.split_once(' ')
+            && let Some((start, end)) = range.split_once('-')
+            && let (Ok(start), Ok(end)) = (
+                usize::from_str_radix(start, 16),
+                usize::from_str_radix(end, 16),
+            )
+        {
+            inside = (start..end).contains(&address);
+        } else if inside && let Some(rss) = line.strip_prefix("Rss:") {
+            let kilobytes: usize = rss.trim().trim_end_matches(" kB").trim().parse().ok()?;
+            return kilobytes.checked_mul(1024);
+        }
+    }
+    None
+}
+
 /// Refuses what is not a regular file, naming what it is: a device or a socket has no end to read
 /// to, and a state is never one.
 pub fn regular_file(metadata: &Metadata) -> io::Result<()> {

@@ -163,7 +163,7 @@ mod tests {
     use std::io::{Read, Seek, Write};
 
     use super::*;
-    use crate::state::bytes::Bytes;
+    use crate::state::bytes::{Bytes, resident_bytes};
 
     /// Set for the child process of the bus-error test: it maps a file, cuts it short through
     /// another handle and touches the lost page.
@@ -213,30 +213,6 @@ mod tests {
             stderr.contains(std::str::from_utf8(BUS_ERROR_MESSAGE).unwrap()),
             "{stderr}"
         );
-    }
-
-    /// How many bytes of the mapping that holds `bytes` are in this process's memory (Linux's
-    /// `/proc/self/smaps`; `None` elsewhere, or when no mapping holds them): for tests and benchmarks
-    /// of what a reader holds.
-    fn resident_bytes(bytes: &[u8]) -> Option<usize> {
-        let address = bytes.as_ptr() as usize;
-        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
-        let mut inside = false;
-        for line in smaps.lines() {
-            if let Some((range, _)) = line.split_once(' ')
-                && let Some((start, end)) = range.split_once('-')
-                && let (Ok(start), Ok(end)) = (
-                    usize::from_str_radix(start, 16),
-                    usize::from_str_radix(end, 16),
-                )
-            {
-                inside = (start..end).contains(&address);
-            } else if inside && let Some(rss) = line.strip_prefix("Rss:") {
-                let kilobytes: usize = rss.trim().trim_end_matches(" kB").trim().parse().ok()?;
-                return kilobytes.checked_mul(1024);
-            }
-        }
-        None
     }
 
     /// A state of about `megabytes` MB as Terraform lays it out: resources of one instance each, whose
@@ -311,7 +287,7 @@ mod tests {
         let bytes = StateBytes::new(bytes);
         // Two threads, each giving back all but its last few megabytes (many threads would each
         // keep their last few, most of a file this size).
-        let once = crate::parts::forced(2, || bytes.parse_reading_once().unwrap());
+        let mut once = crate::parts::forced(2, || bytes.parse_reading_once().unwrap());
         let resident = resident_of(&bytes);
         assert!(
             resident < text.len() / 2,
@@ -321,6 +297,8 @@ mod tests {
         // Everything read from the pages given back is what reading the text gives.
         let plain = crate::state::parse(text.as_bytes()).unwrap();
         assert_eq!(once.resources.len(), plain.resources.len());
+        // The same state, but for what it keeps to give back pages.
+        assert!(once.give_back.take().is_some() && plain.give_back.is_none());
         assert_eq!(format!("{once:?}"), format!("{plain:?}"));
         let instance = &once.resources[7].instances[0];
         assert_eq!(
@@ -348,6 +326,54 @@ mod tests {
         let plain = crate::state::parse(&broken).unwrap_err();
         assert_eq!(once.to_string(), plain.to_string());
         assert!(plain.to_string().contains("UTF-8"), "{plain}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_noted_state_read_once_answers_its_noted_values_without_mapping_the_text_again() {
+        use std::sync::Arc;
+
+        use crate::json::keys::MemberNames;
+        use crate::state::attr_path::Attributes;
+        use crate::state::bytes::map_all;
+        use crate::state::legacy::StateBytes;
+        use crate::state::model::State;
+        use crate::state::notes::Noting;
+
+        let text = large_state(24);
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        let bytes = StateBytes::new(map_all(&file).unwrap());
+        let noting = Noting {
+            members: Arc::new(MemberNames::new(["id", "filler"])),
+            lines: true,
+        };
+        let once = crate::parts::forced(2, || bytes.parse_noting_reading_once(&noting).unwrap());
+        let plain = crate::state::parse::parse_noting(text.as_bytes(), &noting).unwrap();
+        assert_eq!(once.resources.len(), plain.resources.len());
+        let ids = |state: &State<'_>| -> Vec<String> {
+            state
+                .instances()
+                .map(|(_, instance)| {
+                    let attributes = Attributes::of_instance_in(state, instance, Vec::new());
+                    attributes.unwrap().get("id").unwrap().to_owned()
+                })
+                .collect()
+        };
+        // Every instance's short noted value, read from the notes' copies: the pages stay given back.
+        let read = ids(&once);
+        assert_eq!(read, ids(&plain));
+        assert_eq!(read[7], "\"7\"");
+        let resident = resident_bytes(&bytes).unwrap();
+        assert!(
+            resident < text.len() / 2,
+            "{resident} bytes of {} mapped after reading the ids",
+            text.len()
+        );
+        // A noted value too long to copy is read from the text, which maps its page again.
+        let instance = &once.resources[9].instances[0];
+        let attributes = Attributes::of_instance_in(&once, instance, Vec::new()).unwrap();
+        assert_eq!(attributes.get("filler").map(str::len), Some(8_002));
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::json::{Cursor, JsonError, Span};
 use crate::state::address::{InstanceAddr, InstanceKey, Mode, ResourceAddr};
 use crate::state::deposed_key::DeposedKey;
 use crate::state::layout::{OrderLean, Style};
+use crate::state::mapped::GiveBack;
 use crate::state::notes::{Notes, NotesAt};
 use crate::state::order::ObjectRef;
 use crate::state::provider::ProviderConfig;
@@ -49,6 +50,9 @@ pub struct State<'a> {
     pub members: Vec<Member<'a>>,
     pub span: Span,
     pub style: Style,
+    /// Gives back pages of the mapped text, when the parse gave back those it passed
+    /// (`StateBytes::parse_reading_once`): see [`State::give_back_around`].
+    pub(crate) give_back: Option<GiveBack<'a>>,
 }
 
 /// A root-module output value.
@@ -224,6 +228,16 @@ impl Inside {
 }
 
 impl<'a> State<'a> {
+    /// Gives back the pages of `from..to` of the text (rounded out to whole granules) when the
+    /// parse gave back the pages it passed: for a reader that goes back to a few places after the
+    /// parse (a scan, to its findings' objects), once it is done with them. Each page read again
+    /// is mapped again, with the same bytes. Nothing for a text the parse kept.
+    pub fn give_back_around(&self, from: usize, to: usize) {
+        if let Some(give_back) = self.give_back {
+            give_back.pages_around(from, to);
+        }
+    }
+
     /// Every instance object, with the resource it belongs to.
     pub fn instances(&self) -> impl Iterator<Item = (&Resource<'a>, &Instance<'a>)> {
         self.resources.iter().flat_map(|resource| {

@@ -1,8 +1,11 @@
 //! Notes the parse takes, when asked, of chosen top-level members of every instance's `attributes`:
-//! which of the chosen names each object has, and where each one's value starts. `scan` asks for a few members of every instance (`id`,
-//! `async`, the status attributes its catalog names); finding them meant walking every member of
-//! every attributes object again after the parse (a quarter of a large scan's CPU time), while the
-//! parse's own skip of that object passes each member's key anyway.
+//! which of the chosen names each object has, where each one's value starts, and a copy of each
+//! short value. `scan` asks for a few members of every instance (`id`, `async`, the status
+//! attributes its catalog names); finding them meant walking every member of every attributes
+//! object again after the parse (a quarter of a large scan's CPU time), while the parse's own skip
+//! of that object passes each member's key anyway. The copies let the scan read those values
+//! without the text: the parse can give back the pages it has passed (as `list` does), and the
+//! detectors do not map them all again.
 //!
 //! Asked, the parse also notes where the text's lines are ([`LineIndex`]), counted as its UTF-8 is
 //! checked: `scan` gives each finding's line, and counting up to each afterwards read the whole text
@@ -14,18 +17,33 @@
 
 use std::sync::Arc;
 
+use crate::json::bytes::skip_layout;
 use crate::json::keys::MemberNames;
 use crate::json::skip::{Key, TopMembers};
 use crate::json::{LineIndex, Span};
 
-/// One noted member: its key's place among the filter's names, and the byte after its `:` as an
-/// offset from the start of its instance object. Neither needs the file's bytes to be read again
-/// (a scan that looked at each noted key in the file waited on memory for each). An instance's
-/// notes start with a header whose `key` counts them.
+/// One noted member: its key's place among the filter's names, the byte after its `:` as an
+/// offset from the start of its instance object, and where the copy of its value is among the
+/// copies of its part of the parse ([`Copies`]; `copy_length` 0: not copied). None of them needs
+/// the file's bytes to be read again (a scan that looked at each noted key in the file waited on
+/// memory for each). An instance's notes start with a header whose `key` counts them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Note {
-    key: u32,
+    key: u16,
+    copy_length: u16,
     colon: u32,
+    copy_at: u32,
+}
+
+/// Values up to this many bytes are copied into the notes: the ids, states and flags a scan reads
+/// are a few dozen bytes; a large value (a policy document) is read from the text when asked for.
+const COPIED_UP_TO: usize = 1 << 10;
+
+/// Where a noted value is: copied into the notes, or in the text after the `:` at this offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Noted<'n> {
+    Copy(&'n str),
+    After(usize),
 }
 
 /// Where an instance's notes start in [`Notes`], or that it has none.
@@ -59,11 +77,12 @@ pub struct Noting {
 }
 
 /// The notes of a parse: the filter they were taken with, every instance's notes of its members one
-/// after another, and the text's lines when they were asked for.
+/// after another, the copies of their short values, and the text's lines when they were asked for.
 #[derive(Debug, Clone, Default)]
 pub struct Notes {
     pub(crate) filter: Option<Arc<MemberNames>>,
     pub(crate) members: Vec<Note>,
+    pub(crate) copies: Copies,
     pub(crate) lines_asked: bool,
     pub lines: Option<LineIndex>,
 }
@@ -86,33 +105,104 @@ impl Notes {
         }
     }
 
-    /// Takes the notes of a part read on another thread, returning how far its places move.
+    /// Takes the notes of a part read on another thread (sealed there: [`Notes::seal`]),
+    /// returning how far its places move.
     pub(crate) fn join(&mut self, part: Notes) -> usize {
+        self.seal();
         let by = self.members.len();
         self.members.extend(part.members);
+        self.copies.join(part.copies, by, self.members.len());
         by
     }
 
+    /// Ends the copies taken so far, once their text's UTF-8 is known good (or the parse fails):
+    /// at the end of the parse, of each part, and before a part is joined.
+    pub(crate) fn seal(&mut self) {
+        self.copies.seal(self.members.len());
+    }
+
     /// The noted members of the instance object at `object_start` whose notes are `at`, as (key,
-    /// the absolute offset after its `:`), and the filter they were chosen by; `None` without notes.
+    /// where its value is), and the filter they were chosen by; `None` without notes.
     pub(crate) fn of(
         &self,
         at: NotesAt,
         object_start: usize,
-    ) -> Option<(&MemberNames, impl Iterator<Item = (&str, usize)> + '_)> {
+    ) -> Option<(&MemberNames, impl Iterator<Item = (&str, Noted<'_>)> + '_)> {
         let filter = self.filter.as_deref()?;
         if at == NotesAt::NONE {
             return None;
         }
         let header = *self.members.get(at.0 as usize)?;
         let first = at.0 as usize + 1;
-        let noted = self.members.get(first..first + header.key as usize)?;
+        let noted = self.members.get(first..first + usize::from(header.key))?;
         Some((
             filter,
-            noted
-                .iter()
-                .map(move |note| (filter.name(note.key), object_start + note.colon as usize)),
+            noted.iter().zip(first..).map(move |(note, index)| {
+                (
+                    filter.name(u32::from(note.key)),
+                    self.noted(index, note, object_start),
+                )
+            }),
         ))
+    }
+
+    /// Where the value of `note`, the note at `index`, is: its copy, when it has one (sealed:
+    /// checked as UTF-8, as a copy of a parsed state's text always is), else after its `:` in
+    /// the text.
+    fn noted(&self, index: usize, note: &Note, object_start: usize) -> Noted<'_> {
+        match self.copies.of(index, note) {
+            Some(text) => Noted::Copy(text),
+            None => Noted::After(object_start + note.colon as usize),
+        }
+    }
+}
+
+/// The copies of noted values, in batches: the copies being taken by this reader of the parse,
+/// as bytes (cut from text whose UTF-8 may be checked only later in the parse; a value starts and
+/// ends on ASCII bytes, so a copy of valid text is valid), and the batches sealed, each checked
+/// once as a whole and kept with the place of the first note it may serve. The parts of the parse
+/// read on other threads are joined without copying their copies again.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Copies {
+    taking: Vec<u8>,
+    /// The place of the first note the copies being taken may serve.
+    taking_from: usize,
+    sealed: Vec<(usize, String)>,
+}
+
+impl Copies {
+    /// Seals the copies taken, the next ones serving the notes from `next_note` on.
+    fn seal(&mut self, next_note: usize) {
+        let taken = std::mem::take(&mut self.taking);
+        // Bytes that are not UTF-8 (in a text that is not, whose parse then fails) are no copy.
+        if let Ok(text) = String::from_utf8(taken)
+            && !text.is_empty()
+        {
+            self.sealed.push((self.taking_from, text));
+        }
+        self.taking_from = next_note;
+    }
+
+    /// Takes the sealed copies of a part whose notes now start at `by`, the copies taken next
+    /// serving the notes from `next_note` on.
+    fn join(&mut self, part: Copies, by: usize, next_note: usize) {
+        self.sealed.extend(
+            part.sealed
+                .into_iter()
+                .map(|(first, text)| (first + by, text)),
+        );
+        self.taking_from = next_note;
+    }
+
+    /// The copy of the value of `note`, the note at `index`, when it has a sealed one.
+    fn of(&self, index: usize, note: &Note) -> Option<&str> {
+        if note.copy_length == 0 {
+            return None;
+        }
+        let batch = self.sealed.partition_point(|&(first, _)| first <= index);
+        let (_, text) = self.sealed.get(batch.checked_sub(1)?)?;
+        let start = note.copy_at as usize;
+        text.get(start..start + usize::from(note.copy_length))
     }
 }
 
@@ -120,7 +210,12 @@ impl Notes {
 pub(crate) struct Taking<'n> {
     filter: &'n MemberNames,
     notes: &'n mut Vec<Note>,
+    copies: &'n mut Vec<u8>,
+    /// How many bytes `copies` held before this object's: dropped with its notes.
+    copies_before: usize,
     object_start: usize,
+    /// The note whose value is being passed, to copy once it ends.
+    copying: Option<usize>,
     /// An offset did not fit: these notes are not to be used.
     lost: bool,
 }
@@ -130,15 +225,21 @@ impl<'n> Taking<'n> {
     pub(crate) fn start(
         filter: &'n MemberNames,
         notes: &'n mut Vec<Note>,
+        copies: &'n mut Copies,
         object_start: usize,
     ) -> (Taking<'n>, usize) {
+        let copies = &mut copies.taking;
         let header = notes.len();
-        notes.push(Note { key: 0, colon: 0 });
+        notes.push(Note::uncopied(0, 0));
+        let copies_before = copies.len();
         (
             Taking {
                 filter,
                 notes,
+                copies,
+                copies_before,
                 object_start,
+                copying: None,
                 lost: false,
             },
             header,
@@ -150,15 +251,27 @@ impl<'n> Taking<'n> {
     pub(crate) fn finish(self, header: usize, complete: bool) -> NotesAt {
         let count = self.notes.len() - header - 1;
         let at = u32::try_from(header).ok().filter(|&at| at != u32::MAX);
-        match (at, u32::try_from(count)) {
+        match (at, u16::try_from(count)) {
             (Some(at), Ok(count)) if complete && !self.lost => {
                 self.notes[header].key = count;
                 NotesAt(at)
             }
             _ => {
                 self.notes.truncate(header);
+                self.copies.truncate(self.copies_before);
                 NotesAt::NONE
             }
+        }
+    }
+}
+
+impl Note {
+    fn uncopied(key: u16, colon: u32) -> Note {
+        Note {
+            key,
+            copy_length: 0,
+            colon,
+            copy_at: 0,
         }
     }
 }
@@ -172,12 +285,42 @@ impl TopMembers for Taking<'_> {
         } else {
             self.filter.place_of(text)
         };
+        self.copying = None;
         let Some(key) = place else {
             return;
         };
-        match u32::try_from(colon - self.object_start) {
-            Ok(colon) => self.notes.push(Note { key, colon }),
-            Err(_) => self.lost = true,
+        let (Ok(key), Ok(colon)) = (u16::try_from(key), u32::try_from(colon - self.object_start))
+        else {
+            self.lost = true;
+            return;
+        };
+        self.copying = Some(self.notes.len());
+        self.notes.push(Note::uncopied(key, colon));
+    }
+
+    /// Copies a noted value that is short, its bytes just passed (in cache).
+    #[inline]
+    fn value_ends(&mut self, bytes: &[u8], end: usize) {
+        let Some(index) = self.copying.take() else {
+            return;
+        };
+        let note = &mut self.notes[index];
+        let start = skip_layout(bytes, self.object_start + note.colon as usize);
+        let Some(value) = bytes
+            .get(start..end)
+            .filter(|value| value.len() <= COPIED_UP_TO)
+        else {
+            return;
+        };
+        let at = self.copies.len();
+        if let (Ok(copy_at), Ok(copy_length), Ok(_)) = (
+            u32::try_from(at),
+            u16::try_from(value.len()),
+            u32::try_from(at + value.len()),
+        ) {
+            self.copies.extend_from_slice(value);
+            note.copy_at = copy_at;
+            note.copy_length = copy_length;
         }
     }
 }
@@ -185,7 +328,7 @@ impl TopMembers for Taking<'_> {
 /// The span of a noted value, from the byte after its `:`, in valid JSON `source`.
 pub(crate) fn value_after(source: &str, colon: usize) -> Span {
     let bytes = source.as_bytes();
-    let start = crate::json::bytes::skip_layout(bytes, colon);
+    let start = skip_layout(bytes, colon);
     Span::new(start, crate::json::trusted::end_of_value(bytes, start))
 }
 
@@ -293,6 +436,29 @@ mod tests {
         // Several instances, some without notes, each with its own.
         let mixed = state_with(&[cases[0], &deep_case, cases[1], cases[5], cases[2]]);
         assert_eq!(same_answers(&mixed), 3);
+    }
+
+    #[test]
+    fn short_values_are_copied_and_longer_ones_read_from_the_text() {
+        // Quotes included, 1,024 bytes is the longest copied.
+        let longest = format!("\"{}\"", "y".repeat(COPIED_UP_TO - 2));
+        let longer = format!("\"{}\"", "z".repeat(COPIED_UP_TO - 1));
+        let text = state_with(&[&format!(
+            r#""attributes": {{"id": "i-1", "state" :  {{"a": [1, "]"]}} , "tags": {{}}, "status": {longer}, "last_operation": {longest}}}"#
+        )]);
+        let noted = parse_noting(text.as_bytes(), &filter()).unwrap();
+        let (_, instance) = noted.instances().next().unwrap();
+        let (_, values) = noted.notes.of(instance.notes, instance.span.start).unwrap();
+        let values: Vec<(&str, Noted<'_>)> = values.collect();
+        assert_eq!(values[0], ("id", Noted::Copy("\"i-1\"")));
+        assert_eq!(values[1], ("state", Noted::Copy("{\"a\": [1, \"]\"]}")));
+        let ("status", Noted::After(colon)) = values[2] else {
+            panic!("{values:?}");
+        };
+        assert_eq!(value_after(noted.source, colon).of(noted.source), longer);
+        assert_eq!(values[3], ("last_operation", Noted::Copy(&longest)));
+        assert_eq!(values.len(), 4);
+        same_answers(&text);
     }
 
     #[test]

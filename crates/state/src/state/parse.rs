@@ -97,9 +97,14 @@ pub fn parse_noting<'a>(bytes: &'a [u8], noting: &Noting) -> Result<State<'a>> {
 }
 
 /// [`parse`] of the bytes of a read-only mapping, giving back the pages it has passed as it goes
-/// (see `StateBytes::parse_reading_once`).
-pub(crate) fn parse_giving_back<'a>(bytes: &'a [u8], give_back: GiveBack<'a>) -> Result<State<'a>> {
-    parse_with(bytes, Notes::default(), Some(give_back))
+/// (see `StateBytes::parse_reading_once`), taking the notes `noting` asks for, if any.
+pub(crate) fn parse_giving_back<'a>(
+    bytes: &'a [u8],
+    noting: Option<&Noting>,
+    give_back: GiveBack<'a>,
+) -> Result<State<'a>> {
+    let notes = noting.map_or_else(Notes::default, Notes::taking);
+    parse_with(bytes, notes, Some(give_back))
 }
 
 /// From this size a state's UTF-8 is checked as it is parsed, each block once the parse has read
@@ -201,6 +206,8 @@ fn parse_text<'a>(
     cursor.finish()?;
     let (source, lines) = cursor.whole()?;
     top.shared.notes.lines = lines;
+    // The text is UTF-8 throughout: the copies of noted values are too.
+    top.shared.notes.seal();
     check_version(&top, source)?;
     if let Some(error) = top.deferred.take() {
         return Err(error);
@@ -221,6 +228,7 @@ fn parse_text<'a>(
         members: top.members,
         span,
         style: Style::detect(source, span, Flavour::Terraform),
+        give_back: top.shared.give_back,
     };
     let (flavour, order) = flavour_and_order(&state);
     state.style.flavour = flavour;
@@ -789,6 +797,7 @@ fn noted_attributes(
     let Notes {
         filter,
         members: notes,
+        copies,
         ..
     } = notes;
     let Some(filter) = filter.as_deref() else {
@@ -797,7 +806,7 @@ fn noted_attributes(
     if cursor.peek() != Some(b'{') {
         return Ok((object_or_null(cursor, "attributes")?, NotesAt::NONE));
     }
-    let (mut taking, header) = Taking::start(filter, notes, object_start);
+    let (mut taking, header) = Taking::start(filter, notes, copies, object_start);
     match cursor.skip_value_noting(&mut taking) {
         Ok((span, complete)) => Ok((span, taking.finish(header, complete))),
         Err(error) => {

@@ -85,6 +85,8 @@ pub(super) fn resources<'a>(
         .ok()?;
         // Held until the parts are joined: without the room a growing vector keeps spare.
         resources.shrink_to_fit();
+        // Its copies of noted values checked here, on its own thread.
+        part_shared.notes.seal();
         let stop = match stop {
             Stop::AtCut(later) => Stop::AtCut(index + 1 + later),
             end @ Stop::End(_) => end,

@@ -94,15 +94,25 @@ impl StateBytes {
     /// [`StateBytes::parse`] for a command that reads little of the text after the parse (`list`,
     /// `summary`, `show`): the pages of a mapped file are given back as the parse passes them, so
     /// the process holds the model and not the file (a page read again is mapped again from the
-    /// page cache). A command that reads every instance again after the parse (`scan`, `query`,
-    /// `diff`) would map every page twice: it uses [`StateBytes::parse`].
+    /// page cache). A command that reads every instance again after the parse (`query`, `diff`)
+    /// would map every page twice: it uses [`StateBytes::parse`].
     pub fn parse_reading_once(&self) -> Result<State<'_>, StateError> {
+        self.parse_reading_once_with(None)
+    }
+
+    /// [`StateBytes::parse_reading_once`], taking the notes `noting` asks for: for `scan`, whose
+    /// detectors read the noted values from their copies in the notes, not from the text.
+    pub fn parse_noting_reading_once(&self, noting: &Noting) -> Result<State<'_>, StateError> {
+        self.parse_reading_once_with(Some(noting))
+    }
+
+    fn parse_reading_once_with(&self, noting: Option<&Noting>) -> Result<State<'_>, StateError> {
         match self.bytes.give_back() {
-            Some(give_back) => match parse_giving_back(&self.bytes, give_back) {
-                Err(error) if error.upgradable_from == Some(3) => self.parse(),
+            Some(give_back) => match parse_giving_back(&self.bytes, noting, give_back) {
+                Err(error) if error.upgradable_from == Some(3) => self.parse_with(noting),
                 other => other,
             },
-            None => self.parse(),
+            None => self.parse_with(noting),
         }
     }
 
