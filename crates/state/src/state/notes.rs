@@ -461,6 +461,22 @@ mod tests {
         same_answers(&text);
     }
 
+    /// A hostile object naming a noted member more often than the notes count: no notes, and the
+    /// walk's answer (the last).
+    #[test]
+    fn a_member_repeated_past_what_the_notes_count_is_walked() {
+        let repeated: Vec<String> = (0..=usize::from(u16::MAX))
+            .map(|index| format!("\"id\": \"i-{index}\""))
+            .collect();
+        let text = state_with(&[&format!("\"attributes\": {{{}}}", repeated.join(", "))]);
+        let noted = parse_noting(text.as_bytes(), &filter()).unwrap();
+        let (_, instance) = noted.instances().next().unwrap();
+        assert_eq!(instance.notes, NotesAt::NONE);
+        let attributes = Attributes::of_instance_in(&noted, instance, Vec::new()).unwrap();
+        assert_eq!(attributes.get("id"), Some("\"i-65535\""));
+        same_answers(&text);
+    }
+
     #[test]
     fn notes_of_thousands_of_instances_point_at_their_own() {
         let mut instances = Vec::new();
