@@ -174,10 +174,11 @@ impl Copies {
     /// Seals the copies taken, the next ones serving the notes from `next_note` on.
     fn seal(&mut self, next_note: usize) {
         let taken = std::mem::take(&mut self.taking);
-        // Bytes that are not UTF-8 (in a text that is not, whose parse then fails) are no copy.
-        if let Ok(text) = String::from_utf8(taken)
-            && !text.is_empty()
-        {
+        if !taken.is_empty() {
+            // Bytes that are not UTF-8 (in a text that is not, whose parse then fails) are no
+            // copy: an empty batch in their place, so their notes read the text instead of
+            // another batch's copies.
+            let text = String::from_utf8(taken).unwrap_or_default();
             self.sealed.push((self.taking_from, text));
         }
         self.taking_from = next_note;
@@ -459,6 +460,24 @@ mod tests {
         assert_eq!(values[3], ("last_operation", Noted::Copy(&longest)));
         assert_eq!(values.len(), 4);
         same_answers(&text);
+    }
+
+    #[test]
+    fn copies_that_are_not_utf8_are_read_from_the_text_not_from_another_batch() {
+        let mut copies = Copies::default();
+        copies.taking.extend_from_slice(b"\"ok\"");
+        copies.seal(1);
+        copies.taking.extend_from_slice(b"\"\xff\"");
+        copies.seal(2);
+        let note = |copy_length| Note {
+            key: 0,
+            copy_length,
+            colon: 7,
+            copy_at: 0,
+        };
+        assert_eq!(copies.of(0, &note(4)), Some("\"ok\""));
+        assert_eq!(copies.of(1, &note(3)), None);
+        assert_eq!(copies.of(0, &note(0)), None, "not copied");
     }
 
     /// A hostile object naming a noted member more often than the notes count: no notes, and the
