@@ -106,8 +106,9 @@ pub(crate) struct Checking<'a> {
     /// its newlines in the low [`FIELD`] bits, its last newline's place in the block, plus one
     /// (0 for none), in the [`FIELD`] bits above, and how far its start was moved past
     /// continuation bytes above those ([`MOVED`]: the line index is then made without reading the
-    /// bytes at each block's start again, which a reader may have given back). (A lock and a record a block took six times the
-    /// memory: 3 MB for a gigabyte.) Two threads that check one block at once store one answer.
+    /// bytes at each block's start again, which a reader may have given back). (A lock and a
+    /// record a block took six times the memory: 3 MB for a gigabyte.) Two threads that check one
+    /// block at once store one answer.
     blocks: Box<[AtomicU64]>,
 }
 

@@ -215,6 +215,18 @@ mod tests {
         );
     }
 
+    /// `content` in a new unnamed file, mapped as `map_all` maps a state file for a reader.
+    fn mapped_state(content: &[u8]) -> crate::state::legacy::StateBytes {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(content).unwrap();
+        let bytes = crate::state::bytes::map_all(&file).unwrap();
+        assert!(
+            matches!(bytes, Bytes::Shared { .. }),
+            "a mapping of the file"
+        );
+        crate::state::legacy::StateBytes::new(bytes)
+    }
+
     /// A state of about `megabytes` MB as Terraform lays it out: resources of one instance each, whose
     /// attributes are mostly one long string, some with escapes, private data and dependencies.
     fn large_state(megabytes: usize) -> String {
@@ -275,16 +287,11 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_state_read_once_gives_back_the_pages_it_passed_and_reads_the_same() {
-        use crate::state::bytes::map_all;
         use crate::state::legacy::StateBytes;
 
         let text = large_state(24);
-        let mut file = tempfile::tempfile().unwrap();
-        file.write_all(text.as_bytes()).unwrap();
-        let bytes = map_all(&file).unwrap();
-        assert!(matches!(bytes, Bytes::Shared { .. }));
         let resident_of = |bytes: &StateBytes| resident_bytes(bytes).unwrap();
-        let bytes = StateBytes::new(bytes);
+        let bytes = mapped_state(text.as_bytes());
         // Two threads, each giving back all but its last few megabytes (many threads would each
         // keep their last few, most of a file this size).
         let mut once = crate::parts::forced(2, || bytes.parse_reading_once().unwrap());
@@ -319,9 +326,7 @@ mod tests {
         let mut broken = text.into_bytes();
         let at = broken.len() * 3 / 4;
         broken[at] = 0xff;
-        let mut file = tempfile::tempfile().unwrap();
-        file.write_all(&broken).unwrap();
-        let bytes = StateBytes::new(map_all(&file).unwrap());
+        let bytes = mapped_state(&broken);
         let once = crate::parts::forced(2, || bytes.parse_reading_once().unwrap_err());
         let plain = crate::state::parse(&broken).unwrap_err();
         assert_eq!(once.to_string(), plain.to_string());
@@ -335,15 +340,11 @@ mod tests {
 
         use crate::json::keys::MemberNames;
         use crate::state::attr_path::Attributes;
-        use crate::state::bytes::map_all;
-        use crate::state::legacy::StateBytes;
         use crate::state::model::State;
         use crate::state::notes::Noting;
 
         let text = large_state(24);
-        let mut file = tempfile::tempfile().unwrap();
-        file.write_all(text.as_bytes()).unwrap();
-        let bytes = StateBytes::new(map_all(&file).unwrap());
+        let bytes = mapped_state(text.as_bytes());
         let noting = Noting {
             members: Arc::new(MemberNames::new(["id", "filler"])),
             lines: true,
