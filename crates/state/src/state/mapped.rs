@@ -174,12 +174,7 @@ mod tests {
         if let Some(path) = std::env::var_os(CHILD) {
             let file = File::open(&path).unwrap();
             let map = map_read_only(&file, 1 << 20).unwrap();
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .unwrap()
-                .set_len(0)
-                .unwrap();
+            cut_short(&path);
             // Past the new end of the file: the kernel has no page to give.
             let touched = std::hint::black_box(map[(1 << 20) - 1]);
             panic!("read {touched} past the end of a truncated file without a fault");
@@ -189,6 +184,17 @@ mod tests {
             CHILD,
             &vec![b' '; 1 << 20],
         );
+    }
+
+    /// Cuts the file at `path` to nothing through a handle of its own, as Terraform's local
+    /// backend starts its in-place rewrite.
+    fn cut_short(path: &std::ffi::OsStr) {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
     }
 
     /// Runs the test `name` again in a child process, `child` set to a file holding `content`
@@ -263,12 +269,7 @@ mod tests {
             let bytes = StateBytes::new(map_all(&file).unwrap());
             let state = crate::parts::forced(2, || bytes.parse_reading_once().unwrap());
             let middle = state.resources[state.resources.len() / 2].span;
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .unwrap()
-                .set_len(0)
-                .unwrap();
+            cut_short(&path);
             // A page the parse gave back, read again: the kernel has none to give.
             let bytes = &state.source.as_bytes()[middle.start..middle.end];
             let read: usize = bytes.iter().map(|&byte| usize::from(byte)).sum();
