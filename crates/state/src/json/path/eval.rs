@@ -18,19 +18,40 @@ impl Walker<'_, '_> {
         self.segments(vec![start], &query.segments)
     }
 
-    /// The nodes `segments` select from `nodes`, one segment after another.
+    /// The nodes `segments` select from `nodes`: each node taken through every segment before the
+    /// next node is started (a stack, not recursion, so ten thousand segments cost heap only).
+    ///
+    /// Why not one segment over all the nodes, then the next: the order is the same (each segment
+    /// maps every node on its own and concatenates, so the rest of a query over `a ++ b` is the
+    /// rest over `a` followed by the rest over `b`), but a node's next segment then reads text the
+    /// walk has just read, still in the cache. Segment by segment, each of a large state's
+    /// instances was read once for `.attributes` and again, long after, for `.id`, both times from
+    /// memory.
     pub(super) fn segments(
         &mut self,
-        mut nodes: Vec<Span>,
+        nodes: Vec<Span>,
         segments: &[Segment],
     ) -> Result<Vec<Span>, Exceeded> {
-        for segment in segments {
-            if nodes.is_empty() {
-                break;
+        let Some(last) = segments.len().checked_sub(1) else {
+            return Ok(nodes);
+        };
+        let mut out = Vec::new();
+        // Each node with the index of the segment it goes through next; the top is the earliest.
+        let mut pending: Vec<(Span, usize)> =
+            nodes.into_iter().rev().map(|node| (node, 0)).collect();
+        let mut selected = Vec::new();
+        while let Some((node, at)) = pending.pop() {
+            selected.clear();
+            self.segment_from(node, &segments[at], &mut selected)?;
+            if at == last {
+                out.extend_from_slice(&selected);
+                self.budget.keep(out.len())?;
+            } else {
+                pending.extend(selected.iter().rev().map(|&node| (node, at + 1)));
+                self.budget.keep(pending.len())?;
             }
-            nodes = self.segment(&nodes, segment)?;
         }
-        Ok(nodes)
+        Ok(out)
     }
 
     /// The nodes one segment selects from `nodes`, in order.

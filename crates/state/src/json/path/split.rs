@@ -67,6 +67,10 @@ impl Walker<'_, '_> {
                 let starts = self.starts(&nodes, segment, bytes / (threads * 4))?;
                 return self.finish_in_parts(starts, &segments[at..], threads);
             }
+            if threads < 2 {
+                // Too little for a second thread: the rest on this one, node by node.
+                return self.segments(nodes, &segments[at..]);
+            }
             nodes = self.segment(&nodes, segment)?;
         }
         Ok(nodes)
