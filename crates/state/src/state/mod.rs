@@ -11,6 +11,7 @@ mod last_wins;
 pub mod layout;
 pub mod legacy;
 mod mapped;
+mod mask_paths;
 pub mod model;
 pub mod mutate;
 pub mod notes;

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::json::{Cursor, JsonError};
+use crate::state::mask_paths;
 
 /// What a masked value prints as, the same words Terraform uses.
 pub const MASK: &str = "(sensitive value)";
@@ -123,6 +124,11 @@ pub fn parse_paths(raw: &str) -> Result<Vec<Vec<CtyStep>>, SensitivePathsError> 
 /// far is masked whole; text that is not a list of paths masks everything (one empty path). More is
 /// masked, never less.
 pub fn paths_to_mask(raw: &str) -> Vec<Vec<CtyStep>> {
+    mask_paths::plain_paths(raw).unwrap_or_else(|_| paths_to_mask_decoded(raw))
+}
+
+/// [`paths_to_mask`] by decoding the whole text: for what is not in the plain shape.
+pub(crate) fn paths_to_mask_decoded(raw: &str) -> Vec<Vec<CtyStep>> {
     let whole = || vec![Vec::new()];
     match serde_json::from_str::<Value>(raw) {
         Ok(Value::Null) => Vec::new(),
