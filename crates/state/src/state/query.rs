@@ -183,13 +183,21 @@ fn known_ends(state: &State<'_>) -> Vec<(usize, usize)> {
     // The resources' spans, in the order of the text: already sorted, unless the parser's order
     // ever differs from it (then they are sorted here).
     let mut inner = Vec::with_capacity(state.resources.len() * 4);
-    let mut add = |span: Span| {
-        if large(&span) {
+    // Resources, instances and attributes the parser read as objects (attributes may be `null`,
+    // four bytes): their size says it all, without reading their first byte, which in a large
+    // state is far out of the cache for most of them (reading it was most of this list's time).
+    let mut add = |span: Span, parsed_object: bool| {
+        let container = if parsed_object {
+            span.end - span.start >= 64
+        } else {
+            large(&span)
+        };
+        if container {
             inner.push((span.start, span.end));
         }
     };
     for resource in &state.resources {
-        add(resource.span);
+        add(resource.span, true);
         if let (Some(first), Some(last)) = (resource.instances.first(), resource.instances.last()) {
             // The `[` before the first instance and the `]` after the last one.
             let open = state.source[..first.span.start]
@@ -201,13 +209,13 @@ fn known_ends(state: &State<'_>) -> Vec<(usize, usize)> {
                 && bytes.get(open) == Some(&b'[')
                 && bytes.get(close) == Some(&b']')
             {
-                add(Span::new(open, close + 1));
+                add(Span::new(open, close + 1), false);
             }
         }
         for instance in &resource.instances {
-            add(instance.span);
+            add(instance.span, true);
             if let Some(attributes) = instance.attributes() {
-                add(attributes);
+                add(attributes, true);
             }
         }
     }
