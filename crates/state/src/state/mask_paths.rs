@@ -75,15 +75,7 @@ fn plain_step(cursor: &mut Cursor<'_>) -> Result<Option<CtyStep>, Uncommon> {
     if cursor.peek() != Some(b'{') {
         return Err(Uncommon);
     }
-    let (mut kind, mut value) = (None, None);
-    cursor.object(|cursor, key, _| {
-        let repeated = match key.as_ref() {
-            "type" => kind.replace(plain_string(cursor)?).is_some(),
-            "value" => value.replace(step_value(cursor)?).is_some(),
-            _ => return Err(Uncommon),
-        };
-        if repeated { Err(Uncommon) } else { Ok(()) }
-    })?;
+    let (kind, value) = type_and_value(cursor, step_value)?;
     Ok(match (kind.as_deref(), value) {
         (Some("get_attr"), Some(StepValue::Text(name))) => {
             Some(CtyStep::Attribute(name.into_owned()))
@@ -109,19 +101,29 @@ fn step_value<'a>(cursor: &mut Cursor<'a>) -> Result<StepValue<'a>, Uncommon> {
     match cursor.peek() {
         Some(b'"') => Ok(StepValue::Text(plain_string(cursor)?)),
         Some(b'{') => {
-            let (mut kind, mut key) = (None, None);
-            cursor.object(|cursor, name, _| {
-                let repeated = match name.as_ref() {
-                    "type" => kind.replace(plain_string(cursor)?).is_some(),
-                    "value" => key.replace(index_key(cursor)?).is_some(),
-                    _ => return Err(Uncommon),
-                };
-                if repeated { Err(Uncommon) } else { Ok(()) }
-            })?;
+            let (kind, key) = type_and_value(cursor, index_key)?;
             Ok(StepValue::Index { kind, key })
         }
         _ => Err(Uncommon),
     }
+}
+
+/// The members of an object that has only `type` (a string) and `value` (read by `value`), each
+/// at most once; either may be missing.
+fn type_and_value<'a, V>(
+    cursor: &mut Cursor<'a>,
+    value: impl Fn(&mut Cursor<'a>) -> Result<V, Uncommon>,
+) -> Result<(Option<Cow<'a, str>>, Option<V>), Uncommon> {
+    let (mut kind, mut read) = (None, None);
+    cursor.object(|cursor, name, _| {
+        let repeated = match name.as_ref() {
+            "type" => kind.replace(plain_string(cursor)?).is_some(),
+            "value" => read.replace(value(cursor)?).is_some(),
+            _ => return Err(Uncommon),
+        };
+        if repeated { Err(Uncommon) } else { Ok(()) }
+    })?;
+    Ok((kind, read))
 }
 
 /// An index object's `value`.
