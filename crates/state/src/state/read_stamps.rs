@@ -15,7 +15,7 @@
 //! names another one, or none, is not a change. Nothing is kept open: a folder of thousands of
 //! states costs a few words each, not a file descriptor.
 
-use std::fs::{File, Metadata};
+use std::fs::Metadata;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
@@ -51,8 +51,10 @@ static MAPPED: Mutex<Vec<(PathBuf, Stamp)>> = Mutex::new(Vec::new());
 pub(crate) struct BeforeReading(Option<Stamp>);
 
 impl BeforeReading {
-    pub(crate) fn of(file: &File) -> BeforeReading {
-        BeforeReading(file.metadata().ok().map(|metadata| Stamp::of(&metadata)))
+    /// From the open file's metadata (`None` when it could not be read: the read then fails on
+    /// its own).
+    pub(crate) fn of_metadata(metadata: Option<&Metadata>) -> BeforeReading {
+        BeforeReading(metadata.map(Stamp::of))
     }
 
     /// Whether the file at `path` was rewritten in place since: a copy just made of it may be
@@ -98,6 +100,7 @@ pub fn changed_since_read() -> Vec<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    use std::fs::File;
     use std::io::Write;
 
     use super::*;
@@ -111,8 +114,10 @@ mod tests {
                 std::fs::write(&path, "{\"version\": 4, \"serial\": 1}").unwrap();
                 path
             });
-        let stamps = [&kept, &rewritten, &replaced, &removed]
-            .map(|path| BeforeReading::of(&File::open(path).unwrap()));
+        let stamps = [&kept, &rewritten, &replaced, &removed].map(|path| {
+            let metadata = File::open(path).unwrap().metadata().ok();
+            BeforeReading::of_metadata(metadata.as_ref())
+        });
         for (path, stamp) in [&kept, &rewritten].into_iter().zip(stamps) {
             stamp.watch_mapped(path);
         }

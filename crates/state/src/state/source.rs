@@ -169,16 +169,18 @@ fn read_path(path: &Path, access: Access) -> Result<Bytes, Refused> {
         }
     })?;
     let mut file = File::open(path).map_err(Refused::Io)?;
-    let before = BeforeReading::of(&file);
+    // Read once, for the stamp and for the size (a folder of small states pays for every look).
+    let opened = file.metadata();
+    let before = BeforeReading::of_metadata(opened.as_ref().ok());
     let prefix = bytes::read_prefix(&mut file, sniff::PREFIX).map_err(Refused::Io)?;
     sniff::bytes(&prefix, false).map_err(|error| Refused::State(error.located_in(&prefix)))?;
     let read = match readable {
         bytes::Readable::Pipe => return bytes::read_stream(file, prefix).map_err(Refused::Io),
-        bytes::Readable::File => match access {
-            Access::Copied => bytes::read_all(&file),
-            Access::Mapped => bytes::map_all(&file),
+        bytes::Readable::File => {
+            let metadata = opened.map_err(Refused::Io)?;
+            bytes::read_known(&file, &metadata, &prefix, matches!(access, Access::Copied))
+                .map_err(Refused::Io)?
         }
-        .map_err(Refused::Io)?,
     };
     if let Bytes::Shared { .. } = read {
         before.watch_mapped(path);
