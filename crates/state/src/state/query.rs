@@ -13,6 +13,7 @@ use crate::json::Span;
 use crate::json::bytes::skip_layout;
 use crate::json::path::document::{Kind, Walker};
 use crate::json::path::{Document, Exceeded, Limits};
+use crate::json::wide::ask_ahead;
 use crate::parts::{each_on_a_thread, parts, runs};
 use crate::state::model::{Instance, Resource, State};
 use crate::state::sensitive::{self, CtyStep, MASK};
@@ -35,6 +36,9 @@ pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<
     let masks = masked(state, &document)?;
     Ok(document.with_masks(masks, MASK))
 }
+
+/// How many instances ahead of the one it marks a thread asks for the text of the next.
+const ASK_AHEAD: usize = 8;
 
 /// Below this many bytes of attributes per thread, marking them on a thread of its own costs more
 /// than it saves.
@@ -80,7 +84,14 @@ fn masked(state: &State<'_>, document: &Document<'_>) -> Result<Vec<usize>, Mask
     for part in each_on_a_thread(&runs, |run| {
         let mut walker = Walker::sharing(document, limits, 0, Arc::clone(&all));
         let mut starts = Vec::new();
-        for &(resource, instance, paths, attributes) in run {
+        let source = state.source.as_bytes();
+        for (at, &(resource, instance, paths, attributes)) in run.iter().enumerate() {
+            // The instances to mark are scattered through the text, most of them long out of the
+            // cache: ask for a later one's paths and first members while this one is marked.
+            if let Some(&(.., paths, attributes)) = run.get(at + ASK_AHEAD) {
+                ask_ahead(source, paths.start);
+                ask_ahead(source, attributes.start);
+            }
             let paths = sensitive::with_copies(
                 &resource.address.type_name,
                 sensitive::paths_to_mask(paths.of(state.source)),
