@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicU64;
 
 use crate::json::Span;
 use crate::json::bytes::skip_layout;
-use crate::json::path::document::{Kind, Walker};
+use crate::json::path::document::{Kind, KnownMember, Walker};
 use crate::json::path::{Document, Exceeded, Limits};
 use crate::json::wide::ask_ahead;
 use crate::parts::{each_on_a_thread, parts, runs};
@@ -28,8 +28,10 @@ pub enum MaskError {
 
 /// The document `query` runs over.
 pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<'s>, MaskError> {
-    let document =
-        Document::trusted_at(state.source, state.span).with_known_ends(known_ends(state));
+    let (ends, members) = known(state);
+    let document = Document::trusted_at(state.source, state.span)
+        .with_known_ends(ends)
+        .with_known_members(members);
     if show_sensitive {
         return Ok(document);
     }
@@ -176,8 +178,11 @@ fn wrapped(walker: &mut Walker<'_, '_>, value: Span) -> Result<Option<Span>, Exc
 }
 
 /// The containers whose spans the parser found: the top level's values, each resource, its
-/// `instances` array, each instance object and its attributes; sorted by start.
-fn known_ends(state: &State<'_>) -> Vec<(usize, usize)> {
+/// `instances` array, each instance object and its attributes; sorted by start. And the members
+/// it read: each resource's `instances` and each instance's `attributes` (the parser keeps the
+/// last of a repeated name and compares names decoded, as the walker does), so a path through
+/// them (`$.resources[*].instances[*].attributes`) does not walk each resource and instance.
+fn known(state: &State<'_>) -> (Vec<(usize, usize)>, Vec<KnownMember>) {
     let bytes = state.source.as_bytes();
     let large = |span: &Span| {
         matches!(bytes.get(span.start), Some(b'{' | b'[')) && span.end - span.start >= 64
@@ -194,6 +199,7 @@ fn known_ends(state: &State<'_>) -> Vec<(usize, usize)> {
     // The resources' spans, in the order of the text: already sorted, unless the parser's order
     // ever differs from it (then they are sorted here).
     let mut inner = Vec::with_capacity(state.resources.len() * 4);
+    let mut members = Vec::with_capacity(state.resources.len() * 2);
     // Resources, instances and attributes the parser read as objects (attributes may be `null`,
     // four bytes): their size says it all, without reading their first byte, which in a large
     // state is far out of the cache for most of them (reading it was most of this list's time).
@@ -220,20 +226,23 @@ fn known_ends(state: &State<'_>) -> Vec<(usize, usize)> {
                 && bytes.get(open) == Some(&b'[')
                 && bytes.get(close) == Some(&b']')
             {
-                add(Span::new(open, close + 1), false);
+                let instances = Span::new(open, close + 1);
+                add(instances, false);
+                members.push((resource.span.start, "instances", instances));
             }
         }
         for instance in &resource.instances {
             add(instance.span, true);
             if let Some(attributes) = instance.attributes() {
                 add(attributes, true);
+                members.push((instance.span.start, "attributes", attributes));
             }
         }
     }
     if !inner.is_sorted() {
         inner.sort_unstable();
     }
-    merged(top, inner)
+    (merged(top, inner), members)
 }
 
 /// Two sorted lists as one.
@@ -321,11 +330,60 @@ mod tests {
         }
     }
 
+    /// The members handed over read as the walker reads them when it walks the objects: a
+    /// repeated name (its last value), a name written with an escape, a repeated `instances`, a
+    /// `null` or missing attributes object, an empty list of instances, a deposed object.
+    #[test]
+    fn known_members_select_what_walking_the_objects_selects() {
+        let padding = "x".repeat(80);
+        let text = format!(
+            r#"{{"version": 4, "terraform_version": "1.15.5", "serial": 1, "lineage": "l", "outputs": {{}}, "resources": [
+  {{"mode": "managed", "type": "t_a", "name": "a", "provider": "provider[\"registry.terraform.io/h/t\"]",
+   "instances": [{{"schema_version": 0, "attributes": {{"id": "first"}}, "attributes": {{"id": "last", "pad": "{padding}"}}}}]}},
+  {{"mode": "managed", "type": "t_a", "name": "b", "provider": "provider[\"registry.terraform.io/h/t\"]",
+   "instances": [{{"schema_version": 0, "attributes": {{"id": "plain", "pad": "{padding}"}}, "attr\u0069butes": {{"id": "escaped", "pad": "{padding}"}}}},
+                 {{"schema_version": 0, "deposed": "00000001", "attributes": {{"id": "deposed", "pad": "{padding}"}}}}]}},
+  {{"mode": "managed", "type": "t_a", "name": "c", "provider": "provider[\"registry.terraform.io/h/t\"]",
+   "instances": [{{"schema_version": 0, "attributes": {{"id": "dropped", "pad": "{padding}"}}}}], "x": 1,
+   "instances": [{{"index_key": 0, "schema_version": 0, "attributes": null, "pad": "{padding}"}}, {{"index_key": 1, "schema_version": 0, "pad": "{padding}"}}]}},
+  {{"mode": "managed", "type": "t_a", "name": "d", "provider": "provider[\"registry.terraform.io/h/t\"]", "instances": []}}
+]}}"#
+        );
+        let state = crate::state::parse(text.as_bytes()).unwrap();
+        let (_, members) = known(&state);
+        // Three resources with instances, four instances with attributes (one of them `null`).
+        assert_eq!(members.len(), 3 + 4, "{members:?}");
+        let handed = document(&state, true).unwrap();
+        let walked = Document::parse(&text).unwrap();
+        for path in [
+            "$.resources[*].instances",
+            "$.resources[*].instances[*].attributes",
+            "$.resources[*].instances[*].attributes.id",
+            "$.resources[?@.instances[0].attributes.id == 'escaped'].name",
+            "$..attributes",
+            "$.resources[*].x",
+        ] {
+            let path = JsonPath::parse(path).unwrap();
+            let select = |document: &Document<'_>| {
+                path.select(document, Limits::for_document(document.len()))
+                    .and_then(|mut selection| selection.to_json(false))
+                    .unwrap()
+            };
+            assert_eq!(select(&handed), select(&walked), "{}", path.as_str());
+        }
+        let ids = JsonPath::parse("$.resources[*].instances[*].attributes.id").unwrap();
+        let selected = ids
+            .select(&handed, Limits::for_document(handed.len()))
+            .and_then(|mut selection| selection.to_json(false))
+            .unwrap();
+        assert_eq!(selected, r#"["last","escaped","deposed"]"#);
+    }
+
     #[test]
     fn known_ends_come_sorted_and_merged_lists_keep_every_entry() {
         let text = state_text();
         let state = crate::state::parse(text.as_bytes()).unwrap();
-        let ends = known_ends(&state);
+        let (ends, _) = known(&state);
         assert!(ends.is_sorted());
         // The top level's `outputs` and `resources`, an output, and each of 24 resources' own.
         assert!(ends.len() >= 3 + 24, "{}", ends.len());

@@ -38,7 +38,13 @@ pub struct Document<'t> {
     mask_text: &'static str,
     /// `(start, end)` of containers whose end a caller knows.
     known_ends: Vec<(usize, usize)>,
+    /// Members of objects a caller read, sorted by the object's start.
+    known_members: Vec<KnownMember>,
 }
+
+/// A member of an object a caller read: where the object starts, the member's name and the span
+/// of its value, the last of that name (names compared decoded, as the walker compares them).
+pub(crate) type KnownMember = (usize, &'static str, Span);
 
 impl<'t> Document<'t> {
     /// Checks that `text` is one JSON value (nested at most [`crate::json::MAX_DEPTH`] deep).
@@ -57,6 +63,7 @@ impl<'t> Document<'t> {
             masks: Vec::new(),
             mask_text: "",
             known_ends: Vec::new(),
+            known_members: Vec::new(),
         }
     }
 
@@ -80,6 +87,28 @@ impl<'t> Document<'t> {
         }
         self.known_ends = spans;
         self
+    }
+
+    /// Members the caller already read (an instance's `attributes`, say), so the walker does not
+    /// walk those objects for them.
+    #[must_use]
+    pub(crate) fn with_known_members(mut self, mut members: Vec<KnownMember>) -> Document<'t> {
+        if !members.is_sorted_by_key(|(object, ..)| *object) {
+            members.sort_unstable_by_key(|(object, ..)| *object);
+        }
+        self.known_members = members;
+        self
+    }
+
+    /// The value of the member `name` of the object at `object`, when the caller read it.
+    fn known_member(&self, object: usize, name: &str) -> Option<Span> {
+        let members = self.known_members.as_slice();
+        let first = members.partition_point(|(start, ..)| *start < object);
+        members[first..]
+            .iter()
+            .take_while(|(start, ..)| *start == object)
+            .find(|(_, known, _)| *known == name)
+            .map(|(.., value)| *value)
     }
 
     pub fn text(&self) -> &'t str {
@@ -276,6 +305,10 @@ impl<'d, 't> Walker<'d, 't> {
     pub(crate) fn member(&mut self, node: Span, name: &str) -> Result<Option<Span>, Exceeded> {
         if self.kind(node) != Kind::Object {
             return Ok(None);
+        }
+        if let Some(known) = self.doc.known_member(node.start, name) {
+            self.budget.visit(1)?;
+            return Ok(Some(known));
         }
         let mut cursor = ChildCursor::new(self, node);
         let mut found = None;
