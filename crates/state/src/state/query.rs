@@ -28,10 +28,11 @@ pub enum MaskError {
 
 /// The document `query` runs over.
 pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<'s>, MaskError> {
-    let (ends, members) = known(state);
+    let (ends, instances, attributes) = known(state);
     let document = Document::trusted_at(state.source, state.span)
         .with_known_ends(ends)
-        .with_known_members(members);
+        .with_known_members("instances", instances)
+        .with_known_members("attributes", attributes);
     if show_sensitive {
         return Ok(document);
     }
@@ -182,7 +183,7 @@ fn wrapped(walker: &mut Walker<'_, '_>, value: Span) -> Result<Option<Span>, Exc
 /// it read: each resource's `instances` and each instance's `attributes` (the parser keeps the
 /// last of a repeated name and compares names decoded, as the walker does), so a path through
 /// them (`$.resources[*].instances[*].attributes`) does not walk each resource and instance.
-fn known(state: &State<'_>) -> (Vec<(usize, usize)>, Vec<KnownMember>) {
+fn known(state: &State<'_>) -> (Vec<(usize, usize)>, Vec<KnownMember>, Vec<KnownMember>) {
     let bytes = state.source.as_bytes();
     let large = |span: &Span| {
         matches!(bytes.get(span.start), Some(b'{' | b'[')) && span.end - span.start >= 64
@@ -199,7 +200,8 @@ fn known(state: &State<'_>) -> (Vec<(usize, usize)>, Vec<KnownMember>) {
     // The resources' spans, in the order of the text: already sorted, unless the parser's order
     // ever differs from it (then they are sorted here).
     let mut inner = Vec::with_capacity(state.resources.len() * 4);
-    let mut members = Vec::with_capacity(state.resources.len() * 2);
+    let mut instances = Vec::with_capacity(state.resources.len());
+    let mut attributes = Vec::with_capacity(state.resources.len());
     // Resources, instances and attributes the parser read as objects (attributes may be `null`,
     // four bytes): their size says it all, without reading their first byte, which in a large
     // state is far out of the cache for most of them (reading it was most of this list's time).
@@ -226,23 +228,23 @@ fn known(state: &State<'_>) -> (Vec<(usize, usize)>, Vec<KnownMember>) {
                 && bytes.get(open) == Some(&b'[')
                 && bytes.get(close) == Some(&b']')
             {
-                let instances = Span::new(open, close + 1);
-                add(instances, false);
-                members.push((resource.span.start, "instances", instances));
+                let array = Span::new(open, close + 1);
+                add(array, false);
+                instances.extend(KnownMember::new(resource.span.start, array));
             }
         }
         for instance in &resource.instances {
             add(instance.span, true);
-            if let Some(attributes) = instance.attributes() {
-                add(attributes, true);
-                members.push((instance.span.start, "attributes", attributes));
+            if let Some(object) = instance.attributes() {
+                add(object, true);
+                attributes.extend(KnownMember::new(instance.span.start, object));
             }
         }
     }
     if !inner.is_sorted() {
         inner.sort_unstable();
     }
-    (merged(top, inner), members)
+    (merged(top, inner), instances, attributes)
 }
 
 /// Two sorted lists as one.
@@ -350,9 +352,9 @@ mod tests {
 ]}}"#
         );
         let state = crate::state::parse(text.as_bytes()).unwrap();
-        let (_, members) = known(&state);
+        let (_, instances, attributes) = known(&state);
         // Three resources with instances, four instances with attributes (one of them `null`).
-        assert_eq!(members.len(), 3 + 4, "{members:?}");
+        assert_eq!((instances.len(), attributes.len()), (3, 4));
         let handed = document(&state, true).unwrap();
         let walked = Document::parse(&text).unwrap();
         for path in [
@@ -383,7 +385,7 @@ mod tests {
     fn known_ends_come_sorted_and_merged_lists_keep_every_entry() {
         let text = state_text();
         let state = crate::state::parse(text.as_bytes()).unwrap();
-        let (ends, _) = known(&state);
+        let (ends, ..) = known(&state);
         assert!(ends.is_sorted());
         // The top level's `outputs` and `resources`, an output, and each of 24 resources' own.
         assert!(ends.len() >= 3 + 24, "{}", ends.len());

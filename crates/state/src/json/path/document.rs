@@ -38,13 +38,30 @@ pub struct Document<'t> {
     mask_text: &'static str,
     /// `(start, end)` of containers whose end a caller knows.
     known_ends: Vec<(usize, usize)>,
-    /// Members of objects a caller read, sorted by the object's start.
-    known_members: Vec<KnownMember>,
+    /// Members of objects a caller read: for each name, sorted by the object's start.
+    known_members: Vec<(&'static str, Vec<KnownMember>)>,
 }
 
-/// A member of an object a caller read: where the object starts, the member's name and the span
-/// of its value, the last of that name (names compared decoded, as the walker compares them).
-pub(crate) type KnownMember = (usize, &'static str, Span);
+/// A member of an object a caller read, its name given with the list it is in: where the object
+/// starts and the span of the member's value, the last of that name (names compared decoded, as the
+/// walker compares them). Twelve bytes, as a large state hands over one for each of its instances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct KnownMember {
+    object: u32,
+    start: u32,
+    end: u32,
+}
+
+impl KnownMember {
+    /// `None` past 4 GiB of text (a state is never that large; then the walker walks).
+    pub(crate) fn new(object: usize, value: Span) -> Option<KnownMember> {
+        Some(KnownMember {
+            object: u32::try_from(object).ok()?,
+            start: u32::try_from(value.start).ok()?,
+            end: u32::try_from(value.end).ok()?,
+        })
+    }
+}
 
 impl<'t> Document<'t> {
     /// Checks that `text` is one JSON value (nested at most [`crate::json::MAX_DEPTH`] deep).
@@ -89,26 +106,33 @@ impl<'t> Document<'t> {
         self
     }
 
-    /// Members the caller already read (an instance's `attributes`, say), so the walker does not
-    /// walk those objects for them.
+    /// Members named `name` the caller already read (each instance's `attributes`, say), so the
+    /// walker does not walk those objects for them.
     #[must_use]
-    pub(crate) fn with_known_members(mut self, mut members: Vec<KnownMember>) -> Document<'t> {
-        if !members.is_sorted_by_key(|(object, ..)| *object) {
-            members.sort_unstable_by_key(|(object, ..)| *object);
+    pub(crate) fn with_known_members(
+        mut self,
+        name: &'static str,
+        mut members: Vec<KnownMember>,
+    ) -> Document<'t> {
+        if !members.is_sorted_by_key(|member| member.object) {
+            members.sort_unstable_by_key(|member| member.object);
         }
-        self.known_members = members;
+        self.known_members.push((name, members));
         self
     }
 
     /// The value of the member `name` of the object at `object`, when the caller read it.
     fn known_member(&self, object: usize, name: &str) -> Option<Span> {
-        let members = self.known_members.as_slice();
-        let first = members.partition_point(|(start, ..)| *start < object);
-        members[first..]
+        let object = u32::try_from(object).ok()?;
+        let (_, members) = self
+            .known_members
             .iter()
-            .take_while(|(start, ..)| *start == object)
-            .find(|(_, known, _)| *known == name)
-            .map(|(.., value)| *value)
+            .find(|(known, _)| *known == name)?;
+        let at = members
+            .binary_search_by_key(&object, |member| member.object)
+            .ok()?;
+        let member = members[at];
+        Some(Span::new(member.start as usize, member.end as usize))
     }
 
     pub fn text(&self) -> &'t str {
