@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicU64;
 
 use crate::json::Span;
 use crate::json::bytes::skip_layout;
-use crate::json::path::document::{Kind, KnownMember, Walker};
+use crate::json::path::document::{Kind, KnownEnd, KnownMember, Walker};
 use crate::json::path::{Document, Exceeded, Limits};
 use crate::json::wide::ask_ahead;
 use crate::parts::{each_on_a_thread, parts, runs};
@@ -183,18 +183,18 @@ fn wrapped(walker: &mut Walker<'_, '_>, value: Span) -> Result<Option<Span>, Exc
 /// it read: each resource's `instances` and each instance's `attributes` (the parser keeps the
 /// last of a repeated name and compares names decoded, as the walker does), so a path through
 /// them (`$.resources[*].instances[*].attributes`) does not walk each resource and instance.
-fn known(state: &State<'_>) -> (Vec<(usize, usize)>, Vec<KnownMember>, Vec<KnownMember>) {
+fn known(state: &State<'_>) -> (Vec<KnownEnd>, Vec<KnownMember>, Vec<KnownMember>) {
     let bytes = state.source.as_bytes();
     let large = |span: &Span| {
         matches!(bytes.get(span.start), Some(b'{' | b'[')) && span.end - span.start >= 64
     };
-    let mut top: Vec<(usize, usize)> = state
+    let mut top: Vec<KnownEnd> = state
         .members
         .iter()
         .map(|member| member.value)
         .chain(state.outputs.iter().map(|output| output.span))
         .filter(large)
-        .map(|span| (span.start, span.end))
+        .filter_map(KnownEnd::new)
         .collect();
     top.sort_unstable();
     // The resources' spans, in the order of the text: already sorted, unless the parser's order
@@ -212,7 +212,7 @@ fn known(state: &State<'_>) -> (Vec<(usize, usize)>, Vec<KnownMember>, Vec<Known
             large(&span)
         };
         if container {
-            inner.push((span.start, span.end));
+            inner.extend(KnownEnd::new(span));
         }
     };
     for resource in &state.resources {
@@ -248,7 +248,7 @@ fn known(state: &State<'_>) -> (Vec<(usize, usize)>, Vec<KnownMember>, Vec<Known
 }
 
 /// Two sorted lists as one.
-fn merged(first: Vec<(usize, usize)>, second: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+fn merged<T: Ord>(first: Vec<T>, second: Vec<T>) -> Vec<T> {
     let mut all = Vec::with_capacity(first.len() + second.len());
     let (mut first, mut second) = (first.into_iter().peekable(), second.into_iter().peekable());
     while let (Some(a), Some(b)) = (first.peek(), second.peek()) {

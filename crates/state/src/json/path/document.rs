@@ -37,9 +37,35 @@ pub struct Document<'t> {
     /// What a masked value reads and prints as.
     mask_text: &'static str,
     /// `(start, end)` of containers whose end a caller knows.
-    known_ends: Vec<(usize, usize)>,
+    known_ends: Vec<KnownEnd>,
     /// Members of objects a caller read: for each name, sorted by the object's start.
     known_members: Vec<(&'static str, Vec<KnownMember>)>,
+}
+
+/// A container whose span a caller knows, in eight bytes (offsets as `u32`: a state is at most
+/// 4 GiB), as a large state hands over several for each of its instances. Ordered by its start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct KnownEnd {
+    start: u32,
+    end: u32,
+}
+
+impl KnownEnd {
+    /// `None` past 4 GiB of text (a state is never that large; then the walker scans).
+    pub(crate) fn new(span: Span) -> Option<KnownEnd> {
+        Some(KnownEnd {
+            start: u32::try_from(span.start).ok()?,
+            end: u32::try_from(span.end).ok()?,
+        })
+    }
+
+    fn start(self) -> usize {
+        self.start as usize
+    }
+
+    fn end(self) -> usize {
+        self.end as usize
+    }
 }
 
 /// A member of an object a caller read, its name given with the list it is in: where the object
@@ -97,7 +123,7 @@ impl<'t> Document<'t> {
 
     /// Container spans the caller already found, so the walker never scans for their ends.
     #[must_use]
-    pub(crate) fn with_known_ends(mut self, mut spans: Vec<(usize, usize)>) -> Document<'t> {
+    pub(crate) fn with_known_ends(mut self, mut spans: Vec<KnownEnd>) -> Document<'t> {
         // Callers usually hand them sorted: checking is one pass, sorting several.
         if !spans.is_sorted() {
             spans.sort_unstable();
@@ -386,10 +412,10 @@ impl<'d, 't> Walker<'d, 't> {
     fn first_known_inside(&mut self, node: Span) -> usize {
         let known = self.doc.known_ends.as_slice();
         let mut at = self.known_hint;
-        if at <= known.len() && (at == 0 || known[at - 1].0 <= node.start) {
+        if at <= known.len() && (at == 0 || known[at - 1].start() <= node.start) {
             for _ in 0..8 {
                 match known.get(at) {
-                    Some(&(start, _)) if start <= node.start => at += 1,
+                    Some(known) if known.start() <= node.start => at += 1,
                     _ => {
                         self.known_hint = at;
                         return at;
@@ -397,7 +423,7 @@ impl<'d, 't> Walker<'d, 't> {
                 }
             }
         }
-        at = known.partition_point(|(known, _)| *known <= node.start);
+        at = known.partition_point(|known| known.start() <= node.start);
         self.known_hint = at;
         at
     }
@@ -416,14 +442,14 @@ impl<'d, 't> Walker<'d, 't> {
                 let known = self.doc.known_ends.as_slice();
                 while known
                     .get(*next_known)
-                    .is_some_and(|(known, _)| *known < start)
+                    .is_some_and(|known| known.start() < start)
                 {
                     *next_known += 1;
                 }
-                if let Some(&(known, end)) = known.get(*next_known)
-                    && known == start
+                if let Some(known) = known.get(*next_known)
+                    && known.start() == start
                 {
-                    return Ok(end);
+                    return Ok(known.end());
                 }
                 if self.remembered[start / 4096] & (1 << ((start / 64) % 64)) != 0
                     && let Some(end) = self.ends.get(&start)
@@ -453,11 +479,14 @@ impl<'d, 't> Walker<'d, 't> {
                 None => break bytes.len(),
                 Some(b'"') => at = end_of_string(bytes, at + 1),
                 Some(b'{' | b'[') => {
-                    while known.get(next_known).is_some_and(|(known, _)| *known < at) {
+                    while known
+                        .get(next_known)
+                        .is_some_and(|known| known.start() < at)
+                    {
                         next_known += 1;
                     }
                     match known.get(next_known) {
-                        Some(&(known, end)) if known == at => at = end,
+                        Some(known) if known.start() == at => at = known.end(),
                         _ => {
                             open.push(at);
                             at += 1;
@@ -707,8 +736,8 @@ mod tests {
     #[test]
     fn the_first_known_end_inside_a_node_is_the_search_s_answer_wherever_the_walk_goes() {
         let text = " ".repeat(10_000);
-        let ends: Vec<(usize, usize)> = (0..500)
-            .map(|at| (at * 17 + at % 3, at * 17 + 90))
+        let ends: Vec<KnownEnd> = (0..500)
+            .map(|at| KnownEnd::new(Span::new(at * 17 + at % 3, at * 17 + 90)).unwrap())
             .collect();
         let document = Document::trusted_at(&text, Span::new(0, 1)).with_known_ends(ends.clone());
         let mut walker = Walker::new(&document, Limits::for_document(text.len()));
@@ -725,7 +754,7 @@ mod tests {
                 3 => start.saturating_sub((seed % 3_000) as usize),
                 _ => start,
             } % 9_000;
-            let expected = ends.partition_point(|(known, _)| *known <= start);
+            let expected = ends.partition_point(|known| known.start() <= start);
             assert_eq!(
                 walker.first_known_inside(Span::new(start, start + 1)),
                 expected,
