@@ -73,6 +73,8 @@ pub struct Resource<'a> {
     /// resources that name the same provider.
     pub provider: Option<Arc<ProviderConfig>>,
     pub instances: Vec<Instance<'a>>,
+    /// The `instances` array (the last, if the name repeats; none when it is `null` or missing).
+    pub(crate) instances_array: Option<Inside>,
     pub span: Span,
     /// The parse found `instances` in Terraform's order without two of one identity (see
     /// `order::in_order`), looking while they were in cache: the order of a large state's objects
@@ -86,6 +88,12 @@ pub struct Resource<'a> {
 impl Resource<'_> {
     pub fn mode(&self) -> Mode {
         self.address.mode
+    }
+
+    /// The span of the `instances` array, as the parser read it.
+    pub fn instances_array(&self) -> Option<Span> {
+        self.instances_array
+            .map(|inside| inside.within(self.span.start))
     }
 }
 
@@ -324,8 +332,10 @@ mod tests {
             "{} bytes",
             size_of::<Instance<'_>>()
         );
+        // A resource keeps where its `instances` array is (8 bytes, 1.4 MB of a 1 GB state's
+        // 177,000 resources), so `query` finds it without reading the text around each one.
         assert!(
-            size_of::<Resource<'_>>() <= 128,
+            size_of::<Resource<'_>>() <= 136,
             "{} bytes",
             size_of::<Resource<'_>>()
         );

@@ -445,6 +445,7 @@ pub(super) fn resource<'a>(
     let mut name: Option<Cow<'a, str>> = None;
     let mut provider = None;
     let mut instances = Vec::new();
+    let mut instances_array = None;
     let mut instances_in_order = true;
     let mut key_order = OrderLean::default();
     let start = cursor.position();
@@ -460,7 +461,8 @@ pub(super) fn resource<'a>(
             Some("name") => name = optional_string(cursor, "name")?,
             Some("provider") => provider = optional_provider(cursor, shared)?,
             Some("instances") => {
-                (instances, instances_in_order, key_order) = resource_instances(cursor, shared)?;
+                (instances, instances_array, instances_in_order, key_order) =
+                    resource_instances(cursor, shared)?;
             }
             _ => {
                 cursor.skip_value()?;
@@ -523,18 +525,19 @@ pub(super) fn resource<'a>(
         address,
         provider,
         instances,
+        instances_array: instances_array.and_then(|array| Inside::of(array, span.start)),
         span,
         instances_in_order,
         key_order,
     })
 }
 
-/// A resource's `instances` (an array or `null`), whether they are in order (see
+/// A resource's `instances` (an array or `null`), the array's span, whether they are in order (see
 /// `Resource::instances_in_order`) and which writer's key order they follow.
 fn resource_instances<'a>(
     cursor: &mut Cursor<'a>,
     shared: &mut Shared<'a>,
-) -> Result<(Vec<Instance<'a>>, bool, OrderLean)> {
+) -> Result<(Vec<Instance<'a>>, Option<Span>, bool, OrderLean)> {
     // Most resources hold one instance, and a vector grows to four at its first push: three unused
     // instance slots per resource were a third of a large state's model. Gathered in the shared
     // buffer, then copied into a vector of the exact size.
@@ -542,7 +545,7 @@ fn resource_instances<'a>(
     gathered.clear();
     let mut key_order = OrderLean::default();
     let read = if cursor.null() {
-        Ok(())
+        Ok(None)
     } else {
         cursor
             .array(|cursor| {
@@ -550,13 +553,13 @@ fn resource_instances<'a>(
                 shared.passed(cursor);
                 Ok::<_, StateError>(())
             })
-            .map(|_| ())
+            .map(Some)
     };
     let in_order = order::in_order(&gathered);
     let instances = exact_copy(&mut gathered);
     shared.instances = gathered;
-    read?;
-    Ok((instances, in_order, key_order))
+    let array = read?;
+    Ok((instances, array, in_order, key_order))
 }
 
 /// Parses one instance object on its own, as [`parse`] parses each inside `instances`: for a write

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use crate::json::Span;
-use crate::json::bytes::skip_layout;
 use crate::json::path::document::{Kind, KnownEnd, KnownMember, Walker};
 use crate::json::path::{Document, Exceeded, Limits};
 use crate::json::wide::ask_ahead;
@@ -202,41 +201,25 @@ fn known(state: &State<'_>) -> (Vec<KnownEnd>, Vec<KnownMember>, Vec<KnownMember
     let mut inner = Vec::with_capacity(state.resources.len() * 4);
     let mut instances = Vec::with_capacity(state.resources.len());
     let mut attributes = Vec::with_capacity(state.resources.len());
-    // Resources, instances and attributes the parser read as objects (attributes may be `null`,
-    // four bytes): their size says it all, without reading their first byte, which in a large
-    // state is far out of the cache for most of them (reading it was most of this list's time).
-    let mut add = |span: Span, parsed_object: bool| {
-        let container = if parsed_object {
-            span.end - span.start >= 64
-        } else {
-            large(&span)
-        };
-        if container {
+    // Resources, their `instances` arrays, instances and attributes, which the parser read as
+    // containers (attributes may be `null`, four bytes): their size says it all, without reading
+    // a byte of them, which in a large state is far out of the cache for most of them (reading
+    // those bytes was most of this list's time).
+    let mut add = |span: Span| {
+        if span.end - span.start >= 64 {
             inner.extend(KnownEnd::new(span));
         }
     };
     for resource in &state.resources {
-        add(resource.span, true);
-        if let (Some(first), Some(last)) = (resource.instances.first(), resource.instances.last()) {
-            // The `[` before the first instance and the `]` after the last one.
-            let open = state.source[..first.span.start]
-                .trim_end()
-                .len()
-                .checked_sub(1);
-            let close = skip_layout(bytes, last.span.end);
-            if let Some(open) = open
-                && bytes.get(open) == Some(&b'[')
-                && bytes.get(close) == Some(&b']')
-            {
-                let array = Span::new(open, close + 1);
-                add(array, false);
-                instances.extend(KnownMember::new(resource.span.start, array));
-            }
+        add(resource.span);
+        if let Some(array) = resource.instances_array() {
+            add(array);
+            instances.extend(KnownMember::new(resource.span.start, array));
         }
         for instance in &resource.instances {
-            add(instance.span, true);
+            add(instance.span);
             if let Some(object) = instance.attributes() {
-                add(object, true);
+                add(object);
                 attributes.extend(KnownMember::new(instance.span.start, object));
             }
         }
@@ -353,8 +336,8 @@ mod tests {
         );
         let state = crate::state::parse(text.as_bytes()).unwrap();
         let (_, instances, attributes) = known(&state);
-        // Three resources with instances, four instances with attributes (one of them `null`).
-        assert_eq!((instances.len(), attributes.len()), (3, 4));
+        // Four resources' `instances` (one empty), four instances with attributes (one `null`).
+        assert_eq!((instances.len(), attributes.len()), (4, 4));
         let handed = document(&state, true).unwrap();
         let walked = Document::parse(&text).unwrap();
         for path in [
