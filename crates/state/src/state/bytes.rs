@@ -391,15 +391,31 @@ pub fn read_prefix(reader: &mut impl Read, length: usize) -> io::Result<Vec<u8>>
 
 /// Appends the file's bytes from offset `bytes.len()` to `bytes` (the file's first bytes, or
 /// none) with positional reads, straight into the vector's room: a vector sized for the file takes
-/// it in one read, and a second finds its end.
+/// it in one read, and a second finds its end. A file that grows past a state's largest size while
+/// it is read (another process appending without end) is refused there, not followed.
 ///
 /// Why not a chunk copied over: a folder of 2,070 small states zeroed a 64 KB chunk and copied it
 /// for each one, more than reading most of them.
 fn read_at_into(file: &File, bytes: &mut Vec<u8>) -> io::Result<()> {
+    read_at_into_at_most(
+        file,
+        bytes,
+        usize::try_from(MAX_STATE_BYTES).unwrap_or(usize::MAX),
+    )
+}
+
+/// [`read_at_into`], refusing more than `at_most` bytes (the room it makes never passes one
+/// byte more).
+fn read_at_into_at_most(file: &File, bytes: &mut Vec<u8>, at_most: usize) -> io::Result<()> {
     loop {
         let length = bytes.len();
+        if length > at_most {
+            bytes.truncate(0);
+            return Err(too_big("the file grew while it was read"));
+        }
         if length == bytes.capacity() {
-            bytes.reserve(length.max(1 << 16));
+            // Exact: the room doubles by this step's own count, never past the limit.
+            bytes.reserve_exact(length.max(1 << 16).min(at_most + 1 - length));
         }
         bytes.resize(bytes.capacity(), 0);
         let read = loop {
@@ -492,6 +508,29 @@ mod tests {
             let read = read_known(&file, &metadata, &prefix, true).unwrap();
             assert!(read[..] == grown[..], "{size} bytes grown");
         }
+    }
+
+    /// A file longer than the most a read takes is refused once past it, its room never more than
+    /// that and one byte; one exactly that long is read whole.
+    #[test]
+    fn a_file_growing_past_the_most_a_read_takes_is_refused() {
+        use std::io::Write as _;
+
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&vec![b'x'; 200_000]).unwrap();
+        for at_most in [0, 1, 65_536, 199_999] {
+            let mut bytes = Vec::new();
+            let error = read_at_into_at_most(&file, &mut bytes, at_most).unwrap_err();
+            assert_eq!(error.kind(), io::ErrorKind::FileTooLarge, "{at_most}");
+            assert!(
+                error.to_string().contains("grew while it was read"),
+                "{error}"
+            );
+        }
+        let mut bytes = Vec::new();
+        read_at_into_at_most(&file, &mut bytes, 200_000).unwrap();
+        assert_eq!(bytes.len(), 200_000);
+        assert!(bytes.capacity() <= 200_001, "{}", bytes.capacity());
     }
 
     #[test]
