@@ -16,6 +16,7 @@ use crate::cli::state_source::locate;
 use crate::cli::{BackendArgs, StateArg};
 use crate::state::State;
 use crate::state::legacy::StateBytes;
+use crate::state::notes::Noting;
 use crate::state::source::Source;
 
 /// The bytes of the state that `arg` names (found as Terraform finds it when there is none), or of
@@ -124,6 +125,19 @@ pub(super) fn parse_state<'a>(
     bytes
         .parse()
         .map_err(|error| CliError::state(source, &error))
+}
+
+/// [`parse_state`], taking the notes `noting` asks for, when it asks (`StateBytes::parse_noting`).
+pub(super) fn parse_state_noting<'a>(
+    source: &Source,
+    bytes: &'a StateBytes,
+    noting: Option<&Noting>,
+) -> Result<State<'a>, CliError> {
+    match noting {
+        Some(noting) => bytes.parse_noting(noting),
+        None => bytes.parse(),
+    }
+    .map_err(|error| CliError::state(source, &error))
 }
 
 /// [`parse_state`] for a command that reads little of the text after the parse (`list`, `summary`,

@@ -36,7 +36,10 @@ pub(super) fn run(
 ) -> Result<ExitStatus, CliError> {
     let (text, compact) = (settings.text, settings.compact);
     let (source, bytes) = load::read(settings.state, settings.version, printer)?;
-    let state = load::parse_state(&source, &bytes)?;
+    // The members the expression reads of each instance's attributes are noted as the parse
+    // passes them (in cache), so the walk need not walk every attributes object again for them.
+    let noting = crate::state::query::noting(&settings.path);
+    let state = load::parse_state_noting(&source, &bytes, noting.as_ref())?;
     let document = crate::state::query::document(&state, settings.reveal).map_err(|problem| {
         CliError::new(format!("{source}: {}", sanitize(&problem.to_string())))
     })?;

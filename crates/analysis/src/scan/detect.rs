@@ -60,6 +60,7 @@ fn noted_attributes(rules: &Rules) -> MemberNames {
 pub fn noting(rules: &Rules) -> Noting {
     Noting {
         members: Arc::new(noted_attributes(rules)),
+        copies: true,
         lines: rules.locations,
     }
 }
@@ -812,6 +813,7 @@ mod tests {
         );
         let noting = Noting {
             members: Arc::new(MemberNames::new(["id"])),
+            copies: true,
             lines: true,
         };
         for (text, large) in [

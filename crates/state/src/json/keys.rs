@@ -67,6 +67,11 @@ impl MemberNames {
     pub(crate) fn name(&self, place: u32) -> &str {
         &self.names[place as usize]
     }
+
+    /// Every name, with its place.
+    pub(crate) fn names(&self) -> impl Iterator<Item = (u32, &str)> {
+        (0..).zip(self.names.iter().map(|name| &**name))
+    }
 }
 
 /// Whether the key written `raw` (valid string content, between the quotes) is `name` once

@@ -348,6 +348,7 @@ mod tests {
         let bytes = mapped_state(text.as_bytes());
         let noting = Noting {
             members: Arc::new(MemberNames::new(["id", "filler"])),
+            copies: true,
             lines: true,
         };
         let once = crate::parts::forced(2, || bytes.parse_noting_reading_once(&noting).unwrap());

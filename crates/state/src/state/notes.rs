@@ -22,17 +22,22 @@ use crate::json::keys::MemberNames;
 use crate::json::skip::{Key, TopMembers};
 use crate::json::{LineIndex, Span};
 
-/// One noted member: its key's place among the filter's names, the byte after its `:` as an
-/// offset from the start of its instance object, and where the copy of its value is among the
-/// copies of its part of the parse ([`Copies`]; `copy_length` 0: not copied). None of them needs
-/// the file's bytes to be read again (a scan that looked at each noted key in the file waited on
-/// memory for each). An instance's notes start with a header whose `key` counts them.
+/// One noted member: its key's place among the filter's names, where its value is as an offset
+/// from the start of its instance object, and where the copy of its value is among the copies of
+/// its part of the parse ([`Copies`]) or, not copied, the value's length. None of them needs the
+/// file's bytes to be read again (a scan that looked at each noted key in the file waited on
+/// memory for each; a query handed the values' spans reads only the values it prints). An
+/// instance's notes start with a header whose `key` counts them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Note {
     key: u16,
+    /// The length of the value's copy; 0: not copied.
     copy_length: u16,
-    colon: u32,
-    copy_at: u32,
+    /// The byte after the member's `:` while its value is passed; its value's first byte once it
+    /// ended (either reads the same value: see [`value_after`]).
+    value_at: u32,
+    /// Copied: where the copy is among the copies. Not: the value's length (0 until it ended).
+    copy_at_or_length: u32,
 }
 
 /// Values up to this many bytes are copied into the notes: the ids, states and flags a scan reads
@@ -44,6 +49,13 @@ const COPIED_UP_TO: usize = 1 << 10;
 pub(crate) enum Noted<'n> {
     Copy(&'n str),
     After(usize),
+}
+
+/// A member of an attributes object, as its notes tell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Member {
+    Absent,
+    At(Span),
 }
 
 /// Where an instance's notes start in [`Notes`], or that it has none.
@@ -68,11 +80,14 @@ impl NotesAt {
     }
 }
 
-/// What a parse is asked to note: the top-level attributes `members` names, and the text's lines
-/// when `lines` is set and the text is large (a few megabytes: see `parse`).
+/// What a parse is asked to note: the top-level attributes `members` names, a copy of each short
+/// value when `copies` is set (for a reader that reads the values without the text: `scan`; a
+/// `query` reads the text of what it prints anyway, and takes only where each value is), and the
+/// text's lines when `lines` is set and the text is large (a few megabytes: see `parse`).
 #[derive(Debug, Clone)]
 pub struct Noting {
     pub members: Arc<MemberNames>,
+    pub copies: bool,
     pub lines: bool,
 }
 
@@ -83,6 +98,7 @@ pub struct Notes {
     pub(crate) filter: Option<Arc<MemberNames>>,
     pub(crate) members: Vec<Note>,
     pub(crate) copies: Copies,
+    pub(crate) copies_asked: bool,
     pub(crate) lines_asked: bool,
     pub lines: Option<LineIndex>,
 }
@@ -92,6 +108,7 @@ impl Notes {
     pub fn taking(noting: &Noting) -> Notes {
         Notes {
             filter: Some(Arc::clone(&noting.members)),
+            copies_asked: noting.copies,
             lines_asked: noting.lines,
             ..Notes::default()
         }
@@ -101,6 +118,7 @@ impl Notes {
     pub(crate) fn fresh(&self) -> Notes {
         Notes {
             filter: self.filter.clone(),
+            copies_asked: self.copies_asked,
             ..Notes::default()
         }
     }
@@ -152,8 +170,30 @@ impl Notes {
     fn noted(&self, index: usize, note: &Note, object_start: usize) -> Noted<'_> {
         match self.copies.of(index, note) {
             Some(text) => Noted::Copy(text),
-            None => Noted::After(object_start + note.colon as usize),
+            None => Noted::After(object_start + note.value_at as usize),
         }
+    }
+
+    /// Where the value of the top-level member at `place` among the filter's names (the last, if
+    /// the name repeats) of the attributes of the instance object at `object_start` whose notes
+    /// are `at` is, or that there is none; `None` without notes.
+    pub(crate) fn value_of(&self, at: NotesAt, object_start: usize, place: u32) -> Option<Member> {
+        if at == NotesAt::NONE {
+            return None;
+        }
+        let header = *self.members.get(at.0 as usize)?;
+        let first = at.0 as usize + 1;
+        let noted = self.members.get(first..first + usize::from(header.key))?;
+        let Some(note) = noted.iter().rfind(|note| u32::from(note.key) == place) else {
+            return Some(Member::Absent);
+        };
+        // Every note of complete notes was told where its value ends (`value_ends`).
+        let length = match note.copy_length {
+            0 => note.copy_at_or_length as usize,
+            copied => usize::from(copied),
+        };
+        let start = object_start + note.value_at as usize;
+        (length > 0).then(|| Member::At(Span::new(start, start + length)))
     }
 }
 
@@ -202,7 +242,7 @@ impl Copies {
         }
         let batch = self.sealed.partition_point(|&(first, _)| first <= index);
         let (_, text) = self.sealed.get(batch.checked_sub(1)?)?;
-        let start = note.copy_at as usize;
+        let start = note.copy_at_or_length as usize;
         text.get(start..start + usize::from(note.copy_length))
     }
 }
@@ -215,7 +255,9 @@ pub(crate) struct Taking<'n> {
     /// How many bytes `copies` held before this object's: dropped with its notes.
     copies_before: usize,
     object_start: usize,
-    /// The note whose value is being passed, to copy once it ends.
+    /// Whether short values are copied (`Noting::copies`).
+    copies_asked: bool,
+    /// The note whose value is being passed, to place (and copy) once it ends.
     copying: Option<usize>,
     /// An offset did not fit: these notes are not to be used.
     lost: bool,
@@ -227,6 +269,7 @@ impl<'n> Taking<'n> {
         filter: &'n MemberNames,
         notes: &'n mut Vec<Note>,
         copies: &'n mut Copies,
+        copies_asked: bool,
         object_start: usize,
     ) -> (Taking<'n>, usize) {
         let copies = &mut copies.taking;
@@ -240,6 +283,7 @@ impl<'n> Taking<'n> {
                 copies,
                 copies_before,
                 object_start,
+                copies_asked,
                 copying: None,
                 lost: false,
             },
@@ -271,8 +315,8 @@ impl Note {
         Note {
             key,
             copy_length: 0,
-            colon,
-            copy_at: 0,
+            value_at: colon,
+            copy_at_or_length: 0,
         }
     }
 }
@@ -299,14 +343,28 @@ impl TopMembers for Taking<'_> {
         self.notes.push(Note::uncopied(key, colon));
     }
 
-    /// Copies a noted value that is short, its bytes just passed (in cache).
+    /// Places a noted value whose bytes were just passed (in cache), and copies it when short.
     #[inline]
     fn value_ends(&mut self, bytes: &[u8], end: usize) {
         let Some(index) = self.copying.take() else {
             return;
         };
         let note = &mut self.notes[index];
-        let start = skip_layout(bytes, self.object_start + note.colon as usize);
+        let start = skip_layout(bytes, self.object_start + note.value_at as usize);
+        // The value's place and length, as offsets inside the instance object (which the parse
+        // keeps under 4 GiB: `Inside`), so its span is known without reading the text again.
+        let (Ok(value_at), Ok(length)) = (
+            u32::try_from(start - self.object_start),
+            u32::try_from(end - start),
+        ) else {
+            self.lost = true;
+            return;
+        };
+        note.value_at = value_at;
+        note.copy_at_or_length = length;
+        if !self.copies_asked {
+            return;
+        }
         let Some(value) = bytes
             .get(start..end)
             .filter(|value| value.len() <= COPIED_UP_TO)
@@ -320,7 +378,7 @@ impl TopMembers for Taking<'_> {
             u32::try_from(at + value.len()),
         ) {
             self.copies.extend_from_slice(value);
-            note.copy_at = copy_at;
+            note.copy_at_or_length = copy_at;
             note.copy_length = copy_length;
         }
     }
@@ -350,6 +408,7 @@ mod tests {
     fn filter() -> Noting {
         Noting {
             members: Arc::new(MemberNames::new(FILTER)),
+            copies: true,
             lines: false,
         }
     }
@@ -472,8 +531,8 @@ mod tests {
         let note = |copy_length| Note {
             key: 0,
             copy_length,
-            colon: 7,
-            copy_at: 0,
+            value_at: 7,
+            copy_at_or_length: 0,
         };
         assert_eq!(copies.of(0, &note(4)), Some("\"ok\""));
         assert_eq!(copies.of(1, &note(3)), None);

@@ -801,6 +801,7 @@ fn noted_attributes(
         filter,
         members: notes,
         copies,
+        copies_asked,
         ..
     } = notes;
     let Some(filter) = filter.as_deref() else {
@@ -809,7 +810,7 @@ fn noted_attributes(
     if cursor.peek() != Some(b'{') {
         return Ok((object_or_null(cursor, "attributes")?, NotesAt::NONE));
     }
-    let (mut taking, header) = Taking::start(filter, notes, copies, object_start);
+    let (mut taking, header) = Taking::start(filter, notes, copies, *copies_asked, object_start);
     match cursor.skip_value_noting(&mut taking) {
         Ok((span, complete)) => Ok((span, taking.finish(header, complete))),
         Err(error) => {

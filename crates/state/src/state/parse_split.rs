@@ -312,6 +312,7 @@ mod tests {
         // `mode` is only inside the decoys: never a top-level member, never noted.
         let noting = crate::state::notes::Noting {
             members: Arc::new(MemberNames::new(["id", "mode"])),
+            copies: true,
             lines: false,
         };
         let joined_before = JOINED.get();
@@ -364,6 +365,7 @@ mod tests {
         // The lines counted as the blocks were checked place every offset where counting does.
         let noting = crate::state::notes::Noting {
             members: std::sync::Arc::new(crate::json::keys::MemberNames::new(["id"])),
+            copies: true,
             lines: true,
         };
         let offsets: Vec<usize> = (0..=text.len()).collect();

@@ -10,11 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use crate::json::Span;
+use crate::json::keys::MemberNames;
 use crate::json::path::document::{Kind, KnownEnd, KnownMember, Walker};
-use crate::json::path::{Document, Exceeded, Limits};
+use crate::json::path::{Document, Exceeded, JsonPath, Limits};
 use crate::json::wide::ask_ahead;
 use crate::parts::{each_on_a_thread, parts, runs};
 use crate::state::model::{Instance, Resource, State};
+use crate::state::notes::{Member, Noting};
 use crate::state::sensitive::{self, CtyStep, MASK};
 
 /// Why the sensitive values of a state cannot be marked.
@@ -25,13 +27,17 @@ pub enum MaskError {
     Costly { address: String, source: Exceeded },
 }
 
-/// The document `query` runs over.
+/// The document `query` runs over. The attributes members the parse noted (see [`noting`]) are
+/// handed over as known members, so the walker finds them without walking each attributes object.
 pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<'s>, MaskError> {
     let (ends, instances, attributes) = known(state);
-    let document = Document::trusted_at(state.source, state.span)
+    let mut document = Document::trusted_at(state.source, state.span)
         .with_known_ends(ends)
         .with_known_members("instances", instances)
         .with_known_members("attributes", attributes);
+    for (name, members) in noted_members(state) {
+        document = document.with_known_members(name, members);
+    }
     if show_sensitive {
         return Ok(document);
     }
@@ -230,6 +236,46 @@ fn known(state: &State<'_>) -> (Vec<KnownEnd>, Vec<KnownMember>, Vec<KnownMember
     (merged(top, inner), instances, attributes)
 }
 
+/// What the parse of a state to run `path` over notes: the members `path` selects right after
+/// an `attributes` member (`id` in `$.resources[*].instances[*].attributes.id`), where each value
+/// is and not a copy (the query reads the text of what it prints); `None` when it selects none.
+pub fn noting(path: &JsonPath) -> Option<Noting> {
+    let names = path.names_after("attributes");
+    (!names.is_empty()).then(|| Noting {
+        members: Arc::new(MemberNames::new(names.iter().map(String::as_str))),
+        copies: false,
+        lines: false,
+    })
+}
+
+/// For each name the parse noted, its value in each instance's attributes object that has notes,
+/// or that the object has none (an instance without notes, its attributes skipped the careful way,
+/// is walked).
+fn noted_members<'n>(state: &'n State<'_>) -> Vec<(&'n str, Vec<KnownMember>)> {
+    let Some(filter) = state.notes.filter.as_deref() else {
+        return Vec::new();
+    };
+    filter
+        .names()
+        .map(|(place, name)| {
+            let members = state
+                .instances()
+                .filter_map(|(_, instance)| {
+                    let object = instance.attributes()?;
+                    match state
+                        .notes
+                        .value_of(instance.notes, instance.span.start, place)?
+                    {
+                        Member::At(value) => KnownMember::new(object.start, value),
+                        Member::Absent => KnownMember::absent(object.start),
+                    }
+                })
+                .collect();
+            (name, members)
+        })
+        .collect()
+}
+
 /// Two sorted lists as one.
 fn merged<T: Ord>(first: Vec<T>, second: Vec<T>) -> Vec<T> {
     let mut all = Vec::with_capacity(first.len() + second.len());
@@ -248,7 +294,6 @@ mod tests {
     use std::fmt::Write;
 
     use super::*;
-    use crate::json::path::JsonPath;
     use crate::parts::forced;
 
     /// A state whose instances hide a secret at several depths: an attribute, a map's key, a list's
@@ -362,6 +407,141 @@ mod tests {
             .and_then(|mut selection| selection.to_json(false))
             .unwrap();
         assert_eq!(selected, r#"["last","escaped","deposed"]"#);
+    }
+
+    /// Members noted in the parse select what walking each attributes object selects, masked or
+    /// not: a repeated member (its last value), one written with an escape, one missing, `null`
+    /// attributes, attributes too deeply nested for the fast skip (no notes: walked), attributes
+    /// masked whole (no members), a masked member, a deposed object, members of the same names
+    /// deeper down and outside the attributes.
+    #[test]
+    fn noted_members_select_what_walking_the_objects_selects() {
+        let deep = format!("{}1{}", "[".repeat(70), "]".repeat(70));
+        let instance = |index: usize, attributes: &str, paths: &str| {
+            format!(
+                r#"{{"index_key": {index}, "schema_version": 0, "attributes": {attributes}, "sensitive_attributes": {paths}}}"#
+            )
+        };
+        let instances = [
+            instance(0, r#"{"id": "a", "name": "n0", "id": "a-last"}"#, "[]"),
+            instance(1, r#"{"i\u0064": "escaped", "name": "n1"}"#, "[]"),
+            instance(2, r#"{"name": "no-id", "tags": {"id": "nested"}}"#, "[]"),
+            instance(3, "null", "[]"),
+            instance(4, &format!(r#"{{"id": "deep", "deep": {deep}}}"#), "[]"),
+            instance(5, r#"{"id": "whole-secret", "name": "n5"}"#, "[[]]"),
+            instance(
+                6,
+                r#"{"id": "id-secret", "name": "n6"}"#,
+                r#"[[{"type": "get_attr", "value": "id"}]]"#,
+            ),
+            r#"{"schema_version": 0, "deposed": "00000001", "attributes": {"name": "d", "id": {"nested": ["x"]}}}"#.to_owned(),
+        ];
+        let text = format!(
+            r#"{{"version": 4, "terraform_version": "1.15.5", "serial": 1, "lineage": "l", "outputs": {{"id": {{"value": "out", "type": "string"}}}}, "resources": [
+  {{"mode": "managed", "type": "t_a", "name": "a", "provider": "provider[\"registry.terraform.io/h/t\"]", "instances": [{}]}},
+  {{"mode": "managed", "type": "t_b", "name": "b", "provider": "provider[\"registry.terraform.io/h/t\"]", "instances": []}}
+]}}"#,
+            instances.join(",\n    ")
+        );
+        let walked = Document::parse(&text).unwrap();
+        let plain = crate::state::parse(text.as_bytes()).unwrap();
+        for path in [
+            "$.resources[*].instances[*].attributes.id",
+            "$.resources[*].instances[*].attributes['name', 'id', 'tags']",
+            "$..attributes.id",
+            "$..attributes.id.nested[0]",
+            "$.resources[?@.instances[1].attributes.id == 'escaped'].name",
+            "$.resources[*].instances[?@.attributes.id].index_key",
+            "$.resources[*].instances[?!@.attributes.id].index_key",
+            "$..id",
+        ] {
+            let path = JsonPath::parse(path).unwrap();
+            // `$..id` names nothing after `attributes`: nothing noted, all walked.
+            let noted = match noting(&path) {
+                Some(noting) => crate::state::parse::parse_noting(text.as_bytes(), &noting),
+                None => crate::state::parse(text.as_bytes()),
+            }
+            .unwrap();
+            let select = |document: &Document<'_>| {
+                path.select(document, Limits::for_document(document.len()))
+                    .and_then(|mut selection| selection.to_json(false))
+                    .unwrap()
+            };
+            assert_eq!(
+                select(&document(&noted, true).unwrap()),
+                select(&walked),
+                "{}",
+                path.as_str()
+            );
+            assert_eq!(
+                select(&document(&noted, false).unwrap()),
+                select(&document(&plain, false).unwrap()),
+                "{} masked",
+                path.as_str()
+            );
+        }
+        let ids = JsonPath::parse("$.resources[*].instances[*].attributes.id").unwrap();
+        let noted =
+            crate::state::parse::parse_noting(text.as_bytes(), &noting(&ids).unwrap()).unwrap();
+        // Five of the seven objects had notes (the `null` and the deep one had none), each
+        // handed over, with or without an `id`.
+        let handed = noted_members(&noted);
+        assert_eq!(handed.len(), 1);
+        assert_eq!(handed[0].1.len(), 6, "{handed:?}");
+        let selected = ids
+            .select(
+                &document(&noted, false).unwrap(),
+                Limits::for_document(text.len()),
+            )
+            .and_then(|mut selection| selection.to_json(false))
+            .unwrap();
+        assert_eq!(
+            selected,
+            format!(r#"["a-last","escaped","deep","{MASK}",{{"nested":["x"]}}]"#)
+        );
+    }
+
+    /// A state read in parts on several threads: each part's notes point at its own instances.
+    #[test]
+    fn members_noted_in_parts_are_each_instance_s_own() {
+        let mut text = String::from(
+            "{\n  \"version\": 4,\n  \"serial\": 1,\n  \"lineage\": \"l\",\n  \"resources\": [\n",
+        );
+        for index in 0..3000 {
+            let _ = writeln!(
+                text,
+                "    {{\"mode\": \"managed\", \"type\": \"t\", \"name\": \"r{index}\", \"provider\": \"provider[\\\"registry.terraform.io/h/t\\\"]\", \"instances\": [{{\"schema_version\": 0, \"attributes\": {{\"arn\": \"a{index}\", {}\"tags\": {{\"id\": 0}}}}}}]}}{}",
+                if index % 7 == 0 {
+                    String::new()
+                } else {
+                    format!("\"id\": \"i-{index}\", ")
+                },
+                if index == 2999 { "" } else { "," }
+            );
+        }
+        text.push_str("  ]\n}\n");
+        let path = JsonPath::parse("$.resources[*].instances[*].attributes['id', 'arn']").unwrap();
+        let walked = Document::parse(&text).unwrap();
+        let expected = path
+            .select(&walked, Limits::for_document(text.len()))
+            .and_then(|mut selection| selection.to_json(false))
+            .unwrap();
+        assert!(expected.contains("\"i-2998\",\"a2998\""), "{expected}");
+        for parts in [1, 2, 5] {
+            let noted = forced(parts, || {
+                crate::state::parse::parse_noting(text.as_bytes(), &noting(&path).unwrap())
+            })
+            .unwrap();
+            let handed = noted_members(&noted);
+            assert!(handed.iter().all(|(_, members)| members.len() == 3000));
+            let document = document(&noted, true).unwrap();
+            let selected = path
+                .select(&document, Limits::for_document(text.len()))
+                .and_then(|mut selection| selection.to_json(false))
+                .unwrap();
+            // Not `assert_eq!`: the lists are 100 KB.
+            assert!(selected == expected, "{parts} parts select otherwise");
+        }
     }
 
     #[test]

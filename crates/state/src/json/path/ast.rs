@@ -27,6 +27,69 @@ impl Query {
 }
 
 /// `.name`, `[sel, sel]` (child) or `..name`, `..[sel]` (descendant).
+impl Query {
+    /// The names this query, and every query in its filters, selects by name right after a
+    /// segment that selects `parent` by name (`id` in `$..attributes.id`): the members a caller
+    /// may hand the walker ([`crate::json::path::Document`]'s known members) so it does not walk
+    /// the `parent` objects for them. Each name once, in the order first met.
+    pub(crate) fn names_after(&self, parent: &str) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        // Filters nest as deep as the expression is long: followed on a stack, not by recursion.
+        let mut queries = vec![self];
+        let mut logicals: Vec<&Logical> = Vec::new();
+        let mut values: Vec<&ValueExpr> = Vec::new();
+        while !(queries.is_empty() && logicals.is_empty() && values.is_empty()) {
+            if let Some(query) = queries.pop() {
+                let named = |segment: &Segment, name: &str| {
+                    segment
+                        .selectors
+                        .iter()
+                        .any(|selector| matches!(selector, Selector::Name(own) if own == name))
+                };
+                for pair in query.segments.windows(2) {
+                    if named(&pair[0], parent) && !pair[1].descendant {
+                        for selector in &pair[1].selectors {
+                            if let Selector::Name(name) = selector
+                                && !names.contains(name)
+                            {
+                                names.push(name.clone());
+                            }
+                        }
+                    }
+                }
+                for selector in query.segments.iter().flat_map(|segment| &segment.selectors) {
+                    if let Selector::Filter(logical) = selector {
+                        logicals.push(logical);
+                    }
+                }
+            }
+            if let Some(logical) = logicals.pop() {
+                match logical {
+                    Logical::Or(all) | Logical::And(all) => logicals.extend(all),
+                    Logical::Not(inner) => logicals.push(inner),
+                    Logical::Exists(query) => queries.push(query),
+                    Logical::Compare(comparison) => {
+                        values.extend([&comparison.left, &comparison.right]);
+                    }
+                    Logical::Regex {
+                        subject, pattern, ..
+                    } => values.extend([&**subject, &**pattern]),
+                }
+            }
+            if let Some(value) = values.pop() {
+                match value {
+                    ValueExpr::Literal(_) => {}
+                    ValueExpr::Query(query) | ValueExpr::Count(query) | ValueExpr::Value(query) => {
+                        queries.push(query);
+                    }
+                    ValueExpr::Length(inner) => values.push(inner),
+                }
+            }
+        }
+        names
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct Segment {
     pub(crate) descendant: bool,

@@ -39,7 +39,7 @@ pub struct Document<'t> {
     /// `(start, end)` of containers whose end a caller knows.
     known_ends: Vec<KnownEnd>,
     /// Members of objects a caller read: for each name, sorted by the object's start.
-    known_members: Vec<(&'static str, Vec<KnownMember>)>,
+    known_members: Vec<(Box<str>, Vec<KnownMember>)>,
 }
 
 /// A container whose span a caller knows, in eight bytes (offsets as `u32`: a state is at most
@@ -70,7 +70,8 @@ impl KnownEnd {
 
 /// A member of an object a caller read, its name given with the list it is in: where the object
 /// starts and the span of the member's value, the last of that name (names compared decoded, as the
-/// walker compares them). Twelve bytes, as a large state hands over one for each of its instances.
+/// walker compares them), or that the object has no member of that name (an empty span: a value
+/// is at least one byte). Twelve bytes, as a large state hands over one for each of its instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct KnownMember {
     object: u32,
@@ -86,6 +87,20 @@ impl KnownMember {
             start: u32::try_from(value.start).ok()?,
             end: u32::try_from(value.end).ok()?,
         })
+    }
+
+    /// The object at `object` has no member of the list's name.
+    pub(crate) fn absent(object: usize) -> Option<KnownMember> {
+        Some(KnownMember {
+            object: u32::try_from(object).ok()?,
+            start: 0,
+            end: 0,
+        })
+    }
+
+    /// The member's value, unless the object has none.
+    fn value(self) -> Option<Span> {
+        (self.start < self.end).then(|| Span::new(self.start as usize, self.end as usize))
     }
 }
 
@@ -133,32 +148,32 @@ impl<'t> Document<'t> {
     }
 
     /// Members named `name` the caller already read (each instance's `attributes`, say), so the
-    /// walker does not walk those objects for them.
+    /// walker does not walk those objects for them. Members of objects only: the walker takes a
+    /// node found here for an object without reading its first byte.
     #[must_use]
     pub(crate) fn with_known_members(
         mut self,
-        name: &'static str,
+        name: &str,
         mut members: Vec<KnownMember>,
     ) -> Document<'t> {
         if !members.is_sorted_by_key(|member| member.object) {
             members.sort_unstable_by_key(|member| member.object);
         }
-        self.known_members.push((name, members));
+        self.known_members.push((name.into(), members));
         self
     }
 
-    /// The value of the member `name` of the object at `object`, when the caller read it.
-    fn known_member(&self, object: usize, name: &str) -> Option<Span> {
+    /// The member `name` of the object at `object`, when the caller read it.
+    fn known_member(&self, object: usize, name: &str) -> Option<KnownMember> {
         let object = u32::try_from(object).ok()?;
         let (_, members) = self
             .known_members
             .iter()
-            .find(|(known, _)| *known == name)?;
+            .find(|(known, _)| **known == *name)?;
         let at = members
             .binary_search_by_key(&object, |member| member.object)
             .ok()?;
-        let member = members[at];
-        Some(Span::new(member.start as usize, member.end as usize))
+        Some(members[at])
     }
 
     pub fn text(&self) -> &'t str {
@@ -357,12 +372,17 @@ impl<'d, 't> Walker<'d, 't> {
 
     /// The value of the member `name` of an object node (the last, if the name repeats).
     pub(crate) fn member(&mut self, node: Span, name: &str) -> Result<Option<Span>, Exceeded> {
+        // Only objects are handed over (and no other value starts where one does): asked first,
+        // the object's first byte, far out of the cache in a large state, is not read. A masked
+        // object has no members, known or not.
+        if !self.doc.is_masked(node.start)
+            && let Some(known) = self.doc.known_member(node.start, name)
+        {
+            self.budget.visit(1)?;
+            return Ok(known.value());
+        }
         if self.kind(node) != Kind::Object {
             return Ok(None);
-        }
-        if let Some(known) = self.doc.known_member(node.start, name) {
-            self.budget.visit(1)?;
-            return Ok(Some(known));
         }
         let mut cursor = ChildCursor::new(self, node);
         let mut found = None;

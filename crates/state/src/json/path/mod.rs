@@ -50,6 +50,12 @@ impl JsonPath {
         &self.text
     }
 
+    /// The names the expression (filters included) selects right after selecting `parent` by
+    /// name: `["id"]` for `$.resources[*].instances[*].attributes.id` and `"attributes"`.
+    pub fn names_after(&self, parent: &str) -> Vec<String> {
+        self.query.names_after(parent)
+    }
+
     /// The nodes the expression selects in `document`, within `limits`.
     pub fn select<'d, 't>(
         &self,

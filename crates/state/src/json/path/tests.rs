@@ -487,3 +487,26 @@ fn small_results_print_whole_and_large_ones_in_pieces() {
         pieces.len()
     );
 }
+
+#[test]
+fn names_after_a_parent_are_found_in_segments_and_filters() {
+    let names = |path: &str| JsonPath::parse(path).unwrap().names_after("attributes");
+    assert_eq!(names("$.resources[*].instances[*].attributes.id"), ["id"]);
+    assert_eq!(names("$..attributes['id', 'arn', 'id', 0]"), ["id", "arn"]);
+    assert_eq!(names("$..['attributes', 'x'].tags.Name"), ["tags"]);
+    assert_eq!(names("$.attributes.attributes.id"), ["attributes", "id"]);
+    // A descendant segment after `attributes` reads every member, not chosen ones.
+    assert!(names("$..attributes..id").is_empty());
+    assert!(names("$..attributes[*]").is_empty());
+    assert!(names("$.resources[*].instances[*].id").is_empty());
+    assert_eq!(
+        names(
+            "$.resources[?@.instances[0].attributes.name == 'x' && !(length(@.instances[0].attributes.tags) > 1 || search(value(@.attributes.zone), 'a'))].instances[*].attributes.id"
+        ),
+        ["id", "name", "tags", "zone"]
+    );
+    assert_eq!(
+        names("$[?count(@.attributes.a[?@.attributes.b]) > 0]"),
+        ["a", "b"]
+    );
+}
