@@ -12,6 +12,7 @@ use std::fmt;
 use crate::json::Span;
 use crate::json::path::budget::{Budget, Exceeded, Limits};
 use crate::json::path::document::{Child, Kind, Walker, decode_string};
+use crate::json::wide::ask_ahead;
 
 /// Why printing stopped.
 #[derive(Debug)]
@@ -51,6 +52,9 @@ impl Sink for Measure {
         self.bytes <= self.limit
     }
 }
+
+/// How many results ahead of the one printing the text of the next is asked for.
+const PRINT_AHEAD: usize = 8;
 
 /// Results printing at most this long are printed once, into memory; longer ones are measured
 /// first and then printed in pieces (twice the work, a fixed amount of memory).
@@ -149,7 +153,13 @@ impl Walker<'_, '_> {
         if !sink.put("[") {
             return false;
         }
+        let text = self.text().as_bytes();
         for (index, node) in nodes.iter().enumerate() {
+            // A large state's results are scattered through text long out of the cache: ask for a
+            // later one's while this one prints.
+            if let Some(ahead) = nodes.get(index + PRINT_AHEAD) {
+                ask_ahead(text, ahead.start);
+            }
             let separated = match (pretty, index) {
                 (true, 0) => sink.put("\n") && indent(1, sink),
                 (true, _) => sink.put(",\n") && indent(1, sink),
