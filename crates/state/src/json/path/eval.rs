@@ -6,6 +6,7 @@ use crate::json::Span;
 use crate::json::path::ast::{Query, Segment, Selector};
 use crate::json::path::budget::Exceeded;
 use crate::json::path::document::{Child, Kind, Walker, normalize_index};
+use crate::json::path::key_hits::KeyHits;
 
 impl Walker<'_, '_> {
     /// The nodes `query` selects, starting from the root (`$`) or from `current` (`@`).
@@ -151,10 +152,17 @@ impl Walker<'_, '_> {
         selectors: &[Selector],
         out: &mut Vec<Span>,
     ) -> Result<(), Exceeded> {
+        let mut keys = KeyHits::for_selectors(selectors, self.text(), node);
         let mut pending = vec![node];
         let mut children = self.take_list();
         while let Some(next) = pending.pop() {
             self.budget.visit(1)?;
+            // No member of the names anywhere in its text: nothing to select in it or below.
+            if let Some(keys) = &mut keys
+                && !keys.may_hold(next)
+            {
+                continue;
+            }
             self.children(next, &mut children)?;
             let kind = self.kind(next);
             for selector in selectors {

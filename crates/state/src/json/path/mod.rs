@@ -15,6 +15,7 @@ pub(crate) mod document;
 mod eval;
 mod filter;
 mod iregexp;
+mod key_hits;
 mod render;
 mod split;
 mod syntax;
