@@ -236,13 +236,20 @@ fn known(state: &State<'_>) -> (Vec<KnownEnd>, Vec<KnownMember>, Vec<KnownMember
     (merged(top, inner), instances, attributes)
 }
 
+/// The most attributes members a query has the parse note.
+const NOTED_AT_MOST: usize = 16;
+
 /// What the parse of a state to run `path` over notes: the members `path` selects right after
 /// an `attributes` member (`id` in `$.resources[*].instances[*].attributes.id`), where each value
 /// is and not a copy (the query reads the text of what it prints); `None` when it selects none.
 pub fn noting(path: &JsonPath) -> Option<Noting> {
     let names = path.names_after("attributes");
     (!names.is_empty()).then(|| Noting {
-        members: Arc::new(MemberNames::new(names.iter().map(String::as_str))),
+        // The parse looks each key of every attributes object up among them: a few are what an
+        // expression names; past that many, the rest are walked.
+        members: Arc::new(MemberNames::new(
+            names.iter().take(NOTED_AT_MOST).map(String::as_str),
+        )),
         copies: false,
         lines: false,
     })
@@ -445,7 +452,19 @@ mod tests {
         );
         let walked = Document::parse(&text).unwrap();
         let plain = crate::state::parse(text.as_bytes()).unwrap();
+        // More names than are noted: the first are, the rest (`id`) walked.
+        let many: Vec<String> = (0..NOTED_AT_MOST + 4)
+            .map(|at| format!("'n{at}'"))
+            .collect();
+        let many = format!("$..attributes[{}, 'id']", many.join(", "));
+        assert!(
+            !noting(&JsonPath::parse(&many).unwrap())
+                .unwrap()
+                .members
+                .wants(b"id")
+        );
         for path in [
+            many.as_str(),
             "$.resources[*].instances[*].attributes.id",
             "$.resources[*].instances[*].attributes['name', 'id', 'tags']",
             "$..attributes.id",

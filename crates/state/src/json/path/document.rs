@@ -19,6 +19,7 @@ use std::sync::atomic::AtomicU64;
 use crate::json::bytes::skip_layout;
 use crate::json::path::budget::{Budget, Exceeded, Limits};
 use crate::json::path::iregexp::RegexCache;
+use crate::json::path::key_hits::KeyHits;
 use crate::json::trusted::{end_of_scalar, end_of_string, string_end};
 use crate::json::wide::next_structural;
 use crate::json::{Cursor, JsonError, Span};
@@ -245,6 +246,8 @@ pub(crate) struct Walker<'d, 't> {
     pool: Vec<Vec<Child>>,
     slots: Vec<u32>,
     pub(crate) regexes: RegexCache,
+    /// The searches of the last descendant segment of names (see `key_hits`), kept for the next.
+    pub(crate) key_hits: Option<KeyHits<'t>>,
 }
 
 impl<'d, 't> Walker<'d, 't> {
@@ -260,6 +263,7 @@ impl<'d, 't> Walker<'d, 't> {
             pool: Vec::new(),
             slots: Vec::new(),
             regexes: RegexCache::default(),
+            key_hits: None,
         }
     }
 

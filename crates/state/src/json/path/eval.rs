@@ -152,7 +152,15 @@ impl Walker<'_, '_> {
         selectors: &[Selector],
         out: &mut Vec<Span>,
     ) -> Result<(), Exceeded> {
-        let mut keys = KeyHits::for_selectors(selectors, self.text(), node);
+        // The searches of the last descent are set up again only for other names: a query cut
+        // into parts descends from each of a large state's resources in turn.
+        let mut keys = match self.key_hits.take() {
+            Some(mut kept) if kept.searches_for(selectors) => {
+                kept.restart(node);
+                Some(kept)
+            }
+            _ => KeyHits::for_selectors(selectors, self.text(), node),
+        };
         let mut pending = vec![node];
         let mut children = self.take_list();
         while let Some(next) = pending.pop() {
@@ -177,6 +185,9 @@ impl Walker<'_, '_> {
                     .filter(|child| matches!(bytes.get(child.value.start), Some(b'{' | b'[')))
                     .map(|child| child.value),
             );
+        }
+        if keys.is_some() {
+            self.key_hits = keys;
         }
         self.give_back(children);
         Ok(())

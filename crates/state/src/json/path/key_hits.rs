@@ -18,7 +18,10 @@ use crate::json::Span;
 use crate::json::path::ast::Selector;
 
 /// The searches for one descendant segment's names inside one node.
-pub(super) struct KeyHits<'t> {
+#[derive(Debug)]
+pub(crate) struct KeyHits<'t> {
+    /// Where the segment's selectors are (the same address: the same segment of one expression).
+    selectors_at: usize,
     text: &'t [u8],
     /// The end of the node the segment descends from: no search goes past it.
     limit: usize,
@@ -28,6 +31,7 @@ pub(super) struct KeyHits<'t> {
 }
 
 /// One needle, searched forward, its last answer kept: the first hit at or after `from` is `at`.
+#[derive(Debug)]
 struct Search {
     finder: Finder<'static>,
     kind: Needle,
@@ -35,7 +39,7 @@ struct Search {
     at: Option<usize>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Needle {
     /// A name as a key is written without escapes: `"name"`.
     Plain,
@@ -79,11 +83,26 @@ impl<'t> KeyHits<'t> {
             searches.push(Search::new("\\/", Needle::Solidus));
         }
         Some(KeyHits {
+            selectors_at: selectors.as_ptr() as usize,
             text: text.as_bytes(),
             limit: node.end.min(text.len()),
             searches,
             letters,
         })
+    }
+
+    /// Whether these are the searches for `selectors`.
+    pub(super) fn searches_for(&self, selectors: &[Selector]) -> bool {
+        self.selectors_at == selectors.as_ptr() as usize
+    }
+
+    /// The same searches, inside `node` now: nothing found before counts.
+    pub(super) fn restart(&mut self, node: Span) {
+        self.limit = node.end.min(self.text.len());
+        for search in &mut self.searches {
+            search.from = usize::MAX;
+            search.at = None;
+        }
     }
 
     /// Whether the text of `node` (inside the node the segment started from) may hold a member
@@ -205,6 +224,37 @@ mod tests {
         assert!(keys.may_hold(escaped));
     }
 
+    /// A query cut into parts descends from each element in turn, the searches set up once and
+    /// started again inside each: every element answers as its own.
+    #[test]
+    fn searches_started_again_in_each_part_find_each_element_s_own() {
+        let mut elements = Vec::new();
+        let mut expected = Vec::new();
+        for index in 0..3000 {
+            elements.push(match index % 5 {
+                0 => format!(r#"{{"x": {{"instances": {index}}}}}"#),
+                1 => format!(r#"{{"inst\u0061nces": {index}}}"#),
+                2 => format!(r#"{{"y": "\"instances\": {index}"}}"#),
+                _ => format!(r#"{{"z": [{index}, {{"instance": 0}}]}}"#),
+            });
+            if index % 5 < 2 {
+                expected.push(index.to_string());
+            }
+        }
+        let text = format!("[\n  {}\n]", elements.join(",\n  "));
+        let expected = format!("[{}]", expected.join(","));
+        let document = Document::parse(&text).unwrap();
+        let path = JsonPath::parse("$..instances").unwrap();
+        for parts in [1, 2, 5] {
+            let selected = crate::parts::forced(parts, || {
+                path.select(&document, Limits::for_document(text.len()))
+                    .and_then(|mut selection| selection.to_json(false))
+                    .unwrap()
+            });
+            assert!(selected == expected, "{parts} parts select otherwise");
+        }
+    }
+
     #[test]
     fn only_plain_names_are_searched() {
         let text = r#"{"a": 1}"#;
@@ -234,14 +284,19 @@ mod tests {
     /// keys spelled with escapes, names in string values, repeated keys, nesting.
     #[test]
     fn descendant_names_select_every_member_however_spelled() {
-        let text = r#"{
-  "a": {"inst\u0061nces": 1, "deep": [{"x": {"instances": 2}}, {"y": "\"instances\": 3"}]},
-  "b": [{"c": {"a\/b": 4, "z": {"\u0061/b": 5}}}, {"instances": 6, "instances": 7}],
-  "d": {"x": "\u003c\u003e", "policy": "{\"instances\":[]}"},
-  "e": [{"f": {"inst\u0061nces": 9}}],
-  "instances": {"instances": 8}
-}"#;
-        let document = Document::parse(text).unwrap();
+        // Longer than the nodes the walk searches from, with a filler no name is in.
+        let text = format!(
+            r#"{{
+  "filler": "{}",
+  "a": {{"inst\u0061nces": 1, "deep": [{{"x": {{"instances": 2}}}}, {{"y": "\"instances\": 3"}}]}},
+  "b": [{{"c": {{"a\/b": 4, "z": {{"\u0061/b": 5}}}}}}, {{"instances": 6, "instances": 7}}],
+  "d": {{"x": "\u003c\u003e", "policy": "{{\"instances\":[]}}"}},
+  "e": [{{"f": {{"inst\u0061nces": 9}}}}],
+  "instances": {{"instances": 8}}
+}}"#,
+            "x".repeat(5000)
+        );
+        let document = Document::parse(&text).unwrap();
         let select = |path: &str| {
             JsonPath::parse(path)
                 .unwrap()
