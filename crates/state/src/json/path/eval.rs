@@ -8,6 +8,10 @@ use crate::json::path::budget::Exceeded;
 use crate::json::path::document::{Child, Kind, Walker, normalize_index};
 use crate::json::path::key_hits::KeyHits;
 
+/// Bytes a descendant segment's name searches (`key_hits`) may go through for one visit of the
+/// budget: searching them costs about what one visit does.
+const SEARCHED_PER_VISIT: usize = 64;
+
 impl Walker<'_, '_> {
     /// The nodes `query` selects, starting from the root (`$`) or from `current` (`@`).
     pub(crate) fn run(&mut self, query: &Query, current: Span) -> Result<Vec<Span>, Exceeded> {
@@ -166,10 +170,13 @@ impl Walker<'_, '_> {
         while let Some(next) = pending.pop() {
             self.budget.visit(1)?;
             // No member of the names anywhere in its text: nothing to select in it or below.
-            if let Some(keys) = &mut keys
-                && !keys.may_hold(next)
-            {
-                continue;
+            if let Some(keys) = &mut keys {
+                let may_hold = keys.may_hold(next);
+                self.budget
+                    .visit(keys.take_searched() / SEARCHED_PER_VISIT)?;
+                if !may_hold {
+                    continue;
+                }
             }
             self.children(next, &mut children)?;
             let kind = self.kind(next);

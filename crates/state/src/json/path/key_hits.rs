@@ -28,6 +28,8 @@ pub(crate) struct KeyHits<'t> {
     searches: Vec<Search>,
     /// The bytes of the names: an escape `\u00XX` of one of them could spell a key.
     letters: [bool; 128],
+    /// Bytes searched since the walk last counted them ([`KeyHits::take_searched`]).
+    searched: usize,
 }
 
 /// One needle, searched forward, its last answer kept: the first hit at or after `from` is `at`.
@@ -88,6 +90,7 @@ impl<'t> KeyHits<'t> {
             limit: node.end.min(text.len()),
             searches,
             letters,
+            searched: 0,
         })
     }
 
@@ -109,11 +112,19 @@ impl<'t> KeyHits<'t> {
     /// of one of the names; `false` only when it certainly holds none.
     pub(super) fn may_hold(&mut self, node: Span) -> bool {
         let (text, limit, letters) = (self.text, self.limit, &self.letters);
+        let searched = &mut self.searched;
         self.searches.iter_mut().any(|search| {
             search
-                .first_from(text, node.start, limit, letters)
+                .first_from(text, node.start, limit, letters, searched)
                 .is_some_and(|at| at < node.end)
         })
+    }
+
+    /// The bytes searched since the last call: the walk counts them against its budget, as a
+    /// hostile expression could otherwise have the same deep text searched once for each of
+    /// thousands of nodes it descends from, each search costing one visit.
+    pub(super) fn take_searched(&mut self) -> usize {
+        std::mem::take(&mut self.searched)
     }
 }
 
@@ -134,6 +145,7 @@ impl Search {
         start: usize,
         limit: usize,
         letters: &[bool; 128],
+        searched: &mut usize,
     ) -> Option<usize> {
         if start >= self.from && self.at.is_none_or(|at| start <= at) {
             return self.at;
@@ -152,6 +164,7 @@ impl Search {
             }
             from = at + 1;
         };
+        *searched = searched.saturating_add(found.unwrap_or(limit).saturating_sub(start));
         self.from = start;
         self.at = found;
         found

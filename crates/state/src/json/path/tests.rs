@@ -363,6 +363,22 @@ fn hostile_paths_run_out_of_budget_quickly() {
     assert_eq!(all.to_json(false).unwrap(), format!("[{deep}]"));
 }
 
+/// A descendant segment of names searches a node's text before walking it: descending from each
+/// of a thousand nested arrays around a megabyte of text searches that megabyte each time, and
+/// the searching is counted against the budget like the walk it saves.
+#[test]
+fn searching_deep_text_again_and_again_runs_out_of_budget() {
+    let text = nested(1_000, &format!("\"{}\"", "x".repeat(1 << 20)));
+    let document = Document::parse(&text).unwrap();
+    let error = JsonPath::parse("$..*..zzz")
+        .unwrap()
+        .select(&document, Limits::for_document(text.len()))
+        .unwrap_err();
+    assert!(matches!(error, Exceeded::Visits(_)), "{error}");
+    // Once is within it: nothing there.
+    assert_eq!(count(&text, "$..zzz"), 0);
+}
+
 #[test]
 fn depth_costs_no_stack() {
     // As deep as the JSON reader accepts: 10,000 levels with the object.
