@@ -39,10 +39,12 @@ pub(super) fn run(
     // The members the expression reads of each instance's attributes are noted as the parse
     // passes them (in cache), so the walk need not walk every attributes object again for them.
     let noting = crate::state::query::noting(&settings.path);
-    let state = load::parse_state_noting(&source, &bytes, noting.as_ref())?;
+    let mut state = load::parse_state_noting(&source, &bytes, noting.as_ref())?;
     let document = crate::state::query::document(&state, settings.reveal).map_err(|problem| {
         CliError::new(format!("{source}: {}", sanitize(&problem.to_string())))
     })?;
+    // The notes are in the document now (its known members): their memory serves the walk.
+    drop(std::mem::take(&mut state.notes));
     let limits = Limits::for_document(document.len());
     let too_costly = |exceeded: Exceeded| {
         CliError::new(format!(
