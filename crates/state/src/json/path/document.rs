@@ -378,9 +378,9 @@ impl<'d, 't> Walker<'d, 't> {
     pub(crate) fn member(&mut self, node: Span, name: &str) -> Result<Option<Span>, Exceeded> {
         // Only objects are handed over (and no other value starts where one does): asked first,
         // the object's first byte, far out of the cache in a large state, is not read. A masked
-        // object has no members, known or not.
-        if !self.doc.is_masked(node.start)
-            && let Some(known) = self.doc.known_member(node.start, name)
+        // object has no members, known or not (asked only of a known one: `kind` asks the rest).
+        if let Some(known) = self.doc.known_member(node.start, name)
+            && !self.doc.is_masked(node.start)
         {
             self.budget.visit(1)?;
             return Ok(known.value());
