@@ -108,11 +108,7 @@ pub fn parse_alongside<T>(
     // is its data, so its marker key, a top-level key, sits before the data (near the top) or
     // after it (near the end, where OpenTofu writes it): without it there, it is no envelope.
     if !marker_near(bytes) {
-        return if looks_cut_envelope(bytes) {
-            Err(not_json(bytes))
-        } else {
-            Ok(None)
-        };
+        return without_marker(bytes).map(|()| None);
     }
     let Some((mut raw, data)) = read(bytes)? else {
         return Ok(None);
@@ -170,12 +166,12 @@ pub fn parse_owned_alongside<T>(
     mut bytes: Bytes,
     meanwhile: impl FnOnce(&BTreeMap<String, Vec<u8>>) -> T,
 ) -> Result<Result<(Envelope, T), Bytes>, Error> {
-    let fast = if marker_near(&bytes) {
-        split(&bytes)
-    } else {
-        None
-    };
-    let Some((mut raw, range)) = fast else {
+    // A plaintext state (the common case) is told here, each byte searched once, not again by
+    // the general path below.
+    if !marker_near(&bytes) {
+        return without_marker(&bytes).map(|()| Err(bytes));
+    }
+    let Some((mut raw, range)) = split(&bytes) else {
         // Not an envelope, or not one whose data is a plain string: the general path decides,
         // errors included, and decodes into a buffer of its own.
         return Ok(match parse_alongside(&bytes, meanwhile)? {
@@ -213,9 +209,25 @@ pub fn parse_owned_alongside<T>(
 }
 
 fn marker_near(bytes: &[u8]) -> bool {
-    let near = |part: &[u8]| memchr::memmem::find(part, b"\"encryption_version\"").is_some();
-    let split = bytes.len().saturating_sub(HEAD);
-    near(&bytes[..bytes.len().min(HEAD)]) || near(&bytes[split..])
+    const MARKER: &[u8] = b"\"encryption_version\"";
+    let near = |part: &[u8]| memchr::memmem::find(part, MARKER).is_some();
+    let head = bytes.len().min(HEAD);
+    // The tail from where the head's search could not have found the marker whole: a file of less
+    // than two heads (most states) is searched once, not twice over.
+    let tail = bytes
+        .len()
+        .saturating_sub(HEAD)
+        .max(head.saturating_sub(MARKER.len() - 1));
+    near(&bytes[..head]) || near(&bytes[tail..])
+}
+
+/// What bytes without the marker near either end are: no envelope (`Ok`), or a damaged one.
+fn without_marker(bytes: &[u8]) -> Result<(), Error> {
+    if looks_cut_envelope(bytes) {
+        Err(not_json(bytes))
+    } else {
+        Ok(())
+    }
 }
 
 /// The envelope from its fields, all but the data (left empty): `None` when they make no
@@ -417,9 +429,13 @@ fn at_top_level_key(prefix: &[u8]) -> bool {
 /// but does not parse was cut off or damaged: say so rather than call it "not a state".
 fn looks_cut_envelope(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(HEAD)];
-    // The cheap tests first: a plaintext state is never parsed here.
-    (memchr::memmem::find(head, b"\"encrypted_data\"").is_some()
-        || memchr::memmem::find(head, b"\"encryption_version\"").is_some())
+    // The cheap tests first: a plaintext state is never parsed here. Both keys start `"encrypt`,
+    // so one search over the head finds either.
+    let envelope_key = memchr::memmem::find_iter(head, b"\"encrypt").any(|at| {
+        let after = &head[at + b"\"encrypt".len()..];
+        after.starts_with(b"ed_data\"") || after.starts_with(b"ion_version\"")
+    });
+    envelope_key
         && memchr::memmem::find(head, b"\"terraform_version\"").is_none()
         && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err()
 }
@@ -606,6 +622,54 @@ mod tests {
         assert_eq!(parse(&state[..60]).unwrap(), None);
         assert_eq!(parse(b"").unwrap(), None);
         assert_eq!(parse(b"not json").unwrap(), None);
+    }
+
+    /// The marker searches against searching each end whole, as they were first written: the
+    /// marker at every place around the ends of the head and of the tail, in files shorter than a
+    /// head, between one and two, and longer.
+    #[test]
+    fn the_marker_is_found_near_either_end_as_by_searching_both_ends_whole() {
+        const MARKER: &[u8] = b"\"encryption_version\"";
+        let naive_near = |bytes: &[u8]| {
+            let near = |part: &[u8]| memchr::memmem::find(part, MARKER).is_some();
+            near(&bytes[..bytes.len().min(HEAD)])
+                || near(&bytes[bytes.len().saturating_sub(HEAD)..])
+        };
+        let naive_cut = |bytes: &[u8]| {
+            let head = &bytes[..bytes.len().min(HEAD)];
+            (memchr::memmem::find(head, b"\"encrypted_data\"").is_some()
+                || memchr::memmem::find(head, MARKER).is_some())
+                && memchr::memmem::find(head, b"\"terraform_version\"").is_none()
+                && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err()
+        };
+        let mut checked = [0, 0];
+        for length in [40, HEAD - 7, HEAD, HEAD + 13, 2 * HEAD - 5, 2 * HEAD + 77] {
+            let mut places: Vec<usize> = vec![0, length / 2, length - MARKER.len()];
+            for edge in [HEAD, length.saturating_sub(HEAD)] {
+                places.extend(edge.saturating_sub(MARKER.len() + 2)..edge + 3);
+            }
+            for key in [
+                MARKER,
+                b"\"encrypted_data\"",
+                b"\"encrypted\"",
+                b"\"encryption_versio\"",
+            ] {
+                for &at in places.iter().filter(|&&at| at + key.len() <= length) {
+                    // Not JSON around the key, so only the keys decide `looks_cut_envelope`.
+                    let mut bytes = vec![b'x'; length];
+                    bytes[at..at + key.len()].copy_from_slice(key);
+                    assert_eq!(marker_near(&bytes), naive_near(&bytes), "{length} {at}");
+                    assert_eq!(
+                        looks_cut_envelope(&bytes),
+                        naive_cut(&bytes),
+                        "{length} {at}"
+                    );
+                    checked[usize::from(naive_near(&bytes))] += 1;
+                }
+            }
+        }
+        // Both answers were met, many times.
+        assert!(checked[0] > 100 && checked[1] > 50, "{checked:?}");
     }
 
     /// A plan's envelope: no serial or lineage, one key provider, three bytes of data.
