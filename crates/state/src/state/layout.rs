@@ -2,7 +2,7 @@
 //! (Terraform's or OpenTofu's) a re-rendered instance must follow, judged by evidence in the file.
 
 use crate::json::{Layout, Span};
-use crate::state::model::State;
+use crate::state::model::{Resource, State};
 
 /// Instance fields in Terraform's writer order (`instanceObjectStateV4`). Fields Terraform never writes
 /// (OpenTofu's) come last so a Terraform-flavoured file that somehow holds them keeps them.
@@ -193,40 +193,65 @@ pub enum Evidence {
 /// files) and `terraform_version` (each writes its own version; both have released 1.6 to 1.12, and
 /// OpenTofu's own test fixtures carry `0.12.0` with `registry.opentofu.org` providers).
 pub fn detect_flavour(state: &State<'_>) -> (Flavour, Evidence) {
-    let mut fields = Votes::default();
-    let order: i64 = state
-        .resources
-        .iter()
-        .map(|resource| i64::from(resource.key_order.0))
-        .sum();
-    let mut opentofu_host = false;
+    let mut tally = Tally::default();
     for resource in &state.resources {
-        opentofu_host |= resource
+        tally.add_resource(resource);
+    }
+    tally.flavour(&state.style)
+}
+
+/// The evidence of [`detect_flavour`] in the resources, counted one resource at a time: by the
+/// parse as it reads each (while its records are in cache; the parts' tallies added), or over a
+/// whole state. Only the layout is left to look at once every resource is counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// The instances in only Terraform's key order, less those in only OpenTofu's.
+    order: i64,
+    fields: Votes,
+    opentofu_host: bool,
+}
+
+impl Tally {
+    pub(crate) fn add_resource(&mut self, resource: &Resource<'_>) {
+        self.order += i64::from(resource.key_order.0);
+        self.opentofu_host |= resource
             .provider
             .as_ref()
             .is_some_and(|p| is_opentofu_host(&p.source));
         for instance in &resource.instances {
             if instance.provider.is_some() || instance.skip_destroy {
-                fields.opentofu += 1;
+                self.fields.opentofu += 1;
             } else if instance.has_identity_schema_version() && instance.identity.is_none() {
-                fields.terraform += 1;
+                self.fields.terraform += 1;
             }
-            opentofu_host |= instance
+            self.opentofu_host |= instance
                 .provider
                 .as_ref()
                 .is_some_and(|p| is_opentofu_host(&p.source));
         }
     }
-    if let Some(flavour) = OrderLean::winner(order) {
-        (flavour, Evidence::KeyOrder)
-    } else if let Some(flavour) = fields.winner() {
-        (flavour, Evidence::Fields)
-    } else if state.style.layout.indent.is_none() || state.style.trailer == "\n\n" {
-        (Flavour::OpenTofu, Evidence::Layout)
-    } else if opentofu_host {
-        (Flavour::OpenTofu, Evidence::ProviderHost)
-    } else {
-        (Flavour::Terraform, Evidence::Nothing)
+
+    /// Both tallies' evidence: of one part of the resources and of the part after it.
+    pub(crate) fn add(&mut self, other: Tally) {
+        self.order += other.order;
+        self.fields.terraform += other.fields.terraform;
+        self.fields.opentofu += other.fields.opentofu;
+        self.opentofu_host |= other.opentofu_host;
+    }
+
+    /// Who wrote a state whose resources this counted, laid out as `style` says.
+    pub(crate) fn flavour(&self, style: &Style) -> (Flavour, Evidence) {
+        if let Some(flavour) = OrderLean::winner(self.order) {
+            (flavour, Evidence::KeyOrder)
+        } else if let Some(flavour) = self.fields.winner() {
+            (flavour, Evidence::Fields)
+        } else if style.layout.indent.is_none() || style.trailer == "\n\n" {
+            (Flavour::OpenTofu, Evidence::Layout)
+        } else if self.opentofu_host {
+            (Flavour::OpenTofu, Evidence::ProviderHost)
+        } else {
+            (Flavour::Terraform, Evidence::Nothing)
+        }
     }
 }
 
@@ -263,7 +288,7 @@ impl OrderLean {
 }
 
 /// Instances speaking for each writer.
-#[derive(Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Votes {
     terraform: usize,
     opentofu: usize,

@@ -9,12 +9,11 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::json::{Cursor, JsonErrorKind, Span};
-use crate::parts;
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::deposed_key::DeposedKey;
 use crate::state::error::{StateError, shorten};
 use crate::state::last_wins::last_of_each;
-use crate::state::layout::{Flavour, InstanceField, KeyOrder, OrderLean, Style, detect_flavour};
+use crate::state::layout::{Flavour, InstanceField, KeyOrder, OrderLean, Style};
 use crate::state::mapped::GiveBack;
 use crate::state::model::{Inside, Instance, Member, Output, Resource, State};
 use crate::state::notes::{Notes, NotesAt, Noting, Taking};
@@ -39,7 +38,7 @@ pub(super) struct Shared<'a> {
 use crate::json::line_index::BLOCK_BYTES;
 use crate::json::utf8::{self, Checking};
 use crate::state::order::{self, Duplicate};
-use crate::state::parse_split;
+use crate::state::parse_split::{self, Gathered};
 use crate::state::provider::ProviderConfig;
 use crate::state::sensitive;
 use crate::state::sniff;
@@ -178,7 +177,7 @@ struct TopLevel<'a> {
     serial: Option<(u64, Span)>,
     lineage: Option<Cow<'a, str>>,
     outputs: Vec<Output<'a>>,
-    resources: Vec<Resource<'a>>,
+    resources: Gathered<'a>,
     check_results: Option<Span>,
     backend: bool,
     modules: bool,
@@ -221,7 +220,7 @@ fn parse_text<'a>(
         serial_span: top.serial.map(|(_, span)| span),
         lineage: top.lineage.unwrap_or_default(),
         outputs: top.outputs,
-        resources: top.resources,
+        resources: top.resources.resources,
         order: Vec::new(),
         check_results: top.check_results,
         notes: top.shared.notes,
@@ -230,8 +229,10 @@ fn parse_text<'a>(
         style: Style::detect(source, span, Flavour::Terraform),
         give_back: top.shared.give_back,
     };
-    let (flavour, order) = flavour_and_order(&state);
-    state.style.flavour = flavour;
+    // Who wrote it, from what the parse counted of each resource, and its objects in Terraform's
+    // order, from what it noted of each.
+    state.style.flavour = top.resources.tally.flavour(&state.style).0;
+    let order = order::sort_summarized(&state.resources, &top.resources.summaries);
     state.order = order.map_err(|Duplicate(object)| {
         let resource = &state.resources[object.resource as usize];
         let instance = &resource.instances[object.instance as usize];
@@ -242,35 +243,6 @@ fn parse_text<'a>(
         }
     })?;
     Ok(state)
-}
-
-/// Below this many resources, a thread for the flavour costs more than it saves.
-const FLAVOUR_THREAD_RESOURCES: usize = 20_000;
-
-/// Who wrote the file, and its objects in Terraform's order: two walks over the whole model that
-/// do not depend on each other, side by side for a large state.
-fn flavour_and_order(
-    state: &State<'_>,
-) -> (
-    Flavour,
-    std::result::Result<Vec<order::ObjectRef>, Duplicate>,
-) {
-    if state.resources.len() < FLAVOUR_THREAD_RESOURCES {
-        return (
-            detect_flavour(state).0,
-            order::sort_objects(&state.resources),
-        );
-    }
-    std::thread::scope(|scope| {
-        let flavour = parts::spawn_in(scope, || detect_flavour(state).0);
-        let order = order::sort_objects(&state.resources);
-        let flavour = match flavour.map(std::thread::ScopedJoinHandle::join) {
-            Some(Ok(flavour)) => flavour,
-            Some(Err(panic)) => std::panic::resume_unwind(panic),
-            None => detect_flavour(state).0,
-        };
-        (flavour, order)
-    })
 }
 
 fn top_level_member<'a>(

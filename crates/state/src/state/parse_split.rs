@@ -18,8 +18,10 @@ use std::thread;
 use crate::json::Cursor;
 use crate::parts::parts;
 use crate::state::error::StateError;
+use crate::state::layout::Tally;
 use crate::state::model::Resource;
 use crate::state::notes::Notes;
+use crate::state::order::{Follows, Summary};
 use crate::state::parse::{Shared, resource};
 
 /// Below this many bytes per thread, a thread costs more than it saves.
@@ -28,7 +30,7 @@ const PART_BYTES: usize = 2 << 20;
 /// How the parts shrink: each is `1 / (SHARE_PER_THREAD * threads)` of what is left after the
 /// cuts before it, so the first parts are large and the last small. The threads take parts in
 /// order, and the last ones taken are what one thread may read alone while the others wait: with
-/// four equal parts a thread, that was an eighth of the array, a tenth of `list`'s time at 252 MB.
+/// four equal parts a thread, up to an eighth of the array.
 const SHARE_PER_THREAD: usize = 2;
 
 /// The smallest part, as a share of the array per thread (`1 / (SMALLEST_SHARE * threads)`): the
@@ -43,9 +45,59 @@ enum Stop<'a> {
     End(Cursor<'a>),
 }
 
+/// What reading resources gathers: the records, and what the order and the flavour need of each,
+/// taken as each is read (`order::Summary`, `layout::Tally`), while its record is in cache.
+#[derive(Debug, Default)]
+pub(super) struct Gathered<'a> {
+    pub(super) resources: Vec<Resource<'a>>,
+    /// One for each resource.
+    pub(super) summaries: Vec<Summary>,
+    pub(super) tally: Tally,
+}
+
+impl<'a> Gathered<'a> {
+    fn push(&mut self, resource: Resource<'a>) {
+        self.summaries
+            .push(Summary::of(self.resources.last(), &resource));
+        self.tally.add_resource(&resource);
+        self.resources.push(resource);
+    }
+
+    /// Joins what the next part gathered, its notes now `notes_moved_by` further on.
+    fn append(&mut self, part: Gathered<'a>, notes_moved_by: usize) {
+        let Gathered {
+            resources,
+            mut summaries,
+            tally,
+        } = part;
+        // Its first resource's neighbour was read by another part.
+        if let (Some(previous), Some(first), Some(summary)) = (
+            self.resources.last(),
+            resources.first(),
+            summaries.first_mut(),
+        ) {
+            summary.follows = Follows::of(previous, first);
+        }
+        self.summaries.append(&mut summaries);
+        self.tally.add(tally);
+        if notes_moved_by == 0 {
+            self.resources.extend(resources);
+        } else {
+            // Its instances' notes now stand after those joined before.
+            self.resources
+                .extend(resources.into_iter().map(|mut resource| {
+                    for instance in &mut resource.instances {
+                        instance.notes = instance.notes.moved(notes_moved_by);
+                    }
+                    resource
+                }));
+        }
+    }
+}
+
 /// The resources one part holds, and where it stopped.
 struct Part<'a> {
-    resources: Vec<Resource<'a>>,
+    gathered: Gathered<'a>,
     /// The notes its instances' places point into (see `notes`).
     notes: Notes,
     stop: Stop<'a>,
@@ -56,16 +108,16 @@ struct Part<'a> {
 pub(super) fn resources<'a>(
     cursor: &mut Cursor<'a>,
     shared: &mut Shared<'a>,
-) -> Result<Vec<Resource<'a>>, StateError> {
-    let mut resources = Vec::new();
+) -> Result<Gathered<'a>, StateError> {
+    let mut gathered = Gathered::default();
     if cursor.null() || !cursor.open_array()? {
-        return Ok(resources);
+        return Ok(gathered);
     }
     cursor.skip_whitespace();
     let (threads, cuts) = cuts(cursor.bytes(), cursor.position());
     if cuts.is_empty() {
-        read_part(cursor, shared, &mut resources, &[])?;
-        return Ok(resources);
+        read_part(cursor, shared, &mut gathered, &[])?;
+        return Ok(gathered);
     }
     #[cfg(test)]
     tests::CUTS.set(tests::CUTS.get() + cuts.len());
@@ -79,17 +131,17 @@ pub(super) fn resources<'a>(
     // it could not be read from there.
     let read_from = |index: usize| {
         let mut part_cursor = origin.fork(cuts[index], depth);
-        let mut resources = Vec::new();
+        let mut gathered = Gathered::default();
         let mut part_shared = Shared::taking(taking.fresh(), shared_give_back, cuts[index]);
         let stop = read_part(
             &mut part_cursor,
             &mut part_shared,
-            &mut resources,
+            &mut gathered,
             &cuts[index + 1..],
         )
         .ok()?;
         // Held until the parts are joined: without the room a growing vector keeps spare.
-        resources.shrink_to_fit();
+        gathered.resources.shrink_to_fit();
         // Its copies of noted values checked here, on its own thread.
         part_shared.notes.seal();
         let stop = match stop {
@@ -97,7 +149,7 @@ pub(super) fn resources<'a>(
             end @ Stop::End(_) => end,
         };
         Some(Part {
-            resources,
+            gathered,
             notes: part_shared.notes,
             stop,
         })
@@ -122,7 +174,7 @@ pub(super) fn resources<'a>(
         let workers: Vec<_> = (1..threads)
             .filter_map(|_| thread::Builder::new().spawn_scoped(scope, take_parts).ok())
             .collect();
-        let mut stop = read_part(cursor, shared, &mut resources, &cuts)?;
+        let mut stop = read_part(cursor, shared, &mut gathered, &cuts)?;
         let mut parts: Vec<Option<Part<'a>>> = (0..cuts.len()).map(|_| None).collect();
         let read_here = take_parts();
         for (index, part) in workers
@@ -137,13 +189,18 @@ pub(super) fn resources<'a>(
         // 5.3 MB of the 252 MB state's resources. The first part's own vector is grown, not copied:
         // a copy held the resources twice at the peak (5 MB more of 252 MB), where each part
         // joined below is freed as soon as it is moved in.
-        let read = parts.iter().flatten().map(|part| part.resources.len());
-        resources.reserve_exact(read.sum::<usize>());
+        let read: usize = parts
+            .iter()
+            .flatten()
+            .map(|part| part.gathered.resources.len())
+            .sum();
+        gathered.resources.reserve_exact(read);
+        gathered.summaries.reserve_exact(read);
         loop {
             let at = match stop {
                 Stop::End(end) => {
                     *cursor = end;
-                    return Ok(resources);
+                    return Ok(gathered);
                 }
                 Stop::AtCut(at) => at,
             };
@@ -151,23 +208,13 @@ pub(super) fn resources<'a>(
                 #[cfg(test)]
                 tests::JOINED.set(tests::JOINED.get() + 1);
                 let by = shared.notes.join(part.notes);
-                if by == 0 {
-                    resources.extend(part.resources);
-                } else {
-                    // Its instances' notes now stand after those joined before.
-                    resources.extend(part.resources.into_iter().map(|mut resource| {
-                        for instance in &mut resource.instances {
-                            instance.notes = instance.notes.moved(by);
-                        }
-                        resource
-                    }));
-                }
+                gathered.append(part.gathered, by);
                 stop = part.stop;
             } else {
                 // That part could not be read from its cut: read it here, for the error reading
                 // in one go gives.
                 cursor.seek(cuts[at]);
-                stop = read_part(cursor, shared, &mut resources, &[])?;
+                stop = read_part(cursor, shared, &mut gathered, &[])?;
             }
         }
     })
@@ -178,12 +225,12 @@ pub(super) fn resources<'a>(
 fn read_part<'a>(
     cursor: &mut Cursor<'a>,
     shared: &mut Shared<'a>,
-    resources: &mut Vec<Resource<'a>>,
+    gathered: &mut Gathered<'a>,
     cuts: &[usize],
 ) -> Result<Stop<'a>, StateError> {
     loop {
         cursor.skip_whitespace();
-        resources.push(resource(cursor, shared)?);
+        gathered.push(resource(cursor, shared)?);
         if !cursor.next_element()? {
             shared.passed_all(cursor);
             return Ok(Stop::End(cursor.fork(cursor.position(), cursor.depth())));
@@ -237,6 +284,13 @@ fn cuts(bytes: &[u8], first: usize) -> (usize, Vec<usize>) {
         start += size + found + separator.len() - 1;
         cuts.push(start);
     }
+}
+
+/// How many parts were joined at their cuts on this thread so far (tests only: that a test read
+/// in parts did join parts).
+#[cfg(test)]
+pub(crate) fn joined() -> usize {
+    tests::JOINED.get()
 }
 
 #[cfg(test)]
@@ -308,6 +362,47 @@ mod tests {
         }
         let compact: String = text.split('\n').collect();
         assert_eq!(parsed_in(4, &compact), parsed_in(1, &compact));
+    }
+
+    /// What reading the resources of `text` in `parts` parts gathered.
+    fn gathered_in(parts: usize, text: &str) -> super::Gathered<'_> {
+        let at = text.find("\"resources\": [").unwrap() + "\"resources\": ".len();
+        let mut cursor = crate::json::Cursor::new(text).fork(at, 1);
+        let mut shared = crate::state::parse::Shared::default();
+        crate::parts::forced(parts, || super::resources(&mut cursor, &mut shared)).unwrap()
+    }
+
+    #[test]
+    fn what_each_part_gathers_of_its_resources_is_what_the_whole_array_tells() {
+        use crate::state::layout::Tally;
+        use crate::state::order::summaries_of;
+
+        // Modules, types and names out of order and repeated, and instances OpenTofu alone
+        // writes, so every part's first resource has a neighbour to be compared with and the
+        // tallies have something to add.
+        let text = state_text(60)
+            .replace(
+                "\"schema_version\": 0",
+                "\"skip_destroy\": true, \"schema_version\": 0",
+            )
+            .replace("\"name\": \"r1", "\"name\": \"a1");
+        let joined = JOINED.get();
+        for parts in [1, 2, 3, 7] {
+            let gathered = gathered_in(parts, &text);
+            assert_eq!(gathered.resources.len(), 60);
+            assert_eq!(
+                gathered.summaries,
+                summaries_of(&gathered.resources),
+                "{parts} parts"
+            );
+            let mut whole = Tally::default();
+            for resource in &gathered.resources {
+                whole.add_resource(resource);
+            }
+            assert_eq!(gathered.tally, whole, "{parts} parts");
+            assert_ne!(whole, Tally::default());
+        }
+        assert!(JOINED.get() > joined + 5, "parts were joined");
     }
 
     #[test]
