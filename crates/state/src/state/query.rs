@@ -30,19 +30,150 @@ pub enum MaskError {
 /// The document `query` runs over. The attributes members the parse noted (see [`noting`]) are
 /// handed over as known members, so the walker finds them without walking each attributes object.
 pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<'s>, MaskError> {
-    let (ends, instances, attributes) = known(state);
+    let found = found(state, !show_sensitive);
     let mut document = Document::trusted_at(state.source, state.span)
-        .with_known_ends(ends)
-        .with_known_members("instances", instances)
-        .with_known_members("attributes", attributes);
-    for (name, members) in noted_members(state) {
+        .with_known_ends(merged(top_level_ends(state), found.ends))
+        .with_known_members("instances", found.instances)
+        .with_known_members("attributes", found.attributes);
+    let names = state.notes.filter.as_deref().map(MemberNames::names);
+    for ((_, name), members) in names.into_iter().flatten().zip(found.noted) {
         document = document.with_known_members(name, members);
     }
     if show_sensitive {
         return Ok(document);
     }
-    let masks = masked(state, &document)?;
+    let masks = masked(state, found.marked, &document)?;
     Ok(document.with_masks(masks, MASK))
+}
+
+/// An instance whose `sensitive_attributes` paths are to be followed in its `attributes`.
+type Marked<'r, 'a> = (&'r Resource<'a>, &'r Instance<'a>, Span, Span);
+
+/// What the document is handed from the model, found in one pass over its resources: the
+/// containers whose ends the parser knows ([`KnownEnd`]; the top-level ones apart), each
+/// resource's `instances` and each instance's `attributes`, the attributes members the parse
+/// noted (one list for each noted name, in the filter's order), and the instances to mark.
+#[derive(Default)]
+struct Found<'r, 'a> {
+    ends: Vec<KnownEnd>,
+    instances: Vec<KnownMember>,
+    attributes: Vec<KnownMember>,
+    noted: Vec<Vec<KnownMember>>,
+    marked: Vec<Marked<'r, 'a>>,
+}
+
+impl Found<'_, '_> {
+    /// Joins what the next run of resources found (each list stays in the text's order).
+    fn append(&mut self, mut next: Self) {
+        self.ends.append(&mut next.ends);
+        self.instances.append(&mut next.instances);
+        self.attributes.append(&mut next.attributes);
+        if self.noted.is_empty() {
+            self.noted = next.noted;
+        } else {
+            for (mine, theirs) in self.noted.iter_mut().zip(&mut next.noted) {
+                mine.append(theirs);
+            }
+        }
+        self.marked.append(&mut next.marked);
+    }
+}
+
+/// Below this many resources per thread, a pass on threads of their own costs more than it saves.
+const FOUND_PART_RESOURCES: usize = 4096;
+
+/// [`Found`] of `state`'s resources, `marking` or not; a large state's resources in consecutive
+/// runs on every CPU. Each record is read once (in a large state, most are long out of the
+/// cache: three passes, one for each list, were 10 ms on one thread at 252 MB).
+fn found<'r, 'a>(state: &'r State<'a>, marking: bool) -> Found<'r, 'a> {
+    let resources = &state.resources;
+    let threads = parts(resources.len(), FOUND_PART_RESOURCES).max(1);
+    let share = resources.len().div_ceil(threads).max(1);
+    let ranges: Vec<std::ops::Range<usize>> = (0..resources.len())
+        .step_by(share)
+        .map(|start| start..(start + share).min(resources.len()))
+        .collect();
+    let mut all = Found::default();
+    for part in each_on_a_thread(&ranges, |range| {
+        found_in(state, &resources[range.clone()], marking)
+    }) {
+        all.append(part);
+    }
+    // The parser's order is the text's; sorted here should it ever differ.
+    if !all.ends.is_sorted() {
+        all.ends.sort_unstable();
+    }
+    all
+}
+
+/// [`Found`] of `resources`, a run of `state`'s.
+fn found_in<'r, 'a>(
+    state: &'r State<'a>,
+    resources: &'r [Resource<'a>],
+    marking: bool,
+) -> Found<'r, 'a> {
+    let places: Vec<u32> = state
+        .notes
+        .filter
+        .as_deref()
+        .map(|filter| filter.names().map(|(place, _)| place).collect())
+        .unwrap_or_default();
+    let mut found = Found {
+        ends: Vec::with_capacity(resources.len() * 4),
+        instances: Vec::with_capacity(resources.len()),
+        attributes: Vec::with_capacity(resources.len()),
+        noted: vec![Vec::new(); places.len()],
+        marked: Vec::new(),
+    };
+    // Resources, their `instances` arrays, instances and attributes, which the parser read as
+    // containers (attributes may be `null`, four bytes): their size says it all, without reading
+    // a byte of them, which in a large state is far out of the cache for most of them (reading
+    // those bytes was most of this pass's time).
+    let add = |ends: &mut Vec<KnownEnd>, span: Span| {
+        if span.end - span.start >= 64 {
+            ends.extend(KnownEnd::new(span));
+        }
+    };
+    for resource in resources {
+        add(&mut found.ends, resource.span);
+        if let Some(array) = resource.instances_array() {
+            add(&mut found.ends, array);
+            found
+                .instances
+                .extend(KnownMember::new(resource.span.start, array));
+        }
+        for instance in &resource.instances {
+            add(&mut found.ends, instance.span);
+            let Some(object) = instance.attributes() else {
+                continue;
+            };
+            add(&mut found.ends, object);
+            found
+                .attributes
+                .extend(KnownMember::new(instance.span.start, object));
+            for (&place, noted) in places.iter().zip(&mut found.noted) {
+                let member = match state
+                    .notes
+                    .value_of(instance.notes, instance.span.start, place)
+                {
+                    Some(Member::At(value)) => KnownMember::new(object.start, value),
+                    Some(Member::Absent) => KnownMember::absent(object.start),
+                    None => None,
+                };
+                noted.extend(member);
+            }
+            // Two bytes the parse let through (`check_paths` takes an array of paths or
+            // `null`) are `[]`: no paths, known without reading the text, which for most
+            // instances of a large state is no longer in the cache.
+            if marking
+                && let Some(paths) = instance.sensitive_attributes()
+                && paths.end - paths.start != 2
+            {
+                found.marked.push((resource, instance, paths, object));
+            }
+        }
+    }
+    found
 }
 
 /// How many instances ahead of the one it marks a thread asks for the text of the next.
@@ -55,30 +186,17 @@ const PART_BYTES: usize = 4 << 20;
 /// Where each sensitive value starts: the values of sensitive outputs, and what each instance's
 /// `sensitive_attributes` paths point at in its attributes. A large state's instances are marked
 /// in consecutive parts on every CPU, their visits counted together against one limit.
-fn masked(state: &State<'_>, document: &Document<'_>) -> Result<Vec<usize>, MaskError> {
+fn masked(
+    state: &State<'_>,
+    marked: Vec<Marked<'_, '_>>,
+    document: &Document<'_>,
+) -> Result<Vec<usize>, MaskError> {
     let mut starts: Vec<usize> = state
         .outputs
         .iter()
         .filter(|output| output.sensitive)
         .filter_map(|output| output.value)
         .map(|value| value.start)
-        .collect();
-    let marked: Vec<(&Resource<'_>, &Instance<'_>, Span, Span)> = state
-        .instances()
-        .filter_map(|(resource, instance)| {
-            let (Some(paths), Some(attributes)) =
-                (instance.sensitive_attributes(), instance.attributes())
-            else {
-                return None;
-            };
-            // Two bytes the parse let through (`check_paths` takes an array of paths or `null`)
-            // are `[]`: no paths, known without reading the text, which for most instances of a
-            // large state is no longer in the cache.
-            if paths.end - paths.start == 2 {
-                return None;
-            }
-            Some((resource, instance, paths, attributes))
-        })
         .collect();
     let bytes = marked
         .iter()
@@ -183,12 +301,8 @@ fn wrapped(walker: &mut Walker<'_, '_>, value: Span) -> Result<Option<Span>, Exc
     })
 }
 
-/// The containers whose spans the parser found: the top level's values, each resource, its
-/// `instances` array, each instance object and its attributes; sorted by start. And the members
-/// it read: each resource's `instances` and each instance's `attributes` (the parser keeps the
-/// last of a repeated name and compares names decoded, as the walker does), so a path through
-/// them (`$.resources[*].instances[*].attributes`) does not walk each resource and instance.
-fn known(state: &State<'_>) -> (Vec<KnownEnd>, Vec<KnownMember>, Vec<KnownMember>) {
+/// The top-level members and outputs the parser read as large containers, sorted.
+fn top_level_ends(state: &State<'_>) -> Vec<KnownEnd> {
     let bytes = state.source.as_bytes();
     let large = |span: &Span| {
         matches!(bytes.get(span.start), Some(b'{' | b'[')) && span.end - span.start >= 64
@@ -202,38 +316,7 @@ fn known(state: &State<'_>) -> (Vec<KnownEnd>, Vec<KnownMember>, Vec<KnownMember
         .filter_map(KnownEnd::new)
         .collect();
     top.sort_unstable();
-    // The resources' spans, in the order of the text: already sorted, unless the parser's order
-    // ever differs from it (then they are sorted here).
-    let mut inner = Vec::with_capacity(state.resources.len() * 4);
-    let mut instances = Vec::with_capacity(state.resources.len());
-    let mut attributes = Vec::with_capacity(state.resources.len());
-    // Resources, their `instances` arrays, instances and attributes, which the parser read as
-    // containers (attributes may be `null`, four bytes): their size says it all, without reading
-    // a byte of them, which in a large state is far out of the cache for most of them (reading
-    // those bytes was most of this list's time).
-    let mut add = |span: Span| {
-        if span.end - span.start >= 64 {
-            inner.extend(KnownEnd::new(span));
-        }
-    };
-    for resource in &state.resources {
-        add(resource.span);
-        if let Some(array) = resource.instances_array() {
-            add(array);
-            instances.extend(KnownMember::new(resource.span.start, array));
-        }
-        for instance in &resource.instances {
-            add(instance.span);
-            if let Some(object) = instance.attributes() {
-                add(object);
-                attributes.extend(KnownMember::new(instance.span.start, object));
-            }
-        }
-    }
-    if !inner.is_sorted() {
-        inner.sort_unstable();
-    }
-    (merged(top, inner), instances, attributes)
+    top
 }
 
 /// The most attributes members a query has the parse note.
@@ -253,34 +336,6 @@ pub fn noting(path: &JsonPath) -> Option<Noting> {
         copies: false,
         lines: false,
     })
-}
-
-/// For each name the parse noted, its value in each instance's attributes object that has notes,
-/// or that the object has none (an instance without notes, its attributes skipped the careful way,
-/// is walked).
-fn noted_members<'n>(state: &'n State<'_>) -> Vec<(&'n str, Vec<KnownMember>)> {
-    let Some(filter) = state.notes.filter.as_deref() else {
-        return Vec::new();
-    };
-    filter
-        .names()
-        .map(|(place, name)| {
-            let members = state
-                .instances()
-                .filter_map(|(_, instance)| {
-                    let object = instance.attributes()?;
-                    match state
-                        .notes
-                        .value_of(instance.notes, instance.span.start, place)?
-                    {
-                        Member::At(value) => KnownMember::new(object.start, value),
-                        Member::Absent => KnownMember::absent(object.start),
-                    }
-                })
-                .collect();
-            (name, members)
-        })
-        .collect()
 }
 
 /// Two sorted lists as one.
@@ -387,9 +442,9 @@ mod tests {
 ]}}"#
         );
         let state = crate::state::parse(text.as_bytes()).unwrap();
-        let (_, instances, attributes) = known(&state);
+        let found = found(&state, false);
         // Four resources' `instances` (one empty), four instances with attributes (one `null`).
-        assert_eq!((instances.len(), attributes.len()), (4, 4));
+        assert_eq!((found.instances.len(), found.attributes.len()), (4, 4));
         let handed = document(&state, true).unwrap();
         let walked = Document::parse(&text).unwrap();
         for path in [
@@ -504,9 +559,9 @@ mod tests {
             crate::state::parse::parse_noting(text.as_bytes(), &noting(&ids).unwrap()).unwrap();
         // Five of the seven objects had notes (the `null` and the deep one had none), each
         // handed over, with or without an `id`.
-        let handed = noted_members(&noted);
+        let handed = found(&noted, false).noted;
         assert_eq!(handed.len(), 1);
-        assert_eq!(handed[0].1.len(), 6, "{handed:?}");
+        assert_eq!(handed[0].len(), 6, "{handed:?}");
         let selected = ids
             .select(
                 &document(&noted, false).unwrap(),
@@ -551,9 +606,10 @@ mod tests {
                 crate::state::parse::parse_noting(text.as_bytes(), &noting(&path).unwrap())
             })
             .unwrap();
-            let handed = noted_members(&noted);
-            assert!(handed.iter().all(|(_, members)| members.len() == 3000));
-            let document = document(&noted, true).unwrap();
+            // The document's pass over the resources cut into as many runs as the parse's parts.
+            let handed = forced(parts, || found(&noted, false).noted);
+            assert!(handed.iter().all(|members| members.len() == 3000));
+            let document = forced(parts, || document(&noted, true).unwrap());
             let selected = path
                 .select(&document, Limits::for_document(text.len()))
                 .and_then(|mut selection| selection.to_json(false))
@@ -567,7 +623,7 @@ mod tests {
     fn known_ends_come_sorted_and_merged_lists_keep_every_entry() {
         let text = state_text();
         let state = crate::state::parse(text.as_bytes()).unwrap();
-        let (ends, ..) = known(&state);
+        let ends = merged(top_level_ends(&state), found(&state, false).ends);
         assert!(ends.is_sorted());
         // The top level's `outputs` and `resources`, an output, and each of 24 resources' own.
         assert!(ends.len() >= 3 + 24, "{}", ends.len());
