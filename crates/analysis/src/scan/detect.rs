@@ -674,20 +674,40 @@ fn locate(state: &State<'_>, offsets: &[(usize, usize)], findings: &mut [Finding
         &counted
     };
     let in_order: Vec<usize> = sorted.iter().map(|&(_, offset)| offset).collect();
-    // The pages behind each few megabytes located are given back (see `ReadBack`); a state
-    // written on one line is read through from one finding to the next.
-    let mut given = 0;
-    let located = index.line_columns_passing(state.source.as_bytes(), &in_order, |offset| {
-        if offset - given >= READ_BACK_SPREAD {
-            state.give_back_around(given, offset);
-            given = offset;
-        }
+    // Thousands of findings are located in consecutive runs on every CPU (each a count inside a
+    // block of the index whose pages the parse gave back: a memory trip each). A run gives back
+    // the pages from where the run before ended.
+    let runs = statectl_state::parts::parts(in_order.len(), LOCATE_PART_FINDINGS).max(1);
+    let share = in_order.len().div_ceil(runs);
+    let runs: Vec<(usize, &[usize])> = in_order
+        .chunks(share)
+        .enumerate()
+        .map(|(at, run)| {
+            let run_before_ends = if at == 0 { 0 } else { in_order[at * share - 1] };
+            (run_before_ends, run)
+        })
+        .collect();
+    let located = statectl_state::parts::each_on_a_thread(&runs, |&(from, run)| {
+        // The pages behind each few megabytes located are given back (see `ReadBack`); a state
+        // written on one line is read through from one finding to the next.
+        let mut given = from;
+        let located = index.line_columns_passing(state.source.as_bytes(), run, |offset| {
+            if offset - given >= READ_BACK_SPREAD {
+                state.give_back_around(given, offset);
+                given = offset;
+            }
+        });
+        state.give_back_around(given, run.last().copied().unwrap_or(from));
+        located
     });
-    state.give_back_around(given, last);
-    for (&(finding, _), location) in sorted.iter().zip(located) {
+    for (&(finding, _), location) in sorted.iter().zip(located.into_iter().flatten()) {
         findings[finding].location = Some(location);
     }
 }
+
+/// Below this many findings per thread, locating them on threads of their own costs more than it
+/// saves.
+const LOCATE_PART_FINDINGS: usize = 256;
 
 #[cfg(test)]
 mod tests {
