@@ -114,11 +114,15 @@ pub fn sort_objects(resources: &[Resource<'_>]) -> Result<Vec<ObjectRef>, Duplic
     sort_summarized(resources, &summaries_of(resources))
 }
 
-/// [`sort_objects`], given the resources' summaries (`summaries_of`, or the parse's).
+/// [`sort_objects`], given the resources' summaries (`summaries_of`, or the parse's: one for
+/// each resource, else they are taken again here).
 pub(crate) fn sort_summarized(
     resources: &[Resource<'_>],
     summaries: &[Summary],
 ) -> Result<Vec<ObjectRef>, Duplicate> {
+    if summaries.len() != resources.len() {
+        return sort_objects(resources);
+    }
     // A resource's place in the order, compared with integers where they decide: comparing module
     // paths step by step was most of this function's time on large states.
     let ranks = module_ranks(resources, summaries);

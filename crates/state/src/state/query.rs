@@ -89,10 +89,14 @@ fn found<'r, 'a>(state: &'r State<'a>, marking: bool) -> Found<'r, 'a> {
     let resources = &state.resources;
     let threads = parts(resources.len(), FOUND_PART_RESOURCES).max(1);
     let share = resources.len().div_ceil(threads).max(1);
-    let ranges: Vec<std::ops::Range<usize>> = (0..resources.len())
+    let mut ranges: Vec<std::ops::Range<usize>> = (0..resources.len())
         .step_by(share)
         .map(|start| start..(start + share).min(resources.len()))
         .collect();
+    // No resources: one empty run, which still has a list (empty) for each noted name.
+    if ranges.is_empty() {
+        ranges.push(0..0);
+    }
     let mut all = Found::default();
     for part in each_on_a_thread(&ranges, |range| {
         found_in(state, &resources[range.clone()], marking)
