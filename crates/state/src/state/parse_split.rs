@@ -27,15 +27,10 @@ use crate::state::parse::{Shared, resource};
 /// Below this many bytes per thread, a thread costs more than it saves.
 const PART_BYTES: usize = 2 << 20;
 
-/// How the parts shrink: each is `1 / (SHARE_PER_THREAD * threads)` of what is left after the
-/// cuts before it, so the first parts are large and the last small. The threads take parts in
-/// order, and the last ones taken are what one thread may read alone while the others wait: with
-/// four equal parts a thread, up to an eighth of the array.
-const SHARE_PER_THREAD: usize = 2;
-
-/// The smallest part, as a share of the array per thread (`1 / (SMALLEST_SHARE * threads)`): the
-/// most one thread can be left reading alone at the end.
-const SMALLEST_SHARE: usize = 64;
+/// Parts a thread reads (at least half a megabyte each): one part a thread left one thread
+/// reading alone while the other waited, when its half read slower. Sixteen were no faster than
+/// four, and each part's own vector of resources added a megabyte at 50 MB.
+const PARTS_PER_THREAD: usize = 4;
 
 /// Where a part's reading stopped.
 enum Stop<'a> {
@@ -245,15 +240,15 @@ fn read_part<'a>(
 }
 
 /// How many threads read the array, and guessed starts of its elements (the first element starts
-/// at `first`), parts shrinking from a `SHARE_PER_THREAD * threads`-th of the rest to the smallest
-/// part (see [`SMALLEST_SHARE`]); no cuts when the array is small, or not laid out one element per
-/// line.
+/// at `first`), spread evenly over the rest of `source`, [`PARTS_PER_THREAD`] parts a thread; no
+/// cuts when the array is small, or not laid out one element per line.
 fn cuts(bytes: &[u8], first: usize) -> (usize, Vec<usize>) {
     let rest = bytes.len() - first;
     let threads = parts(rest, PART_BYTES);
     if threads < 2 || bytes.get(first) != Some(&b'{') {
         return (threads, Vec::new());
     }
+    let parts = threads * PARTS_PER_THREAD;
     let line = bytes[..first]
         .iter()
         .rposition(|&byte| byte == b'\n')
@@ -268,22 +263,17 @@ fn cuts(bytes: &[u8], first: usize) -> (usize, Vec<usize>) {
     separator.extend_from_slice(indent);
     separator.push(b'{');
     let finder = memchr::memmem::Finder::new(&separator);
-    let smallest = (rest / (threads * SMALLEST_SHARE)).max(1);
-    let mut cuts: Vec<usize> = Vec::new();
-    let mut start = first;
-    loop {
-        let left = bytes.len() - start;
-        let size = (left / (threads * SHARE_PER_THREAD)).max(smallest);
-        if size >= left {
-            return (threads, cuts);
+    let mut cuts: Vec<usize> = Vec::with_capacity(parts - 1);
+    for part in 1..parts {
+        let from = first + rest / parts * part;
+        if let Some(found) = finder.find(&bytes[from..]) {
+            let cut = from + found + separator.len() - 1;
+            if cuts.last().is_none_or(|&last| last < cut) {
+                cuts.push(cut);
+            }
         }
-        let Some(found) = finder.find(&bytes[start + size..]) else {
-            return (threads, cuts);
-        };
-        // Past the guess before it, as the search starts after it.
-        start += size + found + separator.len() - 1;
-        cuts.push(start);
     }
+    (threads, cuts)
 }
 
 /// How many parts were joined at their cuts on this thread so far (tests only: that a test read
