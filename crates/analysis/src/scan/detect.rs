@@ -677,8 +677,8 @@ fn locate(state: &State<'_>, offsets: &[(usize, usize)], findings: &mut [Finding
     // Thousands of findings are located in consecutive runs on every CPU (each a count inside a
     // block of the index whose pages the parse gave back: a memory trip each). A run gives back
     // the pages from where the run before ended.
-    let runs = statectl_state::parts::parts(in_order.len(), LOCATE_PART_FINDINGS).max(1);
-    let share = in_order.len().div_ceil(runs);
+    let threads = statectl_state::parts::parts(in_order.len(), LOCATE_PART_FINDINGS).max(1);
+    let share = in_order.len().div_ceil(threads);
     let runs: Vec<(usize, &[usize])> = in_order
         .chunks(share)
         .enumerate()

@@ -127,12 +127,9 @@ pub(crate) fn sort_summarized(
     // paths step by step was most of this function's time on large states.
     let ranks = module_ranks(resources, summaries);
     let key = |resource: u32| {
-        let address = &resources[resource as usize].address;
         (
             ranks[resource as usize],
-            address.mode,
-            address.type_name.as_str(),
-            address.name.as_str(),
+            in_module(&resources[resource as usize]),
         )
     };
     let by_address = in_address_order(resources, summaries, &ranks);

@@ -88,19 +88,22 @@ const FOUND_PART_RESOURCES: usize = 4096;
 fn found<'r, 'a>(state: &'r State<'a>, marking: bool) -> Found<'r, 'a> {
     let resources = &state.resources;
     let threads = parts(resources.len(), FOUND_PART_RESOURCES).max(1);
-    let share = resources.len().div_ceil(threads).max(1);
-    let mut ranges: Vec<std::ops::Range<usize>> = (0..resources.len())
-        .step_by(share)
-        .map(|start| start..(start + share).min(resources.len()))
+    let mut runs: Vec<&[Resource<'a>]> = resources
+        .chunks(resources.len().div_ceil(threads).max(1))
         .collect();
     // No resources: one empty run, which still has a list (empty) for each noted name.
-    if ranges.is_empty() {
-        ranges.push(0..0);
+    if runs.is_empty() {
+        runs.push(&[]);
     }
+    // Where the parse noted each name, in the filter's order (`document` hands them over in it).
+    let places: Vec<u32> = state
+        .notes
+        .filter
+        .as_deref()
+        .map(|filter| filter.names().map(|(place, _)| place).collect())
+        .unwrap_or_default();
     let mut all = Found::default();
-    for part in each_on_a_thread(&ranges, |range| {
-        found_in(state, &resources[range.clone()], marking)
-    }) {
+    for part in each_on_a_thread(&runs, |run| found_in(state, run, &places, marking)) {
         all.append(part);
     }
     // The parser's order is the text's; sorted here should it ever differ.
@@ -110,18 +113,13 @@ fn found<'r, 'a>(state: &'r State<'a>, marking: bool) -> Found<'r, 'a> {
     all
 }
 
-/// [`Found`] of `resources`, a run of `state`'s.
+/// [`Found`] of `resources`, a run of `state`'s, the noted members at `places`.
 fn found_in<'r, 'a>(
     state: &'r State<'a>,
     resources: &'r [Resource<'a>],
+    places: &[u32],
     marking: bool,
 ) -> Found<'r, 'a> {
-    let places: Vec<u32> = state
-        .notes
-        .filter
-        .as_deref()
-        .map(|filter| filter.names().map(|(place, _)| place).collect())
-        .unwrap_or_default();
     let mut found = Found {
         ends: Vec::with_capacity(resources.len() * 4),
         instances: Vec::with_capacity(resources.len()),
