@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicU64;
 
 use crate::json::Span;
 use crate::json::keys::MemberNames;
-use crate::json::path::document::{Kind, KnownEnd, KnownMember, Walker};
+use crate::json::path::document::{Kind, KnownArray, KnownEnd, KnownMember, Walker};
 use crate::json::path::{Document, Exceeded, JsonPath, Limits};
 use crate::json::wide::ask_ahead;
 use crate::parts::{each_on_a_thread, parts, runs};
@@ -34,7 +34,8 @@ pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<
     let mut document = Document::trusted_at(state.source, state.span)
         .with_known_ends(merged(top_level_ends(state), found.ends))
         .with_known_members("instances", found.instances)
-        .with_known_members("attributes", found.attributes);
+        .with_known_members("attributes", found.attributes)
+        .with_known_elements(found.arrays, found.elements);
     let names = state.notes.filter.as_deref().map(MemberNames::names);
     for ((_, name), members) in names.into_iter().flatten().zip(found.noted) {
         document = document.with_known_members(name, members);
@@ -60,6 +61,10 @@ struct Found<'r, 'a> {
     attributes: Vec<KnownMember>,
     noted: Vec<Vec<KnownMember>>,
     marked: Vec<Marked<'r, 'a>>,
+    /// Each `instances` array with how many instances it holds, and their spans, one array's
+    /// after another's.
+    arrays: Vec<KnownArray>,
+    elements: Vec<KnownEnd>,
 }
 
 impl Found<'_, '_> {
@@ -76,6 +81,8 @@ impl Found<'_, '_> {
             }
         }
         self.marked.append(&mut next.marked);
+        self.arrays.append(&mut next.arrays);
+        self.elements.append(&mut next.elements);
     }
 }
 
@@ -126,6 +133,8 @@ fn found_in<'r, 'a>(
         attributes: Vec::with_capacity(resources.len()),
         noted: vec![Vec::new(); places.len()],
         marked: Vec::new(),
+        arrays: Vec::with_capacity(resources.len()),
+        elements: Vec::with_capacity(resources.len() * 2),
     };
     // Resources, their `instances` arrays, instances and attributes, which the parser read as
     // containers (attributes may be `null`, four bytes): their size says it all, without reading
@@ -143,9 +152,16 @@ fn found_in<'r, 'a>(
             found
                 .instances
                 .extend(KnownMember::new(resource.span.start, array));
+            // The array's elements are the instances, each of them, in order.
+            found
+                .arrays
+                .extend(KnownArray::new(array.start, resource.instances.len()));
         }
         for instance in &resource.instances {
             add(&mut found.ends, instance.span);
+            if resource.instances_array.is_some() {
+                found.elements.extend(KnownEnd::new(instance.span));
+            }
             let Some(object) = instance.attributes() else {
                 continue;
             };
@@ -447,6 +463,9 @@ mod tests {
         let found = found(&state, false);
         // Four resources' `instances` (one empty), four instances with attributes (one `null`).
         assert_eq!((found.instances.len(), found.attributes.len()), (4, 4));
+        // Four `instances` arrays whose elements are handed over: five instances (the second
+        // array of `c` is the one read).
+        assert_eq!((found.arrays.len(), found.elements.len()), (4, 5));
         let handed = document(&state, true).unwrap();
         let walked = Document::parse(&text).unwrap();
         for path in [
@@ -456,6 +475,10 @@ mod tests {
             "$.resources[?@.instances[0].attributes.id == 'escaped'].name",
             "$..attributes",
             "$.resources[*].x",
+            "$.resources[*].instances[*]",
+            "$.resources[*].instances[-1].index_key",
+            "$..instances[?@.deposed]",
+            "$..instances[*].schema_version",
         ] {
             let path = JsonPath::parse(path).unwrap();
             let select = |document: &Document<'_>| {

@@ -18,6 +18,7 @@ use std::sync::atomic::AtomicU64;
 
 use crate::json::bytes::skip_layout;
 use crate::json::path::budget::{Budget, Exceeded, Limits};
+use crate::json::path::forward::Hint;
 use crate::json::path::iregexp::RegexCache;
 use crate::json::path::key_hits::KeyHits;
 use crate::json::trusted::{end_of_scalar, end_of_string, string_end};
@@ -41,6 +42,31 @@ pub struct Document<'t> {
     known_ends: Vec<KnownEnd>,
     /// Members of objects a caller read: for each name, sorted by the object's start.
     known_members: Vec<(Box<str>, Vec<KnownMember>)>,
+    /// Arrays whose elements a caller read, sorted by the array's start: where each starts, and
+    /// where its elements are in `known_elements` (its elements one after another, in order).
+    known_arrays: Vec<KnownArray>,
+    known_elements: Vec<KnownEnd>,
+}
+
+/// An array whose elements a caller read (a state's `instances` array, say): where it starts and
+/// how many elements it has, which follow those of the arrays handed over before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct KnownArray {
+    start: u32,
+    first: u32,
+    count: u32,
+}
+
+impl KnownArray {
+    /// The array at `start` with `count` elements; `None` past 4 GiB of text or elements (a state
+    /// is never that large; then the walker walks).
+    pub(crate) fn new(start: usize, count: usize) -> Option<KnownArray> {
+        Some(KnownArray {
+            start: u32::try_from(start).ok()?,
+            first: 0,
+            count: u32::try_from(count).ok()?,
+        })
+    }
 }
 
 /// A container whose span a caller knows, in eight bytes (offsets as `u32`: a state is at most
@@ -123,6 +149,8 @@ impl<'t> Document<'t> {
             mask_text: "",
             known_ends: Vec::new(),
             known_members: Vec::new(),
+            known_arrays: Vec::new(),
+            known_elements: Vec::new(),
         }
     }
 
@@ -164,17 +192,33 @@ impl<'t> Document<'t> {
         self
     }
 
-    /// The member `name` of the object at `object`, when the caller read it.
-    fn known_member(&self, object: usize, name: &str) -> Option<KnownMember> {
-        let object = u32::try_from(object).ok()?;
-        let (_, members) = self
-            .known_members
-            .iter()
-            .find(|(known, _)| **known == *name)?;
-        let at = members
-            .binary_search_by_key(&object, |member| member.object)
-            .ok()?;
-        Some(members[at])
+    /// The elements of arrays the caller read: `arrays` in any order, each with the number of its
+    /// elements, and `elements`, the spans of the first array's elements, then the second's, and
+    /// so on, each in the array's order (the walker lists them as they are, without reading the
+    /// text). Handed over elements that do not add up to the arrays' counts are not taken.
+    #[must_use]
+    pub(crate) fn with_known_elements(
+        mut self,
+        mut arrays: Vec<KnownArray>,
+        elements: Vec<KnownEnd>,
+    ) -> Document<'t> {
+        let mut first: u32 = 0;
+        for array in &mut arrays {
+            array.first = first;
+            let Some(next) = first.checked_add(array.count) else {
+                return self;
+            };
+            first = next;
+        }
+        if first as usize != elements.len() {
+            return self;
+        }
+        if !arrays.is_sorted_by_key(|array| array.start) {
+            arrays.sort_unstable_by_key(|array| array.start);
+        }
+        self.known_arrays = arrays;
+        self.known_elements = elements;
+        self
     }
 
     pub fn text(&self) -> &'t str {
@@ -194,8 +238,11 @@ impl<'t> Document<'t> {
         self.root
     }
 
-    pub(crate) fn is_masked(&self, start: usize) -> bool {
-        !self.masks.is_empty() && self.masks.binary_search(&start).is_ok()
+    /// The index of the list of known members named `name`.
+    fn known_members_named(&self, name: &str) -> Option<usize> {
+        self.known_members
+            .iter()
+            .position(|(known, _)| **known == *name)
     }
 
     pub(crate) fn mask_text(&self) -> &'static str {
@@ -240,9 +287,12 @@ pub(crate) struct Walker<'d, 't> {
     /// large nestings) cannot make the memory grow past a fraction of its size.
     remember_at_most: usize,
     open: Vec<usize>,
-    /// Where the last look-up of the document's known ends landed (see
-    /// [`Walker::first_known_inside`]).
-    known_hint: usize,
+    /// Where the last look-ups of the known ends (see [`Walker::first_known_inside`]), of the
+    /// masks, of each list of known members and of the known arrays landed (see `forward`).
+    known_hint: Hint,
+    mask_hint: Hint,
+    member_hints: Vec<Hint>,
+    array_hint: Hint,
     pool: Vec<Vec<Child>>,
     slots: Vec<u32>,
     pub(crate) regexes: RegexCache,
@@ -259,7 +309,10 @@ impl<'d, 't> Walker<'d, 't> {
             remembered: vec![0; doc.text.len() / 4096 + 1],
             remember_at_most: 65_536 + doc.text.len() / 16,
             open: Vec::new(),
-            known_hint: 0,
+            known_hint: Hint::default(),
+            mask_hint: Hint::default(),
+            member_hints: vec![Hint::default(); doc.known_members.len()],
+            array_hint: Hint::default(),
             pool: Vec::new(),
             slots: Vec::new(),
             regexes: RegexCache::default(),
@@ -291,8 +344,36 @@ impl<'d, 't> Walker<'d, 't> {
         self.doc.text
     }
 
+    /// Whether the value at `start` is masked (one of the document's masks, looked up from where
+    /// the walk's last look-up landed).
+    pub(crate) fn is_masked(&self, start: usize) -> bool {
+        let masks = &self.doc.masks;
+        !masks.is_empty() && self.mask_hint.find(masks, start, |mask| *mask).is_some()
+    }
+
+    /// The member `name` of the object at `object`, when the caller read it.
+    fn known_member(&self, object: usize, name: &str) -> Option<KnownMember> {
+        let object = u32::try_from(object).ok()?;
+        let index = self.doc.known_members_named(name)?;
+        let members = &self.doc.known_members[index].1;
+        self.member_hints[index]
+            .find(members, object, |member| member.object)
+            .copied()
+    }
+
+    /// The elements of the array at `start`, when the caller read them.
+    fn known_elements(&self, start: usize) -> Option<&'d [KnownEnd]> {
+        let start = u32::try_from(start).ok()?;
+        let doc = self.doc;
+        let array = self
+            .array_hint
+            .find(&doc.known_arrays, start, |array| array.start)?;
+        let first = array.first as usize;
+        doc.known_elements.get(first..first + array.count as usize)
+    }
+
     pub(crate) fn kind(&self, node: Span) -> Kind {
-        if self.doc.is_masked(node.start) {
+        if self.is_masked(node.start) {
             return Kind::Masked;
         }
         match self.doc.text.as_bytes().get(node.start) {
@@ -346,6 +427,19 @@ impl<'d, 't> Walker<'d, 't> {
     /// The members (each name once) or elements of `node` into `out`; nothing for anything else.
     pub(crate) fn children(&mut self, node: Span, out: &mut Vec<Child>) -> Result<(), Exceeded> {
         out.clear();
+        // An array the caller read is listed without reading its text, far out of the cache in a
+        // large state (a masked one has none, as below).
+        if let Some(elements) = self.known_elements(node.start)
+            && !self.is_masked(node.start)
+        {
+            out.extend(elements.iter().map(|element| Child {
+                key: None,
+                escaped: false,
+                value: Span::new(element.start(), element.end()),
+            }));
+            self.budget.visit(out.len())?;
+            return Ok(());
+        }
         let mut cursor = ChildCursor::new(self, node);
         while let Some(child) = cursor.next(self)? {
             out.push(child);
@@ -379,8 +473,8 @@ impl<'d, 't> Walker<'d, 't> {
         // Only objects are handed over (and no other value starts where one does): asked first,
         // the object's first byte, far out of the cache in a large state, is not read. A masked
         // object has no members, known or not (asked only of a known one: `kind` asks the rest).
-        if let Some(known) = self.doc.known_member(node.start, name)
-            && !self.doc.is_masked(node.start)
+        if let Some(known) = self.known_member(node.start, name)
+            && !self.is_masked(node.start)
         {
             self.budget.visit(1)?;
             return Ok(known.value());
@@ -434,22 +528,9 @@ impl<'d, 't> Walker<'d, 't> {
     /// for there first. Searching the whole list for each of the millions of containers `$..x`
     /// visits in a large state was a tenth of its time.
     fn first_known_inside(&mut self, node: Span) -> usize {
-        let known = self.doc.known_ends.as_slice();
-        let mut at = self.known_hint;
-        if at <= known.len() && (at == 0 || known[at - 1].start() <= node.start) {
-            for _ in 0..8 {
-                match known.get(at) {
-                    Some(known) if known.start() <= node.start => at += 1,
-                    _ => {
-                        self.known_hint = at;
-                        return at;
-                    }
-                }
-            }
-        }
-        at = known.partition_point(|known| known.start() <= node.start);
-        self.known_hint = at;
-        at
+        // The first that starts after the node starts.
+        self.known_hint
+            .first_not_below(&self.doc.known_ends, node.start + 1, |known| known.start())
     }
 
     /// The offset after the value starting at `start`. `next_known` is the first of the
@@ -754,6 +835,75 @@ impl Hasher for OffsetHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::path::JsonPath;
+
+    /// Arrays whose elements are handed over select what walking their text selects, through
+    /// every segment that lists children (wildcards, filters, descendants, negative indexes,
+    /// printing); a masked one has none; elements that do not add up to the counts are not taken.
+    #[test]
+    fn known_elements_select_what_walking_the_arrays_selects() {
+        let text =
+            r#"{"a": [1, [2, 3], {"b": 4, "c": [5]}], "m": [6, 7], "e": [], "d": {"a": [8]}}"#;
+        let at = |needle: &str| text.find(needle).unwrap();
+        let span = |from: &str, length: usize| Span::new(at(from), at(from) + length);
+        // One array's elements after another's, in the order the arrays are handed over.
+        let elements = vec![
+            span("6,", 1),
+            span("7]", 1),
+            span("1,", 1),
+            span("[2, 3]", 6),
+            span(r#"{"b""#, 20),
+            span("5]", 1),
+            span("8]", 1),
+        ];
+        let elements: Vec<KnownEnd> = elements.into_iter().filter_map(KnownEnd::new).collect();
+        let arrays = |counts: [usize; 5]| {
+            // In no particular order: `m`, `a`, `e`, `c`'s array, `d.a`.
+            [at("[6"), at("[1"), at("[]"), at("[5"), at("[8")]
+                .into_iter()
+                .zip(counts)
+                .filter_map(|(start, count)| KnownArray::new(start, count))
+                .collect::<Vec<_>>()
+        };
+        let walked = Document::trusted_at(text, Span::new(0, text.len()));
+        let handed = Document::trusted_at(text, Span::new(0, text.len()))
+            .with_known_elements(arrays([2, 3, 0, 1, 1]), elements.clone());
+        assert_eq!(handed.known_elements.len(), 7);
+        let miscounted = Document::trusted_at(text, Span::new(0, text.len()))
+            .with_known_elements(arrays([2, 3, 0, 1, 2]), elements.clone());
+        assert!(miscounted.known_arrays.is_empty());
+        let select = |document: &Document<'_>, path: &str| {
+            let path = JsonPath::parse(path).unwrap();
+            path.select(document, Limits::for_document(document.len()))
+                .and_then(|mut selection| selection.to_json(false))
+                .unwrap()
+        };
+        let paths = [
+            "$.a[*]",
+            "$.a[-1]",
+            "$.a[-2][*]",
+            "$.m[*]",
+            "$.e[*]",
+            "$..[*]",
+            "$..*",
+            "$.a[?@ == 1]",
+            "$..c[*]",
+            "$.d.a[*]",
+            "$[*]",
+            "$.a",
+        ];
+        for path in paths {
+            assert_eq!(select(&handed, path), select(&walked, path), "{path}");
+            assert_eq!(select(&miscounted, path), select(&walked, path), "{path}");
+        }
+        assert_eq!(select(&handed, "$.a[-1].c[*]"), "[5]");
+        // A masked array has no elements, handed over or not.
+        let masked = Document::trusted_at(text, Span::new(0, text.len()))
+            .with_known_elements(arrays([2, 3, 0, 1, 1]), elements)
+            .with_masks(vec![at("[6")], "(sensitive)");
+        assert_eq!(select(&masked, "$.m[*]"), "[]");
+        assert_eq!(select(&masked, "$.m"), r#"["(sensitive)"]"#);
+    }
 
     /// Forward, backward, repeated and far-off look-ups all land where a search of the whole list
     /// lands.

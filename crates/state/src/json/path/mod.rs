@@ -14,6 +14,7 @@ mod compare;
 pub(crate) mod document;
 mod eval;
 mod filter;
+mod forward;
 mod iregexp;
 mod key_hits;
 mod render;

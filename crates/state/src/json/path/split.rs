@@ -93,7 +93,7 @@ impl Walker<'_, '_> {
                 if node.end - node.start <= largest
                     || !one_by_one(segment)
                     || !container(&node)
-                    || self.doc.is_masked(node.start)
+                    || self.is_masked(node.start)
                 {
                     starts.push(Start::Node(node));
                     continue;
@@ -114,7 +114,7 @@ impl Walker<'_, '_> {
             if node.end - node.start <= largest
                 || opened == MAX_OPENED
                 || !container(&node)
-                || self.doc.is_masked(node.start)
+                || self.is_masked(node.start)
             {
                 starts.push(Start::Node(node));
                 continue;
