@@ -48,6 +48,8 @@ pub struct State<'a> {
     pub notes: Notes,
     /// The top-level object's members in input order.
     pub members: Vec<Member<'a>>,
+    /// The `resources` array the resources were read from (none when it is `null` or missing).
+    pub(crate) resources_array: Option<Span>,
     pub span: Span,
     pub style: Style,
     /// Gives back pages of the mapped text, when the parse gave back those it passed
@@ -83,6 +85,12 @@ pub struct Resource<'a> {
     /// Which writer's key order its instance objects follow (evidence of who wrote the file, see
     /// `layout::detect_flavour`).
     pub(crate) key_order: OrderLean,
+    /// The `instances` array was the value of a member named exactly so (Terraform's reader
+    /// takes a name in any case; a JSONPath name matches only itself), and so was each of its
+    /// instances' `attributes` objects. (Kept here, not on each instance: the instance record has
+    /// no byte to spare.)
+    pub(crate) instances_named_exactly: bool,
+    pub(crate) attributes_named_exactly: bool,
 }
 
 impl Resource<'_> {

@@ -30,6 +30,9 @@ pub(super) struct Shared<'a> {
     providers: Vec<(Box<str>, Arc<ProviderConfig>)>,
     last_module: Option<(String, ModulePath)>,
     instances: Vec<Instance<'a>>,
+    /// An instance read since this was last cleared took its `attributes` from a member named
+    /// otherwise (in another case).
+    attributes_named_otherwise: bool,
     /// Gives back the pages of a mapped file this reader has passed, when the caller asked
     /// (`parse_giving_back`); `given` is how far it has.
     pub(super) give_back: Option<GiveBack<'a>>,
@@ -178,6 +181,7 @@ struct TopLevel<'a> {
     lineage: Option<Cow<'a, str>>,
     outputs: Vec<Output<'a>>,
     resources: Gathered<'a>,
+    resources_array: Option<Span>,
     check_results: Option<Span>,
     backend: bool,
     modules: bool,
@@ -225,6 +229,7 @@ fn parse_text<'a>(
         check_results: top.check_results,
         notes: top.shared.notes,
         members: top.members,
+        resources_array: top.resources_array,
         span,
         style: Style::detect(source, span, Flavour::Terraform),
         give_back: top.shared.give_back,
@@ -273,7 +278,11 @@ fn top_level_member<'a>(
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
         Some("resources") => match parse_split::resources(cursor, &mut top.shared) {
-            Ok(parsed) => top.resources = parsed,
+            Ok(parsed) => {
+                top.resources = parsed;
+                top.resources_array = (cursor.bytes().get(start) == Some(&b'['))
+                    .then(|| Span::new(start, cursor.position()));
+            }
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
         Some("check_results") => top.check_results = Some(cursor.skip_value()?),
@@ -419,6 +428,8 @@ pub(super) fn resource<'a>(
     let mut instances = Vec::new();
     let mut instances_array = None;
     let mut instances_in_order = true;
+    let mut instances_named_exactly = false;
+    let mut attributes_named_exactly = true;
     let mut key_order = OrderLean::default();
     let start = cursor.position();
     let span = cursor.object(|cursor, key, _| {
@@ -433,8 +444,11 @@ pub(super) fn resource<'a>(
             Some("name") => name = optional_string(cursor, "name")?,
             Some("provider") => provider = optional_provider(cursor, shared)?,
             Some("instances") => {
+                shared.attributes_named_otherwise = false;
                 (instances, instances_array, instances_in_order, key_order) =
                     resource_instances(cursor, shared)?;
+                instances_named_exactly = key == "instances";
+                attributes_named_exactly = !shared.attributes_named_otherwise;
             }
             _ => {
                 cursor.skip_value()?;
@@ -501,6 +515,8 @@ pub(super) fn resource<'a>(
         span,
         instances_in_order,
         key_order,
+        instances_named_exactly,
+        attributes_named_exactly,
     })
 }
 
@@ -605,6 +621,7 @@ fn instance<'a>(
                 let (span, notes) = noted_attributes(cursor, object_start, &mut shared.notes)?;
                 instance.attributes = Some(inside(span)?);
                 instance.notes = notes;
+                shared.attributes_named_otherwise |= key != "attributes";
             }
             Some(InstanceField::ATTRIBUTES_FLAT) => {
                 instance.attributes_flat = Some(inside(string_map(cursor)?)?);

@@ -30,7 +30,15 @@ pub enum MaskError {
 /// The document `query` runs over. The attributes members the parse noted (see [`noting`]) are
 /// handed over as known members, so the walker finds them without walking each attributes object.
 pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<'s>, MaskError> {
-    let found = found(state, !show_sensitive);
+    let mut found = found(state, !show_sensitive);
+    // The `resources` array's elements are the resources, in the text's order, after the
+    // `instances` arrays' elements.
+    if let Some(array) = state.resources_array {
+        found
+            .arrays
+            .extend(KnownArray::new(array.start, found.resources.len()));
+        found.elements.append(&mut found.resources);
+    }
     let mut document = Document::trusted_at(state.source, state.span)
         .with_known_ends(merged(top_level_ends(state), found.ends))
         .with_known_members("instances", found.instances)
@@ -65,6 +73,8 @@ struct Found<'r, 'a> {
     /// after another's.
     arrays: Vec<KnownArray>,
     elements: Vec<KnownEnd>,
+    /// Each resource's span.
+    resources: Vec<KnownEnd>,
 }
 
 impl Found<'_, '_> {
@@ -83,6 +93,7 @@ impl Found<'_, '_> {
         self.marked.append(&mut next.marked);
         self.arrays.append(&mut next.arrays);
         self.elements.append(&mut next.elements);
+        self.resources.append(&mut next.resources);
     }
 }
 
@@ -135,6 +146,7 @@ fn found_in<'r, 'a>(
         marked: Vec::new(),
         arrays: Vec::with_capacity(resources.len()),
         elements: Vec::with_capacity(resources.len() * 2),
+        resources: Vec::with_capacity(resources.len()),
     };
     // Resources, their `instances` arrays, instances and attributes, which the parser read as
     // containers (attributes may be `null`, four bytes): their size says it all, without reading
@@ -147,11 +159,16 @@ fn found_in<'r, 'a>(
     };
     for resource in resources {
         add(&mut found.ends, resource.span);
+        found.resources.extend(KnownEnd::new(resource.span));
         if let Some(array) = resource.instances_array() {
             add(&mut found.ends, array);
-            found
-                .instances
-                .extend(KnownMember::new(resource.span.start, array));
+            // Only a member named exactly so is what `.instances` selects (the walker looks for
+            // one otherwise).
+            if resource.instances_named_exactly {
+                found
+                    .instances
+                    .extend(KnownMember::new(resource.span.start, array));
+            }
             // The array's elements are the instances, each of them, in order.
             found
                 .arrays
@@ -166,9 +183,11 @@ fn found_in<'r, 'a>(
                 continue;
             };
             add(&mut found.ends, object);
-            found
-                .attributes
-                .extend(KnownMember::new(instance.span.start, object));
+            if resource.attributes_named_exactly {
+                found
+                    .attributes
+                    .extend(KnownMember::new(instance.span.start, object));
+            }
             for (&place, noted) in places.iter().zip(&mut found.noted) {
                 let member = match state
                     .notes
@@ -466,6 +485,9 @@ mod tests {
         // Four `instances` arrays whose elements are handed over: five instances (the second
         // array of `c` is the one read).
         assert_eq!((found.arrays.len(), found.elements.len()), (4, 5));
+        // And the `resources` array's, the four resources.
+        assert_eq!(found.resources.len(), 4);
+        assert!(state.resources_array.is_some());
         let handed = document(&state, true).unwrap();
         let walked = Document::parse(&text).unwrap();
         for path in [
@@ -479,6 +501,8 @@ mod tests {
             "$.resources[*].instances[-1].index_key",
             "$..instances[?@.deposed]",
             "$..instances[*].schema_version",
+            "$.resources[-1].name",
+            "$.resources[?@.name == 'b'].instances[*]",
         ] {
             let path = JsonPath::parse(path).unwrap();
             let select = |document: &Document<'_>| {
@@ -494,6 +518,59 @@ mod tests {
             .and_then(|mut selection| selection.to_json(false))
             .unwrap();
         assert_eq!(selected, r#"["last","escaped","deposed"]"#);
+    }
+
+    /// The arrays whose elements the document is handed, and the members, are those the parser
+    /// read: of a `resources`, an `instances` and an `attributes` member written twice, once in
+    /// another case (Terraform's reader takes the last, whatever its case), a path naming either
+    /// selects what walking the text selects.
+    #[test]
+    fn handed_elements_are_those_of_the_arrays_the_parser_read() {
+        let resource = |name: &str, instances: &str| {
+            format!(
+                r#"{{"mode": "managed", "type": "t_a", "name": "{name}", "provider": "provider[\"registry.terraform.io/h/t\"]", {instances}}}"#
+            )
+        };
+        let instance =
+            |id: &str| format!(r#"{{"schema_version": 0, "attributes": {{"id": "{id}"}}}}"#);
+        let first = resource("first", &format!(r#""instances": [{}]"#, instance("f")));
+        let twice = resource(
+            "twice",
+            &format!(
+                r#""instances": [{}, {}], "Instances": [{}]"#,
+                instance("t1"),
+                instance("t2"),
+                r#"{"schema_version": 0, "attributes": {"id": "t3"}, "Attributes": {"id": "T3"}}"#
+            ),
+        );
+        let text = format!(
+            r#"{{"version": 4, "terraform_version": "1.15.5", "serial": 1, "lineage": "l", "resources": [{first}, {first}], "Resources": [{twice}]}}"#
+        );
+        let state = crate::state::parse(text.as_bytes()).unwrap();
+        assert_eq!(state.resources.len(), 1);
+        assert_eq!(state.resources[0].instances.len(), 1);
+        let resource = &state.resources[0];
+        assert!(!resource.instances_named_exactly && !resource.attributes_named_exactly);
+        let handed = document(&state, true).unwrap();
+        let walked = Document::parse(&text).unwrap();
+        for path in [
+            "$.resources[*].name",
+            "$.Resources[*].name",
+            "$.Resources[*].instances[*].attributes.id",
+            "$.Resources[*].Instances[*].attributes.id",
+            "$.Resources[*].Instances[*].Attributes.id",
+            "$.Resources[*].Instances[*].attributes",
+            "$..instances[*].attributes.id",
+            "$..[*].name",
+        ] {
+            let path = JsonPath::parse(path).unwrap();
+            let select = |document: &Document<'_>| {
+                path.select(document, Limits::for_document(document.len()))
+                    .and_then(|mut selection| selection.to_json(false))
+                    .unwrap()
+            };
+            assert_eq!(select(&handed), select(&walked), "{}", path.as_str());
+        }
     }
 
     /// Members noted in the parse select what walking each attributes object selects, masked or
