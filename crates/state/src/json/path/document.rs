@@ -497,6 +497,22 @@ impl<'d, 't> Walker<'d, 't> {
 
     /// The element at `index` of an array node; a negative index counts from the end.
     pub(crate) fn element(&mut self, node: Span, index: i64) -> Result<Option<Span>, Exceeded> {
+        // An array the caller read: its element, without reading the text (a masked one has none,
+        // as below), its visits counted as below.
+        if let Some(elements) = self.known_elements(node.start)
+            && !self.is_masked(node.start)
+        {
+            let at = match usize::try_from(index) {
+                Ok(wanted) => (wanted < elements.len()).then_some(wanted),
+                Err(_) => normalize_index(index, elements.len()),
+            };
+            let visits = match (at, index >= 0) {
+                (Some(at), true) => at + 1,
+                _ => elements.len(),
+            };
+            self.budget.visit(visits)?;
+            return Ok(at.map(|at| Span::new(elements[at].start(), elements[at].end())));
+        }
         if self.kind(node) != Kind::Array {
             return Ok(None);
         }
@@ -891,6 +907,15 @@ mod tests {
             "$.d.a[*]",
             "$[*]",
             "$.a",
+            "$.a[0]",
+            "$.a[2]",
+            "$.a[3]",
+            "$.a[-3]",
+            "$.a[-4]",
+            "$.e[0]",
+            "$.e[-1]",
+            "$.a[1][1]",
+            "$..[0]",
         ];
         for path in paths {
             assert_eq!(select(&handed, path), select(&walked, path), "{path}");
@@ -902,6 +927,8 @@ mod tests {
             .with_known_elements(arrays([2, 3, 0, 1, 1]), elements)
             .with_masks(vec![at("[6")], "(sensitive)");
         assert_eq!(select(&masked, "$.m[*]"), "[]");
+        assert_eq!(select(&masked, "$.m[0]"), "[]");
+        assert_eq!(select(&masked, "$.m[-1]"), "[]");
         assert_eq!(select(&masked, "$.m"), r#"["(sensitive)"]"#);
     }
 
