@@ -340,6 +340,49 @@ mod tests {
         }
     }
 
+    /// Printed in parts on several threads, results print as on one thread, pretty or compact;
+    /// an output limit one byte short of them fails in parts as on one thread, and one of their
+    /// exact length passes.
+    #[test]
+    fn results_printed_in_parts_print_as_on_one_thread() {
+        let text = document_text();
+        let document = Document::parse(&text).unwrap();
+        let limits = Limits::for_document(text.len());
+        for path in PATHS {
+            let path = JsonPath::parse(path).unwrap();
+            for pretty in [true, false] {
+                let printed = |limits: Limits, parts: usize| {
+                    forced(parts, || {
+                        path.select(&document, limits)
+                            .and_then(|mut selection| selection.to_json(pretty))
+                    })
+                };
+                let whole = printed(limits, 1).unwrap();
+                let length = u64::try_from(whole.len()).unwrap();
+                for parts in [2, 3, 8] {
+                    assert_eq!(
+                        printed(limits, parts).unwrap(),
+                        whole,
+                        "{path:?} in {parts}"
+                    );
+                    let exact = Limits {
+                        output: length,
+                        ..limits
+                    };
+                    assert_eq!(printed(exact, parts).unwrap(), whole, "{path:?} in {parts}");
+                    let short = Limits {
+                        output: length - 1,
+                        ..limits
+                    };
+                    assert!(
+                        matches!(printed(short, parts), Err(Exceeded::Output(_))),
+                        "{path:?} in {parts}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_deep_document_cut_into_parts_costs_no_stack() {
         // As deep as the JSON reader accepts, on the workers' stacks too.
