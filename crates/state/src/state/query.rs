@@ -217,8 +217,9 @@ fn found_in<'r, 'a>(
 const ASK_AHEAD: usize = 8;
 
 /// Below this many bytes of attributes per thread, marking them on a thread of its own costs more
-/// than it saves.
-const PART_BYTES: usize = 4 << 20;
+/// than it saves (a thread costs tens of microseconds; a megabyte of attributes to mark, about a
+/// millisecond: the 6 MB of the 50 MB state's were marked on one thread with 4 MB).
+const PART_BYTES: usize = 1 << 20;
 
 /// Where each sensitive value starts: the values of sensitive outputs, and what each instance's
 /// `sensitive_attributes` paths point at in its attributes. A large state's instances are marked
