@@ -8,6 +8,7 @@
 //! by a counting pass before the printing one.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::json::Span;
 use crate::json::path::budget::{Budget, Exceeded, Limits};
@@ -65,16 +66,46 @@ const HELD_BYTES: u64 = 8 << 20;
 /// costs more than it saves.
 const HELD_PART_NODES: usize = 4096;
 
-/// Holds all the text, up to a limit.
-struct Held {
+/// Holds all the text, up to a limit on what it and the others sharing `all` hold together. Each
+/// tells `all` what it holds every [`HELD_TOLD_EVERY`] bytes (a shared count changed at every
+/// piece would move between the CPUs' caches at every piece).
+struct Held<'a> {
     text: String,
     limit: u64,
+    all: &'a AtomicU64,
+    told: usize,
 }
 
-impl Sink for Held {
+/// How many bytes a [`Held`] takes before it tells the others.
+const HELD_TOLD_EVERY: usize = 64 << 10;
+
+impl<'a> Held<'a> {
+    fn new(limit: u64, all: &'a AtomicU64) -> Held<'a> {
+        Held {
+            text: String::new(),
+            limit,
+            all,
+            told: 0,
+        }
+    }
+}
+
+impl Sink for Held<'_> {
     fn put(&mut self, text: &str) -> bool {
         self.text.push_str(text);
-        u64::try_from(self.text.len()).unwrap_or(u64::MAX) <= self.limit
+        let held = u64::try_from(self.text.len()).unwrap_or(u64::MAX);
+        if held > self.limit {
+            return false;
+        }
+        if self.text.len() - self.told < HELD_TOLD_EVERY {
+            return true;
+        }
+        let added = u64::try_from(self.text.len() - self.told).unwrap_or(u64::MAX);
+        self.told = self.text.len();
+        self.all
+            .fetch_add(added, Ordering::Relaxed)
+            .saturating_add(added)
+            <= self.limit
     }
 }
 
@@ -158,11 +189,10 @@ impl Walker<'_, '_> {
     /// cache, and printing them was a twentieth of a query of 250,000 instances, on one thread).
     fn held(&mut self, nodes: &[Span], pretty: bool, at_most: u64) -> Option<Vec<String>> {
         let threads = parts(nodes.len(), HELD_PART_NODES);
+        // What the runs hold together: the memory stays within `at_most` however many there are.
+        let all = AtomicU64::new(0);
         if threads < 2 || nodes.is_empty() {
-            let mut held = Held {
-                text: String::new(),
-                limit: at_most,
-            };
+            let mut held = Held::new(at_most, &all);
             return self.emit(nodes, pretty, &mut held).then(|| vec![held.text]);
         }
         let runs: Vec<(usize, &[Span])> = (0..)
@@ -173,10 +203,7 @@ impl Walker<'_, '_> {
         let mut pieces = vec!["[".to_owned()];
         for run in each_on_a_thread(&runs, |&(first, run)| {
             let mut walker = Walker::new(doc, limits);
-            let mut held = Held {
-                text: String::new(),
-                limit: at_most,
-            };
+            let mut held = Held::new(at_most, &all);
             walker
                 .emit_items(run, first, pretty, &mut held)
                 .then_some(held.text)
@@ -387,5 +414,26 @@ fn number(text: &str, sink: &mut dyn Sink) -> bool {
             };
             sink.put(&text[..at]) && sink.put("e") && sink.put(sign) && sink.put(exponent)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs held side by side stop once together they hold more than the limit, though each
+    /// alone holds less; a run alone stops at the limit however it tells the others.
+    #[test]
+    fn runs_held_side_by_side_stop_at_what_they_hold_together() {
+        let all = AtomicU64::new(0);
+        let piece = "x".repeat(HELD_TOLD_EVERY);
+        let limit = 3 * HELD_TOLD_EVERY as u64;
+        let (mut first, mut second) = (Held::new(limit, &all), Held::new(limit, &all));
+        assert!(first.put(&piece) && second.put(&piece) && first.put(&piece));
+        assert!(!second.put(&piece));
+        let alone = AtomicU64::new(0);
+        let mut held = Held::new(10, &alone);
+        assert!(held.put("0123456789"));
+        assert!(!held.put("x"));
     }
 }
