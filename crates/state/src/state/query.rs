@@ -31,13 +31,19 @@ pub enum MaskError {
 /// handed over as known members, so the walker finds them without walking each attributes object.
 pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<'s>, MaskError> {
     let mut found = found(state, !show_sensitive);
-    // The `resources` array's elements are the resources, in the text's order, after the
-    // `instances` arrays' elements.
-    if let Some(array) = state.resources_array {
-        found
-            .arrays
-            .extend(KnownArray::new(array.start, found.resources.len()));
-        found.elements.append(&mut found.resources);
+    // The `resources` array's elements are the resources, after the `instances` arrays'
+    // elements. The parser keeps both in the text's order; a model in any other (its vectors are
+    // public) hands over none, and the walker reads the arrays.
+    if found.elements.is_sorted() && found.resources.is_sorted() {
+        if let Some(array) = state.resources_array {
+            found
+                .arrays
+                .extend(KnownArray::new(array.start, found.resources.len()));
+            found.elements.append(&mut found.resources);
+        }
+    } else {
+        found.arrays.clear();
+        found.elements.clear();
     }
     let mut document = Document::trusted_at(state.source, state.span)
         .with_known_ends(merged(top_level_ends(state), found.ends))
@@ -571,6 +577,42 @@ mod tests {
                     .unwrap()
             };
             assert_eq!(select(&handed), select(&walked), "{}", path.as_str());
+        }
+    }
+
+    /// A model whose resources or instances are not in the text's order (its vectors are public)
+    /// hands over no arrays' elements: a query selects what walking the text selects.
+    #[test]
+    fn a_model_out_of_the_text_s_order_hands_over_no_elements() {
+        let text = state_text();
+        let walked = Document::parse(&text).unwrap();
+        for reorder in [0, 1] {
+            let mut state = crate::state::parse(text.as_bytes()).unwrap();
+            if reorder == 0 {
+                state.resources.reverse();
+            } else {
+                let instance = state.resources[3].instances.pop().unwrap();
+                state.resources[1].instances.push(instance);
+            }
+            let handed = document(&state, true).unwrap();
+            for path in [
+                "$.resources[*].name",
+                "$.resources[*].instances[*].attributes.id",
+                "$.resources[2].instances[0].attributes.id",
+            ] {
+                let path = JsonPath::parse(path).unwrap();
+                let select = |document: &Document<'_>| {
+                    path.select(document, Limits::for_document(document.len()))
+                        .and_then(|mut selection| selection.to_json(false))
+                        .unwrap()
+                };
+                assert_eq!(
+                    select(&handed),
+                    select(&walked),
+                    "{reorder}: {}",
+                    path.as_str()
+                );
+            }
         }
     }
 
