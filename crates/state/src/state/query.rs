@@ -444,6 +444,26 @@ mod tests {
         text
     }
 
+    /// What `path` selects in `document`, on one line.
+    fn selected(document: &Document<'_>, path: &JsonPath) -> String {
+        path.select(document, Limits::for_document(document.len()))
+            .and_then(|mut selection| selection.to_json(false))
+            .unwrap()
+    }
+
+    /// Each of `paths` selects in `handed` what it selects in `walked`.
+    fn assert_selects_as_walked(handed: &Document<'_>, walked: &Document<'_>, paths: &[&str]) {
+        for path in paths {
+            let path = JsonPath::parse(path).unwrap();
+            assert_eq!(
+                selected(handed, &path),
+                selected(walked, &path),
+                "{}",
+                path.as_str()
+            );
+        }
+    }
+
     #[test]
     fn masks_marked_in_parts_are_the_masks_of_one_thread() {
         let text = state_text();
@@ -497,28 +517,24 @@ mod tests {
         assert!(state.resources_array.is_some());
         let handed = document(&state, true).unwrap();
         let walked = Document::parse(&text).unwrap();
-        for path in [
-            "$.resources[*].instances",
-            "$.resources[*].instances[*].attributes",
-            "$.resources[*].instances[*].attributes.id",
-            "$.resources[?@.instances[0].attributes.id == 'escaped'].name",
-            "$..attributes",
-            "$.resources[*].x",
-            "$.resources[*].instances[*]",
-            "$.resources[*].instances[-1].index_key",
-            "$..instances[?@.deposed]",
-            "$..instances[*].schema_version",
-            "$.resources[-1].name",
-            "$.resources[?@.name == 'b'].instances[*]",
-        ] {
-            let path = JsonPath::parse(path).unwrap();
-            let select = |document: &Document<'_>| {
-                path.select(document, Limits::for_document(document.len()))
-                    .and_then(|mut selection| selection.to_json(false))
-                    .unwrap()
-            };
-            assert_eq!(select(&handed), select(&walked), "{}", path.as_str());
-        }
+        assert_selects_as_walked(
+            &handed,
+            &walked,
+            &[
+                "$.resources[*].instances",
+                "$.resources[*].instances[*].attributes",
+                "$.resources[*].instances[*].attributes.id",
+                "$.resources[?@.instances[0].attributes.id == 'escaped'].name",
+                "$..attributes",
+                "$.resources[*].x",
+                "$.resources[*].instances[*]",
+                "$.resources[*].instances[-1].index_key",
+                "$..instances[?@.deposed]",
+                "$..instances[*].schema_version",
+                "$.resources[-1].name",
+                "$.resources[?@.name == 'b'].instances[*]",
+            ],
+        );
         let ids = JsonPath::parse("$.resources[*].instances[*].attributes.id").unwrap();
         let selected = ids
             .select(&handed, Limits::for_document(handed.len()))
@@ -560,24 +576,20 @@ mod tests {
         assert!(!resource.instances_named_exactly && !resource.attributes_named_exactly);
         let handed = document(&state, true).unwrap();
         let walked = Document::parse(&text).unwrap();
-        for path in [
-            "$.resources[*].name",
-            "$.Resources[*].name",
-            "$.Resources[*].instances[*].attributes.id",
-            "$.Resources[*].Instances[*].attributes.id",
-            "$.Resources[*].Instances[*].Attributes.id",
-            "$.Resources[*].Instances[*].attributes",
-            "$..instances[*].attributes.id",
-            "$..[*].name",
-        ] {
-            let path = JsonPath::parse(path).unwrap();
-            let select = |document: &Document<'_>| {
-                path.select(document, Limits::for_document(document.len()))
-                    .and_then(|mut selection| selection.to_json(false))
-                    .unwrap()
-            };
-            assert_eq!(select(&handed), select(&walked), "{}", path.as_str());
-        }
+        assert_selects_as_walked(
+            &handed,
+            &walked,
+            &[
+                "$.resources[*].name",
+                "$.Resources[*].name",
+                "$.Resources[*].instances[*].attributes.id",
+                "$.Resources[*].Instances[*].attributes.id",
+                "$.Resources[*].Instances[*].Attributes.id",
+                "$.Resources[*].Instances[*].attributes",
+                "$..instances[*].attributes.id",
+                "$..[*].name",
+            ],
+        );
     }
 
     /// A model whose resources or instances are not in the text's order (its vectors are public)
@@ -595,24 +607,15 @@ mod tests {
                 state.resources[1].instances.push(instance);
             }
             let handed = document(&state, true).unwrap();
-            for path in [
-                "$.resources[*].name",
-                "$.resources[*].instances[*].attributes.id",
-                "$.resources[2].instances[0].attributes.id",
-            ] {
-                let path = JsonPath::parse(path).unwrap();
-                let select = |document: &Document<'_>| {
-                    path.select(document, Limits::for_document(document.len()))
-                        .and_then(|mut selection| selection.to_json(false))
-                        .unwrap()
-                };
-                assert_eq!(
-                    select(&handed),
-                    select(&walked),
-                    "{reorder}: {}",
-                    path.as_str()
-                );
-            }
+            assert_selects_as_walked(
+                &handed,
+                &walked,
+                &[
+                    "$.resources[*].name",
+                    "$.resources[*].instances[*].attributes.id",
+                    "$.resources[2].instances[0].attributes.id",
+                ],
+            );
         }
     }
 
@@ -681,20 +684,15 @@ mod tests {
                 None => crate::state::parse(text.as_bytes()),
             }
             .unwrap();
-            let select = |document: &Document<'_>| {
-                path.select(document, Limits::for_document(document.len()))
-                    .and_then(|mut selection| selection.to_json(false))
-                    .unwrap()
-            };
             assert_eq!(
-                select(&document(&noted, true).unwrap()),
-                select(&walked),
+                selected(&document(&noted, true).unwrap(), &path),
+                selected(&walked, &path),
                 "{}",
                 path.as_str()
             );
             assert_eq!(
-                select(&document(&noted, false).unwrap()),
-                select(&document(&plain, false).unwrap()),
+                selected(&document(&noted, false).unwrap(), &path),
+                selected(&document(&plain, false).unwrap(), &path),
                 "{} masked",
                 path.as_str()
             );
