@@ -50,6 +50,11 @@ pub struct State<'a> {
     pub members: Vec<Member<'a>>,
     /// The `resources` array the resources were read from (none when it is `null` or missing).
     pub(crate) resources_array: Option<Span>,
+    /// Values Terraform does not read: those of members a later member of the same name (in any
+    /// case) replaced, of the top-level `outputs` and `resources`, a resource's `instances` and an
+    /// instance's `attributes` and `attributes_flat`. Nothing reads them as the state's, so no
+    /// sensitive path masks anything in them: `query` shows each masked whole.
+    pub(crate) shadowed: Vec<Span>,
     pub span: Span,
     pub style: Style,
     /// Gives back pages of the mapped text, when the parse gave back those it passed
@@ -235,7 +240,7 @@ impl Inside {
     }
 
     /// The absolute span, in an object that starts at `object_start`.
-    fn within(self, object_start: usize) -> Span {
+    pub(crate) fn within(self, object_start: usize) -> Span {
         Span::new(
             object_start + self.start as usize,
             object_start + self.end.get() as usize,

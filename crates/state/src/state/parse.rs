@@ -33,6 +33,9 @@ pub(super) struct Shared<'a> {
     /// An instance read since this was last cleared took its `attributes` from a member named
     /// otherwise (in another case).
     attributes_named_otherwise: bool,
+    /// Values of members read since this was last emptied that a later member of the same name
+    /// replaced (see `State::shadowed`).
+    pub(super) shadowed: Vec<Span>,
     /// Gives back the pages of a mapped file this reader has passed, when the caller asked
     /// (`parse_giving_back`); `given` is how far it has.
     pub(super) give_back: Option<GiveBack<'a>>,
@@ -182,6 +185,11 @@ struct TopLevel<'a> {
     outputs: Vec<Output<'a>>,
     resources: Gathered<'a>,
     resources_array: Option<Span>,
+    /// The values of the `outputs` and `resources` members read last.
+    outputs_value: Option<Span>,
+    resources_value: Option<Span>,
+    /// Values of top-level members a later one of the same name replaced.
+    shadowed: Vec<Span>,
     check_results: Option<Span>,
     backend: bool,
     modules: bool,
@@ -230,6 +238,11 @@ fn parse_text<'a>(
         notes: top.shared.notes,
         members: top.members,
         resources_array: top.resources_array,
+        shadowed: {
+            let mut shadowed = top.shadowed;
+            shadowed.append(&mut top.resources.shadowed);
+            shadowed
+        },
         span,
         style: Style::detect(source, span, Flavour::Terraform),
         give_back: top.shared.give_back,
@@ -248,6 +261,26 @@ fn parse_text<'a>(
         }
     })?;
     Ok(state)
+}
+
+/// The value from `start` to the cursor is the last of its member's name read so far (`last`):
+/// the one before it, if any, is shadowed (Terraform reads only the last of a name, in any case).
+fn read_last(last: &mut Option<Span>, start: usize, cursor: &Cursor<'_>, shadowed: &mut Vec<Span>) {
+    if let Some(before) = last.replace(Span::new(start, cursor.position())) {
+        shadowed.push(before);
+    }
+}
+
+/// [`read_last`] for a value kept inside the object at `object_start`.
+fn take_last(
+    last: &mut Option<Inside>,
+    value: Inside,
+    object_start: usize,
+    shared: &mut Shared<'_>,
+) {
+    if let Some(before) = last.replace(value) {
+        shared.shadowed.push(before.within(object_start));
+    }
 }
 
 fn top_level_member<'a>(
@@ -274,11 +307,15 @@ fn top_level_member<'a>(
         }
         Some("lineage") => top.lineage = optional_string(cursor, "lineage")?,
         Some("outputs") => match outputs(cursor) {
-            Ok(parsed) => top.outputs = parsed,
+            Ok(parsed) => {
+                read_last(&mut top.outputs_value, start, cursor, &mut top.shadowed);
+                top.outputs = parsed;
+            }
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },
         Some("resources") => match parse_split::resources(cursor, &mut top.shared) {
             Ok(parsed) => {
+                read_last(&mut top.resources_value, start, cursor, &mut top.shadowed);
                 top.resources = parsed;
                 top.resources_array = (cursor.bytes().get(start) == Some(&b'['))
                     .then(|| Span::new(start, cursor.position()));
@@ -430,6 +467,7 @@ pub(super) fn resource<'a>(
     let mut instances_in_order = true;
     let mut instances_named_exactly = false;
     let mut attributes_named_exactly = true;
+    let mut instances_value = None;
     let mut key_order = OrderLean::default();
     let start = cursor.position();
     let span = cursor.object(|cursor, key, _| {
@@ -447,6 +485,12 @@ pub(super) fn resource<'a>(
                 shared.attributes_named_otherwise = false;
                 (instances, instances_array, instances_in_order, key_order) =
                     resource_instances(cursor, shared)?;
+                read_last(
+                    &mut instances_value,
+                    value_start,
+                    cursor,
+                    &mut shared.shadowed,
+                );
                 instances_named_exactly = key == "instances";
                 attributes_named_exactly = !shared.attributes_named_otherwise;
             }
@@ -470,31 +514,7 @@ pub(super) fn resource<'a>(
         }
         None => return Err(StateError::at(start, "a resource has no `mode`")),
     };
-    let module = match module {
-        Some((text, _))
-            if shared
-                .last_module
-                .as_ref()
-                .is_some_and(|(last, _)| *last == text) =>
-        {
-            shared
-                .last_module
-                .as_ref()
-                .map(|(_, path)| path.clone())
-                .unwrap_or_default()
-        }
-        Some((text, at)) => {
-            let path = text.parse::<ModulePath>().map_err(|error| {
-                StateError::at(
-                    at,
-                    format!("invalid module address {:?}: {error}", shorten(&text)),
-                )
-            })?;
-            shared.last_module = Some((text.into_owned(), path.clone()));
-            path
-        }
-        None => ModulePath::default(),
-    };
+    let module = module_path(module, shared)?;
     let type_name = type_name
         .filter(|text| !text.is_empty())
         .ok_or_else(|| StateError::at(start, "a resource has no `type`"))?;
@@ -518,6 +538,40 @@ pub(super) fn resource<'a>(
         instances_named_exactly,
         attributes_named_exactly,
     })
+}
+
+/// The module path a resource's `module` (its text and where it is) names: the one parsed last
+/// when the text is the same (resources of one module stand together), the root module when
+/// there is none.
+fn module_path(
+    module: Option<(Cow<'_, str>, usize)>,
+    shared: &mut Shared<'_>,
+) -> Result<ModulePath> {
+    match module {
+        Some((text, _))
+            if shared
+                .last_module
+                .as_ref()
+                .is_some_and(|(last, _)| *last == text) =>
+        {
+            Ok(shared
+                .last_module
+                .as_ref()
+                .map(|(_, path)| path.clone())
+                .unwrap_or_default())
+        }
+        Some((text, at)) => {
+            let path = text.parse::<ModulePath>().map_err(|error| {
+                StateError::at(
+                    at,
+                    format!("invalid module address {:?}: {error}", shorten(&text)),
+                )
+            })?;
+            shared.last_module = Some((text.into_owned(), path.clone()));
+            Ok(path)
+        }
+        None => Ok(ModulePath::default()),
+    }
 }
 
 /// A resource's `instances` (an array or `null`), the array's span, whether they are in order (see
@@ -619,12 +673,14 @@ fn instance<'a>(
             }
             Some(InstanceField::ATTRIBUTES) => {
                 let (span, notes) = noted_attributes(cursor, object_start, &mut shared.notes)?;
-                instance.attributes = Some(inside(span)?);
+                let attributes = inside(span)?;
+                take_last(&mut instance.attributes, attributes, object_start, shared);
                 instance.notes = notes;
                 shared.attributes_named_otherwise |= key != "attributes";
             }
             Some(InstanceField::ATTRIBUTES_FLAT) => {
-                instance.attributes_flat = Some(inside(string_map(cursor)?)?);
+                let flat = inside(string_map(cursor)?)?;
+                take_last(&mut instance.attributes_flat, flat, object_start, shared);
             }
             Some(InstanceField::SENSITIVE_ATTRIBUTES) => {
                 let span = cursor.skip_value()?;

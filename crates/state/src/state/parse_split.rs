@@ -15,7 +15,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
-use crate::json::Cursor;
+use crate::json::{Cursor, Span};
 use crate::parts::parts;
 use crate::state::error::StateError;
 use crate::state::layout::Tally;
@@ -48,10 +48,15 @@ pub(super) struct Gathered<'a> {
     /// One for each resource.
     pub(super) summaries: Vec<Summary>,
     pub(super) tally: Tally,
+    /// Values of the resources' members that Terraform does not read (see `State::shadowed`).
+    pub(super) shadowed: Vec<Span>,
 }
 
 impl<'a> Gathered<'a> {
-    fn push(&mut self, resource: Resource<'a>) {
+    fn push(&mut self, resource: Resource<'a>, shared: &mut Shared<'a>) {
+        if !shared.shadowed.is_empty() {
+            self.shadowed.append(&mut shared.shadowed);
+        }
         self.summaries
             .push(Summary::of(self.resources.last(), &resource));
         self.tally.add_resource(&resource);
@@ -64,7 +69,9 @@ impl<'a> Gathered<'a> {
             resources,
             mut summaries,
             tally,
+            mut shadowed,
         } = part;
+        self.shadowed.append(&mut shadowed);
         // Its first resource's neighbour was read by another part.
         if let (Some(previous), Some(first), Some(summary)) = (
             self.resources.last(),
@@ -225,7 +232,8 @@ fn read_part<'a>(
 ) -> Result<Stop<'a>, StateError> {
     loop {
         cursor.skip_whitespace();
-        gathered.push(resource(cursor, shared)?);
+        let read = resource(cursor, shared)?;
+        gathered.push(read, shared);
         if !cursor.next_element()? {
             shared.passed_all(cursor);
             return Ok(Stop::End(cursor.fork(cursor.position(), cursor.depth())));

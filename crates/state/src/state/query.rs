@@ -227,20 +227,24 @@ const ASK_AHEAD: usize = 8;
 /// millisecond: the 6 MB of the 50 MB state's were marked on one thread with 4 MB).
 const PART_BYTES: usize = 1 << 20;
 
-/// Where each sensitive value starts: the values of sensitive outputs, and what each instance's
-/// `sensitive_attributes` paths point at in its attributes. A large state's instances are marked
+/// Where each sensitive value starts: the values of sensitive outputs, the values Terraform does
+/// not read (`State::shadowed`), and what each instance's `sensitive_attributes` paths point at
+/// in its attributes. A large state's instances are marked
 /// in consecutive parts on every CPU, their visits counted together against one limit.
 fn masked(
     state: &State<'_>,
     marked: Vec<Marked<'_, '_>>,
     document: &Document<'_>,
 ) -> Result<Vec<usize>, MaskError> {
+    // Sensitive outputs' values, and the values Terraform does not read (no sensitive path is
+    // followed through them), whole.
     let mut starts: Vec<usize> = state
         .outputs
         .iter()
         .filter(|output| output.sensitive)
         .filter_map(|output| output.value)
         .map(|value| value.start)
+        .chain(state.shadowed.iter().map(|shadowed| shadowed.start))
         .collect();
     let bytes = marked
         .iter()
@@ -590,6 +594,57 @@ mod tests {
                 "$..[*].name",
             ],
         );
+    }
+
+    /// The values Terraform does not read (of a member a later one of its name replaced, in any
+    /// case: the top-level `outputs` and `resources`, a resource's `instances`, an instance's
+    /// `attributes` and `attributes_flat`) show masked whole, whether the resources are read in
+    /// one part or several, and as written with the sensitive values shown.
+    #[test]
+    fn values_terraform_does_not_read_are_masked_whole() {
+        let resource = |name: usize, instances: &str| {
+            format!(
+                r#"{{"mode": "managed", "type": "t_a", "name": "r{name}", "provider": "provider[\"registry.terraform.io/h/t\"]", {instances}}}"#
+            )
+        };
+        let read = r#"{"schema_version": 0, "attributes": {"id": "x", "password": "secret-attributes"}, "Attributes": {"id": "a", "password": "read"}, "attributes_flat": {"password": "secret-flat"}, "Attributes_Flat": {"id": "f"}, "sensitive_attributes": []}"#;
+        let resources: Vec<String> = (0..12)
+            .map(|index| {
+                resource(
+                    index,
+                    &format!(
+                        r#""Instances": [{{"schema_version": 0, "attributes": {{"password": "secret-instances"}}}}], "instances": [{read}]"#
+                    ),
+                )
+            })
+            .collect();
+        let text = format!(
+            "{{\"version\": 4, \"terraform_version\": \"1.15.5\", \"serial\": 1, \"lineage\": \"l\",
+\"outputs\": {{\"o\": {{\"value\": \"secret-outputs\", \"type\": \"string\"}}}}, \"Outputs\": {{}},
+\"Resources\": [{}],
+\"resources\": [
+{}
+]}}",
+            resource(99, r#""instances": [{"schema_version": 0, "attributes": {"password": "secret-resources"}}]"#),
+            resources.join(",\n")
+        );
+        let all = JsonPath::parse("$..*").unwrap();
+        for parts in [1, 3] {
+            let joined = crate::state::parse_split::joined();
+            let state = forced(parts, || crate::state::parse(text.as_bytes())).unwrap();
+            assert_eq!(crate::state::parse_split::joined() > joined, parts > 1);
+            assert_eq!(state.resources.len(), 12);
+            // Per resource its `Instances`, `attributes` and `attributes_flat`; the top-level
+            // `outputs` and `Resources`.
+            assert_eq!(state.shadowed.len(), 12 * 3 + 2, "{parts} parts");
+            let masked = selected(&document(&state, false).unwrap(), &all);
+            assert!(!masked.contains("secret-"), "{parts} parts: {masked}");
+            assert!(masked.contains(r#""read""#), "{parts} parts");
+            let shown = selected(&document(&state, true).unwrap(), &all);
+            for secret in ["attributes", "flat", "instances", "outputs", "resources"] {
+                assert!(shown.contains(&format!("secret-{secret}")), "{secret}");
+            }
+        }
     }
 
     /// A model whose resources or instances are not in the text's order (its vectors are public)
