@@ -135,8 +135,8 @@ impl Tally {
     }
 
     /// [`Tally::of`]; from `from_objects` instance objects on, the second half of the instances
-    /// is counted on a thread of its own (one pass over a quarter of a million instance records,
-    /// long out of the cache, was a tenth of a 252 MB state's summary, after the parse).
+    /// is counted on a thread of its own (the one pass, after the parse, reads a quarter of a
+    /// million instance records of a 252 MB state, long out of the cache).
     fn in_halves(state: &State<'_>, from_objects: usize) -> Tally {
         let objects = state.order.len();
         let middle = if objects < from_objects {
