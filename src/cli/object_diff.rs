@@ -89,6 +89,26 @@ fn shorten_long_strings(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The members of `object` named `name` in any case, in order.
+fn named<'v>(object: &'v Value, name: &str) -> impl Iterator<Item = &'v Value> {
+    object
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(move |(key, _)| key.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value)
+}
+
+/// [`named`], to change them.
+fn named_mut<'v>(object: &'v mut Value, name: &str) -> impl Iterator<Item = &'v mut Value> {
+    object
+        .as_object_mut()
+        .into_iter()
+        .flatten()
+        .filter(move |(key, _)| key.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value)
+}
+
 /// [`object_diff`] of decoded objects (which `diff` first aligns, so that member order and number
 /// spelling do not show as changes).
 pub(super) fn object_diff_values(
@@ -99,27 +119,30 @@ pub(super) fn object_diff_values(
     reveal: bool,
 ) -> String {
     if !reveal {
+        // Members are matched in any case, as Terraform's reader matches them (it reads the last
+        // of `"attributes"` and `"Attributes"`): every one of a name is masked, so neither the one
+        // Terraform reads nor the one it ignores shows a secret.
         // Masked, a changed blob of the same length would look unchanged; say that it changed.
         let private_changed = match (&before, &after) {
-            (Some(before), Some(after)) => before.get("private") != after.get("private"),
+            (Some(before), Some(after)) => !named(before, "private").eq(named(after, "private")),
             _ => false,
         };
         let mut paths = Vec::new();
         for object in [&before, &after].into_iter().flatten() {
-            if let Some(listed) = object.get("sensitive_attributes") {
+            for listed in named(object, "sensitive_attributes") {
                 let raw = listed.to_string();
                 let listed = sensitive::paths_to_mask(&raw);
                 paths.extend(sensitive::with_copies(type_name, listed));
             }
         }
         for object in [&mut before, &mut after].into_iter().flatten() {
-            if let Some(attributes) = object.get_mut("attributes") {
+            for attributes in named_mut(object, "attributes") {
                 // Also through dynamic-typed values (`{"value": V, "type": T}`), whose paths skip the
                 // wrapper.
                 mask_paths(attributes, &paths);
             }
             // The provider's private blob is opaque and may hold anything; its change is what matters.
-            if let Some(private) = object.get_mut("private").filter(|value| value.is_string()) {
+            for private in named_mut(object, "private").filter(|value| value.is_string()) {
                 *private = Value::String(format!(
                     "({} bytes of provider data)",
                     private.as_str().map_or(0, str::len)
@@ -127,14 +150,14 @@ pub(super) fn object_diff_values(
             }
         }
         if private_changed
-            && let Some((Some(old), Some(new))) = before
-                .as_ref()
-                .zip(after.as_mut())
-                .map(|(before, after)| (before.get("private"), after.get_mut("private")))
-            && old == new
-            && let Some(text) = new.as_str()
+            && let (Some(before), Some(after)) = (&before, &mut after)
+            && named(before, "private").eq(named(after, "private"))
         {
-            *new = Value::String(format!("{}, changed)", text.trim_end_matches(')')));
+            for new in named_mut(after, "private") {
+                if let Some(text) = new.as_str() {
+                    *new = Value::String(format!("{}, changed)", text.trim_end_matches(')')));
+                }
+            }
         }
     }
     let pretty = |object: &Option<Value>| {
@@ -240,6 +263,37 @@ mod tests {
             true,
         );
         assert!(revealed.contains("hunter2") && revealed.contains("hunter3"));
+    }
+
+    /// A member written twice in two cases (Terraform reads the last): the secrets of both are
+    /// masked, with the paths of every `sensitive_attributes` in any case, and a changed private
+    /// blob in another case still says it changed.
+    #[test]
+    fn members_in_any_case_are_masked() {
+        let object = |secret: &str, private: &str| {
+            format!(
+                r#"{{"attributes":{{"id":"a","password":"shadow-{secret}"}},"Attributes":{{"id":"b","password":"read-{secret}","token":"t-{secret}"}},"Sensitive_Attributes":[[{{"type":"get_attr","value":"password"}}]],"sensitive_attributes":[[{{"type":"get_attr","value":"token"}}]],"Private":"{private}"}}"#
+            )
+        };
+        let (before, after) = (object("one", "AAAA"), object("two", "BBBB"));
+        let diff = object_diff("t.a", "t", Some(&before), Some(&after), false);
+        for secret in [
+            "shadow-one",
+            "read-one",
+            "t-one",
+            "shadow-two",
+            "read-two",
+            "t-two",
+        ] {
+            assert!(!diff.contains(secret), "{secret}: {diff}");
+        }
+        assert!(
+            diff.contains("(4 bytes of provider data, changed)"),
+            "{diff}"
+        );
+        assert!(!diff.contains("AAAA") && !diff.contains("BBBB"), "{diff}");
+        let revealed = object_diff("t.a", "t", Some(&before), Some(&after), true);
+        assert!(revealed.contains("read-two") && revealed.contains("shadow-one"));
     }
 
     #[test]
