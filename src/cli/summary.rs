@@ -14,7 +14,7 @@ use crate::cli::settings::{StatesArgs, StatesSettings};
 use crate::cli::{Format, Printer, load};
 use crate::state::address::{Mode, ModulePath};
 use crate::state::model::{Resource, State};
-use crate::state::order::{EachInstanceGroup, each_instance_group_in, group_start_from};
+use crate::state::order::{EachInstanceGroup, each_instance_group_in, group_ranges};
 use crate::state::provider::ProviderConfig;
 
 #[derive(Debug, clap::Args)]
@@ -125,42 +125,30 @@ impl<'s> Counting<'s> {
     }
 }
 
-/// Below this many instance objects, a thread for the second half of the instances costs more than
-/// it saves.
-const HALVES_FROM_OBJECTS: usize = 16_384;
+/// Below this many instance objects a thread, counting them on a thread of its own costs more
+/// than it saves.
+const PART_OBJECTS: usize = 8_192;
 
 impl Tally {
+    /// The one pass after the parse reads every instance record (a quarter of a million in a
+    /// 252 MB state, long out of the cache): on every CPU, as `scan`'s detectors read them.
     fn of(state: &State<'_>) -> Tally {
-        Tally::in_halves(state, HALVES_FROM_OBJECTS)
+        Tally::in_parts(
+            state,
+            statectl_state::parts::parts(state.order.len(), PART_OBJECTS),
+        )
     }
 
-    /// [`Tally::of`]; from `from_objects` instance objects on, the second half of the instances
-    /// is counted on a thread of its own (the one pass, after the parse, reads a quarter of a
-    /// million instance records of a 252 MB state, long out of the cache).
-    fn in_halves(state: &State<'_>, from_objects: usize) -> Tally {
-        let objects = state.order.len();
-        let middle = if objects < from_objects {
-            objects
-        } else {
-            group_start_from(state, objects / 2)
-        };
-        let mut tally = std::thread::scope(|scope| {
-            let second_half = || Tally::of_groups(each_instance_group_in(state, middle..objects));
-            let second = (middle < objects)
-                .then(|| statectl_state::parts::spawn_in(scope, second_half))
-                .flatten();
-            let mut tally = Tally::of_groups(each_instance_group_in(state, 0..middle));
-            match second {
-                Some(thread) => tally.add(
-                    thread
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                ),
-                None if middle < objects => tally.add(second_half()),
-                None => {}
-            }
-            tally
-        });
+    /// [`Tally::of`], the instance groups cut into `parts` runs counted side by side.
+    fn in_parts(state: &State<'_>, parts: usize) -> Tally {
+        let mut tally = Tally::default();
+        for counted in
+            statectl_state::parts::each_on_a_thread(&group_ranges(state, parts), |objects| {
+                Tally::of_groups(each_instance_group_in(state, objects.clone()))
+            })
+        {
+            tally.add(counted);
+        }
         tally.resources = state.resources.len();
         tally
     }
@@ -550,19 +538,19 @@ mod tests {
         text
     }
 
-    /// Counted in two halves on two threads, a state's tally is the one counted in one pass.
+    /// Counted in runs on several threads, a state's tally is the one counted in one pass.
     #[test]
-    fn a_tally_counted_in_halves_is_the_tally_of_one_pass() {
+    fn a_tally_counted_in_runs_is_the_tally_of_one_pass() {
         let text = mixed_state(600);
         let state = statectl_state::state::parse(text.as_bytes()).unwrap();
-        let whole = Tally::in_halves(&state, usize::MAX);
+        let whole = Tally::in_parts(&state, 1);
         assert!(
             whole.instances > 500 && whole.deposed_objects > 10,
             "{whole:?}"
         );
         assert_eq!(whole.by_status.len(), 4, "{:?}", whole.by_status);
-        for from in [1, 2, state.order.len(), state.order.len() + 1] {
-            assert_eq!(Tally::in_halves(&state, from), whole, "from {from}");
+        for parts in [2, 3, 7, state.order.len() + 1] {
+            assert_eq!(Tally::in_parts(&state, parts), whole, "{parts} parts");
         }
     }
 }
