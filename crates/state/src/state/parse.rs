@@ -184,7 +184,6 @@ struct TopLevel<'a> {
     lineage: Option<Cow<'a, str>>,
     outputs: Vec<Output<'a>>,
     resources: Gathered<'a>,
-    resources_array: Option<Span>,
     /// The values of the `outputs` and `resources` members read last.
     outputs_value: Option<Span>,
     resources_value: Option<Span>,
@@ -237,7 +236,10 @@ fn parse_text<'a>(
         check_results: top.check_results,
         notes: top.shared.notes,
         members: top.members,
-        resources_array: top.resources_array,
+        // The resources were read from it when it is an array (`null` holds none).
+        resources_array: top
+            .resources_value
+            .filter(|value| source.as_bytes().get(value.start) == Some(&b'[')),
         shadowed: {
             let mut shadowed = top.shadowed;
             shadowed.append(&mut top.resources.shadowed);
@@ -317,8 +319,6 @@ fn top_level_member<'a>(
             Ok(parsed) => {
                 read_last(&mut top.resources_value, start, cursor, &mut top.shadowed);
                 top.resources = parsed;
-                top.resources_array = (cursor.bytes().get(start) == Some(&b'['))
-                    .then(|| Span::new(start, cursor.position()));
             }
             Err(error) => defer(cursor, start, error, &mut top.deferred)?,
         },

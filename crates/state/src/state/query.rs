@@ -180,9 +180,10 @@ fn found_in<'r, 'a>(
                 .arrays
                 .extend(KnownArray::new(array.start, resource.instances.len()));
         }
+        let listed = resource.instances_array.is_some();
         for instance in &resource.instances {
             add(&mut found.ends, instance.span);
-            if resource.instances_array.is_some() {
+            if listed {
                 found.elements.extend(KnownEnd::new(instance.span));
             }
             let Some(object) = instance.attributes() else {
