@@ -28,6 +28,7 @@ pub(super) struct Shared<'a> {
     pub(super) notes: Notes,
     /// Each with the string literal it was read from, quotes and escapes included.
     providers: Vec<(Box<str>, Arc<ProviderConfig>)>,
+    /// The module read last, with the string literal it was read from.
     last_module: Option<(String, ModulePath)>,
     instances: Vec<Instance<'a>>,
     /// An instance read since this was last cleared took its `attributes` from a member named
@@ -457,7 +458,7 @@ pub(super) fn resource<'a>(
     cursor: &mut Cursor<'a>,
     shared: &mut Shared<'a>,
 ) -> Result<Resource<'a>> {
-    let mut module: Option<(Cow<'a, str>, usize)> = None;
+    let mut module: Option<(Span, usize)> = None;
     let mut mode: Option<(Cow<'a, str>, usize)> = None;
     let mut type_name: Option<Cow<'a, str>> = None;
     let mut name: Option<Cow<'a, str>> = None;
@@ -475,7 +476,7 @@ pub(super) fn resource<'a>(
         let value_start = cursor.position();
         match canonical(&key, RESOURCE_KEYS) {
             Some("module") => {
-                module = optional_string(cursor, "module")?.map(|text| (text, value_start));
+                module = optional_string_place(cursor, "module")?.map(|span| (span, value_start));
             }
             Some("mode") => mode = optional_string(cursor, "mode")?.map(|text| (text, value_start)),
             Some("type") => type_name = optional_string(cursor, "type")?,
@@ -514,6 +515,10 @@ pub(super) fn resource<'a>(
         }
         None => return Err(StateError::at(start, "a resource has no `mode`")),
     };
+    let module = match module {
+        Some((span, at)) => Some((cursor.text(span)?, at)),
+        None => None,
+    };
     let module = module_path(module, shared)?;
     let type_name = type_name
         .filter(|text| !text.is_empty())
@@ -540,19 +545,18 @@ pub(super) fn resource<'a>(
     })
 }
 
-/// The module path a resource's `module` (its text and where it is) names: the one parsed last
-/// when the text is the same (resources of one module stand together), the root module when
-/// there is none.
-fn module_path(
-    module: Option<(Cow<'_, str>, usize)>,
-    shared: &mut Shared<'_>,
-) -> Result<ModulePath> {
+/// The module path a resource's `module` (its literal as written, quotes included, and where it
+/// is) names: the one parsed last when the literal is the same (resources of one module stand
+/// together), the root module when there is none. Known by the literal, as providers are: a
+/// module called with `for_each` is written with escaped quotes (`module.app[\"a\"]`), and
+/// decoding it for every resource made a string each time.
+fn module_path(module: Option<(&str, usize)>, shared: &mut Shared<'_>) -> Result<ModulePath> {
     match module {
-        Some((text, _))
+        Some((literal, _))
             if shared
                 .last_module
                 .as_ref()
-                .is_some_and(|(last, _)| *last == text) =>
+                .is_some_and(|(last, _)| last == literal) =>
         {
             Ok(shared
                 .last_module
@@ -560,14 +564,15 @@ fn module_path(
                 .map(|(_, path)| path.clone())
                 .unwrap_or_default())
         }
-        Some((text, at)) => {
+        Some((literal, at)) => {
+            let text = Cursor::new(literal).string()?.0;
             let path = text.parse::<ModulePath>().map_err(|error| {
                 StateError::at(
                     at,
                     format!("invalid module address {:?}: {error}", shorten(&text)),
                 )
             })?;
-            shared.last_module = Some((text.into_owned(), path.clone()));
+            shared.last_module = Some((literal.to_owned(), path.clone()));
             Ok(path)
         }
         None => Ok(ModulePath::default()),
@@ -723,10 +728,12 @@ fn instance<'a>(
     Ok(instance)
 }
 
-/// The place of a string value's literal, quotes included; `None` for `null`.
+/// The place of a string value's literal, quotes included; `None` for `null`. Its escapes are
+/// checked, not decoded: a provider's address is written with escaped quotes, and decoding it
+/// made a string (grown twice) for every resource, only to be dropped.
 fn optional_string_place(cursor: &mut Cursor<'_>, field: &str) -> Result<Option<Span>> {
     match cursor.peek() {
-        Some(b'"') => Ok(Some(cursor.string()?.1)),
+        Some(b'"') => Ok(Some(cursor.skip_string()?)),
         _ if cursor.null() => Ok(None),
         _ => Err(wrong_kind(cursor, format!("`{field}` must be a string"))),
     }
@@ -1007,6 +1014,51 @@ mod tests {
         assert_eq!(
             &*providers[3].text,
             "provider[\"registry.terraform.io/hashicorp/aws\"]"
+        );
+    }
+
+    #[test]
+    fn modules_are_known_by_their_literal_and_read_decoded() {
+        // The same module written two ways, another between them, a module after the root, one
+        // with an escape Terraform never writes, and one that is not a module address.
+        let text = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+            {"module": "module.app[\"a\"]", "mode": "managed", "type": "t", "name": "a", "instances": []},
+            {"module": "module.app[\u0022a\u0022]", "mode": "managed", "type": "t", "name": "b", "instances": []},
+            {"module": "module.app[\"b\"]", "mode": "managed", "type": "t", "name": "c", "instances": []},
+            {"module": "module.app[\"a\"]", "mode": "managed", "type": "t", "name": "d", "instances": []},
+            {"mode": "managed", "type": "t", "name": "e", "instances": []},
+            {"module": "module.app[\"a\"]", "mode": "managed", "type": "t", "name": "f", "instances": []},
+            {"module": "module.tab[\"x\ty\"]", "mode": "managed", "type": "t", "name": "g", "instances": []}
+        ]}"#;
+        let state = parse(text.as_bytes()).unwrap();
+        let addresses: Vec<String> = state
+            .resources
+            .iter()
+            .map(|resource| resource.address.to_string())
+            .collect();
+        assert_eq!(
+            addresses,
+            [
+                "module.app[\"a\"].t.a",
+                "module.app[\"a\"].t.b",
+                "module.app[\"b\"].t.c",
+                "module.app[\"a\"].t.d",
+                "t.e",
+                "module.app[\"a\"].t.f",
+                "module.tab[\"x\\ty\"].t.g",
+            ]
+        );
+        let error = parse(
+            br#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+            {"module": "module.app", "mode": "managed", "type": "t", "name": "a", "instances": []},
+            {"module": "module.app[\"a", "mode": "managed", "type": "t", "name": "b", "instances": []}
+        ]}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("invalid module address \"module.app[\\\"a\""),
+            "{error}"
         );
     }
 
