@@ -916,7 +916,9 @@ fn string_list(cursor: &mut Cursor<'_>, field: &str) -> Result<Option<Span>> {
                     format!("`{field}` must be an array of strings"),
                 ));
             }
-            cursor.string()?;
+            // Checked, not decoded: only the list's place is kept (an address of a module called
+            // with `for_each` is written with escaped quotes, and decoding it made a string).
+            cursor.skip_string()?;
             Ok(())
         })
         .map(Some)
@@ -1060,6 +1062,42 @@ mod tests {
             error.contains("invalid module address \"module.app[\\\"a\""),
             "{error}"
         );
+    }
+
+    #[test]
+    fn strings_kept_as_places_are_checked_as_strings_read_are() {
+        // Each place the parse checks without decoding, with an escape JSON has not, a `\u` short
+        // of four digits, a raw control character and an unclosed string: refused, as the cursor's
+        // `string` refuses them.
+        let state = |module: &str, provider: &str, private: &str, dependency: &str| {
+            format!(
+                r#"{{"version": 4, "serial": 1, "lineage": "l", "resources": [{{"module": "{module}", "mode": "managed", "type": "t", "name": "n", "provider": "{provider}", "instances": [{{"attributes": {{}}, "private": "{private}", "dependencies": ["{dependency}"]}}]}}]}}"#
+            )
+        };
+        let good = [
+            "module.m",
+            "provider[\\\"registry.terraform.io/hashicorp/null\\\"]",
+            "YWJj",
+            "a.b",
+        ];
+        parse(state(good[0], good[1], good[2], good[3]).as_bytes()).unwrap();
+        for bad in ["a\\q", "a\\u12", "a\tb", "a\\"] {
+            for place in 0..4 {
+                let mut values = good;
+                values[place] = bad;
+                let text = state(values[0], values[1], values[2], values[3]);
+                let text = if bad == "a\\" {
+                    // An unclosed string: the text ends inside it.
+                    text[..text.find(bad).unwrap() + bad.len()].to_owned()
+                } else {
+                    text
+                };
+                assert!(
+                    parse(text.as_bytes()).is_err(),
+                    "{bad:?} in place {place} read"
+                );
+            }
+        }
     }
 
     fn outputs_of(members: &str) -> Vec<(String, String)> {
