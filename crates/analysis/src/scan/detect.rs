@@ -16,6 +16,7 @@ use statectl_state::state::order::{InstanceGroup, each_instance_group_in, group_
 use statectl_state::state::sensitive::MASK;
 
 use crate::scan::catalog::Catalog;
+use crate::scan::checks::failed_checks;
 use crate::scan::finding::{Evidence, Finding, Rule};
 use crate::scan::hint;
 use crate::scan::rules::Rules;
@@ -601,58 +602,38 @@ fn check_results(
     let Some(span) = state.check_results else {
         return;
     };
-    let Ok(serde_json::Value::Array(entries)) =
-        serde_json::from_str::<serde_json::Value>(span.of(state.source))
-    else {
-        return;
-    };
-    for entry in &entries {
-        let config = entry["config_addr"].as_str().unwrap_or("?");
-        let objects = entry["objects"].as_array().cloned().unwrap_or_default();
-        for object in objects
-            .iter()
-            .filter(|object| matches!(object["status"].as_str(), Some("fail" | "error")))
-        {
-            let address = object["object_addr"].as_str().unwrap_or(config).to_owned();
-            if rules.ignored(&address) {
-                continue;
-            }
-            let status = object["status"].as_str().unwrap_or_default();
-            let messages: Vec<String> = object["failure_messages"]
-                .as_array()
-                .map(|messages| {
-                    messages
-                        .iter()
-                        .filter_map(|message| message.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let kind = entry["object_kind"].as_str().unwrap_or("check");
-            let summary = if messages.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", messages.join("; "))
-            };
-            findings.push(Finding {
-                rule: Rule::CheckFailed.info(),
-                severity: rules.severity_of(Rule::CheckFailed),
-                address,
-                resource_type: None,
-                message: format!("{kind} condition status `{status}`{summary}"),
-                evidence: std::iter::once(Evidence {
-                    path: "status".into(),
-                    value: format!("\"{status}\""),
-                })
-                .chain(messages.iter().map(|message| Evidence {
-                    path: "failure_messages".into(),
-                    value: serde_json::Value::String(message.clone()).to_string(),
-                }))
-                .collect(),
-                hint: Rule::CheckFailed.help().to_owned(),
-                location: None,
-            });
-            offsets.push((findings.len() - 1, span.start));
+    for check in failed_checks(span.of(state.source)) {
+        let config = check.config.as_deref().unwrap_or("?");
+        let address = check.address.as_deref().unwrap_or(config).to_owned();
+        if rules.ignored(&address) {
+            continue;
         }
+        let status = check.status;
+        let kind = check.kind.as_deref().unwrap_or("check");
+        let summary = if check.messages.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", check.messages.join("; "))
+        };
+        findings.push(Finding {
+            rule: Rule::CheckFailed.info(),
+            severity: rules.severity_of(Rule::CheckFailed),
+            address,
+            resource_type: None,
+            message: format!("{kind} condition status `{status}`{summary}"),
+            evidence: std::iter::once(Evidence {
+                path: "status".into(),
+                value: format!("\"{status}\""),
+            })
+            .chain(check.messages.iter().map(|message| Evidence {
+                path: "failure_messages".into(),
+                value: serde_json::Value::String(message.to_string()).to_string(),
+            }))
+            .collect(),
+            hint: Rule::CheckFailed.help().to_owned(),
+            location: None,
+        });
+        offsets.push((findings.len() - 1, span.start));
     }
 }
 

@@ -4,6 +4,7 @@
 //! a severity, evidence and a hint naming the command that fixes it.
 
 pub(crate) mod catalog;
+pub(crate) mod checks;
 pub(crate) mod detect;
 pub mod discover;
 pub(crate) mod finding;
