@@ -15,14 +15,14 @@ use statectl_state::state::notes::Noting;
 use statectl_state::state::order::{InstanceGroup, each_instance_group_in, group_ranges};
 use statectl_state::state::sensitive::MASK;
 
-use crate::scan::catalog::Catalog;
+use crate::scan::catalog::{Catalog, Entry};
 use crate::scan::checks::failed_checks;
 use crate::scan::finding::{Evidence, Finding, Rule};
 use crate::scan::hint;
 use crate::scan::rules::Rules;
 use crate::scan::secrets::Secrets;
 use crate::scan::status::{
-    RemoteStatus, RulePathError, STATUS_NAMES, decoded_string, remote_status,
+    RemoteStatus, RulePathError, STATUS_NAMES, decoded_string, remote_status_by,
 };
 
 /// Below this many instance objects a part, a thread costs more than it saves (below 4,096 one
@@ -130,6 +130,10 @@ fn scan_groups(
     // One vector for every instance's attribute members, in turn.
     let mut memory = Vec::new();
     let mut read_back = ReadBack::default();
+    // The catalog's entries for the resource the last group was of: the groups of one resource
+    // stand together, and looking its type up for each instance (twice) was a hash of its name each
+    // time.
+    let mut entries_of: Option<(&Resource<'_>, &[Entry])> = None;
     for (index, group) in groups.iter().enumerate() {
         if let Some(current) = groups
             .get(index + ASK_AHEAD)
@@ -152,9 +156,22 @@ fn scan_groups(
         }
         if let Some(current) = group.current {
             let before = findings.len();
-            current_object(state, rules, resource, current, &mut findings, &mut memory).map_err(
-                |error| RulePathError::new(&resource.address.type_name, &group.address(), error),
-            )?;
+            let entries = match entries_of {
+                Some((of, entries)) if std::ptr::eq(of, resource) => entries,
+                _ => {
+                    let entries = rules.catalog.entries(&resource.address.type_name);
+                    entries_of = Some((resource, entries));
+                    entries
+                }
+            };
+            let object = Object {
+                resource,
+                instance: current,
+                entries,
+            };
+            current_object(state, rules, &object, &mut findings, &mut memory).map_err(|error| {
+                RulePathError::new(&resource.address.type_name, &group.address(), error)
+            })?;
             if findings.len() > before && address.is_empty() {
                 address = group.address().to_string();
             }
@@ -338,23 +355,33 @@ fn finding(
     }
 }
 
+/// An instance's current object, with its resource and the catalog's entries for its type.
+struct Object<'r, 'a> {
+    resource: &'r Resource<'a>,
+    instance: &'r Instance<'a>,
+    entries: &'r [Entry],
+}
+
 /// The detectors that look at an instance's current object.
 fn current_object<'s>(
     state: &'s State<'s>,
     rules: &Rules,
-    resource: &Resource<'_>,
-    instance: &Instance<'_>,
+    object: &Object<'_, '_>,
     findings: &mut Vec<Finding>,
     memory: &mut Vec<MemberRead<'s>>,
 ) -> Result<(), TooCostly> {
+    let Object {
+        resource,
+        instance,
+        entries,
+    } = *object;
     let attributes = Attributes::of_instance_in(state, instance, std::mem::take(memory));
-    let entries = rules.catalog.entries(&resource.address.type_name);
     let RemoteStatus {
         transitional,
         failed,
         generic,
     } = match &attributes {
-        Some(attributes) => remote_status(&rules.catalog, &resource.address.type_name, attributes)?,
+        Some(attributes) => remote_status_by(&rules.catalog, entries, attributes)?,
         None => RemoteStatus::default(),
     };
     taint_and_transition(
@@ -501,7 +528,7 @@ fn taint_and_transition(
 /// tainted. A steady instance is not checked: a private OCI instance has no public IP by design.
 fn missing_computed(
     attributes: &Attributes<'_>,
-    entries: &[crate::scan::catalog::Entry],
+    entries: &[Entry],
     instance: &Instance<'_>,
     unfinished: bool,
     rules: &Rules,

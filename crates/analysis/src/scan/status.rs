@@ -5,10 +5,12 @@
 //! (create, update, delete) a status says was in flight, the one mapping that refresh (what "not
 //! found" means), the audit and the scan's wording all read.
 
+use std::borrow::Cow;
+
 use statectl_state::json::Cursor;
 use statectl_state::state::attr_path::{Attributes, Step, TooCostly, follow};
 
-use crate::scan::catalog::{Catalog, listed};
+use crate::scan::catalog::{Catalog, Entry, listed};
 use crate::scan::finding::Evidence;
 use crate::scan::secrets::Secrets;
 
@@ -209,8 +211,17 @@ pub fn remote_status(
     type_name: &str,
     attributes: &Attributes<'_>,
 ) -> Result<RemoteStatus, TooCostly> {
+    remote_status_by(catalog, catalog.entries(type_name), attributes)
+}
+
+/// [`remote_status`] by the catalog's `entries` for the instance's type, which a caller reading
+/// many instances of one resource looks up once.
+pub(crate) fn remote_status_by(
+    catalog: &Catalog,
+    entries: &[Entry],
+    attributes: &Attributes<'_>,
+) -> Result<RemoteStatus, TooCostly> {
     let mut status = RemoteStatus::default();
-    let entries = catalog.entries(type_name);
     if entries.is_empty() {
         status.generic = true;
         generic_status(catalog, attributes, &mut status);
@@ -218,7 +229,7 @@ pub fn remote_status(
     for entry in entries {
         let Some(path) = &entry.path else { continue };
         for value in attributes.values(path)? {
-            let Some(text) = decoded_string(&value) else {
+            let Some(text) = decoded(&value) else {
                 continue;
             };
             let evidence = || Evidence {
@@ -256,7 +267,7 @@ pub fn object_status(
 fn generic_status(catalog: &Catalog, attributes: &Attributes<'_>, status: &mut RemoteStatus) {
     let generic = &catalog.generic;
     for (key, value) in attributes.members_named(&generic.attributes) {
-        let Some(text) = decoded_string(value) else {
+        let Some(text) = decoded(value) else {
             continue;
         };
         let evidence = Evidence {
@@ -273,13 +284,16 @@ fn generic_status(catalog: &Catalog, attributes: &Attributes<'_>, status: &mut R
 
 /// The text of a JSON string literal; `None` for any other value.
 pub fn decoded_string(raw: &str) -> Option<String> {
+    decoded(raw).map(Cow::into_owned)
+}
+
+/// [`decoded_string`], borrowed when the string has no escape (a status value read for every
+/// instance of a type the catalog knows, to be compared).
+fn decoded(raw: &str) -> Option<Cow<'_, str>> {
     if !raw.starts_with('"') {
         return None;
     }
-    Cursor::new(raw)
-        .string()
-        .ok()
-        .map(|(text, _)| text.into_owned())
+    Cursor::new(raw).string().ok().map(|(text, _)| text)
 }
 
 #[cfg(test)]
