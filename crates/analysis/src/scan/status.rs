@@ -229,12 +229,12 @@ pub(crate) fn remote_status_by(
     for entry in entries {
         let Some(path) = &entry.path else { continue };
         for value in attributes.values(path)? {
-            let Some(text) = decoded(&value) else {
+            let Some(text) = decoded(value) else {
                 continue;
             };
             let evidence = || Evidence {
                 path: entry.path_text.clone(),
-                value: value.clone(),
+                value: value.to_owned(),
             };
             if listed(&entry.pending, &text) {
                 status.transitional.push(evidence());

@@ -68,10 +68,10 @@ impl AttrPath {
 
     /// Values at this path in the attributes object `raw`, as raw JSON text; none when `raw` is not
     /// JSON.
-    pub fn values(&self, raw: &str) -> Result<Vec<String>, TooCostly> {
+    pub fn values<'r>(&self, raw: &'r str) -> Result<Vec<&'r str>, TooCostly> {
         match self {
             AttrPath::Steps(steps) => Ok(follow(raw, steps)
-                .map(|span| span.of(raw).to_owned())
+                .map(|span| span.of(raw))
                 .into_iter()
                 .collect()),
             AttrPath::Query(path) => {
@@ -85,7 +85,7 @@ impl AttrPath {
                         bytes: raw.len(),
                         exceeded,
                     })?;
-                Ok(selection.raw().map(str::to_owned).collect())
+                Ok(selection.raw().collect())
             }
         }
     }
@@ -342,13 +342,13 @@ impl<'a> Attributes<'a> {
     }
 
     /// Values at `path`.
-    pub fn values(&self, path: &AttrPath) -> Result<Vec<String>, TooCostly> {
+    pub fn values(&self, path: &AttrPath) -> Result<Vec<&'a str>, TooCostly> {
         match path {
             AttrPath::Steps(steps) => match steps.split_first() {
                 Some((Step::Member(first), rest)) => Ok(self
                     .member(first)
                     .and_then(|(text, span)| {
-                        follow_from(text, span, rest).map(|span| span.of(text).to_owned())
+                        follow_from(text, span, rest).map(|span| span.of(text))
                     })
                     .into_iter()
                     .collect()),
