@@ -203,4 +203,24 @@ mod tests {
         assert_eq!(failed_checks(cases[5]).len(), 4);
         assert_eq!(failed_checks(cases[6])[0].messages, ["\u{1F600} \t \\"]);
     }
+
+    #[test]
+    fn values_the_tree_refused_hide_no_failed_check() {
+        // Go's reader (Terraform's) takes each of these; `serde_json` refused the whole value for
+        // any one of them, and the scan then reported none of its failed checks.
+        let failing = r#"{"config_addr": "aws_instance.web", "objects": [{"status": "fail", "failure_messages": ["too small"]}]}"#;
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        for odd in [
+            r#"{"config_addr": "check.odd", "objects": [{"status": "pass", "failure_messages": ["\ud800 lone"]}]}"#.to_owned(),
+            format!(r#"{{"config_addr": "check.deep", "value": {deep}}}"#),
+        ] {
+            for text in [format!("[{failing}, {odd}]"), format!("[{odd}, {failing}]")] {
+                assert!(as_the_tree_reads(&text).is_empty(), "the tree read {text}");
+                let failed = failed_checks(&text);
+                assert_eq!(failed.len(), 1, "{text}");
+                assert_eq!(failed[0].config.as_deref(), Some("aws_instance.web"));
+                assert_eq!(failed[0].messages, ["too small"]);
+            }
+        }
+    }
 }
