@@ -85,9 +85,9 @@ struct Found<'r, 'a> {
 
 impl Found<'_, '_> {
     /// What consecutive runs of resources found, as one: the first run's lists grown once to
-    /// hold the others', each of which is freed as it is moved in (a query's memory peaks here:
-    /// copying the first too, and growing the lists by doubling, held 1.8 MB more of a 50 MB
-    /// state's). The elements also get room for the resources, which `document` appends.
+    /// hold the others', each of which is freed as it is moved in (joined into empty lists, the
+    /// first was copied too, and the lists grew by doubling). The elements also get room for the
+    /// resources, which `document` appends.
     fn joined(runs: Vec<Self>) -> Self {
         let mut runs = runs.into_iter();
         let mut all = runs.next().unwrap_or_default();
@@ -177,8 +177,8 @@ fn found_in<'r, 'a>(
     places: &[u32],
     marking: bool,
 ) -> Found<'r, 'a> {
-    // Each list the size it will be, or a little more (a list grown by doubling held up to twice
-    // what it needs at the query's peak).
+    // Each list the size it will be, or a little more (a list grown by doubling holds up to twice
+    // what it needs).
     let instances: usize = resources
         .iter()
         .map(|resource| resource.instances.len())
@@ -429,7 +429,7 @@ pub fn noting(path: &JsonPath) -> Option<Noting> {
 }
 
 /// Two sorted lists as one, `few` merged into `many` where it lies: `many` grows by `few`'s
-/// length only (a new list for both held the instances' ends twice at the query's peak).
+/// length only (a new list for both held the instances' ends twice while it was made).
 fn merged<T: Ord + Copy>(mut many: Vec<T>, few: &[T]) -> Vec<T> {
     let mut unmoved = many.len();
     many.reserve_exact(few.len());
