@@ -81,6 +81,29 @@ fn failed_checks_are_findings() {
     );
 }
 
+/// A failed check stays a finding whatever the other checks hold: a message with a lone surrogate
+/// escape (Go, Terraform's reader, takes it as U+FFFD), or a value nested deeper than 128, made the
+/// whole `check_results` unreadable to the reader scan used, and the failed check went unreported.
+#[test]
+fn a_failed_check_is_found_beside_values_another_reader_refuses() {
+    let text = std::fs::read_to_string(states("checks.tfstate")).unwrap();
+    let passing = r#""object_addr": "check.region_is_eu",
+          "status": "pass""#;
+    assert!(text.contains(passing), "the fixture changed");
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    for odd in [
+        r#""failure_messages": ["\ud800 was read"]"#.to_owned(),
+        format!(r#""extra": {deep}"#),
+    ] {
+        let folder = tempfile::tempdir().unwrap();
+        let state = folder.path().join("checks.tfstate");
+        std::fs::write(&state, text.replace(passing, &format!("{passing}, {odd}"))).unwrap();
+        let document = scan_json(&[&state], 1).json();
+        let check = find_by(&document["states"][0]["findings"], "rule", "check-failed");
+        assert_eq!(check["address"], "check.three_zones", "{odd}");
+    }
+}
+
 #[test]
 fn a_clean_state_exits_zero() {
     run_on(&["scan"], &[&states("modules.tfstate")], 0);
