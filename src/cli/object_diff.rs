@@ -11,6 +11,7 @@ use statectl_analysis::diff::mask_paths;
 
 use crate::cli::style::{Style, paint_into};
 use crate::json::Cursor;
+use crate::json::keys::folds_to_field;
 use crate::state::sensitive;
 
 /// A unified diff of one object. `before`/`after` are the object's JSON text; `None` is "no object"
@@ -89,13 +90,13 @@ fn shorten_long_strings(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// The members of `object` named `name` in any case, in order.
+/// The members of `object` named `name` in any case (as Go folds it: [`folds_to_field`]), in order.
 fn named<'v>(object: &'v Value, name: &str) -> impl Iterator<Item = &'v Value> {
     object
         .as_object()
         .into_iter()
         .flatten()
-        .filter(move |(key, _)| key.eq_ignore_ascii_case(name))
+        .filter(move |(key, _)| folds_to_field(key, name))
         .map(|(_, value)| value)
 }
 
@@ -105,7 +106,7 @@ fn named_mut<'v>(object: &'v mut Value, name: &str) -> impl Iterator<Item = &'v 
         .as_object_mut()
         .into_iter()
         .flatten()
-        .filter(move |(key, _)| key.eq_ignore_ascii_case(name))
+        .filter(move |(key, _)| folds_to_field(key, name))
         .map(|(_, value)| value)
 }
 

@@ -70,6 +70,71 @@ fn list_filters_tainted_and_deposed_and_reports_status_in_json() {
     assert_eq!(instance["create_before_destroy"], true);
 }
 
+/// Go's reader (Terraform's) folds a key's case as Unicode does, so `ſ` (U+017F) reads as `s` and
+/// the Kelvin sign as `k`: an output's `ſensitive` and an instance's `ſensitive_attributes` mark
+/// secrets to Terraform, and of `attributes` then `attributeſ` it reads the second. Each secret is
+/// masked by `show`, `query` and `diff`, and shown with `--show-sensitive`.
+#[test]
+fn keys_that_go_folds_to_a_field_are_that_field() {
+    let folder = tempfile::tempdir().unwrap();
+    let state = |secret: &str| {
+        format!(
+            r#"{{"version": 4, "terraform_version": "1.15.5", "serial": 1, "lineage": "l",
+ "outputs": {{"pw": {{"value": "output-{secret}", "type": "string", "ſensitive": true}}}},
+ "resources": [{{"mode": "managed", "type": "aws_db_instance", "name": "db", "provider": "provider[\"registry.terraform.io/hashicorp/aws\"]",
+  "instances": [{{"schema_version": 0, "attributes": {{"id": "db-1", "password": "shadow-{secret}"}},
+   "attributeſ": {{"id": "db-1", "password": "read-{secret}"}},
+   "ſensitive_attributes": [[{{"type": "get_attr", "value": "password"}}]]}}]}}]}}"#
+        )
+    };
+    let (before, after) = (
+        folder.path().join("a.tfstate"),
+        folder.path().join("b.tfstate"),
+    );
+    std::fs::write(&before, state("one")).unwrap();
+    std::fs::write(&after, state("two")).unwrap();
+    let outputs = [
+        run_on(&["show", "aws_db_instance.db"], &[&before], 0).stdout,
+        run_on(
+            &["show", "--format", "json", "aws_db_instance.db"],
+            &[&before],
+            0,
+        )
+        .stdout,
+        run_on(&["query", "$..*"], &[&before], 0).stdout,
+        run_on(&["diff"], &[&before, &after], 1).stdout,
+    ];
+    for output in &outputs {
+        for secret in [
+            "output-one",
+            "shadow-one",
+            "read-one",
+            "read-two",
+            "shadow-two",
+        ] {
+            assert!(!output.contains(secret), "{secret} in {output}");
+        }
+    }
+    // The member Terraform reads is the one shown.
+    let revealed = run_on(
+        &["show", "--show-sensitive", "aws_db_instance.db"],
+        &[&before],
+        0,
+    );
+    assert_contains(&revealed.stdout, "read-one");
+    assert!(
+        !revealed.stdout.contains("shadow-one"),
+        "{}",
+        revealed.stdout
+    );
+    let queried = run_on(
+        &["query", "--show-sensitive", "$.outputs.pw.value"],
+        &[&before],
+        0,
+    );
+    assert_contains(&queried.stdout, "output-one");
+}
+
 #[test]
 fn show_masks_sensitive_values_unless_asked() {
     let state = testdata("sensitive.tfstate");

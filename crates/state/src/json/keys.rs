@@ -74,6 +74,26 @@ impl MemberNames {
     }
 }
 
+/// Whether `key` (decoded) names the field `name` (ASCII, as the state's fields are named) the way
+/// Go's `encoding/json`, and so Terraform's reader, matches a key to a struct field when none is
+/// the name exactly: letters in any case, by Unicode's simple case folding, under which two
+/// letters that are not ASCII fold to ASCII ones: `ſ` (U+017F) to `s`, and the Kelvin sign `K`
+/// (U+212A) to `k`. (`"ſensitive"` is an output's `sensitive` to Terraform; ignoring only ASCII
+/// case, statectl read no such member and showed the output's value.)
+pub fn folds_to_field(key: &str, name: &str) -> bool {
+    let mut name = name.bytes();
+    key.chars().all(|character| {
+        let Some(byte) = name.next() else {
+            return false;
+        };
+        match character {
+            '\u{17F}' => byte.eq_ignore_ascii_case(&b's'),
+            '\u{212A}' => byte.eq_ignore_ascii_case(&b'k'),
+            _ => u8::try_from(character).is_ok_and(|ascii| ascii.eq_ignore_ascii_case(&byte)),
+        }
+    }) && name.next().is_none()
+}
+
 /// Whether the key written `raw` (valid string content, between the quotes) is `name` once
 /// decoded. Decoding never lengthens a key, and shortens every key with an escape, so only a
 /// longer key with an escape is decoded.
@@ -127,6 +147,32 @@ mod tests {
             assert!(!filter.wants(name.as_bytes()), "{name}");
         }
         assert_eq!(filter.names.len(), 4, "a repeated name is kept once");
+    }
+
+    #[test]
+    fn a_key_folds_to_a_field_as_go_folds_it() {
+        for (key, name, folds) in [
+            ("sensitive", "sensitive", true),
+            ("SENSITIVE", "sensitive", true),
+            ("\u{17F}ensitive", "sensitive", true),
+            ("\u{17F}EN\u{17F}ITIVE", "sensitive", true),
+            ("index_\u{212A}ey", "index_key", true),
+            ("\u{212A}ey", "key", true),
+            ("sensitiv", "sensitive", false),
+            ("sensitivee", "sensitive", false),
+            ("\u{17F}", "k", false),
+            ("\u{212A}", "s", false),
+            // A dotted capital I folds to no ASCII letter (Go's simple folding has it alone).
+            ("\u{130}d", "id", false),
+            ("\u{131}d", "id", false),
+            ("\u{E9}", "e", false),
+            ("", "", true),
+            ("", "a", false),
+            ("a", "", false),
+            ("index-key", "index_key", false),
+        ] {
+            assert_eq!(folds_to_field(key, name), folds, "{key:?} {name:?}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! How the input was written: indentation, what follows the last brace, and which program's key order
 //! (Terraform's or OpenTofu's) a re-rendered instance must follow, judged by evidence in the file.
 
+use crate::json::keys::folds_to_field;
 use crate::json::{Layout, Span};
 use crate::state::model::{Resource, State};
 
@@ -69,7 +70,7 @@ impl InstanceField {
     pub const IDENTITY_SCHEMA_VERSION: Self = Self(14);
 
     /// The field a key names, as Go's reader matches it: exactly (by a `match` the compiler turns
-    /// into a few word comparisons), or else ignoring ASCII case.
+    /// into a few word comparisons), or else folding case as it folds it ([`folds_to_field`]).
     pub fn of(key: &str) -> Option<Self> {
         let exact = match key {
             "index_key" => 0,
@@ -90,7 +91,7 @@ impl InstanceField {
             _ => {
                 return OPENTOFU_INSTANCE_ORDER
                     .iter()
-                    .position(|name| name.eq_ignore_ascii_case(key))
+                    .position(|name| folds_to_field(key, name))
                     .map(|rank| Self(rank as u8));
             }
         };

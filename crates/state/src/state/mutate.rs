@@ -7,6 +7,7 @@
 //! does (a resource left without instances goes too), and a write raises `serial` by one.
 
 use crate::json::Span;
+use crate::json::keys::folds_to_field;
 use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
 
@@ -583,12 +584,12 @@ fn tainted_after(tainted: bool, changes: &[Change]) -> bool {
 }
 
 /// The span of the array value of member `name` of the object at `object` (the last such member, as
-/// Go's reader keeps the last of duplicates; keys match ignoring ASCII case, as Go's do).
+/// Go's reader keeps the last of duplicates; keys match folding case as Go's do).
 fn array_member(source: &str, object: Span, name: &str) -> Option<Span> {
     members(source, object)
         .into_iter()
         .rev()
-        .find(|member| member.key.eq_ignore_ascii_case(name))
+        .find(|member| folds_to_field(&member.key, name))
         .map(|member| member.value)
 }
 

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use crate::json::keys::folds_to_field;
 use crate::json::{Cursor, JsonErrorKind, Span};
 use crate::state::address::{InstanceKey, Mode, ModulePath, ResourceAddr};
 use crate::state::deposed_key::DeposedKey;
@@ -150,7 +151,7 @@ fn parse_with<'a>(
     if state
         .members
         .iter()
-        .any(|member| member.key.eq_ignore_ascii_case("encryption_version"))
+        .any(|member| folds_to_field(&member.key, "encryption_version"))
         && let Some(error) = sniff::document(state.source)
     {
         return Err(error);
@@ -329,7 +330,7 @@ fn top_level_member<'a>(
             // may carry a `backend` too, with only a `hash`.
             if cursor.peek() == Some(b'{') => {
                 cursor.object(|cursor, key, _| {
-                    top.backend |= key.eq_ignore_ascii_case("type");
+                    top.backend |= folds_to_field(&key, "type");
                     cursor.skip_value().map(|_| ())
                 })?;
             }
@@ -414,12 +415,13 @@ const RESOURCE_KEYS: &[&str] = &[
     "instances",
 ];
 
-/// The field a key names, as Go's reader matches it: exactly, or else ignoring ASCII case.
+/// The field a key names, as Go's reader matches it: exactly, or else folding case as it folds
+/// it ([`folds_to_field`]).
 pub fn canonical(key: &str, names: &[&'static str]) -> Option<&'static str> {
     names
         .iter()
         .find(|name| **name == key)
-        .or_else(|| names.iter().find(|name| name.eq_ignore_ascii_case(key)))
+        .or_else(|| names.iter().find(|name| folds_to_field(key, name)))
         .copied()
 }
 
