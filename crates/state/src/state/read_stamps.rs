@@ -15,7 +15,7 @@
 //! names another one, or none, is not a change. Nothing is kept open: a folder of thousands of
 //! states costs a few words each, not a file descriptor.
 
-use std::fs::Metadata;
+use std::fs::{File, Metadata};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
@@ -57,11 +57,17 @@ impl BeforeReading {
         BeforeReading(metadata.map(Stamp::of))
     }
 
-    /// Whether the file at `path` was rewritten in place since: a copy just made of it may be
-    /// torn. Checked at once after copying, so a state rewritten later (an apply beside a long
-    /// `drift`) is no error: the copy is whole.
-    pub(crate) fn rewritten(&self, path: &Path) -> bool {
-        self.0.is_some_and(|stamp| rewritten_since(path, &stamp))
+    /// Whether the open `file`, read from `path`, was rewritten in place since: a copy just made of
+    /// it may be torn. Checked at once after copying, so a state rewritten later (an apply beside a
+    /// long `drift`) is no error: the copy is whole. The handle is asked first, a look up of the
+    /// path only when its stamp moved: a file replaced by a rename moves the stamp of the inode
+    /// read too (its link count, so its change time), and is no rewrite when the path names another
+    /// inode now. A folder of states pays one look up of a path fewer for each file.
+    pub(crate) fn rewritten_open(&self, file: &File, path: &Path) -> bool {
+        self.0.is_some_and(|stamp| {
+            file.metadata().is_ok_and(|now| Stamp::of(&now) != stamp)
+                && rewritten_since(path, &stamp)
+        })
     }
 
     /// Keeps `path` to be checked when the command ends ([`changed_since_read`]): a mapping is
@@ -144,5 +150,43 @@ mod tests {
                 path.display()
             );
         }
+    }
+
+    /// The check a copy gets, asked of the handle that was read: a rewrite in place through
+    /// another handle shows; a rename over the path, which leaves the inode read untouched, and a
+    /// file left alone do not.
+    #[test]
+    fn an_open_file_rewritten_in_place_shows_and_one_replaced_or_left_alone_does_not() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("terraform.tfstate");
+        let stamped = |path: &Path| {
+            let file = File::open(path).unwrap();
+            let before = BeforeReading::of_metadata(file.metadata().ok().as_ref());
+            (file, before)
+        };
+        std::fs::write(&path, "{\"version\": 4, \"serial\": 1}").unwrap();
+        let (file, before) = stamped(&path);
+        assert!(!before.rewritten_open(&file, &path));
+
+        let (file, before) = stamped(&path);
+        let mut writer = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(&path)
+            .unwrap();
+        writer
+            .write_all(b"{\"version\": 4, \"serial\": 12}")
+            .unwrap();
+        drop(writer);
+        assert!(before.rewritten_open(&file, &path));
+
+        let (file, before) = stamped(&path);
+        let new = folder.path().join("new.tfstate");
+        std::fs::write(&new, "{\"version\": 4, \"serial\": 123}").unwrap();
+        std::fs::rename(&new, &path).unwrap();
+        assert!(!before.rewritten_open(&file, &path));
+
+        // No stamp (the metadata could not be read): the read fails on its own, nothing to tell.
+        assert!(!BeforeReading::of_metadata(None).rewritten_open(&file, &path));
     }
 }

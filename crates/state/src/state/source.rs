@@ -172,6 +172,16 @@ fn read_path(path: &Path, access: Access) -> Result<Bytes, Refused> {
     // Read once, for the stamp and for the size (a folder of small states pays for every look).
     let opened = file.metadata();
     let before = BeforeReading::of_metadata(opened.as_ref().ok());
+    if let (bytes::Readable::File, Ok(metadata)) = (&readable, &opened)
+        && let Some(whole) = bytes::read_small(&file, metadata).map_err(Refused::Io)?
+    {
+        let prefix = &whole[..whole.len().min(sniff::PREFIX)];
+        sniff::bytes(prefix, false).map_err(|error| Refused::State(error.located_in(prefix)))?;
+        if before.rewritten_open(&file, path) {
+            return Err(Refused::State(rewritten_while_read()));
+        }
+        return Ok(Bytes::Heap(whole));
+    }
     let prefix = bytes::read_prefix(&mut file, sniff::PREFIX).map_err(Refused::Io)?;
     sniff::bytes(&prefix, false).map_err(|error| Refused::State(error.located_in(&prefix)))?;
     let read = match readable {
@@ -184,7 +194,7 @@ fn read_path(path: &Path, access: Access) -> Result<Bytes, Refused> {
     };
     if let Bytes::Shared { .. } = read {
         before.watch_mapped(path);
-    } else if before.rewritten(path) {
+    } else if before.rewritten_open(&file, path) {
         return Err(Refused::State(rewritten_while_read()));
     }
     Ok(read)
