@@ -266,7 +266,7 @@ pub fn jsonpath(data: &[u8]) {
     let document = Document::parse(source).expect("checked above");
     run_path(&path, &document);
     if let Ok(state) = parse(source.as_bytes())
-        && let Ok(masked) = crate::state::query::document(&state, false)
+        && let Ok(masked) = crate::state::query::document(&state, &path, false)
     {
         run_path(&path, &masked);
     }

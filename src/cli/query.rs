@@ -40,9 +40,9 @@ pub(super) fn run(
     // passes them (in cache), so the walk need not walk every attributes object again for them.
     let noting = crate::state::query::noting(&settings.path);
     let mut state = load::parse_state_noting(&source, &bytes, noting.as_ref())?;
-    let document = crate::state::query::document(&state, settings.reveal).map_err(|problem| {
-        CliError::new(format!("{source}: {}", sanitize(&problem.to_string())))
-    })?;
+    let document = crate::state::query::document(&state, &settings.path, settings.reveal).map_err(
+        |problem| CliError::new(format!("{source}: {}", sanitize(&problem.to_string()))),
+    )?;
     // The notes are in the document now (its known members): their memory serves the walk.
     drop(std::mem::take(&mut state.notes));
     let limits = Limits::for_document(document.len());

@@ -96,6 +96,11 @@ pub struct Resource<'a> {
     /// no byte to spare.)
     pub(crate) instances_named_exactly: bool,
     pub(crate) attributes_named_exactly: bool,
+    /// Some instance has a member Terraform reads as `status`, in any spelling and with any
+    /// value (`tainted` says only what one holds). Without one, no instance object has a member
+    /// a JSONPath `status` selects, which `query` hands the walker instead of reading each
+    /// instance again; a resource with one (a tainted instance, rare) is walked.
+    pub(crate) status_members: bool,
 }
 
 impl Resource<'_> {
@@ -136,6 +141,7 @@ pub struct Instance<'a> {
     pub create_before_destroy: bool,
     /// OpenTofu's persisted `lifecycle { destroy = false }`.
     pub skip_destroy: bool,
+
     /// The whole object; the parser's, not to be changed (the values above are kept inside it).
     pub span: Span,
     /// Where the parse's notes of chosen attributes are, when it took them (see `notes`).

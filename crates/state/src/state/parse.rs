@@ -35,6 +35,8 @@ pub(super) struct Shared<'a> {
     /// An instance read since this was last cleared took its `attributes` from a member named
     /// otherwise (in another case).
     attributes_named_otherwise: bool,
+    /// An instance read since this was last cleared has a member read as its `status`.
+    status_members: bool,
     /// Values of members read since this was last emptied that a later member of the same name
     /// replaced (see `State::shadowed`).
     pub(super) shadowed: Vec<Span>,
@@ -470,6 +472,7 @@ pub(super) fn resource<'a>(
     let mut instances_in_order = true;
     let mut instances_named_exactly = false;
     let mut attributes_named_exactly = true;
+    let mut status_members = false;
     let mut instances_value = None;
     let mut key_order = OrderLean::default();
     let start = cursor.position();
@@ -486,6 +489,7 @@ pub(super) fn resource<'a>(
             Some("provider") => provider = optional_provider(cursor, shared)?,
             Some("instances") => {
                 shared.attributes_named_otherwise = false;
+                shared.status_members = false;
                 (instances, instances_array, instances_in_order, key_order) =
                     resource_instances(cursor, shared)?;
                 read_last(
@@ -496,6 +500,7 @@ pub(super) fn resource<'a>(
                 );
                 instances_named_exactly = key == "instances";
                 attributes_named_exactly = !shared.attributes_named_otherwise;
+                status_members = shared.status_members;
             }
             _ => {
                 cursor.skip_value()?;
@@ -544,6 +549,7 @@ pub(super) fn resource<'a>(
         key_order,
         instances_named_exactly,
         attributes_named_exactly,
+        status_members,
     })
 }
 
@@ -670,7 +676,10 @@ fn instance<'a>(
         }
         match field {
             Some(InstanceField::INDEX_KEY) => instance.index_key = index_key(cursor)?,
-            Some(InstanceField::STATUS) => instance.tainted = status(cursor)?,
+            Some(InstanceField::STATUS) => {
+                instance.tainted = status(cursor)?;
+                shared.status_members = true;
+            }
             Some(InstanceField::DEPOSED) => instance.deposed = deposed_key(cursor)?,
             Some(InstanceField::PROVIDER) => {
                 instance.provider = optional_provider(cursor, shared)?;

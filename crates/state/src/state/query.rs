@@ -27,10 +27,15 @@ pub enum MaskError {
     Costly { address: String, source: Exceeded },
 }
 
-/// The document `query` runs over. The attributes members the parse noted (see [`noting`]) are
-/// handed over as known members, so the walker finds them without walking each attributes object.
-pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<'s>, MaskError> {
-    let mut found = found(state, !show_sensitive);
+/// The document `query` runs over `path` with. The attributes members the parse noted (see
+/// [`noting`]) are handed over as known members, so the walker finds them without walking each
+/// attributes object; so is each instance's lack of a `status` when `path` selects one.
+pub fn document<'s>(
+    state: &State<'s>,
+    path: &JsonPath,
+    show_sensitive: bool,
+) -> Result<Document<'s>, MaskError> {
+    let mut found = found(state, !show_sensitive, path.selects_name("status"));
     // The `resources` array's elements are the resources, after the `instances` arrays'
     // elements. The parser keeps both in the text's order; a model in any other (its vectors are
     // public) hands over none, and the walker reads the arrays.
@@ -49,6 +54,7 @@ pub fn document<'s>(state: &State<'s>, show_sensitive: bool) -> Result<Document<
         .with_known_ends(merged(found.ends, &top_level_ends(state)))
         .with_known_members("instances", found.instances)
         .with_known_members("attributes", found.attributes)
+        .with_known_members("status", found.statuses)
         .with_known_elements(found.arrays, found.elements);
     let names = state.notes.filter.as_deref().map(MemberNames::names);
     for ((_, name), members) in names.into_iter().flatten().zip(found.noted) {
@@ -73,6 +79,9 @@ struct Found<'r, 'a> {
     ends: Vec<KnownEnd>,
     instances: Vec<KnownMember>,
     attributes: Vec<KnownMember>,
+    /// Instances without a `status` (when the expression selects one; see
+    /// `Resource::status_members`).
+    statuses: Vec<KnownMember>,
     noted: Vec<Vec<KnownMember>>,
     marked: Vec<Marked<'r, 'a>>,
     /// Each `instances` array with how many instances it holds, and their spans, one array's
@@ -98,6 +107,8 @@ impl Found<'_, '_> {
             .reserve_exact(more(|found| found.instances.len()));
         all.attributes
             .reserve_exact(more(|found| found.attributes.len()));
+        all.statuses
+            .reserve_exact(more(|found| found.statuses.len()));
         for (index, noted) in all.noted.iter_mut().enumerate() {
             noted.reserve_exact(
                 rest.iter()
@@ -123,6 +134,7 @@ impl Found<'_, '_> {
         self.ends.append(&mut next.ends);
         self.instances.append(&mut next.instances);
         self.attributes.append(&mut next.attributes);
+        self.statuses.append(&mut next.statuses);
         if self.noted.is_empty() {
             self.noted = next.noted;
         } else {
@@ -140,10 +152,11 @@ impl Found<'_, '_> {
 /// Below this many resources per thread, a pass on threads of their own costs more than it saves.
 const FOUND_PART_RESOURCES: usize = 4096;
 
-/// [`Found`] of `state`'s resources, `marking` or not; a large state's resources in consecutive
+/// [`Found`] of `state`'s resources, `marking` or not, the instances without a `status` with
+/// `statuses`; a large state's resources in consecutive
 /// runs on every CPU. Each record is read once (in a large state, most are long out of the
 /// cache: three passes, one for each list, were 10 ms on one thread at 252 MB).
-fn found<'r, 'a>(state: &'r State<'a>, marking: bool) -> Found<'r, 'a> {
+fn found<'r, 'a>(state: &'r State<'a>, marking: bool, statuses: bool) -> Found<'r, 'a> {
     let resources = &state.resources;
     let threads = parts(resources.len(), FOUND_PART_RESOURCES).max(1);
     let mut runs: Vec<&[Resource<'a>]> = resources
@@ -161,7 +174,7 @@ fn found<'r, 'a>(state: &'r State<'a>, marking: bool) -> Found<'r, 'a> {
         .map(|filter| filter.names().map(|(place, _)| place).collect())
         .unwrap_or_default();
     let mut all = Found::joined(each_on_a_thread(&runs, |run| {
-        found_in(state, run, &places, marking)
+        found_in(state, run, &places, marking, statuses)
     }));
     // The parser's order is the text's; sorted here should it ever differ.
     if !all.ends.is_sorted() {
@@ -176,6 +189,7 @@ fn found_in<'r, 'a>(
     resources: &'r [Resource<'a>],
     places: &[u32],
     marking: bool,
+    statuses: bool,
 ) -> Found<'r, 'a> {
     // Each list the size it will be, or a little more (a list grown by doubling holds up to twice
     // what it needs).
@@ -187,6 +201,7 @@ fn found_in<'r, 'a>(
         ends: Vec::with_capacity(2 * (resources.len() + instances)),
         instances: Vec::with_capacity(resources.len()),
         attributes: Vec::with_capacity(instances),
+        statuses: Vec::with_capacity(if statuses { instances } else { 0 }),
         noted: (0..places.len())
             .map(|_| Vec::with_capacity(instances))
             .collect(),
@@ -222,8 +237,17 @@ fn found_in<'r, 'a>(
                 .extend(KnownArray::new(array.start, resource.instances.len()));
         }
         let listed = resource.instances_array.is_some();
+        // No instance of the resource has a member Terraform reads as `status`, in any spelling:
+        // none has one a JSONPath `status` selects (the few with one are walked). A filter on
+        // `status` over every instance read the members of each again, far out of the cache.
+        let statusless = statuses && !resource.status_members;
         for instance in &resource.instances {
             add(&mut found.ends, instance.span);
+            if statusless {
+                found
+                    .statuses
+                    .extend(KnownMember::absent(instance.span.start));
+            }
             if listed {
                 found.elements.extend(KnownEnd::new(instance.span));
             }
@@ -508,12 +532,14 @@ mod tests {
             .unwrap()
     }
 
-    /// Each of `paths` selects in `handed` what it selects in `walked`.
-    fn assert_selects_as_walked(handed: &Document<'_>, walked: &Document<'_>, paths: &[&str]) {
+    /// Each of `paths` selects in the document `state` hands over for it (unmasked) what it
+    /// selects in `walked`.
+    fn assert_selects_as_walked(state: &State<'_>, walked: &Document<'_>, paths: &[&str]) {
         for path in paths {
             let path = JsonPath::parse(path).unwrap();
+            let handed = document(state, &path, true).unwrap();
             assert_eq!(
-                selected(handed, &path),
+                selected(&handed, &path),
                 selected(walked, &path),
                 "{}",
                 path.as_str()
@@ -528,7 +554,7 @@ mod tests {
         let everything = JsonPath::parse("$").unwrap();
         let printed = |parts| {
             forced(parts, || {
-                let document = document(&state, false).unwrap();
+                let document = document(&state, &everything, false).unwrap();
                 everything
                     .select(&document, Limits::for_document(document.len()))
                     .and_then(|mut selection| selection.to_json(false))
@@ -563,7 +589,7 @@ mod tests {
 ]}}"#
         );
         let state = crate::state::parse(text.as_bytes()).unwrap();
-        let found = found(&state, false);
+        let found = found(&state, false, false);
         // Four resources' `instances` (one empty), four instances with attributes (one `null`).
         assert_eq!((found.instances.len(), found.attributes.len()), (4, 4));
         // Four `instances` arrays whose elements are handed over: five instances (the second
@@ -572,10 +598,9 @@ mod tests {
         // And the `resources` array's, the four resources.
         assert_eq!(found.resources.len(), 4);
         assert!(state.resources_array.is_some());
-        let handed = document(&state, true).unwrap();
         let walked = Document::parse(&text).unwrap();
         assert_selects_as_walked(
-            &handed,
+            &state,
             &walked,
             &[
                 "$.resources[*].instances",
@@ -593,11 +618,86 @@ mod tests {
             ],
         );
         let ids = JsonPath::parse("$.resources[*].instances[*].attributes.id").unwrap();
+        let handed = document(&state, &ids, true).unwrap();
         let selected = ids
             .select(&handed, Limits::for_document(handed.len()))
             .and_then(|mut selection| selection.to_json(false))
             .unwrap();
         assert_eq!(selected, r#"["last","escaped","deposed"]"#);
+    }
+
+    /// Instances handed over as having no `status` select what walking them selects, and only
+    /// those of resources none of whose instances has a member Terraform reads as one: written
+    /// exactly, in another case, with `ſ`, with an escape, `null` or empty, and an `instances`
+    /// member written twice (its first array, not read, has a tainted instance).
+    #[test]
+    fn instances_without_a_status_select_what_walking_them_selects() {
+        let resource = |name: &str, instances: &str| {
+            format!(
+                r#"{{"mode": "managed", "type": "t_a", "name": "{name}", "provider": "provider[\"registry.terraform.io/h/t\"]", "instances": [{instances}]}}"#
+            )
+        };
+        let instance = |key: &str, status: &str| {
+            format!(
+                r#"{{"index_key": "{key}", {status}"schema_version": 0, "attributes": {{"id": "{key}"}}}}"#
+            )
+        };
+        let resources = [
+            resource("none", &[instance("n0", ""), instance("n1", "")].join(", ")),
+            resource(
+                "tainted",
+                &[
+                    instance("t0", ""),
+                    instance("t1", r#""status": "tainted", "#),
+                ]
+                .join(", "),
+            ),
+            resource("cased", &instance("c0", r#""Status": "tainted", "#)),
+            resource("folded", &instance("f0", r#""ſtatus": "tainted", "#)),
+            resource("escaped", &instance("e0", r#""st\u0061tus": "tainted", "#)),
+            resource(
+                "empty",
+                &[
+                    instance("z0", r#""status": null, "#),
+                    instance("z1", r#""status": "", "#),
+                ]
+                .join(", "),
+            ),
+            format!(
+                r#"{{"mode": "managed", "type": "t_a", "name": "twice", "instances": [{}], "instances": [{}]}}"#,
+                instance("w0", r#""status": "tainted", "#),
+                instance("w1", "")
+            ),
+        ];
+        let text = format!(
+            r#"{{"version": 4, "terraform_version": "1.15.5", "serial": 1, "lineage": "l", "resources": [{}]}}"#,
+            resources.join(",\n")
+        );
+        let state = crate::state::parse(text.as_bytes()).unwrap();
+        // `none`'s two instances and `twice`'s one read: the others are walked.
+        assert_eq!(found(&state, false, true).statuses.len(), 3);
+        assert!(found(&state, false, false).statuses.is_empty());
+        let walked = Document::parse(&text).unwrap();
+        assert_selects_as_walked(
+            &state,
+            &walked,
+            &[
+                "$..instances[?@.status=='tainted'].index_key",
+                "$..instances[?@.status].index_key",
+                "$..instances[?!@.status].index_key",
+                "$..instances[?@.status==null].index_key",
+                "$..instances[?@.status==''].index_key",
+                "$..status",
+                "$.resources[*].instances[*].status",
+                "$..instances[?@.Status].index_key",
+                "$..[?@.status=='tainted'].index_key",
+            ],
+        );
+        let tainted = JsonPath::parse("$..instances[?@.status=='tainted'].index_key").unwrap();
+        assert_eq!(
+            selected(&document(&state, &tainted, true).unwrap(), &tainted),
+            r#"["t1","e0"]"#
+        );
     }
 
     /// The arrays whose elements the document is handed, and the members, are those the parser
@@ -631,10 +731,9 @@ mod tests {
         assert_eq!(state.resources[0].instances.len(), 1);
         let resource = &state.resources[0];
         assert!(!resource.instances_named_exactly && !resource.attributes_named_exactly);
-        let handed = document(&state, true).unwrap();
         let walked = Document::parse(&text).unwrap();
         assert_selects_as_walked(
-            &handed,
+            &state,
             &walked,
             &[
                 "$.resources[*].name",
@@ -690,10 +789,10 @@ mod tests {
             // Per resource its `Instances`, `attributes` and `attributes_flat`; the top-level
             // `outputs` and `Resources`.
             assert_eq!(state.shadowed.len(), 12 * 3 + 2, "{parts} parts");
-            let masked = selected(&document(&state, false).unwrap(), &all);
+            let masked = selected(&document(&state, &all, false).unwrap(), &all);
             assert!(!masked.contains("secret-"), "{parts} parts: {masked}");
             assert!(masked.contains(r#""read""#), "{parts} parts");
-            let shown = selected(&document(&state, true).unwrap(), &all);
+            let shown = selected(&document(&state, &all, true).unwrap(), &all);
             for secret in ["attributes", "flat", "instances", "outputs", "resources"] {
                 assert!(shown.contains(&format!("secret-{secret}")), "{secret}");
             }
@@ -714,9 +813,8 @@ mod tests {
                 let instance = state.resources[3].instances.pop().unwrap();
                 state.resources[1].instances.push(instance);
             }
-            let handed = document(&state, true).unwrap();
             assert_selects_as_walked(
-                &handed,
+                &state,
                 &walked,
                 &[
                     "$.resources[*].name",
@@ -793,14 +891,14 @@ mod tests {
             }
             .unwrap();
             assert_eq!(
-                selected(&document(&noted, true).unwrap(), &path),
+                selected(&document(&noted, &path, true).unwrap(), &path),
                 selected(&walked, &path),
                 "{}",
                 path.as_str()
             );
             assert_eq!(
-                selected(&document(&noted, false).unwrap(), &path),
-                selected(&document(&plain, false).unwrap(), &path),
+                selected(&document(&noted, &path, false).unwrap(), &path),
+                selected(&document(&plain, &path, false).unwrap(), &path),
                 "{} masked",
                 path.as_str()
             );
@@ -810,12 +908,12 @@ mod tests {
             crate::state::parse::parse_noting(text.as_bytes(), &noting(&ids).unwrap()).unwrap();
         // Five of the seven objects had notes (the `null` and the deep one had none), each
         // handed over, with or without an `id`.
-        let handed = found(&noted, false).noted;
+        let handed = found(&noted, false, false).noted;
         assert_eq!(handed.len(), 1);
         assert_eq!(handed[0].len(), 6, "{handed:?}");
         let selected = ids
             .select(
-                &document(&noted, false).unwrap(),
+                &document(&noted, &ids, false).unwrap(),
                 Limits::for_document(text.len()),
             )
             .and_then(|mut selection| selection.to_json(false))
@@ -858,9 +956,9 @@ mod tests {
             })
             .unwrap();
             // The document's pass over the resources cut into as many runs as the parse's parts.
-            let handed = forced(parts, || found(&noted, false).noted);
+            let handed = forced(parts, || found(&noted, false, false).noted);
             assert!(handed.iter().all(|members| members.len() == 3000));
-            let document = forced(parts, || document(&noted, true).unwrap());
+            let document = forced(parts, || document(&noted, &path, true).unwrap());
             let selected = path
                 .select(&document, Limits::for_document(text.len()))
                 .and_then(|mut selection| selection.to_json(false))
@@ -874,7 +972,7 @@ mod tests {
     fn known_ends_come_sorted_and_merged_lists_keep_every_entry() {
         let text = state_text();
         let state = crate::state::parse(text.as_bytes()).unwrap();
-        let ends = merged(found(&state, false).ends, &top_level_ends(&state));
+        let ends = merged(found(&state, false, false).ends, &top_level_ends(&state));
         assert!(ends.is_sorted());
         // The top level's `outputs` and `resources`, an output, and each of 24 resources' own.
         assert!(ends.len() >= 3 + 24, "{}", ends.len());

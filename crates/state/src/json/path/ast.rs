@@ -34,29 +34,51 @@ impl Query {
     /// the `parent` objects for them. Each name once, in the order first met.
     pub(crate) fn names_after(&self, parent: &str) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();
+        self.each_query(|query| {
+            let named = |segment: &Segment, name: &str| {
+                segment
+                    .selectors
+                    .iter()
+                    .any(|selector| matches!(selector, Selector::Name(own) if own == name))
+            };
+            for pair in query.segments.windows(2) {
+                if named(&pair[0], parent) && !pair[1].descendant {
+                    for selector in &pair[1].selectors {
+                        if let Selector::Name(name) = selector
+                            && !names.contains(name)
+                        {
+                            names.push(name.clone());
+                        }
+                    }
+                }
+            }
+        });
+        names
+    }
+
+    /// Whether this query, or a query in one of its filters, selects a member by `name` anywhere
+    /// (`status` in `$..instances[?@.status=='tainted']`).
+    pub(crate) fn selects_name(&self, name: &str) -> bool {
+        let mut selects = false;
+        self.each_query(|query| {
+            selects |= query
+                .segments
+                .iter()
+                .flat_map(|segment| &segment.selectors)
+                .any(|selector| matches!(selector, Selector::Name(own) if own == name));
+        });
+        selects
+    }
+
+    /// Visits this query and every query in its filters, however deep.
+    fn each_query<'q>(&'q self, mut visit: impl FnMut(&'q Query)) {
         // Filters nest as deep as the expression is long: followed on a stack, not by recursion.
         let mut queries = vec![self];
         let mut logicals: Vec<&Logical> = Vec::new();
         let mut values: Vec<&ValueExpr> = Vec::new();
         while !(queries.is_empty() && logicals.is_empty() && values.is_empty()) {
             if let Some(query) = queries.pop() {
-                let named = |segment: &Segment, name: &str| {
-                    segment
-                        .selectors
-                        .iter()
-                        .any(|selector| matches!(selector, Selector::Name(own) if own == name))
-                };
-                for pair in query.segments.windows(2) {
-                    if named(&pair[0], parent) && !pair[1].descendant {
-                        for selector in &pair[1].selectors {
-                            if let Selector::Name(name) = selector
-                                && !names.contains(name)
-                            {
-                                names.push(name.clone());
-                            }
-                        }
-                    }
-                }
+                visit(query);
                 for selector in query.segments.iter().flat_map(|segment| &segment.selectors) {
                     if let Selector::Filter(logical) = selector {
                         logicals.push(logical);
@@ -86,7 +108,6 @@ impl Query {
                 }
             }
         }
-        names
     }
 }
 

@@ -58,6 +58,11 @@ impl JsonPath {
         self.query.names_after(parent)
     }
 
+    /// Whether the expression (filters included) selects a member by `name` anywhere.
+    pub fn selects_name(&self, name: &str) -> bool {
+        self.query.selects_name(name)
+    }
+
     /// The nodes the expression selects in `document`, within `limits`.
     pub fn select<'d, 't>(
         &self,

@@ -526,3 +526,18 @@ fn names_after_a_parent_are_found_in_segments_and_filters() {
         ["a", "b"]
     );
 }
+
+#[test]
+fn a_name_selected_anywhere_is_found_in_segments_and_filters() {
+    let selects = |path: &str| JsonPath::parse(path).unwrap().selects_name("status");
+    assert!(selects("$..instances[?@.status=='tainted']"));
+    assert!(selects("$['status']"));
+    assert!(selects("$..status"));
+    assert!(selects("$[?count(@.a[?@.b[?@['x', 'status']]]) > 0]"));
+    assert!(selects(
+        "$[?length(value(@.status)) > 1 || search(@.x, 'y')]"
+    ));
+    assert!(!selects("$..*"));
+    assert!(!selects("$.resources[?@.type == 'status'].name"));
+    assert!(!selects("$.Status"));
+}
