@@ -479,6 +479,16 @@ fn devices_sockets_directories_and_symlink_loops_are_refused_at_once() {
     }
 }
 
+/// A file that says it holds nothing but does (`/proc`'s) is read to its end, as any file: it is
+/// judged by what it holds, not called empty.
+#[test]
+fn a_file_whose_size_says_zero_is_read_for_what_it_holds() {
+    Test::new()
+        .args(["list", "/proc/self/status"])
+        .run()
+        .refused("/proc/self/status:1:1: not JSON: unexpected character 'N', where a state starts with '{'");
+}
+
 #[test]
 fn an_endless_pipe_is_judged_by_its_first_bytes() {
     // 64 MB of zeros: refused from the first 4 KiB, not after reading (or holding) them all.

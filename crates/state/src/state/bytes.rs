@@ -191,7 +191,9 @@ fn read_all_of(file: &File, size: usize, prefix: &[u8]) -> io::Result<Bytes> {
 }
 
 /// All of a small regular file (below [`SHARED_FROM`], the most a folder of states holds) in one
-/// positional read, given its `metadata`: `None` for a larger one, read as [`read_known`] reads it.
+/// positional read, given its `metadata`: `None` for a larger one, read as [`read_known`] reads it,
+/// and for one whose size is 0 (a pseudo-file, as `/proc`'s, says 0 whatever it holds; an empty
+/// file costs that path nothing).
 /// It reads the `size` bytes the metadata gives and no more: a file that grew or shrank since has
 /// a new size, which the reader's check of the file's stamp after the read (`read_stamps`) reports
 /// as a rewrite, so no second read to find the end is needed.
@@ -200,7 +202,7 @@ fn read_all_of(file: &File, size: usize, prefix: &[u8]) -> io::Result<Bytes> {
 /// to find the end for each file, where one read holds all of most of them.
 pub fn read_small(file: &File, metadata: &Metadata) -> io::Result<Option<Vec<u8>>> {
     let size = state_size(metadata)?;
-    if size >= SHARED_FROM {
+    if size == 0 || size >= SHARED_FROM {
         return Ok(None);
     }
     let mut bytes = vec![0; size];
@@ -538,8 +540,9 @@ mod tests {
     }
 
     /// A file below 64 KB is read whole in one go, every size around the sniffed prefix and the
-    /// bound; from the bound it is left to `read_known`; a file that grew after its size was read
-    /// gives the bytes that size names (the stamp's check then refuses it); a directory is refused.
+    /// bound; from the bound, and at a size of 0 (`/proc`'s files say 0), it is left to
+    /// `read_known`; a file that grew after its size was read gives the bytes that size names (the
+    /// stamp's check then refuses it); a directory is refused.
     #[test]
     fn a_small_file_is_read_whole_at_the_size_its_metadata_gives() {
         let folder = tempfile::tempdir().unwrap();
@@ -549,7 +552,7 @@ mod tests {
             std::fs::write(&path, &content).unwrap();
             let file = File::open(&path).unwrap();
             let read = read_small(&file, &file.metadata().unwrap()).unwrap();
-            if size < SHARED_FROM {
+            if (1..SHARED_FROM).contains(&size) {
                 assert!(read.as_deref() == Some(&content[..]), "{size} bytes");
             } else {
                 assert!(read.is_none(), "{size} bytes");
@@ -568,6 +571,19 @@ mod tests {
             read_small(&file, &metadata).unwrap().as_deref(),
             Some(&b"01234"[..])
         );
+        // A pseudo-file: size 0, content all the same.
+        if let Ok(status) = File::open("/proc/self/status") {
+            assert_eq!(
+                read_small(&status, &status.metadata().unwrap()).unwrap(),
+                None
+            );
+            let read = read_known(&status, &status.metadata().unwrap(), &[], true).unwrap();
+            assert!(
+                read.starts_with(b"Name:"),
+                "{:?}",
+                &read[..read.len().min(20)]
+            );
+        }
         let folder_itself = File::open(folder.path()).unwrap();
         let error = read_small(&folder_itself, &folder_itself.metadata().unwrap()).unwrap_err();
         assert_eq!(error.to_string(), "it is a directory, not a file");
