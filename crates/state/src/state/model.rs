@@ -141,7 +141,6 @@ pub struct Instance<'a> {
     pub create_before_destroy: bool,
     /// OpenTofu's persisted `lifecycle { destroy = false }`.
     pub skip_destroy: bool,
-
     /// The whole object; the parser's, not to be changed (the values above are kept inside it).
     pub span: Span,
     /// Where the parse's notes of chosen attributes are, when it took them (see `notes`).

@@ -152,10 +152,10 @@ impl Found<'_, '_> {
 /// Below this many resources per thread, a pass on threads of their own costs more than it saves.
 const FOUND_PART_RESOURCES: usize = 4096;
 
-/// [`Found`] of `state`'s resources, `marking` or not, the instances without a `status` with
-/// `statuses`; a large state's resources in consecutive
-/// runs on every CPU. Each record is read once (in a large state, most are long out of the
-/// cache: three passes, one for each list, were 10 ms on one thread at 252 MB).
+/// [`Found`] of `state`'s resources, `marking` or not, with the instances that have no `status`
+/// when `statuses` asks; a large state's resources in consecutive runs on every CPU. Each record
+/// is read once (in a large state, most are long out of the cache: three passes, one for each
+/// list, were 10 ms on one thread at 252 MB).
 fn found<'r, 'a>(state: &'r State<'a>, marking: bool, statuses: bool) -> Found<'r, 'a> {
     let resources = &state.resources;
     let threads = parts(resources.len(), FOUND_PART_RESOURCES).max(1);
