@@ -193,10 +193,11 @@ fn read_all_of(file: &File, size: usize, prefix: &[u8]) -> io::Result<Bytes> {
 /// All of a small regular file (below [`SHARED_FROM`], the most a folder of states holds) in one
 /// positional read, given its `metadata`: `None` for a larger one, read as [`read_known`] reads it,
 /// and for one whose size is 0 (a pseudo-file, as `/proc`'s, says 0 whatever it holds; an empty
-/// file costs that path nothing).
-/// It reads the `size` bytes the metadata gives and no more: a file that grew or shrank since has
-/// a new size, which the reader's check of the file's stamp after the read (`read_stamps`) reports
-/// as a rewrite, so no second read to find the end is needed.
+/// file costs that path nothing). The read asks for one byte more than the size: when it gets
+/// it, the file holds more than its metadata said (it grew, or a file system reports a size it
+/// does not hold), and the rest is read to the end as [`read_known`] would. When it gets the size
+/// or less, that is the file: one that shrank or grew since has a new size, which the reader's
+/// check of the file's stamp after the read (`read_stamps`) reports as a rewrite.
 ///
 /// Why: a folder of 2,070 states paid a read of the first bytes, a read of the rest and one more
 /// to find the end for each file, where one read holds all of most of them.
@@ -205,7 +206,7 @@ pub fn read_small(file: &File, metadata: &Metadata) -> io::Result<Option<Vec<u8>
     if size == 0 || size >= SHARED_FROM {
         return Ok(None);
     }
-    let mut bytes = vec![0; size];
+    let mut bytes = vec![0; size + 1];
     let mut length = 0;
     while length < size {
         match file.read_at(&mut bytes[length..], length as u64) {
@@ -216,6 +217,9 @@ pub fn read_small(file: &File, metadata: &Metadata) -> io::Result<Option<Vec<u8>
         }
     }
     bytes.truncate(length);
+    if length > size {
+        read_at_into(file, &mut bytes)?;
+    }
     Ok(Some(bytes))
 }
 
@@ -541,8 +545,8 @@ mod tests {
 
     /// A file below 64 KB is read whole in one go, every size around the sniffed prefix and the
     /// bound; from the bound, and at a size of 0 (`/proc`'s files say 0), it is left to
-    /// `read_known`; a file that grew after its size was read gives the bytes that size names (the
-    /// stamp's check then refuses it); a directory is refused.
+    /// `read_known`; a file that grew after its size was read is read to its end, one that shrank
+    /// to its end too; a directory is refused.
     #[test]
     fn a_small_file_is_read_whole_at_the_size_its_metadata_gives() {
         let folder = tempfile::tempdir().unwrap();
@@ -558,14 +562,25 @@ mod tests {
                 assert!(read.is_none(), "{size} bytes");
             }
         }
+        // Grown after its size was read, by one byte and by many: read to its end (the stamp's
+        // check then refuses it as a rewrite; a file system that reports a size it does not
+        // hold is read whole).
+        let long = vec![b'x'; 70_000];
+        for grown in [&b"0123456789a"[..], b"0123456789abcdef", &long] {
+            std::fs::write(&path, b"0123456789").unwrap();
+            let file = File::open(&path).unwrap();
+            let metadata = file.metadata().unwrap();
+            std::fs::write(&path, grown).unwrap();
+            assert_eq!(
+                read_small(&file, &metadata).unwrap().as_deref(),
+                Some(grown),
+                "{} bytes",
+                grown.len()
+            );
+        }
         std::fs::write(&path, b"0123456789").unwrap();
         let file = File::open(&path).unwrap();
         let metadata = file.metadata().unwrap();
-        std::fs::write(&path, b"0123456789abcdef").unwrap();
-        assert_eq!(
-            read_small(&file, &metadata).unwrap().as_deref(),
-            Some(&b"0123456789"[..])
-        );
         std::fs::write(&path, b"01234").unwrap();
         assert_eq!(
             read_small(&file, &metadata).unwrap().as_deref(),
