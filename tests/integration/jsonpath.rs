@@ -264,6 +264,55 @@ fn selects_what_jsonpath_rust_selects_on_real_states() {
     assert!(compared > 100, "only {compared} comparisons");
 }
 
+/// Every corpus and test-data state statectl reads, every path: the document `query` hands the
+/// walker (the spans, members and elements the parse read, each instance's lack of a `status`,
+/// the members it noted for the path) selects what walking the text selects.
+#[test]
+fn the_parsed_state_selects_what_its_text_selects_on_real_states() {
+    let files = test_and_corpus_states();
+    let mut compared = 0;
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let Ok(walked) = Document::parse(&text) else {
+            continue;
+        };
+        for path in PATHS
+            .iter()
+            .chain(&["$..instances[?@.status]", "$..status"])
+        {
+            let path = JsonPath::parse(path).unwrap();
+            let parsed = match statectl::state::query::noting(&path) {
+                Some(noting) => statectl::state::parse::parse_noting(text.as_bytes(), &noting),
+                None => statectl::state::parse(text.as_bytes()),
+            };
+            // Only what statectl reads as a state (a legacy format or a broken file is not).
+            let Ok(state) = parsed else {
+                continue;
+            };
+            if state.version != 4 {
+                continue;
+            }
+            let handed = statectl::state::query::document(&state, &path, true).unwrap();
+            let select = |document: &Document<'_>| {
+                path.select(document, Limits::for_document(text.len()))
+                    .and_then(|mut selection| selection.to_json(false))
+                    .unwrap()
+            };
+            assert_eq!(
+                select(&handed),
+                select(&walked),
+                "{} {}",
+                display(file),
+                path.as_str()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 100, "only {compared} comparisons");
+}
+
 fn display(file: &Path) -> String {
     file.strip_prefix(root())
         .unwrap_or(file)
