@@ -172,20 +172,12 @@ fn read_all_of(file: &File, size: usize, prefix: &[u8]) -> io::Result<Bytes> {
     // has transparent huge pages (memmap2 has no such advice elsewhere, so macOS builds without it).
     #[cfg(target_os = "linux")]
     let _ = map.advise(memmap2::Advice::HugePage);
-    let mut length = 0;
-    loop {
-        match file.read_at(&mut map[length..], length as u64) {
-            Ok(0) => break,
-            Ok(read) => length += read,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
-        }
-        if length == map.len() {
-            // The file grew while being read: read it again into a buffer that can grow too.
-            let mut bytes = Vec::with_capacity(length * 2);
-            read_at_into(file, &mut bytes)?;
-            return Ok(Bytes::Heap(bytes));
-        }
+    let length = fill_at(file, &mut map, size + 1)?;
+    if length == map.len() {
+        // The file grew while being read: read it again into a buffer that can grow too.
+        let mut bytes = Vec::with_capacity(length * 2);
+        read_at_into(file, &mut bytes)?;
+        return Ok(Bytes::Heap(bytes));
     }
     Ok(Bytes::Mapped { map, length })
 }
@@ -207,20 +199,28 @@ pub fn read_small(file: &File, metadata: &Metadata) -> io::Result<Option<Vec<u8>
         return Ok(None);
     }
     let mut bytes = vec![0; size + 1];
+    let length = fill_at(file, &mut bytes, size)?;
+    bytes.truncate(length);
+    if length > size {
+        read_at_into(file, &mut bytes)?;
+    }
+    Ok(Some(bytes))
+}
+
+/// Reads `file` from its first byte into `buffer` with positional reads until at least `until`
+/// bytes are in (a read may bring more, up to the buffer's length) or the file ends; how many
+/// bytes were read.
+fn fill_at(file: &File, buffer: &mut [u8], until: usize) -> io::Result<usize> {
     let mut length = 0;
-    while length < size {
-        match file.read_at(&mut bytes[length..], length as u64) {
+    while length < until.min(buffer.len()) {
+        match file.read_at(&mut buffer[length..], length as u64) {
             Ok(0) => break,
             Ok(read) => length += read,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => return Err(error),
         }
     }
-    bytes.truncate(length);
-    if length > size {
-        read_at_into(file, &mut bytes)?;
-    }
-    Ok(Some(bytes))
+    Ok(length)
 }
 
 /// The size of the file `metadata` describes: a regular file, no larger than a state may be.

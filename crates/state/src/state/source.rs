@@ -172,24 +172,28 @@ fn read_path(path: &Path, access: Access) -> Result<Bytes, Refused> {
     // Read once, for the stamp and for the size (a folder of small states pays for every look).
     let opened = file.metadata();
     let before = BeforeReading::of_metadata(opened.as_ref().ok());
-    if let (bytes::Readable::File, Ok(metadata)) = (&readable, &opened)
-        && let Some(whole) = bytes::read_small(&file, metadata).map_err(Refused::Io)?
-    {
-        let prefix = &whole[..whole.len().min(sniff::PREFIX)];
-        sniff::bytes(prefix, false).map_err(|error| Refused::State(error.located_in(prefix)))?;
-        if before.rewritten_open(&file, path) {
-            return Err(Refused::State(rewritten_while_read()));
+    let sniffed = |prefix: &[u8]| {
+        sniff::bytes(prefix, false).map_err(|error| Refused::State(error.located_in(prefix)))
+    };
+    let small = match (&readable, &opened) {
+        (bytes::Readable::File, Ok(metadata)) => {
+            bytes::read_small(&file, metadata).map_err(Refused::Io)?
         }
-        return Ok(Bytes::Heap(whole));
-    }
-    let prefix = bytes::read_prefix(&mut file, sniff::PREFIX).map_err(Refused::Io)?;
-    sniff::bytes(&prefix, false).map_err(|error| Refused::State(error.located_in(&prefix)))?;
-    let read = match readable {
-        bytes::Readable::Pipe => return bytes::read_stream(file, prefix).map_err(Refused::Io),
-        bytes::Readable::File => {
-            let metadata = opened.map_err(Refused::Io)?;
-            bytes::read_known(&file, &metadata, &prefix, matches!(access, Access::Copied))
-                .map_err(Refused::Io)?
+        _ => None,
+    };
+    let read = if let Some(whole) = small {
+        sniffed(&whole[..whole.len().min(sniff::PREFIX)])?;
+        Bytes::Heap(whole)
+    } else {
+        let prefix = bytes::read_prefix(&mut file, sniff::PREFIX).map_err(Refused::Io)?;
+        sniffed(&prefix)?;
+        match readable {
+            bytes::Readable::Pipe => return bytes::read_stream(file, prefix).map_err(Refused::Io),
+            bytes::Readable::File => {
+                let metadata = opened.map_err(Refused::Io)?;
+                bytes::read_known(&file, &metadata, &prefix, matches!(access, Access::Copied))
+                    .map_err(Refused::Io)?
+            }
         }
     };
     if let Bytes::Shared { .. } = read {
